@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Cli.h"
+
+#include "paddock/Version.h"
+
+namespace paddock::cli {
+
+Command rootCommand()
+{
+    Command root;
+    root.name = QStringLiteral("paddock");
+    root.description = QStringLiteral(
+        "Paddock runs coding agents in sandboxes whose only way out is a filtering proxy.\n"
+        "Without a command, paddock opens the desktop application.");
+    root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
+    root.subcommands << kitCommand() << daemonCommand();
+    return root;
+}
+
+int run(const QStringList &arguments)
+{
+    if (arguments.size() == 1 && (arguments.first() == QLatin1String("--version") || arguments.first() == QLatin1String("-V"))) {
+        out() << "paddock " << kVersion << '\n';
+        out().flush();
+        return ExitOk;
+    }
+    return dispatch(rootCommand(), arguments);
+}
+
+} // namespace paddock::cli

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "Command.h"
+
+namespace paddock::cli {
+
+// Each command group lives in its own file and contributes one subtree.
+Command kitCommand();              // KitCommands.cpp: validate, show
+QList<Command> kitEditCommands();  // KitEditCommands.cpp: allow, deny
+Command daemonCommand(); // DaemonCommands.cpp
+
+/** The whole command tree, rooted at "paddock". */
+Command rootCommand();
+
+/**
+ * Runs the command line @p arguments (without the program name). Needs a
+ * QCoreApplication. Returns the process exit code.
+ */
+int run(const QStringList &arguments);
+
+} // namespace paddock::cli

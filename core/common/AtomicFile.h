@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace paddock {
+
+/**
+ * @brief Replaces @p path with @p contents atomically: write to a temporary file in the
+ * same directory, fsync it, rename it over the target, fsync the directory.
+ *
+ * A crash or kill at any point leaves either the old file or the new one, never a mix.
+ * An existing file keeps its permissions; a new one gets @p newFileMode.
+ */
+bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error = nullptr,
+                         int newFileMode = 0644);
+
+} // namespace paddock
