@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Relay.h"
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace paddock::init {
+
+bool parseRelaySpec(const std::string &text, RelaySpec *spec, std::string *error)
+{
+    const auto equals = text.find('=');
+    const auto colon = text.rfind(':', equals);
+    if (equals == std::string::npos || colon == std::string::npos || colon == 0 || equals + 1 >= text.size()) {
+        *error = "--relay expects HOST:PORT=UNIX_SOCKET, got '" + text + "'";
+        return false;
+    }
+    spec->host = text.substr(0, colon);
+    spec->socketPath = text.substr(equals + 1);
+    const std::string port = text.substr(colon + 1, equals - colon - 1);
+    char *end = nullptr;
+    const long value = std::strtol(port.c_str(), &end, 10);
+    if (port.empty() || *end != '\0' || value < 1 || value > 65535) {
+        *error = "--relay port must be 1-65535, got '" + port + "'";
+        return false;
+    }
+    spec->port = int(value);
+    in_addr addr{};
+    if (inet_pton(AF_INET, spec->host.c_str(), &addr) != 1) {
+        *error = "--relay host must be an IPv4 address, got '" + spec->host + "'";
+        return false;
+    }
+    if (spec->socketPath.size() >= sizeof(sockaddr_un::sun_path)) {
+        *error = "--relay socket path is too long: " + spec->socketPath;
+        return false;
+    }
+    return true;
+}
+
+int listenOn(const RelaySpec &spec, std::string *error)
+{
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        *error = std::string("cannot create a socket: ") + std::strerror(errno);
+        return -1;
+    }
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(uint16_t(spec.port));
+    inet_pton(AF_INET, spec.host.c_str(), &addr.sin_addr);
+    if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || listen(fd, 128) != 0) {
+        *error = "cannot listen on " + spec.host + ":" + std::to_string(spec.port) + ": " + std::strerror(errno);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+namespace {
+
+constexpr size_t kBufferSize = 32 * 1024;
+
+/** Bytes read from one side and not yet written to the other. */
+struct Direction
+{
+    char data[kBufferSize];
+    size_t begin = 0;
+    size_t end = 0;
+    bool eof = false; ///< the reading side closed; shut the writing side once drained
+    bool pending() const { return begin < end; }
+};
+
+struct Pair
+{
+    int client = -1; ///< the TCP connection inside the sandbox
+    int proxy = -1;  ///< the unix socket to the proxy
+    Direction up;    ///< client -> proxy
+    Direction down;  ///< proxy -> client
+};
+
+class RelayLoop
+{
+public:
+    RelayLoop(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners)
+        : m_specs(specs), m_listeners(listeners), m_epoll(epoll_create1(EPOLL_CLOEXEC))
+    {
+        for (size_t i = 0; i < listeners.size(); ++i) {
+            epoll_event event{};
+            event.events = EPOLLIN;
+            event.data.fd = listeners[i];
+            epoll_ctl(m_epoll, EPOLL_CTL_ADD, listeners[i], &event);
+        }
+    }
+
+    void run()
+    {
+        epoll_event events[64];
+        for (;;) {
+            const int n = epoll_wait(m_epoll, events, 64, -1);
+            for (int i = 0; i < n; ++i) {
+                const int fd = events[i].data.fd;
+                if (const int index = listenerIndex(fd); index >= 0)
+                    acceptAll(fd, m_specs[size_t(index)]);
+                else if (auto it = m_pairs.find(fd); it != m_pairs.end())
+                    pump(it->second);
+            }
+        }
+    }
+
+private:
+    int listenerIndex(int fd) const
+    {
+        for (size_t i = 0; i < m_listeners.size(); ++i) {
+            if (m_listeners[i] == fd)
+                return int(i);
+        }
+        return -1;
+    }
+
+    void acceptAll(int listener, const RelaySpec &spec)
+    {
+        for (;;) {
+            const int client = accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (client < 0)
+                return;
+            const int proxy = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+            sockaddr_un addr{};
+            addr.sun_family = AF_UNIX;
+            std::memcpy(addr.sun_path, spec.socketPath.c_str(), spec.socketPath.size() + 1);
+            // A unix connect completes at once or fails: there is no in-progress state to track.
+            if (proxy < 0 || connect(proxy, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+                if (proxy >= 0)
+                    close(proxy);
+                close(client);
+                continue;
+            }
+            auto pair = std::make_shared<Pair>();
+            pair->client = client;
+            pair->proxy = proxy;
+            m_pairs[client] = pair;
+            m_pairs[proxy] = pair;
+            watch(*pair, EPOLL_CTL_ADD);
+        }
+    }
+
+    void watch(const Pair &pair, int op)
+    {
+        epoll_event event{};
+        event.events = (pair.up.eof || pair.up.pending() ? 0u : uint32_t(EPOLLIN)) | (pair.down.pending() ? uint32_t(EPOLLOUT) : 0u);
+        event.data.fd = pair.client;
+        epoll_ctl(m_epoll, op, pair.client, &event);
+        event.events = (pair.down.eof || pair.down.pending() ? 0u : uint32_t(EPOLLIN)) | (pair.up.pending() ? uint32_t(EPOLLOUT) : 0u);
+        event.data.fd = pair.proxy;
+        epoll_ctl(m_epoll, op, pair.proxy, &event);
+    }
+
+    /** Moves what it can from @p from to @p to; false when the connection is broken. */
+    static bool transfer(int from, int to, Direction &dir)
+    {
+        for (;;) {
+            if (dir.pending()) {
+                const ssize_t written = write(to, dir.data + dir.begin, dir.end - dir.begin);
+                if (written < 0)
+                    return errno == EAGAIN || errno == EINTR;
+                dir.begin += size_t(written);
+                if (dir.pending())
+                    continue;
+            }
+            dir.begin = dir.end = 0;
+            if (dir.eof)
+                return true;
+            const ssize_t got = read(from, dir.data, sizeof dir.data);
+            if (got < 0)
+                return errno == EAGAIN || errno == EINTR;
+            if (got == 0) {
+                dir.eof = true;
+                shutdown(to, SHUT_WR);
+                return true;
+            }
+            dir.end = size_t(got);
+        }
+    }
+
+    void pump(std::shared_ptr<Pair> pair)
+    {
+        const bool ok = transfer(pair->client, pair->proxy, pair->up) && transfer(pair->proxy, pair->client, pair->down);
+        const bool done = pair->up.eof && pair->down.eof && !pair->up.pending() && !pair->down.pending();
+        if (!ok || done) {
+            m_pairs.erase(pair->client);
+            m_pairs.erase(pair->proxy);
+            close(pair->client); // closing removes them from the epoll set
+            close(pair->proxy);
+            return;
+        }
+        watch(*pair, EPOLL_CTL_MOD);
+    }
+
+    std::vector<RelaySpec> m_specs;
+    std::vector<int> m_listeners;
+    int m_epoll;
+    std::unordered_map<int, std::shared_ptr<Pair>> m_pairs;
+};
+
+} // namespace
+
+void runRelay(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners)
+{
+    RelayLoop(specs, listeners).run();
+}
+
+} // namespace paddock::init

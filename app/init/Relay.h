@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace paddock::init {
+
+/** @brief One relay: a loopback TCP port inside the sandbox leading to a unix socket. */
+struct RelaySpec
+{
+    std::string host; ///< an IPv4 literal, normally 127.0.0.1
+    int port = 0;
+    std::string socketPath;
+};
+
+/** Parses "HOST:PORT=UNIX_SOCKET". */
+bool parseRelaySpec(const std::string &text, RelaySpec *spec, std::string *error);
+
+/** Opens a listening, non-blocking TCP socket for @p spec; -1 with @p error on failure. */
+int listenOn(const RelaySpec &spec, std::string *error);
+
+/** Accepts on @p listeners (same order as @p specs) and relays forever. */
+void runRelay(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners);
+
+} // namespace paddock::init

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// paddock-init as a sandbox sees it: exit status, signals, zombies, and the relay from a
+// loopback port to the proxy's unix socket.
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+
+class TestPaddockInit : public QObject
+{
+    Q_OBJECT
+
+private:
+    static int freePort()
+    {
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost, 0);
+        return probe.serverPort();
+    }
+
+    static int run(const QStringList &arguments, QByteArray *output = nullptr)
+    {
+        QProcess process;
+        process.start(QStringLiteral(PADDOCK_INIT_BIN), arguments);
+        process.waitForFinished(20000);
+        if (output)
+            *output = process.readAllStandardOutput() + process.readAllStandardError();
+        return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    }
+
+private slots:
+    void exitsWithTheProgramStatus()
+    {
+        QCOMPARE(run({QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 7")}), 7);
+        QCOMPARE(run({QStringLiteral("true")}), 0);
+    }
+
+    void reportsAKilledProgramAsAShellWould()
+    {
+        QCOMPARE(run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("kill -TERM $$")}), 128 + SIGTERM);
+    }
+
+    void missingProgramIs127()
+    {
+        QByteArray output;
+        QCOMPARE(run({QStringLiteral("/nonexistent/agent")}, &output), 127);
+        QVERIFY(output.contains("cannot run /nonexistent/agent"));
+    }
+
+    void badUsageIs2()
+    {
+        QCOMPARE(run({}), 2);
+        QCOMPARE(run({QStringLiteral("--relay"), QStringLiteral("nonsense"), QStringLiteral("true")}), 2);
+        QCOMPARE(run({QStringLiteral("--relay"), QStringLiteral("127.0.0.1:70000=/tmp/x"), QStringLiteral("true")}), 2);
+    }
+
+    void forwardsTerminationToTheProgram()
+    {
+        QTemporaryDir dir;
+        const QString marker = dir.filePath(QStringLiteral("got-term"));
+        QProcess process;
+        process.start(QStringLiteral(PADDOCK_INIT_BIN),
+                      {QStringLiteral("sh"), QStringLiteral("-c"),
+                       QStringLiteral("trap 'touch %1; exit 42' TERM; touch %1.ready; while :; do sleep 0.05; done").arg(marker)});
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker + QStringLiteral(".ready")), 10000);
+        ::kill(pid_t(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 42);
+        QVERIFY(QFile::exists(marker));
+    }
+
+    void reapsOrphansAsPid1()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
+            QSKIP("bubblewrap is not installed");
+        // Inside a new PID namespace paddock-init is PID 1 and inherits every orphan.
+        QProcess process;
+        process.start(QStringLiteral("bwrap"),
+                      {QStringLiteral("--unshare-pid"), QStringLiteral("--as-pid-1"), QStringLiteral("--dev-bind"), QStringLiteral("/"), QStringLiteral("/"),
+                       QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral(PADDOCK_INIT_BIN), QStringLiteral("--"),
+                       QStringLiteral("sh"), QStringLiteral("-c"),
+                       QStringLiteral("for i in 1 2 3; do sh -c 'sleep 0.1 &'; done; sleep 1; "
+                                      "echo pid1=$(cat /proc/1/comm); "
+                                      "echo zombies=$(grep -l ' Z ' /proc/[0-9]*/stat 2>/dev/null | wc -l)")});
+        QVERIFY(process.waitForFinished(20000));
+        const QByteArray output = process.readAllStandardOutput();
+        QVERIFY2(output.contains("pid1=paddock-init"), output.constData());
+        QVERIFY2(output.contains("zombies=0"), output.constData());
+        QCOMPARE(process.exitCode(), 0);
+    }
+
+    void relaysConnectionsToTheProxySocketBothWays()
+    {
+        QTemporaryDir dir;
+        const QString socketPath = dir.filePath(QStringLiteral("proxy.sock"));
+        // The stand-in proxy reads each request to its end (the client half-closes), then
+        // answers with it reversed: both directions and the half-close must cross the relay.
+        // Plain POSIX sockets, because Qt's sockets close both ways on end-of-stream.
+        const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        qstrncpy(address.sun_path, QFile::encodeName(socketPath).constData(), sizeof address.sun_path);
+        QCOMPARE(::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+        QCOMPARE(::listen(listener, 8), 0);
+        std::thread proxy([listener] {
+            for (int round = 0; round < 3; ++round) {
+                const int peer = ::accept(listener, nullptr, nullptr);
+                if (peer < 0)
+                    return;
+                std::string received;
+                char buffer[65536];
+                for (ssize_t n; (n = ::read(peer, buffer, sizeof buffer)) > 0;)
+                    received.append(buffer, size_t(n));
+                std::reverse(received.begin(), received.end());
+                for (size_t sent = 0; sent < received.size();) {
+                    const ssize_t n = ::write(peer, received.data() + sent, received.size() - sent);
+                    if (n <= 0)
+                        break;
+                    sent += size_t(n);
+                }
+                ::close(peer);
+            }
+        });
+
+        const int port = freePort();
+        QProcess init;
+        init.start(QStringLiteral(PADDOCK_INIT_BIN),
+                   {QStringLiteral("--relay"), QStringLiteral("127.0.0.1:%1=%2").arg(port).arg(socketPath),
+                    QStringLiteral("sleep"), QStringLiteral("30")});
+        QVERIFY(init.waitForStarted());
+
+        QByteArray payload(3 * 1024 * 1024, '\0');
+        for (int i = 0; i < payload.size(); ++i)
+            payload[i] = char(i * 7 + i / 251);
+        QByteArray expected = payload;
+        std::reverse(expected.begin(), expected.end());
+
+        for (int round = 0; round < 3; ++round) {
+            QTcpSocket client;
+            for (int attempt = 0; attempt < 100 && client.state() != QAbstractSocket::ConnectedState; ++attempt) {
+                client.abort();
+                client.connectToHost(QHostAddress::LocalHost, quint16(port));
+                if (!client.waitForConnected(1000))
+                    QTest::qWait(50);
+            }
+            QCOMPARE(client.state(), QAbstractSocket::ConnectedState);
+            client.write(payload);
+            QTRY_VERIFY_WITH_TIMEOUT(client.bytesToWrite() == 0, 10000);
+            // Half-close: the proxy must see the end of the request and still answer.
+            QCOMPARE(::shutdown(int(client.socketDescriptor()), SHUT_WR), 0);
+            QByteArray answer;
+            QTRY_VERIFY_WITH_TIMEOUT((answer += client.readAll(), answer.size() >= expected.size()
+                                      || client.state() == QAbstractSocket::UnconnectedState),
+                                     20000);
+            answer += client.readAll();
+            QCOMPARE(answer.size(), expected.size());
+            QVERIFY(answer == expected);
+        }
+        init.kill();
+        init.waitForFinished();
+        ::shutdown(listener, SHUT_RDWR);
+        ::close(listener);
+        proxy.join();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPaddockInit)
+#include "tst_paddock_init.moc"

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The README's second command: runs every Paddock test.
+#
+#  1. installs what is missing (installer/setup-debian.sh),
+#  2. builds the fuzz targets with clang and libFuzzer in build-fuzz/,
+#  3. builds everything with -Werror in build-tests/,
+#  4. starts what the tests need — a private D-Bus session with GNOME Keyring unlocked,
+#     and an Xvfb display — and runs ctest there (the fuzzers run briefly as ctest tests).
+#
+# Environment: PADDOCK_TEST_JOBS (ctest parallelism, default 2), PADDOCK_FUZZ_SECONDS
+# (time per fuzzer, default 30), extra arguments are passed to ctest (e.g. -R kit).
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+./installer/setup-debian.sh
+
+jobs=$(nproc)
+if command -v clang++ >/dev/null 2>&1; then
+    CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DPADDOCK_BUILD_FUZZERS=ON -DPADDOCK_BUILD_GUI=OFF >build-fuzz.log 2>&1 \
+        || { cat build-fuzz.log; exit 1; }
+    cmake --build build-fuzz --parallel "$jobs" --target paddock_fuzzers
+    fuzz_dir="$ROOT/build-fuzz"
+else
+    echo "run-all: clang is missing, the fuzzers will only replay their corpus." >&2
+    fuzz_dir=""
+fi
+
+cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPADDOCK_WERROR=ON \
+    -DPADDOCK_FUZZER_BUILD_DIR="$fuzz_dir"
+cmake --build build-tests --parallel "$jobs"
+
+exec dbus-run-session -- "$ROOT/tests/with-services.sh" \
+    ctest --test-dir "$ROOT/build-tests" --output-on-failure \
+    --parallel "${PADDOCK_TEST_JOBS:-2}" "$@"

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs a command with the services Paddock's tests need, inside the D-Bus session that
+# dbus-run-session made: GNOME Keyring (secrets component, unlocked with a throwaway
+# password) and an Xvfb display. Everything started here is stopped on exit.
+set -eu
+
+pids=""
+cleanup() {
+    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT INT TERM
+
+# The keyring prints its environment (GNOME_KEYRING_CONTROL); the Secret Service is
+# reached through the session bus, which is all QtKeychain needs.
+eval "$(printf 'paddock-tests' | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
+export GNOME_KEYRING_CONTROL 2>/dev/null || true
+
+# First free display number from :90 up.
+display=90
+while [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ]; do
+    display=$((display + 1))
+done
+Xvfb ":$display" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
+pids="$pids $!"
+export DISPLAY=":$display"
+i=0
+while [ ! -e "/tmp/.X11-unix/X$display" ] && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+
+"$@"
