@@ -30,4 +30,23 @@ while [ ! -e "/tmp/.X11-unix/X$display" ] && [ $i -lt 50 ]; do
     i=$((i + 1))
 done
 
+# A Docker engine for the Docker runtime's tests, unless one already answers. Paddock's
+# containers run with no network, so the engine needs no bridge and no iptables rules.
+if command -v dockerd >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] \
+    && ! curl -sf --unix-socket /var/run/docker.sock http://localhost/_ping >/dev/null 2>&1; then
+    mkdir -p "${TMPDIR:-/tmp}/paddock-tests"
+    dockerd --bridge=none --iptables=false --ip6tables=false \
+        >"${TMPDIR:-/tmp}/paddock-tests/dockerd.log" 2>&1 &
+    pids="$pids $!"
+    i=0
+    until curl -sf --unix-socket /var/run/docker.sock http://localhost/_ping >/dev/null 2>&1; do
+        i=$((i + 1))
+        if [ $i -gt 150 ]; then
+            echo "with-services: dockerd did not start; see ${TMPDIR:-/tmp}/paddock-tests/dockerd.log" >&2
+            break
+        fi
+        sleep 0.2
+    done
+fi
+
 "$@"
