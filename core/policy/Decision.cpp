@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/Decision.h"
+
+namespace paddock::policy {
+namespace {
+
+QString target(const QString &host, std::uint16_t port)
+{
+    const bool v6 = host.contains(QLatin1Char(':')) && !host.startsWith(QLatin1Char('['));
+    return (v6 ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QLatin1Char(':') + QString::number(port);
+}
+
+} // namespace
+
+QString Decision::ruleLabel() const
+{
+    return rule ? rule->id : QStringLiteral("default deny");
+}
+
+QString Decision::basisToken() const
+{
+    switch (basis) {
+    case Basis::AllowedByRule:
+        return QStringLiteral("allowed");
+    case Basis::DeniedByRule:
+        return QStringLiteral("denied-by-rule");
+    case Basis::NoMatchingRule:
+        return QStringLiteral("no-matching-rule");
+    case Basis::NonPublicAddress:
+        return QStringLiteral("non-public-address");
+    case Basis::InvalidHost:
+        return QStringLiteral("invalid-host");
+    }
+    return {};
+}
+
+QString Decision::reason() const
+{
+    const QString where = target(host, port);
+    switch (basis) {
+    case Basis::AllowedByRule:
+        return QStringLiteral("%1 is allowed by rule %2: %3").arg(where, rule->id, rule->describe());
+    case Basis::DeniedByRule:
+        return QStringLiteral("%1 is denied by rule %2: %3").arg(where, rule->id, rule->describe());
+    case Basis::NoMatchingRule:
+        return QStringLiteral("no rule allows %1 (default deny)").arg(where);
+    case Basis::NonPublicAddress:
+        return QStringLiteral("%1 leads to %2, a %3 address; an allowed name may reach such an address only when "
+                              "a rule allows that address or its range (protection against DNS rebinding)")
+            .arg(where, address.toString(), QLatin1String(address.nonPublicKind()));
+    case Basis::InvalidHost:
+        return QStringLiteral("\"%1\" is not a valid host name or address").arg(host);
+    }
+    return {};
+}
+
+} // namespace paddock::policy

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "policy/IpAddress.h"
+#include "policy/Rule.h"
+
+#include <QHostAddress>
+#include <QList>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace paddock::policy {
+
+/** @brief One connection the proxy is about to make on behalf of a sandbox. */
+struct Request
+{
+    QString sandbox; ///< the sandbox the connection comes from (known from its endpoint)
+    QString kit;     ///< the kit that sandbox runs
+    QString host;    ///< a name or an IP literal, as the client asked for it
+    std::uint16_t port = 443;
+    /** What the caller resolved @ref host to; empty for IP literals or when not resolved yet. */
+    QList<QHostAddress> addresses;
+};
+
+/** @brief The answer for one Request: allowed or not, which rule decided, and why. */
+struct Decision
+{
+    enum class Basis {
+        AllowedByRule,    ///< an allow rule matched and no deny rule did
+        DeniedByRule,     ///< a deny rule matched (deny wins over allow)
+        NoMatchingRule,   ///< nothing allowed it: the default is deny
+        NonPublicAddress, ///< allowed by name, but it resolves to a loopback/private/link-local address
+        InvalidHost,      ///< the host is not a host name or address
+    };
+
+    bool allowed = false;
+    Basis basis = Basis::NoMatchingRule;
+    std::optional<Rule> rule; ///< the deciding rule; for NonPublicAddress the rule that allowed the name
+    QString host;             ///< as requested
+    std::uint16_t port = 0;
+    IpAddress address; ///< for NonPublicAddress, the address that was refused
+
+    /** The rule id, or "default deny" when no rule decided. */
+    QString ruleLabel() const;
+    /** One sentence a person understands, naming the host, the rule or default, and why. */
+    QString reason() const;
+    /** A stable token for machines (the proxy's reason header, the event log). */
+    QString basisToken() const;
+};
+
+/** @brief A decision and, when refused, the command that would change it. */
+struct Explanation
+{
+    Decision decision;
+    QString fix; ///< e.g. "paddock policy allow network example.com --sandbox web"; empty when allowed
+};
+
+} // namespace paddock::policy

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "policy/PolicyData.h"
+#include "policy/PolicyEngine.h"
+
+#include <QByteArray>
+#include <QFileSystemWatcher>
+#include <QObject>
+#include <QTimer>
+
+#include <optional>
+#include <variant>
+
+namespace paddock::policy {
+
+/** @brief Why policy.yaml could not be used: where, and what was expected. */
+struct PolicyError
+{
+    QString file;
+    int line = 0;   ///< 1-based; 0 when the problem has no position (the file cannot be read)
+    int column = 0; ///< 1-based; 0 when unknown
+    QString message;
+
+    /** "FILE:LINE:COLUMN: error: MESSAGE", the shape compilers use. */
+    QString toString() const;
+};
+
+/** @brief The outcome of a change to the stored policy. */
+struct StoreResult
+{
+    bool ok = false;
+    QString error;            ///< one sentence when !ok
+    std::optional<Rule> rule; ///< the rule added (or found already present)
+    int removed = 0;          ///< rules or overrides removed
+
+    static StoreResult failure(const QString &why)
+    {
+        StoreResult result;
+        result.error = why;
+        return result;
+    }
+    static StoreResult success(std::optional<Rule> rule = std::nullopt, int removed = 0)
+    {
+        StoreResult result;
+        result.ok = true;
+        result.rule = std::move(rule);
+        result.removed = removed;
+        return result;
+    }
+};
+
+/**
+ * @brief The policy as the user keeps it: `policy.yaml` in the config directory.
+ *
+ * Holds the preset, the rules of every scope and the resolver overrides, and keeps a
+ * PolicyEngine in step with them. Every write is atomic. A hand edit is picked up while
+ * running; a broken file is reported with its line and column and the last good policy stays
+ * in force. A change made here is read back from disk first, so a hand edit is never lost.
+ */
+class PolicyStore : public QObject
+{
+    Q_OBJECT
+public:
+    /** Uses `paths::configDir()/policy.yaml`. */
+    explicit PolicyStore(QObject *parent = nullptr);
+    explicit PolicyStore(const QString &path, QObject *parent = nullptr);
+    ~PolicyStore() override;
+
+    static QString defaultPath();
+    QString path() const { return m_path; }
+
+    /** Reads the file (a missing file is the default policy) and starts watching it. */
+    bool load();
+
+    PolicyData policy() const { return m_data; }
+    /** The engine that decides with the current policy. */
+    PolicyEngine &engine() { return m_engine; }
+    const PolicyEngine &engine() const { return m_engine; }
+    /** The problem with the file as it is on disk now, if any. */
+    std::optional<PolicyError> lastError() const { return m_lastError; }
+
+    StoreResult addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin = Origin::User);
+    StoreResult removeRule(const QString &id);
+    /** Removes every rule of @p scope whose pattern is @p pattern (after normalisation). */
+    StoreResult removeRule(QStringView pattern, const Scope &scope);
+    StoreResult setPreset(Preset preset);
+    StoreResult setResolveOverride(QStringView host, const QHostAddress &address);
+    StoreResult removeResolveOverride(QStringView host);
+    QMap<QString, QHostAddress> resolveOverrides() const { return m_data.resolveOverrides; }
+
+    /** Decodes policy.yaml text strictly; @p file is used in errors. */
+    static std::variant<PolicyData, PolicyError> parse(const QByteArray &text, const QString &file);
+    /** The text written to policy.yaml for @p data. */
+    static QByteArray serialise(const PolicyData &data);
+
+signals:
+    /** The policy in force changed (through this store or a hand edit). */
+    void policyChanged();
+    /** The file on disk cannot be used; the previous policy stays in force. */
+    void loadFailed(const paddock::policy::PolicyError &error);
+
+private:
+    void reload();
+    void watch();
+    StoreResult change(const std::function<StoreResult(PolicyData &)> &edit);
+    void adopt(const PolicyData &data);
+
+    QString m_path;
+    PolicyData m_data;
+    PolicyEngine m_engine;
+    QByteArray m_lastText; ///< the file contents last seen, used or not
+    bool m_lastTextSeen = false;
+    std::optional<PolicyError> m_lastError;
+    QFileSystemWatcher m_watcher;
+    QTimer m_reloadTimer;
+};
+
+} // namespace paddock::policy

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/Rule.h"
+
+#include <QCryptographicHash>
+
+namespace paddock::policy {
+
+QString Scope::toString() const
+{
+    switch (kind) {
+    case Kind::Global:
+        return QStringLiteral("global");
+    case Kind::Sandbox:
+        return QStringLiteral("sandbox:") + name;
+    case Kind::Kit:
+        return QStringLiteral("kit:") + name;
+    }
+    return {};
+}
+
+std::optional<Scope> Scope::fromString(QStringView text)
+{
+    if (text == QLatin1String("global"))
+        return global();
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    if (colon <= 0 || colon == text.size() - 1)
+        return std::nullopt;
+    const QStringView kindText = text.first(colon);
+    const QString name = text.sliced(colon + 1).toString();
+    if (kindText == QLatin1String("sandbox"))
+        return sandbox(name);
+    if (kindText == QLatin1String("kit"))
+        return kit(name);
+    return std::nullopt;
+}
+
+QString verdictName(Verdict verdict)
+{
+    return verdict == Verdict::Allow ? QStringLiteral("allow") : QStringLiteral("deny");
+}
+
+std::optional<Verdict> verdictFromName(QStringView name)
+{
+    if (name == QLatin1String("allow"))
+        return Verdict::Allow;
+    if (name == QLatin1String("deny"))
+        return Verdict::Deny;
+    return std::nullopt;
+}
+
+QString originName(Origin origin)
+{
+    switch (origin) {
+    case Origin::Preset:
+        return QStringLiteral("preset");
+    case Origin::User:
+        return QStringLiteral("user");
+    case Origin::Kit:
+        return QStringLiteral("kit");
+    case Origin::Approval:
+        return QStringLiteral("approval");
+    }
+    return {};
+}
+
+std::optional<Origin> originFromName(QStringView name)
+{
+    for (const Origin origin : {Origin::Preset, Origin::User, Origin::Kit, Origin::Approval}) {
+        if (name == originName(origin))
+            return origin;
+    }
+    return std::nullopt;
+}
+
+QString Rule::describe() const
+{
+    return QStringLiteral("%1 %2 (%3, %4)")
+        .arg(verdictName(verdict), pattern.toString(), scope.toString(), originName(origin));
+}
+
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern)
+{
+    const QString canonical =
+        scope.toString() + QLatin1Char('\n') + verdictName(verdict) + QLatin1Char('\n') + pattern.toString();
+    const QByteArray digest = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256);
+    return QString::fromLatin1(digest.toHex().left(8));
+}
+
+PatternContext patternContextFor(Verdict verdict, Origin origin)
+{
+    if (origin == Origin::Preset)
+        return PatternContext::Preset;
+    return verdict == Verdict::Deny ? PatternContext::Deny : PatternContext::Allow;
+}
+
+} // namespace paddock::policy

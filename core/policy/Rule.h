@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "policy/HostPattern.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace paddock::policy {
+
+/** @brief Which connections a rule applies to: every sandbox, one sandbox, or one kit. */
+struct Scope
+{
+    enum class Kind { Global, Sandbox, Kit };
+
+    Kind kind = Kind::Global;
+    QString name; ///< the sandbox or kit name; empty for global
+
+    static Scope global() { return {}; }
+    static Scope sandbox(const QString &name) { return {Kind::Sandbox, name}; }
+    static Scope kit(const QString &name) { return {Kind::Kit, name}; }
+
+    /** `global`, `sandbox:NAME` or `kit:NAME`, the form the policy file uses. */
+    QString toString() const;
+    /** The inverse of toString(); nullopt for anything else. */
+    static std::optional<Scope> fromString(QStringView text);
+    friend bool operator==(const Scope &, const Scope &) = default;
+};
+
+enum class Verdict { Allow, Deny };
+
+/** Where a rule came from, so a person knows whom to ask about it. */
+enum class Origin {
+    Preset,   ///< part of the chosen preset
+    User,     ///< added by the user (CLI, GUI, or by hand in policy.yaml)
+    Kit,      ///< the running kit's permissions.network
+    Approval, ///< a blocked connection the user promoted from the denial list
+};
+
+QString verdictName(Verdict verdict);
+std::optional<Verdict> verdictFromName(QStringView name);
+QString originName(Origin origin);
+std::optional<Origin> originFromName(QStringView name);
+
+/** @brief One allow or deny rule, as stored, listed and reported in decisions. */
+struct Rule
+{
+    QString id; ///< short and stable; see ruleIdFor()
+    Scope scope;
+    Verdict verdict = Verdict::Allow;
+    HostPattern pattern;
+    Origin origin = Origin::User;
+    QDateTime created; ///< UTC; invalid for rules that were never created by a person (presets, kits)
+
+    /** "allow example.com (global, user)", for logs and messages. */
+    QString describe() const;
+};
+
+/**
+ * A short id derived from what the rule says (scope, verdict, pattern): the same rule gets
+ * the same id on every machine, and a duplicate is recognised as such.
+ */
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern);
+
+/** The context a pattern is parsed in for a rule of @p verdict from @p origin. */
+PatternContext patternContextFor(Verdict verdict, Origin origin);
+
+} // namespace paddock::policy

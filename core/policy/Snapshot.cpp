@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/Snapshot.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace paddock::policy {
+namespace {
+
+template <typename Index> const typename Index::mapped_type *find(const Index &index, std::string_view key)
+{
+    const auto it = index.find(key);
+    return it == index.end() ? nullptr : &it->second;
+}
+
+template <typename Entry> const Entry *firstCovering(const std::vector<Entry> *entries, std::uint16_t port)
+{
+    if (!entries)
+        return nullptr;
+    for (const Entry &entry : *entries) {
+        if (entry.ports.contains(port))
+            return &entry;
+    }
+    return nullptr;
+}
+
+QStringView withoutBrackets(QStringView host)
+{
+    if (host.size() >= 2 && host.front() == QLatin1Char('[') && host.back() == QLatin1Char(']'))
+        return host.sliced(1, host.size() - 2);
+    return host;
+}
+
+bool isLocalhostName(std::string_view name)
+{
+    // RFC 6761: these always mean the loopback interface, whatever a resolver says.
+    return name == "localhost" || name.ends_with(".localhost");
+}
+
+const IpAddress &loopbackAddress()
+{
+    static const IpAddress loopback = *IpAddress::parse(u"127.0.0.1");
+    return loopback;
+}
+
+} // namespace
+
+std::size_t Snapshot::AddressHash::operator()(const IpAddress &address) const
+{
+    std::uint64_t high = 0;
+    std::uint64_t low = 0;
+    std::memcpy(&high, address.bytes().data(), 8);
+    std::memcpy(&low, address.bytes().data() + 8, 8);
+    return std::hash<std::uint64_t>{}(high * 0x9e3779b97f4a7c15ULL ^ low);
+}
+
+void Snapshot::RuleSet::add(const HostPattern &pattern, std::uint32_t rule)
+{
+    const Entry entry{pattern.ports(), rule};
+    switch (pattern.kind()) {
+    case HostPattern::Kind::ExactHost:
+        exact[pattern.domain()].push_back(entry);
+        break;
+    case HostPattern::Kind::OneLabelWildcard:
+        oneLabel[pattern.domain()].push_back(entry);
+        break;
+    case HostPattern::Kind::AnyDepthWildcard:
+        anyDepth[pattern.domain()].push_back(entry);
+        break;
+    case HostPattern::Kind::Everything:
+        everything.push_back(entry);
+        break;
+    case HostPattern::Kind::Network: {
+        const int length = pattern.network().prefixLength;
+        auto table = std::find_if(networks.begin(), networks.end(),
+                                  [length](const NetworkTable &t) { return t.prefixLength == length; });
+        if (table == networks.end()) {
+            networks.push_back({length, {}});
+            std::sort(networks.begin(), networks.end(),
+                      [](const NetworkTable &a, const NetworkTable &b) { return a.prefixLength > b.prefixLength; });
+            table = std::find_if(networks.begin(), networks.end(),
+                                 [length](const NetworkTable &t) { return t.prefixLength == length; });
+        }
+        table->byBase[pattern.network().base].push_back(entry);
+        break;
+    }
+    }
+}
+
+const Snapshot::Entry *Snapshot::RuleSet::matchName(std::string_view host, std::uint16_t port) const
+{
+    if (const Entry *entry = firstCovering(find(exact, host), port))
+        return entry;
+    const std::size_t firstDot = host.find('.');
+    if (firstDot != std::string_view::npos) {
+        if (const Entry *entry = firstCovering(find(oneLabel, host.substr(firstDot + 1)), port))
+            return entry;
+    }
+    // `**.example.com` covers every name that ends in ".example.com": try each suffix.
+    if (!anyDepth.empty()) {
+        for (std::size_t dot = firstDot; dot != std::string_view::npos; dot = host.find('.', dot + 1)) {
+            if (const Entry *entry = firstCovering(find(anyDepth, host.substr(dot + 1)), port))
+                return entry;
+        }
+    }
+    return matchEverything(port);
+}
+
+const Snapshot::Entry *Snapshot::RuleSet::matchAddress(const IpAddress &address, std::uint16_t port) const
+{
+    for (const NetworkTable &table : networks) {
+        const auto it = table.byBase.find(address.masked(table.prefixLength));
+        if (it == table.byBase.end())
+            continue;
+        if (const Entry *entry = firstCovering(&it->second, port))
+            return entry;
+    }
+    return nullptr;
+}
+
+const Snapshot::Entry *Snapshot::RuleSet::matchEverything(std::uint16_t port) const
+{
+    return firstCovering(&everything, port);
+}
+
+void Snapshot::add(const Rule &rule)
+{
+    Bucket *bucket = &m_global;
+    if (rule.scope.kind == Scope::Kind::Sandbox)
+        bucket = &m_sandboxes[rule.scope.name];
+    else if (rule.scope.kind == Scope::Kind::Kit)
+        bucket = &m_kits[rule.scope.name];
+    const auto index = std::uint32_t(m_rules.size());
+    m_rules.push_back(rule);
+    (rule.verdict == Verdict::Allow ? bucket->allow : bucket->deny).add(rule.pattern, index);
+}
+
+std::shared_ptr<const Snapshot> Snapshot::build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules)
+{
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->m_data = data;
+    for (const Rule &rule : presetRules(data.preset))
+        snapshot->add(rule);
+    for (const Rule &rule : data.rules)
+        snapshot->add(rule);
+    for (auto it = kitRules.cbegin(); it != kitRules.cend(); ++it) {
+        for (Rule rule : it.value()) {
+            rule.scope = Scope::kit(it.key());
+            snapshot->add(rule);
+        }
+    }
+    for (auto it = data.resolveOverrides.cbegin(); it != data.resolveOverrides.cend(); ++it) {
+        const std::string name = normaliseHostName(it.key());
+        if (!name.empty())
+            snapshot->m_overrides[name] = IpAddress::fromHostAddress(it.value());
+    }
+    return snapshot;
+}
+
+std::optional<QHostAddress> Snapshot::resolveOverride(QStringView host) const
+{
+    const auto it = m_overrides.find(normaliseHostName(host));
+    if (it == m_overrides.end())
+        return std::nullopt;
+    return QHostAddress(it->second.toString());
+}
+
+Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address) const
+{
+    decision.allowed = false;
+    decision.basis = Decision::Basis::NonPublicAddress;
+    decision.address = address;
+    return decision;
+}
+
+Decision Snapshot::decide(const Request &request) const
+{
+    Decision decision;
+    decision.host = request.host;
+    decision.port = request.port;
+
+    std::array<const Bucket *, 3> buckets{&m_global, nullptr, nullptr};
+    if (const auto it = m_sandboxes.constFind(request.sandbox); !request.sandbox.isEmpty() && it != m_sandboxes.cend())
+        buckets[1] = &it.value();
+    if (const auto it = m_kits.constFind(request.kit); !request.kit.isEmpty() && it != m_kits.cend())
+        buckets[2] = &it.value();
+
+    const std::uint16_t port = request.port;
+    std::optional<IpAddress> literal = IpAddress::parse(withoutBrackets(request.host));
+    std::string name;
+    if (!literal) {
+        name = normaliseHostName(request.host);
+        if (name.empty() || port == 0) {
+            decision.basis = Decision::Basis::InvalidHost;
+            return decision;
+        }
+        // "127.0.0.1." is still an address: no top-level domain is numeric.
+        if (name.back() >= '0' && name.back() <= '9')
+            literal = IpAddress::parse(QString::fromLatin1(name.data(), qsizetype(name.size())));
+    }
+
+    // The addresses the connection may actually reach. A trusted override replaces DNS.
+    std::optional<IpAddress> overridden;
+    bool localhost = false;
+    if (!literal) {
+        if (const auto it = m_overrides.find(name); it != m_overrides.end())
+            overridden = it->second;
+        localhost = !overridden && isLocalhostName(name);
+    }
+    auto forEachAddress = [&](auto &&visit) -> bool {
+        if (literal)
+            return visit(*literal);
+        if (overridden)
+            return visit(*overridden);
+        if (localhost && visit(loopbackAddress()))
+            return true;
+        for (const QHostAddress &address : request.addresses) {
+            if (visit(IpAddress::fromHostAddress(address)))
+                return true;
+        }
+        return false;
+    };
+
+    // Deny wins: any deny rule in any applicable scope decides at once.
+    for (const Bucket *bucket : buckets) {
+        if (!bucket)
+            continue;
+        const Entry *entry = literal ? bucket->deny.matchAddress(*literal, port) : bucket->deny.matchName(name, port);
+        if (!entry && literal)
+            entry = bucket->deny.matchEverything(port);
+        if (!entry && !literal) {
+            forEachAddress([&](const IpAddress &address) {
+                entry = bucket->deny.matchAddress(address, port);
+                return entry != nullptr;
+            });
+        }
+        if (entry) {
+            decision.basis = Decision::Basis::DeniedByRule;
+            decision.rule = m_rules[entry->rule];
+            return decision;
+        }
+    }
+
+    const Entry *allowed = nullptr;
+    for (const Bucket *bucket : buckets) {
+        if (!bucket || allowed)
+            continue;
+        allowed = literal ? bucket->allow.matchAddress(*literal, port) : bucket->allow.matchName(name, port);
+        if (!allowed && literal)
+            allowed = bucket->allow.matchEverything(port);
+    }
+    if (!allowed) {
+        decision.basis = Decision::Basis::NoMatchingRule;
+        return decision;
+    }
+    decision.allowed = true;
+    decision.basis = Decision::Basis::AllowedByRule;
+    decision.rule = m_rules[allowed->rule];
+
+    // DNS-rebinding guard: an allowed name (or `**`) must not lead to the host's own
+    // services or the local network unless a rule names that address or range.
+    if (overridden)
+        return decision;
+    std::optional<IpAddress> refused;
+    forEachAddress([&](const IpAddress &address) {
+        if (!address.isNonPublic())
+            return false;
+        for (const Bucket *bucket : buckets) {
+            if (bucket && bucket->allow.matchAddress(address, port))
+                return false;
+        }
+        refused = address;
+        return true;
+    });
+    if (refused)
+        return refuseNonPublic(std::move(decision), *refused);
+    return decision;
+}
+
+} // namespace paddock::policy

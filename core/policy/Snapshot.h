@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "policy/Decision.h"
+#include "policy/PolicyData.h"
+
+#include <QHash>
+#include <QList>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace paddock::policy {
+
+/**
+ * @brief An immutable, precompiled policy: what PolicyEngine decides against.
+ *
+ * Rules are indexed once when the policy changes so that a decision is a few hash lookups:
+ * exact hosts by name, `*.` wildcards by the name minus its first label, `**.` wildcards by
+ * each suffix, and address ranges by prefix length. Nothing is allocated per decision except
+ * the normalised host name and the copy of the deciding rule.
+ */
+class Snapshot
+{
+public:
+    static std::shared_ptr<const Snapshot> build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules);
+
+    Decision decide(const Request &request) const;
+    /** The trusted address configured for @p host (any case, trailing dot, IDNA), if any. */
+    std::optional<QHostAddress> resolveOverride(QStringView host) const;
+    const PolicyData &data() const { return m_data; }
+    /** Every rule in force: the preset's, the stored ones, and the kits'. */
+    const std::vector<Rule> &rules() const { return m_rules; }
+
+private:
+    struct Entry
+    {
+        PortRange ports;
+        std::uint32_t rule; ///< index into m_rules
+    };
+    using Entries = std::vector<Entry>;
+    struct StringHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
+    struct AddressHash
+    {
+        std::size_t operator()(const IpAddress &address) const;
+    };
+    using NameIndex = std::unordered_map<std::string, Entries, StringHash, std::equal_to<>>;
+    struct NetworkTable
+    {
+        int prefixLength = 128;
+        std::unordered_map<IpAddress, Entries, AddressHash> byBase;
+    };
+
+    /** The rules of one verdict in one scope, indexed. */
+    struct RuleSet
+    {
+        NameIndex exact;
+        NameIndex oneLabel; ///< key: the domain after "*."
+        NameIndex anyDepth; ///< key: the domain after "**."
+        Entries everything;
+        std::vector<NetworkTable> networks; ///< longest prefix first
+
+        void add(const HostPattern &pattern, std::uint32_t rule);
+        const Entry *matchName(std::string_view host, std::uint16_t port) const;
+        const Entry *matchAddress(const IpAddress &address, std::uint16_t port) const;
+        const Entry *matchEverything(std::uint16_t port) const;
+    };
+    struct Bucket
+    {
+        RuleSet allow;
+        RuleSet deny;
+    };
+
+    void add(const Rule &rule);
+    Decision refuseNonPublic(Decision decision, const IpAddress &address) const;
+
+    PolicyData m_data;
+    std::vector<Rule> m_rules;
+    Bucket m_global;
+    QHash<QString, Bucket> m_sandboxes;
+    QHash<QString, Bucket> m_kits;
+    std::unordered_map<std::string, IpAddress, StringHash, std::equal_to<>> m_overrides;
+};
+
+} // namespace paddock::policy
