@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Images through the Engine API: a build with progress, a cancelled build, and an image
+// saved by the docker CLI loaded back by Paddock.
+#include "DockerTestSupport.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace paddock::tests::docker;
+
+class TestDockerImage : public QObject
+{
+    Q_OBJECT
+
+private:
+    DockerClient m_client{testEndpoint()};
+    QString m_tag;
+    QTemporaryDir m_home;
+
+private slots:
+    void initTestCase()
+    {
+        const QString reason = engineUnavailableReason(m_client);
+        if (!reason.isEmpty())
+            QSKIP(qPrintable(reason));
+        m_tag = uniqueName(QStringLiteral("paddock-test-image")) + QStringLiteral(":1");
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_tag.isEmpty())
+            (void)m_client.removeImage(m_tag, true);
+    }
+
+    void buildReportsStepsUpToOneHundredPercent()
+    {
+        QTemporaryDir context;
+        QVERIFY(writeBusyboxContext(context.path(), "LABEL org.example.purpose=test\n"));
+
+        QList<BuildProgress> reports;
+        BuildOptions options;
+        options.contextDir = context.path();
+        options.tag = m_tag;
+        options.buildArgs = {{QStringLiteral("UNUSED_ARG"), QStringLiteral("a+b c")}};
+        options.onProgress = [&reports](const BuildProgress &progress) { reports.append(progress); };
+        const Result<QString> id = m_client.buildImage(options);
+        QVERIFY2(id.ok(), qPrintable(id.errorMessage()));
+        QVERIFY(id.value().startsWith(QStringLiteral("sha256:")));
+
+        QVERIFY(!reports.isEmpty());
+        int highestStep = 0;
+        for (const BuildProgress &report : reports)
+            highestStep = std::max(highestStep, report.step);
+        QCOMPARE(highestStep, 4);
+        QCOMPARE(reports.last().totalSteps, 4);
+        QCOMPARE(reports.last().percent, 100);
+
+        const Result<bool> exists = m_client.imageExists(m_tag);
+        QVERIFY2(exists.ok(), qPrintable(exists.errorMessage()));
+        QVERIFY(exists.value());
+        const Result<ImageInfo> info = m_client.inspectImage(m_tag);
+        QVERIFY(info.ok());
+        QCOMPARE(info.value().id, id.value());
+        QVERIFY(info.value().repoTags.contains(m_tag));
+        QCOMPARE(info.value().labels.value(QStringLiteral("org.example.purpose")), QStringLiteral("test"));
+    }
+
+    void failedBuildNamesTheStep()
+    {
+        QTemporaryDir context;
+        QVERIFY(writeBusyboxContext(context.path(), "RUN [\"/bin/sh\", \"-c\", \"exit 3\"]\n"));
+        BuildOptions options;
+        options.contextDir = context.path();
+        options.tag = uniqueName(QStringLiteral("paddock-test-failing"));
+        const Result<QString> id = m_client.buildImage(options);
+        QVERIFY(!id.ok());
+        QVERIFY2(id.errorMessage().contains(QStringLiteral("step 4/4")), qPrintable(id.errorMessage()));
+        QVERIFY2(id.errorMessage().contains(QStringLiteral("non-zero code: 3")), qPrintable(id.errorMessage()));
+    }
+
+    void cancellingStopsALongBuild()
+    {
+        QTemporaryDir context;
+        // Far longer than the test's own timeout: only a working cancel lets the test pass.
+        QVERIFY(writeBusyboxContext(context.path(), "RUN [\"/bin/sleep\", \"3600\"]\n"));
+        const QString tag = uniqueName(QStringLiteral("paddock-test-cancelled"));
+        auto sleepContainers = [this] {
+            int count = 0;
+            const auto containers = m_client.listContainers();
+            if (containers)
+                for (const ContainerSummary &container : containers.value())
+                    count += container.command.contains(QStringLiteral("sleep 3600")) ? 1 : 0;
+            return count;
+        };
+
+        // Cancel once the long step's container runs, as a user pressing Cancel would.
+        std::atomic_bool cancel{false};
+        std::atomic_bool finished{false};
+        std::thread canceller([&] {
+            while (!finished && sleepContainers() == 0)
+                QThread::msleep(100);
+            cancel = true;
+        });
+        BuildOptions options;
+        options.contextDir = context.path();
+        options.tag = tag;
+        options.cancel = &cancel; // the earlier steps come from the cache of the first build
+        const Result<QString> id = m_client.buildImage(options);
+        finished = true;
+        canceller.join();
+
+        QVERIFY(!id.ok());
+        QVERIFY(id.is(Error::Kind::Cancelled));
+        QVERIFY2(id.errorMessage().contains(QStringLiteral("cancelled")), qPrintable(id.errorMessage()));
+        // The engine stops the step's container too, not only the upload of the progress.
+        QTRY_COMPARE_WITH_TIMEOUT(sleepContainers(), 0, 60000);
+        const Result<bool> exists = m_client.imageExists(tag);
+        QVERIFY(exists.ok());
+        QVERIFY(!exists.value());
+    }
+
+    void loadsAnImageTheCliSaved()
+    {
+        QVERIFY2(!m_tag.isEmpty(), "needs the image built above");
+        const QString tarPath = m_home.filePath(QStringLiteral("image.tar"));
+        QProcess save;
+        save.setProcessEnvironment(isolatedEnvironment(m_home.path()));
+        save.start(QStringLiteral("docker"), {QStringLiteral("save"), QStringLiteral("-o"), tarPath, m_tag});
+        QVERIFY(save.waitForFinished(120000));
+        QVERIFY2(save.exitCode() == 0, save.readAllStandardError().constData());
+
+        const Status removed = m_client.removeImage(m_tag, true);
+        QVERIFY2(removed.ok(), qPrintable(removed.errorMessage()));
+        QVERIFY(!m_client.imageExists(m_tag).value());
+
+        const Result<QStringList> loaded = m_client.loadImage(tarPath);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+        QCOMPARE(loaded.value(), QStringList{m_tag});
+        QVERIFY(m_client.imageExists(m_tag).value());
+    }
+
+    void loadingAMissingFileSaysWhich()
+    {
+        const Result<QStringList> loaded = m_client.loadImage(m_home.filePath(QStringLiteral("nothing.tar")));
+        QVERIFY(!loaded.ok());
+        QVERIFY(loaded.errorMessage().contains(QStringLiteral("nothing.tar")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDockerImage)
+#include "tst_docker_image.moc"

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Shared by the Docker integration tests: reaching the engine (or skipping with the reason)
+// and building the small busybox image every test runs its containers from.
+
+#include "runtime/docker/DockerClient.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace paddock::tests::docker {
+
+using namespace paddock::runtime::docker;
+
+/** A name no other test run uses at the same time. */
+inline QString uniqueName(const QString &prefix)
+{
+    return QStringLiteral("%1-%2-%3")
+        .arg(prefix)
+        .arg(QCoreApplication::applicationPid())
+        .arg(QRandomGenerator::global()->bounded(1u << 30), 0, 16);
+}
+
+/** The engine DOCKER_HOST names (as the docker CLI reads it), else the default socket. */
+inline Endpoint testEndpoint()
+{
+    const Result<Endpoint> endpoint = Endpoint::fromEnvironment();
+    return endpoint ? endpoint.value() : Endpoint();
+}
+
+/** Empty when the engine answers, else why not (for QSKIP). */
+inline QString engineUnavailableReason(const DockerClient &client)
+{
+    const Status ping = client.ping();
+    if (!ping)
+        return QStringLiteral("no Docker engine: ") + ping.errorMessage();
+    const Result<QString> api = client.apiVersion();
+    if (!api)
+        return QStringLiteral("unusable Docker engine: ") + api.errorMessage();
+    return {};
+}
+
+/** Writes a context for a FROM-scratch image holding busybox and its applet links. */
+inline bool writeBusyboxContext(const QString &dir, const QByteArray &extraDockerfileLines = {})
+{
+    if (!QFile::copy(QStringLiteral("/bin/busybox"), dir + QStringLiteral("/busybox")))
+        return false;
+    QFile dockerfile(dir + QStringLiteral("/Dockerfile"));
+    if (!dockerfile.open(QIODevice::WriteOnly))
+        return false;
+    dockerfile.write("FROM scratch\n"
+                     "COPY busybox /bin/busybox\n"
+                     "RUN [\"/bin/busybox\", \"--install\", \"-s\", \"/bin\"]\n" +
+                     extraDockerfileLines);
+    return true;
+}
+
+/** Environment for a CLI the test starts: its own config and XDG directories. */
+inline QProcessEnvironment isolatedEnvironment(const QString &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
+        const QString dir = home + QLatin1Char('/') + QString::fromLatin1(name);
+        QDir().mkpath(dir);
+        env.insert(QString::fromLatin1(name), dir);
+    }
+    env.insert(QStringLiteral("DOCKER_CONFIG"), home + QStringLiteral("/docker-config"));
+    return env;
+}
+
+} // namespace paddock::tests::docker
