@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace paddock::events {
+
+/**
+ * @brief One connection the egress proxy decided on: refused, let through, or let through
+ * but the upstream could not be reached.
+ *
+ * The proxy fills one of these per connection and hands it to EventHub::publish().
+ *
+ * JSON form (toJson(), one object per line in a JSONL export). Field names are stable:
+ * scripts and course material depend on them, so they are only ever added to.
+ *
+ * | field       | type    | meaning                                                        |
+ * |-------------|---------|----------------------------------------------------------------|
+ * | `time`      | string  | ISO 8601 in UTC with milliseconds, `2026-01-31T09:15:02.345Z`   |
+ * | `sandbox`   | string  | the sandbox the connection came from                           |
+ * | `kit`       | string  | the kit that sandbox runs                                      |
+ * | `host`      | string  | the host name or IP literal the client asked for               |
+ * | `port`      | number  | destination port, 0-65535                                      |
+ * | `protocol`  | string  | `connect`, `http` or `socks`                                   |
+ * | `outcome`   | string  | `allowed`, `denied` or `upstream-failed`                       |
+ * | `rule`      | string  | the rule that decided, or the default (`default deny`)         |
+ * | `reason`    | string  | one sentence saying why                                        |
+ * | `bytesUp`   | number  | bytes sent by the sandbox (0 for a refusal)                    |
+ * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
+ */
+struct NetworkEvent
+{
+    enum class Outcome {
+        Allowed,        ///< a rule let it through
+        Denied,         ///< refused by a rule or by the default
+        UpstreamFailed, ///< allowed, but the destination could not be reached
+    };
+
+    QDateTime time; ///< UTC, millisecond precision
+    QString sandbox;
+    QString kit;
+    QString host;
+    quint16 port = 0;
+    QString protocol = QStringLiteral("connect"); ///< connect | http | socks
+    Outcome outcome = Outcome::Denied;
+    QString rule;
+    QString reason;
+    qint64 bytesUp = 0;
+    qint64 bytesDown = 0;
+
+    QJsonObject toJson() const;
+    /** Reads the form toJson() writes. Returns nothing and sets @p error for anything else. */
+    static std::optional<NetworkEvent> fromJson(const QJsonObject &object, QString *error = nullptr);
+
+    bool operator==(const NetworkEvent &other) const = default;
+};
+
+/** `allowed`, `denied` or `upstream-failed`. */
+QString outcomeToken(NetworkEvent::Outcome outcome);
+std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token);
+/** True for the protocols an event may name: connect, http, socks. */
+bool isKnownProtocol(const QString &protocol);
+
+/** The current time in UTC, truncated to the millisecond precision events keep. */
+QDateTime currentEventTime();
+/** @p time in UTC as ISO 8601 with milliseconds and a `Z` suffix. */
+QString formatEventTime(const QDateTime &time);
+
+} // namespace paddock::events
+
+Q_DECLARE_METATYPE(paddock::events::NetworkEvent)
