@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "proxy/EventDispatcher.h"
+
+namespace paddock::proxy {
+
+QString protocolName(Protocol protocol)
+{
+    switch (protocol) {
+    case Protocol::Connect:
+        return QStringLiteral("connect");
+    case Protocol::Http:
+        return QStringLiteral("http");
+    case Protocol::Socks:
+        return QStringLiteral("socks");
+    }
+    return {};
+}
+
+QString eventKindName(ProxyEvent::Kind kind)
+{
+    switch (kind) {
+    case ProxyEvent::Kind::Allowed:
+        return QStringLiteral("allowed");
+    case ProxyEvent::Kind::Denied:
+        return QStringLiteral("denied");
+    case ProxyEvent::Kind::UpstreamFailed:
+        return QStringLiteral("upstream-failed");
+    case ProxyEvent::Kind::Closed:
+        return QStringLiteral("closed");
+    }
+    return {};
+}
+
+EventDispatcher::EventDispatcher(EventSink sink) : m_sink(std::move(sink)), m_thread([this] { run(); }) {}
+
+EventDispatcher::~EventDispatcher()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_ready.notify_one();
+    m_thread.join();
+}
+
+void EventDispatcher::post(ProxyEvent event)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_queue.size() >= MaxPending) {
+            m_queue.pop_front();
+            ++m_dropped;
+        }
+        m_queue.push_back(std::move(event));
+    }
+    m_ready.notify_one();
+}
+
+void EventDispatcher::run()
+{
+    std::unique_lock lock(m_mutex);
+    while (true) {
+        m_ready.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+        if (m_queue.empty())
+            return; // stopping, and everything was delivered
+        std::deque<ProxyEvent> batch;
+        batch.swap(m_queue);
+        lock.unlock();
+        if (m_sink) {
+            for (const ProxyEvent &event : batch)
+                m_sink(event);
+        }
+        lock.lock();
+    }
+}
+
+} // namespace paddock::proxy

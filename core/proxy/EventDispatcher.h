@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "proxy/ProxyTypes.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace paddock::proxy {
+
+/**
+ * @brief Hands events from the relay loop to the sink on a thread of its own, so a slow sink
+ * (a database insert, a queued Qt signal) never stalls the relay. The queue is bounded: past
+ * @ref MaxPending events the oldest are dropped and counted.
+ */
+class EventDispatcher
+{
+public:
+    static constexpr std::size_t MaxPending = 65536;
+
+    explicit EventDispatcher(EventSink sink);
+    /** Delivers what is queued, then stops. */
+    ~EventDispatcher();
+    EventDispatcher(const EventDispatcher &) = delete;
+    EventDispatcher &operator=(const EventDispatcher &) = delete;
+
+    void post(ProxyEvent event);
+    quint64 dropped() const { return m_dropped.load(); }
+
+private:
+    void run();
+
+    EventSink m_sink;
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<ProxyEvent> m_queue;
+    bool m_stopping = false;
+    std::atomic<quint64> m_dropped{0};
+    std::thread m_thread;
+};
+
+} // namespace paddock::proxy

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "proxy/ProxyEngine.h"
+
+#include "proxy/ProxyLoop.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace paddock::proxy {
+namespace {
+
+constexpr int ListenBacklog = 1024;
+
+QString systemError(const QString &what)
+{
+    return QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(errno)));
+}
+
+void setError(QString *error, const QString &text)
+{
+    if (error)
+        *error = text;
+}
+
+} // namespace
+
+ProxyEngine::ProxyEngine(ProxyLimits limits) : m_loop(std::make_unique<ProxyLoop>(std::move(limits))) {}
+
+ProxyEngine::~ProxyEngine()
+{
+    stop();
+}
+
+void ProxyEngine::setDecider(Decider decider)
+{
+    m_loop->setDecider(std::move(decider));
+}
+
+void ProxyEngine::setEventSink(EventSink sink)
+{
+    m_loop->setEventSink(std::move(sink));
+}
+
+ResolveOverrides &ProxyEngine::resolveOverrides()
+{
+    return m_loop->overrides();
+}
+
+bool ProxyEngine::start(QString *error)
+{
+    return m_loop->start(error);
+}
+
+void ProxyEngine::stop()
+{
+    m_loop->stop();
+}
+
+bool ProxyEngine::isRunning() const
+{
+    return m_loop->running();
+}
+
+ProxyEngine::EndpointId ProxyEngine::addUnixEndpoint(const QString &path, const EndpointIdentity &identity,
+                                                     QString *error)
+{
+    if (!m_loop->running()) {
+        setError(error, QStringLiteral("the proxy is not running"));
+        return 0;
+    }
+    const QByteArray native = path.toLocal8Bit();
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (native.isEmpty() || std::size_t(native.size()) >= sizeof address.sun_path) {
+        setError(error, QStringLiteral("socket path too long or empty: %1").arg(path));
+        return 0;
+    }
+    std::memcpy(address.sun_path, native.constData(), std::size_t(native.size()));
+    // A socket left by a previous run is replaced; anything else at that path is not touched.
+    struct stat existing
+    {
+    };
+    if (::lstat(native.constData(), &existing) == 0) {
+        if (!S_ISSOCK(existing.st_mode)) {
+            setError(error, QStringLiteral("%1 exists and is not a socket").arg(path));
+            return 0;
+        }
+        ::unlink(native.constData());
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        setError(error, systemError(QStringLiteral("cannot create a socket")));
+        return 0;
+    }
+    // Restrict before anyone can connect: the path appears at bind, the mode is set right after,
+    // and listen() comes last, so no connection is accepted while the mode is still wider.
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
+        ::chmod(native.constData(), 0600) != 0 || ::listen(fd, ListenBacklog) != 0) {
+        setError(error, systemError(QStringLiteral("cannot listen on %1").arg(path)));
+        ::close(fd);
+        return 0;
+    }
+    return m_loop->addEndpoint(fd, path, identity);
+}
+
+ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address, quint16 port,
+                                                    const EndpointIdentity &identity, quint16 *boundPort,
+                                                    QString *error)
+{
+    if (!m_loop->running()) {
+        setError(error, QStringLiteral("the proxy is not running"));
+        return 0;
+    }
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4);
+    if (isV4) {
+        auto *in = reinterpret_cast<sockaddr_in *>(&storage);
+        in->sin_family = AF_INET;
+        in->sin_port = htons(port);
+        in->sin_addr.s_addr = htonl(v4);
+        length = sizeof(sockaddr_in);
+    } else if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(port);
+        const Q_IPV6ADDR bytes = address.toIPv6Address();
+        std::memcpy(&in6->sin6_addr, bytes.c, 16);
+        length = sizeof(sockaddr_in6);
+    } else {
+        setError(error, QStringLiteral("not an IP address: %1").arg(address.toString()));
+        return 0;
+    }
+    const int fd = ::socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        setError(error, systemError(QStringLiteral("cannot create a socket")));
+        return 0;
+    }
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&storage), length) != 0 || ::listen(fd, ListenBacklog) != 0) {
+        setError(error, systemError(QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port)));
+        ::close(fd);
+        return 0;
+    }
+    if (boundPort) {
+        sockaddr_storage bound{};
+        socklen_t boundLength = sizeof bound;
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&bound), &boundLength);
+        *boundPort = ntohs(bound.ss_family == AF_INET ? reinterpret_cast<sockaddr_in *>(&bound)->sin_port
+                                                      : reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port);
+    }
+    return m_loop->addEndpoint(fd, {}, identity);
+}
+
+bool ProxyEngine::removeEndpoint(EndpointId id)
+{
+    return m_loop->removeEndpoint(id);
+}
+
+int ProxyEngine::connectionCount() const
+{
+    return m_loop->connectionCount();
+}
+
+quint64 ProxyEngine::droppedEvents() const
+{
+    return m_loop->droppedEvents();
+}
+
+} // namespace paddock::proxy

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "proxy/ProxyTypes.h"
+#include "proxy/Resolver.h"
+
+#include <QHostAddress>
+#include <QString>
+
+#include <memory>
+
+namespace paddock::proxy {
+
+class ProxyLoop;
+
+/**
+ * @brief The egress proxy: endpoints, CONNECT / plain HTTP / SOCKS5 handling and the relay.
+ *
+ * Everything runs on one epoll thread owned by the engine (plus a few resolver threads and
+ * one thread that delivers events). Every method here is thread-safe; the Qt side only starts
+ * and stops the engine, adds and removes endpoints, and receives events through the sink.
+ * Each endpoint carries the sandbox and kit it serves, so nothing the client sends can change
+ * whose connection it is.
+ *
+ * Choices a reader should know:
+ * - A host name is decided before it is resolved and again with its addresses: a refused name
+ *   is never looked up, so DNS cannot carry data out, and the Decider can refuse names that
+ *   resolve to private ranges.
+ * - A tunnel to a port in ProxyLimits::sniCheckedPorts (443) connects upstream first, so an
+ *   unreachable upstream still gets a 502/504 the client can show; then the client gets its
+ *   200 and its first bytes are held until the ClientHello is complete. Nothing reaches the
+ *   upstream before the check. A server name other than the target is refused ("SNI
+ *   mismatch"); a ClientHello without one, or bytes that are not TLS, proceed, since the
+ *   target itself was allowed and there is no other name to compare; a client that sends
+ *   nothing within the header timeout (the server speaks first) proceeds too. A record that
+ *   starts like TLS but does not parse is refused.
+ * - Plain HTTP: every request is decided, and gets its own upstream connection (told to close
+ *   after the response), so a request to another host on a kept-alive client connection
+ *   never reuses an upstream. Request bodies need a Content-Length (chunked uploads get 411).
+ */
+class ProxyEngine
+{
+public:
+    using EndpointId = quint64;
+
+    explicit ProxyEngine(ProxyLimits limits = {});
+    /** Stops the engine if it runs. */
+    ~ProxyEngine();
+    ProxyEngine(const ProxyEngine &) = delete;
+    ProxyEngine &operator=(const ProxyEngine &) = delete;
+
+    /** Replaces the Decider; the next connection or request uses the new one. */
+    void setDecider(Decider decider);
+    /** Sets where events go. Only before start(). */
+    void setEventSink(EventSink sink);
+    /** Trusted host-to-address mappings consulted before DNS; editable at any time. */
+    ResolveOverrides &resolveOverrides();
+
+    /** Starts the threads and raises the soft open-file limit to the hard one. */
+    bool start(QString *error = nullptr);
+    /** Closes every endpoint and connection, delivers queued events, joins the threads. */
+    void stop();
+    bool isRunning() const;
+
+    /**
+     * Listens on a unix socket at @p path (mode 0600; a stale socket there is replaced).
+     * Returns 0 with @p error set on failure.
+     */
+    EndpointId addUnixEndpoint(const QString &path, const EndpointIdentity &identity, QString *error = nullptr);
+    /** Listens on TCP; @p port 0 picks a free one, reported in @p boundPort. */
+    EndpointId addTcpEndpoint(const QHostAddress &address, quint16 port, const EndpointIdentity &identity,
+                              quint16 *boundPort = nullptr, QString *error = nullptr);
+    /** Stops listening and closes the endpoint's connections; returns when done. */
+    bool removeEndpoint(EndpointId id);
+
+    /** Client connections open right now, across endpoints. */
+    int connectionCount() const;
+    /** Events dropped because the sink fell too far behind. */
+    quint64 droppedEvents() const;
+
+private:
+    std::unique_ptr<ProxyLoop> m_loop;
+};
+
+} // namespace paddock::proxy

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "proxy/EventDispatcher.h"
+#include "proxy/HttpParser.h"
+#include "proxy/ProxyTypes.h"
+#include "proxy/Relay.h"
+#include "proxy/Resolver.h"
+#include "proxy/Socks5.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace paddock::proxy {
+
+/** @brief A listening socket and whose it is. */
+struct Endpoint
+{
+    quint64 id = 0;
+    EndpointIdentity identity;
+    int fd = -1;
+    QString unixPath; ///< empty for TCP
+    int clients = 0;
+    int tunnels = 0;
+};
+
+/** @brief One client connection, from accept to close, and the upstream it leads to. */
+struct Connection
+{
+    enum class Phase {
+        Greeting,      ///< first byte not seen yet: HTTP or SOCKS5
+        HttpHead,      ///< reading a request head
+        SocksGreeting, ///< reading the SOCKS5 method list
+        SocksRequest,  ///< reading the SOCKS5 request
+        Resolving,
+        Connecting,
+        SniPeek,      ///< tunnel accepted, waiting for the ClientHello before relaying
+        Tunnel,       ///< CONNECT or SOCKS5: bytes both ways
+        HttpExchange, ///< one plain-HTTP request and its response
+        Closing,      ///< sending a last answer, then draining what the client still sends
+    };
+
+    quint64 id = 0;
+    std::shared_ptr<Endpoint> endpoint;
+    int client = -1;
+    int upstream = -1;
+    Phase phase = Phase::Greeting;
+    Protocol protocol = Protocol::Http;
+    std::chrono::steady_clock::time_point deadline;
+
+    std::string in;  ///< client bytes read but not consumed (a head, a greeting, a ClientHello)
+    std::string out; ///< answers to the client outside the relay
+    std::size_t outSent = 0;
+    bool draining = false;
+    std::size_t drained = 0;
+
+    http::Authority target;
+    http::ProxyRequest request;
+    std::vector<QHostAddress> addresses;
+    std::size_t nextAddress = 0;
+    int lastConnectError = 0;
+    QString allowRule;
+    bool holdsTunnel = false;
+
+    Flow up;   ///< client to upstream
+    Flow down; ///< upstream to client
+    std::string responseHead;
+    bool responseHeadDone = false;
+    bool keepClientAlive = false;
+
+    /** The events each socket is registered for; Detached when it is out of the epoll set. */
+    static constexpr std::uint32_t Detached = 0xffffffff;
+    std::uint32_t clientMask = 0;
+    std::uint32_t upstreamMask = 0;
+};
+
+/** @brief The engine's thread: epoll, endpoints, connections. Only ProxyEngine uses it. */
+class ProxyLoop
+{
+public:
+    explicit ProxyLoop(ProxyLimits limits);
+    ~ProxyLoop();
+
+    void setDecider(Decider decider);
+    void setEventSink(EventSink sink) { m_sink = std::move(sink); }
+    ResolveOverrides &overrides() { return m_overrides; }
+
+    bool start(QString *error);
+    void stop();
+    bool running() const { return m_running.load(); }
+
+    quint64 addEndpoint(int fd, const QString &unixPath, const EndpointIdentity &identity);
+    bool removeEndpoint(quint64 id);
+    int connectionCount() const { return m_connectionCount.load(); }
+    quint64 droppedEvents() const { return m_events ? m_events->dropped() : 0; }
+    const ProxyLimits &limits() const { return m_limits; }
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    void run();
+    void post(std::function<void()> command);
+    void runCommands();
+    void wake();
+    void sweepDeadlines();
+
+    void accept(Endpoint &endpoint);
+    void onClientEvent(Connection &c, std::uint32_t events);
+    void onUpstreamEvent(Connection &c, std::uint32_t events);
+    void collectResolutions();
+
+    enum class ReadResult { Open, Ended, Failed };
+    ReadResult readClient(Connection &c, std::size_t limit);
+    void processInput(Connection &c);
+    void processHttpHead(Connection &c);
+    void processSocksGreeting(Connection &c);
+    void processSocksRequest(Connection &c);
+
+    void decide(Connection &c);
+    Verdict ask(const Connection &c) const;
+    void afterResolution(Connection &c);
+    void connectUpstream(Connection &c);
+    void tryNextAddress(Connection &c);
+    void onUpstreamConnected(Connection &c);
+    void checkClientHello(Connection &c);
+    void startTunnel(Connection &c);
+    void startHttpExchange(Connection &c);
+    void readResponseHead(Connection &c);
+    void pumpFlows(Connection &c);
+    void finishHttpExchange(Connection &c);
+    void onTimeout(Connection &c);
+
+    void refuse(Connection &c, int status, socks5::Reply socksCode, ProxyEvent::Kind kind, const QString &rule,
+                const QString &reason, const QString &fix = {});
+    void sendHttpError(Connection &c, int status, const QString &rule, const QString &reason, const QString &fix);
+    void writeClient(Connection &c, std::string_view bytes);
+    bool flushOut(Connection &c);
+    void beginClosing(Connection &c);
+    void updateInterest(Connection &c);
+    void setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
+    void releaseUpstream(Connection &c);
+    void close(Connection &c);
+    void emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason);
+
+    ProxyLimits m_limits;
+    ResolveOverrides m_overrides;
+    EventSink m_sink;
+    mutable std::mutex m_deciderMutex;
+    std::shared_ptr<const Decider> m_decider;
+
+    int m_epoll = -1;
+    int m_wakeFd = -1;
+    int m_reserveFd = -1; ///< given up when out of descriptors, to accept and close
+    std::thread m_thread;
+    std::atomic<bool> m_running{false};
+    std::atomic<bool> m_stopRequested{false};
+    std::mutex m_commandMutex;
+    std::vector<std::function<void()>> m_commands;
+    std::atomic<quint64> m_nextEndpointId{1};
+    std::atomic<int> m_connectionCount{0};
+
+    std::unique_ptr<EventDispatcher> m_events;
+    std::unique_ptr<ResolverPool> m_resolver;
+    std::unordered_map<quint64, std::shared_ptr<Endpoint>> m_endpoints;
+    std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
+    quint64 m_nextConnectionId = 1;
+    Clock::time_point m_now;
+    Clock::time_point m_nextSweep;
+};
+
+} // namespace paddock::proxy

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QHostAddress>
+#include <QString>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace paddock::proxy {
+
+/** @brief How a sandbox asked for a connection. */
+enum class Protocol { Connect, Http, Socks };
+
+/** "connect", "http" or "socks": the names events and the policy log use. */
+QString protocolName(Protocol protocol);
+
+/** @brief Who an endpoint belongs to. Set by whoever creates the endpoint, never by the client. */
+struct EndpointIdentity
+{
+    QString sandbox;
+    QString kit;
+};
+
+/**
+ * @brief One connection the proxy is about to make on behalf of a sandbox.
+ *
+ * The proxy asks twice for a host name: first with no addresses (so a refused name is never
+ * even looked up, and a lookup cannot leak data through DNS), then with the addresses it
+ * resolved to. An IP literal is asked about once, with itself as the only address.
+ */
+struct ConnectionQuery
+{
+    QString sandbox;
+    QString kit;
+    QString host; ///< lower case, no trailing dot; an IP literal without brackets
+    quint16 port = 0;
+    Protocol protocol = Protocol::Connect;
+    std::vector<QHostAddress> addresses; ///< empty while not resolved yet
+};
+
+/** @brief The answer to a ConnectionQuery. */
+struct Verdict
+{
+    bool allowed = false;
+    QString rule;   ///< the rule that decided, or the default ("default deny")
+    QString reason; ///< one sentence a person understands
+    QString fix;    ///< the exact command that would allow it; empty when allowed
+};
+
+/**
+ * @brief Decides one connection. Called on the proxy's thread for every connection and every
+ * plain-HTTP request, never cached: it must be synchronous, cheap and thread-safe.
+ */
+using Decider = std::function<Verdict(const ConnectionQuery &)>;
+
+/** @brief Something the proxy did that the event log and the live view want to know. */
+struct ProxyEvent
+{
+    enum class Kind {
+        Allowed,        ///< a connection or request was allowed and the upstream answered
+        Denied,         ///< refused by the Decider, by the SNI check, or by a limit
+        UpstreamFailed, ///< allowed, but the name did not resolve or the upstream did not answer
+        Closed,         ///< an allowed connection ended; carries the byte counts
+    };
+
+    QDateTime time; ///< UTC
+    QString sandbox;
+    QString kit;
+    QString host;
+    quint16 port = 0;
+    Protocol protocol = Protocol::Connect;
+    Kind kind = Kind::Allowed;
+    QString rule;
+    QString reason;
+    quint64 bytesUp = 0;   ///< sandbox to upstream
+    quint64 bytesDown = 0; ///< upstream to sandbox
+};
+
+/** "allowed", "denied", "upstream-failed" or "closed". */
+QString eventKindName(ProxyEvent::Kind kind);
+
+/**
+ * @brief Receives events on the proxy's event thread, in order. It may block briefly (a
+ * database insert); the relay does not wait for it.
+ */
+using EventSink = std::function<void(const ProxyEvent &)>;
+
+/** @brief Every bound the proxy enforces; all configurable. */
+struct ProxyLimits
+{
+    std::size_t maxRequestHeaderBytes = 16 * 1024;    ///< larger request heads get 431
+    std::size_t maxResponseHeaderBytes = 64 * 1024;   ///< larger upstream heads get 502
+    std::chrono::milliseconds headerTimeout{10'000};  ///< to receive a request head (and a ClientHello)
+    std::chrono::milliseconds connectTimeout{10'000}; ///< name resolution plus TCP connect, then 504
+    std::chrono::milliseconds idleTimeout{300'000};   ///< no bytes either way on a tunnel or keep-alive
+    int maxTunnelsPerEndpoint = 2048;                 ///< upstream connections at once; beyond, 503
+    int maxClientsPerEndpoint = 4096;                 ///< client connections at once; beyond, closed at accept
+    int pipeSize = 64 * 1024;                         ///< splice pipe capacity per direction (created lazily)
+    int resolverThreads = 4;
+    /** Tunnels to these ports must start with a TLS ClientHello whose SNI (if any) is the target. */
+    std::vector<quint16> sniCheckedPorts{443};
+};
+
+} // namespace paddock::proxy

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace paddock::proxy {
+
+/**
+ * @brief One direction of a relayed connection: bytes from one socket to another.
+ *
+ * Bytes already read by the proxy (a request head, a peeked ClientHello) go first from
+ * @ref pending; after that the kernel moves them with splice(2) through a pipe that is
+ * created on first use, so an idle tunnel holds no user-space buffer. When splice cannot be
+ * used on a pair of sockets, the flow falls back to read/write through @ref pending.
+ */
+class Flow
+{
+public:
+    Flow() = default;
+    ~Flow();
+    Flow(const Flow &) = delete;
+    Flow &operator=(const Flow &) = delete;
+
+    /** Sets the sockets; the flow does not own them. */
+    void attach(int from, int to);
+    /** Moves as many bytes as the sockets accept now. False on an error that ends the connection. */
+    bool pump(int pipeSize);
+
+    /** The flow wants to know when @ref from is readable. */
+    bool wantsRead() const { return !m_sourceDone && !m_paused && m_remaining > 0 && drained(); }
+    /** The flow has bytes waiting for @ref to to be writable. */
+    bool wantsWrite() const { return !drained(); }
+    bool drained() const { return m_pendingSent == m_pending.size() && m_inPipe == 0; }
+    /** The source ended (or its byte budget is spent) and everything reached the destination. */
+    bool finished() const { return (m_sourceDone || m_remaining == 0) && drained(); }
+
+    /** Bytes to send before anything read from the source. */
+    void queue(std::string_view bytes);
+    /** Stops reading from the source after @p bytes more (an HTTP request body). */
+    void limit(std::uint64_t bytes) { m_remaining = bytes; }
+    /** While paused the flow only flushes what is queued (a response head is being parsed). */
+    void pause(bool paused) { m_paused = paused; }
+    /** Half-closes the destination once, when the source has ended. */
+    void shutdownDestinationOnce();
+    /** Releases the pipe and buffers; the flow can be attached again. */
+    void reset();
+
+    std::uint64_t bytes() const { return m_bytes; }
+    bool sourceEnded() const { return m_sourceDone; }
+
+private:
+    bool flushPending();
+    bool ensurePipe(int pipeSize);
+
+    int m_from = -1;
+    int m_to = -1;
+    std::string m_pending;
+    std::size_t m_pendingSent = 0;
+    int m_pipe[2] = {-1, -1};
+    std::size_t m_inPipe = 0;
+    std::uint64_t m_remaining = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t m_bytes = 0;
+    bool m_sourceDone = false;
+    bool m_paused = false;
+    bool m_copyMode = false;
+    bool m_shutDown = false;
+};
+
+} // namespace paddock::proxy

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "proxy/Resolver.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+
+namespace paddock::proxy {
+namespace {
+
+std::string normalised(const QString &host)
+{
+    std::string text = host.trimmed().toLower().toStdString();
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+} // namespace
+
+void ResolveOverrides::set(const QString &host, quint16 port, std::vector<QHostAddress> addresses)
+{
+    const std::lock_guard lock(m_mutex);
+    m_entries[{normalised(host), port}] = std::move(addresses);
+}
+
+void ResolveOverrides::remove(const QString &host, quint16 port)
+{
+    const std::lock_guard lock(m_mutex);
+    m_entries.erase({normalised(host), port});
+}
+
+void ResolveOverrides::clear()
+{
+    const std::lock_guard lock(m_mutex);
+    m_entries.clear();
+}
+
+std::optional<std::vector<QHostAddress>> ResolveOverrides::lookup(const std::string &host, quint16 port) const
+{
+    const std::lock_guard lock(m_mutex);
+    if (m_entries.empty())
+        return std::nullopt;
+    auto it = m_entries.find({host, port});
+    if (it == m_entries.end())
+        it = m_entries.find({host, quint16(0)});
+    if (it == m_entries.end())
+        return std::nullopt;
+    return it->second;
+}
+
+bool ResolveOverrides::addCurlStyle(const QString &entry, QString *error)
+{
+    // HOST:PORT:ADDRESS[,ADDRESS]; an IPv6 address may be bracketed.
+    const qsizetype first = entry.indexOf(QLatin1Char(':'));
+    const qsizetype second = first < 0 ? -1 : entry.indexOf(QLatin1Char(':'), first + 1);
+    if (second < 0) {
+        if (error)
+            *error = QStringLiteral("expected HOST:PORT:ADDRESS, got \"%1\"").arg(entry);
+        return false;
+    }
+    const QString host = entry.left(first);
+    const QString portText = entry.mid(first + 1, second - first - 1);
+    bool ok = portText == QLatin1String("*");
+    const uint port = ok ? 0 : portText.toUInt(&ok);
+    if (host.isEmpty() || !ok || port > 65535) {
+        if (error)
+            *error = QStringLiteral("invalid host or port in \"%1\"").arg(entry);
+        return false;
+    }
+    std::vector<QHostAddress> addresses;
+    for (QString text : entry.mid(second + 1).split(QLatin1Char(','))) {
+        if (text.startsWith(QLatin1Char('[')) && text.endsWith(QLatin1Char(']')))
+            text = text.mid(1, text.size() - 2);
+        const QHostAddress address(text);
+        if (address.isNull()) {
+            if (error)
+                *error = QStringLiteral("\"%1\" is not an IP address").arg(text);
+            return false;
+        }
+        addresses.push_back(address);
+    }
+    set(host, quint16(port), std::move(addresses));
+    return true;
+}
+
+ResolverPool::ResolverPool(int threads, std::function<void()> wake) : m_wake(std::move(wake))
+{
+    for (int i = 0; i < std::max(1, threads); ++i)
+        m_threads.emplace_back([this] { work(); });
+}
+
+ResolverPool::~ResolverPool()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        m_jobs.clear();
+    }
+    m_ready.notify_all();
+    for (std::thread &thread : m_threads)
+        thread.join();
+}
+
+void ResolverPool::submit(std::uint64_t ticket, std::string host)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_jobs.emplace_back(ticket, std::move(host));
+    }
+    m_ready.notify_one();
+}
+
+std::vector<ResolverPool::Result> ResolverPool::takeResults()
+{
+    const std::lock_guard lock(m_mutex);
+    return std::exchange(m_results, {});
+}
+
+void ResolverPool::work()
+{
+    while (true) {
+        std::pair<std::uint64_t, std::string> job;
+        {
+            std::unique_lock lock(m_mutex);
+            m_ready.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
+            if (m_stopping)
+                return;
+            job = std::move(m_jobs.front());
+            m_jobs.pop_front();
+        }
+        Result result;
+        result.ticket = job.first;
+        addrinfo hints{};
+        hints.ai_family = AF_UNSPEC;
+        hints.ai_socktype = SOCK_STREAM;
+        addrinfo *list = nullptr;
+        const int status = getaddrinfo(job.second.c_str(), nullptr, &hints, &list);
+        if (status != 0) {
+            result.error = gai_strerror(status);
+        } else {
+            for (const addrinfo *entry = list; entry; entry = entry->ai_next) {
+                const QHostAddress address(entry->ai_addr);
+                if (!address.isNull() &&
+                    std::find(result.addresses.begin(), result.addresses.end(), address) == result.addresses.end())
+                    result.addresses.push_back(address);
+            }
+            freeaddrinfo(list);
+            if (result.addresses.empty())
+                result.error = "no address";
+        }
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_stopping)
+                return;
+            m_results.push_back(std::move(result));
+        }
+        m_wake();
+    }
+}
+
+} // namespace paddock::proxy

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What the proxy's integration tests share: a Decider over a mutable allow list, an event log
+// the tests can wait on, the engine on a TCP listener, and real local upstreams and clients.
+
+#include "proxy/ProxyEngine.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace paddock::proxy::testing {
+
+/** @brief A Decider over a set of allowed host names, changeable while the proxy runs. */
+class AllowList
+{
+public:
+    void allow(const QString &host)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_allowed.insert(host);
+    }
+    void revoke(const QString &host)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_allowed.erase(host);
+    }
+    std::vector<ConnectionQuery> queries() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_queries;
+    }
+    Decider decider()
+    {
+        return [this](const ConnectionQuery &query) {
+            const std::lock_guard lock(m_mutex);
+            m_queries.push_back(query);
+            if (m_allowed.count(query.host))
+                return Verdict{true, QStringLiteral("allow %1").arg(query.host), {}, {}};
+            return Verdict{
+                false, QStringLiteral("default deny"), QStringLiteral("%1 is not in the allowlist").arg(query.host),
+                QStringLiteral("paddock policy allow network %1 --sandbox %2").arg(query.host, query.sandbox)};
+        };
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::set<QString> m_allowed;
+    std::vector<ConnectionQuery> m_queries;
+};
+
+/** @brief Every event the proxy sent, in order. */
+class EventLog
+{
+public:
+    EventSink sink()
+    {
+        return [this](const ProxyEvent &event) {
+            const std::lock_guard lock(m_mutex);
+            m_events.push_back(event);
+        };
+    }
+    std::vector<ProxyEvent> events() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_events;
+    }
+    /** The first event for @p host of @p kind, if any arrived. */
+    std::optional<ProxyEvent> find(const QString &host, ProxyEvent::Kind kind) const
+    {
+        const std::lock_guard lock(m_mutex);
+        for (const ProxyEvent &event : m_events) {
+            if (event.host == host && event.kind == kind)
+                return event;
+        }
+        return std::nullopt;
+    }
+    int count(const QString &host, ProxyEvent::Kind kind) const
+    {
+        const std::lock_guard lock(m_mutex);
+        return int(std::count_if(m_events.begin(), m_events.end(),
+                                 [&](const ProxyEvent &e) { return e.host == host && e.kind == kind; }));
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<ProxyEvent> m_events;
+};
+
+inline quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+/** An environment for child processes: no inherited proxy settings, XDG dirs in @p home. */
+inline QProcessEnvironment isolatedEnvironment(const QString &home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name :
+         {"http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"})
+        env.remove(QString::fromLatin1(name));
+    env.insert(QStringLiteral("HOME"), home);
+    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
+        env.insert(QString::fromLatin1(name), home + QLatin1Char('/') + QString::fromLatin1(name).toLower());
+    return env;
+}
+
+/** @brief The result of running a client program. */
+struct RunResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+inline RunResult run(const QString &program, const QStringList &arguments, const QString &home, int timeoutMs = 60000)
+{
+    QProcess process;
+    process.setProcessEnvironment(isolatedEnvironment(home));
+    process.start(program, arguments);
+    RunResult result;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+/** Waits until something accepts TCP connections on 127.0.0.1:@p port. */
+inline bool waitForListener(quint16 port, int timeoutMs = 15000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < timeoutMs) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (socket.waitForConnected(500))
+            return true;
+        QThread::msleep(50);
+    }
+    return false;
+}
+
+/** @brief `python3 -m http.server` on 127.0.0.1 serving @p dir. */
+class HttpUpstream
+{
+public:
+    bool start(const QString &dir, const QString &home)
+    {
+        port = freePort();
+        m_process.setProcessEnvironment(isolatedEnvironment(home));
+        m_process.start(QStringLiteral("python3"),
+                        {QStringLiteral("-m"), QStringLiteral("http.server"), QString::number(port),
+                         QStringLiteral("--bind"), QStringLiteral("127.0.0.1"), QStringLiteral("--directory"), dir});
+        return m_process.waitForStarted() && waitForListener(port);
+    }
+    ~HttpUpstream()
+    {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+    quint16 port = 0;
+
+private:
+    QProcess m_process;
+};
+
+/** @brief The engine on a TCP listener for sandbox "web" running kit "node". */
+struct ProxyUnderTest
+{
+    explicit ProxyUnderTest(ProxyLimits limits = {}) : engine(std::move(limits))
+    {
+        engine.setDecider(allowList.decider());
+        engine.setEventSink(log.sink());
+    }
+    bool start()
+    {
+        QString error;
+        if (!engine.start(&error)) {
+            qWarning() << error;
+            return false;
+        }
+        endpoint = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("web"), QStringLiteral("node")},
+                                         &port, &error);
+        if (!endpoint)
+            qWarning() << error;
+        return endpoint != 0;
+    }
+    /** Maps @p host (any port) to 127.0.0.1, as a test's private DNS. */
+    void mapToLoopback(const QString &host)
+    {
+        engine.resolveOverrides().set(host, 0, {QHostAddress(QHostAddress::LocalHost)});
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+
+    AllowList allowList;
+    EventLog log;
+    ProxyEngine engine;
+    ProxyEngine::EndpointId endpoint = 0;
+    quint16 port = 0;
+};
+
+/** The value of header @p name in a raw HTTP response, or empty. */
+inline QByteArray headerValue(const QByteArray &response, const QByteArray &name)
+{
+    const QByteArray head = response.left(response.indexOf("\r\n\r\n"));
+    for (const QByteArray &line : head.split('\n')) {
+        const int colon = line.indexOf(':');
+        if (colon > 0 && line.left(colon).trimmed().toLower() == name.toLower())
+            return line.mid(colon + 1).trimmed();
+    }
+    return {};
+}
+
+} // namespace paddock::proxy::testing
