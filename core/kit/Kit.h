@@ -1,14 +1,237 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QPair>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace paddock::kit {
 
-/** @brief A decoded kit (placeholder until the model lands). */
-struct Kit
+/** @brief `kind:` of a kit: a complete sandbox, or a mixin layered onto one. */
+enum class KitKind { Sandbox, Mixin };
+
+/** @brief One `args:` declaration: a value whoever installs the kit supplies. */
+struct ArgDeclaration
 {
     QString name;
+    std::optional<QString> defaultValue; ///< set when the kit declares `default:` (even "")
+    bool required = false;               ///< `required: true`: the installer must supply a value
+    QString description;
+    QStringList enumValues; ///< the exact accepted values; empty when unconstrained
+    QString pattern;        ///< a regular expression matched against the whole value
 };
+
+/** @brief `sandbox.build`: accepted but not built by the runtime (forward-compatible). */
+struct BuildConfig
+{
+    QString context;
+    QString dockerfile;
+    QList<QPair<QString, QString>> args; ///< Docker build arguments, in file order
+    QString target;
+    QStringList platforms;
+};
+
+/** @brief `sandbox.resources`: container limits; unset fields mean no constraint. */
+struct Resources
+{
+    std::optional<double> cpu;
+    QString memory;                    ///< as written ("4096m", "8g")
+    std::optional<qint64> memoryBytes; ///< `memory` parsed, when set
+    QString gpu;
+};
+
+/** @brief The `sandbox:` block: base image and launch configuration. */
+struct SandboxBlock
+{
+    QString image;
+    std::optional<BuildConfig> build;
+    QStringList entrypoint;                        ///< entrypoint[0] is the binary
+    QStringList commandDefault;                    ///< tail for a non-interactive launch
+    std::optional<QStringList> commandInteractive; ///< tail for a TTY; falls back to commandDefault
+    std::optional<Resources> resources;
+
+    /** The argv of an interactive launch: entrypoint + interactive tail (or the default one). */
+    QStringList interactiveArgv() const { return entrypoint + commandInteractive.value_or(commandDefault); }
+    /** The argv of a non-interactive launch. */
+    QStringList defaultArgv() const { return entrypoint + commandDefault; }
+};
+
+/** @brief `agentInstructions`: the AI profile a sandbox owns and the markdown it carries. */
+struct AgentInstructions
+{
+    QString filename; ///< sandbox only (ignored, with a warning, for a mixin)
+    QString content;
+};
+
+/** @brief An inbound port published on 127.0.0.1 (top-level `ports`). */
+struct Port
+{
+    int container = 0;
+    QString protocol; ///< "tcp" or "udp" (normalised: "" becomes "tcp")
+    QString name;
+};
+
+/**
+ * @brief One rule saying how the proxy presents a credential to a domain.
+ *
+ * Normalised: the `scheme` sugar is expanded, so consumers read header and format only.
+ * `bearer` becomes header Authorization (unless one was written) and format "Bearer %s";
+ * `basic` becomes header Authorization with format "Basic %s", where %s is
+ * base64(username ":" secret) rather than the secret itself (see encoding).
+ */
+struct Injection
+{
+    enum class Encoding {
+        Plain,     ///< the secret is substituted for %s as it is
+        BasicAuth, ///< %s is base64("username:secret"), HTTP Basic authentication
+    };
+
+    QString domain;
+    QString header;
+    QString format;
+    QString username; ///< HTTP Basic user name (scheme basic)
+    QString scheme;   ///< the sugar as written ("", "bearer", "basic"), for display only
+    Encoding encoding = Encoding::Plain;
+};
+
+/** @brief `credentials[].apiKey`. */
+struct ApiKey
+{
+    QString name; ///< variable set to the sentinel in the sandbox; may be empty on purpose
+    bool proxyManaged = false;
+    QList<Injection> inject;
+};
+
+/** @brief `credentials[].oauth`: the token endpoint the proxy intercepts and how. */
+struct OAuth
+{
+    QString tokenHost;
+    QString tokenPath;
+    QStringList resourceHosts;
+    QString accessTokenSentinel;
+    QString refreshTokenSentinel;
+    bool hasCredentialFile = false;
+    QString credentialFilePath;
+    QString credentialFileTemplate;      ///< deprecated free-form template
+    QJsonObject credentialFileStructure; ///< preferred declarative JSON shape
+    QStringList skipIfEnv;               ///< accepted and ignored in schemaVersion "2"
+    QString responseAccessToken;         ///< JSON field names; empty means the standard name
+    QString responseRefreshToken;
+    QString responseExpiresIn;
+    QString responseScope;
+    bool passthrough = false; ///< the sandbox sees the real token (a downgrade)
+};
+
+/** @brief One `credentials[]` entry: what the kit needs and where it is injected. */
+struct Credential
+{
+    QString service;
+    QString description;
+    bool required = false;
+    QString provider; ///< forward-compatible stub with no effect
+    std::optional<ApiKey> apiKey;
+    std::optional<OAuth> oauth;
+};
+
+/** @brief `setup.install[]`: a shell command run once at creation. */
+struct InstallCommand
+{
+    QString command; ///< run with `sh -c`
+    QString user;    ///< empty: "0"
+    QString description;
+};
+
+/** @brief `setup.startup[]`: an exec-style command run at every start. */
+struct StartupCommand
+{
+    QStringList command; ///< argv, never empty
+    QString user;        ///< empty: "1000"
+    bool background = false;
+    QString description;
+};
+
+/** @brief `setup.files[]`: a file written in the sandbox at start. */
+struct SetupFile
+{
+    QString path; ///< absolute
+    QString content;
+    QString mode; ///< octal, empty: "0644"
+    bool onlyIfMissing = false;
+    QString description;
+};
+
+/** @brief The `setup:` block. */
+struct Setup
+{
+    QList<InstallCommand> install;
+    QList<StartupCommand> startup;
+    QList<SetupFile> files;
+};
+
+/** @brief One `volumes[]` entry. */
+struct Volume
+{
+    QString path; ///< absolute
+    QString type; ///< "" (block-backed) or "tmpfs"
+    QString size; ///< byte size as written
+    QString mode; ///< octal as written
+};
+
+/** @brief A file of the kit directory's `files/` tree, copied into the sandbox. */
+struct KitFile
+{
+    QString target;       ///< "home" or "workspace"
+    QString relativePath; ///< below files/TARGET/
+};
+
+/**
+ * @brief A decoded, validated and normalised `schemaVersion: "2"` kit.
+ *
+ * Arguments are already substituted, `scheme` sugar expanded and `ports` normalised
+ * (`publishedPorts` is read into `ports`).
+ */
+struct Kit
+{
+    QString schemaVersion = QStringLiteral("2");
+    KitKind kind = KitKind::Sandbox;
+    QString name;
+    QString version;
+    QString displayName;
+    QString description;
+    QString sourceURL;
+    QStringList licenses;
+    QStringList locked;
+    std::optional<bool> privileged; ///< `security.privileged`
+
+    QList<ArgDeclaration> args;       ///< declarations, in file order
+    QMap<QString, QString> argValues; ///< the value substituted for each resolved argument
+
+    std::optional<SandboxBlock> sandbox; ///< set for kind sandbox
+    QString extends;                     ///< sandbox only
+    QStringList mixins;                  ///< sandbox only, forward-compatible
+    QString requiresAgent;               ///< mixin only
+
+    std::optional<AgentInstructions> agentInstructions;
+    QStringList networkAllow; ///< `permissions.network.allow`
+    QStringList networkDeny;  ///< `permissions.network.deny`
+    QList<Port> ports;
+    QList<Credential> credentials;
+    QList<QPair<QString, QString>> environment; ///< `environment.variables`, in file order
+    Setup setup;
+    QList<Volume> volumes;
+    QList<KitFile> files; ///< empty when loaded from text
+
+    QString directory; ///< the kit directory, empty when loaded from text
+
+    bool isSandbox() const { return kind == KitKind::Sandbox; }
+};
+
+/** "sandbox" or "mixin". */
+QString kindName(KitKind kind);
 
 } // namespace paddock::kit
