@@ -100,6 +100,9 @@ int dispatchAt(const Command &command, const QString &path, QStringList args)
         return usageError(path, QStringLiteral("'%1' is not a command of '%2'").arg(first, path));
     }
 
+    if (!command.run)
+        return failure(QStringLiteral("'%1' is not available in this build").arg(path));
+
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (command.optionsAfterPositionalsArePositional)

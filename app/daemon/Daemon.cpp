@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Daemon.h"
+
+#include "api/DaemonConnection.h"
+#include "common/Paths.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QSocketNotifier>
+#include <QThread>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcDaemon, "paddock.daemon", QtInfoMsg)
+
+namespace paddock::daemon {
+namespace {
+
+// How long a new daemon waits for the lock of one that is on its way out.
+constexpr int kLockWaitMs = 2000;
+constexpr int kProbeTimeoutMs = 1000;
+
+// Self-pipe: the handler only writes the signal number; the event loop does the rest.
+int g_signalPipe[2] = {-1, -1};
+
+void onSignalReceived(int signal)
+{
+    const int savedErrno = errno;
+    const unsigned char byte = static_cast<unsigned char>(signal);
+    [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
+    errno = savedErrno;
+}
+
+} // namespace
+
+Daemon::Daemon(QObject *parent) : QObject(parent)
+{
+    connect(&m_server, &api::Server::shutdownRequested, this, [] {
+        qCInfo(lcDaemon) << "stopping at a client's request";
+        QCoreApplication::quit();
+    });
+}
+
+Daemon::~Daemon()
+{
+    stop();
+}
+
+qint64 Daemon::livePeerPid() const
+{
+    api::DaemonConnection connection;
+    QString ignored;
+    if (!connection.open(m_socketPath, kProbeTimeoutMs, &ignored))
+        return -1;
+    return connection.server().pid;
+}
+
+Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
+{
+    m_socketPath = socketPath;
+    const QString directory = QFileInfo(socketPath).absolutePath();
+    QString error;
+    if (!paths::ensurePrivateDir(directory, &error)) {
+        *message = error;
+        return StartResult::Failed;
+    }
+
+    const QString lockPath = directory + QStringLiteral("/paddockd.lock");
+    InstanceLock::Result lock = m_lock.tryAcquire(lockPath, &error);
+    if (lock == InstanceLock::Result::HeldByOther) {
+        qint64 pid = livePeerPid();
+        if (pid < 0) {
+            // The holder is starting or stopping; a stopping one releases the lock soon.
+            const QDeadlineTimer deadline(kLockWaitMs);
+            while (lock == InstanceLock::Result::HeldByOther && !deadline.hasExpired()) {
+                QThread::msleep(100);
+                lock = m_lock.tryAcquire(lockPath, &error);
+            }
+            if (lock == InstanceLock::Result::HeldByOther) {
+                pid = livePeerPid();
+                if (pid < 0)
+                    pid = m_lock.holderPid();
+            }
+        }
+        if (lock == InstanceLock::Result::HeldByOther) {
+            *message = QStringLiteral("paddockd is already running (pid %1)").arg(pid);
+            return StartResult::AlreadyRunning;
+        }
+    }
+    if (lock == InstanceLock::Result::Failed) {
+        *message = error;
+        return StartResult::Failed;
+    }
+
+    const QByteArray nativeSocket = QFile::encodeName(socketPath);
+    struct stat st
+    {
+    };
+    if (::lstat(nativeSocket.constData(), &st) == 0) {
+        // We hold the lock, so this is normally a socket left by a daemon that died; but a
+        // daemon that does not know the lock file may still be serving it.
+        const qint64 pid = livePeerPid();
+        if (pid >= 0) {
+            *message = QStringLiteral("paddockd is already running (pid %1)").arg(pid);
+            return StartResult::AlreadyRunning;
+        }
+        if (!S_ISSOCK(st.st_mode)) {
+            *message = QStringLiteral("%1 exists and is not a socket; remove it and try again").arg(socketPath);
+            return StartResult::Failed;
+        }
+        if (::unlink(nativeSocket.constData()) != 0) {
+            *message = QStringLiteral("cannot remove the stale socket %1: %2")
+                           .arg(socketPath, QString::fromLocal8Bit(std::strerror(errno)));
+            return StartResult::Failed;
+        }
+        qCWarning(lcDaemon).noquote() << "replaced a stale socket at" << socketPath << "left by a daemon that is gone";
+    }
+
+    if (!m_server.listen(socketPath, &error)) {
+        *message = error;
+        return StartResult::Failed;
+    }
+    if (!installSignalHandlers(&error)) {
+        m_server.close();
+        *message = error;
+        return StartResult::Failed;
+    }
+    return StartResult::Started;
+}
+
+void Daemon::stop()
+{
+    if (m_server.isListening())
+        m_server.close();
+}
+
+bool Daemon::installSignalHandlers(QString *error)
+{
+    if (g_signalPipe[0] < 0 && ::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        *error = QStringLiteral("cannot create the signal pipe: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    struct sigaction action
+    {
+    };
+    action.sa_handler = onSignalReceived;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+        if (::sigaction(signal, &action, nullptr) != 0) {
+            *error =
+                QStringLiteral("cannot install a signal handler: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+            return false;
+        }
+    }
+    m_signalNotifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, this);
+    connect(m_signalNotifier, &QSocketNotifier::activated, this, &Daemon::onSignal);
+    return true;
+}
+
+void Daemon::onSignal()
+{
+    unsigned char byte = 0;
+    while (::read(g_signalPipe[0], &byte, 1) == 1)
+        qCInfo(lcDaemon).noquote()
+            << QStringLiteral("received SIG%1, stopping").arg(QLatin1String(::sigabbrev_np(byte)));
+    QCoreApplication::quit();
+}
+
+} // namespace paddock::daemon

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "InstanceLock.h"
+#include "api/Server.h"
+
+#include <QObject>
+#include <QString>
+
+class QSocketNotifier;
+
+namespace paddock::daemon {
+
+/**
+ * @brief paddockd itself: one instance per user, the API server, and a clean stop.
+ *
+ * start() takes the instance lock, replaces a stale socket, and listens. The daemon stops
+ * on SIGTERM, SIGINT or SIGHUP and on the `shutdown` method, removing its socket.
+ */
+class Daemon : public QObject
+{
+    Q_OBJECT
+public:
+    enum class StartResult { Started, AlreadyRunning, Failed };
+
+    explicit Daemon(QObject *parent = nullptr);
+    ~Daemon() override;
+
+    /** On failure @p message is the sentence to print (e.g. "paddockd is already running (pid 12)"). */
+    StartResult start(const QString &socketPath, QString *message);
+    void stop();
+    api::Server &server() { return m_server; }
+
+private:
+    bool installSignalHandlers(QString *error);
+    void onSignal();
+    /** Pid of the daemon answering on the socket, or -1 when nothing usable answers. */
+    qint64 livePeerPid() const;
+
+    api::Server m_server;
+    InstanceLock m_lock;
+    QString m_socketPath;
+    QSocketNotifier *m_signalNotifier = nullptr;
+};
+
+} // namespace paddock::daemon

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+/*
+ * The paddockd protocol, version 1.
+ *
+ * Transport: a unix stream socket, `$XDG_RUNTIME_DIR/paddock/paddockd.sock`, in a directory
+ * of mode 0700, the socket itself 0600. Both ends check the other's uid (SO_PEERCRED):
+ * the daemon closes any connection from another user without a word, and a client sends
+ * nothing, not even its hello, to a socket served by another user.
+ *
+ * Framing: newline-delimited JSON. Every message is one JSON object encoded on one line
+ * (UTF-8, compact, no raw newline inside) and terminated by "\n". A line longer than
+ * kMaxLineBytes (without its newline) is refused: the receiver sends a `line-too-long`
+ * error and closes the connection, since it cannot know where the next message starts.
+ *
+ * Handshake: the client speaks first.
+ *   client -> {"hello":{"protocol":1,"client":"paddock 0.1.0"}}
+ *   server -> {"hello":{"protocol":1,"server":"paddockd","version":"0.1.0","pid":1234}}
+ * When the versions differ the server answers
+ *   {"error":{"code":"protocol-mismatch","message":"..."}}
+ * and closes; a client that receives a hello with another version also gives up with a
+ * message saying which versions were involved. Anything sent before the hello gets a
+ * `hello-required` error and the connection is closed.
+ *
+ * Requests and responses, after the handshake; `id` is a non-negative integer chosen by
+ * the client and echoed in the response, so calls may be answered out of order:
+ *   client -> {"id":7,"method":"ping","params":{}}          ("params" may be omitted)
+ *   server -> {"id":7,"result":{"pong":true,"pid":1234,"uptimeMs":5230}}
+ *   server -> {"id":7,"error":{"code":"unknown-method","message":"unknown method 'pnig'"}}
+ * A line that is not JSON gets {"id":null,"error":{"code":"malformed-json",...}}; the
+ * connection stays open because the framing is intact.
+ *
+ * Events, pushed by the server to clients that subscribed to their topic:
+ *   client -> {"id":8,"method":"subscribe","params":{"topics":["denials"]}}
+ *   server -> {"id":8,"result":{"topics":["denials"]}}
+ *   server -> {"event":"denials","data":{...}}
+ * Events interleave with responses in the order the server sends them. A subscriber that
+ * stops reading is disconnected once 16 MiB of output is waiting for it.
+ *
+ * Methods every daemon answers: `ping` (pong, pid, uptimeMs), `version` (name, version,
+ * protocol), `subscribe` / `unsubscribe` (params {"topics":[...]}, result: the topics the
+ * connection is now subscribed to), `shutdown` (result {"stopping":true}, then the daemon
+ * removes its socket and exits). Other areas register their own methods and topics.
+ *
+ * Compatibility: adding methods, topics, optional params or result fields does not change
+ * the version; removing or changing the meaning of anything does.
+ */
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace paddock::api {
+
+/** The protocol version this build speaks. */
+inline constexpr int kProtocolVersion = 1;
+/** The longest line either side accepts, in bytes, without its newline. */
+inline constexpr qsizetype kMaxLineBytes = 1024 * 1024;
+
+/** Error codes carried in `error.code`. Handlers may add their own. */
+namespace errors {
+inline constexpr const char *kMalformedJson = "malformed-json";
+inline constexpr const char *kInvalidRequest = "invalid-request";
+inline constexpr const char *kUnknownMethod = "unknown-method";
+inline constexpr const char *kInvalidParams = "invalid-params";
+inline constexpr const char *kUnknownTopic = "unknown-topic";
+inline constexpr const char *kLineTooLong = "line-too-long";
+inline constexpr const char *kHelloRequired = "hello-required";
+inline constexpr const char *kProtocolMismatch = "protocol-mismatch";
+inline constexpr const char *kInternal = "internal";
+/** Client side only: the connection closed before the answer arrived. */
+inline constexpr const char *kDisconnected = "disconnected";
+/** Client side only: no answer within the time allowed. */
+inline constexpr const char *kTimeout = "timeout";
+} // namespace errors
+
+/** @brief The outcome of a call: a result object or an error with a code and a message. */
+class Reply
+{
+public:
+    Reply() = default;
+    static Reply success(const QJsonObject &result = {});
+    static Reply failure(const QString &code, const QString &message);
+
+    bool isError() const { return m_isError; }
+    const QJsonObject &result() const { return m_result; }
+    const QString &errorCode() const { return m_errorCode; }
+    const QString &errorMessage() const { return m_errorMessage; }
+
+private:
+    bool m_isError = false;
+    QJsonObject m_result;
+    QString m_errorCode;
+    QString m_errorMessage;
+};
+
+/** @brief One decoded line, whatever kind of message it is. */
+struct Message
+{
+    enum class Kind {
+        Hello,    ///< {"hello":{...}}
+        Request,  ///< {"id":N,"method":"...","params":{...}}
+        Response, ///< {"id":N,"result":{...}} or {"id":N|null,"error":{...}}
+        Event,    ///< {"event":"...","data":{...}}
+        Error,    ///< {"error":{...}} without an id: the peer gives up on the connection
+    };
+    Kind kind = Kind::Error;
+    std::optional<qint64> id; ///< requests and responses; absent for id null
+    QString method;           ///< requests
+    QJsonObject params;       ///< requests
+    QJsonObject hello;        ///< hellos
+    QString event;            ///< events
+    QJsonObject data;         ///< events
+    Reply reply;              ///< responses and errors
+};
+
+/** @brief Why a line could not be decoded into a Message. */
+struct DecodeError
+{
+    QString code; ///< errors::kMalformedJson or errors::kInvalidRequest
+    QString message;
+    std::optional<qint64> id; ///< when the line was an object with a usable id
+};
+
+/** Decodes one line (without its newline). Returns std::nullopt with @p error set on failure. */
+std::optional<Message> decodeMessage(const QByteArray &line, DecodeError *error);
+
+/** Encodes @p object as one line, newline included. */
+QByteArray encodeLine(const QJsonObject &object);
+QByteArray encodeHello(const QJsonObject &hello);
+QByteArray encodeRequest(qint64 id, const QString &method, const QJsonObject &params);
+/** A response; @p id absent encodes `"id":null` (an error about a line with no usable id). */
+QByteArray encodeResponse(std::optional<qint64> id, const Reply &reply);
+QByteArray encodeEvent(const QString &topic, const QJsonObject &data);
+/** A connection-level error without an id, sent just before closing. */
+QByteArray encodeFatalError(const QString &code, const QString &message);
+
+/**
+ * @brief Splits a byte stream into lines and refuses lines longer than a limit.
+ *
+ * Bytes go in as they arrive; complete lines come out without their newline. Once a line
+ * grows past the limit the buffer is marked oversized and yields nothing more: the
+ * connection must be closed.
+ */
+class LineBuffer
+{
+public:
+    explicit LineBuffer(qsizetype maxLineBytes = kMaxLineBytes);
+
+    /** Appends @p bytes and returns the lines they completed. */
+    QList<QByteArray> append(const QByteArray &bytes);
+    bool isOversized() const { return m_oversized; }
+    qsizetype maxLineBytes() const { return m_maxLineBytes; }
+
+private:
+    QByteArray m_pending;
+    qsizetype m_maxLineBytes;
+    bool m_oversized = false;
+};
+
+} // namespace paddock::api
