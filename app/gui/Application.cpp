@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Application.h"
+
+#include "paddock/Version.h"
+
+#include <QGuiApplication>
+#include <QIcon>
+#include <QLibraryInfo>
+#include <QLoggingCategory>
+#include <QQmlEngine>
+#include <QQuickStyle>
+#include <QTranslator>
+
+// Quiet unless asked for (QT_LOGGING_RULES): a window has no business printing chatter.
+Q_LOGGING_CATEGORY(lcApplication, "paddock.gui.application", QtWarningMsg)
+
+namespace paddock::gui {
+namespace {
+constexpr auto kPaddockTranslator = "paddock-translator";
+constexpr auto kQtTranslator = "paddock-qt-translator";
+
+void removeTranslator(QCoreApplication &app, const char *objectName)
+{
+    const auto translators = app.findChildren<QTranslator *>(QLatin1String(objectName), Qt::FindDirectChildrenOnly);
+    for (QTranslator *translator : translators) {
+        QCoreApplication::removeTranslator(translator);
+        delete translator;
+    }
+}
+
+bool addTranslator(QCoreApplication &app, const char *objectName, const QLocale &locale, const QString &name,
+                   const QString &directory)
+{
+    auto *translator = new QTranslator(&app);
+    translator->setObjectName(QLatin1String(objectName));
+    if (!translator->load(locale, name, QStringLiteral("_"), directory)) {
+        delete translator;
+        return false;
+    }
+    QCoreApplication::installTranslator(translator);
+    return true;
+}
+} // namespace
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+QString noDisplayMessage()
+{
+    return QStringLiteral("paddock: there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                          "not set); use the command line instead, for example `paddock --help` or "
+                          "`paddock kit validate DIR`.");
+}
+
+void setUpApplication(QGuiApplication &app)
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Paddock"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("paddock.dev"));
+    QCoreApplication::setApplicationName(QStringLiteral("paddock"));
+    QCoreApplication::setApplicationVersion(QLatin1String(kVersion));
+    QGuiApplication::setApplicationDisplayName(QLatin1String(kProductName));
+    // Lets the desktop match windows to paddock.desktop (icon in the dock, grouping).
+    QGuiApplication::setDesktopFileName(QStringLiteral("paddock"));
+
+    // Raster sizes of resources/icons/paddock.svg: Qt reads SVG only with an extra plugin.
+    QIcon icon;
+    for (int size : {32, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/paddock-%1.png").arg(size), QSize(size, size));
+    app.setWindowIcon(icon);
+
+    // Fusion draws with the palette, so it follows the desktop's light or dark colours
+    // and renders the same on X11, Wayland and offscreen. The user's choice still wins.
+    if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
+        QQuickStyle::setStyle(QStringLiteral("Fusion"));
+}
+
+bool installTranslations(QCoreApplication &app, const QLocale &locale)
+{
+    removeTranslator(app, kPaddockTranslator);
+    removeTranslator(app, kQtTranslator);
+    const bool found =
+        addTranslator(app, kPaddockTranslator, locale, QStringLiteral("paddock"), QStringLiteral(":/i18n"));
+    // Qt's own strings (context menus of text fields) when the distribution ships them.
+    addTranslator(app, kQtTranslator, locale, QStringLiteral("qtbase"),
+                  QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    qCDebug(lcApplication) << "interface languages" << locale.uiLanguages() << "translation found:" << found;
+    return found;
+}
+
+void prepareEngine(QQmlEngine &engine)
+{
+    // The module's qmldir sits at qrc:/Paddock/qmldir; `import Paddock` looks there.
+    engine.addImportPath(QStringLiteral("qrc:/"));
+}
+
+QUrl mainQmlUrl()
+{
+    return QUrl(QStringLiteral("qrc:/Paddock/Main.qml"));
+}
+
+} // namespace paddock::gui

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QLocale>
+#include <QString>
+#include <QUrl>
+
+class QCoreApplication;
+class QGuiApplication;
+class QQmlEngine;
+
+/**
+ * @brief What the `paddock` window needs before its QML loads, shared by main() and the
+ * GUI tests so both start the window the same way.
+ */
+namespace paddock::gui {
+
+/** True when a window can open: DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM is set. */
+bool hasDisplay();
+
+/** The sentence printed when there is no display, pointing at the command line. */
+QString noDisplayMessage();
+
+/** Names (for settings paths), version, window icon and the Qt Quick Controls style. */
+void setUpApplication(QGuiApplication &app);
+
+/**
+ * Replaces the interface translation with the one for @p locale (its uiLanguages(), so
+ * `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` decide for the system locale). English is
+ * the source language. Returns true when a Paddock translation was found.
+ */
+bool installTranslations(QCoreApplication &app, const QLocale &locale = QLocale());
+
+/** Import paths for the Paddock module compiled into the program. */
+void prepareEngine(QQmlEngine &engine);
+
+/** The window: Main.qml of the Paddock module. */
+QUrl mainQmlUrl();
+
+} // namespace paddock::gui

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Paddock
+
+// The Paddock window: navigation on the left, the current page, the status line below.
+ApplicationWindow {
+    id: window
+    objectName: "mainWindow"
+
+    // The product name, the same in every language.
+    title: "Paddock"
+    width: 1100
+    height: 720
+    minimumWidth: 820
+    minimumHeight: 560
+    visible: true
+
+    property int currentIndex: 0
+    readonly property var pages: [
+        { key: "sandboxes", title: qsTr("Sandboxes"), icon: Icons.sandboxes },
+        { key: "kits", title: qsTr("Kits"), icon: Icons.kits },
+        { key: "network", title: qsTr("Network"), icon: Icons.network },
+        { key: "secrets", title: qsTr("Secrets"), icon: Icons.secrets },
+        { key: "classroom", title: qsTr("Classroom"), icon: Icons.classroom }
+    ]
+
+    function showPage(index) {
+        if (index >= 0 && index < pages.length)
+            currentIndex = index
+    }
+
+    // Ctrl+1 to Ctrl+5 open the pages in navigation order, from anywhere in the window.
+    Shortcut { sequence: "Ctrl+1"; context: Qt.WindowShortcut; onActivated: window.showPage(0) }
+    Shortcut { sequence: "Ctrl+2"; context: Qt.WindowShortcut; onActivated: window.showPage(1) }
+    Shortcut { sequence: "Ctrl+3"; context: Qt.WindowShortcut; onActivated: window.showPage(2) }
+    Shortcut { sequence: "Ctrl+4"; context: Qt.WindowShortcut; onActivated: window.showPage(3) }
+    Shortcut { sequence: "Ctrl+5"; context: Qt.WindowShortcut; onActivated: window.showPage(4) }
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: 0
+
+        NavigationRail {
+            id: rail
+            objectName: "navigationRail"
+            Layout.fillHeight: true
+            pages: window.pages
+            currentIndex: window.currentIndex
+            onPageRequested: (index) => window.showPage(index)
+            onAboutRequested: aboutDialog.open()
+        }
+        Rectangle {
+            Layout.fillHeight: true
+            implicitWidth: 1
+            color: Theme.mix(palette.window, palette.windowText, 0.15)
+        }
+        StackLayout {
+            id: stack
+            objectName: "pageStack"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            currentIndex: window.currentIndex
+
+            SandboxesPage {}
+            KitsPage {}
+            NetworkPage {}
+            SecretsPage {}
+            ClassroomPage {}
+        }
+    }
+
+    footer: StatusFooter {
+        objectName: "statusFooter"
+    }
+
+    AboutDialog {
+        id: aboutDialog
+        objectName: "aboutDialog"
+    }
+}

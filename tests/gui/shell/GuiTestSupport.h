@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the GUI tests share: a private environment, the window loaded the way main() loads
+// it, a record of every warning, and lookups of items by objectName.
+
+#include "Application.h"
+
+#include <QAccessible>
+#include <QDir>
+#include <QGuiApplication>
+#include <QMutex>
+#include <QMutexLocker>
+#include <QQmlApplicationEngine>
+#include <QQuickItem>
+#include <QQuickWindow>
+#include <QSet>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <functional>
+
+namespace paddock::guitest {
+
+/**
+ * @brief Records every warning, critical and fatal message of the process.
+ *
+ * Qt 6.4 has no QTest::failOnWarning, so tests compare messages() against an empty list.
+ */
+class WarningRecorder
+{
+public:
+    static void install() { previousHandler() = qInstallMessageHandler(&WarningRecorder::handle); }
+    static QStringList messages()
+    {
+        QMutexLocker lock(&mutex());
+        return store();
+    }
+    static void clear()
+    {
+        QMutexLocker lock(&mutex());
+        store().clear();
+    }
+
+private:
+    static void handle(QtMsgType type, const QMessageLogContext &context, const QString &message)
+    {
+        if (type != QtDebugMsg && type != QtInfoMsg && !isPlatformNoise(message)) {
+            QMutexLocker lock(&mutex());
+            store().append(message);
+        }
+        if (previousHandler())
+            previousHandler()(type, context, message);
+    }
+    // The offscreen platform plugin says it cannot do what a window manager would do;
+    // that is about the test platform, not about Paddock's QML.
+    static bool isPlatformNoise(const QString &message)
+    {
+        return message.startsWith(QLatin1String("This plugin does not support"));
+    }
+    static QtMessageHandler &previousHandler()
+    {
+        static QtMessageHandler handler = nullptr;
+        return handler;
+    }
+    static QStringList &store()
+    {
+        static QStringList list;
+        return list;
+    }
+    static QMutex &mutex()
+    {
+        static QMutex m;
+        return m;
+    }
+};
+
+/** Points the XDG directories at a temporary directory for the life of the process. */
+inline QString isolateEnvironment()
+{
+    static QTemporaryDir home;
+    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
+        const QString dir = home.path() + QLatin1Char('/') + QLatin1String(name);
+        QDir().mkpath(dir);
+        qputenv(name, dir.toLocal8Bit());
+    }
+    return home.path();
+}
+
+/** Every object under @p root, through both the QObject tree and the visual item tree. */
+inline QList<QObject *> allObjects(QObject *root)
+{
+    QList<QObject *> result;
+    QSet<QObject *> seen;
+    std::function<void(QObject *)> visit = [&](QObject *object) {
+        if (!object || seen.contains(object))
+            return;
+        seen.insert(object);
+        result.append(object);
+        for (QObject *child : object->children())
+            visit(child);
+        if (auto *item = qobject_cast<QQuickItem *>(object)) {
+            for (QQuickItem *child : item->childItems())
+                visit(child);
+        }
+    };
+    visit(root);
+    if (auto *window = qobject_cast<QQuickWindow *>(root))
+        visit(window->contentItem());
+    return result;
+}
+
+inline QQuickItem *findItem(QObject *root, const QString &objectName)
+{
+    for (QObject *object : allObjects(root)) {
+        if (object->objectName() == objectName)
+            if (auto *item = qobject_cast<QQuickItem *>(object))
+                return item;
+    }
+    return nullptr;
+}
+
+inline QList<QQuickItem *> findItems(QObject *root, const QString &objectName)
+{
+    QList<QQuickItem *> items;
+    for (QObject *object : allObjects(root)) {
+        if (object->objectName() == objectName)
+            if (auto *item = qobject_cast<QQuickItem *>(object))
+                items.append(item);
+    }
+    return items;
+}
+
+/** True when @p item and all its ancestors are visible. */
+inline bool isShown(const QQuickItem *item)
+{
+    return item && item->isVisible() && item->window();
+}
+
+/** What a screen reader announces for @p item. */
+inline QString accessibleName(QQuickItem *item)
+{
+    QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(item);
+    return iface ? iface->text(QAccessible::Name) : QString();
+}
+
+inline QAccessible::Role accessibleRole(QQuickItem *item)
+{
+    QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(item);
+    return iface ? iface->role() : QAccessible::NoRole;
+}
+
+/** The page keys in navigation order, as used in objectNames ("page_kits", "nav_kits"). */
+inline const QStringList &pageKeys()
+{
+    static const QStringList keys{QStringLiteral("sandboxes"), QStringLiteral("kits"), QStringLiteral("network"),
+                                  QStringLiteral("secrets"), QStringLiteral("classroom")};
+    return keys;
+}
+
+/** Loads Main.qml as main() does and returns its window, exposed. */
+inline QQuickWindow *loadMainWindow(QQmlApplicationEngine &engine)
+{
+    gui::prepareEngine(engine);
+    engine.load(gui::mainQmlUrl());
+    if (engine.rootObjects().size() != 1)
+        return nullptr;
+    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (window && !QTest::qWaitForWindowExposed(window))
+        return nullptr;
+    return window;
+}
+
+/** The centre of @p item in window coordinates, for mouse clicks. */
+inline QPoint centreOf(QQuickItem *item)
+{
+    return item->mapToScene(QPointF(item->width() / 2, item->height() / 2)).toPoint();
+}
+
+} // namespace paddock::guitest
