@@ -2,11 +2,143 @@
 // paddock kit allow|deny: edits through the minimal-diff writer.
 #include "Cli.h"
 
+#include "kit/KitEditor.h"
+
+#include <QRegularExpression>
+
 namespace paddock::cli {
+namespace {
+
+using kit::KitEditor;
+using kit::KitEditResult;
+using kit::NetworkList;
+
+// What a user most likely meant when they pasted a URL: its host (and port).
+QString hostOf(const QString &text)
+{
+    const qsizetype scheme = text.indexOf(QLatin1String("://"));
+    QString rest = scheme >= 0 ? text.mid(scheme + 3) : text;
+    rest = rest.section(QLatin1Char('/'), 0, 0).section(QLatin1Char('?'), 0, 0).section(QLatin1Char('#'), 0, 0);
+    return rest.section(QLatin1Char('@'), -1);
+}
+
+/**
+ * A first look at a pattern, so an obvious slip (a URL, a path, two hosts in one
+ * argument) is caught before the kit is touched. What a pattern means is the policy
+ * engine's business; this only rejects what can never be one.
+ */
+std::optional<QString> patternProblem(const QString &pattern)
+{
+    if (pattern.isEmpty())
+        return QStringLiteral("a pattern cannot be empty");
+    for (const QChar c : pattern) {
+        if (c.isSpace() || c.category() == QChar::Other_Control)
+            return QStringLiteral("'%1' contains a space; give one pattern per argument").arg(pattern);
+    }
+    if (pattern.contains(QLatin1String("://"))) {
+        return QStringLiteral("'%1' is a URL; give the host alone, e.g. %2 (a pattern has no scheme)")
+            .arg(pattern, hostOf(pattern));
+    }
+    if (pattern.contains(QLatin1Char('/'))) {
+        // An address range (10.0.0.0/8, fd00::/8) is the one place a slash belongs.
+        static const QRegularExpression cidr(QStringLiteral("^\\[?[0-9A-Fa-f:.]+\\]?/[0-9]{1,3}$"));
+        if (!cidr.match(pattern).hasMatch())
+            return QStringLiteral("'%1' has a path; give the host alone, e.g. %2 (a pattern has no path)")
+                .arg(pattern, hostOf(pattern));
+    }
+    for (const QChar c : pattern) {
+        if (c == QLatin1Char('?') || c == QLatin1Char('#') || c == QLatin1Char('@') || c == QLatin1Char(',') ||
+            c == QLatin1Char('"') || c == QLatin1Char('\'') || c == QLatin1Char('\\'))
+            return QStringLiteral("'%1' contains '%2', which cannot appear in a host pattern").arg(pattern, c);
+    }
+    return std::nullopt;
+}
+
+int runNetworkEdit(const Invocation &invocation, NetworkList list)
+{
+    const bool remove = invocation.parser.isSet(QStringLiteral("remove"));
+    const QString kitDir = invocation.positional.first();
+    const QStringList patterns = invocation.positional.mid(1);
+    for (const QString &pattern : patterns) {
+        if (const std::optional<QString> problem = patternProblem(pattern))
+            return usageError(invocation.commandPath, *problem);
+    }
+
+    QString error;
+    std::optional<KitEditor> editor = KitEditor::open(kitDir, &error);
+    if (!editor)
+        return failure(error);
+
+    QStringList reports;
+    for (const QString &pattern : patterns) {
+        const KitEditResult result =
+            remove ? editor->removeNetworkPattern(list, pattern) : editor->addNetworkPattern(list, pattern);
+        if (result.failed())
+            return failure(QStringLiteral("%1 was not changed: %2").arg(editor->filePath(), result.message));
+        reports << QStringLiteral("%1 in %2").arg(result.message, editor->filePath());
+    }
+    if (!editor->save(&error))
+        return failure(error);
+
+    for (const QString &report : std::as_const(reports))
+        out() << report << '\n';
+    if (!remove && list == NetworkList::Allow) {
+        const QStringList denied = editor->networkPatterns(NetworkList::Deny);
+        for (const QString &pattern : patterns) {
+            if (denied.contains(pattern, Qt::CaseInsensitive))
+                err() << "paddock: note: " << pattern
+                      << " is also in permissions.network.deny, which wins over allow\n";
+        }
+    }
+    return ExitOk;
+}
+
+Command networkEditCommand(NetworkList list)
+{
+    const bool allow = list == NetworkList::Allow;
+    const QString listPath = kit::networkListPath(list);
+    Command command;
+    command.name = allow ? QStringLiteral("allow") : QStringLiteral("deny");
+    command.summary =
+        allow ? QStringLiteral("Add domain patterns to a kit's network allowlist (--remove to take them out).")
+              : QStringLiteral("Add domain patterns to a kit's network denylist (--remove to take them out).");
+    command.description =
+        QStringLiteral("Adds each PATTERN to %1 in DIR/spec.yaml,\n"
+                       "or removes it with --remove.\n"
+                       "\n"
+                       "Only the lines concerned change: a new pattern is one new line written like the\n"
+                       "patterns already there, and comments, order and quoting elsewhere stay as they\n"
+                       "are. A kit without the list gets the missing block at the end of its nearest\n"
+                       "parent. Removing the last pattern of a list removes the list, and an emptied\n"
+                       "network or permissions block with it.\n"
+                       "\n"
+                       "The edited kit is validated before it is written; if it would be invalid,\n"
+                       "nothing is written. Adding a pattern that is already listed, or removing one\n"
+                       "that is not, changes nothing and still succeeds. Patterns compare without\n"
+                       "regard to case.\n"
+                       "\n"
+                       "Exit status: 0 when the kit says what was asked, 1 when the kit is missing,\n"
+                       "unreadable or would become invalid, 2 for a malformed command line or pattern.")
+            .arg(listPath);
+    command.options << QCommandLineOption(
+        QStringLiteral("remove"), QStringLiteral("Remove the patterns from %1 instead of adding them.").arg(listPath));
+    command.positionalSyntax = QStringLiteral("DIR PATTERN...");
+    command.positionalHelp = {
+        {QStringLiteral("DIR"), QStringLiteral("The kit directory (or its spec.yaml).")},
+        {QStringLiteral("PATTERN"),
+         QStringLiteral("host, host:port, host:80-443, *.example.com, **.example.com, an IP or a "
+                        "CIDR range. No scheme, no path.")},
+    };
+    command.minPositional = 2;
+    command.run = [list](const Invocation &invocation) { return runNetworkEdit(invocation, list); };
+    return command;
+}
+
+} // namespace
 
 QList<Command> kitEditCommands()
 {
-    return {};
+    return {networkEditCommand(NetworkList::Allow), networkEditCommand(NetworkList::Deny)};
 }
 
 } // namespace paddock::cli

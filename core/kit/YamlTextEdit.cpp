@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kit/YamlTextEdit.h"
+
+#include "kit/YamlText.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <functional>
+
+// Off by default: the CLI prints its own one-line errors.
+Q_LOGGING_CATEGORY(lcYamlTextEdit, "paddock.kit.yamltextedit", QtWarningMsg)
+
+namespace paddock::kit::YamlTextEdit {
+namespace {
+
+struct Splice
+{
+    qsizetype begin = 0;
+    qsizetype end = 0;
+    QByteArray replacement;
+};
+
+struct Entry
+{
+    YAML::Node key;
+    YAML::Node value;
+};
+
+// What exists of a path: the entries found in order, stopping at the first missing key.
+struct Walk
+{
+    QList<Entry> found;
+    bool complete = false;
+};
+
+YamlEditOutcome failed(const QByteArray &text, const QString &error)
+{
+    return {YamlEditOutcome::Status::Failed, text, error};
+}
+
+YamlEditOutcome unchanged(const QByteArray &text)
+{
+    return {YamlEditOutcome::Status::Unchanged, text, {}};
+}
+
+QByteArray spaces(int n)
+{
+    return QByteArray(std::max(0, n), ' ');
+}
+
+QString dotted(const QStringList &path, qsizetype count)
+{
+    return path.mid(0, count).join(QLatin1Char('.'));
+}
+
+QString describeKind(const YAML::Node &node)
+{
+    if (node.IsSequence())
+        return QStringLiteral("a list");
+    if (node.IsMap())
+        return QStringLiteral("a mapping");
+    return QStringLiteral("a single value");
+}
+
+bool isFlow(const YamlText &text, const YAML::Node &node)
+{
+    const qsizetype start = text.contentStart(node);
+    return start < text.bytes().size() && (text.bytes().at(start) == '[' || text.bytes().at(start) == '{');
+}
+
+std::optional<Entry> findEntry(const YAML::Node &map, const QString &key)
+{
+    const std::string wanted = key.toStdString();
+    for (YAML::const_iterator it = map.begin(); it != map.end(); ++it) {
+        if (it->first.IsScalar() && it->first.Scalar() == wanted)
+            return Entry{it->first, it->second};
+    }
+    return std::nullopt;
+}
+
+std::optional<Walk> walk(const YamlText &text, const QStringList &path, QString *error)
+{
+    Walk result;
+    YAML::Node current = text.root();
+    for (qsizetype i = 0; i < path.size(); ++i) {
+        if (current.IsNull())
+            return result;
+        if (!current.IsMap()) {
+            *error = i == 0
+                         ? QStringLiteral("the top level of the file is %1, not a mapping").arg(describeKind(current))
+                         : QStringLiteral("%1 is %2, not a mapping").arg(dotted(path, i), describeKind(current));
+            return std::nullopt;
+        }
+        const std::optional<Entry> entry = findEntry(current, path.at(i));
+        if (!entry)
+            return result;
+        result.found << *entry;
+        current.reset(entry->value);
+    }
+    result.complete = true;
+    return result;
+}
+
+QByteArray applySplices(QByteArray text, QList<Splice> splices)
+{
+    std::sort(splices.begin(), splices.end(), [](const Splice &a, const Splice &b) { return a.begin > b.begin; });
+    for (const Splice &s : splices)
+        text.replace(s.begin, s.end - s.begin, s.replacement);
+    return text;
+}
+
+// New lines after @p line (or at the end of the text for -1). A file without a final
+// newline keeps that habit: the break goes before the new lines instead of after them.
+Splice insertLinesAfter(const YamlText &text, int line, const QList<QByteArray> &lines)
+{
+    const QByteArray &bytes = text.bytes();
+    const qsizetype at = line < 0 ? bytes.size() : text.nextLineStart(line);
+    const QByteArray nl = text.newline();
+    QByteArray joined;
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        joined += (i ? nl : QByteArray()) + lines.at(i);
+    if (at == bytes.size() && !bytes.isEmpty() && !bytes.endsWith('\n'))
+        return {at, at, nl + joined};
+    return {at, at, joined + nl};
+}
+
+Splice removeLines(const YamlText &text, int first, int last)
+{
+    if (text.nextLineStart(last) == text.bytes().size() && !text.endsWithNewline() && first > 0)
+        return {text.lineContentEnd(first - 1), text.bytes().size(), {}};
+    return {text.lineStart(first), text.nextLineStart(last), {}};
+}
+
+// Only spaces or a comment may follow @p offset on its line.
+bool restOfLineIsEmpty(const YamlText &text, qsizetype offset)
+{
+    const qsizetype end = text.lineContentEnd(text.lineAt(offset));
+    for (qsizetype i = offset; i < end; ++i) {
+        const char c = text.bytes().at(i);
+        if (c == '#')
+            return true;
+        if (c != ' ' && c != '\t')
+            return false;
+    }
+    return true;
+}
+
+// The '-' that introduces a block sequence item.
+std::optional<qsizetype> dashBefore(const YamlText &text, const YAML::Node &item)
+{
+    for (qsizetype p = text.offsetOf(item.Mark()) - 1; p >= 0; --p) {
+        const char c = text.bytes().at(p);
+        if (c == '-')
+            return p;
+        if (c != ' ' && c != '\n' && c != '\r')
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// From the dash of a block sequence item to the end of its value.
+std::optional<TextRange> blockItemExtent(const YamlText &text, const YAML::Node &item, int dashColumn)
+{
+    if (item.IsNull())
+        return std::nullopt; // a bare "-" has no mark of its own
+    const qsizetype dash = dashBefore(text, item).value_or(-1);
+    const qsizetype end = text.nodeEnd(item, dashColumn, false).value_or(-1);
+    if (dash < 0 || end <= dash)
+        return std::nullopt;
+    return TextRange{dash, end};
+}
+
+// Quoting habit of siblings: a value that needs quotes takes the quotes its siblings
+// use. One that does not is quoted only when every sibling that could have been plain
+// is quoted anyway (a lone "*.example.com" is quoted by necessity, not by habit).
+ScalarStyle siblingStyle(const YamlText &text, const QList<YAML::Node> &siblings, const QString &value, bool inFlow)
+{
+    QList<ScalarStyle> quoted;
+    int couldBePlain = 0;
+    int quotedByHabit = 0;
+    ScalarStyle habit = ScalarStyle::DoubleQuoted;
+    for (const YAML::Node &node : siblings) {
+        if (!node.IsScalar())
+            continue;
+        const ScalarStyle style = text.scalarStyle(node);
+        const bool isQuoted = style == ScalarStyle::SingleQuoted || style == ScalarStyle::DoubleQuoted;
+        if (isQuoted)
+            quoted << style;
+        if (!scalarNeedsQuotes(QString::fromStdString(node.Scalar()), inFlow)) {
+            ++couldBePlain;
+            if (isQuoted) {
+                ++quotedByHabit;
+                habit = style;
+            }
+        }
+    }
+    if (scalarNeedsQuotes(value, inFlow))
+        return quoted.isEmpty() ? ScalarStyle::DoubleQuoted : quoted.first();
+    if (couldBePlain > 0 && quotedByHabit == couldBePlain)
+        return habit;
+    return ScalarStyle::Plain;
+}
+
+QList<YAML::Node> itemsOf(const YAML::Node &node)
+{
+    QList<YAML::Node> items;
+    if (node.IsSequence()) {
+        for (const YAML::Node &item : node)
+            items << item;
+    } else if (node.IsMap()) {
+        for (YAML::const_iterator it = node.begin(); it != node.end(); ++it)
+            items << it->second;
+    }
+    return items;
+}
+
+QByteArray renderKey(const QString &key)
+{
+    return renderInlineScalar(key, ScalarStyle::Plain, false);
+}
+
+// Columns from a key to its sequence's dashes: a sibling sequence in the same mapping
+// decides, then the file.
+int sequenceOffsetIn(const YamlText &text, const YAML::Node &map)
+{
+    if (map.IsMap()) {
+        for (YAML::const_iterator it = map.begin(); it != map.end(); ++it) {
+            if (it->second.IsSequence() && it->second.size() > 0 && !isFlow(text, it->second)) {
+                return text.columnOf(text.contentStart(it->second)) - text.columnOf(text.contentStart(it->first));
+            }
+        }
+    }
+    return text.sequenceOffset();
+}
+
+/**
+ * Adds the entry whose lines are @p relativeLines (indented relative to the entry's own
+ * column) to the mapping where @p walk stopped. Existing block mappings grow at their
+ * end; a key with no value (or "~", or "{}") receives the entry on the next line.
+ */
+bool insertEntry(const YamlText &text, const Walk &walk, const QStringList &path,
+                 const QList<QByteArray> &relativeLines, QList<Splice> *splices, QString *error)
+{
+    const qsizetype depth = walk.found.size();
+    const bool atRoot = depth == 0;
+    const YAML::Node target = atRoot ? text.root() : walk.found.last().value;
+    int column = 0;
+    int afterLine = -1;
+
+    if (target.IsMap() && target.size() > 0) {
+        if (isFlow(text, target)) {
+            *error = QStringLiteral("%1 is written in flow style ({...}); add %2 to it by hand")
+                         .arg(atRoot ? QStringLiteral("the top level") : dotted(path, depth), path.at(depth));
+            return false;
+        }
+        YAML::const_iterator last = target.begin();
+        for (YAML::const_iterator it = target.begin(); it != target.end(); ++it)
+            last = it;
+        column = text.columnOf(text.contentStart(target.begin()->first));
+        const std::optional<qsizetype> end = text.entryEnd(last->first, last->second);
+        if (!end || *end == 0) {
+            *error = QStringLiteral("cannot find where %1 ends").arg(dotted(path, depth));
+            return false;
+        }
+        afterLine = text.lineAt(*end - 1);
+        // Comments indented under the last entry belong to it.
+        while (afterLine + 1 < text.lineCount() && text.isComment(afterLine + 1) &&
+               text.indentation(afterLine + 1) > column)
+            ++afterLine;
+    } else if (atRoot) {
+        if (!target.IsNull() && !target.IsMap()) {
+            *error = QStringLiteral("the top level of the file is %1, not a mapping").arg(describeKind(target));
+            return false;
+        }
+        column = 0;
+        afterLine = -1;
+    } else if (target.IsNull() || target.IsMap()) {
+        const YAML::Node &ownerKey = walk.found.last().key;
+        const std::optional<qsizetype> colon = text.colonAfterKey(ownerKey);
+        std::optional<qsizetype> end =
+            target.IsMap() ? text.flowEnd(text.contentStart(target)) : text.entryEnd(ownerKey, target);
+        if (!colon || !end || text.lineAt(*end - 1) != text.lineAt(*colon)) {
+            *error = QStringLiteral("cannot find the value of %1").arg(dotted(path, depth));
+            return false;
+        }
+        // "key: ~" and "key: {}" become "key:" with the entry on the next line.
+        if (*end > *colon + 1)
+            *splices << Splice{*colon + 1, *end, {}};
+        column = text.columnOf(text.contentStart(ownerKey)) + text.indentUnit();
+        afterLine = text.lineAt(*colon);
+    } else {
+        *error = QStringLiteral("%1 is %2, not a mapping").arg(dotted(path, depth), describeKind(target));
+        return false;
+    }
+
+    QList<QByteArray> lines;
+    for (const QByteArray &line : relativeLines)
+        lines << spaces(column) + line;
+    *splices << insertLinesAfter(text, afterLine, lines);
+    return true;
+}
+
+// The lines a missing chain of keys needs, ending with @p leafLines under the last key.
+QList<QByteArray> missingChain(const YamlText &text, const QStringList &path, qsizetype from,
+                               const std::function<QList<QByteArray>(int leafIndent)> &leafLines)
+{
+    const int unit = text.indentUnit();
+    QList<QByteArray> lines;
+    for (qsizetype i = from; i + 1 < path.size(); ++i)
+        lines << spaces(int(i - from) * unit) + renderKey(path.at(i)) + ':';
+    lines << leafLines(int(path.size() - 1 - from) * unit);
+    return lines;
+}
+
+YAML::Node descend(const YAML::Node &root, const QStringList &path, qsizetype count)
+{
+    YAML::Node current = root;
+    for (qsizetype i = 0; i < count; ++i) {
+        YAML::Node next = current[path.at(i).toStdString()];
+        current.reset(next);
+    }
+    return current;
+}
+
+bool sameTree(const YAML::Node &expected, const YAML::Node &actual)
+{
+    if (expected.Type() != actual.Type())
+        return false;
+    switch (expected.Type()) {
+    case YAML::NodeType::Scalar:
+        // A new node has no tag yet; an existing one must keep "!" (quoted) or "?" (plain).
+        return expected.Scalar() == actual.Scalar() && (expected.Tag().empty() || expected.Tag() == actual.Tag());
+    case YAML::NodeType::Sequence:
+        if (expected.size() != actual.size())
+            return false;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            if (!sameTree(expected[i], actual[i]))
+                return false;
+        }
+        return true;
+    case YAML::NodeType::Map: {
+        if (expected.size() != actual.size())
+            return false;
+        YAML::const_iterator a = expected.begin();
+        YAML::const_iterator b = actual.begin();
+        for (; a != expected.end() && b != actual.end(); ++a, ++b) {
+            if (!sameTree(a->first, b->first) || !sameTree(a->second, b->second))
+                return false;
+        }
+        return true;
+    }
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+        return true;
+    }
+    return false;
+}
+
+/**
+ * Applies @p splices, then proves the edit: the new text must parse to exactly the old
+ * document with @p change applied. Anything else means the text had a shape this writer
+ * misread, and the edit is refused rather than saved.
+ */
+YamlEditOutcome finish(const YamlText &before, const QList<Splice> &splices, const QString &what,
+                       const std::function<void(YAML::Node &)> &change)
+{
+    const QByteArray edited = applySplices(before.bytes(), splices);
+    const YamlText after(edited);
+    YAML::Node expected = YAML::Clone(before.root());
+    change(expected);
+    if (!after.parsed() || !sameTree(expected, after.root())) {
+        qCInfo(lcYamlTextEdit) << "edit of" << what << "did not produce the expected document;"
+                               << (after.parsed() ? QStringLiteral("content differs") : after.parseError());
+        return failed(
+            before.bytes(),
+            QStringLiteral("cannot change %1 without disturbing the rest of the file; edit it by hand").arg(what));
+    }
+    if (edited == before.bytes())
+        return unchanged(edited);
+    return {YamlEditOutcome::Status::Changed, edited, {}};
+}
+
+std::optional<YamlText> parse(const QByteArray &text, QString *error)
+{
+    YamlText parsed(text);
+    if (!parsed.parsed()) {
+        *error = QStringLiteral("the file is not valid YAML: %1").arg(parsed.parseError());
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+// Removes path's entry, or its nearest ancestor that would be left empty (never the top level).
+YamlEditOutcome removeEntryPruning(const YamlText &text, const Walk &walk, const QStringList &path)
+{
+    qsizetype count = path.size();
+    while (count > 1 && walk.found.at(count - 2).value.IsMap() && walk.found.at(count - 2).value.size() == 1)
+        --count;
+    const Entry &entry = walk.found.at(count - 1);
+    const QString what = dotted(path, count);
+    const YAML::Node parent = count == 1 ? text.root() : walk.found.at(count - 2).value;
+    if (isFlow(text, parent))
+        return failed(text.bytes(), QStringLiteral("%1 is written in flow style ({...}); remove %2 from it by hand")
+                                        .arg(count == 1 ? QStringLiteral("the top level") : dotted(path, count - 1),
+                                             path.at(count - 1)));
+    const qsizetype keyStart = text.offsetOf(entry.key.Mark());
+    const int keyLine = text.lineAt(keyStart);
+    const std::optional<qsizetype> end = text.entryEnd(entry.key, entry.value);
+    if (text.indentation(keyLine) != text.columnOf(keyStart) || !end || !restOfLineIsEmpty(text, *end))
+        return failed(text.bytes(), QStringLiteral("cannot find the lines of %1; remove it by hand").arg(what));
+    const Splice splice = removeLines(text, keyLine, text.lineAt(*end - 1));
+    return finish(text, {splice}, what,
+                  [&](YAML::Node &root) { descend(root, path, count - 1).remove(path.at(count - 1).toStdString()); });
+}
+
+} // namespace
+
+YamlEditOutcome appendToSequence(const QByteArray &source, const QStringList &path, const QString &value)
+{
+    QString error;
+    const std::optional<YamlText> text = parse(source, &error);
+    if (!text)
+        return failed(source, error);
+    const std::optional<Walk> found = walk(*text, path, &error);
+    if (!found)
+        return failed(source, error);
+    const QString what = dotted(path, path.size());
+    QList<Splice> splices;
+
+    if (!found->complete) {
+        const qsizetype from = found->found.size();
+        const YAML::Node parent = from == 0 ? text->root() : found->found.last().value;
+        const int offset = sequenceOffsetIn(*text, parent);
+        const QByteArray item = renderInlineScalar(value, siblingStyle(*text, {}, value, false), false);
+        const QList<QByteArray> lines = missingChain(*text, path, from, [&](int indent) {
+            return QList<QByteArray>{spaces(indent) + renderKey(path.last()) + ':',
+                                     spaces(indent + offset) + "- " + item};
+        });
+        if (!insertEntry(*text, *found, path, lines, &splices, &error))
+            return failed(source, error);
+    } else {
+        const Entry &leaf = found->found.last();
+        const QList<YAML::Node> siblings = itemsOf(leaf.value);
+        if (leaf.value.IsNull()) {
+            const YAML::Node parent = path.size() == 1 ? text->root() : found->found.at(path.size() - 2).value;
+            const int keyColumn = text->columnOf(text->contentStart(leaf.key));
+            const std::optional<qsizetype> colon = text->colonAfterKey(leaf.key);
+            const std::optional<qsizetype> end = text->entryEnd(leaf.key, leaf.value);
+            if (!colon || !end)
+                return failed(source, QStringLiteral("cannot find the value of %1").arg(what));
+            if (*end > *colon + 1)
+                splices << Splice{*colon + 1, *end, {}};
+            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, {}, value, false), false);
+            splices << insertLinesAfter(*text, text->lineAt(*colon),
+                                        {spaces(keyColumn + sequenceOffsetIn(*text, parent)) + "- " + item});
+        } else if (!leaf.value.IsSequence()) {
+            return failed(source, QStringLiteral("%1 is %2, not a list").arg(what, describeKind(leaf.value)));
+        } else if (isFlow(*text, leaf.value)) {
+            const QByteArray &bytes = text->bytes();
+            const qsizetype open = text->contentStart(leaf.value);
+            const std::optional<qsizetype> close = text->flowEnd(open);
+            const std::optional<QList<TextRange>> items = text->flowItems(leaf.value);
+            if (!close || !items)
+                return failed(source, QStringLiteral("cannot read the list %1; edit it by hand").arg(what));
+            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, siblings, value, true), true);
+            if (items->isEmpty()) {
+                if (bytes.mid(open + 1, *close - 1 - open - 1).contains('#'))
+                    return failed(source,
+                                  QStringLiteral("the list %1 holds only a comment; edit it by hand").arg(what));
+                splices << Splice{open + 1, *close - 1, item};
+            } else {
+                const TextRange last = items->last();
+                const int lastLine = text->lineAt(last.end - 1);
+                if (lastLine == text->lineAt(*close - 1)) {
+                    QByteArray separator = ", ";
+                    if (items->size() >= 2) {
+                        const QByteArray between = bytes.mid(items->at(0).end, items->at(1).begin - items->at(0).end);
+                        if (!between.contains('\n') && between.trimmed() == ",")
+                            separator = between;
+                    }
+                    splices << Splice{last.end, last.end, separator + item};
+                } else {
+                    // One item per line: the new item gets its own line.
+                    qsizetype p = last.end;
+                    while (p < bytes.size() && bytes.at(p) == ' ')
+                        ++p;
+                    const bool trailingComma = p < bytes.size() && bytes.at(p) == ',';
+                    const QByteArray indent = spaces(text->columnOf(last.begin));
+                    if (trailingComma) {
+                        splices << insertLinesAfter(*text, lastLine, {indent + item + ','});
+                    } else {
+                        splices << Splice{last.end, last.end, ","};
+                        splices << insertLinesAfter(*text, lastLine, {indent + item});
+                    }
+                }
+            }
+        } else {
+            const YAML::Node last = leaf.value[leaf.value.size() - 1];
+            const int dashColumn = text->columnOf(text->contentStart(leaf.value));
+            const std::optional<TextRange> extent = blockItemExtent(*text, last, dashColumn);
+            if (!extent)
+                return failed(source, QStringLiteral("cannot find the end of the list %1; edit it by hand").arg(what));
+            const qsizetype itemStart = text->offsetOf(last.Mark());
+            const int gap =
+                text->lineAt(extent->begin) == text->lineAt(itemStart) ? int(itemStart - extent->begin - 1) : 1;
+            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, siblings, value, false), false);
+            splices << insertLinesAfter(*text, text->lineAt(extent->end - 1),
+                                        {spaces(dashColumn) + '-' + spaces(std::max(1, gap)) + item});
+        }
+    }
+
+    return finish(*text, splices, what, [&](YAML::Node &root) {
+        YAML::Node list = descend(root, path, path.size());
+        YAML::Node added(value.toStdString());
+        added.SetTag("");
+        list.push_back(added);
+    });
+}
+
+YamlEditOutcome removeFromSequence(const QByteArray &source, const QStringList &path, int index)
+{
+    QString error;
+    const std::optional<YamlText> text = parse(source, &error);
+    if (!text)
+        return failed(source, error);
+    const std::optional<Walk> found = walk(*text, path, &error);
+    if (!found)
+        return failed(source, error);
+    const QString what = dotted(path, path.size());
+    if (!found->complete)
+        return failed(source, QStringLiteral("the file has no %1").arg(what));
+    const YAML::Node list = found->found.last().value;
+    if (!list.IsSequence())
+        return failed(source, QStringLiteral("%1 is %2, not a list").arg(what, describeKind(list)));
+    const int count = int(list.size());
+    if (index < 0 || index >= count)
+        return failed(source, QStringLiteral("%1 has no item %2").arg(what).arg(index + 1));
+
+    auto expectation = [&](YAML::Node &root) {
+        YAML::Node parent = descend(root, path, path.size() - 1);
+        YAML::Node rest(YAML::NodeType::Sequence);
+        const YAML::Node old = parent[path.last().toStdString()];
+        for (int i = 0; i < count; ++i) {
+            if (i != index)
+                rest.push_back(YAML::Clone(old[i]));
+        }
+        parent[path.last().toStdString()] = rest;
+    };
+
+    const QByteArray &bytes = text->bytes();
+    QList<Splice> splices;
+    if (isFlow(*text, list)) {
+        const qsizetype open = text->contentStart(list);
+        const std::optional<qsizetype> close = text->flowEnd(open);
+        const std::optional<QList<TextRange>> items = text->flowItems(list);
+        if (!close || !items || items->size() != count)
+            return failed(source, QStringLiteral("cannot read the list %1; edit it by hand").arg(what));
+        const TextRange item = items->at(index);
+        const int itemLine = text->lineAt(item.begin);
+        auto aloneOnLine = [&]() {
+            if (text->lineAt(open) == itemLine || text->lineAt(*close - 1) == itemLine)
+                return false;
+            if (text->lineStart(itemLine) + text->indentation(itemLine) != item.begin)
+                return false;
+            qsizetype p = item.end;
+            while (p < bytes.size() && bytes.at(p) == ' ')
+                ++p;
+            if (p < bytes.size() && bytes.at(p) == ',')
+                ++p;
+            return restOfLineIsEmpty(*text, p);
+        };
+        if (count == 1) {
+            if (bytes.mid(open + 1, *close - 1 - open - 1).contains('#'))
+                return failed(source, QStringLiteral("the list %1 holds a comment; edit it by hand").arg(what));
+            splices << Splice{open + 1, *close - 1, {}};
+        } else if (aloneOnLine()) {
+            splices << removeLines(*text, itemLine, itemLine);
+            // Removing the last item must not leave the comma that was added for it.
+            qsizetype p = item.end;
+            while (p < bytes.size() && bytes.at(p) == ' ')
+                ++p;
+            const bool hadComma = p < bytes.size() && bytes.at(p) == ',';
+            if (index == count - 1 && !hadComma) {
+                qsizetype q = items->at(index - 1).end;
+                while (q < bytes.size() && bytes.at(q) == ' ')
+                    ++q;
+                if (q < bytes.size() && bytes.at(q) == ',')
+                    splices << Splice{q, q + 1, {}};
+            }
+        } else if (index < count - 1) {
+            splices << Splice{item.begin, items->at(index + 1).begin, {}};
+        } else {
+            splices << Splice{items->at(index - 1).end, item.end, {}};
+        }
+        return finish(*text, splices, what, expectation);
+    }
+
+    if (count == 1)
+        return removeEntryPruning(*text, *found, path);
+    const YAML::Node item = list[index];
+    const int dashColumn = text->columnOf(text->contentStart(list));
+    const std::optional<TextRange> extent = blockItemExtent(*text, item, dashColumn);
+    if (!extent || text->indentation(text->lineAt(extent->begin)) != text->columnOf(extent->begin) ||
+        !restOfLineIsEmpty(*text, extent->end))
+        return failed(
+            source,
+            QStringLiteral("cannot find the lines of item %1 of %2; remove it by hand").arg(index + 1).arg(what));
+    splices << removeLines(*text, text->lineAt(extent->begin), text->lineAt(extent->end - 1));
+    return finish(*text, splices, what, expectation);
+}
+
+YamlEditOutcome setScalar(const QByteArray &source, const QStringList &path, const QString &value)
+{
+    QString error;
+    const std::optional<YamlText> text = parse(source, &error);
+    if (!text)
+        return failed(source, error);
+    const std::optional<Walk> found = walk(*text, path, &error);
+    if (!found)
+        return failed(source, error);
+    const QString what = dotted(path, path.size());
+    QList<Splice> splices;
+
+    if (!found->complete) {
+        const qsizetype from = found->found.size();
+        const YAML::Node parent = from == 0 ? text->root() : found->found.last().value;
+        // A new entry among siblings follows their quoting; a new mapping starts plain.
+        const QList<YAML::Node> siblings = from + 1 == path.size() ? itemsOf(parent) : QList<YAML::Node>{};
+        const QByteArray rendered = renderInlineScalar(value, siblingStyle(*text, siblings, value, false), false);
+        const QList<QByteArray> lines = missingChain(*text, path, from, [&](int indent) {
+            return QList<QByteArray>{spaces(indent) + renderKey(path.last()) + ": " + rendered};
+        });
+        if (!insertEntry(*text, *found, path, lines, &splices, &error))
+            return failed(source, error);
+    } else {
+        const Entry &leaf = found->found.last();
+        const YAML::Node parent = path.size() == 1 ? text->root() : found->found.at(path.size() - 2).value;
+        const bool inFlow = isFlow(*text, parent);
+        const int keyColumn = text->columnOf(text->contentStart(leaf.key));
+        if (leaf.value.IsNull()) {
+            const std::optional<qsizetype> colon = text->colonAfterKey(leaf.key);
+            const std::optional<qsizetype> end = text->entryEnd(leaf.key, leaf.value);
+            if (inFlow || !colon || !end)
+                return failed(source, QStringLiteral("cannot find the value of %1; edit it by hand").arg(what));
+            splices << Splice{*colon + 1, *end,
+                              ' ' +
+                                  renderInlineScalar(value, siblingStyle(*text, itemsOf(parent), value, false), false)};
+        } else if (!leaf.value.IsScalar()) {
+            return failed(source, QStringLiteral("%1 is %2, not a single value").arg(what, describeKind(leaf.value)));
+        } else {
+            if (leaf.value.Scalar() == value.toStdString())
+                return unchanged(source);
+            const ScalarStyle style = text->scalarStyle(leaf.value);
+            const std::optional<TextRange> range = text->scalarRange(leaf.value, keyColumn, inFlow);
+            if (!range)
+                return failed(source, QStringLiteral("cannot find the value of %1; edit it by hand").arg(what));
+            QByteArray rendered;
+            const bool block = style == ScalarStyle::Literal || style == ScalarStyle::Folded;
+            // A multi-line value stays a literal block when it was one; a block value
+            // changed to one line becomes an ordinary scalar.
+            if (block && value.contains(QLatin1Char('\n')) && !value.endsWith(QLatin1String("\n\n")) &&
+                !value.startsWith(QLatin1Char(' ')) && !value.startsWith(QLatin1Char('\n'))) {
+                const int headerLine = text->lineAt(range->begin);
+                int contentIndent = keyColumn + text->indentUnit();
+                for (int line = headerLine + 1; line < text->lineCount(); ++line) {
+                    if (!text->isBlank(line)) {
+                        if (text->indentation(line) > keyColumn)
+                            contentIndent = text->indentation(line);
+                        break;
+                    }
+                }
+                QString body = value;
+                const bool finalBreak = body.endsWith(QLatin1Char('\n'));
+                if (finalBreak)
+                    body.chop(1);
+                rendered = finalBreak ? "|" : "|-";
+                for (const QString &line : body.split(QLatin1Char('\n')))
+                    rendered +=
+                        text->newline() + (line.isEmpty() ? QByteArray() : spaces(contentIndent) + line.toUtf8());
+            } else {
+                rendered = renderInlineScalar(value, style, inFlow);
+            }
+            splices << Splice{range->begin, range->end, rendered};
+        }
+    }
+
+    return finish(*text, splices, what, [&](YAML::Node &root) {
+        YAML::Node parent = descend(root, path, path.size() - 1);
+        YAML::Node leaf = parent[path.last().toStdString()];
+        leaf = value.toStdString();
+        leaf.SetTag("");
+    });
+}
+
+YamlEditOutcome removeEntry(const QByteArray &source, const QStringList &path)
+{
+    QString error;
+    const std::optional<YamlText> text = parse(source, &error);
+    if (!text)
+        return failed(source, error);
+    const std::optional<Walk> found = walk(*text, path, &error);
+    if (!found)
+        return failed(source, error);
+    if (!found->complete)
+        return unchanged(source);
+    return removeEntryPruning(*text, *found, path);
+}
+
+} // namespace paddock::kit::YamlTextEdit

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Helpers shared by the kit editor tests: the real kits, and line-level diffs.
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+
+namespace paddock::kit::test {
+
+/** spec.yaml of every fixture kit in @p sets (e.g. "published", "args"). */
+inline QStringList fixtureSpecs(const QStringList &sets)
+{
+    QStringList specs;
+    for (const QString &set : sets) {
+        const QDir dir(QStringLiteral(PADDOCK_FIXTURES "/kits/") + set);
+        for (const QString &kit : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+            specs << dir.filePath(kit + QStringLiteral("/spec.yaml"));
+    }
+    return specs;
+}
+
+inline QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+/** Lines split on "\n", each keeping any "\r", so a CRLF change shows as a changed line. */
+inline QList<QByteArray> linesOf(const QByteArray &text)
+{
+    QList<QByteArray> lines = text.split('\n');
+    if (text.endsWith('\n'))
+        lines.removeLast();
+    return lines;
+}
+
+/** The lines of @p after that are not in @p before, when @p before is @p after minus them in order. */
+inline std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after)
+{
+    const QList<QByteArray> a = linesOf(before);
+    const QList<QByteArray> b = linesOf(after);
+    qsizetype prefix = 0;
+    while (prefix < a.size() && prefix < b.size() && a.at(prefix) == b.at(prefix))
+        ++prefix;
+    qsizetype suffix = 0;
+    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
+           a.at(a.size() - 1 - suffix) == b.at(b.size() - 1 - suffix))
+        ++suffix;
+    if (prefix + suffix != a.size())
+        return std::nullopt; // something of the original changed or went away
+    return b.mid(prefix, b.size() - prefix - suffix);
+}
+
+/** Number of lines that differ between two texts with the same line count (-1 otherwise). */
+inline int changedLineCount(const QByteArray &before, const QByteArray &after)
+{
+    const QList<QByteArray> a = linesOf(before);
+    const QList<QByteArray> b = linesOf(after);
+    if (a.size() != b.size())
+        return -1;
+    int changed = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        changed += a.at(i) != b.at(i) ? 1 : 0;
+    return changed;
+}
+
+/** The strings of the sequence at @p path as yaml-cpp reads @p text. */
+inline QStringList yamlList(const QByteArray &text, const QStringList &path)
+{
+    YAML::Node node = YAML::Load(text.toStdString());
+    for (const QString &key : path) {
+        if (!node.IsMap())
+            return {};
+        YAML::Node next = node[key.toStdString()];
+        node.reset(next);
+    }
+    QStringList items;
+    if (node.IsSequence()) {
+        for (const YAML::Node &item : node)
+            items << QString::fromStdString(item.as<std::string>());
+    }
+    return items;
+}
+
+/** The scalar at @p path as yaml-cpp reads @p text, or nullopt. */
+inline std::optional<QString> yamlScalar(const QByteArray &text, const QStringList &path)
+{
+    YAML::Node node = YAML::Load(text.toStdString());
+    for (const QString &key : path) {
+        if (!node.IsMap())
+            return std::nullopt;
+        YAML::Node next = node[key.toStdString()];
+        node.reset(next);
+    }
+    if (!node.IsScalar())
+        return std::nullopt;
+    return QString::fromStdString(node.Scalar());
+}
+
+} // namespace paddock::kit::test
