@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/SandboxSpec.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+#include <unistd.h>
+
+namespace paddock::runtime {
+
+/** @brief Where a sandbox is in its life. */
+enum class SandboxStatus {
+    Created, ///< known, never started (or removed state of a previous run)
+    Running,
+    Stopped, ///< it ran and is gone, with or without a recorded exit status
+};
+
+/** "created", "running", "stopped": the words listings show. */
+inline QString statusName(SandboxStatus status)
+{
+    switch (status) {
+    case SandboxStatus::Created:
+        return QStringLiteral("created");
+    case SandboxStatus::Running:
+        return QStringLiteral("running");
+    case SandboxStatus::Stopped:
+        return QStringLiteral("stopped");
+    }
+    return {};
+}
+
+/** @brief What list and inspect report about one sandbox. */
+struct SandboxInfo
+{
+    QString name;
+    QString kitName;
+    QString runtime; ///< "bwrap", "docker", ...
+    QString workspace;
+    SandboxStatus status = SandboxStatus::Created;
+    qint64 pid = 0; ///< host pid of the sandbox's first process while running, else 0
+    QDateTime startedAt;
+    QDateTime finishedAt;
+    std::optional<int> exitCode; ///< as a shell reports it (128 + signal when killed)
+    SandboxSpec spec;
+};
+
+/** @brief Where a process run by the runtime reads and writes; the caller owns the fds. */
+struct ProcessIo
+{
+    int in = STDIN_FILENO;
+    int out = STDOUT_FILENO;
+    int err = STDERR_FILENO;
+};
+
+/** @brief A command to run in an already running sandbox. */
+struct ExecRequest
+{
+    QStringList argv;
+    QString workingDir;                 ///< empty: the sandbox's working directory
+    QMap<QString, QString> environment; ///< added to (and overriding) the sandbox's environment
+    bool interactive = false;           ///< give the command a terminal of its own
+};
+
+/** @brief The outcome of something that may fail, with a message for a person. */
+struct RuntimeResult
+{
+    bool ok = false;
+    QString error;
+    std::optional<int> exitCode; ///< for runs that wait for a program to finish
+
+    static RuntimeResult success() { return {true, {}, {}}; }
+    static RuntimeResult exited(int code) { return {true, {}, code}; }
+    static RuntimeResult failure(const QString &message) { return {false, message, {}}; }
+};
+
+/**
+ * @brief A way to run sandboxes: bubblewrap on Linux, a container engine elsewhere.
+ *
+ * Sandboxes are named; every call takes the name. State lives with the runtime, so another
+ * process (the CLI, the daemon) sees the same sandboxes. Calls block until done.
+ */
+class Runtime
+{
+public:
+    virtual ~Runtime() = default;
+
+    /** A short identifier: "bwrap", "docker". */
+    virtual QString id() const = 0;
+    /** Whether this runtime can run sandboxes here; otherwise @p why says what is missing. */
+    virtual bool isAvailable(QString *why = nullptr) const = 0;
+
+    /** Records a sandbox without starting it. Fails if the name is taken. */
+    virtual RuntimeResult create(const SandboxSpec &spec) = 0;
+    /**
+     * Starts a created (or stopped) sandbox. A detached one returns once it runs; a foreground
+     * one returns when its program exits, with the exit status, its terminal connected to @p io.
+     */
+    virtual RuntimeResult start(const QString &name, const ProcessIo &io = {}) = 0;
+    /** Runs a command in a running sandbox, connected to @p io, and returns its exit status. */
+    virtual RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) = 0;
+    /** Asks the sandbox to end (SIGTERM to its program), then kills it after @p grace. */
+    virtual RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) = 0;
+    /** Forgets a stopped sandbox; its private home goes too only when @p removeHome. */
+    virtual RuntimeResult remove(const QString &name, bool removeHome = false) = 0;
+
+    virtual QList<SandboxInfo> list() const = 0;
+    virtual std::optional<SandboxInfo> inspect(const QString &name) const = 0;
+    /** The output of a detached sandbox so far. */
+    virtual std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const = 0;
+};
+
+} // namespace paddock::runtime

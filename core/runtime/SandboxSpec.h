@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace paddock::runtime {
+
+/** @brief A host path made visible, read-only, at a path inside the sandbox. */
+struct ReadOnlyBind
+{
+    QString hostPath;
+    QString sandboxPath; ///< empty: the same absolute path as on the host
+
+    bool operator==(const ReadOnlyBind &) const = default;
+};
+
+/**
+ * @brief Host facilities a sandbox reaches only when the user granted them.
+ *
+ * Each one is off when empty. A granted socket is bind-mounted into the sandbox and the
+ * variable that programs look for (SSH_AUTH_SOCK, DISPLAY, ...) is set to the path inside,
+ * because the caller cannot know where the runtime places it.
+ */
+struct SandboxGrants
+{
+    QString dockerSocket;      ///< host path of the Docker socket, appears at /var/run/docker.sock
+    QString sshAgentSocket;    ///< host path of the ssh-agent socket
+    QString x11Display;        ///< e.g. ":0"; its socket in /tmp/.X11-unix is bound
+    QString xauthorityFile;    ///< host path of the X authority file, with x11Display
+    QString waylandSocket;     ///< host path of the Wayland compositor socket
+    QString dbusSessionSocket; ///< host path of the D-Bus session bus socket
+
+    bool operator==(const SandboxGrants &) const = default;
+};
+
+/**
+ * @brief Everything a runtime needs to start one sandbox, independent of how it is run.
+ *
+ * Filled from a kit and the user's choices by the caller; a runtime adds nothing of its own
+ * to the environment or the file system beyond what this describes (and the grants).
+ */
+struct SandboxSpec
+{
+    /** The lifetime of the sandbox relative to the process that starts it. */
+    enum class Lifetime {
+        Foreground, ///< attached to the caller's terminal, dies with the caller
+        Detached,   ///< runs on its own, output goes to its log
+    };
+
+    QString name;    ///< sandbox name, also its host name; `[a-z0-9][a-z0-9-]*`
+    QString kitName; ///< informative: shown by list and inspect
+
+    QString workspace; ///< host path, mounted read-write at the same absolute path
+    /** Host directory mounted as $HOME; empty means the runtime's private home for @ref name. */
+    QString homeDir;
+    QString sandboxHome = QStringLiteral("/home/agent"); ///< where homeDir appears inside
+
+    /** The complete environment of the sandbox: nothing is inherited from the caller. */
+    QMap<QString, QString> environment;
+    QStringList argv;       ///< the program and its arguments, resolved with the sandbox's PATH
+    QString workingDir;     ///< inside the sandbox; empty means the workspace
+
+    QString proxySocket;    ///< host path of this sandbox's proxy endpoint (a unix socket)
+    QString sandboxProxySocket = QStringLiteral("/run/paddock/proxy.sock"); ///< where it appears inside
+    int proxyPort = 3128;   ///< loopback port inside that leads to the proxy socket
+    QString initPath;       ///< host path of paddock-init
+
+    QList<ReadOnlyBind> readOnlyBinds;
+    SandboxGrants grants;
+
+    bool interactive = false; ///< give the program a terminal of its own
+    Lifetime lifetime = Lifetime::Detached;
+
+    bool operator==(const SandboxSpec &) const = default;
+};
+
+/**
+ * The variables every sandbox needs, for callers to start from: HOME, PATH, TERM, LANG,
+ * and the proxy variables in both cases pointing at the loopback relay.
+ */
+inline QMap<QString, QString> baseEnvironment(const SandboxSpec &spec)
+{
+    const QString proxy = QStringLiteral("http://127.0.0.1:%1").arg(spec.proxyPort);
+    QMap<QString, QString> env{
+        {QStringLiteral("HOME"), spec.sandboxHome},
+        {QStringLiteral("PATH"), QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")},
+        {QStringLiteral("TERM"), QStringLiteral("xterm-256color")},
+        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")},
+        {QStringLiteral("NO_PROXY"), QStringLiteral("localhost,127.0.0.1")},
+        {QStringLiteral("no_proxy"), QStringLiteral("localhost,127.0.0.1")},
+    };
+    for (const char *name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"}) {
+        env.insert(QLatin1String(name), proxy);
+        env.insert(QLatin1String(name).toString().toLower(), proxy);
+    }
+    return env;
+}
+
+} // namespace paddock::runtime

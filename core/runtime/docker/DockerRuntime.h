@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/Runtime.h"
+#include "runtime/docker/DockerClient.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <mutex>
+
+namespace paddock::runtime {
+
+/** @brief A volume of a Docker sandbox, as a kit's `volumes` entry describes it. */
+struct DockerVolume
+{
+    QString path;       ///< inside the container
+    bool tmpfs = false; ///< true: in memory, gone when the container stops; false: a named volume
+    QString size;       ///< tmpfs only, as `mount -t tmpfs` reads it ("64m")
+    QString mode;       ///< tmpfs only, octal ("1777")
+
+    bool operator==(const DockerVolume &) const = default;
+};
+
+/** @brief A container port to publish on the host's loopback, on a port the engine picks. */
+struct DockerPort
+{
+    quint16 containerPort = 0;
+    QString protocol = QStringLiteral("tcp");
+
+    bool operator==(const DockerPort &) const = default;
+};
+
+/**
+ * @brief What a Docker sandbox needs beyond its SandboxSpec: the image and the kit's
+ * resources, volumes, ports and user. Given to DockerRuntime before create(), keyed by name.
+ */
+struct DockerSandboxOptions
+{
+    QString image;
+    double cpus = 0;        ///< 0: no limit
+    qint64 memoryBytes = 0; ///< 0: no limit
+    QList<DockerVolume> volumes;
+    QList<DockerPort> ports;
+    QString user; ///< empty: the image's
+
+    bool operator==(const DockerSandboxOptions &) const = default;
+};
+
+/**
+ * @brief Runs sandboxes as containers of a Docker (or Podman) engine, through its API.
+ *
+ * A sandbox is one container named `paddock-NAME` with the labels `paddock.sandbox=NAME`,
+ * `paddock.kit`, `paddock.workspace`, `paddock.runtime=docker` and `paddock.spec` (the
+ * SandboxSpec as JSON). The engine is the only state: a new instance, as in a restarted
+ * daemon, finds every sandbox again by its labels.
+ *
+ * The container has no network (`NetworkMode: none`), every capability dropped and
+ * no-new-privileges. paddock-init is bound read-only at /run/paddock/init and is the
+ * entrypoint; it relays 127.0.0.1:proxyPort to the proxy socket, which is bound (the socket
+ * itself, not its directory, so no other endpoint is visible) at sandboxProxySocket. Also
+ * bound: the workspace at its own path, the home at sandboxHome (a host directory when
+ * SandboxSpec::homeDir is set, else the named volume `paddock-home-NAME`), the read-only
+ * binds and the grants. The environment is exactly the spec's, to which the engine adds
+ * HOSTNAME (and PATH, HOME, or with a TTY TERM, only when the spec lacks them).
+ *
+ * The image and resources come from setSandboxOptions() (or setDefaultOptions()), read by
+ * create(); afterwards they live in the container. Named volumes are `paddock-NAME-PATH`.
+ * Ports are recorded as bindings on 127.0.0.1 with an ephemeral host port, but an engine
+ * publishes nothing for a container without a network, so they stay unbound for now.
+ *
+ * A foreground start attaches to the container before starting it, so no output is lost,
+ * and relays the caller's fds (stdin only when the spec is interactive) until it exits. The
+ * container outlives a caller that is killed; the daemon's stop() ends it.
+ */
+class DockerRuntime : public Runtime
+{
+public:
+    /** The engine DOCKER_HOST names, else /var/run/docker.sock. */
+    DockerRuntime();
+    explicit DockerRuntime(const docker::Endpoint &endpoint);
+
+    QString id() const override { return QStringLiteral("docker"); }
+    bool isAvailable(QString *why = nullptr) const override;
+
+    RuntimeResult create(const SandboxSpec &spec) override;
+    RuntimeResult start(const QString &name, const ProcessIo &io = {}) override;
+    RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) override;
+    RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
+    /** Removes the container; with @p removeHome also its private home and named volumes. */
+    RuntimeResult remove(const QString &name, bool removeHome = false) override;
+
+    QList<SandboxInfo> list() const override;
+    std::optional<SandboxInfo> inspect(const QString &name) const override;
+    /**
+     * stdout and stderr in one buffer, in the order the engine logged them (one stream with a
+     * TTY). The engine copies the two streams apart, so lines close in time may swap.
+     */
+    std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
+
+    /** Used by create() for sandboxes without options of their own. */
+    void setDefaultOptions(const DockerSandboxOptions &options);
+    /** Used by the next create() of @p name. */
+    void setSandboxOptions(const QString &name, const DockerSandboxOptions &options);
+    DockerSandboxOptions optionsFor(const QString &name) const;
+
+    /** Host ports the engine bound for the sandbox's ports (empty while none are). */
+    QList<docker::PortBinding> publishedPorts(const QString &name) const;
+
+    docker::DockerClient &client() { return m_client; }
+
+    /** The container, with every mount and label, that create() asks the engine for. */
+    static docker::ContainerSpec containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options);
+    static QString containerName(const QString &sandbox) { return QStringLiteral("paddock-") + sandbox; }
+    static QString homeVolumeName(const QString &sandbox) { return QStringLiteral("paddock-home-") + sandbox; }
+    /** `paddock-NAME-PATH` with the path's separators as dashes. */
+    static QString volumeName(const QString &sandbox, const QString &path);
+    static bool isValidName(const QString &name);
+
+private:
+    /** The container of @p name, or an error saying there is none. */
+    docker::Result<docker::ContainerInfo> containerOf(const QString &name) const;
+    SandboxInfo infoOf(const docker::ContainerInfo &container) const;
+    RuntimeResult runForeground(const docker::ContainerInfo &container, const ProcessIo &io);
+    RuntimeResult execInteractive(const QString &containerId, const docker::ExecSpec &spec, const ProcessIo &io);
+    /** A request the client has no call for; @p path without the version prefix. */
+    docker::Result<docker::HttpResponse> engineCall(docker::HttpRequest request) const;
+
+    docker::DockerClient m_client;
+    docker::DockerTransport m_transport;
+    mutable std::mutex m_optionsMutex;
+    DockerSandboxOptions m_defaults;
+    QMap<QString, DockerSandboxOptions> m_options;
+};
+
+} // namespace paddock::runtime

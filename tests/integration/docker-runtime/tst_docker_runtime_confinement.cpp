@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a program inside a Docker sandbox sees: exactly the spec's environment, only loopback,
+// a way out through paddock-init to its proxy socket and nowhere else, the workspace shared
+// with the host, no Docker socket, and the labels and confinement the engine reports.
+#include "DockerRuntimeTestSupport.h"
+
+#include <QtTest>
+
+using namespace paddock::tests::docker;
+using paddock::runtime::SandboxSpec;
+using paddock::runtime::SandboxStatus;
+
+class TestDockerRuntimeConfinement : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<DockerTestBed> m_bed;
+    QString m_name;
+    SandboxSpec m_spec;
+
+    CommandRun run(const QString &script, const QMap<QString, QString> &env = {})
+    {
+        return m_bed->exec(m_name, {QStringLiteral("sh"), QStringLiteral("-c"), script}, env);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_bed = std::make_unique<DockerTestBed>();
+        const QString reason = m_bed->prepare();
+        if (!reason.isEmpty())
+            QSKIP(qPrintable(reason));
+        m_name = m_bed->newName(QStringLiteral("confined"));
+        m_spec = m_bed->idleSpec(m_name);
+        m_spec.environment.insert(QStringLiteral("PADDOCK_KIT_VALUE"), QStringLiteral("with spaces = and signs"));
+        const auto created = m_bed->runtime().create(m_spec);
+        QVERIFY2(created.ok, qPrintable(created.error));
+        const auto started = m_bed->runtime().start(m_name);
+        QVERIFY2(started.ok, qPrintable(started.error));
+    }
+
+    void cleanupTestCase() { m_bed.reset(); }
+
+    void environmentIsExactlyTheSpecs()
+    {
+        // `env` itself, not through a shell, which would add PWD and SHLVL of its own.
+        const CommandRun env = m_bed->exec(m_name, {QStringLiteral("env")});
+        QVERIFY2(env.result.ok, qPrintable(env.result.error));
+        QCOMPARE(env.result.exitCode, 0);
+        QMap<QString, QString> seen;
+        for (const QByteArray &line : env.out.split('\n')) {
+            const qsizetype eq = line.indexOf('=');
+            if (eq > 0)
+                seen.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+        }
+        // The engine always sets HOSTNAME (to the sandbox's name); nothing else is added
+        // because the spec already names PATH and HOME, the only others it would fill in.
+        QMap<QString, QString> expected = m_spec.environment;
+        expected.insert(QStringLiteral("HOSTNAME"), m_name);
+        QCOMPARE(seen, expected);
+    }
+
+    void proxyIsReachedThroughTheRelay()
+    {
+        const int before = m_bed->proxy().requests();
+        const CommandRun wget = run(QStringLiteral("wget -S -O- http://example.test/"),
+                                    {{QStringLiteral("http_proxy"), QStringLiteral("http://127.0.0.1:3128")}});
+        QVERIFY2(wget.result.ok, qPrintable(wget.result.error));
+        QVERIFY2(wget.result.exitCode != 0, "a 403 makes wget fail");
+        QVERIFY2(wget.err.contains("Connecting to 127.0.0.1:3128"), wget.err.constData());
+        QVERIFY2(wget.err.contains("HTTP/1.1 403 Forbidden"), wget.err.constData());
+        // busybox wget stops at an error status before the headers: read them with nc.
+        const CommandRun nc =
+            run(QStringLiteral("printf 'GET http://example.test/ HTTP/1.1\\r\\nHost: example.test\\r\\n\\r\\n' "
+                               "| nc 127.0.0.1 3128"));
+        QCOMPARE(nc.result.exitCode, 0);
+        QVERIFY2(nc.out.startsWith("HTTP/1.1 403 Forbidden\r\n"), nc.out.constData());
+        QVERIFY2(nc.out.contains("\r\nX-Paddock-Reason: test\r\n"), nc.out.constData());
+        QCOMPARE(m_bed->proxy().requests(), before + 2);
+    }
+
+    void directConnectionsFail()
+    {
+        const int before = m_bed->proxy().requests();
+        const CommandRun nc = run(QStringLiteral("echo GET | nc -w 3 10.0.0.1 80"));
+        QVERIFY2(nc.result.ok, qPrintable(nc.result.error));
+        QVERIFY(nc.result.exitCode != 0);
+        QVERIFY2(nc.err.contains("unreachable"), nc.err.constData());
+        // Without a proxy variable wget goes direct too, and fails the same way.
+        const CommandRun wget = run(QStringLiteral("unset http_proxy HTTP_PROXY; wget -T 3 -O- http://10.0.0.1/"));
+        QVERIFY(wget.result.exitCode != 0);
+        QCOMPARE(m_bed->proxy().requests(), before);
+    }
+
+    void onlyLoopbackExists()
+    {
+        const CommandRun ls = run(QStringLiteral("ls /sys/class/net"));
+        QCOMPARE(ls.result.exitCode, 0);
+        QCOMPARE(ls.out, QByteArray("lo\n"));
+    }
+
+    void workspaceIsSharedAtTheSamePath()
+    {
+        const QString path = m_bed->workspace() + QStringLiteral("/written-inside.txt");
+        const CommandRun pwd = run(QStringLiteral("pwd"));
+        QCOMPARE(pwd.out.trimmed(), m_bed->workspace().toUtf8());
+        const CommandRun write = run(QStringLiteral("echo from-the-sandbox > '%1'").arg(path));
+        QCOMPARE(write.result.exitCode, 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("from-the-sandbox\n"));
+    }
+
+    void nothingElseFromTheHost()
+    {
+        QCOMPARE(run(QStringLiteral("test -e /var/run/docker.sock")).result.exitCode, 1);
+        QCOMPARE(run(QStringLiteral("test -e /run/docker.sock")).result.exitCode, 1);
+        // The proxy socket alone, not the directory it lives in on the host.
+        const CommandRun paddock = run(QStringLiteral("ls /run/paddock"));
+        QCOMPARE(paddock.out, QByteArray("init\nproxy.sock\n"));
+        // paddock-init cannot be replaced from inside.
+        QVERIFY(run(QStringLiteral("echo x > /run/paddock/init")).result.exitCode != 0);
+    }
+
+    void dockerSocketOnlyWhenGranted()
+    {
+        // A stand-in for the engine's socket: what matters is where it appears, not what answers.
+        const QString socket = m_bed->workspace() + QStringLiteral("/../granted-engine.sock");
+        StandInProxy engine(QDir::cleanPath(socket));
+        const QString name = m_bed->newName(QStringLiteral("granted"));
+        SandboxSpec spec = m_bed->idleSpec(name);
+        spec.grants.dockerSocket = QDir::cleanPath(socket);
+        QVERIFY(m_bed->runtime().create(spec).ok);
+        QVERIFY(m_bed->runtime().start(name).ok);
+        const CommandRun test =
+            m_bed->exec(name, {QStringLiteral("test"), QStringLiteral("-S"), QStringLiteral("/var/run/docker.sock")});
+        QCOMPARE(test.result.exitCode, std::optional<int>(0));
+        QVERIFY(m_bed->runtime().stop(name, std::chrono::seconds(0)).ok);
+        QVERIFY(m_bed->runtime().remove(name, true).ok);
+    }
+
+    void programRunsWithoutCapabilities()
+    {
+        const CommandRun status = run(QStringLiteral("grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status"));
+        QVERIFY2(status.out.contains("CapEff:\t0000000000000000"), status.out.constData());
+        QVERIFY2(status.out.contains("CapBnd:\t0000000000000000"), status.out.constData());
+        QVERIFY2(status.out.contains("NoNewPrivs:\t1"), status.out.constData());
+        const CommandRun init = run(QStringLiteral("cat /proc/1/cmdline | tr '\\0' ' '"));
+        QVERIFY2(init.out.startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock -- sh -c"),
+                 init.out.constData());
+    }
+
+    void engineReportsLabelsAndConfinement()
+    {
+        const auto found = m_bed->runtime().client().listContainers({QStringLiteral("paddock.sandbox=") + m_name});
+        QVERIFY(found.ok());
+        QCOMPARE(found.value().size(), 1);
+        const auto container = m_bed->runtime().client().inspectContainer(found.value().first().id);
+        QVERIFY(container.ok());
+        const auto &labels = container.value().labels;
+        QCOMPARE(container.value().name, QStringLiteral("paddock-") + m_name);
+        QCOMPARE(labels.value(QStringLiteral("paddock.sandbox")), m_name);
+        QCOMPARE(labels.value(QStringLiteral("paddock.kit")), QStringLiteral("test-kit"));
+        QCOMPARE(labels.value(QStringLiteral("paddock.workspace")), m_bed->workspace());
+        QCOMPARE(labels.value(QStringLiteral("paddock.runtime")), QStringLiteral("docker"));
+        QCOMPARE(container.value().networkMode, QStringLiteral("none"));
+        const QJsonObject host = container.value().raw.value(QStringLiteral("HostConfig")).toObject();
+        QCOMPARE(host.value(QStringLiteral("CapDrop")).toArray(), QJsonArray{QStringLiteral("ALL")});
+        QCOMPARE(host.value(QStringLiteral("SecurityOpt")).toArray(), QJsonArray{QStringLiteral("no-new-privileges")});
+        QCOMPARE(host.value(QStringLiteral("Privileged")).toBool(), false);
+    }
+
+    void inspectDescribesTheRunningSandbox()
+    {
+        const auto info = m_bed->runtime().inspect(m_name);
+        QVERIFY(info.has_value());
+        QCOMPARE(info->status, SandboxStatus::Running);
+        QCOMPARE(info->runtime, QStringLiteral("docker"));
+        QVERIFY(info->pid > 0);
+        QVERIFY(info->startedAt.isValid());
+        QVERIFY(!info->exitCode.has_value());
+        QCOMPARE(info->spec, m_spec);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDockerRuntimeConfinement)
+#include "tst_docker_runtime_confinement.moc"
