@@ -60,13 +60,13 @@ struct SandboxSpec
 
     /** The complete environment of the sandbox: nothing is inherited from the caller. */
     QMap<QString, QString> environment;
-    QStringList argv;       ///< the program and its arguments, resolved with the sandbox's PATH
-    QString workingDir;     ///< inside the sandbox; empty means the workspace
+    QStringList argv;   ///< the program and its arguments, resolved with the sandbox's PATH
+    QString workingDir; ///< inside the sandbox; empty means the workspace
 
-    QString proxySocket;    ///< host path of this sandbox's proxy endpoint (a unix socket)
+    QString proxySocket; ///< host path of this sandbox's proxy endpoint (a unix socket)
     QString sandboxProxySocket = QStringLiteral("/run/paddock/proxy.sock"); ///< where it appears inside
-    int proxyPort = 3128;   ///< loopback port inside that leads to the proxy socket
-    QString initPath;       ///< host path of paddock-init
+    int proxyPort = 3128; ///< loopback port inside that leads to the proxy socket
+    QString initPath;     ///< host path of paddock-init
 
     QList<ReadOnlyBind> readOnlyBinds;
     SandboxGrants grants;

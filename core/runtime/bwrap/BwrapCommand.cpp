@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The Linux launch code: how a SandboxSpec becomes a bubblewrap command line, and how a
+// command enters a running sandbox. Every mount the sandbox gets is listed here, each with the
+// reason it exists; anything not listed does not exist inside.
+#include "runtime/bwrap/BwrapCommand.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <climits>
+
+#include <unistd.h>
+
+namespace paddock::runtime::bwrap {
+namespace {
+
+// Where Paddock's own pieces appear inside. /run is an empty directory of the sandbox's root.
+const QString kInitInside = QStringLiteral("/run/paddock/init");
+const QString kSshAgentInside = QStringLiteral("/run/paddock/ssh-agent.sock");
+const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
+const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
+const QString kDbusInside = QStringLiteral("/run/paddock/dbus-session.sock");
+const QString kDockerInside = QStringLiteral("/var/run/docker.sock");
+
+// The parts of /etc that ordinary programs need and that say nothing private about the host:
+// user and group names (so `id`, `ls -l` and shells work), how to look names up, the trust
+// store for TLS (certificates and OpenSSL's configuration), the CA bundle configuration, the
+// dynamic linker's cache, and the time zone. Deliberately absent: resolv.conf (there is no
+// DNS), hosts (generated), ssl/private, ld.so.conf (only ldconfig reads it), everything else.
+//
+// Single files are copied in by bwrap from an fd (--file) rather than bind-mounted: a copy
+// taken at start costs nothing, where every mount adds to the start time.
+const char *const kCopiedEtcFiles[] = {
+    "/etc/passwd",      "/etc/group",    "/etc/nsswitch.conf",        "/etc/ssl/openssl.cnf",
+    "/etc/ld.so.cache", "/etc/timezone", "/etc/ca-certificates.conf",
+};
+// Directories are bound read-only: the certificates (links into /usr/share/ca-certificates
+// plus the bundle) and the alternatives links Debian's /usr/bin points through.
+const char *const kBoundEtcDirectories[] = {"/etc/ssl/certs", "/etc/alternatives"};
+
+// Top-level directories of the host's system, outside /usr. On a merged-/usr system they are
+// symlinks into /usr and are recreated as the same symlinks; on an older layout they are real
+// directories and are bound read-only.
+const char *const kSystemTopLevel[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
+void add(QStringList &args, std::initializer_list<QString> items)
+{
+    for (const QString &item : items)
+        args << item;
+}
+
+// The link as written (usr/lib), not resolved, so the sandbox has the host's exact layout.
+QString linkText(const QString &path)
+{
+    char buffer[PATH_MAX];
+    const ssize_t length = ::readlink(QFile::encodeName(path).constData(), buffer, sizeof buffer);
+    return length > 0 ? QFile::decodeName(QByteArray(buffer, int(length))) : QFile::symLinkTarget(path);
+}
+
+void addHostSystem(QStringList &args)
+{
+    // The programs and libraries: read-only, the sandbox can run them but not change them.
+    add(args, {QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr")});
+    for (const char *entry : kSystemTopLevel) {
+        const QString path = QString::fromLatin1(entry);
+        const QFileInfo info(path);
+        if (info.isSymLink())
+            add(args, {QStringLiteral("--symlink"), linkText(path), path});
+        else if (info.isDir())
+            add(args, {QStringLiteral("--ro-bind"), path, path});
+    }
+    for (const char *entry : kBoundEtcDirectories) {
+        const QString path = QString::fromLatin1(entry);
+        if (QFileInfo(path).isDir())
+            add(args, {QStringLiteral("--ro-bind"), path, path});
+    }
+    // The time zone is a link into /usr/share/zoneinfo, which the sandbox has: the same link.
+    const QFileInfo localtime(QStringLiteral("/etc/localtime"));
+    if (localtime.isSymLink())
+        add(args, {QStringLiteral("--symlink"), linkText(localtime.filePath()), localtime.filePath()});
+}
+
+void addGrants(QStringList &args, QMap<QString, QString> &env, const SandboxGrants &grants)
+{
+    // Each grant is one host socket (or file), bound read-only: connecting to a socket needs
+    // no write access to the mount, and the sandbox cannot replace it.
+    if (!grants.dockerSocket.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), grants.dockerSocket, kDockerInside});
+    if (!grants.sshAgentSocket.isEmpty()) {
+        add(args, {QStringLiteral("--ro-bind"), grants.sshAgentSocket, kSshAgentInside});
+        env.insert(QStringLiteral("SSH_AUTH_SOCK"), kSshAgentInside);
+    }
+    if (!grants.x11Display.isEmpty()) {
+        QString number = grants.x11Display.mid(grants.x11Display.indexOf(QLatin1Char(':')) + 1);
+        number = number.left(number.indexOf(QLatin1Char('.')) < 0 ? number.size() : number.indexOf(QLatin1Char('.')));
+        const QString socket = QStringLiteral("/tmp/.X11-unix/X") + number;
+        add(args, {QStringLiteral("--ro-bind"), socket, socket});
+        env.insert(QStringLiteral("DISPLAY"), QLatin1Char(':') + number);
+        if (!grants.xauthorityFile.isEmpty()) {
+            add(args, {QStringLiteral("--ro-bind"), grants.xauthorityFile, kXauthorityInside});
+            env.insert(QStringLiteral("XAUTHORITY"), kXauthorityInside);
+        }
+    }
+    if (!grants.waylandSocket.isEmpty()) {
+        add(args, {QStringLiteral("--ro-bind"), grants.waylandSocket, kWaylandInside});
+        env.insert(QStringLiteral("WAYLAND_DISPLAY"), kWaylandInside);
+    }
+    if (!grants.dbusSessionSocket.isEmpty()) {
+        add(args, {QStringLiteral("--ro-bind"), grants.dbusSessionSocket, kDbusInside});
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=") + kDbusInside);
+    }
+}
+
+QString workingDirOf(const SandboxSpec &spec)
+{
+    return spec.workingDir.isEmpty() ? spec.workspace : spec.workingDir;
+}
+
+} // namespace
+
+QStringList copiedHostFiles()
+{
+    QStringList files;
+    for (const char *entry : kCopiedEtcFiles)
+        files << QString::fromLatin1(entry);
+    // Where /etc/localtime is a file rather than a link into /usr/share/zoneinfo, it is copied.
+    const QFileInfo localtime(QStringLiteral("/etc/localtime"));
+    if (localtime.exists() && !localtime.isSymLink())
+        files << localtime.filePath();
+    return files;
+}
+
+QString initPathInSandbox()
+{
+    return kInitInside;
+}
+
+QString bwrapProgram()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
+}
+
+QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    QStringList args;
+    // Every namespace is new: no network but loopback (bwrap brings `lo` up), its own pids,
+    // IPC, host name, cgroup view, and a user namespace so nothing inside holds a host
+    // capability. --cap-drop ALL empties even the capabilities of that user namespace.
+    add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL")});
+    // paddock-init is PID 1 itself: it forwards signals and reaps, so bwrap's reaper is not
+    // needed, and a SIGTERM sent to the sandbox's first process reaches paddock-init.
+    args << QStringLiteral("--as-pid-1");
+    // A session of its own, so nothing inside can push keystrokes into the caller's terminal
+    // (TIOCSTI). An interactive sandbox gets its own terminal and session from the launcher.
+    if (!spec.interactive)
+        args << QStringLiteral("--new-session");
+    if (spec.lifetime == SandboxSpec::Lifetime::Foreground)
+        args << QStringLiteral("--die-with-parent");
+    add(args, {QStringLiteral("--hostname"), spec.name});
+
+    QMap<QString, QString> env = spec.environment;
+
+    addHostSystem(args);
+    // A fresh /proc for the new pid namespace (the host's processes stay invisible), a minimal
+    // /dev (null, zero, random, tty, pts, shm), and a private /tmp.
+    add(args, {QStringLiteral("--proc"), QStringLiteral("/proc")});
+    add(args, {QStringLiteral("--dev"), QStringLiteral("/dev")});
+    add(args, {QStringLiteral("--tmpfs"), QStringLiteral("/tmp")});
+    for (const auto &[fd, path] : paths.copiedFiles)
+        add(args,
+            {QStringLiteral("--perms"), QStringLiteral("0644"), QStringLiteral("--file"), QString::number(fd), path});
+    // Loopback and the sandbox's own name, so `localhost` and `hostname -f` resolve without DNS.
+    if (!paths.hostsFile.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), paths.hostsFile, QStringLiteral("/etc/hosts")});
+
+    // paddock-init, read-only, the program bwrap starts.
+    add(args, {QStringLiteral("--ro-bind"), spec.initPath, kInitInside});
+    // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
+    // so the sandbox sees no other endpoint.
+    if (!spec.proxySocket.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), spec.proxySocket, spec.sandboxProxySocket});
+
+    // The private home (never the user's own) and the workspace, the two writable places.
+    // After /tmp, so a workspace under /tmp is not hidden by the tmpfs.
+    add(args, {QStringLiteral("--bind"), paths.homeDir, spec.sandboxHome});
+    if (!spec.workspace.isEmpty())
+        add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
+
+    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
+        add(args, {QStringLiteral("--ro-bind"), bind.hostPath,
+                   bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath});
+    addGrants(args, env, spec.grants);
+
+    // The root itself (a tmpfs holding the mount points) becomes read-only last: only the
+    // binds above are writable.
+    add(args, {QStringLiteral("--remount-ro"), QStringLiteral("/")});
+
+    // Exactly the spec's environment (and the grants' variables): nothing from the caller.
+    args << QStringLiteral("--clearenv");
+    for (auto it = env.cbegin(); it != env.cend(); ++it)
+        add(args, {QStringLiteral("--setenv"), it.key(), it.value()});
+    add(args, {QStringLiteral("--chdir"), workingDirOf(spec)});
+    if (paths.statusFd >= 0)
+        add(args, {QStringLiteral("--json-status-fd"), QString::number(paths.statusFd)});
+
+    args << QStringLiteral("--") << kInitInside;
+    if (!spec.proxySocket.isEmpty())
+        add(args, {QStringLiteral("--relay"),
+                   QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket)});
+    args << QStringLiteral("--") << spec.argv;
+    return args;
+}
+
+QStringList execCommand(const SandboxSpec &spec, qint64 initPid, const ExecRequest &request)
+{
+    // bwrap cannot join an existing mount namespace, and paddock-init keeps no control
+    // channel (it would be a way in for the sandbox too), so a command enters the sandbox the
+    // way a container engine does: setns(2) into each namespace of the sandbox's first
+    // process via nsenter. This needs no root: the user owns the sandbox's user namespace.
+    // Inside, setpriv drops what entering gave (capabilities of that user namespace) and
+    // forbids regaining any, and env sets exactly the sandbox's environment.
+    QMap<QString, QString> env = spec.environment;
+    QStringList unusedArgs;
+    addGrants(unusedArgs, env, spec.grants);
+    for (auto it = request.environment.cbegin(); it != request.environment.cend(); ++it)
+        env.insert(it.key(), it.value());
+
+    QStringList command{
+        QStandardPaths::findExecutable(QStringLiteral("nsenter")), QStringLiteral("--target"), QString::number(initPid),
+        QStringLiteral("--all"), QStringLiteral("--preserve-credentials"), QStringLiteral("--root"),
+        // Resolved inside the sandbox: the host's /usr is its /usr.
+        QStringLiteral("/usr/bin/setpriv"), QStringLiteral("--no-new-privs"), QStringLiteral("--bounding-set"),
+        QStringLiteral("-all"), QStringLiteral("--inh-caps"), QStringLiteral("-all"), QStringLiteral("--ambient-caps"),
+        QStringLiteral("-all"), QStringLiteral("--"), QStringLiteral("/usr/bin/env"), QStringLiteral("-i"),
+        QStringLiteral("-C"), request.workingDir.isEmpty() ? workingDirOf(spec) : request.workingDir,
+        QStringLiteral("--")};
+    for (auto it = env.cbegin(); it != env.cend(); ++it)
+        command << it.key() + QLatin1Char('=') + it.value();
+    command << request.argv;
+    return command;
+}
+
+} // namespace paddock::runtime::bwrap

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runtime/bwrap/BwrapRuntime.h"
+
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+#include "runtime/bwrap/BwrapCommand.h"
+#include "runtime/bwrap/SandboxProcess.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QThread>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcBwrap, "paddock.runtime.bwrap", QtInfoMsg)
+
+namespace paddock::runtime {
+
+using bwrap::ProcessIdentity;
+using bwrap::SandboxState;
+
+namespace {
+
+/** An fd closed when it goes out of scope. */
+class FileDescriptor
+{
+public:
+    explicit FileDescriptor(int fd) : m_fd(fd) {}
+    ~FileDescriptor()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    FileDescriptor(const FileDescriptor &) = delete;
+    FileDescriptor &operator=(const FileDescriptor &) = delete;
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+/** The host files bwrap copies into the sandbox, open for the launch and closed after it. */
+class CopiedFiles
+{
+public:
+    /** Opens each file that exists; the child gets them as fds @p firstFd, firstFd + 1, ... */
+    explicit CopiedFiles(int firstFd)
+    {
+        for (const QString &path : bwrap::copiedHostFiles()) {
+            const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            m_fds << fd;
+            m_mapping.append({firstFd + int(m_mapping.size()), path});
+        }
+    }
+    ~CopiedFiles()
+    {
+        for (int fd : m_fds)
+            ::close(fd);
+    }
+    CopiedFiles(const CopiedFiles &) = delete;
+    CopiedFiles &operator=(const CopiedFiles &) = delete;
+    const QList<int> &fds() const { return m_fds; }
+    const QList<QPair<int, QString>> &mapping() const { return m_mapping; }
+
+private:
+    QList<int> m_fds;
+    QList<QPair<int, QString>> m_mapping;
+};
+
+int openForSandbox(const QString &path, int flags)
+{
+    return ::open(QFile::encodeName(path).constData(), flags | O_CLOEXEC | O_NOFOLLOW, 0600);
+}
+
+QString systemError()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+/** The last lines bwrap wrote, which say why a sandbox could not start. */
+QString tailOf(const QString &path, qint64 from)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(from))
+        return {};
+    return QString::fromUtf8(file.read(4096)).trimmed();
+}
+
+/** Polls @p done every millisecond until it holds or @p timeoutMs passes. */
+template <typename Predicate> bool waitUntil(Predicate done, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QThread::usleep(1000);
+    }
+    return true;
+}
+
+} // namespace
+
+BwrapRuntime::BwrapRuntime() : BwrapRuntime(paths::dataDir() + QStringLiteral("/sandboxes")) {}
+
+BwrapRuntime::BwrapRuntime(const QString &sandboxesDir) : m_root(sandboxesDir) {}
+
+bool BwrapRuntime::isValidName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"));
+    return pattern.match(name).hasMatch();
+}
+
+QString BwrapRuntime::sandboxDir(const QString &name) const
+{
+    return m_root + QLatin1Char('/') + name;
+}
+QString BwrapRuntime::privateHome(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/home");
+}
+QString BwrapRuntime::statePath(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/state.json");
+}
+QString BwrapRuntime::logPath(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/log");
+}
+QString BwrapRuntime::statusPath(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/bwrap-status.json");
+}
+
+QString BwrapRuntime::homeOf(const SandboxState &state) const
+{
+    return state.spec.homeDir.isEmpty() ? privateHome(state.spec.name) : state.spec.homeDir;
+}
+
+bool BwrapRuntime::isAvailable(QString *why) const
+{
+    const QString program = bwrap::bwrapProgram();
+    if (program.isEmpty()) {
+        if (why)
+            *why = QStringLiteral("bubblewrap is not installed (the package is called bubblewrap)");
+        return false;
+    }
+    // Installed is not enough: user namespaces may be disabled on this kernel.
+    QProcess probe;
+    probe.start(program, {QStringLiteral("--unshare-all"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
+                          QStringLiteral("/"), QStringLiteral("true")});
+    if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0) {
+        if (why)
+            *why = QStringLiteral("bubblewrap cannot create namespaces here: %1")
+                       .arg(QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+        return false;
+    }
+    return true;
+}
+
+RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
+{
+    if (!isValidName(spec.name))
+        return RuntimeResult::failure(
+            QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')").arg(spec.name));
+    if (spec.argv.isEmpty())
+        return RuntimeResult::failure(QStringLiteral("no program to run in sandbox %1").arg(spec.name));
+    if (!QFileInfo(spec.initPath).isExecutable())
+        return RuntimeResult::failure(QStringLiteral("paddock-init not found at '%1'").arg(spec.initPath));
+    if (!spec.workspace.isEmpty() && (!QDir::isAbsolutePath(spec.workspace) || !QFileInfo(spec.workspace).isDir()))
+        return RuntimeResult::failure(QStringLiteral("the workspace %1 is not a directory").arg(spec.workspace));
+    if (!QDir::isAbsolutePath(spec.sandboxHome))
+        return RuntimeResult::failure(QStringLiteral("the sandbox home %1 is not absolute").arg(spec.sandboxHome));
+    if (QFileInfo::exists(statePath(spec.name)))
+        return RuntimeResult::failure(QStringLiteral("a sandbox named %1 exists already").arg(spec.name));
+
+    QString error;
+    if (!paths::ensurePrivateDir(sandboxDir(spec.name), &error))
+        return RuntimeResult::failure(error);
+    SandboxState state;
+    state.spec = spec;
+    state.createdAt = QDateTime::currentDateTimeUtc();
+    if (!prepareLaunch(state, &error) || !bwrap::writeState(statePath(spec.name), state, &error))
+        return RuntimeResult::failure(error);
+    qCInfo(lcBwrap) << "created sandbox" << spec.name;
+    return RuntimeResult::success();
+}
+
+bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) const
+{
+    const QString home = homeOf(state);
+    if (state.spec.homeDir.isEmpty()) {
+        if (!paths::ensurePrivateDir(home, error))
+            return false;
+    } else if (!QFileInfo(home).isDir()) {
+        *error = QStringLiteral("the home directory %1 does not exist").arg(home);
+        return false;
+    }
+    // Rewritten only when it changes: an fsync on every start would cost milliseconds.
+    const QByteArray hosts =
+        QStringLiteral("127.0.0.1\tlocalhost\n127.0.1.1\t%1\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+            .arg(state.spec.name)
+            .toUtf8();
+    const QString hostsPath = sandboxDir(state.spec.name) + QStringLiteral("/hosts");
+    QFile existing(hostsPath);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == hosts)
+        return true;
+    return writeFileAtomically(hostsPath, hosts, error, 0644);
+}
+
+bool BwrapRuntime::isRunning(const SandboxState &state) const
+{
+    return state.init.pid > 0 && state.init.isAlive();
+}
+
+SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
+{
+    SandboxInfo info;
+    info.name = state.spec.name;
+    info.kitName = state.spec.kitName;
+    info.runtime = id();
+    info.workspace = state.spec.workspace;
+    info.spec = state.spec;
+    info.startedAt = state.startedAt;
+    info.finishedAt = state.finishedAt;
+    if (!state.startedAt.isValid()) {
+        info.status = SandboxStatus::Created;
+    } else if (isRunning(state)) {
+        info.status = SandboxStatus::Running;
+        info.pid = state.init.pid;
+    } else {
+        // It may have ended on its own since the state was written: bwrap recorded how.
+        info.status = SandboxStatus::Stopped;
+        info.exitCode = state.exitCode ? state.exitCode : bwrap::readBwrapStatus(statusPath(state.spec.name)).exitCode;
+    }
+    return info;
+}
+
+bool BwrapRuntime::awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const
+{
+    const QString path = statusPath(name);
+    // bwrap reports the pid as soon as the sandbox's namespaces exist, before the program
+    // runs, so this wait is short; ten seconds covers a loaded machine.
+    waitUntil([&] { return bwrap::readBwrapStatus(path).childPid > 0 || launcherEnded(); }, 10000);
+    *pid = bwrap::readBwrapStatus(path).childPid;
+    if (*pid <= 0)
+        return false;
+    // The pid comes before the mounts: the sandbox runs once paddock-init has replaced bwrap's
+    // child. Until then a signal would abort the setup and bwrap would report no status.
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(*pid));
+    waitUntil(
+        [&] {
+            if (!cmdline.open(QIODevice::ReadOnly))
+                return true; // already gone: it ran and ended
+            const QByteArray program = cmdline.readAll().split('\0').value(0);
+            cmdline.close();
+            return program == QFile::encodeName(bwrap::initPathInSandbox()) || launcherEnded();
+        },
+        10000);
+    return true;
+}
+
+RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io)
+{
+    QString error;
+    auto state = isValidName(name) ? bwrap::readState(statePath(name), &error) : std::nullopt;
+    if (!state)
+        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
+    if (isRunning(*state))
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 is already running").arg(name));
+    if (bwrap::bwrapProgram().isEmpty())
+        return RuntimeResult::failure(QStringLiteral("bubblewrap is not installed (the package is called bubblewrap)"));
+    if (!prepareLaunch(*state, &error))
+        return RuntimeResult::failure(error);
+    if (state->spec.lifetime == SandboxSpec::Lifetime::Foreground)
+        return runForeground(*state, io);
+    return startDetached(*state);
+}
+
+RuntimeResult BwrapRuntime::startDetached(SandboxState state)
+{
+    const QString name = state.spec.name;
+    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    const FileDescriptor log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
+    const FileDescriptor devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (status.get() < 0 || log.get() < 0 || devNull.get() < 0)
+        return RuntimeResult::failure(
+            QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
+    const qint64 logStart = ::lseek(log.get(), 0, SEEK_END);
+
+    // fd 3 is bwrap's status report, the copied files follow it.
+    const CopiedFiles copied(4);
+    bwrap::ChildSetup setup;
+    setup.argv = QStringList{bwrap::bwrapProgram()} +
+                 bwrap::bwrapArguments(
+                     state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping()});
+    setup.extraFds = QList<int>{status.get()} + copied.fds();
+    qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
+    setup.in = devNull.get();
+    setup.out = log.get();
+    setup.err = log.get();
+    QString error;
+    const qint64 bwrapPid = bwrap::spawnDetached(setup, &error);
+    if (bwrapPid <= 0)
+        return RuntimeResult::failure(error);
+    state.bwrap = ProcessIdentity::of(bwrapPid).value_or(ProcessIdentity{bwrapPid, 0});
+
+    qint64 initPid = 0;
+    if (!awaitSandboxPid(
+            name, [&] { return !state.bwrap.isAlive(); }, &initPid)) {
+        const QString why = tailOf(logPath(name), logStart);
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 did not start%2")
+                                          .arg(name, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+    }
+    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
+    state.startedAt = QDateTime::currentDateTimeUtc();
+    state.finishedAt = QDateTime();
+    state.exitCode.reset();
+    if (!bwrap::writeState(statePath(name), state, &error))
+        return RuntimeResult::failure(error);
+    qCInfo(lcBwrap) << "started sandbox" << name << "pid" << initPid;
+    return RuntimeResult::success();
+}
+
+RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
+{
+    const QString name = state.spec.name;
+    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    if (status.get() < 0)
+        return RuntimeResult::failure(
+            QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
+
+    // fd 3 is bwrap's status report, the copied files follow it.
+    const CopiedFiles copied(4);
+    bwrap::ChildSetup setup;
+    setup.argv = QStringList{bwrap::bwrapProgram()} +
+                 bwrap::bwrapArguments(
+                     state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping()});
+    setup.extraFds = QList<int>{status.get()} + copied.fds();
+    setup.in = io.in;
+    setup.out = io.out;
+    setup.err = io.err;
+    setup.terminal = state.spec.interactive && ::isatty(io.in);
+    bwrap::AttachedChild child;
+    QString error;
+    if (!child.start(setup, &error))
+        return RuntimeResult::failure(error);
+    state.bwrap = ProcessIdentity::of(child.pid()).value_or(ProcessIdentity{child.pid(), 0});
+
+    qint64 initPid = 0;
+    if (!awaitSandboxPid(
+            name, [&] { return child.hasExited(); }, &initPid)) {
+        const int code = child.wait();
+        return RuntimeResult::failure(
+            QStringLiteral("sandbox %1 did not start (bwrap exited with %2)").arg(name).arg(code));
+    }
+    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
+    state.startedAt = QDateTime::currentDateTimeUtc();
+    state.finishedAt = QDateTime();
+    state.exitCode.reset();
+    // Listed as running by other processes while it runs; a failure to record that is not a
+    // reason to kill the user's program.
+    if (!bwrap::writeState(statePath(name), state, &error))
+        qCWarning(lcBwrap) << "sandbox" << name << "runs unrecorded:" << error;
+
+    const int code = child.wait();
+    recordFinish(state, code);
+    return RuntimeResult::exited(code);
+}
+
+void BwrapRuntime::recordFinish(SandboxState &state, std::optional<int> exitCode) const
+{
+    state.finishedAt = QDateTime::currentDateTimeUtc();
+    state.exitCode = exitCode;
+    QString error;
+    if (!bwrap::writeState(statePath(state.spec.name), state, &error))
+        qCWarning(lcBwrap) << "cannot record the end of sandbox" << state.spec.name << error;
+}
+
+RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
+{
+    auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state)
+        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
+    if (!isRunning(*state))
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 is not running").arg(name));
+    if (request.argv.isEmpty())
+        return RuntimeResult::failure(QStringLiteral("no command to run"));
+    const QStringList command = bwrap::execCommand(state->spec, state->init.pid, request);
+    if (command.first().isEmpty())
+        return RuntimeResult::failure(QStringLiteral("nsenter is not installed (it comes with util-linux)"));
+
+    bwrap::ChildSetup setup;
+    setup.argv = command;
+    setup.in = io.in;
+    setup.out = io.out;
+    setup.err = io.err;
+    setup.terminal = request.interactive && ::isatty(io.in);
+    bwrap::AttachedChild child;
+    QString error;
+    if (!child.start(setup, &error))
+        return RuntimeResult::failure(error);
+    return RuntimeResult::exited(child.wait());
+}
+
+RuntimeResult BwrapRuntime::stop(const QString &name, std::chrono::milliseconds grace)
+{
+    auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state)
+        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
+    if (!state->startedAt.isValid() || state->finishedAt.isValid())
+        return RuntimeResult::success();
+
+    // SIGTERM to paddock-init, which passes it on to the program; the pid is checked against
+    // its start time first so a reused pid is never signalled.
+    if (isRunning(*state)) {
+        ::kill(pid_t(state->init.pid), SIGTERM);
+        if (!waitUntil([&] { return !state->init.isAlive(); }, int(grace.count()))) {
+            qCInfo(lcBwrap) << "sandbox" << name << "ignored SIGTERM; killing it";
+            // PID 1 of the sandbox's pid namespace: everything inside dies with it.
+            if (state->init.isAlive())
+                ::kill(pid_t(state->init.pid), SIGKILL);
+            if (!waitUntil([&] { return !state->init.isAlive(); }, 10000))
+                return RuntimeResult::failure(QStringLiteral("sandbox %1 does not die").arg(name));
+        }
+    }
+    // bwrap writes the exit status once it has collected its child, right after.
+    const QString status = statusPath(name);
+    waitUntil([&] { return bwrap::readBwrapStatus(status).exitCode || !state->bwrap.isAlive(); }, 2000);
+    recordFinish(*state, bwrap::readBwrapStatus(status).exitCode);
+    qCInfo(lcBwrap) << "stopped sandbox" << name;
+    return RuntimeResult::success();
+}
+
+RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
+{
+    auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state)
+        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
+    if (isRunning(*state))
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
+    const QString dir = sandboxDir(name);
+    for (const char *file : {"/state.json", "/log", "/bwrap-status.json", "/hosts"})
+        QFile::remove(dir + QLatin1String(file));
+    // Only the private home is ever deleted; a home the user chose stays theirs.
+    if (removeHome && state->spec.homeDir.isEmpty())
+        QDir(privateHome(name)).removeRecursively();
+    QDir().rmdir(dir); // fails, harmlessly, while a kept home is in it
+    qCInfo(lcBwrap) << "removed sandbox" << name << (removeHome ? "and its home" : "");
+    return RuntimeResult::success();
+}
+
+QList<SandboxInfo> BwrapRuntime::list() const
+{
+    QList<SandboxInfo> result;
+    const QStringList names = QDir(m_root).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &name : names) {
+        if (!isValidName(name) || !QFileInfo::exists(statePath(name)))
+            continue;
+        QString error;
+        if (const auto state = bwrap::readState(statePath(name), &error))
+            result.append(infoOf(*state));
+        else
+            qCWarning(lcBwrap) << "skipping" << error;
+    }
+    return result;
+}
+
+std::optional<SandboxInfo> BwrapRuntime::inspect(const QString &name) const
+{
+    const auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state)
+        return std::nullopt;
+    return infoOf(*state);
+}
+
+std::optional<QByteArray> BwrapRuntime::logs(const QString &name, QString *error) const
+{
+    if (!isValidName(name) || !QFileInfo::exists(statePath(name))) {
+        if (error)
+            *error = QStringLiteral("no sandbox named %1").arg(name);
+        return std::nullopt;
+    }
+    QFile file(logPath(name));
+    if (!file.exists())
+        return QByteArray();
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString());
+        return std::nullopt;
+    }
+    return file.readAll();
+}
+
+} // namespace paddock::runtime

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/Runtime.h"
+#include "runtime/bwrap/SandboxState.h"
+
+#include <QString>
+
+#include <functional>
+
+namespace paddock::runtime {
+
+/**
+ * @brief Runs sandboxes under bubblewrap: no daemon, no image, the host's /usr read-only,
+ * no network but the loopback relay to the sandbox's proxy socket.
+ *
+ * Each sandbox has a directory `dataDir()/sandboxes/NAME/` holding `state.json`, its
+ * output (`log`), bwrap's status report and the private home (`home/`, 0700). The state
+ * records the sandbox's first process with its kernel start time, so a stale file whose pid
+ * was reused is never mistaken for a running sandbox.
+ */
+class BwrapRuntime : public Runtime
+{
+public:
+    /** Sandboxes under `paths::dataDir()/sandboxes`. */
+    BwrapRuntime();
+    /** Sandboxes under @p sandboxesDir. */
+    explicit BwrapRuntime(const QString &sandboxesDir);
+
+    QString id() const override { return QStringLiteral("bwrap"); }
+    bool isAvailable(QString *why = nullptr) const override;
+
+    RuntimeResult create(const SandboxSpec &spec) override;
+    RuntimeResult start(const QString &name, const ProcessIo &io = {}) override;
+    RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) override;
+    RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
+    RuntimeResult remove(const QString &name, bool removeHome = false) override;
+
+    QList<SandboxInfo> list() const override;
+    std::optional<SandboxInfo> inspect(const QString &name) const override;
+    std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
+
+    /** `NAME/` under the sandboxes directory. */
+    QString sandboxDir(const QString &name) const;
+    /** The private home of @p name: `NAME/home`. */
+    QString privateHome(const QString &name) const;
+    /** Whether @p name can name a sandbox (it becomes a directory and a host name). */
+    static bool isValidName(const QString &name);
+
+private:
+    QString statePath(const QString &name) const;
+    QString logPath(const QString &name) const;
+    QString statusPath(const QString &name) const;
+    QString homeOf(const bwrap::SandboxState &state) const;
+    SandboxInfo infoOf(const bwrap::SandboxState &state) const;
+    bool isRunning(const bwrap::SandboxState &state) const;
+    bool prepareLaunch(const bwrap::SandboxState &state, QString *error) const;
+    RuntimeResult startDetached(bwrap::SandboxState state);
+    RuntimeResult runForeground(bwrap::SandboxState state, const ProcessIo &io);
+    /** Waits until bwrap reports the sandbox's first process; false if it ended first. */
+    bool awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const;
+    void recordFinish(bwrap::SandboxState &state, std::optional<int> exitCode) const;
+
+    QString m_root;
+};
+
+} // namespace paddock::runtime

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runtime/bwrap/SandboxState.h"
+
+#include "common/AtomicFile.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace paddock::runtime::bwrap {
+namespace {
+
+struct ProcStat
+{
+    char state = '?';
+    quint64 startTime = 0;
+};
+
+std::optional<ProcStat> readProcStat(qint64 pid)
+{
+    if (pid <= 0)
+        return std::nullopt;
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray text = file.readAll();
+    // The command name (field 2) may hold spaces and parentheses: fields resume after the last ')'.
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0)
+        return std::nullopt;
+    const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+    // fields[0] is field 3 (state); the start time is field 22.
+    if (fields.size() < 20 || fields[0].isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const quint64 start = fields[19].toULongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    return ProcStat{fields[0].at(0), start};
+}
+
+QString dateText(const QDateTime &time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QDateTime dateFrom(const QJsonValue &value)
+{
+    return value.toString().isEmpty() ? QDateTime() : QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+}
+
+QJsonObject identityToJson(const ProcessIdentity &identity)
+{
+    return {{QStringLiteral("pid"), identity.pid}, {QStringLiteral("startTime"), QString::number(identity.startTime)}};
+}
+
+ProcessIdentity identityFrom(const QJsonValue &value)
+{
+    const QJsonObject object = value.toObject();
+    return {object.value(QStringLiteral("pid")).toInteger(),
+            object.value(QStringLiteral("startTime")).toString().toULongLong()};
+}
+
+QJsonObject mapToJson(const QMap<QString, QString> &map)
+{
+    QJsonObject object;
+    for (auto it = map.cbegin(); it != map.cend(); ++it)
+        object.insert(it.key(), it.value());
+    return object;
+}
+
+QMap<QString, QString> mapFrom(const QJsonValue &value)
+{
+    QMap<QString, QString> map;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it)
+        map.insert(it.key(), it.value().toString());
+    return map;
+}
+
+} // namespace
+
+std::optional<ProcessIdentity> ProcessIdentity::of(qint64 pid)
+{
+    const auto stat = readProcStat(pid);
+    if (!stat)
+        return std::nullopt;
+    return ProcessIdentity{pid, stat->startTime};
+}
+
+bool ProcessIdentity::isAlive() const
+{
+    const auto stat = readProcStat(pid);
+    // A zombie has finished; only its parent has not collected it yet.
+    return stat && stat->startTime == startTime && stat->state != 'Z' && stat->state != 'X';
+}
+
+QJsonObject specToJson(const SandboxSpec &spec)
+{
+    QJsonArray binds;
+    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
+        binds.append(
+            QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
+    const SandboxGrants &g = spec.grants;
+    return {
+        {QStringLiteral("name"), spec.name},
+        {QStringLiteral("kit"), spec.kitName},
+        {QStringLiteral("workspace"), spec.workspace},
+        {QStringLiteral("homeDir"), spec.homeDir},
+        {QStringLiteral("sandboxHome"), spec.sandboxHome},
+        {QStringLiteral("environment"), mapToJson(spec.environment)},
+        {QStringLiteral("argv"), QJsonArray::fromStringList(spec.argv)},
+        {QStringLiteral("workingDir"), spec.workingDir},
+        {QStringLiteral("proxySocket"), spec.proxySocket},
+        {QStringLiteral("sandboxProxySocket"), spec.sandboxProxySocket},
+        {QStringLiteral("proxyPort"), spec.proxyPort},
+        {QStringLiteral("initPath"), spec.initPath},
+        {QStringLiteral("readOnlyBinds"), binds},
+        {QStringLiteral("grants"), QJsonObject{{QStringLiteral("dockerSocket"), g.dockerSocket},
+                                               {QStringLiteral("sshAgentSocket"), g.sshAgentSocket},
+                                               {QStringLiteral("x11Display"), g.x11Display},
+                                               {QStringLiteral("xauthorityFile"), g.xauthorityFile},
+                                               {QStringLiteral("waylandSocket"), g.waylandSocket},
+                                               {QStringLiteral("dbusSessionSocket"), g.dbusSessionSocket}}},
+        {QStringLiteral("interactive"), spec.interactive},
+        {QStringLiteral("lifetime"), spec.lifetime == SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
+                                                                                        : QStringLiteral("detached")},
+    };
+}
+
+SandboxSpec specFromJson(const QJsonObject &o)
+{
+    SandboxSpec spec;
+    spec.name = o.value(QStringLiteral("name")).toString();
+    spec.kitName = o.value(QStringLiteral("kit")).toString();
+    spec.workspace = o.value(QStringLiteral("workspace")).toString();
+    spec.homeDir = o.value(QStringLiteral("homeDir")).toString();
+    spec.sandboxHome = o.value(QStringLiteral("sandboxHome")).toString(spec.sandboxHome);
+    spec.environment = mapFrom(o.value(QStringLiteral("environment")));
+    for (const QJsonValue &arg : o.value(QStringLiteral("argv")).toArray())
+        spec.argv << arg.toString();
+    spec.workingDir = o.value(QStringLiteral("workingDir")).toString();
+    spec.proxySocket = o.value(QStringLiteral("proxySocket")).toString();
+    spec.sandboxProxySocket = o.value(QStringLiteral("sandboxProxySocket")).toString(spec.sandboxProxySocket);
+    spec.proxyPort = o.value(QStringLiteral("proxyPort")).toInt(spec.proxyPort);
+    spec.initPath = o.value(QStringLiteral("initPath")).toString();
+    for (const QJsonValue &bind : o.value(QStringLiteral("readOnlyBinds")).toArray())
+        spec.readOnlyBinds.append(
+            {bind[QStringLiteral("host")].toString(), bind[QStringLiteral("sandbox")].toString()});
+    const QJsonObject g = o.value(QStringLiteral("grants")).toObject();
+    spec.grants.dockerSocket = g.value(QStringLiteral("dockerSocket")).toString();
+    spec.grants.sshAgentSocket = g.value(QStringLiteral("sshAgentSocket")).toString();
+    spec.grants.x11Display = g.value(QStringLiteral("x11Display")).toString();
+    spec.grants.xauthorityFile = g.value(QStringLiteral("xauthorityFile")).toString();
+    spec.grants.waylandSocket = g.value(QStringLiteral("waylandSocket")).toString();
+    spec.grants.dbusSessionSocket = g.value(QStringLiteral("dbusSessionSocket")).toString();
+    spec.interactive = o.value(QStringLiteral("interactive")).toBool();
+    spec.lifetime = o.value(QStringLiteral("lifetime")).toString() == QLatin1String("foreground")
+                        ? SandboxSpec::Lifetime::Foreground
+                        : SandboxSpec::Lifetime::Detached;
+    return spec;
+}
+
+QJsonObject SandboxState::toJson() const
+{
+    QJsonObject object{
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("runtime"), QStringLiteral("bwrap")},
+        {QStringLiteral("spec"), specToJson(spec)},
+        {QStringLiteral("createdAt"), dateText(createdAt)},
+        {QStringLiteral("init"), identityToJson(init)},
+        {QStringLiteral("bwrap"), identityToJson(bwrap)},
+        {QStringLiteral("startedAt"), dateText(startedAt)},
+        {QStringLiteral("finishedAt"), dateText(finishedAt)},
+    };
+    if (exitCode)
+        object.insert(QStringLiteral("exitCode"), *exitCode);
+    return object;
+}
+
+std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QString *error)
+{
+    if (object.value(QStringLiteral("version")).toInt() != 1 || !object.value(QStringLiteral("spec")).isObject()) {
+        if (error)
+            *error = QStringLiteral("not a Paddock sandbox state (version 1)");
+        return std::nullopt;
+    }
+    SandboxState state;
+    state.spec = specFromJson(object.value(QStringLiteral("spec")).toObject());
+    state.createdAt = dateFrom(object.value(QStringLiteral("createdAt")));
+    state.init = identityFrom(object.value(QStringLiteral("init")));
+    state.bwrap = identityFrom(object.value(QStringLiteral("bwrap")));
+    state.startedAt = dateFrom(object.value(QStringLiteral("startedAt")));
+    state.finishedAt = dateFrom(object.value(QStringLiteral("finishedAt")));
+    if (object.contains(QStringLiteral("exitCode")))
+        state.exitCode = object.value(QStringLiteral("exitCode")).toInt();
+    return state;
+}
+
+std::optional<SandboxState> readState(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!document.isObject()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    QString why;
+    auto state = SandboxState::fromJson(document.object(), &why);
+    if (!state && error)
+        *error = QStringLiteral("%1: %2").arg(path, why);
+    return state;
+}
+
+bool writeState(const QString &path, const SandboxState &state, QString *error)
+{
+    return writeFileAtomically(path, QJsonDocument(state.toJson()).toJson(QJsonDocument::Indented), error, 0600);
+}
+
+BwrapStatus readBwrapStatus(const QString &path)
+{
+    BwrapStatus status;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return status;
+    // One JSON object per line: the namespaces and child pid at start, the exit code at the end.
+    // A line still being written is incomplete and is read again next time.
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    for (qsizetype i = 0; i + 1 < lines.size(); ++i) {
+        const QJsonObject object = QJsonDocument::fromJson(lines[i]).object();
+        if (object.contains(QStringLiteral("child-pid")))
+            status.childPid = object.value(QStringLiteral("child-pid")).toInteger();
+        if (object.contains(QStringLiteral("exit-code")))
+            status.exitCode = object.value(QStringLiteral("exit-code")).toInt();
+    }
+    return status;
+}
+
+} // namespace paddock::runtime::bwrap

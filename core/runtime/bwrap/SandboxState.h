@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/SandboxSpec.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace paddock::runtime::bwrap {
+
+/**
+ * @brief A process identified beyond its pid: the kernel's start time (field 22 of
+ * /proc/PID/stat) tells a live sandbox from an unrelated process that reused the pid.
+ */
+struct ProcessIdentity
+{
+    qint64 pid = 0;
+    quint64 startTime = 0;
+
+    /** The identity of @p pid now, or nullopt when no such process exists. */
+    static std::optional<ProcessIdentity> of(qint64 pid);
+    /** Whether this very process still runs (a zombie does not). */
+    bool isAlive() const;
+};
+
+/** @brief What `state.json` of one sandbox records. */
+struct SandboxState
+{
+    SandboxSpec spec;
+    QDateTime createdAt;
+    ProcessIdentity init;  ///< the sandbox's first process (paddock-init) on the host
+    ProcessIdentity bwrap; ///< the bwrap process that waits for it
+    QDateTime startedAt;   ///< invalid when never started
+    QDateTime finishedAt;
+    std::optional<int> exitCode;
+
+    QJsonObject toJson() const;
+    static std::optional<SandboxState> fromJson(const QJsonObject &object, QString *error);
+};
+
+QJsonObject specToJson(const SandboxSpec &spec);
+SandboxSpec specFromJson(const QJsonObject &object);
+
+/** Reads the state file at @p path; nullopt with @p error when missing or unreadable. */
+std::optional<SandboxState> readState(const QString &path, QString *error = nullptr);
+/** Replaces the state file at @p path atomically (mode 0600: it holds the environment). */
+bool writeState(const QString &path, const SandboxState &state, QString *error = nullptr);
+
+/** @brief What bwrap's `--json-status-fd` reported so far. */
+struct BwrapStatus
+{
+    qint64 childPid = 0; ///< host pid of the sandbox's first process, 0 until reported
+    std::optional<int> exitCode;
+};
+BwrapStatus readBwrapStatus(const QString &path);
+
+} // namespace paddock::runtime::bwrap
