@@ -3,6 +3,8 @@
 
 #include "paddock/Version.h"
 
+#include <QLoggingCategory>
+
 namespace paddock::cli {
 
 Command rootCommand()
@@ -13,12 +15,15 @@ Command rootCommand()
         "Paddock runs coding agents in sandboxes whose only way out is a filtering proxy.\n"
         "Without a command, paddock opens the desktop application.");
     root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
-    root.subcommands << kitCommand() << daemonCommand();
+    root.subcommands << kitCommand() << policyCommand() << proxyCommand() << daemonCommand();
     return root;
 }
 
 int run(const QStringList &arguments)
 {
+    // The libraries log their progress for the daemon's log; a command's output is its own.
+    if (qEnvironmentVariableIsEmpty("PADDOCK_DEBUG"))
+        QLoggingCategory::setFilterRules(QStringLiteral("paddock.*.debug=false\npaddock.*.info=false"));
     if (arguments.size() == 1 && (arguments.first() == QLatin1String("--version") || arguments.first() == QLatin1String("-V"))) {
         out() << "paddock " << kVersion << '\n';
         out().flush();

@@ -9,6 +9,8 @@ namespace paddock::cli {
 Command kitCommand();              // KitCommands.cpp: validate, show
 QList<Command> kitEditCommands();  // KitEditCommands.cpp: allow, deny
 Command daemonCommand(); // DaemonCommands.cpp
+Command policyCommand(); // PolicyCommands.cpp
+Command proxyCommand();  // ProxyCommands.cpp
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

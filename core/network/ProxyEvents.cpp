@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "network/ProxyEvents.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcProxyEvents, "paddock.network.events")
+
+namespace paddock::network {
+
+std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &event)
+{
+    events::NetworkEvent result;
+    switch (event.kind) {
+    case proxy::ProxyEvent::Kind::Allowed:
+        result.outcome = events::NetworkEvent::Outcome::Allowed;
+        break;
+    case proxy::ProxyEvent::Kind::Denied:
+        result.outcome = events::NetworkEvent::Outcome::Denied;
+        break;
+    case proxy::ProxyEvent::Kind::UpstreamFailed:
+        result.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
+        break;
+    case proxy::ProxyEvent::Kind::Closed:
+        return std::nullopt;
+    }
+    // Events keep millisecond precision; the proxy's time may be finer.
+    const QDateTime time = event.time.isValid() ? event.time.toUTC() : events::currentEventTime();
+    result.time = QDateTime::fromMSecsSinceEpoch(time.toMSecsSinceEpoch(), Qt::UTC);
+    result.sandbox = event.sandbox;
+    result.kit = event.kit;
+    result.host = event.host;
+    result.port = event.port;
+    result.protocol = proxy::protocolName(event.protocol);
+    result.rule = event.rule;
+    result.reason = event.reason;
+    result.bytesUp = qint64(event.bytesUp);
+    result.bytesDown = qint64(event.bytesDown);
+    qCDebug(lcProxyEvents).noquote() << events::outcomeToken(result.outcome) << result.host << result.port;
+    return result;
+}
+
+} // namespace paddock::network

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "events/NetworkEvent.h"
+#include "proxy/ProxyTypes.h"
+
+#include <optional>
+
+namespace paddock::network {
+
+/**
+ * The event-log form of what the proxy reported. An allowed connection is recorded once,
+ * when the upstream answers; its `Closed` report has no event of its own (nullopt), so the
+ * aggregated Allowed count is one per connection.
+ */
+std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &event);
+
+} // namespace paddock::network

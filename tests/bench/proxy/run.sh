@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Proxy benchmarks, all on loopback, in one run: `paddock proxy serve` against direct access,
+# squid and tinyproxy, in front of a local nginx.
+#
+#   1. tunnel throughput: 256 MiB through CONNECT (curl --proxytunnel), MiB/s and ratios;
+#   2. tunnel rate: CONNECT + small GET, 32 clients, requests/s and p50/p99;
+#   3. memory per idle tunnel: 2,000 idle tunnels held by paddock, RSS delta per tunnel;
+#   4. denial latency: refused request to its line in the --events-jsonl file, p50/p99.
+#
+# Usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN. Environment: BENCH_RATE_COUNT (default 4000),
+# BENCH_IDLE_TUNNELS (2000), BENCH_DENIALS (300), BENCH_THROUGHPUT_RUNS (3).
+set -euo pipefail
+
+PADDOCK=${1:?usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN}
+LOAD=${2:?usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN}
+RATE_COUNT=${BENCH_RATE_COUNT:-4000}
+IDLE_TUNNELS=${BENCH_IDLE_TUNNELS:-2000}
+DENIALS=${BENCH_DENIALS:-300}
+RUNS=${BENCH_THROUGHPUT_RUNS:-3}
+
+need=()
+command -v squid >/dev/null || need+=(squid)
+command -v tinyproxy >/dev/null || need+=(tinyproxy)
+command -v nginx >/dev/null || need+=(nginx-light)
+command -v curl >/dev/null || need+=(curl)
+if ((${#need[@]})); then
+    echo "installing ${need[*]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+WORK=$(mktemp -d /tmp/paddock-proxy-bench.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do timeout 10 tail --pid="$pid" -f /dev/null 2>/dev/null || kill -9 "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { # PORT: up to 20 s
+    for _ in $(seq 200); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "nothing listens on port $1" >&2
+    return 1
+}
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# ---- upstream: nginx serving a 256 MiB file and a small one --------------------------------
+mkdir -p "$WORK/www" "$WORK/nginx"
+truncate -s 256M "$WORK/www/big"
+printf 'small\n' >"$WORK/www/small"
+chmod -R a+rX "$WORK/www"
+NGINX_PORT=$(free_port)
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+worker_rlimit_nofile 16384;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 8192; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    client_header_timeout 300s;
+    server {
+        listen 127.0.0.1:$NGINX_PORT backlog=4096;
+        root $WORK/www;
+    }
+}
+CONF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+PIDS+=($!)
+wait_port "$NGINX_PORT"
+UPSTREAM=127.0.0.1:$NGINX_PORT
+
+# ---- the proxies ---------------------------------------------------------------------------
+export XDG_CONFIG_HOME=$WORK/xdg/config XDG_STATE_HOME=$WORK/xdg/state XDG_DATA_HOME=$WORK/xdg/data XDG_RUNTIME_DIR=$WORK/xdg/run
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+PADDOCK_PORT=$(free_port)
+# The upstream is on loopback: a rule naming the address lets it through the rebinding guard.
+"$PADDOCK" proxy serve --listen "127.0.0.1:$PADDOCK_PORT" --no-policy-file --allow "127.0.0.1:$NGINX_PORT" \
+    --events-jsonl "$WORK/paddock-events.jsonl" --sandbox bench >"$WORK/paddock.out" 2>"$WORK/paddock.err" &
+PADDOCK_PID=$!
+PIDS+=($PADDOCK_PID)
+wait_port "$PADDOCK_PORT"
+
+SQUID_PORT=$(free_port)
+mkdir -p "$WORK/squid"
+chown proxy:proxy "$WORK/squid"
+cat >"$WORK/squid/squid.conf" <<CONF
+http_port 127.0.0.1:$SQUID_PORT
+http_access allow localhost
+http_access deny all
+cache deny all
+cache_mem 8 MB
+access_log none
+cache_store_log none
+cache_log $WORK/squid/cache.log
+pid_filename $WORK/squid/squid.pid
+coredump_dir $WORK/squid
+cache_effective_user proxy
+max_filedescriptors 16384
+shutdown_lifetime 1 seconds
+CONF
+squid -N -f "$WORK/squid/squid.conf" &
+PIDS+=($!)
+wait_port "$SQUID_PORT"
+
+TINY_PORT=$(free_port)
+mkdir -p "$WORK/tinyproxy"
+cat >"$WORK/tinyproxy/tinyproxy.conf" <<CONF
+Port $TINY_PORT
+Listen 127.0.0.1
+Timeout 600
+MaxClients 1024
+Allow 127.0.0.1
+LogLevel Error
+CONF
+tinyproxy -d -c "$WORK/tinyproxy/tinyproxy.conf" >"$WORK/tinyproxy/output" 2>&1 &
+PIDS+=($!)
+wait_port "$TINY_PORT"
+
+# ---- 1. tunnel throughput ------------------------------------------------------------------
+echo "== tunnel throughput: 256 MiB through CONNECT, median of $RUNS rounds (each round runs all four in turn)"
+# Interleaved, so a burst of load from elsewhere on the machine hits every contender alike.
+declare -A SPEEDS
+for _ in $(seq "$RUNS"); do
+    for who in direct paddock squid tinyproxy; do
+        case $who in
+        direct) via=() ;;
+        paddock) via=(-p -x "http://127.0.0.1:$PADDOCK_PORT") ;;
+        squid) via=(-p -x "http://127.0.0.1:$SQUID_PORT") ;;
+        tinyproxy) via=(-p -x "http://127.0.0.1:$TINY_PORT") ;;
+        esac
+        SPEEDS[$who]+="$(curl -s -o /dev/null --max-time 120 -w '%{speed_download}' "${via[@]}" "http://$UPSTREAM/big") "
+    done
+done
+speed() { tr ' ' '\n' <<<"${SPEEDS[$1]}" | grep . | median | awk '{printf "%.0f", $1/1048576}'; }
+T_DIRECT=$(speed direct)
+T_PADDOCK=$(speed paddock)
+T_SQUID=$(speed squid)
+T_TINY=$(speed tinyproxy)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
+printf '  direct     %6s MiB/s\n  paddock    %6s MiB/s  (%s of direct, %sx squid)\n  squid      %6s MiB/s\n  tinyproxy  %6s MiB/s\n' \
+    "$T_DIRECT" "$T_PADDOCK" "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")" "$T_SQUID" "$T_TINY"
+
+# ---- 2. tunnel rate ------------------------------------------------------------------------
+echo "== tunnel rate: CONNECT + GET /small, 32 clients, $RATE_COUNT requests each proxy"
+rate() { "$LOAD" rate --proxy "$1" --target "$UPSTREAM" --path /small --clients 32 --count "$RATE_COUNT" --seconds 120 || true; }
+R_PADDOCK=$(rate "127.0.0.1:$PADDOCK_PORT")
+R_SQUID=$(rate "127.0.0.1:$SQUID_PORT")
+R_TINY=$(rate "127.0.0.1:$TINY_PORT")
+printf '  paddock    %s\n  squid      %s\n  tinyproxy  %s\n' "$R_PADDOCK" "$R_SQUID" "$R_TINY"
+
+# ---- 3. memory per idle tunnel -------------------------------------------------------------
+echo "== idle tunnels: $IDLE_TUNNELS held open through paddock"
+I_PADDOCK=$("$LOAD" idle --proxy "127.0.0.1:$PADDOCK_PORT" --target "$UPSTREAM" --count "$IDLE_TUNNELS" \
+    --pid "$PADDOCK_PID" --seconds 120 || true)
+echo "  paddock    $I_PADDOCK"
+
+# ---- 4. denial latency ---------------------------------------------------------------------
+echo "== denial latency: refused CONNECT to its --events-jsonl line, $DENIALS refusals"
+D_PADDOCK=$("$LOAD" deny --proxy "127.0.0.1:$PADDOCK_PORT" --jsonl "$WORK/paddock-events.jsonl" --count "$DENIALS" \
+    --seconds 120 || true)
+echo "  paddock    $D_PADDOCK"
+
+# ---- summary -------------------------------------------------------------------------------
+field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+echo
+echo "== summary (loopback; figures depend on the machine's load)"
+printf '  %-34s %12s %12s %12s %12s\n' "" direct paddock squid tinyproxy
+printf '  %-34s %12s %12s %12s %12s\n' "tunnel throughput (MiB/s)" "$T_DIRECT" "$T_PADDOCK" "$T_SQUID" "$T_TINY"
+printf '  %-34s %12s %12s %12s %12s\n' "tunnel rate (req/s, 32 clients)" - "$(field rps "$R_PADDOCK")" "$(field rps "$R_SQUID")" "$(field rps "$R_TINY")"
+printf '  %-34s %12s %12s %12s %12s\n' "tunnel latency p50 (ms)" - "$(field p50_ms "$R_PADDOCK")" "$(field p50_ms "$R_SQUID")" "$(field p50_ms "$R_TINY")"
+printf '  %-34s %12s %12s %12s %12s\n' "tunnel latency p99 (ms)" - "$(field p99_ms "$R_PADDOCK")" "$(field p99_ms "$R_SQUID")" "$(field p99_ms "$R_TINY")"
+printf '  %-34s %12s %12s\n' "idle tunnel (KiB each, target 64)" - "$(field kib_per_tunnel "$I_PADDOCK")"
+printf '  %-34s %12s %12s\n' "idle tunnels held (of $IDLE_TUNNELS)" - "$(field still_open "$I_PADDOCK")"
+printf '  %-34s %12s %12s\n' "denial to JSONL p50 (ms)" - "$(field p50_ms "$D_PADDOCK")"
+printf '  %-34s %12s %12s\n' "denial to JSONL p99 (ms, target 20)" - "$(field p99_ms "$D_PADDOCK")"
+printf '  targets: paddock >= 85%% of direct (%s), >= 1.5x squid (%s)\n' "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")"
