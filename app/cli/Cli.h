@@ -11,6 +11,9 @@ QList<Command> kitEditCommands();  // KitEditCommands.cpp: allow, deny
 Command daemonCommand(); // DaemonCommands.cpp
 Command policyCommand(); // PolicyCommands.cpp
 Command proxyCommand();  // ProxyCommands.cpp
+Command secretCommand(); // SecretCommands.cpp: set, ls, rm
+Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
+Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();
