@@ -166,6 +166,21 @@ bool ProxyEngine::removeEndpoint(EndpointId id)
     return m_loop->removeEndpoint(id);
 }
 
+bool ProxyEngine::setInterception(EndpointId id, InterceptionConfig config, QString *error)
+{
+    std::shared_ptr<const Interception> interception;
+    if (!config.rules.empty()) {
+        interception = Interception::create(std::move(config), error);
+        if (!interception)
+            return false;
+    }
+    if (!m_loop->setInterception(id, std::move(interception))) {
+        setError(error, QStringLiteral("no such endpoint, or the proxy is not running"));
+        return false;
+    }
+    return true;
+}
+
 int ProxyEngine::connectionCount() const
 {
     return m_loop->connectionCount();

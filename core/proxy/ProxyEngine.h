@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "proxy/InterceptionConfig.h"
 #include "proxy/ProxyTypes.h"
 #include "proxy/Resolver.h"
 
@@ -37,6 +38,9 @@ class ProxyLoop;
  * - Plain HTTP: every request is decided, and gets its own upstream connection (told to close
  *   after the response), so a request to another host on a kept-alive client connection
  *   never reuses an upstream. Request bodies need a Content-Length (chunked uploads get 411).
+ * - A tunnel to an inject domain of the endpoint's credentials (setInterception()) is not
+ *   spliced: its TLS is terminated to add the credential, on a thread of its own
+ *   (TlsInterception.h). Every other tunnel stays end to end.
  */
 class ProxyEngine
 {
@@ -72,6 +76,14 @@ public:
                               quint16 *boundPort = nullptr, QString *error = nullptr);
     /** Stops listening and closes the endpoint's connections; returns when done. */
     bool removeEndpoint(EndpointId id);
+
+    /**
+     * Terminates TLS on the endpoint's tunnels to the inject domains of @p config's rules and
+     * adds their credentials to requests (see TlsInterception.h); every other tunnel stays end
+     * to end. Replaces the endpoint's earlier rules for new tunnels; no rules turns it off.
+     * False with @p error when the config is unusable or the endpoint does not exist.
+     */
+    bool setInterception(EndpointId id, InterceptionConfig config, QString *error = nullptr);
 
     /** Client connections open right now, across endpoints. */
     int connectionCount() const;

@@ -226,6 +226,21 @@ bool ProxyLoop::removeEndpoint(quint64 id)
     return result.get();
 }
 
+bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> interception)
+{
+    if (!m_running || std::this_thread::get_id() == m_thread.get_id())
+        return false;
+    auto done = std::make_shared<std::promise<bool>>();
+    std::future<bool> result = done->get_future();
+    post([this, id, interception = std::move(interception), done] {
+        const auto it = m_endpoints.find(id);
+        if (it != m_endpoints.end())
+            it->second->interception = interception; // tunnels already intercepted keep theirs
+        done->set_value(it != m_endpoints.end());
+    });
+    return result.get();
+}
+
 void ProxyLoop::run()
 {
     // A write to a socket whose peer left raises SIGPIPE on this thread; EPIPE is enough.
@@ -668,6 +683,9 @@ void ProxyLoop::onUpstreamConnected(Connection &c)
     emitEvent(c, Kind::Allowed, c.allowRule, {});
     if (c.protocol == Protocol::Http)
         return startHttpExchange(c);
+    // A tunnel to an inject domain of the endpoint's credentials is terminated, not spliced.
+    if (startInterception(c))
+        return;
     writeClient(c, c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
                                                  : std::string("HTTP/1.1 200 Connection established\r\n\r\n"));
     const auto &ports = m_limits.sniCheckedPorts;
@@ -703,6 +721,49 @@ void ProxyLoop::checkClientHello(Connection &c)
     }
     refuse(c, 0, socks5::Reply::NotAllowedByRuleset, Kind::Denied, QStringLiteral("sni"),
            QStringLiteral("malformed TLS ClientHello"));
+}
+
+bool ProxyLoop::startInterception(Connection &c)
+{
+    const std::shared_ptr<const Interception> interception = c.endpoint->interception;
+    if (!interception || !interception->intercepts(c.target.host))
+        return false;
+    if (!c.in.empty()) { // TLS bytes sent before the tunnel was granted: no client does this
+        refuse(c, 400, socks5::Reply::GeneralFailure, Kind::Denied, QStringLiteral("protocol"),
+               QStringLiteral("data sent before the tunnel was established"));
+        return true;
+    }
+    InterceptedSetup setup;
+    setup.interception = interception;
+    setup.client = c.client;
+    setup.upstream = c.upstream;
+    setup.host = c.target.host;
+    setup.hostIsAddress = c.target.isIpLiteral;
+    setup.greeting = c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
+                                                   : std::string("HTTP/1.1 200 Connection established\r\n\r\n");
+    setup.limits = m_limits;
+    setup.eventTemplate.sandbox = c.endpoint->identity.sandbox;
+    setup.eventTemplate.kit = c.endpoint->identity.kit;
+    setup.eventTemplate.host = qs(c.target.host);
+    setup.eventTemplate.port = c.target.port;
+    setup.eventTemplate.protocol = c.protocol;
+    setup.eventTemplate.rule = c.allowRule;
+    setup.report = [events = m_events.get()](ProxyEvent event) { events->post(std::move(event)); };
+    const quint64 id = c.id;
+    setup.finished = [this, id] {
+        post([this, id] {
+            const auto it = m_connections.find(id);
+            if (it != m_connections.end() && it->second->phase == Phase::Intercepted)
+                close(*it->second);
+        });
+    };
+    // The thread owns the sockets' I/O from now on: the loop stops watching them.
+    setMask(c.client, c.clientMask, 0, tag(c.id, ClientTag), true);
+    setMask(c.upstream, c.upstreamMask, 0, tag(c.id, UpstreamTag), true);
+    c.phase = Phase::Intercepted;
+    c.deadline = Clock::time_point::max(); // the thread keeps its own timeouts
+    c.interception = std::make_unique<InterceptedConnection>(std::move(setup));
+    return true;
 }
 
 void ProxyLoop::startTunnel(Connection &c)
@@ -844,6 +905,7 @@ void ProxyLoop::onTimeout(Connection &c)
     case Phase::Tunnel:
     case Phase::HttpExchange:
     case Phase::Closing:
+    case Phase::Intercepted:
         return close(c);
     }
 }
@@ -937,6 +999,8 @@ void ProxyLoop::updateInterest(Connection &c)
     std::uint32_t client = 0;
     std::uint32_t upstream = 0;
     const bool outPending = c.outSent < c.out.size();
+    if (c.phase == Phase::Intercepted)
+        return; // its thread waits on the sockets
     switch (c.phase) {
     case Phase::Tunnel:
     case Phase::HttpExchange:
@@ -1001,6 +1065,23 @@ void ProxyLoop::close(Connection &c)
 {
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
+    if (c.interception) {
+        // Joined before the sockets it uses are closed; its byte counts go into the event.
+        c.interception->stop();
+        ProxyEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.sandbox = c.endpoint->identity.sandbox;
+        event.kit = c.endpoint->identity.kit;
+        event.host = qs(c.target.host);
+        event.port = c.target.port;
+        event.protocol = c.protocol;
+        event.kind = Kind::Closed;
+        event.rule = c.allowRule;
+        event.bytesUp = c.interception->bytesUp();
+        event.bytesDown = c.interception->bytesDown();
+        m_events->post(std::move(event));
+        c.interception.reset();
+    }
     releaseUpstream(c);
     if (c.client >= 0)
         ::close(c.client);

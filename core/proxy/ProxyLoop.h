@@ -7,6 +7,7 @@
 #include "proxy/Relay.h"
 #include "proxy/Resolver.h"
 #include "proxy/Socks5.h"
+#include "proxy/TlsInterception.h"
 
 #include <atomic>
 #include <chrono>
@@ -30,6 +31,8 @@ struct Endpoint
     QString unixPath; ///< empty for TCP
     int clients = 0;
     int tunnels = 0;
+    /** Inject domains whose tunnels are intercepted (TLS terminated); null: none. */
+    std::shared_ptr<const Interception> interception;
 };
 
 /** @brief One client connection, from accept to close, and the upstream it leads to. */
@@ -46,6 +49,7 @@ struct Connection
         Tunnel,       ///< CONNECT or SOCKS5: bytes both ways
         HttpExchange, ///< one plain-HTTP request and its response
         Closing,      ///< sending a last answer, then draining what the client still sends
+        Intercepted,  ///< a tunnel to an inject domain: both sockets belong to @ref interception
     };
 
     quint64 id = 0;
@@ -80,6 +84,9 @@ struct Connection
     static constexpr std::uint32_t Detached = 0xffffffff;
     std::uint32_t clientMask = 0;
     std::uint32_t upstreamMask = 0;
+
+    /** Runs the intercepted tunnel on its own thread; the sockets stay owned by this connection. */
+    std::unique_ptr<InterceptedConnection> interception;
 };
 
 /** @brief The engine's thread: epoll, endpoints, connections. Only ProxyEngine uses it. */
@@ -99,6 +106,8 @@ public:
 
     quint64 addEndpoint(int fd, const QString &unixPath, const EndpointIdentity &identity);
     bool removeEndpoint(quint64 id);
+    /** Sets which tunnels of the endpoint are intercepted; returns once the loop uses it. */
+    bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
     int connectionCount() const { return m_connectionCount.load(); }
     quint64 droppedEvents() const { return m_events ? m_events->dropped() : 0; }
     const ProxyLimits &limits() const { return m_limits; }
@@ -132,6 +141,7 @@ private:
     void onUpstreamConnected(Connection &c);
     void checkClientHello(Connection &c);
     void startTunnel(Connection &c);
+    bool startInterception(Connection &c);
     void startHttpExchange(Connection &c);
     void readResponseHead(Connection &c);
     void pumpFlows(Connection &c);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "proxy/HttpParser.h"
+#include "proxy/InterceptionConfig.h"
+
+#include <QStringList>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+/**
+ * Header injection on the decrypted byte stream from a sandbox: every request head is found,
+ * rewritten and passed on; bodies pass through as they arrive. Pure (no sockets), so tests and
+ * a fuzzer can drive exactly what the intercepted connection runs.
+ */
+namespace paddock::proxy::inject {
+
+/** Whether @p host (lower case) is covered by @p domain ("api.x.com" or "*.x.com"). */
+bool domainMatches(const QString &domain, std::string_view host);
+
+/** Overwrites @p bytes with zeros in a way the compiler keeps. */
+void wipe(std::string &bytes);
+void wipe(QByteArray &bytes);
+
+/**
+ * @brief Follows a chunked body byte by byte through sizes, data, CRLFs and trailers, so the
+ * end of the message is known without holding the body.
+ */
+class ChunkedTracker
+{
+public:
+    /** How many bytes at the start of @p data belong to the body; 0 with failed() on bad framing. */
+    std::size_t consume(std::string_view data);
+    bool done() const { return m_state == State::Done; }
+    bool failed() const { return m_state == State::Failed; }
+
+private:
+    enum class State {
+        Size,
+        Extension,
+        SizeLf,
+        Data,
+        DataCr,
+        DataLf,
+        TrailerStart,
+        TrailerLine,
+        TrailerLf,
+        LastLf,
+        Done,
+        Failed
+    };
+    State m_state = State::Size;
+    std::uint64_t m_remaining = 0;
+    int m_digits = 0;
+    std::size_t m_lineBytes = 0;
+};
+
+/** @brief What happened to one request head; carries no header values. */
+struct RequestNote
+{
+    std::string host; ///< from the Host header (or the absolute target)
+    std::string method;
+    QStringList injectedHeaders; ///< names set from a rule
+    QString ruleDomain;          ///< the rule's domain when injected
+    bool sentinelReplaced = false;
+};
+
+/**
+ * @brief The request side of one intercepted connection.
+ *
+ * Requests whose host (Host header, or the target in absolute form) is the tunnel's host and
+ * matches a rule get the rule's header set (any earlier value of it removed) and the sentinel
+ * replaced in every other header value. Any other request passes unchanged. After a request
+ * that asks for an Upgrade the stream is passed through as is: what follows is no longer HTTP.
+ */
+class RequestStream
+{
+public:
+    RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes);
+    ~RequestStream();
+    RequestStream(const RequestStream &) = delete;
+    RequestStream &operator=(const RequestStream &) = delete;
+
+    /**
+     * Takes the next bytes from the client and appends what goes upstream to @p out; one note
+     * per request head completed. False when the stream cannot be forwarded: see error().
+     */
+    bool feed(std::string_view data, std::string &out, std::vector<RequestNote> &notes);
+
+    /** The status and reason to answer after feed() failed. */
+    const http::RequestError &error() const { return m_error; }
+    /** Between two messages: nothing of a request is held or half forwarded. */
+    bool betweenMessages() const { return m_state == State::Head && m_head.empty(); }
+
+private:
+    enum class State { Head, Length, Chunked, Raw };
+    bool startMessage(std::string &out, std::vector<RequestNote> &notes);
+    bool fail(int status, std::string reason);
+
+    std::string m_tunnelHost;
+    const std::vector<InjectRule> *m_rules;
+    std::size_t m_maxHeadBytes;
+    State m_state = State::Head;
+    std::string m_head;
+    std::uint64_t m_remaining = 0;
+    ChunkedTracker m_chunked;
+    http::RequestError m_error;
+};
+
+} // namespace paddock::proxy::inject

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <openssl/types.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace paddock::proxy {
+
+/**
+ * @brief One credential the proxy adds to requests for a domain.
+ *
+ * The secret is fetched for each request that needs it and wiped once the request head is
+ * written; it appears in no log and no event (only @ref domain and @ref header do).
+ */
+struct InjectRule
+{
+    QString domain;                                     ///< lower case; "*.example.com" matches its subdomains
+    QString header;                                     ///< e.g. "Authorization"; empty: only the sentinel is replaced
+    QString format = QStringLiteral("%s");              ///< the header value, with exactly one %s for the secret
+    std::function<QByteArray()> secret;                 ///< empty result: the credential is unavailable (503)
+    QString sentinel = QStringLiteral("proxy-managed"); ///< what the sandbox holds instead of the key
+};
+
+/** @brief A server certificate the proxy presents to the sandbox for one host, with its key. */
+struct TlsLeaf
+{
+    std::shared_ptr<X509> certificate;
+    std::shared_ptr<EVP_PKEY> key;
+};
+
+/**
+ * @brief What an endpoint needs to terminate TLS for its inject domains.
+ *
+ * Given by whoever binds credentials to a sandbox; the proxy does not know where the
+ * certificates or the secrets come from.
+ */
+struct InterceptionConfig
+{
+    /** A certificate for @p host signed by an authority the sandbox trusts. Called per connection. */
+    std::function<std::optional<TlsLeaf>(const QString &host, QString *error)> leafFor;
+    /** PEM bundle upstream servers are verified against (system roots + trusted authorities). */
+    QString upstreamCaBundlePath;
+    std::vector<InjectRule> rules;
+};
+
+} // namespace paddock::proxy

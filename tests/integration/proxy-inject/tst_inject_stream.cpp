@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The request side of an intercepted connection, fed the way a socket delivers bytes: in
+// pieces of any size. Heads are found and rewritten, bodies pass through untouched.
+
+#include "proxy/InjectStream.h"
+
+#include <QtTest>
+
+using namespace paddock::proxy;
+using namespace paddock::proxy::inject;
+
+namespace {
+
+const QByteArray Key = "sk-unit-91b2";
+
+std::vector<InjectRule> bearerRule()
+{
+    InjectRule rule;
+    rule.domain = QStringLiteral("llm.test");
+    rule.header = QStringLiteral("Authorization");
+    rule.format = QStringLiteral("Bearer %s");
+    rule.secret = [] { return Key; };
+    return {rule};
+}
+
+/** Feeds @p input in pieces of @p step bytes; returns what goes upstream, or the error status. */
+std::string run(const std::vector<InjectRule> &rules, const std::string &input, std::size_t step,
+                std::vector<RequestNote> *notes = nullptr, int *errorStatus = nullptr)
+{
+    RequestStream stream("llm.test", &rules, 16 * 1024);
+    std::string out;
+    std::vector<RequestNote> collected;
+    for (std::size_t at = 0; at < input.size(); at += step) {
+        if (!stream.feed(std::string_view(input).substr(at, step), out, collected)) {
+            if (errorStatus)
+                *errorStatus = stream.error().status;
+            return out;
+        }
+    }
+    if (notes)
+        *notes = collected;
+    return out;
+}
+
+} // namespace
+
+class TestInjectStream : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void pipelinedRequestsWithBodiesInAnyPieces()
+    {
+        const std::string chunkedBody = "5;ext=1\r\nhello\r\n0\r\nX-Trailer: proxy-managed\r\n\r\n";
+        const std::string input =
+            "POST /a HTTP/1.1\r\nHost: llm.test\r\nAuthorization: Bearer proxy-managed\r\nContent-Length: 12\r\n\r\n"
+            "GET / HTTP/1" // a body that looks like a head must not be parsed as one
+            "POST /b HTTP/1.1\r\nHost: llm.test:443\r\nTransfer-Encoding: chunked\r\n\r\n" +
+            chunkedBody + "GET /c HTTP/1.1\r\nHost: llm.test\r\n\r\n";
+        for (const std::size_t step : {std::size_t(1), std::size_t(3), std::size_t(7), input.size()}) {
+            std::vector<RequestNote> notes;
+            const std::string out = run(bearerRule(), input, step, &notes);
+            const std::string header = "Authorization: Bearer " + Key.toStdString() + "\r\n";
+            QCOMPARE(notes.size(), std::size_t(3));
+            std::size_t count = 0;
+            for (std::size_t at = out.find(header); at != std::string::npos; at = out.find(header, at + 1))
+                ++count;
+            QCOMPARE(count, std::size_t(3));
+            QVERIFY(out.find("GET / HTTP/1POST /b") != std::string::npos);
+            // The trailer is body, passed as it came: the sentinel in it is not a header value.
+            QVERIFY(out.find(chunkedBody) != std::string::npos);
+            QVERIFY(out.rfind("GET /c HTTP/1.1\r\n") != std::string::npos);
+            QCOMPARE(notes[1].method, std::string("POST"));
+        }
+    }
+
+    void ambiguousFramingIsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        QTest::newRow("length and chunked") << QByteArray(
+            "POST / HTTP/1.1\r\nHost: llm.test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n");
+        QTest::newRow("two lengths") << QByteArray(
+            "POST / HTTP/1.1\r\nHost: llm.test\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n");
+        QTest::newRow("coding not ending in chunked")
+            << QByteArray("POST / HTTP/1.1\r\nHost: llm.test\r\nTransfer-Encoding: chunked, gzip\r\n\r\n");
+        QTest::newRow("two hosts") << QByteArray("GET / HTTP/1.1\r\nHost: llm.test\r\nHost: other.test\r\n\r\n");
+        QTest::newRow("absolute target for another host")
+            << QByteArray("GET https://other.test/ HTTP/1.1\r\nHost: llm.test\r\n\r\n");
+        QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\n\r\n");
+    }
+
+    void ambiguousFramingIsRefused()
+    {
+        QFETCH(QByteArray, head);
+        int status = 0;
+        const std::string out = run(bearerRule(), head.toStdString(), head.size(), nullptr, &status);
+        QCOMPARE(status, 400);
+        QVERIFY(out.empty()); // nothing of it went upstream, least of all the key
+    }
+
+    void badChunkIsRefusedMidBody()
+    {
+        int status = 0;
+        const std::string out =
+            run(bearerRule(), "POST / HTTP/1.1\r\nHost: llm.test\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 5,
+                nullptr, &status);
+        QCOMPARE(status, 400);
+    }
+
+    void otherHostsPassUnchanged()
+    {
+        const std::string head = "GET / HTTP/1.1\r\nHost: other.test\r\nAuthorization:  Bearer proxy-managed\r\n\r\n";
+        QCOMPARE(run(bearerRule(), head, 4), head);
+    }
+
+    void wildcardDomainsCoverSubdomainsOnly()
+    {
+        QVERIFY(domainMatches(QStringLiteral("*.example.com"), "api.example.com"));
+        QVERIFY(domainMatches(QStringLiteral("*.example.com"), "a.b.example.com"));
+        QVERIFY(!domainMatches(QStringLiteral("*.example.com"), "example.com"));
+        QVERIFY(!domainMatches(QStringLiteral("*.example.com"), "badexample.com"));
+        QVERIFY(domainMatches(QStringLiteral("API.example.com"), "api.example.com"));
+        QVERIFY(!domainMatches(QStringLiteral("api.example.com"), "api.example.com.evil"));
+    }
+
+    void oversizedHeadIsRefused()
+    {
+        int status = 0;
+        const std::string head = "GET / HTTP/1.1\r\nHost: llm.test\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n";
+        const std::string out = run(bearerRule(), head, 4096, nullptr, &status);
+        QCOMPARE(status, 431);
+        QVERIFY(out.empty());
+    }
+
+    void pastedNewlineIsTrimmedAndHeaderBreakingSecretsRefused()
+    {
+        std::vector<InjectRule> rules = bearerRule();
+        rules[0].secret = [] { return Key + "\n"; };
+        const std::string head = "GET / HTTP/1.1\r\nHost: llm.test\r\n\r\n";
+        QVERIFY(run(rules, head, head.size()).find("Authorization: Bearer " + Key.toStdString() + "\r\n\r\n") !=
+                std::string::npos);
+
+        rules[0].secret = [] { return Key + "\r\nX-Injected: yes"; };
+        int status = 0;
+        QVERIFY(run(rules, head, head.size(), nullptr, &status).empty());
+        QCOMPARE(status, 503);
+    }
+
+    void upgradedStreamIsNotParsedAfterwards()
+    {
+        const std::string input =
+            "GET /ws HTTP/1.1\r\nHost: llm.test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+            "\x81\x05hello not http\r\n\r\n";
+        std::vector<RequestNote> notes;
+        const std::string out = run(bearerRule(), input, 2, &notes);
+        QCOMPARE(notes.size(), std::size_t(1));
+        QVERIFY(out.find("Authorization: Bearer " + Key.toStdString()) != std::string::npos);
+        QVERIFY(out.find("\x81\x05hello not http\r\n\r\n") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInjectStream)
+#include "tst_inject_stream.moc"
