@@ -14,6 +14,7 @@ Command proxyCommand();  // ProxyCommands.cpp
 Command secretCommand(); // SecretCommands.cpp: set, ls, rm
 Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
 Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
+QList<Command> sandboxCommands(); // SandboxCommands.cpp: run, create, start, ls, stop, rm, exec, logs
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

@@ -125,6 +125,14 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
         qCWarning(lcDaemon).noquote() << "replaced a stale socket at" << socketPath << "left by a daemon that is gone";
     }
 
+    // Before listening: a client that connects finds every method, and the endpoints of
+    // sandboxes that kept running while no daemon was there are open again.
+    m_sandboxes = std::make_unique<sandbox::SandboxService>(m_server);
+    if (!m_sandboxes->start(&error)) {
+        *message = QStringLiteral("cannot start the proxy: %1").arg(error);
+        return StartResult::Failed;
+    }
+
     if (!m_server.listen(socketPath, &error)) {
         *message = error;
         return StartResult::Failed;
@@ -141,6 +149,9 @@ void Daemon::stop()
 {
     if (m_server.isListening())
         m_server.close();
+    // Running sandboxes keep running; their endpoints come back with the next daemon.
+    if (m_sandboxes)
+        m_sandboxes->stop();
 }
 
 bool Daemon::installSignalHandlers(QString *error)

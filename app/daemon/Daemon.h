@@ -3,9 +3,12 @@
 
 #include "InstanceLock.h"
 #include "api/Server.h"
+#include "sandbox/SandboxService.h"
 
 #include <QObject>
 #include <QString>
+
+#include <memory>
 
 class QSocketNotifier;
 
@@ -14,8 +17,10 @@ namespace paddock::daemon {
 /**
  * @brief paddockd itself: one instance per user, the API server, and a clean stop.
  *
- * start() takes the instance lock, replaces a stale socket, and listens. The daemon stops
- * on SIGTERM, SIGINT or SIGHUP and on the `shutdown` method, removing its socket.
+ * start() takes the instance lock, replaces a stale socket, starts the sandbox service (the
+ * proxy, the policy, the event log and the sandbox.* methods, see SandboxService) and
+ * listens. The daemon stops on SIGTERM, SIGINT or SIGHUP and on the `shutdown` method,
+ * removing its socket; running sandboxes are left running.
  */
 class Daemon : public QObject
 {
@@ -38,6 +43,7 @@ private:
     qint64 livePeerPid() const;
 
     api::Server m_server;
+    std::unique_ptr<sandbox::SandboxService> m_sandboxes;
     InstanceLock m_lock;
     QString m_socketPath;
     QSocketNotifier *m_signalNotifier = nullptr;

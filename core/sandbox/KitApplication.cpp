@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/KitApplication.h"
+
+#include "runtime/bwrap/HomeFiles.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcKitApplication, "paddock.sandbox.kit")
+
+namespace paddock::sandbox {
+namespace {
+
+const QString kSentinel = QStringLiteral("proxy-managed");
+
+QString systemError()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+/** An fd closed when it goes out of scope. */
+class Fd
+{
+public:
+    explicit Fd(int fd = -1) : m_fd(fd) {}
+    ~Fd() { reset(); }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+    void reset(int fd = -1)
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = fd;
+    }
+    int get() const { return m_fd; }
+    int release()
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
+
+private:
+    int m_fd;
+};
+
+/**
+ * @p relative split into components, or nothing when it could leave its root ("..", an
+ * absolute path, an empty name).
+ */
+std::optional<QStringList> safeComponents(const QString &relative)
+{
+    const QStringList parts = relative.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.isEmpty() || relative.startsWith(QLatin1Char('/')))
+        return std::nullopt;
+    for (const QString &part : parts) {
+        if (part == QLatin1String("..") || part == QLatin1String("."))
+            return std::nullopt;
+    }
+    return parts;
+}
+
+/**
+ * Opens (creating as needed, mode 0700) the directory @p components below the directory
+ * @p root, never following a symbolic link: the home and the workspace are writable from
+ * inside the sandbox, so a link planted there must not lead a write by the host elsewhere.
+ */
+int openDirectoryChain(const QString &root, const QStringList &components, QString *error)
+{
+    Fd dir(::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() < 0) {
+        *error = QStringLiteral("cannot open %1: %2").arg(root, systemError());
+        return -1;
+    }
+    QString where = root;
+    for (const QString &component : components) {
+        where += QLatin1Char('/') + component;
+        const QByteArray name = QFile::encodeName(component);
+        if (::mkdirat(dir.get(), name.constData(), 0700) != 0 && errno != EEXIST) {
+            *error = QStringLiteral("cannot create %1: %2").arg(where, systemError());
+            return -1;
+        }
+        const int next = ::openat(dir.get(), name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0) {
+            *error = QStringLiteral("cannot open %1 (a link or not a directory): %2").arg(where, systemError());
+            return -1;
+        }
+        dir.reset(next);
+    }
+    return dir.release();
+}
+
+/** Whether an entry exists at @p relative below @p root (a dangling link counts). */
+bool existsBelow(const QString &root, const QStringList &components)
+{
+    struct stat st
+    {
+    };
+    const QString path = root + QLatin1Char('/') + components.join(QLatin1Char('/'));
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0;
+}
+
+/**
+ * Writes @p contents to @p relative below @p root atomically, replacing what is there (a link
+ * is replaced, never written through).
+ */
+bool writeBelow(const QString &root, const QString &relative, const QByteArray &contents, mode_t mode, QString *error)
+{
+    const std::optional<QStringList> components = safeComponents(relative);
+    if (!components) {
+        *error = QStringLiteral("'%1' is not a path inside %2").arg(relative, root);
+        return false;
+    }
+    const int dirFd = openDirectoryChain(root, components->mid(0, components->size() - 1), error);
+    if (dirFd < 0)
+        return false;
+    const Fd dir(dirFd);
+    const QByteArray name = QFile::encodeName(components->last());
+    const QByteArray temporary = ".paddock-" + QByteArray::number(::getpid()) + '-' + name;
+    const QString where = root + QLatin1Char('/') + relative;
+    Fd file(::openat(dir.get(), temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (file.get() < 0) {
+        *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
+        return false;
+    }
+    qsizetype done = 0;
+    while (done < contents.size()) {
+        const ssize_t n = ::write(file.get(), contents.constData() + done, size_t(contents.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
+            ::unlinkat(dir.get(), temporary.constData(), 0);
+            return false;
+        }
+        done += n;
+    }
+    if (::fchmod(file.get(), mode) != 0 || ::fsync(file.get()) != 0 ||
+        ::renameat(dir.get(), temporary.constData(), dir.get(), name.constData()) != 0) {
+        *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
+        ::unlinkat(dir.get(), temporary.constData(), 0);
+        return false;
+    }
+    return true;
+}
+
+/** Copies regular files of @p source into @p target where nothing exists yet. */
+bool copyMissing(const QString &source, const QString &target, const QString &relative, QStringList *notes,
+                 QString *error)
+{
+    const QDir dir(relative.isEmpty() ? source : source + QLatin1Char('/') + relative);
+    const QFileInfoList entries =
+        dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QFileInfo &entry : entries) {
+        const QString rel = relative.isEmpty() ? entry.fileName() : relative + QLatin1Char('/') + entry.fileName();
+        if (entry.isSymLink()) {
+            notes->append(QStringLiteral("files/workspace/%1 is a link and was not copied").arg(rel));
+        } else if (entry.isDir()) {
+            if (!copyMissing(source, target, rel, notes, error))
+                return false;
+        } else if (entry.isFile()) {
+            const QStringList components = rel.split(QLatin1Char('/'));
+            if (existsBelow(target, components))
+                continue;
+            QFile file(entry.filePath());
+            if (!file.open(QIODevice::ReadOnly)) {
+                *error = QStringLiteral("cannot read %1: %2").arg(entry.filePath(), file.errorString());
+                return false;
+            }
+            const mode_t mode = (entry.permissions() & QFile::ExeOwner) ? 0755 : 0644;
+            if (!writeBelow(target, rel, file.readAll(), mode, error))
+                return false;
+        }
+    }
+    return true;
+}
+
+/** @p path inside the sandbox relative to @p base inside, or nothing when it is not below it. */
+std::optional<QString> relativeTo(const QString &base, const QString &path)
+{
+    if (base.isEmpty())
+        return std::nullopt;
+    const QString cleanBase = QDir::cleanPath(base);
+    const QString cleanPath = QDir::cleanPath(path);
+    if (!cleanPath.startsWith(cleanBase + QLatin1Char('/')))
+        return std::nullopt;
+    return cleanPath.mid(cleanBase.size() + 1);
+}
+
+} // namespace
+
+QString shellQuote(const QString &text)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    if (plain.match(text).hasMatch())
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString defaultSandboxName(const QString &kitName, const QString &workspace)
+{
+    const QString folder = QFileInfo(QDir::cleanPath(workspace)).fileName();
+    QString name = (folder.isEmpty() ? kitName : kitName + QLatin1Char('-') + folder).toLower();
+    static const QRegularExpression invalid(QStringLiteral("[^a-z0-9-]"));
+    static const QRegularExpression dashes(QStringLiteral("-{2,}"));
+    name.replace(invalid, QStringLiteral("-"));
+    name.replace(dashes, QStringLiteral("-"));
+    while (name.startsWith(QLatin1Char('-')))
+        name.remove(0, 1);
+    name.truncate(63);
+    while (name.endsWith(QLatin1Char('-')))
+        name.chop(1);
+    return name.isEmpty() ? QStringLiteral("sandbox") : name;
+}
+
+AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
+{
+    AppliedKit result;
+    if (!kit.isSandbox() || !kit.sandbox) {
+        result.error = QStringLiteral("kit %1 is a mixin; a sandbox needs a kit of kind sandbox").arg(kit.name);
+        return result;
+    }
+    const kit::SandboxBlock &block = *kit.sandbox;
+
+    runtime::SandboxSpec spec;
+    spec.name = choices.name.isEmpty() ? defaultSandboxName(kit.name, choices.workspace) : choices.name;
+    spec.kitName = kit.name;
+    spec.workspace = choices.workspace;
+    spec.proxySocket = choices.proxySocket;
+    spec.initPath = choices.initPath;
+    spec.interactive = choices.interactive;
+    spec.lifetime = choices.lifetime;
+    for (const QString &path : choices.extraPaths)
+        spec.readOnlyBinds.append({path, {}});
+
+    QStringList program = choices.commandArgs.isEmpty()
+                              ? (choices.interactive ? block.interactiveArgv() : block.defaultArgv())
+                              : block.entrypoint + choices.commandArgs;
+    if (program.isEmpty()) {
+        result.error = QStringLiteral("kit %1 names no entrypoint or command, and a bubblewrap sandbox has no image to "
+                                      "supply one; give the program after '--'")
+                           .arg(kit.name);
+        return result;
+    }
+    if (!kit.setup.startup.isEmpty()) {
+        QStringList lines;
+        for (const kit::StartupCommand &command : kit.setup.startup) {
+            QStringList words;
+            for (const QString &word : command.command)
+                words << shellQuote(word);
+            const QString line = words.join(QLatin1Char(' '));
+            // A failed startup command is reported and the program still starts, as a
+            // container engine would after a failed entrypoint hook that is not fatal.
+            lines << (command.background ? QStringLiteral("%1 </dev/null &").arg(line)
+                                         : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
+                                                          "%2\" >&2")
+                                               .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\''))));
+        }
+        lines << QStringLiteral("exec \"$@\"");
+        program = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), lines.join(QLatin1Char('\n')),
+                              QStringLiteral("paddock-startup")} +
+                  program;
+    }
+    spec.argv = program;
+
+    QMap<QString, QString> environment = runtime::baseEnvironment(spec);
+    const QMap<QString, QString> base = environment;
+    for (const auto &[name, value] : kit.environment)
+        environment.insert(name, value);
+    for (const kit::Credential &credential : kit.credentials) {
+        if (credential.apiKey && credential.apiKey->proxyManaged && !credential.apiKey->name.isEmpty())
+            environment.insert(credential.apiKey->name, kSentinel);
+    }
+    // The way out and the home are the sandbox's, not the kit's to change.
+    for (const char *fixed : {"HOME", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                              "all_proxy", "NO_PROXY", "no_proxy"}) {
+        const QString key = QLatin1String(fixed);
+        if (environment.value(key) != base.value(key))
+            qCInfo(lcKitApplication) << "kit" << kit.name << "may not set" << key << "; kept the sandbox's value";
+        environment.insert(key, base.value(key));
+    }
+    spec.environment = environment;
+    result.spec = spec;
+    return result;
+}
+
+QStringList installArgv(const kit::Kit &kit)
+{
+    QStringList lines{QStringLiteral("set -e")};
+    for (const kit::InstallCommand &command : kit.setup.install)
+        lines << QStringLiteral("sh -c %1").arg(shellQuote(command.command));
+    return {QStringLiteral("sh"), QStringLiteral("-c"), lines.join(QLatin1Char('\n'))};
+}
+
+bool prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir, QStringList *notes,
+                 QString *error)
+{
+    if (!kit.directory.isEmpty()) {
+        const QString homeTree = kit.directory + QStringLiteral("/files/home");
+        if (QFileInfo(homeTree).isDir()) {
+            const runtime::HomeCopyResult copied = runtime::copyHomeTree(homeTree, homeDir);
+            if (!copied.ok) {
+                *error = copied.error;
+                return false;
+            }
+            for (const QString &skipped : copied.skipped)
+                notes->append(QStringLiteral("files/home/%1 was not copied (a link leading outside, or not a file)")
+                                  .arg(skipped));
+        }
+        const QString workspaceTree = kit.directory + QStringLiteral("/files/workspace");
+        if (QFileInfo(workspaceTree).isDir() && !spec.workspace.isEmpty() &&
+            !copyMissing(workspaceTree, spec.workspace, {}, notes, error))
+            return false;
+    }
+    if (kit.agentInstructions && !kit.agentInstructions->filename.isEmpty()) {
+        if (!writeBelow(homeDir, kit.agentInstructions->filename, kit.agentInstructions->content.toUtf8(), 0644, error))
+            return false;
+    }
+    return true;
+}
+
+bool writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec, const QString &homeDir,
+                     QStringList *notes, QString *error)
+{
+    for (const kit::SetupFile &file : files) {
+        QString root;
+        std::optional<QString> relative = relativeTo(spec.sandboxHome, file.path);
+        if (relative) {
+            root = homeDir;
+        } else if ((relative = relativeTo(spec.workspace, file.path))) {
+            root = spec.workspace;
+        } else {
+            notes->append(
+                QStringLiteral("setup file %1 was not written: a bubblewrap sandbox shares the host's read-only "
+                               "system, so only files under the home (%2) or the workspace can be written")
+                    .arg(file.path, spec.sandboxHome));
+            continue;
+        }
+        const std::optional<QStringList> components = safeComponents(*relative);
+        if (!components) {
+            notes->append(QStringLiteral("setup file %1 was not written: not a plain path").arg(file.path));
+            continue;
+        }
+        if (file.onlyIfMissing && existsBelow(root, *components))
+            continue;
+        bool ok = false;
+        const mode_t mode = file.mode.isEmpty() ? 0644 : mode_t(file.mode.toUInt(&ok, 8));
+        if (!file.mode.isEmpty() && !ok) {
+            notes->append(QStringLiteral("setup file %1 has an invalid mode %2").arg(file.path, file.mode));
+            continue;
+        }
+        if (!writeBelow(root, *relative, file.content.toUtf8(), mode & 07777, error))
+            return false;
+    }
+    return true;
+}
+
+} // namespace paddock::sandbox

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/Kit.h"
+#include "runtime/SandboxSpec.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace paddock::sandbox {
+
+/** @brief What the user chose when asking for a sandbox, besides the kit itself. */
+struct SandboxChoices
+{
+    QString name;            ///< empty: defaultSandboxName(kit, workspace)
+    QString workspace;       ///< absolute host path, mounted read-write at the same path
+    QStringList extraPaths;  ///< further host paths, visible read-only at the same path
+    QStringList commandArgs; ///< when not empty, replaces the kit's command (the entrypoint stays)
+    bool interactive = false;
+    runtime::SandboxSpec::Lifetime lifetime = runtime::SandboxSpec::Lifetime::Detached;
+    QString proxySocket; ///< host path of this sandbox's proxy endpoint
+    QString initPath;    ///< host path of paddock-init
+};
+
+/** @brief A kit applied to the user's choices: the sandbox to create, or why it cannot be. */
+struct AppliedKit
+{
+    std::optional<runtime::SandboxSpec> spec;
+    QString error; ///< one sentence when there is no spec
+};
+
+/**
+ * The name a sandbox gets when the user gives none, as `sbx` names them:
+ * `<kit>-<workspace folder name>`, lower-cased, every character outside `[a-z0-9-]` turned
+ * into `-`, runs of `-` folded and the ends trimmed, at most 63 characters.
+ */
+QString defaultSandboxName(const QString &kitName, const QString &workspace);
+
+/**
+ * Turns a kit and the user's choices into a runtime-neutral SandboxSpec. This is how a kit is
+ * applied:
+ *
+ * - Environment: runtime::baseEnvironment() (HOME, PATH, the proxy variables), then the kit's
+ *   `environment.variables` in file order, then, for every credential whose `apiKey` is
+ *   proxy-managed, the sentinel `proxy-managed` in the variable `apiKey.name` (an empty name
+ *   sets nothing: some kits only want the injection). Nothing of the caller's environment is
+ *   inherited. The kit cannot override the proxy variables or HOME: they are set again last.
+ * - Program: `entrypoint` + `command.default`, or `command.interactive` when the sandbox gets
+ *   a terminal; command arguments given by the user replace the command (not the entrypoint).
+ * - `setup.startup` runs on every start before the program: the program is wrapped in
+ *   `sh -c` that runs each startup command (background ones detached, their output in the
+ *   sandbox's output) and then `exec`s the program, so its exit status stays the program's.
+ * - The home is the runtime's private home (`dataDir()/sandboxes/NAME/home`), filled by
+ *   prepareHome(); the workspace is mounted read-write at its own path.
+ */
+AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices);
+
+/** The argv that runs the kit's `setup.install` commands, each with `sh -c`, stopping at the first failure. */
+QStringList installArgv(const kit::Kit &kit);
+
+/**
+ * Fills the sandbox's home and workspace from the kit, once, when the sandbox is created:
+ *
+ * - `files/home` is copied into @p homeDir (existing files are replaced: the home is the
+ *   sandbox's own).
+ * - `files/workspace` is copied into the workspace only where a file is missing: the user's
+ *   files are never overwritten.
+ * - `agentInstructions.content` is written to `$HOME/<filename>` inside the sandbox, that is
+ *   @p homeDir/<filename>. Not into the workspace: that is the user's repository, and a sandbox
+ *   must not leave files in it that the user did not write (agents read their profile from
+ *   the home directory as well).
+ *
+ * Returns false with @p error on the first failure; @p notes collects what was skipped.
+ */
+bool prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir, QStringList *notes,
+                 QString *error);
+
+/**
+ * Writes the kit's `setup.files` (@p files) before a start. A path inside the sandbox is translated to
+ * the host: under the sandbox home into @p homeDir, under the workspace into the workspace.
+ * Bubblewrap sandboxes share the host's read-only system, so any other path cannot be
+ * written; such a file is refused with a note saying so, and the sandbox starts without it.
+ * `onlyIfMissing` files are left alone when present. Returns false only when writing failed.
+ */
+bool writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec, const QString &homeDir,
+                     QStringList *notes, QString *error);
+
+/** @p text quoted for a POSIX shell. */
+QString shellQuote(const QString &text);
+
+} // namespace paddock::sandbox

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/SandboxRecord.h"
+
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace paddock::sandbox {
+
+QJsonObject SandboxRecord::toJson() const
+{
+    QJsonArray files;
+    for (const kit::SetupFile &file : setupFiles)
+        files.append(QJsonObject{{QStringLiteral("path"), file.path},
+                                 {QStringLiteral("content"), file.content},
+                                 {QStringLiteral("mode"), file.mode},
+                                 {QStringLiteral("onlyIfMissing"), file.onlyIfMissing}});
+    return {{QStringLiteral("name"), name},
+            {QStringLiteral("kit"), kitName},
+            {QStringLiteral("kitDirectory"), kitDirectory},
+            {QStringLiteral("backend"), backend},
+            {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
+            {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
+            {QStringLiteral("setupFiles"), files}};
+}
+
+std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
+{
+    SandboxRecord record;
+    record.name = object.value(QLatin1String("name")).toString();
+    record.kitName = object.value(QLatin1String("kit")).toString();
+    if (record.name.isEmpty())
+        return std::nullopt;
+    record.kitDirectory = object.value(QLatin1String("kitDirectory")).toString();
+    record.backend = object.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
+    for (const QJsonValue &value : object.value(QLatin1String("networkAllow")).toArray())
+        record.networkAllow << value.toString();
+    for (const QJsonValue &value : object.value(QLatin1String("networkDeny")).toArray())
+        record.networkDeny << value.toString();
+    for (const QJsonValue &value : object.value(QLatin1String("setupFiles")).toArray()) {
+        const QJsonObject file = value.toObject();
+        kit::SetupFile setup;
+        setup.path = file.value(QLatin1String("path")).toString();
+        setup.content = file.value(QLatin1String("content")).toString();
+        setup.mode = file.value(QLatin1String("mode")).toString();
+        setup.onlyIfMissing = file.value(QLatin1String("onlyIfMissing")).toBool();
+        record.setupFiles.append(setup);
+    }
+    return record;
+}
+
+QString SandboxRecord::directory()
+{
+    return paths::dataDir() + QStringLiteral("/sandbox-kits");
+}
+
+QString SandboxRecord::pathFor(const QString &name)
+{
+    return directory() + QLatin1Char('/') + name + QStringLiteral(".json");
+}
+
+std::optional<SandboxRecord> SandboxRecord::read(const QString &name)
+{
+    QFile file(pathFor(name));
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return fromJson(QJsonDocument::fromJson(file.readAll()).object());
+}
+
+bool SandboxRecord::write(QString *error) const
+{
+    if (!paths::ensurePrivateDir(directory(), error))
+        return false;
+    return writeFileAtomically(pathFor(name), QJsonDocument(toJson()).toJson(QJsonDocument::Compact), error, 0600);
+}
+
+void SandboxRecord::remove(const QString &name)
+{
+    QFile::remove(pathFor(name));
+}
+
+} // namespace paddock::sandbox

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/Kit.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace paddock::sandbox {
+
+/**
+ * @brief What the daemon keeps about a sandbox besides the runtime's own state: the kit it
+ * was made from and the parts of that kit needed again after a restart (its network
+ * permissions, its setup files), so neither depends on the kit directory still being there.
+ *
+ * Stored as `paths::dataDir()/sandbox-kits/NAME.json` (mode 0600).
+ */
+struct SandboxRecord
+{
+    QString name;
+    QString kitName;
+    QString kitDirectory;
+    QString backend; ///< "bwrap", ...
+    QStringList networkAllow;
+    QStringList networkDeny;
+    QList<kit::SetupFile> setupFiles;
+
+    QJsonObject toJson() const;
+    static std::optional<SandboxRecord> fromJson(const QJsonObject &object);
+
+    /** The directory holding every record. */
+    static QString directory();
+    static QString pathFor(const QString &name);
+    static std::optional<SandboxRecord> read(const QString &name);
+    bool write(QString *error) const;
+    static void remove(const QString &name);
+};
+
+} // namespace paddock::sandbox

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/SandboxService.h"
+
+#include "api/Server.h"
+#include "common/Paths.h"
+#include "kit/KitLoader.h"
+#include "network/PolicyDecider.h"
+#include "network/ProxyEvents.h"
+#include "runtime/bwrap/BwrapRuntime.h"
+#include "runtime/docker/DockerRuntime.h"
+#include "sandbox/KitApplication.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QLoggingCategory>
+#include <QStandardPaths>
+#include <QTemporaryFile>
+
+#include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcSandbox, "paddock.sandbox", QtInfoMsg)
+
+namespace paddock::sandbox {
+namespace {
+
+constexpr qint64 kLogChunkBytes = 512 * 1024;
+constexpr qint64 kEngineRecheckMs = 10000;
+
+/** Where a sandbox's endpoint directory appears inside it (see endpointBind()). */
+const QString kEndpointDirInside = QStringLiteral("/run/paddock/endpoint");
+
+api::Reply invalid(const QString &message)
+{
+    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
+}
+
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList result;
+    for (const QJsonValue &item : value.toArray())
+        result << item.toString();
+    return result;
+}
+
+QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
+{
+    return lifetime == runtime::SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
+                                                                  : QStringLiteral("detached");
+}
+
+/**
+ * Makes the endpoint reachable through its directory rather than the socket file alone: a
+ * bind of the file pins the socket of the daemon that created it, so after a daemon restart
+ * a running sandbox would keep dialling a dead socket. Through the directory it finds the
+ * socket the new daemon listens on at the same path. The directory holds nothing but this
+ * sandbox's socket.
+ */
+void endpointBind(runtime::SandboxSpec &spec, const QString &endpoint)
+{
+    spec.proxySocket = endpoint;
+    spec.sandboxProxySocket = kEndpointDirInside + QStringLiteral("/proxy.sock");
+    spec.readOnlyBinds.append({QFileInfo(endpoint).absolutePath(), kEndpointDirInside});
+}
+
+} // namespace
+
+QString SandboxService::endpointPath(const QString &name)
+{
+    return paths::runtimeDir() + QStringLiteral("/sandboxes/") + name + QStringLiteral("/proxy.sock");
+}
+
+QString SandboxService::homeOf(const QString &name)
+{
+    return paths::dataDir() + QStringLiteral("/sandboxes/") + name + QStringLiteral("/home");
+}
+
+QString SandboxService::findInitProgram()
+{
+    const QString fromEnvironment = qEnvironmentVariable("PADDOCK_INIT");
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const QString here = QCoreApplication::applicationDirPath();
+    // Installed next to the daemon, in ../libexec/paddock (the package layout), or in the
+    // build tree's app/init next to app/daemon.
+    for (const QString &candidate :
+         {here + QStringLiteral("/paddock-init"), here + QStringLiteral("/../libexec/paddock/paddock-init"),
+          here + QStringLiteral("/../init/paddock-init")}) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("paddock-init"));
+}
+
+SandboxService::SandboxService(api::Server &server, QObject *parent)
+    : QObject(parent), m_server(server), m_alive(std::make_shared<int>(0))
+{
+    m_runtimes.emplace(QStringLiteral("bwrap"), std::make_shared<runtime::BwrapRuntime>());
+    m_runtimes.emplace(QStringLiteral("docker"), std::make_shared<runtime::DockerRuntime>());
+}
+
+SandboxService::~SandboxService()
+{
+    stop();
+}
+
+bool SandboxService::start(QString *error)
+{
+    if (!m_policy.load() || m_policy.lastError())
+        qCWarning(lcSandbox).noquote() << "the policy file cannot be used; the default policy applies:"
+                                       << (m_policy.lastError() ? m_policy.lastError()->toString() : QString());
+    connect(&m_policy, &policy::PolicyStore::policyChanged, this, &SandboxService::onPolicyChanged);
+    connect(&m_policy, &policy::PolicyStore::loadFailed, this, [](const policy::PolicyError &problem) {
+        qCWarning(lcSandbox).noquote() << problem.toString() << "(the previous policy stays in force)";
+    });
+
+    m_hub = std::make_unique<events::EventHub>();
+    connect(m_hub.get(), &events::EventHub::storageFailed, this, [](const QString &message) {
+        qCWarning(lcSandbox).noquote() << "the event log is not being written:" << message;
+    });
+    // Subscribers' callbacks run on the proxy's event thread; the API server lives here.
+    m_subscription = m_hub->subscribe([this](const events::NetworkEvent &event) {
+        const QJsonObject data = event.toJson();
+        QMetaObject::invokeMethod(
+            this, [this, data] { m_server.publish(networkTopic(), data); }, Qt::QueuedConnection);
+    });
+    events::EventHub *hub = m_hub.get();
+    m_proxy.setDecider(network::policyDecider(m_policy.engine()));
+    m_proxy.setEventSink([hub](const proxy::ProxyEvent &proxyEvent) {
+        if (const std::optional<events::NetworkEvent> event = network::toNetworkEvent(proxyEvent))
+            hub->publish(*event);
+    });
+    m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), {}, m_policy.resolveOverrides());
+    if (!m_proxy.start(error))
+        return false;
+
+    m_server.registerTopic(networkTopic());
+    registerMethods();
+    refindSandboxes();
+    return true;
+}
+
+void SandboxService::stop()
+{
+    if (m_proxy.isRunning())
+        m_proxy.stop(); // delivers the queued events before the hub goes
+    m_endpoints.clear();
+    if (m_hub) {
+        m_hub->unsubscribe(m_subscription);
+        m_hub->flush();
+        m_hub.reset();
+    }
+}
+
+void SandboxService::onPolicyChanged()
+{
+    m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), m_overrides, m_policy.resolveOverrides());
+    qCInfo(lcSandbox) << "policy reloaded";
+}
+
+QList<std::shared_ptr<runtime::Runtime>> SandboxService::reachableRuntimes() const
+{
+    // bubblewrap needs nothing running; a container engine may be down, and is then asked
+    // again only after a while rather than on every listing.
+    QList<std::shared_ptr<runtime::Runtime>> result;
+    for (const auto &[id, runtime] : m_runtimes) {
+        if (id == QLatin1String("bwrap")) {
+            result.append(runtime);
+            continue;
+        }
+        EngineCheck &check = m_engineChecks[id];
+        if (!check.checked.isValid() || check.checked.hasExpired(kEngineRecheckMs)) {
+            check.reachable = runtime->isAvailable();
+            check.checked.start();
+        }
+        if (check.reachable)
+            result.append(runtime);
+    }
+    return result;
+}
+
+void SandboxService::refindSandboxes()
+{
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        for (const runtime::SandboxInfo &info : runtime->list()) {
+            const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+            QStringList notes;
+            if (record)
+                applyKitRules(*record, &notes);
+            if (info.status != runtime::SandboxStatus::Running)
+                continue;
+            QString error;
+            if (openEndpoint(info.name, info.kitName, &error))
+                qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
+            else
+                qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
+        }
+    }
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::runtimeFor(const QString &backend, QString *error) const
+{
+    const QString id = backend.isEmpty() ? QStringLiteral("bwrap") : backend;
+    const auto it = m_runtimes.find(id);
+    if (it != m_runtimes.end()) {
+        QString why;
+        if (!it->second->isAvailable(&why)) {
+            *error = QStringLiteral("the %1 backend cannot run sandboxes here: %2").arg(id, why);
+            return nullptr;
+        }
+        m_engineChecks.remove(id); // reachable now: list it again at once
+        return it->second;
+    }
+    *error = QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id);
+    return nullptr;
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
+{
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        if (runtime->inspect(name))
+            return runtime;
+    }
+    return nullptr;
+}
+
+bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error)
+{
+    if (m_endpoints.contains(name))
+        return true;
+    const QString path = endpointPath(name);
+    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
+        return false;
+    const proxy::ProxyEngine::EndpointId id = m_proxy.addUnixEndpoint(path, {name, kitName}, error);
+    if (id == 0)
+        return false;
+    m_endpoints.insert(name, id);
+    return true;
+}
+
+void SandboxService::closeEndpoint(const QString &name)
+{
+    const auto it = m_endpoints.find(name);
+    if (it == m_endpoints.end())
+        return;
+    m_proxy.removeEndpoint(it.value());
+    m_endpoints.erase(it);
+}
+
+void SandboxService::applyKitRules(const SandboxRecord &record, QStringList *notes)
+{
+    const policy::KitRules rules = policy::kitNetworkRules(record.kitName, record.networkAllow, record.networkDeny);
+    for (const QString &problem : rules.errors)
+        notes->append(QStringLiteral("kit %1: network pattern %2").arg(record.kitName, problem));
+    m_policy.engine().setKitRules(record.kitName, rules.rules);
+}
+
+void SandboxService::forgetKitRulesIfUnused(const QString &kitName)
+{
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        for (const runtime::SandboxInfo &info : runtime->list()) {
+            if (info.kitName == kitName)
+                return;
+        }
+    }
+    m_policy.engine().removeKitRules(kitName);
+}
+
+QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool withSpec) const
+{
+    QJsonObject object{{QStringLiteral("name"), info.name},
+                       {QStringLiteral("kit"), info.kitName},
+                       {QStringLiteral("backend"), info.runtime},
+                       {QStringLiteral("status"), runtime::statusName(info.status)},
+                       {QStringLiteral("workspace"), info.workspace},
+                       {QStringLiteral("pid"), info.pid},
+                       {QStringLiteral("lifetime"), lifetimeName(info.spec.lifetime)},
+                       {QStringLiteral("proxySocket"), endpointPath(info.name)}};
+    if (info.startedAt.isValid())
+        object.insert(QStringLiteral("startedAt"), info.startedAt.toUTC().toString(Qt::ISODateWithMs));
+    if (info.finishedAt.isValid())
+        object.insert(QStringLiteral("finishedAt"), info.finishedAt.toUTC().toString(Qt::ISODateWithMs));
+    if (info.exitCode)
+        object.insert(QStringLiteral("exitCode"), *info.exitCode);
+    if (info.status == runtime::SandboxStatus::Running && info.startedAt.isValid())
+        object.insert(QStringLiteral("uptimeMs"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+    if (withSpec) {
+        QJsonObject environment;
+        for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)
+            environment.insert(it.key(), it.value());
+        object.insert(QStringLiteral("spec"),
+                      QJsonObject{{QStringLiteral("argv"), QJsonArray::fromStringList(info.spec.argv)},
+                                  {QStringLiteral("environment"), environment},
+                                  {QStringLiteral("home"), info.spec.sandboxHome},
+                                  {QStringLiteral("interactive"), info.spec.interactive}});
+    }
+    return object;
+}
+
+bool SandboxService::runOperation(const QString &name, std::function<Work()> work,
+                                  std::function<void(const Work &)> done, QString *error)
+{
+    if (m_busy.contains(name)) {
+        *error = QStringLiteral("sandbox %1 is busy with another operation; try again in a moment").arg(name);
+        return false;
+    }
+    m_busy.insert(name);
+    std::weak_ptr<int> alive = m_alive;
+    // Detached: a runtime call is bounded (start and stop wait a few seconds at most; an
+    // install as long as its commands), and the daemon must not wait for one to exit.
+    std::thread([this, alive, name, work = std::move(work), done = std::move(done)] {
+        const Work result = work();
+        if (alive.expired())
+            return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, name, done, result] {
+                m_busy.remove(name);
+                done(result);
+            },
+            Qt::QueuedConnection);
+    }).detach();
+    return true;
+}
+
+void SandboxService::registerMethods()
+{
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { createSandbox(params, false, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.prepare"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { createSandbox(params, true, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.start"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { startSandbox(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.stop"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { stopSandbox(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.remove"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { removeSandbox(params, reply); });
+
+    m_server.registerMethod(QStringLiteral("sandbox.finished"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                const QString name = params.value(QLatin1String("name")).toString();
+                                if (name.isEmpty())
+                                    return invalid(QStringLiteral("sandbox.finished needs a name"));
+                                closeEndpoint(name);
+                                qCInfo(lcSandbox) << "foreground sandbox" << name << "finished"
+                                                  << params.value(QLatin1String("exitCode")).toInt(-1);
+                                return api::Reply::success();
+                            });
+    m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
+        QJsonArray sandboxes;
+        for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+            for (const runtime::SandboxInfo &info : runtime->list())
+                sandboxes.append(infoJson(info));
+        }
+        return api::Reply::success({{QStringLiteral("sandboxes"), sandboxes}});
+    });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.inspect"), [this](const QJsonObject &params, const api::CallContext &) {
+            const QString name = params.value(QLatin1String("name")).toString();
+            const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+            if (!runtime)
+                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                                           QStringLiteral("no sandbox named %1").arg(name));
+            return api::Reply::success({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name), true)}});
+        });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.logs"), [this](const QJsonObject &params, const api::CallContext &) {
+            const QString name = params.value(QLatin1String("name")).toString();
+            const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+            if (!runtime)
+                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                                           QStringLiteral("no sandbox named %1").arg(name));
+            QString error;
+            const std::optional<QByteArray> logs = runtime->logs(name, &error);
+            if (!logs)
+                return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+            // Chunks keep every answer well under the protocol's line limit once in base64.
+            const qint64 offset = qBound<qint64>(0, params.value(QLatin1String("offset")).toInteger(), logs->size());
+            const QByteArray chunk = logs->mid(offset, kLogChunkBytes);
+            return api::Reply::success({{QStringLiteral("data"), QString::fromLatin1(chunk.toBase64())},
+                                        {QStringLiteral("offset"), offset},
+                                        {QStringLiteral("next"), offset + chunk.size()},
+                                        {QStringLiteral("size"), qint64(logs->size())}});
+        });
+}
+
+void SandboxService::createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply)
+{
+    QString error;
+    const QString backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(backend, &error);
+    if (!runtime)
+        return reply.fail(QStringLiteral("backend-unavailable"), error);
+
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const QString workspace = QDir::cleanPath(params.value(QLatin1String("workspace")).toString());
+    if (kitDir.isEmpty() || !QDir::isAbsolutePath(kitDir))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("the kit must be an absolute directory path"));
+    if (!QDir::isAbsolutePath(workspace) || !QFileInfo(workspace).isDir())
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("the workspace %1 is not a directory").arg(workspace));
+
+    kit::KitLoadOptions options;
+    options.requireArgValues = true;
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        options.args.insert(it.key(), it.value().toString());
+    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
+    if (!loaded.ok()) {
+        QStringList problems;
+        for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
+            problems << diagnostic.toString();
+        return reply.fail(
+            QStringLiteral("invalid-kit"),
+            QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
+    }
+    const kit::Kit kit = *loaded.kit;
+
+    SandboxChoices choices;
+    choices.name = params.value(QLatin1String("name")).toString();
+    choices.workspace = workspace;
+    choices.extraPaths = stringList(params.value(QLatin1String("paths")));
+    choices.commandArgs = stringList(params.value(QLatin1String("args")));
+    choices.interactive = params.value(QLatin1String("interactive")).toBool();
+    choices.lifetime =
+        foreground ? runtime::SandboxSpec::Lifetime::Foreground : runtime::SandboxSpec::Lifetime::Detached;
+    choices.initPath = findInitProgram();
+    if (choices.initPath.isEmpty())
+        return reply.fail(
+            QLatin1String(api::errors::kInternal),
+            QStringLiteral("paddock-init is not installed next to paddockd (set PADDOCK_INIT to its path)"));
+    for (const QString &path : std::as_const(choices.extraPaths)) {
+        if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path))
+            return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                              QStringLiteral("%1 does not exist").arg(path));
+    }
+    AppliedKit applied = applyKit(kit, choices);
+    if (!applied.spec)
+        return reply.fail(QStringLiteral("invalid-kit"), applied.error);
+    runtime::SandboxSpec spec = *applied.spec;
+    if (!runtime::BwrapRuntime::isValidName(spec.name))
+        return reply.fail(
+            QLatin1String(api::errors::kInvalidParams),
+            QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')").arg(spec.name));
+    endpointBind(spec, endpointPath(spec.name));
+
+    // A foreground run of a sandbox that exists already runs it again, with its home as it was.
+    bool reuse = false;
+    if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(spec.name); owner && owner != runtime)
+        return reply.fail(QStringLiteral("exists"),
+                          QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), spec.name));
+    if (const std::optional<runtime::SandboxInfo> existing = runtime->inspect(spec.name)) {
+        if (!foreground)
+            return reply.fail(QStringLiteral("exists"),
+                              QStringLiteral("a sandbox named %1 exists already").arg(spec.name));
+        if (existing->status == runtime::SandboxStatus::Running)
+            return reply.fail(
+                QStringLiteral("running"),
+                QStringLiteral("sandbox %1 is already running; use 'paddock exec %1 CMD' to run a command in it")
+                    .arg(spec.name));
+        if (existing->spec.lifetime != runtime::SandboxSpec::Lifetime::Foreground)
+            return reply.fail(QStringLiteral("detached"),
+                              QStringLiteral("sandbox %1 was created to run detached; start it with 'paddock start %1'")
+                                  .arg(spec.name));
+        reuse = true;
+    }
+
+    SandboxRecord record;
+    record.name = spec.name;
+    record.kitName = kit.name;
+    record.kitDirectory = kitDir;
+    record.backend = runtime->id();
+    record.networkAllow = kit.networkAllow;
+    record.networkDeny = kit.networkDeny;
+    record.setupFiles = kit.setup.files;
+    QStringList notes;
+    applyKitRules(record, &notes);
+    if (!record.write(&error))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    // setup.install may need the network; a detached sandbox's endpoint closes again once created.
+    if (!openEndpoint(spec.name, record.kitName, &error))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+
+    // A container gets the same kind of home as a bubblewrap sandbox: a host directory the
+    // daemon fills from the kit, mounted at the sandbox home.
+    const QString home = homeOf(spec.name);
+    if (auto *docker = dynamic_cast<runtime::DockerRuntime *>(runtime.get())) {
+        spec.homeDir = home;
+        if (!paths::ensurePrivateDir(home, &error))
+            return reply.fail(QLatin1String(api::errors::kInternal), error);
+        runtime::DockerSandboxOptions container;
+        container.image = kit.sandbox->image;
+        if (kit.sandbox->resources) {
+            container.cpus = kit.sandbox->resources->cpu.value_or(0);
+            container.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
+        }
+        for (const kit::Volume &volume : kit.volumes)
+            container.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
+        for (const kit::Port &port : kit.ports)
+            container.ports.append({quint16(port.container), port.protocol});
+        docker->setSandboxOptions(spec.name, container);
+    }
+    const QStringList install = kit.setup.install.isEmpty() ? QStringList() : installArgv(kit);
+    auto job = [runtime, spec, kit, record, home, install, reuse, notes]() -> Work {
+        Work work{runtime::RuntimeResult::success(), notes};
+        QString problem;
+        if (reuse) {
+            // Recorded again with this run's command and terminal; the home stays as it was.
+            runtime->remove(spec.name, false);
+            work.result = runtime->create(spec);
+            if (work.result.ok && !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem))
+                work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
+        // setup.install runs once, inside the sandbox as it will be: the same home, workspace
+        // and way out, as a short-lived foreground run before the sandbox is recorded for good.
+        runtime::SandboxSpec first = spec;
+        if (!install.isEmpty()) {
+            first.argv = install;
+            first.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
+            first.interactive = false;
+        }
+        work.result = runtime->create(first);
+        if (!work.result.ok)
+            return work;
+        if (!prepareHome(kit, spec, home, &work.notes, &problem) ||
+            !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem)) {
+            runtime->remove(spec.name, true);
+            work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
+        if (install.isEmpty())
+            return work;
+        QTemporaryFile output;
+        const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (!output.open() || devNull < 0) {
+            if (devNull >= 0)
+                ::close(devNull);
+            runtime->remove(spec.name, true);
+            work.result = runtime::RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install"));
+            return work;
+        }
+        const runtime::RuntimeResult installed =
+            runtime->start(spec.name, {devNull, int(output.handle()), int(output.handle())});
+        ::close(devNull);
+        runtime->remove(spec.name, false);
+        if (!installed.ok || installed.exitCode.value_or(1) != 0) {
+            output.seek(0);
+            const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
+            runtime->remove(spec.name, true);
+            work.result = runtime::RuntimeResult::failure(
+                installed.ok ? QStringLiteral("setup.install failed with status %1:\n%2")
+                                   .arg(installed.exitCode.value_or(-1))
+                                   .arg(tail)
+                             : installed.error);
+            return work;
+        }
+        work.result = runtime->create(spec);
+        return work;
+    };
+    auto done = [this, name = spec.name, runtime, reply, foreground, record](const Work &work) {
+        if (!work.result.ok) {
+            closeEndpoint(name);
+            if (!runtime->inspect(name)) {
+                SandboxRecord::remove(name);
+                forgetKitRulesIfUnused(record.kitName);
+            }
+            return reply.fail(QStringLiteral("create-failed"), work.result.error);
+        }
+        if (!foreground)
+            closeEndpoint(name);
+        qCInfo(lcSandbox) << (foreground ? "prepared" : "created") << "sandbox" << name << "from kit" << record.kitName;
+        const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
+        reply.succeed({{QStringLiteral("sandbox"), info ? infoJson(*info) : QJsonObject{}},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    if (!runOperation(spec.name, std::move(job), std::move(done), &error))
+        reply.fail(QStringLiteral("busy"), error);
+}
+
+void SandboxService::startSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+    const runtime::SandboxInfo info = *runtime->inspect(name);
+    if (info.status == runtime::SandboxStatus::Running)
+        return reply.fail(QStringLiteral("running"), QStringLiteral("sandbox %1 is already running").arg(name));
+    if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
+        return reply.fail(
+            QStringLiteral("foreground"),
+            QStringLiteral("sandbox %1 runs in a terminal; start it with 'paddock run --name %1'").arg(name));
+    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    QStringList notes;
+    if (record)
+        applyKitRules(*record, &notes);
+    QString error;
+    if (!openEndpoint(name, info.kitName, &error))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    const QString home = info.spec.homeDir.isEmpty() ? homeOf(name) : info.spec.homeDir;
+    const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
+    auto job = [runtime, name, spec = info.spec, home, files, notes]() -> Work {
+        Work work{runtime::RuntimeResult::success(), notes};
+        QString problem;
+        if (!writeSetupFiles(files, spec, home, &work.notes, &problem)) {
+            work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
+        work.result = runtime->start(name);
+        return work;
+    };
+    auto done = [this, name, runtime, reply](const Work &work) {
+        if (!work.result.ok) {
+            closeEndpoint(name);
+            return reply.fail(QStringLiteral("start-failed"), work.result.error);
+        }
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    if (!runOperation(name, std::move(job), std::move(done), &error)) {
+        reply.fail(QStringLiteral("busy"), error);
+    }
+}
+
+void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+    auto job = [runtime, name]() -> Work { return {runtime->stop(name), {}}; };
+    auto done = [this, name, runtime, reply](const Work &work) {
+        if (!work.result.ok)
+            return reply.fail(QStringLiteral("stop-failed"), work.result.error);
+        closeEndpoint(name);
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))}});
+    };
+    QString error;
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QStringLiteral("busy"), error);
+}
+
+void SandboxService::removeSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const bool force = params.value(QLatin1String("force")).toBool();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+    const runtime::SandboxInfo info = *runtime->inspect(name);
+    if (info.status == runtime::SandboxStatus::Running && !force)
+        return reply.fail(QStringLiteral("running"),
+                          QStringLiteral("sandbox %1 is running; stop it first or use --force").arg(name));
+    auto job = [runtime, name, force]() -> Work {
+        if (force) {
+            const runtime::RuntimeResult stopped = runtime->stop(name);
+            if (!stopped.ok)
+                return {stopped, {}};
+        }
+        return {runtime->remove(name, true), {}};
+    };
+    auto done = [this, name, kitName = info.kitName, backend = runtime->id(), reply](const Work &work) {
+        if (!work.result.ok)
+            return reply.fail(QStringLiteral("remove-failed"), work.result.error);
+        closeEndpoint(name);
+        QFile::remove(endpointPath(name));
+        QDir().rmdir(QFileInfo(endpointPath(name)).absolutePath());
+        SandboxRecord::remove(name);
+        forgetKitRulesIfUnused(kitName);
+        // A container's home is a host directory the runtime leaves to its owner: this service.
+        if (backend != QLatin1String("bwrap")) {
+            QDir(homeOf(name)).removeRecursively();
+            QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
+        }
+        qCInfo(lcSandbox) << "removed sandbox" << name;
+        reply.succeed({{QStringLiteral("removed"), name}});
+    };
+    QString error;
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QStringLiteral("busy"), error);
+}
+
+} // namespace paddock::sandbox

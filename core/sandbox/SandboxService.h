@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "events/EventHub.h"
+#include "policy/PolicyStore.h"
+#include "proxy/ProxyEngine.h"
+#include "runtime/Runtime.h"
+#include "sandbox/SandboxRecord.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QMap>
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace paddock::api {
+class Server;
+class PendingReply;
+struct CallContext;
+} // namespace paddock::api
+
+namespace paddock::sandbox {
+
+/**
+ * @brief The daemon's owner of sandboxes: the egress proxy with one endpoint per sandbox, the
+ * policy it decides with, the event log, and the runtimes.
+ *
+ * The policy is policy.yaml through a PolicyStore (edits apply to the next connection) plus,
+ * for each sandbox, its kit's `permissions.network` as rules of scope `kit:KIT`. Each sandbox
+ * has its own endpoint at `paths::runtimeDir()/sandboxes/NAME/proxy.sock`, created with the
+ * sandbox and kit names, so every decision and event names them whatever the client sends.
+ * Every event the proxy reports is stored and pushed to clients subscribed to topic `network`
+ * (NetworkEvent::toJson(): time, sandbox, kit, host, port, protocol, outcome, rule, reason,
+ * bytes).
+ *
+ * The endpoint's directory, not only the socket, is visible inside the sandbox, so when the
+ * daemon is restarted and listens again at the same path, a sandbox that kept running reaches
+ * the new socket: at start the service finds the runtime's running sandboxes and re-creates
+ * their endpoints.
+ *
+ * Methods (params → result; errors carry a sentence for the user):
+ * - `sandbox.create` {kit: DIR, workspace, name?, paths?: [..], args?: [..], kitArgs?: {..},
+ *   backend?: "bwrap"|"docker", interactive?: bool} → {sandbox: INFO, notes: [..]}: records
+ *   a detached sandbox, fills its home and runs `setup.install` once. A docker sandbox's
+ *   home is the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
+ * - `sandbox.prepare`: the same params → {sandbox: INFO, notes}: for a foreground run by the
+ *   caller; creates the sandbox (or reuses a stopped foreground one of that name), opens its
+ *   endpoint and writes the setup files. The caller then starts it itself.
+ * - `sandbox.finished` {name, exitCode?} → {}: the caller's foreground run ended.
+ * - `sandbox.start` {name} → {sandbox: INFO}: starts a detached sandbox.
+ * - `sandbox.stop` {name} → {sandbox: INFO}.
+ * - `sandbox.remove` {name, force?: bool} → {removed: NAME}: with force a running one is
+ *   stopped first; its home goes with it.
+ * - `sandbox.list` {} → {sandboxes: [INFO..]}.
+ * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
+ * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, size}: the output of a
+ *   detached sandbox from @c offset, at most 512 KiB per call.
+ *
+ * INFO: {name, kit, backend, status: created|running|stopped, workspace, pid, startedAt,
+ * finishedAt, exitCode, uptimeMs, lifetime: detached|foreground, proxySocket}.
+ */
+class SandboxService : public QObject
+{
+    Q_OBJECT
+public:
+    /** The `network` topic clients subscribe to for live events. */
+    static QString networkTopic() { return QStringLiteral("network"); }
+    /** `paths::runtimeDir()/sandboxes/NAME/proxy.sock`. */
+    static QString endpointPath(const QString &name);
+    /** Where paddock-init is: `$PADDOCK_INIT`, next to the executable, or in ../libexec/paddock. */
+    static QString findInitProgram();
+    /** The home of sandbox @p name on the host: `paths::dataDir()/sandboxes/NAME/home`. */
+    static QString homeOf(const QString &name);
+
+    explicit SandboxService(api::Server &server, QObject *parent = nullptr);
+    ~SandboxService() override;
+
+    /** Loads the policy, starts the proxy, registers the methods and refinds running sandboxes. */
+    bool start(QString *error);
+    /** Closes every endpoint (running sandboxes keep running) and flushes the event log. */
+    void stop();
+
+    proxy::ProxyEngine &proxy() { return m_proxy; }
+
+private:
+    struct Work
+    {
+        runtime::RuntimeResult result;
+        QStringList notes;
+    };
+
+    void registerMethods();
+    void refindSandboxes();
+    void onPolicyChanged();
+
+    std::shared_ptr<runtime::Runtime> runtimeFor(const QString &backend, QString *error) const;
+    std::shared_ptr<runtime::Runtime> runtimeOf(const QString &name) const;
+    /** Every runtime that can answer now (bwrap always; a container engine when it is up). */
+    QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
+
+    bool openEndpoint(const QString &name, const QString &kitName, QString *error);
+    void closeEndpoint(const QString &name);
+    void applyKitRules(const SandboxRecord &record, QStringList *notes);
+    void forgetKitRulesIfUnused(const QString &kitName);
+
+    QJsonObject infoJson(const runtime::SandboxInfo &info, bool withSpec = false) const;
+
+    void createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply);
+    void startSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    void stopSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);
+
+    /**
+     * Runs @p work on a thread of its own (runtime calls block: a start waits for the sandbox,
+     * an install for its commands) and @p done back on the service's thread. At most one
+     * operation runs per sandbox; another one is refused meanwhile.
+     */
+    bool runOperation(const QString &name, std::function<Work()> work, std::function<void(const Work &)> done,
+                      QString *error);
+
+    api::Server &m_server;
+    policy::PolicyStore m_policy;
+    proxy::ProxyEngine m_proxy;
+    std::unique_ptr<events::EventHub> m_hub;
+    /** Shared with running operations, which may outlive the service at exit. */
+    std::map<QString, std::shared_ptr<runtime::Runtime>> m_runtimes;
+    struct EngineCheck
+    {
+        QElapsedTimer checked;
+        bool reachable = false;
+    };
+    mutable QHash<QString, EngineCheck> m_engineChecks;
+    QHash<QString, proxy::ProxyEngine::EndpointId> m_endpoints;
+    QSet<QString> m_busy;
+    QMap<QString, QHostAddress> m_overrides;
+    int m_subscription = -1;
+    std::shared_ptr<int> m_alive; ///< workers check it before reporting back
+};
+
+} // namespace paddock::sandbox
