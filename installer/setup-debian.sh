@@ -14,7 +14,7 @@ qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-worke
 qml6-module-qtquick-dialogs qml6-module-qt-labs-platform libqt6sql6-sqlite
 bubblewrap gnome-keyring dbus dbus-x11 libsecret-tools"
 TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
-curl wget procps iproute2 psmisc"
+curl wget procps iproute2 psmisc python3 git openssl util-linux"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CONNECT tunnels with real curl against a local `openssl s_server`: allowed and refused
+// CONNECT tunnels with real curl (and git) against local TLS servers: allowed and refused
 // tunnels, the SNI check, upstream failures, and a sandbox's own unix-socket endpoint.
 #include "ProxyTestSupport.h"
 
@@ -132,6 +132,71 @@ private slots:
         QCOMPARE(closed.protocol, Protocol::Connect);
         QVERIFY(closed.bytesUp > 0);
         QVERIFY(closed.bytesDown > quint64(result.out.size()));
+    }
+
+    void gitClonesOverHttpsThroughTheTunnel()
+    {
+        // A bare repository served over HTTPS (git's plain HTTP protocol) by a small Python
+        // server with the test certificate; git reaches it only through the proxy.
+        QTemporaryDir site;
+        const QString home = m_home.path();
+        const QString source = site.filePath(QStringLiteral("source"));
+        const QString git = QStringLiteral("git");
+        QCOMPARE(run(git, {QStringLiteral("init"), QStringLiteral("-q"), source}, home).exitCode, 0);
+        QFile readme(source + QStringLiteral("/README"));
+        QVERIFY(readme.open(QIODevice::WriteOnly));
+        readme.write("cloned through the proxy\n");
+        readme.close();
+        QCOMPARE(run(git, {QStringLiteral("-C"), source, QStringLiteral("add"), QStringLiteral("README")}, home).exitCode, 0);
+        QCOMPARE(run(git, {QStringLiteral("-C"), source, QStringLiteral("-c"), QStringLiteral("user.name=Test"),
+                           QStringLiteral("-c"), QStringLiteral("user.email=test@example.test"), QStringLiteral("commit"),
+                           QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")},
+                     home).exitCode,
+                 0);
+        const QString bare = site.filePath(QStringLiteral("www/repo.git"));
+        QCOMPARE(run(git, {QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), source, bare}, home).exitCode, 0);
+        QCOMPARE(run(git, {QStringLiteral("-C"), bare, QStringLiteral("update-server-info")}, home).exitCode, 0);
+
+        const quint16 port = freePort();
+        QProcess server;
+        server.setProcessEnvironment(isolatedEnvironment(home));
+        server.start(QStringLiteral("python3"),
+                     {QStringLiteral("-c"),
+                      QStringLiteral("import functools, http.server, ssl, sys\n"
+                                     "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])\n"
+                                     "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), handler)\n"
+                                     "context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n"
+                                     "context.load_cert_chain(sys.argv[3], sys.argv[4])\n"
+                                     "httpd.socket = context.wrap_socket(httpd.socket, server_side=True)\n"
+                                     "httpd.serve_forever()\n"),
+                      QString::number(port), site.filePath(QStringLiteral("www")), file(QStringLiteral("server.pem")),
+                      file(QStringLiteral("server.key"))});
+        QVERIFY(server.waitForStarted());
+        QVERIFY(waitForListener(port));
+        auto clone = [&](const QString &host, const QString &into) {
+            // GIT_SSL_CAINFO is how a sandbox tells git which authorities to trust.
+            return run(QStringLiteral("env"),
+                       {QStringLiteral("GIT_SSL_CAINFO=%1").arg(file(QStringLiteral("ca.pem"))), git, QStringLiteral("-c"),
+                        QStringLiteral("http.proxy=%1").arg(m_proxy->url()), QStringLiteral("clone"), QStringLiteral("-q"),
+                        QStringLiteral("https://%1:%2/repo.git").arg(host).arg(port), into},
+                       home);
+        };
+
+        const QString cloned = site.filePath(QStringLiteral("cloned"));
+        const RunResult allowed = clone(QStringLiteral("tls.test"), cloned);
+        QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
+        QFile copy(cloned + QStringLiteral("/README"));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("cloned through the proxy\n"));
+
+        const RunResult denied = clone(QStringLiteral("denied.test"), site.filePath(QStringLiteral("refused")));
+        QVERIFY(denied.exitCode != 0);
+        QVERIFY2(denied.err.contains("403"), denied.err.constData());
+        QVERIFY(!QFile::exists(site.filePath(QStringLiteral("refused/README"))));
+        QTRY_VERIFY(m_proxy->log.find(QStringLiteral("denied.test"), ProxyEvent::Kind::Denied));
+
+        server.kill();
+        server.waitForFinished();
     }
 
     void deniedTunnelGets403WithReason()
