@@ -215,6 +215,19 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return !QFileInfo::exists(fixture.socketPath()); }, 10000));
     }
 
+    void startFindsTheDaemonBesideItself()
+    {
+        // As built and as installed, paddockd sits next to paddock: no variable, no PATH entry.
+        DaemonFixture fixture;
+        fixture.environment().remove(QStringLiteral("PADDOCKD"));
+        fixture.environment().insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+        QCOMPARE(QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath(), QFileInfo(QStringLiteral(PADDOCKD_BIN)).absolutePath());
+        const auto start = fixture.paddock({QStringLiteral("daemon"), QStringLiteral("start")});
+        QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
+        const auto stop = fixture.paddock({QStringLiteral("daemon"), QStringLiteral("stop")});
+        QCOMPARE(stop.exitCode, 0);
+    }
+
     void startExplainsWhenTheDaemonCannotBeFound()
     {
         DaemonFixture fixture;
