@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/bwrap/SandboxState.h"
+#include "runtime/SandboxSpecJson.h"
 
 #include "common/AtomicFile.h"
 
@@ -61,23 +62,6 @@ ProcessIdentity identityFrom(const QJsonValue &value)
             object.value(QStringLiteral("startTime")).toString().toULongLong()};
 }
 
-QJsonObject mapToJson(const QMap<QString, QString> &map)
-{
-    QJsonObject object;
-    for (auto it = map.cbegin(); it != map.cend(); ++it)
-        object.insert(it.key(), it.value());
-    return object;
-}
-
-QMap<QString, QString> mapFrom(const QJsonValue &value)
-{
-    QMap<QString, QString> map;
-    const QJsonObject object = value.toObject();
-    for (auto it = object.begin(); it != object.end(); ++it)
-        map.insert(it.key(), it.value().toString());
-    return map;
-}
-
 } // namespace
 
 std::optional<ProcessIdentity> ProcessIdentity::of(qint64 pid)
@@ -95,78 +79,13 @@ bool ProcessIdentity::isAlive() const
     return stat && stat->startTime == startTime && stat->state != 'Z' && stat->state != 'X';
 }
 
-QJsonObject specToJson(const SandboxSpec &spec)
-{
-    QJsonArray binds;
-    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
-        binds.append(
-            QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
-    const SandboxGrants &g = spec.grants;
-    return {
-        {QStringLiteral("name"), spec.name},
-        {QStringLiteral("kit"), spec.kitName},
-        {QStringLiteral("workspace"), spec.workspace},
-        {QStringLiteral("homeDir"), spec.homeDir},
-        {QStringLiteral("sandboxHome"), spec.sandboxHome},
-        {QStringLiteral("environment"), mapToJson(spec.environment)},
-        {QStringLiteral("argv"), QJsonArray::fromStringList(spec.argv)},
-        {QStringLiteral("workingDir"), spec.workingDir},
-        {QStringLiteral("proxySocket"), spec.proxySocket},
-        {QStringLiteral("sandboxProxySocket"), spec.sandboxProxySocket},
-        {QStringLiteral("proxyPort"), spec.proxyPort},
-        {QStringLiteral("initPath"), spec.initPath},
-        {QStringLiteral("readOnlyBinds"), binds},
-        {QStringLiteral("grants"), QJsonObject{{QStringLiteral("dockerSocket"), g.dockerSocket},
-                                               {QStringLiteral("sshAgentSocket"), g.sshAgentSocket},
-                                               {QStringLiteral("x11Display"), g.x11Display},
-                                               {QStringLiteral("xauthorityFile"), g.xauthorityFile},
-                                               {QStringLiteral("waylandSocket"), g.waylandSocket},
-                                               {QStringLiteral("dbusSessionSocket"), g.dbusSessionSocket}}},
-        {QStringLiteral("interactive"), spec.interactive},
-        {QStringLiteral("lifetime"), spec.lifetime == SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
-                                                                                        : QStringLiteral("detached")},
-    };
-}
-
-SandboxSpec specFromJson(const QJsonObject &o)
-{
-    SandboxSpec spec;
-    spec.name = o.value(QStringLiteral("name")).toString();
-    spec.kitName = o.value(QStringLiteral("kit")).toString();
-    spec.workspace = o.value(QStringLiteral("workspace")).toString();
-    spec.homeDir = o.value(QStringLiteral("homeDir")).toString();
-    spec.sandboxHome = o.value(QStringLiteral("sandboxHome")).toString(spec.sandboxHome);
-    spec.environment = mapFrom(o.value(QStringLiteral("environment")));
-    for (const QJsonValue &arg : o.value(QStringLiteral("argv")).toArray())
-        spec.argv << arg.toString();
-    spec.workingDir = o.value(QStringLiteral("workingDir")).toString();
-    spec.proxySocket = o.value(QStringLiteral("proxySocket")).toString();
-    spec.sandboxProxySocket = o.value(QStringLiteral("sandboxProxySocket")).toString(spec.sandboxProxySocket);
-    spec.proxyPort = o.value(QStringLiteral("proxyPort")).toInt(spec.proxyPort);
-    spec.initPath = o.value(QStringLiteral("initPath")).toString();
-    for (const QJsonValue &bind : o.value(QStringLiteral("readOnlyBinds")).toArray())
-        spec.readOnlyBinds.append(
-            {bind[QStringLiteral("host")].toString(), bind[QStringLiteral("sandbox")].toString()});
-    const QJsonObject g = o.value(QStringLiteral("grants")).toObject();
-    spec.grants.dockerSocket = g.value(QStringLiteral("dockerSocket")).toString();
-    spec.grants.sshAgentSocket = g.value(QStringLiteral("sshAgentSocket")).toString();
-    spec.grants.x11Display = g.value(QStringLiteral("x11Display")).toString();
-    spec.grants.xauthorityFile = g.value(QStringLiteral("xauthorityFile")).toString();
-    spec.grants.waylandSocket = g.value(QStringLiteral("waylandSocket")).toString();
-    spec.grants.dbusSessionSocket = g.value(QStringLiteral("dbusSessionSocket")).toString();
-    spec.interactive = o.value(QStringLiteral("interactive")).toBool();
-    spec.lifetime = o.value(QStringLiteral("lifetime")).toString() == QLatin1String("foreground")
-                        ? SandboxSpec::Lifetime::Foreground
-                        : SandboxSpec::Lifetime::Detached;
-    return spec;
-}
 
 QJsonObject SandboxState::toJson() const
 {
     QJsonObject object{
         {QStringLiteral("version"), 1},
         {QStringLiteral("runtime"), QStringLiteral("bwrap")},
-        {QStringLiteral("spec"), specToJson(spec)},
+        {QStringLiteral("spec"), paddock::runtime::toJson(spec)},
         {QStringLiteral("createdAt"), dateText(createdAt)},
         {QStringLiteral("init"), identityToJson(init)},
         {QStringLiteral("bwrap"), identityToJson(bwrap)},
@@ -186,7 +105,7 @@ std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QS
         return std::nullopt;
     }
     SandboxState state;
-    state.spec = specFromJson(object.value(QStringLiteral("spec")).toObject());
+    state.spec = sandboxSpecFromJson(object.value(QStringLiteral("spec")).toObject());
     state.createdAt = dateFrom(object.value(QStringLiteral("createdAt")));
     state.init = identityFrom(object.value(QStringLiteral("init")));
     state.bwrap = identityFrom(object.value(QStringLiteral("bwrap")));

@@ -4,6 +4,7 @@
 // Runtime calls. Every mount the container gets is listed in containerSpec(), each with the
 // reason it exists; anything not listed does not come from the host.
 #include "runtime/docker/DockerRuntime.h"
+#include "runtime/SandboxSpecJson.h"
 
 #include "runtime/docker/StreamDemuxer.h"
 
@@ -69,97 +70,14 @@ template <typename T> RuntimeResult failure(const Result<T> &result)
 
 // --- the spec, kept in a label so a restarted daemon knows what each sandbox was ----------
 
-QJsonObject mapToJson(const QMap<QString, QString> &map)
-{
-    QJsonObject object;
-    for (auto it = map.cbegin(); it != map.cend(); ++it)
-        object.insert(it.key(), it.value());
-    return object;
-}
-
-QMap<QString, QString> mapFromJson(const QJsonValue &value)
-{
-    QMap<QString, QString> map;
-    const QJsonObject object = value.toObject();
-    for (auto it = object.begin(); it != object.end(); ++it)
-        map.insert(it.key(), it.value().toString());
-    return map;
-}
-
-QStringList listFromJson(const QJsonValue &value)
-{
-    QStringList list;
-    for (const QJsonValue &item : value.toArray())
-        list.append(item.toString());
-    return list;
-}
-
 QByteArray specToJson(const SandboxSpec &spec)
 {
-    QJsonArray binds;
-    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
-        binds.append(QJsonObject{{QStringLiteral("hostPath"), bind.hostPath},
-                                 {QStringLiteral("sandboxPath"), bind.sandboxPath}});
-    const QJsonObject grants{{QStringLiteral("dockerSocket"), spec.grants.dockerSocket},
-                             {QStringLiteral("sshAgentSocket"), spec.grants.sshAgentSocket},
-                             {QStringLiteral("x11Display"), spec.grants.x11Display},
-                             {QStringLiteral("xauthorityFile"), spec.grants.xauthorityFile},
-                             {QStringLiteral("waylandSocket"), spec.grants.waylandSocket},
-                             {QStringLiteral("dbusSessionSocket"), spec.grants.dbusSessionSocket}};
-    const QJsonObject object{
-        {QStringLiteral("name"), spec.name},
-        {QStringLiteral("kitName"), spec.kitName},
-        {QStringLiteral("workspace"), spec.workspace},
-        {QStringLiteral("homeDir"), spec.homeDir},
-        {QStringLiteral("sandboxHome"), spec.sandboxHome},
-        {QStringLiteral("environment"), mapToJson(spec.environment)},
-        {QStringLiteral("argv"), QJsonArray::fromStringList(spec.argv)},
-        {QStringLiteral("workingDir"), spec.workingDir},
-        {QStringLiteral("proxySocket"), spec.proxySocket},
-        {QStringLiteral("sandboxProxySocket"), spec.sandboxProxySocket},
-        {QStringLiteral("proxyPort"), spec.proxyPort},
-        {QStringLiteral("initPath"), spec.initPath},
-        {QStringLiteral("readOnlyBinds"), binds},
-        {QStringLiteral("grants"), grants},
-        {QStringLiteral("interactive"), spec.interactive},
-        {QStringLiteral("foreground"), spec.lifetime == SandboxSpec::Lifetime::Foreground},
-    };
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    return QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact);
 }
 
 SandboxSpec specFromJson(const QByteArray &json)
 {
-    const QJsonObject object = QJsonDocument::fromJson(json).object();
-    const auto text = [&object](const char *key) { return object.value(QLatin1String(key)).toString(); };
-    SandboxSpec spec;
-    spec.name = text("name");
-    spec.kitName = text("kitName");
-    spec.workspace = text("workspace");
-    spec.homeDir = text("homeDir");
-    if (object.contains(QStringLiteral("sandboxHome")))
-        spec.sandboxHome = text("sandboxHome");
-    spec.environment = mapFromJson(object.value(QStringLiteral("environment")));
-    spec.argv = listFromJson(object.value(QStringLiteral("argv")));
-    spec.workingDir = text("workingDir");
-    spec.proxySocket = text("proxySocket");
-    if (object.contains(QStringLiteral("sandboxProxySocket")))
-        spec.sandboxProxySocket = text("sandboxProxySocket");
-    spec.proxyPort = object.value(QStringLiteral("proxyPort")).toInt(spec.proxyPort);
-    spec.initPath = text("initPath");
-    for (const QJsonValue &bind : object.value(QStringLiteral("readOnlyBinds")).toArray())
-        spec.readOnlyBinds.append(
-            {bind[QStringLiteral("hostPath")].toString(), bind[QStringLiteral("sandboxPath")].toString()});
-    const QJsonObject grants = object.value(QStringLiteral("grants")).toObject();
-    spec.grants.dockerSocket = grants.value(QStringLiteral("dockerSocket")).toString();
-    spec.grants.sshAgentSocket = grants.value(QStringLiteral("sshAgentSocket")).toString();
-    spec.grants.x11Display = grants.value(QStringLiteral("x11Display")).toString();
-    spec.grants.xauthorityFile = grants.value(QStringLiteral("xauthorityFile")).toString();
-    spec.grants.waylandSocket = grants.value(QStringLiteral("waylandSocket")).toString();
-    spec.grants.dbusSessionSocket = grants.value(QStringLiteral("dbusSessionSocket")).toString();
-    spec.interactive = object.value(QStringLiteral("interactive")).toBool();
-    spec.lifetime = object.value(QStringLiteral("foreground")).toBool() ? SandboxSpec::Lifetime::Foreground
-                                                                        : SandboxSpec::Lifetime::Detached;
-    return spec;
+    return sandboxSpecFromJson(QJsonDocument::fromJson(json).object());
 }
 
 // --- mounts ---------------------------------------------------------------------------------
