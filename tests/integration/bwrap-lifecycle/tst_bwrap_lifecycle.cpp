@@ -122,8 +122,12 @@ private slots:
         SandboxTestBed bed;
         BwrapRuntime runtime;
         const QString name = QStringLiteral("stubborn");
-        QVERIFY(runtime.create(detached(bed, name, QStringLiteral("trap '' TERM; while :; do sleep 0.05; done"))).ok);
+        QVERIFY(runtime.create(
+                        detached(bed, name, QStringLiteral("trap '' TERM; touch ignoring-term; while :; do sleep 0.05; done")))
+                    .ok);
         QVERIFY(runtime.start(name).ok);
+        // Stop only once the trap is in place: a TERM that arrives before it ends the shell with 143.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(bed.workspace() + QStringLiteral("/ignoring-term")), 10000);
         QVERIFY(runtime.stop(name, std::chrono::milliseconds(300)).ok);
         const auto info = runtime.inspect(name);
         QCOMPARE(info->status, SandboxStatus::Stopped);
