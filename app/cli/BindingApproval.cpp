@@ -4,6 +4,8 @@
 #include "Command.h"
 #include "SecretCliSupport.h"
 
+#include "sandbox/CredentialSetup.h"
+
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
@@ -71,15 +73,8 @@ bool approve(secrets::CredentialBindings &bindings, const PendingApproval &pendi
 
 QStringList injectionDomains(const kit::Credential &credential)
 {
-    QStringList domains;
-    if (!credential.apiKey)
-        return domains;
-    for (const kit::Injection &injection : credential.apiKey->inject) {
-        const QString domain = secrets::CredentialBindings::normaliseDomain(injection.domain);
-        if (!domain.isEmpty() && !domains.contains(domain))
-            domains << domain;
-    }
-    return domains;
+    // One definition for the command line, the daemon and `secret test`.
+    return sandbox::injectionDomains(credential);
 }
 
 bool isWildcardDomain(const QString &domain)

@@ -209,6 +209,13 @@ QString shellQuote(const QString &text)
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
+QStringList caBundleVariables()
+{
+    return {QStringLiteral("SSL_CERT_FILE"),     QStringLiteral("NODE_EXTRA_CA_CERTS"),
+            QStringLiteral("REQUESTS_CA_BUNDLE"), QStringLiteral("CURL_CA_BUNDLE"),
+            QStringLiteral("GIT_SSL_CAINFO"),     QStringLiteral("PIP_CERT")};
+}
+
 QString defaultSandboxName(const QString &kitName, const QString &workspace)
 {
     const QString folder = QFileInfo(QDir::cleanPath(workspace)).fileName();
@@ -260,7 +267,20 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
             QStringList words;
             for (const QString &word : command.command)
                 words << shellQuote(word);
-            const QString line = words.join(QLatin1Char(' '));
+            QString line = words.join(QLatin1Char(' '));
+            if (choices.startupUsersByNamespace) {
+                const std::optional<int> uid = kitUserId(command.user, kRegularUid);
+                if (!uid) {
+                    result.error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
+                                                  "root or agent)")
+                                       .arg(kit.name, command.user);
+                    return result;
+                }
+                if (*uid == 0)
+                    line = QStringLiteral("unshare --map-root-user -- ") + line;
+                else if (*uid != kRegularUid)
+                    line = QStringLiteral("unshare --map-user=%1 --map-group=%1 -- ").arg(*uid) + line;
+            }
             // A failed startup command is reported and the program still starts, as a
             // container engine would after a failed entrypoint hook that is not fatal.
             lines << (command.background ? QStringLiteral("%1 </dev/null &").arg(line)
@@ -276,6 +296,15 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     spec.argv = program;
 
     QMap<QString, QString> environment = runtime::baseEnvironment(spec);
+    QStringList fixed{QStringLiteral("HOME"),        QStringLiteral("HTTP_PROXY"),  QStringLiteral("HTTPS_PROXY"),
+                      QStringLiteral("ALL_PROXY"),   QStringLiteral("http_proxy"),  QStringLiteral("https_proxy"),
+                      QStringLiteral("all_proxy"),   QStringLiteral("NO_PROXY"),    QStringLiteral("no_proxy")};
+    if (!choices.caBundle.isEmpty()) {
+        spec.readOnlyBinds.append({choices.caBundle, kCaBundleInside});
+        for (const QString &variable : caBundleVariables())
+            environment.insert(variable, kCaBundleInside);
+        fixed << caBundleVariables();
+    }
     const QMap<QString, QString> base = environment;
     for (const auto &[name, value] : kit.environment)
         environment.insert(name, value);
@@ -283,10 +312,9 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
         if (credential.apiKey && credential.apiKey->proxyManaged && !credential.apiKey->name.isEmpty())
             environment.insert(credential.apiKey->name, kSentinel);
     }
-    // The way out and the home are the sandbox's, not the kit's to change.
-    for (const char *fixed : {"HOME", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-                              "all_proxy", "NO_PROXY", "no_proxy"}) {
-        const QString key = QLatin1String(fixed);
+    // The way out, the home and the trust are the sandbox's, not the kit's to change: a kit
+    // that pointed SSL_CERT_FILE elsewhere would break every key the proxy adds.
+    for (const QString &key : std::as_const(fixed)) {
         if (environment.value(key) != base.value(key))
             qCInfo(lcKitApplication) << "kit" << kit.name << "may not set" << key << "; kept the sandbox's value";
         environment.insert(key, base.value(key));
@@ -294,6 +322,44 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     spec.environment = environment;
     result.spec = spec;
     return result;
+}
+
+std::optional<int> kitUserId(const QString &user, int fallback)
+{
+    const QString name = user.trimmed();
+    if (name.isEmpty())
+        return fallback;
+    if (name == QLatin1String("root"))
+        return 0;
+    if (name == QLatin1String("agent"))
+        return kRegularUid;
+    bool ok = false;
+    const int uid = name.toInt(&ok);
+    if (ok && uid >= 0)
+        return uid;
+    return std::nullopt;
+}
+
+std::optional<QList<InstallRun>> installRuns(const kit::Kit &kit, QString *error)
+{
+    QList<InstallRun> runs;
+    QList<QStringList> lines;
+    for (const kit::InstallCommand &command : kit.setup.install) {
+        const std::optional<int> uid = kitUserId(command.user, 0);
+        if (!uid) {
+            *error = QStringLiteral("kit %1: the install user '%2' is not known here (use a number, root or agent)")
+                         .arg(kit.name, command.user);
+            return std::nullopt;
+        }
+        if (runs.isEmpty() || runs.last().uid != *uid) {
+            runs.append(InstallRun{*uid, {}});
+            lines.append(QStringList{QStringLiteral("set -e")});
+        }
+        lines.last() << QStringLiteral("sh -c %1").arg(shellQuote(command.command));
+    }
+    for (qsizetype i = 0; i < runs.size(); ++i)
+        runs[i].argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), lines.at(i).join(QLatin1Char('\n'))};
+    return runs;
 }
 
 QStringList installArgv(const kit::Kit &kit)

@@ -22,7 +22,47 @@ struct SandboxChoices
     runtime::SandboxSpec::Lifetime lifetime = runtime::SandboxSpec::Lifetime::Detached;
     QString proxySocket; ///< host path of this sandbox's proxy endpoint
     QString initPath;    ///< host path of paddock-init
+    QString caBundle;    ///< host path of the certificate bundle the sandbox trusts; empty: the system's
+    /**
+     * The sandbox runs as the regular user (kRegularUid) in a user namespace of its own, as
+     * under bubblewrap: a `setup.startup` command naming another user then runs in a nested
+     * user namespace that maps the regular user to that uid (`unshare --map-root-user` for 0).
+     */
+    bool startupUsersByNamespace = false;
 };
+
+/** The uid of the sandbox's regular user, who runs the program (and `setup.startup` by default). */
+constexpr int kRegularUid = 1000;
+
+/**
+ * The uid a kit's `user` field names: a number as written, "root" 0 and "agent" (the user
+ * the published kits' images run as) 1000; empty means @p fallback. Nothing for another
+ * name: a sandbox that shares the host's system has no other users to look up.
+ */
+std::optional<int> kitUserId(const QString &user, int fallback);
+
+/** @brief One run of consecutive `setup.install` commands that share a user. */
+struct InstallRun
+{
+    int uid = 0;
+    QStringList argv; ///< `sh -c` running the commands, stopping at the first failure
+};
+
+/**
+ * The kit's `setup.install` commands grouped into runs of consecutive commands with the same
+ * user (default "0"), in order; the caller launches each run as its uid. A user that cannot
+ * be mapped fails with @p error.
+ */
+std::optional<QList<InstallRun>> installRuns(const kit::Kit &kit, QString *error);
+
+/** Where the certificate bundle appears inside a sandbox (SandboxChoices::caBundle). */
+inline const QString kCaBundleInside = QStringLiteral("/run/paddock/ca-bundle.pem");
+
+/**
+ * The variables TLS clients read their trust from (OpenSSL, curl, git, Node, Python's requests
+ * and pip), all set to kCaBundleInside when the sandbox has a bundle.
+ */
+QStringList caBundleVariables();
 
 /** @brief A kit applied to the user's choices: the sandbox to create, or why it cannot be. */
 struct AppliedKit
@@ -47,11 +87,19 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace);
  *   proxy-managed, the sentinel `proxy-managed` in the variable `apiKey.name` (an empty name
  *   sets nothing: some kits only want the injection). Nothing of the caller's environment is
  *   inherited. The kit cannot override the proxy variables or HOME: they are set again last.
+ * - Trust: with SandboxChoices::caBundle, the bundle (system roots, the authorities the user
+ *   trusts and Paddock's own, whose certificates the proxy presents where it adds a key) is
+ *   mounted read-only at kCaBundleInside and every variable of caBundleVariables() points at
+ *   it; the kit cannot change those either.
  * - Program: `entrypoint` + `command.default`, or `command.interactive` when the sandbox gets
  *   a terminal; command arguments given by the user replace the command (not the entrypoint).
  * - `setup.startup` runs on every start before the program: the program is wrapped in
  *   `sh -c` that runs each startup command (background ones detached, their output in the
  *   sandbox's output) and then `exec`s the program, so its exit status stays the program's.
+ * - Users: the program runs as the sandbox's regular user (kRegularUid). With
+ *   choices.startupUsersByNamespace a startup command's `user` (default "1000") is honoured
+ *   through a nested user namespace mapping the same host user to that uid, so root there is
+ *   as powerless as anywhere in the sandbox; `setup.install` runs come from installRuns().
  * - The home is the runtime's private home (`dataDir()/sandboxes/NAME/home`), filled by
  *   prepareHome(); the workspace is mounted read-write at its own path.
  */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/CredentialInjection.h"
+
+#include "api/Server.h"
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+#include "kit/KitLoader.h"
+#include "sandbox/KitApplication.h"
+#include "secrets/CredentialBindings.h"
+#include "secrets/Masking.h"
+#include "secrets/SecretStore.h"
+#include "secrets/ca/LocalAuthority.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QThread>
+
+#include <chrono>
+#include <future>
+
+Q_LOGGING_CATEGORY(lcInjection, "paddock.sandbox.injection", QtInfoMsg)
+
+namespace paddock::sandbox {
+namespace {
+
+/** How long a request waits for the keychain (an unlock prompt may be showing). */
+constexpr std::chrono::seconds kKeychainWait{30};
+
+/** Runs @p work on @p context's thread and waits for the value it hands to its promise. */
+template <typename T>
+std::optional<T> waitOnThreadOf(QObject *context, std::function<void(std::shared_ptr<std::promise<T>>)> work)
+{
+    auto promise = std::make_shared<std::promise<T>>();
+    std::future<T> future = promise->get_future();
+    QMetaObject::invokeMethod(
+        context, [promise, work = std::move(work)] { work(promise); }, Qt::QueuedConnection);
+    if (future.wait_for(kKeychainWait) != std::future_status::ready)
+        return std::nullopt;
+    return future.get();
+}
+
+} // namespace
+
+CredentialInjection::CredentialInjection(QObject *parent)
+    : QObject(parent), m_store(std::make_unique<secrets::SecretStore>()),
+      m_authority(std::make_unique<secrets::ca::LocalAuthority>(m_store.get()))
+{
+    // A new authority (made on first use, or replacing a broken one) must reach the bundle
+    // before any sandbox is given a certificate it signed.
+    connect(m_authority.get(), &secrets::ca::LocalAuthority::authorityChanged, this, [this] {
+        QString error;
+        if (!writeBundles(&error))
+            qCWarning(lcInjection).noquote() << "cannot write the certificate bundle:" << error;
+    });
+}
+
+CredentialInjection::~CredentialInjection() = default;
+
+QString CredentialInjection::bundlePath()
+{
+    return secrets::ca::TrustStore::defaultSandboxBundlePath();
+}
+
+QString CredentialInjection::upstreamBundlePath()
+{
+    return paths::runtimeDir() + QStringLiteral("/upstream-ca-bundle.pem");
+}
+
+QString CredentialInjection::recordPath(const QString &sandbox)
+{
+    return paths::dataDir() + QStringLiteral("/sandbox-credentials/") + sandbox + QStringLiteral(".json");
+}
+
+bool CredentialInjection::remember(const QString &sandbox, const QList<kit::Credential> &credentials, QString *error)
+{
+    const QString path = recordPath(sandbox);
+    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
+        return false;
+    const QJsonObject record{{QStringLiteral("sandbox"), sandbox},
+                             {QStringLiteral("credentials"), credentialsToJson(credentials)}};
+    return writeFileAtomically(path, QJsonDocument(record).toJson(QJsonDocument::Indented), error, 0600);
+}
+
+QList<kit::Credential> CredentialInjection::remembered(const QString &sandbox)
+{
+    QFile file(recordPath(sandbox));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return credentialsFromJson(
+        QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("credentials")).toArray());
+}
+
+void CredentialInjection::forget(const QString &sandbox)
+{
+    QFile::remove(recordPath(sandbox));
+}
+
+std::optional<CredentialCheck> CredentialInjection::check(const QList<kit::Credential> &credentials,
+                                                          const QString &sandbox, QString *error) const
+{
+    secrets::CredentialBindings bindings;
+    if (const std::optional<secrets::BindingsError> problem = bindings.load()) {
+        *error = problem->toString();
+        return std::nullopt;
+    }
+    QString indexError;
+    const QList<secrets::SecretId> stored = m_store->list(&indexError);
+    if (!indexError.isEmpty()) {
+        *error = indexError;
+        return std::nullopt;
+    }
+    return checkCredentials(credentials, sandbox, bindings, stored);
+}
+
+std::optional<kit::Kit> CredentialInjection::kitOf(const QJsonObject &params, QString *sandbox)
+{
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    kit::KitLoadOptions options;
+    options.requireArgValues = true;
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        options.args.insert(it.key(), it.value().toString());
+    const kit::KitLoadResult loaded =
+        QDir::isAbsolutePath(kitDir) ? kit::KitLoader::loadDirectory(kitDir, options) : kit::KitLoadResult{};
+    if (!loaded.ok() || !loaded.kit)
+        return std::nullopt;
+    *sandbox = params.value(QLatin1String("name")).toString();
+    if (sandbox->isEmpty())
+        *sandbox =
+            defaultSandboxName(loaded.kit->name, QDir::cleanPath(params.value(QLatin1String("workspace")).toString()));
+    return loaded.kit;
+}
+
+api::Reply CredentialInjection::describe(const QJsonObject &params) const
+{
+    QString name;
+    const std::optional<kit::Kit> kit = kitOf(params, &name);
+    if (!kit)
+        return api::Reply::failure(QStringLiteral("invalid-kit"),
+                                   QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why")
+                                       .arg(params.value(QLatin1String("kit")).toString()));
+    QString error;
+    const std::optional<CredentialCheck> checked = check(kit->credentials, name, &error);
+    if (!checked)
+        return api::Reply::failure(QStringLiteral("bindings-error"), error);
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    QJsonObject result = checked->toJson();
+    result.insert(QStringLiteral("sandbox"), name);
+    result.insert(QStringLiteral("blocked"), checked->blocksStart());
+    result.insert(QStringLiteral("messages"), QJsonArray::fromStringList(checked->blockingMessages(kitDir)));
+    result.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(checked->warnings(kitDir)));
+    return api::Reply::success(result);
+}
+
+void CredentialInjection::admit(const QJsonObject &params, const api::PendingReply &reply,
+                                std::function<void()> proceed)
+{
+    QString name;
+    const std::optional<kit::Kit> loaded = kitOf(params, &name);
+    if (!loaded)
+        return proceed();
+    const kit::Kit &kit = *loaded;
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+
+    QString error;
+    std::optional<CredentialCheck> checked = check(kit.credentials, name, &error);
+    if (!checked)
+        return reply.fail(QStringLiteral("bindings-error"), error);
+    if (params.value(QLatin1String("approveCredentials")).toBool() && !checked->approvalsToAsk().isEmpty()) {
+        secrets::CredentialBindings bindings;
+        for (const CredentialApproval &pending : checked->approvalsToAsk()) {
+            if (const std::optional<secrets::BindingsError> problem = bindings.load())
+                return reply.fail(QStringLiteral("bindings-error"), problem->toString());
+            if (!bindings.approve(pending.service, pending.domains, &error))
+                return reply.fail(QStringLiteral("bindings-error"), error);
+            qCInfo(lcInjection).noquote() << "approved" << pending.service << "for"
+                                          << pending.domains.join(QStringLiteral(", ")) << "as asked by the caller";
+        }
+        checked = check(kit.credentials, name, &error);
+        if (!checked)
+            return reply.fail(QStringLiteral("bindings-error"), error);
+    }
+    if (checked->blocksStart()) {
+        const QStringList problems = checked->blockingMessages(kitDir);
+        return reply.fail(QStringLiteral("credentials-required"),
+                          QStringLiteral("sandbox %1 cannot start: %2").arg(name, problems.join(QStringLiteral("; "))));
+    }
+    for (const QString &warning : checked->warnings(kitDir))
+        qCInfo(lcInjection).noquote() << "sandbox" << name << ":" << warning;
+
+    prepareTrust(needsAuthority(kit.credentials, name), [reply, proceed = std::move(proceed)](const QString &problem) {
+        if (!problem.isEmpty())
+            return reply.fail(QStringLiteral("trust-failed"), problem);
+        proceed();
+    });
+}
+
+void CredentialInjection::admitStart(const QString &sandbox, const api::PendingReply &reply,
+                                     std::function<void()> proceed)
+{
+    prepareTrust(needsAuthority(remembered(sandbox), sandbox),
+                 [reply, proceed = std::move(proceed)](const QString &problem) {
+                     if (!problem.isEmpty())
+                         return reply.fail(QStringLiteral("trust-failed"), problem);
+                     proceed();
+                 });
+}
+
+bool CredentialInjection::needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const
+{
+    secrets::CredentialBindings bindings;
+    if (credentials.isEmpty() || bindings.load())
+        return false;
+    return !injectRules(credentials, sandbox, bindings, m_store->list(), [](const QString &) {
+                return QByteArray();
+            }).empty();
+}
+
+void CredentialInjection::prepareTrust(bool needAuthority, const std::function<void(const QString &)> &done)
+{
+    if (!needAuthority || m_authority->isReady()) {
+        QString error;
+        writeBundles(&error);
+        return done(error);
+    }
+    QPointer<CredentialInjection> self(this);
+    m_authority->load([self, done](bool ok, const QString &loadError) {
+        if (!self)
+            return;
+        if (!ok)
+            return done(QStringLiteral("Paddock's certificate authority cannot be loaded: %1").arg(loadError));
+        QString error;
+        self->writeBundles(&error);
+        done(error);
+    });
+}
+
+bool CredentialInjection::writeBundles(QString *error)
+{
+    // Without a loaded authority the certificate on disk is the current one, if there is one:
+    // reading it needs no keychain.
+    QByteArray authorityPem;
+    if (m_authority->isReady()) {
+        authorityPem = m_authority->certificatePem();
+    } else {
+        QFile file(m_authority->certificatePath());
+        if (file.open(QIODevice::ReadOnly))
+            authorityPem = file.readAll();
+    }
+    if (!paths::ensurePrivateDir(paths::runtimeDir(), error))
+        return false;
+    const QByteArray upstream = m_trust.upstreamBundle(error);
+    if (upstream.isEmpty() || !writeFileAtomically(upstreamBundlePath(), upstream, error, 0644))
+        return false;
+    // Before any sandbox needed a key there is no authority yet: sandboxes trust the same
+    // roots as the proxy until there is one.
+    if (authorityPem.isEmpty())
+        return writeFileAtomically(bundlePath(), upstream, error, 0644);
+    return m_trust.writeSandboxBundle(authorityPem, error, bundlePath());
+}
+
+void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
+                                  const QString &sandbox)
+{
+    const QList<kit::Credential> credentials = remembered(sandbox);
+    if (credentials.isEmpty())
+        return;
+    secrets::CredentialBindings bindings;
+    if (const std::optional<secrets::BindingsError> problem = bindings.load()) {
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << problem->toString();
+        return;
+    }
+    QStringList skipped;
+    proxy::InterceptionConfig config;
+    config.rules = injectRules(
+        credentials, sandbox, bindings, m_store->list(),
+        [this, sandbox](const QString &service) { return readSecret(sandbox, service); }, &skipped);
+    for (const QString &why : std::as_const(skipped))
+        qCInfo(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << why;
+    if (config.rules.empty())
+        return;
+    QString error;
+    if (!writeBundles(&error)) {
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
+        return;
+    }
+    config.upstreamCaBundlePath = upstreamBundlePath();
+    config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
+    const std::size_t count = config.rules.size();
+    if (!proxy.setInterception(endpoint, std::move(config), &error))
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
+    else
+        qCInfo(lcInjection) << "sandbox" << sandbox << "has" << count << "injected domain(s)";
+}
+
+QByteArray CredentialInjection::readSecret(const QString &sandbox, const QString &service)
+{
+    return readSecretFrom(m_store.get(), sandbox, service);
+}
+
+QByteArray CredentialInjection::readSecretFrom(secrets::SecretStore *store, const QString &sandbox,
+                                               const QString &service)
+{
+    if (QThread::currentThread() == store->thread()) {
+        secrets::SecretResult result = store->resolveAndWait(sandbox, service);
+        return result.ok() ? std::move(result.value) : QByteArray();
+    }
+    const std::optional<QByteArray> value =
+        waitOnThreadOf<QByteArray>(store, [store, sandbox, service](std::shared_ptr<std::promise<QByteArray>> promise) {
+            store->resolve(sandbox, service, [promise, service](secrets::SecretResult result) {
+                if (!result.ok())
+                    qCWarning(lcInjection).noquote() << "the key of" << service << "cannot be read:" << result.message;
+                promise->set_value(result.ok() ? std::move(result.value) : QByteArray());
+            });
+        });
+    if (!value)
+        qCWarning(lcInjection) << "the keychain did not answer in time for" << service;
+    return value.value_or(QByteArray());
+}
+
+std::optional<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host, QString *error)
+{
+    secrets::ca::LocalAuthority *authority = m_authority.get();
+    if (!authority->isReady() && QThread::currentThread() != authority->thread()) {
+        // A sandbox found running after a restart: its first intercepted connection loads the
+        // authority it already trusts.
+        const std::optional<QString> loaded =
+            waitOnThreadOf<QString>(authority, [authority](std::shared_ptr<std::promise<QString>> promise) {
+                if (authority->isReady())
+                    return promise->set_value(QString());
+                authority->load([promise](bool ok, const QString &problem) {
+                    promise->set_value(ok ? QString() : problem.isEmpty() ? QStringLiteral("unknown error") : problem);
+                });
+            });
+        if (!loaded || !loaded->isEmpty()) {
+            if (error)
+                *error = QStringLiteral("Paddock's certificate authority cannot be loaded: %1")
+                             .arg(loaded.value_or(QStringLiteral("the keychain did not answer")));
+            return std::nullopt;
+        }
+    }
+    const std::optional<secrets::ca::LeafCertificate> leaf = authority->leafFor(host, error);
+    if (!leaf)
+        return std::nullopt;
+    return proxy::TlsLeaf{leaf->certificate, leaf->key};
+}
+
+} // namespace paddock::sandbox

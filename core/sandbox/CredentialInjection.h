@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/Kit.h"
+#include "proxy/ProxyEngine.h"
+#include "sandbox/CredentialSetup.h"
+#include "secrets/ca/TrustStore.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace paddock::api {
+class PendingReply;
+class Reply;
+} // namespace paddock::api
+namespace paddock::secrets {
+class SecretStore;
+namespace ca {
+class LocalAuthority;
+}
+} // namespace paddock::secrets
+
+namespace paddock::sandbox {
+
+/**
+ * @brief The daemon's side of provider keys in sandboxes: it decides whether a sandbox may
+ * start with its kit's credentials, keeps the certificate bundle sandboxes trust, and gives
+ * each sandbox's proxy endpoint the interception that adds the keys.
+ *
+ * - Each sandbox's credential declarations are kept at creation in
+ *   `paths::dataDir()/sandbox-credentials/NAME.json` (no values: a kit holds none), so a
+ *   daemon restarted while the sandbox runs injects the same way without the kit directory.
+ * - The bundle, `paths::runtimeDir()/ca-bundle.pem` (0644, replaced atomically), holds the
+ *   system roots, the authorities added with `paddock ca trust` and Paddock's local authority;
+ *   it is written before every start and whenever the authority changes.
+ * - The local authority (LocalAuthority, its key in the keychain) is loaded the first time a
+ *   sandbox has a key to inject, before that sandbox starts, or by the first intercepted
+ *   connection of a sandbox found running after a restart.
+ * - A key is read from the keychain when a request needs it (the sandbox's own secret first,
+ *   then the global one) and handed to the proxy, which wipes it after use: it is kept in no
+ *   file, no cache, no log line and no event.
+ */
+class CredentialInjection : public QObject
+{
+    Q_OBJECT
+public:
+    explicit CredentialInjection(QObject *parent = nullptr);
+    ~CredentialInjection() override;
+
+    /** The bundle on the host: `paths::runtimeDir()/ca-bundle.pem`. */
+    static QString bundlePath();
+    /** What the proxy verifies upstream servers with: `paths::runtimeDir()/upstream-ca-bundle.pem`. */
+    static QString upstreamBundlePath();
+    /** `paths::dataDir()/sandbox-credentials/NAME.json`. */
+    static QString recordPath(const QString &sandbox);
+    /** Keeps @p credentials as sandbox @p sandbox's (mode 0600, atomically). */
+    static bool remember(const QString &sandbox, const QList<kit::Credential> &credentials, QString *error);
+    static QList<kit::Credential> remembered(const QString &sandbox);
+    static void forget(const QString &sandbox);
+
+    /**
+     * Before `sandbox.create` and `sandbox.prepare`: loads the kit of @p params as the service
+     * will, checks its credentials for the sandbox's name and, when they allow a start, makes
+     * sure the authority and the bundle are ready, then calls @p proceed. Otherwise fails
+     * @p reply with `credentials-required` (a required credential without a secret or without
+     * approval: the message names each with the command that fixes it), `bindings-error` or
+     * `trust-failed`. With `approveCredentials: true` in @p params the approvals are recorded
+     * in credentials.yaml first. A kit that does not load goes on to @p proceed, which reports it.
+     */
+    void admit(const QJsonObject &params, const api::PendingReply &reply, std::function<void()> proceed);
+    /** The answer to `sandbox.credentials` (see SandboxService). */
+    api::Reply describe(const QJsonObject &params) const;
+    /** Before `sandbox.start`: the authority and the bundle for sandbox @p sandbox's credentials. */
+    void admitStart(const QString &sandbox, const api::PendingReply &reply, std::function<void()> proceed);
+
+    /** The check of @p credentials for sandbox @p sandbox against the files as they are now. */
+    std::optional<CredentialCheck> check(const QList<kit::Credential> &credentials, const QString &sandbox,
+                                         QString *error) const;
+
+    /**
+     * Gives endpoint @p endpoint the interception for sandbox @p sandbox's remembered
+     * credentials: bound ones with a secret. Nothing happens when none applies.
+     */
+    void applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint, const QString &sandbox);
+
+    /**
+     * The key of @p service for sandbox @p sandbox (its own, else the global one) from @p store,
+     * for a proxy thread: the read runs on @p store's thread, whose event loop must be running,
+     * and this waits for it. Empty when there is none or the keychain does not answer.
+     */
+    static QByteArray readSecretFrom(secrets::SecretStore *store, const QString &sandbox, const QString &service);
+
+private:
+    /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
+    static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
+    void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
+    bool writeBundles(QString *error);
+    bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;
+    /** Called from the proxy's connection threads. */
+    QByteArray readSecret(const QString &sandbox, const QString &service);
+    /** Called from the proxy's connection threads. */
+    std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
+
+    std::unique_ptr<secrets::SecretStore> m_store;
+    std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
+    secrets::ca::TrustStore m_trust;
+};
+
+} // namespace paddock::sandbox

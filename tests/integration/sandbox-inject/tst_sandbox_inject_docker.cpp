@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The main assertion of the injection test through a Docker container: a key from the keychain
+// reaches the HTTPS upstream in the header the kit names, while the container holds only the
+// sentinel. The image is built here from scratch: busybox and the host's curl with its libraries.
+#include "../docker-support/DockerTestSupport.h"
+#include "../proxy-inject/InjectTestSupport.h"
+#include "../secrets-support/KeyringSession.h"
+
+#include "policy/PolicyStore.h"
+
+#include <QLocalSocket>
+#include <QRegularExpression>
+#include <QUuid>
+
+using paddock::proxy::testing::CertificateFactory;
+using paddock::proxy::testing::EchoServer;
+using namespace paddock::tests::docker;
+
+namespace {
+
+struct Ran
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/** Copies @p file into @p root at the same absolute path, following links to the real file. */
+bool copyInto(const QString &root, const QString &file)
+{
+    const QString target = root + file;
+    QDir().mkpath(QFileInfo(target).absolutePath());
+    return QFile::exists(target) || QFile::copy(QFileInfo(file).canonicalFilePath(), target);
+}
+
+/** The host's curl and every library it loads, as a tree to copy into an image. */
+bool writeCurlTree(const QString &root)
+{
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {QStringLiteral("/usr/bin/curl")});
+    if (!ldd.waitForFinished(30000) || ldd.exitCode() != 0)
+        return false;
+    static const QRegularExpression path(QStringLiteral("(/\\S+)"));
+    QStringList files{QStringLiteral("/usr/bin/curl")};
+    for (const QString &line : QString::fromUtf8(ldd.readAllStandardOutput()).split(QLatin1Char('\n'))) {
+        const QRegularExpressionMatch match = path.match(line);
+        if (match.hasMatch())
+            files << match.captured(1);
+    }
+    for (const QString &file : std::as_const(files)) {
+        if (!copyInto(root, file))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestSandboxInjectDocker : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void keyReachesTheUpstreamFromAContainer();
+
+private:
+    Ran paddock(const QStringList &arguments, const QByteArray &input = {});
+    QString path(const QString &relative) const { return m_root.filePath(relative); }
+    bool startDaemon();
+
+    QTemporaryDir m_root;
+    DockerClient m_client{testEndpoint()};
+    QString m_image;
+    QProcessEnvironment m_env;
+    QProcess m_daemon;
+    std::unique_ptr<CertificateFactory> m_certificates;
+    EchoServer m_upstream;
+    QByteArray m_key = "sk-docker-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+};
+
+void TestSandboxInjectDocker::initTestCase()
+{
+    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
+        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    const QString reason = engineUnavailableReason(m_client);
+    if (!reason.isEmpty())
+        QSKIP(qPrintable(reason));
+    QVERIFY(m_root.isValid());
+
+    QTemporaryDir context;
+    QVERIFY(writeBusyboxContext(context.path(), "COPY rootfs/ /\n"));
+    QVERIFY(writeCurlTree(context.filePath(QStringLiteral("rootfs"))));
+    m_image = uniqueName(QStringLiteral("paddock-test-inject")) + QStringLiteral(":1");
+    BuildOptions build;
+    build.contextDir = context.path();
+    build.tag = m_image;
+    const Result<QString> built = m_client.buildImage(build);
+    QVERIFY2(built, qPrintable(built.errorMessage()));
+
+    for (const char *dir : {"config/paddock", "state", "data", "run", "workspace", "kit", "certs"})
+        QDir().mkpath(path(QLatin1String(dir)));
+    m_env = QProcessEnvironment::systemEnvironment();
+    for (const auto &[name, dir] : {std::pair{"XDG_CONFIG_HOME", "config"}, std::pair{"XDG_STATE_HOME", "state"},
+                                    std::pair{"XDG_DATA_HOME", "data"}, std::pair{"XDG_RUNTIME_DIR", "run"}}) {
+        m_env.insert(QLatin1String(name), path(QLatin1String(dir)));
+        qputenv(name, path(QLatin1String(dir)).toLocal8Bit());
+    }
+    m_env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
+    m_env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
+    m_env.remove(QStringLiteral("JOURNAL_STREAM"));
+
+    m_certificates = std::make_unique<CertificateFactory>(path(QStringLiteral("certs")));
+    QVERIFY(m_certificates->makeAuthority(QStringLiteral("ca"), QStringLiteral("Inject Docker Test CA")));
+    QVERIFY(m_certificates->makeLeaf(QStringLiteral("leaf"), QStringLiteral("api.inject.test"), QStringLiteral("ca")));
+    QVERIFY(m_upstream.start(m_certificates->path(QStringLiteral("leaf.pem")),
+                             m_certificates->path(QStringLiteral("leaf.key"))));
+    QCOMPARE(paddock({QStringLiteral("ca"), QStringLiteral("trust"), m_certificates->path(QStringLiteral("ca.pem"))})
+                 .exitCode,
+             0);
+    paddock::policy::PolicyStore policy(path(QStringLiteral("config/paddock/policy.yaml")));
+    policy.load();
+    QVERIFY(policy.setResolveOverride(u"api.inject.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+
+    QFile spec(path(QStringLiteral("kit/spec.yaml")));
+    QVERIFY(spec.open(QIODevice::WriteOnly));
+    spec.write(QStringLiteral(R"(schemaVersion: "2"
+kind: sandbox
+name: inject-docker
+sandbox:
+  image: %1
+  entrypoint: [sh, -c]
+  command: ["true"]
+environment:
+  variables:
+    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
+credentials:
+  - service: llm
+    required: true
+    apiKey:
+      name: LLM_API_KEY
+      proxyManaged: true
+      inject:
+        - domain: api.inject.test
+          scheme: bearer
+permissions:
+  network:
+    allow: [api.inject.test:%2]
+)")
+                   .arg(m_image)
+                   .arg(m_upstream.serverPort())
+                   .toUtf8());
+    spec.close();
+    QVERIFY(startDaemon());
+}
+
+bool TestSandboxInjectDocker::startDaemon()
+{
+    m_daemon.setProcessEnvironment(m_env);
+    m_daemon.setStandardOutputFile(path(QStringLiteral("paddockd.out")));
+    m_daemon.setStandardErrorFile(path(QStringLiteral("paddockd.out")));
+    m_daemon.start(QStringLiteral(PADDOCKD_BIN), {QStringLiteral("--foreground")});
+    if (!m_daemon.waitForStarted(5000))
+        return false;
+    return QTest::qWaitFor(
+               [this] {
+                   QLocalSocket probe;
+                   probe.connectToServer(path(QStringLiteral("run/paddock/paddockd.sock")));
+                   return probe.waitForConnected(100) || m_daemon.state() == QProcess::NotRunning;
+               },
+               20000) &&
+           m_daemon.state() == QProcess::Running;
+}
+
+void TestSandboxInjectDocker::cleanupTestCase()
+{
+    if (m_daemon.state() != QProcess::NotRunning) {
+        paddock({QStringLiteral("rm"), QStringLiteral("--all"), QStringLiteral("--force")});
+        m_daemon.terminate();
+        if (!m_daemon.waitForFinished(10000))
+            m_daemon.kill();
+    }
+    if (!m_image.isEmpty())
+        (void)m_client.removeImage(m_image, true);
+}
+
+Ran TestSandboxInjectDocker::paddock(const QStringList &arguments, const QByteArray &input)
+{
+    QProcess process;
+    process.setProcessEnvironment(m_env);
+    process.setWorkingDirectory(path(QStringLiteral("workspace")));
+    process.start(QStringLiteral(PADDOCK_BIN), arguments);
+    process.write(input);
+    process.closeWriteChannel();
+    // The upstream answers on this thread's event loop: wait without blocking it.
+    if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 300000)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+void TestSandboxInjectDocker::keyReachesTheUpstreamFromAContainer()
+{
+    QCOMPARE(paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);
+    const Ran run = paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"),
+         QStringLiteral("--approve-credentials"), QStringLiteral("--kit"), path(QStringLiteral("kit")),
+         QStringLiteral("--name"), QStringLiteral("in-docker"), path(QStringLiteral("workspace")), QStringLiteral("--"),
+         QStringLiteral("echo \"variable=$LLM_API_KEY\"; curl -sS -o /dev/null -w 'status=%{http_code}\\n' "
+                        "https://api.inject.test:%1/docker")
+             .arg(m_upstream.serverPort())});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("variable=proxy-managed\n")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("status=200\n")), qPrintable(run.out + run.err));
+    QCOMPARE(m_upstream.requests.size(), 1);
+    QVERIFY2(m_upstream.requests.first().head.contains("\r\nAuthorization: Bearer " + m_key + "\r\n"),
+             m_upstream.requests.first().head.constData());
+}
+
+int main(int argc, char **argv)
+{
+    paddock::secrets::test::enterPrivateKeyring(argc, argv);
+    QCoreApplication app(argc, argv);
+    TestSandboxInjectDocker test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_sandbox_inject_docker.moc"

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `paddock secret test SERVICE`: one request through the proxy's injection, as a sandbox's
+// would go, to a local HTTPS provider that accepts one key and refuses any other with 401.
+#include "../proxy-inject/InjectTestSupport.h"
+#include "../secrets-support/KeyringSession.h"
+
+#include "policy/PolicyStore.h"
+
+#include <QProcess>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using paddock::proxy::testing::CertificateFactory;
+
+namespace {
+
+/** @brief An HTTPS "provider": 200 for `Authorization: Bearer <accepted>`, 401 otherwise. */
+class Provider : public QTcpServer
+{
+public:
+    QByteArray accepted;
+    QList<QByteArray> heads;
+
+    bool start(const QString &certificateFile, const QString &keyFile)
+    {
+        QFile certificate(certificateFile);
+        QFile key(keyFile);
+        if (!certificate.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
+            return false;
+        m_certificate = QSslCertificate(certificate.readAll());
+        m_key = QSslKey(key.readAll(), QSsl::Ec);
+        return listen(QHostAddress::LocalHost, 0);
+    }
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        auto *socket = new QSslSocket(this);
+        socket->setSocketDescriptor(descriptor);
+        socket->setLocalCertificate(m_certificate);
+        socket->setPrivateKey(m_key);
+        connect(socket, &QSslSocket::readyRead, this, [this, socket] {
+            m_buffer += socket->readAll();
+            const qsizetype end = m_buffer.indexOf("\r\n\r\n");
+            if (end < 0)
+                return;
+            const QByteArray head = m_buffer.left(end + 4);
+            m_buffer.clear();
+            heads << head;
+            const bool ok = head.contains("\r\nAuthorization: Bearer " + accepted + "\r\n");
+            socket->write(ok ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+                             : "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
+        });
+        connect(socket, &QSslSocket::disconnected, socket, &QObject::deleteLater);
+        socket->startServerEncryption();
+    }
+
+private:
+    QSslCertificate m_certificate;
+    QSslKey m_key;
+    QByteArray m_buffer;
+};
+
+struct Ran
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+} // namespace
+
+class TestSecretTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void noStoredKeySaysHowToStoreIt();
+    void unapprovedDomainIsNotSent();
+    void acceptedKeyReportsTheStatusLine();
+    void refusedKeyExitsOne();
+    void urlOutsideTheKitsDomainsIsRefused();
+
+private:
+    Ran paddock(const QStringList &arguments, const QByteArray &input = {});
+    QString url() const { return QStringLiteral("https://api.secret.test:%1/v1/models").arg(m_provider.serverPort()); }
+
+    QTemporaryDir m_root;
+    std::unique_ptr<CertificateFactory> m_certificates;
+    Provider m_provider;
+    QString m_kit;
+};
+
+void TestSecretTest::initTestCase()
+{
+    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
+        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    QVERIFY(m_root.isValid());
+    for (const char *dir : {"config", "state", "data", "run", "certs", "kit"})
+        QDir().mkpath(m_root.filePath(QLatin1String(dir)));
+    for (const auto &[name, dir] : {std::pair{"XDG_CONFIG_HOME", "config"}, std::pair{"XDG_STATE_HOME", "state"},
+                                    std::pair{"XDG_DATA_HOME", "data"}, std::pair{"XDG_RUNTIME_DIR", "run"}})
+        qputenv(name, m_root.filePath(QLatin1String(dir)).toLocal8Bit());
+
+    m_certificates = std::make_unique<CertificateFactory>(m_root.filePath(QStringLiteral("certs")));
+    QVERIFY(m_certificates->makeAuthority(QStringLiteral("ca"), QStringLiteral("Secret Test CA")));
+    QVERIFY(
+        m_certificates->makeLeaf(QStringLiteral("provider"), QStringLiteral("api.secret.test"), QStringLiteral("ca")));
+    QVERIFY(m_provider.start(m_certificates->path(QStringLiteral("provider.pem")),
+                             m_certificates->path(QStringLiteral("provider.key"))));
+    QCOMPARE(paddock({QStringLiteral("ca"), QStringLiteral("trust"), m_certificates->path(QStringLiteral("ca.pem"))})
+                 .exitCode,
+             0);
+    paddock::policy::PolicyStore policy(m_root.filePath(QStringLiteral("config/paddock/policy.yaml")));
+    policy.load();
+    QVERIFY(policy.setResolveOverride(u"api.secret.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+
+    m_kit = m_root.filePath(QStringLiteral("kit"));
+    QFile spec(m_kit + QStringLiteral("/spec.yaml"));
+    QVERIFY(spec.open(QIODevice::WriteOnly));
+    spec.write(R"(schemaVersion: "2"
+kind: sandbox
+name: provider-kit
+sandbox:
+  image: debian:12
+credentials:
+  - service: llm
+    apiKey:
+      name: LLM_API_KEY
+      proxyManaged: true
+      inject:
+        - domain: api.secret.test
+          scheme: bearer
+permissions:
+  network:
+    allow: [api.secret.test]
+)");
+    spec.close();
+    m_provider.accepted = "sk-the-right-one-0123456789";
+}
+
+Ran TestSecretTest::paddock(const QStringList &arguments, const QByteArray &input)
+{
+    QProcess process;
+    process.start(QStringLiteral(PADDOCK_BIN), arguments);
+    process.write(input);
+    process.closeWriteChannel();
+    // The provider answers on this thread's event loop: wait without blocking it.
+    if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 120000)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+void TestSecretTest::noStoredKeySaysHowToStoreIt()
+{
+    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
+                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    QCOMPARE(test.exitCode, 1);
+    QVERIFY2(test.err.contains(QStringLiteral("`paddock secret set llm`")), qPrintable(test.err));
+    QVERIFY(m_provider.heads.isEmpty());
+}
+
+void TestSecretTest::unapprovedDomainIsNotSent()
+{
+    QCOMPARE(
+        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_provider.accepted).exitCode,
+        0);
+    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
+                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    QCOMPARE(test.exitCode, 1);
+    QVERIFY2(test.err.contains(QStringLiteral("paddock binding approve")), qPrintable(test.err));
+    QVERIFY(m_provider.heads.isEmpty());
+}
+
+void TestSecretTest::acceptedKeyReportsTheStatusLine()
+{
+    QCOMPARE(paddock({QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--kit"), m_kit,
+                      QStringLiteral("llm")})
+                 .exitCode,
+             0);
+    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
+                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    QVERIFY2(test.exitCode == 0, qPrintable(test.out + test.err));
+    QVERIFY2(test.out.contains(QStringLiteral("accepted")) && test.out.contains(QStringLiteral("HTTP/1.1 200 OK")),
+             qPrintable(test.out));
+    QCOMPARE(m_provider.heads.size(), 1);
+    QVERIFY(m_provider.heads.first().startsWith("GET /v1/models HTTP/1.1\r\n"));
+    QVERIFY(!test.out.contains(QString::fromLatin1(m_provider.accepted)));
+}
+
+void TestSecretTest::refusedKeyExitsOne()
+{
+    QCOMPARE(
+        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, "sk-a-revoked-key-000000")
+            .exitCode,
+        0);
+    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
+                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    QCOMPARE(test.exitCode, 1);
+    QVERIFY2(test.err.contains(QStringLiteral("refused")) && test.err.contains(QStringLiteral("401 Unauthorized")),
+             qPrintable(test.err));
+    QVERIFY(m_provider.heads.last().contains("Authorization: Bearer sk-a-revoked-key-000000"));
+}
+
+void TestSecretTest::urlOutsideTheKitsDomainsIsRefused()
+{
+    const qsizetype before = m_provider.heads.size();
+    const Ran test =
+        paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"), QStringLiteral("--kit"),
+                 m_kit, QStringLiteral("--url"), QStringLiteral("https://elsewhere.test/")});
+    QCOMPARE(test.exitCode, 1);
+    QVERIFY2(test.err.contains(QStringLiteral("elsewhere.test")), qPrintable(test.err));
+    QCOMPARE(m_provider.heads.size(), before);
+}
+
+int main(int argc, char **argv)
+{
+    paddock::secrets::test::enterPrivateKeyring(argc, argv);
+    QCoreApplication app(argc, argv);
+    TestSecretTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_secret_test.moc"
