@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Relay.h"
+#include "Splice.h"
 
 #include <cerrno>
 #include <cstring>
@@ -69,25 +70,8 @@ int listenOn(const RelaySpec &spec, std::string *error)
 
 namespace {
 
-constexpr size_t kBufferSize = 32 * 1024;
-
-/** Bytes read from one side and not yet written to the other. */
-struct Direction
-{
-    char data[kBufferSize];
-    size_t begin = 0;
-    size_t end = 0;
-    bool eof = false; ///< the reading side closed; shut the writing side once drained
-    bool pending() const { return begin < end; }
-};
-
-struct Pair
-{
-    int client = -1; ///< the TCP connection inside the sandbox
-    int proxy = -1;  ///< the unix socket to the proxy
-    Direction up;    ///< client -> proxy
-    Direction down;  ///< proxy -> client
-};
+/** A connection from inside the sandbox (a) joined to the proxy socket (b). */
+using Pair = Splice;
 
 class RelayLoop
 {
@@ -146,8 +130,8 @@ private:
                 continue;
             }
             auto pair = std::make_shared<Pair>();
-            pair->client = client;
-            pair->proxy = proxy;
+            pair->a = client;
+            pair->b = proxy;
             m_pairs[client] = pair;
             m_pairs[proxy] = pair;
             watch(*pair, EPOLL_CTL_ADD);
@@ -156,51 +140,22 @@ private:
 
     void watch(const Pair &pair, int op)
     {
-        epoll_event event{};
-        event.events = (pair.up.eof || pair.up.pending() ? 0u : uint32_t(EPOLLIN)) | (pair.down.pending() ? uint32_t(EPOLLOUT) : 0u);
-        event.data.fd = pair.client;
-        epoll_ctl(m_epoll, op, pair.client, &event);
-        event.events = (pair.down.eof || pair.down.pending() ? 0u : uint32_t(EPOLLIN)) | (pair.up.pending() ? uint32_t(EPOLLOUT) : 0u);
-        event.data.fd = pair.proxy;
-        epoll_ctl(m_epoll, op, pair.proxy, &event);
-    }
-
-    /** Moves what it can from @p from to @p to; false when the connection is broken. */
-    static bool transfer(int from, int to, Direction &dir)
-    {
-        for (;;) {
-            if (dir.pending()) {
-                const ssize_t written = write(to, dir.data + dir.begin, dir.end - dir.begin);
-                if (written < 0)
-                    return errno == EAGAIN || errno == EINTR;
-                dir.begin += size_t(written);
-                if (dir.pending())
-                    continue;
-            }
-            dir.begin = dir.end = 0;
-            if (dir.eof)
-                return true;
-            const ssize_t got = read(from, dir.data, sizeof dir.data);
-            if (got < 0)
-                return errno == EAGAIN || errno == EINTR;
-            if (got == 0) {
-                dir.eof = true;
-                shutdown(to, SHUT_WR);
-                return true;
-            }
-            dir.end = size_t(got);
+        for (const int fd : {pair.a, pair.b}) {
+            epoll_event event{};
+            event.events = pair.eventsFor(fd);
+            event.data.fd = fd;
+            epoll_ctl(m_epoll, op, fd, &event);
         }
     }
 
     void pump(std::shared_ptr<Pair> pair)
     {
-        const bool ok = transfer(pair->client, pair->proxy, pair->up) && transfer(pair->proxy, pair->client, pair->down);
-        const bool done = pair->up.eof && pair->down.eof && !pair->up.pending() && !pair->down.pending();
-        if (!ok || done) {
-            m_pairs.erase(pair->client);
-            m_pairs.erase(pair->proxy);
-            close(pair->client); // closing removes them from the epoll set
-            close(pair->proxy);
+        const bool ok = pair->pump();
+        if (!ok || pair->done()) {
+            m_pairs.erase(pair->a);
+            m_pairs.erase(pair->b);
+            close(pair->a); // closing removes them from the epoll set
+            close(pair->b);
             return;
         }
         watch(*pair, EPOLL_CTL_MOD);

@@ -2,11 +2,16 @@
 //
 // paddock-init: PID 1 inside a sandbox.
 //
-//   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--] PROGRAM [ARG]...
+//   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...
+//                [--] PROGRAM [ARG]...
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
 //   sandbox has no other network, so this is its only way out.
+// - Publishes each PORT: keeps connections open to UNIX_SOCKET, the daemon's side of the
+//   published ports, and joins each one the daemon uses to a new connection to
+//   127.0.0.1:PORT inside (see Publish.h). The variable PADDOCK_PUBLISH ("PORT=SOCKET ...")
+//   does the same for runtimes that cannot add options; it is removed before PROGRAM starts.
 // - Starts PROGRAM, forwards the usual termination and job-control signals to it, reaps
 //   every child that is re-parented to it (zombies), and exits with PROGRAM's status
 //   (128 + signal number when PROGRAM was killed by a signal), as a shell would report it.
@@ -14,6 +19,7 @@
 // Static, C++ standard library and libc only: it runs in images that have neither Qt nor a
 // matching libc.
 
+#include "Publish.h"
 #include "Relay.h"
 
 #include <cerrno>
@@ -35,9 +41,11 @@ constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, 
 
 void usage(FILE *to)
 {
-    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--] PROGRAM [ARG]...\n"
+    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...\n"
+                     "                    [--] PROGRAM [ARG]...\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
-                     "proxy socket, forwards signals, reaps zombies, exits with PROGRAM's status.\n");
+                     "proxy socket, publishes ports through the daemon's socket, forwards signals,\n"
+                     "reaps zombies, exits with PROGRAM's status.\n");
 }
 
 int exitStatusOf(int status)
@@ -54,6 +62,7 @@ int exitStatusOf(int status)
 int main(int argc, char *argv[])
 {
     std::vector<paddock::init::RelaySpec> relays;
+    std::vector<paddock::init::PublishSpec> publishes;
     int i = 1;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -75,6 +84,16 @@ int main(int argc, char *argv[])
             relays.push_back(spec);
             continue;
         }
+        if (arg == "--publish" && i + 1 < argc) {
+            paddock::init::PublishSpec spec;
+            std::string error;
+            if (!paddock::init::parsePublishSpec(argv[++i], &spec, &error)) {
+                std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
+                return 2;
+            }
+            publishes.push_back(spec);
+            continue;
+        }
         if (arg.rfind("-", 0) == 0) {
             std::fprintf(stderr, "paddock-init: unknown option %s\n", arg.c_str());
             usage(stderr);
@@ -85,6 +104,15 @@ int main(int argc, char *argv[])
     if (i >= argc) {
         usage(stderr);
         return 2;
+    }
+    if (const char *fromEnvironment = std::getenv(paddock::init::kPublishVariable)) {
+        std::string error;
+        if (!paddock::init::parsePublishList(fromEnvironment, &publishes, &error)) {
+            std::fprintf(stderr, "paddock-init: %s: %s\n", paddock::init::kPublishVariable, error.c_str());
+            return 2;
+        }
+        // Meant for paddock-init alone; removed before any thread starts (setenv is not thread-safe).
+        unsetenv(paddock::init::kPublishVariable);
     }
 
     // Signals are taken synchronously by the main thread only; every other thread (the
@@ -113,6 +141,8 @@ int main(int argc, char *argv[])
     }
     if (!listeners.empty())
         std::thread([relays, listeners] { paddock::init::runRelay(relays, listeners); }).detach();
+    if (!publishes.empty())
+        std::thread([publishes] { paddock::init::runPublisher(publishes); }).detach();
 
     const pid_t child = fork();
     if (child < 0) {

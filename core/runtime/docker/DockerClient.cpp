@@ -151,7 +151,42 @@ Result<bool> DockerClient::imageExists(const QString &reference) const
     return info.error();
 }
 
-Result<QStringList> DockerClient::loadImage(const QString &tarPath, const std::atomic_bool *cancel) const
+Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) const
+{
+    HttpRequest request;
+    request.path = QStringLiteral("/images/json");
+    if (!labels.isEmpty()) {
+        const QJsonObject filters{{QStringLiteral("label"), QJsonArray::fromStringList(labels)}};
+        request.query = {{QStringLiteral("filters"), QString::fromUtf8(compactJson(filters))}};
+    }
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    // The listing's form differs from an inspection's: Created is in seconds since the epoch,
+    // and an untagged image has no RepoTags (or only "<none>:<none>").
+    QList<ImageInfo> images;
+    for (const QJsonValue &entry : QJsonDocument::fromJson(response.value().body).array()) {
+        const QJsonObject json = entry.toObject();
+        ImageInfo image;
+        image.raw = json;
+        image.id = json.value(QStringLiteral("Id")).toString();
+        for (const QJsonValue &tag : json.value(QStringLiteral("RepoTags")).toArray()) {
+            if (tag.toString() != QLatin1String("<none>:<none>"))
+                image.repoTags.append(tag.toString());
+        }
+        image.size = json.value(QStringLiteral("Size")).toInteger();
+        image.created = QDateTime::fromSecsSinceEpoch(json.value(QStringLiteral("Created")).toInteger(), Qt::UTC);
+        const QJsonObject imageLabels = json.value(QStringLiteral("Labels")).toObject();
+        for (auto it = imageLabels.begin(); it != imageLabels.end(); ++it)
+            image.labels.insert(it.key(), it.value().toString());
+        images.append(image);
+    }
+    return images;
+}
+
+Result<QStringList> DockerClient::loadImage(const QString &tarPath, const std::atomic_bool *cancel,
+                                            const std::function<void(qint64 sent, qint64 total)> &onUpload) const
 {
     HttpRequest request;
     request.method = "POST";
@@ -160,6 +195,7 @@ Result<QStringList> DockerClient::loadImage(const QString &tarPath, const std::a
     request.contentType = "application/x-tar";
     request.uploadFile = tarPath;
     request.cancel = cancel;
+    request.onUpload = onUpload;
     const Result<HttpResponse> response = call(request);
     if (!response) {
         if (response.is(Error::Kind::Cancelled))

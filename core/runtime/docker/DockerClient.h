@@ -111,8 +111,14 @@ public:
 
     Result<ImageInfo> inspectImage(const QString &reference) const;
     Result<bool> imageExists(const QString &reference) const;
-    /** Loads a `docker save` tar, streamed from disk; returns the images it named. */
-    Result<QStringList> loadImage(const QString &tarPath, const std::atomic_bool *cancel = nullptr) const;
+    /** Images carrying every label of @p labels ("key" or "key=value"); all of them when empty. */
+    Result<QList<ImageInfo>> listImages(const QStringList &labels = {}) const;
+    /**
+     * Loads a `docker save` tar, streamed from disk; returns the images it named. @p onUpload
+     * is told the bytes sent so far and the file's size as they go (on the calling thread).
+     */
+    Result<QStringList> loadImage(const QString &tarPath, const std::atomic_bool *cancel = nullptr,
+                                  const std::function<void(qint64 sent, qint64 total)> &onUpload = {}) const;
     /** Builds an image; returns its id. A set cancel flag ends it with Error::Kind::Cancelled. */
     Result<QString> buildImage(const BuildOptions &options) const;
     Status removeImage(const QString &reference, bool force = false) const;

@@ -49,6 +49,8 @@ const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
 const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
 const QString kDbusInside = QStringLiteral("/run/paddock/dbus-session.sock");
 const QString kDockerInside = QStringLiteral("/var/run/docker.sock");
+/** paddock-init's variable for published ports (app/init/Publish.h), given as options here. */
+const QString kPublishVariable = QStringLiteral("PADDOCK_PUBLISH");
 
 const QString kLabelSandbox = QStringLiteral("paddock.sandbox");
 const QString kLabelKit = QStringLiteral("paddock.kit");
@@ -264,6 +266,12 @@ void DockerRuntime::setSandboxOptions(const QString &name, const DockerSandboxOp
     m_options.insert(name, options);
 }
 
+void DockerRuntime::setImageHint(const QString &name, const QString &hint)
+{
+    const std::lock_guard lock(m_optionsMutex);
+    m_imageHints.insert(name, hint);
+}
+
 DockerSandboxOptions DockerRuntime::optionsFor(const QString &name) const
 {
     const std::lock_guard lock(m_optionsMutex);
@@ -303,12 +311,15 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     if (!spec.proxySocket.isEmpty())
         container.entrypoint << QStringLiteral("--relay")
                              << QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket);
+    for (const QString &publish : spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        container.entrypoint << QStringLiteral("--publish") << publish;
     container.entrypoint << QStringLiteral("--");
     container.cmd = spec.argv;
     container.init = false;
 
     // Exactly the spec's environment (and the grants' variables): nothing from the caller.
     container.env = spec.environment;
+    container.env.remove(kPublishVariable);
     container.workingDir = !spec.workingDir.isEmpty()  ? spec.workingDir
                            : !spec.workspace.isEmpty() ? spec.workspace
                                                        : spec.sandboxHome;
@@ -322,8 +333,15 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     // paddock-init, read-only, the program the container starts.
     container.binds.append(BindMount{spec.initPath, kInitInside, true});
     // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
-    // so the sandbox sees no other endpoint (the daemon's own socket may live beside it).
-    if (!spec.proxySocket.isEmpty())
+    // so the sandbox sees no other endpoint (the daemon's own socket may live beside it);
+    // unless the caller binds a directory that holds only this sandbox's sockets.
+    const bool endpointDirBound =
+        std::any_of(spec.readOnlyBinds.cbegin(), spec.readOnlyBinds.cend(), [&spec](const ReadOnlyBind &bind) {
+            return !spec.proxySocket.isEmpty() &&
+                   QFileInfo(spec.proxySocket).absolutePath() == QDir::cleanPath(bind.hostPath) &&
+                   QFileInfo(spec.sandboxProxySocket).path() == QDir::cleanPath(bind.sandboxPath);
+        });
+    if (!spec.proxySocket.isEmpty() && !endpointDirBound)
         container.binds.append(BindMount{spec.proxySocket, spec.sandboxProxySocket, true});
     // The two writable places from outside the image: the workspace at its own path, and the
     // home (the user's chosen directory, else a volume private to this sandbox).
@@ -427,11 +445,18 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
     const Result<bool> present = m_client.imageExists(options.image);
     if (!present)
         return failure(present);
-    if (!present.value())
-        return failure(
-            QStringLiteral("image %1 is not present: build it from its kit with `docker build -t %1 KIT_DIR` "
-                           "or load it with `paddock template load FILE`")
-                .arg(options.image));
+    if (!present.value()) {
+        QString hint;
+        {
+            const std::lock_guard lock(m_optionsMutex);
+            hint = m_imageHints.value(spec.name);
+        }
+        if (hint.isEmpty())
+            hint = QStringLiteral("build it with `paddock template build --kit KIT_DIR --tag %1` or load it with "
+                                  "`paddock template load FILE`")
+                       .arg(options.image);
+        return failure(QStringLiteral("image %1 is not present: %2").arg(options.image, hint));
+    }
 
     const Result<QString> created = m_client.createContainer(containerSpec(spec, options));
     // The container's name is the sandbox's: the engine refuses a second one.

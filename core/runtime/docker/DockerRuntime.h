@@ -68,7 +68,13 @@ struct DockerSandboxOptions
  * The image and resources come from setSandboxOptions() (or setDefaultOptions()), read by
  * create(); afterwards they live in the container. Named volumes are `paddock-NAME-PATH`.
  * Ports are recorded as bindings on 127.0.0.1 with an ephemeral host port, but an engine
- * publishes nothing for a container without a network, so they stay unbound for now.
+ * publishes nothing for a container without a network: they are published by paddock-init
+ * and the daemon instead. When the spec's environment holds PADDOCK_PUBLISH (which the
+ * daemon sets, see sandbox::PortForwarder), it becomes paddock-init's `--publish` options
+ * rather than a variable of the container. When a read-only bind already shows the proxy
+ * socket's directory where the socket is expected, the socket is not bound on its own: a
+ * bound file would keep the socket of the daemon that created it, and after a daemon restart
+ * the container would dial a dead socket instead of the new one at the same path.
  *
  * A foreground start attaches to the container before starting it, so no output is lost,
  * and relays the caller's fds (stdin only when the spec is interactive) until it exits. The
@@ -104,6 +110,11 @@ public:
     /** Used by the next create() of @p name. */
     void setSandboxOptions(const QString &name, const DockerSandboxOptions &options);
     DockerSandboxOptions optionsFor(const QString &name) const;
+    /**
+     * What the next create() of @p name tells the user when the image is missing, e.g.
+     * "build it from its kit with `paddock template build --kit DIR`".
+     */
+    void setImageHint(const QString &name, const QString &hint);
 
     /** Host ports the engine bound for the sandbox's ports (empty while none are). */
     QList<docker::PortBinding> publishedPorts(const QString &name) const;
@@ -132,6 +143,7 @@ private:
     mutable std::mutex m_optionsMutex;
     DockerSandboxOptions m_defaults;
     QMap<QString, DockerSandboxOptions> m_options;
+    QMap<QString, QString> m_imageHints;
 };
 
 } // namespace paddock::runtime

@@ -137,9 +137,11 @@ size_t onRead(char *buffer, size_t size, size_t count, void *user)
     return size_t(n);
 }
 
-int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_off_t uploaded)
 {
     const auto *transfer = static_cast<Transfer *>(user);
+    if (transfer->request->onUpload && uploadTotal > 0)
+        transfer->request->onUpload(qint64(uploaded), qint64(uploadTotal));
     const std::atomic_bool *cancel = transfer->request->cancel;
     return cancel && cancel->load() ? 1 : 0;
 }

@@ -31,6 +31,8 @@ struct HttpRequest
     QString uploadFile;     ///< streamed from disk instead of body, when set
     /** Receives a 2xx/3xx response body as it arrives instead of collecting it; false aborts. */
     std::function<bool(const char *data, size_t size)> onData;
+    /** Told how much of the upload (uploadFile or body) has been sent, as it goes. */
+    std::function<void(qint64 sent, qint64 total)> onUpload;
     /** Checked while the transfer runs; setting it aborts with Error::Kind::Cancelled. */
     const std::atomic_bool *cancel = nullptr;
     long timeoutSeconds = 0; ///< 0: no limit (streams, waits, builds)

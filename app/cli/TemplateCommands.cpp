@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// paddock template build|load|ls: the images Docker sandboxes run, through the daemon's jobs.
+#include "Cli.h"
+
+#include "api/DaemonConnection.h"
+#include "api/DaemonLauncher.h"
+#include "common/Paths.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <csignal>
+
+#include <unistd.h>
+
+namespace paddock::cli {
+namespace {
+
+constexpr int kConnectTimeoutMs = 5000;
+constexpr int kCallTimeoutMs = 60000;
+/** How often the wait for events looks at Ctrl-C. */
+constexpr int kPollMs = 200;
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void onInterrupt(int)
+{
+    g_interrupted = 1;
+}
+
+/** Ctrl-C asks for a cancel while it lives; a second one ends the command at once. */
+class InterruptGuard
+{
+public:
+    InterruptGuard()
+    {
+        g_interrupted = 0;
+        struct sigaction action
+        {
+        };
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        ::sigaction(SIGINT, &action, &m_previous);
+    }
+    ~InterruptGuard() { ::sigaction(SIGINT, &m_previous, nullptr); }
+    InterruptGuard(const InterruptGuard &) = delete;
+    InterruptGuard &operator=(const InterruptGuard &) = delete;
+
+private:
+    struct sigaction m_previous
+    {
+    };
+};
+
+bool connectDaemon(api::DaemonConnection &connection, QString *error)
+{
+    const QString socket = paths::daemonSocket();
+    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
+    if (!status.running) {
+        *error = status.error;
+        return false;
+    }
+    return connection.open(socket, kConnectTimeoutMs, error);
+}
+
+/** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */
+class ProgressPrinter
+{
+public:
+    explicit ProgressPrinter(bool verbose) : m_terminal(::isatty(STDOUT_FILENO)), m_verbose(verbose) {}
+
+    void print(const QJsonObject &event)
+    {
+        const QString kind = event.value(QLatin1String("kind")).toString();
+        const int step = event.value(QLatin1String("step")).toInt();
+        const int total = event.value(QLatin1String("totalSteps")).toInt();
+        const int percent = event.value(QLatin1String("percent")).toInt();
+        const QString message = event.value(QLatin1String("message")).toString();
+        if (kind == QLatin1String("build")) {
+            if (step > 0 && step != m_step) {
+                m_step = step;
+                line(QStringLiteral("step %1/%2 (%3%): %4").arg(step).arg(total).arg(percent, 3).arg(message));
+            }
+            if (m_verbose) {
+                const QString output = event.value(QLatin1String("output")).toString();
+                for (const QString &text : output.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+                    if (!text.startsWith(QLatin1String("Step ")))
+                        line(QStringLiteral("  ") + text);
+                }
+            }
+            return;
+        }
+        // A load moves by bytes: in place on a terminal, at every tenth otherwise.
+        if (m_terminal) {
+            out() << "\r\033[K" << message << ": " << percent << '%';
+            out().flush();
+            m_open = true;
+        } else if (percent / 10 != m_tenth) {
+            m_tenth = percent / 10;
+            line(QStringLiteral("%1: %2%").arg(message).arg(percent));
+        }
+    }
+
+    void line(const QString &text)
+    {
+        if (m_open)
+            out() << '\n';
+        m_open = false;
+        out() << text << '\n';
+        out().flush();
+    }
+
+    void end()
+    {
+        if (m_open)
+            out() << '\n';
+        m_open = false;
+        out().flush();
+    }
+
+private:
+    bool m_terminal;
+    bool m_verbose;
+    bool m_open = false; ///< a line is being rewritten in place
+    int m_step = 0;
+    int m_tenth = -1;
+};
+
+/**
+ * Starts @p method and follows its job to the end. Subscribes before starting, so no event
+ * is missed; Ctrl-C asks the daemon to cancel the job and waits for it to end.
+ */
+int followJob(const QString &method, const QJsonObject &params, bool verbose)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error))
+        return failure(error);
+    const api::Reply subscribed =
+        connection.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("image")}}});
+    if (subscribed.isError())
+        return failure(subscribed.errorMessage());
+
+    InterruptGuard guard;
+    const api::Reply started = connection.call(method, params, kCallTimeoutMs);
+    if (started.isError())
+        return failure(started.errorMessage());
+    const QString job = started.result().value(QLatin1String("job")).toString();
+    const QString tag = started.result().value(QLatin1String("tag")).toString();
+    ProgressPrinter printer(verbose);
+    if (!tag.isEmpty())
+        printer.line(QStringLiteral("building %1").arg(tag));
+
+    bool cancelling = false;
+    for (;;) {
+        if (g_interrupted && !cancelling) {
+            cancelling = true;
+            printer.line(QStringLiteral("cancelling..."));
+            const api::Reply cancelled =
+                connection.call(QStringLiteral("image.cancel"), {{QStringLiteral("job"), job}});
+            if (cancelled.isError() && cancelled.errorCode() != QLatin1String("finished"))
+                return failure(cancelled.errorMessage());
+        }
+        const std::optional<api::Event> event = connection.waitForEvent(kPollMs);
+        if (!event) {
+            if (!connection.isOpen()) {
+                printer.end();
+                return failure(QStringLiteral("the connection to paddockd closed before job %1 ended").arg(job));
+            }
+            continue;
+        }
+        if (event->topic != QLatin1String("image") || event->data.value(QLatin1String("job")).toString() != job)
+            continue;
+        const QString state = event->data.value(QLatin1String("state")).toString();
+        if (state == QLatin1String("running")) {
+            printer.print(event->data);
+            continue;
+        }
+        printer.end();
+        if (state == QLatin1String("done")) {
+            out() << event->data.value(QLatin1String("message")).toString() << '\n';
+            return ExitOk;
+        }
+        return failure(event->data.value(QLatin1String("error")).toString());
+    }
+}
+
+QCommandLineOption jsonOption()
+{
+    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
+}
+
+int runBuild(const Invocation &call)
+{
+    const QString kit =
+        call.parser.isSet(QStringLiteral("kit")) ? call.parser.value(QStringLiteral("kit")) : QDir::currentPath();
+    if (!QFileInfo(kit).isDir())
+        return usageError(call.commandPath, QStringLiteral("%1 is not a kit directory").arg(kit));
+    QJsonObject kitArgs;
+    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
+        const qsizetype equals = pair.indexOf(QLatin1Char('='));
+        if (equals <= 0)
+            return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
+        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
+    }
+    QJsonObject params{{QStringLiteral("kit"), QFileInfo(kit).absoluteFilePath()},
+                       {QStringLiteral("kitArgs"), kitArgs},
+                       {QStringLiteral("noCache"), call.parser.isSet(QStringLiteral("no-cache"))}};
+    if (call.parser.isSet(QStringLiteral("tag")))
+        params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
+    return followJob(QStringLiteral("image.build"), params, call.parser.isSet(QStringLiteral("verbose")));
+}
+
+int runLoad(const Invocation &call)
+{
+    const QString file = call.positional.first();
+    if (!QFileInfo(file).isFile())
+        return failure(QStringLiteral("%1 is not a file").arg(file));
+    return followJob(QStringLiteral("image.load"), {{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()}},
+                     false);
+}
+
+QString humanSize(qint64 bytes)
+{
+    if (bytes < 1000 * 1000)
+        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
+    if (bytes < qint64(1000) * 1000 * 1000)
+        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
+}
+
+int runLs(const Invocation &call)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error))
+        return failure(error);
+    const api::Reply listed = connection.call(QStringLiteral("image.list"), {}, kCallTimeoutMs);
+    if (listed.isError())
+        return failure(listed.errorMessage());
+    const QJsonArray images = listed.result().value(QLatin1String("images")).toArray();
+    if (call.parser.isSet(QStringLiteral("json"))) {
+        out() << QJsonDocument(images).toJson(QJsonDocument::Indented);
+        return ExitOk;
+    }
+    if (images.isEmpty()) {
+        out() << "No images. Build one with 'paddock template build --kit DIR' or load one with "
+                 "'paddock template load FILE'.\n";
+        return ExitOk;
+    }
+    QList<QStringList> rows{{QStringLiteral("TAG"), QStringLiteral("ID"), QStringLiteral("SIZE"),
+                             QStringLiteral("CREATED"), QStringLiteral("SOURCE")}};
+    for (const QJsonValue &value : images) {
+        const QJsonObject image = value.toObject();
+        const QDateTime created = QDateTime::fromString(image.value(QLatin1String("created")).toString(), Qt::ISODate);
+        QString source = image.value(QLatin1String("source")).toString();
+        if (image.contains(QLatin1String("kit")))
+            source += QStringLiteral(" (kit %1)").arg(image.value(QLatin1String("kit")).toString());
+        rows.append({image.value(QLatin1String("tag")).toString(),
+                     image.value(QLatin1String("id")).toString().section(QLatin1Char(':'), -1).left(12),
+                     humanSize(image.value(QLatin1String("size")).toInteger()),
+                     created.isValid() ? created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(),
+                     source});
+    }
+    QList<qsizetype> widths(rows.first().size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], row.at(i).size());
+    }
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size(); ++i)
+            out() << (i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i));
+        out() << '\n';
+    }
+    return ExitOk;
+}
+
+Command leaf(const QString &name, const QString &summary, const QString &description,
+             std::function<int(const Invocation &)> run)
+{
+    Command command;
+    command.name = name;
+    command.summary = summary;
+    command.description = description;
+    command.run = std::move(run);
+    return command;
+}
+
+} // namespace
+
+Command templateCommand()
+{
+    Command group;
+    group.name = QStringLiteral("template");
+    group.summary = QStringLiteral("Build, load and list the images Docker sandboxes run.");
+    group.description =
+        QStringLiteral("A Docker sandbox runs the image its kit names in `sandbox.image`. Build it from the kit's\n"
+                       "Dockerfile, or load an archive made by `docker save`; paddockd does the work, so the\n"
+                       "desktop application shows the same progress. Ctrl-C cancels a build or a load.");
+
+    Command build = leaf(
+        QStringLiteral("build"), QStringLiteral("Build a kit's image."),
+        QStringLiteral("Builds the image of the kit in DIR (default: the current directory): from its `sandbox.build`\n"
+                       "(context relative to the kit, dockerfile relative to the context), else from the\n"
+                       "Dockerfile beside spec.yaml. The tag is --tag, else the kit's `sandbox.image`, so that\n"
+                       "'paddock run --backend docker' finds it. Prints a line per Dockerfile instruction."),
+        runBuild);
+    build.options = {
+        QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit directory (holding spec.yaml)."),
+                           QStringLiteral("DIR")),
+        QCommandLineOption(QStringLiteral("tag"),
+                           QStringLiteral("The image's name (default: the kit's sandbox.image)."), QStringLiteral("T")),
+        QCommandLineOption(QStringLiteral("arg"), QStringLiteral("A value for the kit's argument NAME (repeatable)."),
+                           QStringLiteral("NAME=VALUE")),
+        QCommandLineOption(QStringLiteral("no-cache"), QStringLiteral("Build every step again.")),
+        QCommandLineOption(QStringLiteral("verbose"), QStringLiteral("Also print what each step prints."))};
+    build.maxPositional = 0;
+
+    Command load = leaf(QStringLiteral("load"), QStringLiteral("Load an image archive."),
+                        QStringLiteral("Loads FILE, an archive made by `docker save`, into the Docker engine, and "
+                                       "prints the\nimages it held."),
+                        runLoad);
+    load.positionalSyntax = QStringLiteral("FILE");
+    load.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("A tar archive made by `docker save`.")}};
+    load.minPositional = load.maxPositional = 1;
+
+    Command ls = leaf(QStringLiteral("ls"), QStringLiteral("List Paddock's images."),
+                      QStringLiteral("Lists the images built or loaded through Paddock and those its Docker sandboxes "
+                                     "use:\ntag, id, size, creation time and where it came from."),
+                      runLs);
+    ls.options = {jsonOption()};
+    ls.maxPositional = 0;
+
+    group.subcommands = {build, load, ls};
+    return group;
+}
+
+} // namespace paddock::cli

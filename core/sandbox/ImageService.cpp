@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/ImageService.h"
+
+#include "api/Server.h"
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+#include "kit/KitLoader.h"
+#include "runtime/docker/DockerClient.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QSet>
+
+#include <algorithm>
+#include <thread>
+
+Q_LOGGING_CATEGORY(lcImages, "paddock.sandbox.images", QtInfoMsg)
+
+namespace paddock::sandbox {
+namespace {
+
+using runtime::docker::DockerClient;
+using runtime::docker::Result;
+
+/** The label Paddock's builds carry, also on its containers: the kit's name. */
+const QString kKitLabel = QStringLiteral("paddock.kit");
+/** Finished jobs remembered for `image.job`, beyond the running ones. */
+constexpr qsizetype kFinishedJobsKept = 32;
+/** The text of one build message, at most, in an event. */
+constexpr qsizetype kMaxOutputChars = 16 * 1024;
+
+api::Reply invalid(const QString &message)
+{
+    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
+}
+
+runtime::docker::Endpoint environmentEndpoint()
+{
+    const Result<runtime::docker::Endpoint> endpoint = runtime::docker::Endpoint::fromEnvironment();
+    return endpoint ? endpoint.value() : runtime::docker::Endpoint();
+}
+
+QString loadedImagesFile()
+{
+    return paths::dataDir() + QStringLiteral("/images.json");
+}
+
+QStringList readLoadedImages()
+{
+    QFile file(loadedImagesFile());
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QStringList references;
+    for (const QJsonValue &value :
+         QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("loaded")).toArray())
+        references << value.toString();
+    return references;
+}
+
+/** "sha256:abc..." → the 12 hex digits people know an image by. */
+QString shortId(const QString &id)
+{
+    return id.section(QLatin1Char(':'), -1).left(12);
+}
+
+} // namespace
+
+std::optional<KitImageBuild> ImageService::buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag,
+                                                   QString *error)
+{
+    KitImageBuild build;
+    const QDir kitRoot(kitDir);
+    if (kit.sandbox && kit.sandbox->build) {
+        const kit::BuildConfig &config = *kit.sandbox->build;
+        build.contextDir =
+            QDir::cleanPath(kitRoot.absoluteFilePath(config.context.isEmpty() ? QStringLiteral(".") : config.context));
+        build.dockerfile = config.dockerfile.isEmpty() ? QStringLiteral("Dockerfile") : config.dockerfile;
+        for (const auto &[name, value] : config.args)
+            build.buildArgs.insert(name, value);
+        build.target = config.target;
+        if (!QFileInfo(build.contextDir).isDir()) {
+            *error =
+                QStringLiteral("the build context %1 of kit %2 is not a directory").arg(build.contextDir, kit.name);
+            return std::nullopt;
+        }
+        if (!QFileInfo(QDir(build.contextDir).filePath(build.dockerfile)).isFile()) {
+            *error = QStringLiteral("kit %1 names the Dockerfile %2, which is not in its build context %3")
+                         .arg(kit.name, build.dockerfile, build.contextDir);
+            return std::nullopt;
+        }
+    } else if (QFileInfo(kitRoot.filePath(QStringLiteral("Dockerfile"))).isFile()) {
+        build.contextDir = QDir::cleanPath(kitRoot.absolutePath());
+        build.dockerfile = QStringLiteral("Dockerfile");
+    } else {
+        *error = QStringLiteral("kit %1 has nothing to build: it has no `sandbox.build` and no Dockerfile beside "
+                                "its spec.yaml in %2")
+                     .arg(kit.name, kitDir);
+        return std::nullopt;
+    }
+    build.tag = tag;
+    if (build.tag.isEmpty() && kit.sandbox)
+        build.tag = kit.sandbox->image;
+    if (build.tag.isEmpty())
+        build.tag = QStringLiteral("paddock/kit-%1:latest").arg(kit.name);
+    return build;
+}
+
+QString ImageService::missingImageHint(const kit::Kit &kit, const QString &kitDir)
+{
+    QString ignored;
+    const QString image = kit.sandbox ? kit.sandbox->image : QString();
+    if (const std::optional<KitImageBuild> build = buildOf(kit, kitDir, image, &ignored))
+        return QStringLiteral("build it from its kit with `paddock template build --kit %1`").arg(kitDir);
+    return QStringLiteral("load it with `paddock template load FILE` (an archive made by `docker save %1`)").arg(image);
+}
+
+ImageService::ImageService(api::Server &server, QObject *parent)
+    : QObject(parent), m_server(server), m_client(std::make_shared<DockerClient>(environmentEndpoint())),
+      m_alive(std::make_shared<int>(0))
+{}
+
+ImageService::~ImageService()
+{
+    // Running jobs end with the daemon: the engine stops a build whose client has gone.
+    for (const Job &job : std::as_const(m_jobs))
+        job.cancel->store(true);
+}
+
+void ImageService::start()
+{
+    m_server.registerTopic(topic());
+    m_server.registerMethod(QStringLiteral("image.build"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return startBuild(params); });
+    m_server.registerMethod(QStringLiteral("image.load"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return startLoad(params); });
+    m_server.registerMethod(QStringLiteral("image.cancel"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return cancel(params); });
+    m_server.registerMethod(QStringLiteral("image.job"), [this](const QJsonObject &params, const api::CallContext &) {
+        const auto it = m_jobs.constFind(params.value(QLatin1String("job")).toString());
+        if (it == m_jobs.cend())
+            return api::Reply::failure(QStringLiteral("no-such-job"), QStringLiteral("no image job with that id"));
+        return api::Reply::success({{QStringLiteral("job"), it->last}});
+    });
+    m_server.registerMethod(QStringLiteral("image.list"), [this](const QJsonObject &, const api::CallContext &) {
+        QString error;
+        const QJsonObject result = listImages(&error);
+        if (!error.isEmpty())
+            return api::Reply::failure(QStringLiteral("engine-unavailable"), error);
+        return api::Reply::success(result);
+    });
+}
+
+ImageService::Job &ImageService::newJob(const QString &kind)
+{
+    // Forget the oldest finished jobs; running ones stay whatever their number.
+    qsizetype finished = 0;
+    for (const QString &id : std::as_const(m_order))
+        finished += m_jobs.value(id).finished ? 1 : 0;
+    for (qsizetype i = 0; i < m_order.size() && finished > kFinishedJobsKept;) {
+        if (m_jobs.value(m_order.at(i)).finished) {
+            m_jobs.remove(m_order.takeAt(i));
+            --finished;
+        } else {
+            ++i;
+        }
+    }
+    Job job;
+    job.id = QStringLiteral("%1-%2").arg(kind).arg(++m_nextJob);
+    job.kind = kind;
+    job.cancel = std::make_shared<std::atomic_bool>(false);
+    job.last = {{QStringLiteral("job"), job.id},
+                {QStringLiteral("kind"), kind},
+                {QStringLiteral("state"), QStringLiteral("running")},
+                {QStringLiteral("step"), 0},
+                {QStringLiteral("totalSteps"), 0},
+                {QStringLiteral("percent"), 0},
+                {QStringLiteral("message"), QString()}};
+    m_order.append(job.id);
+    return *m_jobs.insert(job.id, job);
+}
+
+void ImageService::report(const QString &jobId, QJsonObject event)
+{
+    const auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || it->finished)
+        return;
+    event.insert(QStringLiteral("job"), jobId);
+    event.insert(QStringLiteral("kind"), it->kind);
+    if (!event.contains(QLatin1String("state")))
+        event.insert(QStringLiteral("state"), QStringLiteral("running"));
+    it->finished = event.value(QLatin1String("state")).toString() != QLatin1String("running");
+    // What a late reader needs is where the job stands, not the text of one message.
+    QJsonObject last = event;
+    last.remove(QStringLiteral("output"));
+    it->last = last;
+    m_server.publish(topic(), event);
+}
+
+void ImageService::runJob(const QString &jobId,
+                          std::function<QJsonObject(const std::function<void(QJsonObject)> &progress)> work)
+{
+    std::weak_ptr<int> alive = m_alive;
+    auto post = [this, alive, jobId](QJsonObject event) {
+        if (alive.expired())
+            return;
+        QMetaObject::invokeMethod(
+            this,
+            [this, alive, jobId, event] {
+                if (!alive.expired())
+                    report(jobId, event);
+            },
+            Qt::QueuedConnection);
+    };
+    // Detached: the engine answers a cancelled or orphaned build soon, and the daemon must
+    // not wait for one to exit.
+    std::thread([work = std::move(work), post] { post(work(post)); }).detach();
+}
+
+api::Reply ImageService::startBuild(const QJsonObject &params)
+{
+    const QString kitDir = QDir::cleanPath(params.value(QLatin1String("kit")).toString());
+    if (kitDir.isEmpty() || !QDir::isAbsolutePath(kitDir))
+        return invalid(QStringLiteral("image.build needs the kit as an absolute directory path"));
+    kit::KitLoadOptions options;
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        options.args.insert(it.key(), it.value().toString());
+    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
+    if (!loaded.ok()) {
+        QStringList problems;
+        for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
+            problems << diagnostic.toString();
+        return api::Reply::failure(
+            QStringLiteral("invalid-kit"),
+            QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
+    }
+    QString error;
+    const std::optional<KitImageBuild> plan =
+        buildOf(*loaded.kit, kitDir, params.value(QLatin1String("tag")).toString(), &error);
+    if (!plan)
+        return api::Reply::failure(QStringLiteral("nothing-to-build"), error);
+    if (const runtime::docker::Status ping = m_client->ping(); !ping)
+        return api::Reply::failure(QStringLiteral("engine-unavailable"), ping.errorMessage());
+
+    Job &job = newJob(QStringLiteral("build"));
+    runtime::docker::BuildOptions build;
+    build.contextDir = plan->contextDir;
+    build.dockerfile = plan->dockerfile;
+    build.tag = plan->tag;
+    build.target = plan->target;
+    build.buildArgs = plan->buildArgs;
+    build.labels = {{kKitLabel, loaded.kit->name}};
+    build.noCache = params.value(QLatin1String("noCache")).toBool();
+    qCInfo(lcImages) << "job" << job.id << "builds" << plan->tag << "from" << plan->contextDir;
+    runJob(job.id, [client = m_client, build, cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
+        runtime::docker::BuildOptions request = build;
+        request.cancel = cancel.get();
+        request.onProgress = [&progress](const runtime::docker::BuildProgress &at) {
+            QJsonObject event{{QStringLiteral("step"), at.step},
+                              {QStringLiteral("totalSteps"), at.totalSteps},
+                              {QStringLiteral("percent"), at.percent},
+                              {QStringLiteral("message"), at.instruction}};
+            if (!at.output.isEmpty())
+                event.insert(QStringLiteral("output"), at.output.right(kMaxOutputChars));
+            progress(event);
+        };
+        const Result<QString> built = client->buildImage(request);
+        if (!built)
+            return QJsonObject{{QStringLiteral("state"), QStringLiteral("failed")},
+                               {QStringLiteral("error"), built.errorMessage()},
+                               {QStringLiteral("message"), built.errorMessage()},
+                               {QStringLiteral("cancelled"), built.is(runtime::docker::Error::Kind::Cancelled)}};
+        return QJsonObject{
+            {QStringLiteral("state"), QStringLiteral("done")},
+            {QStringLiteral("percent"), 100},
+            {QStringLiteral("image"), built.value()},
+            {QStringLiteral("tags"), QJsonArray{build.tag}},
+            {QStringLiteral("message"), QStringLiteral("built %1 (%2)").arg(build.tag, shortId(built.value()))}};
+    });
+    return api::Reply::success({{QStringLiteral("job"), job.id}, {QStringLiteral("tag"), plan->tag}});
+}
+
+api::Reply ImageService::startLoad(const QJsonObject &params)
+{
+    const QString file = params.value(QLatin1String("file")).toString();
+    if (file.isEmpty() || !QDir::isAbsolutePath(file))
+        return invalid(QStringLiteral("image.load needs the archive as an absolute file path"));
+    if (!QFileInfo(file).isFile())
+        return api::Reply::failure(QStringLiteral("no-such-file"), QStringLiteral("%1 is not a file").arg(file));
+    if (!QFileInfo(file).isReadable())
+        return api::Reply::failure(QStringLiteral("no-such-file"), QStringLiteral("%1 cannot be read").arg(file));
+    if (const runtime::docker::Status ping = m_client->ping(); !ping)
+        return api::Reply::failure(QStringLiteral("engine-unavailable"), ping.errorMessage());
+
+    Job &job = newJob(QStringLiteral("load"));
+    qCInfo(lcImages) << "job" << job.id << "loads" << file;
+    std::weak_ptr<int> alive = m_alive;
+    runJob(job.id, [this, alive, client = m_client, file,
+                    cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
+        int reported = -1;
+        const auto onUpload = [&progress, &reported, &file](qint64 sent, qint64 total) {
+            // The engine reads the archive as it arrives; what is sent is what is loaded,
+            // short of the last step, which 100% marks once the engine says what it loaded.
+            const int percent = int(std::min<qint64>(99, sent * 100 / std::max<qint64>(total, 1)));
+            if (percent == reported)
+                return;
+            reported = percent;
+            progress({{QStringLiteral("step"), 1},
+                      {QStringLiteral("totalSteps"), 1},
+                      {QStringLiteral("percent"), percent},
+                      {QStringLiteral("message"), QStringLiteral("loading %1").arg(QFileInfo(file).fileName())}});
+        };
+        const Result<QStringList> loaded = client->loadImage(file, cancel.get(), onUpload);
+        if (!loaded)
+            return QJsonObject{{QStringLiteral("state"), QStringLiteral("failed")},
+                               {QStringLiteral("error"), loaded.errorMessage()},
+                               {QStringLiteral("message"), loaded.errorMessage()},
+                               {QStringLiteral("cancelled"), loaded.is(runtime::docker::Error::Kind::Cancelled)}};
+        // The engine names tags, or bare ids for an untagged archive; the event gives an id.
+        QString id;
+        for (const QString &reference : loaded.value()) {
+            if (const Result<runtime::docker::ImageInfo> image = client->inspectImage(reference)) {
+                id = image.value().id;
+                break;
+            }
+        }
+        const QStringList references = loaded.value();
+        QMetaObject::invokeMethod(
+            this,
+            [this, alive, references] {
+                if (!alive.expired())
+                    rememberLoaded(references);
+            },
+            Qt::QueuedConnection);
+        return QJsonObject{
+            {QStringLiteral("state"), QStringLiteral("done")},
+            {QStringLiteral("step"), 1},
+            {QStringLiteral("totalSteps"), 1},
+            {QStringLiteral("percent"), 100},
+            {QStringLiteral("image"), id},
+            {QStringLiteral("tags"), QJsonArray::fromStringList(references)},
+            {QStringLiteral("message"), QStringLiteral("loaded %1").arg(references.join(QStringLiteral(", ")))}};
+    });
+    return api::Reply::success({{QStringLiteral("job"), job.id}});
+}
+
+api::Reply ImageService::cancel(const QJsonObject &params)
+{
+    const QString id = params.value(QLatin1String("job")).toString();
+    const auto it = m_jobs.constFind(id);
+    if (it == m_jobs.cend())
+        return api::Reply::failure(QStringLiteral("no-such-job"), QStringLiteral("no image job named '%1'").arg(id));
+    if (it->finished)
+        return api::Reply::failure(QStringLiteral("finished"), QStringLiteral("job %1 has already ended").arg(id));
+    it->cancel->store(true);
+    qCInfo(lcImages) << "job" << id << "cancelled";
+    return api::Reply::success({{QStringLiteral("job"), id}, {QStringLiteral("cancelling"), true}});
+}
+
+void ImageService::rememberLoaded(const QStringList &references)
+{
+    QStringList loaded = readLoadedImages();
+    for (const QString &reference : references) {
+        if (!loaded.contains(reference))
+            loaded << reference;
+    }
+    QString error;
+    if (!paths::ensurePrivateDir(paths::dataDir(), &error) ||
+        !writeFileAtomically(loadedImagesFile(),
+                             QJsonDocument(QJsonObject{{QStringLiteral("loaded"), QJsonArray::fromStringList(loaded)}})
+                                 .toJson(QJsonDocument::Indented),
+                             &error))
+        qCWarning(lcImages).noquote() << "cannot remember the loaded images:" << error;
+}
+
+QJsonObject ImageService::listImages(QString *error) const
+{
+    const Result<QList<runtime::docker::ImageInfo>> images = m_client->listImages();
+    if (!images) {
+        *error = images.errorMessage();
+        return {};
+    }
+    const QStringList loaded = readLoadedImages();
+    // The images Paddock's own containers were made from, by name and by id.
+    QSet<QString> used;
+    if (const auto containers = m_client->listContainers({QStringLiteral("paddock.sandbox")})) {
+        for (const runtime::docker::ContainerSummary &container : containers.value())
+            used.insert(container.image);
+    }
+    QList<runtime::docker::ImageInfo> sorted = images.value();
+    std::sort(
+        sorted.begin(), sorted.end(),
+        [](const runtime::docker::ImageInfo &a, const runtime::docker::ImageInfo &b) { return a.created > b.created; });
+    QJsonArray result;
+    for (const runtime::docker::ImageInfo &image : std::as_const(sorted)) {
+        const QStringList tags = image.repoTags.isEmpty() ? QStringList{QStringLiteral("<none>")} : image.repoTags;
+        QString source;
+        if (image.labels.contains(kKitLabel))
+            source = QStringLiteral("built");
+        else if (loaded.contains(image.id) || std::any_of(tags.cbegin(), tags.cend(), [&loaded](const QString &tag) {
+                     return loaded.contains(tag);
+                 }))
+            source = QStringLiteral("loaded");
+        else if (used.contains(image.id) ||
+                 std::any_of(tags.cbegin(), tags.cend(), [&used](const QString &tag) { return used.contains(tag); }))
+            source = QStringLiteral("sandbox");
+        if (source.isEmpty())
+            continue;
+        for (const QString &tag : tags) {
+            QJsonObject entry{{QStringLiteral("tag"), tag},
+                              {QStringLiteral("id"), image.id},
+                              {QStringLiteral("size"), image.size},
+                              {QStringLiteral("created"), image.created.toUTC().toString(Qt::ISODate)},
+                              {QStringLiteral("source"), source}};
+            if (image.labels.contains(kKitLabel))
+                entry.insert(QStringLiteral("kit"), image.labels.value(kKitLabel));
+            result.append(entry);
+        }
+    }
+    return {{QStringLiteral("images"), result}};
+}
+
+} // namespace paddock::sandbox

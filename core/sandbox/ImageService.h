@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/Kit.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QMap>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace paddock::api {
+class Server;
+class Reply;
+} // namespace paddock::api
+
+namespace paddock::runtime::docker {
+class DockerClient;
+} // namespace paddock::runtime::docker
+
+namespace paddock::sandbox {
+
+/** @brief What building a kit's image takes: its context, Dockerfile, arguments and tag. */
+struct KitImageBuild
+{
+    QString contextDir;
+    QString dockerfile; ///< relative to contextDir
+    QMap<QString, QString> buildArgs;
+    QString target;
+    QString tag;
+};
+
+/**
+ * @brief The daemon's container images: built from kits and loaded from saved archives, as
+ * jobs whose progress every client can follow, so the command line and the desktop
+ * application see the same builds.
+ *
+ * Methods (params → result; errors carry a sentence for the user):
+ * - `image.build` {kit: DIR, tag?, kitArgs?: {..}, noCache?: bool} → {job, tag}: builds the
+ *   kit's Dockerfile (see buildOf()) into @c tag, by default the kit's `sandbox.image`, so
+ *   that `run --backend docker` finds it. The image carries the label `paddock.kit=NAME`.
+ * - `image.load` {file} → {job}: loads a `docker save` archive (as `docker load`).
+ * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
+ *   failed with `cancelled: true`.
+ * - `image.job` {job} → {job: EVENT}: the last event of a job, for a client that looks late.
+ * - `image.list` {} → {images: [{tag, id, size, created, kit?, source}]}: the images that are
+ *   Paddock's, one entry per tag (`<none>` when untagged), newest first: built by Paddock
+ *   (source `built`), loaded through it (`loaded`, remembered in `dataDir()/images.json`),
+ *   or used by a Docker sandbox (`sandbox`). @c size in bytes, @c created in ISO 8601 (UTC).
+ *
+ * Jobs start at once and report on topic `image`; a client that subscribes before it calls
+ * misses nothing. EVENT: {job, kind: build|load, state: running|done|failed, step,
+ * totalSteps, percent, message, output?} while running (a build reports each instruction
+ * as a step, with the text it printed in @c output; a load reports the bytes sent as
+ * percent); then {.., state: done, percent: 100, image: ID, tags: [..]} or {.., state:
+ * failed, error, cancelled: bool}.
+ */
+class ImageService : public QObject
+{
+    Q_OBJECT
+public:
+    static QString topic() { return QStringLiteral("image"); }
+
+    /**
+     * Where a kit's image is built from: `sandbox.build` when the kit has one (its `context`
+     * relative to the kit directory, default the kit directory; its `dockerfile` relative to
+     * the context, default `Dockerfile`; its `args` and `target`), else a `Dockerfile` beside
+     * spec.yaml. The tag is @p tag, else `sandbox.image`, else `paddock/kit-NAME:latest`.
+     */
+    static std::optional<KitImageBuild> buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag,
+                                                QString *error);
+    /** The sentence that tells how to get a kit's image when it is missing. */
+    static QString missingImageHint(const kit::Kit &kit, const QString &kitDir);
+
+    explicit ImageService(api::Server &server, QObject *parent = nullptr);
+    ~ImageService() override;
+
+    /** Registers the methods and the topic. */
+    void start();
+
+private:
+    struct Job
+    {
+        QString id;
+        QString kind;
+        std::shared_ptr<std::atomic_bool> cancel;
+        QJsonObject last;
+        bool finished = false;
+    };
+
+    api::Reply startBuild(const QJsonObject &params);
+    api::Reply startLoad(const QJsonObject &params);
+    api::Reply cancel(const QJsonObject &params);
+    Job &newJob(const QString &kind);
+    /** Runs @p work on a thread of its own; its events come back to report() on this thread. */
+    void runJob(const QString &job, std::function<QJsonObject(const std::function<void(QJsonObject)> &progress)> work);
+    void report(const QString &job, QJsonObject event);
+    QJsonObject listImages(QString *error) const;
+    void rememberLoaded(const QStringList &references);
+
+    api::Server &m_server;
+    std::shared_ptr<runtime::docker::DockerClient> m_client;
+    QHash<QString, Job> m_jobs;
+    QStringList m_order; ///< job ids, oldest first, so finished ones can be forgotten
+    int m_nextJob = 0;
+    std::shared_ptr<int> m_alive; ///< workers check it before reporting back
+};
+
+} // namespace paddock::sandbox

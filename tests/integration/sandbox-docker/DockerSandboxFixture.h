@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the tests of Docker sandboxes and images through the daemon share: private XDG
+// directories, the real paddockd as a child talking to the machine's Docker engine, the real
+// paddock CLI, and a small busybox image built for the test run (FROM scratch, as
+// docker-support builds it), removed again at the end.
+#pragma once
+
+#include "DockerTestSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+#include <csignal>
+
+namespace paddock::test {
+
+/** @brief What a finished process left. */
+struct DockerFinished
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/**
+ * @brief One isolated Paddock installation using the Docker engine: XDG directories in a
+ * temporary directory, paddockd running as a child, and the image imageTag() holding busybox.
+ */
+class DockerSandboxFixture
+{
+public:
+    /** Empty when ready; otherwise why the engine cannot be used (to skip) or what failed. */
+    QString setUp(bool *skip)
+    {
+        *skip = false;
+        const QString unavailable = tests::docker::engineUnavailableReason(m_client);
+        if (!unavailable.isEmpty()) {
+            *skip = true;
+            return unavailable;
+        }
+        if (!m_root.isValid())
+            return QStringLiteral("no temporary directory");
+        QDir().mkpath(workspace());
+        m_env = tests::docker::isolatedEnvironment(m_root.path());
+        m_env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
+        m_env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
+        m_env.remove(QStringLiteral("JOURNAL_STREAM"));
+        // The test process talks to the daemon too: the same directories.
+        for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
+            qputenv(name, m_env.value(QLatin1String(name)).toLocal8Bit());
+
+        m_image = tests::docker::uniqueName(QStringLiteral("paddock-test/sandbox")) + QStringLiteral(":1");
+        QTemporaryDir context;
+        if (!tests::docker::writeBusyboxContext(context.path()))
+            return QStringLiteral("cannot write the image's build context");
+        runtime::docker::BuildOptions options;
+        options.contextDir = context.path();
+        options.tag = m_image;
+        const runtime::docker::Result<QString> built = m_client.buildImage(options);
+        if (!built)
+            return QStringLiteral("the busybox image did not build: ") + built.errorMessage();
+        m_images << m_image;
+        return startDaemon() ? QString() : QStringLiteral("paddockd did not start: ") + daemonLog();
+    }
+
+    ~DockerSandboxFixture()
+    {
+        if (m_daemon) {
+            // Containers outlive the daemon by design; the test's own must not outlive the test.
+            paddock({QStringLiteral("rm"), QStringLiteral("--all"), QStringLiteral("--force")});
+            stopDaemon();
+        }
+        for (const QString &image : std::as_const(m_images))
+            (void)m_client.removeImage(image, true);
+    }
+
+    QString path(const QString &relative) const { return m_root.path() + QLatin1Char('/') + relative; }
+    QString workspace() const { return path(QStringLiteral("workspace")); }
+    QString imageTag() const { return m_image; }
+    QString socketPath() const { return path(QStringLiteral("XDG_RUNTIME_DIR/paddock/paddockd.sock")); }
+    const QProcessEnvironment &environment() const { return m_env; }
+    runtime::docker::DockerClient &client() { return m_client; }
+    /** Removed with the fixture. */
+    void removeLater(const QString &image) { m_images << image; }
+
+    /** Writes a kit named @p name in path(DIR) whose `sh -c` runs its command. */
+    QString writeKit(const QString &dir, const QString &name, const QString &image, const QString &command,
+                     const QString &extra = {})
+    {
+        QDir().mkpath(path(dir));
+        QFile spec(path(dir) + QStringLiteral("/spec.yaml"));
+        if (!spec.open(QIODevice::WriteOnly))
+            return {};
+        spec.write(QStringLiteral("schemaVersion: \"2\"\n"
+                                  "kind: sandbox\n"
+                                  "name: %1\n"
+                                  "sandbox:\n"
+                                  "  image: %2\n"
+                                  "  entrypoint: [sh, -c]\n"
+                                  "  command:\n"
+                                  "    default: [\"%3\"]\n")
+                       .arg(name, image, command)
+                       .toUtf8() +
+                   extra.toUtf8());
+        return path(dir);
+    }
+
+    DockerFinished run(const QString &program, const QStringList &arguments, int timeoutMs = 180000)
+    {
+        QProcess process;
+        process.setProcessEnvironment(m_env);
+        process.setWorkingDirectory(workspace());
+        process.start(program, arguments);
+        process.closeWriteChannel();
+        if (!process.waitForFinished(timeoutMs)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+    DockerFinished paddock(const QStringList &arguments) { return run(QStringLiteral(PADDOCK_BIN), arguments); }
+
+    /** `paddock` started and left running, for a test that watches or interrupts it. */
+    std::unique_ptr<QProcess> startPaddock(const QStringList &arguments)
+    {
+        auto process = std::make_unique<QProcess>();
+        process->setProcessEnvironment(m_env);
+        process->setWorkingDirectory(workspace());
+        process->start(QStringLiteral(PADDOCK_BIN), arguments);
+        process->closeWriteChannel();
+        return process;
+    }
+
+    /** The sandboxes `paddock ls --json` lists, by name. */
+    QHash<QString, QJsonObject> listed()
+    {
+        const DockerFinished ls = paddock({QStringLiteral("ls"), QStringLiteral("--json")});
+        QHash<QString, QJsonObject> result;
+        for (const QJsonValue &value : QJsonDocument::fromJson(ls.out.toUtf8()).array())
+            result.insert(value.toObject().value(QLatin1String("name")).toString(), value.toObject());
+        return result;
+    }
+
+    bool startDaemon()
+    {
+        m_daemon = std::make_unique<QProcess>();
+        m_daemon->setProcessEnvironment(m_env);
+        m_daemon->setStandardOutputFile(path(QStringLiteral("paddockd.out")), QIODevice::Append);
+        m_daemon->setStandardErrorFile(path(QStringLiteral("paddockd.out")), QIODevice::Append);
+        m_daemon->start(QStringLiteral(PADDOCKD_BIN), {QStringLiteral("--foreground")});
+        if (!m_daemon->waitForStarted(5000))
+            return false;
+        return QTest::qWaitFor([this] { return accepts() || m_daemon->state() == QProcess::NotRunning; }, 20000) &&
+               m_daemon->state() == QProcess::Running;
+    }
+
+    void stopDaemon()
+    {
+        if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+            m_daemon->terminate();
+            if (!m_daemon->waitForFinished(10000)) {
+                ::kill(pid_t(m_daemon->processId()), SIGKILL);
+                m_daemon->waitForFinished(10000);
+            }
+        }
+    }
+
+    QString daemonLog() const
+    {
+        QFile file(path(QStringLiteral("paddockd.out")));
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+
+private:
+    bool accepts() const
+    {
+        QLocalSocket probe;
+        probe.connectToServer(socketPath());
+        return probe.waitForConnected(100);
+    }
+
+    QTemporaryDir m_root;
+    QProcessEnvironment m_env;
+    runtime::docker::DockerClient m_client{tests::docker::testEndpoint()};
+    QString m_image;
+    QStringList m_images;
+    std::unique_ptr<QProcess> m_daemon;
+};
+
+} // namespace paddock::test

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `paddock run --backend docker` as a user runs it: the real daemon, the real engine, a
+// container made from a kit whose image was built locally.
+#include "DockerSandboxFixture.h"
+
+using paddock::test::DockerFinished;
+using paddock::test::DockerSandboxFixture;
+
+class TestSandboxDocker : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void foregroundRunPrintsTheOutputAndExitsWithTheProgramsStatus();
+    void detachedSandboxIsListedLoggedAndRemoved();
+    void missingImageNamesItAndTheCommandThatLoadsIt();
+    void missingImageOfAKitWithADockerfileNamesTheBuildCommand();
+
+private:
+    std::unique_ptr<DockerSandboxFixture> m_fixture;
+    QString m_kit;
+};
+
+void TestSandboxDocker::initTestCase()
+{
+    m_fixture = std::make_unique<DockerSandboxFixture>();
+    bool skip = false;
+    const QString problem = m_fixture->setUp(&skip);
+    if (skip)
+        QSKIP(qPrintable(problem));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    m_kit = m_fixture->writeKit(QStringLiteral("kit"), QStringLiteral("boxed"), m_fixture->imageTag(),
+                                QStringLiteral("echo hello from the container; echo to stderr >&2; exit 5"));
+    QVERIFY(!m_kit.isEmpty());
+}
+
+void TestSandboxDocker::foregroundRunPrintsTheOutputAndExitsWithTheProgramsStatus()
+{
+    const DockerFinished run =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"),
+                            QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("fg-probe"),
+                            m_fixture->workspace()});
+    QVERIFY2(run.out.contains(QLatin1String("hello from the container\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.err.contains(QLatin1String("to stderr\n")), qPrintable(run.err));
+    QCOMPARE(run.exitCode, 5);
+
+    // Arguments after -- replace the kit's command; the sandbox is the same container again.
+    const DockerFinished again = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+         QStringLiteral("--name"), QStringLiteral("fg-probe"), m_fixture->workspace(), QStringLiteral("--"),
+         QStringLiteral("echo \"$HTTP_PROXY\" > proxy.txt; hostname")});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QCOMPARE(again.out, QStringLiteral("fg-probe\n"));
+    // The workspace is the user's folder, written through from inside.
+    QFile written(m_fixture->workspace() + QStringLiteral("/proxy.txt"));
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(written.readAll(), QByteArray("http://127.0.0.1:3128\n"));
+
+    const QJsonObject listed = m_fixture->listed().value(QStringLiteral("fg-probe"));
+    QCOMPARE(listed.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
+    QCOMPARE(listed.value(QLatin1String("status")).toString(), QStringLiteral("stopped"));
+}
+
+void TestSandboxDocker::detachedSandboxIsListedLoggedAndRemoved()
+{
+    const DockerFinished started = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--backend"), QStringLiteral("docker"),
+         QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("bg-probe"), m_fixture->workspace(),
+         QStringLiteral("--"), QStringLiteral("echo started; exec sleep 600")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    QCOMPARE(started.out, QStringLiteral("bg-probe\n"));
+
+    const QJsonObject listed = m_fixture->listed().value(QStringLiteral("bg-probe"));
+    QCOMPARE(listed.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
+    QCOMPARE(listed.value(QLatin1String("status")).toString(), QStringLiteral("running"));
+    QCOMPARE(listed.value(QLatin1String("kit")).toString(), QStringLiteral("boxed"));
+    const DockerFinished table = m_fixture->paddock({QStringLiteral("ls")});
+    static const QRegularExpression row(QStringLiteral("(?m)^bg-probe\\s+boxed\\s+docker\\s+running\\s"));
+    QVERIFY2(row.match(table.out).hasMatch(), qPrintable(table.out));
+    // The engine knows it as Paddock's container.
+    const auto container = m_fixture->client().inspectContainer(QStringLiteral("paddock-bg-probe"));
+    QVERIFY2(container.ok(), qPrintable(container.errorMessage()));
+    QVERIFY(container.value().running);
+
+    QVERIFY(QTest::qWaitFor(
+        [this] {
+            return m_fixture->paddock({QStringLiteral("logs"), QStringLiteral("bg-probe")}).out ==
+                   QLatin1String("started\n");
+        },
+        20000));
+
+    const DockerFinished removed =
+        m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("bg-probe")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
+    QCOMPARE(removed.out, QStringLiteral("removed bg-probe\n"));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("bg-probe")));
+    QVERIFY(m_fixture->client()
+                .inspectContainer(QStringLiteral("paddock-bg-probe"))
+                .is(paddock::runtime::docker::Error::Kind::NotFound));
+}
+
+void TestSandboxDocker::missingImageNamesItAndTheCommandThatLoadsIt()
+{
+    const QString image = paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/absent")) +
+                          QStringLiteral(":1");
+    const QString kit = m_fixture->writeKit(QStringLiteral("absent-kit"), QStringLiteral("absent"), image,
+                                            QStringLiteral("true"));
+    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"),
+                                                   QStringLiteral("docker"), QStringLiteral("--kit"), kit,
+                                                   QStringLiteral("--name"), QStringLiteral("absent-probe"),
+                                                   m_fixture->workspace()});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("image %1 is not present").arg(image)), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("paddock template load FILE")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("docker save %1").arg(image)), qPrintable(run.err));
+    // Nothing is left behind by the failed attempt.
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("absent-probe")));
+}
+
+void TestSandboxDocker::missingImageOfAKitWithADockerfileNamesTheBuildCommand()
+{
+    const QString image = paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/unbuilt")) +
+                          QStringLiteral(":1");
+    const QString kit = m_fixture->writeKit(QStringLiteral("unbuilt-kit"), QStringLiteral("unbuilt"), image,
+                                            QStringLiteral("true"));
+    QFile dockerfile(kit + QStringLiteral("/Dockerfile"));
+    QVERIFY(dockerfile.open(QIODevice::WriteOnly));
+    dockerfile.write("FROM scratch\n");
+    dockerfile.close();
+    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"),
+                                                   QStringLiteral("docker"), QStringLiteral("--kit"), kit,
+                                                   QStringLiteral("--name"), QStringLiteral("unbuilt-probe"),
+                                                   m_fixture->workspace()});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("image %1 is not present").arg(image)), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("paddock template build --kit %1").arg(kit)), qPrintable(run.err));
+}
+
+QTEST_GUILESS_MAIN(TestSandboxDocker)
+#include "tst_sandbox_docker.moc"
