@@ -191,18 +191,24 @@ bool EventStore::Private::prepareFile()
 
     // Create the file ourselves so it is private from the first byte; SQLite gives the -wal
     // and -shm files it creates later the same mode as the database.
+    // An existing file is never opened here: closing any descriptor of the database drops
+    // every POSIX lock this process holds on it, those of another open connection included.
     const QByteArray native = QFile::encodeName(path);
-    const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0)
-        return fail(QStringLiteral("The event log %1 cannot be opened: %2.")
-                        .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
     struct stat st
     {
     };
-    const bool statOk = ::fstat(fd, &st) == 0;
+    bool statOk = ::lstat(native.constData(), &st) == 0;
+    if (!statOk) {
+        const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0 && errno != EEXIST)
+            return fail(QStringLiteral("The event log %1 cannot be opened: %2.")
+                            .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        if (fd >= 0)
+            ::close(fd);
+        statOk = ::lstat(native.constData(), &st) == 0;
+    }
     if (statOk && S_ISREG(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 0777) != 0600)
-        ::fchmod(fd, 0600);
-    ::close(fd);
+        ::chmod(native.constData(), 0600);
     if (!statOk || !S_ISREG(st.st_mode))
         return fail(QStringLiteral("The event log %1 is not a regular file.").arg(path));
     for (const char *suffix : {"-wal", "-shm"}) {
@@ -742,14 +748,12 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
         return d->notOpen();
     QString sql = QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
                                  " bytes_up, bytes_down FROM events WHERE ");
-    QVariantList values;
-    if (filter.includeUpstreamFailures) {
-        sql += QStringLiteral("outcome IN (?, ?)");
-        values << outcomeToken(NetworkEvent::Outcome::Denied) << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
-    } else {
-        sql += QStringLiteral("outcome = ?");
-        values << outcomeToken(NetworkEvent::Outcome::Denied);
-    }
+    QVariantList values{outcomeToken(NetworkEvent::Outcome::Denied)};
+    if (filter.includeUpstreamFailures)
+        values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
+    if (filter.includeLearned)
+        values << outcomeToken(NetworkEvent::Outcome::Learned);
+    sql += QStringLiteral("outcome IN (?%1)").arg(QStringLiteral(", ?").repeated(values.size() - 1));
     if (!filter.sandbox.isEmpty()) {
         sql += QStringLiteral(" AND sandbox = ?");
         values << filter.sandbox;

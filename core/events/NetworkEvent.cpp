@@ -67,14 +67,16 @@ QString outcomeToken(NetworkEvent::Outcome outcome)
         return QStringLiteral("denied");
     case NetworkEvent::Outcome::UpstreamFailed:
         return QStringLiteral("upstream-failed");
+    case NetworkEvent::Outcome::Learned:
+        return QStringLiteral("learned");
     }
     return QStringLiteral("denied");
 }
 
 std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token)
 {
-    for (auto outcome :
-         {NetworkEvent::Outcome::Allowed, NetworkEvent::Outcome::Denied, NetworkEvent::Outcome::UpstreamFailed}) {
+    for (auto outcome : {NetworkEvent::Outcome::Allowed, NetworkEvent::Outcome::Denied,
+                         NetworkEvent::Outcome::UpstreamFailed, NetworkEvent::Outcome::Learned}) {
         if (token == outcomeToken(outcome))
             return outcome;
     }
@@ -131,7 +133,7 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
         return std::nullopt;
     const auto parsedOutcome = outcomeFromToken(outcome);
     if (!parsedOutcome) {
-        fail(error, QStringLiteral("the field \"outcome\" must be allowed, denied or upstream-failed"));
+        fail(error, QStringLiteral("the field \"outcome\" must be allowed, denied, upstream-failed or learned"));
         return std::nullopt;
     }
     event.outcome = *parsedOutcome;

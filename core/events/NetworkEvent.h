@@ -27,8 +27,9 @@ namespace paddock::events {
  * | `host`      | string  | the host name or IP literal the client asked for               |
  * | `port`      | number  | destination port, 0-65535                                      |
  * | `protocol`  | string  | `connect`, `http` or `socks`                                   |
- * | `outcome`   | string  | `allowed`, `denied` or `upstream-failed`                       |
- * | `rule`      | string  | the rule that decided, or the default (`default deny`)         |
+ * | `outcome`   | string  | `allowed`, `denied`, `upstream-failed` or `learned`            |
+ * | `rule`      | string  | the rule that decided, or the default (`default deny`); for    |
+ * |             |         | `learned`, what would have refused it                          |
  * | `reason`    | string  | one sentence saying why                                        |
  * | `bytesUp`   | number  | bytes sent by the sandbox (0 for a refusal)                    |
  * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
@@ -39,6 +40,7 @@ struct NetworkEvent
         Allowed,        ///< a rule let it through
         Denied,         ///< refused by a rule or by the default
         UpstreamFailed, ///< allowed, but the destination could not be reached
+        Learned,        ///< refused by the default, let through because the sandbox is learning
     };
 
     QDateTime time; ///< UTC, millisecond precision
@@ -60,7 +62,7 @@ struct NetworkEvent
     bool operator==(const NetworkEvent &other) const = default;
 };
 
-/** `allowed`, `denied` or `upstream-failed`. */
+/** `allowed`, `denied`, `upstream-failed` or `learned`. */
 QString outcomeToken(NetworkEvent::Outcome outcome);
 std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token);
 /** True for the protocols an event may name: connect, http, socks. */

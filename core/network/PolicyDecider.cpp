@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "network/PolicyDecider.h"
 
+#include "policy/IpAddress.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcDecider, "paddock.network.decider")
@@ -15,7 +17,82 @@ QString targetText(const QString &host, quint16 port)
     return name + QLatin1Char(':') + QString::number(port);
 }
 
+/** The label marker: a control character no rule id or default label contains. */
+constexpr QChar kLearnedMark = QChar(0x1e);
+
+/**
+ * Whether letting @p query through would reach the host's own or the local network: learning
+ * never opens that, since the rebinding guard protects more than the policy's default.
+ */
+bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query)
+{
+    if (const std::optional<policy::IpAddress> literal = policy::IpAddress::parse(query.host))
+        return literal->isNonPublic();
+    if (engine.resolveOverride(query.host))
+        return false; // the user's own mapping, trusted
+    if (query.host == QLatin1String("localhost") || query.host.endsWith(QLatin1String(".localhost")))
+        return true;
+    for (const QHostAddress &address : query.addresses) {
+        if (policy::IpAddress::fromHostAddress(address).isNonPublic())
+            return true;
+    }
+    return false;
+}
+
 } // namespace
+
+void LearningSandboxes::setLearning(const QString &sandbox, bool enabled)
+{
+    const std::lock_guard lock(m_mutex);
+    if (enabled)
+        m_sandboxes.insert(sandbox);
+    else
+        m_sandboxes.remove(sandbox);
+}
+
+bool LearningSandboxes::isLearning(const QString &sandbox) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_sandboxes.contains(sandbox);
+}
+
+QString LearnedRefusal::toLabel() const
+{
+    return kLearnedMark + rule + kLearnedMark + reason;
+}
+
+std::optional<LearnedRefusal> LearnedRefusal::fromLabel(const QString &label)
+{
+    if (!label.startsWith(kLearnedMark))
+        return std::nullopt;
+    const qsizetype split = label.indexOf(kLearnedMark, 1);
+    if (split < 0)
+        return std::nullopt;
+    return LearnedRefusal{label.mid(1, split - 1), label.mid(split + 1)};
+}
+
+proxy::Verdict decide(const policy::PolicyEngine &engine, const LearningSandboxes &learning,
+                      const proxy::ConnectionQuery &query)
+{
+    proxy::Verdict verdict = decide(engine, query);
+    if (verdict.allowed || !learning.isLearning(query.sandbox))
+        return verdict;
+    policy::Request request;
+    request.sandbox = query.sandbox;
+    request.kit = query.kit;
+    request.host = query.host;
+    request.port = query.port;
+    request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+    if (engine.decide(request).basis != policy::Decision::Basis::NoMatchingRule || reachesLocalNetwork(engine, query))
+        return verdict;
+    qCDebug(lcDecider).noquote() << "learned" << targetText(query.host, query.port) << "for" << query.sandbox;
+    return proxy::Verdict{true, LearnedRefusal{verdict.rule, verdict.reason}.toLabel(), {}, {}};
+}
+
+proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const LearningSandboxes> learning)
+{
+    return [&engine, learning](const proxy::ConnectionQuery &query) { return decide(engine, *learning, query); };
+}
 
 proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query)
 {

@@ -7,7 +7,12 @@
 
 #include <QHostAddress>
 #include <QMap>
+#include <QSet>
 #include <QString>
+
+#include <memory>
+#include <mutex>
+#include <optional>
 
 namespace paddock::network {
 
@@ -16,6 +21,52 @@ namespace paddock::network {
  * command that would allow it (the text of the proxy's 403 body).
  */
 proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query);
+
+/**
+ * @brief The sandboxes in learning mode: for them a connection that no rule allows is let
+ * through and recorded as learned, so a policy can be proposed from what the agent needed.
+ *
+ * Learning widens only the default: a host an explicit rule denies stays refused, and so
+ * does an address on the host's own or the local network (loopback, private, link-local)
+ * that no trusted resolver override leads to. Safe to use from any thread.
+ */
+class LearningSandboxes
+{
+public:
+    void setLearning(const QString &sandbox, bool enabled);
+    bool isLearning(const QString &sandbox) const;
+
+private:
+    mutable std::mutex m_mutex;
+    QSet<QString> m_sandboxes;
+};
+
+/**
+ * @brief What a learned connection would have been refused by. The proxy carries the label of
+ * the rule that let a connection through to its event; for a learned one that label holds
+ * this, and toNetworkEvent() turns it back into a `learned` event with this rule and reason.
+ */
+struct LearnedRefusal
+{
+    QString rule;
+    QString reason;
+
+    QString toLabel() const;
+    static std::optional<LearnedRefusal> fromLabel(const QString &label);
+};
+
+/**
+ * Decides @p query with @p engine, and when @p learning has the query's sandbox, lets a
+ * connection through that only the default refused (see LearningSandboxes).
+ */
+proxy::Verdict decide(const policy::PolicyEngine &engine, const LearningSandboxes &learning,
+                      const proxy::ConnectionQuery &query);
+
+/**
+ * @brief A proxy Decider backed by @p engine and @p learning, which it keeps alive. The engine
+ * must outlive the proxy that uses the Decider.
+ */
+proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const LearningSandboxes> learning);
 
 /**
  * @brief A proxy Decider backed by @p engine. The engine must outlive the proxy that uses the

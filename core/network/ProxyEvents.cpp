@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "network/ProxyEvents.h"
 
+#include "network/PolicyDecider.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcProxyEvents, "paddock.network.events")
@@ -33,6 +35,14 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
     result.protocol = proxy::protocolName(event.protocol);
     result.rule = event.rule;
     result.reason = event.reason;
+    // A connection let through by learning mode: recorded with what would have refused it.
+    if (const std::optional<LearnedRefusal> learned = LearnedRefusal::fromLabel(event.rule)) {
+        if (result.outcome == events::NetworkEvent::Outcome::Allowed)
+            result.outcome = events::NetworkEvent::Outcome::Learned;
+        result.rule = learned->rule;
+        if (result.reason.isEmpty() || result.outcome == events::NetworkEvent::Outcome::Learned)
+            result.reason = learned->reason;
+    }
     result.bytesUp = qint64(event.bytesUp);
     result.bytesDown = qint64(event.bytesDown);
     qCDebug(lcProxyEvents).noquote() << events::outcomeToken(result.outcome) << result.host << result.port;

@@ -18,6 +18,8 @@ namespace {
 
 // Where Paddock's own pieces appear inside. /run is an empty directory of the sandbox's root.
 const QString kInitInside = QStringLiteral("/run/paddock/init");
+/** How the daemon hands over published ports (app/init/Publish.h); given to init as options. */
+const QString kPublishVariable = QStringLiteral("PADDOCK_PUBLISH");
 const QString kSshAgentInside = QStringLiteral("/run/paddock/ssh-agent.sock");
 const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
 const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
@@ -132,6 +134,25 @@ QStringList copiedHostFiles()
     return files;
 }
 
+QStringList confinementArguments(const QString &directory, const QMap<QString, QString> &environment)
+{
+    QStringList args;
+    // No namespace is shared and no capability kept; the process dies with its caller.
+    add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL"),
+               QStringLiteral("--die-with-parent"), QStringLiteral("--new-session")});
+    addHostSystem(args);
+    add(args, {QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"), QStringLiteral("/dev"),
+               QStringLiteral("--tmpfs"), QStringLiteral("/tmp")});
+    // Links inside the directory resolve in this view, where nothing of the host but the
+    // read-only system exists: a link planted to another repository leads nowhere.
+    add(args, {QStringLiteral("--ro-bind"), directory, directory, QStringLiteral("--remount-ro"), QStringLiteral("/")});
+    args << QStringLiteral("--clearenv");
+    for (auto it = environment.cbegin(); it != environment.cend(); ++it)
+        add(args, {QStringLiteral("--setenv"), it.key(), it.value()});
+    add(args, {QStringLiteral("--chdir"), QStringLiteral("/")});
+    return args;
+}
+
 QString initPathInSandbox()
 {
     return kInitInside;
@@ -149,6 +170,10 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     // IPC, host name, cgroup view, and a user namespace so nothing inside holds a host
     // capability. --cap-drop ALL empties even the capabilities of that user namespace.
     add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL")});
+    // The one id the user namespace maps (the host user) gets the uid the launch asks for:
+    // a name only, with no power outside the namespace.
+    add(args, {QStringLiteral("--unshare-user"), QStringLiteral("--uid"), QString::number(paths.options.uid),
+               QStringLiteral("--gid"), QString::number(paths.options.gid)});
     // paddock-init is PID 1 itself: it forwards signals and reaps, so bwrap's reaper is not
     // needed, and a SIGTERM sent to the sandbox's first process reaches paddock-init.
     args << QStringLiteral("--as-pid-1");
@@ -161,6 +186,7 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     add(args, {QStringLiteral("--hostname"), spec.name});
 
     QMap<QString, QString> env = spec.environment;
+    env.remove(kPublishVariable);
 
     addHostSystem(args);
     // A fresh /proc for the new pid namespace (the host's processes stay invisible), a minimal
@@ -185,7 +211,10 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     // The private home (never the user's own) and the workspace, the two writable places.
     // After /tmp, so a workspace under /tmp is not hidden by the tmpfs.
     add(args, {QStringLiteral("--bind"), paths.homeDir, spec.sandboxHome});
-    if (!spec.workspace.isEmpty())
+    // A clone workspace is the sandbox's own copy, shown where the original is.
+    if (!paths.options.workspaceSource.isEmpty())
+        add(args, {QStringLiteral("--bind"), paths.options.workspaceSource, paths.options.workspaceTarget});
+    else if (!spec.workspace.isEmpty())
         add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
 
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
@@ -209,6 +238,11 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     if (!spec.proxySocket.isEmpty())
         add(args, {QStringLiteral("--relay"),
                    QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket)});
+    // Published ports reach paddock-init as options, as in the Docker runtime, so the
+    // variable the daemon uses to pass them is not part of the sandbox's environment.
+    for (const QString &publish :
+         spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        add(args, {QStringLiteral("--publish"), publish});
     args << QStringLiteral("--") << spec.argv;
     return args;
 }
@@ -222,6 +256,7 @@ QStringList execCommand(const SandboxSpec &spec, qint64 initPid, const ExecReque
     // Inside, setpriv drops what entering gave (capabilities of that user namespace) and
     // forbids regaining any, and env sets exactly the sandbox's environment.
     QMap<QString, QString> env = spec.environment;
+    env.remove(kPublishVariable);
     QStringList unusedArgs;
     addGrants(unusedArgs, env, spec.grants);
     for (auto it = request.environment.cbegin(); it != request.environment.cend(); ++it)

@@ -3,6 +3,7 @@
 
 #include "runtime/Runtime.h"
 #include "runtime/SandboxSpec.h"
+#include "runtime/bwrap/SandboxState.h"
 
 #include <QList>
 #include <QPair>
@@ -19,6 +20,8 @@ struct LaunchPaths
     int statusFd = -1; ///< fd bwrap reports the sandbox pid and exit code on, or -1
     /** Files bwrap copies into the sandbox from an fd it inherits: (fd, path inside). */
     QList<QPair<int, QString>> copiedFiles;
+    /** The user the sandbox runs as inside, and where its workspace comes from. */
+    BwrapOptions options;
 };
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */
@@ -27,6 +30,14 @@ QStringList copiedHostFiles();
 /**
  * The bubblewrap arguments (without the program name) that run @p spec under paddock-init.
  * Every mount of the sandbox is decided here and nowhere else.
+ *
+ * Users: the sandbox's user namespace maps one id, the host user's, to
+ * `paths.options.uid`/`gid` (bwrap --uid/--gid). The kit's users therefore map as follows:
+ * `setup.install` commands (default "0") run in a sandbox launched with their uid, so
+ * `id -u` says 0 for root; the program and `setup.startup` commands (default "1000") run as
+ * the regular user, 1000. Whatever the uid inside, it is the host user outside, every
+ * capability is dropped and the system is mounted read-only, so root inside can write only
+ * where the user could: the home and the workspace.
  */
 QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths);
 
@@ -36,6 +47,14 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths);
  * capability, and starts the command with exactly the sandbox's environment.
  */
 QStringList execCommand(const SandboxSpec &spec, qint64 initPid, const ExecRequest &request);
+
+/**
+ * The arguments of a short-lived confinement for a host tool that must read one directory
+ * it cannot trust (a git repository written by a sandbox): the host's system read-only, no
+ * network, no other file of the host, and @p directory read-only at its own path. Followed
+ * by the tool's argv after `--`, with the environment given by @p environment only.
+ */
+QStringList confinementArguments(const QString &directory, const QMap<QString, QString> &environment);
 
 /** Where paddock-init appears inside every sandbox. */
 QString initPathInSandbox();

@@ -170,6 +170,18 @@ bool BwrapRuntime::isAvailable(QString *why) const
     return true;
 }
 
+void BwrapRuntime::setSandboxOptions(const QString &name, const bwrap::BwrapOptions &options)
+{
+    const std::lock_guard lock(m_optionsMutex);
+    m_options.insert(name, options);
+}
+
+bwrap::BwrapOptions BwrapRuntime::optionsFor(const QString &name) const
+{
+    const std::lock_guard lock(m_optionsMutex);
+    return m_options.value(name);
+}
+
 RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
 {
     if (!isValidName(spec.name))
@@ -191,6 +203,11 @@ RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
         return RuntimeResult::failure(error);
     SandboxState state;
     state.spec = spec;
+    state.options = optionsFor(spec.name);
+    if (!state.options.workspaceSource.isEmpty() &&
+        (!QDir::isAbsolutePath(state.options.workspaceTarget) || !QFileInfo(state.options.workspaceSource).isDir()))
+        return RuntimeResult::failure(
+            QStringLiteral("the workspace %1 is not a directory").arg(state.options.workspaceSource));
     state.createdAt = QDateTime::currentDateTimeUtc();
     if (!prepareLaunch(state, &error) || !bwrap::writeState(statePath(spec.name), state, &error))
         return RuntimeResult::failure(error);
@@ -304,8 +321,8 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state)
     const CopiedFiles copied(4);
     bwrap::ChildSetup setup;
     setup.argv = QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(
-                     state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping()});
+                 bwrap::bwrapArguments(state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3,
+                                                    copied.mapping(), state.options});
     setup.extraFds = QList<int>{status.get()} + copied.fds();
     qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
     setup.in = devNull.get();
@@ -346,8 +363,8 @@ RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &i
     const CopiedFiles copied(4);
     bwrap::ChildSetup setup;
     setup.argv = QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(
-                     state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping()});
+                 bwrap::bwrapArguments(state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3,
+                                                    copied.mapping(), state.options});
     setup.extraFds = QList<int>{status.get()} + copied.fds();
     setup.in = io.in;
     setup.out = io.out;

@@ -4,9 +4,11 @@
 #include "runtime/Runtime.h"
 #include "runtime/bwrap/SandboxState.h"
 
+#include <QHash>
 #include <QString>
 
 #include <functional>
+#include <mutex>
 
 namespace paddock::runtime {
 
@@ -40,6 +42,14 @@ public:
     std::optional<SandboxInfo> inspect(const QString &name) const override;
     std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
 
+    /**
+     * How create() records sandbox @p name from now on: its user inside and its workspace
+     * mount (bwrap::BwrapOptions). A name never given options gets the defaults: the regular
+     * user and the spec's workspace at its own path. Safe to call from any thread.
+     */
+    void setSandboxOptions(const QString &name, const bwrap::BwrapOptions &options);
+    bwrap::BwrapOptions optionsFor(const QString &name) const;
+
     /** `NAME/` under the sandboxes directory. */
     QString sandboxDir(const QString &name) const;
     /** The private home of @p name: `NAME/home`. */
@@ -62,6 +72,8 @@ private:
     void recordFinish(bwrap::SandboxState &state, std::optional<int> exitCode) const;
 
     QString m_root;
+    mutable std::mutex m_optionsMutex;
+    QHash<QString, bwrap::BwrapOptions> m_options;
 };
 
 } // namespace paddock::runtime

@@ -79,6 +79,25 @@ bool ProcessIdentity::isAlive() const
     return stat && stat->startTime == startTime && stat->state != 'Z' && stat->state != 'X';
 }
 
+QJsonObject BwrapOptions::toJson() const
+{
+    QJsonObject object{{QStringLiteral("uid"), uid}, {QStringLiteral("gid"), gid}};
+    if (!workspaceSource.isEmpty()) {
+        object.insert(QStringLiteral("workspaceSource"), workspaceSource);
+        object.insert(QStringLiteral("workspaceTarget"), workspaceTarget);
+    }
+    return object;
+}
+
+BwrapOptions BwrapOptions::fromJson(const QJsonObject &object)
+{
+    BwrapOptions options;
+    options.uid = object.value(QStringLiteral("uid")).toInt(kRegularUid);
+    options.gid = object.value(QStringLiteral("gid")).toInt(kRegularGid);
+    options.workspaceSource = object.value(QStringLiteral("workspaceSource")).toString();
+    options.workspaceTarget = object.value(QStringLiteral("workspaceTarget")).toString();
+    return options;
+}
 
 QJsonObject SandboxState::toJson() const
 {
@@ -86,6 +105,7 @@ QJsonObject SandboxState::toJson() const
         {QStringLiteral("version"), 1},
         {QStringLiteral("runtime"), QStringLiteral("bwrap")},
         {QStringLiteral("spec"), paddock::runtime::toJson(spec)},
+        {QStringLiteral("options"), options.toJson()},
         {QStringLiteral("createdAt"), dateText(createdAt)},
         {QStringLiteral("init"), identityToJson(init)},
         {QStringLiteral("bwrap"), identityToJson(bwrap)},
@@ -106,6 +126,7 @@ std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QS
     }
     SandboxState state;
     state.spec = sandboxSpecFromJson(object.value(QStringLiteral("spec")).toObject());
+    state.options = BwrapOptions::fromJson(object.value(QStringLiteral("options")).toObject());
     state.createdAt = dateFrom(object.value(QStringLiteral("createdAt")));
     state.init = identityFrom(object.value(QStringLiteral("init")));
     state.bwrap = identityFrom(object.value(QStringLiteral("bwrap")));

@@ -26,10 +26,40 @@ struct ProcessIdentity
     bool isAlive() const;
 };
 
+/**
+ * @brief How bubblewrap runs one sandbox beyond what the runtime-neutral spec says.
+ *
+ * Users: every sandbox has its own user namespace in which exactly one id is mapped, the
+ * host user's, so the uid a process has inside is only a name for the host user. It holds
+ * no power on the host whatever it is, 0 included, and the system stays read-only. @ref uid
+ * and @ref gid are what `id` shows inside (bwrap --uid/--gid): the regular user, 1000, as
+ * in a container made from a kit, unless the sandbox is a run of commands that asked for
+ * another user (a kit's setup.install runs as "0").
+ */
+struct BwrapOptions
+{
+    static constexpr int kRegularUid = 1000;
+    static constexpr int kRegularGid = 1000;
+
+    int uid = kRegularUid;
+    int gid = kRegularGid;
+    /**
+     * When set, the host directory mounted read-write at @ref workspaceTarget instead of the
+     * spec's workspace at its own path (a disposable clone shown at the original's path).
+     */
+    QString workspaceSource;
+    QString workspaceTarget;
+
+    QJsonObject toJson() const;
+    static BwrapOptions fromJson(const QJsonObject &object);
+    bool operator==(const BwrapOptions &) const = default;
+};
+
 /** @brief What `state.json` of one sandbox records. */
 struct SandboxState
 {
     SandboxSpec spec;
+    BwrapOptions options;
     QDateTime createdAt;
     ProcessIdentity init;  ///< the sandbox's first process (paddock-init) on the host
     ProcessIdentity bwrap; ///< the bwrap process that waits for it

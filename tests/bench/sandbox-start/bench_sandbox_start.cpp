@@ -146,7 +146,7 @@ int main(int argc, char *argv[])
     // The same mounts and init, launched without the runtime around them: what bwrap itself costs.
     QList<QByteArray> paddockArguments;
     for (const QString &argument :
-         paddock::runtime::bwrap::bwrapArguments(spec, {runtime.privateHome(spec.name), QString(), -1, {}}))
+         paddock::runtime::bwrap::bwrapArguments(spec, {runtime.privateHome(spec.name), QString(), -1, {}, {}}))
         paddockArguments << QFile::encodeName(argument);
 
     std::vector<double> bare, mounts, started, created;
