@@ -2,6 +2,9 @@
 // paddock policy init|ls|allow|deny|rm|check|resolve|log|export
 #include "Cli.h"
 
+#include "api/DaemonConnection.h"
+#include "api/DaemonLauncher.h"
+#include "common/Paths.h"
 #include "events/EventStore.h"
 #include "events/Jsonl.h"
 #include "kit/KitLoader.h"
@@ -52,11 +55,34 @@ QCommandLineOption sandboxOption(const QString &meaning)
     return QCommandLineOption(kSandbox, meaning, QStringLiteral("NAME"));
 }
 
-/** The scope --sandbox selects: that sandbox, or every sandbox when absent. */
+/** The scope --sandbox selects: that sandbox, or every sandbox when absent; --scope names any. */
 policy::Scope scopeOf(const Invocation &call)
 {
+    if (call.parser.optionNames().contains(QStringLiteral("scope")) && call.parser.isSet(QStringLiteral("scope"))) {
+        if (const std::optional<policy::Scope> scope = policy::Scope::fromString(call.parser.value(QStringLiteral("scope"))))
+            return *scope;
+    }
     const QString sandbox = call.parser.value(kSandbox);
     return sandbox.isEmpty() ? policy::Scope::global() : policy::Scope::sandbox(sandbox);
+}
+
+/** Checks --scope when given: global, sandbox:NAME or kit:NAME, and not together with --sandbox. */
+bool checkScopeOption(const Invocation &call, int *code)
+{
+    if (!call.parser.optionNames().contains(QStringLiteral("scope")))
+        return true;
+    const QString text = call.parser.value(QStringLiteral("scope"));
+    const std::optional<policy::Scope> scope = policy::Scope::fromString(text);
+    if (!scope || (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())) {
+        *code = usageError(call.commandPath,
+                           QStringLiteral("--scope takes global, sandbox:NAME or kit:NAME, got '%1'").arg(text));
+        return false;
+    }
+    if (call.parser.isSet(kSandbox)) {
+        *code = usageError(call.commandPath, QStringLiteral("give either --scope or --sandbox, not both"));
+        return false;
+    }
+    return true;
 }
 
 /** Loads policy.yaml; a broken file is a failure naming its line, and nothing is written. */
@@ -127,6 +153,31 @@ void printRules(const QList<policy::Rule> &rules)
 void printJson(const QJsonDocument &document)
 {
     out() << document.toJson(QJsonDocument::Indented);
+}
+
+/**
+ * Calls @p method on paddockd, starting it when nothing answers; on failure prints the
+ * daemon's sentence and sets @p code. Used where the daemon must act at once (a kit edited
+ * under running sandboxes) or holds the state (dismissed refusals).
+ */
+std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
+                                      int *code)
+{
+    const QString socket = paths::daemonSocket();
+    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
+    api::DaemonConnection connection;
+    QString error = status.error;
+    if (!status.running || !connection.open(socket, 5000, &error)) {
+        *code = failure(error);
+        return std::nullopt;
+    }
+    const api::Reply reply = connection.call(method, params, 30000);
+    if (reply.isError()) {
+        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams) ? usageError(call.commandPath, reply.errorMessage())
+                                                                                : failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
 }
 
 /** "network RESOURCES...": checks the resource kind and splits the comma-separated lists. */
@@ -228,7 +279,7 @@ int addRules(const Invocation &call, policy::Verdict verdict)
 {
     QStringList resources;
     int code = ExitOk;
-    if (!networkResources(call, &resources, &code))
+    if (!checkScopeOption(call, &code) || !networkResources(call, &resources, &code))
         return code;
     // Every pattern is checked before anything is written: all or nothing.
     for (const QString &resource : std::as_const(resources)) {
@@ -256,8 +307,49 @@ int addRules(const Invocation &call, policy::Verdict verdict)
     return ExitOk;
 }
 
+/**
+ * `policy allow [network] HOST --where sandbox|kit|global [--what ...] [--port N]`: allows a
+ * refused destination as the window's Allow button does, through the daemon, which edits
+ * the kit's spec.yaml (one line) for `--where kit` and applies it to running sandboxes at once.
+ */
+int allowThroughDaemon(const Invocation &call)
+{
+    QStringList hosts = call.positional;
+    if (!hosts.isEmpty() && hosts.constFirst() == QLatin1String("network"))
+        hosts.removeFirst();
+    if (hosts.size() != 1)
+        return usageError(call.commandPath, QStringLiteral("--where and --what allow one HOST at a time"));
+    const QString where = call.parser.isSet(QStringLiteral("where")) ? call.parser.value(QStringLiteral("where"))
+                          : call.parser.isSet(kSandbox)               ? QStringLiteral("sandbox")
+                                                                      : QStringLiteral("global");
+    QJsonObject params{{QStringLiteral("host"), hosts.constFirst()},
+                       {QStringLiteral("where"), where},
+                       {QStringLiteral("what"), call.parser.isSet(QStringLiteral("what"))
+                                                    ? call.parser.value(QStringLiteral("what"))
+                                                    : QStringLiteral("exact")}};
+    if (call.parser.isSet(kSandbox))
+        params.insert(QStringLiteral("sandbox"), call.parser.value(kSandbox));
+    if (call.parser.isSet(QStringLiteral("port"))) {
+        bool ok = false;
+        const int port = call.parser.value(QStringLiteral("port")).toInt(&ok);
+        if (!ok || port < 1 || port > 65535)
+            return usageError(call.commandPath, QStringLiteral("--port takes a port between 1 and 65535"));
+        params.insert(QStringLiteral("port"), port);
+    }
+    int code = ExitOk;
+    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("policy.allow"), params, &code);
+    if (!result)
+        return code;
+    const QString message = result->value(QLatin1String("message")).toString();
+    out() << message.at(0).toUpper() << message.mid(1) << ".\n";
+    return ExitOk;
+}
+
 int runAllow(const Invocation &call)
 {
+    if (call.parser.isSet(QStringLiteral("where")) || call.parser.isSet(QStringLiteral("what")) ||
+        call.parser.isSet(QStringLiteral("port")))
+        return allowThroughDaemon(call);
     return addRules(call, policy::Verdict::Allow);
 }
 int runDeny(const Invocation &call)
@@ -288,6 +380,78 @@ int runRm(const Invocation &call)
     if (!result.ok)
         return failure(result.error);
     out() << "Removed " << result.removed << (result.removed == 1 ? " rule" : " rules") << ".\n";
+    return ExitOk;
+}
+
+/** `policy edit ID [--pattern P] [--decision D] [--scope S]`: the window's Edit, through the daemon. */
+int runEdit(const Invocation &call)
+{
+    QJsonObject params{{QStringLiteral("id"), call.positional.constFirst()}};
+    for (const char *name : {"pattern", "decision", "scope"}) {
+        if (call.parser.isSet(QLatin1String(name)))
+            params.insert(QLatin1String(name), call.parser.value(QLatin1String(name)));
+    }
+    if (params.size() == 1)
+        return usageError(call.commandPath, QStringLiteral("say what to change: --pattern, --decision or --scope"));
+    int code = ExitOk;
+    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("policy.update"), params, &code);
+    if (!result)
+        return code;
+    const QJsonObject rule = result->value(QLatin1String("rule")).toObject();
+    out() << "Changed: " << rule.value(QLatin1String("decision")).toString() << ' '
+          << rule.value(QLatin1String("pattern")).toString() << " (rule " << rule.value(QLatin1String("id")).toString()
+          << ", " << rule.value(QLatin1String("scope")).toString() << ")\n";
+    return ExitOk;
+}
+
+/** `policy dismiss HOST --sandbox NAME`: hides a refused host from the lists until it is refused again. */
+int runDismiss(const Invocation &call)
+{
+    int code = ExitOk;
+    const QString host = call.positional.constFirst();
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("events.dismiss"),
+                   {{QStringLiteral("host"), host}, {QStringLiteral("sandbox"), call.parser.value(kSandbox)}}, &code);
+    if (!result)
+        return code;
+    out() << "Dismissed " << host << "; it shows again when it is refused again.\n";
+    return ExitOk;
+}
+
+/** `policy denials [--sandbox NAME] [--json]`: the refused hosts as the window lists them. */
+int runDenials(const Invocation &call)
+{
+    QJsonObject params;
+    if (call.parser.isSet(kSandbox))
+        params.insert(QStringLiteral("sandbox"), call.parser.value(kSandbox));
+    int code = ExitOk;
+    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("events.denials"), params, &code);
+    if (!result)
+        return code;
+    const QJsonArray denials = result->value(QLatin1String("denials")).toArray();
+    if (call.parser.isSet(kJson)) {
+        printJson(QJsonDocument(denials));
+        return ExitOk;
+    }
+    if (denials.isEmpty()) {
+        out() << "Nothing has been refused.\n";
+        return ExitOk;
+    }
+    QList<QStringList> rows;
+    for (const QJsonValue &value : denials) {
+        const QJsonObject denial = value.toObject();
+        const QString sandbox = denial.value(QLatin1String("sandbox")).toString();
+        rows << QStringList{denial.value(QLatin1String("host")).toString(),
+                            QString::number(denial.value(QLatin1String("port")).toInt()),
+                            sandbox.isEmpty() ? QStringLiteral("-") : sandbox,
+                            QString::number(denial.value(QLatin1String("count")).toInteger()),
+                            timeText(QDateTime::fromString(denial.value(QLatin1String("lastSeen")).toString(),
+                                                           Qt::ISODateWithMs)),
+                            denial.value(QLatin1String("reason")).toString()};
+    }
+    printTable({QStringLiteral("HOST"), QStringLiteral("PORT"), QStringLiteral("SANDBOX"), QStringLiteral("COUNT"),
+                QStringLiteral("LAST SEEN"), QStringLiteral("REASON")},
+               rows);
     return ExitOk;
 }
 
@@ -743,10 +907,29 @@ Command policyCommand()
                             "one. Every pattern is checked first: an invalid one changes nothing (exit 2).\n"
                             "A bare * or ** cannot be allowed: choose the allow-all preset instead."),
              runAllow);
+    allow.description +=
+        QStringLiteral("\n\nWith --where (or --what, --port), allows one refused HOST the way the window's\n"
+                       "Allow button does, through the daemon: --where sandbox (for --sandbox NAME),\n"
+                       "kit (one line added to the spec.yaml that sandbox was made from, applied to\n"
+                       "its running sandboxes at once) or global; --what exact (the host), wildcard\n"
+                       "(*.PARENT), deep (**.PARENT) or hostport (host:port). A wildcard never covers\n"
+                       "more than one registrable domain. 'network' may be left out then.");
     allow.positionalSyntax = QStringLiteral("network RESOURCES...");
     allow.positionalHelp = {{QStringLiteral("RESOURCES"), resourcesHelp}};
-    allow.minPositional = 2;
-    allow.options = {sandboxOption(QStringLiteral("Allow for this sandbox only."))};
+    allow.minPositional = 1;
+    allow.options = {sandboxOption(QStringLiteral("Allow for this sandbox only.")),
+                     QCommandLineOption(QStringLiteral("scope"),
+                                        QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
+                                        QStringLiteral("SCOPE")),
+                     QCommandLineOption(QStringLiteral("where"),
+                                        QStringLiteral("Allow a refused HOST in: sandbox, kit or global."),
+                                        QStringLiteral("PLACE")),
+                     QCommandLineOption(QStringLiteral("what"),
+                                        QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
+                                        QStringLiteral("CHOICE")),
+                     QCommandLineOption(QStringLiteral("port"),
+                                        QStringLiteral("The port HOST was refused on (default 443)."),
+                                        QStringLiteral("PORT"))};
 
     Command deny = leaf(QStringLiteral("deny"), QStringLiteral("Deny network destinations."),
                         QStringLiteral("Adds a deny rule for each pattern, for every sandbox or with --sandbox for\n"
@@ -755,7 +938,10 @@ Command policyCommand()
     deny.positionalSyntax = allow.positionalSyntax;
     deny.positionalHelp = allow.positionalHelp;
     deny.minPositional = 2;
-    deny.options = {sandboxOption(QStringLiteral("Deny for this sandbox only."))};
+    deny.options = {sandboxOption(QStringLiteral("Deny for this sandbox only.")),
+                    QCommandLineOption(QStringLiteral("scope"),
+                                       QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
+                                       QStringLiteral("SCOPE"))};
 
     Command rm = leaf(QStringLiteral("rm"), QStringLiteral("Remove a rule by id or by pattern."),
                       QStringLiteral("Removes the rule with this id (as 'paddock policy ls' shows it), or the rules\n"
@@ -832,7 +1018,39 @@ Command policyCommand()
                            QStringLiteral("DURATION")),
     };
 
-    command.subcommands << init << ls << allow << deny << rm << check << resolve << log << exportCommand;
+    Command edit = leaf(QStringLiteral("edit"), QStringLiteral("Change a rule."),
+                        QStringLiteral("Replaces the rule with this id (as 'paddock policy ls' shows it) by one with\n"
+                                       "the pattern, decision or scope given; what is not given stays."),
+                        runEdit);
+    edit.positionalSyntax = QStringLiteral("ID");
+    edit.minPositional = edit.maxPositional = 1;
+    edit.options = {
+        QCommandLineOption(QStringLiteral("pattern"), QStringLiteral("The new pattern."), QStringLiteral("PATTERN")),
+        QCommandLineOption(QStringLiteral("decision"), QStringLiteral("allow or deny."), QStringLiteral("DECISION")),
+        QCommandLineOption(QStringLiteral("scope"), QStringLiteral("global, sandbox:NAME or kit:NAME."),
+                           QStringLiteral("SCOPE"))};
+
+    Command denials = leaf(QStringLiteral("denials"), QStringLiteral("List the refused hosts, grouped."),
+                           QStringLiteral("Prints the refused connections as the window lists them: one line per\n"
+                                          "host and sandbox with the count, when last refused and why. Dismissed\n"
+                                          "hosts are left out until they are refused again."),
+                           runDenials);
+    denials.maxPositional = 0;
+    denials.options = {sandboxOption(QStringLiteral("Only this sandbox's refusals.")),
+                       jsonOption(QStringLiteral("the refusals"))};
+
+    Command dismiss = leaf(QStringLiteral("dismiss"), QStringLiteral("Hide a refused host until it is refused again."),
+                           QStringLiteral("Takes HOST off the list of refused connections of the sandbox given with\n"
+                                          "--sandbox (or of connections without a sandbox); the next refusal\n"
+                                          "brings it back."),
+                           runDismiss);
+    dismiss.positionalSyntax = QStringLiteral("HOST");
+    dismiss.minPositional = dismiss.maxPositional = 1;
+    dismiss.options = {sandboxOption(QStringLiteral("The sandbox HOST was refused for."))};
+
+    command.subcommands << init << ls << allow << deny << rm << edit << check << resolve << log << denials << dismiss
+                        << exportCommand;
+    command.subcommands << policyProposeCommand(); // LearnCommands.cpp
     return command;
 }
 

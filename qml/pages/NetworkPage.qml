@@ -4,20 +4,271 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// Network: the allowlist and the live list of refused connections.
+// Network: the preset, the refused connections as they happen (allow or dismiss each), the
+// rules, and learning mode. Every change goes through the daemon.
 ScrollablePage {
+    id: page
     objectName: "page_network"
     title: qsTr("Network")
     summary: qsTr("Which domains sandboxes may reach, and the connections that were refused.")
 
-    EmptyState {
+    readonly property alias policy: networkPolicy
+    readonly property alias notifier: networkNotifier
+    readonly property alias learning: learningModel
+    readonly property var presets: ["deny-all", "balanced", "allow-all"]
+    property string message
+
+    NetworkPolicy {
+        id: networkPolicy
+        daemon: DaemonStatus
+        onActionFinished: (action, ok, text) => page.message = text
+    }
+    NetworkNotifier {
+        id: networkNotifier
+        policy: networkPolicy
+        windowActive: page.Window.active
+    }
+    LearningModel {
+        id: learningModel
+        policy: networkPolicy
+    }
+
+    function allowCurrent() {
+        if (denialList.currentIndex >= 0)
+            allowDialog.openFor(networkPolicy.denials.get(denialList.currentIndex))
+    }
+    function dismissCurrent() {
+        if (denialList.currentIndex < 0)
+            return
+        const denial = networkPolicy.denials.get(denialList.currentIndex)
+        networkPolicy.dismiss(denial.host, denial.sandbox)
+    }
+
+    Label {
+        objectName: "networkNotConnected"
         Layout.fillWidth: true
-        iconPath: Icons.network
-        headline: qsTr("Network rules are not available yet")
-        explanation: qsTr("This page will show the allowlist and every refused connection as it happens, and allow a blocked domain in one click.")
-        commands: [
-            { command: "paddock kit allow DIR PATTERN",
-              purpose: qsTr("Allow a domain such as api.example.com or *.example.com in the kit in folder DIR.") }
-        ]
+        visible: !networkPolicy.connected
+        text: qsTr("The daemon is not connected: rules and refused connections appear once it is.")
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: Theme.warningColor
+    }
+
+    // ---- preset and notifications
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.spacing
+        Label {
+            text: qsTr("Preset")
+            font.weight: Font.DemiBold
+        }
+        ComboBox {
+            id: presetBox
+            objectName: "presetBox"
+            Layout.preferredWidth: 160
+            model: page.presets
+            enabled: networkPolicy.connected
+            currentIndex: Math.max(0, page.presets.indexOf(networkPolicy.preset))
+            Accessible.name: qsTr("Global preset")
+            onActivated: (index) => {
+                networkPolicy.setPreset(page.presets[index])
+                // Shows the preset in force again once the daemon has answered (or refused).
+                currentIndex = Qt.binding(() => Math.max(0, page.presets.indexOf(networkPolicy.preset)))
+            }
+        }
+        Label {
+            objectName: "presetDescription"
+            Layout.fillWidth: true
+            text: networkPolicy.presetDescription
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            opacity: 0.75
+        }
+    }
+    Switch {
+        objectName: "notificationSwitch"
+        text: qsTr("Notify me of refused connections while the window is in the background")
+        checked: networkNotifier.enabled
+        Accessible.name: text
+        onToggled: networkNotifier.enabled = checked
+    }
+
+    // ---- refused connections
+    Label {
+        Layout.topMargin: Theme.spacing
+        text: qsTr("Refused connections")
+        font.pixelSize: Theme.headlineFontSize
+        font.weight: Font.DemiBold
+        Accessible.role: Accessible.Heading
+        Accessible.name: text
+    }
+    Label {
+        Layout.fillWidth: true
+        text: qsTr("Live, one row per host and sandbox. Keys: A allows the selected row, D or Delete dismisses it.")
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.pixelSize: Theme.smallFontSize
+        opacity: 0.7
+    }
+    Label {
+        objectName: "denialsEmpty"
+        Layout.fillWidth: true
+        visible: denialList.count === 0
+        text: networkPolicy.denials.loading ? qsTr("Loading…") : qsTr("Nothing has been refused.")
+        textFormat: Text.PlainText
+        opacity: 0.7
+    }
+    Rectangle {
+        Layout.fillWidth: true
+        visible: denialList.count > 0
+        implicitHeight: Math.min(denialList.contentHeight, 340) + 2
+        radius: Theme.radius
+        color: palette.base
+        border.color: denialList.activeFocus ? palette.highlight : Theme.mix(palette.base, palette.windowText, 0.18)
+        border.width: denialList.activeFocus ? 2 : 1
+
+        ListView {
+            id: denialList
+            objectName: "denialList"
+            anchors.fill: parent
+            anchors.margins: 1
+            clip: true
+            model: networkPolicy.denials
+            currentIndex: count > 0 ? 0 : -1
+            activeFocusOnTab: true
+            keyNavigationEnabled: true
+            boundsBehavior: Flickable.StopAtBounds
+            ScrollBar.vertical: ScrollBar {}
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Refused connections")
+
+            Keys.onPressed: (event) => {
+                if (event.key === Qt.Key_A) {
+                    page.allowCurrent()
+                    event.accepted = true
+                } else if (event.key === Qt.Key_D || event.key === Qt.Key_Delete) {
+                    page.dismissCurrent()
+                    event.accepted = true
+                }
+            }
+
+            delegate: DenialRow {
+                onAllowRequested: page.allowCurrent()
+                onDismissRequested: networkPolicy.dismiss(host, sandbox)
+            }
+        }
+    }
+
+    // ---- rules
+    RowLayout {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
+        spacing: Theme.spacing
+        Label {
+            Layout.fillWidth: true
+            text: qsTr("Rules")
+            font.pixelSize: Theme.headlineFontSize
+            font.weight: Font.DemiBold
+            Accessible.role: Accessible.Heading
+            Accessible.name: text
+        }
+        TextField {
+            objectName: "ruleFilterField"
+            Layout.preferredWidth: 220
+            placeholderText: qsTr("Filter rules")
+            Accessible.name: qsTr("Filter rules")
+            onTextChanged: networkPolicy.rules.filter = text
+        }
+        Button {
+            objectName: "ruleAddButton"
+            text: qsTr("Add rule…")
+            enabled: networkPolicy.connected
+            onClicked: ruleDialog.openForNew()
+        }
+    }
+    RowLayout {
+        Layout.fillWidth: true
+        visible: ruleList.count > 0
+        spacing: Theme.spacingSmall
+        // Same widths as RuleRow's columns, plus the delegate's padding.
+        Item { implicitWidth: 12 }
+        Label { Layout.preferredWidth: 150; text: qsTr("Scope"); font.weight: Font.DemiBold }
+        Label { Layout.fillWidth: true; text: qsTr("Pattern"); font.weight: Font.DemiBold }
+        Label { Layout.preferredWidth: 70; text: qsTr("Decision"); font.weight: Font.DemiBold }
+        Label { Layout.preferredWidth: 80; text: qsTr("Origin"); font.weight: Font.DemiBold }
+        Label { Layout.preferredWidth: 120; text: qsTr("Created"); font.weight: Font.DemiBold }
+        Item { implicitWidth: 120 }
+    }
+    Label {
+        objectName: "rulesEmpty"
+        Layout.fillWidth: true
+        visible: ruleList.count === 0
+        text: networkPolicy.rules.totalCount > 0 ? qsTr("No rule matches the filter.")
+                                                 : qsTr("No rules yet: with the %1 preset, only what you allow gets through.")
+                                                       .arg(networkPolicy.preset.length > 0 ? networkPolicy.preset : "deny-all")
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        opacity: 0.7
+    }
+    ListView {
+        id: ruleList
+        objectName: "ruleList"
+        Layout.fillWidth: true
+        implicitHeight: Math.min(contentHeight, 360)
+        visible: count > 0
+        clip: true
+        model: networkPolicy.rules
+        currentIndex: -1
+        activeFocusOnTab: true
+        keyNavigationEnabled: true
+        boundsBehavior: Flickable.StopAtBounds
+        ScrollBar.vertical: ScrollBar {}
+        Accessible.role: Accessible.List
+        Accessible.name: qsTr("Rules")
+        Keys.onPressed: (event) => {
+            if (currentIndex < 0)
+                return
+            const rule = networkPolicy.rules.get(currentIndex)
+            if (rule.readOnly)
+                return
+            if (event.key === Qt.Key_Delete) {
+                networkPolicy.removeRule(rule.ruleId)
+                event.accepted = true
+            } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                ruleDialog.openForRule(rule)
+                event.accepted = true
+            }
+        }
+        delegate: RuleRow {
+            onEditRequested: ruleDialog.openForRule(networkPolicy.rules.get(index))
+            onRemoveRequested: networkPolicy.removeRule(ruleId)
+        }
+    }
+
+    Label {
+        objectName: "networkMessage"
+        Layout.fillWidth: true
+        visible: page.message.length > 0
+        text: page.message
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: networkPolicy.error.length > 0 ? Theme.errorColor : palette.windowText
+    }
+
+    LearningSection {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
+        learning: learningModel
+    }
+
+    DenialAllowDialog {
+        id: allowDialog
+        parent: Overlay.overlay
+        policy: networkPolicy
+    }
+    RuleDialog {
+        id: ruleDialog
+        parent: Overlay.overlay
+        policy: networkPolicy
     }
 }

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "DaemonStatus.h"
+#include "DenialsModel.h"
+#include "RulesModel.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+#include <functional>
+
+namespace paddock::api {
+class DaemonClient;
+class Reply;
+} // namespace paddock::api
+
+namespace paddock::gui {
+
+/**
+ * @brief What the Network page shows and does: the preset, the rules, the refused
+ * connections, and every change to them, each one a call to the daemon.
+ *
+ * Set `daemon` to the DaemonStatus singleton (QML) or call setClient() (C++). The rules are
+ * read again whenever the daemon announces a change on its `policy` topic, so an edit made
+ * with the CLI shows up at once. Calls never block: each action answers through
+ * actionFinished(ok, message), and `error` holds the last failure.
+ */
+class NetworkPolicy : public QObject
+{
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
+    Q_PROPERTY(bool connected READ connected NOTIFY connectedChanged)
+    Q_PROPERTY(QString preset READ preset NOTIFY policyChanged)
+    Q_PROPERTY(QString presetDescription READ presetDescription NOTIFY policyChanged)
+    Q_PROPERTY(bool loaded READ loaded NOTIFY policyChanged)
+    Q_PROPERTY(paddock::gui::RulesModel *rules READ rules CONSTANT)
+    Q_PROPERTY(paddock::gui::DenialsModel *denials READ denials CONSTANT)
+    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+    Q_PROPERTY(int pendingCalls READ pendingCalls NOTIFY pendingCallsChanged)
+
+public:
+    explicit NetworkPolicy(QObject *parent = nullptr);
+
+    DaemonStatus *daemon() const { return m_daemon; }
+    void setDaemon(DaemonStatus *daemon);
+    /** Uses @p client directly (tests, and anything without the window's DaemonStatus). */
+    void setClient(api::DaemonClient *client);
+    api::DaemonClient *client() const { return m_client; }
+
+    bool connected() const;
+    QString preset() const { return m_preset; }
+    QString presetDescription() const { return m_presetDescription; }
+    bool loaded() const { return m_loaded; }
+    RulesModel *rules() { return &m_rules; }
+    DenialsModel *denials() { return &m_denials; }
+    QString error() const { return m_error; }
+    int pendingCalls() const { return m_pending; }
+
+    /** Reads the rules and the refusals again. */
+    Q_INVOKABLE void refresh();
+    Q_INVOKABLE void setPreset(const QString &preset);
+    Q_INVOKABLE void addRule(const QString &pattern, const QString &decision, const QString &scope);
+    Q_INVOKABLE void updateRule(const QString &id, const QString &pattern, const QString &decision,
+                                const QString &scope);
+    Q_INVOKABLE void removeRule(const QString &id);
+    /**
+     * Allows a refused destination: @p where is sandbox, kit or global, @p what is exact,
+     * wildcard, deep or hostport (see `policy.allow`).
+     */
+    Q_INVOKABLE void allow(const QString &host, int port, const QString &sandbox, const QString &where,
+                           const QString &what);
+    /** Hides the row of @p host refused for @p sandbox until it is refused again. */
+    Q_INVOKABLE void dismiss(const QString &host, const QString &sandbox);
+
+    /**
+     * The pattern each choice of the Allow popup would add, for its labels: {exact, wildcard,
+     * deep, hostport}; wildcard and deep are empty when the host has no parent domain that
+     * could be allowed (an address, or a name directly under a top-level domain). The daemon
+     * checks again against the public suffix list.
+     */
+    static QVariantMap allowChoicesFor(const QString &host, int port);
+    Q_INVOKABLE QVariantMap allowChoices(const QString &host, int port) const { return allowChoicesFor(host, port); }
+    /** The command line doing what allow() does, shown in the popup. */
+    static QString allowCommandFor(const QString &host, int port, const QString &sandbox, const QString &where,
+                                   const QString &what);
+    Q_INVOKABLE QString allowCommand(const QString &host, int port, const QString &sandbox, const QString &where,
+                                     const QString &what) const
+    {
+        return allowCommandFor(host, port, sandbox, where, what);
+    }
+
+Q_SIGNALS:
+    void daemonChanged();
+    void connectedChanged();
+    void policyChanged();
+    void errorChanged();
+    void pendingCallsChanged();
+    /** An action answered: @p message is one sentence for the user. */
+    void actionFinished(const QString &action, bool ok, const QString &message);
+
+private:
+    void call(const QString &action, const QString &method, const QJsonObject &params,
+              std::function<QString(const QJsonObject &)> done);
+    void loadPolicy();
+    void setError(const QString &error);
+
+    QPointer<DaemonStatus> m_daemon;
+    QPointer<api::DaemonClient> m_client;
+    RulesModel m_rules;
+    DenialsModel m_denials;
+    QString m_preset;
+    QString m_presetDescription;
+    bool m_loaded = false;
+    QString m_error;
+    int m_pending = 0;
+};
+
+} // namespace paddock::gui

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/PolicyService.h"
+
+#include "api/Server.h"
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+#include "events/EventHub.h"
+#include "events/EventStore.h"
+#include "kit/KitEditor.h"
+#include "policy/PolicyStore.h"
+#include "policy/Preset.h"
+#include "sandbox/SandboxRecord.h"
+#include "sandbox/SandboxService.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QSet>
+#include <QUrl>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcPolicyService, "paddock.policy.service", QtInfoMsg)
+
+namespace paddock::sandbox {
+namespace {
+
+constexpr std::uint16_t kDefaultPort = 443;
+constexpr int kFlushTimeoutMs = 2000;
+constexpr qint64 kPageReuseMs = 30000;
+
+api::Reply invalid(const QString &message)
+{
+    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
+}
+
+QString dismissedPath()
+{
+    return paths::stateDir() + QStringLiteral("/dismissed-denials.json");
+}
+
+QString groupKey(const QString &sandbox, const QString &host)
+{
+    return sandbox + QLatin1Char('\n') + host;
+}
+
+QJsonValue timeJson(const QDateTime &time)
+{
+    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject ruleJson(const policy::Rule &rule)
+{
+    return QJsonObject{{QStringLiteral("id"), rule.id},
+                       {QStringLiteral("scope"), rule.scope.toString()},
+                       {QStringLiteral("pattern"), rule.pattern.toString()},
+                       {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
+                       {QStringLiteral("origin"), policy::originName(rule.origin)},
+                       {QStringLiteral("created"), timeJson(rule.created)}};
+}
+
+/** The public suffix list as Debian's `publicsuffix` package installs it, or $PADDOCK_PUBLIC_SUFFIX_LIST. */
+QString publicSuffixListPath()
+{
+    const QString fromEnvironment = qEnvironmentVariable("PADDOCK_PUBLIC_SUFFIX_LIST");
+    return fromEnvironment.isEmpty() ? QStringLiteral("/usr/share/publicsuffix/public_suffix_list.dat")
+                                     : fromEnvironment;
+}
+
+/** @brief The rules of the public suffix list, in the ASCII form host names are compared in. */
+struct PublicSuffixes
+{
+    QSet<QString> exact;      ///< `co.uk`
+    QSet<QString> wildcards;  ///< `*.ck` stored as `ck`
+    QSet<QString> exceptions; ///< `!www.ck` stored as `www.ck`
+    bool loaded = false;
+};
+
+const PublicSuffixes &publicSuffixes()
+{
+    static const PublicSuffixes suffixes = [] {
+        PublicSuffixes result;
+        QFile file(publicSuffixListPath());
+        if (!file.open(QIODevice::ReadOnly)) {
+            qCWarning(lcPolicyService).noquote()
+                << "the public suffix list" << file.fileName()
+                << "cannot be read; only top-level domains count as public suffixes";
+            return result;
+        }
+        while (!file.atEnd()) {
+            const QString line = QString::fromUtf8(file.readLine()).trimmed();
+            if (line.isEmpty() || line.startsWith(QLatin1String("//")))
+                continue;
+            QString rule = line.section(QLatin1Char(' '), 0, 0);
+            QSet<QString> *into = &result.exact;
+            if (rule.startsWith(QLatin1Char('!'))) {
+                into = &result.exceptions;
+                rule = rule.mid(1);
+            } else if (rule.startsWith(QLatin1String("*."))) {
+                into = &result.wildcards;
+                rule = rule.mid(2);
+            }
+            const QString ascii = QString::fromLatin1(QUrl::toAce(rule)).toLower();
+            if (!ascii.isEmpty())
+                into->insert(ascii);
+        }
+        result.loaded = true;
+        return result;
+    }();
+    return suffixes;
+}
+
+} // namespace
+
+PolicyService::PolicyService(api::Server &server, SandboxService &sandboxes, QObject *parent)
+    : QObject(parent), m_server(server), m_sandboxes(sandboxes)
+{
+}
+
+PolicyService::~PolicyService() = default;
+
+QString PolicyService::policyTopic()
+{
+    return QStringLiteral("policy");
+}
+
+void PolicyService::start()
+{
+    loadDismissed();
+    registerMethods();
+    // Clients showing the rules read them again when anything changes them: this service, the
+    // CLI writing policy.yaml, a hand edit, or a kit promoted into.
+    m_server.registerTopic(policyTopic());
+    connect(&m_sandboxes.policyStore(), &policy::PolicyStore::policyChanged, this,
+            [this] { m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("policy")}}); });
+    // A sandbox started or stopped brings its kit's rules in or out of the list.
+    connect(&m_sandboxes, &SandboxService::operationFinished, this, [this](const QString &name) {
+        m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("sandbox")},
+                                         {QStringLiteral("sandbox"), name}});
+    });
+}
+
+bool PolicyService::isPublicSuffix(const QString &domain)
+{
+    if (domain.isEmpty())
+        return true;
+    // A single label is a top-level domain: the list's implicit `*` rule.
+    if (!domain.contains(QLatin1Char('.')))
+        return true;
+    const PublicSuffixes &suffixes = publicSuffixes();
+    if (suffixes.exceptions.contains(domain))
+        return false;
+    if (suffixes.exact.contains(domain))
+        return true;
+    return suffixes.wildcards.contains(domain.section(QLatin1Char('.'), 1));
+}
+
+std::optional<QString> PolicyService::allowPattern(const QString &host, std::uint16_t port, const QString &what,
+                                                   QString *error)
+{
+    const QString name = QString::fromStdString(policy::normaliseHostName(host));
+    if (name.isEmpty()) {
+        *error = QStringLiteral("'%1' is not a host name").arg(host);
+        return std::nullopt;
+    }
+    const bool isV6 = name.contains(QLatin1Char(':'));
+    const bool isAddress = policy::IpAddress::parse(name).has_value();
+    const QString withPort =
+        (isV6 ? QLatin1Char('[') + name + QLatin1Char(']') : name) + QLatin1Char(':') + QString::number(port);
+    // A bare pattern means port 443: any other port is written, or the refused request would
+    // still be refused.
+    const QString portSuffix = port == kDefaultPort ? QString() : QLatin1Char(':') + QString::number(port);
+
+    if (what.isEmpty() || what == QLatin1String("exact"))
+        return port == kDefaultPort ? name : withPort;
+    if (what == QLatin1String("hostport"))
+        return withPort;
+    if (what != QLatin1String("wildcard") && what != QLatin1String("deep")) {
+        *error = QStringLiteral("unknown choice '%1': expected exact, wildcard, deep or hostport").arg(what);
+        return std::nullopt;
+    }
+    if (isAddress) {
+        *error = QStringLiteral("%1 is an address: only the address itself can be allowed").arg(name);
+        return std::nullopt;
+    }
+    const QString parent = name.section(QLatin1Char('.'), 1);
+    if (isPublicSuffix(parent)) {
+        *error = QStringLiteral("%1 would cover every domain under %2, which anyone can register; allow the host "
+                                "itself instead")
+                     .arg(QLatin1String(what == QLatin1String("wildcard") ? "*." : "**.") + parent, parent);
+        return std::nullopt;
+    }
+    return QLatin1String(what == QLatin1String("wildcard") ? "*." : "**.") + parent + portSuffix;
+}
+
+void PolicyService::registerMethods()
+{
+    m_server.registerMethod(QStringLiteral("policy.get"), [this](const QJsonObject &, const api::CallContext &) {
+        return api::Reply::success(policyJson());
+    });
+
+    m_server.registerMethod(QStringLiteral("policy.preset"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                policy::PolicyStore &store = m_sandboxes.policyStore();
+                                const QString name = params.value(QLatin1String("preset")).toString();
+                                const std::optional<policy::Preset> preset = policy::presetFromName(name);
+                                if (!preset)
+                                    return invalid(QStringLiteral("unknown preset '%1': expected deny-all, balanced "
+                                                                  "or allow-all")
+                                                       .arg(name));
+                                const policy::StoreResult result = store.setPreset(*preset);
+                                if (!result.ok)
+                                    return api::Reply::failure(QStringLiteral("policy-failed"), result.error);
+                                return api::Reply::success({{QStringLiteral("preset"), policy::presetName(*preset)}});
+                            });
+
+    m_server.registerMethod(QStringLiteral("policy.add"), [this](const QJsonObject &params,
+                                                                   const api::CallContext &) {
+        policy::PolicyStore &store = m_sandboxes.policyStore();
+        const QString pattern = params.value(QLatin1String("pattern")).toString().trimmed();
+        const std::optional<policy::Verdict> verdict =
+            policy::verdictFromName(params.value(QLatin1String("decision")).toString(QStringLiteral("allow")));
+        const std::optional<policy::Scope> scope =
+            policy::Scope::fromString(params.value(QLatin1String("scope")).toString(QStringLiteral("global")));
+        if (pattern.isEmpty())
+            return invalid(QStringLiteral("policy.add needs a pattern"));
+        if (!verdict)
+            return invalid(QStringLiteral("the decision must be allow or deny"));
+        if (!scope)
+            return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
+        const QList<policy::Rule> before = store.policy().rules;
+        const policy::StoreResult result = store.addRule(*scope, *verdict, pattern);
+        if (!result.ok)
+            return invalid(result.error);
+        const bool existed = std::any_of(before.cbegin(), before.cend(),
+                                         [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
+        return api::Reply::success(
+            {{QStringLiteral("rule"), ruleJson(*result.rule)}, {QStringLiteral("existed"), existed}});
+    });
+
+    m_server.registerMethod(QStringLiteral("policy.update"), [this](const QJsonObject &params,
+                                                                      const api::CallContext &) {
+        policy::PolicyStore &store = m_sandboxes.policyStore();
+        const QString id = params.value(QLatin1String("id")).toString();
+        const QList<policy::Rule> rules = store.policy().rules;
+        const auto it =
+            std::find_if(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == id; });
+        if (it == rules.cend())
+            return api::Reply::failure(QStringLiteral("no-such-rule"), QStringLiteral("no rule has the id %1").arg(id));
+        const policy::Rule old = *it;
+        const QString pattern = params.value(QLatin1String("pattern")).toString(old.pattern.toString()).trimmed();
+        const std::optional<policy::Verdict> verdict = policy::verdictFromName(
+            params.value(QLatin1String("decision")).toString(policy::verdictName(old.verdict)));
+        const std::optional<policy::Scope> scope =
+            policy::Scope::fromString(params.value(QLatin1String("scope")).toString(old.scope.toString()));
+        if (!verdict)
+            return invalid(QStringLiteral("the decision must be allow or deny"));
+        if (!scope)
+            return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
+        // Checked before the old rule goes, so a refused edit leaves the policy as it was.
+        const policy::HostPatternParse parsed =
+            policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, old.origin));
+        if (!parsed)
+            return invalid(parsed.error);
+        if (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())
+            return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
+        const policy::StoreResult removed = store.removeRule(id);
+        if (!removed.ok)
+            return api::Reply::failure(QStringLiteral("policy-failed"), removed.error);
+        const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
+        if (!added.ok) {
+            store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
+            return api::Reply::failure(QStringLiteral("policy-failed"), added.error);
+        }
+        return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
+    });
+
+    m_server.registerMethod(QStringLiteral("policy.remove"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                policy::PolicyStore &store = m_sandboxes.policyStore();
+                                const QString id = params.value(QLatin1String("id")).toString();
+                                if (id.isEmpty())
+                                    return invalid(QStringLiteral("policy.remove needs the id of a rule"));
+                                const policy::StoreResult result = store.removeRule(id);
+                                if (!result.ok)
+                                    return api::Reply::failure(QStringLiteral("no-such-rule"), result.error);
+                                return api::Reply::success({{QStringLiteral("removed"), result.removed}});
+                            });
+
+    m_server.registerAsyncMethod(
+        QStringLiteral("policy.allow"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            allow(params, reply);
+        });
+    m_server.registerAsyncMethod(
+        QStringLiteral("events.denials"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            denials(params, reply);
+        });
+    m_server.registerAsyncMethod(
+        QStringLiteral("events.dismiss"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            dismiss(params, reply);
+        });
+}
+
+QJsonObject PolicyService::policyJson()
+{
+    const policy::PolicyData data = m_sandboxes.policyStore().policy();
+    QJsonArray rules;
+    for (const policy::Rule &rule : data.rules)
+        rules << ruleJson(rule);
+    // The kits of running sandboxes decide too; they are edited in their spec.yaml, not here.
+    QSet<QString> kitsSeen;
+    for (const QString &name : m_sandboxes.runningSandboxes()) {
+        const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+        if (!record || kitsSeen.contains(record->kitName))
+            continue;
+        kitsSeen.insert(record->kitName);
+        const QString source = record->kitDirectory + QStringLiteral("/spec.yaml");
+        for (const policy::Rule &rule :
+             policy::kitNetworkRules(record->kitName, record->networkAllow, record->networkDeny).rules) {
+            QJsonObject object = ruleJson(rule);
+            object.insert(QStringLiteral("source"), source);
+            object.insert(QStringLiteral("readOnly"), true);
+            rules << object;
+        }
+    }
+    return {{QStringLiteral("preset"), policy::presetName(data.preset)},
+            {QStringLiteral("presetDescription"), policy::presetDescription(data.preset)},
+            {QStringLiteral("rules"), rules}};
+}
+
+void PolicyService::allow(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString host = params.value(QLatin1String("host")).toString().trimmed();
+    const int port = params.value(QLatin1String("port")).toInt(kDefaultPort);
+    const QString sandbox = params.value(QLatin1String("sandbox")).toString();
+    const QString where = params.value(QLatin1String("where")).toString(QStringLiteral("sandbox"));
+    const QString what = params.value(QLatin1String("what")).toString(QStringLiteral("exact"));
+    auto fail = [&reply](const QString &message) {
+        reply.fail(QLatin1String(api::errors::kInvalidParams), message);
+    };
+    if (host.isEmpty())
+        return fail(QStringLiteral("policy.allow needs the host to allow"));
+    if (port < 1 || port > 65535)
+        return fail(QStringLiteral("the port must be between 1 and 65535"));
+    if (where != QLatin1String("sandbox") && where != QLatin1String("kit") && where != QLatin1String("global"))
+        return fail(QStringLiteral("unknown place '%1': expected sandbox, kit or global").arg(where));
+    if (where != QLatin1String("global") && sandbox.isEmpty())
+        return fail(QStringLiteral("allowing for a sandbox or its kit needs the sandbox's name"));
+    QString error;
+    const std::optional<QString> proposed = allowPattern(host, std::uint16_t(port), what, &error);
+    if (!proposed)
+        return fail(error);
+    const policy::HostPatternParse parsed = policy::HostPattern::parse(*proposed, policy::PatternContext::Allow);
+    if (!parsed)
+        return fail(parsed.error);
+    // As policy.yaml and listings spell it: `host:443` is `host`.
+    const std::optional<QString> pattern = parsed.pattern->toString();
+
+    QJsonObject result{{QStringLiteral("pattern"), *pattern}, {QStringLiteral("where"), where}};
+    if (where == QLatin1String("kit")) {
+        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
+        if (!record)
+            return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(sandbox));
+        std::optional<kit::KitEditor> editor = kit::KitEditor::open(record->kitDirectory, &error);
+        if (!editor)
+            return reply.fail(QStringLiteral("kit-failed"), error);
+        const kit::KitEditResult edit = editor->addNetworkPattern(kit::NetworkList::Allow, *pattern);
+        if (edit.failed())
+            return reply.fail(QStringLiteral("kit-failed"), edit.message);
+        QList<kit::Diagnostic> diagnostics;
+        if (edit.changed() && !editor->save(&error, &diagnostics)) {
+            QStringList problems{error};
+            for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
+                problems << diagnostic.toString();
+            return reply.fail(QStringLiteral("kit-failed"), problems.join(QLatin1Char('\n')).trimmed());
+        }
+        // The file is the kit's truth; its sandboxes decide with it from the next connection.
+        if (!m_sandboxes.reloadKitRules(record->kitName, &error))
+            qCWarning(lcPolicyService).noquote() << "kit" << record->kitName << "edited but not applied:" << error;
+        m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("kit")},
+                                         {QStringLiteral("kit"), record->kitName}});
+        qCInfo(lcPolicyService).noquote() << edit.message << "in" << editor->filePath();
+        result.insert(QStringLiteral("kitFile"), editor->filePath());
+        result.insert(QStringLiteral("changed"), edit.changed());
+        result.insert(QStringLiteral("message"), QStringLiteral("%1 in %2").arg(edit.message, editor->filePath()));
+        return reply.succeed(result);
+    }
+
+    const policy::Scope scope =
+        where == QLatin1String("global") ? policy::Scope::global() : policy::Scope::sandbox(sandbox);
+    policy::PolicyStore &store = m_sandboxes.policyStore();
+    const QList<policy::Rule> before = store.policy().rules;
+    const policy::StoreResult added = store.addRule(scope, policy::Verdict::Allow, *pattern, policy::Origin::Approval);
+    if (!added.ok)
+        return reply.fail(QStringLiteral("policy-failed"), added.error);
+    const bool existed = std::any_of(before.cbegin(), before.cend(),
+                                     [&](const policy::Rule &rule) { return rule.id == added.rule->id; });
+    qCInfo(lcPolicyService).noquote() << "allowed" << *pattern << "for" << scope.toString();
+    result.insert(QStringLiteral("scope"), scope.toString());
+    result.insert(QStringLiteral("rule"), ruleJson(*added.rule));
+    result.insert(QStringLiteral("changed"), !existed);
+    result.insert(QStringLiteral("message"),
+                  existed ? QStringLiteral("%1 was already allowed (%2)").arg(*pattern, scope.toString())
+                          : QStringLiteral("allowed %1 (%2)").arg(*pattern, scope.toString()));
+    reply.succeed(result);
+}
+
+void PolicyService::denials(const QJsonObject &params, const api::PendingReply &reply)
+{
+    events::LogFilter filter;
+    filter.sandbox = params.value(QLatin1String("sandbox")).toString();
+    filter.limit = 0; // grouped again below; the limit applies to those groups
+    if (params.contains(QLatin1String("since"))) {
+        filter.since = QDateTime::fromString(params.value(QLatin1String("since")).toString(), Qt::ISODateWithMs);
+        if (!filter.since.isValid())
+            return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                              QStringLiteral("since must be a time such as 2026-01-31T09:15:02.345Z"));
+    }
+    const int limit = params.value(QLatin1String("limit")).toInt(kDefaultDenialLimit);
+    const int offset = std::max(0, params.value(QLatin1String("offset")).toInt());
+    const QString filterKey = filter.sandbox + QLatin1Char('\n') + filter.since.toString(Qt::ISODateWithMs);
+    // A client reading a long list page by page reads the list as it was at its first page.
+    if (offset > 0 && filterKey == m_pagedFilter && m_pagedAt.isValid() && !m_pagedAt.hasExpired(kPageReuseMs))
+        return reply.succeed(denialsPage(m_paged, offset, limit));
+
+    events::EventHub *hub = m_sandboxes.eventHub();
+    if (!hub)
+        return reply.fail(QLatin1String(api::errors::kInternal), QStringLiteral("the event log is not open"));
+    // Every event a client was sent before this call is then in the database: a client that
+    // subscribed first and asks second misses nothing and counts nothing twice.
+    hub->flush(std::chrono::milliseconds(kFlushTimeoutMs));
+    events::EventStore store(hub->databasePath());
+    if (!store.open())
+        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
+
+    QHash<QString, events::BlockedEntry> groups;
+    auto merge = [&groups](const events::BlockedEntry &entry) {
+        const QString key = groupKey(entry.sandbox, entry.host);
+        auto it = groups.find(key);
+        if (it == groups.end()) {
+            groups.insert(key, entry);
+            return;
+        }
+        events::BlockedEntry &group = it.value();
+        group.count += entry.count;
+        if (entry.firstSeen < group.firstSeen)
+            group.firstSeen = entry.firstSeen;
+        if (entry.lastSeen > group.lastSeen) {
+            const qint64 count = group.count;
+            const QDateTime first = group.firstSeen;
+            group = entry;
+            group.count = count;
+            group.firstSeen = first;
+        }
+    };
+    for (const events::BlockedEntry &entry : store.log(filter).blocked)
+        merge(entry);
+
+    // A dismissed group comes back when refused again, counting from its dismissal.
+    for (auto it = m_dismissed.cbegin(); it != m_dismissed.cend(); ++it) {
+        const auto group = groups.find(it.key());
+        if (group == groups.end())
+            continue;
+        if (group->lastSeen <= it.value()) {
+            groups.erase(group);
+            continue;
+        }
+        events::LogFilter since = filter;
+        since.sandbox = group->sandbox;
+        since.since = std::max(filter.since, it.value().addMSecs(1));
+        const QString host = group->host;
+        groups.erase(group);
+        for (const events::BlockedEntry &entry : store.log(since).blocked) {
+            if (entry.host == host)
+                merge(entry);
+        }
+    }
+
+    QList<events::BlockedEntry> sorted = groups.values();
+    std::sort(sorted.begin(), sorted.end(), [](const events::BlockedEntry &a, const events::BlockedEntry &b) {
+        return a.lastSeen != b.lastSeen ? a.lastSeen > b.lastSeen : a.host < b.host;
+    });
+    m_paged = sorted;
+    m_pagedFilter = filterKey;
+    m_pagedAt.start();
+    reply.succeed(denialsPage(m_paged, offset, limit));
+}
+
+QJsonObject PolicyService::denialsPage(const QList<events::BlockedEntry> &sorted, int offset, int limit)
+{
+    QJsonArray array;
+    const qsizetype end = limit > 0 ? std::min<qsizetype>(sorted.size(), qsizetype(offset) + limit) : sorted.size();
+    for (qsizetype i = offset; i < end; ++i) {
+        const events::BlockedEntry &entry = sorted.at(i);
+        array << QJsonObject{{QStringLiteral("host"), entry.host},
+                             {QStringLiteral("sandbox"), entry.sandbox},
+                             {QStringLiteral("kit"), entry.kit},
+                             {QStringLiteral("port"), entry.port},
+                             {QStringLiteral("protocol"), entry.protocol},
+                             {QStringLiteral("reason"), entry.reason},
+                             {QStringLiteral("rule"), entry.rule},
+                             {QStringLiteral("count"), entry.count},
+                             {QStringLiteral("firstSeen"), timeJson(entry.firstSeen)},
+                             {QStringLiteral("lastSeen"), timeJson(entry.lastSeen)}};
+    }
+    return {{QStringLiteral("denials"), array}, {QStringLiteral("total"), int(sorted.size())}};
+}
+
+void PolicyService::dismiss(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString host = QString::fromStdString(
+        policy::normaliseHostName(params.value(QLatin1String("host")).toString().trimmed()));
+    const QString sandbox = params.value(QLatin1String("sandbox")).toString();
+    if (host.isEmpty())
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), QStringLiteral("events.dismiss needs a host"));
+    // Everything refused up to now is hidden; the next refusal shows the row again.
+    if (events::EventHub *hub = m_sandboxes.eventHub())
+        hub->flush(std::chrono::milliseconds(kFlushTimeoutMs));
+    const QDateTime now = events::currentEventTime();
+    m_dismissed.insert(groupKey(sandbox, host), now);
+    QString error;
+    if (!saveDismissed(&error))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    reply.succeed({{QStringLiteral("dismissed"), timeJson(now)}});
+}
+
+void PolicyService::loadDismissed()
+{
+    QFile file(dismissedPath());
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    for (const QJsonValue &value : QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("dismissed")).toArray()) {
+        const QJsonObject item = value.toObject();
+        const QDateTime time = QDateTime::fromString(item.value(QLatin1String("time")).toString(), Qt::ISODateWithMs);
+        if (time.isValid())
+            m_dismissed.insert(groupKey(item.value(QLatin1String("sandbox")).toString(),
+                                        item.value(QLatin1String("host")).toString()),
+                               time.toUTC());
+    }
+}
+
+bool PolicyService::saveDismissed(QString *error) const
+{
+    QJsonArray array;
+    for (auto it = m_dismissed.cbegin(); it != m_dismissed.cend(); ++it)
+        array << QJsonObject{{QStringLiteral("sandbox"), it.key().section(QLatin1Char('\n'), 0, 0)},
+                             {QStringLiteral("host"), it.key().section(QLatin1Char('\n'), 1)},
+                             {QStringLiteral("time"), timeJson(it.value())}};
+    if (!paths::ensurePrivateDir(paths::stateDir(), error))
+        return false;
+    return writeFileAtomically(dismissedPath(),
+                               QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(), error, 0600);
+}
+
+} // namespace paddock::sandbox

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Paddock
+
+// One refused host in the Network page's live list: where it was refused, how often and
+// when last, and the two things to do about it.
+ItemDelegate {
+    id: row
+    objectName: "denialRow"
+
+    required property int index
+    required property string host
+    required property string sandbox
+    required property string kit
+    required property int port
+    required property string reason
+    required property var count
+    required property string lastSeenText
+
+    signal allowRequested()
+    signal dismissRequested()
+
+    width: ListView.view ? ListView.view.width : implicitWidth
+    highlighted: ListView.isCurrentItem
+    Accessible.role: Accessible.ListItem
+    Accessible.name: qsTr("%1 refused for sandbox %2, %n time(s), last at %3", "", Number(row.count))
+        .arg(row.host).arg(row.sandbox).arg(row.lastSeenText)
+
+    onClicked: ListView.view.currentIndex = row.index
+
+    contentItem: RowLayout {
+        spacing: Theme.spacing
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            spacing: 2
+            Label {
+                objectName: "denialHost"
+                Layout.fillWidth: true
+                text: row.port === 443 ? row.host : row.host + ":" + row.port
+                textFormat: Text.PlainText
+                font.weight: Font.DemiBold
+                elide: Text.ElideRight
+            }
+            Label {
+                Layout.fillWidth: true
+                text: qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox : "-").arg(row.reason)
+                textFormat: Text.PlainText
+                font.pixelSize: Theme.smallFontSize
+                opacity: 0.75
+                elide: Text.ElideRight
+            }
+        }
+        Label {
+            objectName: "denialCount"
+            text: qsTr("× %1").arg(Number(row.count))
+            textFormat: Text.PlainText
+            font.weight: Font.DemiBold
+            Accessible.name: qsTr("%n refusal(s)", "", Number(row.count))
+        }
+        Label {
+            objectName: "denialLastSeen"
+            Layout.minimumWidth: 64
+            text: row.lastSeenText
+            textFormat: Text.PlainText
+            font.pixelSize: Theme.smallFontSize
+            opacity: 0.75
+        }
+        Button {
+            objectName: "denialAllowButton"
+            text: qsTr("Allow…")
+            Accessible.name: qsTr("Allow %1").arg(row.host)
+            onClicked: {
+                row.ListView.view.currentIndex = row.index
+                row.allowRequested()
+            }
+        }
+        Button {
+            objectName: "denialDismissButton"
+            text: qsTr("Dismiss")
+            flat: true
+            Accessible.name: qsTr("Dismiss %1").arg(row.host)
+            onClicked: row.dismissRequested()
+        }
+    }
+}

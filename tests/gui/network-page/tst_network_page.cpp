@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Network page in the window, on the offscreen platform, with the real daemon and a real
+// sandbox: the preset and rules it shows, a rule added, filtered and removed through the
+// dialog, a refused host allowed with the keyboard (A) and another dismissed (D).
+#include "NetworkTestSupport.h"
+#include "PageDriver.h"
+
+#include <QtTest>
+
+Q_IMPORT_QML_PLUGIN(PaddockPlugin)
+
+using namespace paddock;
+using namespace paddock::guitest;
+
+class TestNetworkPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void showsThePresetAndTheKitsRules();
+    void addFilterAndRemoveARule();
+    void refusedHostAllowedWithTheKeyboard();
+    void refusedHostDismissedWithTheKeyboard();
+    void presetChangedFromThePage();
+    void learningSwitchedFromThePage();
+
+private:
+    QQuickItem *item(const QString &name) { return findItem(m_window, name); }
+    int listCount(const QString &name) { return item(name) ? item(name)->property("count").toInt() : -1; }
+    QQuickItem *denialRow(const QString &host) { return findItemWith(m_window, QStringLiteral("denialRow"), "host", host); }
+
+    NetworkFixture m_network;
+    QQmlApplicationEngine *m_engine = nullptr;
+    QQuickWindow *m_window = nullptr;
+};
+
+void TestNetworkPage::initTestCase()
+{
+    QVERIFY2(m_network.setUp(), "the fixture did not start (python3, paddockd)");
+    QVERIFY(m_network.startSandbox());
+    WarningRecorder::install();
+    gui::setUpApplication(*qGuiApp);
+    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
+    m_engine = new QQmlApplicationEngine(this);
+    m_window = loadMainWindow(*m_engine);
+    QVERIFY(m_window);
+    m_window->resize(1100, 900);
+    QTest::keyClick(m_window, Qt::Key_3, Qt::ControlModifier);
+    QQuickItem *page = item(QStringLiteral("page_network"));
+    QVERIFY(page);
+    QTRY_VERIFY(isShown(page));
+    QTRY_VERIFY_WITH_TIMEOUT(!isShown(item(QStringLiteral("networkNotConnected"))), 15000);
+}
+
+void TestNetworkPage::cleanup()
+{
+    const QStringList warnings = WarningRecorder::messages();
+    WarningRecorder::clear();
+    if (!warnings.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+}
+
+void TestNetworkPage::showsThePresetAndTheKitsRules()
+{
+    QTRY_COMPARE(item(QStringLiteral("presetBox"))->property("currentText").toString(), QStringLiteral("deny-all"));
+    QTRY_VERIFY(!item(QStringLiteral("presetDescription"))->property("text").toString().isEmpty());
+    // The running kit's allow rule, read-only: its Edit and Remove are off.
+    QTRY_VERIFY(listCount(QStringLiteral("ruleList")) >= 1);
+    QQuickItem *kitRule = findItemWith(m_window, QStringLiteral("ruleRow"), "origin", QStringLiteral("kit"));
+    QVERIFY(kitRule);
+    QVERIFY(kitRule->property("pattern").toString().startsWith(QLatin1String("allowed.test")));
+    QVERIFY(!childOf(kitRule, QStringLiteral("ruleRemoveButton"))->isEnabled());
+    QVERIFY(isShown(item(QStringLiteral("denialsEmpty"))));
+    QCOMPARE(accessibleName(item(QStringLiteral("ruleFilterField"))), QStringLiteral("Filter rules"));
+}
+
+void TestNetworkPage::addFilterAndRemoveARule()
+{
+    QTRY_VERIFY(listCount(QStringLiteral("ruleList")) >= 1);
+    const int before = listCount(QStringLiteral("ruleList"));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("ruleAddButton"))));
+    QObject *dialog = findObject(m_window, QStringLiteral("ruleDialog"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    typeInto(m_window, item(QStringLiteral("rulePatternField")), QStringLiteral("pypi.org"));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("ruleSaveButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_COMPARE(listCount(QStringLiteral("ruleList")), before + 1);
+    QVERIFY(m_network.userRules().contains(QStringLiteral("global pypi.org")));
+
+    // A refused pattern keeps the dialog open and says why.
+    QVERIFY(clickItem(m_window, item(QStringLiteral("ruleAddButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    typeInto(m_window, item(QStringLiteral("rulePatternField")), QStringLiteral("**"));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("ruleSaveButton"))));
+    QTRY_VERIFY(isShown(item(QStringLiteral("ruleError"))));
+    QVERIFY(dialog->property("visible").toBool());
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+
+    typeInto(m_window, item(QStringLiteral("ruleFilterField")), QStringLiteral("pypi"));
+    QTRY_COMPARE(listCount(QStringLiteral("ruleList")), 1);
+    QQuickItem *row = findItemWith(m_window, QStringLiteral("ruleRow"), "pattern", QStringLiteral("pypi.org"));
+    QVERIFY(row);
+    QVERIFY(clickItem(m_window, childOf(row, QStringLiteral("ruleRemoveButton"))));
+    QTRY_COMPARE(listCount(QStringLiteral("ruleList")), 0);
+    QVERIFY(isShown(item(QStringLiteral("rulesEmpty"))));
+    QVERIFY(!m_network.userRules().contains(QStringLiteral("global pypi.org")));
+    item(QStringLiteral("ruleFilterField"))->setProperty("text", QString());
+    QTRY_COMPARE(listCount(QStringLiteral("ruleList")), before);
+}
+
+void TestNetworkPage::refusedHostAllowedWithTheKeyboard()
+{
+    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QTRY_VERIFY(denialRow(QStringLiteral("other.test")));
+    QQuickItem *row = denialRow(QStringLiteral("other.test"));
+    QCOMPARE(row->property("sandbox").toString(), QStringLiteral("net"));
+    QCOMPARE(childOf(row, QStringLiteral("denialCount"))->property("text").toString(), QStringLiteral("× 1"));
+    QVERIFY(!isShown(item(QStringLiteral("denialsEmpty"))));
+    // Counted again in the same row.
+    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QTRY_COMPARE(childOf(denialRow(QStringLiteral("other.test")), QStringLiteral("denialCount"))->property("text").toString(),
+                 QStringLiteral("× 2"));
+    QCOMPARE(listCount(QStringLiteral("denialList")), 1);
+
+    QQuickItem *list = item(QStringLiteral("denialList"));
+    scrollIntoView(list);
+    list->forceActiveFocus();
+    QTest::keyClick(m_window, Qt::Key_A);
+    QObject *dialog = findObject(m_window, QStringLiteral("denialAllowDialog"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    // The narrowest choice first: this sandbox, this exact host.
+    QVERIFY(item(QStringLiteral("allowWhereSandbox"))->property("checked").toBool());
+    QVERIFY(item(QStringLiteral("allowWhatExact"))->property("checked").toBool());
+    QCOMPARE(item(QStringLiteral("allowWhatWildcard"))->isEnabled(), false); // other.test: under a top-level domain
+    QVERIFY(clickItem(m_window, item(QStringLiteral("allowConfirmButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_VERIFY(!denialRow(QStringLiteral("other.test")));
+    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("200"));
+    QVERIFY(m_network.userRules().contains(
+        QStringLiteral("sandbox:net other.test:%1").arg(m_network.fixture().upstreamPort())));
+    QVERIFY(item(QStringLiteral("networkMessage"))->property("text").toString().contains(QLatin1String("other.test")));
+}
+
+void TestNetworkPage::refusedHostDismissedWithTheKeyboard()
+{
+    QCOMPARE(m_network.fetch(QStringLiteral("third.test")), QStringLiteral("403"));
+    QTRY_VERIFY(denialRow(QStringLiteral("third.test")));
+    const QStringList rulesBefore = m_network.userRules();
+    QQuickItem *list = item(QStringLiteral("denialList"));
+    scrollIntoView(list);
+    list->forceActiveFocus();
+    QTest::keyClick(m_window, Qt::Key_D);
+    QTRY_VERIFY(!denialRow(QStringLiteral("third.test")));
+    QCOMPARE(m_network.userRules(), rulesBefore);
+    QCOMPARE(m_network.fetch(QStringLiteral("third.test")), QStringLiteral("403"));
+    // Refused again: back, and Delete dismisses too.
+    QTRY_VERIFY(denialRow(QStringLiteral("third.test")));
+    list->forceActiveFocus();
+    QTest::keyClick(m_window, Qt::Key_Delete);
+    QTRY_VERIFY(!denialRow(QStringLiteral("third.test")));
+}
+
+void TestNetworkPage::presetChangedFromThePage()
+{
+    QQuickItem *box = item(QStringLiteral("presetBox"));
+    scrollIntoView(box);
+    box->forceActiveFocus();
+    // Down on a closed combo box picks the next entry, as a keyboard user would.
+    QTest::keyClick(m_window, Qt::Key_Down);
+    QTRY_COMPARE(m_network.call(QStringLiteral("policy.get")).result().value(QLatin1String("preset")).toString(),
+                 QStringLiteral("balanced"));
+    QTRY_COMPARE(box->property("currentText").toString(), QStringLiteral("balanced"));
+}
+
+void TestNetworkPage::learningSwitchedFromThePage()
+{
+    auto learningOf = [this](const QString &name) {
+        for (const QJsonValue &value :
+             m_network.call(QStringLiteral("sandbox.list")).result().value(QLatin1String("sandboxes")).toArray()) {
+            if (value.toObject().value(QLatin1String("name")).toString() == name)
+                return value.toObject().value(QLatin1String("learning")).toBool();
+        }
+        return false;
+    };
+    QQuickItem *box = item(QStringLiteral("learningSandboxBox"));
+    QTRY_COMPARE(box->property("currentText").toString(), QStringLiteral("net"));
+    if (!item(QStringLiteral("learningSwitch"))->isEnabled() || isShown(item(QStringLiteral("learningUnavailable"))))
+        QSKIP("this daemon has no learning mode");
+    QVERIFY(clickItem(m_window, item(QStringLiteral("learningSwitch"))));
+    QTRY_VERIFY(learningOf(QStringLiteral("net")));
+    QTRY_VERIFY(item(QStringLiteral("learningSwitch"))->property("checked").toBool());
+    QVERIFY(clickItem(m_window, item(QStringLiteral("learningSwitch"))));
+    QTRY_VERIFY(!learningOf(QStringLiteral("net")));
+    QTRY_VERIFY(!item(QStringLiteral("learningSwitch"))->property("checked").toBool());
+}
+
+QTEST_MAIN(TestNetworkPage)
+#include "tst_network_page.moc"
