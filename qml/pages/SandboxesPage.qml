@@ -4,20 +4,142 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// Sandboxes: start an agent on a project folder, and manage the running sandboxes.
+// Sandboxes: start an agent on a project folder, and manage the sandboxes paddockd knows,
+// whether they were made here or from a terminal.
 ScrollablePage {
+    id: page
     objectName: "page_sandboxes"
     title: qsTr("Sandboxes")
     summary: qsTr("Coding agents running in sandboxes on your project folders.")
 
-    EmptyState {
+    property string message
+    property bool messageIsError: false
+    function showMessage(text, isError) {
+        message = text
+        messageIsError = isError
+    }
+
+    SandboxListModel {
+        id: sandboxes
+        objectName: "sandboxListModel"
+        daemon: DaemonStatus
+        onActionSucceeded: (text) => page.showMessage(text, false)
+        onActionFailed: (text) => page.showMessage(text, true)
+        onApprovalNeeded: (name, kitDirectory, pending) => {
+            page.approvingSandbox = name
+            bindingDialog.ask(kitDirectory, sandboxes.get(name).kit, pending)
+        }
+    }
+    property string approvingSandbox
+
+    TerminalLauncher {
+        id: terminal
+        objectName: "terminalLauncher"
+    }
+
+    RowLayout {
         Layout.fillWidth: true
-        iconPath: Icons.sandboxes
-        headline: qsTr("Sandboxes are not available yet")
-        explanation: qsTr("This page will start a coding agent in a sandbox on a project folder and list the running sandboxes, so you can open, stop or remove them.")
-        commands: [
-            { command: "paddock daemon status",
-              purpose: qsTr("Check whether paddockd, the background service that will run the sandboxes, is running.") }
-        ]
+        spacing: Theme.spacing
+        Button {
+            id: newButton
+            objectName: "newSandboxButton"
+            // A sandbox is made by the daemon: without it there is nothing to do here.
+            enabled: DaemonStatus.connected
+            highlighted: true
+            text: qsTr("New sandbox…")
+            Accessible.name: qsTr("Create a new sandbox")
+            onClicked: wizardDialog.begin()
+        }
+        Label {
+            objectName: "sandboxesMessage"
+            Layout.fillWidth: true
+            visible: DaemonStatus.connected && (page.message.length > 0 || sandboxes.error.length > 0)
+            text: page.message.length > 0 ? page.message : sandboxes.error
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: page.messageIsError || page.message.length === 0 ? Theme.errorColor : palette.windowText
+        }
+    }
+
+    Loader {
+        Layout.fillWidth: true
+        sourceComponent: !DaemonStatus.connected ? offlineComponent
+                         : sandboxes.loaded && sandboxes.count === 0 ? emptyComponent
+                         : listComponent
+    }
+
+    Component {
+        id: offlineComponent
+        EmptyState {
+            iconPath: Icons.sandboxes
+            headline: qsTr("Sandboxes are run by the daemon")
+            explanation: qsTr("paddockd, Paddock's background service, runs the sandboxes. Once it is connected (see the status line below), this page lists every sandbox with its status, and creates new ones on your project folders.")
+            commands: [
+                { command: "paddock daemon status",
+                  purpose: qsTr("Check whether paddockd, the background service that runs the sandboxes, is running.") }
+            ]
+        }
+    }
+    Component {
+        id: emptyComponent
+        EmptyState {
+            iconPath: Icons.sandboxes
+            headline: qsTr("No sandboxes yet")
+            explanation: qsTr("Create one with New sandbox: choose a project folder and a kit, review what the kit asks for, and Paddock starts the agent in a sandbox whose only way out is its proxy.")
+            commands: [
+                { command: "paddock run --kit DIR --detach",
+                  purpose: qsTr("The same from a terminal, in the current folder.") }
+            ]
+        }
+    }
+    Component {
+        id: listComponent
+        ColumnLayout {
+            spacing: Theme.spacing
+            Repeater {
+                model: sandboxes
+                delegate: SandboxRow {
+                    Layout.fillWidth: true
+                    onStartRequested: { page.message = ""; sandboxes.start(name) }
+                    onStopRequested: { page.message = ""; sandboxes.stop(name) }
+                    onRemoveRequested: removeDialog.ask(name, running)
+                    onLogsRequested: logDialog.show(name)
+                    onTerminalRequested: {
+                        if (terminal.open(name))
+                            page.showMessage(qsTr("A terminal opens on a shell in %1.").arg(name), false)
+                        else
+                            page.showMessage(terminal.error, true)
+                    }
+                }
+            }
+        }
+    }
+
+    WizardDialog {
+        id: wizardDialog
+        objectName: "wizardDialog"
+        parent: Overlay.overlay
+        onSandboxCreated: (name) => {
+            page.showMessage(qsTr("%1 is created and running.").arg(name), false)
+            sandboxes.refresh()
+        }
+    }
+    SandboxRemoveDialog {
+        id: removeDialog
+        objectName: "sandboxRemoveDialog"
+        parent: Overlay.overlay
+        onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+    }
+    SandboxLogDialog {
+        id: logDialog
+        objectName: "sandboxLogDialog"
+        parent: Overlay.overlay
+    }
+    BindingDialog {
+        id: bindingDialog
+        objectName: "bindingDialog"
+        parent: Overlay.overlay
+        onApprovalsRecorded: sandboxes.start(page.approvingSandbox, true)
+        onDenied: page.showMessage(qsTr("%1 was not started: its kit's keys were not approved.").arg(page.approvingSandbox), true)
     }
 }

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "DaemonStatus.h"
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+namespace paddock::gui {
+
+/**
+ * @brief The sandboxes paddockd knows, for the Sandboxes page: one row per sandbox with its
+ * kit, backend, status, workspace, uptime and the refusals since it started.
+ *
+ * Filled from `sandbox.list` once connected and again every few seconds and after every
+ * action, so a sandbox started or stopped from a terminal shows up by itself. Refusals are
+ * the stored ones since the sandbox started (`events.denials` when the daemon has it) plus
+ * the `network` events with outcome `denied` that arrive live.
+ *
+ * start() asks `binding.check` first: when the kit's credentials need approval it emits
+ * approvalNeeded() instead of starting, and the page shows the binding dialog; a missing
+ * key stops the start with a sentence saying where to set it.
+ */
+class SandboxListModel : public QAbstractListModel
+{
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
+    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+    Q_PROPERTY(bool loaded READ loaded NOTIFY loadingChanged)
+    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+    Q_PROPERTY(int count READ count NOTIFY countChanged)
+
+public:
+    enum Role {
+        NameRole = Qt::UserRole + 1,
+        KitRole,
+        BackendRole,
+        StatusRole,
+        WorkspaceRole,
+        StartedAtRole,
+        UptimeRole,
+        DenialsRole,
+        BusyRole,
+        ExitCodeRole,
+    };
+    Q_ENUM(Role)
+
+    explicit SandboxListModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    DaemonStatus *daemon() const { return m_daemon; }
+    void setDaemon(DaemonStatus *daemon);
+    bool loading() const { return m_loading; }
+    bool loaded() const { return m_loaded; }
+    QString error() const { return m_error; }
+    int count() const { return int(m_rows.size()); }
+
+    /** Asks sandbox.list again now. */
+    Q_INVOKABLE void refresh();
+    /** Starts @p name; with @p approved false the kit's credentials are checked first. */
+    Q_INVOKABLE void start(const QString &name, bool approved = false);
+    Q_INVOKABLE void stop(const QString &name);
+    /** Removes @p name, stopping it first when it runs. */
+    Q_INVOKABLE void remove(const QString &name);
+    /** The row of @p name as a map of role names to values; empty when there is none. */
+    Q_INVOKABLE QVariantMap get(const QString &name) const;
+    /** "2 h 05 min", "3 min", "12 s": how long a sandbox has been running. */
+    Q_INVOKABLE static QString formatUptime(qint64 milliseconds);
+
+Q_SIGNALS:
+    void daemonChanged();
+    void loadingChanged();
+    void errorChanged();
+    void countChanged();
+    /** An action finished; @p message is one sentence for the status line of the page. */
+    void actionSucceeded(const QString &message);
+    void actionFailed(const QString &message);
+    /**
+     * Starting @p name needs the user's approval: @p pending is the `credentials` rows of
+     * binding.check that are not approved, @p kitDirectory the kit they come from.
+     */
+    void approvalNeeded(const QString &name, const QString &kitDirectory, const QVariantList &pending);
+
+private:
+    struct Row
+    {
+        QString name;
+        QString kit;
+        QString backend;
+        QString status;
+        QString workspace;
+        QDateTime startedAt;
+        int exitCode = -1;
+        bool busy = false;
+    };
+    struct Denials
+    {
+        QDateTime since;            ///< the start they are counted from
+        qint64 stored = 0;          ///< stored refusals since then, as last asked
+        QDateTime storedUpTo;       ///< live events up to here are in @c stored already
+        QList<QDateTime> liveTimes; ///< refusals seen live (an invalid time always counts)
+
+        qint64 total() const;
+    };
+
+    void onConnected();
+    void onEvent(const QString &topic, const QJsonObject &data);
+    void applyList(const QJsonArray &sandboxes);
+    void countStoredDenials(const QString &name, const QDateTime &since);
+    void setBusy(const QString &name, bool busy);
+    void setError(const QString &error);
+    void setLoading(bool loading);
+    void startNow(const QString &name);
+    int rowOf(const QString &name) const;
+    api::DaemonClient *client() const;
+
+    QPointer<DaemonStatus> m_daemon;
+    QList<Row> m_rows;
+    QHash<QString, Denials> m_denials;
+    QTimer m_poll;
+    QTimer m_tick;
+    bool m_loading = false;
+    bool m_loaded = false;
+    bool m_refreshAgain = false;
+    bool m_wasConnected = false;
+    QString m_error;
+};
+
+} // namespace paddock::gui

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SandboxWizard.h"
+
+#include "kit/KitLibrary.h"
+#include "kit/KitLoader.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcWizard, "paddock.gui.wizard", QtWarningMsg)
+
+namespace paddock::gui {
+namespace {
+
+bool isWildcardPattern(const QString &pattern)
+{
+    return pattern.startsWith(QLatin1String("*")) || pattern.endsWith(QLatin1String(":*"));
+}
+
+QStringList injectionDomains(const kit::Credential &credential)
+{
+    QStringList domains;
+    if (!credential.apiKey)
+        return domains;
+    for (const kit::Injection &injection : credential.apiKey->inject) {
+        const QString domain = injection.domain.trimmed().toLower();
+        if (!domain.isEmpty() && !domains.contains(domain))
+            domains << domain;
+    }
+    return domains;
+}
+
+void wipe(QString &value)
+{
+    value.fill(QLatin1Char('\0'));
+    value.clear();
+}
+
+} // namespace
+
+SandboxWizard::SandboxWizard(QObject *parent) : QObject(parent)
+{
+    reloadKits();
+}
+
+void SandboxWizard::setDaemon(DaemonStatus *daemon)
+{
+    if (m_daemon == daemon)
+        return;
+    m_daemon = daemon;
+    Q_EMIT daemonChanged();
+}
+
+void SandboxWizard::reloadKits()
+{
+    // The kits Paddock knows: the folders added on the Kits page, then the samples it ships.
+    kit::KitLibrary library;
+    QString problem;
+    if (!library.reload(&problem))
+        qCWarning(lcWizard).noquote() << "the kit library lists samples only:" << problem;
+    QVariantList kits;
+    for (const kit::KitEntry &entry : library.entries()) {
+        if (!entry.valid() || entry.kind != QLatin1String("sandbox"))
+            continue;
+        kits << QVariantMap{
+            {QStringLiteral("name"), entry.name},
+            {QStringLiteral("displayName"), entry.displayName.isEmpty() ? entry.name : entry.displayName},
+            {QStringLiteral("description"), entry.description},
+            {QStringLiteral("directory"), QDir::cleanPath(entry.directory)},
+            {QStringLiteral("source"), kit::sourceName(entry.source)}};
+    }
+    m_kits = kits;
+    Q_EMIT kitsChanged();
+}
+
+void SandboxWizard::setFolder(const QString &folder)
+{
+    const QString cleaned = folder.trimmed().isEmpty() ? QString() : QDir::cleanPath(folder.trimmed());
+    if (m_folder == cleaned)
+        return;
+    m_folder = cleaned;
+    Q_EMIT folderChanged();
+    updateWarnings();
+}
+
+void SandboxWizard::setFolderUrl(const QUrl &url)
+{
+    setFolder(url.isLocalFile() ? url.toLocalFile() : url.toString());
+}
+
+void SandboxWizard::setKitUrl(const QUrl &url)
+{
+    setKitDirectory(url.isLocalFile() ? url.toLocalFile() : url.toString());
+}
+
+bool SandboxWizard::folderValid() const
+{
+    return !m_folder.isEmpty() && QDir::isAbsolutePath(m_folder) && QFileInfo(m_folder).isDir();
+}
+
+void SandboxWizard::setKitDirectory(const QString &directory)
+{
+    const QString cleaned = directory.trimmed().isEmpty() ? QString() : QDir::cleanPath(directory.trimmed());
+    if (m_kitDirectory == cleaned)
+        return;
+    m_kitDirectory = cleaned;
+    loadKit();
+}
+
+void SandboxWizard::setBackend(const QString &backend)
+{
+    if (m_backend == backend)
+        return;
+    m_backend = backend;
+    Q_EMIT optionsChanged();
+}
+
+void SandboxWizard::setWorkspaceMode(const QString &mode)
+{
+    if (m_workspaceMode == mode)
+        return;
+    m_workspaceMode = mode;
+    Q_EMIT optionsChanged();
+    updateWarnings();
+}
+
+void SandboxWizard::setSandboxName(const QString &name)
+{
+    if (m_sandboxName == name.trimmed())
+        return;
+    m_sandboxName = name.trimmed();
+    Q_EMIT optionsChanged();
+}
+
+void SandboxWizard::loadKit()
+{
+    m_kitValid = false;
+    m_kitError.clear();
+    m_review.clear();
+    m_hostWarnings.clear();
+    m_credentials.clear();
+    m_credentialsChecked = false;
+    m_approvalGiven = false;
+    ++m_checkGeneration;
+
+    if (m_kitDirectory.isEmpty()) {
+        m_kitError = tr("Choose a kit.");
+    } else {
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(m_kitDirectory);
+        if (!loaded.ok()) {
+            QString first;
+            for (const kit::Diagnostic &diagnostic : loaded.diagnostics) {
+                if (diagnostic.isError()) {
+                    first = diagnostic.toString();
+                    break;
+                }
+            }
+            m_kitError = first.isEmpty() ? tr("There is no spec.yaml in %1.").arg(m_kitDirectory)
+                                         : tr("This kit cannot be used: %1").arg(first);
+        } else if (!loaded.kit->isSandbox()) {
+            m_kitError = tr("%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.").arg(loaded.kit->name);
+        } else {
+            const kit::Kit &kit = *loaded.kit;
+            m_kitValid = true;
+            QVariantList credentials;
+            for (const kit::Credential &credential : kit.credentials) {
+                const QStringList domains = injectionDomains(credential);
+                credentials << QVariantMap{{QStringLiteral("service"), credential.service},
+                                           {QStringLiteral("description"), credential.description},
+                                           {QStringLiteral("required"), credential.required},
+                                           {QStringLiteral("domains"), domains}};
+                for (const QString &domain : domains) {
+                    if (isWildcardPattern(domain))
+                        m_hostWarnings << tr("Your %1 key would be sent to every host matching %2.")
+                                              .arg(credential.service, domain);
+                }
+            }
+            QStringList ports;
+            for (const kit::Port &port : kit.ports)
+                ports << QStringLiteral("%1/%2").arg(port.container).arg(port.protocol);
+            m_review = QVariantMap{
+                {QStringLiteral("name"), kit.name},
+                {QStringLiteral("displayName"), kit.displayName.isEmpty() ? kit.name : kit.displayName},
+                {QStringLiteral("description"), kit.description},
+                {QStringLiteral("version"), kit.version},
+                {QStringLiteral("image"), kit.sandbox ? kit.sandbox->image : QString()},
+                {QStringLiteral("domains"), kit.networkAllow},
+                {QStringLiteral("deniedDomains"), kit.networkDeny},
+                {QStringLiteral("credentials"), credentials},
+                {QStringLiteral("ports"), ports},
+                {QStringLiteral("installCommands"), int(kit.setup.install.size())},
+            };
+            if (kit.privileged.value_or(false))
+                m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
+            for (const QString &pattern : kit.networkAllow) {
+                if (isWildcardPattern(pattern))
+                    m_hostWarnings << tr("The kit allows connections to every host matching %1.").arg(pattern);
+            }
+            if (!ports.isEmpty())
+                m_hostWarnings << tr("The kit publishes ports %1 of the sandbox on this computer.")
+                                      .arg(ports.join(QStringLiteral(", ")));
+            const auto workspaceFiles = std::count_if(kit.files.cbegin(), kit.files.cend(), [](const kit::KitFile &f) {
+                return f.target == QLatin1String("workspace");
+            });
+            if (workspaceFiles > 0)
+                m_hostWarnings << (workspaceFiles == 1
+                                       ? tr("The kit writes a file into your project folder.")
+                                       : tr("The kit writes %1 files into your project folder.").arg(workspaceFiles));
+        }
+    }
+    qCDebug(lcWizard) << "kit" << m_kitDirectory << (m_kitValid ? "usable" : qPrintable(m_kitError));
+    Q_EMIT kitChanged();
+    Q_EMIT credentialsChanged();
+    updateWarnings();
+}
+
+void SandboxWizard::updateWarnings()
+{
+    QVariantList warnings;
+    if (m_kitValid) {
+        if (m_workspaceMode == QLatin1String("clone"))
+            warnings << tr("The agent works on a clone of the repository in %1; your folder changes only when you "
+                           "fetch from the clone.")
+                            .arg(m_folder);
+        else
+            warnings << tr("The agent can read, change and delete every file in %1.").arg(m_folder);
+    }
+    for (const QString &warning : std::as_const(m_hostWarnings))
+        warnings << warning;
+    m_warnings = warnings;
+    Q_EMIT warningsChanged();
+}
+
+QStringList SandboxWizard::missingKeys() const
+{
+    QStringList missing;
+    for (const QVariant &entry : m_credentials) {
+        const QVariantMap credential = entry.toMap();
+        if (credential.value(QStringLiteral("kind")).toString() == QLatin1String("apiKey") &&
+            !credential.value(QStringLiteral("secret")).toBool())
+            missing << credential.value(QStringLiteral("service")).toString();
+    }
+    return missing;
+}
+
+QVariantList SandboxWizard::pendingApprovals() const
+{
+    QVariantList pending;
+    for (const QVariant &entry : m_credentials) {
+        if (!entry.toMap().value(QStringLiteral("approved")).toBool())
+            pending << entry;
+    }
+    return pending;
+}
+
+bool SandboxWizard::needsCredentialStep() const
+{
+    return !missingKeys().isEmpty() || !pendingApprovals().isEmpty() || !m_keychainAvailable;
+}
+
+bool SandboxWizard::credentialsReady() const
+{
+    if (!m_credentialsChecked)
+        return false;
+    for (const QVariant &entry : m_credentials) {
+        const QVariantMap credential = entry.toMap();
+        if (!credential.value(QStringLiteral("required")).toBool())
+            continue;
+        const bool approved = credential.value(QStringLiteral("approved")).toBool();
+        const bool keyed = credential.value(QStringLiteral("kind")).toString() != QLatin1String("apiKey") ||
+                           credential.value(QStringLiteral("secret")).toBool();
+        if (!approved || !keyed)
+            return false;
+    }
+    return true;
+}
+
+void SandboxWizard::setPhase(const QString &phase)
+{
+    if (m_phase == phase)
+        return;
+    m_phase = phase;
+    Q_EMIT busyChanged();
+}
+
+void SandboxWizard::setError(const QString &error)
+{
+    if (m_error == error)
+        return;
+    m_error = error;
+    Q_EMIT errorChanged();
+}
+
+void SandboxWizard::checkCredentials()
+{
+    if (!m_kitValid)
+        return;
+    if (!m_daemon || !m_daemon->connected())
+        return setError(tr("The daemon is not connected."));
+    setPhase(QStringLiteral("checking"));
+    const quint64 generation = ++m_checkGeneration;
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(
+        QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}},
+        [self, generation](const api::Reply &reply) {
+            if (!self || generation != self->m_checkGeneration)
+                return;
+            self->setPhase(QString());
+            if (reply.isError()) {
+                self->setError(reply.errorMessage());
+                return;
+            }
+            self->setError(QString());
+            QVariantList credentials;
+            for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray())
+                credentials << value.toObject().toVariantMap();
+            self->m_credentials = credentials;
+            self->m_keychainAvailable = reply.result().value(QLatin1String("keychain")).toBool(true);
+            self->m_credentialsChecked = true;
+            Q_EMIT self->credentialsChanged();
+        });
+}
+
+void SandboxWizard::storeKey(const QString &service, QString value)
+{
+    if (!m_daemon || !m_daemon->connected()) {
+        wipe(value);
+        return setError(tr("The daemon is not connected."));
+    }
+    if (value.isEmpty())
+        return setError(tr("The key is empty: nothing was stored."));
+    const QJsonObject params{{QStringLiteral("service"), service}, {QStringLiteral("value"), value}};
+    wipe(value);
+    setPhase(QStringLiteral("storing"));
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(QStringLiteral("secret.set"), params, [self, service](const api::Reply &reply) {
+        if (!self)
+            return;
+        self->setPhase(QString());
+        if (reply.isError())
+            return self->setError(reply.errorMessage());
+        self->setError(QString());
+        Q_EMIT self->keyStored(service);
+        self->checkCredentials();
+    });
+}
+
+void SandboxWizard::markApproved()
+{
+    m_approvalGiven = true;
+    Q_EMIT credentialsChanged();
+    checkCredentials();
+}
+
+void SandboxWizard::create()
+{
+    if (!m_daemon || !m_daemon->connected())
+        return setError(tr("The daemon is not connected."));
+    if (!folderValid())
+        return setError(tr("Choose an existing project folder."));
+    if (!m_kitValid)
+        return setError(m_kitError);
+    QJsonObject params{{QStringLiteral("kit"), m_kitDirectory},
+                       {QStringLiteral("workspace"), m_folder},
+                       {QStringLiteral("backend"), m_backend},
+                       {QStringLiteral("workspaceMode"), m_workspaceMode}};
+    if (!m_sandboxName.isEmpty())
+        params.insert(QStringLiteral("name"), m_sandboxName);
+    if (m_approvalGiven)
+        params.insert(QStringLiteral("approveCredentials"), true);
+    setError(QString());
+    setPhase(QStringLiteral("creating"));
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(QStringLiteral("sandbox.create"), params, [self](const api::Reply &reply) {
+        if (!self)
+            return;
+        if (reply.isError()) {
+            self->setPhase(QString());
+            self->setError(reply.errorMessage());
+            return Q_EMIT self->failed(reply.errorMessage());
+        }
+        const QString name =
+            reply.result().value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
+        self->m_createdName = name;
+        Q_EMIT self->createdNameChanged();
+        self->startCreated(name);
+    });
+}
+
+void SandboxWizard::startCreated(const QString &name)
+{
+    setPhase(QStringLiteral("starting"));
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(
+        QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}, [self, name](const api::Reply &reply) {
+            if (!self)
+                return;
+            self->setPhase(QString());
+            if (reply.isError()) {
+                const QString message = tr("%1 was created but did not start: %2").arg(name, reply.errorMessage());
+                self->setError(message);
+                return Q_EMIT self->failed(message);
+            }
+            Q_EMIT self->created(name);
+        });
+}
+
+void SandboxWizard::reset()
+{
+    m_kitDirectory.clear();
+    m_sandboxName.clear();
+    m_backend = QStringLiteral("bwrap");
+    m_workspaceMode = QStringLiteral("direct");
+    m_createdName.clear();
+    m_keychainAvailable = true;
+    setError(QString());
+    setPhase(QString());
+    loadKit();
+    Q_EMIT optionsChanged();
+    Q_EMIT createdNameChanged();
+}
+
+} // namespace paddock::gui

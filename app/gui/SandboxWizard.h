@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "DaemonStatus.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QUrl>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+
+namespace paddock::gui {
+
+/**
+ * @brief The state behind the creation wizard: a project folder, a kit, a backend and a
+ * workspace mode, a review of what the kit asks for, the keys and approvals it still needs,
+ * then `sandbox.create` and `sandbox.start` (what `paddock run --kit DIR --detach` does).
+ *
+ * The kit is read in-process (core/kit): the review lists its image, the domains it allows,
+ * its credentials, and as warnings what it reaches on the host. The key and approval step
+ * comes from `binding.check`, which reads the keychain and credentials.yaml in the daemon;
+ * keys are stored with `secret.set`, approvals with `binding.approve`, and once the user
+ * approved, `sandbox.create` gets `approveCredentials: true`.
+ */
+class SandboxWizard : public QObject
+{
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
+    Q_PROPERTY(QString folder READ folder WRITE setFolder NOTIFY folderChanged)
+    Q_PROPERTY(bool folderValid READ folderValid NOTIFY folderChanged)
+    Q_PROPERTY(QVariantList kits READ kits NOTIFY kitsChanged)
+    Q_PROPERTY(QString kitDirectory READ kitDirectory WRITE setKitDirectory NOTIFY kitChanged)
+    Q_PROPERTY(bool kitValid READ kitValid NOTIFY kitChanged)
+    Q_PROPERTY(QString kitError READ kitError NOTIFY kitChanged)
+    Q_PROPERTY(QVariantMap review READ review NOTIFY kitChanged)
+    Q_PROPERTY(QString backend READ backend WRITE setBackend NOTIFY optionsChanged)
+    Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
+    Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
+    Q_PROPERTY(QVariantList warnings READ warnings NOTIFY warningsChanged)
+    Q_PROPERTY(QVariantList credentials READ credentials NOTIFY credentialsChanged)
+    Q_PROPERTY(bool credentialsChecked READ credentialsChecked NOTIFY credentialsChanged)
+    Q_PROPERTY(bool keychainAvailable READ keychainAvailable NOTIFY credentialsChanged)
+    Q_PROPERTY(QStringList missingKeys READ missingKeys NOTIFY credentialsChanged)
+    Q_PROPERTY(QVariantList pendingApprovals READ pendingApprovals NOTIFY credentialsChanged)
+    Q_PROPERTY(bool needsCredentialStep READ needsCredentialStep NOTIFY credentialsChanged)
+    Q_PROPERTY(bool credentialsReady READ credentialsReady NOTIFY credentialsChanged)
+    Q_PROPERTY(bool approvalGiven READ approvalGiven NOTIFY credentialsChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    Q_PROPERTY(QString phase READ phase NOTIFY busyChanged)
+    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+    Q_PROPERTY(QString createdName READ createdName NOTIFY createdNameChanged)
+
+public:
+    explicit SandboxWizard(QObject *parent = nullptr);
+
+    DaemonStatus *daemon() const { return m_daemon; }
+    void setDaemon(DaemonStatus *daemon);
+    QString folder() const { return m_folder; }
+    void setFolder(const QString &folder);
+    bool folderValid() const;
+    QVariantList kits() const { return m_kits; }
+    QString kitDirectory() const { return m_kitDirectory; }
+    void setKitDirectory(const QString &directory);
+    bool kitValid() const { return m_kitValid; }
+    QString kitError() const { return m_kitError; }
+    QVariantMap review() const { return m_review; }
+    QString backend() const { return m_backend; }
+    void setBackend(const QString &backend);
+    QString workspaceMode() const { return m_workspaceMode; }
+    void setWorkspaceMode(const QString &mode);
+    QString sandboxName() const { return m_sandboxName; }
+    void setSandboxName(const QString &name);
+    QVariantList warnings() const { return m_warnings; }
+    QVariantList credentials() const { return m_credentials; }
+    bool credentialsChecked() const { return m_credentialsChecked; }
+    bool keychainAvailable() const { return m_keychainAvailable; }
+    QStringList missingKeys() const;
+    QVariantList pendingApprovals() const;
+    bool needsCredentialStep() const;
+    bool credentialsReady() const;
+    bool approvalGiven() const { return m_approvalGiven; }
+    bool busy() const { return !m_phase.isEmpty(); }
+    QString phase() const { return m_phase; }
+    QString error() const { return m_error; }
+    QString createdName() const { return m_createdName; }
+
+    /** Lists the kits of the library again (added folders, then samples): valid sandbox kits only. */
+    Q_INVOKABLE void reloadKits();
+    /** The folder chosen in a FolderDialog. */
+    Q_INVOKABLE void setFolderUrl(const QUrl &url);
+    /** The kit folder chosen in a FolderDialog. */
+    Q_INVOKABLE void setKitUrl(const QUrl &url);
+    /** Asks binding.check what the kit still needs. */
+    Q_INVOKABLE void checkCredentials();
+    /** Stores the key of @p service (global) and checks again. */
+    Q_INVOKABLE void storeKey(const QString &service, QString value);
+    /** Records that the user approved the kit's credentials in the binding dialog. */
+    Q_INVOKABLE void markApproved();
+    /** Creates the sandbox and starts it; emits created() or failed(). */
+    Q_INVOKABLE void create();
+    /** Back to an empty wizard (the folder and the kit list stay). */
+    Q_INVOKABLE void reset();
+
+Q_SIGNALS:
+    void daemonChanged();
+    void folderChanged();
+    void kitsChanged();
+    void kitChanged();
+    void optionsChanged();
+    void warningsChanged();
+    void credentialsChanged();
+    void busyChanged();
+    void errorChanged();
+    void createdNameChanged();
+    void keyStored(const QString &service);
+    void created(const QString &name);
+    void failed(const QString &message);
+
+private:
+    void loadKit();
+    void updateWarnings();
+    void setPhase(const QString &phase);
+    void setError(const QString &error);
+    void startCreated(const QString &name);
+
+    QPointer<DaemonStatus> m_daemon;
+    QString m_folder;
+    QVariantList m_kits;
+    QString m_kitDirectory;
+    bool m_kitValid = false;
+    QString m_kitError;
+    QVariantMap m_review;
+    QStringList m_hostWarnings; ///< from the kit itself, before the workspace mode is added
+    QString m_backend = QStringLiteral("bwrap");
+    QString m_workspaceMode = QStringLiteral("direct");
+    QString m_sandboxName;
+    QVariantList m_warnings;
+    QVariantList m_credentials;
+    bool m_credentialsChecked = false;
+    bool m_keychainAvailable = true;
+    bool m_approvalGiven = false;
+    QString m_phase;
+    QString m_error;
+    QString m_createdName;
+    quint64 m_checkGeneration = 0;
+};
+
+} // namespace paddock::gui

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Sandboxes page with the real paddockd (started on demand by the window, in private XDG
+// directories with its own keyring) and real bubblewrap sandboxes: the list follows what the
+// daemon runs, start/stop/remove act on it, the wizard creates and starts a sandbox (asking
+// for a missing key and for approval), the binding dialog records approvals, the terminal
+// opens on `paddock exec -it`, and the log view follows and searches the output.
+#include "KeyringSession.h"
+#include "PageDriving.h"
+
+#include "SandboxListModel.h"
+
+#include <QRegularExpression>
+#include <QtTest>
+
+Q_IMPORT_QML_PLUGIN(PaddockPlugin)
+
+using namespace paddock;
+using namespace paddock::guitest;
+
+namespace {
+
+const QString kKey = QStringLiteral("sk-wizard-Hq7Lp2Vx9Tr4Mz6Kc1Bn8");
+
+QByteArray kitSpec(const QString &name, const QString &command, const QString &extra = QString())
+{
+    return QStringLiteral(R"(schemaVersion: "2"
+kind: sandbox
+name: %1
+description: A kit for the page's tests.
+sandbox:
+  image: debian:12
+  entrypoint: [sh, -c]
+  command:
+    default: ["%2"]
+%3)")
+        .arg(name, command, extra)
+        .toUtf8();
+}
+
+const QString kKeyedExtra = QStringLiteral(R"(credentials:
+  - service: testsvc
+    description: The test service's key
+    required: true
+    apiKey:
+      name: TEST_API_KEY
+      proxyManaged: true
+      inject:
+        - domain: api.keyed.test
+          header: Authorization
+          format: "Bearer %s"
+        - domain: "*.keyed.test"
+          header: X-Api-Key
+          format: "%s"
+permissions:
+  network:
+    allow:
+      - api.keyed.test
+      - "*.keyed.test"
+)");
+
+const QString kOptionalExtra = QStringLiteral(R"(credentials:
+  - service: othersvc
+    description: An optional key
+    apiKey:
+      name: OTHER_KEY
+      proxyManaged: true
+      inject:
+        - domain: other.test
+          header: X-Other
+          format: "%s"
+permissions:
+  network:
+    allow:
+      - other.test
+)");
+
+} // namespace
+
+class TestSandboxesPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup();
+    void listFollowsStartAndStop();
+    void refusalsSinceStartAreCounted();
+    void logViewFollowsAndSearches();
+    void terminalRunsPaddockExec();
+    void bindingDialogApprovesBeforeStart();
+    void wizardCreatesAndStartsASandbox();
+    void removeAsksFirst();
+
+private:
+    QQuickItem *row(const QString &name) { return findItem(m_window, QStringLiteral("sandboxRow_") + name); }
+    QString rowText(const QString &name, const QString &part)
+    {
+        QQuickItem *r = row(name);
+        QQuickItem *label = r ? findItem(r, part) : nullptr;
+        return label ? label->property("text").toString() : QString();
+    }
+    QQuickItem *rowButton(const QString &name, const QString &button)
+    {
+        QQuickItem *r = row(name);
+        return r ? findItem(r, button) : nullptr;
+    }
+    bool createFromDaemon(const QString &name, const QString &kitDir)
+    {
+        const api::Reply reply =
+            daemonCall(QStringLiteral("sandbox.create"), {{QStringLiteral("kit"), kitDir},
+                                                          {QStringLiteral("workspace"), m_workspace},
+                                                          {QStringLiteral("name"), name}});
+        if (reply.isError())
+            qWarning("sandbox.create: %s", qPrintable(reply.errorMessage()));
+        return !reply.isError();
+    }
+
+    QString m_home;
+    QString m_workspace;
+    QString m_kits;
+    QQmlApplicationEngine *m_engine = nullptr;
+    QQuickWindow *m_window = nullptr;
+};
+
+void TestSandboxesPage::initTestCase()
+{
+    if (qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable))
+        QSKIP(qgetenv(secrets::test::kUnavailableVariable).constData());
+    m_home = isolateEnvironment();
+    qputenv("PADDOCKD", PADDOCKD_BIN);
+    m_workspace = m_home + QStringLiteral("/project");
+    m_kits = m_home + QStringLiteral("/kits");
+    // The test's kits stand in for the samples Paddock ships.
+    qputenv("PADDOCK_SAMPLE_KITS", QFile::encodeName(m_kits));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/README.md"), "a project\n"));
+    QVERIFY(writeFile(
+        m_kits + QStringLiteral("/plain/spec.yaml"),
+        kitSpec(QStringLiteral("plain"), QStringLiteral("echo hello-from-the-sandbox; echo second line; sleep 600"))));
+    QVERIFY(writeFile(m_kits + QStringLiteral("/chatty/spec.yaml"),
+                      kitSpec(QStringLiteral("chatty"),
+                              QStringLiteral("curl -s -o /dev/null http://denied.test/ || true; sleep 600"))));
+    QVERIFY(writeFile(m_kits + QStringLiteral("/keyed/spec.yaml"),
+                      kitSpec(QStringLiteral("keyed"), QStringLiteral("sleep 600"), kKeyedExtra)));
+    QVERIFY(writeFile(m_kits + QStringLiteral("/optional/spec.yaml"),
+                      kitSpec(QStringLiteral("optional"), QStringLiteral("sleep 600"), kOptionalExtra)));
+
+    WarningRecorder::install();
+    gui::setUpApplication(*qGuiApp);
+    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
+    m_engine = new QQmlApplicationEngine(this);
+    m_window = loadMainWindow(*m_engine);
+    QVERIFY(m_window);
+    m_window->requestActivate();
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
+}
+
+void TestSandboxesPage::cleanupTestCase()
+{
+    stopEverything();
+}
+
+void TestSandboxesPage::cleanup()
+{
+    const QStringList warnings = WarningRecorder::messages();
+    WarningRecorder::clear();
+    if (!warnings.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+}
+
+void TestSandboxesPage::listFollowsStartAndStop()
+{
+    // Made outside the window, as `paddock create` would: the list picks it up by itself.
+    QVERIFY(createFromDaemon(QStringLiteral("alpha"), m_kits + QStringLiteral("/plain")));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("alpha")), 15000);
+    QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxName")), QStringLiteral("alpha"));
+    QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
+    QVERIFY(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxDetails"))
+                .startsWith(QStringLiteral("Kit plain · bwrap")));
+    QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxWorkspace")), m_workspace);
+
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxStartStopButton"))));
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running"), 20000);
+    QTRY_VERIFY(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxDetails")).contains(QStringLiteral(" · up ")));
+    // The daemon agrees.
+    QCOMPARE(daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("alpha")}})
+                 .result()
+                 .value(QLatin1String("sandbox"))
+                 .toObject()
+                 .value(QLatin1String("status"))
+                 .toString(),
+             QStringLiteral("running"));
+    QCOMPARE(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxStartStopButton"))->property("text").toString(),
+             QStringLiteral("Stop"));
+
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxStartStopButton"))));
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Stopped"), 20000);
+
+    // Stopped from a terminal: the row follows without anyone clicking.
+    QVERIFY(
+        !daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("alpha")}}).isError());
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running"), 15000);
+}
+
+void TestSandboxesPage::refusalsSinceStartAreCounted()
+{
+    QVERIFY(createFromDaemon(QStringLiteral("chatty"), m_kits + QStringLiteral("/chatty")));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("chatty")), 15000);
+    QCOMPARE(rowText(QStringLiteral("chatty"), QStringLiteral("sandboxDenials")),
+             QStringLiteral("No refused connections since it started"));
+    QVERIFY(press(m_window, rowButton(QStringLiteral("chatty"), QStringLiteral("sandboxStartStopButton"))));
+    // One request to a name no policy allows: exactly one refusal, counted once.
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("chatty"), QStringLiteral("sandboxDenials")),
+                              QStringLiteral("1 refused connection since it started"), 20000);
+    // A few more list refreshes do not count it again.
+    auto *model = qobject_cast<gui::SandboxListModel *>(findObject(m_window, QStringLiteral("sandboxListModel")));
+    QVERIFY(model);
+    for (int i = 0; i < 3; ++i) {
+        QSignalSpy refreshed(model, &gui::SandboxListModel::loadingChanged);
+        model->refresh();
+        QVERIFY(refreshed.wait(10000));
+    }
+    QCOMPARE(rowText(QStringLiteral("chatty"), QStringLiteral("sandboxDenials")),
+             QStringLiteral("1 refused connection since it started"));
+}
+
+void TestSandboxesPage::logViewFollowsAndSearches()
+{
+    QObject *dialog = findObject(m_window, QStringLiteral("sandboxLogDialog"));
+    QVERIFY(dialog);
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxLogsButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QQuickItem *text = findInPopup(dialog, QStringLiteral("logText"));
+    QVERIFY(text);
+    QTRY_VERIFY_WITH_TIMEOUT(text->property("text").toString().contains(QStringLiteral("hello-from-the-sandbox")),
+                             15000);
+
+    QVERIFY(type(m_window, findInPopup(dialog, QStringLiteral("logSearchField")), QStringLiteral("SECOND")));
+    QTRY_COMPARE(text->property("selectedText").toString(), QStringLiteral("second"));
+    // Each start of alpha printed the line once; however many runs the output keeps, the
+    // count says how many there are and Next walks through them.
+    const int count = int(text->property("text").toString().count(QStringLiteral("second")));
+    QVERIFY(count >= 1);
+    QCOMPARE(findInPopup(dialog, QStringLiteral("logMatchCount"))->property("text").toString(),
+             count == 1 ? QStringLiteral("1 match") : QStringLiteral("%1 matches").arg(count));
+    const int first = text->property("selectionStart").toInt();
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("logNextButton"))));
+    if (count > 1)
+        QTRY_VERIFY(text->property("selectionStart").toInt() > first);
+    else
+        QCOMPARE(text->property("selectionStart").toInt(), first);
+    QCOMPARE(text->property("selectedText").toString(), QStringLiteral("second"));
+
+    QVERIFY(
+        type(m_window, findInPopup(dialog, QStringLiteral("logSearchField")), QStringLiteral("nowhere-to-be-found")));
+    QTRY_COMPARE(text->property("selectedText").toString(), QString());
+    QCOMPARE(findInPopup(dialog, QStringLiteral("logMatchCount"))->property("text").toString(),
+             QStringLiteral("0 matches"));
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("logCloseButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+}
+
+void TestSandboxesPage::terminalRunsPaddockExec()
+{
+    // A stand-in terminal that writes down what it was asked to run.
+    const QString record = m_home + QStringLiteral("/terminal-args");
+    const QString script = m_home + QStringLiteral("/fake-terminal");
+    QVERIFY(writeFile(
+        script,
+        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record).toUtf8()));
+    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("TERMINAL", QFile::encodeName(script));
+    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
+    QVERIFY(launcher);
+    launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
+
+    QTRY_COMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")), QStringLiteral("Running"));
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxTerminalButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(record), 10000);
+    QFile file(record);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList args = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(args, (QStringList{QStringLiteral("-e"), QStringLiteral(PADDOCK_BIN), QStringLiteral("exec"),
+                                QStringLiteral("-it"), QStringLiteral("alpha"), QStringLiteral("sh")}));
+    qunsetenv("TERMINAL");
+}
+
+void TestSandboxesPage::bindingDialogApprovesBeforeStart()
+{
+    QVERIFY(createFromDaemon(QStringLiteral("gated"), m_kits + QStringLiteral("/optional")));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("gated")), 15000);
+    QObject *dialog = findObject(m_window, QStringLiteral("bindingDialog"));
+    QVERIFY(dialog);
+
+    // Denied: nothing is approved and the sandbox stays as it was.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxStartStopButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->property("opened").toBool(), 10000);
+    QCOMPARE(findInPopup(dialog, QStringLiteral("bindingService"))->property("text").toString(),
+             QStringLiteral("othersvc (optional)"));
+    QCOMPARE(findInPopup(dialog, QStringLiteral("bindingDomains"))->property("text").toString(),
+             QStringLiteral("Sent to: other.test"));
+    QVERIFY(!findInPopup(dialog, QStringLiteral("bindingWildcardWarning"))->isVisible());
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("bindingDenyButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_VERIFY(findItem(m_window, QStringLiteral("sandboxesMessage"))
+                    ->property("text")
+                    .toString()
+                    .contains(QStringLiteral("not approved")));
+    QCOMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
+    const QString credentials = m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml");
+    QVERIFY(!QFileInfo::exists(credentials) || filesContaining(credentials, "othersvc").isEmpty());
+
+    // Approved: credentials.yaml records it, and the sandbox starts.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxStartStopButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->property("opened").toBool(), 10000);
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("bindingApproveAllButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running"), 20000);
+    QFile file(credentials);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY2(text.contains(QStringLiteral("othersvc:")) && text.contains(QStringLiteral("other.test")),
+             qPrintable(text));
+    const api::Reply bindings = daemonCall(QStringLiteral("binding.list"));
+    QCOMPARE(bindings.result().value(QLatin1String("bindings")).toArray().size(), 1);
+}
+
+void TestSandboxesPage::wizardCreatesAndStartsASandbox()
+{
+    QObject *wizard = findObject(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QTRY_VERIFY(wizard->property("opened").toBool());
+    QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
+    QVERIFY(next && stepTitle);
+
+    // 1. Folder: a folder that does not exist is refused, the project folder accepted.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("1. Project folder"));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_home + QStringLiteral("/nope")));
+    QVERIFY(!next->isEnabled());
+    QVERIFY(isShown(findInPopup(wizard, QStringLiteral("wizardFolderProblem"))));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+
+    // 2. Kit: a folder that holds no kit is refused; one of the listed kits is taken.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("2. Kit"));
+    QVERIFY(!next->isEnabled());
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardKitField")), m_workspace));
+    QTest::keyClick(m_window, Qt::Key_Return);
+    QTRY_VERIFY(isShown(findInPopup(wizard, QStringLiteral("wizardKitError"))));
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardKitError"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("spec.yaml")));
+    QVERIFY(!next->isEnabled());
+    for (const QString &name : {QStringLiteral("plain"), QStringLiteral("chatty"), QStringLiteral("optional")})
+        QVERIFY2(isShown(findInPopup(wizard, QStringLiteral("wizardKit_") + name)), qPrintable(name));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_keyed"))));
+    QTRY_VERIFY(next->isEnabled());
+    QCOMPARE(findInPopup(wizard, QStringLiteral("wizardKitField"))->property("text").toString(),
+             m_kits + QStringLiteral("/keyed"));
+    QVERIFY(press(m_window, next));
+
+    // 3. Backend and workspace: bubblewrap, direct, and a name.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("3. Backend and workspace"));
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardBackendBwrap"))->property("checked").toBool());
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardModeDirect"))->property("checked").toBool());
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), QStringLiteral("wiz")));
+    QVERIFY(press(m_window, next));
+
+    // 4. Review: what the kit asks for, and what it reaches on this computer as warnings.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
+    QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewImage"))->property("text").toString(),
+             QStringLiteral("Image: debian:12"));
+    QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewDomains"))->property("text").toString(),
+             QStringLiteral("Allowed domains: api.keyed.test, *.keyed.test"));
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardReviewCredentials"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("testsvc (sent to api.keyed.test, *.keyed.test)")));
+    QStringList warnings;
+    for (QQuickItem *item : findItems(findInPopup(wizard, QStringLiteral("wizardReviewTitle"))->parentItem(),
+                                      QStringLiteral("wizardWarning")))
+        warnings << item->property("text").toString();
+    QVERIFY2(warnings.join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("can read, change and delete every file in ") + m_workspace),
+             qPrintable(warnings.join(QLatin1Char('\n'))));
+    QVERIFY2(warnings.join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("testsvc key would be sent to every host matching *.keyed.test")),
+             qPrintable(warnings.join(QLatin1Char('\n'))));
+    QVERIFY(press(m_window, next));
+
+    // 5. The key is missing: the key step asks for it; then the approval.
+    QTRY_COMPARE_WITH_TIMEOUT(stepTitle->property("text").toString(), QStringLiteral("5. Keys and approvals"), 15000);
+    QQuickItem *keyField = findInPopup(wizard, QStringLiteral("wizardKeyField_testsvc"));
+    QVERIFY(isShown(keyField));
+    QCOMPARE(keyField->property("echoMode").toInt(), 2); // TextInput.Password
+    QVERIFY(!next->isEnabled());
+    QVERIFY(type(m_window, keyField, kKey));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKeySave_testsvc"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!findInPopup(wizard, QStringLiteral("wizardKeyField_testsvc")) ||
+                                 !isShown(findInPopup(wizard, QStringLiteral("wizardKeyField_testsvc"))),
+                             15000);
+    QQuickItem *approve = findInPopup(wizard, QStringLiteral("wizardApproveButton"));
+    QTRY_VERIFY(isShown(approve));
+    QVERIFY(!next->isEnabled());
+    QVERIFY(press(m_window, approve));
+    QObject *binding = findObject(m_window, QStringLiteral("wizardBindingDialog"));
+    QTRY_VERIFY(binding->property("opened").toBool());
+    QVERIFY(isShown(findInPopup(binding, QStringLiteral("bindingWildcardWarning"))));
+    QVERIFY(press(m_window, findInPopup(binding, QStringLiteral("bindingApproveAllButton"))));
+    QTRY_VERIFY(!binding->property("visible").toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(isShown(findInPopup(wizard, QStringLiteral("wizardCredentialsReady"))), 15000);
+    QVERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+
+    // 6. Create and start.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("6. Create and start"));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardCreateButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!wizard->property("visible").toBool(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("wiz")), 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("wiz"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running"), 15000);
+    QVERIFY(rowText(QStringLiteral("wiz"), QStringLiteral("sandboxDetails"))
+                .startsWith(QStringLiteral("Kit keyed · bwrap")));
+
+    // The key reached the keychain and nothing else.
+    const api::Reply secrets = daemonCall(QStringLiteral("secret.list"));
+    QCOMPARE(secrets.result()
+                 .value(QLatin1String("secrets"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(QLatin1String("masked"))
+                 .toString(),
+             kKey.left(4) + QStringLiteral("…") + kKey.right(4));
+    const QStringList files = filesContaining(m_home, kKey.toUtf8());
+    QVERIFY2(files.isEmpty(), qPrintable(files.join(QLatin1Char('\n'))));
+    QFile credentials(m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml"));
+    QVERIFY(credentials.open(QIODevice::ReadOnly));
+    QVERIFY(credentials.readAll().contains("api.keyed.test"));
+
+    // A picture of the page with real sandboxes, next to the shell test's screenshots.
+    const QString dir = QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en");
+    QDir().mkpath(dir);
+    m_window->grabWindow().save(dir + QStringLiteral("/sandboxes-populated.png"));
+}
+
+void TestSandboxesPage::removeAsksFirst()
+{
+    QObject *dialog = findObject(m_window, QStringLiteral("sandboxRemoveDialog"));
+    QVERIFY(dialog);
+    QTRY_COMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Running"));
+    // Cancelled: still there.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxRemoveButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QVERIFY(findInPopup(dialog, QStringLiteral("sandboxRemoveText"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("gated is running: it will be stopped first.")));
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxRemoveCancelButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QVERIFY(row(QStringLiteral("gated")));
+
+    // Confirmed: stopped, removed, gone from the daemon too.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxRemoveButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxRemoveConfirmButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("gated")), 20000);
+    QCOMPARE(
+        daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("gated")}}).errorCode(),
+        QStringLiteral("no-such-sandbox"));
+}
+
+int main(int argc, char **argv)
+{
+    paddock::secrets::test::enterPrivateKeyring(argc, argv);
+    QGuiApplication app(argc, argv);
+    TestSandboxesPage test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_sandboxes_page.moc"

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Secrets page with the real paddockd and a private GNOME Keyring: a key typed in the
+// password field is stored (secret.list then shows it masked, and no file of the test's XDG
+// directories holds it), replaced and removed; with no keychain reachable, a banner says what
+// to install.
+#include "KeyringSession.h"
+#include "PageDriving.h"
+
+#include <QtTest>
+
+Q_IMPORT_QML_PLUGIN(PaddockPlugin)
+
+using namespace paddock;
+using namespace paddock::guitest;
+
+namespace {
+
+const QString kKey = QStringLiteral("sk-page-Rb3Nq8Wd5Yk2Pf7Jx4Mv9");
+const QString kReplacement = QStringLiteral("sk-newer-Gt6Hs1Lc8Zu3Ae5Oi2Wq7");
+
+QString masked(const QString &key)
+{
+    return key.left(4) + QStringLiteral("…") + key.right(4);
+}
+
+/** The masked value secret.list reports for @p service, empty when it is not listed. */
+QString listedMask(const QString &service)
+{
+    for (const QJsonValue &value :
+         daemonCall(QStringLiteral("secret.list")).result().value(QLatin1String("secrets")).toArray()) {
+        if (value.toObject().value(QLatin1String("service")).toString() == service)
+            return value.toObject().value(QLatin1String("masked")).toString();
+    }
+    return QString();
+}
+
+} // namespace
+
+class TestSecretsPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup();
+    void setShowsTheKeyMasked();
+    void replaceChangesTheKey();
+    void removeAsksThenRemoves();
+    void noKeychainShowsWhatToInstall();
+
+private:
+    QQuickItem *item(const QString &name) { return findItem(findItem(m_window, QStringLiteral("page_secrets")), name); }
+    QQuickItem *row(const QString &name) { return item(QStringLiteral("secretRow_") + name); }
+
+    QString m_home;
+    QQmlApplicationEngine *m_engine = nullptr;
+    QQuickWindow *m_window = nullptr;
+};
+
+void TestSecretsPage::initTestCase()
+{
+    if (qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable))
+        QSKIP(qgetenv(secrets::test::kUnavailableVariable).constData());
+    m_home = isolateEnvironment();
+    qputenv("PADDOCKD", PADDOCKD_BIN);
+    WarningRecorder::install();
+    gui::setUpApplication(*qGuiApp);
+    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
+    m_engine = new QQmlApplicationEngine(this);
+    m_window = loadMainWindow(*m_engine);
+    QVERIFY(m_window);
+    m_window->requestActivate();
+    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    QTest::keyClick(m_window, Qt::Key_4, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(item(QStringLiteral("secretServiceField")), 20000);
+    QTRY_VERIFY(isShown(item(QStringLiteral("secretsEmpty"))));
+    QVERIFY(!isShown(item(QStringLiteral("keychainBanner"))));
+}
+
+void TestSecretsPage::cleanupTestCase()
+{
+    stopEverything();
+}
+
+void TestSecretsPage::cleanup()
+{
+    const QStringList warnings = WarningRecorder::messages();
+    WarningRecorder::clear();
+    if (!warnings.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+}
+
+void TestSecretsPage::setShowsTheKeyMasked()
+{
+    QQuickItem *value = item(QStringLiteral("secretValueField"));
+    QQuickItem *save = item(QStringLiteral("secretSaveButton"));
+    QCOMPARE(value->property("echoMode").toInt(), 2); // TextInput.Password: never shown
+    QVERIFY(!save->isEnabled());
+    QVERIFY(type(m_window, item(QStringLiteral("secretServiceField")), QStringLiteral("anthropic")));
+    QVERIFY(!save->isEnabled()); // no value yet
+    QVERIFY(type(m_window, value, kKey));
+    QCOMPARE(value->property("displayText").toString().contains(kKey.mid(3, 6)), false);
+    QVERIFY(save->isEnabled());
+    QVERIFY(press(m_window, save));
+
+    // Cleared once handed on, then listed masked, by the page and by the daemon.
+    QCOMPARE(value->property("text").toString(), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("anthropic")), 20000);
+    QCOMPARE(findItem(row(QStringLiteral("anthropic")), QStringLiteral("secretMasked"))->property("text").toString(),
+             masked(kKey));
+    QCOMPARE(listedMask(QStringLiteral("anthropic")), masked(kKey));
+    QTRY_VERIFY(item(QStringLiteral("secretsMessage"))->property("text").toString().contains(QStringLiteral("stored")));
+    QVERIFY(!isShown(item(QStringLiteral("secretsEmpty"))));
+
+    // In the keychain only.
+    const QStringList files = filesContaining(m_home, kKey.toUtf8());
+    QVERIFY2(files.isEmpty(), qPrintable(files.join(QLatin1Char('\n'))));
+
+    // A picture of the page with a key, next to the shell test's screenshots.
+    QDir().mkpath(QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en"));
+    m_window->grabWindow().save(QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en/secrets-populated.png"));
+}
+
+void TestSecretsPage::replaceChangesTheKey()
+{
+    QQuickItem *anthropic = row(QStringLiteral("anthropic"));
+    QVERIFY(anthropic);
+    QQuickItem *field = findItem(anthropic, QStringLiteral("secretReplaceField"));
+    QVERIFY(!isShown(field));
+    QVERIFY(press(m_window, findItem(anthropic, QStringLiteral("secretReplaceButton"))));
+    QTRY_VERIFY(isShown(field));
+    QCOMPARE(field->property("echoMode").toInt(), 2);
+    QVERIFY(type(m_window, field, kReplacement));
+    QVERIFY(press(m_window, findItem(anthropic, QStringLiteral("secretReplaceSaveButton"))));
+    QTRY_COMPARE_WITH_TIMEOUT(listedMask(QStringLiteral("anthropic")), masked(kReplacement), 20000);
+    QTRY_COMPARE(
+        findItem(row(QStringLiteral("anthropic")), QStringLiteral("secretMasked"))->property("text").toString(),
+        masked(kReplacement));
+    QVERIFY(filesContaining(m_home, kReplacement.toUtf8()).isEmpty());
+}
+
+void TestSecretsPage::removeAsksThenRemoves()
+{
+    QObject *dialog = findObject(m_window, QStringLiteral("secretRemoveDialog"));
+    QVERIFY(dialog);
+    QVERIFY(press(m_window, findItem(row(QStringLiteral("anthropic")), QStringLiteral("secretRemoveButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("secretRemoveConfirmButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("anthropic")), 20000);
+    QCOMPARE(listedMask(QStringLiteral("anthropic")), QString());
+    QTRY_VERIFY(isShown(item(QStringLiteral("secretsEmpty"))));
+}
+
+void TestSecretsPage::noKeychainShowsWhatToInstall()
+{
+    // The daemon started again without a session bus: nothing answers for the keychain.
+    stopEverything();
+    QTRY_VERIFY_WITH_TIMEOUT(!item(QStringLiteral("secretServiceField")), 15000);
+    qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("daemonRetryButton"))));
+    // QtKeychain gives up on the Secret Service only after D-Bus's own 25 s timeout.
+    QTRY_VERIFY_WITH_TIMEOUT(isShown(item(QStringLiteral("keychainBanner"))), 60000);
+    QVERIFY(item(QStringLiteral("keychainBannerInstall"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("gnome-keyring")));
+    QVERIFY(item(QStringLiteral("keychainBannerTitle"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("No keychain")));
+    // Nothing can be typed into a keychain that is not there.
+    QVERIFY(!item(QStringLiteral("secretSaveButton"))->isEnabled());
+}
+
+int main(int argc, char **argv)
+{
+    paddock::secrets::test::enterPrivateKeyring(argc, argv);
+    QGuiApplication app(argc, argv);
+    TestSecretsPage test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_secrets_page.moc"
