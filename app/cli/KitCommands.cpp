@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// paddock kit validate|show|allow|deny
+// paddock kit validate|show|ls|add|forget|new (allow and deny live in KitEditCommands.cpp)
 #include "Cli.h"
 
 #include "kit/KitJson.h"
+#include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 
@@ -67,6 +72,146 @@ int runShow(const Invocation &call)
     return ExitOk;
 }
 
+QJsonObject entryJson(const kit::KitEntry &entry)
+{
+    QJsonArray diagnostics;
+    for (const kit::Diagnostic &d : entry.diagnostics) {
+        diagnostics.append(QJsonObject{
+            {QStringLiteral("severity"), d.isError() ? QStringLiteral("error") : QStringLiteral("warning")},
+            {QStringLiteral("file"), d.file},
+            {QStringLiteral("line"), d.line},
+            {QStringLiteral("column"), d.column},
+            {QStringLiteral("message"), d.message},
+        });
+    }
+    return QJsonObject{
+        {QStringLiteral("name"), entry.name},
+        {QStringLiteral("kind"), entry.kind},
+        {QStringLiteral("displayName"), entry.displayName},
+        {QStringLiteral("version"), entry.version},
+        {QStringLiteral("description"), entry.description},
+        {QStringLiteral("directory"), entry.directory},
+        {QStringLiteral("source"), kit::sourceName(entry.source)},
+        {QStringLiteral("valid"), entry.valid()},
+        {QStringLiteral("errors"), entry.errorCount},
+        {QStringLiteral("warnings"), entry.warningCount},
+        {QStringLiteral("diagnostics"), diagnostics},
+    };
+}
+
+QString healthText(const kit::KitEntry &entry)
+{
+    if (entry.errorCount > 0)
+        return QStringLiteral("%1 %2")
+            .arg(entry.errorCount)
+            .arg(QLatin1String(entry.errorCount == 1 ? "error" : "errors"));
+    if (entry.warningCount > 0)
+        return QStringLiteral("ok, %1 %2")
+            .arg(entry.warningCount)
+            .arg(QLatin1String(entry.warningCount == 1 ? "warning" : "warnings"));
+    return QStringLiteral("ok");
+}
+
+int runList(const Invocation &call)
+{
+    kit::KitLibrary library;
+    const QList<kit::KitEntry> entries = library.entries();
+    if (call.parser.isSet(QStringLiteral("json"))) {
+        QJsonArray array;
+        for (const kit::KitEntry &entry : entries)
+            array.append(entryJson(entry));
+        out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+    } else if (entries.isEmpty()) {
+        out() << "No kits yet: add a kit folder with `paddock kit add DIR` or make one with "
+                 "`paddock kit new --template sandbox DIR`.\n";
+    } else {
+        // Columns sized to their content, like `ls -l`: names vary from 2 to 40 characters.
+        const QStringList headers{QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("SOURCE"),
+                                  QStringLiteral("STATUS"), QStringLiteral("FOLDER")};
+        QList<QStringList> rows{headers};
+        for (const kit::KitEntry &entry : entries) {
+            rows << QStringList{entry.name, entry.version.isEmpty() ? QStringLiteral("-") : entry.version,
+                                kit::sourceName(entry.source), healthText(entry), entry.directory};
+        }
+        QList<int> widths(headers.size(), 0);
+        for (const QStringList &row : rows)
+            for (qsizetype i = 0; i < row.size(); ++i)
+                widths[i] = std::max(widths[i], int(row.at(i).size()));
+        for (const QStringList &row : rows) {
+            QString line;
+            for (qsizetype i = 0; i < row.size(); ++i)
+                line += i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i);
+            out() << line << '\n';
+        }
+    }
+    out().flush();
+    if (!library.configError().isEmpty()) {
+        err() << "paddock: the added kits are not listed: " << library.configError() << '\n';
+        err().flush();
+        return ExitFailed;
+    }
+    return ExitOk;
+}
+
+int runAdd(const Invocation &call)
+{
+    kit::KitLibrary library;
+    const QString dir = call.positional.constFirst();
+    QString error;
+    bool changed = false;
+    if (!library.add(dir, &error, &changed))
+        return failure(error);
+    const kit::KitEntry entry = kit::KitLibrary::readEntry(QFileInfo(dir).canonicalFilePath(), kit::KitSource::Added);
+    if (changed)
+        out() << "added " << entry.name << " (" << entry.directory << ")";
+    else
+        out() << entry.name << " (" << entry.directory << ") is already in the library";
+    out() << (entry.valid() ? QString()
+                            : QStringLiteral("; it does not validate yet: paddock kit validate %1").arg(dir))
+          << '\n';
+    out().flush();
+    return ExitOk;
+}
+
+int runForget(const Invocation &call)
+{
+    kit::KitLibrary library;
+    QString error;
+    QString folder;
+    if (!library.forget(call.positional.constFirst(), &error, &folder))
+        return failure(error);
+    out() << "forgot " << folder << " (its files are untouched)\n";
+    out().flush();
+    return ExitOk;
+}
+
+int runNew(const Invocation &call)
+{
+    const QString templateName = call.parser.value(QStringLiteral("template"));
+    if (templateName.isEmpty())
+        return usageError(call.commandPath, QStringLiteral("--template is required (%1)")
+                                                .arg(kit::KitLibrary::templateNames().join(QStringLiteral(", "))));
+    if (!kit::KitLibrary::templateNames().contains(templateName))
+        return usageError(call.commandPath,
+                          QStringLiteral("unknown template '%1' (templates: %2)")
+                              .arg(templateName, kit::KitLibrary::templateNames().join(QStringLiteral(", "))));
+    const QString dir = call.positional.constFirst();
+    QString error;
+    if (!kit::KitLibrary::createFromTemplate(templateName, dir, call.parser.value(QStringLiteral("name")), &error))
+        return failure(error);
+    const QString specPath = QDir(dir).filePath(QStringLiteral("spec.yaml"));
+    if (call.parser.isSet(QStringLiteral("no-add"))) {
+        out() << "wrote " << specPath << '\n';
+    } else {
+        kit::KitLibrary library;
+        if (!library.add(dir, &error))
+            return failure(QStringLiteral("wrote %1 but could not add it to the library: %2").arg(specPath, error));
+        out() << "wrote " << specPath << " and added it to the library\n";
+    }
+    out().flush();
+    return ExitOk;
+}
+
 } // namespace
 
 Command kitCommand()
@@ -113,7 +258,65 @@ Command kitCommand()
     };
     show.run = runShow;
 
+    Command list;
+    list.name = QStringLiteral("ls");
+    list.summary = QStringLiteral("List the kits Paddock knows: folders you added and the samples.");
+    list.description =
+        QStringLiteral("Lists the kit folders added with `paddock kit add` (kept in ~/.config/paddock/kits.yaml)\n"
+                       "and the sample kits shipped with Paddock, each checked as `kit validate` does:\n"
+                       "name, version, source (added or sample), status (ok, or its number of errors)\n"
+                       "and folder. Exits 1 when kits.yaml cannot be read (the error names its line).");
+    list.maxPositional = 0;
+    list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    list.run = runList;
+
+    Command add;
+    add.name = QStringLiteral("add");
+    add.summary = QStringLiteral("Add a kit folder to the library.");
+    add.description =
+        QStringLiteral("Remembers the folder DIR (which must hold a spec.yaml) in ~/.config/paddock/kits.yaml.\n"
+                       "The kit is listed even when it does not validate yet.");
+    add.positionalSyntax = QStringLiteral("DIR");
+    add.positionalHelp = {{QStringLiteral("DIR"), QStringLiteral("A kit directory (holding spec.yaml).")}};
+    add.minPositional = 1;
+    add.maxPositional = 1;
+    add.run = runAdd;
+
+    Command forget;
+    forget.name = QStringLiteral("forget");
+    forget.summary = QStringLiteral("Remove an added kit from the library (its files stay).");
+    forget.description =
+        QStringLiteral("Removes the folder, or the added kit with that name, from ~/.config/paddock/kits.yaml.\n"
+                       "Nothing is deleted. Sample kits cannot be forgotten.");
+    forget.positionalSyntax = QStringLiteral("NAME|DIR");
+    forget.positionalHelp = {{QStringLiteral("NAME|DIR"), QStringLiteral("The kit's name or its folder.")}};
+    forget.minPositional = 1;
+    forget.maxPositional = 1;
+    forget.run = runForget;
+
+    Command create;
+    create.name = QStringLiteral("new");
+    create.summary = QStringLiteral("Write a new kit from a template and add it to the library.");
+    create.description =
+        QStringLiteral("Writes DIR/spec.yaml from a template (sandbox: an image, an entrypoint and an allowlist;\n"
+                       "mixin: domains and setup layered onto another kit), named after the folder unless\n"
+                       "--name says otherwise, and adds DIR to the library. DIR must not hold a spec.yaml.");
+    create.positionalSyntax = QStringLiteral("DIR");
+    create.positionalHelp = {{QStringLiteral("DIR"), QStringLiteral("The folder of the new kit (created).")}};
+    create.minPositional = 1;
+    create.maxPositional = 1;
+    create.options = {
+        QCommandLineOption(QStringLiteral("template"), QStringLiteral("The template: sandbox or mixin."),
+                           QStringLiteral("T")),
+        QCommandLineOption(QStringLiteral("name"), QStringLiteral("The kit's name (default: from the folder name)."),
+                           QStringLiteral("NAME")),
+        QCommandLineOption(QStringLiteral("no-add"),
+                           QStringLiteral("Only write the files; do not add the kit to the library.")),
+    };
+    create.run = runNew;
+
     kit.subcommands << validate << show;
+    kit.subcommands << list << add << forget << create;
     kit.subcommands << kitEditCommands();
     return kit;
 }

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import Paddock
+
+// A list of strings of a kit (entrypoint, allowed domains, licences): one editable row per
+// item, a remove button on each, and a field to add one more.
+ColumnLayout {
+    id: list
+
+    required property KitEditorModel editor
+    required property string path
+    property string label
+    property string placeholder
+    // "allow" or "deny" for permissions.network, whose patterns go through the kit writer.
+    property string networkList: ""
+    readonly property var items: editor.revision >= 0 ? editor.strings(path) : []
+    readonly property string message: editor.revision >= 0 ? editor.messageFor(path) : ""
+
+    spacing: 2
+    Layout.fillWidth: true
+
+    Label {
+        text: list.label
+        textFormat: Text.PlainText
+        font.pixelSize: Theme.smallFontSize
+        opacity: 0.8
+    }
+    Repeater {
+        model: list.items
+        delegate: RowLayout {
+            id: row
+            required property int index
+            required property string modelData
+            Layout.fillWidth: true
+            TextField {
+                objectName: "item_" + list.path + "." + row.index
+                Layout.fillWidth: true
+                text: row.modelData
+                readOnly: list.editor.readOnly || list.networkList.length > 0
+                selectByMouse: true
+                Accessible.name: qsTr("%1, item %2").arg(list.label).arg(row.index + 1)
+                onTextEdited: list.editor.setItem(list.path, row.index, text)
+            }
+            Button {
+                objectName: "remove_" + list.path + "." + row.index
+                text: qsTr("Remove")
+                visible: !list.editor.readOnly
+                Accessible.name: qsTr("Remove %1 from %2").arg(row.modelData).arg(list.label)
+                onClicked: {
+                    if (list.networkList.length > 0)
+                        list.editor.removeNetworkPattern(list.networkList === "deny", row.modelData)
+                    else
+                        list.editor.removeItem(list.path, row.index)
+                }
+            }
+        }
+    }
+    RowLayout {
+        visible: !list.editor.readOnly
+        Layout.fillWidth: true
+        TextField {
+            id: newItem
+            objectName: "add_" + list.path
+            Layout.fillWidth: true
+            placeholderText: list.placeholder
+            selectByMouse: true
+            Accessible.name: qsTr("New item of %1").arg(list.label)
+            onAccepted: addButton.clicked()
+        }
+        Button {
+            id: addButton
+            objectName: "addButton_" + list.path
+            text: qsTr("Add")
+            enabled: newItem.text.trim().length > 0
+            Accessible.name: qsTr("Add to %1").arg(list.label)
+            onClicked: {
+                const ok = list.networkList.length > 0
+                    ? list.editor.addNetworkPattern(list.networkList === "deny", newItem.text)
+                    : list.editor.appendItem(list.path, newItem.text.trim())
+                if (ok)
+                    newItem.clear()
+            }
+        }
+    }
+    Label {
+        objectName: "message_" + list.path
+        visible: list.message.length > 0
+        Layout.fillWidth: true
+        text: list.message
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: Theme.errorColor
+        font.pixelSize: Theme.smallFontSize
+    }
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `paddock kit ls|add|forget|new`, run as a user runs them: the real binary, a private
+// configuration folder, real kit folders, exit codes and output.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestKitLibraryCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void lsListsSamples();
+    void addThenLsShowsKitAsAdded();
+    void addRefusesFolderWithoutSpec();
+    void forgetByNameRemovesIt();
+    void forgetUnknownFails();
+    void forgetSampleFails();
+    void newWritesValidKitAndAddsIt();
+    void newMixinWithName();
+    void newNeedsKnownTemplate();
+    void newRefusesExistingKit();
+    void lsWithBrokenKitsYamlNamesLine();
+    void lsJsonReportsErrors();
+
+private:
+    Run paddock(const QStringList &arguments);
+    QString kitsYaml() const { return m_home->filePath(QStringLiteral("XDG_CONFIG_HOME/paddock/kits.yaml")); }
+    QJsonArray lsJson();
+    QString copyFixture(const QString &fixture, const QString &folder);
+
+    std::unique_ptr<QTemporaryDir> m_home;
+};
+
+void TestKitLibraryCli::init()
+{
+    QVERIFY(QFileInfo(QStringLiteral(PADDOCK_BIN)).isExecutable());
+    m_home = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_home->isValid());
+    // The samples this test sees: two real kits in a folder of its own.
+    copyFixture(QStringLiteral("published/pi"), QStringLiteral("samples/pi"));
+    copyFixture(QStringLiteral("published/aider"), QStringLiteral("samples/aider"));
+}
+
+QString TestKitLibraryCli::copyFixture(const QString &fixture, const QString &folder)
+{
+    const QString dir = m_home->filePath(folder);
+    QDir().mkpath(dir);
+    QFile::copy(QStringLiteral(PADDOCK_FIXTURES "/kits/") + fixture + QStringLiteral("/spec.yaml"),
+                dir + QStringLiteral("/spec.yaml"));
+    return QFileInfo(dir).canonicalFilePath();
+}
+
+Run TestKitLibraryCli::paddock(const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
+        const QString path = m_home->filePath(QLatin1String(name));
+        QDir().mkpath(path);
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        env.insert(QLatin1String(name), path);
+    }
+    env.insert(QStringLiteral("PADDOCK_SAMPLE_KITS"), m_home->filePath(QStringLiteral("samples")));
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(m_home->path());
+    process.start(QStringLiteral(PADDOCK_BIN), arguments);
+    Run run;
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QJsonArray TestKitLibraryCli::lsJson()
+{
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("ls"), QStringLiteral("--json")});
+    [&] { QCOMPARE(run.exitCode, 0); }();
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+    [&] { QCOMPARE(error.error, QJsonParseError::NoError); }();
+    return document.array();
+}
+
+void TestKitLibraryCli::lsListsSamples()
+{
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines.at(0).startsWith(QStringLiteral("NAME")));
+    QVERIFY2(lines.at(1).startsWith(QStringLiteral("aider ")) && lines.at(1).contains(QStringLiteral(" sample ")),
+             qPrintable(lines.at(1)));
+    // aider relies on a global policy for one inject domain: valid, with a warning.
+    QVERIFY2(lines.at(1).contains(QStringLiteral("ok, ")), qPrintable(lines.at(1)));
+    QVERIFY2(lines.at(2).startsWith(QStringLiteral("pi ")), qPrintable(lines.at(2)));
+    QVERIFY(lines.at(2).endsWith(m_home->filePath(QStringLiteral("samples/pi"))));
+    QVERIFY(!QFileInfo::exists(kitsYaml()));
+}
+
+void TestKitLibraryCli::addThenLsShowsKitAsAdded()
+{
+    const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
+    // A relative folder, as typed in a terminal.
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("add"), QStringLiteral("work/claude")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QStringLiteral("added claude (%1)\n").arg(kit));
+    QVERIFY(readAll(kitsYaml()).contains(kit.toUtf8()));
+
+    const Run again = paddock({QStringLiteral("kit"), QStringLiteral("add"), kit});
+    QCOMPARE(again.exitCode, 0);
+    QVERIFY2(again.out.contains(QStringLiteral("already in the library")), qPrintable(again.out));
+
+    const QJsonArray kits = lsJson();
+    QCOMPARE(kits.size(), 3);
+    const QJsonObject first = kits.at(0).toObject();
+    QCOMPARE(first.value(QStringLiteral("name")).toString(), QStringLiteral("claude"));
+    QCOMPARE(first.value(QStringLiteral("source")).toString(), QStringLiteral("added"));
+    QCOMPARE(first.value(QStringLiteral("directory")).toString(), kit);
+    QCOMPARE(first.value(QStringLiteral("valid")).toBool(), true);
+    QCOMPARE(kits.at(2).toObject().value(QStringLiteral("source")).toString(), QStringLiteral("sample"));
+}
+
+void TestKitLibraryCli::addRefusesFolderWithoutSpec()
+{
+    QDir().mkpath(m_home->filePath(QStringLiteral("work/empty")));
+    const Run run =
+        paddock({QStringLiteral("kit"), QStringLiteral("add"), m_home->filePath(QStringLiteral("work/empty"))});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.startsWith(QStringLiteral("paddock: ")) && run.err.contains(QStringLiteral("no spec.yaml")),
+             qPrintable(run.err));
+    QCOMPARE(paddock({QStringLiteral("kit"), QStringLiteral("add")}).exitCode, 2);
+}
+
+void TestKitLibraryCli::forgetByNameRemovesIt()
+{
+    const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
+    QCOMPARE(paddock({QStringLiteral("kit"), QStringLiteral("add"), kit}).exitCode, 0);
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("forget"), QStringLiteral("claude")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QStringLiteral("forgot %1 (its files are untouched)\n").arg(kit));
+    QCOMPARE(lsJson().size(), 2);
+    QVERIFY(QFileInfo::exists(kit + QStringLiteral("/spec.yaml")));
+}
+
+void TestKitLibraryCli::forgetUnknownFails()
+{
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("forget"), QStringLiteral("nothing-here")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("paddock kit ls")), qPrintable(run.err));
+}
+
+void TestKitLibraryCli::forgetSampleFails()
+{
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("forget"), QStringLiteral("pi")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("sample kit")), qPrintable(run.err));
+    QCOMPARE(lsJson().size(), 2);
+}
+
+void TestKitLibraryCli::newWritesValidKitAndAddsIt()
+{
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("--template"),
+                             QStringLiteral("sandbox"), QStringLiteral("work/my-agent")});
+    QCOMPARE(run.exitCode, 0);
+    const QString dir = m_home->filePath(QStringLiteral("work/my-agent"));
+    QVERIFY2(run.out.contains(QStringLiteral("added it to the library")), qPrintable(run.out));
+    const Run validate = paddock({QStringLiteral("kit"), QStringLiteral("validate"), dir});
+    QCOMPARE(validate.exitCode, 0);
+    QCOMPARE(validate.out, dir + QStringLiteral(": ok\n"));
+    const QJsonObject first = lsJson().at(0).toObject();
+    QCOMPARE(first.value(QStringLiteral("name")).toString(), QStringLiteral("my-agent"));
+    QCOMPARE(first.value(QStringLiteral("kind")).toString(), QStringLiteral("sandbox"));
+    QCOMPARE(first.value(QStringLiteral("source")).toString(), QStringLiteral("added"));
+    // The template's comments come with it.
+    QVERIFY(readAll(dir + QStringLiteral("/spec.yaml")).startsWith("# A sandbox kit"));
+}
+
+void TestKitLibraryCli::newMixinWithName()
+{
+    const QString dir = m_home->filePath(QStringLiteral("work/tools"));
+    const Run run =
+        paddock({QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("--template"), QStringLiteral("mixin"),
+                 QStringLiteral("--name"), QStringLiteral("py-tools"), QStringLiteral("--no-add"), dir});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QStringLiteral("wrote %1/spec.yaml\n").arg(dir));
+    QCOMPARE(lsJson().size(), 2);
+    const Run show = paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("--json"), dir});
+    QCOMPARE(show.exitCode, 0);
+    const QJsonObject kit = QJsonDocument::fromJson(show.out.toUtf8()).object();
+    QCOMPARE(kit.value(QStringLiteral("name")).toString(), QStringLiteral("py-tools"));
+    QCOMPARE(kit.value(QStringLiteral("kind")).toString(), QStringLiteral("mixin"));
+}
+
+void TestKitLibraryCli::newNeedsKnownTemplate()
+{
+    Run run = paddock({QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("work/x")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("--template")), qPrintable(run.err));
+    run = paddock({QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("--template"), QStringLiteral("robot"),
+                   QStringLiteral("work/x")});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("sandbox, mixin")), qPrintable(run.err));
+    QVERIFY(!QFileInfo::exists(m_home->filePath(QStringLiteral("work/x"))));
+}
+
+void TestKitLibraryCli::newRefusesExistingKit()
+{
+    const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
+    const QByteArray before = readAll(kit + QStringLiteral("/spec.yaml"));
+    const Run run = paddock(
+        {QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("--template"), QStringLiteral("sandbox"), kit});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("already holds a spec.yaml")), qPrintable(run.err));
+    QCOMPARE(readAll(kit + QStringLiteral("/spec.yaml")), before);
+}
+
+void TestKitLibraryCli::lsWithBrokenKitsYamlNamesLine()
+{
+    QDir().mkpath(QFileInfo(kitsYaml()).absolutePath());
+    const QByteArray broken = "kits:\n  - /somewhere/kit\n  - {oops\n";
+    {
+        QFile file(kitsYaml());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(broken);
+    }
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QCOMPARE(run.exitCode, 1);
+    // The samples are still listed; the error names the file and its line.
+    QVERIFY(run.out.contains(QStringLiteral("pi ")));
+    QVERIFY2(run.err.contains(kitsYaml() + QStringLiteral(":4:")) ||
+                 run.err.contains(kitsYaml() + QStringLiteral(":3:")),
+             qPrintable(run.err));
+    const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
+    const Run add = paddock({QStringLiteral("kit"), QStringLiteral("add"), kit});
+    QCOMPARE(add.exitCode, 1);
+    QCOMPARE(readAll(kitsYaml()), broken);
+}
+
+void TestKitLibraryCli::lsJsonReportsErrors()
+{
+    const QString kit = copyFixture(QStringLiteral("draft-keys/kiro"), QStringLiteral("work/kiro"));
+    QCOMPARE(paddock({QStringLiteral("kit"), QStringLiteral("add"), kit}).exitCode, 0);
+    const QJsonObject first = lsJson().at(0).toObject();
+    QCOMPARE(first.value(QStringLiteral("valid")).toBool(), false);
+    QCOMPARE(first.value(QStringLiteral("errors")).toInt(), 3);
+    // `sandbox.entrypoint.run` (an earlier draft's key) at the line `kit validate` names.
+    bool found = false;
+    for (const QJsonValue &value : first.value(QStringLiteral("diagnostics")).toArray()) {
+        const QJsonObject diagnostic = value.toObject();
+        found |= diagnostic.value(QStringLiteral("line")).toInt() == 12 &&
+                 diagnostic.value(QStringLiteral("column")).toInt() == 5 &&
+                 diagnostic.value(QStringLiteral("severity")).toString() == QLatin1String("error") &&
+                 diagnostic.value(QStringLiteral("message")).toString().contains(QStringLiteral("entrypoint.run"));
+    }
+    QVERIFY(found);
+    const Run table = paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QVERIFY2(table.out.contains(QStringLiteral("3 errors")), qPrintable(table.out));
+}
+
+QTEST_GUILESS_MAIN(TestKitLibraryCli)
+#include "tst_kitlibrarycli.moc"
