@@ -1,23 +1,210 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import QtQuick
 import QtQuick.Controls
+import QtQuick.Dialogs
 import QtQuick.Layouts
 import Paddock
 
-// Classroom: one kit and one policy prepared for a whole class.
+// Classroom: import the bundle a teacher shared (choose the file, read what it changes,
+// import), then the checklist that proves a sandbox is set up as the course asks. The same
+// as `paddock bundle import` and `paddock verify NAME`.
 ScrollablePage {
+    id: page
     objectName: "page_classroom"
     title: qsTr("Classroom")
-    summary: qsTr("One kit and one network policy, shared with a whole class.")
+    summary: qsTr("Import the bundle your teacher shared, then check that your sandbox works.")
 
-    EmptyState {
+    ClassroomModel {
+        id: classroom
+        objectName: "classroomModel"
+    }
+
+    FileDialog {
+        id: bundleDialog
+        objectName: "bundleFileDialog"
+        title: qsTr("Choose a Paddock bundle")
+        nameFilters: [qsTr("Paddock bundles (*.paddock)"), qsTr("All files (*)")]
+        onAccepted: classroom.openBundle(selectedFile)
+    }
+
+    Label {
+        objectName: "classroomError"
         Layout.fillWidth: true
+        visible: classroom.error.length > 0
+        text: classroom.error
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: Theme.errorColor
+        Accessible.role: Accessible.AlertMessage
+        Accessible.name: text
+    }
+
+    // ---- Import ------------------------------------------------------------------------
+    Label {
+        text: qsTr("1. Import a bundle")
+        font.pixelSize: Theme.headlineFontSize
+        font.bold: true
+        Accessible.role: Accessible.Heading
+    }
+    Label {
+        Layout.fillWidth: true
+        wrapMode: Text.Wrap
+        text: qsTr("A bundle (.paddock file) holds a kit, the network rules of the course and the list of keys you will need. Nothing is written before you press Import.")
+    }
+    EmptyState {
+        objectName: "classroomEmpty"
+        Layout.fillWidth: true
+        visible: classroom.preview.length === 0 && classroom.importResult.length === 0
         iconPath: Icons.classroom
-        headline: qsTr("Classroom tools are not available yet")
-        explanation: qsTr("This page will bundle a kit and its network policy for students to import, then run a checklist that proves each sandbox works.")
+        headline: qsTr("No bundle opened yet")
+        explanation: qsTr("Your teacher gives you one .paddock file. Choose it below: Paddock shows everything the import would change before anything is written.")
         commands: [
-            { command: "paddock kit validate DIR",
-              purpose: qsTr("Check the kit in folder DIR before you share it with students.") }
+            { command: "paddock bundle import FILE --dry-run",
+              purpose: qsTr("Preview a bundle from a terminal.") }
         ]
+    }
+    RowLayout {
+        spacing: Theme.spacing
+        Button {
+            objectName: "chooseBundleButton"
+            text: qsTr("Choose a bundle…")
+            enabled: !classroom.busy
+            Accessible.name: qsTr("Choose a bundle file")
+            onClicked: bundleDialog.open()
+        }
+        Button {
+            objectName: "importBundleButton"
+            text: qsTr("Import")
+            highlighted: true
+            enabled: classroom.canImport
+            Accessible.name: qsTr("Import the bundle")
+            onClicked: classroom.importBundle()
+        }
+        BusyIndicator {
+            running: classroom.busy
+            visible: running
+            implicitWidth: 28
+            implicitHeight: 28
+        }
+    }
+    Label {
+        objectName: "bundleFileLabel"
+        Layout.fillWidth: true
+        visible: classroom.bundleFile.length > 0
+        text: classroom.bundleFile
+        textFormat: Text.PlainText
+        elide: Text.ElideMiddle
+        font.pixelSize: Theme.smallFontSize
+    }
+    Pane {
+        Layout.fillWidth: true
+        visible: classroom.preview.length > 0
+        padding: Theme.spacing
+        background: Rectangle {
+            radius: Theme.radius
+            color: Theme.mix(palette.window, palette.windowText, 0.05)
+        }
+        Label {
+            objectName: "bundlePreview"
+            width: parent.width
+            text: classroom.preview
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            Accessible.name: qsTr("What the import will change")
+            Accessible.description: text
+        }
+    }
+    Label {
+        objectName: "importResult"
+        Layout.fillWidth: true
+        visible: classroom.importResult.length > 0
+        text: classroom.importResult
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: Theme.okColor
+    }
+
+    // ---- Checklist ---------------------------------------------------------------------
+    Label {
+        text: qsTr("2. Check a sandbox")
+        font.pixelSize: Theme.headlineFontSize
+        font.bold: true
+        Accessible.role: Accessible.Heading
+    }
+    Label {
+        Layout.fillWidth: true
+        wrapMode: Text.Wrap
+        text: qsTr("With the sandbox running, the checklist proves that the key stays outside, that an unlisted domain is refused and logged, that your edits reach your project, and that no refusal surprised the policy.")
+    }
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.spacing
+        TextField {
+            id: sandboxField
+            objectName: "checkSandboxField"
+            Layout.fillWidth: true
+            placeholderText: qsTr("Sandbox name, as the Sandboxes page shows it")
+            Accessible.name: qsTr("Sandbox to check")
+            onTextChanged: classroom.sandbox = text
+            onAccepted: classroom.runChecks()
+        }
+        Button {
+            objectName: "runChecksButton"
+            text: qsTr("Run the checks")
+            enabled: !classroom.busy && sandboxField.text.trim().length > 0
+            Accessible.name: qsTr("Run the checks on the sandbox")
+            onClicked: classroom.runChecks()
+        }
+    }
+    Repeater {
+        model: classroom.checks
+        delegate: RowLayout {
+            required property var modelData
+            objectName: "check_" + modelData.id
+            Layout.fillWidth: true
+            spacing: Theme.spacing
+            Accessible.role: Accessible.ListItem
+            Accessible.name: modelData.title + ": " + modelData.status + ". " + modelData.message
+
+            Label {
+                Layout.alignment: Qt.AlignTop
+                text: modelData.status === "ok" ? "✓" : (modelData.status === "failed" ? "✗" : "–")
+                font.pixelSize: Theme.headlineFontSize
+                font.bold: true
+                color: modelData.status === "ok" ? Theme.okColor
+                                                 : (modelData.status === "failed" ? Theme.errorColor : palette.windowText)
+            }
+            ColumnLayout {
+                Layout.fillWidth: true
+                spacing: 2
+                Label {
+                    Layout.fillWidth: true
+                    text: modelData.title
+                    textFormat: Text.PlainText
+                    font.bold: true
+                    wrapMode: Text.Wrap
+                }
+                Label {
+                    Layout.fillWidth: true
+                    text: modelData.message + (modelData.details.length > 0 ? "\n" + modelData.details : "")
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                }
+            }
+        }
+    }
+    Label {
+        objectName: "checklistVerdict"
+        Layout.fillWidth: true
+        visible: classroom.checklistVerdict.length > 0
+        text: classroom.checklistVerdict
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.bold: true
+    }
+    CommandHint {
+        Layout.fillWidth: true
+        command: "paddock bundle import FILE  ·  paddock verify NAME"
+        purpose: qsTr("The same from a terminal.")
     }
 }

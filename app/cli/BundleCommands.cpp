@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// paddock bundle export|import
+#include "Cli.h"
+
+#include "bundle/Bundle.h"
+#include "common/AtomicFile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace paddock::cli {
+
+namespace {
+
+QString humanSize(qint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024)
+        return QStringLiteral("%1 KiB").arg(double(bytes) / 1024, 0, 'f', 1);
+    return QStringLiteral("%1 MiB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
+
+QString describeRule(const bundle::BundleRule &rule)
+{
+    return QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.verdict), rule.pattern, rule.scope.toString());
+}
+
+void printIndented(const QString &text)
+{
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        out() << "  " << line << '\n';
+}
+
+/** Whether the command tree has `paddock GROUP LEAF`, so hints only name commands that exist. */
+bool commandExists(const QString &group, const QString &leafName)
+{
+    for (const Command &command : rootCommand().subcommands) {
+        if (command.name != group)
+            continue;
+        for (const Command &leaf : command.subcommands) {
+            if (leaf.name == leafName)
+                return true;
+        }
+    }
+    return false;
+}
+
+int runExport(const Invocation &call)
+{
+    bundle::ExportRequest request;
+    request.kitDir = call.parser.value(QStringLiteral("kit"));
+    if (request.kitDir.isEmpty())
+        return usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
+    request.includePolicy = call.parser.isSet(QStringLiteral("policy"));
+    if (call.parser.isSet(QStringLiteral("notes"))) {
+        QFile notes(call.parser.value(QStringLiteral("notes")));
+        if (!notes.open(QIODevice::ReadOnly))
+            return failure(QStringLiteral("cannot read %1: %2").arg(notes.fileName(), notes.errorString()));
+        request.notes = QString::fromUtf8(notes.read(64 * 1024 + 1));
+    }
+    const bundle::ExportResult result = bundle::exportBundle(request);
+    if (!result.ok())
+        return failure(result.error);
+    QString output = call.parser.value(QStringLiteral("output"));
+    if (output.isEmpty())
+        output = result.manifest.kitName + QStringLiteral(".paddock");
+    QString error;
+    if (!writeFileAtomically(output, result.archive, &error))
+        return failure(QStringLiteral("cannot write %1: %2").arg(output, error));
+
+    out() << "Wrote " << output << ": kit " << result.manifest.kitName << " (" << result.fileCount << " files, "
+          << humanSize(result.bytes) << ")\n";
+    if (result.manifest.policy)
+        out() << "  policy: preset " << policy::presetName(result.manifest.policy->preset) << ", "
+              << result.manifest.policy->rules.size() << " rules\n";
+    QStringList services;
+    for (const bundle::BundleSecret &secret : result.manifest.secrets)
+        services << secret.service;
+    out() << "  secrets students provide: " << (services.isEmpty() ? QStringLiteral("none") : services.join(QStringLiteral(", ")))
+          << " (names only; no value is in the file)\n";
+    return ExitOk;
+}
+
+void printPreview(const QString &file, const bundle::OpenedBundle &opened, const bundle::ImportPlan &plan)
+{
+    out() << "Bundle " << file << ": kit " << opened.kit.name;
+    if (!opened.kit.version.isEmpty())
+        out() << ' ' << opened.kit.version;
+    if (!opened.manifest.createdBy.isEmpty())
+        out() << ", made with " << opened.manifest.createdBy;
+    out() << '\n';
+    for (const QString &warning : opened.warnings)
+        out() << "  warning: " << warning << '\n';
+    if (!plan.notes.trimmed().isEmpty()) {
+        out() << "\nNotes from the bundle's author:\n";
+        printIndented(plan.notes.trimmed());
+    }
+    out() << "\nImporting it will:\n";
+    out() << "  " << (plan.replacesExisting ? "replace the kit folder " : "write the kit folder ") << plan.destination
+          << " (" << plan.fileCount << " files, " << humanSize(plan.bytes) << ")\n";
+    // Every file is named, so a student sees a dotfile or script the kit would bring along.
+    constexpr int kListed = 40;
+    int listed = 0;
+    for (const bundle::TarEntry &entry : opened.kitEntries) {
+        if (entry.type != bundle::TarEntry::Type::File)
+            continue;
+        if (++listed > kListed)
+            continue;
+        out() << "      " << entry.path << (entry.executable ? " (executable)" : "") << '\n';
+    }
+    if (listed > kListed)
+        out() << "      ... and " << (listed - kListed) << " more\n";
+    if (plan.hasPolicy) {
+        if (plan.presetChanges())
+            out() << "  set the policy preset: " << policy::presetName(plan.currentPreset) << " -> "
+                  << policy::presetName(plan.newPreset) << '\n';
+        else
+            out() << "  keep the policy preset " << policy::presetName(plan.currentPreset) << '\n';
+        if (plan.newPreset == policy::Preset::AllowAll && plan.presetChanges())
+            out() << "  warning: allow-all lets the sandbox reach every public host\n";
+        for (const bundle::PlannedRule &rule : plan.rules)
+            out() << "  " << (rule.alreadyPresent ? "keep rule (already present): " : "add rule: ")
+                  << describeRule(rule.rule) << '\n';
+    } else {
+        out() << "  leave the network policy as it is (the bundle carries none)\n";
+    }
+    if (!plan.secrets.isEmpty()) {
+        out() << "\nSecrets you will provide (a bundle never carries their values):\n";
+        for (const bundle::BundleSecret &secret : plan.secrets) {
+            out() << "  " << secret.service << (secret.required ? " (required)" : " (optional)");
+            if (!secret.description.isEmpty())
+                out() << ": " << secret.description;
+            if (!secret.domains.isEmpty())
+                out() << "; sent only to " << secret.domains.join(QStringLiteral(", "));
+            out() << '\n';
+        }
+    }
+}
+
+void printNextSteps(const bundle::ImportPlan &plan)
+{
+    QStringList steps;
+    for (const bundle::BundleSecret &secret : plan.secrets)
+        steps << QStringLiteral("paddock secret set %1").arg(secret.service);
+    if (std::any_of(plan.secrets.cbegin(), plan.secrets.cend(),
+                    [](const bundle::BundleSecret &secret) { return !secret.domains.isEmpty(); }))
+        steps << QStringLiteral("paddock binding approve --kit %1").arg(plan.destination);
+    if (plan.hasDockerfile) {
+        const QString build = commandExists(QStringLiteral("template"), QStringLiteral("build"))
+                                  ? QStringLiteral("paddock template build --kit %1").arg(plan.destination)
+                                  : QStringLiteral("docker build -t %1 %2").arg(plan.image, plan.destination);
+        steps << build + QStringLiteral("   (for the Docker runtime only)");
+    }
+    steps << QStringLiteral("cd YOUR-PROJECT && paddock run --kit %1").arg(plan.destination);
+    steps << QStringLiteral("paddock verify NAME   (NAME as 'paddock ls' shows it)");
+    out() << "\nNext steps:\n";
+    for (qsizetype i = 0; i < steps.size(); ++i)
+        out() << "  " << (i + 1) << ". " << steps.at(i) << '\n';
+}
+
+int runImport(const Invocation &call)
+{
+    const QString file = call.positional.first();
+    const bundle::OpenResult opened = bundle::openBundle(file);
+    if (!opened.bundle)
+        return failure(QStringLiteral("%1 refused: %2").arg(file, opened.error));
+    bundle::ImportOptions options;
+    options.destination = call.parser.value(QStringLiteral("into"));
+    options.replace = call.parser.isSet(QStringLiteral("replace"));
+    QString error;
+    const std::optional<bundle::ImportPlan> plan = bundle::planImport(*opened.bundle, options, &error);
+    if (!plan)
+        return failure(error);
+    printPreview(file, *opened.bundle, *plan);
+    if (call.parser.isSet(QStringLiteral("dry-run"))) {
+        out() << "\nDry run: nothing was written.\n";
+        return ExitOk;
+    }
+    out().flush();
+    if (!bundle::applyImport(*opened.bundle, *plan, options, &error))
+        return failure(error);
+    out() << "\nImported kit " << opened.bundle->kit.name << " into " << plan->destination;
+    if (plan->hasPolicy)
+        out() << "; policy updated (" << plan->rulesToAdd() << " rules added)";
+    out() << ".\n";
+    printNextSteps(*plan);
+    return ExitOk;
+}
+
+} // namespace
+
+Command bundleCommand()
+{
+    Command group;
+    group.name = QStringLiteral("bundle");
+    group.summary = QStringLiteral("Share a kit, its policy and its list of secrets as one .paddock file.");
+    group.description =
+        QStringLiteral("A bundle is what a teacher hands a class: one file holding a kit, optionally the network\n"
+                       "policy to apply, the secrets each student must provide (names and descriptions, never\n"
+                       "values) and a short text for students.");
+
+    Command exportCommand;
+    exportCommand.name = QStringLiteral("export");
+    exportCommand.summary = QStringLiteral("Pack a kit (and optionally the policy) into a .paddock file.");
+    exportCommand.description =
+        QStringLiteral("Writes FILE (default: KIT-NAME.paddock in the current folder), a tar archive holding\n"
+                       "manifest.json and the kit under kit/. The kit must validate; symbolic links and special\n"
+                       "files in it are refused and .git folders left out. With --policy the bundle carries the\n"
+                       "policy preset and the global rules (and the kit's own) of policy.yaml.");
+    exportCommand.options = {
+        QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit directory to pack."), QStringLiteral("DIR")),
+        QCommandLineOption(QStringLiteral("policy"), QStringLiteral("Include the policy preset and rules.")),
+        QCommandLineOption(QStringLiteral("notes"), QStringLiteral("A text file shown to students on import."),
+                           QStringLiteral("FILE")),
+        QCommandLineOption({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("The file to write."),
+                           QStringLiteral("FILE")),
+    };
+    exportCommand.maxPositional = 0;
+    exportCommand.run = runExport;
+
+    Command importCommand;
+    importCommand.name = QStringLiteral("import");
+    importCommand.summary = QStringLiteral("Preview, then install a .paddock bundle.");
+    importCommand.description =
+        QStringLiteral("Checks FILE as untrusted input (no links, devices, absolute paths or '..', sizes bounded,\n"
+                       "the kit valid), prints everything the import will change, then writes the kit to\n"
+                       "~/.local/share/paddock/kits/NAME (or --into DIR), applies the bundle's policy and prints\n"
+                       "the next steps. The kit is staged and renamed into place: a failed import leaves nothing\n"
+                       "behind. With --dry-run it stops after the preview.");
+    importCommand.options = {
+        QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Print what would change; write nothing.")),
+        QCommandLineOption(QStringLiteral("into"), QStringLiteral("The kit folder to create instead of the default."),
+                           QStringLiteral("DIR")),
+        QCommandLineOption(QStringLiteral("replace"), QStringLiteral("Replace the kit folder if it exists.")),
+    };
+    importCommand.positionalSyntax = QStringLiteral("FILE");
+    importCommand.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("A .paddock bundle.")}};
+    importCommand.minPositional = importCommand.maxPositional = 1;
+    importCommand.run = runImport;
+
+    group.subcommands << exportCommand << importCommand;
+    return group;
+}
+
+} // namespace paddock::cli

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Feeds arbitrary bytes to the bundle importer, as a .paddock file a student might be sent.
+// It must refuse or accept with a sentence, never crash, hang or allocate without bound; and
+// whatever the tar reader accepts must survive being written and read again unchanged.
+#include "bundle/Bundle.h"
+#include "bundle/TarArchive.h"
+
+#include <QByteArray>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    using namespace paddock::bundle;
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+
+    const OpenResult opened = openBundleData(bytes);
+    if (!opened.bundle && opened.error.isEmpty())
+        std::abort(); // a refusal always says why
+
+    const TarReadResult read = readTar(bytes);
+    if (read.ok()) {
+        QString error;
+        const QByteArray written = writeTar(read.entries, &error);
+        if (!written.isEmpty()) {
+            const TarReadResult again = readTar(written);
+            if (!again.ok() || again.entries.size() != read.entries.size())
+                std::abort();
+            for (qsizetype i = 0; i < read.entries.size(); ++i) {
+                const TarEntry &a = read.entries.at(i);
+                const TarEntry &b = again.entries.at(i);
+                if (a.path != b.path || a.type != b.type || a.executable != b.executable || a.data != b.data)
+                    std::abort();
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `paddock bundle export` and `paddock bundle import` as a teacher and a student run them: the
+// real binary, two separate sets of XDG directories (the teacher's and the student's), the
+// sample pi kit, and archives crafted byte by byte to attack the importer.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/** One person's Paddock: private XDG directories under a temporary folder. */
+class Person
+{
+public:
+    Person()
+    {
+        for (const char *sub : {"config", "state", "data", "run"})
+            QDir().mkpath(path(QLatin1String(sub)));
+    }
+    QString path(const QString &relative) const { return m_root.path() + QLatin1Char('/') + relative; }
+    QString dataDir() const { return path(QStringLiteral("data")); }
+
+    Run paddock(const QStringList &arguments, const QString &workingDir = {})
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_STATE_HOME"), path(QStringLiteral("state")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(workingDir.isEmpty() ? m_root.path() : workingDir);
+        process.start(QStringLiteral(PADDOCK_BIN), arguments);
+        process.closeWriteChannel();
+        if (!process.waitForFinished(60000))
+            process.kill();
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    /** Every file and folder under the XDG directories, relative to the root. */
+    QStringList written() const
+    {
+        QStringList found;
+        for (const char *sub : {"config", "state", "data"}) {
+            QDirIterator it(path(QLatin1String(sub)), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext())
+                found << QDir(m_root.path()).relativeFilePath(it.next());
+        }
+        return found;
+    }
+
+private:
+    QTemporaryDir m_root;
+};
+
+QString sampleKit(const QString &name)
+{
+    return QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/") + name;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+/** Relative path -> contents of every file under @p dir. */
+QMap<QString, QByteArray> filesUnder(const QString &dir)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        files.insert(QDir(dir).relativeFilePath(path), readAll(path));
+    }
+    return files;
+}
+
+// ---- a tar writer that does what it is told, for archives no honest tool would write ----
+
+QByteArray octal(qint64 value, int width)
+{
+    return QByteArray::number(value, 8).rightJustified(width - 1, '0');
+}
+
+QByteArray header(const QByteArray &name, char type, qint64 size, const QByteArray &link = {})
+{
+    QByteArray block(512, '\0');
+    std::memcpy(block.data(), name.constData(), size_t(std::min<qsizetype>(name.size(), 100)));
+    std::memcpy(block.data() + 100, octal(0644, 8).constData(), 7);
+    std::memcpy(block.data() + 108, octal(0, 8).constData(), 7);
+    std::memcpy(block.data() + 116, octal(0, 8).constData(), 7);
+    std::memcpy(block.data() + 124, octal(size, 12).constData(), 11);
+    std::memcpy(block.data() + 136, octal(0, 12).constData(), 11);
+    block[156] = type;
+    std::memcpy(block.data() + 157, link.constData(), size_t(std::min<qsizetype>(link.size(), 100)));
+    std::memcpy(block.data() + 257, "ustar\0" "00", 8);
+    std::memset(block.data() + 148, ' ', 8);
+    qint64 sum = 0;
+    for (const char c : std::as_const(block))
+        sum += static_cast<unsigned char>(c);
+    std::memcpy(block.data() + 148, octal(sum, 7).constData(), 6);
+    return block;
+}
+
+QByteArray member(const QByteArray &name, const QByteArray &data, char type = '0')
+{
+    QByteArray bytes = header(name, type, data.size()) + data;
+    bytes.append(QByteArray((512 - data.size() % 512) % 512, '\0'));
+    return bytes;
+}
+
+QByteArray endMarker()
+{
+    return QByteArray(1024, '\0');
+}
+
+const QByteArray kSpec = "schemaVersion: \"2\"\nkind: sandbox\nname: tiny\nsandbox:\n  image: tiny:1\n";
+
+QByteArray manifest(const QByteArray &kitName = "tiny")
+{
+    return "{\"format\": \"paddock-bundle\", \"formatVersion\": 1, \"kit\": {\"name\": \"" + kitName +
+           "\", \"path\": \"kit\"}, \"secrets\": [], \"notes\": \"\"}";
+}
+
+/** A well-formed bundle's first members, to which a test appends its hostile one. */
+QByteArray honestStart()
+{
+    return member("manifest.json", manifest()) + member("kit/spec.yaml", kSpec);
+}
+
+} // namespace
+
+class TestBundleCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void exportThenImportRoundTrip();
+    void exportRefusesAKitWithASymlink();
+    void dryRunPreviewsAndWritesNothing();
+    void existingKitIsKeptUnlessReplaced();
+    void intoChoosesTheFolder();
+    void hostileArchiveIsRefused_data();
+    void hostileArchiveIsRefused();
+    void invalidKitInsideIsRefused();
+};
+
+void TestBundleCli::exportThenImportRoundTrip()
+{
+    Person teacher;
+    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("deny-all")}).exitCode == 0);
+    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
+                             QStringLiteral("docs.example.org")})
+                .exitCode == 0);
+    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
+                             QStringLiteral("tracker.example.net")})
+                .exitCode == 0);
+    const QString notes = teacher.path(QStringLiteral("notes.txt"));
+    QVERIFY(writeAll(notes, "Welcome to the module on sandboxes.\nAsk for your ILaaS key in class.\n"));
+    const QString file = teacher.path(QStringLiteral("course.paddock"));
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                          sampleKit(QStringLiteral("pi")), QStringLiteral("--policy"),
+                                          QStringLiteral("--notes"), notes, QStringLiteral("-o"), file});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY2(exported.out.contains(QLatin1String("secrets students provide: ilaas")), qPrintable(exported.out));
+
+    Person student;
+    QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode == 0);
+    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/pi");
+    // The preview says everything that changes, before the result.
+    QVERIFY2(imported.out.contains(QLatin1String("Welcome to the module on sandboxes.")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QStringLiteral("write the kit folder ") + destination), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("set the policy preset: balanced -> deny-all")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("add rule: allow docs.example.org (global)")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("add rule: deny tracker.example.net (global)")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("ilaas (required): ILaaS API key (llm.ilaas.fr); sent only to llm.ilaas.fr")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.indexOf(QLatin1String("Importing it will")) < imported.out.indexOf(QLatin1String("Imported kit")),
+             qPrintable(imported.out));
+    // The next steps name the commands that finish the setup.
+    QVERIFY2(imported.out.contains(QLatin1String("paddock secret set ilaas")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QStringLiteral("paddock binding approve --kit ") + destination), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("paddock verify")), qPrintable(imported.out));
+
+    // The kit arrives byte for byte, and validates.
+    QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("pi"))));
+    const Run validated = student.paddock({QStringLiteral("kit"), QStringLiteral("validate"), destination});
+    QVERIFY2(validated.exitCode == 0, qPrintable(validated.out));
+
+    // The policy is the teacher's: preset and both rules.
+    const Run policy = student.paddock({QStringLiteral("policy"), QStringLiteral("ls"), QStringLiteral("--json")});
+    const QJsonObject json = QJsonDocument::fromJson(policy.out.toUtf8()).object();
+    QCOMPARE(json.value(QLatin1String("preset")).toString(), QStringLiteral("deny-all"));
+    QStringList rules;
+    for (const QJsonValue &rule : json.value(QLatin1String("rules")).toArray())
+        rules << rule.toObject().value(QLatin1String("pattern")).toString();
+    QVERIFY2(rules.contains(QStringLiteral("docs.example.org")), qPrintable(policy.out));
+    QVERIFY2(rules.contains(QStringLiteral("tracker.example.net")), qPrintable(policy.out));
+
+    // Importing the same policy again adds nothing twice.
+    const Run again = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run"),
+                                       QStringLiteral("--replace")});
+    QVERIFY2(again.out.contains(QLatin1String("keep rule (already present): allow docs.example.org")), qPrintable(again.out));
+    QVERIFY2(again.out.contains(QLatin1String("keep the policy preset deny-all")), qPrintable(again.out));
+}
+
+void TestBundleCli::exportRefusesAKitWithASymlink()
+{
+    Person teacher;
+    const QString kit = teacher.path(QStringLiteral("kit"));
+    QDir().mkpath(kit + QStringLiteral("/files/home"));
+    QVERIFY(writeAll(kit + QStringLiteral("/spec.yaml"), kSpec));
+    // A link inside the kit is valid for the kit loader; a bundle still carries no links.
+    QVERIFY(writeAll(kit + QStringLiteral("/files/home/real.txt"), "text\n"));
+    QVERIFY(QFile::link(QStringLiteral("real.txt"), kit + QStringLiteral("/files/home/passwd")));
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"), kit,
+                                          QStringLiteral("-o"), teacher.path(QStringLiteral("out.paddock"))});
+    QCOMPARE(exported.exitCode, 1);
+    QVERIFY2(exported.err.contains(QLatin1String("symbolic link, 'files/home/passwd'")), qPrintable(exported.err));
+    QVERIFY(!QFileInfo::exists(teacher.path(QStringLiteral("out.paddock"))));
+}
+
+void TestBundleCli::dryRunPreviewsAndWritesNothing()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    Person student;
+    const Run preview = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
+    QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
+    QVERIFY2(preview.out.contains(QLatin1String("write the kit folder")), qPrintable(preview.out));
+    QVERIFY2(preview.out.contains(QLatin1String("leave the network policy as it is")), qPrintable(preview.out));
+    // Each file the kit brings is named, scripts marked as such.
+    QVERIFY2(preview.out.contains(QLatin1String("      spec.yaml\n")), qPrintable(preview.out));
+    QVERIFY2(preview.out.contains(QLatin1String("      prepare-context.sh (executable)\n")), qPrintable(preview.out));
+    QVERIFY2(preview.out.contains(QLatin1String("Dry run: nothing was written.")), qPrintable(preview.out));
+    QCOMPARE(student.written(), QStringList());
+}
+
+void TestBundleCli::existingKitIsKeptUnlessReplaced()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    Person student;
+    QCOMPARE(student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file}).exitCode, 0);
+    const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/shell");
+    QVERIFY(writeAll(destination + QStringLiteral("/NOTES.md"), "the student's own notes\n"));
+
+    const Run refused = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QLatin1String("already exists; pass --replace")), qPrintable(refused.err));
+    QCOMPARE(readAll(destination + QStringLiteral("/NOTES.md")), QByteArray("the student's own notes\n"));
+
+    const Run replaced = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")});
+    QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
+    QVERIFY2(replaced.out.contains(QLatin1String("replace the kit folder")), qPrintable(replaced.out));
+    QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("shell"))));
+    // Nothing of the staging or the previous folder stays beside it.
+    QCOMPARE(QDir(student.dataDir() + QStringLiteral("/paddock/kits"))
+                 .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("shell")});
+}
+
+void TestBundleCli::intoChoosesTheFolder()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    Person student;
+    const QString into = student.path(QStringLiteral("course/kits/my-shell"));
+    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--into"), into});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QVERIFY(QFileInfo::exists(into + QStringLiteral("/spec.yaml")));
+    QVERIFY(QFileInfo(into + QStringLiteral("/prepare-context.sh")).isExecutable());
+    QVERIFY(!QFileInfo::exists(student.dataDir() + QStringLiteral("/paddock/kits")));
+}
+
+void TestBundleCli::hostileArchiveIsRefused_data()
+{
+    QTest::addColumn<QByteArray>("archive");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("parent directory") << honestStart() + member("kit/../../evil.sh", "echo owned\n") + endMarker()
+                                      << QStringLiteral("entry 'kit/../../evil.sh' leads outside");
+    QTest::newRow("absolute path") << honestStart() + member("/tmp/evil.sh", "echo owned\n") + endMarker()
+                                   << QStringLiteral("entry '/tmp/evil.sh' has an absolute path");
+    QTest::newRow("symbolic link") << honestStart() + header("kit/files/home/.ssh", '2', 0, "/root/.ssh") + endMarker()
+                                   << QStringLiteral("entry 'kit/files/home/.ssh' is a symbolic link");
+    QTest::newRow("hard link") << honestStart() + header("kit/passwd", '1', 0, "/etc/passwd") + endMarker()
+                               << QStringLiteral("entry 'kit/passwd' is a hard link");
+    QTest::newRow("character device") << honestStart() + header("kit/null", '3', 0) + endMarker()
+                                      << QStringLiteral("entry 'kit/null' is a character device");
+    QTest::newRow("block device") << honestStart() + header("kit/sda", '4', 0) + endMarker()
+                                  << QStringLiteral("entry 'kit/sda' is a block device");
+    QTest::newRow("oversized entry") << honestStart() + header("kit/huge.bin", '0', qint64(3) << 30) + endMarker()
+                                     << QStringLiteral("entry 'kit/huge.bin' is too large");
+    QByteArray many = honestStart();
+    for (int i = 0; i < 4100; ++i)
+        many += header("kit/d" + QByteArray::number(i), '5', 0);
+    QTest::newRow("too many entries") << many + endMarker() << QStringLiteral("more than 4096 entries");
+    QByteArray truncated = honestStart() + member("kit/Dockerfile", QByteArray(3000, 'x')) + endMarker();
+    truncated.truncate(2 * 1024 + 512 + 1000);
+    QTest::newRow("truncated") << truncated << QStringLiteral("truncated inside entry 'kit/Dockerfile'");
+    QTest::newRow("no end marker") << honestStart() << QStringLiteral("truncated: it ends without an end-of-archive marker");
+    QTest::newRow("outside the kit folder") << honestStart() + member(".bashrc", "evil\n") + endMarker()
+                                            << QStringLiteral("entry '.bashrc' is outside the bundle's kit folder");
+    QTest::newRow("duplicate entry") << honestStart() + member("kit/spec.yaml", kSpec) + endMarker()
+                                     << QStringLiteral("entry 'kit/spec.yaml' appears twice");
+    QTest::newRow("no manifest") << member("kit/spec.yaml", kSpec) + endMarker()
+                                 << QStringLiteral("does not start with manifest.json");
+    QTest::newRow("not an archive") << QByteArray("PK\x03\x04 this is a zip file, not a tar archive").leftJustified(2048, ' ')
+                                    << QStringLiteral("not a tar (ustar) archive");
+    QTest::newRow("kit name mismatch") << member("manifest.json", manifest("other")) + member("kit/spec.yaml", kSpec) + endMarker()
+                                       << QStringLiteral("the manifest names the kit 'other' but its spec.yaml says 'tiny'");
+}
+
+void TestBundleCli::hostileArchiveIsRefused()
+{
+    QFETCH(QByteArray, archive);
+    QFETCH(QString, message);
+    Person student;
+    const QString file = student.path(QStringLiteral("hostile.paddock"));
+    QVERIFY(writeAll(file, archive));
+    for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
+        const Run imported = student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file} + extra);
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(message), qPrintable(imported.err));
+        QVERIFY2(imported.out.isEmpty(), qPrintable(imported.out));
+        QCOMPARE(student.written(), QStringList());
+    }
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/evil.sh")));
+}
+
+void TestBundleCli::invalidKitInsideIsRefused()
+{
+    Person student;
+    const QString file = student.path(QStringLiteral("broken.paddock"));
+    const QByteArray spec = kSpec + "unknownField: 1\n";
+    QVERIFY(writeAll(file, member("manifest.json", manifest()) + member("kit/spec.yaml", spec) + endMarker()));
+    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QCOMPARE(imported.exitCode, 1);
+    QVERIFY2(imported.err.contains(QLatin1String("the bundle's kit does not validate")), qPrintable(imported.err));
+    QVERIFY2(imported.err.contains(QLatin1String("unknownField")), qPrintable(imported.err));
+    QCOMPARE(student.written(), QStringList());
+}
+
+QTEST_GUILESS_MAIN(TestBundleCli)
+#include "tst_bundle_cli.moc"
