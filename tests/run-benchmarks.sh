@@ -26,6 +26,13 @@ fi
 if [ ! -f "$BUILD/build.ninja" ]; then
     cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPADDOCK_BUILD_GUI=OFF
 fi
+# The window's start-up (gui-startup) and the Network page's scrolling (denials-scroll) need
+# the GUI, which the benchmark build leaves out.
+for name in "${names[@]}"; do
+    if [ "$name" = gui-startup ] || [ "$name" = denials-scroll ]; then
+        cmake -S . -B "$BUILD" -DPADDOCK_BUILD_GUI=ON >/dev/null
+    fi
+done
 targets=(paddock)
 for name in "${names[@]}"; do targets+=("$name-bench"); done
 ninja -C "$BUILD" -j "$JOBS" "${targets[@]}"

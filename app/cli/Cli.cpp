@@ -16,6 +16,9 @@ Command rootCommand()
         "Without a command, paddock opens the desktop application.");
     root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
     root.subcommands << sandboxCommands();
+    root.subcommands << templateCommand();
+    root.subcommands << learnCommand();
+    root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
                      << caCommand() << daemonCommand();
     return root;

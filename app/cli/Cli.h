@@ -6,7 +6,7 @@
 namespace paddock::cli {
 
 // Each command group lives in its own file and contributes one subtree.
-Command kitCommand();              // KitCommands.cpp: validate, show
+Command kitCommand();              // KitCommands.cpp: validate, show, ls, add, forget, new
 QList<Command> kitEditCommands();  // KitEditCommands.cpp: allow, deny
 Command daemonCommand(); // DaemonCommands.cpp
 Command policyCommand(); // PolicyCommands.cpp
@@ -15,6 +15,12 @@ Command secretCommand(); // SecretCommands.cpp: set, ls, rm
 Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
 Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
 QList<Command> sandboxCommands(); // SandboxCommands.cpp: run, create, start, ls, stop, rm, exec, logs
+Command templateCommand();        // TemplateCommands.cpp: build, load, ls
+Command learnCommand();          // LearnCommands.cpp: learn NAME on|off
+Command policyProposeCommand();  // LearnCommands.cpp: policy propose
+Command bundleCommand();         // BundleCommands.cpp: export, import
+Command verifyCommand();         // VerifyCommands.cpp: verify NAME
+Command shimCommand();           // ShimCommands.cpp: install, ls, rm
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock run|create|start|ls|stop|rm|exec|logs
+#include "BindingApproval.h"
 #include "Cli.h"
+#include "SecretCliSupport.h"
 
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
 #include "common/Paths.h"
+#include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
+#include "sandbox/CredentialSetup.h"
+#include "sandbox/KitApplication.h"
+#include "secrets/SecretIndex.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -137,7 +143,91 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
                        {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    if (call.parser.isSet(QStringLiteral("clone")))
+        params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
     return params;
+}
+
+const QString kApproveOption = QStringLiteral("approve-credentials");
+
+/**
+ * Before a sandbox is made: a required key that is not stored stops here with the command that
+ * stores it, and keys the kit would send to domains not yet approved are approved (with
+ * --approve-credentials, or by the person at the terminal) or stop the start, so no sandbox
+ * starts only to fail with 401 later. Optional credentials only warn. The daemon checks again.
+ * Returns the exit code when the start must stop.
+ */
+std::optional<int> checkCredentials(const Invocation &call, const QJsonObject &params)
+{
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    kit::KitLoadOptions options;
+    options.requireArgValues = true;
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        options.args.insert(it.key(), it.value().toString());
+    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
+    if (!loaded.ok() || !loaded.kit)
+        return std::nullopt; // the daemon says what is wrong with the kit
+    const kit::Kit &kit = *loaded.kit;
+    QString name = params.value(QLatin1String("name")).toString();
+    if (name.isEmpty())
+        name = sandbox::defaultSandboxName(kit.name, params.value(QLatin1String("workspace")).toString());
+
+    secrets::CredentialBindings bindings;
+    if (const auto problem = bindings.load())
+        return failure(problem->toString());
+    QString error;
+    const std::optional<QList<secrets::SecretId>> stored =
+        secrets::SecretIndex(secrets::SecretIndex::defaultPath()).read(&error);
+    if (!stored)
+        return failure(error);
+    sandbox::CredentialCheck check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
+    if (check.missingRequired()) {
+        for (const sandbox::MissingSecret &missing : std::as_const(check.missingSecrets)) {
+            if (missing.required)
+                err() << "paddock: the kit " << kit.name << " needs the " << missing.service
+                      << " key and none is stored; store it with `" << missing.command << "`\n";
+        }
+        return ExitFailed;
+    }
+
+    const QList<sandbox::CredentialApproval> toAsk = check.approvalsToAsk();
+    if (!toAsk.isEmpty()) {
+        QStringList services;
+        for (const sandbox::CredentialApproval &pending : toAsk)
+            services << pending.service;
+        if (call.parser.isSet(kApproveOption)) {
+            for (const sandbox::CredentialApproval &pending : toAsk) {
+                if (!bindings.approve(pending.service, pending.domains, &error))
+                    return failure(error);
+                err() << "paddock: approved " << pending.service << " for "
+                      << pending.domains.join(QStringLiteral(", ")) << '\n';
+            }
+        } else {
+            const ApprovalOutcome outcome = approveInteractively(kit, bindings, services);
+            if (outcome.status == ApprovalOutcome::Status::Failed)
+                return failure(outcome.error);
+        }
+        if (const auto problem = bindings.load())
+            return failure(problem->toString());
+        check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
+    }
+    bool stop = false;
+    for (const sandbox::CredentialApproval &pending : std::as_const(check.pendingApprovals)) {
+        if (!pending.required)
+            continue;
+        stop = true;
+        err() << "paddock: the kit " << kit.name << " sends the " << pending.service << " key to "
+              << pending.newDomains.join(QStringLiteral(", ")) << ", which you have not approved.\n"
+              << "  Approve it with `paddock binding approve --kit " << shellQuote(kitDir) << ' '
+              << shellQuote(pending.service) << "`, or run again with --approve-credentials.\n";
+    }
+    if (stop)
+        return ExitFailed;
+    for (const QString &warning : check.warnings(kitDir))
+        err() << "paddock: warning: " << warning << '\n';
+    err().flush();
+    return std::nullopt;
 }
 
 int createDetached(const QJsonObject &params, bool start)
@@ -178,8 +268,10 @@ int runForeground(QJsonObject params)
     api::DaemonConnection connection;
     QString error;
     if (connectDaemon(connection, &error))
-        connection.call(QStringLiteral("sandbox.finished"),
-                        {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), code}});
+        printNotes(connection
+                       .call(QStringLiteral("sandbox.finished"),
+                             {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), code}}, kCallTimeoutMs)
+                       .result());
     if (!result.ok)
         return failure(result.error);
     return code;
@@ -188,9 +280,13 @@ int runForeground(QJsonObject params)
 int runRun(const Invocation &call)
 {
     int code = ExitOk;
-    const std::optional<QJsonObject> params = creationParams(call, &code);
+    std::optional<QJsonObject> params = creationParams(call, &code);
     if (!params)
         return code;
+    if (const std::optional<int> stopped = checkCredentials(call, *params))
+        return *stopped;
+    if (call.parser.isSet(kApproveOption))
+        params->insert(QStringLiteral("approveCredentials"), true);
     if (call.parser.isSet(QStringLiteral("detach")))
         return createDetached(*params, true);
     return runForeground(*params);
@@ -199,9 +295,13 @@ int runRun(const Invocation &call)
 int runCreate(const Invocation &call)
 {
     int code = ExitOk;
-    const std::optional<QJsonObject> params = creationParams(call, &code);
+    std::optional<QJsonObject> params = creationParams(call, &code);
     if (!params)
         return code;
+    if (const std::optional<int> stopped = checkCredentials(call, *params))
+        return *stopped;
+    if (call.parser.isSet(kApproveOption))
+        params->insert(QStringLiteral("approveCredentials"), true);
     return createDetached(*params, false);
 }
 
@@ -245,14 +345,23 @@ int runLs(const Invocation &call)
         return ExitOk;
     }
     QList<QStringList> rows{{QStringLiteral("NAME"), QStringLiteral("KIT"), QStringLiteral("BACKEND"),
-                             QStringLiteral("STATUS"), QStringLiteral("UPTIME"), QStringLiteral("WORKSPACE")}};
+                             QStringLiteral("STATUS"), QStringLiteral("UPTIME"), QStringLiteral("PORTS"),
+                             QStringLiteral("WORKSPACE")}};
     for (const QJsonValue &value : sandboxes) {
         const QJsonObject sandbox = value.toObject();
         const bool running = sandbox.value(QLatin1String("status")).toString() == QLatin1String("running");
+        // As `docker ps` shows them: HOST->PORT while published, PORT/tcp otherwise.
+        QStringList ports;
+        for (const QJsonValue &port : sandbox.value(QLatin1String("ports")).toArray()) {
+            const QString inside = QString::number(port[QLatin1String("sandbox")].toInt());
+            const QString host = port[QLatin1String("host")].toString();
+            ports << (host.isEmpty() ? inside + QStringLiteral("/tcp") : host + QStringLiteral("->") + inside);
+        }
         rows.append({sandbox.value(QLatin1String("name")).toString(), sandbox.value(QLatin1String("kit")).toString(),
                      sandbox.value(QLatin1String("backend")).toString(),
                      sandbox.value(QLatin1String("status")).toString(),
                      running ? formatUptime(sandbox.value(QLatin1String("uptimeMs")).toInteger()) : QStringLiteral("-"),
+                     ports.isEmpty() ? QStringLiteral("-") : ports.join(QStringLiteral(", ")),
                      sandbox.value(QLatin1String("workspace")).toString()});
     }
     QList<qsizetype> widths(rows.first().size(), 0);
@@ -272,9 +381,11 @@ int runStop(const Invocation &call)
 {
     int code = ExitOk;
     for (const QString &name : call.positional) {
-        if (callDaemon(QStringLiteral("sandbox.stop"), {{QStringLiteral("name"), name}}))
+        if (const std::optional<QJsonObject> stopped =
+                callDaemon(QStringLiteral("sandbox.stop"), {{QStringLiteral("name"), name}})) {
+            printNotes(*stopped); // where a clone's commits went
             out() << "stopped " << name << '\n';
-        else
+        } else
             code = ExitFailed;
     }
     return code;
@@ -296,10 +407,11 @@ int runRm(const Invocation &call)
     const bool force = call.parser.isSet(QStringLiteral("force"));
     int code = ExitOk;
     for (const QString &name : std::as_const(names)) {
-        if (callDaemon(QStringLiteral("sandbox.remove"),
-                       {{QStringLiteral("name"), name}, {QStringLiteral("force"), force}}))
+        if (const std::optional<QJsonObject> removed = callDaemon(
+                QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), force}})) {
+            printNotes(*removed); // where a clone's commits went
             out() << "removed " << name << '\n';
-        else
+        } else
             code = ExitFailed;
     }
     return code;
@@ -371,7 +483,11 @@ QList<Command> sandboxCommands()
         QStringLiteral("The sandbox sees PATH (default: the current directory) read-write at the same path, further\n"
                        "PATHs read-only, a private home filled from the kit, and the network only through its own\n"
                        "endpoint of paddockd's proxy, which applies the policy and the kit's network permissions.\n"
-                       "Arguments after '--' replace the kit's command (the entrypoint stays).");
+                       "Arguments after '--' replace the kit's command (the entrypoint stays).\n\n"
+                       "Provider keys stay in the keychain: the proxy adds them to requests for the domains the kit\n"
+                       "names, once approved. A required key that is not stored stops the start with the command\n"
+                       "that stores it; keys going to domains not yet approved are asked about on a terminal,\n"
+                       "approved with --approve-credentials, and otherwise stop the start (exit 1).");
 
     Command run =
         leaf(QStringLiteral("run"), QStringLiteral("Run a kit in a sandbox."),
@@ -381,8 +497,17 @@ QList<Command> sandboxCommands()
                             "again reuses it.\n\n") +
                  creationHelp,
              runRun);
-    run.options = {backendOption(), nameOption(), kitOption(), argOption(),
-                   QCommandLineOption(QStringLiteral("detach"), QStringLiteral("Run in the background."))};
+    const QCommandLineOption approve(
+        kApproveOption, QStringLiteral("Approve the kit's credentials for the domains it names, without asking."));
+    run.options = {
+        backendOption(), nameOption(),
+        kitOption(),     argOption(),
+        approve,         QCommandLineOption(QStringLiteral("detach"), QStringLiteral("Run in the background."))};
+    const QCommandLineOption clone(
+        QStringLiteral("clone"),
+        QStringLiteral("Work on a disposable clone of PATH's git repository; its commits come back as branches "
+                       "paddock/NAME/<branch>."));
+    run.options << clone;
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command create = leaf(QStringLiteral("create"), QStringLiteral("Create a sandbox without starting it."),
@@ -390,7 +515,8 @@ QList<Command> sandboxCommands()
                                          "start NAME'.\nPrints its name.\n\n") +
                               creationHelp,
                           runCreate);
-    create.options = run.options.mid(0, 4);
+    create.options = run.options.mid(0, 5);
+    create.options << clone;
     create.positionalSyntax = run.positionalSyntax;
 
     Command start =
@@ -400,7 +526,9 @@ QList<Command> sandboxCommands()
     start.minPositional = 1;
 
     Command ls = leaf(QStringLiteral("ls"), QStringLiteral("List sandboxes."),
-                      QStringLiteral("Lists every sandbox: name, kit, backend, status, uptime and workspace."), runLs);
+                      QStringLiteral("Lists every sandbox: name, kit, backend, status, uptime, published ports and "
+                                     "workspace."),
+                      runLs);
     ls.options = {jsonOption()};
     ls.maxPositional = 0;
 

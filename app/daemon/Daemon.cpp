@@ -132,6 +132,15 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
         *message = QStringLiteral("cannot start the proxy: %1").arg(error);
         return StartResult::Failed;
     }
+    // Container images built and loaded as jobs, shared by the command line and the desktop.
+    m_images = std::make_unique<sandbox::ImageService>(m_server);
+    m_images->start();
+    // The rules and the log of refusals, for the Network page and `paddock policy`.
+    m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
+    m_policy->start();
+    // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
+    m_secrets = std::make_unique<sandbox::SecretService>(m_server);
+    m_secrets->start();
 
     if (!m_server.listen(socketPath, &error)) {
         *message = error;

@@ -3,7 +3,10 @@
 
 #include "InstanceLock.h"
 #include "api/Server.h"
+#include "sandbox/ImageService.h"
+#include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
+#include "sandbox/SecretService.h"
 
 #include <QObject>
 #include <QString>
@@ -44,6 +47,9 @@ private:
 
     api::Server m_server;
     std::unique_ptr<sandbox::SandboxService> m_sandboxes;
+    std::unique_ptr<sandbox::ImageService> m_images;
+    std::unique_ptr<sandbox::PolicyService> m_policy;
+    std::unique_ptr<sandbox::SecretService> m_secrets;
     InstanceLock m_lock;
     QString m_socketPath;
     QSocketNotifier *m_signalNotifier = nullptr;

@@ -8,6 +8,9 @@
 #include "network/ProxyEvents.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
+#include "sandbox/CloneWorkspace.h"
+#include "sandbox/CredentialInjection.h"
+#include "sandbox/ImageService.h"
 #include "sandbox/KitApplication.h"
 
 #include <QCoreApplication>
@@ -30,6 +33,25 @@ namespace paddock::sandbox {
 namespace {
 
 constexpr qint64 kLogChunkBytes = 512 * 1024;
+
+/**
+ * Fetches the clone workspace of sandbox @p name, if it has one, into the user's repository;
+ * returns notes saying which branches hold its commits, or why they could not be fetched.
+ */
+QStringList fetchCloneBack(const QString &name)
+{
+    const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
+    if (!clone)
+        return {};
+    QStringList branches;
+    QString error;
+    if (!clone->fetchBack(&branches, &error))
+        return {error};
+    if (branches.isEmpty())
+        return {};
+    return {QStringLiteral("the clone's commits are in %1 of %2")
+                .arg(branches.join(QStringLiteral(", ")), clone->repository())};
+}
 constexpr qint64 kEngineRecheckMs = 10000;
 
 /** Where a sandbox's endpoint directory appears inside it (see endpointBind()). */
@@ -102,6 +124,7 @@ SandboxService::SandboxService(api::Server &server, QObject *parent)
 {
     m_runtimes.emplace(QStringLiteral("bwrap"), std::make_shared<runtime::BwrapRuntime>());
     m_runtimes.emplace(QStringLiteral("docker"), std::make_shared<runtime::DockerRuntime>());
+    m_credentials = std::make_unique<CredentialInjection>(this);
 }
 
 SandboxService::~SandboxService()
@@ -130,7 +153,7 @@ bool SandboxService::start(QString *error)
             this, [this, data] { m_server.publish(networkTopic(), data); }, Qt::QueuedConnection);
     });
     events::EventHub *hub = m_hub.get();
-    m_proxy.setDecider(network::policyDecider(m_policy.engine()));
+    m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_learning));
     m_proxy.setEventSink([hub](const proxy::ProxyEvent &proxyEvent) {
         if (const std::optional<events::NetworkEvent> event = network::toNetworkEvent(proxyEvent))
             hub->publish(*event);
@@ -149,6 +172,7 @@ void SandboxService::stop()
 {
     if (m_proxy.isRunning())
         m_proxy.stop(); // delivers the queued events before the hub goes
+    m_ports.closeAll();
     m_endpoints.clear();
     if (m_hub) {
         m_hub->unsubscribe(m_subscription);
@@ -195,7 +219,7 @@ void SandboxService::refindSandboxes()
             if (info.status != runtime::SandboxStatus::Running)
                 continue;
             QString error;
-            if (openEndpoint(info.name, info.kitName, &error))
+            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
             else
                 qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
@@ -229,7 +253,8 @@ std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name)
     return nullptr;
 }
 
-bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error)
+bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error,
+                                  const QList<quint16> &ports)
 {
     if (m_endpoints.contains(name))
         return true;
@@ -240,11 +265,18 @@ bool SandboxService::openEndpoint(const QString &name, const QString &kitName, Q
     if (id == 0)
         return false;
     m_endpoints.insert(name, id);
+    m_credentials->applyTo(m_proxy, id, name);
+    const QString portsSocket = QFileInfo(path).absolutePath() + QLatin1Char('/') + PortForwarder::socketName();
+    if (!m_ports.open(name, portsSocket, ports, error)) {
+        closeEndpoint(name);
+        return false;
+    }
     return true;
 }
 
 void SandboxService::closeEndpoint(const QString &name)
 {
+    m_ports.close(name);
     const auto it = m_endpoints.find(name);
     if (it == m_endpoints.end())
         return;
@@ -271,6 +303,51 @@ void SandboxService::forgetKitRulesIfUnused(const QString &kitName)
     m_policy.engine().removeKitRules(kitName);
 }
 
+QStringList SandboxService::runningSandboxes() const
+{
+    QStringList names;
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        for (const runtime::SandboxInfo &info : runtime->list()) {
+            if (info.status == runtime::SandboxStatus::Running)
+                names << info.name;
+        }
+    }
+    return names;
+}
+
+bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
+{
+    // The record keeps the lists a sandbox was created with, so that a restart does not need
+    // the kit directory; after an edit of spec.yaml it is brought up to date as well.
+    bool found = false;
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        for (const runtime::SandboxInfo &info : runtime->list()) {
+            std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+            if (info.kitName != kitName || !record)
+                continue;
+            const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(record->kitDirectory);
+            if (!loaded.ok()) {
+                *error = QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory);
+                return false;
+            }
+            record->networkAllow = loaded.kit->networkAllow;
+            record->networkDeny = loaded.kit->networkDeny;
+            if (!record->write(error))
+                return false;
+            QStringList notes;
+            applyKitRules(*record, &notes);
+            for (const QString &note : std::as_const(notes))
+                qCWarning(lcSandbox).noquote() << note;
+            found = true;
+        }
+    }
+    if (!found)
+        *error = QStringLiteral("no sandbox uses the kit %1").arg(kitName);
+    else
+        qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";
+    return found;
+}
+
 QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool withSpec) const
 {
     QJsonObject object{{QStringLiteral("name"), info.name},
@@ -280,7 +357,14 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
                        {QStringLiteral("workspace"), info.workspace},
                        {QStringLiteral("pid"), info.pid},
                        {QStringLiteral("lifetime"), lifetimeName(info.spec.lifetime)},
-                       {QStringLiteral("proxySocket"), endpointPath(info.name)}};
+                       {QStringLiteral("proxySocket"), endpointPath(info.name)},
+                       {QStringLiteral("learning"), m_learning->isLearning(info.name)},
+                       {QStringLiteral("workspaceMode"), QStringLiteral("direct")}};
+    if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(info.name)) {
+        object.insert(QStringLiteral("workspace"), clone->folder());
+        object.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
+        object.insert(QStringLiteral("clone"), clone->toInfoJson());
+    }
     if (info.startedAt.isValid())
         object.insert(QStringLiteral("startedAt"), info.startedAt.toUTC().toString(Qt::ISODateWithMs));
     if (info.finishedAt.isValid())
@@ -289,6 +373,15 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("exitCode"), *info.exitCode);
     if (info.status == runtime::SandboxStatus::Running && info.startedAt.isValid())
         object.insert(QStringLiteral("uptimeMs"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+    QJsonArray ports;
+    for (const PublishedPort &port : m_ports.ports(info.name, PortForwarder::portsOf(info.spec))) {
+        QJsonObject entry{{QStringLiteral("sandbox"), port.sandboxPort}};
+        if (!port.hostAddress.isEmpty() && info.status == runtime::SandboxStatus::Running)
+            entry.insert(QStringLiteral("host"), port.hostAddress);
+        ports.append(entry);
+    }
+    if (!ports.isEmpty())
+        object.insert(QStringLiteral("ports"), ports);
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)
@@ -322,6 +415,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
             [this, name, done, result] {
                 m_busy.remove(name);
                 done(result);
+                emit operationFinished(name);
             },
             Qt::QueuedConnection);
     }).detach();
@@ -330,15 +424,29 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
 
 void SandboxService::registerMethods()
 {
+    registerLearningMethods();
     m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
                                  [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) { createSandbox(params, false, reply); });
+                                        const api::PendingReply &reply) {
+                                     m_credentials->admit(params, reply,
+                                                          [=, this] { createSandbox(params, false, reply); });
+                                 });
     m_server.registerAsyncMethod(QStringLiteral("sandbox.prepare"),
                                  [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) { createSandbox(params, true, reply); });
+                                        const api::PendingReply &reply) {
+                                     m_credentials->admit(params, reply,
+                                                          [=, this] { createSandbox(params, true, reply); });
+                                 });
+    m_server.registerMethod(QStringLiteral("sandbox.credentials"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                return m_credentials->describe(params);
+                            });
     m_server.registerAsyncMethod(QStringLiteral("sandbox.start"),
                                  [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) { startSandbox(params, reply); });
+                                        const api::PendingReply &reply) {
+                                     m_credentials->admitStart(params.value(QLatin1String("name")).toString(), reply,
+                                                               [=, this] { startSandbox(params, reply); });
+                                 });
     m_server.registerAsyncMethod(QStringLiteral("sandbox.stop"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { stopSandbox(params, reply); });
@@ -346,16 +454,24 @@ void SandboxService::registerMethods()
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { removeSandbox(params, reply); });
 
-    m_server.registerMethod(QStringLiteral("sandbox.finished"),
-                            [this](const QJsonObject &params, const api::CallContext &) {
-                                const QString name = params.value(QLatin1String("name")).toString();
-                                if (name.isEmpty())
-                                    return invalid(QStringLiteral("sandbox.finished needs a name"));
-                                closeEndpoint(name);
-                                qCInfo(lcSandbox) << "foreground sandbox" << name << "finished"
-                                                  << params.value(QLatin1String("exitCode")).toInt(-1);
-                                return api::Reply::success();
-                            });
+    m_server.registerAsyncMethod(
+        QStringLiteral("sandbox.finished"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            const QString name = params.value(QLatin1String("name")).toString();
+            if (name.isEmpty())
+                return reply.complete(invalid(QStringLiteral("sandbox.finished needs a name")));
+            closeEndpoint(name);
+            qCInfo(lcSandbox) << "foreground sandbox" << name << "finished"
+                              << params.value(QLatin1String("exitCode")).toInt(-1);
+            // A clone's commits come back to the user's repository once the run is over.
+            auto job = [name]() -> Work { return {runtime::RuntimeResult::success(), fetchCloneBack(name)}; };
+            auto done = [reply](const Work &work) {
+                reply.succeed({{QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+            };
+            QString error;
+            if (!runOperation(name, std::move(job), std::move(done), &error))
+                reply.succeed({});
+        });
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
@@ -436,6 +552,16 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     choices.lifetime =
         foreground ? runtime::SandboxSpec::Lifetime::Foreground : runtime::SandboxSpec::Lifetime::Detached;
     choices.initPath = findInitProgram();
+    choices.caBundle = CredentialInjection::bundlePath();
+    const QString workspaceMode = params.value(QLatin1String("workspaceMode")).toString(QStringLiteral("direct"));
+    if (workspaceMode != QLatin1String("direct") && workspaceMode != QLatin1String("clone"))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("workspaceMode is 'direct' or 'clone', not '%1'").arg(workspaceMode));
+    const bool cloneWanted = workspaceMode == QLatin1String("clone");
+    if (cloneWanted && runtime->id() != QLatin1String("bwrap"))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("a clone workspace needs the bwrap backend for now"));
+    choices.startupUsersByNamespace = runtime->id() == QLatin1String("bwrap");
     if (choices.initPath.isEmpty())
         return reply.fail(
             QLatin1String(api::errors::kInternal),
@@ -454,6 +580,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
             QLatin1String(api::errors::kInvalidParams),
             QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')").arg(spec.name));
     endpointBind(spec, endpointPath(spec.name));
+    const QStringList portNotes = PortForwarder::publishInto(spec, kit.ports);
 
     // A foreground run of a sandbox that exists already runs it again, with its home as it was.
     bool reuse = false;
@@ -484,12 +611,12 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     record.networkAllow = kit.networkAllow;
     record.networkDeny = kit.networkDeny;
     record.setupFiles = kit.setup.files;
-    QStringList notes;
+    QStringList notes = portNotes;
     applyKitRules(record, &notes);
-    if (!record.write(&error))
+    if (!record.write(&error) || !CredentialInjection::remember(spec.name, kit.credentials, &error))
         return reply.fail(QLatin1String(api::errors::kInternal), error);
     // setup.install may need the network; a detached sandbox's endpoint closes again once created.
-    if (!openEndpoint(spec.name, record.kitName, &error))
+    if (!openEndpoint(spec.name, record.kitName, &error, PortForwarder::portsOf(spec)))
         return reply.fail(QLatin1String(api::errors::kInternal), error);
 
     // A container gets the same kind of home as a bubblewrap sandbox: a host directory the
@@ -510,11 +637,54 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
         for (const kit::Port &port : kit.ports)
             container.ports.append({quint16(port.container), port.protocol});
         docker->setSandboxOptions(spec.name, container);
+        docker->setImageHint(spec.name, ImageService::missingImageHint(kit, kitDir));
     }
-    const QStringList install = kit.setup.install.isEmpty() ? QStringList() : installArgv(kit);
-    auto job = [runtime, spec, kit, record, home, install, reuse, notes]() -> Work {
+    // Under bubblewrap each run of setup.install commands is a sandbox launched as their user;
+    // a container runs them as its image's user.
+    auto *bwrapRuntime = dynamic_cast<runtime::BwrapRuntime *>(runtime.get());
+    QList<InstallRun> install;
+    if (bwrapRuntime) {
+        const std::optional<QList<InstallRun>> runs = installRuns(kit, &error);
+        if (!runs)
+            return reply.fail(QStringLiteral("invalid-kit"), error);
+        install = *runs;
+    } else if (!kit.setup.install.isEmpty()) {
+        install.append({0, installArgv(kit)});
+    }
+    auto job = [runtime, bwrapRuntime, spec, kit, record, home, install, reuse, notes, cloneWanted]() mutable -> Work {
         Work work{runtime::RuntimeResult::success(), notes};
         QString problem;
+        // A clone workspace is made here, on the worker: cloning a large repository takes a while.
+        std::optional<CloneWorkspace> clone = CloneWorkspace::read(spec.name);
+        if (!clone && cloneWanted && !reuse) {
+            clone = CloneWorkspace::create(spec.name, spec.workspace, &problem);
+            if (!clone) {
+                work.result = runtime::RuntimeResult::failure(problem);
+                return work;
+            }
+        }
+        runtime::bwrap::BwrapOptions bwrapOptions;
+        if (clone) {
+            // The kit's files go into the clone on the host; inside, the clone is where the folder was.
+            spec.workspace = clone->folderInClone();
+            spec.workingDir = clone->folder();
+            bwrapOptions.workspaceSource = clone->path();
+            bwrapOptions.workspaceTarget = clone->repository();
+        }
+        auto setUser = [&](int uid) {
+            if (!bwrapRuntime)
+                return;
+            bwrapOptions.uid = uid;
+            bwrapOptions.gid = uid;
+            bwrapRuntime->setSandboxOptions(spec.name, bwrapOptions);
+        };
+        auto failed = [&](const runtime::RuntimeResult &result) {
+            work.result = result;
+            if (clone && !reuse && !runtime->inspect(spec.name))
+                clone->discard();
+            return work;
+        };
+        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
         if (reuse) {
             // Recorded again with this run's command and terminal; the home stays as it was.
             runtime->remove(spec.name, false);
@@ -524,49 +694,53 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
             return work;
         }
         // setup.install runs once, inside the sandbox as it will be: the same home, workspace
-        // and way out, as a short-lived foreground run before the sandbox is recorded for good.
-        runtime::SandboxSpec first = spec;
-        if (!install.isEmpty()) {
-            first.argv = install;
-            first.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
-            first.interactive = false;
+        // and way out, as short-lived foreground runs before the sandbox is recorded for good.
+        for (qsizetype i = 0; i < std::max<qsizetype>(install.size(), 1); ++i) {
+            runtime::SandboxSpec first = spec;
+            if (!install.isEmpty()) {
+                first.argv = install.at(i).argv;
+                first.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
+                first.interactive = false;
+                setUser(install.at(i).uid);
+            }
+            const runtime::RuntimeResult created = runtime->create(first);
+            if (!created.ok)
+                return failed(created);
+            if (i == 0 && (!prepareHome(kit, spec, home, &work.notes, &problem) ||
+                           !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem))) {
+                runtime->remove(spec.name, true);
+                return failed(runtime::RuntimeResult::failure(problem));
+            }
+            if (install.isEmpty())
+                return work;
+            QTemporaryFile output;
+            const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+            if (!output.open() || devNull < 0) {
+                if (devNull >= 0)
+                    ::close(devNull);
+                runtime->remove(spec.name, true);
+                return failed(
+                    runtime::RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install")));
+            }
+            const runtime::RuntimeResult installed =
+                runtime->start(spec.name, {devNull, int(output.handle()), int(output.handle())});
+            ::close(devNull);
+            runtime->remove(spec.name, false);
+            if (!installed.ok || installed.exitCode.value_or(1) != 0) {
+                output.seek(0);
+                const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
+                runtime->remove(spec.name, true);
+                return failed(runtime::RuntimeResult::failure(
+                    installed.ok ? QStringLiteral("setup.install failed with status %1:\n%2")
+                                       .arg(installed.exitCode.value_or(-1))
+                                       .arg(tail)
+                                 : installed.error));
+            }
         }
-        work.result = runtime->create(first);
-        if (!work.result.ok)
-            return work;
-        if (!prepareHome(kit, spec, home, &work.notes, &problem) ||
-            !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem)) {
-            runtime->remove(spec.name, true);
-            work.result = runtime::RuntimeResult::failure(problem);
-            return work;
-        }
-        if (install.isEmpty())
-            return work;
-        QTemporaryFile output;
-        const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (!output.open() || devNull < 0) {
-            if (devNull >= 0)
-                ::close(devNull);
-            runtime->remove(spec.name, true);
-            work.result = runtime::RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install"));
-            return work;
-        }
-        const runtime::RuntimeResult installed =
-            runtime->start(spec.name, {devNull, int(output.handle()), int(output.handle())});
-        ::close(devNull);
-        runtime->remove(spec.name, false);
-        if (!installed.ok || installed.exitCode.value_or(1) != 0) {
-            output.seek(0);
-            const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
-            runtime->remove(spec.name, true);
-            work.result = runtime::RuntimeResult::failure(
-                installed.ok ? QStringLiteral("setup.install failed with status %1:\n%2")
-                                   .arg(installed.exitCode.value_or(-1))
-                                   .arg(tail)
-                             : installed.error);
-            return work;
-        }
+        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
         work.result = runtime->create(spec);
+        if (!work.result.ok)
+            return failed(work.result);
         return work;
     };
     auto done = [this, name = spec.name, runtime, reply, foreground, record](const Work &work) {
@@ -574,6 +748,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
             closeEndpoint(name);
             if (!runtime->inspect(name)) {
                 SandboxRecord::remove(name);
+                CredentialInjection::forget(name);
                 forgetKitRulesIfUnused(record.kitName);
             }
             return reply.fail(QStringLiteral("create-failed"), work.result.error);
@@ -607,7 +782,7 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     if (record)
         applyKitRules(*record, &notes);
     QString error;
-    if (!openEndpoint(name, info.kitName, &error))
+    if (!openEndpoint(name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
         return reply.fail(QLatin1String(api::errors::kInternal), error);
     const QString home = info.spec.homeDir.isEmpty() ? homeOf(name) : info.spec.homeDir;
     const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
@@ -640,12 +815,16 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
         return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
-    auto job = [runtime, name]() -> Work { return {runtime->stop(name), {}}; };
+    auto job = [runtime, name]() -> Work {
+        const runtime::RuntimeResult stopped = runtime->stop(name);
+        return {stopped, stopped.ok ? fetchCloneBack(name) : QStringList()};
+    };
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok)
             return reply.fail(QStringLiteral("stop-failed"), work.result.error);
         closeEndpoint(name);
-        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))}});
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))
@@ -669,23 +848,35 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
             if (!stopped.ok)
                 return {stopped, {}};
         }
-        return {runtime->remove(name, true), {}};
+        // The clone's last commits come back before it goes; the fetched branches stay.
+        const QStringList notes = fetchCloneBack(name);
+        const runtime::RuntimeResult removed = runtime->remove(name, true);
+        if (removed.ok) {
+            if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name)) {
+                clone->discard();
+                QDir().rmdir(QFileInfo(clone->path()).absolutePath());
+            }
+        }
+        return {removed, notes};
     };
     auto done = [this, name, kitName = info.kitName, backend = runtime->id(), reply](const Work &work) {
         if (!work.result.ok)
             return reply.fail(QStringLiteral("remove-failed"), work.result.error);
         closeEndpoint(name);
+        m_ports.forget(name);
         QFile::remove(endpointPath(name));
         QDir().rmdir(QFileInfo(endpointPath(name)).absolutePath());
         SandboxRecord::remove(name);
+        CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);
+        m_learning->setLearning(name, false);
         // A container's home is a host directory the runtime leaves to its owner: this service.
         if (backend != QLatin1String("bwrap")) {
             QDir(homeOf(name)).removeRecursively();
             QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
         }
         qCInfo(lcSandbox) << "removed sandbox" << name;
-        reply.succeed({{QStringLiteral("removed"), name}});
+        reply.succeed({{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "events/EventHub.h"
+#include "network/PolicyDecider.h"
 #include "policy/PolicyStore.h"
 #include "proxy/ProxyEngine.h"
 #include "runtime/Runtime.h"
+#include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxRecord.h"
 
 #include <QElapsedTimer>
@@ -27,6 +29,8 @@ struct CallContext;
 } // namespace paddock::api
 
 namespace paddock::sandbox {
+
+class CredentialInjection;
 
 /**
  * @brief The daemon's owner of sandboxes: the egress proxy with one endpoint per sandbox, the
@@ -53,6 +57,18 @@ namespace paddock::sandbox {
  * - `sandbox.prepare`: the same params → {sandbox: INFO, notes}: for a foreground run by the
  *   caller; creates the sandbox (or reuses a stopped foreground one of that name), opens its
  *   endpoint and writes the setup files. The caller then starts it itself.
+ * - Credentials, for both (CredentialInjection::admit()): a sandbox whose kit injects a
+ *   required key that has no secret, or whose binding does not approve the kit's domains, is
+ *   refused with error `credentials-required`, whose message names each service with the
+ *   command that fixes it (`paddock secret set SERVICE`, `paddock binding approve --kit DIR
+ *   SERVICE`); optional credentials never refuse. `approveCredentials: true` records the
+ *   approvals in credentials.yaml first (required credentials, and optional ones that have a
+ *   secret), as the user's "approve" in a dialog. The errors of the protocol carry no data, so
+ *   the desktop application asks `sandbox.credentials` with the same params for the dialog.
+ * - `sandbox.credentials`: the same params → {sandbox: NAME, blocked: bool, missingSecrets:
+ *   [{service, description, required, command}], pendingApprovals: [{service, description,
+ *   required, domains, newDomains, hasSecret}], messages: [..], warnings: [..]}: what a create
+ *   or prepare with these params would refuse (@c messages) or only warn about.
  * - `sandbox.finished` {name, exitCode?} → {}: the caller's foreground run ended.
  * - `sandbox.start` {name} → {sandbox: INFO}: starts a detached sandbox.
  * - `sandbox.stop` {name} → {sandbox: INFO}.
@@ -63,8 +79,23 @@ namespace paddock::sandbox {
  * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, size}: the output of a
  *   detached sandbox from @c offset, at most 512 KiB per call.
  *
+ * - `sandbox.learning` {name, enabled: bool} → {sandbox: INFO}: learning mode on or off (see
+ *   network::LearningSandboxes); a connection only the default refuses then passes and is
+ *   recorded as `learned` with the rule and reason that would have refused it.
+ * - `policy.proposal` {sandbox, since?: ISO time} → {sandbox, kit, entries: [{host, port,
+ *   count, lastSeen, suggestion}], patterns: [..]}: what the sandbox was refused or learned,
+ *   folded into the smallest allowlist (proposePolicy()).
+ *
+ * `sandbox.create` and `sandbox.prepare` also take `workspaceMode`: "direct" (the default,
+ * the folder itself) or "clone" (a CloneWorkspace, bubblewrap only); a clone's commits are
+ * fetched back when a foreground run finishes and when the sandbox is stopped or removed.
+ *
  * INFO: {name, kit, backend, status: created|running|stopped, workspace, pid, startedAt,
- * finishedAt, exitCode, uptimeMs, lifetime: detached|foreground, proxySocket}.
+ * finishedAt, exitCode, uptimeMs, lifetime: detached|foreground, proxySocket, ports?,
+ * learning, workspaceMode: direct|clone, clone?: {path, branchPrefix}}.
+ * `ports` lists the kit's TCP `ports`: [{sandbox: 8080, host: "127.0.0.1:41234"}], `host`
+ * only while the sandbox runs and the port is published (see PortForwarder): the daemon
+ * publishes them wherever it opens the sandbox's endpoint, on both runtimes.
  */
 class SandboxService : public QObject
 {
@@ -88,6 +119,23 @@ public:
     void stop();
 
     proxy::ProxyEngine &proxy() { return m_proxy; }
+    /** The policy in force (policy.yaml): PolicyService edits it, the proxy decides with it. */
+    policy::PolicyStore &policyStore() { return m_policy; }
+    /** Where every proxy event goes; null before start(). */
+    events::EventHub *eventHub() const { return m_hub.get(); }
+    /** The names of the sandboxes running now, on every runtime that answers. */
+    QStringList runningSandboxes() const;
+    /**
+     * Reads the spec.yaml of kit @p kitName again, from the directory of each sandbox made from
+     * it, and applies its `permissions.network` at once: a kit edited while its sandboxes run
+     * decides their next connection. Returns false with @p error when no sandbox uses the kit
+     * or its spec.yaml no longer loads (the rules in force stay then).
+     */
+    bool reloadKitRules(const QString &kitName, QString *error);
+
+Q_SIGNALS:
+    /** An operation on sandbox @p name (create, start, stop, remove) has finished, well or not. */
+    void operationFinished(const QString &name);
 
 private:
     struct Work
@@ -97,6 +145,7 @@ private:
     };
 
     void registerMethods();
+    void registerLearningMethods(); ///< in Learning.cpp
     void refindSandboxes();
     void onPolicyChanged();
 
@@ -105,7 +154,8 @@ private:
     /** Every runtime that can answer now (bwrap always; a container engine when it is up). */
     QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
 
-    bool openEndpoint(const QString &name, const QString &kitName, QString *error);
+    /** Also publishes @p ports (see PortForwarder) through `ports.sock` beside the endpoint. */
+    bool openEndpoint(const QString &name, const QString &kitName, QString *error, const QList<quint16> &ports = {});
     void closeEndpoint(const QString &name);
     void applyKitRules(const SandboxRecord &record, QStringList *notes);
     void forgetKitRulesIfUnused(const QString &kitName);
@@ -138,10 +188,14 @@ private:
     };
     mutable QHash<QString, EngineCheck> m_engineChecks;
     QHash<QString, proxy::ProxyEngine::EndpointId> m_endpoints;
+    PortForwarder m_ports;
     QSet<QString> m_busy;
     QMap<QString, QHostAddress> m_overrides;
     int m_subscription = -1;
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
+    /** Shared with the proxy's decider, which reads it on the proxy's thread. */
+    std::shared_ptr<network::LearningSandboxes> m_learning = std::make_shared<network::LearningSandboxes>();
+    std::unique_ptr<CredentialInjection> m_credentials; ///< keys into endpoints, the bundle sandboxes trust
 };
 
 } // namespace paddock::sandbox
