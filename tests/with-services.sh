@@ -8,12 +8,16 @@ set -eu
 pids=""
 cleanup() {
     for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+    if [ -n "${keyring_home:-}" ]; then rm -rf "$keyring_home"; fi
 }
 trap cleanup EXIT INT TERM
 
 # The keyring prints its environment (GNOME_KEYRING_CONTROL); the Secret Service is
 # reached through the session bus, which is all QtKeychain needs.
-eval "$(printf 'paddock-tests' | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
+# The keyring lives in a directory of its own, made for this run: a login keyring the user
+# already has (locked with another password) would refuse every write.
+keyring_home=$(mktemp -d "${TMPDIR:-/tmp}/paddock-keyring.XXXXXX")
+eval "$(printf 'paddock-tests' | XDG_DATA_HOME="$keyring_home" gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
 export GNOME_KEYRING_CONTROL 2>/dev/null || true
 
 # First free display number from :90 up.

@@ -25,25 +25,164 @@
     </message>
 </context>
 <context>
+    <name>BindingDialog</name>
+    <message>
+        <source>Allow this kit to use your keys?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit %1 asks Paddock to add your keys to its requests to these domains. The keys stay on this computer; the proxy adds them on the way out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credential %1 of %2 in the kit %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent to: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: a wildcard domain sends this key to every host it matches, not to one server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve all credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review each credential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve this credential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not approve this credential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny: approve nothing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ClassroomPage</name>
     <message>
         <source>Classroom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One kit and one network policy, shared with a whole class.</source>
+        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Classroom tools are not available yet</source>
+        <source>Choose a Paddock bundle</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This page will bundle a kit and its network policy for students to import, then run a checklist that proves each sandbox works.</source>
+        <source>Paddock bundles (*.paddock)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Check the kit in folder DIR before you share it with students.</source>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1. Import a bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A bundle (.paddock file) holds a kit, the network rules of the course and the list of keys you will need. Nothing is written before you press Import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No bundle opened yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your teacher gives you one .paddock file. Choose it below: Paddock shows everything the import would change before anything is written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview a bundle from a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a bundle file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the import will change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2. Check a sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With the sandbox running, the checklist proves that the key stays outside, that an unlisted domain is refused and logged, that your edits reach your project, and that no refusal surprised the policy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox name, as the Sandboxes page shows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox to check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the checks on the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -67,9 +206,695 @@
     </message>
 </context>
 <context>
+    <name>DenialAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DenialRow</name>
+    <message numerus="yes">
+        <source>%1 refused for sandbox %2, %n time(s), last at %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n refusal(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>EmptyState</name>
     <message>
         <source>Available today from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitEditorPane</name>
+    <message>
+        <source>Back to kits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this sample kit to a folder of yours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop the changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review the changes and save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About the kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name (lower-case letters, digits and dashes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind (sandbox or mixin)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Privileged sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requires agent (mixins)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entrypoint (program, then its arguments)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command (arguments after the entrypoint)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command when not interactive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command on a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dockerfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extends (another kit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mixins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patterns such as github.com, *.example.com or host:8080. Deny wins over allow.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the variable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New variable name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New variable value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys the proxy adds to requests; the sandbox only sees a placeholder. OAuth settings are edited in the YAML text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a credential</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variable set in the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Managed by the proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Injection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an injection rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format (one %s for the key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheme (bearer or basic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User name (basic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an install command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shell command, run once at creation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Startup command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a startup command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Program and arguments, run at every start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the background</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path in the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only if missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volumes and ports</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a volume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type (empty or tmpfs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port in the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Protocol (tcp or udp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent instructions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content (Markdown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values supplied when the kit is used, referenced as ${{ kit.args.NAME }}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an argument</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern (regular expression)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accepted values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spec.yaml (read-only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spec.yaml</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spec.yaml text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave without saving?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your changes to spec.yaml have not been saved. Leaving drops them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save spec.yaml</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These lines change; everything else in the file stays as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit has errors: it cannot be saved until they are fixed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitFolderDialog</name>
+    <message>
+        <source>Add a kit folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the sample kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder holding a spec.yaml. Paddock remembers it; the files stay where they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paddock writes spec.yaml from the template into this folder and adds it to your kits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sample is copied into this folder, where you can change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/home/you/kits/my-agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit name (default: from the folder name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitItemList</name>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitStringList</name>
+    <message>
+        <source>%1, item %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1 from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New item of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -84,19 +909,180 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The kit library is not available yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This page will list your kits, show what each one allows and check them for mistakes before you use them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Check the kit in folder DIR and report each error with its file, line and column.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Show what the kit in folder DIR contains: its agent, allowed domains and credentials.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a kit folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New kit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New kit from a template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read every kit again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your added kits cannot be listed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No kits yet: add a folder that holds a spec.yaml, or make a new kit from a template.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>your folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy %1 to a folder of yours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget %1 (its files stay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LearningSection</name>
+    <message>
+        <source>Learning mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While learning, a sandbox&apos;s connections are let through and recorded. Run the agent on a typical task, then allow what it needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This daemon does not offer learning mode.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox to learn from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning mode for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing recorded yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No proposal: turn learning on for this sandbox first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For this sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where to allow the patterns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow selected (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow all</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -164,15 +1150,334 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Network rules are not available yet</source>
+        <source>The daemon is not connected: rules and refused connections appear once it is.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This page will show the allowlist and every refused connection as it happens, and allow a blocked domain in one click.</source>
+        <source>Preset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Allow a domain such as api.example.com or *.example.com in the kit in folder DIR.</source>
+        <source>Global preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notify me of refused connections while the window is in the background</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live, one row per host and sandbox. Keys: A allows the selected row, D or Delete dismisses it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing has been refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add rule…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RuleDialog</name>
+    <message>
+        <source>Edit rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>example.com, *.example.com, host:8080</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sandbox name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kit name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RuleRow</name>
+    <message>
+        <source>%1 %2, %3, from %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SandboxLogDialog</name>
+    <message>
+        <source>Output of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search the output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRemoveDialog</name>
+    <message>
+        <source>Remove %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running: it will be stopped first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox and its home folder are deleted. Your project folder is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop and remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a terminal in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -187,15 +1492,129 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Sandboxes are not available yet</source>
+        <source>New sandbox…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This page will start a coding agent in a sandbox on a project folder and list the running sandboxes, so you can open, stop or remove them.</source>
+        <source>Create a new sandbox</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Check whether paddockd, the background service that will run the sandboxes, is running.</source>
+        <source>Sandboxes are run by the daemon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paddockd, Paddock&apos;s background service, runs the sandboxes. Once it is connected (see the status line below), this page lists every sandbox with its status, and creates new ones on your project folders.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check whether paddockd, the background service that runs the sandboxes, is running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sandboxes yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create one with New sandbox: choose a project folder and a kit, review what the kit asks for, and Paddock starts the agent in a sandbox whose only way out is its proxy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A terminal opens on a shell in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is created and running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SecretRemoveDialog</name>
+    <message>
+        <source>Remove the key of %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is deleted from the keychain. Sandboxes whose kit needs it will not start until you set it again; approvals are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SecretRow</name>
+    <message>
+        <source>Key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only for the sandbox %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing from the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel replacing the key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New key for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the new key of %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -210,15 +1629,79 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Secrets are not available yet</source>
+        <source>Keys are kept by the daemon</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This page will store provider API keys in the system keychain and let you choose which kits may use each one.</source>
+        <source>Paddock&apos;s daemon holds the keychain for every sandbox. When it is connected (see the status line below), this page lists your provider keys, masked, and lets you add, replace and remove them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>There is no command for this yet.</source>
+        <source>Use Check again in the status line to start the daemon.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain is reachable, so no key can be stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install and start %1, then check again. Paddock never keeps keys in a plain file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the keychain again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the kit names it, e.g. anthropic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optional: only for this sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pasted here, never shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save in the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the key in the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stored keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keys yet. A kit names the services it needs; add their keys above.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -254,9 +1737,596 @@
     </message>
 </context>
 <context>
+    <name>WizardDialog</name>
+    <message>
+        <source>New sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1. Project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2. Kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3. Backend and workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4. Review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>5. Keys and approvals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>6. Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a kit folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Direct: the agent edits the folder itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Direct workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clone: the agent works on a clone of the folder&apos;s git repository</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clone workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optional: made from the kit and the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed domains: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed domains: none of its own (your network policy applies)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (sent to %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What it can reach on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::BindingRequest</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ClassroomModel</name>
+    <message>
+        <source>Kit %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes from the bundle&apos;s author:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing it will:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• replace the kit folder %1 (%2 files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• write the kit folder %1 (%2 files)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• set the network policy preset: %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• keep the rule %1 (already present)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• add the rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• leave the network policy as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Secrets you will enter afterwards (never in the bundle):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was refused: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the kit on your project, then come back here for the checklist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit %1 imported into %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No check failed: this sandbox is ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some checks failed: read each sentence for what to fix.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitEditorModel</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sample kit shipped with Paddock: copy it to a folder of yours to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a kit first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample kits are read-only: use “Copy to…” to make a copy you can edit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitListModel</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a kit folder first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder for the new kit first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder for the copy first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::LearningModel</name>
+    <message numerus="yes">
+        <source>Allowed %n pattern(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkNotifier</name>
+    <message>
+        <source>Paddock refused %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A connection to %1 was refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1 tried to reach %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkPolicy</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The preset is now %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was already there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed the rule to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed the rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed %1 in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed %1 for every sandbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed %1 for sandbox %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismissed %1; it shows again if it is refused again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxListModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot start: the key of %2 is not set. Add it on the Secrets page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxWizard</name>
+    <message>
+        <source>Choose a kit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no spec.yaml in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This kit cannot be used: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your %1 key would be sent to every host matching %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit asks for a privileged sandbox (security.privileged).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit allows connections to every host matching %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit publishes ports %1 of the sandbox on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit writes a file into your project folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit writes %1 files into your project folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent works on a clone of the repository in %1; your folder changes only when you fetch from the clone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent can read, change and delete every file in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose an existing project folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was created but did not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SecretListModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 is stored in the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 was removed from the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::TerminalLauncher</name>
+    <message>
+        <source>No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. The command is: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The terminal %1 could not be started.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

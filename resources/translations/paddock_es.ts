@@ -25,26 +25,165 @@
     </message>
 </context>
 <context>
+    <name>BindingDialog</name>
+    <message>
+        <source>Allow this kit to use your keys?</source>
+        <translation>¿Permitir que este kit use sus claves?</translation>
+    </message>
+    <message>
+        <source>The kit %1 asks Paddock to add your keys to its requests to these domains. The keys stay on this computer; the proxy adds them on the way out.</source>
+        <translation>El kit %1 pide a Paddock que añada sus claves a las peticiones que hace a estos dominios. Las claves se quedan en este equipo; el proxy las añade a la salida.</translation>
+    </message>
+    <message>
+        <source>Credential %1 of %2 in the kit %3.</source>
+        <translation>Credencial %1 de %2 del kit %3.</translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation>%1 (obligatoria)</translation>
+    </message>
+    <message>
+        <source>%1 (optional)</source>
+        <translation>%1 (opcional)</translation>
+    </message>
+    <message>
+        <source>Sent to: %1</source>
+        <translation>Se envía a: %1</translation>
+    </message>
+    <message>
+        <source>Warning: a wildcard domain sends this key to every host it matches, not to one server.</source>
+        <translation>Advertencia: un dominio comodín envía esta clave a todos los hosts que coinciden con él, no a un solo servidor.</translation>
+    </message>
+    <message>
+        <source>Approve all</source>
+        <translation>Aprobar todas</translation>
+    </message>
+    <message>
+        <source>Approve all credentials</source>
+        <translation>Aprobar todas las credenciales</translation>
+    </message>
+    <message>
+        <source>Review each</source>
+        <translation>Revisar una a una</translation>
+    </message>
+    <message>
+        <source>Review each credential</source>
+        <translation>Revisar cada credencial</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>Aprobar</translation>
+    </message>
+    <message>
+        <source>Approve this credential</source>
+        <translation>Aprobar esta credencial</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Omitir</translation>
+    </message>
+    <message>
+        <source>Do not approve this credential</source>
+        <translation>No aprobar esta credencial</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Denegar</translation>
+    </message>
+    <message>
+        <source>Deny: approve nothing</source>
+        <translation>Denegar: no aprobar nada</translation>
+    </message>
+</context>
+<context>
     <name>ClassroomPage</name>
     <message>
         <source>Classroom</source>
         <translation>Aula</translation>
     </message>
     <message>
-        <source>One kit and one network policy, shared with a whole class.</source>
-        <translation>Un kit y una política de red, compartidos con toda una clase.</translation>
+        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
+        <translation>Importe el paquete que le ha compartido su profesor y compruebe después que su entorno aislado funciona.</translation>
     </message>
     <message>
-        <source>Classroom tools are not available yet</source>
-        <translation>Las herramientas para el aula aún no están disponibles</translation>
+        <source>Choose a Paddock bundle</source>
+        <translation>Elegir un paquete de Paddock</translation>
     </message>
     <message>
-        <source>This page will bundle a kit and its network policy for students to import, then run a checklist that proves each sandbox works.</source>
-        <translation>Esta página empaquetará un kit y su política de red para que los estudiantes los importen, y luego comprobará punto por punto que cada entorno aislado funciona.</translation>
+        <source>Paddock bundles (*.paddock)</source>
+        <translation>Paquetes de Paddock (*.paddock)</translation>
     </message>
     <message>
-        <source>Check the kit in folder DIR before you share it with students.</source>
-        <translation>Comprobar el kit de la carpeta DIR antes de compartirlo con los estudiantes.</translation>
+        <source>All files (*)</source>
+        <translation>Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>1. Import a bundle</source>
+        <translation>1. Importar un paquete</translation>
+    </message>
+    <message>
+        <source>A bundle (.paddock file) holds a kit, the network rules of the course and the list of keys you will need. Nothing is written before you press Import.</source>
+        <translation>Un paquete (archivo .paddock) contiene un kit, las reglas de red del curso y la lista de claves que necesitará. No se escribe nada hasta que pulse Importar.</translation>
+    </message>
+    <message>
+        <source>No bundle opened yet</source>
+        <translation>Aún no se ha abierto ningún paquete</translation>
+    </message>
+    <message>
+        <source>Your teacher gives you one .paddock file. Choose it below: Paddock shows everything the import would change before anything is written.</source>
+        <translation>Su profesor le proporciona un archivo .paddock. Elíjalo a continuación: Paddock muestra todo lo que cambiaría la importación antes de escribir nada.</translation>
+    </message>
+    <message>
+        <source>Preview a bundle from a terminal.</source>
+        <translation>Previsualizar un paquete desde un terminal.</translation>
+    </message>
+    <message>
+        <source>Choose a bundle…</source>
+        <translation>Elegir un paquete…</translation>
+    </message>
+    <message>
+        <source>Choose a bundle file</source>
+        <translation>Elegir un archivo de paquete</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importar</translation>
+    </message>
+    <message>
+        <source>Import the bundle</source>
+        <translation>Importar el paquete</translation>
+    </message>
+    <message>
+        <source>What the import will change</source>
+        <translation>Lo que cambiará la importación</translation>
+    </message>
+    <message>
+        <source>2. Check a sandbox</source>
+        <translation>2. Comprobar un entorno aislado</translation>
+    </message>
+    <message>
+        <source>With the sandbox running, the checklist proves that the key stays outside, that an unlisted domain is refused and logged, that your edits reach your project, and that no refusal surprised the policy.</source>
+        <translation>Con el entorno aislado en marcha, la lista de comprobación demuestra que la clave se queda fuera, que un dominio no incluido en la lista se rechaza y se registra, que sus cambios llegan a su proyecto y que ningún rechazo fue inesperado para la política.</translation>
+    </message>
+    <message>
+        <source>Sandbox name, as the Sandboxes page shows it</source>
+        <translation>Nombre del entorno aislado, tal como aparece en la página Entornos aislados</translation>
+    </message>
+    <message>
+        <source>Sandbox to check</source>
+        <translation>Entorno aislado que comprobar</translation>
+    </message>
+    <message>
+        <source>Run the checks</source>
+        <translation>Ejecutar las comprobaciones</translation>
+    </message>
+    <message>
+        <source>Run the checks on the sandbox</source>
+        <translation>Ejecutar las comprobaciones en el entorno aislado</translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
+        <translation>Lo mismo desde un terminal.</translation>
     </message>
 </context>
 <context>
@@ -67,10 +206,696 @@
     </message>
 </context>
 <context>
+    <name>DenialAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Permitir %1</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Dónde</translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation>Este entorno aislado (%1)</translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation>El spec.yaml del kit (%1)</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Qué</translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation>Exactamente %1</translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation>%1 (un nivel por debajo del dominio superior)</translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation>Un nivel por debajo del dominio superior (no es posible para este host)</translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation>%1 (cualquier nivel por debajo del dominio superior)</translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation>Cualquier nivel por debajo del dominio superior (no es posible para este host)</translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation>%1 (solo este puerto)</translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>Lo mismo desde un terminal:</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Permitir</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>DenialRow</name>
+    <message numerus="yes">
+        <source>%1 refused for sandbox %2, %n time(s), last at %3</source>
+        <translation>
+            <numerusform>%1 rechazado para el entorno aislado %2, %n vez, la última: %3</numerusform>
+            <numerusform>%1 rechazado para el entorno aislado %2, %n veces, la última: %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2</source>
+        <translation>Entorno aislado %1 · %2</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n refusal(s)</source>
+        <translation>
+            <numerusform>%n rechazo</numerusform>
+            <numerusform>%n rechazos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Permitir…</translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation>Permitir %1</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <source>Dismiss %1</source>
+        <translation>Descartar %1</translation>
+    </message>
+</context>
+<context>
     <name>EmptyState</name>
     <message>
         <source>Available today from a terminal:</source>
         <translation>Disponible hoy desde un terminal:</translation>
+    </message>
+</context>
+<context>
+    <name>KitEditorPane</name>
+    <message>
+        <source>Back to kits</source>
+        <translation>Volver a los kits</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation>
+            <numerusform>Válido, %n advertencia</numerusform>
+            <numerusform>Válido, %n advertencias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>Válido</translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation>Copiar en…</translation>
+    </message>
+    <message>
+        <source>Copy this sample kit to a folder of yours</source>
+        <translation>Copiar este kit de ejemplo en una carpeta propia</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Revertir</translation>
+    </message>
+    <message>
+        <source>Drop the changes</source>
+        <translation>Descartar los cambios</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Guardar…</translation>
+    </message>
+    <message>
+        <source>Review the changes and save</source>
+        <translation>Revisar los cambios y guardar</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Línea %1: %2</translation>
+    </message>
+    <message>
+        <source>About the kit</source>
+        <translation>Acerca del kit</translation>
+    </message>
+    <message>
+        <source>Name (lower-case letters, digits and dashes)</source>
+        <translation>Nombre (letras minúsculas, cifras y guiones)</translation>
+    </message>
+    <message>
+        <source>Kind (sandbox or mixin)</source>
+        <translation>Tipo (sandbox o mixin)</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Nombre visible</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Descripción</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Versión</translation>
+    </message>
+    <message>
+        <source>Source URL</source>
+        <translation>URL de origen</translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation>Licencias</translation>
+    </message>
+    <message>
+        <source>Privileged sandbox</source>
+        <translation>Entorno aislado con privilegios</translation>
+    </message>
+    <message>
+        <source>Requires agent (mixins)</source>
+        <translation>Requiere el agente (mixins)</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Entorno aislado</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Imagen</translation>
+    </message>
+    <message>
+        <source>Entrypoint (program, then its arguments)</source>
+        <translation>Punto de entrada (el programa y, después, sus argumentos)</translation>
+    </message>
+    <message>
+        <source>Command (arguments after the entrypoint)</source>
+        <translation>Orden (argumentos tras el punto de entrada)</translation>
+    </message>
+    <message>
+        <source>Command when not interactive</source>
+        <translation>Orden en modo no interactivo</translation>
+    </message>
+    <message>
+        <source>Command on a terminal</source>
+        <translation>Orden en un terminal</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memoria</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Build context</source>
+        <translation>Contexto de compilación</translation>
+    </message>
+    <message>
+        <source>Dockerfile</source>
+        <translation>Dockerfile</translation>
+    </message>
+    <message>
+        <source>Build target</source>
+        <translation>Destino de compilación</translation>
+    </message>
+    <message>
+        <source>Extends (another kit)</source>
+        <translation>Extiende (otro kit)</translation>
+    </message>
+    <message>
+        <source>Mixins</source>
+        <translation>Mixins</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>Red</translation>
+    </message>
+    <message>
+        <source>Patterns such as github.com, *.example.com or host:8080. Deny wins over allow.</source>
+        <translation>Patrones como github.com, *.example.com o host:8080. Denegar prevalece sobre permitir.</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Permitidos</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Denegados</translation>
+    </message>
+    <message>
+        <source>Environment variables</source>
+        <translation>Variables de entorno</translation>
+    </message>
+    <message>
+        <source>Value of %1</source>
+        <translation>Valor de %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Quitar</translation>
+    </message>
+    <message>
+        <source>Remove the variable %1</source>
+        <translation>Quitar la variable %1</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NOMBRE</translation>
+    </message>
+    <message>
+        <source>New variable name</source>
+        <translation>Nombre de la nueva variable</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>valor</translation>
+    </message>
+    <message>
+        <source>New variable value</source>
+        <translation>Valor de la nueva variable</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>Add the variable</source>
+        <translation>Añadir la variable</translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation>Credenciales</translation>
+    </message>
+    <message>
+        <source>Keys the proxy adds to requests; the sandbox only sees a placeholder. OAuth settings are edited in the YAML text.</source>
+        <translation>Claves que el proxy añade a las peticiones; el entorno aislado solo ve un marcador de posición. Los ajustes de OAuth se editan en el texto YAML.</translation>
+    </message>
+    <message>
+        <source>Credential</source>
+        <translation>Credencial</translation>
+    </message>
+    <message>
+        <source>Add a credential</source>
+        <translation>Añadir una credencial</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Servicio</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>Obligatoria</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Proveedor</translation>
+    </message>
+    <message>
+        <source>Variable set in the sandbox</source>
+        <translation>Variable definida en el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Managed by the proxy</source>
+        <translation>Gestionada por el proxy</translation>
+    </message>
+    <message>
+        <source>Injection</source>
+        <translation>Inyección</translation>
+    </message>
+    <message>
+        <source>Add an injection rule</source>
+        <translation>Añadir una regla de inyección</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>Dominio</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>Cabecera</translation>
+    </message>
+    <message>
+        <source>Format (one %s for the key)</source>
+        <translation>Formato (un %s para la clave)</translation>
+    </message>
+    <message>
+        <source>Scheme (bearer or basic)</source>
+        <translation>Esquema (bearer o basic)</translation>
+    </message>
+    <message>
+        <source>User name (basic)</source>
+        <translation>Nombre de usuario (basic)</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Preparación</translation>
+    </message>
+    <message>
+        <source>Install command</source>
+        <translation>Orden de instalación</translation>
+    </message>
+    <message>
+        <source>Add an install command</source>
+        <translation>Añadir una orden de instalación</translation>
+    </message>
+    <message>
+        <source>Shell command, run once at creation</source>
+        <translation>Orden del shell; se ejecuta una vez, al crearlo</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Usuario</translation>
+    </message>
+    <message>
+        <source>Startup command</source>
+        <translation>Orden de inicio</translation>
+    </message>
+    <message>
+        <source>Add a startup command</source>
+        <translation>Añadir una orden de inicio</translation>
+    </message>
+    <message>
+        <source>Program and arguments, run at every start</source>
+        <translation>Programa y argumentos; se ejecuta en cada inicio</translation>
+    </message>
+    <message>
+        <source>In the background</source>
+        <translation>En segundo plano</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Archivo</translation>
+    </message>
+    <message>
+        <source>Add a file</source>
+        <translation>Añadir un archivo</translation>
+    </message>
+    <message>
+        <source>Path in the sandbox</source>
+        <translation>Ruta en el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>Contenido</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modo</translation>
+    </message>
+    <message>
+        <source>Only if missing</source>
+        <translation>Solo si no existe</translation>
+    </message>
+    <message>
+        <source>Volumes and ports</source>
+        <translation>Volúmenes y puertos</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volumen</translation>
+    </message>
+    <message>
+        <source>Add a volume</source>
+        <translation>Añadir un volumen</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Ruta</translation>
+    </message>
+    <message>
+        <source>Type (empty or tmpfs)</source>
+        <translation>Tipo (vacío o tmpfs)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Puerto</translation>
+    </message>
+    <message>
+        <source>Add a port</source>
+        <translation>Añadir un puerto</translation>
+    </message>
+    <message>
+        <source>Port in the sandbox</source>
+        <translation>Puerto en el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Protocol (tcp or udp)</source>
+        <translation>Protocolo (tcp o udp)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Agent instructions</source>
+        <translation>Instrucciones para el agente</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>Nombre del archivo</translation>
+    </message>
+    <message>
+        <source>Content (Markdown)</source>
+        <translation>Contenido (Markdown)</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Argumentos</translation>
+    </message>
+    <message>
+        <source>Values supplied when the kit is used, referenced as ${{ kit.args.NAME }}.</source>
+        <translation>Valores que se indican al usar el kit, referenciados como ${{ kit.args.NAME }}.</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>Argumento</translation>
+    </message>
+    <message>
+        <source>Add an argument</source>
+        <translation>Añadir un argumento</translation>
+    </message>
+    <message>
+        <source>Default value</source>
+        <translation>Valor predeterminado</translation>
+    </message>
+    <message>
+        <source>Pattern (regular expression)</source>
+        <translation>Patrón (expresión regular)</translation>
+    </message>
+    <message>
+        <source>Accepted values</source>
+        <translation>Valores aceptados</translation>
+    </message>
+    <message>
+        <source>spec.yaml (read-only)</source>
+        <translation>spec.yaml (solo lectura)</translation>
+    </message>
+    <message>
+        <source>spec.yaml</source>
+        <translation>spec.yaml</translation>
+    </message>
+    <message>
+        <source>spec.yaml text</source>
+        <translation>Texto de spec.yaml</translation>
+    </message>
+    <message>
+        <source>Leave without saving?</source>
+        <translation>¿Salir sin guardar?</translation>
+    </message>
+    <message>
+        <source>Your changes to spec.yaml have not been saved. Leaving drops them.</source>
+        <translation>Los cambios en spec.yaml no se han guardado. Si sale, se perderán.</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>Seguir editando</translation>
+    </message>
+    <message>
+        <source>Save spec.yaml</source>
+        <translation>Guardar spec.yaml</translation>
+    </message>
+    <message>
+        <source>These lines change; everything else in the file stays as it is.</source>
+        <translation>Estas líneas cambian; el resto del archivo se queda como está.</translation>
+    </message>
+    <message>
+        <source>The kit has errors: it cannot be saved until they are fixed.</source>
+        <translation>El kit tiene errores: no se puede guardar hasta que se corrijan.</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Guardar</translation>
+    </message>
+    <message>
+        <source>Save the changes</source>
+        <translation>Guardar los cambios</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>KitFolderDialog</name>
+    <message>
+        <source>Add a kit folder</source>
+        <translation>Añadir una carpeta de kit</translation>
+    </message>
+    <message>
+        <source>New kit</source>
+        <translation>Nuevo kit</translation>
+    </message>
+    <message>
+        <source>Copy the sample kit</source>
+        <translation>Copiar el kit de ejemplo</translation>
+    </message>
+    <message>
+        <source>A folder holding a spec.yaml. Paddock remembers it; the files stay where they are.</source>
+        <translation>Una carpeta que contiene un spec.yaml. Paddock la recuerda; los archivos se quedan donde están.</translation>
+    </message>
+    <message>
+        <source>Paddock writes spec.yaml from the template into this folder and adds it to your kits.</source>
+        <translation>Paddock escribe spec.yaml a partir de la plantilla en esta carpeta y la añade a sus kits.</translation>
+    </message>
+    <message>
+        <source>The sample is copied into this folder, where you can change it.</source>
+        <translation>El ejemplo se copia en esta carpeta, donde puede modificarlo.</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Plantilla</translation>
+    </message>
+    <message>
+        <source>/home/you/kits/my-agent</source>
+        <translation>/home/usuario/kits/mi-agente</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Carpeta</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Examinar…</translation>
+    </message>
+    <message>
+        <source>Choose the folder</source>
+        <translation>Elegir la carpeta</translation>
+    </message>
+    <message>
+        <source>Kit name (default: from the folder name)</source>
+        <translation>Nombre del kit (predeterminado: el nombre de la carpeta)</translation>
+    </message>
+    <message>
+        <source>Kit name</source>
+        <translation>Nombre del kit</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Crear</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>KitItemList</name>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Quitar</translation>
+    </message>
+    <message>
+        <source>Remove %1 %2</source>
+        <translation>Quitar %1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>KitStringList</name>
+    <message>
+        <source>%1, item %2</source>
+        <translation>%1, elemento %2</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Quitar</translation>
+    </message>
+    <message>
+        <source>Remove %1 from %2</source>
+        <translation>Quitar %1 de %2</translation>
+    </message>
+    <message>
+        <source>New item of %1</source>
+        <translation>Nuevo elemento de %1</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>Add to %1</source>
+        <translation>Añadir a %1</translation>
     </message>
 </context>
 <context>
@@ -84,20 +909,181 @@
         <translation>Recetas que indican qué agente se ejecuta en un entorno aislado, a qué puede acceder y qué claves necesita.</translation>
     </message>
     <message>
-        <source>The kit library is not available yet</source>
-        <translation>La biblioteca de kits aún no está disponible</translation>
-    </message>
-    <message>
-        <source>This page will list your kits, show what each one allows and check them for mistakes before you use them.</source>
-        <translation>Esta página mostrará sus kits, lo que permite cada uno, y los revisará en busca de errores antes de que los use.</translation>
-    </message>
-    <message>
         <source>Check the kit in folder DIR and report each error with its file, line and column.</source>
         <translation>Comprobar el kit de la carpeta DIR e indicar cada error con su archivo, línea y columna.</translation>
     </message>
     <message>
         <source>Show what the kit in folder DIR contains: its agent, allowed domains and credentials.</source>
         <translation>Mostrar el contenido del kit de la carpeta DIR: su agente, sus dominios permitidos y sus credenciales.</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
+    </message>
+    <message>
+        <source>Add a kit folder</source>
+        <translation>Añadir una carpeta de kit</translation>
+    </message>
+    <message>
+        <source>New kit…</source>
+        <translation>Nuevo kit…</translation>
+    </message>
+    <message>
+        <source>New kit from a template</source>
+        <translation>Nuevo kit a partir de una plantilla</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Volver a comprobar</translation>
+    </message>
+    <message>
+        <source>Read every kit again</source>
+        <translation>Volver a leer todos los kits</translation>
+    </message>
+    <message>
+        <source>Your added kits cannot be listed: %1</source>
+        <translation>No se pueden listar los kits que ha añadido: %1</translation>
+    </message>
+    <message>
+        <source>No kits yet: add a folder that holds a spec.yaml, or make a new kit from a template.</source>
+        <translation>Aún no hay kits: añada una carpeta que contenga un spec.yaml o cree un kit nuevo a partir de una plantilla.</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>ejemplo</translation>
+    </message>
+    <message>
+        <source>your folder</source>
+        <translation>su carpeta</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation>
+            <numerusform>Válido, %n advertencia</numerusform>
+            <numerusform>Válido, %n advertencias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>Válido</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>Ver</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Editar</translation>
+    </message>
+    <message>
+        <source>View %1</source>
+        <translation>Ver %1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>Editar %1</translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation>Copiar en…</translation>
+    </message>
+    <message>
+        <source>Copy %1 to a folder of yours</source>
+        <translation>Copiar %1 en una carpeta propia</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>Olvidar</translation>
+    </message>
+    <message>
+        <source>Forget %1 (its files stay)</source>
+        <translation>Olvidar %1 (sus archivos se conservan)</translation>
+    </message>
+    <message>
+        <source>From a terminal</source>
+        <translation>Desde un terminal</translation>
+    </message>
+</context>
+<context>
+    <name>LearningSection</name>
+    <message>
+        <source>Learning mode</source>
+        <translation>Modo de aprendizaje</translation>
+    </message>
+    <message>
+        <source>While learning, a sandbox&apos;s connections are let through and recorded. Run the agent on a typical task, then allow what it needed.</source>
+        <translation>Durante el aprendizaje, las conexiones de un entorno aislado se dejan pasar y se registran. Ejecute el agente en una tarea habitual y, después, permita lo que haya necesitado.</translation>
+    </message>
+    <message>
+        <source>This daemon does not offer learning mode.</source>
+        <translation>Este servicio no ofrece el modo de aprendizaje.</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Entorno aislado</translation>
+    </message>
+    <message>
+        <source>No sandbox</source>
+        <translation>Ningún entorno aislado</translation>
+    </message>
+    <message>
+        <source>Sandbox to learn from</source>
+        <translation>Entorno aislado del que aprender</translation>
+    </message>
+    <message>
+        <source>Learning</source>
+        <translation>Aprendizaje</translation>
+    </message>
+    <message>
+        <source>Learning mode for %1</source>
+        <translation>Modo de aprendizaje para %1</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Nothing recorded yet.</source>
+        <translation>Aún no se ha registrado nada.</translation>
+    </message>
+    <message>
+        <source>No proposal: turn learning on for this sandbox first.</source>
+        <translation>No hay ninguna propuesta: active primero el aprendizaje para este entorno aislado.</translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation>Permitir %1</translation>
+    </message>
+    <message>
+        <source>For this sandbox</source>
+        <translation>Para este entorno aislado</translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation>Para todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>Where to allow the patterns</source>
+        <translation>Dónde permitir los patrones</translation>
+    </message>
+    <message>
+        <source>Allow selected (%1)</source>
+        <translation>Permitir los seleccionados (%1)</translation>
+    </message>
+    <message>
+        <source>Allow all</source>
+        <translation>Permitir todos</translation>
     </message>
 </context>
 <context>
@@ -164,16 +1150,335 @@
         <translation>Los dominios a los que pueden acceder los entornos aislados y las conexiones que se rechazaron.</translation>
     </message>
     <message>
-        <source>Network rules are not available yet</source>
-        <translation>Las reglas de red aún no están disponibles</translation>
+        <source>The daemon is not connected: rules and refused connections appear once it is.</source>
+        <translation>El servicio no está conectado: las reglas y las conexiones rechazadas aparecerán en cuanto lo esté.</translation>
     </message>
     <message>
-        <source>This page will show the allowlist and every refused connection as it happens, and allow a blocked domain in one click.</source>
-        <translation>Esta página mostrará la lista de dominios permitidos y cada conexión rechazada en el momento en que ocurra, y permitirá un dominio bloqueado con un clic.</translation>
+        <source>Preset</source>
+        <translation>Preajuste</translation>
     </message>
     <message>
-        <source>Allow a domain such as api.example.com or *.example.com in the kit in folder DIR.</source>
-        <translation>Permitir un dominio como api.example.com o *.example.com en el kit de la carpeta DIR.</translation>
+        <source>Global preset</source>
+        <translation>Preajuste global</translation>
+    </message>
+    <message>
+        <source>Notify me of refused connections while the window is in the background</source>
+        <translation>Avisarme de las conexiones rechazadas mientras la ventana esté en segundo plano</translation>
+    </message>
+    <message>
+        <source>Refused connections</source>
+        <translation>Conexiones rechazadas</translation>
+    </message>
+    <message>
+        <source>Live, one row per host and sandbox. Keys: A allows the selected row, D or Delete dismisses it.</source>
+        <translation>En directo, una fila por host y entorno aislado. Teclas: A permite la fila seleccionada; D o Supr la descarta.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>Nothing has been refused.</source>
+        <translation>No se ha rechazado nada.</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Reglas</translation>
+    </message>
+    <message>
+        <source>Filter rules</source>
+        <translation>Filtrar las reglas</translation>
+    </message>
+    <message>
+        <source>Add rule…</source>
+        <translation>Añadir regla…</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Ámbito</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Patrón</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Decisión</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Origen</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creada</translation>
+    </message>
+    <message>
+        <source>No rule matches the filter.</source>
+        <translation>Ninguna regla coincide con el filtro.</translation>
+    </message>
+    <message>
+        <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
+        <translation>Aún no hay reglas: con el preajuste %1, solo pasa lo que usted permita.</translation>
+    </message>
+</context>
+<context>
+    <name>RuleDialog</name>
+    <message>
+        <source>Edit rule</source>
+        <translation>Editar la regla</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>Añadir una regla</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Patrón</translation>
+    </message>
+    <message>
+        <source>example.com, *.example.com, host:8080</source>
+        <translation>example.com, *.example.com, host:8080</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Decisión</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>permitir</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>denegar</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Ámbito</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>One sandbox</source>
+        <translation>Un entorno aislado</translation>
+    </message>
+    <message>
+        <source>One kit</source>
+        <translation>Un kit</translation>
+    </message>
+    <message>
+        <source>sandbox name</source>
+        <translation>nombre del entorno aislado</translation>
+    </message>
+    <message>
+        <source>kit name</source>
+        <translation>nombre del kit</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Guardar</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>RuleRow</name>
+    <message>
+        <source>%1 %2, %3, from %4</source>
+        <translation>%1 %2, %3, origen: %4</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>denegar</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>permitir</translation>
+    </message>
+    <message>
+        <source>in the kit</source>
+        <translation>en el kit</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Editar</translation>
+    </message>
+    <message>
+        <source>Edit the rule %1</source>
+        <translation>Editar la regla %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Remove the rule %1</source>
+        <translation>Eliminar la regla %1</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxLogDialog</name>
+    <message>
+        <source>Output of %1</source>
+        <translation>Salida de %1</translation>
+    </message>
+    <message>
+        <source>Search the output</source>
+        <translation>Buscar en la salida</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 coincidencia</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 coincidencias</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Anterior</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Coincidencia anterior</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Siguiente</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Coincidencia siguiente</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Cerrar</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRemoveDialog</name>
+    <message>
+        <source>Remove %1?</source>
+        <translation>¿Eliminar %1?</translation>
+    </message>
+    <message>
+        <source>%1 is running: it will be stopped first.</source>
+        <translation>%1 está en ejecución: primero se detendrá.</translation>
+    </message>
+    <message>
+        <source>The sandbox and its home folder are deleted. Your project folder is kept.</source>
+        <translation>Se eliminan el entorno aislado y su carpeta personal. Su carpeta de proyecto se conserva.</translation>
+    </message>
+    <message>
+        <source>Stop and remove</source>
+        <translation>Detener y eliminar</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Eliminar %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation>Entorno aislado %1, %2</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En ejecución</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creado</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Procesando…</translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation>Kit %1 · %2</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>activo desde hace %1</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>terminó con el código de salida %1</translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation>Ninguna conexión rechazada desde que se inició</translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation>1 conexión rechazada desde que se inició</translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation>%1 conexiones rechazadas desde que se inició</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Iniciar</translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation>Detener %1</translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation>Iniciar %1</translation>
+    </message>
+    <message>
+        <source>Open terminal</source>
+        <translation>Abrir terminal</translation>
+    </message>
+    <message>
+        <source>Open a terminal in %1</source>
+        <translation>Abrir un terminal en %1</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Registros</translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation>Mostrar la salida de %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Eliminar %1</translation>
     </message>
 </context>
 <context>
@@ -187,16 +1492,130 @@
         <translation>Agentes de programación que trabajan en entornos aislados sobre sus carpetas de proyecto.</translation>
     </message>
     <message>
-        <source>Sandboxes are not available yet</source>
-        <translation>Los entornos aislados aún no están disponibles</translation>
+        <source>New sandbox…</source>
+        <translation>Nuevo entorno aislado…</translation>
     </message>
     <message>
-        <source>This page will start a coding agent in a sandbox on a project folder and list the running sandboxes, so you can open, stop or remove them.</source>
-        <translation>Esta página iniciará un agente de programación en un entorno aislado sobre una carpeta de proyecto y mostrará los entornos en ejecución para que pueda abrirlos, detenerlos o eliminarlos.</translation>
+        <source>Create a new sandbox</source>
+        <translation>Crear un entorno aislado nuevo</translation>
     </message>
     <message>
-        <source>Check whether paddockd, the background service that will run the sandboxes, is running.</source>
-        <translation>Comprobar si paddockd, el servicio en segundo plano que ejecutará los entornos aislados, está en marcha.</translation>
+        <source>Sandboxes are run by the daemon</source>
+        <translation>Los entornos aislados los ejecuta el servicio</translation>
+    </message>
+    <message>
+        <source>paddockd, Paddock&apos;s background service, runs the sandboxes. Once it is connected (see the status line below), this page lists every sandbox with its status, and creates new ones on your project folders.</source>
+        <translation>paddockd, el servicio en segundo plano de Paddock, ejecuta los entornos aislados. Cuando esté conectado (consulte la línea de estado de abajo), esta página mostrará todos los entornos aislados con su estado y permitirá crear otros nuevos sobre sus carpetas de proyecto.</translation>
+    </message>
+    <message>
+        <source>Check whether paddockd, the background service that runs the sandboxes, is running.</source>
+        <translation>Comprobar si paddockd, el servicio en segundo plano que ejecuta los entornos aislados, está en marcha.</translation>
+    </message>
+    <message>
+        <source>No sandboxes yet</source>
+        <translation>Aún no hay entornos aislados</translation>
+    </message>
+    <message>
+        <source>Create one with New sandbox: choose a project folder and a kit, review what the kit asks for, and Paddock starts the agent in a sandbox whose only way out is its proxy.</source>
+        <translation>Cree uno con «Nuevo entorno aislado»: elija una carpeta de proyecto y un kit, revise lo que pide el kit y Paddock iniciará el agente en un entorno aislado cuya única salida es su proxy.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder.</source>
+        <translation>Lo mismo desde un terminal, en la carpeta actual.</translation>
+    </message>
+    <message>
+        <source>A terminal opens on a shell in %1.</source>
+        <translation>Se abre un terminal con un shell en %1.</translation>
+    </message>
+    <message>
+        <source>%1 is created and running.</source>
+        <translation>%1 se ha creado y está en ejecución.</translation>
+    </message>
+    <message>
+        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
+        <translation>%1 no se ha iniciado: no se aprobaron las claves de su kit.</translation>
+    </message>
+</context>
+<context>
+    <name>SecretRemoveDialog</name>
+    <message>
+        <source>Remove the key of %1?</source>
+        <translation>¿Eliminar la clave de %1?</translation>
+    </message>
+    <message>
+        <source>The key is deleted from the keychain. Sandboxes whose kit needs it will not start until you set it again; approvals are kept.</source>
+        <translation>La clave se elimina del llavero. Los entornos aislados cuyo kit la necesite no se iniciarán hasta que la vuelva a definir; las aprobaciones se conservan.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Remove the key</source>
+        <translation>Eliminar la clave</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>SecretRow</name>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clave de %1</translation>
+    </message>
+    <message>
+        <source>Only for the sandbox %1</source>
+        <translation>Solo para el entorno aislado %1</translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation>Para todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>missing from the keychain</source>
+        <translation>no está en el llavero</translation>
+    </message>
+    <message>
+        <source>Set %1</source>
+        <translation>Definir %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Replace…</source>
+        <translation>Sustituir…</translation>
+    </message>
+    <message>
+        <source>Cancel replacing the key of %1</source>
+        <translation>Cancelar la sustitución de la clave de %1</translation>
+    </message>
+    <message>
+        <source>Replace the key of %1</source>
+        <translation>Sustituir la clave de %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <source>Remove the key of %1</source>
+        <translation>Eliminar la clave de %1</translation>
+    </message>
+    <message>
+        <source>New key for %1</source>
+        <translation>Nueva clave para %1</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Guardar</translation>
+    </message>
+    <message>
+        <source>Save the new key of %1</source>
+        <translation>Guardar la nueva clave de %1</translation>
     </message>
 </context>
 <context>
@@ -210,16 +1629,80 @@
         <translation>Claves de API de los proveedores, guardadas en el llavero del sistema y nunca copiadas a un entorno aislado.</translation>
     </message>
     <message>
-        <source>Secrets are not available yet</source>
-        <translation>Los secretos aún no están disponibles</translation>
+        <source>Keys are kept by the daemon</source>
+        <translation>Las claves las guarda el servicio</translation>
     </message>
     <message>
-        <source>This page will store provider API keys in the system keychain and let you choose which kits may use each one.</source>
-        <translation>Esta página guardará las claves de API de los proveedores en el llavero del sistema y le permitirá elegir qué kits pueden usar cada una.</translation>
+        <source>Paddock&apos;s daemon holds the keychain for every sandbox. When it is connected (see the status line below), this page lists your provider keys, masked, and lets you add, replace and remove them.</source>
+        <translation>El servicio de Paddock gestiona el llavero para todos los entornos aislados. Cuando esté conectado (consulte la línea de estado de abajo), esta página mostrará sus claves de proveedor, enmascaradas, y le permitirá añadirlas, sustituirlas y eliminarlas.</translation>
     </message>
     <message>
-        <source>There is no command for this yet.</source>
-        <translation>Todavía no hay ninguna orden para esto.</translation>
+        <source>Use Check again in the status line to start the daemon.</source>
+        <translation>Use «Volver a comprobar» en la línea de estado para iniciar el servicio.</translation>
+    </message>
+    <message>
+        <source>No keychain is reachable, so no key can be stored.</source>
+        <translation>No hay ningún llavero accesible, así que no se puede guardar ninguna clave.</translation>
+    </message>
+    <message>
+        <source>Install and start %1, then check again. Paddock never keeps keys in a plain file.</source>
+        <translation>Instale e inicie %1 y vuelva a comprobarlo. Paddock nunca guarda claves en un archivo de texto sin cifrar.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Volver a comprobar</translation>
+    </message>
+    <message>
+        <source>Check the keychain again</source>
+        <translation>Volver a comprobar el llavero</translation>
+    </message>
+    <message>
+        <source>Add a key</source>
+        <translation>Añadir una clave</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Servicio</translation>
+    </message>
+    <message>
+        <source>as the kit names it, e.g. anthropic</source>
+        <translation>tal como lo llama el kit, p. ej. anthropic</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Entorno aislado</translation>
+    </message>
+    <message>
+        <source>optional: only for this sandbox</source>
+        <translation>opcional: solo para este entorno aislado</translation>
+    </message>
+    <message>
+        <source>Sandbox (optional)</source>
+        <translation>Entorno aislado (opcional)</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clave</translation>
+    </message>
+    <message>
+        <source>pasted here, never shown</source>
+        <translation>se pega aquí y nunca se muestra</translation>
+    </message>
+    <message>
+        <source>Save in the keychain</source>
+        <translation>Guardar en el llavero</translation>
+    </message>
+    <message>
+        <source>Save the key in the keychain</source>
+        <translation>Guardar la clave en el llavero</translation>
+    </message>
+    <message>
+        <source>Stored keys</source>
+        <translation>Claves guardadas</translation>
+    </message>
+    <message>
+        <source>No keys yet. A kit names the services it needs; add their keys above.</source>
+        <translation>Aún no hay claves. Cada kit indica los servicios que necesita; añada sus claves arriba.</translation>
     </message>
 </context>
 <context>
@@ -254,10 +1737,597 @@
     </message>
 </context>
 <context>
+    <name>WizardDialog</name>
+    <message>
+        <source>New sandbox</source>
+        <translation>Nuevo entorno aislado</translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation>Elegir la carpeta del proyecto</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml)</source>
+        <translation>Elegir una carpeta de kit (contiene spec.yaml)</translation>
+    </message>
+    <message>
+        <source>1. Project folder</source>
+        <translation>1. Carpeta del proyecto</translation>
+    </message>
+    <message>
+        <source>2. Kit</source>
+        <translation>2. Kit</translation>
+    </message>
+    <message>
+        <source>3. Backend and workspace</source>
+        <translation>3. Motor y espacio de trabajo</translation>
+    </message>
+    <message>
+        <source>4. Review</source>
+        <translation>4. Revisión</translation>
+    </message>
+    <message>
+        <source>5. Keys and approvals</source>
+        <translation>5. Claves y aprobaciones</translation>
+    </message>
+    <message>
+        <source>6. Create and start</source>
+        <translation>6. Crear e iniciar</translation>
+    </message>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation>El agente trabaja sobre esta carpeta. Con un espacio de trabajo directo puede modificar todos sus archivos; con un clon, trabaja sobre una copia del repositorio.</translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation>/home/usuario/proyectos/app</translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation>Carpeta del proyecto</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
+        <translation>No es una carpeta existente.</translation>
+    </message>
+    <message>
+        <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
+        <translation>Elija el kit que describe el agente, o una carpeta de kit propia.</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml).</source>
+        <translation>Elija una carpeta de kit (contiene spec.yaml).</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Kit folder</source>
+        <translation>Carpeta del kit</translation>
+    </message>
+    <message>
+        <source>Choose a folder…</source>
+        <translation>Elegir una carpeta…</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder</source>
+        <translation>Elegir una carpeta de kit</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation>bubblewrap: arranca al instante, no hay que instalar nada más</translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation>Motor bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation>Docker: ejecuta la imagen del kit en un contenedor</translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation>Motor Docker</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Espacio de trabajo</translation>
+    </message>
+    <message>
+        <source>Direct: the agent edits the folder itself</source>
+        <translation>Directo: el agente edita la propia carpeta</translation>
+    </message>
+    <message>
+        <source>Direct workspace</source>
+        <translation>Espacio de trabajo directo</translation>
+    </message>
+    <message>
+        <source>Clone: the agent works on a clone of the folder&apos;s git repository</source>
+        <translation>Clon: el agente trabaja sobre un clon del repositorio git de la carpeta</translation>
+    </message>
+    <message>
+        <source>Clone workspace</source>
+        <translation>Espacio de trabajo clonado</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>optional: made from the kit and the folder</source>
+        <translation>opcional: se forma a partir del kit y de la carpeta</translation>
+    </message>
+    <message>
+        <source>Sandbox name</source>
+        <translation>Nombre del entorno aislado</translation>
+    </message>
+    <message>
+        <source>Image: %1</source>
+        <translation>Imagen: %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguna</translation>
+    </message>
+    <message>
+        <source>Allowed domains: %1</source>
+        <translation>Dominios permitidos: %1</translation>
+    </message>
+    <message>
+        <source>Allowed domains: none of its own (your network policy applies)</source>
+        <translation>Dominios permitidos: ninguno propio (se aplica su política de red)</translation>
+    </message>
+    <message>
+        <source>Keys: none</source>
+        <translation>Claves: ninguna</translation>
+    </message>
+    <message>
+        <source>Keys: %1</source>
+        <translation>Claves: %1</translation>
+    </message>
+    <message>
+        <source>%1 (sent to %2)</source>
+        <translation>%1 (se envía a %2)</translation>
+    </message>
+    <message>
+        <source>What it can reach on this computer</source>
+        <translation>A qué puede acceder en este equipo</translation>
+    </message>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation>No hay ningún llavero accesible: no se pueden guardar claves. Instale GNOME Keyring o KWallet y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation>La clave de %1 (obligatoria)</translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation>La clave de %1 (opcional)</translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation>Pegue la clave; se guarda en el llavero</translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clave de %1</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>Guardar la clave</translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation>Guardar la clave de %1</translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation>El kit envía claves a dominios que usted no ha aprobado: %1.</translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation>Revisar y aprobar…</translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation>Revisar y aprobar el uso que hace el kit de sus claves</translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
+        <translation>Todas las claves obligatorias están guardadas y aprobadas.</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4) e iniciarlo.</translation>
+    </message>
+    <message>
+        <source>clone</source>
+        <translation>clonado</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>directo</translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation>Creando el entorno aislado (ahora se ejecuta la preparación del kit)…</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>Iniciando %1…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Procesando…</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Atrás</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Siguiente</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Crear e iniciar</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Crear e iniciar el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::BindingRequest</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ClassroomModel</name>
+    <message>
+        <source>Kit %1 %2</source>
+        <translation>Kit %1 %2</translation>
+    </message>
+    <message>
+        <source>Notes from the bundle&apos;s author:</source>
+        <translation>Notas del autor del paquete:</translation>
+    </message>
+    <message>
+        <source>Importing it will:</source>
+        <translation>La importación hará lo siguiente:</translation>
+    </message>
+    <message>
+        <source>• replace the kit folder %1 (%2 files)</source>
+        <translation>• sustituir la carpeta de kit %1 (%2 archivos)</translation>
+    </message>
+    <message>
+        <source>• write the kit folder %1 (%2 files)</source>
+        <translation>• escribir la carpeta de kit %1 (%2 archivos)</translation>
+    </message>
+    <message>
+        <source>• set the network policy preset: %1 → %2</source>
+        <translation>• establecer el preajuste de la política de red: %1 → %2</translation>
+    </message>
+    <message>
+        <source>• keep the rule %1 (already present)</source>
+        <translation>• conservar la regla %1 (ya existe)</translation>
+    </message>
+    <message>
+        <source>• add the rule %1</source>
+        <translation>• añadir la regla %1</translation>
+    </message>
+    <message>
+        <source>• leave the network policy as it is</source>
+        <translation>• dejar la política de red como está</translation>
+    </message>
+    <message>
+        <source>Secrets you will enter afterwards (never in the bundle):</source>
+        <translation>Secretos que introducirá después (nunca van en el paquete):</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Advertencia: %1</translation>
+    </message>
+    <message>
+        <source>%1 was refused: %2</source>
+        <translation>%1 se rechazó: %2</translation>
+    </message>
+    <message>
+        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
+        <translation>Introduzca la clave de %1 en la página Secretos (paddock secret set %1).</translation>
+    </message>
+    <message>
+        <source>Run the kit on your project, then come back here for the checklist.</source>
+        <translation>Ejecute el kit sobre su proyecto y vuelva aquí para la lista de comprobación.</translation>
+    </message>
+    <message>
+        <source>Kit %1 imported into %2.</source>
+        <translation>Kit %1 importado en %2.</translation>
+    </message>
+    <message>
+        <source>No check failed: this sandbox is ready.</source>
+        <translation>No ha fallado ninguna comprobación: este entorno aislado está listo.</translation>
+    </message>
+    <message>
+        <source>Some checks failed: read each sentence for what to fix.</source>
+        <translation>Algunas comprobaciones han fallado: lea cada frase para saber qué corregir.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
         <translation>La conexión con paddockd se cerró.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitEditorModel</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>No se puede leer %1: %2</translation>
+    </message>
+    <message>
+        <source>A sample kit shipped with Paddock: copy it to a folder of yours to change it.</source>
+        <translation>Un kit de ejemplo incluido con Paddock: cópielo en una carpeta propia para modificarlo.</translation>
+    </message>
+    <message>
+        <source>Open a kit first.</source>
+        <translation>Abra primero un kit.</translation>
+    </message>
+    <message>
+        <source>Sample kits are read-only: use “Copy to…” to make a copy you can edit.</source>
+        <translation>Los kits de ejemplo son de solo lectura: use «Copiar en…» para crear una copia que pueda editar.</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>Se ha guardado %1.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitListModel</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>línea %1: %2</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder first.</source>
+        <translation>Elija primero una carpeta de kit.</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the new kit first.</source>
+        <translation>Elija primero una carpeta para el kit nuevo.</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the copy first.</source>
+        <translation>Elija primero una carpeta para la copia.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::LearningModel</name>
+    <message numerus="yes">
+        <source>Allowed %n pattern(s).</source>
+        <translation>
+            <numerusform>Se ha permitido %n patrón.</numerusform>
+            <numerusform>Se han permitido %n patrones.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkNotifier</name>
+    <message>
+        <source>Paddock refused %1</source>
+        <translation>Paddock ha rechazado %1</translation>
+    </message>
+    <message>
+        <source>A connection to %1 was refused.</source>
+        <translation>Se ha rechazado una conexión a %1.</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 tried to reach %2.</source>
+        <translation>El entorno aislado %1 intentó acceder a %2.</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Permitir</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkPolicy</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+    <message>
+        <source>The preset is now %1.</source>
+        <translation>El preajuste es ahora %1.</translation>
+    </message>
+    <message>
+        <source>%1 was already there.</source>
+        <translation>%1 ya existía.</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>Se ha añadido %1.</translation>
+    </message>
+    <message>
+        <source>Changed the rule to %1.</source>
+        <translation>Se ha cambiado la regla a %1.</translation>
+    </message>
+    <message>
+        <source>Removed the rule.</source>
+        <translation>Se ha eliminado la regla.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 in %2.</source>
+        <translation>Se ha permitido %1 en %2.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 for every sandbox.</source>
+        <translation>Se ha permitido %1 para todos los entornos aislados.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 for sandbox %2.</source>
+        <translation>Se ha permitido %1 para el entorno aislado %2.</translation>
+    </message>
+    <message>
+        <source>Dismissed %1; it shows again if it is refused again.</source>
+        <translation>Se ha descartado %1; volverá a aparecer si se rechaza de nuevo.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxListModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 d %2 h</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+    <message>
+        <source>%1 cannot start: the key of %2 is not set. Add it on the Secrets page.</source>
+        <translation>%1 no puede iniciarse: no se ha definido la clave de %2. Añádala en la página Secretos.</translation>
+    </message>
+    <message>
+        <source>%1 started.</source>
+        <translation>%1 se ha iniciado.</translation>
+    </message>
+    <message>
+        <source>%1 stopped.</source>
+        <translation>%1 se ha detenido.</translation>
+    </message>
+    <message>
+        <source>%1 removed.</source>
+        <translation>%1 se ha eliminado.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxWizard</name>
+    <message>
+        <source>Choose a kit.</source>
+        <translation>Elija un kit.</translation>
+    </message>
+    <message>
+        <source>There is no spec.yaml in %1.</source>
+        <translation>No hay ningún spec.yaml en %1.</translation>
+    </message>
+    <message>
+        <source>This kit cannot be used: %1</source>
+        <translation>Este kit no se puede usar: %1</translation>
+    </message>
+    <message>
+        <source>%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.</source>
+        <translation>%1 es un mixin, no un kit de entorno aislado: elija un kit de tipo sandbox.</translation>
+    </message>
+    <message>
+        <source>Your %1 key would be sent to every host matching %2.</source>
+        <translation>Su clave de %1 se enviaría a todos los hosts que coinciden con %2.</translation>
+    </message>
+    <message>
+        <source>The kit asks for a privileged sandbox (security.privileged).</source>
+        <translation>El kit pide un entorno aislado con privilegios (security.privileged).</translation>
+    </message>
+    <message>
+        <source>The kit allows connections to every host matching %1.</source>
+        <translation>El kit permite conexiones a todos los hosts que coinciden con %1.</translation>
+    </message>
+    <message>
+        <source>The kit publishes ports %1 of the sandbox on this computer.</source>
+        <translation>El kit publica los puertos %1 del entorno aislado en este equipo.</translation>
+    </message>
+    <message>
+        <source>The kit writes a file into your project folder.</source>
+        <translation>El kit escribe un archivo en su carpeta de proyecto.</translation>
+    </message>
+    <message>
+        <source>The kit writes %1 files into your project folder.</source>
+        <translation>El kit escribe %1 archivos en su carpeta de proyecto.</translation>
+    </message>
+    <message>
+        <source>The agent works on a clone of the repository in %1; your folder changes only when you fetch from the clone.</source>
+        <translation>El agente trabaja sobre un clon del repositorio de %1; su carpeta solo cambia cuando usted trae cambios desde el clon.</translation>
+    </message>
+    <message>
+        <source>The agent can read, change and delete every file in %1.</source>
+        <translation>El agente puede leer, modificar y eliminar todos los archivos de %1.</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation>La clave está vacía: no se ha guardado nada.</translation>
+    </message>
+    <message>
+        <source>Choose an existing project folder.</source>
+        <translation>Elija una carpeta de proyecto existente.</translation>
+    </message>
+    <message>
+        <source>%1 was created but did not start: %2</source>
+        <translation>%1 se ha creado, pero no se ha iniciado: %2</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SecretListModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+    <message>
+        <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
+        <translation>Los nombres solo pueden contener letras, cifras, «.», «_» y «-».</translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation>La clave está vacía: no se ha guardado nada.</translation>
+    </message>
+    <message>
+        <source>The key of %1 is stored in the keychain.</source>
+        <translation>La clave de %1 se ha guardado en el llavero.</translation>
+    </message>
+    <message>
+        <source>The key of %1 was removed from the keychain.</source>
+        <translation>La clave de %1 se ha eliminado del llavero.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::TerminalLauncher</name>
+    <message>
+        <source>No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. The command is: %1</source>
+        <translation>No se ha encontrado ningún emulador de terminal: instale xterm, GNOME Terminal o Konsole, o defina TERMINAL. La orden es: %1</translation>
+    </message>
+    <message>
+        <source>The terminal %1 could not be started.</source>
+        <translation>No se ha podido iniciar el terminal %1.</translation>
     </message>
 </context>
 </TS>

@@ -25,26 +25,165 @@
     </message>
 </context>
 <context>
+    <name>BindingDialog</name>
+    <message>
+        <source>Allow this kit to use your keys?</source>
+        <translation>Autoriser ce kit à utiliser vos clés ?</translation>
+    </message>
+    <message>
+        <source>The kit %1 asks Paddock to add your keys to its requests to these domains. The keys stay on this computer; the proxy adds them on the way out.</source>
+        <translation>Le kit %1 demande à Paddock d’ajouter vos clés à ses requêtes vers ces domaines. Les clés restent sur cet ordinateur ; le proxy les ajoute au passage.</translation>
+    </message>
+    <message>
+        <source>Credential %1 of %2 in the kit %3.</source>
+        <translation>Identifiant %1 sur %2 du kit %3.</translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation>%1 (obligatoire)</translation>
+    </message>
+    <message>
+        <source>%1 (optional)</source>
+        <translation>%1 (facultatif)</translation>
+    </message>
+    <message>
+        <source>Sent to: %1</source>
+        <translation>Envoyé à : %1</translation>
+    </message>
+    <message>
+        <source>Warning: a wildcard domain sends this key to every host it matches, not to one server.</source>
+        <translation>Attention : un domaine générique envoie cette clé à tous les hôtes qu’il couvre, et non à un seul serveur.</translation>
+    </message>
+    <message>
+        <source>Approve all</source>
+        <translation>Tout approuver</translation>
+    </message>
+    <message>
+        <source>Approve all credentials</source>
+        <translation>Approuver tous les identifiants</translation>
+    </message>
+    <message>
+        <source>Review each</source>
+        <translation>Examiner un par un</translation>
+    </message>
+    <message>
+        <source>Review each credential</source>
+        <translation>Examiner chaque identifiant</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>Approuver</translation>
+    </message>
+    <message>
+        <source>Approve this credential</source>
+        <translation>Approuver cet identifiant</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Passer</translation>
+    </message>
+    <message>
+        <source>Do not approve this credential</source>
+        <translation>Ne pas approuver cet identifiant</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Refuser</translation>
+    </message>
+    <message>
+        <source>Deny: approve nothing</source>
+        <translation>Refuser : ne rien approuver</translation>
+    </message>
+</context>
+<context>
     <name>ClassroomPage</name>
     <message>
         <source>Classroom</source>
         <translation>Classe</translation>
     </message>
     <message>
-        <source>One kit and one network policy, shared with a whole class.</source>
-        <translation>Un kit et une politique réseau, partagés avec toute une classe.</translation>
+        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
+        <translation>Importez le paquet que votre enseignant a partagé, puis vérifiez que votre bac à sable fonctionne.</translation>
     </message>
     <message>
-        <source>Classroom tools are not available yet</source>
-        <translation>Les outils pour la classe ne sont pas encore disponibles</translation>
+        <source>Choose a Paddock bundle</source>
+        <translation>Choisir un paquet Paddock</translation>
     </message>
     <message>
-        <source>This page will bundle a kit and its network policy for students to import, then run a checklist that proves each sandbox works.</source>
-        <translation>Cette page regroupera un kit et sa politique réseau pour que les élèves les importent, puis vérifiera point par point que chaque bac à sable fonctionne.</translation>
+        <source>Paddock bundles (*.paddock)</source>
+        <translation>Paquets Paddock (*.paddock)</translation>
     </message>
     <message>
-        <source>Check the kit in folder DIR before you share it with students.</source>
-        <translation>Vérifier le kit du dossier DIR avant de le partager avec les élèves.</translation>
+        <source>All files (*)</source>
+        <translation>Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>1. Import a bundle</source>
+        <translation>1. Importer un paquet</translation>
+    </message>
+    <message>
+        <source>A bundle (.paddock file) holds a kit, the network rules of the course and the list of keys you will need. Nothing is written before you press Import.</source>
+        <translation>Un paquet (fichier .paddock) contient un kit, les règles réseau du cours et la liste des clés dont vous aurez besoin. Rien n’est écrit avant que vous n’appuyiez sur Importer.</translation>
+    </message>
+    <message>
+        <source>No bundle opened yet</source>
+        <translation>Aucun paquet ouvert pour l’instant</translation>
+    </message>
+    <message>
+        <source>Your teacher gives you one .paddock file. Choose it below: Paddock shows everything the import would change before anything is written.</source>
+        <translation>Votre enseignant vous donne un fichier .paddock. Choisissez-le ci-dessous : Paddock affiche tout ce que l’import modifierait avant d’écrire quoi que ce soit.</translation>
+    </message>
+    <message>
+        <source>Preview a bundle from a terminal.</source>
+        <translation>Prévisualiser un paquet dans un terminal.</translation>
+    </message>
+    <message>
+        <source>Choose a bundle…</source>
+        <translation>Choisir un paquet…</translation>
+    </message>
+    <message>
+        <source>Choose a bundle file</source>
+        <translation>Choisir un fichier de paquet</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importer</translation>
+    </message>
+    <message>
+        <source>Import the bundle</source>
+        <translation>Importer le paquet</translation>
+    </message>
+    <message>
+        <source>What the import will change</source>
+        <translation>Ce que l’import va modifier</translation>
+    </message>
+    <message>
+        <source>2. Check a sandbox</source>
+        <translation>2. Vérifier un bac à sable</translation>
+    </message>
+    <message>
+        <source>With the sandbox running, the checklist proves that the key stays outside, that an unlisted domain is refused and logged, that your edits reach your project, and that no refusal surprised the policy.</source>
+        <translation>Pendant que le bac à sable tourne, la liste de vérification prouve que la clé reste à l’extérieur, qu’un domaine non listé est refusé et journalisé, que vos modifications atteignent votre projet et qu’aucun refus n’a pris la politique au dépourvu.</translation>
+    </message>
+    <message>
+        <source>Sandbox name, as the Sandboxes page shows it</source>
+        <translation>Nom du bac à sable, tel que l’affiche la page Bacs à sable</translation>
+    </message>
+    <message>
+        <source>Sandbox to check</source>
+        <translation>Bac à sable à vérifier</translation>
+    </message>
+    <message>
+        <source>Run the checks</source>
+        <translation>Lancer les vérifications</translation>
+    </message>
+    <message>
+        <source>Run the checks on the sandbox</source>
+        <translation>Lancer les vérifications sur le bac à sable</translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
+        <translation>La même chose dans un terminal.</translation>
     </message>
 </context>
 <context>
@@ -67,10 +206,696 @@
     </message>
 </context>
 <context>
+    <name>DenialAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Autoriser %1</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Où</translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation>Ce bac à sable (%1)</translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation>Le spec.yaml du kit (%1)</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Quoi</translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation>Exactement %1</translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation>%1 (un niveau sous le domaine parent)</translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation>Un niveau sous le domaine parent (impossible pour cet hôte)</translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation>%1 (toute profondeur sous le domaine parent)</translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation>Toute profondeur sous le domaine parent (impossible pour cet hôte)</translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation>%1 (ce port uniquement)</translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>La même chose dans un terminal :</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Autoriser</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>DenialRow</name>
+    <message numerus="yes">
+        <source>%1 refused for sandbox %2, %n time(s), last at %3</source>
+        <translation>
+            <numerusform>%1 refusé pour le bac à sable %2, %n fois, la dernière à %3</numerusform>
+            <numerusform>%1 refusé pour le bac à sable %2, %n fois, la dernière à %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2</source>
+        <translation>Bac à sable %1 · %2</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n refusal(s)</source>
+        <translation>
+            <numerusform>%n refus</numerusform>
+            <numerusform>%n refus</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Autoriser…</translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation>Autoriser %1</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Ignorer</translation>
+    </message>
+    <message>
+        <source>Dismiss %1</source>
+        <translation>Ignorer %1</translation>
+    </message>
+</context>
+<context>
     <name>EmptyState</name>
     <message>
         <source>Available today from a terminal:</source>
         <translation>Disponible dès aujourd’hui dans un terminal :</translation>
+    </message>
+</context>
+<context>
+    <name>KitEditorPane</name>
+    <message>
+        <source>Back to kits</source>
+        <translation>Retour aux kits</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n erreur</numerusform>
+            <numerusform>%n erreurs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation>
+            <numerusform>Valide, %n avertissement</numerusform>
+            <numerusform>Valide, %n avertissements</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>Valide</translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation>Copier vers…</translation>
+    </message>
+    <message>
+        <source>Copy this sample kit to a folder of yours</source>
+        <translation>Copier ce kit d’exemple dans l’un de vos dossiers</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Rétablir</translation>
+    </message>
+    <message>
+        <source>Drop the changes</source>
+        <translation>Abandonner les modifications</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Enregistrer…</translation>
+    </message>
+    <message>
+        <source>Review the changes and save</source>
+        <translation>Examiner les modifications et enregistrer</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Ligne %1 : %2</translation>
+    </message>
+    <message>
+        <source>About the kit</source>
+        <translation>À propos du kit</translation>
+    </message>
+    <message>
+        <source>Name (lower-case letters, digits and dashes)</source>
+        <translation>Nom (lettres minuscules, chiffres et tirets)</translation>
+    </message>
+    <message>
+        <source>Kind (sandbox or mixin)</source>
+        <translation>Type (sandbox ou mixin)</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Nom affiché</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Description</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Source URL</source>
+        <translation>URL de la source</translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation>Licences</translation>
+    </message>
+    <message>
+        <source>Privileged sandbox</source>
+        <translation>Bac à sable privilégié</translation>
+    </message>
+    <message>
+        <source>Requires agent (mixins)</source>
+        <translation>Agent requis (mixins)</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Bac à sable</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>Entrypoint (program, then its arguments)</source>
+        <translation>Point d’entrée (programme, puis ses arguments)</translation>
+    </message>
+    <message>
+        <source>Command (arguments after the entrypoint)</source>
+        <translation>Commande (arguments après le point d’entrée)</translation>
+    </message>
+    <message>
+        <source>Command when not interactive</source>
+        <translation>Commande hors mode interactif</translation>
+    </message>
+    <message>
+        <source>Command on a terminal</source>
+        <translation>Commande dans un terminal</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>Processeurs</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Mémoire</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Build context</source>
+        <translation>Contexte de construction</translation>
+    </message>
+    <message>
+        <source>Dockerfile</source>
+        <translation>Dockerfile</translation>
+    </message>
+    <message>
+        <source>Build target</source>
+        <translation>Cible de construction</translation>
+    </message>
+    <message>
+        <source>Extends (another kit)</source>
+        <translation>Étend (un autre kit)</translation>
+    </message>
+    <message>
+        <source>Mixins</source>
+        <translation>Mixins</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>Réseau</translation>
+    </message>
+    <message>
+        <source>Patterns such as github.com, *.example.com or host:8080. Deny wins over allow.</source>
+        <translation>Des motifs comme github.com, *.example.com ou host:8080. Le refus l’emporte sur l’autorisation.</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Autorisés</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Refusés</translation>
+    </message>
+    <message>
+        <source>Environment variables</source>
+        <translation>Variables d’environnement</translation>
+    </message>
+    <message>
+        <source>Value of %1</source>
+        <translation>Valeur de %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the variable %1</source>
+        <translation>Supprimer la variable %1</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NOM</translation>
+    </message>
+    <message>
+        <source>New variable name</source>
+        <translation>Nom de la nouvelle variable</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>valeur</translation>
+    </message>
+    <message>
+        <source>New variable value</source>
+        <translation>Valeur de la nouvelle variable</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Add the variable</source>
+        <translation>Ajouter la variable</translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation>Identifiants</translation>
+    </message>
+    <message>
+        <source>Keys the proxy adds to requests; the sandbox only sees a placeholder. OAuth settings are edited in the YAML text.</source>
+        <translation>Les clés que le proxy ajoute aux requêtes ; le bac à sable ne voit qu’une valeur de substitution. Les réglages OAuth se modifient dans le texte YAML.</translation>
+    </message>
+    <message>
+        <source>Credential</source>
+        <translation>Identifiant</translation>
+    </message>
+    <message>
+        <source>Add a credential</source>
+        <translation>Ajouter un identifiant</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Service</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>Obligatoire</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Fournisseur</translation>
+    </message>
+    <message>
+        <source>Variable set in the sandbox</source>
+        <translation>Variable définie dans le bac à sable</translation>
+    </message>
+    <message>
+        <source>Managed by the proxy</source>
+        <translation>Géré par le proxy</translation>
+    </message>
+    <message>
+        <source>Injection</source>
+        <translation>Injection</translation>
+    </message>
+    <message>
+        <source>Add an injection rule</source>
+        <translation>Ajouter une règle d’injection</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>Domaine</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>En-tête</translation>
+    </message>
+    <message>
+        <source>Format (one %s for the key)</source>
+        <translation>Format (un %s pour la clé)</translation>
+    </message>
+    <message>
+        <source>Scheme (bearer or basic)</source>
+        <translation>Schéma (bearer ou basic)</translation>
+    </message>
+    <message>
+        <source>User name (basic)</source>
+        <translation>Nom d’utilisateur (basic)</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Préparation</translation>
+    </message>
+    <message>
+        <source>Install command</source>
+        <translation>Commande d’installation</translation>
+    </message>
+    <message>
+        <source>Add an install command</source>
+        <translation>Ajouter une commande d’installation</translation>
+    </message>
+    <message>
+        <source>Shell command, run once at creation</source>
+        <translation>Commande shell, exécutée une fois à la création</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Utilisateur</translation>
+    </message>
+    <message>
+        <source>Startup command</source>
+        <translation>Commande de démarrage</translation>
+    </message>
+    <message>
+        <source>Add a startup command</source>
+        <translation>Ajouter une commande de démarrage</translation>
+    </message>
+    <message>
+        <source>Program and arguments, run at every start</source>
+        <translation>Programme et arguments, exécutés à chaque démarrage</translation>
+    </message>
+    <message>
+        <source>In the background</source>
+        <translation>En arrière-plan</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Fichier</translation>
+    </message>
+    <message>
+        <source>Add a file</source>
+        <translation>Ajouter un fichier</translation>
+    </message>
+    <message>
+        <source>Path in the sandbox</source>
+        <translation>Chemin dans le bac à sable</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>Contenu</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Mode</translation>
+    </message>
+    <message>
+        <source>Only if missing</source>
+        <translation>Seulement s’il est absent</translation>
+    </message>
+    <message>
+        <source>Volumes and ports</source>
+        <translation>Volumes et ports</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Add a volume</source>
+        <translation>Ajouter un volume</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Chemin</translation>
+    </message>
+    <message>
+        <source>Type (empty or tmpfs)</source>
+        <translation>Type (vide ou tmpfs)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Taille</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Add a port</source>
+        <translation>Ajouter un port</translation>
+    </message>
+    <message>
+        <source>Port in the sandbox</source>
+        <translation>Port dans le bac à sable</translation>
+    </message>
+    <message>
+        <source>Protocol (tcp or udp)</source>
+        <translation>Protocole (tcp ou udp)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Agent instructions</source>
+        <translation>Instructions pour l’agent</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>Nom du fichier</translation>
+    </message>
+    <message>
+        <source>Content (Markdown)</source>
+        <translation>Contenu (Markdown)</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Arguments</translation>
+    </message>
+    <message>
+        <source>Values supplied when the kit is used, referenced as ${{ kit.args.NAME }}.</source>
+        <translation>Valeurs fournies à l’utilisation du kit, référencées sous la forme ${{ kit.args.NAME }}.</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>Argument</translation>
+    </message>
+    <message>
+        <source>Add an argument</source>
+        <translation>Ajouter un argument</translation>
+    </message>
+    <message>
+        <source>Default value</source>
+        <translation>Valeur par défaut</translation>
+    </message>
+    <message>
+        <source>Pattern (regular expression)</source>
+        <translation>Motif (expression régulière)</translation>
+    </message>
+    <message>
+        <source>Accepted values</source>
+        <translation>Valeurs acceptées</translation>
+    </message>
+    <message>
+        <source>spec.yaml (read-only)</source>
+        <translation>spec.yaml (lecture seule)</translation>
+    </message>
+    <message>
+        <source>spec.yaml</source>
+        <translation>spec.yaml</translation>
+    </message>
+    <message>
+        <source>spec.yaml text</source>
+        <translation>Texte de spec.yaml</translation>
+    </message>
+    <message>
+        <source>Leave without saving?</source>
+        <translation>Quitter sans enregistrer ?</translation>
+    </message>
+    <message>
+        <source>Your changes to spec.yaml have not been saved. Leaving drops them.</source>
+        <translation>Vos modifications de spec.yaml n’ont pas été enregistrées. Si vous quittez, elles seront perdues.</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>Continuer la modification</translation>
+    </message>
+    <message>
+        <source>Save spec.yaml</source>
+        <translation>Enregistrer spec.yaml</translation>
+    </message>
+    <message>
+        <source>These lines change; everything else in the file stays as it is.</source>
+        <translation>Ces lignes changent ; tout le reste du fichier reste tel quel.</translation>
+    </message>
+    <message>
+        <source>The kit has errors: it cannot be saved until they are fixed.</source>
+        <translation>Le kit contient des erreurs : il ne pourra pas être enregistré tant qu’elles ne seront pas corrigées.</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Save the changes</source>
+        <translation>Enregistrer les modifications</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>KitFolderDialog</name>
+    <message>
+        <source>Add a kit folder</source>
+        <translation>Ajouter un dossier de kit</translation>
+    </message>
+    <message>
+        <source>New kit</source>
+        <translation>Nouveau kit</translation>
+    </message>
+    <message>
+        <source>Copy the sample kit</source>
+        <translation>Copier le kit d’exemple</translation>
+    </message>
+    <message>
+        <source>A folder holding a spec.yaml. Paddock remembers it; the files stay where they are.</source>
+        <translation>Un dossier contenant un spec.yaml. Paddock s’en souvient ; les fichiers restent où ils sont.</translation>
+    </message>
+    <message>
+        <source>Paddock writes spec.yaml from the template into this folder and adds it to your kits.</source>
+        <translation>Paddock écrit dans ce dossier un spec.yaml issu du modèle et l’ajoute à vos kits.</translation>
+    </message>
+    <message>
+        <source>The sample is copied into this folder, where you can change it.</source>
+        <translation>L’exemple est copié dans ce dossier, où vous pourrez le modifier.</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>/home/you/kits/my-agent</source>
+        <translation>/home/vous/kits/mon-agent</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Dossier</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <source>Choose the folder</source>
+        <translation>Choisir le dossier</translation>
+    </message>
+    <message>
+        <source>Kit name (default: from the folder name)</source>
+        <translation>Nom du kit (par défaut : d’après le nom du dossier)</translation>
+    </message>
+    <message>
+        <source>Kit name</source>
+        <translation>Nom du kit</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Créer</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>KitItemList</name>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2 : %3</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove %1 %2</source>
+        <translation>Supprimer %1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>KitStringList</name>
+    <message>
+        <source>%1, item %2</source>
+        <translation>%1, élément %2</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove %1 from %2</source>
+        <translation>Supprimer %1 de %2</translation>
+    </message>
+    <message>
+        <source>New item of %1</source>
+        <translation>Nouvel élément de %1</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Add to %1</source>
+        <translation>Ajouter à %1</translation>
     </message>
 </context>
 <context>
@@ -84,20 +909,181 @@
         <translation>Les recettes qui disent quel agent s’exécute dans un bac à sable, ce qu’il peut joindre et de quelles clés il a besoin.</translation>
     </message>
     <message>
-        <source>The kit library is not available yet</source>
-        <translation>La bibliothèque de kits n’est pas encore disponible</translation>
-    </message>
-    <message>
-        <source>This page will list your kits, show what each one allows and check them for mistakes before you use them.</source>
-        <translation>Cette page listera vos kits, montrera ce que chacun autorise et les vérifiera avant que vous ne les utilisiez.</translation>
-    </message>
-    <message>
         <source>Check the kit in folder DIR and report each error with its file, line and column.</source>
         <translation>Vérifier le kit du dossier DIR et signaler chaque erreur avec son fichier, sa ligne et sa colonne.</translation>
     </message>
     <message>
         <source>Show what the kit in folder DIR contains: its agent, allowed domains and credentials.</source>
         <translation>Afficher le contenu du kit du dossier DIR : son agent, ses domaines autorisés et ses identifiants.</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Ajouter un dossier…</translation>
+    </message>
+    <message>
+        <source>Add a kit folder</source>
+        <translation>Ajouter un dossier de kit</translation>
+    </message>
+    <message>
+        <source>New kit…</source>
+        <translation>Nouveau kit…</translation>
+    </message>
+    <message>
+        <source>New kit from a template</source>
+        <translation>Nouveau kit à partir d’un modèle</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Vérifier à nouveau</translation>
+    </message>
+    <message>
+        <source>Read every kit again</source>
+        <translation>Relire tous les kits</translation>
+    </message>
+    <message>
+        <source>Your added kits cannot be listed: %1</source>
+        <translation>Impossible de lister les kits que vous avez ajoutés : %1</translation>
+    </message>
+    <message>
+        <source>No kits yet: add a folder that holds a spec.yaml, or make a new kit from a template.</source>
+        <translation>Aucun kit pour l’instant : ajoutez un dossier contenant un spec.yaml, ou créez un kit à partir d’un modèle.</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>exemple</translation>
+    </message>
+    <message>
+        <source>your folder</source>
+        <translation>votre dossier</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n erreur</numerusform>
+            <numerusform>%n erreurs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid, %n warning(s)</source>
+        <translation>
+            <numerusform>Valide, %n avertissement</numerusform>
+            <numerusform>Valide, %n avertissements</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>Valide</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>Afficher</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Modifier</translation>
+    </message>
+    <message>
+        <source>View %1</source>
+        <translation>Afficher %1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>Modifier %1</translation>
+    </message>
+    <message>
+        <source>Copy to…</source>
+        <translation>Copier vers…</translation>
+    </message>
+    <message>
+        <source>Copy %1 to a folder of yours</source>
+        <translation>Copier %1 dans l’un de vos dossiers</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>Oublier</translation>
+    </message>
+    <message>
+        <source>Forget %1 (its files stay)</source>
+        <translation>Oublier %1 (ses fichiers sont conservés)</translation>
+    </message>
+    <message>
+        <source>From a terminal</source>
+        <translation>Dans un terminal</translation>
+    </message>
+</context>
+<context>
+    <name>LearningSection</name>
+    <message>
+        <source>Learning mode</source>
+        <translation>Mode apprentissage</translation>
+    </message>
+    <message>
+        <source>While learning, a sandbox&apos;s connections are let through and recorded. Run the agent on a typical task, then allow what it needed.</source>
+        <translation>Pendant l’apprentissage, les connexions d’un bac à sable sont laissées passer et enregistrées. Faites exécuter à l’agent une tâche typique, puis autorisez ce dont il a eu besoin.</translation>
+    </message>
+    <message>
+        <source>This daemon does not offer learning mode.</source>
+        <translation>Ce service ne propose pas le mode apprentissage.</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Bac à sable</translation>
+    </message>
+    <message>
+        <source>No sandbox</source>
+        <translation>Aucun bac à sable</translation>
+    </message>
+    <message>
+        <source>Sandbox to learn from</source>
+        <translation>Bac à sable à observer</translation>
+    </message>
+    <message>
+        <source>Learning</source>
+        <translation>Apprentissage</translation>
+    </message>
+    <message>
+        <source>Learning mode for %1</source>
+        <translation>Mode apprentissage pour %1</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <source>Nothing recorded yet.</source>
+        <translation>Rien n’a encore été enregistré.</translation>
+    </message>
+    <message>
+        <source>No proposal: turn learning on for this sandbox first.</source>
+        <translation>Aucune proposition : activez d’abord l’apprentissage pour ce bac à sable.</translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation>Autoriser %1</translation>
+    </message>
+    <message>
+        <source>For this sandbox</source>
+        <translation>Pour ce bac à sable</translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation>Pour tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>Where to allow the patterns</source>
+        <translation>Où autoriser les motifs</translation>
+    </message>
+    <message>
+        <source>Allow selected (%1)</source>
+        <translation>Autoriser la sélection (%1)</translation>
+    </message>
+    <message>
+        <source>Allow all</source>
+        <translation>Tout autoriser</translation>
     </message>
 </context>
 <context>
@@ -164,16 +1150,335 @@
         <translation>Les domaines que les bacs à sable peuvent joindre, et les connexions qui ont été refusées.</translation>
     </message>
     <message>
-        <source>Network rules are not available yet</source>
-        <translation>Les règles réseau ne sont pas encore disponibles</translation>
+        <source>The daemon is not connected: rules and refused connections appear once it is.</source>
+        <translation>Le service n’est pas connecté : les règles et les connexions refusées apparaîtront dès qu’il le sera.</translation>
     </message>
     <message>
-        <source>This page will show the allowlist and every refused connection as it happens, and allow a blocked domain in one click.</source>
-        <translation>Cette page affichera la liste des domaines autorisés et chaque connexion refusée en direct, et autorisera un domaine bloqué en un clic.</translation>
+        <source>Preset</source>
+        <translation>Préréglage</translation>
     </message>
     <message>
-        <source>Allow a domain such as api.example.com or *.example.com in the kit in folder DIR.</source>
-        <translation>Autoriser un domaine comme api.example.com ou *.example.com dans le kit du dossier DIR.</translation>
+        <source>Global preset</source>
+        <translation>Préréglage global</translation>
+    </message>
+    <message>
+        <source>Notify me of refused connections while the window is in the background</source>
+        <translation>M’avertir des connexions refusées lorsque la fenêtre est en arrière-plan</translation>
+    </message>
+    <message>
+        <source>Refused connections</source>
+        <translation>Connexions refusées</translation>
+    </message>
+    <message>
+        <source>Live, one row per host and sandbox. Keys: A allows the selected row, D or Delete dismisses it.</source>
+        <translation>En direct, une ligne par hôte et par bac à sable. Touches : A autorise la ligne sélectionnée, D ou Suppr l’ignore.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Chargement…</translation>
+    </message>
+    <message>
+        <source>Nothing has been refused.</source>
+        <translation>Rien n’a été refusé.</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>Règles</translation>
+    </message>
+    <message>
+        <source>Filter rules</source>
+        <translation>Filtrer les règles</translation>
+    </message>
+    <message>
+        <source>Add rule…</source>
+        <translation>Ajouter une règle…</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Portée</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Motif</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Décision</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Origine</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Création</translation>
+    </message>
+    <message>
+        <source>No rule matches the filter.</source>
+        <translation>Aucune règle ne correspond au filtre.</translation>
+    </message>
+    <message>
+        <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
+        <translation>Aucune règle pour l’instant : avec le préréglage %1, seul ce que vous autorisez passe.</translation>
+    </message>
+</context>
+<context>
+    <name>RuleDialog</name>
+    <message>
+        <source>Edit rule</source>
+        <translation>Modifier la règle</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>Ajouter une règle</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Motif</translation>
+    </message>
+    <message>
+        <source>example.com, *.example.com, host:8080</source>
+        <translation>example.com, *.example.com, host:8080</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Décision</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>autoriser</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>refuser</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Portée</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>One sandbox</source>
+        <translation>Un bac à sable</translation>
+    </message>
+    <message>
+        <source>One kit</source>
+        <translation>Un kit</translation>
+    </message>
+    <message>
+        <source>sandbox name</source>
+        <translation>nom du bac à sable</translation>
+    </message>
+    <message>
+        <source>kit name</source>
+        <translation>nom du kit</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>RuleRow</name>
+    <message>
+        <source>%1 %2, %3, from %4</source>
+        <translation>%1 %2, %3, origine : %4</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>refuser</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>autoriser</translation>
+    </message>
+    <message>
+        <source>in the kit</source>
+        <translation>dans le kit</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>Modifier</translation>
+    </message>
+    <message>
+        <source>Edit the rule %1</source>
+        <translation>Modifier la règle %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the rule %1</source>
+        <translation>Supprimer la règle %1</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxLogDialog</name>
+    <message>
+        <source>Output of %1</source>
+        <translation>Sortie de %1</translation>
+    </message>
+    <message>
+        <source>Search the output</source>
+        <translation>Rechercher dans la sortie</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 résultat</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 résultats</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Précédent</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Résultat précédent</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Suivant</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Résultat suivant</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRemoveDialog</name>
+    <message>
+        <source>Remove %1?</source>
+        <translation>Supprimer %1 ?</translation>
+    </message>
+    <message>
+        <source>%1 is running: it will be stopped first.</source>
+        <translation>%1 est en cours d’exécution : il sera d’abord arrêté.</translation>
+    </message>
+    <message>
+        <source>The sandbox and its home folder are deleted. Your project folder is kept.</source>
+        <translation>Le bac à sable et son dossier personnel sont supprimés. Votre dossier de projet est conservé.</translation>
+    </message>
+    <message>
+        <source>Stop and remove</source>
+        <translation>Arrêter et supprimer</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation>Bac à sable %1, %2</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En cours d’exécution</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Arrêté</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Créé</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Traitement en cours…</translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation>Kit %1 · %2</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>actif depuis %1</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>terminé avec le code %1</translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation>Aucune connexion refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation>1 connexion refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation>%1 connexions refusées depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Démarrer</translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation>Arrêter %1</translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation>Démarrer %1</translation>
+    </message>
+    <message>
+        <source>Open terminal</source>
+        <translation>Ouvrir un terminal</translation>
+    </message>
+    <message>
+        <source>Open a terminal in %1</source>
+        <translation>Ouvrir un terminal dans %1</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Journaux</translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation>Afficher la sortie de %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Supprimer…</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Supprimer %1</translation>
     </message>
 </context>
 <context>
@@ -187,16 +1492,130 @@
         <translation>Les agents de programmation qui travaillent dans des bacs à sable sur vos dossiers de projet.</translation>
     </message>
     <message>
-        <source>Sandboxes are not available yet</source>
-        <translation>Les bacs à sable ne sont pas encore disponibles</translation>
+        <source>New sandbox…</source>
+        <translation>Nouveau bac à sable…</translation>
     </message>
     <message>
-        <source>This page will start a coding agent in a sandbox on a project folder and list the running sandboxes, so you can open, stop or remove them.</source>
-        <translation>Cette page lancera un agent de programmation dans un bac à sable sur un dossier de projet et listera les bacs à sable en cours, pour que vous puissiez les ouvrir, les arrêter ou les supprimer.</translation>
+        <source>Create a new sandbox</source>
+        <translation>Créer un bac à sable</translation>
     </message>
     <message>
-        <source>Check whether paddockd, the background service that will run the sandboxes, is running.</source>
-        <translation>Vérifier si paddockd, le service d’arrière-plan qui fera tourner les bacs à sable, est lancé.</translation>
+        <source>Sandboxes are run by the daemon</source>
+        <translation>Les bacs à sable sont exécutés par le service</translation>
+    </message>
+    <message>
+        <source>paddockd, Paddock&apos;s background service, runs the sandboxes. Once it is connected (see the status line below), this page lists every sandbox with its status, and creates new ones on your project folders.</source>
+        <translation>paddockd, le service d’arrière-plan de Paddock, exécute les bacs à sable. Une fois qu’il est connecté (voir la ligne d’état ci-dessous), cette page liste chaque bac à sable avec son état et en crée de nouveaux sur vos dossiers de projet.</translation>
+    </message>
+    <message>
+        <source>Check whether paddockd, the background service that runs the sandboxes, is running.</source>
+        <translation>Vérifier si paddockd, le service d’arrière-plan qui exécute les bacs à sable, est en cours d’exécution.</translation>
+    </message>
+    <message>
+        <source>No sandboxes yet</source>
+        <translation>Aucun bac à sable pour l’instant</translation>
+    </message>
+    <message>
+        <source>Create one with New sandbox: choose a project folder and a kit, review what the kit asks for, and Paddock starts the agent in a sandbox whose only way out is its proxy.</source>
+        <translation>Créez-en un avec « Nouveau bac à sable » : choisissez un dossier de projet et un kit, examinez ce que demande le kit, et Paddock démarre l’agent dans un bac à sable dont la seule sortie est son proxy.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder.</source>
+        <translation>La même chose dans un terminal, dans le dossier courant.</translation>
+    </message>
+    <message>
+        <source>A terminal opens on a shell in %1.</source>
+        <translation>Un terminal s’ouvre sur un shell dans %1.</translation>
+    </message>
+    <message>
+        <source>%1 is created and running.</source>
+        <translation>%1 est créé et en cours d’exécution.</translation>
+    </message>
+    <message>
+        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
+        <translation>%1 n’a pas été démarré : les clés de son kit n’ont pas été approuvées.</translation>
+    </message>
+</context>
+<context>
+    <name>SecretRemoveDialog</name>
+    <message>
+        <source>Remove the key of %1?</source>
+        <translation>Supprimer la clé de %1 ?</translation>
+    </message>
+    <message>
+        <source>The key is deleted from the keychain. Sandboxes whose kit needs it will not start until you set it again; approvals are kept.</source>
+        <translation>La clé est supprimée du trousseau. Les bacs à sable dont le kit en a besoin ne démarreront pas tant que vous ne l’aurez pas définie à nouveau ; les approbations sont conservées.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the key</source>
+        <translation>Supprimer la clé</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>SecretRow</name>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clé de %1</translation>
+    </message>
+    <message>
+        <source>Only for the sandbox %1</source>
+        <translation>Uniquement pour le bac à sable %1</translation>
+    </message>
+    <message>
+        <source>For every sandbox</source>
+        <translation>Pour tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>missing from the keychain</source>
+        <translation>absente du trousseau</translation>
+    </message>
+    <message>
+        <source>Set %1</source>
+        <translation>Définie le %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Replace…</source>
+        <translation>Remplacer…</translation>
+    </message>
+    <message>
+        <source>Cancel replacing the key of %1</source>
+        <translation>Annuler le remplacement de la clé de %1</translation>
+    </message>
+    <message>
+        <source>Replace the key of %1</source>
+        <translation>Remplacer la clé de %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Supprimer…</translation>
+    </message>
+    <message>
+        <source>Remove the key of %1</source>
+        <translation>Supprimer la clé de %1</translation>
+    </message>
+    <message>
+        <source>New key for %1</source>
+        <translation>Nouvelle clé pour %1</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Save the new key of %1</source>
+        <translation>Enregistrer la nouvelle clé de %1</translation>
     </message>
 </context>
 <context>
@@ -210,16 +1629,80 @@
         <translation>Les clés d’API des fournisseurs, gardées dans le trousseau du système et jamais copiées dans un bac à sable.</translation>
     </message>
     <message>
-        <source>Secrets are not available yet</source>
-        <translation>Les secrets ne sont pas encore disponibles</translation>
+        <source>Keys are kept by the daemon</source>
+        <translation>Les clés sont conservées par le service</translation>
     </message>
     <message>
-        <source>This page will store provider API keys in the system keychain and let you choose which kits may use each one.</source>
-        <translation>Cette page enregistrera les clés d’API des fournisseurs dans le trousseau du système et vous laissera choisir quels kits peuvent utiliser chacune.</translation>
+        <source>Paddock&apos;s daemon holds the keychain for every sandbox. When it is connected (see the status line below), this page lists your provider keys, masked, and lets you add, replace and remove them.</source>
+        <translation>Le service de Paddock détient le trousseau pour tous les bacs à sable. Lorsqu’il est connecté (voir la ligne d’état ci-dessous), cette page liste vos clés de fournisseurs, masquées, et vous permet d’en ajouter, d’en remplacer et d’en supprimer.</translation>
     </message>
     <message>
-        <source>There is no command for this yet.</source>
-        <translation>Il n’existe pas encore de commande pour cela.</translation>
+        <source>Use Check again in the status line to start the daemon.</source>
+        <translation>Utilisez « Vérifier à nouveau » dans la ligne d’état pour démarrer le service.</translation>
+    </message>
+    <message>
+        <source>No keychain is reachable, so no key can be stored.</source>
+        <translation>Aucun trousseau n’est accessible : aucune clé ne peut donc être enregistrée.</translation>
+    </message>
+    <message>
+        <source>Install and start %1, then check again. Paddock never keeps keys in a plain file.</source>
+        <translation>Installez et démarrez %1, puis vérifiez à nouveau. Paddock ne conserve jamais de clés dans un fichier en clair.</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Vérifier à nouveau</translation>
+    </message>
+    <message>
+        <source>Check the keychain again</source>
+        <translation>Vérifier à nouveau le trousseau</translation>
+    </message>
+    <message>
+        <source>Add a key</source>
+        <translation>Ajouter une clé</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Service</translation>
+    </message>
+    <message>
+        <source>as the kit names it, e.g. anthropic</source>
+        <translation>tel que le kit le nomme, par ex. anthropic</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Bac à sable</translation>
+    </message>
+    <message>
+        <source>optional: only for this sandbox</source>
+        <translation>facultatif : uniquement pour ce bac à sable</translation>
+    </message>
+    <message>
+        <source>Sandbox (optional)</source>
+        <translation>Bac à sable (facultatif)</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Clé</translation>
+    </message>
+    <message>
+        <source>pasted here, never shown</source>
+        <translation>collée ici, jamais affichée</translation>
+    </message>
+    <message>
+        <source>Save in the keychain</source>
+        <translation>Enregistrer dans le trousseau</translation>
+    </message>
+    <message>
+        <source>Save the key in the keychain</source>
+        <translation>Enregistrer la clé dans le trousseau</translation>
+    </message>
+    <message>
+        <source>Stored keys</source>
+        <translation>Clés enregistrées</translation>
+    </message>
+    <message>
+        <source>No keys yet. A kit names the services it needs; add their keys above.</source>
+        <translation>Aucune clé pour l’instant. Un kit nomme les services dont il a besoin ; ajoutez leurs clés ci-dessus.</translation>
     </message>
 </context>
 <context>
@@ -254,10 +1737,597 @@
     </message>
 </context>
 <context>
+    <name>WizardDialog</name>
+    <message>
+        <source>New sandbox</source>
+        <translation>Nouveau bac à sable</translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation>Choisir le dossier de projet</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml)</source>
+        <translation>Choisir un dossier de kit (il contient spec.yaml)</translation>
+    </message>
+    <message>
+        <source>1. Project folder</source>
+        <translation>1. Dossier de projet</translation>
+    </message>
+    <message>
+        <source>2. Kit</source>
+        <translation>2. Kit</translation>
+    </message>
+    <message>
+        <source>3. Backend and workspace</source>
+        <translation>3. Moteur et espace de travail</translation>
+    </message>
+    <message>
+        <source>4. Review</source>
+        <translation>4. Récapitulatif</translation>
+    </message>
+    <message>
+        <source>5. Keys and approvals</source>
+        <translation>5. Clés et approbations</translation>
+    </message>
+    <message>
+        <source>6. Create and start</source>
+        <translation>6. Créer et démarrer</translation>
+    </message>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation>L’agent travaille sur ce dossier. Avec un espace de travail direct, il peut modifier chacun de ses fichiers ; avec un clone, il travaille sur une copie du dépôt.</translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation>/home/vous/projets/app</translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation>Dossier de projet</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
+        <translation>Ce n’est pas un dossier existant.</translation>
+    </message>
+    <message>
+        <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
+        <translation>Choisissez le kit qui décrit l’agent, ou l’un de vos propres dossiers de kit.</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder (it holds spec.yaml).</source>
+        <translation>Choisissez un dossier de kit (il contient spec.yaml).</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Kit folder</source>
+        <translation>Dossier de kit</translation>
+    </message>
+    <message>
+        <source>Choose a folder…</source>
+        <translation>Choisir un dossier…</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder</source>
+        <translation>Choisir un dossier de kit</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Moteur</translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation>bubblewrap : démarre en un instant, rien d’autre à installer</translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation>Moteur bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation>Docker : exécute l’image du kit dans un conteneur</translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation>Moteur Docker</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Espace de travail</translation>
+    </message>
+    <message>
+        <source>Direct: the agent edits the folder itself</source>
+        <translation>Direct : l’agent modifie le dossier lui-même</translation>
+    </message>
+    <message>
+        <source>Direct workspace</source>
+        <translation>Espace de travail direct</translation>
+    </message>
+    <message>
+        <source>Clone: the agent works on a clone of the folder&apos;s git repository</source>
+        <translation>Clone : l’agent travaille sur un clone du dépôt git du dossier</translation>
+    </message>
+    <message>
+        <source>Clone workspace</source>
+        <translation>Espace de travail cloné</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>optional: made from the kit and the folder</source>
+        <translation>facultatif : formé à partir du kit et du dossier</translation>
+    </message>
+    <message>
+        <source>Sandbox name</source>
+        <translation>Nom du bac à sable</translation>
+    </message>
+    <message>
+        <source>Image: %1</source>
+        <translation>Image : %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>Allowed domains: %1</source>
+        <translation>Domaines autorisés : %1</translation>
+    </message>
+    <message>
+        <source>Allowed domains: none of its own (your network policy applies)</source>
+        <translation>Domaines autorisés : aucun en propre (votre politique réseau s’applique)</translation>
+    </message>
+    <message>
+        <source>Keys: none</source>
+        <translation>Clés : aucune</translation>
+    </message>
+    <message>
+        <source>Keys: %1</source>
+        <translation>Clés : %1</translation>
+    </message>
+    <message>
+        <source>%1 (sent to %2)</source>
+        <translation>%1 (envoyée à %2)</translation>
+    </message>
+    <message>
+        <source>What it can reach on this computer</source>
+        <translation>Ce à quoi il peut accéder sur cet ordinateur</translation>
+    </message>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation>Aucun trousseau n’est accessible : les clés ne peuvent pas être enregistrées. Installez GNOME Keyring ou KWallet et réessayez.</translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation>La clé de %1 (obligatoire)</translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation>La clé de %1 (facultative)</translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation>Collez la clé ; elle sera placée dans le trousseau</translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clé de %1</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>Enregistrer la clé</translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation>Enregistrer la clé de %1</translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation>Le kit envoie des clés à des domaines que vous n’avez pas approuvés : %1.</translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation>Examiner et approuver…</translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation>Examiner et approuver l’utilisation de vos clés par le kit</translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
+        <translation>Toutes les clés obligatoires sont enregistrées et approuvées.</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), puis le démarrer.</translation>
+    </message>
+    <message>
+        <source>clone</source>
+        <translation>cloné</translation>
+    </message>
+    <message>
+        <source>direct</source>
+        <translation>direct</translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation>Création du bac à sable (la préparation du kit s’exécute maintenant)…</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>Démarrage de %1…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Traitement en cours…</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Précédent</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Suivant</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Créer et démarrer</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Créer et démarrer le bac à sable</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::BindingRequest</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ClassroomModel</name>
+    <message>
+        <source>Kit %1 %2</source>
+        <translation>Kit %1 %2</translation>
+    </message>
+    <message>
+        <source>Notes from the bundle&apos;s author:</source>
+        <translation>Notes de l’auteur du paquet :</translation>
+    </message>
+    <message>
+        <source>Importing it will:</source>
+        <translation>L’import va :</translation>
+    </message>
+    <message>
+        <source>• replace the kit folder %1 (%2 files)</source>
+        <translation>• remplacer le dossier de kit %1 (%2 fichiers)</translation>
+    </message>
+    <message>
+        <source>• write the kit folder %1 (%2 files)</source>
+        <translation>• écrire le dossier de kit %1 (%2 fichiers)</translation>
+    </message>
+    <message>
+        <source>• set the network policy preset: %1 → %2</source>
+        <translation>• définir le préréglage de la politique réseau : %1 → %2</translation>
+    </message>
+    <message>
+        <source>• keep the rule %1 (already present)</source>
+        <translation>• conserver la règle %1 (déjà présente)</translation>
+    </message>
+    <message>
+        <source>• add the rule %1</source>
+        <translation>• ajouter la règle %1</translation>
+    </message>
+    <message>
+        <source>• leave the network policy as it is</source>
+        <translation>• laisser la politique réseau telle quelle</translation>
+    </message>
+    <message>
+        <source>Secrets you will enter afterwards (never in the bundle):</source>
+        <translation>Secrets que vous saisirez ensuite (jamais dans le paquet) :</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Attention : %1</translation>
+    </message>
+    <message>
+        <source>%1 was refused: %2</source>
+        <translation>%1 a été refusé : %2</translation>
+    </message>
+    <message>
+        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
+        <translation>Saisissez la clé %1 sur la page Secrets (paddock secret set %1).</translation>
+    </message>
+    <message>
+        <source>Run the kit on your project, then come back here for the checklist.</source>
+        <translation>Exécutez le kit sur votre projet, puis revenez ici pour la liste de vérification.</translation>
+    </message>
+    <message>
+        <source>Kit %1 imported into %2.</source>
+        <translation>Kit %1 importé dans %2.</translation>
+    </message>
+    <message>
+        <source>No check failed: this sandbox is ready.</source>
+        <translation>Aucune vérification n’a échoué : ce bac à sable est prêt.</translation>
+    </message>
+    <message>
+        <source>Some checks failed: read each sentence for what to fix.</source>
+        <translation>Certaines vérifications ont échoué : lisez chaque phrase pour savoir quoi corriger.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
         <translation>La connexion à paddockd s’est fermée.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitEditorModel</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Impossible de lire %1 : %2</translation>
+    </message>
+    <message>
+        <source>A sample kit shipped with Paddock: copy it to a folder of yours to change it.</source>
+        <translation>Un kit d’exemple fourni avec Paddock : copiez-le dans l’un de vos dossiers pour le modifier.</translation>
+    </message>
+    <message>
+        <source>Open a kit first.</source>
+        <translation>Ouvrez d’abord un kit.</translation>
+    </message>
+    <message>
+        <source>Sample kits are read-only: use “Copy to…” to make a copy you can edit.</source>
+        <translation>Les kits d’exemple sont en lecture seule : utilisez « Copier vers… » pour en faire une copie modifiable.</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 enregistré.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitListModel</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation>ligne %1 : %2</translation>
+    </message>
+    <message>
+        <source>Choose a kit folder first.</source>
+        <translation>Choisissez d’abord un dossier de kit.</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the new kit first.</source>
+        <translation>Choisissez d’abord un dossier pour le nouveau kit.</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the copy first.</source>
+        <translation>Choisissez d’abord un dossier pour la copie.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::LearningModel</name>
+    <message numerus="yes">
+        <source>Allowed %n pattern(s).</source>
+        <translation>
+            <numerusform>%n motif autorisé.</numerusform>
+            <numerusform>%n motifs autorisés.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkNotifier</name>
+    <message>
+        <source>Paddock refused %1</source>
+        <translation>Paddock a refusé %1</translation>
+    </message>
+    <message>
+        <source>A connection to %1 was refused.</source>
+        <translation>Une connexion à %1 a été refusée.</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 tried to reach %2.</source>
+        <translation>Le bac à sable %1 a tenté de joindre %2.</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Autoriser</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::NetworkPolicy</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>The preset is now %1.</source>
+        <translation>Le préréglage est maintenant %1.</translation>
+    </message>
+    <message>
+        <source>%1 was already there.</source>
+        <translation>%1 était déjà présent.</translation>
+    </message>
+    <message>
+        <source>Added %1.</source>
+        <translation>%1 ajouté.</translation>
+    </message>
+    <message>
+        <source>Changed the rule to %1.</source>
+        <translation>Règle modifiée : %1.</translation>
+    </message>
+    <message>
+        <source>Removed the rule.</source>
+        <translation>Règle supprimée.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 in %2.</source>
+        <translation>%1 autorisé dans %2.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 for every sandbox.</source>
+        <translation>%1 autorisé pour tous les bacs à sable.</translation>
+    </message>
+    <message>
+        <source>Allowed %1 for sandbox %2.</source>
+        <translation>%1 autorisé pour le bac à sable %2.</translation>
+    </message>
+    <message>
+        <source>Dismissed %1; it shows again if it is refused again.</source>
+        <translation>%1 ignoré ; il réapparaîtra s’il est de nouveau refusé.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxListModel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 j %2 h</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>%1 cannot start: the key of %2 is not set. Add it on the Secrets page.</source>
+        <translation>%1 ne peut pas démarrer : la clé de %2 n’est pas définie. Ajoutez-la sur la page Secrets.</translation>
+    </message>
+    <message>
+        <source>%1 started.</source>
+        <translation>%1 démarré.</translation>
+    </message>
+    <message>
+        <source>%1 stopped.</source>
+        <translation>%1 arrêté.</translation>
+    </message>
+    <message>
+        <source>%1 removed.</source>
+        <translation>%1 supprimé.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxWizard</name>
+    <message>
+        <source>Choose a kit.</source>
+        <translation>Choisissez un kit.</translation>
+    </message>
+    <message>
+        <source>There is no spec.yaml in %1.</source>
+        <translation>Il n’y a pas de spec.yaml dans %1.</translation>
+    </message>
+    <message>
+        <source>This kit cannot be used: %1</source>
+        <translation>Ce kit ne peut pas être utilisé : %1</translation>
+    </message>
+    <message>
+        <source>%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.</source>
+        <translation>%1 est un mixin, pas un kit de bac à sable : choisissez un kit de type sandbox.</translation>
+    </message>
+    <message>
+        <source>Your %1 key would be sent to every host matching %2.</source>
+        <translation>Votre clé %1 serait envoyée à tous les hôtes correspondant à %2.</translation>
+    </message>
+    <message>
+        <source>The kit asks for a privileged sandbox (security.privileged).</source>
+        <translation>Le kit demande un bac à sable privilégié (security.privileged).</translation>
+    </message>
+    <message>
+        <source>The kit allows connections to every host matching %1.</source>
+        <translation>Le kit autorise les connexions vers tous les hôtes correspondant à %1.</translation>
+    </message>
+    <message>
+        <source>The kit publishes ports %1 of the sandbox on this computer.</source>
+        <translation>Le kit publie les ports %1 du bac à sable sur cet ordinateur.</translation>
+    </message>
+    <message>
+        <source>The kit writes a file into your project folder.</source>
+        <translation>Le kit écrit un fichier dans votre dossier de projet.</translation>
+    </message>
+    <message>
+        <source>The kit writes %1 files into your project folder.</source>
+        <translation>Le kit écrit %1 fichiers dans votre dossier de projet.</translation>
+    </message>
+    <message>
+        <source>The agent works on a clone of the repository in %1; your folder changes only when you fetch from the clone.</source>
+        <translation>L’agent travaille sur un clone du dépôt dans %1 ; votre dossier ne change que lorsque vous récupérez les modifications du clone.</translation>
+    </message>
+    <message>
+        <source>The agent can read, change and delete every file in %1.</source>
+        <translation>L’agent peut lire, modifier et supprimer tous les fichiers de %1.</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation>La clé est vide : rien n’a été enregistré.</translation>
+    </message>
+    <message>
+        <source>Choose an existing project folder.</source>
+        <translation>Choisissez un dossier de projet existant.</translation>
+    </message>
+    <message>
+        <source>%1 was created but did not start: %2</source>
+        <translation>%1 a été créé mais n’a pas démarré : %2</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SecretListModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
+        <translation>Les noms ne peuvent contenir que des lettres, des chiffres, « . », « _ » et « - ».</translation>
+    </message>
+    <message>
+        <source>The key is empty: nothing was stored.</source>
+        <translation>La clé est vide : rien n’a été enregistré.</translation>
+    </message>
+    <message>
+        <source>The key of %1 is stored in the keychain.</source>
+        <translation>La clé de %1 est enregistrée dans le trousseau.</translation>
+    </message>
+    <message>
+        <source>The key of %1 was removed from the keychain.</source>
+        <translation>La clé de %1 a été supprimée du trousseau.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::TerminalLauncher</name>
+    <message>
+        <source>No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. The command is: %1</source>
+        <translation>Aucun émulateur de terminal n’a été trouvé : installez xterm, GNOME Terminal ou Konsole, ou définissez TERMINAL. La commande est : %1</translation>
+    </message>
+    <message>
+        <source>The terminal %1 could not be started.</source>
+        <translation>Le terminal %1 n’a pas pu être démarré.</translation>
     </message>
 </context>
 </TS>

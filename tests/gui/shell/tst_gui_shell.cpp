@@ -93,9 +93,16 @@ void TestGuiShell::everyPageShowsItsTitle()
         QVERIFY(title);
         QCOMPARE(title->property("text").toString(), titles.at(i));
         QCOMPARE(navButton(pageKeys().at(i))->property("text").toString(), titles.at(i));
-        // An honest empty state: a headline and a sentence on what the page will do.
-        QVERIFY(!findItem(pageItem, QStringLiteral("emptyHeadline"))->property("text").toString().isEmpty());
-        QVERIFY(findItem(pageItem, QStringLiteral("emptyExplanation"))->property("text").toString().size() > 40);
+        // Where a page has nothing to list yet, an honest empty state: a headline and a
+        // sentence on what the page does.
+        for (QQuickItem *headline : findItems(pageItem, QStringLiteral("emptyHeadline"))) {
+            if (isShown(headline))
+                QVERIFY(!headline->property("text").toString().isEmpty());
+        }
+        for (QQuickItem *explanation : findItems(pageItem, QStringLiteral("emptyExplanation"))) {
+            if (isShown(explanation))
+                QVERIFY(explanation->property("text").toString().size() > 40);
+        }
     }
 }
 
@@ -204,14 +211,19 @@ void TestGuiShell::pagesOfferOnlyRealCommands()
     const QHash<QString, QStringList> expected{
         {QStringLiteral("sandboxes"), {QStringLiteral("paddock daemon status")}},
         {QStringLiteral("kits"), {QStringLiteral("paddock kit validate DIR"), QStringLiteral("paddock kit show DIR")}},
-        {QStringLiteral("network"), {QStringLiteral("paddock kit allow DIR PATTERN")}},
+        {QStringLiteral("network"), {}},
         {QStringLiteral("secrets"), {}},
-        {QStringLiteral("classroom"), {QStringLiteral("paddock kit validate DIR")}},
+        {QStringLiteral("classroom"),
+         {QStringLiteral("paddock bundle import FILE --dry-run"),
+          QStringLiteral("paddock bundle import FILE  ·  paddock verify NAME")}},
     };
     for (const QString &key : pageKeys()) {
         QStringList shown;
-        for (QQuickItem *text : findItems(page(key), QStringLiteral("commandText")))
-            shown.append(text->property("text").toString());
+        showPage(pageKeys().indexOf(key));
+        for (QQuickItem *text : findItems(page(key), QStringLiteral("commandText"))) {
+            if (isShown(text))
+                shown.append(text->property("text").toString());
+        }
         QCOMPARE(shown, expected.value(key));
     }
 }
