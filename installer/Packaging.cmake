@@ -42,7 +42,9 @@ set(paddock_runtime_depends
   # sandboxes get them with the local CA added.
   ca-certificates
   # The SQLite driver of the denial log, a Qt plugin.
-  libqt6sql6-sqlite)
+  libqt6sql6-sqlite
+  # Registrable domains: a wildcard Allow or a learned proposal never spans more than one.
+  publicsuffix)
 if(PADDOCK_BUILD_GUI)
   # Every QML module the window imports, directly or through Qt's own modules (the
   # non-native folder dialog is written with Qt.labs.folderlistmodel).
@@ -58,8 +60,8 @@ if(PADDOCK_BUILD_GUI)
 endif()
 list(JOIN paddock_runtime_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 # A keyring to keep provider keys in (QtKeychain talks to the Secret Service), and the
-# engine for kits run as Docker containers.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, docker.io")
+# engine for kits run as Docker containers, and git for clone workspaces.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, docker.io, git")
 
 # `package_source` packs the sources only: no repository data, no build directories.
 set(CPACK_SOURCE_GENERATOR TXZ)

@@ -13,7 +13,7 @@ RUNTIME="qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-la
 qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
 qml6-module-qtquick-dialogs qml6-module-qt-labs-platform qml6-module-qt-labs-folderlistmodel
 libqt6sql6-sqlite
-bubblewrap gnome-keyring dbus dbus-x11 libsecret-tools"
+bubblewrap gnome-keyring dbus dbus-x11 libsecret-tools publicsuffix"
 TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
 curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd"

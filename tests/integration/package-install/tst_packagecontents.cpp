@@ -169,7 +169,8 @@ void TestPackageContents::dependsComeFromTheBinariesAndTheRuntime()
           QStringLiteral("qml6-module-qtquick"), QStringLiteral("qml6-module-qtquick-controls"),
           QStringLiteral("qml6-module-qtquick-layouts"), QStringLiteral("qml6-module-qtquick-templates"),
           QStringLiteral("qml6-module-qtquick-window"), QStringLiteral("qml6-module-qtquick-dialogs"),
-          QStringLiteral("qml6-module-qt-labs-folderlistmodel"), QStringLiteral("qml6-module-qtqml-workerscript")})
+          QStringLiteral("qml6-module-qt-labs-folderlistmodel"), QStringLiteral("qml6-module-qtqml-workerscript"),
+          QStringLiteral("publicsuffix")})
         QVERIFY2(names.contains(runtime),
                  qPrintable(QStringLiteral("%1 missing from Depends: %2").arg(runtime, depends)));
 
