@@ -2,56 +2,17 @@
 #include "sandbox/LearningProposal.h"
 
 #include "policy/IpAddress.h"
+#include "policy/PublicSuffixList.h"
 #include "policy/Snapshot.h"
 
-#include <QFile>
 #include <QJsonArray>
-#include <QLoggingCategory>
 #include <QMap>
 #include <QSet>
 
 #include <algorithm>
 
-Q_LOGGING_CATEGORY(lcProposal, "paddock.sandbox.proposal")
-
 namespace paddock::sandbox {
 namespace {
-
-/** The public suffix list as sets of its three kinds of rule. */
-struct PublicSuffixes
-{
-    QSet<QString> exact;
-    QSet<QString> wildcardParents; ///< `*.ck` is stored as `ck`
-    QSet<QString> exceptions;      ///< `!www.ck` is stored as `www.ck`
-    bool loaded = false;
-};
-
-const PublicSuffixes &publicSuffixes()
-{
-    static const PublicSuffixes list = [] {
-        PublicSuffixes result;
-        QFile file(QStringLiteral("/usr/share/publicsuffix/public_suffix_list.dat"));
-        if (!file.open(QIODevice::ReadOnly)) {
-            qCInfo(lcProposal) << "no public suffix list; registrable domains are the last two labels";
-            return result;
-        }
-        while (!file.atEnd()) {
-            const QString line = QString::fromUtf8(file.readLine()).trimmed();
-            if (line.isEmpty() || line.startsWith(QLatin1String("//")))
-                continue;
-            const QString rule = line.section(QLatin1Char(' '), 0, 0).toLower();
-            if (rule.startsWith(QLatin1Char('!')))
-                result.exceptions.insert(rule.mid(1));
-            else if (rule.startsWith(QLatin1String("*.")))
-                result.wildcardParents.insert(rule.mid(2));
-            else
-                result.exact.insert(rule);
-        }
-        result.loaded = true;
-        return result;
-    }();
-    return list;
-}
 
 QString targetPattern(const QString &host, quint16 port)
 {
@@ -98,26 +59,7 @@ QString registrableDomain(const QString &host)
 {
     if (policy::IpAddress::parse(host))
         return {};
-    const QStringList labels = host.toLower().split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    const qsizetype n = labels.size();
-    const PublicSuffixes &list = publicSuffixes();
-    qsizetype suffixLabels = 1; // the implicit rule `*`
-    if (list.loaded) {
-        bool exception = false;
-        for (qsizetype k = 1; k <= n && !exception; ++k) {
-            const QString suffix = labels.mid(n - k).join(QLatin1Char('.'));
-            if (list.exceptions.contains(suffix)) {
-                suffixLabels = k - 1;
-                exception = true;
-            } else if (list.exact.contains(suffix) ||
-                       (k >= 2 && list.wildcardParents.contains(labels.mid(n - k + 1).join(QLatin1Char('.'))))) {
-                suffixLabels = std::max(suffixLabels, k);
-            }
-        }
-    }
-    if (suffixLabels + 1 > n)
-        return {};
-    return labels.mid(n - suffixLabels - 1).join(QLatin1Char('.'));
+    return policy::PublicSuffixList::system().registrableDomain(host);
 }
 
 QJsonObject PolicyProposal::toJson() const

@@ -9,6 +9,7 @@
 #include "kit/KitEditor.h"
 #include "policy/PolicyStore.h"
 #include "policy/Preset.h"
+#include "policy/PublicSuffixList.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
@@ -18,7 +19,6 @@
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QSet>
-#include <QUrl>
 
 #include <algorithm>
 
@@ -61,57 +61,6 @@ QJsonObject ruleJson(const policy::Rule &rule)
                        {QStringLiteral("created"), timeJson(rule.created)}};
 }
 
-/** The public suffix list as Debian's `publicsuffix` package installs it, or $PADDOCK_PUBLIC_SUFFIX_LIST. */
-QString publicSuffixListPath()
-{
-    const QString fromEnvironment = qEnvironmentVariable("PADDOCK_PUBLIC_SUFFIX_LIST");
-    return fromEnvironment.isEmpty() ? QStringLiteral("/usr/share/publicsuffix/public_suffix_list.dat")
-                                     : fromEnvironment;
-}
-
-/** @brief The rules of the public suffix list, in the ASCII form host names are compared in. */
-struct PublicSuffixes
-{
-    QSet<QString> exact;      ///< `co.uk`
-    QSet<QString> wildcards;  ///< `*.ck` stored as `ck`
-    QSet<QString> exceptions; ///< `!www.ck` stored as `www.ck`
-    bool loaded = false;
-};
-
-const PublicSuffixes &publicSuffixes()
-{
-    static const PublicSuffixes suffixes = [] {
-        PublicSuffixes result;
-        QFile file(publicSuffixListPath());
-        if (!file.open(QIODevice::ReadOnly)) {
-            qCWarning(lcPolicyService).noquote()
-                << "the public suffix list" << file.fileName()
-                << "cannot be read; only top-level domains count as public suffixes";
-            return result;
-        }
-        while (!file.atEnd()) {
-            const QString line = QString::fromUtf8(file.readLine()).trimmed();
-            if (line.isEmpty() || line.startsWith(QLatin1String("//")))
-                continue;
-            QString rule = line.section(QLatin1Char(' '), 0, 0);
-            QSet<QString> *into = &result.exact;
-            if (rule.startsWith(QLatin1Char('!'))) {
-                into = &result.exceptions;
-                rule = rule.mid(1);
-            } else if (rule.startsWith(QLatin1String("*."))) {
-                into = &result.wildcards;
-                rule = rule.mid(2);
-            }
-            const QString ascii = QString::fromLatin1(QUrl::toAce(rule)).toLower();
-            if (!ascii.isEmpty())
-                into->insert(ascii);
-        }
-        result.loaded = true;
-        return result;
-    }();
-    return suffixes;
-}
-
 } // namespace
 
 PolicyService::PolicyService(api::Server &server, SandboxService &sandboxes, QObject *parent)
@@ -144,17 +93,7 @@ void PolicyService::start()
 
 bool PolicyService::isPublicSuffix(const QString &domain)
 {
-    if (domain.isEmpty())
-        return true;
-    // A single label is a top-level domain: the list's implicit `*` rule.
-    if (!domain.contains(QLatin1Char('.')))
-        return true;
-    const PublicSuffixes &suffixes = publicSuffixes();
-    if (suffixes.exceptions.contains(domain))
-        return false;
-    if (suffixes.exact.contains(domain))
-        return true;
-    return suffixes.wildcards.contains(domain.section(QLatin1Char('.'), 1));
+    return policy::PublicSuffixList::system().isPublicSuffix(domain);
 }
 
 std::optional<QString> PolicyService::allowPattern(const QString &host, std::uint16_t port, const QString &what,

@@ -5,6 +5,7 @@
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
+#include "sandbox/CredentialSetup.h"
 #include "sandbox/SandboxRecord.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
@@ -71,20 +72,6 @@ QJsonObject idJson(const secrets::SecretId &id)
     if (!id.isGlobal())
         object.insert(QStringLiteral("sandbox"), id.sandbox);
     return object;
-}
-
-/** The domains the API key of @p credential is sent to: normalised, each once, in kit order. */
-QStringList injectionDomains(const kit::Credential &credential)
-{
-    QStringList domains;
-    if (!credential.apiKey)
-        return domains;
-    for (const kit::Injection &injection : credential.apiKey->inject) {
-        const QString domain = secrets::CredentialBindings::normaliseDomain(injection.domain);
-        if (!domain.isEmpty() && !domains.contains(domain))
-            domains << domain;
-    }
-    return domains;
 }
 
 bool isWildcard(const QString &domain)
