@@ -14,7 +14,8 @@ Command proxyCommand();  // ProxyCommands.cpp
 Command secretCommand(); // SecretCommands.cpp: set, ls, rm
 Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
 Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
-QList<Command> sandboxCommands(); // SandboxCommands.cpp: run, create, start, ls, stop, rm, exec, logs
+QList<Command> sessionCommands(); // SessionCommands.cpp: run, attach, exec
+QList<Command> sandboxCommands(); // SandboxCommands.cpp: create, start, ls, stop, rm, logs
 Command templateCommand();        // TemplateCommands.cpp: build, load, ls
 Command learnCommand();          // LearnCommands.cpp: learn NAME on|off
 Command policyProposeCommand();  // LearnCommands.cpp: policy propose

@@ -3,7 +3,10 @@
 // paddock-init: PID 1 inside a sandbox.
 //
 //   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...
+//                [--session-fd FD | --session-listen NAME --session-token TOKEN]
+//                [--agent-user UID:GID] [--start-agent] [--startup SCRIPT]
 //                [--] PROGRAM [ARG]...
+//   paddock-init --session-client NAME
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
@@ -12,21 +15,29 @@
 //   published ports, and joins each one the daemon uses to a new connection to
 //   127.0.0.1:PORT inside (see Publish.h). The variable PADDOCK_PUBLISH ("PORT=SOCKET ...")
 //   does the same for runtimes that cannot add options; it is removed before PROGRAM starts.
-// - Starts PROGRAM, forwards the usual termination and job-control signals to it, reaps
-//   every child that is re-parented to it (zombies), and exits with PROGRAM's status
+// - With --session-fd (a listening unix socket it inherits) or --session-listen (an abstract
+//   socket, with a token every client must present), it is the sandbox's supervisor: the
+//   sandbox lives until it is stopped, PROGRAM is the agent session that terminals attach to
+//   and leave, and other sessions start on request (Supervisor.h).
+// - Otherwise it starts PROGRAM, forwards the usual termination and job-control signals to it,
+//   reaps every child that is re-parented to it (zombies), and exits with PROGRAM's status
 //   (128 + signal number when PROGRAM was killed by a signal), as a shell would report it.
 //
 // Static, C++ standard library and libc only: it runs in images that have neither Qt nor a
 // matching libc.
 
+#include "ChannelRelay.h"
+#include "Identity.h"
 #include "Publish.h"
 #include "Relay.h"
+#include "Supervisor.h"
 
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,7 +53,10 @@ constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, 
 void usage(FILE *to)
 {
     std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...\n"
+                     "                    [--session-fd FD | --session-listen NAME --session-token TOKEN]\n"
+                     "                    [--agent-user UID:GID] [--start-agent] [--startup SCRIPT]\n"
                      "                    [--] PROGRAM [ARG]...\n"
+                     "       paddock-init --session-client NAME\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
                      "proxy socket, publishes ports through the daemon's socket, forwards signals,\n"
                      "reaps zombies, exits with PROGRAM's status.\n");
@@ -57,15 +71,35 @@ int exitStatusOf(int status)
     return 1;
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+/** @brief paddock-init's command line. */
+struct Options
 {
     std::vector<paddock::init::RelaySpec> relays;
     std::vector<paddock::init::PublishSpec> publishes;
+    paddock::init::SupervisorConfig supervisor;
+    std::string agentUser;
+    std::string sessionClient;
+    char **program = nullptr;
+};
+
+bool parseNumber(const char *text, int *value)
+{
+    char *end = nullptr;
+    const long number = std::strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || number < 0 || number > 1 << 20)
+        return false;
+    *value = int(number);
+    return true;
+}
+
+/** Parses argv into @p options; returns an exit status when paddock-init must stop there. */
+std::optional<int> parseOptions(int argc, char *argv[], Options *options)
+{
     int i = 1;
+    std::string error;
     for (; i < argc; ++i) {
         const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
         if (arg == "--") {
             ++i;
             break;
@@ -74,76 +108,112 @@ int main(int argc, char *argv[])
             usage(stdout);
             return 0;
         }
-        if (arg == "--relay" && i + 1 < argc) {
+        if (arg == "--relay" && hasValue) {
             paddock::init::RelaySpec spec;
-            std::string error;
-            if (!paddock::init::parseRelaySpec(argv[++i], &spec, &error)) {
-                std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
-                return 2;
-            }
-            relays.push_back(spec);
-            continue;
-        }
-        if (arg == "--publish" && i + 1 < argc) {
+            if (!paddock::init::parseRelaySpec(argv[++i], &spec, &error))
+                break;
+            options->relays.push_back(spec);
+        } else if (arg == "--publish" && hasValue) {
             paddock::init::PublishSpec spec;
-            std::string error;
-            if (!paddock::init::parsePublishSpec(argv[++i], &spec, &error)) {
-                std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
-                return 2;
-            }
-            publishes.push_back(spec);
-            continue;
+            if (!paddock::init::parsePublishSpec(argv[++i], &spec, &error))
+                break;
+            options->publishes.push_back(spec);
+        } else if (arg == "--session-fd" && hasValue) {
+            if (!parseNumber(argv[++i], &options->supervisor.listenFd) || options->supervisor.listenFd < 3)
+                error = "--session-fd expects a file descriptor number from 3";
+        } else if (arg == "--session-listen" && hasValue) {
+            options->supervisor.abstractName = argv[++i];
+        } else if (arg == "--session-token" && hasValue) {
+            options->supervisor.token = argv[++i];
+            // Wiped from the command line others can read in /proc before anything else runs.
+            std::memset(argv[i], 0, std::strlen(argv[i]));
+        } else if (arg == "--session-client" && hasValue) {
+            options->sessionClient = argv[++i];
+        } else if (arg == "--agent-user" && hasValue) {
+            options->agentUser = argv[++i];
+        } else if (arg == "--start-agent") {
+            options->supervisor.startAgent = true;
+        } else if (arg == "--startup" && hasValue) {
+            options->supervisor.startup = argv[++i];
+        } else if (arg.rfind("-", 0) == 0) {
+            error = "unknown option " + arg;
+        } else {
+            break;
         }
-        if (arg.rfind("-", 0) == 0) {
-            std::fprintf(stderr, "paddock-init: unknown option %s\n", arg.c_str());
-            usage(stderr);
-            return 2;
-        }
-        break;
+        if (!error.empty())
+            break;
     }
+    if (!error.empty()) {
+        std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
+        return 2;
+    }
+    if (!options->sessionClient.empty())
+        return std::nullopt;
     if (i >= argc) {
         usage(stderr);
         return 2;
     }
+    options->program = argv + i;
+    for (int k = i; k < argc; ++k)
+        options->supervisor.agentArgv.emplace_back(argv[k]);
     if (const char *fromEnvironment = std::getenv(paddock::init::kPublishVariable)) {
-        std::string error;
-        if (!paddock::init::parsePublishList(fromEnvironment, &publishes, &error)) {
+        if (!paddock::init::parsePublishList(fromEnvironment, &options->publishes, &error)) {
             std::fprintf(stderr, "paddock-init: %s: %s\n", paddock::init::kPublishVariable, error.c_str());
             return 2;
         }
         // Meant for paddock-init alone; removed before any thread starts (setenv is not thread-safe).
         unsetenv(paddock::init::kPublishVariable);
     }
+    return std::nullopt;
+}
 
-    // Signals are taken synchronously by the main thread only; every other thread (the
-    // relay) inherits the blocked mask, so none is delivered where it would be lost.
-    sigset_t handled;
-    sigemptyset(&handled);
-    sigaddset(&handled, SIGCHLD);
-    for (int sig : kForwardedSignals)
-        sigaddset(&handled, sig);
-    sigset_t original;
-    sigprocmask(SIG_BLOCK, &handled, &original);
-    std::signal(SIGPIPE, SIG_IGN);
-
-    // Outside a PID namespace, still collect orphans of our own tree.
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-
-    std::vector<int> listeners;
-    for (const auto &spec : relays) {
+/** Opens the relays' listening sockets and starts the relay and publisher threads. */
+std::optional<int> startNetwork(const Options &options, std::vector<int> *listeners)
+{
+    for (const auto &spec : options.relays) {
         std::string error;
         const int fd = paddock::init::listenOn(spec, &error);
         if (fd < 0) {
             std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
             return 1;
         }
-        listeners.push_back(fd);
+        listeners->push_back(fd);
     }
-    if (!listeners.empty())
-        std::thread([relays, listeners] { paddock::init::runRelay(relays, listeners); }).detach();
-    if (!publishes.empty())
-        std::thread([publishes] { paddock::init::runPublisher(publishes); }).detach();
+    if (!listeners->empty())
+        std::thread([relays = options.relays, fds = *listeners] { paddock::init::runRelay(relays, fds); }).detach();
+    if (!options.publishes.empty())
+        std::thread([publishes = options.publishes] { paddock::init::runPublisher(publishes); }).detach();
+    return std::nullopt;
+}
 
+/** The sandbox's supervisor: it lives until it is stopped. */
+int runSupervised(Options &options, const sigset_t &handled)
+{
+    // Nothing in the sandbox may trace paddock-init or read its memory, environment or fds.
+    prctl(PR_SET_DUMPABLE, 0);
+    paddock::init::Identity identity;
+    std::string error;
+    // The agent's namespace is made before any thread exists, and no capability is kept after.
+    if (!identity.configure(options.agentUser, &error) || !identity.prepare(&error)) {
+        std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
+        return 1;
+    }
+    paddock::init::Identity::dropOwnCapabilities();
+    std::vector<int> listeners;
+    if (const std::optional<int> failed = startNetwork(options, &listeners))
+        return *failed;
+    paddock::init::Supervisor supervisor(std::move(options.supervisor), identity);
+    const int status = supervisor.run(handled);
+    std::fflush(nullptr);
+    return status;
+}
+
+/** A program run to its end: paddock-init exits with its status. */
+int runProgram(const Options &options, const sigset_t &original, const sigset_t &handled)
+{
+    std::vector<int> listeners;
+    if (const std::optional<int> failed = startNetwork(options, &listeners))
+        return *failed;
     const pid_t child = fork();
     if (child < 0) {
         std::fprintf(stderr, "paddock-init: cannot fork: %s\n", std::strerror(errno));
@@ -154,11 +224,10 @@ int main(int argc, char *argv[])
         std::signal(SIGPIPE, SIG_DFL);
         for (int fd : listeners)
             close(fd);
-        execvp(argv[i], argv + i);
-        std::fprintf(stderr, "paddock-init: cannot run %s: %s\n", argv[i], std::strerror(errno));
+        execvp(options.program[0], options.program);
+        std::fprintf(stderr, "paddock-init: cannot run %s: %s\n", options.program[0], std::strerror(errno));
         _exit(errno == ENOENT ? 127 : 126);
     }
-
     for (;;) {
         siginfo_t info{};
         const int sig = sigwaitinfo(&handled, &info);
@@ -180,4 +249,31 @@ int main(int argc, char *argv[])
             }
         }
     }
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    Options options;
+    if (const std::optional<int> stop = parseOptions(argc, argv, &options))
+        return *stop;
+    std::signal(SIGPIPE, SIG_IGN);
+    if (!options.sessionClient.empty())
+        return paddock::init::relayChannel(options.sessionClient);
+
+    // Signals are taken synchronously by the main thread only; every other thread (the
+    // relay) inherits the blocked mask, so none is delivered where it would be lost.
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGCHLD);
+    for (int sig : kForwardedSignals)
+        sigaddset(&handled, sig);
+    sigset_t original;
+    sigprocmask(SIG_BLOCK, &handled, &original);
+
+    // Outside a PID namespace, still collect orphans of our own tree.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    const bool supervised = options.supervisor.listenFd >= 0 || !options.supervisor.abstractName.empty();
+    return supervised ? runSupervised(options, handled) : runProgram(options, original, handled);
 }

@@ -35,6 +35,38 @@ inline QString statusName(SandboxStatus status)
     return {};
 }
 
+/** @brief Where a sandbox's agent session is: the kit's program, which terminals attach to. */
+enum class AgentState {
+    None,    ///< not started since the sandbox started
+    Running,
+    Exited,  ///< it ended; the sandbox keeps running
+};
+
+inline QString agentStateName(AgentState state)
+{
+    switch (state) {
+    case AgentState::None:
+        return QStringLiteral("none");
+    case AgentState::Running:
+        return QStringLiteral("running");
+    case AgentState::Exited:
+        return QStringLiteral("exited");
+    }
+    return {};
+}
+
+/** @brief The agent session of a running sandbox, as its supervisor reports it. */
+struct AgentInfo
+{
+    AgentState state = AgentState::None;
+    qint64 pid = 0; ///< in the sandbox's own pid namespace
+    std::optional<int> exitCode;
+    QDateTime startedAt;
+    QDateTime finishedAt;
+    int attached = 0; ///< terminals attached to it now
+    int sessions = 0; ///< other sessions running beside it
+};
+
 /** @brief What list and inspect report about one sandbox. */
 struct SandboxInfo
 {
@@ -61,10 +93,28 @@ struct ProcessIo
 /** @brief A command to run in an already running sandbox. */
 struct ExecRequest
 {
-    QStringList argv;
+    QStringList argv;                   ///< empty with asAgent: the kit's own program
     QString workingDir;                 ///< empty: the sandbox's working directory
     QMap<QString, QString> environment; ///< added to (and overriding) the sandbox's environment
     bool interactive = false;           ///< give the command a terminal of its own
+    QString user;                       ///< a name or uid inside; empty: the agent's user
+    bool asAgent = false;               ///< the command becomes the sandbox's agent session
+};
+
+/** @brief How to start a sandbox. */
+struct StartOptions
+{
+    /** Start the kit's program as the agent session at once, with a terminal nobody watches
+     *  yet; otherwise the sandbox waits, and a client starts the agent (`run`, `attach --start`). */
+    bool startAgent = true;
+};
+
+/** @brief How to join a running sandbox's agent session. */
+struct AttachOptions
+{
+    bool startAgent = false; ///< start the agent first when it is not running
+    bool replay = true;      ///< show its recent output first
+    bool detachKeys = true;  ///< Ctrl-P Ctrl-Q leaves it running
 };
 
 /** @brief The outcome of something that may fail, with a message for a person. */
@@ -98,12 +148,20 @@ public:
     /** Records a sandbox without starting it. Fails if the name is taken. */
     virtual RuntimeResult create(const SandboxSpec &spec) = 0;
     /**
-     * Starts a created (or stopped) sandbox. A detached one returns once it runs; a foreground
-     * one returns when its program exits, with the exit status, its terminal connected to @p io.
+     * Starts a created (or stopped) sandbox. A detached one returns once it runs, and runs until
+     * it is stopped whatever its agent does; a foreground one (a setup step) returns when its
+     * program exits, with the exit status, its terminal connected to @p io.
      */
-    virtual RuntimeResult start(const QString &name, const ProcessIo &io = {}) = 0;
+    virtual RuntimeResult start(const QString &name, const ProcessIo &io = {}, const StartOptions &options = {}) = 0;
     /** Runs a command in a running sandbox, connected to @p io, and returns its exit status. */
     virtual RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) = 0;
+    /**
+     * Joins @p io to the running sandbox's agent session until it ends (its exit status) or the
+     * caller leaves it (success without an exit status).
+     */
+    virtual RuntimeResult attach(const QString &name, const AttachOptions &options, const ProcessIo &io = {}) = 0;
+    /** The agent session of running sandbox @p name; nullopt with @p error when it cannot be asked. */
+    virtual std::optional<AgentInfo> agent(const QString &name, QString *error = nullptr) const = 0;
     /** Asks the sandbox to end (SIGTERM to its program), then kills it after @p grace. */
     virtual RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) = 0;
     /** Forgets a stopped sandbox; its private home goes too only when @p removeHome. */

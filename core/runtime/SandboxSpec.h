@@ -61,6 +61,8 @@ struct SandboxSpec
     /** The complete environment of the sandbox: nothing is inherited from the caller. */
     QMap<QString, QString> environment;
     QStringList argv;   ///< the program and its arguments, resolved with the sandbox's PATH
+    /** A shell script run once at each start, before the program (a kit's setup.startup). */
+    QString startup;
     QString workingDir; ///< inside the sandbox; empty means the workspace
 
     QString proxySocket; ///< host path of this sandbox's proxy endpoint (a unix socket)

@@ -31,6 +31,7 @@ inline QJsonObject toJson(const SandboxSpec &spec)
         {QStringLiteral("sandboxHome"), spec.sandboxHome},
         {QStringLiteral("environment"), environment},
         {QStringLiteral("argv"), QJsonArray::fromStringList(spec.argv)},
+        {QStringLiteral("startup"), spec.startup},
         {QStringLiteral("workingDir"), spec.workingDir},
         {QStringLiteral("proxySocket"), spec.proxySocket},
         {QStringLiteral("sandboxProxySocket"), spec.sandboxProxySocket},
@@ -63,6 +64,7 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
         spec.environment.insert(it.key(), it.value().toString());
     for (const QJsonValue &arg : o.value(QStringLiteral("argv")).toArray())
         spec.argv << arg.toString();
+    spec.startup = o.value(QStringLiteral("startup")).toString();
     spec.workingDir = o.value(QStringLiteral("workingDir")).toString();
     spec.proxySocket = o.value(QStringLiteral("proxySocket")).toString();
     spec.sandboxProxySocket = o.value(QStringLiteral("sandboxProxySocket")).toString(spec.sandboxProxySocket);

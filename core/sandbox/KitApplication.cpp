@@ -288,10 +288,9 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
                                                           "%2\" >&2")
                                                .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\''))));
         }
-        lines << QStringLiteral("exec \"$@\"");
-        program = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), lines.join(QLatin1Char('\n')),
-                              QStringLiteral("paddock-startup")} +
-                  program;
+        // Run by the sandbox's supervisor once per start, before the agent: a new agent
+        // session in a running sandbox does not run them again.
+        spec.startup = lines.join(QLatin1Char('\n'));
     }
     spec.argv = program;
 

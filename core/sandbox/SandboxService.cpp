@@ -395,6 +395,29 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     return object;
 }
 
+QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime &runtime,
+                                      const runtime::SandboxInfo &info) const
+{
+    if (info.status != runtime::SandboxStatus::Running)
+        return object;
+    const std::optional<runtime::AgentInfo> agent = runtime.agent(info.name);
+    if (!agent)
+        return object;
+    QJsonObject json{{QStringLiteral("state"), runtime::agentStateName(agent->state)},
+                     {QStringLiteral("attached"), agent->attached},
+                     {QStringLiteral("sessions"), agent->sessions}};
+    if (agent->pid > 0 && agent->state == runtime::AgentState::Running)
+        json.insert(QStringLiteral("pid"), agent->pid);
+    if (agent->exitCode)
+        json.insert(QStringLiteral("exitCode"), *agent->exitCode);
+    if (agent->startedAt.isValid())
+        json.insert(QStringLiteral("startedAt"), agent->startedAt.toString(Qt::ISODate));
+    if (agent->finishedAt.isValid())
+        json.insert(QStringLiteral("finishedAt"), agent->finishedAt.toString(Qt::ISODate));
+    object.insert(QStringLiteral("agent"), json);
+    return object;
+}
+
 bool SandboxService::runOperation(const QString &name, std::function<Work()> work,
                                   std::function<void(const Work &)> done, QString *error)
 {
@@ -476,7 +499,7 @@ void SandboxService::registerMethods()
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
             for (const runtime::SandboxInfo &info : runtime->list())
-                sandboxes.append(infoJson(info));
+                sandboxes.append(withAgent(infoJson(info), *runtime, info));
         }
         return api::Reply::success({{QStringLiteral("sandboxes"), sandboxes}});
     });
@@ -487,7 +510,8 @@ void SandboxService::registerMethods()
             if (!runtime)
                 return api::Reply::failure(QStringLiteral("no-such-sandbox"),
                                            QStringLiteral("no sandbox named %1").arg(name));
-            return api::Reply::success({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name), true)}});
+            const runtime::SandboxInfo info = *runtime->inspect(name);
+            return api::Reply::success({{QStringLiteral("sandbox"), withAgent(infoJson(info, true), *runtime, info)}});
         });
     m_server.registerMethod(
         QStringLiteral("sandbox.logs"), [this](const QJsonObject &params, const api::CallContext &) {
@@ -548,7 +572,8 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     choices.workspace = workspace;
     choices.extraPaths = stringList(params.value(QLatin1String("paths")));
     choices.commandArgs = stringList(params.value(QLatin1String("args")));
-    choices.interactive = params.value(QLatin1String("interactive")).toBool();
+    // A sandbox's agent runs in a terminal of its own unless a foreground caller has none.
+    choices.interactive = params.value(QLatin1String("interactive")).toBool(!foreground);
     choices.lifetime =
         foreground ? runtime::SandboxSpec::Lifetime::Foreground : runtime::SandboxSpec::Lifetime::Detached;
     choices.initPath = findInitProgram();
@@ -786,14 +811,16 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         return reply.fail(QLatin1String(api::errors::kInternal), error);
     const QString home = info.spec.homeDir.isEmpty() ? homeOf(name) : info.spec.homeDir;
     const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
-    auto job = [runtime, name, spec = info.spec, home, files, notes]() -> Work {
+    // The agent starts with the sandbox, unless the caller starts it itself (`paddock run`).
+    const runtime::StartOptions startOptions{params.value(QLatin1String("agent")).toBool(true)};
+    auto job = [runtime, name, spec = info.spec, home, files, notes, startOptions]() -> Work {
         Work work{runtime::RuntimeResult::success(), notes};
         QString problem;
         if (!writeSetupFiles(files, spec, home, &work.notes, &problem)) {
             work.result = runtime::RuntimeResult::failure(problem);
             return work;
         }
-        work.result = runtime->start(name);
+        work.result = runtime->start(name, {}, startOptions);
         return work;
     };
     auto done = [this, name, runtime, reply](const Work &work) {

@@ -70,7 +70,9 @@ class CredentialInjection;
  *   required, domains, newDomains, hasSecret}], messages: [..], warnings: [..]}: what a create
  *   or prepare with these params would refuse (@c messages) or only warn about.
  * - `sandbox.finished` {name, exitCode?} → {}: the caller's foreground run ended.
- * - `sandbox.start` {name} → {sandbox: INFO}: starts a detached sandbox.
+ * - `sandbox.start` {name, agent?: bool} → {sandbox: INFO}: starts a detached sandbox; it runs
+ *   until stopped. Its agent starts with it in a terminal of its own, unless `agent` is false
+ *   (the caller starts it then, through the session channel).
  * - `sandbox.stop` {name} → {sandbox: INFO}.
  * - `sandbox.remove` {name, force?: bool} → {removed: NAME}: with force a running one is
  *   stopped first; its home goes with it.
@@ -161,6 +163,9 @@ private:
     void forgetKitRulesIfUnused(const QString &kitName);
 
     QJsonObject infoJson(const runtime::SandboxInfo &info, bool withSpec = false) const;
+    /** @p object with `agent` {state, pid?, exitCode?, startedAt?, finishedAt?, attached, sessions}
+     *  for a running sandbox, as its supervisor reports it. */
+    QJsonObject withAgent(QJsonObject object, const runtime::Runtime &runtime, const runtime::SandboxInfo &info) const;
 
     void createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The Linux launch code: how a SandboxSpec becomes a bubblewrap command line, and how a
-// command enters a running sandbox. Every mount the sandbox gets is listed here, each with the
+// The Linux launch code: how a SandboxSpec becomes a bubblewrap command line. Every mount the sandbox gets is listed here, each with the
 // reason it exists; anything not listed does not exist inside.
 #include "runtime/bwrap/BwrapCommand.h"
 
@@ -171,9 +170,15 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     // capability. --cap-drop ALL empties even the capabilities of that user namespace.
     add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL")});
     // The one id the user namespace maps (the host user) gets the uid the launch asks for:
-    // a name only, with no power outside the namespace.
-    add(args, {QStringLiteral("--unshare-user"), QStringLiteral("--uid"), QString::number(paths.options.uid),
-               QStringLiteral("--gid"), QString::number(paths.options.gid)});
+    // a name only, with no power outside the namespace. A supervised sandbox's paddock-init is
+    // 0 there and keeps that namespace's capabilities just long enough to make the agent's
+    // user namespace; every session it starts has none (app/init/Identity.h).
+    const bool supervised = paths.sessionFd >= 0;
+    add(args, {QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
+               QString::number(supervised ? 0 : paths.options.uid), QStringLiteral("--gid"),
+               QString::number(supervised ? 0 : paths.options.gid)});
+    if (supervised)
+        add(args, {QStringLiteral("--cap-add"), QStringLiteral("ALL")});
     // paddock-init is PID 1 itself: it forwards signals and reaps, so bwrap's reaper is not
     // needed, and a SIGTERM sent to the sandbox's first process reaches paddock-init.
     args << QStringLiteral("--as-pid-1");
@@ -243,38 +248,16 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     for (const QString &publish :
          spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
         add(args, {QStringLiteral("--publish"), publish});
+    if (supervised) {
+        add(args, {QStringLiteral("--session-fd"), QString::number(paths.sessionFd), QStringLiteral("--agent-user"),
+                   QStringLiteral("%1:%2").arg(paths.options.uid).arg(paths.options.gid)});
+        if (paths.startAgent)
+            args << QStringLiteral("--start-agent");
+        if (!spec.startup.isEmpty())
+            add(args, {QStringLiteral("--startup"), spec.startup});
+    }
     args << QStringLiteral("--") << spec.argv;
     return args;
-}
-
-QStringList execCommand(const SandboxSpec &spec, qint64 initPid, const ExecRequest &request)
-{
-    // bwrap cannot join an existing mount namespace, and paddock-init keeps no control
-    // channel (it would be a way in for the sandbox too), so a command enters the sandbox the
-    // way a container engine does: setns(2) into each namespace of the sandbox's first
-    // process via nsenter. This needs no root: the user owns the sandbox's user namespace.
-    // Inside, setpriv drops what entering gave (capabilities of that user namespace) and
-    // forbids regaining any, and env sets exactly the sandbox's environment.
-    QMap<QString, QString> env = spec.environment;
-    env.remove(kPublishVariable);
-    QStringList unusedArgs;
-    addGrants(unusedArgs, env, spec.grants);
-    for (auto it = request.environment.cbegin(); it != request.environment.cend(); ++it)
-        env.insert(it.key(), it.value());
-
-    QStringList command{
-        QStandardPaths::findExecutable(QStringLiteral("nsenter")), QStringLiteral("--target"), QString::number(initPid),
-        QStringLiteral("--all"), QStringLiteral("--preserve-credentials"), QStringLiteral("--root"),
-        // Resolved inside the sandbox: the host's /usr is its /usr.
-        QStringLiteral("/usr/bin/setpriv"), QStringLiteral("--no-new-privs"), QStringLiteral("--bounding-set"),
-        QStringLiteral("-all"), QStringLiteral("--inh-caps"), QStringLiteral("-all"), QStringLiteral("--ambient-caps"),
-        QStringLiteral("-all"), QStringLiteral("--"), QStringLiteral("/usr/bin/env"), QStringLiteral("-i"),
-        QStringLiteral("-C"), request.workingDir.isEmpty() ? workingDirOf(spec) : request.workingDir,
-        QStringLiteral("--")};
-    for (auto it = env.cbegin(); it != env.cend(); ++it)
-        command << it.key() + QLatin1Char('=') + it.value();
-    command << request.argv;
-    return command;
 }
 
 } // namespace paddock::runtime::bwrap

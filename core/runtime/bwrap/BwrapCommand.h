@@ -22,6 +22,15 @@ struct LaunchPaths
     QList<QPair<int, QString>> copiedFiles;
     /** The user the sandbox runs as inside, and where its workspace comes from. */
     BwrapOptions options;
+    /**
+     * The session socket paddock-init inherits as this fd (listening), or -1. With it the
+     * sandbox is supervised (see app/init/Supervisor.h): paddock-init starts as uid 0 with the
+     * capabilities of the sandbox's own user namespace, makes the agent's user, drops them,
+     * and serves sessions until the sandbox is stopped.
+     */
+    int sessionFd = -1;
+    /** With @ref sessionFd: start the kit's program as the agent session at once. */
+    bool startAgent = true;
 };
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */
@@ -37,16 +46,11 @@ QStringList copiedHostFiles();
  * `id -u` says 0 for root; the program and `setup.startup` commands (default "1000") run as
  * the regular user, 1000. Whatever the uid inside, it is the host user outside, every
  * capability is dropped and the system is mounted read-only, so root inside can write only
- * where the user could: the home and the workspace.
+ * where the user could: the home and the workspace. A supervised sandbox (@ref
+ * LaunchPaths::sessionFd) runs paddock-init as 0, and the program and sessions as the user
+ * they name (the regular user by default) through paddock-init.
  */
 QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths);
-
-/**
- * The host command (program first) that runs @p request inside the running sandbox whose
- * first process is @p initPid: it enters that process's namespaces and root, drops every
- * capability, and starts the command with exactly the sandbox's environment.
- */
-QStringList execCommand(const SandboxSpec &spec, qint64 initPid, const ExecRequest &request);
 
 /**
  * The arguments of a short-lived confinement for a host tool that must read one directory

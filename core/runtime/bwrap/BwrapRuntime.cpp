@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/SandboxProcess.h"
+#include "runtime/session/SessionClient.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -142,6 +143,10 @@ QString BwrapRuntime::logPath(const QString &name) const
 QString BwrapRuntime::statusPath(const QString &name) const
 {
     return sandboxDir(name) + QStringLiteral("/bwrap-status.json");
+}
+QString BwrapRuntime::sessionPath(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/session.sock");
 }
 
 QString BwrapRuntime::homeOf(const SandboxState &state) const
@@ -289,7 +294,7 @@ bool BwrapRuntime::awaitSandboxPid(const QString &name, const std::function<bool
     return true;
 }
 
-RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io)
+RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io, const StartOptions &options)
 {
     QString error;
     auto state = isValidName(name) ? bwrap::readState(statePath(name), &error) : std::nullopt;
@@ -303,10 +308,10 @@ RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io)
         return RuntimeResult::failure(error);
     if (state->spec.lifetime == SandboxSpec::Lifetime::Foreground)
         return runForeground(*state, io);
-    return startDetached(*state);
+    return startDetached(*state, options);
 }
 
-RuntimeResult BwrapRuntime::startDetached(SandboxState state)
+RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions &options)
 {
     const QString name = state.spec.name;
     const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
@@ -316,19 +321,25 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
     const qint64 logStart = ::lseek(log.get(), 0, SEEK_END);
+    QString error;
+    // The session channel: paddock-init inherits the listening socket; only this side has the path.
+    const FileDescriptor sessions(session::listenSocket(sessionPath(name), &error));
+    if (sessions.get() < 0)
+        return RuntimeResult::failure(error);
 
-    // fd 3 is bwrap's status report, the copied files follow it.
+    // fd 3 is bwrap's status report, the copied files follow it, then the session socket.
     const CopiedFiles copied(4);
+    bwrap::LaunchPaths paths{homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping(),
+                             state.options};
+    paths.sessionFd = 4 + int(copied.fds().size());
+    paths.startAgent = options.startAgent;
     bwrap::ChildSetup setup;
-    setup.argv = QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3,
-                                                    copied.mapping(), state.options});
-    setup.extraFds = QList<int>{status.get()} + copied.fds();
+    setup.argv = QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
+    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get()};
     qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
     setup.in = devNull.get();
     setup.out = log.get();
     setup.err = log.get();
-    QString error;
     const qint64 bwrapPid = bwrap::spawnDetached(setup, &error);
     if (bwrapPid <= 0)
         return RuntimeResult::failure(error);
@@ -406,30 +417,83 @@ void BwrapRuntime::recordFinish(SandboxState &state, std::optional<int> exitCode
         qCWarning(lcBwrap) << "cannot record the end of sandbox" << state.spec.name << error;
 }
 
+int BwrapRuntime::connectSession(const QString &name, QString *error) const
+{
+    const auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state) {
+        *error = QStringLiteral("no sandbox named %1").arg(name);
+        return -1;
+    }
+    if (!isRunning(*state)) {
+        *error = QStringLiteral("sandbox %1 is not running; start it with 'paddock start %1'").arg(name);
+        return -1;
+    }
+    return session::connectSocket(sessionPath(name), error);
+}
+
+namespace {
+
+RuntimeResult resultOf(const session::SessionOutcome &outcome)
+{
+    switch (outcome.kind) {
+    case session::SessionOutcome::Kind::Exited:
+        return RuntimeResult::exited(outcome.exitCode);
+    case session::SessionOutcome::Kind::Detached:
+        return RuntimeResult::success();
+    case session::SessionOutcome::Kind::Failed:
+        break;
+    }
+    return RuntimeResult::failure(outcome.error);
+}
+
+} // namespace
+
 RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
 {
-    auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
-    if (!state)
-        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
-    if (!isRunning(*state))
-        return RuntimeResult::failure(QStringLiteral("sandbox %1 is not running").arg(name));
-    if (request.argv.isEmpty())
+    if (request.argv.isEmpty() && !request.asAgent)
         return RuntimeResult::failure(QStringLiteral("no command to run"));
-    const QStringList command = bwrap::execCommand(state->spec, state->init.pid, request);
-    if (command.first().isEmpty())
-        return RuntimeResult::failure(QStringLiteral("nsenter is not installed (it comes with util-linux)"));
-
-    bwrap::ChildSetup setup;
-    setup.argv = command;
-    setup.in = io.in;
-    setup.out = io.out;
-    setup.err = io.err;
-    setup.terminal = request.interactive && ::isatty(io.in);
-    bwrap::AttachedChild child;
     QString error;
-    if (!child.start(setup, &error))
+    const int fd = connectSession(name, &error);
+    if (fd < 0)
         return RuntimeResult::failure(error);
-    return RuntimeResult::exited(child.wait());
+    session::SessionRequest spawn;
+    spawn.kind = session::SessionRequest::Kind::Spawn;
+    spawn.argv = request.argv;
+    spawn.environment = request.environment;
+    spawn.workingDir = request.workingDir;
+    spawn.user = request.user;
+    spawn.terminal = request.interactive;
+    spawn.agent = request.asAgent;
+    // Leaving a session is for the agent's; a command's caller waits for its end.
+    spawn.detachKeys = request.asAgent;
+    return resultOf(session::runSession(fd, spawn, io));
+}
+
+RuntimeResult BwrapRuntime::attach(const QString &name, const AttachOptions &options, const ProcessIo &io)
+{
+    QString error;
+    const int fd = connectSession(name, &error);
+    if (fd < 0)
+        return RuntimeResult::failure(error);
+    session::SessionRequest request;
+    request.kind = session::SessionRequest::Kind::Attach;
+    request.terminal = true;
+    request.startAgent = options.startAgent;
+    request.replay = options.replay;
+    request.detachKeys = options.detachKeys;
+    return resultOf(session::runSession(fd, request, io));
+}
+
+std::optional<AgentInfo> BwrapRuntime::agent(const QString &name, QString *error) const
+{
+    QString problem;
+    const int fd = connectSession(name, &problem);
+    if (fd < 0) {
+        if (error)
+            *error = problem;
+        return std::nullopt;
+    }
+    return session::queryAgent(fd, {}, error);
 }
 
 RuntimeResult BwrapRuntime::stop(const QString &name, std::chrono::milliseconds grace)
@@ -469,7 +533,7 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     if (isRunning(*state))
         return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
     const QString dir = sandboxDir(name);
-    for (const char *file : {"/state.json", "/log", "/bwrap-status.json", "/hosts"})
+    for (const char *file : {"/state.json", "/log", "/bwrap-status.json", "/hosts", "/session.sock"})
         QFile::remove(dir + QLatin1String(file));
     // Only the private home is ever deleted; a home the user chose stays theirs.
     if (removeHome && state->spec.homeDir.isEmpty())

@@ -16,8 +16,10 @@ namespace paddock::runtime {
  * @brief Runs sandboxes under bubblewrap: no daemon, no image, the host's /usr read-only,
  * no network but the loopback relay to the sandbox's proxy socket.
  *
- * Each sandbox has a directory `dataDir()/sandboxes/NAME/` holding `state.json`, its
- * output (`log`), bwrap's status report and the private home (`home/`, 0700). The state
+ * Each sandbox has a directory `dataDir()/sandboxes/NAME/` (0700) holding `state.json`, its
+ * output (`log`), bwrap's status report, the private home (`home/`, 0700) and, while it runs,
+ * `session.sock`: the session channel to its paddock-init, which listens on a socket the
+ * runtime made and handed over, at a path the sandbox cannot see. The state
  * records the sandbox's first process with its kernel start time, so a stale file whose pid
  * was reused is never mistaken for a running sandbox.
  */
@@ -33,8 +35,10 @@ public:
     bool isAvailable(QString *why = nullptr) const override;
 
     RuntimeResult create(const SandboxSpec &spec) override;
-    RuntimeResult start(const QString &name, const ProcessIo &io = {}) override;
+    RuntimeResult start(const QString &name, const ProcessIo &io = {}, const StartOptions &options = {}) override;
     RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) override;
+    RuntimeResult attach(const QString &name, const AttachOptions &options, const ProcessIo &io = {}) override;
+    std::optional<AgentInfo> agent(const QString &name, QString *error = nullptr) const override;
     RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
     RuntimeResult remove(const QString &name, bool removeHome = false) override;
 
@@ -61,11 +65,14 @@ private:
     QString statePath(const QString &name) const;
     QString logPath(const QString &name) const;
     QString statusPath(const QString &name) const;
+    QString sessionPath(const QString &name) const;
+    /** A connection to the session channel of running sandbox @p name, or -1 with @p error. */
+    int connectSession(const QString &name, QString *error) const;
     QString homeOf(const bwrap::SandboxState &state) const;
     SandboxInfo infoOf(const bwrap::SandboxState &state) const;
     bool isRunning(const bwrap::SandboxState &state) const;
     bool prepareLaunch(const bwrap::SandboxState &state, QString *error) const;
-    RuntimeResult startDetached(bwrap::SandboxState state);
+    RuntimeResult startDetached(bwrap::SandboxState state, const StartOptions &options);
     RuntimeResult runForeground(bwrap::SandboxState state, const ProcessIo &io);
     /** Waits until bwrap reports the sandbox's first process; false if it ended first. */
     bool awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const;

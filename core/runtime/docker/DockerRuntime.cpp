@@ -471,7 +471,7 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
 
 // --- running ------------------------------------------------------------------------------
 
-RuntimeResult DockerRuntime::start(const QString &name, const ProcessIo &io)
+RuntimeResult DockerRuntime::start(const QString &name, const ProcessIo &io, const StartOptions &)
 {
     const Result<ContainerInfo> container = containerOf(name);
     if (!container)
@@ -605,6 +605,18 @@ RuntimeResult DockerRuntime::execInteractive(const QString &containerId, const d
         QThread::msleep(50);
     }
     return failure(QStringLiteral("the command ended but the engine gave no exit code"));
+}
+
+RuntimeResult DockerRuntime::attach(const QString &name, const AttachOptions &, const ProcessIo &)
+{
+    return failure(QStringLiteral("attaching to sandbox %1 is not supported by the docker backend yet").arg(name));
+}
+
+std::optional<AgentInfo> DockerRuntime::agent(const QString &name, QString *error) const
+{
+    if (error)
+        *error = QStringLiteral("the docker backend does not report the agent of %1 yet").arg(name);
+    return std::nullopt;
 }
 
 RuntimeResult DockerRuntime::stop(const QString &name, std::chrono::milliseconds grace)

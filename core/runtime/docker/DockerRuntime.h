@@ -91,8 +91,10 @@ public:
     bool isAvailable(QString *why = nullptr) const override;
 
     RuntimeResult create(const SandboxSpec &spec) override;
-    RuntimeResult start(const QString &name, const ProcessIo &io = {}) override;
+    RuntimeResult start(const QString &name, const ProcessIo &io = {}, const StartOptions &options = {}) override;
     RuntimeResult exec(const QString &name, const ExecRequest &request, const ProcessIo &io = {}) override;
+    RuntimeResult attach(const QString &name, const AttachOptions &options, const ProcessIo &io = {}) override;
+    std::optional<AgentInfo> agent(const QString &name, QString *error = nullptr) const override;
     RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
     /** Removes the container; with @p removeHome also its private home and named volumes. */
     RuntimeResult remove(const QString &name, bool removeHome = false) override;

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SandboxCliSupport.h"
+
+#include "BindingApproval.h"
+
+#include "api/DaemonConnection.h"
+#include "api/DaemonLauncher.h"
+#include "common/Paths.h"
+#include "kit/KitLoader.h"
+#include "runtime/bwrap/BwrapRuntime.h"
+#include "runtime/docker/DockerRuntime.h"
+#include "sandbox/CredentialSetup.h"
+#include "sandbox/KitApplication.h"
+#include "secrets/SecretIndex.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace paddock::cli {
+namespace {
+
+constexpr int kConnectTimeoutMs = 5000;
+
+} // namespace
+
+Command leaf(const QString &name, const QString &summary, const QString &description,
+             std::function<int(const Invocation &)> run)
+{
+    Command command;
+    command.name = name;
+    command.summary = summary;
+    command.description = description;
+    command.run = std::move(run);
+    return command;
+}
+
+QString creationHelp()
+{
+    return QStringLiteral(
+        "The sandbox sees PATH (default: the current directory) read-write at the same path, further\n"
+        "PATHs read-only, a private home filled from the kit, and the network only through its own\n"
+        "endpoint of paddockd's proxy, which applies the policy and the kit's network permissions.\n"
+        "Arguments after '--' replace the kit's command (the entrypoint stays).\n\n"
+        "Provider keys stay in the keychain: the proxy adds them to requests for the domains the kit\n"
+        "names, once approved. A required key that is not stored stops the start with the command\n"
+        "that stores it; keys going to domains not yet approved are asked about on a terminal,\n"
+        "approved with --approve-credentials, and otherwise stop the start (exit 1).");
+}
+
+QCommandLineOption backendOption()
+{
+    return {QStringLiteral("backend"), QStringLiteral("The runtime: bwrap (the default) or docker."),
+            QStringLiteral("NAME"), QStringLiteral("bwrap")};
+}
+QCommandLineOption nameOption()
+{
+    return {QStringLiteral("name"), QStringLiteral("The sandbox's name (default: KIT-FOLDER)."),
+            QStringLiteral("NAME")};
+}
+QCommandLineOption kitOption()
+{
+    return {QStringLiteral("kit"), QStringLiteral("The kit directory (holding spec.yaml)."), QStringLiteral("DIR")};
+}
+QCommandLineOption argOption()
+{
+    return {QStringLiteral("arg"), QStringLiteral("A value for the kit's argument NAME (repeatable)."),
+            QStringLiteral("NAME=VALUE")};
+}
+QCommandLineOption approveOption()
+{
+    return {QStringLiteral("approve-credentials"),
+            QStringLiteral("Approve the kit's credentials for the domains it names, without asking.")};
+}
+
+QCommandLineOption cloneOption()
+{
+    return {QStringLiteral("clone"),
+            QStringLiteral("Work on a disposable clone of PATH's git repository; its commits come back as branches "
+                           "paddock/NAME/<branch>.")};
+}
+
+std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
+{
+    kit::KitLoadOptions options;
+    options.requireArgValues = true;
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        options.args.insert(it.key(), it.value().toString());
+    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(params.value(QLatin1String("kit")).toString(), options);
+    if (!loaded.ok() || !loaded.kit)
+        return std::nullopt;
+    return *loaded.kit;
+}
+
+QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    return name.isEmpty() ? sandbox::defaultSandboxName(kit.name, params.value(QLatin1String("workspace")).toString())
+                          : name;
+}
+
+bool connectDaemon(api::DaemonConnection &connection, QString *error)
+{
+    const QString socket = paths::daemonSocket();
+    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
+    if (!status.running) {
+        *error = status.error;
+        return false;
+    }
+    return connection.open(socket, kConnectTimeoutMs, error);
+}
+
+std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error)) {
+        failure(error);
+        return std::nullopt;
+    }
+    const api::Reply reply = connection.call(method, params, timeoutMs);
+    if (reply.isError()) {
+        failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
+}
+
+std::unique_ptr<runtime::Runtime> localRuntime(const QString &backend)
+{
+    if (backend == QLatin1String("docker"))
+        return std::make_unique<runtime::DockerRuntime>();
+    return std::make_unique<runtime::BwrapRuntime>();
+}
+
+void printNotes(const QJsonObject &result)
+{
+    for (const QJsonValue &note : result.value(QLatin1String("notes")).toArray())
+        err() << "paddock: note: " << note.toString() << '\n';
+    err().flush();
+}
+
+QStringList argumentsAfterDoubleDash()
+{
+    const QStringList all = QCoreApplication::arguments();
+    const qsizetype at = all.indexOf(QStringLiteral("--"));
+    return at < 0 ? QStringList() : all.mid(at + 1);
+}
+
+std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
+{
+    const QString kit = call.parser.value(QStringLiteral("kit"));
+    if (kit.isEmpty()) {
+        *code = usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
+        return std::nullopt;
+    }
+    const QStringList command = argumentsAfterDoubleDash();
+    QStringList paths = call.positional.mid(0, call.positional.size() - command.size());
+    if (paths.isEmpty())
+        paths << QDir::currentPath();
+    QJsonArray extra;
+    for (qsizetype i = 1; i < paths.size(); ++i)
+        extra.append(QFileInfo(paths.at(i)).absoluteFilePath());
+    QJsonObject kitArgs;
+    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
+        const qsizetype equals = pair.indexOf(QLatin1Char('='));
+        if (equals <= 0) {
+            *code = usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
+            return std::nullopt;
+        }
+        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
+    }
+    QJsonObject params{{QStringLiteral("kit"), QFileInfo(kit).absoluteFilePath()},
+                       {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
+                       {QStringLiteral("paths"), extra},
+                       {QStringLiteral("args"), QJsonArray::fromStringList(command)},
+                       {QStringLiteral("kitArgs"), kitArgs},
+                       {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))}};
+    if (call.parser.isSet(QStringLiteral("name")))
+        params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    if (call.parser.isSet(QStringLiteral("clone")))
+        params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
+    return params;
+}
+
+std::optional<int> checkCredentials(const Invocation &call, const QJsonObject &params)
+{
+    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const std::optional<kit::Kit> loaded = loadKitOf(params);
+    if (!loaded)
+        return std::nullopt; // the daemon says what is wrong with the kit
+    const kit::Kit &kit = *loaded;
+    const QString name = sandboxNameOf(params, kit);
+
+    secrets::CredentialBindings bindings;
+    if (const auto problem = bindings.load())
+        return failure(problem->toString());
+    QString error;
+    const std::optional<QList<secrets::SecretId>> stored =
+        secrets::SecretIndex(secrets::SecretIndex::defaultPath()).read(&error);
+    if (!stored)
+        return failure(error);
+    sandbox::CredentialCheck check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
+    if (check.missingRequired()) {
+        for (const sandbox::MissingSecret &missing : std::as_const(check.missingSecrets)) {
+            if (missing.required)
+                err() << "paddock: the kit " << kit.name << " needs the " << missing.service
+                      << " key and none is stored; store it with `" << missing.command << "`\n";
+        }
+        return ExitFailed;
+    }
+
+    const QList<sandbox::CredentialApproval> toAsk = check.approvalsToAsk();
+    if (!toAsk.isEmpty()) {
+        QStringList services;
+        for (const sandbox::CredentialApproval &pending : toAsk)
+            services << pending.service;
+        if (call.parser.isSet(approveOption().names().first())) {
+            for (const sandbox::CredentialApproval &pending : toAsk) {
+                if (!bindings.approve(pending.service, pending.domains, &error))
+                    return failure(error);
+                err() << "paddock: approved " << pending.service << " for "
+                      << pending.domains.join(QStringLiteral(", ")) << '\n';
+            }
+        } else {
+            const ApprovalOutcome outcome = approveInteractively(kit, bindings, services);
+            if (outcome.status == ApprovalOutcome::Status::Failed)
+                return failure(outcome.error);
+        }
+        if (const auto problem = bindings.load())
+            return failure(problem->toString());
+        check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
+    }
+    bool stop = false;
+    for (const sandbox::CredentialApproval &pending : std::as_const(check.pendingApprovals)) {
+        if (!pending.required)
+            continue;
+        stop = true;
+        err() << "paddock: the kit " << kit.name << " sends the " << pending.service << " key to "
+              << pending.newDomains.join(QStringLiteral(", ")) << ", which you have not approved.\n"
+              << "  Approve it with `paddock binding approve --kit " << shellQuote(kitDir) << ' '
+              << shellQuote(pending.service) << "`, or run again with --approve-credentials.\n";
+    }
+    if (stop)
+        return ExitFailed;
+    for (const QString &warning : check.warnings(kitDir))
+        err() << "paddock: warning: " << warning << '\n';
+    err().flush();
+    return std::nullopt;
+}
+
+int createDetached(const QJsonObject &params, bool start)
+{
+    const std::optional<QJsonObject> created = callDaemon(QStringLiteral("sandbox.create"), params, kCreateTimeoutMs);
+    if (!created)
+        return ExitFailed;
+    printNotes(*created);
+    const QString name = created->value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
+    if (start) {
+        const std::optional<QJsonObject> started =
+            callDaemon(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}});
+        if (!started)
+            return ExitFailed;
+        printNotes(*started);
+    }
+    out() << name << '\n';
+    return ExitOk;
+}
+
+} // namespace paddock::cli

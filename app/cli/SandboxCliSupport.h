@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the sandbox commands share: the daemon calls, the creation parameters, the kit's
+// credentials checked before a start, and the runtime this process uses for sessions.
+#pragma once
+
+#include "Command.h"
+
+#include "kit/Kit.h"
+#include "runtime/Runtime.h"
+
+#include <QCommandLineOption>
+#include <QJsonObject>
+
+#include <memory>
+#include <optional>
+
+namespace paddock::api {
+class DaemonConnection;
+}
+
+namespace paddock::cli {
+
+inline constexpr int kCallTimeoutMs = 60000;
+/** Creating a sandbox runs its kit's setup.install, which may download and build things. */
+inline constexpr int kCreateTimeoutMs = 60 * 60 * 1000;
+
+QCommandLineOption backendOption();
+QCommandLineOption nameOption();
+QCommandLineOption kitOption();
+QCommandLineOption argOption();
+QCommandLineOption approveOption();
+QCommandLineOption cloneOption();
+
+/** A leaf of the command tree. */
+Command leaf(const QString &name, const QString &summary, const QString &description,
+             std::function<int(const Invocation &)> run);
+/** The paragraphs run and create share in their --help. */
+QString creationHelp();
+
+/** Connects to paddockd, starting it when nothing answers. */
+bool connectDaemon(api::DaemonConnection &connection, QString *error);
+/** Calls @p method on a fresh connection; on failure prints the daemon's sentence. */
+std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params,
+                                      int timeoutMs = kCallTimeoutMs);
+/** The runtime this process uses to reach a sandbox's sessions. */
+std::unique_ptr<runtime::Runtime> localRuntime(const QString &backend);
+void printNotes(const QJsonObject &result);
+
+/**
+ * The arguments after `--` on the command line: the program to run instead of the kit's
+ * command. The parser mixes them into the positional arguments, so they are counted here.
+ */
+QStringList argumentsAfterDoubleDash();
+/** The params of sandbox.create from a run or create command line. */
+std::optional<QJsonObject> creationParams(const Invocation &call, int *code);
+/** The kit @p params name, loaded with its arguments; nullopt when it does not load. */
+std::optional<kit::Kit> loadKitOf(const QJsonObject &params);
+/** The sandbox name @p params give, or the one the daemon would choose (KIT-FOLDER). */
+QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit);
+/**
+ * Before a sandbox is made: a required key that is not stored stops here with the command that
+ * stores it, and keys the kit would send to domains not yet approved are approved (with
+ * --approve-credentials, or by the person at the terminal) or stop the start, so no sandbox
+ * starts only to fail with 401 later. Optional credentials only warn. The daemon checks again.
+ * Returns the exit code when the start must stop.
+ */
+std::optional<int> checkCredentials(const Invocation &call, const QJsonObject &params);
+/** sandbox.create, then sandbox.start when @p start; prints the name. */
+int createDetached(const QJsonObject &params, bool start);
+
+} // namespace paddock::cli

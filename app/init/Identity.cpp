@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Identity.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace paddock::init {
+namespace {
+
+bool parseNumber(const std::string &text, int *value)
+{
+    if (text.empty() || text.size() > 9)
+        return false;
+    int result = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return false;
+        result = result * 10 + (c - '0');
+    }
+    *value = result;
+    return true;
+}
+
+bool writeFile(const std::string &path, const std::string &text)
+{
+    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = write(fd, text.data(), text.size()) == ssize_t(text.size());
+    close(fd);
+    return ok;
+}
+
+int dropCapabilities()
+{
+    // The bounding set first (it needs CAP_SETPCAP, which the full set still holds), then the
+    // ambient, inheritable, permitted and effective sets: nothing can be regained by exec either.
+    for (int cap = 0; cap <= 63; ++cap) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+            return errno;
+    }
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (syscall(SYS_capset, &header, data) != 0)
+        return errno;
+    return 0;
+}
+
+} // namespace
+
+bool Identity::configure(const std::string &agentUser, std::string *error)
+{
+    m_selfUid = int(getuid());
+    m_selfGid = int(getgid());
+    m_agentUid = m_selfUid;
+    m_agentGid = m_selfGid;
+    if (agentUser.empty())
+        return true;
+    const size_t colon = agentUser.find(':');
+    const std::string uid = agentUser.substr(0, colon);
+    const std::string gid = colon == std::string::npos ? uid : agentUser.substr(colon + 1);
+    if (!parseNumber(uid, &m_agentUid) || !parseNumber(gid, &m_agentGid)) {
+        *error = "--agent-user expects UID[:GID], got '" + agentUser + "'";
+        return false;
+    }
+    if (m_agentUid != m_selfUid && m_selfUid != 0) {
+        *error = "--agent-user " + agentUser + " needs paddock-init to start as uid 0 in the sandbox";
+        return false;
+    }
+    return true;
+}
+
+bool Identity::prepare(std::string *error)
+{
+    if (m_agentUid == m_selfUid)
+        return true;
+    // A child makes the namespace and waits; the parent maps it and keeps a handle to it.
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) {
+        *error = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return false;
+    }
+    const pid_t child = fork();
+    if (child < 0) {
+        *error = std::string("cannot fork: ") + std::strerror(errno);
+        return false;
+    }
+    if (child == 0) {
+        close(ready[0]);
+        const char result = unshare(CLONE_NEWUSER) == 0 ? 'y' : 'n';
+        (void)!write(ready[1], &result, 1);
+        pause(); // killed by the parent once it holds the namespace
+        _exit(0);
+    }
+    close(ready[1]);
+    char result = 'n';
+    const bool made = read(ready[0], &result, 1) == 1 && result == 'y';
+    close(ready[0]);
+    const std::string proc = "/proc/" + std::to_string(child);
+    bool ok = made && writeFile(proc + "/setgroups", "deny") &&
+              writeFile(proc + "/uid_map", std::to_string(m_agentUid) + " " + std::to_string(m_selfUid) + " 1\n") &&
+              writeFile(proc + "/gid_map", std::to_string(m_agentGid) + " " + std::to_string(m_selfGid) + " 1\n");
+    if (ok) {
+        m_agentNamespace = open((proc + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
+        ok = m_agentNamespace >= 0;
+    }
+    const int saved = errno;
+    kill(child, SIGKILL);
+    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    if (!ok) {
+        *error = std::string("cannot make the user namespace of uid ") + std::to_string(m_agentUid) + ": " +
+                 (made ? std::strerror(saved) : "user namespaces are not available inside the sandbox");
+        return false;
+    }
+    return true;
+}
+
+int Identity::resolve(const std::string &user, std::string *error) const
+{
+    if (user.empty() || user == "agent")
+        return m_agentUid;
+    int uid = -1;
+    if (user == "root")
+        uid = 0;
+    else if (!parseNumber(user, &uid)) {
+        *error = "unknown user '" + user + "': this sandbox knows root (0) and the agent's user (" +
+                 std::to_string(m_agentUid) + ")";
+        return -1;
+    }
+    if (uid == m_agentUid || uid == m_selfUid)
+        return uid;
+    *error = "this sandbox has no user " + user + ": it knows uid " + std::to_string(m_selfUid) +
+             (m_selfUid == m_agentUid ? std::string() : " and uid " + std::to_string(m_agentUid));
+    return -1;
+}
+
+int Identity::becomeInChild(int uid) const
+{
+    if (uid == m_agentUid && m_agentNamespace >= 0) {
+        // Entering gives a full set of capabilities in that namespace; they go right after.
+        if (setns(m_agentNamespace, CLONE_NEWUSER) != 0)
+            return errno;
+        if (setresgid(gid_t(m_agentGid), gid_t(m_agentGid), gid_t(m_agentGid)) != 0 ||
+            setresuid(uid_t(m_agentUid), uid_t(m_agentUid), uid_t(m_agentUid)) != 0)
+            return errno;
+    }
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    return dropCapabilities();
+}
+
+void Identity::dropOwnCapabilities()
+{
+    if (const int failure = dropCapabilities())
+        std::fprintf(stderr, "paddock-init: cannot drop capabilities: %s\n", std::strerror(failure));
+}
+
+} // namespace paddock::init

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "runtime/Runtime.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace paddock::runtime::session {
+
+/** @brief What a client asks of paddock-init's session server (SessionProtocol.h). */
+struct SessionRequest
+{
+    enum class Kind {
+        Attach, ///< join the agent session
+        Spawn,  ///< start a command (or, with @ref agent, the agent)
+    };
+    Kind kind = Kind::Spawn;
+    QStringList argv;                   ///< Spawn: the command; empty with agent: the kit's program
+    QMap<QString, QString> environment; ///< added to the sandbox's environment
+    QString workingDir;                 ///< empty: the sandbox's
+    QString user;                       ///< empty: the agent's user
+    bool terminal = false;              ///< a terminal of its own (when the caller has one to relay)
+    bool agent = false;                 ///< Spawn: this command becomes the agent session
+    bool startAgent = false;            ///< Attach: start the agent first when it is not running
+    bool replay = true;                 ///< Attach: show the agent's recent output first
+    bool detachKeys = false;            ///< Ctrl-P Ctrl-Q leaves the session running (as Docker's attach)
+    QString token;                      ///< the sandbox's session token, where it has one
+};
+
+/** @brief How a session ended for its client. */
+struct SessionOutcome
+{
+    enum class Kind { Exited, Detached, Failed };
+    Kind kind = Kind::Failed;
+    int exitCode = 0;
+    QString error;
+};
+
+/** Connects to the session socket at @p path; -1 with @p error when nothing answers there. */
+int connectSocket(const QString &path, QString *error);
+/**
+ * A listening unix socket at @p path (replacing a stale one), mode 0600, for paddock-init to
+ * inherit; -1 with @p error. Paths longer than a socket address allows work too.
+ */
+int listenSocket(const QString &path, QString *error);
+
+/**
+ * Runs @p request over the connected session channel @p fd (which it closes), relaying the
+ * caller's terminal or standard streams in @p io until the session ends or is left.
+ *
+ * With a terminal on both sides the caller's terminal is put in raw mode for the duration,
+ * its size follows, and Ctrl-C reaches the session as a keystroke. Without one, SIGINT,
+ * SIGTERM, SIGHUP and SIGQUIT sent to this process go to the session's processes instead, and
+ * end of input is passed on. With @ref SessionRequest::detachKeys, Ctrl-P Ctrl-Q leaves.
+ */
+SessionOutcome runSession(int fd, const SessionRequest &request, const ProcessIo &io);
+
+/** Asks the session channel @p fd (which it closes) about the agent. */
+std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error);
+
+} // namespace paddock::runtime::session
