@@ -126,17 +126,19 @@ int runRun(const Invocation &call)
     const bool agentRunning = agent && agent->state == runtime::AgentState::Running;
     out().flush();
     runtime::RuntimeResult result;
-    if (agentRunning && arguments.isEmpty()) {
+    if (agentRunning && arguments.isEmpty() && !call.parser.isSet(QStringLiteral("new-session"))) {
         // The agent runs already: this terminal joins it, as `attach` does.
         result = runtime->attach(name, runtime::AttachOptions{});
     } else {
         runtime::ExecRequest request;
         request.argv = agentProgram(*kit, arguments, terminal);
+        if (request.argv.isEmpty())
+            return failure(QStringLiteral("kit %1 names no program to run; give it after '--'").arg(kit->name));
         request.interactive = terminal;
-        request.asAgent = !agentRunning;
+        request.asAgent = true; // the agent session, or beside it when one runs already
         result = runtime->exec(name, request);
     }
-    const int status = outcomeCode(result, name, true);
+    const int status = outcomeCode(result, name, false);
     if (call.parser.isSet(QStringLiteral("rm"))) {
         if (!callDaemon(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), true}}))
             return ExitFailed;
@@ -223,6 +225,9 @@ QList<Command> sessionCommands()
                    approveOption(),
                    QCommandLineOption(QStringLiteral("detach"), QStringLiteral("Start it in the background.")),
                    QCommandLineOption(QStringLiteral("rm"), QStringLiteral("Remove the sandbox when the agent ends.")),
+                   QCommandLineOption(QStringLiteral("new-session"),
+                                      QStringLiteral("Start the agent anew beside a running one instead of joining it "
+                                                     "(what shims do).")),
                    cloneOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 

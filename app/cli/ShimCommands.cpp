@@ -85,9 +85,11 @@ QString shimScript(const QString &command, const QString &kitDir)
     const QString paddock = QFileInfo(QCoreApplication::applicationFilePath()).absoluteFilePath();
     return QStringLiteral("#!/bin/sh\n") + QString::fromUtf8(kMarker) + QLatin1Char('\n') +
            QString::fromUtf8(kKitPrefix) + kitDir + QLatin1Char('\n') +
-           QStringLiteral("# Runs %1 in a Paddock sandbox with the current folder as its workspace.\n").arg(command) +
-           QStringLiteral("exec %1 run --kit %2 -- %3 \"$@\"\n")
-               .arg(shellQuote(paddock), shellQuote(kitDir), shellQuote(command));
+           QStringLiteral("# Runs %1 in a Paddock sandbox with the current folder as its workspace: the kit's\n"
+                          "# agent with exactly these arguments, in the folder's sandbox (made and started when\n"
+                          "# needed, and left running), as a session of its own.\n")
+               .arg(command) +
+           QStringLiteral("exec %1 run --new-session --kit %2 -- \"$@\"\n").arg(shellQuote(paddock), shellQuote(kitDir));
 }
 
 int runInstall(const Invocation &call)

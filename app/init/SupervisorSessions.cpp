@@ -138,9 +138,9 @@ void Supervisor::attachAgent(Client &client, const session::Fields &hello)
 
 void Supervisor::spawn(Client &client, const session::Fields &hello)
 {
-    const bool agent = hello.flag("agent");
-    if (agent && m_agentId)
-        return fail(client, "the agent is already running; attach to it");
+    // With an agent already running, a second one runs beside it as a command session: two
+    // terminals starting the agent at once (shims) both get one.
+    const bool agent = hello.flag("agent") && !m_agentId;
     std::string error;
     const SpawnRequest request = requestFrom(hello, agent, &error);
     if (!error.empty())

@@ -98,7 +98,7 @@ struct ExecRequest
     QMap<QString, QString> environment; ///< added to (and overriding) the sandbox's environment
     bool interactive = false;           ///< give the command a terminal of its own
     QString user;                       ///< a name or uid inside; empty: the agent's user
-    bool asAgent = false;               ///< the command becomes the sandbox's agent session
+    bool asAgent = false; ///< the command becomes the sandbox's agent session, unless one runs already
 };
 
 /** @brief How to start a sandbox. */

@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/SandboxProcess.h"
+#include "runtime/bwrap/UserNamespaces.h"
 #include "runtime/session/SessionClient.h"
 
 #include <QDir>
@@ -168,8 +169,7 @@ bool BwrapRuntime::isAvailable(QString *why) const
                           QStringLiteral("/"), QStringLiteral("true")});
     if (!probe.waitForFinished(10000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0) {
         if (why)
-            *why = QStringLiteral("bubblewrap cannot create namespaces here: %1")
-                       .arg(QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+            *why = bwrap::userNamespaceProblem(QString::fromLocal8Bit(probe.readAllStandardError()));
         return false;
     }
     return true;

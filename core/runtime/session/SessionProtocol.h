@@ -18,7 +18,8 @@
 //   user=0|UID|root|agent          spawn: who runs it (default: the agent's user)
 //   tty=1                          spawn: give the command a terminal of its own
 //   rows=N, cols=N                 the client's terminal size
-//   agent=1                        spawn: this command becomes the agent session
+//   agent=1                        spawn: this command becomes the agent session (when one
+//                                  runs already, it runs beside it as a command instead)
 //   start=1                        attach: start the agent first when it is not running
 //   replay=1                       attach: send the agent's recent output first
 //

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A sandbox a person lives in, as an ordinary user (run by tests/support/run-as-user.sh):
+// it outlives its agent, terminals attach to the agent and leave, commands run beside it as
+// the agent's user or root, and nothing inside can reach or stop the session channel.
+#include "../sandbox-support/SandboxFixture.h"
+
+#include <QJsonObject>
+#include <QtTest>
+
+#include <csignal>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+using paddock::test::Finished;
+using paddock::test::SandboxFixture;
+
+namespace {
+
+/** @brief `paddock ARGS` on a real pseudo-terminal, driven like a person at a keyboard. */
+class Terminal
+{
+public:
+    Terminal(const QStringList &arguments, const QProcessEnvironment &env, const QString &cwd, int rows = 40,
+             int cols = 100)
+    {
+        winsize size{};
+        size.ws_row = (unsigned short)rows;
+        size.ws_col = (unsigned short)cols;
+        std::vector<QByteArray> storage{QByteArrayLiteral(PADDOCK_BIN)};
+        for (const QString &arg : arguments)
+            storage.push_back(arg.toLocal8Bit());
+        std::vector<QByteArray> envStorage;
+        for (const QString &entry : env.toStringList())
+            envStorage.push_back(entry.toLocal8Bit());
+        std::vector<char *> argv, envp;
+        for (QByteArray &item : storage)
+            argv.push_back(item.data());
+        argv.push_back(nullptr);
+        for (QByteArray &item : envStorage)
+            envp.push_back(item.data());
+        envp.push_back(nullptr);
+        const QByteArray dir = cwd.toLocal8Bit();
+        m_pid = ::forkpty(&m_master, nullptr, nullptr, &size);
+        if (m_pid == 0) {
+            if (::chdir(dir.constData()) != 0)
+                _exit(126);
+            ::execve(argv[0], argv.data(), envp.data());
+            _exit(127);
+        }
+        ::fcntl(m_master, F_SETFL, ::fcntl(m_master, F_GETFL) | O_NONBLOCK);
+    }
+    ~Terminal()
+    {
+        if (m_pid > 0 && !m_exited) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+        ::close(m_master);
+    }
+
+    void type(const QByteArray &keys) { QVERIFY(::write(m_master, keys.constData(), size_t(keys.size())) == keys.size()); }
+    void resize(int rows, int cols)
+    {
+        winsize size{};
+        size.ws_row = (unsigned short)rows;
+        size.ws_col = (unsigned short)cols;
+        ::ioctl(m_master, TIOCSWINSZ, &size);
+    }
+    /** Reads until @p text has appeared (or the timeout passes); whether it did. */
+    bool waitFor(const QByteArray &text, int timeoutMs = 15000)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        while (!m_screen.contains(text) && timer.elapsed() < timeoutMs) {
+            pollfd fd{m_master, POLLIN, 0};
+            if (::poll(&fd, 1, 100) > 0) {
+                char buffer[4096];
+                const ssize_t n = ::read(m_master, buffer, sizeof buffer);
+                if (n > 0)
+                    m_screen.append(buffer, n);
+            }
+        }
+        return m_screen.contains(text);
+    }
+    /** Waits for the program to end; its exit status, or -1. */
+    int wait(int timeoutMs = 15000)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        int status = 0;
+        while (timer.elapsed() < timeoutMs) {
+            waitFor(QByteArray("\x01never"), 50);
+            if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+                m_exited = true;
+                waitFor(QByteArray("\x01never"), 100);
+                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            }
+        }
+        return -1;
+    }
+    const QByteArray &screen() const { return m_screen; }
+    void forget() { m_screen.clear(); }
+
+private:
+    int m_master = -1;
+    pid_t m_pid = -1;
+    bool m_exited = false;
+    QByteArray m_screen;
+};
+
+} // namespace
+
+class TestSandboxSessions : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void runsAsAnOrdinaryUser();
+    void sandboxOutlivesItsAgent();
+    void runRemovesWithRm();
+    void execTakesUserDirectoryAndEnvironment();
+    void execPassesInputAndStatus();
+    void interruptReachesTheCommand();
+    void attachLeavesAndRejoins();
+    void terminalSizeFollows();
+    void agentExitEndsAttachWithItsStatus();
+    void insideCannotReachTheSupervisor();
+    void sessionsSurviveADaemonRestart();
+    void stopEndsEverything();
+
+private:
+    Finished paddock(const QStringList &arguments) { return m_fixture->paddock(arguments); }
+    QJsonObject listed(const QString &name) { return m_fixture->listed().value(name); }
+    /** A sandbox whose agent runs @p script (the kit's entrypoint is `sh -c`), started at once. */
+    void startDetached(const QString &name, const QString &script)
+    {
+        const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
+                                      m_fixture->kitDir(), QStringLiteral("--name"), name, m_fixture->workspace(),
+                                      QStringLiteral("--"), script});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    }
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
+            env.insert(QLatin1String(name), qEnvironmentVariable(name));
+        env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
+        env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
+        return env;
+    }
+
+    std::unique_ptr<SandboxFixture> m_fixture;
+};
+
+void TestSandboxSessions::initTestCase()
+{
+    m_fixture = std::make_unique<SandboxFixture>();
+    QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
+}
+
+void TestSandboxSessions::runsAsAnOrdinaryUser()
+{
+    // The point of this test: no privilege on the host. When the suite runs as root, the
+    // runner gives this process to an ordinary user.
+    QVERIFY2(::getuid() != 0, "run through tests/support/run-as-user.sh");
+}
+
+void TestSandboxSessions::sandboxOutlivesItsAgent()
+{
+    const Finished first = m_fixture->runScript(QStringLiteral("lives"), QStringLiteral("echo first; exit 3"));
+    QCOMPARE(first.exitCode, 3);
+    QCOMPARE(first.out, QStringLiteral("first\n"));
+    QJsonObject sandbox = listed(QStringLiteral("lives"));
+    QCOMPARE(sandbox.value(QLatin1String("status")).toString(), QStringLiteral("running"));
+    QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("state")].toString(), QStringLiteral("exited"));
+    QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("exitCode")].toInt(), 3);
+    const Finished ls = paddock({QStringLiteral("ls")});
+    QVERIFY2(ls.out.contains(QRegularExpression(QStringLiteral("lives .* running +exited \\(3\\)"))), qPrintable(ls.out));
+
+    // The same sandbox runs the next agent session: the home it wrote is still there.
+    const Finished second =
+        m_fixture->runScript(QStringLiteral("lives"), QStringLiteral("echo kept > ~/mark; cat ~/mark; exit 4"));
+    QCOMPARE(second.exitCode, 4);
+    QCOMPARE(second.out, QStringLiteral("kept\n"));
+    const Finished third = m_fixture->runScript(QStringLiteral("lives"), QStringLiteral("cat ~/mark"));
+    QCOMPARE(third.out, QStringLiteral("kept\n"));
+    QCOMPARE(listed(QStringLiteral("lives")).value(QLatin1String("status")).toString(), QStringLiteral("running"));
+}
+
+void TestSandboxSessions::runRemovesWithRm()
+{
+    const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"),
+                                  m_fixture->kitDir(), QStringLiteral("--name"), QStringLiteral("gone"),
+                                  m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("exit 5")});
+    QCOMPARE(run.exitCode, 5);
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("gone")));
+}
+
+void TestSandboxSessions::execTakesUserDirectoryAndEnvironment()
+{
+    startDetached(QStringLiteral("execs"), QStringLiteral("sleep 600"));
+    Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("-e"), QStringLiteral("FOO=bar baz"),
+                             QStringLiteral("-w"), QStringLiteral("/tmp"), QStringLiteral("execs"), QStringLiteral("sh"),
+                             QStringLiteral("-c"), QStringLiteral("id -u; pwd; echo \"$FOO\"; echo $KIT_GREETING")});
+    QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
+    QCOMPARE(exec.out, QStringLiteral("1000\n/tmp\nbar baz\nbonjour\n"));
+    exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("root"), QStringLiteral("execs"),
+                    QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("id -u; grep CapEff /proc/self/status")});
+    QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
+    QCOMPARE(exec.out, QStringLiteral("0\nCapEff:\t0000000000000000\n"));
+    exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("4321"), QStringLiteral("execs"),
+                    QStringLiteral("id")});
+    QCOMPARE(exec.exitCode, 1);
+    QVERIFY2(exec.err.contains(QLatin1String("no user 4321")), qPrintable(exec.err));
+    exec = paddock({QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("no-such-program")});
+    QCOMPARE(exec.exitCode, 127);
+    QVERIFY2(exec.err.contains(QLatin1String("no-such-program: command not found")), qPrintable(exec.err));
+}
+
+void TestSandboxSessions::execPassesInputAndStatus()
+{
+    QProcess exec;
+    exec.setProcessEnvironment(environment());
+    exec.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("sh"),
+                                             QStringLiteral("-c"), QStringLiteral("wc -c; exit 42")});
+    QVERIFY(exec.waitForStarted());
+    const QByteArray input(300000, 'x'); // larger than any buffer on the way
+    exec.write(input);
+    exec.closeWriteChannel();
+    QVERIFY(exec.waitForFinished(30000));
+    QCOMPARE(exec.exitCode(), 42);
+    QCOMPARE(exec.readAllStandardOutput().trimmed(), QByteArray("300000"));
+}
+
+void TestSandboxSessions::interruptReachesTheCommand()
+{
+    QProcess exec;
+    exec.setProcessEnvironment(environment());
+    exec.start(QStringLiteral(PADDOCK_BIN),
+               {QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("sh"), QStringLiteral("-c"),
+                QStringLiteral("trap 'echo got-int; exit 9' INT; echo ready; while :; do sleep 0.1; done")});
+    QVERIFY(exec.waitForStarted());
+    QVERIFY(QTest::qWaitFor([&] { return exec.waitForReadyRead(100) && exec.peek(64).contains("ready"); }, 15000));
+    ::kill(pid_t(exec.processId()), SIGINT);
+    QVERIFY(exec.waitForFinished(15000));
+    QCOMPARE(exec.exitCode(), 9);
+    QVERIFY(exec.readAllStandardOutput().contains("got-int"));
+}
+
+void TestSandboxSessions::attachLeavesAndRejoins()
+{
+    startDetached(QStringLiteral("talk"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    {
+        Terminal terminal({QStringLiteral("attach"), QStringLiteral("talk")}, environment(), m_fixture->workspace());
+        terminal.type("one\r");
+        QVERIFY2(terminal.waitFor("echo:one"), terminal.screen().constData());
+        terminal.type("\x10\x11"); // Ctrl-P Ctrl-Q
+        QCOMPARE(terminal.wait(), 0);
+        QVERIFY2(terminal.screen().contains("left talk running"), terminal.screen().constData());
+    }
+    QJsonObject sandbox = listed(QStringLiteral("talk"));
+    QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("state")].toString(), QStringLiteral("running"));
+    {
+        // The agent's recent output comes first, then it answers this terminal.
+        Terminal terminal({QStringLiteral("attach"), QStringLiteral("talk")}, environment(), m_fixture->workspace());
+        QVERIFY2(terminal.waitFor("echo:one"), terminal.screen().constData());
+        terminal.type("two\r");
+        QVERIFY2(terminal.waitFor("echo:two"), terminal.screen().constData());
+        // A Ctrl-P not followed by Ctrl-Q reaches the agent: the terminal does not leave.
+        terminal.type("\x10" "x\r");
+        QVERIFY2(terminal.waitFor("echo:\x10x"), terminal.screen().constData());
+        terminal.type("\x10\x11");
+        QCOMPARE(terminal.wait(), 0);
+    }
+    QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),
+             QStringLiteral("running"));
+}
+
+void TestSandboxSessions::terminalSizeFollows()
+{
+    startDetached(QStringLiteral("sized"), QStringLiteral("while read line; do eval \"$line\"; done"));
+    Terminal terminal({QStringLiteral("attach"), QStringLiteral("sized")}, environment(), m_fixture->workspace(), 33, 91);
+    terminal.type("echo size=$(stty size)\r");
+    QVERIFY2(terminal.waitFor("size=33 91"), terminal.screen().constData());
+    terminal.resize(50, 120);
+    QTest::qWait(600);
+    terminal.type("echo size=$(stty size)\r");
+    QVERIFY2(terminal.waitFor("size=50 120"), terminal.screen().constData());
+    terminal.type("\x10\x11");
+    QCOMPARE(terminal.wait(), 0);
+}
+
+void TestSandboxSessions::agentExitEndsAttachWithItsStatus()
+{
+    startDetached(QStringLiteral("ends"), QStringLiteral("read line; echo \"got:$line\"; exit 6"));
+    Terminal terminal({QStringLiteral("attach"), QStringLiteral("ends")}, environment(), m_fixture->workspace());
+    terminal.type("bye\r");
+    QVERIFY2(terminal.waitFor("got:bye"), terminal.screen().constData());
+    QCOMPARE(terminal.wait(), 6);
+    QJsonObject sandbox = listed(QStringLiteral("ends"));
+    QCOMPARE(sandbox.value(QLatin1String("status")).toString(), QStringLiteral("running"));
+    QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("exitCode")].toInt(), 6);
+    // Attaching to an agent that ended says so, and --start runs it again.
+    const Finished again = paddock({QStringLiteral("attach"), QStringLiteral("ends")});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains(QLatin1String("exited with status 6")), qPrintable(again.err));
+    Terminal restarted({QStringLiteral("attach"), QStringLiteral("--start"), QStringLiteral("ends")}, environment(),
+                       m_fixture->workspace());
+    restarted.type("again\r");
+    QVERIFY2(restarted.waitFor("got:again"), restarted.screen().constData());
+    QCOMPARE(restarted.wait(), 6);
+}
+
+void TestSandboxSessions::insideCannotReachTheSupervisor()
+{
+    // Nothing inside names the session socket, paddock-init's memory, environment and fds are
+    // closed to the agent's user and to root alike, and signals from inside cannot end it.
+    const QString probe = QStringLiteral(
+        "find / -path /proc -prune -o -name 'session.sock' -print 2>/dev/null | grep -c . ; "
+        "cat /proc/1/environ >/dev/null 2>&1 && echo environ-readable; "
+        "readlink /proc/1/fd/0 >/dev/null 2>&1 && echo fd-readable; "
+        "head -c1 /proc/1/mem >/dev/null 2>&1 && echo mem-readable; "
+        "kill -TERM 1; kill -INT 1; kill -HUP 1; kill -KILL 1; echo done");
+    for (const QString &user : {QStringLiteral("agent"), QStringLiteral("root")}) {
+        const Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), user, QStringLiteral("execs"),
+                                       QStringLiteral("sh"), QStringLiteral("-c"), probe});
+        QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
+        QCOMPARE(exec.out, QStringLiteral("0\ndone\n"));
+    }
+    QTest::qWait(500);
+    QCOMPARE(listed(QStringLiteral("execs")).value(QLatin1String("status")).toString(), QStringLiteral("running"));
+    const Finished still = paddock({QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("true")});
+    QCOMPARE(still.exitCode, 0);
+}
+
+void TestSandboxSessions::sessionsSurviveADaemonRestart()
+{
+    m_fixture->killDaemon();
+    QVERIFY(m_fixture->startDaemon());
+    const Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("talk"), QStringLiteral("echo"),
+                                   QStringLiteral("after restart")});
+    QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
+    QCOMPARE(exec.out, QStringLiteral("after restart\n"));
+    QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),
+             QStringLiteral("running"));
+}
+
+void TestSandboxSessions::stopEndsEverything()
+{
+    const Finished stop = paddock({QStringLiteral("stop"), QStringLiteral("talk")});
+    QVERIFY2(stop.exitCode == 0, qPrintable(stop.err));
+    QCOMPARE(listed(QStringLiteral("talk")).value(QLatin1String("status")).toString(), QStringLiteral("stopped"));
+    const Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("talk"), QStringLiteral("true")});
+    QCOMPARE(exec.exitCode, 1);
+    QVERIFY2(exec.err.contains(QLatin1String("not running")), qPrintable(exec.err));
+}
+
+QTEST_GUILESS_MAIN(TestSandboxSessions)
+#include "tst_sandbox_sessions.moc"
