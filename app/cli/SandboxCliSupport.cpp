@@ -18,6 +18,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <unistd.h>
+
 namespace paddock::cli {
 namespace {
 
@@ -72,6 +74,12 @@ QCommandLineOption approveOption()
 {
     return {QStringLiteral("approve-credentials"),
             QStringLiteral("Approve the kit's credentials for the domains it names, without asking.")};
+}
+
+QCommandLineOption ttyOption()
+{
+    return {{QStringLiteral("t"), QStringLiteral("tty")},
+            QStringLiteral("Give the agent a terminal of its own (the default when standard input is one).")};
 }
 
 QCommandLineOption cloneOption()
@@ -177,7 +185,10 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
                        {QStringLiteral("paths"), extra},
                        {QStringLiteral("args"), QJsonArray::fromStringList(command)},
                        {QStringLiteral("kitArgs"), kitArgs},
-                       {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))}};
+                       {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))},
+                       // The agent gets a terminal when the person starting it has one.
+                       {QStringLiteral("interactive"),
+                        ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     if (call.parser.isSet(QStringLiteral("clone")))

@@ -30,6 +30,7 @@ QCommandLineOption kitOption();
 QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();
+QCommandLineOption ttyOption();
 
 /** A leaf of the command tree. */
 Command leaf(const QString &name, const QString &summary, const QString &description,

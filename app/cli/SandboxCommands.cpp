@@ -186,7 +186,7 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), nameOption(), kitOption(), argOption(), approveOption(), cloneOption()};
+    create.options = {backendOption(), nameOption(), kitOption(), argOption(), approveOption(), cloneOption(), ttyOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),

@@ -139,6 +139,12 @@ int runRun(const Invocation &call)
         result = runtime->exec(name, request);
     }
     const int status = outcomeCode(result, name, false);
+    // A clone's commits come back to the user's repository once the agent is done.
+    if (sandbox->value(QLatin1String("workspaceMode")).toString() == QLatin1String("clone")) {
+        if (const std::optional<QJsonObject> finished = callDaemon(
+                QStringLiteral("sandbox.finished"), {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), status}}))
+            printNotes(*finished);
+    }
     if (call.parser.isSet(QStringLiteral("rm"))) {
         if (!callDaemon(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), true}}))
             return ExitFailed;
@@ -228,7 +234,8 @@ QList<Command> sessionCommands()
                    QCommandLineOption(QStringLiteral("new-session"),
                                       QStringLiteral("Start the agent anew beside a running one instead of joining it "
                                                      "(what shims do).")),
-                   cloneOption()};
+                   cloneOption(),
+                   ttyOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command attach = leaf(

@@ -53,6 +53,7 @@ void SandboxLog::reset()
     m_reading = false;
     m_offset = 0;
     m_decoder.resetState();
+    m_plain.reset();
     if (!m_text.isEmpty()) {
         m_text.clear();
         Q_EMIT textChanged();
@@ -96,7 +97,7 @@ void SandboxLog::poll()
             const QByteArray chunk = QByteArray::fromBase64(result.value(QLatin1String("data")).toString().toLatin1());
             self->m_offset = result.value(QLatin1String("next")).toInteger();
             if (!chunk.isEmpty()) {
-                self->m_text += self->m_decoder.decode(chunk);
+                self->m_text += self->m_plain.feed(QString(self->m_decoder.decode(chunk)));
                 if (self->m_text.size() > kMaxChars) {
                     // Cut at a line start so the view never begins mid-line.
                     qsizetype cut = self->m_text.size() - kMaxChars;

@@ -3,6 +3,8 @@
 
 #include "DaemonStatus.h"
 
+#include "TerminalText.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -71,6 +73,7 @@ private:
     bool m_reading = false;
     qint64 m_offset = 0;
     QStringDecoder m_decoder; ///< keeps a UTF-8 sequence split between two chunks
+    TerminalText m_plain;     ///< what the agent's terminal got, as text
     QString m_text;
     QString m_error;
     QTimer m_timer;

@@ -111,7 +111,7 @@ int Supervisor::run(const sigset_t &handled)
         request.environment = m_environment;
         request.workingDir = m_workingDir;
         request.uid = m_identity.agentUid();
-        request.terminal = true;
+        request.terminal = m_config.agentTerminal;
         SpawnFailure failure;
         if (!startSession(request, true, &failure))
             std::fprintf(stderr, "paddock-init: the agent did not start: %s\n", failure.message.c_str());
@@ -136,9 +136,24 @@ void Supervisor::runStartup()
         std::fprintf(stderr, "paddock-init: setup.startup did not run: %s\n", failure.message.c_str());
         return;
     }
-    // Its output goes to the sandbox's log; sessions are served meanwhile.
+    // Its output goes to the sandbox's log. Status is answered meanwhile; sessions wait for
+    // the end, as a program started after its setup would.
     const int id = startup->id;
+    m_startingUp = true;
     while (m_sessions.count(id) && iterate()) {
+    }
+    m_startingUp = false;
+    std::vector<int> waiting;
+    for (auto &[clientId, client] : m_clients) {
+        if (client->state == Client::State::Waiting)
+            waiting.push_back(clientId);
+    }
+    for (int clientId : waiting) {
+        Client &client = *m_clients.at(clientId);
+        client.state = Client::State::Hello;
+        onHello(client, client.hello);
+        client.hello.clear();
+        takeFrames(client);
     }
 }
 
@@ -158,7 +173,7 @@ std::vector<pollfd> Supervisor::pollSet(std::vector<std::pair<int, int>> &owners
         short events = client->out.empty() ? 0 : POLLOUT;
         const auto session = m_sessions.find(client->session);
         const bool waitInput = session != m_sessions.end() && session->second->input.size() > kInputBacklog;
-        if (client->state != Client::State::Closing && !waitInput)
+        if (client->state != Client::State::Closing && client->state != Client::State::Waiting && !waitInput)
             events |= POLLIN;
         fds.push_back({client->fd, events, 0});
         owners.emplace_back(1, id);
@@ -353,13 +368,19 @@ void Supervisor::onClientReadable(Client &client)
         return;
     }
     client.reader.feed(buffer, size_t(n));
-    while (m_clients.count(client.id) && client.state != Client::State::Closing) {
+    takeFrames(client);
+}
+
+void Supervisor::takeFrames(Client &client)
+{
+    // A waiting client's frames stay queued until its Hello is acted on.
+    while (client.state != Client::State::Closing && client.state != Client::State::Waiting) {
         std::optional<session::Frame> frame = client.reader.next();
         if (!frame)
             break;
         onFrame(client, std::move(*frame));
     }
-    if (m_clients.count(client.id) && client.reader.failed())
+    if (client.reader.failed())
         fail(client, "the session channel received a frame larger than allowed");
 }
 
@@ -433,6 +454,11 @@ void Supervisor::onHello(Client &client, const std::string &payload)
         return fail(client, "paddock-init speaks session protocol version " +
                                 std::to_string(session::kProtocolVersion) + "; update paddock or the sandbox");
     const std::string op = hello.get("op");
+    if (m_startingUp && (op == "attach" || op == "spawn")) {
+        client.state = Client::State::Waiting;
+        client.hello = payload;
+        return;
+    }
     if (op == "attach")
         return attachAgent(client, hello);
     if (op == "spawn")

@@ -21,7 +21,8 @@ namespace paddock::init {
 struct SupervisorConfig
 {
     std::vector<std::string> agentArgv; ///< the kit's program
-    bool startAgent = false;            ///< start it at once, with a terminal, nobody attached
+    bool startAgent = false;            ///< start it at once, nobody attached
+    bool agentTerminal = false;         ///< the agent started at once gets a terminal of its own
     std::string startup;                ///< a shell script run once before anything else, as the agent
     int listenFd = -1;                  ///< the session socket, inherited (bubblewrap)
     std::string abstractName;           ///< or an abstract unix socket to listen on (containers)
@@ -69,13 +70,14 @@ private:
     /** @brief One connection on the session channel. */
     struct Client
     {
-        enum class State { Hello, Attached, Command, Watching, Closing };
+        enum class State { Hello, Waiting, Attached, Command, Watching, Closing };
         int id = 0;
         int fd = -1;
         State state = State::Hello;
         int session = 0;
         session::FrameReader reader{session::kMaxHello};
         std::string out;
+        std::string hello; ///< a Hello kept while setup.startup runs (State::Waiting)
     };
 
     static constexpr size_t kRingBytes = 64 * 1024;         ///< the agent's output kept for attach
@@ -98,6 +100,7 @@ private:
     void accept();
     void onClientReadable(Client &client);
     void onClientWritable(Client &client);
+    void takeFrames(Client &client);
     void onFrame(Client &client, session::Frame frame);
     void onHello(Client &client, const std::string &payload);
     void onSessionOutput(Session &session, int fd, bool errors);
@@ -132,6 +135,7 @@ private:
     long long m_agentFinished = 0;
     int m_agentPid = 0;
     bool m_ending = false;
+    bool m_startingUp = false; ///< setup.startup runs: sessions wait, status answers at once
 };
 
 } // namespace paddock::init

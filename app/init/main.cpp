@@ -4,7 +4,7 @@
 //
 //   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...
 //                [--session-fd FD | --session-listen NAME --session-token TOKEN]
-//                [--agent-user UID:GID] [--start-agent] [--startup SCRIPT]
+//                [--agent-user UID:GID] [--start-agent [--agent-terminal]] [--startup SCRIPT]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
 //
@@ -54,7 +54,7 @@ void usage(FILE *to)
 {
     std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...\n"
                      "                    [--session-fd FD | --session-listen NAME --session-token TOKEN]\n"
-                     "                    [--agent-user UID:GID] [--start-agent] [--startup SCRIPT]\n"
+                     "                    [--agent-user UID:GID] [--start-agent [--agent-terminal]] [--startup SCRIPT]\n"
                      "                    [--] PROGRAM [ARG]...\n"
                      "       paddock-init --session-client NAME\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
@@ -133,6 +133,8 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
             options->agentUser = argv[++i];
         } else if (arg == "--start-agent") {
             options->supervisor.startAgent = true;
+        } else if (arg == "--agent-terminal") {
+            options->supervisor.agentTerminal = true;
         } else if (arg == "--startup" && hasValue) {
             options->supervisor.startup = argv[++i];
         } else if (arg.rfind("-", 0) == 0) {

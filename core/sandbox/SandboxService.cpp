@@ -483,8 +483,12 @@ void SandboxService::registerMethods()
             const QString name = params.value(QLatin1String("name")).toString();
             if (name.isEmpty())
                 return reply.complete(invalid(QStringLiteral("sandbox.finished needs a name")));
-            closeEndpoint(name);
-            qCInfo(lcSandbox) << "foreground sandbox" << name << "finished"
+            // A session ended; the sandbox may run on (its endpoint stays open then).
+            const std::shared_ptr<runtime::Runtime> owner = runtimeOf(name);
+            const std::optional<runtime::SandboxInfo> info = owner ? owner->inspect(name) : std::nullopt;
+            if (!info || info->status != runtime::SandboxStatus::Running)
+                closeEndpoint(name);
+            qCInfo(lcSandbox) << "a session of sandbox" << name << "finished"
                               << params.value(QLatin1String("exitCode")).toInt(-1);
             // A clone's commits come back to the user's repository once the run is over.
             auto job = [name]() -> Work { return {runtime::RuntimeResult::success(), fetchCloneBack(name)}; };

@@ -253,6 +253,8 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
                    QStringLiteral("%1:%2").arg(paths.options.uid).arg(paths.options.gid)});
         if (paths.startAgent)
             args << QStringLiteral("--start-agent");
+        if (paths.startAgent && spec.interactive)
+            args << QStringLiteral("--agent-terminal");
         if (!spec.startup.isEmpty())
             add(args, {QStringLiteral("--startup"), spec.startup});
     }

@@ -163,7 +163,6 @@ public:
     {
         queue(proto::FrameType::Hello, hello.encode());
         const SignalPipe caught;
-        const std::optional<RawMode> raw = m_terminal ? std::optional<RawMode>(std::in_place, m_io.in) : std::nullopt;
         while (!m_outcome) {
             pollfd fds[3] = {{m_fd, short(POLLIN | (m_outgoing.empty() ? 0 : POLLOUT)), 0},
                              {m_inputOpen && m_outgoing.size() < kOutgoingLimit ? m_io.in : -1, POLLIN, 0},
@@ -195,11 +194,19 @@ private:
 
     void flush()
     {
+        if (m_sendClosed) {
+            m_outgoing.clear();
+            return;
+        }
         const ssize_t n = ::send(m_fd, m_outgoing.data(), m_outgoing.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0)
+        if (n > 0) {
             m_outgoing.erase(0, size_t(n));
-        else if (n < 0 && errno != EAGAIN && errno != EINTR)
-            m_outcome = failed(QStringLiteral("the session channel closed: %1").arg(systemError()));
+        } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+            // The server stopped reading (it refused, or the session ended): what it said last
+            // is still to be read, so only sending stops.
+            m_sendClosed = true;
+            m_outgoing.clear();
+        }
     }
 
     void followWindow()
@@ -295,8 +302,16 @@ private:
         case proto::FrameType::Failure:
             m_outcome = failed(QString::fromStdString(frame.payload));
             break;
+        case proto::FrameType::Ready: {
+            // The caller's terminal goes raw only when the session has a terminal too: keys
+            // then reach it one by one. A session without one reads lines, as a pipe would.
+            proto::Fields ready;
+            if (m_terminal && !m_raw && proto::Fields::decode(frame.payload, &ready) && ready.flag("tty"))
+                m_raw.emplace(m_io.in);
+            break;
+        }
         default:
-            break; // Ready, and frames a newer server may add
+            break; // frames a newer server may add
         }
     }
 
@@ -309,6 +324,8 @@ private:
     proto::FrameReader m_reader;
     bool m_inputOpen = true;
     bool m_heldCtrlP = false;
+    bool m_sendClosed = false;
+    std::optional<RawMode> m_raw;
     std::optional<SessionOutcome> m_outcome;
 };
 

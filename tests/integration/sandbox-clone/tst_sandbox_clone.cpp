@@ -138,7 +138,7 @@ private slots:
                     .split(QLatin1Char('\n'))
                     .contains(QStringLiteral("paddock-") + name));
 
-        const Finished removed = m_fixture->paddock({QStringLiteral("rm"), name});
+        const Finished removed = m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), name});
         QCOMPARE(removed.exitCode, 0);
         QVERIFY(!gitOut(m_fixture->workspace(), {QStringLiteral("remote")}).contains(QStringLiteral("paddock-")));
         QCOMPARE(gitOut(m_fixture->workspace(), {QStringLiteral("rev-parse"), QStringLiteral("refs/heads/") + branch}),
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(
             m_fixture->listed().value(QStringLiteral("direct-work")).value(QLatin1String("workspaceMode")).toString(),
             QStringLiteral("direct"));
-        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("direct-work")}).exitCode, 0);
+        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("direct-work")}).exitCode, 0);
         // The kit's workspace files land in a direct workspace: put it back as it was.
         QFile::remove(m_fixture->workspace() + QStringLiteral("/KIT-NOTES.md"));
     }
@@ -218,7 +218,7 @@ private slots:
         QVERIFY2(fetched.exitCode == 0, qPrintable(fetched.err));
         QCOMPARE(QDir(markers()).entryList(QDir::Files | QDir::Hidden), QStringList());
         verifyUserTreeUntouched();
-        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), name}).exitCode, 0);
+        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), name}).exitCode, 0);
         QCOMPARE(QDir(markers()).entryList(QDir::Files | QDir::Hidden), QStringList());
     }
 
@@ -268,7 +268,7 @@ private slots:
         verifyUserTreeUntouched();
 
         // Removing the sandbox removes the clone's links, not what they point to.
-        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), name}).exitCode, 0);
+        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), name}).exitCode, 0);
         QVERIFY(!QFileInfo::exists(clonePath(name)));
         QCOMPARE(gitOut(secret(), {QStringLiteral("rev-parse"), QStringLiteral("HEAD")}), secretCommit);
         QVERIFY(QFileInfo::exists(secret() + QStringLiteral("/.git/objects")));

@@ -138,10 +138,10 @@ private slots:
 private:
     Finished paddock(const QStringList &arguments) { return m_fixture->paddock(arguments); }
     QJsonObject listed(const QString &name) { return m_fixture->listed().value(name); }
-    /** A sandbox whose agent runs @p script (the kit's entrypoint is `sh -c`), started at once. */
+    /** A sandbox whose agent runs @p script (the kit's entrypoint is `sh -c`) in a terminal, started at once. */
     void startDetached(const QString &name, const QString &script)
     {
-        const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
+        const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("-t"), QStringLiteral("--kit"),
                                       m_fixture->kitDir(), QStringLiteral("--name"), name, m_fixture->workspace(),
                                       QStringLiteral("--"), script});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));

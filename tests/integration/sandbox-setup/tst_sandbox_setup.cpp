@@ -57,9 +57,16 @@ void TestSandboxSetup::installRunsOnceAndStartupEveryTime()
     // Only the home and the workspace can be written under bubblewrap: the rest is refused, said.
     QVERIFY2(first.err.contains(QLatin1String("/etc/tool.conf")), qPrintable(first.err));
 
+    // The sandbox kept running: the next agent session does not start it again.
     const Finished second = run(kit, QStringLiteral("setup"), script);
     QVERIFY2(second.exitCode == 0, qPrintable(second.err));
-    QCOMPARE(second.out, QStringLiteral("installed\nsecond\nstarted\nstarted\nbackground\nsetting=1\n600\n"));
+    QCOMPARE(second.out, QStringLiteral("installed\nsecond\nstarted\nbackground\nsetting=1\n600\n"));
+
+    // Each start runs setup.startup once more; setup.install never again.
+    QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("setup")}).exitCode, 0);
+    const Finished third = run(kit, QStringLiteral("setup"), script);
+    QVERIFY2(third.exitCode == 0, qPrintable(third.err));
+    QCOMPARE(third.out, QStringLiteral("installed\nsecond\nstarted\nstarted\nbackground\nsetting=1\n600\n"));
 }
 
 void TestSandboxSetup::failedInstallLeavesNoSandbox()

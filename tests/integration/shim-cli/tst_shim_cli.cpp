@@ -3,6 +3,8 @@
 // folder running its command inside a real bubblewrap sandbox through the real daemon.
 #include "../sandbox-support/SandboxFixture.h"
 
+#include <csignal>
+
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
 
@@ -14,6 +16,9 @@ private slots:
     void initTestCase();
     void installWritesAMarkedLauncher();
     void shimRunsTheCommandInASandboxOfTheProjectFolder();
+    void shimRunsTheAgentWithExactlyTheUsersArguments();
+    void shimsShareTheFoldersSandbox();
+    void shimPassesInterruptAndStatus();
     void refusesToOverwriteAFileItDidNotWrite();
     void reinstallUpdatesItsOwnShim();
     void warnsWhenTheFolderIsNotOnPath();
@@ -24,6 +29,8 @@ private slots:
 private:
     QString bin() const { return m_fixture->path(QStringLiteral("bin")); }
     Finished shim(const QStringList &arguments, const QString &path = {});
+    /** A kit shaped like the Pi sample's (entrypoint [pi, -a]): its "pi" prints what it got. */
+    QString piShapedKit();
     std::unique_ptr<SandboxFixture> m_fixture;
 };
 
@@ -54,22 +61,102 @@ void TestShimCli::installWritesAMarkedLauncher()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray script = file.readAll();
     QVERIFY2(script.startsWith("#!/bin/sh\n# paddock-shim"), script.constData());
-    QVERIFY2(script.contains("run --kit '" + m_fixture->kitDir().toUtf8() + "' -- 'agent-a' \"$@\""), script.constData());
+    QVERIFY2(script.contains("run --new-session --kit '" + m_fixture->kitDir().toUtf8() + "' -- \"$@\""),
+             script.constData());
+}
+
+QString TestShimCli::piShapedKit()
+{
+    const QString dir = m_fixture->path(QStringLiteral("pi-kit"));
+    QDir().mkpath(dir);
+    QFile spec(dir + QStringLiteral("/spec.yaml"));
+    if (!spec.exists()) {
+        // "pi" here is sh running a script with $0 = pi: "$@" is what the kit and the user passed.
+        const QByteArray yaml = R"(schemaVersion: "2"
+kind: sandbox
+name: pishape
+sandbox:
+  image: pi-sandbox:1
+  entrypoint:
+    - sh
+    - -c
+    - |
+      case "$2" in
+        wait) sleep 2 ;;
+        trap) trap 'echo got-int; exit 9' INT; echo ready; while :; do sleep 0.1; done ;;
+      esac
+      echo "argv: $0 $*"; echo "pwd: $PWD"; exit 3
+    - pi
+    - -a
+)";
+        if (!spec.open(QIODevice::WriteOnly) || spec.write(yaml) != yaml.size())
+            return {};
+    }
+    return dir;
+}
+
+void TestShimCli::shimRunsTheAgentWithExactlyTheUsersArguments()
+{
+    QCOMPARE(shim({QStringLiteral("install"), QStringLiteral("pi"), QStringLiteral("--kit"), piShapedKit(),
+                   QStringLiteral("--dir"), bin()})
+                 .exitCode,
+             0);
+    const Finished ran = m_fixture->run(bin() + QStringLiteral("/pi"), {QStringLiteral("hello"), QStringLiteral("two words")});
+    QCOMPARE(ran.exitCode, 3);
+    QCOMPARE(ran.out, QStringLiteral("argv: pi -a hello two words\npwd: %1\n").arg(m_fixture->workspace()));
+    const Finished bare = m_fixture->run(bin() + QStringLiteral("/pi"), {});
+    QCOMPARE(bare.out.section(QLatin1Char('\n'), 0, 0), QStringLiteral("argv: pi -a"));
+}
+
+void TestShimCli::shimsShareTheFoldersSandbox()
+{
+    // Two at once, then one more: one sandbox, still running, each call a session of its own.
+    QProcess first;
+    first.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    first.setWorkingDirectory(m_fixture->workspace());
+    first.start(bin() + QStringLiteral("/pi"), {QStringLiteral("wait")});
+    QVERIFY(first.waitForStarted());
+    const Finished second = m_fixture->run(bin() + QStringLiteral("/pi"), {QStringLiteral("second")});
+    QCOMPARE(second.exitCode, 3);
+    QVERIFY(first.waitForFinished(30000));
+    QCOMPARE(first.exitCode(), 3);
+    QVERIFY(first.readAllStandardOutput().startsWith("argv: pi -a wait"));
+    QCOMPARE(m_fixture->run(bin() + QStringLiteral("/pi"), {QStringLiteral("third")}).exitCode, 3);
+    int sandboxes = 0;
+    for (const QJsonObject &sandbox : m_fixture->listed()) {
+        if (sandbox.value(QLatin1String("kit")).toString() == QLatin1String("pishape")) {
+            ++sandboxes;
+            QCOMPARE(sandbox.value(QLatin1String("status")).toString(), QStringLiteral("running"));
+        }
+    }
+    QCOMPARE(sandboxes, 1);
+}
+
+void TestShimCli::shimPassesInterruptAndStatus()
+{
+    QProcess typed;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    typed.setProcessEnvironment(env);
+    typed.setWorkingDirectory(m_fixture->workspace());
+    typed.start(bin() + QStringLiteral("/pi"), {QStringLiteral("trap")});
+    QVERIFY(typed.waitForStarted());
+    QVERIFY(QTest::qWaitFor([&] { return typed.waitForReadyRead(100) && typed.peek(64).contains("ready"); }, 20000));
+    ::kill(pid_t(typed.processId()), SIGINT); // what Ctrl-C does to a program without a terminal
+    QVERIFY(typed.waitForFinished(15000));
+    QCOMPARE(typed.exitCode(), 9);
+    QVERIFY(typed.readAllStandardOutput().contains("got-int"));
 }
 
 void TestShimCli::shimRunsTheCommandInASandboxOfTheProjectFolder()
 {
-    // Shims named after `pwd` and `env`: what they print shows where the command ran.
-    for (const QString &command : {QStringLiteral("pwd"), QStringLiteral("env")}) {
-        const Finished installed = shim({QStringLiteral("install"), command, QStringLiteral("--kit"),
-                                         m_fixture->kitDir(), QStringLiteral("--dir"), bin()});
-        QVERIFY2(installed.exitCode == 0, qPrintable(installed.err));
-    }
-    // The fixture runs programs in the workspace folder, as a user types a command in a project.
-    const Finished where = m_fixture->run(bin() + QStringLiteral("/pwd"), {});
+    // The probe kit's agent is `sh -c`: a shim's arguments are the script, run where it was typed.
+    const Finished installed = shim({QStringLiteral("install"), QStringLiteral("probe"), QStringLiteral("--kit"),
+                                     m_fixture->kitDir(), QStringLiteral("--dir"), bin()});
+    QVERIFY2(installed.exitCode == 0, qPrintable(installed.err));
+    const Finished where = m_fixture->run(bin() + QStringLiteral("/probe"), {QStringLiteral("pwd")});
     QVERIFY2(where.exitCode == 0, qPrintable(where.out + where.err));
     QCOMPARE(where.out.trimmed(), m_fixture->workspace());
-    const Finished ran = m_fixture->run(bin() + QStringLiteral("/env"), {});
+    const Finished ran = m_fixture->run(bin() + QStringLiteral("/probe"), {QStringLiteral("env")});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
     const QStringList lines = ran.out.split(QLatin1Char('\n'));
     QVERIFY2(lines.contains(QStringLiteral("TEST_API_KEY=proxy-managed")), qPrintable(ran.out));
