@@ -87,9 +87,22 @@ void KitDecoder::readKind(const YAML::Node &value, const YAML::Node &key, const 
 void KitDecoder::readName(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
     m_nameLoc = valueLoc(value, key);
-    bool unresolved = false;
-    m_kit.name = str(value, key, at, &unresolved);
-    if (!unresolved && !rules::isValidKitName(m_kit.name))
+    // The name is the kit's identity, and folders are named after it (a bundle's kit is
+    // imported into kits/NAME): it is never a template, so that no argument value, and no
+    // check skipped while one is missing, can make it a path.
+    if (value.IsScalar()) {
+        const QString written = QString::fromStdString(value.Scalar());
+        if (written.contains(QLatin1String("${{"))) {
+            m_kit.name = written;
+            error(referenceLoc(value, key, QStringLiteral("${{")),
+                  QStringLiteral("`name` is the kit's identity and cannot use a placeholder (`${{ ... }}`), found "
+                                 "'%1'; write the name itself: 1-64 lowercase letters, digits and inner hyphens")
+                      .arg(written.left(80)));
+            return;
+        }
+    }
+    m_kit.name = str(value, key, at);
+    if (!rules::isValidKitName(m_kit.name))
         error(*m_nameLoc, QStringLiteral("`name` must be 1-64 lowercase letters, digits and inner hyphens "
                                          "(^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$), found '%1'")
                               .arg(m_kit.name));
