@@ -151,7 +151,7 @@ void PolicyService::registerMethods()
                                                        .arg(name));
                                 const policy::StoreResult result = store.setPreset(*preset);
                                 if (!result.ok)
-                                    return api::Reply::failure(QStringLiteral("policy-failed"), result.error);
+                                    return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error);
                                 return api::Reply::success({{QStringLiteral("preset"), policy::presetName(*preset)}});
                             });
 
@@ -187,7 +187,8 @@ void PolicyService::registerMethods()
         const auto it =
             std::find_if(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == id; });
         if (it == rules.cend())
-            return api::Reply::failure(QStringLiteral("no-such-rule"), QStringLiteral("no rule has the id %1").arg(id));
+            return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule),
+                                       QStringLiteral("no rule has the id %1").arg(id));
         const policy::Rule old = *it;
         const QString pattern = params.value(QLatin1String("pattern")).toString(old.pattern.toString()).trimmed();
         const std::optional<policy::Verdict> verdict = policy::verdictFromName(
@@ -207,11 +208,11 @@ void PolicyService::registerMethods()
             return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
         const policy::StoreResult removed = store.removeRule(id);
         if (!removed.ok)
-            return api::Reply::failure(QStringLiteral("policy-failed"), removed.error);
+            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
         const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
         if (!added.ok) {
             store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
-            return api::Reply::failure(QStringLiteral("policy-failed"), added.error);
+            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
         }
         return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
     });
@@ -224,7 +225,7 @@ void PolicyService::registerMethods()
                                     return invalid(QStringLiteral("policy.remove needs the id of a rule"));
                                 const policy::StoreResult result = store.removeRule(id);
                                 if (!result.ok)
-                                    return api::Reply::failure(QStringLiteral("no-such-rule"), result.error);
+                                    return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule), result.error);
                                 return api::Reply::success({{QStringLiteral("removed"), result.removed}});
                             });
 
@@ -304,19 +305,20 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     if (where == QLatin1String("kit")) {
         const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
         if (!record)
-            return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(sandbox));
+            return reply.fail(QLatin1String(api::errors::kNoSuchSandbox),
+                              QStringLiteral("no sandbox named %1").arg(sandbox));
         std::optional<kit::KitEditor> editor = kit::KitEditor::open(record->kitDirectory, &error);
         if (!editor)
-            return reply.fail(QStringLiteral("kit-failed"), error);
+            return reply.fail(QLatin1String(api::errors::kKitFailed), error);
         const kit::KitEditResult edit = editor->addNetworkPattern(kit::NetworkList::Allow, *pattern);
         if (edit.failed())
-            return reply.fail(QStringLiteral("kit-failed"), edit.message);
+            return reply.fail(QLatin1String(api::errors::kKitFailed), edit.message);
         QList<kit::Diagnostic> diagnostics;
         if (edit.changed() && !editor->save(&error, &diagnostics)) {
             QStringList problems{error};
             for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
                 problems << diagnostic.toString();
-            return reply.fail(QStringLiteral("kit-failed"), problems.join(QLatin1Char('\n')).trimmed());
+            return reply.fail(QLatin1String(api::errors::kKitFailed), problems.join(QLatin1Char('\n')).trimmed());
         }
         // The file is the kit's truth; its sandboxes decide with it from the next connection.
         if (!m_sandboxes.reloadKitRules(record->kitName, &error))
@@ -336,7 +338,7 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     const QList<policy::Rule> before = store.policy().rules;
     const policy::StoreResult added = store.addRule(scope, policy::Verdict::Allow, *pattern, policy::Origin::Approval);
     if (!added.ok)
-        return reply.fail(QStringLiteral("policy-failed"), added.error);
+        return reply.fail(QLatin1String(api::errors::kPolicyFailed), added.error);
     const bool existed = std::any_of(before.cbegin(), before.cend(),
                                      [&](const policy::Rule &rule) { return rule.id == added.rule->id; });
     qCInfo(lcPolicyService).noquote() << "allowed" << *pattern << "for" << scope.toString();

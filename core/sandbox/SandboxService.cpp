@@ -485,7 +485,7 @@ void SandboxService::registerMethods()
             const QString name = params.value(QLatin1String("name")).toString();
             const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
             if (!runtime)
-                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             return api::Reply::success({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name), true)}});
         });
@@ -494,7 +494,7 @@ void SandboxService::registerMethods()
             const QString name = params.value(QLatin1String("name")).toString();
             const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
             if (!runtime)
-                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             QString error;
             const std::optional<QByteArray> logs = runtime->logs(name, &error);
@@ -516,7 +516,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     const QString backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
     const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(backend, &error);
     if (!runtime)
-        return reply.fail(QStringLiteral("backend-unavailable"), error);
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
 
     const QString kitDir = params.value(QLatin1String("kit")).toString();
     const QString workspace = QDir::cleanPath(params.value(QLatin1String("workspace")).toString());
@@ -538,7 +538,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
         for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
             problems << diagnostic.toString();
         return reply.fail(
-            QStringLiteral("invalid-kit"),
+            QLatin1String(api::errors::kInvalidKit),
             QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
     }
     const kit::Kit kit = *loaded.kit;
@@ -573,7 +573,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     }
     AppliedKit applied = applyKit(kit, choices);
     if (!applied.spec)
-        return reply.fail(QStringLiteral("invalid-kit"), applied.error);
+        return reply.fail(QLatin1String(api::errors::kInvalidKit), applied.error);
     runtime::SandboxSpec spec = *applied.spec;
     if (!runtime::BwrapRuntime::isValidName(spec.name))
         return reply.fail(
@@ -585,19 +585,19 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     // A foreground run of a sandbox that exists already runs it again, with its home as it was.
     bool reuse = false;
     if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(spec.name); owner && owner != runtime)
-        return reply.fail(QStringLiteral("exists"),
+        return reply.fail(QLatin1String(api::errors::kExists),
                           QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), spec.name));
     if (const std::optional<runtime::SandboxInfo> existing = runtime->inspect(spec.name)) {
         if (!foreground)
-            return reply.fail(QStringLiteral("exists"),
+            return reply.fail(QLatin1String(api::errors::kExists),
                               QStringLiteral("a sandbox named %1 exists already").arg(spec.name));
         if (existing->status == runtime::SandboxStatus::Running)
             return reply.fail(
-                QStringLiteral("running"),
+                QLatin1String(api::errors::kRunning),
                 QStringLiteral("sandbox %1 is already running; use 'paddock exec %1 CMD' to run a command in it")
                     .arg(spec.name));
         if (existing->spec.lifetime != runtime::SandboxSpec::Lifetime::Foreground)
-            return reply.fail(QStringLiteral("detached"),
+            return reply.fail(QLatin1String(api::errors::kDetached),
                               QStringLiteral("sandbox %1 was created to run detached; start it with 'paddock start %1'")
                                   .arg(spec.name));
         reuse = true;
@@ -646,7 +646,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     if (bwrapRuntime) {
         const std::optional<QList<InstallRun>> runs = installRuns(kit, &error);
         if (!runs)
-            return reply.fail(QStringLiteral("invalid-kit"), error);
+            return reply.fail(QLatin1String(api::errors::kInvalidKit), error);
         install = *runs;
     } else if (!kit.setup.install.isEmpty()) {
         install.append({0, installArgv(kit)});
@@ -751,7 +751,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
                 CredentialInjection::forget(name);
                 forgetKitRulesIfUnused(record.kitName);
             }
-            return reply.fail(QStringLiteral("create-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kCreateFailed), work.result.error);
         }
         if (!foreground)
             closeEndpoint(name);
@@ -761,7 +761,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     if (!runOperation(spec.name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
 }
 
 void SandboxService::startSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -769,13 +769,14 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     const QString name = params.value(QLatin1String("name")).toString();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     const runtime::SandboxInfo info = *runtime->inspect(name);
     if (info.status == runtime::SandboxStatus::Running)
-        return reply.fail(QStringLiteral("running"), QStringLiteral("sandbox %1 is already running").arg(name));
+        return reply.fail(QLatin1String(api::errors::kRunning),
+                          QStringLiteral("sandbox %1 is already running").arg(name));
     if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
         return reply.fail(
-            QStringLiteral("foreground"),
+            QLatin1String(api::errors::kForeground),
             QStringLiteral("sandbox %1 runs in a terminal; start it with 'paddock run --name %1'").arg(name));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     QStringList notes;
@@ -799,13 +800,13 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok) {
             closeEndpoint(name);
-            return reply.fail(QStringLiteral("start-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kStartFailed), work.result.error);
         }
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     if (!runOperation(name, std::move(job), std::move(done), &error)) {
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
     }
 }
 
@@ -814,21 +815,21 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
     const QString name = params.value(QLatin1String("name")).toString();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     auto job = [runtime, name]() -> Work {
         const runtime::RuntimeResult stopped = runtime->stop(name);
         return {stopped, stopped.ok ? fetchCloneBack(name) : QStringList()};
     };
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok)
-            return reply.fail(QStringLiteral("stop-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kStopFailed), work.result.error);
         closeEndpoint(name);
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
 }
 
 void SandboxService::removeSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -837,10 +838,10 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     const bool force = params.value(QLatin1String("force")).toBool();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     const runtime::SandboxInfo info = *runtime->inspect(name);
     if (info.status == runtime::SandboxStatus::Running && !force)
-        return reply.fail(QStringLiteral("running"),
+        return reply.fail(QLatin1String(api::errors::kRunning),
                           QStringLiteral("sandbox %1 is running; stop it first or use --force").arg(name));
     auto job = [runtime, name, force]() -> Work {
         if (force) {
@@ -861,7 +862,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     };
     auto done = [this, name, kitName = info.kitName, backend = runtime->id(), reply](const Work &work) {
         if (!work.result.ok)
-            return reply.fail(QStringLiteral("remove-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kRemoveFailed), work.result.error);
         closeEndpoint(name);
         m_ports.forget(name);
         QFile::remove(endpointPath(name));
@@ -880,7 +881,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
 }
 
 } // namespace paddock::sandbox

@@ -26,8 +26,6 @@ Q_LOGGING_CATEGORY(lcSecretService, "paddock.sandbox.secrets", QtInfoMsg)
 namespace paddock::sandbox {
 namespace {
 
-const QString kKeychainUnavailable = QStringLiteral("keychain-unavailable");
-
 api::Reply invalid(const QString &message)
 {
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
@@ -38,13 +36,13 @@ QString codeFor(secrets::SecretError error)
 {
     switch (error) {
     case secrets::SecretError::NoBackend:
-        return kKeychainUnavailable;
+        return QLatin1String(api::errors::kKeychainUnavailable);
     case secrets::SecretError::NotFound:
-        return QStringLiteral("not-found");
+        return QLatin1String(api::errors::kNotFound);
     case secrets::SecretError::InvalidName:
         return QLatin1String(api::errors::kInvalidParams);
     default:
-        return QStringLiteral("keychain-error");
+        return QLatin1String(api::errors::kKeychainError);
     }
 }
 
@@ -97,7 +95,7 @@ std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJson
             if (diagnostic.isError())
                 problems << diagnostic.toString();
         }
-        return api::Reply::failure(QStringLiteral("invalid-kit"),
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
                                    QStringLiteral("the kit in %1 cannot be used: %2")
                                        .arg(directory, problems.isEmpty() ? QStringLiteral("no spec.yaml")
                                                                           : problems.join(QLatin1String("; "))));
@@ -110,7 +108,7 @@ std::variant<secrets::CredentialBindings, api::Reply> loadBindings()
 {
     secrets::CredentialBindings bindings;
     if (const auto problem = bindings.load())
-        return api::Reply::failure(QStringLiteral("bindings-error"),
+        return api::Reply::failure(QLatin1String(api::errors::kBindingsError),
                                    QStringLiteral("credentials.yaml cannot be used: %1").arg(problem->toString()));
     return bindings;
 }
@@ -175,7 +173,7 @@ void SecretService::start()
                                            [&](const kit::Credential &c) { return c.service == service; });
             if (!known)
                 return api::Reply::failure(
-                    QStringLiteral("not-found"),
+                    QLatin1String(api::errors::kNotFound),
                     QStringLiteral("the kit %1 has no credential named %2").arg(kit.name, service));
         }
         auto loaded = loadBindings();
@@ -191,7 +189,7 @@ void SecretService::start()
                 continue;
             QString error;
             if (!bindings.approve(credential.service, domains, &error))
-                return api::Reply::failure(QStringLiteral("bindings-error"), error);
+                return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
             qCInfo(lcSecretService).noquote() << "approved" << credential.service << "of kit" << kit.name << "for"
                                               << domains.join(QLatin1String(", "));
             approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
@@ -209,7 +207,7 @@ void SecretService::start()
             return *failed;
         QString error;
         if (!std::get<secrets::CredentialBindings>(loaded).revoke(service, &error))
-            return api::Reply::failure(QStringLiteral("not-found"), error);
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
         qCInfo(lcSecretService).noquote() << "revoked the binding of" << service;
         return api::Reply::success({{QStringLiteral("revoked"), service}});
     });
@@ -238,7 +236,7 @@ void SecretService::listSecrets(const api::PendingReply &reply)
     QString error;
     const QList<secrets::SecretId> ids = m_store->list(&error);
     if (!error.isEmpty())
-        return reply.fail(QStringLiteral("keychain-error"), error);
+        return reply.fail(QLatin1String(api::errors::kKeychainError), error);
 
     struct Gathered
     {
@@ -271,10 +269,10 @@ void SecretService::listSecrets(const api::PendingReply &reply)
         m_store->get(kProbeId, [reply, finish](secrets::SecretResult result) {
             secrets::wipe(result.value);
             // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
-        // after its timeout): either way a keychain service is what is missing.
-        if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout
-            || result.error == secrets::SecretError::Other)
-                return reply.fail(kKeychainUnavailable, result.message);
+            // after its timeout): either way a keychain service is what is missing.
+            if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout ||
+                result.error == secrets::SecretError::Other)
+                return reply.fail(QLatin1String(api::errors::kKeychainUnavailable), result.message);
             finish();
         });
         return;
@@ -345,7 +343,7 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     if (directory.isEmpty() && !sandbox.isEmpty()) {
         const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
         if (!record || record->kitDirectory.isEmpty())
-            return reply.fail(QStringLiteral("not-found"),
+            return reply.fail(QLatin1String(api::errors::kNotFound),
                               QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
         directory = record->kitDirectory;
     }
