@@ -76,6 +76,26 @@ QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
                                                                   : QStringLiteral("detached");
 }
 
+/** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
+runtime::SandboxOptions sandboxOptions(const kit::Kit &kit, const QString &kitDir, const QString &home)
+{
+    runtime::SandboxOptions options;
+    if (kit.sandbox) {
+        options.image = kit.sandbox->image;
+        if (kit.sandbox->resources) {
+            options.cpus = kit.sandbox->resources->cpu.value_or(0);
+            options.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
+        }
+    }
+    for (const kit::Volume &volume : kit.volumes)
+        options.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
+    for (const kit::Port &port : kit.ports)
+        options.ports.append({quint16(port.container), port.protocol});
+    options.imageHint = ImageService::missingImageHint(kit, kitDir);
+    options.hostHome = home;
+    return options;
+}
+
 /**
  * Makes the endpoint reachable through its directory rather than the socket file alone: a
  * bind of the file pins the socket of the daemon that created it, so after a daemon restart
@@ -619,31 +639,13 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     if (!openEndpoint(spec.name, record.kitName, &error, PortForwarder::portsOf(spec)))
         return reply.fail(QLatin1String(api::errors::kInternal), error);
 
-    // A container gets the same kind of home as a bubblewrap sandbox: a host directory the
-    // daemon fills from the kit, mounted at the sandbox home.
     const QString home = homeOf(spec.name);
-    if (auto *docker = dynamic_cast<runtime::DockerRuntime *>(runtime.get())) {
-        spec.homeDir = home;
-        if (!paths::ensurePrivateDir(home, &error))
-            return reply.fail(QLatin1String(api::errors::kInternal), error);
-        runtime::DockerSandboxOptions container;
-        container.image = kit.sandbox->image;
-        if (kit.sandbox->resources) {
-            container.cpus = kit.sandbox->resources->cpu.value_or(0);
-            container.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
-        }
-        for (const kit::Volume &volume : kit.volumes)
-            container.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
-        for (const kit::Port &port : kit.ports)
-            container.ports.append({quint16(port.container), port.protocol});
-        docker->setSandboxOptions(spec.name, container);
-        docker->setImageHint(spec.name, ImageService::missingImageHint(kit, kitDir));
-    }
-    // Under bubblewrap each run of setup.install commands is a sandbox launched as their user;
-    // a container runs them as its image's user.
-    auto *bwrapRuntime = dynamic_cast<runtime::BwrapRuntime *>(runtime.get());
+    if (!runtime->prepareSandbox(spec, sandboxOptions(kit, kitDir, home), &error))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    // Where each launch chooses its user, each run of setup.install commands is a sandbox
+    // launched as their user; a container runs them as its image's user.
     QList<InstallRun> install;
-    if (bwrapRuntime) {
+    if (runtime->choosesUserPerLaunch()) {
         const std::optional<QList<InstallRun>> runs = installRuns(kit, &error);
         if (!runs)
             return reply.fail(QLatin1String(api::errors::kInvalidKit), error);
@@ -651,7 +653,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
     } else if (!kit.setup.install.isEmpty()) {
         install.append({0, installArgv(kit)});
     }
-    auto job = [runtime, bwrapRuntime, spec, kit, record, home, install, reuse, notes, cloneWanted]() mutable -> Work {
+    auto job = [runtime, spec, kit, record, home, install, reuse, notes, cloneWanted]() mutable -> Work {
         Work work{runtime::RuntimeResult::success(), notes};
         QString problem;
         // A clone workspace is made here, on the worker: cloning a large repository takes a while.
@@ -663,20 +665,17 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
                 return work;
             }
         }
-        runtime::bwrap::BwrapOptions bwrapOptions;
+        runtime::LaunchOptions launch;
         if (clone) {
             // The kit's files go into the clone on the host; inside, the clone is where the folder was.
             spec.workspace = clone->folderInClone();
             spec.workingDir = clone->folder();
-            bwrapOptions.workspaceSource = clone->path();
-            bwrapOptions.workspaceTarget = clone->repository();
+            launch.workspaceSource = clone->path();
+            launch.workspaceTarget = clone->repository();
         }
-        auto setUser = [&](int uid) {
-            if (!bwrapRuntime)
-                return;
-            bwrapOptions.uid = uid;
-            bwrapOptions.gid = uid;
-            bwrapRuntime->setSandboxOptions(spec.name, bwrapOptions);
+        auto setUser = [&](std::optional<int> uid) {
+            launch.uid = uid;
+            runtime->setLaunchOptions(spec.name, launch);
         };
         auto failed = [&](const runtime::RuntimeResult &result) {
             work.result = result;
@@ -684,7 +683,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
                 clone->discard();
             return work;
         };
-        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
+        setUser(std::nullopt);
         if (reuse) {
             // Recorded again with this run's command and terminal; the home stays as it was.
             runtime->remove(spec.name, false);
@@ -737,7 +736,7 @@ void SandboxService::createSandbox(const QJsonObject &params, bool foreground, c
                                  : installed.error));
             }
         }
-        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
+        setUser(std::nullopt);
         work.result = runtime->create(spec);
         if (!work.result.ok)
             return failed(work.result);
