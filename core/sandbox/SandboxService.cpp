@@ -444,6 +444,11 @@ void SandboxService::registerMethods()
             if (!runOperation(name, std::move(job), std::move(done), &error))
                 reply.succeed({});
         });
+    registerQueryMethods();
+}
+
+void SandboxService::registerQueryMethods()
+{
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {

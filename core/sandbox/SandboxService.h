@@ -147,6 +147,7 @@ private:
     };
 
     void registerMethods();
+    void registerQueryMethods(); ///< list, inspect, logs
     void registerLearningMethods(); ///< in Learning.cpp
     void refindSandboxes();
     void onPolicyChanged();

@@ -113,6 +113,76 @@ std::variant<secrets::CredentialBindings, api::Reply> loadBindings()
     return bindings;
 }
 
+/** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
+api::Reply approveBindings(const QJsonObject &params)
+{
+    auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params);
+    if (auto *failed = std::get_if<api::Reply>(&kitOrError))
+        return *failed;
+    const kit::Kit &kit = std::get<kit::Kit>(kitOrError);
+    const bool all = !params.contains(QLatin1String("services"));
+    QStringList services;
+    for (const QJsonValue &value : params.value(QLatin1String("services")).toArray())
+        services << value.toString();
+    for (const QString &service : std::as_const(services)) {
+        const bool known = std::any_of(kit.credentials.cbegin(), kit.credentials.cend(),
+                                       [&](const kit::Credential &c) { return c.service == service; });
+        if (!known)
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                       QStringLiteral("the kit %1 has no credential named %2").arg(kit.name, service));
+    }
+    auto loaded = loadBindings();
+    if (auto *failed = std::get_if<api::Reply>(&loaded))
+        return *failed;
+    secrets::CredentialBindings &bindings = std::get<secrets::CredentialBindings>(loaded);
+    QJsonArray approved;
+    for (const kit::Credential &credential : kit.credentials) {
+        if (!all && !services.contains(credential.service))
+            continue;
+        const QStringList domains = injectionDomains(credential);
+        if (domains.isEmpty())
+            continue;
+        QString error;
+        if (!bindings.approve(credential.service, domains, &error))
+            return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
+        qCInfo(lcSecretService).noquote()
+            << "approved" << credential.service << "of kit" << kit.name << "for" << domains.join(QLatin1String(", "));
+        approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
+                                    {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
+    }
+    return api::Reply::success({{QStringLiteral("approved"), approved}});
+}
+
+/** @brief What `binding.check` found about one credential of the kit. */
+struct CredentialRow
+{
+    kit::Credential credential;
+    QStringList domains;
+    secrets::Coverage coverage;
+    bool secret = false;
+};
+
+/** The `credentials` entry of @p row; @p ready says whether the credential is ready for a start. */
+QJsonObject credentialRowJson(const CredentialRow &row, bool *ready)
+{
+    const bool oauthOnly = !row.credential.apiKey.has_value();
+    const bool approved = oauthOnly || row.domains.isEmpty() || row.coverage.covered;
+    *ready = oauthOnly || (row.secret && approved);
+    const bool wildcard = std::any_of(row.domains.cbegin(), row.domains.cend(), isWildcard);
+    return QJsonObject{
+        {QStringLiteral("service"), row.credential.service},
+        {QStringLiteral("description"), row.credential.description},
+        {QStringLiteral("required"), row.credential.required},
+        {QStringLiteral("kind"), oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
+        {QStringLiteral("secret"), row.secret},
+        {QStringLiteral("domains"), QJsonArray::fromStringList(row.domains)},
+        {QStringLiteral("approved"), approved},
+        {QStringLiteral("newDomains"), QJsonArray::fromStringList(approved ? QStringList() : row.coverage.newDomains)},
+        {QStringLiteral("wildcard"), wildcard},
+        {QStringLiteral("ready"), *ready},
+    };
+}
+
 /** A name no secret has, so that reading it says only whether the keychain answers. */
 const secrets::SecretId kProbeId = secrets::SecretId::global(QStringLiteral("paddock-keychain-probe"));
 
@@ -160,42 +230,7 @@ void SecretService::start()
     });
 
     m_server.registerMethod(QStringLiteral("binding.approve"), [](const QJsonObject &params, const api::CallContext &) {
-        auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params);
-        if (auto *failed = std::get_if<api::Reply>(&kitOrError))
-            return *failed;
-        const kit::Kit &kit = std::get<kit::Kit>(kitOrError);
-        const bool all = !params.contains(QLatin1String("services"));
-        QStringList services;
-        for (const QJsonValue &value : params.value(QLatin1String("services")).toArray())
-            services << value.toString();
-        for (const QString &service : std::as_const(services)) {
-            const bool known = std::any_of(kit.credentials.cbegin(), kit.credentials.cend(),
-                                           [&](const kit::Credential &c) { return c.service == service; });
-            if (!known)
-                return api::Reply::failure(
-                    QLatin1String(api::errors::kNotFound),
-                    QStringLiteral("the kit %1 has no credential named %2").arg(kit.name, service));
-        }
-        auto loaded = loadBindings();
-        if (auto *failed = std::get_if<api::Reply>(&loaded))
-            return *failed;
-        secrets::CredentialBindings &bindings = std::get<secrets::CredentialBindings>(loaded);
-        QJsonArray approved;
-        for (const kit::Credential &credential : kit.credentials) {
-            if (!all && !services.contains(credential.service))
-                continue;
-            const QStringList domains = injectionDomains(credential);
-            if (domains.isEmpty())
-                continue;
-            QString error;
-            if (!bindings.approve(credential.service, domains, &error))
-                return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
-            qCInfo(lcSecretService).noquote() << "approved" << credential.service << "of kit" << kit.name << "for"
-                                              << domains.join(QLatin1String(", "));
-            approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
-                                        {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
-        }
-        return api::Reply::success({{QStringLiteral("approved"), approved}});
+        return approveBindings(params);
     });
 
     m_server.registerMethod(QStringLiteral("binding.revoke"), [](const QJsonObject &params, const api::CallContext &) {
@@ -358,22 +393,15 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     const kit::Kit kit = std::get<kit::Kit>(kitOrError);
     const secrets::CredentialBindings bindings = std::get<secrets::CredentialBindings>(bindingsOrError);
 
-    struct Row
-    {
-        kit::Credential credential;
-        QStringList domains;
-        secrets::Coverage coverage;
-        bool secret = false;
-    };
     struct State
     {
-        QList<Row> rows;
+        QList<CredentialRow> rows;
         int pending = 0;
         bool keychain = true;
     };
     auto state = std::make_shared<State>();
     for (const kit::Credential &credential : kit.credentials) {
-        Row row{credential, injectionDomains(credential), {}, false};
+        CredentialRow row{credential, injectionDomains(credential), {}, false};
         row.coverage = bindings.coverage(credential.service, row.domains);
         state->rows << row;
     }
@@ -381,26 +409,11 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     auto finish = [state, reply, name = kit.name, directory] {
         QJsonArray credentials;
         bool ready = true;
-        for (const Row &row : std::as_const(state->rows)) {
-            const bool oauthOnly = !row.credential.apiKey.has_value();
-            const bool approved = oauthOnly || row.domains.isEmpty() || row.coverage.covered;
-            const bool rowReady = oauthOnly || (row.secret && approved);
+        for (const CredentialRow &row : std::as_const(state->rows)) {
+            bool rowReady = false;
+            credentials.append(credentialRowJson(row, &rowReady));
             if (row.credential.required && !rowReady)
                 ready = false;
-            const bool wildcard = std::any_of(row.domains.cbegin(), row.domains.cend(), isWildcard);
-            credentials.append(QJsonObject{
-                {QStringLiteral("service"), row.credential.service},
-                {QStringLiteral("description"), row.credential.description},
-                {QStringLiteral("required"), row.credential.required},
-                {QStringLiteral("kind"), oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
-                {QStringLiteral("secret"), row.secret},
-                {QStringLiteral("domains"), QJsonArray::fromStringList(row.domains)},
-                {QStringLiteral("approved"), approved},
-                {QStringLiteral("newDomains"),
-                 QJsonArray::fromStringList(approved ? QStringList() : row.coverage.newDomains)},
-                {QStringLiteral("wildcard"), wildcard},
-                {QStringLiteral("ready"), rowReady},
-            });
         }
         reply.succeed({{QStringLiteral("kit"), name},
                        {QStringLiteral("directory"), directory},
