@@ -25,12 +25,14 @@
 namespace paddock::api {
 class Server;
 class PendingReply;
+class Reply;
 struct CallContext;
 } // namespace paddock::api
 
 namespace paddock::sandbox {
 
 class CredentialInjection;
+struct CreationPlan;
 
 /**
  * @brief The daemon's owner of sandboxes: the egress proxy with one endpoint per sandbox, the
@@ -145,6 +147,7 @@ private:
     };
 
     void registerMethods();
+    void registerQueryMethods(); ///< list, inspect, logs
     void registerLearningMethods(); ///< in Learning.cpp
     void refindSandboxes();
     void onPolicyChanged();
@@ -162,7 +165,15 @@ private:
 
     QJsonObject infoJson(const runtime::SandboxInfo &info, bool withSpec = false) const;
 
+    /** `sandbox.create` and `sandbox.prepare`: planned here, then created on a worker (SandboxCreation). */
     void createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply);
+    /**
+     * Refuses the name of another sandbox, unless a foreground run asks again for a stopped
+     * foreground sandbox on the same runtime: that one is run again (CreationPlan::reuse).
+     */
+    bool admitName(CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime, api::Reply *refusal) const;
+    /** Records the sandbox with its kit's rules and credentials, and opens its endpoint. */
+    bool recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void stopSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);
