@@ -231,7 +231,7 @@ Command bundleCommand()
                        "behind. With --dry-run it stops after the preview.");
     importCommand.options = {
         QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Print what would change; write nothing.")),
-        QCommandLineOption(QStringLiteral("into"), QStringLiteral("The kit folder to create instead of the default."),
+        QCommandLineOption(QStringLiteral("into"), QStringLiteral("The kit folder to create instead of the default (named as a kit is)."),
                            QStringLiteral("DIR")),
         QCommandLineOption(QStringLiteral("replace"), QStringLiteral("Replace the kit folder if it exists.")),
     };

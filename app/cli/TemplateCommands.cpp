@@ -163,7 +163,7 @@ int followJob(const QString &method, const QJsonObject &params, bool verbose)
             printer.line(QStringLiteral("cancelling..."));
             const api::Reply cancelled =
                 connection.call(QStringLiteral("image.cancel"), {{QStringLiteral("job"), job}});
-            if (cancelled.isError() && cancelled.errorCode() != QLatin1String("finished"))
+            if (cancelled.isError() && cancelled.errorCode() != QLatin1String(api::errors::kFinished))
                 return failure(cancelled.errorMessage());
         }
         const std::optional<api::Event> event = connection.waitForEvent(kPollMs);

@@ -149,7 +149,7 @@ void SecretListModel::refresh()
         self->changeBusy(-1);
         if (reply.isError()) {
             // The banner says it better than an error line when there is no keychain.
-            if (reply.errorCode() != QLatin1String("keychain-unavailable"))
+            if (reply.errorCode() != QLatin1String(api::errors::kKeychainUnavailable))
                 self->setError(reply.errorMessage());
             return;
         }

@@ -73,6 +73,60 @@ inline constexpr const char *kLineTooLong = "line-too-long";
 inline constexpr const char *kHelloRequired = "hello-required";
 inline constexpr const char *kProtocolMismatch = "protocol-mismatch";
 inline constexpr const char *kInternal = "internal";
+
+// The daemon's own methods. Each answers with a code a client can act on and a sentence for
+// the user; the codes below are the ones clients compare against or show.
+
+/** Another operation on the same sandbox (create, start, stop, remove) is still under way. */
+inline constexpr const char *kBusy = "busy";
+/** No runtime that answers knows a sandbox of that name (or it has no record). */
+inline constexpr const char *kNoSuchSandbox = "no-such-sandbox";
+/** The sandbox is running: already, for a start or a foreground run; still, for a remove without force. */
+inline constexpr const char *kRunning = "running";
+/** A sandbox of that name exists already, on this runtime or another. */
+inline constexpr const char *kExists = "exists";
+/** `sandbox.start` of a sandbox an earlier version made for a foreground run: make it again. */
+inline constexpr const char *kForeground = "foreground";
+/** The runtime could not create the sandbox, or its `setup.install` failed; the message says how. */
+inline constexpr const char *kCreateFailed = "create-failed";
+/** The runtime could not start the sandbox, or its setup files could not be written. */
+inline constexpr const char *kStartFailed = "start-failed";
+inline constexpr const char *kStopFailed = "stop-failed";
+inline constexpr const char *kRemoveFailed = "remove-failed";
+/** The kit does not load (its diagnostics follow) or cannot be applied to the request. */
+inline constexpr const char *kInvalidKit = "invalid-kit";
+/** The backend asked for is unknown, or cannot run sandboxes here (the message says why). */
+inline constexpr const char *kBackendUnavailable = "backend-unavailable";
+/**
+ * The kit needs a credential that has no secret or whose domains are not approved; the message
+ * names the commands that fix it and `sandbox.credentials` describes it for a dialog.
+ */
+inline constexpr const char *kCredentialsRequired = "credentials-required";
+/** credentials.yaml cannot be read or written. */
+inline constexpr const char *kBindingsError = "bindings-error";
+/** The certificate bundle sandboxes trust (with the local authority) could not be made. */
+inline constexpr const char *kTrustFailed = "trust-failed";
+/** No keychain service answers (no Secret Service on the bus, or it timed out). */
+inline constexpr const char *kKeychainUnavailable = "keychain-unavailable";
+/** The keychain answered with another failure. */
+inline constexpr const char *kKeychainError = "keychain-error";
+/** What a secrets call names does not exist: the secret, the binding, the kit's credential or the sandbox's kit. */
+inline constexpr const char *kNotFound = "not-found";
+/** policy.yaml could not be changed; the policy in force stays. */
+inline constexpr const char *kPolicyFailed = "policy-failed";
+inline constexpr const char *kNoSuchRule = "no-such-rule";
+/** A kit's spec.yaml could not be opened, edited or saved. */
+inline constexpr const char *kKitFailed = "kit-failed";
+/** The container engine does not answer. */
+inline constexpr const char *kEngineUnavailable = "engine-unavailable";
+/** The kit has no `sandbox.build` and no Dockerfile beside its spec.yaml. */
+inline constexpr const char *kNothingToBuild = "nothing-to-build";
+/** The file named (an image archive) is missing or cannot be read. */
+inline constexpr const char *kNoSuchFile = "no-such-file";
+inline constexpr const char *kNoSuchJob = "no-such-job";
+/** `image.cancel` of a job that has already ended. */
+inline constexpr const char *kFinished = "finished";
+
 /** Client side only: the connection closed before the answer arrived. */
 inline constexpr const char *kDisconnected = "disconnected";
 /** Client side only: no answer within the time allowed. */

@@ -3,6 +3,7 @@
 
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
+#include "kit/KitRules.h"
 #include "paddock/Version.h"
 #include "policy/PolicyStore.h"
 
@@ -111,9 +112,88 @@ bool collectKitEntries(const QString &kitDir, QList<TarEntry> *entries, qint64 *
     return true;
 }
 
-QString defaultDestination(const QString &kitName)
+/**
+ * @p folder, absolute, with symbolic links resolved in the part that exists; the folders
+ * that do not exist yet are appended as they are. Empty when a missing part is a dangling
+ * link (it would be followed once created) or the existing part cannot be resolved.
+ */
+QString resolvedFolder(const QString &folder)
 {
-    return paths::dataDir() + QStringLiteral("/kits/") + kitName;
+    QString existing = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+    QStringList missing;
+    while (!QFileInfo::exists(existing)) {
+        const QFileInfo info(existing);
+        if (info.isSymLink() || info.fileName().isEmpty())
+            return {};
+        missing.prepend(info.fileName());
+        existing = info.path();
+    }
+    const QString canonical = QFileInfo(existing).canonicalFilePath();
+    if (canonical.isEmpty())
+        return {};
+    return missing.isEmpty() ? canonical : QDir(canonical).filePath(missing.join(QLatin1Char('/')));
+}
+
+/**
+ * The kit folder @p name directly inside @p kitsFolder, resolved: @p name must be a kit
+ * name, which can hold no '/', '.' or '..', and the result's parent must be the resolved
+ * kits folder itself. Whatever a bundle says, an import writes nowhere else.
+ */
+std::optional<QString> kitFolderIn(const QString &kitsFolder, const QString &name, QString *error)
+{
+    if (!kit::rules::isValidKitName(name)) {
+        *error = QStringLiteral("refusing to write the kit folder '%1' in %2: '%1' is not a kit name (1-64 lowercase "
+                                "letters, digits and inner hyphens), so it could lead outside the kits folder")
+                     .arg(name, kitsFolder);
+        return std::nullopt;
+    }
+    const QString folder = resolvedFolder(kitsFolder);
+    if (folder.isEmpty()) {
+        *error = QStringLiteral("refusing to write the kit folder '%1': the kits folder %2 cannot be resolved")
+                     .arg(name, kitsFolder);
+        return std::nullopt;
+    }
+    const QString destination = QDir(folder).filePath(name);
+    const QFileInfo info(destination);
+    if (info.path() != folder || info.fileName() != name) {
+        *error = QStringLiteral("refusing to write %1: it is not a folder directly inside %2").arg(destination, folder);
+        return std::nullopt;
+    }
+    return destination;
+}
+
+/** The kit folder an import with @p options writes, checked (see kitFolderIn()). */
+std::optional<QString> importDestination(const QString &kitName, const ImportOptions &options, QString *error)
+{
+    if (options.destination.isEmpty())
+        return kitFolderIn(paths::dataDir() + QStringLiteral("/kits"), kitName, error);
+    // --into DIR names the kit folder itself; it is held to the same rule inside its parent.
+    const QFileInfo into(QDir::cleanPath(QFileInfo(options.destination).absoluteFilePath()));
+    return kitFolderIn(into.path(), into.fileName(), error);
+}
+
+/**
+ * Whether @p plan writes where @p options say: applyImport() may be given a plan it did not
+ * make, or the kits folder may have been replaced by a link since the preview.
+ */
+bool planStillConfined(const OpenedBundle &bundle, const ImportPlan &plan, const ImportOptions &options, QString *error)
+{
+    const std::optional<QString> expected = importDestination(bundle.kit.name, options, error);
+    if (!expected)
+        return false;
+    if (plan.destination != *expected) {
+        *error = QStringLiteral("refusing to write %1: importing '%2' with these options writes %3 (was the kits "
+                                "folder %4 replaced since the preview?)")
+                     .arg(plan.destination, bundle.kit.name, *expected,
+                          options.destination.isEmpty() ? paths::dataDir() + QStringLiteral("/kits")
+                                                        : QFileInfo(options.destination).absolutePath());
+        return false;
+    }
+    if (QFileInfo(plan.destination).isSymLink()) {
+        *error = QStringLiteral("refusing to write %1: it is a symbolic link").arg(plan.destination);
+        return false;
+    }
+    return true;
 }
 
 /** Writes the kit's members into @p root, which this process has just created. */
@@ -222,6 +302,13 @@ ExportResult exportBundle(const ExportRequest &request)
     const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(request.kitDir, {});
     if (!loaded.ok()) {
         result.error = QStringLiteral("the kit does not validate: %1").arg(firstError(loaded));
+        return result;
+    }
+    // The name becomes the importer's folder name; the loader checks it, and so does the packer.
+    if (!kit::rules::isValidKitName(loaded.kit->name)) {
+        result.error = QStringLiteral("refusing to pack the kit: its name '%1' is not a kit name (1-64 lowercase "
+                                      "letters, digits and inner hyphens)")
+                           .arg(loaded.kit->name);
         return result;
     }
     BundleManifest &manifest = result.manifest;
@@ -350,9 +437,10 @@ OpenResult openBundleData(const QByteArray &archive, const TarLimits &limits)
 std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOptions &options, QString *error)
 {
     ImportPlan plan;
-    plan.destination = QFileInfo(options.destination.isEmpty() ? defaultDestination(bundle.kit.name)
-                                                                : options.destination)
-                           .absoluteFilePath();
+    const std::optional<QString> destination = importDestination(bundle.kit.name, options, error);
+    if (!destination)
+        return std::nullopt;
+    plan.destination = *destination;
     const QFileInfo existing(plan.destination);
     if (existing.exists() || existing.isSymLink()) {
         if (!existing.isDir() || existing.isSymLink()) {
@@ -408,9 +496,18 @@ std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOpt
 
 bool applyImport(const OpenedBundle &bundle, const ImportPlan &plan, const ImportOptions &options, QString *error)
 {
+    if (!planStillConfined(bundle, plan, options, error))
+        return false;
     const QString parent = QFileInfo(plan.destination).path();
     if (!QDir().mkpath(parent)) {
         *error = QStringLiteral("cannot create the folder %1").arg(parent);
+        return false;
+    }
+    // The parent was resolved through every link already: one that leads elsewhere now was
+    // replaced while it was being created.
+    if (const QString resolved = QFileInfo(parent).canonicalFilePath(); resolved != parent) {
+        *error = QStringLiteral("refusing to write %1: the kits folder %2 now leads to %3")
+                     .arg(plan.destination, parent, resolved);
         return false;
     }
     // Staged beside the destination, so the final step is a rename on one file system.

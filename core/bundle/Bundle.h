@@ -72,7 +72,9 @@ OpenResult openBundle(const QString &file, const TarLimits &limits = {});
 /** @brief Where and how an import writes. */
 struct ImportOptions
 {
-    QString destination; ///< the kit folder to create; empty: `paths::dataDir()/kits/NAME`
+    /// The kit folder to create; empty: `paths::dataDir()/kits/NAME`. Either way its last
+    /// component must be a kit name, and it is created directly inside its parent resolved.
+    QString destination;
     QString policyPath;  ///< empty: PolicyStore::defaultPath()
     bool replace = false; ///< replace an existing kit folder at the destination
 };
@@ -104,14 +106,20 @@ struct ImportPlan
     int rulesToAdd() const;
 };
 
-/** Works out what importing @p bundle would change. Reads policy.yaml; writes nothing. */
+/**
+ * Works out what importing @p bundle would change. Reads policy.yaml; writes nothing. The
+ * destination is refused unless it is a kit name directly inside the kits folder (or the
+ * parent of `--into`), resolved through symbolic links; an existing link there is refused.
+ */
 std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOptions &options, QString *error);
 
 /**
  * Carries out @p plan: the kit is written to a staging folder beside the destination,
  * validated there, then renamed into place (the old one, with `replace`, moved away only
  * then); the preset and rules are applied last, and a failure there puts the previous kit
- * folder back. A failed import leaves no partial kit folder.
+ * folder back. A failed import leaves no partial kit folder. The destination is checked
+ * again as planImport() checks it, so a plan made by hand, or a kits folder replaced by a
+ * link since the preview, is refused before anything is written.
  */
 bool applyImport(const OpenedBundle &bundle, const ImportPlan &plan, const ImportOptions &options, QString *error);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/BundleManifest.h"
 
+#include "kit/KitRules.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -152,6 +154,12 @@ std::optional<BundleManifest> BundleManifest::fromJson(const QByteArray &text, Q
         return std::nullopt;
     if (*kitPath != kitFolder()) {
         read.fail(QStringLiteral("'kit.path' must be \"%1\"").arg(kitFolder()));
+        return std::nullopt;
+    }
+    if (!kit::rules::isValidKitName(*kitName)) {
+        read.fail(QStringLiteral("'kit.name' must be a kit name (1-64 lowercase letters, digits and inner hyphens), "
+                                 "found '%1'")
+                      .arg(*kitName));
         return std::nullopt;
     }
     manifest.kitName = *kitName;

@@ -129,6 +129,65 @@ struct RuntimeResult
     static RuntimeResult failure(const QString &message) { return {false, message, {}}; }
 };
 
+/** @brief A volume of its own that a sandbox asks for (a kit's `volumes` entry). */
+struct SandboxVolume
+{
+    QString path;       ///< inside the sandbox
+    bool tmpfs = false; ///< true: in memory, gone when the sandbox stops; false: kept until it is removed
+    QString size;       ///< tmpfs only, as `mount -t tmpfs` reads it ("64m")
+    QString mode;       ///< tmpfs only, octal ("1777")
+
+    bool operator==(const SandboxVolume &) const = default;
+};
+
+/** @brief A port of the sandbox to publish on the host's loopback, on a port the host picks. */
+struct SandboxPort
+{
+    quint16 containerPort = 0;
+    QString protocol = QStringLiteral("tcp");
+
+    bool operator==(const SandboxPort &) const = default;
+};
+
+/**
+ * @brief What a sandbox asks of its runtime beyond its SandboxSpec: a kit's image, resources,
+ * volumes and ports. Each runtime takes what it can use: a container engine all of it,
+ * bubblewrap (which runs the host's own system) none of it.
+ */
+struct SandboxOptions
+{
+    QString image;
+    /** What to tell the user when the image is missing, e.g. how to build it from its kit. */
+    QString imageHint;
+    double cpus = 0;        ///< 0: no limit
+    qint64 memoryBytes = 0; ///< 0: no limit
+    QList<SandboxVolume> volumes;
+    QList<SandboxPort> ports;
+    /**
+     * The host directory the caller fills as the sandbox's home (a kit's `files/home`). A
+     * runtime whose own home is not a host directory (a container's is a named volume) mounts
+     * this one instead, through SandboxSpec::homeDir; bubblewrap's private home is this very
+     * directory.
+     */
+    QString hostHome;
+};
+
+/**
+ * @brief How the next launch of a sandbox differs from the sandbox itself: the user a run of a
+ * kit's `setup.install` commands asked for, and a workspace shown from another host directory.
+ */
+struct LaunchOptions
+{
+    /** The uid inside; nullopt: the runtime's regular user. See Runtime::choosesUserPerLaunch(). */
+    std::optional<int> uid;
+    /**
+     * When set, the host directory mounted read-write at @ref workspaceTarget instead of the
+     * spec's workspace at its own path (a disposable clone shown at the original's path).
+     */
+    QString workspaceSource;
+    QString workspaceTarget;
+};
+
 /**
  * @brief A way to run sandboxes: bubblewrap on Linux, a container engine elsewhere.
  *
@@ -171,6 +230,24 @@ public:
     virtual std::optional<SandboxInfo> inspect(const QString &name) const = 0;
     /** The output of a detached sandbox so far. */
     virtual std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const = 0;
+
+    /**
+     * Gets ready for the next create() of @p spec's sandbox: keeps what it can use of
+     * @p options and completes @p spec where the runtime needs it (where the home is). Returns
+     * false with @p error when that fails.
+     */
+    virtual bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) = 0;
+    /**
+     * Whether each launch chooses the uid its processes have inside (LaunchOptions::uid), so a
+     * kit's `setup.install` commands run as the user they name. A container instead runs as
+     * its image's users.
+     */
+    virtual bool choosesUserPerLaunch() const = 0;
+    /**
+     * How create() launches sandbox @p name from now on, until set again; what the runtime
+     * cannot honour it ignores. Safe to call from any thread.
+     */
+    virtual void setLaunchOptions(const QString &name, const LaunchOptions &options) = 0;
 };
 
 } // namespace paddock::runtime

@@ -141,13 +141,13 @@ api::Reply CredentialInjection::describe(const QJsonObject &params) const
     QString name;
     const std::optional<kit::Kit> kit = kitOf(params, &name);
     if (!kit)
-        return api::Reply::failure(QStringLiteral("invalid-kit"),
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
                                    QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why")
                                        .arg(params.value(QLatin1String("kit")).toString()));
     QString error;
     const std::optional<CredentialCheck> checked = check(kit->credentials, name, &error);
     if (!checked)
-        return api::Reply::failure(QStringLiteral("bindings-error"), error);
+        return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
     const QString kitDir = params.value(QLatin1String("kit")).toString();
     QJsonObject result = checked->toJson();
     result.insert(QStringLiteral("sandbox"), name);
@@ -170,24 +170,24 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
     QString error;
     std::optional<CredentialCheck> checked = check(kit.credentials, name, &error);
     if (!checked)
-        return reply.fail(QStringLiteral("bindings-error"), error);
+        return reply.fail(QLatin1String(api::errors::kBindingsError), error);
     if (params.value(QLatin1String("approveCredentials")).toBool() && !checked->approvalsToAsk().isEmpty()) {
         secrets::CredentialBindings bindings;
         for (const CredentialApproval &pending : checked->approvalsToAsk()) {
             if (const std::optional<secrets::BindingsError> problem = bindings.load())
-                return reply.fail(QStringLiteral("bindings-error"), problem->toString());
+                return reply.fail(QLatin1String(api::errors::kBindingsError), problem->toString());
             if (!bindings.approve(pending.service, pending.domains, &error))
-                return reply.fail(QStringLiteral("bindings-error"), error);
+                return reply.fail(QLatin1String(api::errors::kBindingsError), error);
             qCInfo(lcInjection).noquote() << "approved" << pending.service << "for"
                                           << pending.domains.join(QStringLiteral(", ")) << "as asked by the caller";
         }
         checked = check(kit.credentials, name, &error);
         if (!checked)
-            return reply.fail(QStringLiteral("bindings-error"), error);
+            return reply.fail(QLatin1String(api::errors::kBindingsError), error);
     }
     if (checked->blocksStart()) {
         const QStringList problems = checked->blockingMessages(kitDir);
-        return reply.fail(QStringLiteral("credentials-required"),
+        return reply.fail(QLatin1String(api::errors::kCredentialsRequired),
                           QStringLiteral("sandbox %1 cannot start: %2").arg(name, problems.join(QStringLiteral("; "))));
     }
     for (const QString &warning : checked->warnings(kitDir))
@@ -195,7 +195,7 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
 
     prepareTrust(needsAuthority(kit.credentials, name), [reply, proceed = std::move(proceed)](const QString &problem) {
         if (!problem.isEmpty())
-            return reply.fail(QStringLiteral("trust-failed"), problem);
+            return reply.fail(QLatin1String(api::errors::kTrustFailed), problem);
         proceed();
     });
 }
@@ -206,7 +206,7 @@ void CredentialInjection::admitStart(const QString &sandbox, const api::PendingR
     prepareTrust(needsAuthority(remembered(sandbox), sandbox),
                  [reply, proceed = std::move(proceed)](const QString &problem) {
                      if (!problem.isEmpty())
-                         return reply.fail(QStringLiteral("trust-failed"), problem);
+                         return reply.fail(QLatin1String(api::errors::kTrustFailed), problem);
                      proceed();
                  });
 }

@@ -65,7 +65,7 @@ public:
     static void forget(const QString &sandbox);
 
     /**
-     * Before `sandbox.create` and `sandbox.prepare`: loads the kit of @p params as the service
+     * Before `sandbox.create`: loads the kit of @p params as the service
      * will, checks its credentials for the sandbox's name and, when they allow a start, makes
      * sure the authority and the bundle are ready, then calls @p proceed. Otherwise fails
      * @p reply with `credentials-required` (a required credential without a secret or without

@@ -142,14 +142,15 @@ void ImageService::start()
     m_server.registerMethod(QStringLiteral("image.job"), [this](const QJsonObject &params, const api::CallContext &) {
         const auto it = m_jobs.constFind(params.value(QLatin1String("job")).toString());
         if (it == m_jobs.cend())
-            return api::Reply::failure(QStringLiteral("no-such-job"), QStringLiteral("no image job with that id"));
+            return api::Reply::failure(QLatin1String(api::errors::kNoSuchJob),
+                                       QStringLiteral("no image job with that id"));
         return api::Reply::success({{QStringLiteral("job"), it->last}});
     });
     m_server.registerMethod(QStringLiteral("image.list"), [this](const QJsonObject &, const api::CallContext &) {
         QString error;
         const QJsonObject result = listImages(&error);
         if (!error.isEmpty())
-            return api::Reply::failure(QStringLiteral("engine-unavailable"), error);
+            return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), error);
         return api::Reply::success(result);
     });
 }
@@ -235,16 +236,16 @@ api::Reply ImageService::startBuild(const QJsonObject &params)
         for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
             problems << diagnostic.toString();
         return api::Reply::failure(
-            QStringLiteral("invalid-kit"),
+            QLatin1String(api::errors::kInvalidKit),
             QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
     }
     QString error;
     const std::optional<KitImageBuild> plan =
         buildOf(*loaded.kit, kitDir, params.value(QLatin1String("tag")).toString(), &error);
     if (!plan)
-        return api::Reply::failure(QStringLiteral("nothing-to-build"), error);
+        return api::Reply::failure(QLatin1String(api::errors::kNothingToBuild), error);
     if (const runtime::docker::Status ping = m_client->ping(); !ping)
-        return api::Reply::failure(QStringLiteral("engine-unavailable"), ping.errorMessage());
+        return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), ping.errorMessage());
 
     Job &job = newJob(QStringLiteral("build"));
     runtime::docker::BuildOptions build;
@@ -290,11 +291,13 @@ api::Reply ImageService::startLoad(const QJsonObject &params)
     if (file.isEmpty() || !QDir::isAbsolutePath(file))
         return invalid(QStringLiteral("image.load needs the archive as an absolute file path"));
     if (!QFileInfo(file).isFile())
-        return api::Reply::failure(QStringLiteral("no-such-file"), QStringLiteral("%1 is not a file").arg(file));
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchFile),
+                                   QStringLiteral("%1 is not a file").arg(file));
     if (!QFileInfo(file).isReadable())
-        return api::Reply::failure(QStringLiteral("no-such-file"), QStringLiteral("%1 cannot be read").arg(file));
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchFile),
+                                   QStringLiteral("%1 cannot be read").arg(file));
     if (const runtime::docker::Status ping = m_client->ping(); !ping)
-        return api::Reply::failure(QStringLiteral("engine-unavailable"), ping.errorMessage());
+        return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), ping.errorMessage());
 
     Job &job = newJob(QStringLiteral("load"));
     qCInfo(lcImages) << "job" << job.id << "loads" << file;
@@ -353,9 +356,11 @@ api::Reply ImageService::cancel(const QJsonObject &params)
     const QString id = params.value(QLatin1String("job")).toString();
     const auto it = m_jobs.constFind(id);
     if (it == m_jobs.cend())
-        return api::Reply::failure(QStringLiteral("no-such-job"), QStringLiteral("no image job named '%1'").arg(id));
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchJob),
+                                   QStringLiteral("no image job named '%1'").arg(id));
     if (it->finished)
-        return api::Reply::failure(QStringLiteral("finished"), QStringLiteral("job %1 has already ended").arg(id));
+        return api::Reply::failure(QLatin1String(api::errors::kFinished),
+                                   QStringLiteral("job %1 has already ended").arg(id));
     it->cancel->store(true);
     qCInfo(lcImages) << "job" << id << "cancelled";
     return api::Reply::success({{QStringLiteral("job"), id}, {QStringLiteral("cancelling"), true}});

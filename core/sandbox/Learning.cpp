@@ -23,7 +23,7 @@ void SandboxService::registerLearningMethods()
                                            QStringLiteral("sandbox.learning needs enabled: true or false"));
             const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
             if (!runtime)
-                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             m_learning->setLearning(name, enabled.toBool());
             qCInfo(lcLearning) << "learning mode" << (enabled.toBool() ? "on" : "off") << "for" << name;

@@ -151,70 +151,14 @@ void PolicyService::registerMethods()
                                                        .arg(name));
                                 const policy::StoreResult result = store.setPreset(*preset);
                                 if (!result.ok)
-                                    return api::Reply::failure(QStringLiteral("policy-failed"), result.error);
+                                    return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error);
                                 return api::Reply::success({{QStringLiteral("preset"), policy::presetName(*preset)}});
                             });
 
-    m_server.registerMethod(QStringLiteral("policy.add"), [this](const QJsonObject &params,
-                                                                   const api::CallContext &) {
-        policy::PolicyStore &store = m_sandboxes.policyStore();
-        const QString pattern = params.value(QLatin1String("pattern")).toString().trimmed();
-        const std::optional<policy::Verdict> verdict =
-            policy::verdictFromName(params.value(QLatin1String("decision")).toString(QStringLiteral("allow")));
-        const std::optional<policy::Scope> scope =
-            policy::Scope::fromString(params.value(QLatin1String("scope")).toString(QStringLiteral("global")));
-        if (pattern.isEmpty())
-            return invalid(QStringLiteral("policy.add needs a pattern"));
-        if (!verdict)
-            return invalid(QStringLiteral("the decision must be allow or deny"));
-        if (!scope)
-            return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
-        const QList<policy::Rule> before = store.policy().rules;
-        const policy::StoreResult result = store.addRule(*scope, *verdict, pattern);
-        if (!result.ok)
-            return invalid(result.error);
-        const bool existed = std::any_of(before.cbegin(), before.cend(),
-                                         [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
-        return api::Reply::success(
-            {{QStringLiteral("rule"), ruleJson(*result.rule)}, {QStringLiteral("existed"), existed}});
-    });
-
-    m_server.registerMethod(QStringLiteral("policy.update"), [this](const QJsonObject &params,
-                                                                      const api::CallContext &) {
-        policy::PolicyStore &store = m_sandboxes.policyStore();
-        const QString id = params.value(QLatin1String("id")).toString();
-        const QList<policy::Rule> rules = store.policy().rules;
-        const auto it =
-            std::find_if(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == id; });
-        if (it == rules.cend())
-            return api::Reply::failure(QStringLiteral("no-such-rule"), QStringLiteral("no rule has the id %1").arg(id));
-        const policy::Rule old = *it;
-        const QString pattern = params.value(QLatin1String("pattern")).toString(old.pattern.toString()).trimmed();
-        const std::optional<policy::Verdict> verdict = policy::verdictFromName(
-            params.value(QLatin1String("decision")).toString(policy::verdictName(old.verdict)));
-        const std::optional<policy::Scope> scope =
-            policy::Scope::fromString(params.value(QLatin1String("scope")).toString(old.scope.toString()));
-        if (!verdict)
-            return invalid(QStringLiteral("the decision must be allow or deny"));
-        if (!scope)
-            return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
-        // Checked before the old rule goes, so a refused edit leaves the policy as it was.
-        const policy::HostPatternParse parsed =
-            policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, old.origin));
-        if (!parsed)
-            return invalid(parsed.error);
-        if (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())
-            return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
-        const policy::StoreResult removed = store.removeRule(id);
-        if (!removed.ok)
-            return api::Reply::failure(QStringLiteral("policy-failed"), removed.error);
-        const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
-        if (!added.ok) {
-            store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
-            return api::Reply::failure(QStringLiteral("policy-failed"), added.error);
-        }
-        return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
-    });
+    m_server.registerMethod(QStringLiteral("policy.add"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return addRule(params); });
+    m_server.registerMethod(QStringLiteral("policy.update"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return updateRule(params); });
 
     m_server.registerMethod(QStringLiteral("policy.remove"),
                             [this](const QJsonObject &params, const api::CallContext &) {
@@ -224,7 +168,7 @@ void PolicyService::registerMethods()
                                     return invalid(QStringLiteral("policy.remove needs the id of a rule"));
                                 const policy::StoreResult result = store.removeRule(id);
                                 if (!result.ok)
-                                    return api::Reply::failure(QStringLiteral("no-such-rule"), result.error);
+                                    return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule), result.error);
                                 return api::Reply::success({{QStringLiteral("removed"), result.removed}});
                             });
 
@@ -243,6 +187,67 @@ void PolicyService::registerMethods()
         [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
             dismiss(params, reply);
         });
+}
+
+api::Reply PolicyService::addRule(const QJsonObject &params)
+{
+    policy::PolicyStore &store = m_sandboxes.policyStore();
+    const QString pattern = params.value(QLatin1String("pattern")).toString().trimmed();
+    const std::optional<policy::Verdict> verdict =
+        policy::verdictFromName(params.value(QLatin1String("decision")).toString(QStringLiteral("allow")));
+    const std::optional<policy::Scope> scope =
+        policy::Scope::fromString(params.value(QLatin1String("scope")).toString(QStringLiteral("global")));
+    if (pattern.isEmpty())
+        return invalid(QStringLiteral("policy.add needs a pattern"));
+    if (!verdict)
+        return invalid(QStringLiteral("the decision must be allow or deny"));
+    if (!scope)
+        return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
+    const QList<policy::Rule> before = store.policy().rules;
+    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern);
+    if (!result.ok)
+        return invalid(result.error);
+    const bool existed = std::any_of(before.cbegin(), before.cend(),
+                                     [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
+    return api::Reply::success(
+        {{QStringLiteral("rule"), ruleJson(*result.rule)}, {QStringLiteral("existed"), existed}});
+}
+
+api::Reply PolicyService::updateRule(const QJsonObject &params)
+{
+    policy::PolicyStore &store = m_sandboxes.policyStore();
+    const QString id = params.value(QLatin1String("id")).toString();
+    const QList<policy::Rule> rules = store.policy().rules;
+    const auto it = std::find_if(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == id; });
+    if (it == rules.cend())
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule),
+                                   QStringLiteral("no rule has the id %1").arg(id));
+    const policy::Rule old = *it;
+    const QString pattern = params.value(QLatin1String("pattern")).toString(old.pattern.toString()).trimmed();
+    const std::optional<policy::Verdict> verdict =
+        policy::verdictFromName(params.value(QLatin1String("decision")).toString(policy::verdictName(old.verdict)));
+    const std::optional<policy::Scope> scope =
+        policy::Scope::fromString(params.value(QLatin1String("scope")).toString(old.scope.toString()));
+    if (!verdict)
+        return invalid(QStringLiteral("the decision must be allow or deny"));
+    if (!scope)
+        return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
+    // Checked before the old rule goes, so a refused edit leaves the policy as it was.
+    const policy::HostPatternParse parsed =
+        policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, old.origin));
+    if (!parsed)
+        return invalid(parsed.error);
+    if (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())
+        return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
+    const policy::StoreResult removed = store.removeRule(id);
+    if (!removed.ok)
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
+    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
+    if (!added.ok) {
+        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
+    }
+    return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
 }
 
 QJsonObject PolicyService::policyJson()
@@ -304,19 +309,20 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     if (where == QLatin1String("kit")) {
         const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
         if (!record)
-            return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(sandbox));
+            return reply.fail(QLatin1String(api::errors::kNoSuchSandbox),
+                              QStringLiteral("no sandbox named %1").arg(sandbox));
         std::optional<kit::KitEditor> editor = kit::KitEditor::open(record->kitDirectory, &error);
         if (!editor)
-            return reply.fail(QStringLiteral("kit-failed"), error);
+            return reply.fail(QLatin1String(api::errors::kKitFailed), error);
         const kit::KitEditResult edit = editor->addNetworkPattern(kit::NetworkList::Allow, *pattern);
         if (edit.failed())
-            return reply.fail(QStringLiteral("kit-failed"), edit.message);
+            return reply.fail(QLatin1String(api::errors::kKitFailed), edit.message);
         QList<kit::Diagnostic> diagnostics;
         if (edit.changed() && !editor->save(&error, &diagnostics)) {
             QStringList problems{error};
             for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
                 problems << diagnostic.toString();
-            return reply.fail(QStringLiteral("kit-failed"), problems.join(QLatin1Char('\n')).trimmed());
+            return reply.fail(QLatin1String(api::errors::kKitFailed), problems.join(QLatin1Char('\n')).trimmed());
         }
         // The file is the kit's truth; its sandboxes decide with it from the next connection.
         if (!m_sandboxes.reloadKitRules(record->kitName, &error))
@@ -336,7 +342,7 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     const QList<policy::Rule> before = store.policy().rules;
     const policy::StoreResult added = store.addRule(scope, policy::Verdict::Allow, *pattern, policy::Origin::Approval);
     if (!added.ok)
-        return reply.fail(QStringLiteral("policy-failed"), added.error);
+        return reply.fail(QLatin1String(api::errors::kPolicyFailed), added.error);
     const bool existed = std::any_of(before.cbegin(), before.cend(),
                                      [&](const policy::Rule &rule) { return rule.id == added.rule->id; });
     qCInfo(lcPolicyService).noquote() << "allowed" << *pattern << "for" << scope.toString();

@@ -16,6 +16,7 @@
 namespace paddock::api {
 class Server;
 class PendingReply;
+class Reply;
 } // namespace paddock::api
 
 namespace paddock::sandbox {
@@ -92,6 +93,8 @@ public:
 private:
     void registerMethods();
     QJsonObject policyJson();
+    api::Reply addRule(const QJsonObject &params);    ///< policy.add
+    api::Reply updateRule(const QJsonObject &params); ///< policy.update
     void allow(const QJsonObject &params, const api::PendingReply &reply);
     void denials(const QJsonObject &params, const api::PendingReply &reply);
     void dismiss(const QJsonObject &params, const api::PendingReply &reply);

@@ -9,9 +9,10 @@
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
 #include "sandbox/CloneWorkspace.h"
+#include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
-#include "sandbox/ImageService.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/SandboxCreation.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -20,12 +21,8 @@
 #include <QJsonArray>
 #include <QLoggingCategory>
 #include <QStandardPaths>
-#include <QTemporaryFile>
 
 #include <thread>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcSandbox, "paddock.sandbox", QtInfoMsg)
 
@@ -54,40 +51,15 @@ QStringList fetchCloneBack(const QString &name)
 }
 constexpr qint64 kEngineRecheckMs = 10000;
 
-/** Where a sandbox's endpoint directory appears inside it (see endpointBind()). */
-const QString kEndpointDirInside = QStringLiteral("/run/paddock/endpoint");
-
 api::Reply invalid(const QString &message)
 {
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
-}
-
-QStringList stringList(const QJsonValue &value)
-{
-    QStringList result;
-    for (const QJsonValue &item : value.toArray())
-        result << item.toString();
-    return result;
 }
 
 QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
 {
     return lifetime == runtime::SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
                                                                   : QStringLiteral("detached");
-}
-
-/**
- * Makes the endpoint reachable through its directory rather than the socket file alone: a
- * bind of the file pins the socket of the daemon that created it, so after a daemon restart
- * a running sandbox would keep dialling a dead socket. Through the directory it finds the
- * socket the new daemon listens on at the same path. The directory holds nothing but this
- * sandbox's socket.
- */
-void endpointBind(runtime::SandboxSpec &spec, const QString &endpoint)
-{
-    spec.proxySocket = endpoint;
-    spec.sandboxProxySocket = kEndpointDirInside + QStringLiteral("/proxy.sock");
-    spec.readOnlyBinds.append({QFileInfo(endpoint).absolutePath(), kEndpointDirInside});
 }
 
 } // namespace
@@ -451,14 +423,7 @@ void SandboxService::registerMethods()
     m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) {
-                                     m_credentials->admit(params, reply,
-                                                          [=, this] { createSandbox(params, false, reply); });
-                                 });
-    m_server.registerAsyncMethod(QStringLiteral("sandbox.prepare"),
-                                 [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) {
-                                     m_credentials->admit(params, reply,
-                                                          [=, this] { createSandbox(params, true, reply); });
+                                     m_credentials->admit(params, reply, [=, this] { createSandbox(params, reply); });
                                  });
     m_server.registerMethod(QStringLiteral("sandbox.credentials"),
                             [this](const QJsonObject &params, const api::CallContext &) {
@@ -499,6 +464,11 @@ void SandboxService::registerMethods()
             if (!runOperation(name, std::move(job), std::move(done), &error))
                 reply.succeed({});
         });
+    registerQueryMethods();
+}
+
+void SandboxService::registerQueryMethods()
+{
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
@@ -512,7 +482,7 @@ void SandboxService::registerMethods()
             const QString name = params.value(QLatin1String("name")).toString();
             const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
             if (!runtime)
-                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             const runtime::SandboxInfo info = *runtime->inspect(name);
             return api::Reply::success({{QStringLiteral("sandbox"), withAgent(infoJson(info, true), *runtime, info)}});
@@ -522,7 +492,7 @@ void SandboxService::registerMethods()
             const QString name = params.value(QLatin1String("name")).toString();
             const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
             if (!runtime)
-                return api::Reply::failure(QStringLiteral("no-such-sandbox"),
+                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             QString error;
             const std::optional<QByteArray> logs = runtime->logs(name, &error);
@@ -538,259 +508,83 @@ void SandboxService::registerMethods()
         });
 }
 
-void SandboxService::createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply)
+void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
 {
     QString error;
-    const QString backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
-    const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(backend, &error);
+    const std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
+    if (!request)
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
     if (!runtime)
-        return reply.fail(QStringLiteral("backend-unavailable"), error);
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    api::Reply refusal;
+    std::optional<CreationPlan> plan = planCreation(*request, *runtime, &refusal);
+    if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), &refusal) ||
+        !prepareRuntime(*plan, *runtime, &refusal))
+        return reply.complete(refusal);
 
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
-    const QString workspace = QDir::cleanPath(params.value(QLatin1String("workspace")).toString());
-    if (kitDir.isEmpty() || !QDir::isAbsolutePath(kitDir))
-        return reply.fail(QLatin1String(api::errors::kInvalidParams),
-                          QStringLiteral("the kit must be an absolute directory path"));
-    if (!QDir::isAbsolutePath(workspace) || !QFileInfo(workspace).isDir())
-        return reply.fail(QLatin1String(api::errors::kInvalidParams),
-                          QStringLiteral("the workspace %1 is not a directory").arg(workspace));
-
-    kit::KitLoadOptions options;
-    options.requireArgValues = true;
-    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
-    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
-        options.args.insert(it.key(), it.value().toString());
-    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
-    if (!loaded.ok()) {
-        QStringList problems;
-        for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
-            problems << diagnostic.toString();
-        return reply.fail(
-            QStringLiteral("invalid-kit"),
-            QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
-    }
-    const kit::Kit kit = *loaded.kit;
-
-    SandboxChoices choices;
-    choices.name = params.value(QLatin1String("name")).toString();
-    choices.workspace = workspace;
-    choices.extraPaths = stringList(params.value(QLatin1String("paths")));
-    choices.commandArgs = stringList(params.value(QLatin1String("args")));
-    // A sandbox's agent runs in a terminal of its own unless a foreground caller has none.
-    choices.interactive = params.value(QLatin1String("interactive")).toBool(!foreground);
-    choices.lifetime =
-        foreground ? runtime::SandboxSpec::Lifetime::Foreground : runtime::SandboxSpec::Lifetime::Detached;
-    choices.initPath = findInitProgram();
-    choices.caBundle = CredentialInjection::bundlePath();
-    const QString workspaceMode = params.value(QLatin1String("workspaceMode")).toString(QStringLiteral("direct"));
-    if (workspaceMode != QLatin1String("direct") && workspaceMode != QLatin1String("clone"))
-        return reply.fail(QLatin1String(api::errors::kInvalidParams),
-                          QStringLiteral("workspaceMode is 'direct' or 'clone', not '%1'").arg(workspaceMode));
-    const bool cloneWanted = workspaceMode == QLatin1String("clone");
-    if (cloneWanted && runtime->id() != QLatin1String("bwrap"))
-        return reply.fail(QLatin1String(api::errors::kInvalidParams),
-                          QStringLiteral("a clone workspace needs the bwrap backend for now"));
-    choices.startupUsersByNamespace = runtime->id() == QLatin1String("bwrap");
-    if (choices.initPath.isEmpty())
-        return reply.fail(
-            QLatin1String(api::errors::kInternal),
-            QStringLiteral("paddock-init is not installed next to paddockd (set PADDOCK_INIT to its path)"));
-    for (const QString &path : std::as_const(choices.extraPaths)) {
-        if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path))
-            return reply.fail(QLatin1String(api::errors::kInvalidParams),
-                              QStringLiteral("%1 does not exist").arg(path));
-    }
-    AppliedKit applied = applyKit(kit, choices);
-    if (!applied.spec)
-        return reply.fail(QStringLiteral("invalid-kit"), applied.error);
-    runtime::SandboxSpec spec = *applied.spec;
-    if (!runtime::BwrapRuntime::isValidName(spec.name))
-        return reply.fail(
-            QLatin1String(api::errors::kInvalidParams),
-            QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')").arg(spec.name));
-    endpointBind(spec, endpointPath(spec.name));
-    const QStringList portNotes = PortForwarder::publishInto(spec, kit.ports);
-
-    // A foreground run of a sandbox that exists already runs it again, with its home as it was.
-    bool reuse = false;
-    if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(spec.name); owner && owner != runtime)
-        return reply.fail(QStringLiteral("exists"),
-                          QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), spec.name));
-    if (const std::optional<runtime::SandboxInfo> existing = runtime->inspect(spec.name)) {
-        if (!foreground)
-            return reply.fail(QStringLiteral("exists"),
-                              QStringLiteral("a sandbox named %1 exists already").arg(spec.name));
-        if (existing->status == runtime::SandboxStatus::Running)
-            return reply.fail(
-                QStringLiteral("running"),
-                QStringLiteral("sandbox %1 is already running; use 'paddock exec %1 CMD' to run a command in it")
-                    .arg(spec.name));
-        if (existing->spec.lifetime != runtime::SandboxSpec::Lifetime::Foreground)
-            return reply.fail(QStringLiteral("detached"),
-                              QStringLiteral("sandbox %1 was created to run detached; start it with 'paddock start %1'")
-                                  .arg(spec.name));
-        reuse = true;
-    }
-
-    SandboxRecord record;
-    record.name = spec.name;
-    record.kitName = kit.name;
-    record.kitDirectory = kitDir;
-    record.backend = runtime->id();
-    record.networkAllow = kit.networkAllow;
-    record.networkDeny = kit.networkDeny;
-    record.setupFiles = kit.setup.files;
-    QStringList notes = portNotes;
-    applyKitRules(record, &notes);
-    if (!record.write(&error) || !CredentialInjection::remember(spec.name, kit.credentials, &error))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
-    // setup.install may need the network; a detached sandbox's endpoint closes again once created.
-    if (!openEndpoint(spec.name, record.kitName, &error, PortForwarder::portsOf(spec)))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
-
-    // A container gets the same kind of home as a bubblewrap sandbox: a host directory the
-    // daemon fills from the kit, mounted at the sandbox home.
-    const QString home = homeOf(spec.name);
-    if (auto *docker = dynamic_cast<runtime::DockerRuntime *>(runtime.get())) {
-        spec.homeDir = home;
-        if (!paths::ensurePrivateDir(home, &error))
-            return reply.fail(QLatin1String(api::errors::kInternal), error);
-        runtime::DockerSandboxOptions container;
-        container.image = kit.sandbox->image;
-        if (kit.sandbox->resources) {
-            container.cpus = kit.sandbox->resources->cpu.value_or(0);
-            container.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
-        }
-        for (const kit::Volume &volume : kit.volumes)
-            container.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
-        for (const kit::Port &port : kit.ports)
-            container.ports.append({quint16(port.container), port.protocol});
-        docker->setSandboxOptions(spec.name, container);
-        docker->setImageHint(spec.name, ImageService::missingImageHint(kit, kitDir));
-    }
-    // Under bubblewrap each run of setup.install commands is a sandbox launched as their user;
-    // a container runs them as its image's user.
-    auto *bwrapRuntime = dynamic_cast<runtime::BwrapRuntime *>(runtime.get());
-    QList<InstallRun> install;
-    if (bwrapRuntime) {
-        const std::optional<QList<InstallRun>> runs = installRuns(kit, &error);
-        if (!runs)
-            return reply.fail(QStringLiteral("invalid-kit"), error);
-        install = *runs;
-    } else if (!kit.setup.install.isEmpty()) {
-        install.append({0, installArgv(kit)});
-    }
-    auto job = [runtime, bwrapRuntime, spec, kit, record, home, install, reuse, notes, cloneWanted]() mutable -> Work {
-        Work work{runtime::RuntimeResult::success(), notes};
-        QString problem;
-        // A clone workspace is made here, on the worker: cloning a large repository takes a while.
-        std::optional<CloneWorkspace> clone = CloneWorkspace::read(spec.name);
-        if (!clone && cloneWanted && !reuse) {
-            clone = CloneWorkspace::create(spec.name, spec.workspace, &problem);
-            if (!clone) {
-                work.result = runtime::RuntimeResult::failure(problem);
-                return work;
-            }
-        }
-        runtime::bwrap::BwrapOptions bwrapOptions;
-        if (clone) {
-            // The kit's files go into the clone on the host; inside, the clone is where the folder was.
-            spec.workspace = clone->folderInClone();
-            spec.workingDir = clone->folder();
-            bwrapOptions.workspaceSource = clone->path();
-            bwrapOptions.workspaceTarget = clone->repository();
-        }
-        auto setUser = [&](int uid) {
-            if (!bwrapRuntime)
-                return;
-            bwrapOptions.uid = uid;
-            bwrapOptions.gid = uid;
-            bwrapRuntime->setSandboxOptions(spec.name, bwrapOptions);
-        };
-        auto failed = [&](const runtime::RuntimeResult &result) {
-            work.result = result;
-            if (clone && !reuse && !runtime->inspect(spec.name))
-                clone->discard();
-            return work;
-        };
-        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
-        if (reuse) {
-            // Recorded again with this run's command and terminal; the home stays as it was.
-            runtime->remove(spec.name, false);
-            work.result = runtime->create(spec);
-            if (work.result.ok && !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem))
-                work.result = runtime::RuntimeResult::failure(problem);
-            return work;
-        }
-        // setup.install runs once, inside the sandbox as it will be: the same home, workspace
-        // and way out, as short-lived foreground runs before the sandbox is recorded for good.
-        for (qsizetype i = 0; i < std::max<qsizetype>(install.size(), 1); ++i) {
-            runtime::SandboxSpec first = spec;
-            if (!install.isEmpty()) {
-                first.argv = install.at(i).argv;
-                first.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
-                first.interactive = false;
-                setUser(install.at(i).uid);
-            }
-            const runtime::RuntimeResult created = runtime->create(first);
-            if (!created.ok)
-                return failed(created);
-            if (i == 0 && (!prepareHome(kit, spec, home, &work.notes, &problem) ||
-                           !writeSetupFiles(record.setupFiles, spec, home, &work.notes, &problem))) {
-                runtime->remove(spec.name, true);
-                return failed(runtime::RuntimeResult::failure(problem));
-            }
-            if (install.isEmpty())
-                return work;
-            QTemporaryFile output;
-            const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-            if (!output.open() || devNull < 0) {
-                if (devNull >= 0)
-                    ::close(devNull);
-                runtime->remove(spec.name, true);
-                return failed(
-                    runtime::RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install")));
-            }
-            const runtime::RuntimeResult installed =
-                runtime->start(spec.name, {devNull, int(output.handle()), int(output.handle())});
-            ::close(devNull);
-            runtime->remove(spec.name, false);
-            if (!installed.ok || installed.exitCode.value_or(1) != 0) {
-                output.seek(0);
-                const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
-                runtime->remove(spec.name, true);
-                return failed(runtime::RuntimeResult::failure(
-                    installed.ok ? QStringLiteral("setup.install failed with status %1:\n%2")
-                                       .arg(installed.exitCode.value_or(-1))
-                                       .arg(tail)
-                                 : installed.error));
-            }
-        }
-        setUser(runtime::bwrap::BwrapOptions::kRegularUid);
-        work.result = runtime->create(spec);
-        if (!work.result.ok)
-            return failed(work.result);
-        return work;
+    const QString name = plan->spec.name;
+    const QString kitName = plan->kit.name;
+    auto job = [creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
+        const runtime::RuntimeResult result = creation.run();
+        return {result, creation.notes()};
     };
-    auto done = [this, name = spec.name, runtime, reply, foreground, record](const Work &work) {
+    auto done = [this, name, kitName, runtime, reply](const Work &work) {
         if (!work.result.ok) {
             closeEndpoint(name);
             if (!runtime->inspect(name)) {
                 SandboxRecord::remove(name);
                 CredentialInjection::forget(name);
-                forgetKitRulesIfUnused(record.kitName);
+                forgetKitRulesIfUnused(kitName);
             }
-            return reply.fail(QStringLiteral("create-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kCreateFailed), work.result.error);
         }
-        if (!foreground)
-            closeEndpoint(name);
-        qCInfo(lcSandbox) << (foreground ? "prepared" : "created") << "sandbox" << name << "from kit" << record.kitName;
+        closeEndpoint(name);
+        qCInfo(lcSandbox) << "created sandbox" << name << "from kit" << kitName;
         const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
         reply.succeed({{QStringLiteral("sandbox"), info ? infoJson(*info) : QJsonObject{}},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
-    if (!runOperation(spec.name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QLatin1String(api::errors::kBusy), error);
+}
+
+bool SandboxService::admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
+                               api::Reply *refusal) const
+{
+    const QString &name = plan.spec.name;
+    if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(name); owner && owner != runtime) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kExists),
+                                       QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), name));
+        return false;
+    }
+    if (runtime->inspect(name)) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kExists),
+                                       QStringLiteral("a sandbox named %1 exists already").arg(name));
+        return false;
+    }
+    return true;
+}
+
+bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal)
+{
+    SandboxRecord record;
+    record.name = plan.spec.name;
+    record.kitName = plan.kit.name;
+    record.kitDirectory = plan.kitDirectory;
+    record.backend = backend;
+    record.networkAllow = plan.kit.networkAllow;
+    record.networkDeny = plan.kit.networkDeny;
+    record.setupFiles = plan.kit.setup.files;
+    applyKitRules(record, &plan.notes);
+    QString error;
+    // setup.install may need the network; a detached sandbox's endpoint closes again once created.
+    if (!record.write(&error) || !CredentialInjection::remember(record.name, plan.kit.credentials, &error) ||
+        !openEndpoint(record.name, record.kitName, &error, PortForwarder::portsOf(plan.spec))) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+        return false;
+    }
+    return true;
 }
 
 void SandboxService::startSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -798,13 +592,14 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     const QString name = params.value(QLatin1String("name")).toString();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     const runtime::SandboxInfo info = *runtime->inspect(name);
     if (info.status == runtime::SandboxStatus::Running)
-        return reply.fail(QStringLiteral("running"), QStringLiteral("sandbox %1 is already running").arg(name));
+        return reply.fail(QLatin1String(api::errors::kRunning),
+                          QStringLiteral("sandbox %1 is already running").arg(name));
     if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
         return reply.fail(
-            QStringLiteral("foreground"),
+            QLatin1String(api::errors::kForeground),
             QStringLiteral("sandbox %1 runs in a terminal; start it with 'paddock run --name %1'").arg(name));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     QStringList notes;
@@ -830,13 +625,13 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok) {
             closeEndpoint(name);
-            return reply.fail(QStringLiteral("start-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kStartFailed), work.result.error);
         }
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     if (!runOperation(name, std::move(job), std::move(done), &error)) {
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
     }
 }
 
@@ -845,21 +640,21 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
     const QString name = params.value(QLatin1String("name")).toString();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     auto job = [runtime, name]() -> Work {
         const runtime::RuntimeResult stopped = runtime->stop(name);
         return {stopped, stopped.ok ? fetchCloneBack(name) : QStringList()};
     };
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok)
-            return reply.fail(QStringLiteral("stop-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kStopFailed), work.result.error);
         closeEndpoint(name);
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
 }
 
 void SandboxService::removeSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -868,10 +663,10 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     const bool force = params.value(QLatin1String("force")).toBool();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
     if (!runtime)
-        return reply.fail(QStringLiteral("no-such-sandbox"), QStringLiteral("no sandbox named %1").arg(name));
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     const runtime::SandboxInfo info = *runtime->inspect(name);
     if (info.status == runtime::SandboxStatus::Running && !force)
-        return reply.fail(QStringLiteral("running"),
+        return reply.fail(QLatin1String(api::errors::kRunning),
                           QStringLiteral("sandbox %1 is running; stop it first or use --force").arg(name));
     auto job = [runtime, name, force]() -> Work {
         if (force) {
@@ -892,7 +687,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     };
     auto done = [this, name, kitName = info.kitName, backend = runtime->id(), reply](const Work &work) {
         if (!work.result.ok)
-            return reply.fail(QStringLiteral("remove-failed"), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kRemoveFailed), work.result.error);
         closeEndpoint(name);
         m_ports.forget(name);
         QFile::remove(endpointPath(name));
@@ -911,7 +706,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QStringLiteral("busy"), error);
+        reply.fail(QLatin1String(api::errors::kBusy), error);
 }
 
 } // namespace paddock::sandbox

@@ -25,12 +25,14 @@
 namespace paddock::api {
 class Server;
 class PendingReply;
+class Reply;
 struct CallContext;
 } // namespace paddock::api
 
 namespace paddock::sandbox {
 
 class CredentialInjection;
+struct CreationPlan;
 
 /**
  * @brief The daemon's owner of sandboxes: the egress proxy with one endpoint per sandbox, the
@@ -52,12 +54,10 @@ class CredentialInjection;
  * Methods (params → result; errors carry a sentence for the user):
  * - `sandbox.create` {kit: DIR, workspace, name?, paths?: [..], args?: [..], kitArgs?: {..},
  *   backend?: "bwrap"|"docker", interactive?: bool} → {sandbox: INFO, notes: [..]}: records
- *   a detached sandbox, fills its home and runs `setup.install` once. A docker sandbox's
- *   home is the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
- * - `sandbox.prepare`: the same params → {sandbox: INFO, notes}: for a foreground run by the
- *   caller; creates the sandbox (or reuses a stopped foreground one of that name), opens its
- *   endpoint and writes the setup files. The caller then starts it itself.
- * - Credentials, for both (CredentialInjection::admit()): a sandbox whose kit injects a
+ *   a sandbox, fills its home and runs `setup.install` once. `interactive` (default true)
+ *   gives the agent started with the sandbox a terminal of its own. A docker sandbox's home is
+ *   the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
+ * - Credentials (CredentialInjection::admit()): a sandbox whose kit injects a
  *   required key that has no secret, or whose binding does not approve the kit's domains, is
  *   refused with error `credentials-required`, whose message names each service with the
  *   command that fixes it (`paddock secret set SERVICE`, `paddock binding approve --kit DIR
@@ -68,8 +68,9 @@ class CredentialInjection;
  * - `sandbox.credentials`: the same params → {sandbox: NAME, blocked: bool, missingSecrets:
  *   [{service, description, required, command}], pendingApprovals: [{service, description,
  *   required, domains, newDomains, hasSecret}], messages: [..], warnings: [..]}: what a create
- *   or prepare with these params would refuse (@c messages) or only warn about.
- * - `sandbox.finished` {name, exitCode?} → {}: the caller's foreground run ended.
+ *   with these params would refuse (@c messages) or only warn about.
+ * - `sandbox.finished` {name, exitCode?} → {notes}: a session the caller ran ended (`paddock
+ *   run`): a clone workspace's commits are fetched back now.
  * - `sandbox.start` {name, agent?: bool} → {sandbox: INFO}: starts a detached sandbox; it runs
  *   until stopped. Its agent starts with it in a terminal of its own, unless `agent` is false
  *   (the caller starts it then, through the session channel).
@@ -88,12 +89,12 @@ class CredentialInjection;
  *   count, lastSeen, suggestion}], patterns: [..]}: what the sandbox was refused or learned,
  *   folded into the smallest allowlist (proposePolicy()).
  *
- * `sandbox.create` and `sandbox.prepare` also take `workspaceMode`: "direct" (the default,
- * the folder itself) or "clone" (a CloneWorkspace, bubblewrap only); a clone's commits are
- * fetched back when a foreground run finishes and when the sandbox is stopped or removed.
+ * `sandbox.create` also takes `workspaceMode`: "direct" (the default, the folder itself) or
+ * "clone" (a CloneWorkspace, bubblewrap only); a clone's commits are fetched back when a
+ * session of `paddock run` ends and when the sandbox is stopped or removed.
  *
  * INFO: {name, kit, backend, status: created|running|stopped, workspace, pid, startedAt,
- * finishedAt, exitCode, uptimeMs, lifetime: detached|foreground, proxySocket, ports?,
+ * finishedAt, exitCode, uptimeMs, lifetime: detached, proxySocket, ports?, agent?,
  * learning, workspaceMode: direct|clone, clone?: {path, branchPrefix}}.
  * `ports` lists the kit's TCP `ports`: [{sandbox: 8080, host: "127.0.0.1:41234"}], `host`
  * only while the sandbox runs and the port is published (see PortForwarder): the daemon
@@ -147,6 +148,7 @@ private:
     };
 
     void registerMethods();
+    void registerQueryMethods(); ///< list, inspect, logs
     void registerLearningMethods(); ///< in Learning.cpp
     void refindSandboxes();
     void onPolicyChanged();
@@ -167,7 +169,12 @@ private:
      *  for a running sandbox, as its supervisor reports it. */
     QJsonObject withAgent(QJsonObject object, const runtime::Runtime &runtime, const runtime::SandboxInfo &info) const;
 
-    void createSandbox(const QJsonObject &params, bool foreground, const api::PendingReply &reply);
+    /** `sandbox.create`: planned here, then created on a worker (SandboxCreation). */
+    void createSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    /** Refuses the name of a sandbox that exists already, on any runtime. */
+    bool admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime, api::Reply *refusal) const;
+    /** Records the sandbox with its kit's rules and credentials, and opens its endpoint. */
+    bool recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void stopSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);

@@ -26,8 +26,6 @@ Q_LOGGING_CATEGORY(lcSecretService, "paddock.sandbox.secrets", QtInfoMsg)
 namespace paddock::sandbox {
 namespace {
 
-const QString kKeychainUnavailable = QStringLiteral("keychain-unavailable");
-
 api::Reply invalid(const QString &message)
 {
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
@@ -38,13 +36,13 @@ QString codeFor(secrets::SecretError error)
 {
     switch (error) {
     case secrets::SecretError::NoBackend:
-        return kKeychainUnavailable;
+        return QLatin1String(api::errors::kKeychainUnavailable);
     case secrets::SecretError::NotFound:
-        return QStringLiteral("not-found");
+        return QLatin1String(api::errors::kNotFound);
     case secrets::SecretError::InvalidName:
         return QLatin1String(api::errors::kInvalidParams);
     default:
-        return QStringLiteral("keychain-error");
+        return QLatin1String(api::errors::kKeychainError);
     }
 }
 
@@ -97,7 +95,7 @@ std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJson
             if (diagnostic.isError())
                 problems << diagnostic.toString();
         }
-        return api::Reply::failure(QStringLiteral("invalid-kit"),
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
                                    QStringLiteral("the kit in %1 cannot be used: %2")
                                        .arg(directory, problems.isEmpty() ? QStringLiteral("no spec.yaml")
                                                                           : problems.join(QLatin1String("; "))));
@@ -110,9 +108,79 @@ std::variant<secrets::CredentialBindings, api::Reply> loadBindings()
 {
     secrets::CredentialBindings bindings;
     if (const auto problem = bindings.load())
-        return api::Reply::failure(QStringLiteral("bindings-error"),
+        return api::Reply::failure(QLatin1String(api::errors::kBindingsError),
                                    QStringLiteral("credentials.yaml cannot be used: %1").arg(problem->toString()));
     return bindings;
+}
+
+/** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
+api::Reply approveBindings(const QJsonObject &params)
+{
+    auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params);
+    if (auto *failed = std::get_if<api::Reply>(&kitOrError))
+        return *failed;
+    const kit::Kit &kit = std::get<kit::Kit>(kitOrError);
+    const bool all = !params.contains(QLatin1String("services"));
+    QStringList services;
+    for (const QJsonValue &value : params.value(QLatin1String("services")).toArray())
+        services << value.toString();
+    for (const QString &service : std::as_const(services)) {
+        const bool known = std::any_of(kit.credentials.cbegin(), kit.credentials.cend(),
+                                       [&](const kit::Credential &c) { return c.service == service; });
+        if (!known)
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                       QStringLiteral("the kit %1 has no credential named %2").arg(kit.name, service));
+    }
+    auto loaded = loadBindings();
+    if (auto *failed = std::get_if<api::Reply>(&loaded))
+        return *failed;
+    secrets::CredentialBindings &bindings = std::get<secrets::CredentialBindings>(loaded);
+    QJsonArray approved;
+    for (const kit::Credential &credential : kit.credentials) {
+        if (!all && !services.contains(credential.service))
+            continue;
+        const QStringList domains = injectionDomains(credential);
+        if (domains.isEmpty())
+            continue;
+        QString error;
+        if (!bindings.approve(credential.service, domains, &error))
+            return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
+        qCInfo(lcSecretService).noquote()
+            << "approved" << credential.service << "of kit" << kit.name << "for" << domains.join(QLatin1String(", "));
+        approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
+                                    {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
+    }
+    return api::Reply::success({{QStringLiteral("approved"), approved}});
+}
+
+/** @brief What `binding.check` found about one credential of the kit. */
+struct CredentialRow
+{
+    kit::Credential credential;
+    QStringList domains;
+    secrets::Coverage coverage;
+    bool secret = false;
+};
+
+/** The `credentials` entry of @p row; @p ready says whether the credential is ready for a start. */
+QJsonObject credentialRowJson(const CredentialRow &row, bool *ready)
+{
+    const bool oauthOnly = !row.credential.apiKey.has_value();
+    const bool approved = oauthOnly || row.domains.isEmpty() || row.coverage.covered;
+    *ready = oauthOnly || (row.secret && approved);
+    const bool wildcard = std::any_of(row.domains.cbegin(), row.domains.cend(), isWildcard);
+    return QJsonObject{
+        {QStringLiteral("service"), row.credential.service},
+        {QStringLiteral("description"), row.credential.description},
+        {QStringLiteral("required"), row.credential.required},
+        {QStringLiteral("kind"), oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
+        {QStringLiteral("secret"), row.secret},
+        {QStringLiteral("domains"), QJsonArray::fromStringList(row.domains)},
+        {QStringLiteral("approved"), approved},
+        {QStringLiteral("newDomains"), QJsonArray::fromStringList(approved ? QStringList() : row.coverage.newDomains)},
+        {QStringLiteral("wildcard"), wildcard},
+        {QStringLiteral("ready"), *ready},
+    };
 }
 
 /** A name no secret has, so that reading it says only whether the keychain answers. */
@@ -162,42 +230,7 @@ void SecretService::start()
     });
 
     m_server.registerMethod(QStringLiteral("binding.approve"), [](const QJsonObject &params, const api::CallContext &) {
-        auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params);
-        if (auto *failed = std::get_if<api::Reply>(&kitOrError))
-            return *failed;
-        const kit::Kit &kit = std::get<kit::Kit>(kitOrError);
-        const bool all = !params.contains(QLatin1String("services"));
-        QStringList services;
-        for (const QJsonValue &value : params.value(QLatin1String("services")).toArray())
-            services << value.toString();
-        for (const QString &service : std::as_const(services)) {
-            const bool known = std::any_of(kit.credentials.cbegin(), kit.credentials.cend(),
-                                           [&](const kit::Credential &c) { return c.service == service; });
-            if (!known)
-                return api::Reply::failure(
-                    QStringLiteral("not-found"),
-                    QStringLiteral("the kit %1 has no credential named %2").arg(kit.name, service));
-        }
-        auto loaded = loadBindings();
-        if (auto *failed = std::get_if<api::Reply>(&loaded))
-            return *failed;
-        secrets::CredentialBindings &bindings = std::get<secrets::CredentialBindings>(loaded);
-        QJsonArray approved;
-        for (const kit::Credential &credential : kit.credentials) {
-            if (!all && !services.contains(credential.service))
-                continue;
-            const QStringList domains = injectionDomains(credential);
-            if (domains.isEmpty())
-                continue;
-            QString error;
-            if (!bindings.approve(credential.service, domains, &error))
-                return api::Reply::failure(QStringLiteral("bindings-error"), error);
-            qCInfo(lcSecretService).noquote() << "approved" << credential.service << "of kit" << kit.name << "for"
-                                              << domains.join(QLatin1String(", "));
-            approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
-                                        {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
-        }
-        return api::Reply::success({{QStringLiteral("approved"), approved}});
+        return approveBindings(params);
     });
 
     m_server.registerMethod(QStringLiteral("binding.revoke"), [](const QJsonObject &params, const api::CallContext &) {
@@ -209,7 +242,7 @@ void SecretService::start()
             return *failed;
         QString error;
         if (!std::get<secrets::CredentialBindings>(loaded).revoke(service, &error))
-            return api::Reply::failure(QStringLiteral("not-found"), error);
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
         qCInfo(lcSecretService).noquote() << "revoked the binding of" << service;
         return api::Reply::success({{QStringLiteral("revoked"), service}});
     });
@@ -238,7 +271,7 @@ void SecretService::listSecrets(const api::PendingReply &reply)
     QString error;
     const QList<secrets::SecretId> ids = m_store->list(&error);
     if (!error.isEmpty())
-        return reply.fail(QStringLiteral("keychain-error"), error);
+        return reply.fail(QLatin1String(api::errors::kKeychainError), error);
 
     struct Gathered
     {
@@ -271,10 +304,10 @@ void SecretService::listSecrets(const api::PendingReply &reply)
         m_store->get(kProbeId, [reply, finish](secrets::SecretResult result) {
             secrets::wipe(result.value);
             // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
-        // after its timeout): either way a keychain service is what is missing.
-        if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout
-            || result.error == secrets::SecretError::Other)
-                return reply.fail(kKeychainUnavailable, result.message);
+            // after its timeout): either way a keychain service is what is missing.
+            if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout ||
+                result.error == secrets::SecretError::Other)
+                return reply.fail(QLatin1String(api::errors::kKeychainUnavailable), result.message);
             finish();
         });
         return;
@@ -345,7 +378,7 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     if (directory.isEmpty() && !sandbox.isEmpty()) {
         const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
         if (!record || record->kitDirectory.isEmpty())
-            return reply.fail(QStringLiteral("not-found"),
+            return reply.fail(QLatin1String(api::errors::kNotFound),
                               QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
         directory = record->kitDirectory;
     }
@@ -360,22 +393,15 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     const kit::Kit kit = std::get<kit::Kit>(kitOrError);
     const secrets::CredentialBindings bindings = std::get<secrets::CredentialBindings>(bindingsOrError);
 
-    struct Row
-    {
-        kit::Credential credential;
-        QStringList domains;
-        secrets::Coverage coverage;
-        bool secret = false;
-    };
     struct State
     {
-        QList<Row> rows;
+        QList<CredentialRow> rows;
         int pending = 0;
         bool keychain = true;
     };
     auto state = std::make_shared<State>();
     for (const kit::Credential &credential : kit.credentials) {
-        Row row{credential, injectionDomains(credential), {}, false};
+        CredentialRow row{credential, injectionDomains(credential), {}, false};
         row.coverage = bindings.coverage(credential.service, row.domains);
         state->rows << row;
     }
@@ -383,26 +409,11 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
     auto finish = [state, reply, name = kit.name, directory] {
         QJsonArray credentials;
         bool ready = true;
-        for (const Row &row : std::as_const(state->rows)) {
-            const bool oauthOnly = !row.credential.apiKey.has_value();
-            const bool approved = oauthOnly || row.domains.isEmpty() || row.coverage.covered;
-            const bool rowReady = oauthOnly || (row.secret && approved);
+        for (const CredentialRow &row : std::as_const(state->rows)) {
+            bool rowReady = false;
+            credentials.append(credentialRowJson(row, &rowReady));
             if (row.credential.required && !rowReady)
                 ready = false;
-            const bool wildcard = std::any_of(row.domains.cbegin(), row.domains.cend(), isWildcard);
-            credentials.append(QJsonObject{
-                {QStringLiteral("service"), row.credential.service},
-                {QStringLiteral("description"), row.credential.description},
-                {QStringLiteral("required"), row.credential.required},
-                {QStringLiteral("kind"), oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
-                {QStringLiteral("secret"), row.secret},
-                {QStringLiteral("domains"), QJsonArray::fromStringList(row.domains)},
-                {QStringLiteral("approved"), approved},
-                {QStringLiteral("newDomains"),
-                 QJsonArray::fromStringList(approved ? QStringList() : row.coverage.newDomains)},
-                {QStringLiteral("wildcard"), wildcard},
-                {QStringLiteral("ready"), rowReady},
-            });
         }
         reply.succeed({{QStringLiteral("kit"), name},
                        {QStringLiteral("directory"), directory},

@@ -181,6 +181,16 @@ void BwrapRuntime::setSandboxOptions(const QString &name, const bwrap::BwrapOpti
     m_options.insert(name, options);
 }
 
+void BwrapRuntime::setLaunchOptions(const QString &name, const LaunchOptions &launch)
+{
+    bwrap::BwrapOptions options;
+    options.uid = launch.uid.value_or(bwrap::BwrapOptions::kRegularUid);
+    options.gid = launch.uid.value_or(bwrap::BwrapOptions::kRegularGid);
+    options.workspaceSource = launch.workspaceSource;
+    options.workspaceTarget = launch.workspaceTarget;
+    setSandboxOptions(name, options);
+}
+
 bwrap::BwrapOptions BwrapRuntime::optionsFor(const QString &name) const
 {
     const std::lock_guard lock(m_optionsMutex);

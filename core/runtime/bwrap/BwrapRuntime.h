@@ -47,6 +47,16 @@ public:
     std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
 
     /**
+     * Nothing to keep: a bubblewrap sandbox runs the host's own system, and its private home
+     * is the daemon's host home of the sandbox (`dataDir()/sandboxes/NAME/home`) already.
+     */
+    bool prepareSandbox(SandboxSpec &, const SandboxOptions &, QString *) override { return true; }
+    /** Yes: the sandbox's user namespace maps the host user to whatever uid a launch asks for. */
+    bool choosesUserPerLaunch() const override { return true; }
+    /** As setSandboxOptions() with the uid (and the same gid) and the workspace mount of @p options. */
+    void setLaunchOptions(const QString &name, const LaunchOptions &options) override;
+
+    /**
      * How create() records sandbox @p name from now on: its user inside and its workspace
      * mount (bwrap::BwrapOptions). A name never given options gets the defaults: the regular
      * user and the spec's workspace at its own path. Safe to call from any thread.

@@ -4,6 +4,7 @@
 // Runtime calls. Every mount the container gets is listed in containerSpec(), each with the
 // reason it exists; anything not listed does not come from the host.
 #include "runtime/docker/DockerRuntime.h"
+#include "common/Paths.h"
 #include "runtime/SandboxSpecJson.h"
 
 #include "runtime/docker/StreamDemuxer.h"
@@ -270,6 +271,21 @@ void DockerRuntime::setImageHint(const QString &name, const QString &hint)
 {
     const std::lock_guard lock(m_optionsMutex);
     m_imageHints.insert(name, hint);
+}
+
+bool DockerRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error)
+{
+    // A container gets the same kind of home as a bubblewrap sandbox: a host directory its
+    // owner fills, mounted at the sandbox home.
+    if (!options.hostHome.isEmpty()) {
+        spec.homeDir = options.hostHome;
+        if (!paths::ensurePrivateDir(options.hostHome, error))
+            return false;
+    }
+    setSandboxOptions(spec.name,
+                      {options.image, options.cpus, options.memoryBytes, options.volumes, options.ports, QString()});
+    setImageHint(spec.name, options.imageHint);
+    return true;
 }
 
 DockerSandboxOptions DockerRuntime::optionsFor(const QString &name) const

@@ -12,29 +12,18 @@
 
 namespace paddock::runtime {
 
-/** @brief A volume of a Docker sandbox, as a kit's `volumes` entry describes it. */
-struct DockerVolume
-{
-    QString path;       ///< inside the container
-    bool tmpfs = false; ///< true: in memory, gone when the container stops; false: a named volume
-    QString size;       ///< tmpfs only, as `mount -t tmpfs` reads it ("64m")
-    QString mode;       ///< tmpfs only, octal ("1777")
-
-    bool operator==(const DockerVolume &) const = default;
-};
-
-/** @brief A container port to publish on the host's loopback, on a port the engine picks. */
-struct DockerPort
-{
-    quint16 containerPort = 0;
-    QString protocol = QStringLiteral("tcp");
-
-    bool operator==(const DockerPort &) const = default;
-};
+/**
+ * A volume of a Docker sandbox: a tmpfs, or a named volume `paddock-NAME-PATH` kept until the
+ * sandbox is removed with its home.
+ */
+using DockerVolume = SandboxVolume;
+/** A container port, published on the host's loopback on a port the engine picks. */
+using DockerPort = SandboxPort;
 
 /**
  * @brief What a Docker sandbox needs beyond its SandboxSpec: the image and the kit's
- * resources, volumes, ports and user. Given to DockerRuntime before create(), keyed by name.
+ * resources, volumes, ports and user. Given to DockerRuntime before create(), keyed by name,
+ * directly or through prepareSandbox().
  */
 struct DockerSandboxOptions
 {
@@ -65,16 +54,17 @@ struct DockerSandboxOptions
  * binds and the grants. The environment is exactly the spec's, to which the engine adds
  * HOSTNAME (and PATH, HOME, or with a TTY TERM, only when the spec lacks them).
  *
- * The image and resources come from setSandboxOptions() (or setDefaultOptions()), read by
- * create(); afterwards they live in the container. Named volumes are `paddock-NAME-PATH`.
- * Ports are recorded as bindings on 127.0.0.1 with an ephemeral host port, but an engine
- * publishes nothing for a container without a network: they are published by paddock-init
- * and the daemon instead. When the spec's environment holds PADDOCK_PUBLISH (which the
- * daemon sets, see sandbox::PortForwarder), it becomes paddock-init's `--publish` options
- * rather than a variable of the container. When a read-only bind already shows the proxy
- * socket's directory where the socket is expected, the socket is not bound on its own: a
- * bound file would keep the socket of the daemon that created it, and after a daemon restart
- * the container would dial a dead socket instead of the new one at the same path.
+ * The image and resources come from prepareSandbox() or setSandboxOptions() (else
+ * setDefaultOptions()), read by create(); afterwards they live in the container. Named
+ * volumes are `paddock-NAME-PATH`. Ports are recorded as bindings on 127.0.0.1 with an
+ * ephemeral host port, but an engine publishes nothing for a container without a network:
+ * they are published by paddock-init and the daemon instead. When the spec's environment
+ * holds PADDOCK_PUBLISH (which the daemon sets, see sandbox::PortForwarder), it becomes
+ * paddock-init's `--publish` options rather than a variable of the container. When a
+ * read-only bind already shows the proxy socket's directory where the socket is expected, the
+ * socket is not bound on its own: a bound file would keep the socket of the daemon that
+ * created it, and after a daemon restart the container would dial a dead socket instead of
+ * the new one at the same path.
  *
  * A foreground start attaches to the container before starting it, so no output is lost,
  * and relays the caller's fds (stdin only when the spec is interactive) until it exits. The
@@ -106,6 +96,17 @@ public:
      * TTY). The engine copies the two streams apart, so lines close in time may swap.
      */
     std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
+
+    /**
+     * Keeps the image, resources, volumes, ports and image hint of @p options for the next
+     * create() (setSandboxOptions(), setImageHint()). With SandboxOptions::hostHome the home is
+     * that host directory (created 0700 if missing) rather than the named volume.
+     */
+    bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) override;
+    /** No: a container runs as its image's users. */
+    bool choosesUserPerLaunch() const override { return false; }
+    /** Ignored: a container runs as its image's users and shows the spec's workspace. */
+    void setLaunchOptions(const QString &, const LaunchOptions &) override {}
 
     /** Used by create() for sandboxes without options of their own. */
     void setDefaultOptions(const DockerSandboxOptions &options);

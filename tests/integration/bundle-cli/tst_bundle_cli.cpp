@@ -43,6 +43,7 @@ public:
         env.insert(QStringLiteral("XDG_STATE_HOME"), path(QStringLiteral("state")));
         env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
+        env.insert(QStringLiteral("HOME"), m_root.path());
         process.setProcessEnvironment(env);
         process.setWorkingDirectory(workingDir.isEmpty() ? m_root.path() : workingDir);
         process.start(QStringLiteral(PADDOCK_BIN), arguments);
@@ -52,6 +53,8 @@ public:
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
     }
+
+    QString home() const { return m_root.path(); }
 
     /** Every file and folder under the XDG directories, relative to the root. */
     QStringList written() const
@@ -152,6 +155,33 @@ QByteArray honestStart()
     return member("manifest.json", manifest()) + member("kit/spec.yaml", kSpec);
 }
 
+// ---- kits whose name tries to lead out of the kits folder ----
+
+// The attack: a name that is a template, so that validation skipped its check, and that
+// resolves through '..' to the folder whose .desktop files run at the next login.
+const QByteArray kTemplateName = "${{ kit.args.a }}/../../../../.config/autostart";
+
+QByteArray specNamed(const QByteArray &name)
+{
+    return "schemaVersion: \"2\"\nkind: sandbox\nname: \"" + name +
+           "\"\nargs:\n  a:\n    required: true\nsandbox:\n  image: tiny:1\n";
+}
+
+const QByteArray kDesktopEntry = "[Desktop Entry]\nType=Application\nExec=sh -c 'echo owned > /tmp/owned'\n";
+
+/** A bundle written by hand: `bundle export` refuses to write one for such a kit. */
+QByteArray bundleNamed(const QByteArray &manifestName, const QByteArray &specName)
+{
+    return member("manifest.json", manifest(manifestName)) + member("kit/spec.yaml", specNamed(specName)) +
+           member("kit/evil.desktop", kDesktopEntry) + endMarker();
+}
+
+/** The kit folder an import of a kit named @p name used to write, in @p person's data folder. */
+QString wouldBeTarget(const Person &person, const QByteArray &name)
+{
+    return QDir::cleanPath(person.dataDir() + QStringLiteral("/paddock/kits/") + QString::fromUtf8(name));
+}
+
 } // namespace
 
 class TestBundleCli : public QObject
@@ -167,6 +197,12 @@ private slots:
     void hostileArchiveIsRefused_data();
     void hostileArchiveIsRefused();
     void invalidKitInsideIsRefused();
+    void templateNameLeadingToAutostartIsRefused();
+    void nameThatIsAPathIsRefused_data();
+    void nameThatIsAPathIsRefused();
+    void intoMustNameAKitFolder();
+    void symlinkedKitsFolderIsFollowed();
+    void linkInPlaceOfTheKitFolderIsNotReplaced();
 };
 
 void TestBundleCli::exportThenImportRoundTrip()
@@ -375,6 +411,192 @@ void TestBundleCli::invalidKitInsideIsRefused()
     QVERIFY2(imported.err.contains(QLatin1String("the bundle's kit does not validate")), qPrintable(imported.err));
     QVERIFY2(imported.err.contains(QLatin1String("unknownField")), qPrintable(imported.err));
     QCOMPARE(student.written(), QStringList());
+}
+
+void TestBundleCli::templateNameLeadingToAutostartIsRefused()
+{
+    Person teacher;
+    const QString kit = teacher.path(QStringLiteral("autostart-kit"));
+    QVERIFY(QDir().mkpath(kit));
+    QVERIFY(writeAll(kit + QStringLiteral("/spec.yaml"), specNamed(kTemplateName)));
+    QVERIFY(writeAll(kit + QStringLiteral("/evil.desktop"), kDesktopEntry));
+
+    // kit validate: the error is at the placeholder, line 3, column 8.
+    const Run validated = teacher.paddock({QStringLiteral("kit"), QStringLiteral("validate"), kit});
+    QCOMPARE(validated.exitCode, 1);
+    QVERIFY2(validated.out.contains(QLatin1String("spec.yaml:3:8: error: `name` is the kit's identity and cannot use a "
+                                                  "placeholder")),
+             qPrintable(validated.out));
+    QVERIFY2(validated.out.contains(QStringLiteral("'%1'").arg(QString::fromUtf8(kTemplateName))),
+             qPrintable(validated.out));
+
+    // Loading it with a value for the argument is refused the same way.
+    const Run shown = teacher.paddock(
+        {QStringLiteral("kit"), QStringLiteral("show"), kit, QStringLiteral("--arg"), QStringLiteral("a=x")});
+    QCOMPARE(shown.exitCode, 1);
+    QVERIFY2(shown.err.contains(QLatin1String("cannot use a placeholder")), qPrintable(shown.err));
+
+    // bundle export packs nothing.
+    const QString file = teacher.path(QStringLiteral("autostart.paddock"));
+    const Run exported = teacher.paddock(
+        {QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"), kit, QStringLiteral("-o"), file});
+    QCOMPARE(exported.exitCode, 1);
+    QVERIFY2(exported.err.contains(QLatin1String("the kit does not validate")), qPrintable(exported.err));
+    QVERIFY2(exported.err.contains(QLatin1String("cannot use a placeholder")), qPrintable(exported.err));
+    QVERIFY(!QFileInfo::exists(file));
+
+    // A bundle made by hand is refused by import, with and without --dry-run: once with the
+    // template in the manifest too, once with an innocent manifest and the template in spec.yaml.
+    const struct
+    {
+        QByteArray manifestName;
+        QString message;
+    } bundles[] = {
+        {kTemplateName, QStringLiteral("'kit.name' must be a kit name (1-64 lowercase letters, digits and inner "
+                                       "hyphens), found '%1'")
+                            .arg(QString::fromUtf8(kTemplateName))},
+        {"autostart",
+         QStringLiteral("spec.yaml:3:8: error: `name` is the kit's identity and cannot use a placeholder")},
+    };
+    for (const auto &bundle : bundles) {
+        Person student;
+        const QString hostile = student.path(QStringLiteral("course.paddock"));
+        QVERIFY(writeAll(hostile, bundleNamed(bundle.manifestName, kTemplateName)));
+        for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
+            const Run imported =
+                student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), hostile} + extra);
+            QCOMPARE(imported.exitCode, 1);
+            QVERIFY2(imported.err.contains(bundle.message), qPrintable(imported.err));
+            QVERIFY2(!imported.out.contains(QLatin1String("write the kit folder")), qPrintable(imported.out));
+            QCOMPARE(student.written(), QStringList());
+            // Where the kit would have gone: data/paddock/kits/X/../../../../.config/autostart.
+            QCOMPARE(wouldBeTarget(student, kTemplateName), student.home() + QStringLiteral("/.config/autostart"));
+            QVERIFY(!QFileInfo::exists(wouldBeTarget(student, kTemplateName)));
+            QVERIFY(!QFileInfo::exists(student.home() + QStringLiteral("/.config")));
+        }
+    }
+}
+
+void TestBundleCli::nameThatIsAPathIsRefused_data()
+{
+    QTest::addColumn<QByteArray>("name");
+    QTest::newRow("slash") << QByteArray("course/autostart");
+    QTest::newRow("parent") << QByteArray("..");
+    QTest::newRow("parents") << QByteArray("../../../.config/autostart");
+    QTest::newRow("absolute path") << QByteArray("/tmp/paddock-owned/.config/autostart");
+}
+
+void TestBundleCli::nameThatIsAPathIsRefused()
+{
+    QFETCH(QByteArray, name);
+    Person teacher;
+    const QString kit = teacher.path(QStringLiteral("kit"));
+    QVERIFY(QDir().mkpath(kit));
+    QVERIFY(writeAll(kit + QStringLiteral("/spec.yaml"), specNamed(name)));
+    const QString found = QStringLiteral("found '%1'").arg(QString::fromUtf8(name));
+
+    const Run validated = teacher.paddock({QStringLiteral("kit"), QStringLiteral("validate"), kit});
+    QCOMPARE(validated.exitCode, 1);
+    QVERIFY2(validated.out.contains(QLatin1String("spec.yaml:3:7: error: `name` must be")), qPrintable(validated.out));
+    QVERIFY2(validated.out.contains(found), qPrintable(validated.out));
+
+    const QString file = teacher.path(QStringLiteral("out.paddock"));
+    const Run exported = teacher.paddock(
+        {QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"), kit, QStringLiteral("-o"), file});
+    QCOMPARE(exported.exitCode, 1);
+    QVERIFY2(exported.err.contains(found), qPrintable(exported.err));
+    QVERIFY(!QFileInfo::exists(file));
+
+    Person student;
+    const QString hostile = student.path(QStringLiteral("hostile.paddock"));
+    QVERIFY(writeAll(hostile, bundleNamed(name, name)));
+    for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
+        const Run imported =
+            student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), hostile} + extra);
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(QLatin1String("'kit.name' must be a kit name")), qPrintable(imported.err));
+        QVERIFY2(imported.err.contains(found), qPrintable(imported.err));
+        QCOMPARE(student.written(), QStringList());
+        QVERIFY(!QFileInfo::exists(wouldBeTarget(student, name)));
+        QVERIFY(!QFileInfo::exists(student.home() + QStringLiteral("/.config")));
+    }
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/paddock-owned")));
+}
+
+void TestBundleCli::intoMustNameAKitFolder()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    Person student;
+    for (const QString &into : {QStringLiteral(".config/autostart/.."), QStringLiteral(".config/Autostart")}) {
+        const QString named = QFileInfo(QDir::cleanPath(student.path(into))).fileName();
+        for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
+            const Run imported =
+                student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file,
+                                            QStringLiteral("--into"), student.path(into), QStringLiteral("--replace")} +
+                                extra);
+            QCOMPARE(imported.exitCode, 1);
+            QVERIFY2(imported.err.contains(QStringLiteral("refusing to write the kit folder '%1'").arg(named)),
+                     qPrintable(imported.err));
+            QVERIFY2(imported.err.contains(QLatin1String("is not a kit name")), qPrintable(imported.err));
+            QVERIFY(!QFileInfo::exists(student.home() + QStringLiteral("/.config")));
+        }
+    }
+}
+
+void TestBundleCli::symlinkedKitsFolderIsFollowed()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    // A kits folder kept on another disk, behind a link, as people do with ~/.local/share.
+    Person student;
+    const QString real = student.path(QStringLiteral("disk/kits"));
+    QVERIFY(QDir().mkpath(real));
+    QVERIFY(QDir().mkpath(student.dataDir() + QStringLiteral("/paddock")));
+    QVERIFY(QFile::link(real, student.dataDir() + QStringLiteral("/paddock/kits")));
+    const QString destination = QFileInfo(real).canonicalFilePath() + QStringLiteral("/shell");
+
+    const Run preview =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
+    QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
+    QVERIFY2(preview.out.contains(QStringLiteral("write the kit folder ") + destination), qPrintable(preview.out));
+    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("shell"))));
+    QCOMPARE(QDir(real).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{QStringLiteral("shell")});
+}
+
+void TestBundleCli::linkInPlaceOfTheKitFolderIsNotReplaced()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+                .exitCode == 0);
+    Person student;
+    const QString autostart = student.home() + QStringLiteral("/.config/autostart");
+    QVERIFY(QDir().mkpath(autostart));
+    QVERIFY(QDir().mkpath(student.dataDir() + QStringLiteral("/paddock/kits")));
+    const QString link = student.dataDir() + QStringLiteral("/paddock/kits/shell");
+    QVERIFY(QFile::link(autostart, link));
+    for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
+        const Run imported = student.paddock(
+            QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")} + extra);
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(link + QStringLiteral(" exists and is not a folder")), qPrintable(imported.err));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(QDir(autostart).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBundleCli)

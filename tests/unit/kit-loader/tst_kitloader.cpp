@@ -75,6 +75,8 @@ private slots:
     void argsBlockIsLeftUntouched();
     void argumentSubstitutesIntoRequiresAgent();
     void escapedOpenerStaysLiteral();
+    void nameIsNeverATemplate_data();
+    void nameIsNeverATemplate();
     void argumentReferenceInAKeyIsRefused();
     void undeclaredCommandLineArgumentIsRefused();
     void schemeSugarIsExpanded();
@@ -312,6 +314,52 @@ void TestKitLoader::escapedOpenerStaysLiteral()
     QCOMPARE(result.kit->environment.at(0).second, QStringLiteral("${{ kit.args.v }}"));
     QCOMPARE(result.kit->environment.at(1).second, QStringLiteral("x-1.2-y"));
     QCOMPARE(result.kit->environment.at(2).second, QStringLiteral("${{ github.sha }}"));
+}
+
+void TestKitLoader::nameIsNeverATemplate_data()
+{
+    QTest::addColumn<bool>("requireArgValues");
+    QTest::addColumn<QString>("value");
+    // Validation leaves a required argument unresolved; that must not skip the name's check.
+    QTest::newRow("validate") << false << QString();
+    QTest::newRow("load with a value") << true << QStringLiteral("x");
+    QTest::newRow("load with a value that is a name") << true << QStringLiteral("autostart");
+}
+
+void TestKitLoader::nameIsNeverATemplate()
+{
+    QFETCH(bool, requireArgValues);
+    QFETCH(QString, value);
+    const QByteArray spec = "schemaVersion: \"2\"\n"
+                            "kind: sandbox\n"
+                            "name: \"${{ kit.args.a }}/../../../../.config/autostart\"\n"
+                            "args:\n"
+                            "  a:\n"
+                            "    required: true\n"
+                            "sandbox:\n"
+                            "  image: tiny:1\n";
+    KitLoadOptions options;
+    options.requireArgValues = requireArgValues;
+    if (!value.isEmpty())
+        options.args.insert(QStringLiteral("a"), value);
+    const KitLoadResult result = KitLoader::loadText(spec, QStringLiteral("spec.yaml"), options);
+    QVERIFY(!result.ok());
+    const QList<Diagnostic> errors = only(result.diagnostics, Diagnostic::Severity::Error);
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors.first().line, 3);
+    QCOMPARE(errors.first().column, 8);
+    QVERIFY2(errors.first().message.contains(QLatin1String("`name` is the kit's identity and cannot use a "
+                                                            "placeholder")),
+             qPrintable(errors.first().toString()));
+    QVERIFY2(errors.first().message.contains(QLatin1String("'${{ kit.args.a }}/../../../../.config/autostart'")),
+             qPrintable(errors.first().toString()));
+
+    // An escaped opener is no placeholder, but still no kit name.
+    const KitLoadResult escaped = KitLoader::loadText(
+        "schemaVersion: \"2\"\nkind: mixin\nname: \"$${{ x }}\"\n", QStringLiteral("spec.yaml"), options);
+    QVERIFY(!escaped.ok());
+    QVERIFY2(dump(escaped.diagnostics).contains(QLatin1String("cannot use a placeholder")),
+             qPrintable(dump(escaped.diagnostics)));
 }
 
 void TestKitLoader::argumentReferenceInAKeyIsRefused()

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/CreateRequest.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace paddock::sandbox {
+namespace {
+
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList result;
+    for (const QJsonValue &item : value.toArray())
+        result << item.toString();
+    return result;
+}
+
+} // namespace
+
+std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QString *error)
+{
+    CreateRequest request;
+    request.kitDirectory = params.value(QLatin1String("kit")).toString();
+    request.workspace = QDir::cleanPath(params.value(QLatin1String("workspace")).toString());
+    if (request.kitDirectory.isEmpty() || !QDir::isAbsolutePath(request.kitDirectory)) {
+        *error = QStringLiteral("the kit must be an absolute directory path");
+        return std::nullopt;
+    }
+    if (!QDir::isAbsolutePath(request.workspace) || !QFileInfo(request.workspace).isDir()) {
+        *error = QStringLiteral("the workspace %1 is not a directory").arg(request.workspace);
+        return std::nullopt;
+    }
+    const QString workspaceMode = params.value(QLatin1String("workspaceMode")).toString(QStringLiteral("direct"));
+    if (workspaceMode != QLatin1String("direct") && workspaceMode != QLatin1String("clone")) {
+        *error = QStringLiteral("workspaceMode is 'direct' or 'clone', not '%1'").arg(workspaceMode);
+        return std::nullopt;
+    }
+    request.cloneWorkspace = workspaceMode == QLatin1String("clone");
+    request.extraPaths = stringList(params.value(QLatin1String("paths")));
+    for (const QString &path : std::as_const(request.extraPaths)) {
+        if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path)) {
+            *error = QStringLiteral("%1 does not exist").arg(path);
+            return std::nullopt;
+        }
+    }
+    const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
+    for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
+        request.kitArgs.insert(it.key(), it.value().toString());
+    request.name = params.value(QLatin1String("name")).toString();
+    request.commandArgs = stringList(params.value(QLatin1String("args")));
+    request.backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
+    // The agent started with the sandbox has a terminal unless the caller has none (a script).
+    request.interactive = params.value(QLatin1String("interactive")).toBool(true);
+    return request;
+}
+
+kit::KitLoadOptions CreateRequest::kitLoadOptions() const
+{
+    kit::KitLoadOptions options;
+    options.requireArgValues = true;
+    options.args = kitArgs;
+    return options;
+}
+
+} // namespace paddock::sandbox

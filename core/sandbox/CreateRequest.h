@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/KitLoader.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace paddock::sandbox {
+
+/**
+ * @brief The params of `sandbox.create` (see SandboxService), checked
+ * for their shape and read into values before anything is done with them.
+ *
+ * `approveCredentials` is not here: CredentialInjection::admit() reads it before the request
+ * gets this far.
+ */
+struct CreateRequest
+{
+    QString kitDirectory;           ///< `kit`: absolute
+    QMap<QString, QString> kitArgs; ///< `kitArgs`: values of the kit's `args`, by name
+    QString workspace;              ///< `workspace`: absolute, cleaned, an existing directory
+    QString name;                   ///< `name`; empty: the kit's default name for the workspace
+    QStringList extraPaths;         ///< `paths`: absolute and existing, shown read-only
+    QStringList commandArgs;        ///< `args`: replace the kit's command when not empty
+    QString backend;                ///< `backend`: "bwrap" when absent
+    bool interactive = false;       ///< `interactive`
+    bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)
+
+    /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */
+    static std::optional<CreateRequest> parse(const QJsonObject &params, QString *error);
+    /** How the kit is loaded for the request: with @ref kitArgs, every required argument given. */
+    kit::KitLoadOptions kitLoadOptions() const;
+};
+
+} // namespace paddock::sandbox

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/SandboxCreation.h"
+
+#include "kit/KitLoader.h"
+#include "runtime/bwrap/BwrapRuntime.h"
+#include "sandbox/CreateRequest.h"
+#include "sandbox/CredentialInjection.h"
+#include "sandbox/ImageService.h"
+#include "sandbox/PortForwarder.h"
+#include "sandbox/SandboxService.h"
+
+#include <QFileInfo>
+#include <QTemporaryFile>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace paddock::sandbox {
+namespace {
+
+using runtime::RuntimeResult;
+
+/** Where a sandbox's endpoint directory appears inside it (see endpointBind()). */
+const QString kEndpointDirInside = QStringLiteral("/run/paddock/endpoint");
+
+api::Reply refuse(const char *code, const QString &message)
+{
+    return api::Reply::failure(QLatin1String(code), message);
+}
+
+/**
+ * Makes the endpoint reachable through its directory rather than the socket file alone: a
+ * bind of the file pins the socket of the daemon that created it, so after a daemon restart
+ * a running sandbox would keep dialling a dead socket. Through the directory it finds the
+ * socket the new daemon listens on at the same path. The directory holds nothing but this
+ * sandbox's socket.
+ */
+void endpointBind(runtime::SandboxSpec &spec, const QString &endpoint)
+{
+    spec.proxySocket = endpoint;
+    spec.sandboxProxySocket = kEndpointDirInside + QStringLiteral("/proxy.sock");
+    spec.readOnlyBinds.append({QFileInfo(endpoint).absolutePath(), kEndpointDirInside});
+}
+
+std::optional<kit::Kit> loadKit(const CreateRequest &request, api::Reply *refusal)
+{
+    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(request.kitDirectory, request.kitLoadOptions());
+    if (loaded.ok())
+        return *loaded.kit;
+    QStringList problems;
+    for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
+        problems << diagnostic.toString();
+    *refusal = refuse(api::errors::kInvalidKit, QStringLiteral("the kit in %1 cannot be used:\n%2")
+                                                    .arg(request.kitDirectory, problems.join(QLatin1Char('\n'))));
+    return std::nullopt;
+}
+
+/** The spec @p kit gives for @p request on @p runtime (see applyKit()), with a valid name. */
+std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateRequest &request,
+                                            const runtime::Runtime &runtime, api::Reply *refusal)
+{
+    SandboxChoices choices;
+    choices.name = request.name;
+    choices.workspace = request.workspace;
+    choices.extraPaths = request.extraPaths;
+    choices.commandArgs = request.commandArgs;
+    choices.interactive = request.interactive;
+    choices.lifetime = runtime::SandboxSpec::Lifetime::Detached;
+    choices.initPath = SandboxService::findInitProgram();
+    choices.caBundle = CredentialInjection::bundlePath();
+    choices.startupUsersByNamespace = runtime.id() == QLatin1String("bwrap");
+    if (request.cloneWorkspace && runtime.id() != QLatin1String("bwrap")) {
+        *refusal =
+            refuse(api::errors::kInvalidParams, QStringLiteral("a clone workspace needs the bwrap backend for now"));
+        return std::nullopt;
+    }
+    if (choices.initPath.isEmpty()) {
+        *refusal =
+            refuse(api::errors::kInternal,
+                   QStringLiteral("paddock-init is not installed next to paddockd (set PADDOCK_INIT to its path)"));
+        return std::nullopt;
+    }
+    const AppliedKit applied = applyKit(kit, choices);
+    if (!applied.spec) {
+        *refusal = refuse(api::errors::kInvalidKit, applied.error);
+        return std::nullopt;
+    }
+    if (!runtime::BwrapRuntime::isValidName(applied.spec->name)) {
+        *refusal = refuse(api::errors::kInvalidParams,
+                          QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')")
+                              .arg(applied.spec->name));
+        return std::nullopt;
+    }
+    return applied.spec;
+}
+
+/** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
+runtime::SandboxOptions sandboxOptions(const kit::Kit &kit, const QString &kitDir, const QString &home)
+{
+    runtime::SandboxOptions options;
+    if (kit.sandbox) {
+        options.image = kit.sandbox->image;
+        if (kit.sandbox->resources) {
+            options.cpus = kit.sandbox->resources->cpu.value_or(0);
+            options.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
+        }
+    }
+    for (const kit::Volume &volume : kit.volumes)
+        options.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
+    for (const kit::Port &port : kit.ports)
+        options.ports.append({quint16(port.container), port.protocol});
+    options.imageHint = ImageService::missingImageHint(kit, kitDir);
+    options.hostHome = home;
+    return options;
+}
+
+} // namespace
+
+std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
+                                         api::Reply *refusal)
+{
+    std::optional<kit::Kit> kit = loadKit(request, refusal);
+    if (!kit)
+        return std::nullopt;
+    std::optional<runtime::SandboxSpec> spec = specFor(*kit, request, runtime, refusal);
+    if (!spec)
+        return std::nullopt;
+    CreationPlan plan;
+    plan.kit = std::move(*kit);
+    plan.kitDirectory = request.kitDirectory;
+    plan.spec = std::move(*spec);
+    plan.cloneWorkspace = request.cloneWorkspace;
+    endpointBind(plan.spec, SandboxService::endpointPath(plan.spec.name));
+    plan.notes = PortForwarder::publishInto(plan.spec, plan.kit.ports);
+    plan.home = SandboxService::homeOf(plan.spec.name);
+    return plan;
+}
+
+bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *refusal)
+{
+    QString error;
+    if (!runtime.prepareSandbox(plan.spec, sandboxOptions(plan.kit, plan.kitDirectory, plan.home), &error)) {
+        *refusal = refuse(api::errors::kInternal, error);
+        return false;
+    }
+    if (runtime.choosesUserPerLaunch()) {
+        const std::optional<QList<InstallRun>> runs = installRuns(plan.kit, &error);
+        if (!runs) {
+            *refusal = refuse(api::errors::kInvalidKit, error);
+            return false;
+        }
+        plan.install = *runs;
+    } else if (!plan.kit.setup.install.isEmpty()) {
+        // One run, whatever users the commands name: a container runs them as its image's user.
+        plan.install.append({0, installArgv(plan.kit)});
+    }
+    return true;
+}
+
+SandboxCreation::SandboxCreation(std::shared_ptr<runtime::Runtime> runtime, CreationPlan plan)
+    : m_runtime(std::move(runtime)), m_plan(std::move(plan)), m_notes(m_plan.notes)
+{}
+
+RuntimeResult SandboxCreation::run()
+{
+    QString problem;
+    if (!openClone(&problem))
+        return RuntimeResult::failure(problem);
+    launchAs(std::nullopt);
+    if (m_plan.install.isEmpty())
+        return createAndFillHome(m_plan.spec);
+    for (qsizetype i = 0; i < m_plan.install.size(); ++i) {
+        if (const RuntimeResult installed = install(i); !installed.ok)
+            return installed;
+    }
+    launchAs(std::nullopt);
+    const RuntimeResult created = m_runtime->create(m_plan.spec);
+    return created.ok ? created : failed(created);
+}
+
+/**
+ * Finds the sandbox's clone workspace, or makes it when one is wanted for a new sandbox (here,
+ * on the worker: cloning a large repository takes a while), and shows it where the folder was.
+ */
+bool SandboxCreation::openClone(QString *error)
+{
+    runtime::SandboxSpec &spec = m_plan.spec;
+    m_clone = CloneWorkspace::read(spec.name);
+    if (!m_clone && m_plan.cloneWorkspace) {
+        m_clone = CloneWorkspace::create(spec.name, spec.workspace, error);
+        if (!m_clone)
+            return false;
+    }
+    if (m_clone) {
+        // The kit's files go into the clone on the host; inside, the clone is where the folder was.
+        spec.workspace = m_clone->folderInClone();
+        spec.workingDir = m_clone->folder();
+        m_launch.workspaceSource = m_clone->path();
+        m_launch.workspaceTarget = m_clone->repository();
+    }
+    return true;
+}
+
+/** The next create() launches as @p uid (nullopt: the regular user), where the runtime chooses. */
+void SandboxCreation::launchAs(std::optional<int> uid)
+{
+    m_launch.uid = uid;
+    m_runtime->setLaunchOptions(m_plan.spec.name, m_launch);
+}
+
+/** Creates the sandbox as @p launched, then fills its home and writes its setup files. */
+RuntimeResult SandboxCreation::createAndFillHome(const runtime::SandboxSpec &launched)
+{
+    const RuntimeResult created = m_runtime->create(launched);
+    if (!created.ok)
+        return failed(created);
+    QString problem;
+    if (!prepareHome(m_plan.kit, m_plan.spec, m_plan.home, &m_notes, &problem) ||
+        !writeSetupFiles(m_plan.kit.setup.files, m_plan.spec, m_plan.home, &m_notes, &problem)) {
+        m_runtime->remove(m_plan.spec.name, true);
+        return failed(RuntimeResult::failure(problem));
+    }
+    return RuntimeResult::success();
+}
+
+/** Runs the @p index-th run of `setup.install`: the sandbox launched in the foreground as its user. */
+RuntimeResult SandboxCreation::install(qsizetype index)
+{
+    const InstallRun &run = m_plan.install.at(index);
+    runtime::SandboxSpec launched = m_plan.spec;
+    launched.argv = run.argv;
+    launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
+    launched.interactive = false;
+    launchAs(run.uid);
+    if (index == 0) {
+        if (const RuntimeResult created = createAndFillHome(launched); !created.ok)
+            return created;
+    } else if (const RuntimeResult created = m_runtime->create(launched); !created.ok) {
+        return failed(created);
+    }
+    return runInstallLaunch();
+}
+
+/** Starts the created install launch, waits for its commands and forgets it again. */
+RuntimeResult SandboxCreation::runInstallLaunch()
+{
+    const QString &name = m_plan.spec.name;
+    QTemporaryFile output;
+    const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (!output.open() || devNull < 0) {
+        if (devNull >= 0)
+            ::close(devNull);
+        m_runtime->remove(name, true);
+        return failed(RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install")));
+    }
+    const RuntimeResult installed = m_runtime->start(name, {devNull, int(output.handle()), int(output.handle())});
+    ::close(devNull);
+    m_runtime->remove(name, false);
+    if (installed.ok && installed.exitCode.value_or(1) == 0)
+        return installed;
+    output.seek(0);
+    const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
+    m_runtime->remove(name, true);
+    return failed(RuntimeResult::failure(
+        installed.ok
+            ? QStringLiteral("setup.install failed with status %1:\n%2").arg(installed.exitCode.value_or(-1)).arg(tail)
+            : installed.error));
+}
+
+/** @p result, after discarding a clone made for a sandbox that did not come to be. */
+RuntimeResult SandboxCreation::failed(const RuntimeResult &result)
+{
+    if (m_clone && !m_runtime->inspect(m_plan.spec.name))
+        m_clone->discard();
+    return result;
+}
+
+} // namespace paddock::sandbox

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "api/Protocol.h"
+#include "kit/Kit.h"
+#include "runtime/Runtime.h"
+#include "sandbox/CloneWorkspace.h"
+#include "sandbox/KitApplication.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace paddock::sandbox {
+
+struct CreateRequest;
+
+/** @brief A sandbox about to be created: a request with its kit applied, on the service's thread. */
+struct CreationPlan
+{
+    kit::Kit kit;
+    QString kitDirectory;
+    /** With its endpoint bound (see SandboxService::endpointPath()) and its ports published. */
+    runtime::SandboxSpec spec;
+    QString home;              ///< the host directory filled from the kit (SandboxService::homeOf())
+    QList<InstallRun> install; ///< `setup.install` as the runs the runtime launches (prepareRuntime())
+    QStringList notes;         ///< for the caller: what was skipped and why
+    bool cloneWorkspace = false;
+};
+
+/**
+ * Loads the kit @p request names and applies it for @p runtime. Nothing is written yet.
+ * Refused with @p refusal (`invalid-kit`, `invalid-params` or `internal`).
+ */
+std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
+                                         api::Reply *refusal);
+
+/**
+ * Hands @p runtime what the kit asks of it beyond the spec (runtime::SandboxOptions), and
+ * groups `setup.install` into the runs it will launch: one per user where the runtime chooses
+ * the user per launch, else one run as the image's user. Refused with @p refusal (`internal`,
+ * or `invalid-kit` for a user that cannot be mapped).
+ */
+bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *refusal);
+
+/**
+ * @brief Creates a planned sandbox on a worker thread, since it blocks: on a clone of the
+ * workspace, on the kit's `setup.install` commands and on the runtime.
+ *
+ * `setup.install` runs once, inside the sandbox as it will be (the same home, workspace and way
+ * out), as short-lived foreground launches of the sandbox, each as the user of its commands;
+ * then the sandbox is created for good as the regular user. The home is filled from the kit
+ * after the first create, which makes the runtime's private home. When creating fails, a clone
+ * made for a sandbox that does not exist is discarded.
+ */
+class SandboxCreation
+{
+public:
+    SandboxCreation(std::shared_ptr<runtime::Runtime> runtime, CreationPlan plan);
+
+    /** Creates the sandbox; notes() then says what the caller should know. */
+    runtime::RuntimeResult run();
+    const QStringList &notes() const { return m_notes; }
+
+private:
+    bool openClone(QString *error);
+    void launchAs(std::optional<int> uid);
+    runtime::RuntimeResult createAndFillHome(const runtime::SandboxSpec &launched);
+    runtime::RuntimeResult install(qsizetype index);
+    runtime::RuntimeResult runInstallLaunch();
+    runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
+
+    std::shared_ptr<runtime::Runtime> m_runtime;
+    CreationPlan m_plan;
+    std::optional<CloneWorkspace> m_clone;
+    runtime::LaunchOptions m_launch;
+    QStringList m_notes;
+};
+
+} // namespace paddock::sandbox
