@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/CreateRequest.h"
 
+#include "sandbox/WorkspaceGuard.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -31,6 +33,10 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         *error = QStringLiteral("the workspace %1 is not a directory").arg(request.workspace);
         return std::nullopt;
     }
+    if (const std::optional<QString> problem = workspaceProblem(request.workspace)) {
+        *error = *problem;
+        return std::nullopt;
+    }
     const QString workspaceMode = params.value(QLatin1String("workspaceMode")).toString(QStringLiteral("direct"));
     if (workspaceMode != QLatin1String("direct") && workspaceMode != QLatin1String("clone")) {
         *error = QStringLiteral("workspaceMode is 'direct' or 'clone', not '%1'").arg(workspaceMode);
@@ -41,6 +47,11 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
     for (const QString &path : std::as_const(request.extraPaths)) {
         if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path)) {
             *error = QStringLiteral("%1 does not exist").arg(path);
+            return std::nullopt;
+        }
+        // Read-only, but still no way to read Paddock's files or the keyring.
+        if (const std::optional<QString> problem = workspaceProblem(path)) {
+            *error = *problem;
             return std::nullopt;
         }
     }

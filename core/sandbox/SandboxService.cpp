@@ -13,6 +13,7 @@
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SandboxCreation.h"
+#include "sandbox/WorkspaceGuard.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -598,9 +599,15 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         return reply.fail(QLatin1String(api::errors::kRunning),
                           QStringLiteral("sandbox %1 is already running").arg(name));
     if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
-        return reply.fail(
-            QLatin1String(api::errors::kForeground),
-            QStringLiteral("sandbox %1 runs in a terminal; start it with 'paddock run --name %1'").arg(name));
+        return reply.fail(QLatin1String(api::errors::kForeground),
+                          QStringLiteral("sandbox %1 was made by an earlier version to run in a terminal; remove it "
+                                         "and run the kit again")
+                              .arg(name));
+    // A sandbox made before the workspace rules were what they are is not started on such a folder.
+    const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
+    if (const std::optional<QString> problem = workspaceProblem(clone ? clone->folder() : info.workspace))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     QStringList notes;
     if (record)
