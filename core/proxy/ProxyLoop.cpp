@@ -286,6 +286,7 @@ void ProxyLoop::run()
             sweepDeadlines();
             m_nextSweep = m_now + SweepInterval;
         }
+        destroyClosed();
     }
 
     runCommands();
@@ -294,6 +295,7 @@ void ProxyLoop::run()
         all.push_back(connection.get());
     for (Connection *connection : all)
         close(*connection);
+    destroyClosed();
     for (auto &[id, endpoint] : m_endpoints) {
         ::close(endpoint->fd);
         if (!endpoint->unixPath.isEmpty())
@@ -309,7 +311,7 @@ void ProxyLoop::sweepDeadlines()
         if (connection->deadline <= m_now)
             expired.push_back(connection.get());
     }
-    for (Connection *connection : expired) // each handler touches only its own connection
+    for (Connection *connection : expired) // a connection closed here stays alive until the batch ends
         onTimeout(*connection);
 }
 
@@ -352,7 +354,6 @@ void ProxyLoop::accept(Endpoint &endpoint)
 
 void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
 {
-    const quint64 id = c.id;
     if ((events & EPOLLOUT) && c.outSent < c.out.size() && !flushOut(c))
         return close(c);
     switch (c.phase) {
@@ -391,17 +392,14 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
             return close(c);
         // A client may half-close right after its request; what it sent is still served.
         processInput(c);
-        const auto it = m_connections.find(id);
-        if (it == m_connections.end())
+        if (c.closed)
             return;
-        const Phase phase = it->second->phase;
         if (read == ReadResult::Ended &&
-            (phase == Phase::Greeting || phase == Phase::HttpHead || phase == Phase::SocksGreeting ||
-             phase == Phase::SocksRequest || phase == Phase::SniPeek))
-            return close(*it->second);
+            (c.phase == Phase::Greeting || c.phase == Phase::HttpHead || c.phase == Phase::SocksGreeting ||
+             c.phase == Phase::SocksRequest || c.phase == Phase::SniPeek))
+            return close(c);
     }
-    if (const auto it = m_connections.find(id); it != m_connections.end())
-        updateInterest(*it->second);
+    updateInterest(c);
 }
 
 ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
@@ -871,11 +869,9 @@ void ProxyLoop::finishHttpExchange(Connection &c)
     c.phase = Phase::HttpHead;
     c.deadline = m_now + m_limits.idleTimeout;
     c.responseHeadDone = false;
-    const quint64 id = c.id;
     if (!c.in.empty())
         processInput(c);
-    if (const auto it = m_connections.find(id); it != m_connections.end())
-        updateInterest(*it->second);
+    updateInterest(c);
 }
 
 void ProxyLoop::onTimeout(Connection &c)
@@ -999,8 +995,8 @@ void ProxyLoop::updateInterest(Connection &c)
     std::uint32_t client = 0;
     std::uint32_t upstream = 0;
     const bool outPending = c.outSent < c.out.size();
-    if (c.phase == Phase::Intercepted)
-        return; // its thread waits on the sockets
+    if (c.closed || c.phase == Phase::Intercepted)
+        return; // nothing to watch, or its thread waits on the sockets
     switch (c.phase) {
     case Phase::Tunnel:
     case Phase::HttpExchange:
@@ -1063,6 +1059,9 @@ void ProxyLoop::releaseUpstream(Connection &c)
 
 void ProxyLoop::close(Connection &c)
 {
+    if (c.closed)
+        return;
+    c.closed = true;
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
     if (c.interception) {
@@ -1087,7 +1086,16 @@ void ProxyLoop::close(Connection &c)
         ::close(c.client);
     --c.endpoint->clients;
     --m_connectionCount;
-    m_connections.erase(c.id); // destroys c
+    // A handler up the stack may still hold c: it is destroyed once the event batch is handled,
+    // and no event reaches it meanwhile since it is no longer found by id.
+    const auto it = m_connections.find(c.id);
+    m_closed.push_back(std::move(it->second));
+    m_connections.erase(it);
+}
+
+void ProxyLoop::destroyClosed()
+{
+    m_closed.clear();
 }
 
 void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason)

@@ -87,6 +87,9 @@ struct Connection
 
     /** Runs the intercepted tunnel on its own thread; the sockets stay owned by this connection. */
     std::unique_ptr<InterceptedConnection> interception;
+
+    /** Closed: its sockets are gone and it waits for the end of the event batch to be destroyed. */
+    bool closed = false;
 };
 
 /** @brief The engine's thread: epoll, endpoints, connections. Only ProxyEngine uses it. */
@@ -157,7 +160,10 @@ private:
     void updateInterest(Connection &c);
     void setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
     void releaseUpstream(Connection &c);
+    /** Ends @p c at once (sockets, counters, events); the object lives on until the batch ends. */
     void close(Connection &c);
+    /** Destroys the connections closed during the event batch just handled. */
+    void destroyClosed();
     void emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason);
 
     ProxyLimits m_limits;
@@ -181,6 +187,8 @@ private:
     std::unique_ptr<ResolverPool> m_resolver;
     std::unordered_map<quint64, std::shared_ptr<Endpoint>> m_endpoints;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
+    /** Closed during the current event batch; destroyed once the batch is handled. */
+    std::vector<std::unique_ptr<Connection>> m_closed;
     quint64 m_nextConnectionId = 1;
     Clock::time_point m_now;
     Clock::time_point m_nextSweep;
