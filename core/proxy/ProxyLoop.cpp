@@ -170,6 +170,7 @@ void ProxyLoop::post(std::function<void()> command)
 
 void ProxyLoop::runCommands()
 {
+    Q_ASSERT(isLoopThread());
     std::vector<std::function<void()>> commands;
     {
         const std::lock_guard lock(m_commandMutex);
@@ -199,7 +200,7 @@ quint64 ProxyLoop::addEndpoint(int fd, const QString &unixPath, const EndpointId
 
 bool ProxyLoop::removeEndpoint(quint64 id)
 {
-    if (!m_running || std::this_thread::get_id() == m_thread.get_id())
+    if (!m_running || isLoopThread())
         return false;
     auto done = std::make_shared<std::promise<bool>>();
     std::future<bool> result = done->get_future();
@@ -228,7 +229,7 @@ bool ProxyLoop::removeEndpoint(quint64 id)
 
 bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> interception)
 {
-    if (!m_running || std::this_thread::get_id() == m_thread.get_id())
+    if (!m_running || isLoopThread())
         return false;
     auto done = std::make_shared<std::promise<bool>>();
     std::future<bool> result = done->get_future();
@@ -243,6 +244,7 @@ bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> 
 
 void ProxyLoop::run()
 {
+    m_loopThread = std::this_thread::get_id();
     // A write to a socket whose peer left raises SIGPIPE on this thread; EPIPE is enough.
     sigset_t pipeSignal;
     sigemptyset(&pipeSignal);
@@ -302,10 +304,12 @@ void ProxyLoop::run()
             ::unlink(endpoint->unixPath.toLocal8Bit().constData());
     }
     m_endpoints.clear();
+    m_loopThread = std::thread::id();
 }
 
 void ProxyLoop::sweepDeadlines()
 {
+    Q_ASSERT(isLoopThread());
     std::vector<Connection *> expired;
     for (auto &[id, connection] : m_connections) {
         if (connection->deadline <= m_now)
@@ -317,6 +321,7 @@ void ProxyLoop::sweepDeadlines()
 
 void ProxyLoop::accept(Endpoint &endpoint)
 {
+    Q_ASSERT(isLoopThread());
     for (int i = 0; i < AcceptBurst; ++i) {
         const int fd = ::accept4(endpoint.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
@@ -354,6 +359,7 @@ void ProxyLoop::accept(Endpoint &endpoint)
 
 void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
 {
+    Q_ASSERT(isLoopThread());
     if ((events & EPOLLOUT) && c.outSent < c.out.size() && !flushOut(c))
         return close(c);
     switch (c.phase) {
@@ -571,6 +577,7 @@ void ProxyLoop::decide(Connection &c)
 
 void ProxyLoop::collectResolutions()
 {
+    Q_ASSERT(isLoopThread());
     for (ResolverPool::Result &result : m_resolver->takeResults()) {
         const auto it = m_connections.find(result.ticket);
         if (it == m_connections.end() || it->second->phase != Phase::Resolving)
@@ -648,6 +655,7 @@ void ProxyLoop::tryNextAddress(Connection &c)
 
 void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
 {
+    Q_ASSERT(isLoopThread());
     if (c.phase == Phase::Connecting) {
         int error = 0;
         socklen_t length = sizeof error;
@@ -909,6 +917,7 @@ void ProxyLoop::onTimeout(Connection &c)
 void ProxyLoop::refuse(Connection &c, int status, socks5::Reply socksCode, ProxyEvent::Kind kind, const QString &rule,
                        const QString &reason, const QString &fix)
 {
+    Q_ASSERT(isLoopThread());
     emitEvent(c, kind, rule, reason);
     releaseUpstream(c);
     const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"
@@ -990,6 +999,7 @@ void ProxyLoop::beginClosing(Connection &c)
 
 void ProxyLoop::updateInterest(Connection &c)
 {
+    Q_ASSERT(isLoopThread());
     constexpr std::uint32_t In = EPOLLIN;
     constexpr std::uint32_t Out = EPOLLOUT;
     std::uint32_t client = 0;
@@ -1029,6 +1039,7 @@ void ProxyLoop::updateInterest(Connection &c)
 
 void ProxyLoop::setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 data, bool detachWhenIdle)
 {
+    Q_ASSERT(isLoopThread());
     if (current == wanted)
         return;
     if (wanted == 0 && detachWhenIdle) {
@@ -1059,6 +1070,7 @@ void ProxyLoop::releaseUpstream(Connection &c)
 
 void ProxyLoop::close(Connection &c)
 {
+    Q_ASSERT(isLoopThread());
     if (c.closed)
         return;
     c.closed = true;
@@ -1095,11 +1107,13 @@ void ProxyLoop::close(Connection &c)
 
 void ProxyLoop::destroyClosed()
 {
+    Q_ASSERT(isLoopThread());
     m_closed.clear();
 }
 
 void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason)
 {
+    Q_ASSERT(isLoopThread());
     ProxyEvent event;
     event.time = QDateTime::currentDateTimeUtc();
     event.sandbox = c.endpoint->identity.sandbox;

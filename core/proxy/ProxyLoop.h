@@ -119,6 +119,8 @@ private:
     using Clock = std::chrono::steady_clock;
 
     void run();
+    /** Whether the caller is the loop's thread, the only one that touches connections and endpoints. */
+    bool isLoopThread() const { return std::this_thread::get_id() == m_loopThread.load(); }
     void post(std::function<void()> command);
     void runCommands();
     void wake();
@@ -176,6 +178,7 @@ private:
     int m_wakeFd = -1;
     int m_reserveFd = -1; ///< given up when out of descriptors, to accept and close
     std::thread m_thread;
+    std::atomic<std::thread::id> m_loopThread{}; ///< set by run() while it runs
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_stopRequested{false};
     std::mutex m_commandMutex;
