@@ -114,10 +114,10 @@ bool ProxyLoop::start(QString *error)
         limit.rlim_cur = limit.rlim_max;
         ::setrlimit(RLIMIT_NOFILE, &limit);
     }
-    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
-    m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (m_epoll < 0 || m_wakeFd < 0) {
+    m_epoll.reset(::epoll_create1(EPOLL_CLOEXEC));
+    m_wakeFd.reset(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
+    m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (!m_epoll || !m_wakeFd) {
         if (error)
             *error =
                 QStringLiteral("cannot create the proxy event loop: %1").arg(QString::fromLocal8Bit(strerror(errno)));
@@ -127,7 +127,7 @@ bool ProxyLoop::start(QString *error)
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.u64 = tag(0, WakeTag);
-    ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wakeFd, &event);
+    ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &event);
     m_events = std::make_unique<EventDispatcher>(m_sink);
     m_resolver = std::make_unique<ResolverPool>(m_limits.resolverThreads, [this] { wake(); });
     m_stopRequested = false;
@@ -145,18 +145,16 @@ void ProxyLoop::stop()
     }
     m_resolver.reset();
     m_events.reset(); // delivers what is queued
-    for (int *fd : {&m_epoll, &m_wakeFd, &m_reserveFd}) {
-        if (*fd >= 0)
-            ::close(*fd);
-        *fd = -1;
-    }
+    m_epoll.reset();
+    m_wakeFd.reset();
+    m_reserveFd.reset();
     m_running = false;
 }
 
 void ProxyLoop::wake()
 {
     const std::uint64_t one = 1;
-    [[maybe_unused]] const ssize_t n = ::write(m_wakeFd, &one, sizeof one);
+    [[maybe_unused]] const ssize_t n = ::write(m_wakeFd.get(), &one, sizeof one);
 }
 
 void ProxyLoop::post(std::function<void()> command)
@@ -180,19 +178,19 @@ void ProxyLoop::runCommands()
         command();
 }
 
-quint64 ProxyLoop::addEndpoint(int fd, const QString &unixPath, const EndpointIdentity &identity)
+quint64 ProxyLoop::addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity)
 {
     auto endpoint = std::make_shared<Endpoint>();
     endpoint->id = m_nextEndpointId++;
     endpoint->identity = identity;
-    endpoint->fd = fd;
+    endpoint->fd = std::move(fd);
     endpoint->unixPath = unixPath;
     const quint64 id = endpoint->id;
     post([this, endpoint] {
         epoll_event event{};
         event.events = EPOLLIN;
         event.data.u64 = tag(endpoint->id, ListenerTag);
-        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, endpoint->fd, &event);
+        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, endpoint->fd.get(), &event);
         m_endpoints.emplace(endpoint->id, endpoint);
     });
     return id;
@@ -212,7 +210,7 @@ bool ProxyLoop::removeEndpoint(quint64 id)
         }
         const std::shared_ptr<Endpoint> endpoint = it->second;
         m_endpoints.erase(it);
-        ::close(endpoint->fd);
+        endpoint->fd.reset();
         if (!endpoint->unixPath.isEmpty())
             ::unlink(endpoint->unixPath.toLocal8Bit().constData());
         std::vector<Connection *> owned;
@@ -257,7 +255,7 @@ void ProxyLoop::run()
     m_nextSweep = m_now + SweepInterval;
     while (!m_stopRequested) {
         const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(m_nextSweep - Clock::now()).count();
-        const int count = ::epoll_wait(m_epoll, events, MaxEvents, int(std::clamp<long long>(wait, 0, 1000)));
+        const int count = ::epoll_wait(m_epoll.get(), events, MaxEvents, int(std::clamp<long long>(wait, 0, 1000)));
         m_now = Clock::now();
         for (int i = 0; i < count; ++i) {
             const quint64 data = events[i].data.u64;
@@ -265,7 +263,7 @@ void ProxyLoop::run()
             switch (Tag(data & 3)) {
             case WakeTag: {
                 std::uint64_t value = 0;
-                [[maybe_unused]] const ssize_t n = ::read(m_wakeFd, &value, sizeof value);
+                [[maybe_unused]] const ssize_t n = ::read(m_wakeFd.get(), &value, sizeof value);
                 runCommands();
                 collectResolutions();
                 break;
@@ -299,7 +297,7 @@ void ProxyLoop::run()
         close(*connection);
     destroyClosed();
     for (auto &[id, endpoint] : m_endpoints) {
-        ::close(endpoint->fd);
+        endpoint->fd.reset();
         if (!endpoint->unixPath.isEmpty())
             ::unlink(endpoint->unixPath.toLocal8Bit().constData());
     }
@@ -323,27 +321,24 @@ void ProxyLoop::accept(Endpoint &endpoint)
 {
     Q_ASSERT(isLoopThread());
     for (int i = 0; i < AcceptBurst; ++i) {
-        const int fd = ::accept4(endpoint.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) {
-            if ((errno == EMFILE || errno == ENFILE) && m_reserveFd >= 0) {
+        UniqueFd fd(::accept4(endpoint.fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+        if (!fd) {
+            if ((errno == EMFILE || errno == ENFILE) && m_reserveFd) {
                 // Out of descriptors: take the waiting client and close it, rather than spin.
-                ::close(m_reserveFd);
-                const int dropped = ::accept(endpoint.fd, nullptr, nullptr);
-                if (dropped >= 0)
-                    ::close(dropped);
-                m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+                m_reserveFd.reset();
+                const UniqueFd dropped(::accept(endpoint.fd.get(), nullptr, nullptr)); // closed right here
+                m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
                 qCWarning(lcProxy) << "out of file descriptors; refused a connection for" << endpoint.identity.sandbox;
             }
             return;
         }
-        if (endpoint.clients >= m_limits.maxClientsPerEndpoint) {
-            ::close(fd);
-            continue;
-        }
+        if (endpoint.clients >= m_limits.maxClientsPerEndpoint)
+            continue; // closed as fd goes
         auto connection = std::make_unique<Connection>();
         connection->id = m_nextConnectionId++;
         connection->endpoint = m_endpoints.at(endpoint.id);
-        connection->client = fd;
+        const int clientFd = fd.get();
+        connection->client = std::move(fd);
         connection->deadline = m_now + m_limits.headerTimeout;
         ++endpoint.clients;
         ++m_connectionCount;
@@ -352,7 +347,7 @@ void ProxyLoop::accept(Endpoint &endpoint)
         epoll_event event{};
         event.events = EPOLLIN;
         event.data.u64 = tag(c.id, ClientTag);
-        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, clientFd, &event);
         c.clientMask = EPOLLIN;
     }
 }
@@ -373,7 +368,7 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
     case Phase::Closing:
         if (c.draining && (events & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
             char sink[ReadChunk];
-            const ssize_t n = ::recv(c.client, sink, sizeof sink, 0);
+            const ssize_t n = ::recv(c.client.get(), sink, sizeof sink, 0);
             c.drained += n > 0 ? std::size_t(n) : 0;
             if (n == 0 || (n < 0 && errno != EAGAIN) || c.drained > DrainLimit)
                 return close(c);
@@ -412,7 +407,7 @@ ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
 {
     while (c.in.size() < limit) {
         char buffer[ReadChunk];
-        const ssize_t n = ::recv(c.client, buffer, std::min(sizeof buffer, limit - c.in.size()), 0);
+        const ssize_t n = ::recv(c.client.get(), buffer, std::min(sizeof buffer, limit - c.in.size()), 0);
         if (n > 0) {
             c.in.append(buffer, std::size_t(n));
             continue;
@@ -626,24 +621,23 @@ void ProxyLoop::tryNextAddress(Connection &c)
         socklen_t length = 0;
         if (!toSockaddr(c.addresses[c.nextAddress++], c.target.port, address, length))
             continue;
-        const int fd = ::socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0) {
+        UniqueFd fd(::socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (!fd) {
             c.lastConnectError = errno;
             continue;
         }
         const int one = 1;
-        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (::connect(fd, reinterpret_cast<sockaddr *>(&address), length) != 0 && errno != EINPROGRESS) {
+        ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (::connect(fd.get(), reinterpret_cast<sockaddr *>(&address), length) != 0 && errno != EINPROGRESS) {
             c.lastConnectError = errno;
-            ::close(fd);
             continue;
         }
-        c.upstream = fd;
+        c.upstream = std::move(fd);
         c.upstreamMask = EPOLLOUT;
         epoll_event event{};
         event.events = EPOLLOUT;
         event.data.u64 = tag(c.id, UpstreamTag);
-        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
+        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, c.upstream.get(), &event);
         updateInterest(c);
         return;
     }
@@ -659,14 +653,13 @@ void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
     if (c.phase == Phase::Connecting) {
         int error = 0;
         socklen_t length = sizeof error;
-        ::getsockopt(c.upstream, SOL_SOCKET, SO_ERROR, &error, &length);
+        ::getsockopt(c.upstream.get(), SOL_SOCKET, SO_ERROR, &error, &length);
         if (error == 0 && !(events & (EPOLLERR | EPOLLHUP)))
             return onUpstreamConnected(c);
         if (error == 0 && !(events & EPOLLOUT))
             return;
         c.lastConnectError = error ? error : ECONNREFUSED;
-        ::close(c.upstream);
-        c.upstream = -1;
+        c.upstream.reset();
         c.upstreamMask = 0;
         return tryNextAddress(c);
     }
@@ -741,8 +734,8 @@ bool ProxyLoop::startInterception(Connection &c)
     }
     InterceptedSetup setup;
     setup.interception = interception;
-    setup.client = c.client;
-    setup.upstream = c.upstream;
+    setup.client = c.client.get();
+    setup.upstream = c.upstream.get();
     setup.host = c.target.host;
     setup.hostIsAddress = c.target.isIpLiteral;
     setup.greeting = c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
@@ -764,8 +757,8 @@ bool ProxyLoop::startInterception(Connection &c)
         });
     };
     // The thread owns the sockets' I/O from now on: the loop stops watching them.
-    setMask(c.client, c.clientMask, 0, tag(c.id, ClientTag), true);
-    setMask(c.upstream, c.upstreamMask, 0, tag(c.id, UpstreamTag), true);
+    setMask(c.client.get(), c.clientMask, 0, tag(c.id, ClientTag), true);
+    setMask(c.upstream.get(), c.upstreamMask, 0, tag(c.id, UpstreamTag), true);
     c.phase = Phase::Intercepted;
     c.deadline = Clock::time_point::max(); // the thread keeps its own timeouts
     c.interception = std::make_unique<InterceptedConnection>(std::move(setup));
@@ -776,8 +769,8 @@ void ProxyLoop::startTunnel(Connection &c)
 {
     c.phase = Phase::Tunnel;
     c.deadline = m_now + m_limits.idleTimeout;
-    c.up.attach(c.client, c.upstream);
-    c.down.attach(c.upstream, c.client);
+    c.up.attach(c.client.get(), c.upstream.get());
+    c.down.attach(c.upstream.get(), c.client.get());
     c.up.queue(c.in);
     c.down.queue(std::string_view(c.out).substr(c.outSent));
     std::string().swap(c.in);
@@ -790,8 +783,8 @@ void ProxyLoop::startHttpExchange(Connection &c)
 {
     c.phase = Phase::HttpExchange;
     c.deadline = m_now + m_limits.idleTimeout;
-    c.up.attach(c.client, c.upstream);
-    c.down.attach(c.upstream, c.client);
+    c.up.attach(c.client.get(), c.upstream.get());
+    c.down.attach(c.upstream.get(), c.client.get());
     const std::size_t body = std::size_t(std::min<std::uint64_t>(c.in.size(), c.request.contentLength));
     c.up.queue(c.request.upstreamHead);
     c.up.queue(std::string_view(c.in).substr(0, body));
@@ -810,7 +803,7 @@ void ProxyLoop::readResponseHead(Connection &c)
     bool ended = false;
     while (c.responseHead.size() < limit) {
         char buffer[ReadChunk];
-        const ssize_t n = ::recv(c.upstream, buffer, std::min(sizeof buffer, limit - c.responseHead.size()), 0);
+        const ssize_t n = ::recv(c.upstream.get(), buffer, std::min(sizeof buffer, limit - c.responseHead.size()), 0);
         if (n > 0) {
             c.responseHead.append(buffer, std::size_t(n));
             continue;
@@ -977,7 +970,7 @@ void ProxyLoop::writeClient(Connection &c, std::string_view bytes)
 bool ProxyLoop::flushOut(Connection &c)
 {
     while (c.outSent < c.out.size()) {
-        const ssize_t n = ::send(c.client, c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
+        const ssize_t n = ::send(c.client.get(), c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK;
         c.outSent += std::size_t(n);
@@ -992,7 +985,7 @@ void ProxyLoop::beginClosing(Connection &c)
     if (c.draining)
         return;
     c.draining = true;
-    ::shutdown(c.client, SHUT_WR);
+    ::shutdown(c.client.get(), SHUT_WR);
     std::string().swap(c.in);
     updateInterest(c);
 }
@@ -1032,9 +1025,9 @@ void ProxyLoop::updateInterest(Connection &c)
     // whatever the mask, and would otherwise wake the loop again and again until the other
     // side drains. It comes back when a flow needs it.
     const bool relaying = c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange;
-    setMask(c.client, c.clientMask, client, tag(c.id, ClientTag), relaying);
-    if (c.upstream >= 0)
-        setMask(c.upstream, c.upstreamMask, upstream, tag(c.id, UpstreamTag), relaying);
+    setMask(c.client.get(), c.clientMask, client, tag(c.id, ClientTag), relaying);
+    if (c.upstream)
+        setMask(c.upstream.get(), c.upstreamMask, upstream, tag(c.id, UpstreamTag), relaying);
 }
 
 void ProxyLoop::setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 data, bool detachWhenIdle)
@@ -1044,22 +1037,20 @@ void ProxyLoop::setMask(int fd, std::uint32_t &current, std::uint32_t wanted, qu
         return;
     if (wanted == 0 && detachWhenIdle) {
         if (current != Connection::Detached)
-            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+            ::epoll_ctl(m_epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
         current = Connection::Detached;
         return;
     }
     epoll_event event{};
     event.events = wanted;
     event.data.u64 = data;
-    ::epoll_ctl(m_epoll, current == Connection::Detached ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+    ::epoll_ctl(m_epoll.get(), current == Connection::Detached ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
     current = wanted;
 }
 
 void ProxyLoop::releaseUpstream(Connection &c)
 {
-    if (c.upstream >= 0)
-        ::close(c.upstream); // also leaves the epoll set
-    c.upstream = -1;
+    c.upstream.reset(); // also leaves the epoll set
     c.upstreamMask = 0;
     if (c.holdsTunnel)
         --c.endpoint->tunnels;
@@ -1094,8 +1085,7 @@ void ProxyLoop::close(Connection &c)
         c.interception.reset();
     }
     releaseUpstream(c);
-    if (c.client >= 0)
-        ::close(c.client);
+    c.client.reset();
     --c.endpoint->clients;
     --m_connectionCount;
     // A handler up the stack may still hold c: it is destroyed once the event batch is handled,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
 #include "proxy/EventDispatcher.h"
 #include "proxy/HttpParser.h"
 #include "proxy/ProxyTypes.h"
@@ -27,7 +28,7 @@ struct Endpoint
 {
     quint64 id = 0;
     EndpointIdentity identity;
-    int fd = -1;
+    UniqueFd fd;
     QString unixPath; ///< empty for TCP
     int clients = 0;
     int tunnels = 0;
@@ -54,8 +55,8 @@ struct Connection
 
     quint64 id = 0;
     std::shared_ptr<Endpoint> endpoint;
-    int client = -1;
-    int upstream = -1;
+    UniqueFd client;
+    UniqueFd upstream; ///< invalid until a connect is tried
     Phase phase = Phase::Greeting;
     Protocol protocol = Protocol::Http;
     std::chrono::steady_clock::time_point deadline;
@@ -107,7 +108,7 @@ public:
     void stop();
     bool running() const { return m_running.load(); }
 
-    quint64 addEndpoint(int fd, const QString &unixPath, const EndpointIdentity &identity);
+    quint64 addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity);
     bool removeEndpoint(quint64 id);
     /** Sets which tunnels of the endpoint are intercepted; returns once the loop uses it. */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
@@ -174,9 +175,9 @@ private:
     mutable std::mutex m_deciderMutex;
     std::shared_ptr<const Decider> m_decider;
 
-    int m_epoll = -1;
-    int m_wakeFd = -1;
-    int m_reserveFd = -1; ///< given up when out of descriptors, to accept and close
+    UniqueFd m_epoll;
+    UniqueFd m_wakeFd;
+    UniqueFd m_reserveFd; ///< given up when out of descriptors, to accept and close
     std::thread m_thread;
     std::atomic<std::thread::id> m_loopThread{}; ///< set by run() while it runs
     std::atomic<bool> m_running{false};

@@ -225,7 +225,7 @@ struct InterceptedConnection::Session
     /** Waits until @p fd is ready for @p events, the deadline passes or stop() is called. */
     Wait waitFor(const Side *a, const Side *b, Clock::time_point deadline) const
     {
-        pollfd fds[3] = {{owner.m_stopFd, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
+        pollfd fds[3] = {{owner.m_stopFd.get(), POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
         int count = 1;
         for (const Side *side : {a, b}) {
             if (!side || !(side->wantRead || side->wantWrite))
@@ -527,23 +527,21 @@ struct InterceptedConnection::Session
     }
 };
 
-InterceptedConnection::InterceptedConnection(InterceptedSetup setup) : m_setup(std::move(setup))
+InterceptedConnection::InterceptedConnection(InterceptedSetup setup)
+    : m_setup(std::move(setup)), m_stopFd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
 {
-    m_stopFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     m_thread = std::thread([this] { run(); });
 }
 
 InterceptedConnection::~InterceptedConnection()
 {
     stop();
-    if (m_stopFd >= 0)
-        ::close(m_stopFd);
 }
 
 void InterceptedConnection::stop()
 {
     const std::uint64_t one = 1;
-    [[maybe_unused]] const ssize_t n = ::write(m_stopFd, &one, sizeof one);
+    [[maybe_unused]] const ssize_t n = ::write(m_stopFd.get(), &one, sizeof one);
     if (m_thread.joinable())
         m_thread.join();
 }

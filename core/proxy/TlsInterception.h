@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
 #include "proxy/InterceptionConfig.h"
 #include "proxy/ProxyTypes.h"
 
@@ -89,7 +90,7 @@ private:
     void run();
 
     InterceptedSetup m_setup;
-    int m_stopFd = -1;
+    UniqueFd m_stopFd;
     std::atomic<quint64> m_bytesUp{0};
     std::atomic<quint64> m_bytesDown{0};
     std::thread m_thread;
