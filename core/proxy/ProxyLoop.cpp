@@ -124,10 +124,13 @@ bool ProxyLoop::start(QString *error)
         stop();
         return false;
     }
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.u64 = tag(0, WakeTag);
-    ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, m_wakeFd.get(), &event);
+    if (!epollControl(EPOLL_CTL_ADD, m_wakeFd.get(), EPOLLIN, tag(0, WakeTag))) {
+        if (error)
+            *error = QStringLiteral("cannot watch the proxy's wake-up descriptor: %1")
+                         .arg(QString::fromLocal8Bit(strerror(errno)));
+        stop();
+        return false;
+    }
     m_events = std::make_unique<EventDispatcher>(m_sink);
     m_resolver = std::make_unique<ResolverPool>(m_limits.resolverThreads, [this] { wake(); });
     m_stopRequested = false;
@@ -187,10 +190,12 @@ quint64 ProxyLoop::addEndpoint(UniqueFd fd, const QString &unixPath, const Endpo
     endpoint->unixPath = unixPath;
     const quint64 id = endpoint->id;
     post([this, endpoint] {
-        epoll_event event{};
-        event.events = EPOLLIN;
-        event.data.u64 = tag(endpoint->id, ListenerTag);
-        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, endpoint->fd.get(), &event);
+        // A listener the loop cannot watch is closed, so clients are refused at once rather than
+        // left waiting; the endpoint stays known so that removing it still cleans up.
+        if (!epollControl(EPOLL_CTL_ADD, endpoint->fd.get(), EPOLLIN, tag(endpoint->id, ListenerTag))) {
+            qCWarning(lcProxy) << "cannot listen for sandbox" << endpoint->identity.sandbox;
+            endpoint->fd.reset();
+        }
         m_endpoints.emplace(endpoint->id, endpoint);
     });
     return id;
@@ -344,11 +349,9 @@ void ProxyLoop::accept(Endpoint &endpoint)
         ++m_connectionCount;
         Connection &c = *connection;
         m_connections.emplace(c.id, std::move(connection));
-        epoll_event event{};
-        event.events = EPOLLIN;
-        event.data.u64 = tag(c.id, ClientTag);
-        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, clientFd, &event);
         c.clientMask = EPOLLIN;
+        if (!epollControl(EPOLL_CTL_ADD, clientFd, EPOLLIN, tag(c.id, ClientTag)))
+            close(c);
     }
 }
 
@@ -357,6 +360,8 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
     Q_ASSERT(isLoopThread());
     if ((events & EPOLLOUT) && c.outSent < c.out.size() && !flushOut(c))
         return close(c);
+    if (c.closed) // the last answer went out, and epoll would not watch for the rest
+        return;
     switch (c.phase) {
     case Phase::Tunnel:
     case Phase::HttpExchange:
@@ -634,10 +639,8 @@ void ProxyLoop::tryNextAddress(Connection &c)
         }
         c.upstream = std::move(fd);
         c.upstreamMask = EPOLLOUT;
-        epoll_event event{};
-        event.events = EPOLLOUT;
-        event.data.u64 = tag(c.id, UpstreamTag);
-        ::epoll_ctl(m_epoll.get(), EPOLL_CTL_ADD, c.upstream.get(), &event);
+        if (!epollControl(EPOLL_CTL_ADD, c.upstream.get(), EPOLLOUT, tag(c.id, UpstreamTag)))
+            return close(c);
         updateInterest(c);
         return;
     }
@@ -756,9 +759,13 @@ bool ProxyLoop::startInterception(Connection &c)
                 close(*it->second);
         });
     };
-    // The thread owns the sockets' I/O from now on: the loop stops watching them.
-    setMask(c.client.get(), c.clientMask, 0, tag(c.id, ClientTag), true);
-    setMask(c.upstream.get(), c.upstreamMask, 0, tag(c.id, UpstreamTag), true);
+    // The thread owns the sockets' I/O from now on: the loop stops watching them. Were one still
+    // watched, the loop would read bytes that belong to the thread's TLS session.
+    if (!setMask(c.client.get(), c.clientMask, 0, tag(c.id, ClientTag), true) ||
+        !setMask(c.upstream.get(), c.upstreamMask, 0, tag(c.id, UpstreamTag), true)) {
+        close(c);
+        return true;
+    }
     c.phase = Phase::Intercepted;
     c.deadline = Clock::time_point::max(); // the thread keeps its own timeouts
     c.interception = std::make_unique<InterceptedConnection>(std::move(setup));
@@ -1025,27 +1032,39 @@ void ProxyLoop::updateInterest(Connection &c)
     // whatever the mask, and would otherwise wake the loop again and again until the other
     // side drains. It comes back when a flow needs it.
     const bool relaying = c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange;
-    setMask(c.client.get(), c.clientMask, client, tag(c.id, ClientTag), relaying);
-    if (c.upstream)
-        setMask(c.upstream.get(), c.upstreamMask, upstream, tag(c.id, UpstreamTag), relaying);
+    if (!setMask(c.client.get(), c.clientMask, client, tag(c.id, ClientTag), relaying) ||
+        (c.upstream && !setMask(c.upstream.get(), c.upstreamMask, upstream, tag(c.id, UpstreamTag), relaying)))
+        close(c);
 }
 
-void ProxyLoop::setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 data, bool detachWhenIdle)
+bool ProxyLoop::setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 data, bool detachWhenIdle)
 {
     Q_ASSERT(isLoopThread());
     if (current == wanted)
-        return;
+        return true;
     if (wanted == 0 && detachWhenIdle) {
-        if (current != Connection::Detached)
-            ::epoll_ctl(m_epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
+        const bool detached = current == Connection::Detached || epollControl(EPOLL_CTL_DEL, fd, 0, data);
         current = Connection::Detached;
-        return;
+        return detached;
     }
-    epoll_event event{};
-    event.events = wanted;
-    event.data.u64 = data;
-    ::epoll_ctl(m_epoll.get(), current == Connection::Detached ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+    const int operation = current == Connection::Detached ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
     current = wanted;
+    return epollControl(operation, fd, wanted, data);
+}
+
+bool ProxyLoop::epollControl(int operation, int fd, std::uint32_t events, quint64 data)
+{
+    epoll_event event{};
+    event.events = events;
+    event.data.u64 = data;
+    if (::epoll_ctl(m_epoll.get(), operation, fd, &event) == 0)
+        return true;
+    const int error = errno;
+    const char *name = operation == EPOLL_CTL_ADD ? "add" : operation == EPOLL_CTL_MOD ? "modify" : "remove";
+    qCWarning(lcProxy).nospace() << "epoll_ctl (" << name << ") failed for descriptor " << fd << ": "
+                                 << strerror(error);
+    errno = error;
+    return false;
 }
 
 void ProxyLoop::releaseUpstream(Connection &c)

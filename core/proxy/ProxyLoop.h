@@ -161,7 +161,10 @@ private:
     bool flushOut(Connection &c);
     void beginClosing(Connection &c);
     void updateInterest(Connection &c);
-    void setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
+    /** Changes what @p fd is watched for; false (logged) when epoll refused, and the caller closes. */
+    bool setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
+    /** epoll_ctl on the loop's set, logged when it fails. */
+    bool epollControl(int operation, int fd, std::uint32_t events, quint64 data);
     void releaseUpstream(Connection &c);
     /** Ends @p c at once (sockets, counters, events); the object lives on until the batch ends. */
     void close(Connection &c);
