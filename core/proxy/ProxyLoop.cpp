@@ -450,11 +450,13 @@ void ProxyLoop::processHttpHead(Connection &c)
     switch (http::parseRequestHead(c.in, m_limits.maxRequestHeaderBytes, head)) {
     case http::ParseStatus::Incomplete:
         return;
-    case http::ParseStatus::TooLarge:
-        return refuse(c, 431, {}, Kind::Denied, QStringLiteral("limit"),
-                      QStringLiteral("the request head is larger than %1 bytes").arg(m_limits.maxRequestHeaderBytes));
+    case http::ParseStatus::TooLarge: {
+        const QString reason =
+            QStringLiteral("the request head is larger than %1 bytes").arg(m_limits.maxRequestHeaderBytes);
+        return refuse(c, Refusal::limit(431, reason));
+    }
     case http::ParseStatus::Invalid:
-        return refuse(c, 400, {}, Kind::Denied, QStringLiteral("protocol"), QStringLiteral("malformed request head"));
+        return refuse(c, Refusal::badRequest(QStringLiteral("malformed request head")));
     case http::ParseStatus::Complete:
         break;
     }
@@ -468,7 +470,7 @@ void ProxyLoop::processHttpHead(Connection &c)
             authority = authority.substr(scheme + 2);
         if (const auto target = http::parseAuthority(authority.substr(0, authority.find_first_of("/?#")), 80))
             c.target = *target;
-        return refuse(c, error->status, {}, Kind::Denied, QStringLiteral("protocol"), qs(error->reason));
+        return refuse(c, Refusal::badRequest(qs(error->reason), error->status));
     }
     c.in.erase(0, head.size);
     c.target = c.request.target;
@@ -510,21 +512,24 @@ void ProxyLoop::processSocksRequest(Connection &c)
     }
     c.in.erase(0, request.size);
     c.target = http::Authority{request.host, request.port, request.addressType != socks5::AddressDomain};
+    using socks5::Reply;
     if (request.addressType != socks5::AddressIpv4 && request.addressType != socks5::AddressIpv6 &&
-        request.addressType != socks5::AddressDomain)
-        return refuse(c, 0, socks5::Reply::AddressTypeNotSupported, Kind::Denied, QStringLiteral("protocol"),
-                      QStringLiteral("SOCKS address type %1 is not supported").arg(request.addressType));
-    if (request.command != socks5::CommandConnect)
-        return refuse(c, 0, socks5::Reply::CommandNotSupported, Kind::Denied, QStringLiteral("protocol"),
-                      QStringLiteral("SOCKS command %1 is not supported; only CONNECT is").arg(request.command));
+        request.addressType != socks5::AddressDomain) {
+        const QString reason = QStringLiteral("SOCKS address type %1 is not supported").arg(request.addressType);
+        return refuse(c, Refusal::badSocksRequest(Reply::AddressTypeNotSupported, reason));
+    }
+    if (request.command != socks5::CommandConnect) {
+        const QString reason =
+            QStringLiteral("SOCKS command %1 is not supported; only CONNECT is").arg(request.command);
+        return refuse(c, Refusal::badSocksRequest(Reply::CommandNotSupported, reason));
+    }
     if (request.addressType == socks5::AddressDomain) {
         // A domain carrying a port or brackets would let the name say something else.
         const auto parsed = request.host.find_first_of(":[]") == std::string::npos
                                 ? http::parseAuthority(request.host, request.port)
                                 : std::nullopt;
         if (!parsed)
-            return refuse(c, 0, socks5::Reply::GeneralFailure, Kind::Denied, QStringLiteral("protocol"),
-                          QStringLiteral("invalid host name"));
+            return refuse(c, Refusal::badSocksRequest(Reply::GeneralFailure, QStringLiteral("invalid host name")));
         c.target = *parsed;
     }
     decide(c);
@@ -563,8 +568,7 @@ void ProxyLoop::decide(Connection &c)
     // A name the policy refuses is never looked up: DNS itself would carry data out.
     const Verdict verdict = ask(c);
     if (!verdict.allowed)
-        return refuse(c, 403, socks5::Reply::NotAllowedByRuleset, Kind::Denied, verdict.rule, verdict.reason,
-                      verdict.fix);
+        return refuse(c, Refusal::policy(verdict));
     if (auto mapped = m_overrides.lookup(c.target.host, c.target.port)) {
         c.addresses = std::move(*mapped);
         return afterResolution(c);
@@ -584,8 +588,9 @@ void ProxyLoop::collectResolutions()
             continue; // the client left or timed out meanwhile
         Connection &c = *it->second;
         if (!result.error.empty()) {
-            refuse(c, 502, socks5::Reply::HostUnreachable, Kind::UpstreamFailed, {},
-                   QStringLiteral("cannot resolve %1: %2").arg(qs(c.target.host), qs(result.error)));
+            refuse(c, Refusal::upstreamFailed(
+                          502, socks5::Reply::HostUnreachable,
+                          QStringLiteral("cannot resolve %1: %2").arg(qs(c.target.host), qs(result.error))));
             continue;
         }
         c.addresses = std::move(result.addresses);
@@ -597,14 +602,12 @@ void ProxyLoop::afterResolution(Connection &c)
 {
     const Verdict verdict = ask(c);
     if (!verdict.allowed)
-        return refuse(c, 403, socks5::Reply::NotAllowedByRuleset, Kind::Denied, verdict.rule, verdict.reason,
-                      verdict.fix);
+        return refuse(c, Refusal::policy(verdict));
     c.allowRule = verdict.rule;
     if (c.endpoint->tunnels >= m_limits.maxTunnelsPerEndpoint)
-        return refuse(c, 503, socks5::Reply::GeneralFailure, Kind::Denied, QStringLiteral("limit"),
-                      QStringLiteral("sandbox %1 already has %2 connections open")
-                          .arg(c.endpoint->identity.sandbox)
-                          .arg(m_limits.maxTunnelsPerEndpoint));
+        return refuse(c, Refusal::limit(503, QStringLiteral("sandbox %1 already has %2 connections open")
+                                                 .arg(c.endpoint->identity.sandbox)
+                                                 .arg(m_limits.maxTunnelsPerEndpoint)));
     connectUpstream(c);
 }
 
@@ -645,9 +648,10 @@ void ProxyLoop::tryNextAddress(Connection &c)
         return;
     }
     const int error = c.lastConnectError ? c.lastConnectError : EHOSTUNREACH;
-    refuse(c, 502, socksReplyFor(error), Kind::UpstreamFailed, {},
-           QStringLiteral("cannot connect to %1: %2")
-               .arg(qs(http::formatAuthority(c.target)), QString::fromLocal8Bit(strerror(error))));
+    refuse(c, Refusal::upstreamFailed(
+                  502, socksReplyFor(error),
+                  QStringLiteral("cannot connect to %1: %2")
+                      .arg(qs(http::formatAuthority(c.target)), QString::fromLocal8Bit(strerror(error)))));
 }
 
 void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
@@ -712,17 +716,17 @@ void ProxyLoop::checkClientHello(Connection &c)
     case Status::NoSni:
         // Without a name there is nothing to compare; the target itself was allowed.
         return startTunnel(c);
-    case Status::Sni:
+    case Status::Sni: {
         if (hello.serverName == c.target.host)
             return startTunnel(c);
-        return refuse(c, 0, socks5::Reply::NotAllowedByRuleset, Kind::Denied, QStringLiteral("sni"),
-                      QStringLiteral("SNI mismatch: the TLS server name is %1 but the tunnel goes to %2")
-                          .arg(qs(hello.serverName), qs(c.target.host)));
+        const QString reason = QStringLiteral("SNI mismatch: the TLS server name is %1 but the tunnel goes to %2")
+                                   .arg(qs(hello.serverName), qs(c.target.host));
+        return refuse(c, Refusal::sni(reason));
+    }
     case Status::Malformed:
         break;
     }
-    refuse(c, 0, socks5::Reply::NotAllowedByRuleset, Kind::Denied, QStringLiteral("sni"),
-           QStringLiteral("malformed TLS ClientHello"));
+    refuse(c, Refusal::sni(QStringLiteral("malformed TLS ClientHello")));
 }
 
 bool ProxyLoop::startInterception(Connection &c)
@@ -731,8 +735,7 @@ bool ProxyLoop::startInterception(Connection &c)
     if (!interception || !interception->intercepts(c.target.host))
         return false;
     if (!c.in.empty()) { // TLS bytes sent before the tunnel was granted: no client does this
-        refuse(c, 400, socks5::Reply::GeneralFailure, Kind::Denied, QStringLiteral("protocol"),
-               QStringLiteral("data sent before the tunnel was established"));
+        refuse(c, Refusal::badRequest(QStringLiteral("data sent before the tunnel was established")));
         return true;
     }
     InterceptedSetup setup;
@@ -830,7 +833,7 @@ void ProxyLoop::readResponseHead(Connection &c)
                                        ? QStringLiteral("the upstream closed the connection without a response")
                                        : QStringLiteral("the upstream sent an invalid response head");
             if (c.down.bytes() == 0 && c.down.drained() && !c.keepClientAlive)
-                return refuse(c, 502, {}, Kind::UpstreamFailed, {}, reason);
+                return refuse(c, Refusal::upstreamFailed(502, socks5::Reply::GeneralFailure, reason));
             emitEvent(c, Kind::UpstreamFailed, {}, reason);
             return close(c);
         }
@@ -889,23 +892,21 @@ void ProxyLoop::onTimeout(Connection &c)
     case Phase::HttpHead:
         if (c.in.empty())
             return close(c); // an idle keep-alive connection, or a client that never spoke
-        return refuse(c, 408, {}, Kind::Denied, QStringLiteral("limit"),
-                      QStringLiteral("the request head did not arrive in time"));
+        return refuse(c, Refusal::limit(408, QStringLiteral("the request head did not arrive in time")));
     case Phase::SocksGreeting:
     case Phase::SocksRequest:
         return close(c);
     case Phase::Resolving:
     case Phase::Connecting:
-        return refuse(c, 504, socks5::Reply::HostUnreachable, Kind::UpstreamFailed, {},
-                      QStringLiteral("%1 did not answer within %2 ms")
-                          .arg(qs(http::formatAuthority(c.target)))
-                          .arg(m_limits.connectTimeout.count()));
+        return refuse(c, Refusal::upstreamFailed(504, socks5::Reply::HostUnreachable,
+                                                 QStringLiteral("%1 did not answer within %2 ms")
+                                                     .arg(qs(http::formatAuthority(c.target)))
+                                                     .arg(m_limits.connectTimeout.count())));
     case Phase::SniPeek:
         // The client sent nothing: a protocol where the server speaks first. Not TLS, so relay.
         if (c.in.empty())
             return startTunnel(c);
-        return refuse(c, 0, socks5::Reply::NotAllowedByRuleset, Kind::Denied, QStringLiteral("sni"),
-                      QStringLiteral("incomplete TLS ClientHello"));
+        return refuse(c, Refusal::sni(QStringLiteral("incomplete TLS ClientHello")));
     case Phase::Tunnel:
     case Phase::HttpExchange:
     case Phase::Closing:
@@ -914,20 +915,19 @@ void ProxyLoop::onTimeout(Connection &c)
     }
 }
 
-void ProxyLoop::refuse(Connection &c, int status, socks5::Reply socksCode, ProxyEvent::Kind kind, const QString &rule,
-                       const QString &reason, const QString &fix)
+void ProxyLoop::refuse(Connection &c, const Refusal &refusal)
 {
     Q_ASSERT(isLoopThread());
-    emitEvent(c, kind, rule, reason);
+    emitEvent(c, refusal.kind, refusal.rule, refusal.reason);
     releaseUpstream(c);
     const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"
     // The answer goes out through the plain output buffer, in one write, once nothing else can.
     c.phase = Phase::Closing;
     if (c.protocol == Protocol::Socks) {
         if (!tunnelOpen)
-            writeClient(c, socks5::reply(socksCode));
-    } else if (status != 0 && !tunnelOpen) {
-        sendHttpError(c, status, rule, reason, fix);
+            writeClient(c, socks5::reply(refusal.socksReply));
+    } else if (refusal.status != 0 && !tunnelOpen) {
+        sendHttpError(c, refusal);
     }
     c.deadline = m_now + DrainTime;
     if (c.outSent == c.out.size())
@@ -936,16 +936,19 @@ void ProxyLoop::refuse(Connection &c, int status, socks5::Reply socksCode, Proxy
         updateInterest(c);
 }
 
-void ProxyLoop::sendHttpError(Connection &c, int status, const QString &rule, const QString &reason, const QString &fix)
+void ProxyLoop::sendHttpError(Connection &c, const Refusal &refusal)
 {
+    const int status = refusal.status;
+    const QString &rule = refusal.rule;
+    const QString &reason = refusal.reason;
     QString body;
     if (status == 403) {
         body = QStringLiteral("Paddock refused the connection to %1 from sandbox %2.\n")
                    .arg(qs(http::formatAuthority(c.target)), c.endpoint->identity.sandbox);
         body += QStringLiteral("Rule: %1\nReason: %2\n")
                     .arg(rule.isEmpty() ? QStringLiteral("default deny") : rule, reason);
-        if (!fix.isEmpty())
-            body += QStringLiteral("To allow it: %1\n").arg(fix);
+        if (!refusal.fix.isEmpty())
+            body += QStringLiteral("To allow it: %1\n").arg(refusal.fix);
     } else {
         body = QStringLiteral("Paddock proxy: %1\n").arg(reason);
     }

@@ -5,6 +5,7 @@
 #include "proxy/EventDispatcher.h"
 #include "proxy/HttpParser.h"
 #include "proxy/ProxyTypes.h"
+#include "proxy/Refusal.h"
 #include "proxy/Relay.h"
 #include "proxy/Resolver.h"
 #include "proxy/Socks5.h"
@@ -154,9 +155,9 @@ private:
     void finishHttpExchange(Connection &c);
     void onTimeout(Connection &c);
 
-    void refuse(Connection &c, int status, socks5::Reply socksCode, ProxyEvent::Kind kind, const QString &rule,
-                const QString &reason, const QString &fix = {});
-    void sendHttpError(Connection &c, int status, const QString &rule, const QString &reason, const QString &fix);
+    /** Reports @p refusal, answers the client if it still expects an answer, then closes. */
+    void refuse(Connection &c, const Refusal &refusal);
+    void sendHttpError(Connection &c, const Refusal &refusal);
     void writeClient(Connection &c, std::string_view bytes);
     bool flushOut(Connection &c);
     void beginClosing(Connection &c);

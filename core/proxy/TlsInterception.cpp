@@ -2,6 +2,7 @@
 #include "proxy/TlsInterception.h"
 
 #include "proxy/InjectStream.h"
+#include "proxy/Refusal.h"
 
 #include <QLoggingCategory>
 
@@ -410,7 +411,7 @@ struct InterceptedConnection::Session
                     const http::RequestError &error = requests.error();
                     emitNotes(notes);
                     report(error.status == 503 ? Kind::UpstreamFailed : Kind::Denied, qs(error.reason),
-                           error.status == 503 ? QString() : QStringLiteral("protocol"));
+                           error.status == 503 ? QString() : QString(Refusal::ProtocolRule));
                     down.pending += errorResponse(error.status, qs(error.reason));
                     up.sourceEnded = down.sourceEnded = true;
                     inject::wipe(up.pending);
@@ -494,9 +495,9 @@ struct InterceptedConnection::Session
                 return report(Kind::Denied,
                               QStringLiteral("SNI mismatch: the TLS server name is %1 but the tunnel goes to %2")
                                   .arg(qs(serverName.seen), qs(setup.host)),
-                              QStringLiteral("sni"));
+                              Refusal::SniRule);
             return report(Kind::Denied, QStringLiteral("TLS handshake with the sandbox failed: %1").arg(why),
-                          QStringLiteral("tls"));
+                          Refusal::TlsRule);
         }
 
         // The real host, verified by name against the upstream bundle, before any key is sent.
