@@ -65,16 +65,17 @@ struct RequestNote
     std::string method;
     QStringList injectedHeaders; ///< names set from a rule
     QString ruleDomain;          ///< the rule's domain when injected
-    bool sentinelReplaced = false;
 };
 
 /**
  * @brief The request side of one intercepted connection.
  *
  * Requests whose host (Host header, or the target in absolute form) is the tunnel's host and
- * matches a rule get the rule's header set (any earlier value of it removed) and the sentinel
- * replaced in every other header value. Any other request passes unchanged. After a request
- * that asks for an Upgrade the stream is passed through as is: what follows is no longer HTTP.
+ * matches a rule get the rule's header set (any earlier value of it removed). That header is the
+ * only place the key goes: every other header, and the body, keeps what the client sent, a
+ * sentinel included, since an upstream may echo any of them back. Any other request passes
+ * unchanged. After a request that asks for an Upgrade the stream is passed through as is: what
+ * follows is no longer HTTP.
  */
 class RequestStream
 {
@@ -98,6 +99,9 @@ public:
 private:
     enum class State { Head, Length, Chunked, Raw };
     bool startMessage(std::string &out, std::vector<RequestNote> &notes);
+    std::vector<const InjectRule *> rulesFor(const std::string &host) const;
+    bool writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,
+                              std::string &out, RequestNote &note);
     bool fail(int status, std::string reason);
 
     std::string m_tunnelHost;

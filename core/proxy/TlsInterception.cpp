@@ -125,7 +125,9 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     for (const InjectRule &rule : config.rules) {
         if (rule.domain.isEmpty())
             return failed(QStringLiteral("an inject rule has no domain"));
-        if (!rule.header.isEmpty() && rule.format.count(QStringLiteral("%s")) != 1)
+        if (rule.header.isEmpty())
+            return failed(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
+        if (rule.format.count(QStringLiteral("%s")) != 1)
             return failed(
                 QStringLiteral("the format for %1 on %2 must contain %s exactly once").arg(rule.header, rule.domain));
         if (!rule.secret)
@@ -369,9 +371,6 @@ struct InterceptedConnection::Session
             if (!note.injectedHeaders.isEmpty())
                 reason = QStringLiteral("%1 request: %2 set from the credential for %3")
                              .arg(qs(note.method), note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
-            else if (note.sentinelReplaced)
-                reason = QStringLiteral("%1 request: the credential for %2 replaced the sentinel")
-                             .arg(qs(note.method), note.ruleDomain);
             else
                 reason = QStringLiteral("%1 request for %2 forwarded without a credential")
                              .arg(qs(note.method), qs(note.host.empty() ? std::string("no host") : note.host));

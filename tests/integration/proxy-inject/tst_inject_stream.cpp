@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The request side of an intercepted connection, fed the way a socket delivers bytes: in
-// pieces of any size. Heads are found and rewritten, bodies pass through untouched.
+// pieces of any size. Heads are found and rewritten, bodies pass through untouched, and the key
+// goes into the rule's header and nowhere else.
 
 #include "proxy/InjectStream.h"
 
@@ -71,6 +72,27 @@ private slots:
             QVERIFY(out.find(chunkedBody) != std::string::npos);
             QVERIFY(out.rfind("GET /c HTTP/1.1\r\n") != std::string::npos);
             QCOMPARE(notes[1].method, std::string("POST"));
+        }
+    }
+
+    void keyGoesIntoTheRuleHeaderOnly()
+    {
+        // The sentinel elsewhere (another header, a cookie, the body) is not the rule's business:
+        // an upstream that echoes those must not echo the key.
+        const std::string body = "{\"key\":\"proxy-managed\"}";
+        const std::string input = "POST /v1 HTTP/1.1\r\nHost: llm.test\r\nAuthorization: Bearer proxy-managed\r\n"
+                                  "X-Goog-Api-Key: proxy-managed\r\nCookie: session=proxy-managed\r\n"
+                                  "Content-Length: " +
+                                  std::to_string(body.size()) + "\r\n\r\n" + body;
+        const std::string key = Key.toStdString();
+        for (const std::size_t step : {std::size_t(1), std::size_t(5), input.size()}) {
+            std::vector<RequestNote> notes;
+            QCOMPARE(run(bearerRule(), input, step, &notes),
+                     "POST /v1 HTTP/1.1\r\nHost: llm.test\r\nX-Goog-Api-Key: proxy-managed\r\n"
+                     "Cookie: session=proxy-managed\r\nContent-Length: " +
+                         std::to_string(body.size()) + "\r\nAuthorization: Bearer " + key + "\r\n\r\n" + body);
+            QCOMPARE(notes.size(), std::size_t(1));
+            QCOMPARE(notes.front().injectedHeaders, QStringList{QStringLiteral("Authorization")});
         }
     }
 

@@ -244,6 +244,8 @@ private slots:
 
     void headerFormatAndSentinelInOtherHeaders()
     {
+        // The key goes into the rule's header alone: a sentinel elsewhere reaches the upstream as
+        // the sentinel, so an upstream that echoes those headers has no key to echo.
         QVERIFY(intercept({rule(QStringLiteral("x-api-key"), QStringLiteral("%s"), Key)}));
         const RunResult result =
             curl(curlArguments(url(*m_llm, QStringLiteral("llm.test"), QStringLiteral("/v1/messages")),
@@ -255,9 +257,9 @@ private slots:
         const QByteArray head = m_llm->requests.first().head;
         QVERIFY2(head.contains("\r\nx-api-key: " + Key + "\r\n"), head.constData());
         QCOMPARE(head.toLower().count("x-api-key:"), 1); // the sandbox's value was replaced, not kept
-        QVERIFY2(head.contains("\r\nX-Goog-Api-Key: " + Key + "\r\n"), head.constData());
-        QVERIFY2(head.contains("\r\nCookie: session=" + Key + "; theme=dark\r\n"), head.constData());
-        QVERIFY(!head.contains(Sentinel));
+        QVERIFY2(head.contains("\r\nX-Goog-Api-Key: proxy-managed\r\n"), head.constData());
+        QVERIFY2(head.contains("\r\nCookie: session=proxy-managed; theme=dark\r\n"), head.constData());
+        QCOMPARE(head.count(Key), 1);
         verifyNoKeyLeaked();
     }
 
