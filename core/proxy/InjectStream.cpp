@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "proxy/InjectStream.h"
 
+#include "proxy/ResponseStream.h"
+
 #include <openssl/crypto.h>
 
 #include <algorithm>
@@ -236,8 +238,9 @@ std::size_t ChunkedTracker::consume(std::string_view data)
     return used;
 }
 
-RequestStream::RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes)
-    : m_tunnelHost(std::move(tunnelHost)), m_rules(rules), m_maxHeadBytes(maxHeadBytes)
+RequestStream::RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes,
+                             ResponseStream *responses)
+    : m_tunnelHost(std::move(tunnelHost)), m_rules(rules), m_maxHeadBytes(maxHeadBytes), m_responses(responses)
 {}
 
 RequestStream::~RequestStream()
@@ -331,6 +334,8 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
         out.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
     else if (!writeWithCredentials(head, rules, out, note))
         return false;
+    if (m_responses)
+        m_responses->expectResponseTo(head.method);
     m_head.erase(0, head.size);
     notes.push_back(std::move(note));
 
@@ -404,6 +409,12 @@ bool RequestStream::writeWithCredentials(const http::RequestHead &head, const st
         rewritten.append("\r\n");
         note.injectedHeaders.push_back(rule.header);
         note.ruleDomain = rule.domain;
+        if (m_responses) {
+            for (std::string &form : credentialForms(secret, rule.format)) {
+                m_responses->addSecret(form, rule.sentinel.toStdString());
+                wipe(form);
+            }
+        }
     }
     rewritten.append("\r\n");
     wipeSecrets();

@@ -18,6 +18,8 @@
  */
 namespace paddock::proxy::inject {
 
+class ResponseStream;
+
 /** Whether @p host (lower case) is covered by @p domain ("api.x.com" or "*.x.com"). */
 bool domainMatches(const QString &domain, std::string_view host);
 
@@ -35,6 +37,8 @@ public:
     /** How many bytes at the start of @p data belong to the body; 0 with failed() on bad framing. */
     std::size_t consume(std::string_view data);
     bool done() const { return m_state == State::Done; }
+    /** Inside a chunk's data: how many of its bytes are still to come; 0 anywhere else. */
+    std::uint64_t dataLeft() const { return m_state == State::Data ? m_remaining : 0; }
     bool failed() const { return m_state == State::Failed; }
 
 private:
@@ -80,7 +84,12 @@ struct RequestNote
 class RequestStream
 {
 public:
-    RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes);
+    /**
+     * @p responses, when given, learns each request's method and every credential set, so that it
+     * can take the credential out of what comes back.
+     */
+    RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes,
+                  ResponseStream *responses = nullptr);
     ~RequestStream();
     RequestStream(const RequestStream &) = delete;
     RequestStream &operator=(const RequestStream &) = delete;
@@ -112,6 +121,7 @@ private:
     std::uint64_t m_remaining = 0;
     ChunkedTracker m_chunked;
     http::RequestError m_error;
+    ResponseStream *m_responses;
 };
 
 } // namespace paddock::proxy::inject

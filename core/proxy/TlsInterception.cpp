@@ -3,6 +3,7 @@
 
 #include "proxy/InjectStream.h"
 #include "proxy/Refusal.h"
+#include "proxy/ResponseStream.h"
 
 #include <QLoggingCategory>
 
@@ -383,7 +384,8 @@ struct InterceptedConnection::Session
     void relay()
     {
         const InterceptionConfig &config = setup.interception->config();
-        inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes);
+        inject::ResponseStream responses(setup.limits.maxResponseHeaderBytes);
+        inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes, &responses);
         std::vector<inject::RequestNote> notes;
         Direction up;
         Direction down;
@@ -411,6 +413,7 @@ struct InterceptedConnection::Session
                     emitNotes(notes);
                     report(error.status == 503 ? Kind::UpstreamFailed : Kind::Denied, qs(error.reason),
                            error.status == 503 ? QString() : QString(Refusal::ProtocolRule));
+                    responses.finish(down.pending);
                     down.pending += errorResponse(error.status, qs(error.reason));
                     up.sourceEnded = down.sourceEnded = true;
                     inject::wipe(up.pending);
@@ -423,7 +426,8 @@ struct InterceptedConnection::Session
                 up.closeSent = true;
             }
 
-            // Upstream to sandbox: passed on as read, so streamed responses stay streamed.
+            // Upstream to sandbox: passed on as read, so streamed responses stay streamed, but for
+            // the credential, masked, and the few bytes that might be its start.
             io = write(client, down, owner.m_bytesDown);
             if (io == Io::Failed)
                 return;
@@ -433,10 +437,12 @@ struct InterceptedConnection::Session
                 io = read(upstream, buffer, length);
                 if (io == Io::Failed)
                     return;
-                if (io == Io::Ended)
-                    down.sourceEnded = true;
                 if (io == Io::Progress)
-                    down.pending.append(buffer, length);
+                    responses.feed(std::string_view(buffer, length), down.pending);
+                if (io == Io::Ended) {
+                    down.sourceEnded = true;
+                    responses.finish(down.pending);
+                }
                 progress |= io != Io::Idle;
             }
             if (down.sourceEnded && down.pending.empty()) {

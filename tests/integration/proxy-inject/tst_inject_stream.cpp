@@ -4,6 +4,7 @@
 // goes into the rule's header and nowhere else.
 
 #include "proxy/InjectStream.h"
+#include "proxy/ResponseStream.h"
 
 #include <QtTest>
 
@@ -94,6 +95,29 @@ private slots:
             QCOMPARE(notes.size(), std::size_t(1));
             QCOMPARE(notes.front().injectedHeaders, QStringList{QStringLiteral("Authorization")});
         }
+    }
+
+    void responseSideLearnsEveryCredentialSetAndEveryMethod()
+    {
+        // A HEAD, then a GET whose response echoes the key: the response side knows the first
+        // has no body, and masks the key in the second.
+        const std::string input = "HEAD /a HTTP/1.1\r\nHost: llm.test\r\n\r\nGET /b HTTP/1.1\r\nHost: llm.test\r\n\r\n";
+        const std::string key = Key.toStdString();
+        ResponseStream responses(64 * 1024);
+        const std::vector<InjectRule> rules = bearerRule();
+        RequestStream stream("llm.test", &rules, 16 * 1024, &responses);
+        std::string out;
+        std::vector<RequestNote> notes;
+        QVERIFY(stream.feed(input, out, notes));
+        // Were the HEAD response read as having a body, the chunked one would be swallowed by it
+        // and the key, split by the chunk framing, would not be found.
+        const std::string chunked = "3\r\n" + key.substr(0, 3) + "\r\n" + std::to_string(key.size() - 3) + "\r\n" +
+                                    key.substr(3) + "\r\n0\r\n\r\n";
+        const std::string headResponse = "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n";
+        const std::string getResponse = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        std::string echoed;
+        responses.feed(headResponse + getResponse + chunked, echoed);
+        QCOMPARE(echoed, headResponse + getResponse + "3\r\npro\r\n9\r\nxy-manage\r\n0\r\n\r\n");
     }
 
     void ambiguousFramingIsRefused_data()
