@@ -3,6 +3,7 @@
 
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/SandboxProcess.h"
 #include "runtime/bwrap/UserNamespaces.h"
@@ -32,24 +33,6 @@ using bwrap::ProcessIdentity;
 using bwrap::SandboxState;
 
 namespace {
-
-/** An fd closed when it goes out of scope. */
-class FileDescriptor
-{
-public:
-    explicit FileDescriptor(int fd) : m_fd(fd) {}
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
 
 /** The host files bwrap copies into the sandbox, open for the launch and closed after it. */
 class CopiedFiles
@@ -324,9 +307,9 @@ RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io, cons
 RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions &options)
 {
     const QString name = state.spec.name;
-    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    const FileDescriptor log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
-    const FileDescriptor devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    const UniqueFd log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
+    const UniqueFd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (status.get() < 0 || log.get() < 0 || devNull.get() < 0)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
@@ -375,7 +358,7 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
 RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
 {
     const QString name = state.spec.name;
-    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
     if (status.get() < 0)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
