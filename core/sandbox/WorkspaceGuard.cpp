@@ -58,6 +58,10 @@ std::optional<QString> workspaceProblem(const QString &folder, const QStringList
                advice;
     for (const QString &entry : protectedList.isEmpty() ? protectedFolders() : protectedList) {
         const QString guarded = resolved(entry);
+        if (workspace == guarded)
+            return QStringLiteral("%1 is one of Paddock's own folders, which the sandbox must not reach")
+                       .arg(shown(workspace)) +
+                   advice;
         if (isInside(guarded, workspace))
             return QStringLiteral("%1 holds %2, which the sandbox must not reach: it could rewrite its own policy, "
                                   "keys' approvals or sandbox state")

@@ -316,7 +316,7 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
     const qint64 logStart = ::lseek(log.get(), 0, SEEK_END);
     QString error;
     // The session channel: paddock-init inherits the listening socket; only this side has the path.
-    const FileDescriptor sessions(session::listenSocket(sessionPath(name), &error));
+    const UniqueFd sessions(session::listenSocket(sessionPath(name), &error));
     if (sessions.get() < 0)
         return RuntimeResult::failure(error);
 

@@ -61,8 +61,8 @@ void TestWorkspaceGuard::refused_data()
     QTest::newRow("the home") << QDir::homePath() << QStringLiteral("home folder");
     QTest::newRow("the folder holding the settings") << m_fixture->path(QString()) << QStringLiteral("holds");
     QTest::newRow("the settings themselves") << m_fixture->path(QStringLiteral("config/paddock"))
-                                             << QStringLiteral("inside");
-    QTest::newRow("a folder inside the data") << m_fixture->path(QStringLiteral("data/paddock"))
+                                             << QStringLiteral("Paddock's own folders");
+    QTest::newRow("a folder inside the data") << m_fixture->path(QStringLiteral("data/paddock/sandboxes"))
                                               << QStringLiteral("inside");
     QTest::newRow("the config parent") << m_fixture->path(QStringLiteral("config")) << QStringLiteral("holds");
 }
@@ -103,9 +103,10 @@ void TestWorkspaceGuard::aLinkToTheHomeIsFollowed()
 
 void TestWorkspaceGuard::aReadOnlyPathIsHeldToTheSameRule()
 {
+    QVERIFY(QDir().mkpath(m_fixture->path(QStringLiteral("config/paddock/kits"))));
     const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), m_fixture->kitDir(),
                                              QStringLiteral("--name"), QStringLiteral("reader"), m_fixture->workspace(),
-                                             m_fixture->path(QStringLiteral("config/paddock")), QStringLiteral("--"),
+                                             m_fixture->path(QStringLiteral("config/paddock/kits")), QStringLiteral("--"),
                                              QStringLiteral("true")});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QLatin1String("inside")), qPrintable(run.err));
