@@ -226,6 +226,10 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     spec.lifetime = choices.lifetime;
     for (const QString &path : choices.extraPaths)
         spec.readOnlyBinds.append({path, {}});
+    if (block.resources) {
+        spec.limits.memoryBytes = block.resources->memoryBytes.value_or(0);
+        spec.limits.cpus = block.resources->cpu.value_or(0);
+    }
 
     QStringList program = choices.commandArgs.isEmpty()
                               ? (choices.interactive ? block.interactiveArgv() : block.defaultArgv())
@@ -243,28 +247,33 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
             for (const QString &word : command.command)
                 words << shellQuote(word);
             QString line = words.join(QLatin1Char(' '));
+            std::optional<int> uid = kRegularUid;
             if (choices.startupUsersByNamespace) {
-                const std::optional<int> uid = kitUserId(command.user, kRegularUid);
+                uid = kitUserId(command.user, kRegularUid);
                 if (!uid) {
                     result.error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
                                                   "root or agent)")
                                        .arg(kit.name, command.user);
                     return result;
                 }
-                if (*uid == 0)
-                    line = QStringLiteral("unshare --map-root-user -- ") + line;
-                else if (*uid != kRegularUid)
-                    line = QStringLiteral("unshare --map-user=%1 --map-group=%1 -- ").arg(*uid) + line;
             }
             // A failed startup command is reported and the program still starts, as a
             // container engine would after a failed entrypoint hook that is not fatal.
-            lines << (command.background ? QStringLiteral("%1 </dev/null &").arg(line)
-                                         : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
-                                                          "%2\" >&2")
-                                               .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\''))));
+            const QString step = command.background
+                                     ? QStringLiteral("%1 </dev/null &").arg(line)
+                                     : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
+                                                      "%2\" >&2")
+                                           .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\'')));
+            lines << step;
+            spec.startupSteps.append({*uid, step});
         }
         // Run by the sandbox's supervisor once per start, before the agent: a new agent
-        // session in a running sandbox does not run them again.
+        // session in a running sandbox does not run them again. Where each command runs as its
+        // own user, the steps say who; otherwise the script runs as the sandbox's user.
+        if (choices.startupUsersByNamespace)
+            lines.clear();
+        else
+            spec.startupSteps.clear();
         spec.startup = lines.join(QLatin1Char('\n'));
     }
     spec.argv = program;

@@ -238,6 +238,8 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     add(args, {QStringLiteral("--chdir"), workingDirOf(spec)});
     if (paths.statusFd >= 0)
         add(args, {QStringLiteral("--json-status-fd"), QString::number(paths.statusFd)});
+    if (paths.seccompFd >= 0 && !supervised)
+        add(args, {QStringLiteral("--seccomp"), QString::number(paths.seccompFd)});
 
     args << QStringLiteral("--") << kInitInside;
     if (!spec.proxySocket.isEmpty())
@@ -257,6 +259,13 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
             args << QStringLiteral("--agent-terminal");
         if (!spec.startup.isEmpty())
             add(args, {QStringLiteral("--startup"), spec.startup});
+        for (const SandboxSpec::StartupStep &step : spec.startupSteps)
+            add(args, {QStringLiteral("--startup-step"), QStringLiteral("%1:%2").arg(step.uid).arg(step.script)});
+        if (paths.seccompFd >= 0)
+            add(args, {QStringLiteral("--seccomp-fd"), QString::number(paths.seccompFd)});
+        add(args, {QStringLiteral("--max-processes"), QString::number(spec.limits.maxProcesses)});
+        if (spec.limits.memoryBytes > 0)
+            add(args, {QStringLiteral("--max-memory"), QString::number(spec.limits.memoryBytes)});
     }
     args << QStringLiteral("--") << spec.argv;
     return args;
