@@ -99,6 +99,12 @@ struct SandboxSpec
     SandboxLimits limits;
 
     bool interactive = false; ///< give the program a terminal of its own
+    /**
+     * A workspace used in place keeps the files the host runs or trusts later read-only inside
+     * (runtime/TrustedFiles.h): git hooks and config, .envrc, .vscode/. Off only when the
+     * person chose so, with a warning.
+     */
+    bool protectHostFiles = true;
     Lifetime lifetime = Lifetime::Detached;
 
     bool operator==(const SandboxSpec &) const = default;

@@ -63,6 +63,7 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
     request.backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);
+    request.protectHostFiles = params.value(QLatin1String("protectHostFiles")).toBool(true);
     return request;
 }
 

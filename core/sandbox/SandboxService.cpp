@@ -421,6 +421,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
 void SandboxService::registerMethods()
 {
     registerLearningMethods();
+    registerReviewMethods();
     m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) {
@@ -626,6 +627,7 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
             work.result = runtime::RuntimeResult::failure(problem);
             return work;
         }
+        recordForReview(name, spec.workspace);
         work.result = runtime->start(name, {}, startOptions);
         return work;
     };
@@ -703,6 +705,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);
         m_learning->setLearning(name, false);
+        QDir(reviewDir(name)).removeRecursively();
         // A container's home is a host directory the runtime leaves to its owner: this service.
         if (backend != QLatin1String("bwrap")) {
             QDir(homeOf(name)).removeRecursively();

@@ -4,6 +4,8 @@
 // reason it exists; anything not listed does not exist inside.
 #include "runtime/bwrap/BwrapCommand.h"
 
+#include "runtime/TrustedFiles.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -221,6 +223,14 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
         add(args, {QStringLiteral("--bind"), paths.options.workspaceSource, paths.options.workspaceTarget});
     else if (!spec.workspace.isEmpty())
         add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
+    // In place, what the host runs or trusts later stays read-only: no hook or config planted
+    // for the person's next git command or editor.
+    if (paths.options.workspaceSource.isEmpty() && !spec.workspace.isEmpty() && spec.protectHostFiles) {
+        for (const QString &relative : trusted::existingProtected(spec.workspace)) {
+            const QString path = spec.workspace + QLatin1Char('/') + relative;
+            add(args, {QStringLiteral("--ro-bind"), path, path});
+        }
+    }
 
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         add(args, {QStringLiteral("--ro-bind"), bind.hostPath,

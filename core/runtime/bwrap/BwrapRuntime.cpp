@@ -536,6 +536,7 @@ RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request
     spawn.user = request.user;
     spawn.terminal = request.interactive;
     spawn.agent = request.asAgent;
+    spawn.forwardSignals = request.forwardSignals;
     // Leaving a session is for the agent's; a command's caller waits for its end.
     spawn.detachKeys = request.asAgent;
     return resultOf(session::runSession(fd, spawn, io));

@@ -162,18 +162,20 @@ public:
     SessionOutcome run(const proto::Fields &hello)
     {
         queue(proto::FrameType::Hello, hello.encode());
-        const SignalPipe caught;
+        std::optional<SignalPipe> caught;
+        if (m_request.forwardSignals)
+            caught.emplace();
         while (!m_outcome) {
             pollfd fds[3] = {{m_fd, short(POLLIN | (m_outgoing.empty() ? 0 : POLLOUT)), 0},
                              {m_inputOpen && m_outgoing.size() < kOutgoingLimit ? m_io.in : -1, POLLIN, 0},
-                             {caught.fd(), POLLIN, 0}};
+                             {caught ? caught->fd() : -1, POLLIN, 0}};
             const int ready = ::poll(fds, 3, m_terminal ? 200 : -1);
             if (ready < 0 && errno != EINTR)
                 return failed(QStringLiteral("cannot wait for the session: %1").arg(systemError()));
             if (m_terminal)
                 followWindow();
-            if (fds[2].revents & POLLIN)
-                onSignals(caught.fd());
+            if (caught && (fds[2].revents & POLLIN))
+                onSignals(caught->fd());
             if (fds[0].revents & POLLOUT)
                 flush();
             if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))

@@ -29,6 +29,9 @@ struct SessionRequest
     bool replay = true;                 ///< Attach: show the agent's recent output first
     bool detachKeys = false;            ///< Ctrl-P Ctrl-Q leaves the session running (as Docker's attach)
     QString token;                      ///< the sandbox's session token, where it has one
+    /** Signals to this process go to the session (a CLI on a person's terminal); a daemon asking
+     *  on its own behalf leaves its signals alone. */
+    bool forwardSignals = true;
 };
 
 /** @brief How a session ended for its client. */
