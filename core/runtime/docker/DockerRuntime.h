@@ -170,7 +170,10 @@ private:
     RuntimeResult runForeground(const docker::ContainerInfo &container, const ProcessIo &io);
 
     // The session channel (DockerSessions.cpp).
-    /** Waits until the supervisor of the just started @p container answers; then the agent. */
+    /**
+     * Waits until the supervisor of the just started @p container answers and setup.startup
+     * has run, then starts the agent when @p options ask for it.
+     */
     RuntimeResult awaitSupervisor(const docker::ContainerInfo &container, const StartOptions &options);
     /** Runs @p request over a new session channel to @p container. */
     RuntimeResult runSessionRequest(const docker::ContainerInfo &container, const session::SessionRequest &request,

@@ -32,6 +32,8 @@ namespace {
 
 /** How long a started sandbox's supervisor may take to answer. */
 constexpr int kSupervisorWaitMs = 15000;
+/** How long start() waits for setup.startup to end before the agent starts. */
+constexpr int kStartupWaitMs = 60000;
 /** agent() is asked on every listing: its answer is kept this long. */
 constexpr qint64 kAgentCacheMs = 2000;
 constexpr int kExecSettleAttempts = 100;
@@ -108,7 +110,8 @@ RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, con
     QElapsedTimer timer;
     timer.start();
     QString error;
-    while (!queryAgent(container, &error)) {
+    std::optional<AgentInfo> status;
+    while (!(status = queryAgent(container, &error))) {
         const Result<ContainerInfo> now = m_client.inspectContainer(container.id);
         if (now && !now.value().running) {
             QString log = QString::fromUtf8(logs(name).value_or(QByteArray()).right(1024)).trimmed();
@@ -121,6 +124,12 @@ RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, con
             return RuntimeResult::failure(
                 QStringLiteral("sandbox %1 started, but its supervisor does not answer: %2").arg(name, error));
         QThread::msleep(50);
+    }
+    // setup.startup runs before the agent, as the only session of a fresh start; a startup
+    // that outlasts the wait is left to finish beside the agent.
+    while (status && status->sessions > 0 && timer.elapsed() < kStartupWaitMs) {
+        QThread::msleep(100);
+        status = queryAgent(container, &error);
     }
     if (!options.startAgent)
         return RuntimeResult::success();
