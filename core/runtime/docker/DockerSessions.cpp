@@ -86,6 +86,13 @@ bool runsAsAgent(const QString &user, const ContainerInfo &container)
     return user == uid || (user == QLatin1String("root") && uid == QLatin1String("0"));
 }
 
+QString noChannel(const ContainerInfo &container)
+{
+    return QStringLiteral("sandbox %1 has no agent session: it was made by an earlier Paddock (or runs a setup "
+                          "step); remove it and create it again")
+        .arg(nameOf(container));
+}
+
 RuntimeResult resultOf(const session::SessionOutcome &outcome, const QString &relayErrors)
 {
     switch (outcome.kind) {
@@ -105,6 +112,10 @@ RuntimeResult resultOf(const session::SessionOutcome &outcome, const QString &re
 RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, const StartOptions &options)
 {
     const QString name = nameOf(container);
+    if (tokenOf(container).isEmpty()) {
+        qCWarning(lcDockerRuntime) << "sandbox" << name << "predates supervised sandboxes: it runs its program alone";
+        return RuntimeResult::success();
+    }
     // paddock-init listens a moment after the container starts; the sandbox takes sessions
     // once it answers, which is what a caller of start() expects.
     QElapsedTimer timer;
@@ -151,6 +162,8 @@ RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, con
 RuntimeResult DockerRuntime::runSessionRequest(const ContainerInfo &container, const session::SessionRequest &request,
                                                const ProcessIo &io)
 {
+    if (tokenOf(container).isEmpty())
+        return RuntimeResult::failure(noChannel(container));
     QString error;
     std::unique_ptr<docker::SessionBridge> bridge =
         docker::SessionBridge::open(m_client, container.id, layout::kSessionSocket, &error);
@@ -164,6 +177,11 @@ RuntimeResult DockerRuntime::runSessionRequest(const ContainerInfo &container, c
 
 std::optional<AgentInfo> DockerRuntime::queryAgent(const ContainerInfo &container, QString *error) const
 {
+    if (tokenOf(container).isEmpty()) {
+        if (error)
+            *error = noChannel(container);
+        return std::nullopt;
+    }
     QString problem;
     std::unique_ptr<docker::SessionBridge> bridge =
         docker::SessionBridge::open(m_client, container.id, layout::kSessionSocket, &problem);
@@ -237,7 +255,10 @@ RuntimeResult DockerRuntime::exec(const QString &name, const ExecRequest &reques
     const Result<ContainerInfo> container = runningContainerOf(name);
     if (!container)
         return failure(container);
-    if (!request.asAgent && !runsAsAgent(request.user, container.value()))
+    // A container made before sandboxes were supervised has no session channel: the engine
+    // runs its commands, as it did then.
+    const bool channel = !tokenOf(container.value()).isEmpty();
+    if (!request.asAgent && (!channel || !runsAsAgent(request.user, container.value())))
         return execThroughEngine(container.value(), request, io);
 
     session::SessionRequest spawn;
