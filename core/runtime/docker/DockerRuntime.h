@@ -62,10 +62,13 @@ struct DockerSandboxOptions
  * A detached sandbox's paddock-init is its supervisor (app/init/Supervisor.h): it listens on an
  * abstract unix socket in the container's network namespace and requires a random token, kept
  * in a label, in every client's Hello; it runs setup.startup, then waits. start() waits for it
- * to answer and, unless told otherwise, starts the kit's program as the agent session. The host
- * reaches that session channel through an Engine exec of `paddock-init --session-client`
- * (docker::SessionBridge): attach(), agent(), and exec() for the agent's user go through it;
- * exec() for any other user (root) is an Engine exec of its own.
+ * to answer and for setup.startup to end and, unless told otherwise, starts the kit's program
+ * as the agent session (in a terminal of its own when the spec is interactive, as under
+ * bubblewrap). The host reaches that session channel through an Engine exec of
+ * `paddock-init --session-client` (docker::SessionBridge): attach(), agent(), and exec() for
+ * the agent's user go through it; exec() for any other user (root) is an Engine exec of its
+ * own. A container made without a token (by an earlier Paddock) has no channel: its program
+ * runs alone and its commands are Engine execs.
  *
  * The image and resources come from prepareSandbox() or setSandboxOptions() (else
  * setDefaultOptions()), read by create(); afterwards they live in the container. Named
