@@ -296,8 +296,12 @@ int main(int argc, char *argv[])
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;
     std::signal(SIGPIPE, SIG_IGN);
-    if (!options.sessionClient.empty())
+    if (!options.sessionClient.empty()) {
+        // The host's Hello, token and all, passes through this process: it runs as the agent's
+        // user, whose other processes must not trace it or read its memory.
+        prctl(PR_SET_DUMPABLE, 0);
         return paddock::init::relayChannel(options.sessionClient);
+    }
 
     // Signals are taken synchronously by the main thread only; every other thread (the
     // relay) inherits the blocked mask, so none is delivered where it would be lost.

@@ -242,8 +242,7 @@ public:
     virtual bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) = 0;
     /**
      * Whether each launch chooses the uid its processes have inside (LaunchOptions::uid), so a
-     * kit's `setup.install` commands run as the user they name. A container instead runs as
-     * its image's users.
+     * kit's `setup.install` commands run as the user they name; otherwise they all run as one.
      */
     virtual bool choosesUserPerLaunch() const = 0;
     /**

@@ -237,7 +237,8 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     launched.argv = run.argv;
     launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
     launched.interactive = false;
-    launchAs(run.uid);
+    // The kit's "agent" user is the sandbox's regular user, whatever uid a runtime gives it.
+    launchAs(run.uid == kRegularUid ? std::nullopt : std::optional<int>(run.uid));
     if (index == 0) {
         if (const RuntimeResult created = createAndFillHome(launched); !created.ok)
             return created;

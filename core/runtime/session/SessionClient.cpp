@@ -415,17 +415,15 @@ SessionOutcome runSession(int fd, const SessionRequest &request, const ProcessIo
     return outcome;
 }
 
-std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error)
+namespace {
+
+/** Sends @p hello over @p fd (which it closes) and returns the server's first frame, if any. */
+std::optional<proto::Frame> exchange(int fd, const proto::Fields &hello)
 {
-    proto::Fields hello;
-    hello.add("version", std::to_string(proto::kProtocolVersion));
-    hello.add("op", "status");
-    if (!token.isEmpty())
-        hello.add("token", token.toStdString());
     const std::string bytes = proto::encodeFrame(proto::FrameType::Hello, hello.encode());
     proto::FrameReader reader;
     std::optional<proto::Frame> frame;
-    if (writeAll(fd, bytes.data(), bytes.size())) {
+    if (::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == ssize_t(bytes.size())) {
         char buffer[4096];
         while (!frame && !reader.failed()) {
             pollfd wait{fd, POLLIN, 0};
@@ -439,6 +437,24 @@ std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error
         }
     }
     ::close(fd);
+    return frame;
+}
+
+proto::Fields helloOf(const char *op, const QString &token)
+{
+    proto::Fields hello;
+    hello.add("version", std::to_string(proto::kProtocolVersion));
+    hello.add("op", op);
+    if (!token.isEmpty())
+        hello.add("token", token.toStdString());
+    return hello;
+}
+
+} // namespace
+
+std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error)
+{
+    const std::optional<proto::Frame> frame = exchange(fd, helloOf("status", token));
     proto::Fields fields;
     if (!frame || frame->type != proto::FrameType::Status || !proto::Fields::decode(frame->payload, &fields)) {
         if (error)
@@ -458,6 +474,20 @@ std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error
     info.attached = int(fields.number("attached", 0));
     info.sessions = int(fields.number("sessions", 0));
     return info;
+}
+
+bool startAgent(int fd, const QString &token, bool terminal, QString *error)
+{
+    proto::Fields hello = helloOf("spawn", token);
+    hello.add("agent", "1");
+    hello.add("tty", terminal ? "1" : "0");
+    const std::optional<proto::Frame> frame = exchange(fd, hello);
+    if (frame && frame->type == proto::FrameType::Ready)
+        return true;
+    *error = frame && frame->type == proto::FrameType::Failure
+                 ? QString::fromStdString(frame->payload)
+                 : QStringLiteral("the sandbox's supervisor gave no answer");
+    return false;
 }
 
 } // namespace paddock::runtime::session

@@ -65,4 +65,12 @@ SessionOutcome runSession(int fd, const SessionRequest &request, const ProcessIo
 /** Asks the session channel @p fd (which it closes) about the agent. */
 std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error);
 
+/**
+ * Starts the kit's program as the agent session over the channel @p fd (which it closes), with
+ * a terminal nobody watches yet when @p terminal, and returns once the server has started it:
+ * the agent keeps running after this client leaves. False with @p error when the server
+ * refused or failed.
+ */
+bool startAgent(int fd, const QString &token, bool terminal, QString *error);
+
 } // namespace paddock::runtime::session
