@@ -198,6 +198,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
         container.ports.append(docker::PortBinding{port.containerPort, port.protocol, QStringLiteral("127.0.0.1"), 0});
     container.nanoCpus = qint64(std::llround(options.cpus * 1e9));
     container.memoryBytes = options.memoryBytes;
+    // A fork bomb stops at the sandbox's limit, as under bubblewrap (PidsLimit needs the pids cgroup).
+    container.pidsLimit = spec.limits.maxProcesses;
 
     // A supervised sandbox gives each session a terminal of its own; its own output is its log.
     // Input reaches only an interactive foreground sandbox, through its attach: the engine
