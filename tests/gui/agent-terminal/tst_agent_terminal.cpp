@@ -98,6 +98,7 @@ private Q_SLOTS:
     void wizardOpensTheAgentInATerminal();
     void stopEndsTheAgent();
     void openAgentStartsItAgain();
+    void closingTheTerminalLeavesTheAgent();
 
 private:
     QQuickItem *row() { return findItem(m_window, QStringLiteral("sandboxRow_") + kName); }
@@ -307,6 +308,33 @@ void TestAgentTerminal::openAgentStartsItAgain()
         listed().value(QLatin1String("agent")).toObject().value(QLatin1String("attached")).toInt(), 1, 10000);
     QVERIFY(!processesWith(kMarker).isEmpty());
     QCOMPARE(attachClients().size(), 1);
+}
+
+void TestAgentTerminal::closingTheTerminalLeavesTheAgent()
+{
+    // The window of the running agent's xterm is closed: the agent keeps running, alone.
+    QString open;
+    for (const QString &window : xtermWindows()) {
+        if (runTool(QStringLiteral("xdotool"), {QStringLiteral("getwindowname"), window}).text.trimmed() ==
+                kName + QStringLiteral(": agent") &&
+            window == m_terminalWindows.last())
+            open = window;
+    }
+    QVERIFY(!open.isEmpty());
+    // Without a window manager to ask it to close, its connection to the display is cut, which
+    // ends xterm as closing does: the terminal hangs up.
+    runTool(QStringLiteral("xdotool"), {QStringLiteral("windowkill"), open});
+    QTRY_VERIFY_WITH_TIMEOUT(attachClients().isEmpty(), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listed().value(QLatin1String("agent")).toObject().value(QLatin1String("attached")).toInt(), 0, 10000);
+    QTest::qWait(1000);
+    QCOMPARE(listed().value(QLatin1String("agent")).toObject().value(QLatin1String("state")).toString(),
+             QStringLiteral("running"));
+    QVERIFY(!processesWith(kMarker).isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("sandboxStatus")), QStringLiteral("Running · agent running"),
+                              10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !rowText(QStringLiteral("sandboxDetails")).contains(QStringLiteral("agent open in a terminal")), 10000);
 }
 
 int main(int argc, char **argv)

@@ -27,12 +27,12 @@ class Terminal
 {
 public:
     Terminal(const QStringList &arguments, const QProcessEnvironment &env, const QString &cwd, int rows = 40,
-             int cols = 100)
+             int cols = 100, const QByteArray &program = QByteArrayLiteral(PADDOCK_BIN))
     {
         winsize size{};
         size.ws_row = (unsigned short)rows;
         size.ws_col = (unsigned short)cols;
-        std::vector<QByteArray> storage{QByteArrayLiteral(PADDOCK_BIN)};
+        std::vector<QByteArray> storage{program};
         for (const QString &arg : arguments)
             storage.push_back(arg.toLocal8Bit());
         std::vector<QByteArray> envStorage;
@@ -64,6 +64,12 @@ public:
         ::close(m_master);
     }
 
+    /** Closes the terminal as a closed window does: everything on it sees a hang-up. */
+    void hangUp()
+    {
+        ::close(m_master);
+        m_master = -1;
+    }
     void type(const QByteArray &keys) { QVERIFY(::write(m_master, keys.constData(), size_t(keys.size())) == keys.size()); }
     void resize(int rows, int cols)
     {
@@ -129,6 +135,7 @@ private slots:
     void execPassesInputAndStatus();
     void interruptReachesTheCommand();
     void attachLeavesAndRejoins();
+    void closingTheTerminalLeavesTheAgent();
     void terminalSizeFollows();
     void agentExitEndsAttachWithItsStatus();
     void insideCannotReachTheSupervisor();
@@ -281,6 +288,31 @@ void TestSandboxSessions::attachLeavesAndRejoins()
     }
     QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),
              QStringLiteral("running"));
+}
+
+void TestSandboxSessions::closingTheTerminalLeavesTheAgent()
+{
+    startDetached(QStringLiteral("closer"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    // As the window's terminal runs it: a shell that stays (to keep a failure on screen) is the
+    // terminal's session leader, so attach reads the hang-up before any SIGHUP reaches it.
+    Terminal terminal(
+        {QStringLiteral("-c"), QStringLiteral("\"$0\" attach closer; sleep 30"), QStringLiteral(PADDOCK_BIN)},
+        environment(), m_fixture->workspace(), 40, 100, QByteArrayLiteral("/bin/sh"));
+    terminal.type("one\r");
+    QVERIFY2(terminal.waitFor("echo:one"), terminal.screen().constData());
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 1);
+    terminal.hangUp();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 0, 10000);
+    // The agent got no end of input: it still runs, and answers the next terminal.
+    QTest::qWait(500);
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("state")].toString(),
+             QStringLiteral("running"));
+    Terminal again({QStringLiteral("attach"), QStringLiteral("closer")}, environment(), m_fixture->workspace());
+    again.type("two\r");
+    QVERIFY2(again.waitFor("echo:two"), again.screen().constData());
+    again.type("\x10\x11");
+    QCOMPARE(again.wait(), 0);
 }
 
 void TestSandboxSessions::terminalSizeFollows()
