@@ -461,7 +461,9 @@ Dialog {
                 Label {
                     objectName: "wizardSummary"
                     Layout.fillWidth: true
-                    text: qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.")
+                    text: (dialog.terminalAvailable
+                           ? qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.")
+                           : qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it."))
                           .arg(wizard.backend === "docker" ? "Docker" : "bubblewrap")
                           .arg(wizard.review.name || "")
                           .arg(wizard.folder)

@@ -2022,6 +2022,10 @@
         <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::BindingRequest</name>

@@ -2022,6 +2022,10 @@
         <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
         <translation>No se ha encontrado ningún emulador de terminal, así que el agente no puede abrirse aquí: se inicia, y su fila muestra la orden que lo abre. Instale xterm, GNOME Terminal o Konsole para abrir agentes desde esta ventana.</translation>
     </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4) e iniciarlo.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::BindingRequest</name>

@@ -2022,6 +2022,10 @@
         <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
         <translation>Aucun émulateur de terminal n’a été trouvé, l’agent ne peut donc pas s’ouvrir ici : il démarre, et sa ligne indique la commande qui l’ouvre. Installez xterm, GNOME Terminal ou Konsole pour ouvrir les agents depuis cette fenêtre.</translation>
     </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), puis le démarrer.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::BindingRequest</name>

@@ -365,6 +365,8 @@ void TestSandboxesPage::withoutTerminalTheCommandIsOffered()
                             "this in one:"));
     QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxAgentCommand")),
              QStringLiteral("paddock attach alpha"));
+    // The wizard knows too: its last step does not promise a terminal.
+    QCOMPARE(findObject(m_window, QStringLiteral("wizardDialog"))->property("terminalAvailable").toBool(), false);
     QGuiApplication::clipboard()->clear();
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxCopyButton"))));
     QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("paddock attach alpha"));
