@@ -16,7 +16,8 @@ libqt6sql6-sqlite
 bubblewrap gnome-keyring dbus dbus-x11 libsecret-tools publicsuffix"
 TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
 curl wget procps iproute2 psmisc python3 git openssl util-linux
-dpkg-dev mmdebstrap appstream desktop-file-utils systemd"
+dpkg-dev mmdebstrap appstream desktop-file-utils systemd
+xterm xdotool x11-utils"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

@@ -240,6 +240,16 @@ private:
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             return;
         if (n <= 0) {
+            // The terminal hung up (its window was closed): the SIGHUP that says so may come
+            // later, or never when a shell stands between. An attached agent stays running
+            // and is not sent an end-of-file character. (A raw terminal has no end of input;
+            // a hung-up one answers no more questions.)
+            termios mode{};
+            const bool hungUp = m_terminal && (n < 0 || m_raw.has_value() || ::tcgetattr(m_io.in, &mode) != 0);
+            if (m_request.kind == SessionRequest::Kind::Attach && hungUp) {
+                m_outcome = SessionOutcome{SessionOutcome::Kind::Detached, 0, {}};
+                return;
+            }
             m_inputOpen = false;
             queue(proto::FrameType::InputEnd, {});
             return;

@@ -27,6 +27,7 @@ private slots:
     void execPassesInputAndStatus();
     void interruptReachesTheCommand();
     void attachLeavesAndRejoins();
+    void closingTheTerminalLeavesTheAgent();
     void terminalSizeFollows();
     void agentExitEndsAttachWithItsStatus();
     void insideCannotReachTheSupervisor();
@@ -184,6 +185,31 @@ void TestSandboxSessions::attachLeavesAndRejoins()
     }
     QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),
              QStringLiteral("running"));
+}
+
+void TestSandboxSessions::closingTheTerminalLeavesTheAgent()
+{
+    startDetached(QStringLiteral("closer"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    // As the window's terminal runs it: a shell that stays (to keep a failure on screen) is the
+    // terminal's session leader, so attach reads the hang-up before any SIGHUP reaches it.
+    Terminal terminal(
+        {QStringLiteral("-c"), QStringLiteral("\"$0\" attach closer; sleep 30"), QStringLiteral(PADDOCK_BIN)},
+        environment(), m_fixture->workspace(), 40, 100, QByteArrayLiteral("/bin/sh"));
+    terminal.type("one\r");
+    QVERIFY2(terminal.waitFor("echo:one"), terminal.screen().constData());
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 1);
+    terminal.hangUp();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 0, 10000);
+    // The agent got no end of input: it still runs, and answers the next terminal.
+    QTest::qWait(500);
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("state")].toString(),
+             QStringLiteral("running"));
+    Terminal again({QStringLiteral("attach"), QStringLiteral("closer")}, environment(), m_fixture->workspace());
+    again.type("two\r");
+    QVERIFY2(again.waitFor("echo:two"), again.screen().constData());
+    again.type("\x10\x11");
+    QCOMPARE(again.wait(), 0);
 }
 
 void TestSandboxSessions::terminalSizeFollows()

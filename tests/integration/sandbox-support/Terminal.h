@@ -28,12 +28,12 @@ class Terminal
 {
 public:
     Terminal(const QStringList &arguments, const QProcessEnvironment &env, const QString &cwd, int rows = 40,
-             int cols = 100)
+             int cols = 100, const QByteArray &program = QByteArrayLiteral(PADDOCK_BIN))
     {
         winsize size{};
         size.ws_row = (unsigned short)rows;
         size.ws_col = (unsigned short)cols;
-        std::vector<QByteArray> storage{QByteArrayLiteral(PADDOCK_BIN)};
+        std::vector<QByteArray> storage{program};
         for (const QString &arg : arguments)
             storage.push_back(arg.toLocal8Bit());
         std::vector<QByteArray> envStorage;
@@ -62,9 +62,16 @@ public:
             ::kill(m_pid, SIGKILL);
             ::waitpid(m_pid, nullptr, 0);
         }
-        ::close(m_master);
+        if (m_master >= 0)
+            ::close(m_master);
     }
 
+    /** Closes the terminal as a closed window does: everything on it sees a hang-up. */
+    void hangUp()
+    {
+        ::close(m_master);
+        m_master = -1;
+    }
     void type(const QByteArray &keys)
     {
         QVERIFY(::write(m_master, keys.constData(), size_t(keys.size())) == keys.size());
