@@ -218,7 +218,10 @@ void Identity::dropOwnCapabilities()
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
     __user_cap_data_struct data[2]{};
-    data[0].permitted = data[0].effective = 1u << CAP_SETFCAP;
+    // Kept only where it is held (uid 0 of a bubblewrap sandbox); a container's has none.
+    if (!failure && syscall(SYS_capget, &header, data) == 0)
+        data[0].permitted = data[0].effective = data[0].permitted & (1u << CAP_SETFCAP);
+    data[0].inheritable = data[1].permitted = data[1].effective = data[1].inheritable = 0;
     if (!failure && syscall(SYS_capset, &header, data) != 0)
         failure = errno;
     if (failure)

@@ -11,6 +11,7 @@
 #include "runtime/docker/StreamDemuxer.h"
 #include "runtime/docker/StreamRelay.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -83,7 +84,26 @@ QString DockerRuntime::volumeName(const QString &sandbox, const QString &path)
         slug.remove(0, 1);
     while (slug.endsWith(QLatin1Char('-')))
         slug.chop(1);
-    return QStringLiteral("paddock-%1-%2").arg(sandbox, slug.isEmpty() ? QStringLiteral("root") : slug);
+    return containerName(sandbox) + QStringLiteral("-v-") + (slug.isEmpty() ? QStringLiteral("root") : slug);
+}
+
+QString DockerRuntime::owner()
+{
+    static const QString id = [] {
+        const QByteArray who = QByteArray::number(qulonglong(::getuid())) + ':' + QFile::encodeName(paths::dataDir());
+        return QString::fromLatin1(QCryptographicHash::hash(who, QCryptographicHash::Sha256).toHex().left(10));
+    }();
+    return id;
+}
+
+QString DockerRuntime::containerName(const QString &sandbox)
+{
+    return QStringLiteral("paddock-%1-%2").arg(owner(), sandbox);
+}
+
+QString DockerRuntime::homeVolumeName(const QString &sandbox)
+{
+    return containerName(sandbox) + QStringLiteral("-home");
 }
 
 void DockerRuntime::setDefaultOptions(const DockerSandboxOptions &options)
@@ -161,7 +181,8 @@ Result<ContainerInfo> DockerRuntime::containerOf(const QString &name) const
     if (container.is(Error::Kind::NotFound))
         return missing;
     if (container && (container.value().labels.value(layout::kLabelSandbox) != name ||
-                      container.value().labels.value(layout::kLabelRuntime) != QLatin1String("docker")))
+                      container.value().labels.value(layout::kLabelRuntime) != QLatin1String("docker") ||
+                      container.value().labels.value(layout::kLabelOwner) != owner()))
         return missing;
     return container;
 }
@@ -334,7 +355,7 @@ RuntimeResult DockerRuntime::remove(const QString &name, bool removeHome)
         for (const QJsonValue &mount : container.value().raw.value(QStringLiteral("Mounts")).toArray()) {
             const QString volume = mount[QStringLiteral("Name")].toString();
             if (mount[QStringLiteral("Type")].toString() == QLatin1String("volume") &&
-                volume.startsWith(QStringLiteral("paddock-%1-").arg(name)) && !volumes.contains(volume))
+                volume.startsWith(containerName(name) + QStringLiteral("-v-")) && !volumes.contains(volume))
                 volumes.append(volume);
         }
         for (const QString &volume : std::as_const(volumes)) {
@@ -357,7 +378,8 @@ QList<SandboxInfo> DockerRuntime::list() const
 {
     QList<SandboxInfo> sandboxes;
     const auto found =
-        m_client.listContainers({layout::kLabelSandbox, layout::kLabelRuntime + QStringLiteral("=docker")});
+        m_client.listContainers({layout::kLabelSandbox, layout::kLabelRuntime + QStringLiteral("=docker"),
+                                 layout::kLabelOwner + QLatin1Char('=') + owner()});
     if (!found) {
         qCWarning(lcDockerRuntime) << "cannot list sandboxes:" << found.errorMessage();
         return sandboxes;

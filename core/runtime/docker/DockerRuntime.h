@@ -150,9 +150,18 @@ public:
      * sandbox's gets a new session token.
      */
     static docker::ContainerSpec containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options);
-    static QString containerName(const QString &sandbox) { return QStringLiteral("paddock-") + sandbox; }
-    static QString homeVolumeName(const QString &sandbox) { return QStringLiteral("paddock-home-") + sandbox; }
-    /** `paddock-NAME-PATH` with the path's separators as dashes. */
+    /**
+     * Who made a container: the user and their Paddock data folder, as a short digest. An
+     * engine is shared by every user in the group docker (and by every test run): containers
+     * and volumes carry it in their names and the label `paddock.owner`, and each Paddock lists
+     * and touches only its own.
+     */
+    static QString owner();
+    /** `paddock-OWNER-NAME`. */
+    static QString containerName(const QString &sandbox);
+    /** `paddock-OWNER-NAME-home`. */
+    static QString homeVolumeName(const QString &sandbox);
+    /** `paddock-OWNER-NAME-v-PATH` with the path's separators as dashes. */
     static QString volumeName(const QString &sandbox, const QString &path);
     static bool isValidName(const QString &name);
 

@@ -186,6 +186,7 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
         {layout::kLabelKit, spec.kitName},
         {layout::kLabelWorkspace, spec.workspace},
         {layout::kLabelRuntime, QStringLiteral("docker")},
+        {layout::kLabelOwner, DockerRuntime::owner()},
         {layout::kLabelSpec, QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact))}};
     if (supervised)
         container.labels.insert(layout::kLabelSessionToken, token);

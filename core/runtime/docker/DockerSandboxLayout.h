@@ -29,6 +29,8 @@ inline const QString kLabelKit = QStringLiteral("paddock.kit");
 inline const QString kLabelWorkspace = QStringLiteral("paddock.workspace");
 inline const QString kLabelRuntime = QStringLiteral("paddock.runtime");
 inline const QString kLabelSpec = QStringLiteral("paddock.spec");
+/** Whose container it is: DockerRuntime::owner(). */
+inline const QString kLabelOwner = QStringLiteral("paddock.owner");
 /**
  * The token every client of the session server presents. Labels are read through the Engine
  * API, which is root-equivalent already; the container's environment would not do, as every

@@ -178,7 +178,10 @@ private slots:
         const auto container = m_bed->runtime().client().inspectContainer(found.value().first().id);
         QVERIFY(container.ok());
         const auto &labels = container.value().labels;
-        QCOMPARE(container.value().name, QStringLiteral("paddock-") + m_name);
+        // Named and labelled after its owner: another user's Paddock on this engine never sees it.
+        QCOMPARE(container.value().name, DockerRuntime::containerName(m_name));
+        QVERIFY(container.value().name.startsWith(QStringLiteral("paddock-") + DockerRuntime::owner() + QLatin1Char('-')));
+        QCOMPARE(labels.value(QStringLiteral("paddock.owner")), DockerRuntime::owner());
         QCOMPARE(labels.value(QStringLiteral("paddock.sandbox")), m_name);
         QCOMPARE(labels.value(QStringLiteral("paddock.kit")), QStringLiteral("test-kit"));
         QCOMPARE(labels.value(QStringLiteral("paddock.workspace")), m_bed->workspace());

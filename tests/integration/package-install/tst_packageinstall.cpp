@@ -189,7 +189,7 @@ paddock ca show >/dev/null
 paddock run --kit /usr/share/paddock/kits/shell -- cat /proc/1/cmdline > /tmp/cmdline
 echo "PID1 $(tr '\0' ' ' < /tmp/cmdline)"
 mv /usr/libexec/paddock/paddock-init /tmp/paddock-init
-if paddock run --kit /usr/share/paddock/kits/shell -- true 2>/tmp/error; then
+if paddock run --kit /usr/share/paddock/kits/shell --name without-init -- true 2>/tmp/error; then
     echo "WITHOUT-INIT ran"
 else
     echo "WITHOUT-INIT refused: $(head -n 1 /tmp/error)"

@@ -86,7 +86,9 @@ void TestSandboxDocker::detachedSandboxIsListedLoggedAndRemoved()
     static const QRegularExpression row(QStringLiteral("(?m)^bg-probe\\s+boxed\\s+docker\\s+running\\s"));
     QVERIFY2(row.match(table.out).hasMatch(), qPrintable(table.out));
     // The engine knows it as Paddock's container.
-    const auto container = m_fixture->client().inspectContainer(QStringLiteral("paddock-bg-probe"));
+    const auto found = m_fixture->client().listContainers({QStringLiteral("paddock.sandbox=bg-probe")});
+    QVERIFY(found.ok() && found.value().size() == 1);
+    const auto container = m_fixture->client().inspectContainer(found.value().first().id);
     QVERIFY2(container.ok(), qPrintable(container.errorMessage()));
     QVERIFY(container.value().running);
 
