@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LearningModel.h"
 
+#include <QPointer>
+
 #include "NetworkPolicy.h"
 #include "api/DaemonClient.h"
 
 #include <QJsonObject>
 
-#include <algorithm>
 #include <QSharedPointer>
+#include <algorithm>
 
 namespace paddock::gui {
 namespace {
@@ -111,29 +113,32 @@ void LearningModel::refresh()
 {
     if (!m_policy || !m_policy->connected())
         return;
-    m_policy->client()->call(QStringLiteral("sandbox.list"), {}, [this](const api::Reply &reply) {
-        if (reply.isError()) {
-            setError(reply.errorMessage());
-            return;
-        }
-        QStringList names;
-        m_learningOf.clear();
-        for (const QJsonValue &value : reply.result().value(QLatin1String("sandboxes")).toArray()) {
-            const QJsonObject info = value.toObject();
-            const QString name = info.value(QLatin1String("name")).toString();
-            names << name;
-            m_learningOf.insert(name, info.value(QLatin1String("learning")).toBool());
-        }
-        if (names != m_sandboxes) {
-            m_sandboxes = names;
-            emit sandboxesChanged();
-        }
-        if (!m_sandboxes.contains(m_sandbox))
-            setSandbox(m_sandboxes.value(0));
-        else
-            setLearningState(m_learningOf.value(m_sandbox));
-        loadProposal();
-    });
+    m_policy->client()->call(
+        QStringLiteral("sandbox.list"), {}, [this, self = QPointer<LearningModel>(this)](const api::Reply &reply) {
+            if (!self)
+                return;
+            if (reply.isError()) {
+                setError(reply.errorMessage());
+                return;
+            }
+            QStringList names;
+            m_learningOf.clear();
+            for (const QJsonValue &value : reply.result().value(QLatin1String("sandboxes")).toArray()) {
+                const QJsonObject info = value.toObject();
+                const QString name = info.value(QLatin1String("name")).toString();
+                names << name;
+                m_learningOf.insert(name, info.value(QLatin1String("learning")).toBool());
+            }
+            if (names != m_sandboxes) {
+                m_sandboxes = names;
+                emit sandboxesChanged();
+            }
+            if (!m_sandboxes.contains(m_sandbox))
+                setSandbox(m_sandboxes.value(0));
+            else
+                setLearningState(m_learningOf.value(m_sandbox));
+            loadProposal();
+        });
 }
 
 void LearningModel::setLearning(bool enabled)
@@ -248,22 +253,23 @@ void LearningModel::apply(bool all, const QString &where)
     auto tally = QSharedPointer<Tally>::create();
     tally->waiting = int(patterns.size());
     for (const QString &pattern : std::as_const(patterns)) {
-        m_policy->client()->call(
-            QStringLiteral("policy.add"),
-            {{QStringLiteral("pattern"), pattern}, {QStringLiteral("decision"), QStringLiteral("allow")},
-             {QStringLiteral("scope"), scope}},
-            [this, tally, pattern](const api::Reply &reply) {
-                if (reply.isError())
-                    tally->problems << QStringLiteral("%1: %2").arg(pattern, reply.errorMessage());
-                else
-                    ++tally->added;
-                if (--tally->waiting > 0)
-                    return;
-                setError(tally->problems.join(QLatin1Char('\n')));
-                emit applied(tally->added, tally->problems.isEmpty()
-                                               ? tr("Allowed %n pattern(s).", nullptr, tally->added)
-                                               : tally->problems.join(QLatin1Char('\n')));
-            });
+        m_policy->client()->call(QStringLiteral("policy.add"),
+                                 {{QStringLiteral("pattern"), pattern},
+                                  {QStringLiteral("decision"), QStringLiteral("allow")},
+                                  {QStringLiteral("scope"), scope}},
+                                 [this, tally, pattern](const api::Reply &reply) {
+                                     if (reply.isError())
+                                         tally->problems << QStringLiteral("%1: %2").arg(pattern, reply.errorMessage());
+                                     else
+                                         ++tally->added;
+                                     if (--tally->waiting > 0)
+                                         return;
+                                     setError(tally->problems.join(QLatin1Char('\n')));
+                                     emit applied(tally->added,
+                                                  tally->problems.isEmpty()
+                                                      ? tr("Allowed %n pattern(s).", nullptr, tally->added)
+                                                      : tally->problems.join(QLatin1Char('\n')));
+                                 });
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "NetworkPolicy.h"
 
+#include <QPointer>
+
 #include "DaemonStatus.h"
 #include "api/DaemonClient.h"
 
@@ -71,18 +73,23 @@ void NetworkPolicy::loadPolicy()
 {
     if (!connected())
         return;
-    m_client->call(QStringLiteral("policy.get"), {}, [this](const api::Reply &reply) {
-        if (reply.isError()) {
-            setError(reply.errorMessage());
-            return;
-        }
-        const QJsonObject result = reply.result();
-        m_preset = result.value(QLatin1String("preset")).toString();
-        m_presetDescription = result.value(QLatin1String("presetDescription")).toString();
-        m_rules.setRules(result.value(QLatin1String("rules")).toArray());
-        m_loaded = true;
-        emit policyChanged();
-    });
+    // The client may outlive this model (the window closes while a call is out): its answer,
+    // or the failure of every call at disconnection, then finds no model and does nothing.
+    m_client->call(QStringLiteral("policy.get"), {},
+                   [this, self = QPointer<NetworkPolicy>(this)](const api::Reply &reply) {
+                       if (!self)
+                           return;
+                       if (reply.isError()) {
+                           setError(reply.errorMessage());
+                           return;
+                       }
+                       const QJsonObject result = reply.result();
+                       m_preset = result.value(QLatin1String("preset")).toString();
+                       m_presetDescription = result.value(QLatin1String("presetDescription")).toString();
+                       m_rules.setRules(result.value(QLatin1String("rules")).toArray());
+                       m_loaded = true;
+                       emit policyChanged();
+                   });
 }
 
 void NetworkPolicy::call(const QString &action, const QString &method, const QJsonObject &params,
@@ -96,18 +103,22 @@ void NetworkPolicy::call(const QString &action, const QString &method, const QJs
     }
     ++m_pending;
     emit pendingCallsChanged();
-    m_client->call(method, params, [this, action, done = std::move(done)](const api::Reply &reply) {
-        --m_pending;
-        emit pendingCallsChanged();
-        if (reply.isError()) {
-            qCInfo(lcNetworkPolicy).noquote() << action << "refused:" << reply.errorMessage();
-            setError(reply.errorMessage());
-            emit actionFinished(action, false, reply.errorMessage());
-            return;
-        }
-        setError({});
-        emit actionFinished(action, true, done(reply.result()));
-    });
+    m_client->call(
+        method, params,
+        [this, self = QPointer<NetworkPolicy>(this), action, done = std::move(done)](const api::Reply &reply) {
+            if (!self)
+                return;
+            --m_pending;
+            emit pendingCallsChanged();
+            if (reply.isError()) {
+                qCInfo(lcNetworkPolicy).noquote() << action << "refused:" << reply.errorMessage();
+                setError(reply.errorMessage());
+                emit actionFinished(action, false, reply.errorMessage());
+                return;
+            }
+            setError({});
+            emit actionFinished(action, true, done(reply.result()));
+        });
 }
 
 void NetworkPolicy::setPreset(const QString &preset)
@@ -121,16 +132,18 @@ void NetworkPolicy::setPreset(const QString &preset)
 void NetworkPolicy::addRule(const QString &pattern, const QString &decision, const QString &scope)
 {
     call(QStringLiteral("add"), QStringLiteral("policy.add"),
-         {{QStringLiteral("pattern"), pattern}, {QStringLiteral("decision"), decision}, {QStringLiteral("scope"), scope}},
+         {{QStringLiteral("pattern"), pattern},
+          {QStringLiteral("decision"), decision},
+          {QStringLiteral("scope"), scope}},
          [](const QJsonObject &result) {
-             const QString added = result.value(QLatin1String("rule")).toObject().value(QLatin1String("pattern")).toString();
+             const QString added =
+                 result.value(QLatin1String("rule")).toObject().value(QLatin1String("pattern")).toString();
              return result.value(QLatin1String("existed")).toBool() ? tr("%1 was already there.").arg(added)
-                                                                     : tr("Added %1.").arg(added);
+                                                                    : tr("Added %1.").arg(added);
          });
 }
 
-void NetworkPolicy::updateRule(const QString &id, const QString &pattern, const QString &decision,
-                               const QString &scope)
+void NetworkPolicy::updateRule(const QString &id, const QString &pattern, const QString &decision, const QString &scope)
 {
     call(QStringLiteral("update"), QStringLiteral("policy.update"),
          {{QStringLiteral("id"), id},
@@ -175,7 +188,8 @@ void NetworkPolicy::allow(const QString &host, int port, const QString &sandbox,
 void NetworkPolicy::dismiss(const QString &host, const QString &sandbox)
 {
     call(QStringLiteral("dismiss"), QStringLiteral("events.dismiss"),
-         {{QStringLiteral("host"), host}, {QStringLiteral("sandbox"), sandbox}}, [this, host, sandbox](const QJsonObject &) {
+         {{QStringLiteral("host"), host}, {QStringLiteral("sandbox"), sandbox}},
+         [this, host, sandbox](const QJsonObject &) {
              m_denials.removeDenial(host, sandbox);
              return tr("Dismissed %1; it shows again if it is refused again.").arg(host);
          });
