@@ -17,6 +17,8 @@ ScrollablePage {
     ClassroomModel {
         id: classroom
         objectName: "classroomModel"
+        daemon: DaemonStatus
+        active: page.visible
     }
 
     FileDialog {
@@ -139,54 +141,73 @@ ScrollablePage {
     RowLayout {
         Layout.fillWidth: true
         spacing: Theme.spacing
-        TextField {
-            id: sandboxField
-            objectName: "checkSandboxField"
+        ComboBox {
+            id: sandboxChoice
+            objectName: "checkSandboxChoice"
             Layout.fillWidth: true
-            placeholderText: qsTr("Sandbox name, as the Sandboxes page shows it")
+            model: classroom.sandboxes
+            currentIndex: classroom.sandboxes.indexOf(classroom.sandbox)
+            displayText: count > 0 ? currentText
+                                   : (classroom.kit.length > 0 ? qsTr("No sandbox of the kit %1 is running").arg(classroom.kit)
+                                                               : qsTr("No sandbox is running"))
+            enabled: count > 0 && !classroom.checking
             Accessible.name: qsTr("Sandbox to check")
-            onTextChanged: classroom.sandbox = text
-            onAccepted: classroom.runChecks()
+            onActivated: (index) => classroom.sandbox = classroom.sandboxes[index]
         }
         Button {
             objectName: "runChecksButton"
             text: qsTr("Run the checks")
-            enabled: !classroom.busy && sandboxField.text.trim().length > 0
+            enabled: !classroom.checking && classroom.sandbox.length > 0 && DaemonStatus.connected
             Accessible.name: qsTr("Run the checks on the sandbox")
             onClicked: classroom.runChecks()
+        }
+    }
+    RowLayout {
+        visible: classroom.checking
+        spacing: Theme.spacing
+        BusyIndicator { running: classroom.checking; implicitWidth: 28; implicitHeight: 28; Accessible.ignored: true }
+        Label {
+            objectName: "checkProgress"
+            text: classroom.checkProgress
+            textFormat: Text.PlainText
         }
     }
     Repeater {
         model: classroom.checks
         delegate: RowLayout {
-            required property var modelData
-            objectName: "check_" + modelData.id
+            id: checkRow
+            required property string checkId
+            required property string title
+            required property string status
+            required property string message
+            required property string details
+            objectName: "check_" + checkId
             Layout.fillWidth: true
             spacing: Theme.spacing
             Accessible.role: Accessible.ListItem
-            Accessible.name: modelData.title + ": " + modelData.status + ". " + modelData.message
+            Accessible.name: title + ": " + status + ". " + message
 
             Label {
                 Layout.alignment: Qt.AlignTop
-                text: modelData.status === "ok" ? "✓" : (modelData.status === "failed" ? "✗" : "–")
+                text: checkRow.status === "ok" ? "✓" : (checkRow.status === "failed" ? "✗" : "–")
                 font.pixelSize: Theme.headlineFontSize
                 font.bold: true
-                color: modelData.status === "ok" ? Theme.okColor
-                                                 : (modelData.status === "failed" ? Theme.errorColor : palette.windowText)
+                color: checkRow.status === "ok" ? Theme.okColor
+                                                : (checkRow.status === "failed" ? Theme.errorColor : palette.windowText)
             }
             ColumnLayout {
                 Layout.fillWidth: true
                 spacing: 2
                 Label {
                     Layout.fillWidth: true
-                    text: modelData.title
+                    text: checkRow.title
                     textFormat: Text.PlainText
                     font.bold: true
                     wrapMode: Text.Wrap
                 }
                 Label {
                     Layout.fillWidth: true
-                    text: modelData.message + (modelData.details.length > 0 ? "\n" + modelData.details : "")
+                    text: checkRow.message + (checkRow.details.length > 0 ? "\n" + checkRow.details : "")
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
                 }
@@ -201,6 +222,7 @@ ScrollablePage {
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         font.bold: true
+        color: classroom.checklistPassed ? Theme.okColor : Theme.errorColor
     }
     CommandHint {
         Layout.fillWidth: true
