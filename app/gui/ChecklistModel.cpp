@@ -51,12 +51,29 @@ int ChecklistModel::failedCount() const
                              [](const Check &check) { return check.status == QLatin1String("failed"); }));
 }
 
+QString ChecklistModel::titleOf(const QString &id, const QString &sent)
+{
+    // The daemon's titles are English; the window says the ones it knows in the user's language.
+    if (id == QLatin1String("credential"))
+        return tr("The credential variable inside is the sentinel");
+    if (id == QLatin1String("blocked"))
+        return tr("A domain on no list is refused and logged");
+    if (id == QLatin1String("workspace"))
+        return tr("A file edited inside appears on the host");
+    if (id == QLatin1String("log"))
+        return tr("The policy log shows no refusal the policy did not choose");
+    if (id == QLatin1String("key"))
+        return tr("The key reaches its provider");
+    return sent;
+}
+
 ChecklistModel::Check ChecklistModel::fromJson(const QJsonObject &check)
 {
     QStringList details;
     for (const QJsonValue &detail : check.value(QLatin1String("details")).toArray())
         details << detail.toString();
-    return {check.value(QLatin1String("id")).toString(), check.value(QLatin1String("title")).toString(),
+    const QString id = check.value(QLatin1String("id")).toString();
+    return {id, titleOf(id, check.value(QLatin1String("title")).toString()),
             check.value(QLatin1String("status")).toString(), check.value(QLatin1String("message")).toString(),
             details.join(QLatin1Char('\n'))};
 }

@@ -13,8 +13,9 @@ namespace paddock::gui {
  * @brief The checks of one run of the course's checklist, as `sandbox.verify` reports them:
  * one row per check, added as its event arrives, then settled by the method's result.
  *
- * Rows carry what the daemon sent: checkId (credential, blocked, workspace, log, key), title,
- * status (ok, failed or skipped), message, and details joined one per line.
+ * Rows carry what the daemon sent: checkId (credential, blocked, workspace, log, key), title
+ * (in the window's language for the checks it knows), status (ok, failed or skipped), message,
+ * and details joined one per line.
  */
 class ChecklistModel : public QAbstractListModel
 {
@@ -62,6 +63,7 @@ private:
         QString details;
     };
     static Check fromJson(const QJsonObject &check);
+    static QString titleOf(const QString &id, const QString &sent);
 
     QList<Check> m_checks;
 };

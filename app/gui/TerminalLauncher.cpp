@@ -91,4 +91,24 @@ bool TerminalLauncher::open(const QString &name, const QStringList &command)
     return true;
 }
 
+bool TerminalLauncher::attach(const QString &name)
+{
+    const QStringList inner{m_paddockProgram, QStringLiteral("attach"), name};
+    const QString terminal = findTerminal();
+    if (terminal.isEmpty()) {
+        setError(tr("No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. "
+                    "The command is: %1")
+                     .arg(inner.join(QLatin1Char(' '))));
+        return false;
+    }
+    QStringList argv = terminalArgv(terminal, inner);
+    const QString program = argv.takeFirst();
+    if (!QProcess::startDetached(program, argv)) {
+        setError(tr("The terminal %1 could not be started.").arg(program));
+        return false;
+    }
+    setError(QString());
+    return true;
+}
+
 } // namespace paddock::gui

@@ -38,6 +38,8 @@ public:
     static QStringList terminalArgv(const QString &terminal, const QStringList &inner);
     /** Starts the terminal detached; false with error set when there is none or it fails. */
     Q_INVOKABLE bool open(const QString &name, const QStringList &command = {});
+    /** Opens the terminal on `paddock attach NAME`: the sandbox's agent, joined. */
+    Q_INVOKABLE bool attach(const QString &name);
 
 Q_SIGNALS:
     void paddockProgramChanged();

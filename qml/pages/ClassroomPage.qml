@@ -6,19 +6,43 @@ import QtQuick.Layouts
 import Paddock
 
 // Classroom: import the bundle a teacher shared (choose the file, read what it changes,
-// import), then the checklist that proves a sandbox is set up as the course asks. The same
-// as `paddock bundle import` and `paddock verify NAME`.
+// import), create a sandbox of the imported kit (folder, keys, approvals, image, start with the
+// agent in a terminal), then the checklist that proves it is set up as the course asks. The
+// same as `paddock bundle import`, `paddock run --kit NAME` and `paddock verify NAME`.
 ScrollablePage {
     id: page
     objectName: "page_classroom"
     title: qsTr("Classroom")
-    summary: qsTr("Import the bundle your teacher shared, then check that your sandbox works.")
+    summary: qsTr("Import the bundle your teacher shared, create your sandbox, then check that it works.")
+
+    property string createMessage
+    property bool createMessageIsError: false
 
     ClassroomModel {
         id: classroom
         objectName: "classroomModel"
         daemon: DaemonStatus
         active: page.visible
+    }
+
+    TerminalLauncher {
+        id: terminal
+        objectName: "classroomTerminal"
+    }
+    ClassroomSandboxDialog {
+        id: createDialog
+        objectName: "classroomSandboxDialog"
+        parent: Overlay.overlay
+        onSandboxCreated: (name) => {
+            classroom.refreshSandboxes(name)
+            if (terminal.attach(name)) {
+                page.createMessage = qsTr("%1 is running; its agent opens in a terminal ('paddock attach %1' joins it again).").arg(name)
+                page.createMessageIsError = false
+            } else {
+                page.createMessage = qsTr("%1 is running, but no terminal could be opened: %2").arg(name).arg(terminal.error)
+                page.createMessageIsError = true
+            }
+        }
     }
 
     FileDialog {
@@ -126,9 +150,58 @@ ScrollablePage {
         color: Theme.okColor
     }
 
+    // ---- Create --------------------------------------------------------------------------
+    Label {
+        objectName: "createHeading"
+        visible: classroom.kitDirectory.length > 0
+        text: qsTr("2. Create your sandbox")
+        font.pixelSize: Theme.headlineFontSize
+        font.bold: true
+        Accessible.role: Accessible.Heading
+    }
+    Label {
+        objectName: "createExplanation"
+        Layout.fillWidth: true
+        visible: classroom.kitDirectory.length > 0
+        wrapMode: Text.Wrap
+        textFormat: Text.PlainText
+        text: qsTr("The kit %1 runs the course's agent on a project folder of yours. Paddock asks for the keys it needs, then starts it and opens the agent in a terminal.").arg(classroom.kit)
+    }
+    RowLayout {
+        visible: classroom.kitDirectory.length > 0
+        spacing: Theme.spacing
+        Button {
+            objectName: "createSandboxButton"
+            text: qsTr("Create my sandbox…")
+            highlighted: classroom.sandboxes.length === 0
+            enabled: DaemonStatus.connected
+            Accessible.name: qsTr("Create a sandbox of the kit %1").arg(classroom.kit)
+            onClicked: {
+                page.createMessage = ""
+                createDialog.begin(classroom.kitDirectory, classroom.kit)
+            }
+        }
+        Label {
+            visible: !DaemonStatus.connected
+            text: qsTr("Sandboxes are made by the daemon, which is not connected.")
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: Theme.warningColor
+        }
+    }
+    Label {
+        objectName: "createMessage"
+        Layout.fillWidth: true
+        visible: page.createMessage.length > 0
+        text: page.createMessage
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: page.createMessageIsError ? Theme.errorColor : Theme.okColor
+    }
+
     // ---- Checklist ---------------------------------------------------------------------
     Label {
-        text: qsTr("2. Check a sandbox")
+        text: classroom.kitDirectory.length > 0 ? qsTr("3. Check your sandbox") : qsTr("2. Check a sandbox")
         font.pixelSize: Theme.headlineFontSize
         font.bold: true
         Accessible.role: Accessible.Heading
@@ -185,10 +258,14 @@ ScrollablePage {
             Layout.fillWidth: true
             spacing: Theme.spacing
             Accessible.role: Accessible.ListItem
-            Accessible.name: title + ": " + status + ". " + message
+            Accessible.name: title + ": " + (status === "ok" ? qsTr("passed") : status === "failed" ? qsTr("failed")
+                                                                                                  : qsTr("skipped")) + ". " + message
 
             Label {
                 Layout.alignment: Qt.AlignTop
+                Layout.preferredWidth: Theme.headlineFontSize
+                horizontalAlignment: Text.AlignHCenter
+                Accessible.ignored: true
                 text: checkRow.status === "ok" ? "✓" : (checkRow.status === "failed" ? "✗" : "–")
                 font.pixelSize: Theme.headlineFontSize
                 font.bold: true
@@ -226,7 +303,7 @@ ScrollablePage {
     }
     CommandHint {
         Layout.fillWidth: true
-        command: "paddock bundle import FILE  ·  paddock verify NAME"
+        command: "paddock bundle import FILE  ·  paddock run --kit KIT  ·  paddock verify NAME"
         purpose: qsTr("The same from a terminal.")
     }
 }
