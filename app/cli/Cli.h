@@ -16,6 +16,7 @@ Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
 Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
 QList<Command> sessionCommands(); // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands(); // SandboxCommands.cpp: create, start, ls, stop, rm, logs
+Command reviewCommand();          // ReviewCommands.cpp: review NAME
 Command templateCommand();        // TemplateCommands.cpp: build, load, ls
 Command learnCommand();          // LearnCommands.cpp: learn NAME on|off
 Command policyProposeCommand();  // LearnCommands.cpp: policy propose

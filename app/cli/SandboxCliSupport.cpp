@@ -78,6 +78,13 @@ QCommandLineOption ttyOption()
             QStringLiteral("Give the agent a terminal of its own (the default when standard input is one).")};
 }
 
+QCommandLineOption unprotectedOption()
+{
+    return {QStringLiteral("unprotected"),
+            QStringLiteral("Let the sandbox change .git/hooks, .git/config, .envrc and .vscode/ of a workspace used in "
+                           "place (read-only otherwise); 'paddock review NAME' lists what it changed.")};
+}
+
 QCommandLineOption cloneOption()
 {
     return {QStringLiteral("clone"),
@@ -180,15 +187,16 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         }
         kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
     }
-    QJsonObject params{
-        {QStringLiteral("kit"), *kit},
-        {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
-        {QStringLiteral("paths"), extra},
-        {QStringLiteral("args"), QJsonArray::fromStringList(command)},
-        {QStringLiteral("kitArgs"), kitArgs},
-        {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))},
-        // The agent gets a terminal when the person starting it has one.
-        {QStringLiteral("interactive"), ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))}};
+    QJsonObject params{{QStringLiteral("kit"), *kit},
+                       {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
+                       {QStringLiteral("paths"), extra},
+                       {QStringLiteral("args"), QJsonArray::fromStringList(command)},
+                       {QStringLiteral("kitArgs"), kitArgs},
+                       {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))},
+                       // The agent gets a terminal when the person starting it has one.
+                       {QStringLiteral("interactive"),
+                        ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
+                       {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     if (call.parser.isSet(QStringLiteral("clone")))

@@ -31,6 +31,7 @@ QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();
 QCommandLineOption ttyOption();
+QCommandLineOption unprotectedOption();
 
 /** A leaf of the command tree. */
 Command leaf(const QString &name, const QString &summary, const QString &description,

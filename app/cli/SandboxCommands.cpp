@@ -186,7 +186,8 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), nameOption(), kitOption(), argOption(), approveOption(), cloneOption(), ttyOption()};
+    create.options = {backendOption(), nameOption(),    kitOption(), argOption(),
+                      approveOption(), cloneOption(), ttyOption(), unprotectedOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),

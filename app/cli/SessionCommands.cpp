@@ -235,7 +235,8 @@ QList<Command> sessionCommands()
                                       QStringLiteral("Start the agent anew beside a running one instead of joining it "
                                                      "(what shims do).")),
                    cloneOption(),
-                   ttyOption()};
+                   ttyOption(),
+                   unprotectedOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command attach = leaf(

@@ -120,6 +120,14 @@ QVariant SandboxListModel::data(const QModelIndex &index, int role) const
         return row.busy;
     case ExitCodeRole:
         return row.exitCode;
+    case AgentStateRole:
+        return row.agentState;
+    case AgentExitCodeRole:
+        return row.agentExitCode;
+    case AgentAttachedRole:
+        return row.agentAttached;
+    case StateTextRole:
+        return describeState(row.status, row.agentState, row.agentExitCode);
     default:
         return {};
     }
@@ -127,11 +135,20 @@ QVariant SandboxListModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> SandboxListModel::roleNames() const
 {
-    return {{NameRole, "name"},           {KitRole, "kit"},
-            {BackendRole, "backend"},     {StatusRole, "status"},
-            {WorkspaceRole, "workspace"}, {StartedAtRole, "startedAt"},
-            {UptimeRole, "uptime"},       {DenialsRole, "denials"},
-            {BusyRole, "busy"},           {ExitCodeRole, "exitCode"}};
+    return {{NameRole, "name"},
+            {KitRole, "kit"},
+            {BackendRole, "backend"},
+            {StatusRole, "status"},
+            {WorkspaceRole, "workspace"},
+            {StartedAtRole, "startedAt"},
+            {UptimeRole, "uptime"},
+            {DenialsRole, "denials"},
+            {BusyRole, "busy"},
+            {ExitCodeRole, "exitCode"},
+            {AgentStateRole, "agentState"},
+            {AgentExitCodeRole, "agentExitCode"},
+            {AgentAttachedRole, "agentAttached"},
+            {StateTextRole, "stateText"}};
 }
 
 QVariantMap SandboxListModel::get(const QString &name) const
@@ -156,6 +173,32 @@ QString SandboxListModel::formatUptime(qint64 milliseconds)
     if (seconds < 86400)
         return tr("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60, 2, 10, QLatin1Char('0'));
     return tr("%1 d %2 h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
+}
+
+QString SandboxListModel::describeState(const QString &status, const QString &agentState, int agentExitCode)
+{
+    if (status == QLatin1String("running")) {
+        if (agentState == QLatin1String("running"))
+            return tr("Running · agent running");
+        if (agentState == QLatin1String("exited"))
+            return agentExitCode >= 0 ? tr("Running · agent exited (status %1)").arg(agentExitCode)
+                                      : tr("Running · agent exited");
+        if (agentState == QLatin1String("none"))
+            return tr("Running · agent not started");
+        return tr("Running");
+    }
+    if (status == QLatin1String("stopped"))
+        return tr("Stopped");
+    if (status == QLatin1String("created"))
+        return tr("Created");
+    return status;
+}
+
+bool SandboxListModel::Row::sameState(const Row &other) const
+{
+    return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
+           exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
+           agentAttached == other.agentAttached;
 }
 
 int SandboxListModel::rowOf(const QString &name) const
@@ -227,6 +270,13 @@ void SandboxListModel::applyList(const QJsonArray &sandboxes)
         row.workspace = info.value(QLatin1String("workspace")).toString();
         row.startedAt = QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
         row.exitCode = info.value(QLatin1String("exitCode")).toInt(-1);
+        // The daemon reports the agent of running sandboxes only.
+        if (row.status == QLatin1String("running") && info.value(QLatin1String("agent")).isObject()) {
+            const QJsonObject agent = info.value(QLatin1String("agent")).toObject();
+            row.agentState = agent.value(QLatin1String("state")).toString();
+            row.agentExitCode = agent.value(QLatin1String("exitCode")).toInt(-1);
+            row.agentAttached = agent.value(QLatin1String("attached")).toInt();
+        }
         if (const int old = rowOf(row.name); old >= 0)
             row.busy = m_rows.at(old).busy;
         rows << row;
@@ -242,8 +292,7 @@ void SandboxListModel::applyList(const QJsonArray &sandboxes)
         for (int i = 0; i < rows.size(); ++i) {
             const Row &now = rows.at(i);
             const Row &before = m_rows.at(i);
-            if (now.status != before.status || now.startedAt != before.startedAt || now.kit != before.kit ||
-                now.workspace != before.workspace || now.exitCode != before.exitCode) {
+            if (!now.sameState(before)) {
                 m_rows[i] = now;
                 Q_EMIT dataChanged(index(i), index(i));
             }

@@ -17,12 +17,15 @@ namespace paddock::gui {
 
 /**
  * @brief The sandboxes paddockd knows, for the Sandboxes page: one row per sandbox with its
- * kit, backend, status, workspace, uptime and the refusals since it started.
+ * kit, backend, status, its agent's state, workspace, uptime and the refusals since it started.
  *
  * Filled from `sandbox.list` once connected and again every few seconds and after every
  * action, so a sandbox started or stopped from a terminal shows up by itself. Refusals are
  * the stored ones since the sandbox started (`events.denials` when the daemon has it) plus
  * the `network` events with outcome `denied` that arrive live.
+ *
+ * A running sandbox's `agent` (none, running or exited with a status) comes with the list;
+ * `stateText` says both states in words ("Running · agent exited (status 3)").
  *
  * start() asks `binding.check` first: when the kit's credentials need approval it emits
  * approvalNeeded() instead of starting, and the page shows the binding dialog; a missing
@@ -50,6 +53,10 @@ public:
         DenialsRole,
         BusyRole,
         ExitCodeRole,
+        AgentStateRole,    ///< "none", "running", "exited"; empty when the sandbox is not running
+        AgentExitCodeRole, ///< the exited agent's status, else -1
+        AgentAttachedRole, ///< terminals attached to the agent now
+        StateTextRole,     ///< the sandbox's and its agent's state in words
     };
     Q_ENUM(Role)
 
@@ -77,6 +84,11 @@ public:
     Q_INVOKABLE QVariantMap get(const QString &name) const;
     /** "2 h 05 min", "3 min", "12 s": how long a sandbox has been running. */
     Q_INVOKABLE static QString formatUptime(qint64 milliseconds);
+    /**
+     * "Running · agent running", "Running · agent exited (status 3)", "Stopped": @p status of
+     * the sandbox and @p agentState of its agent (empty when the daemon said nothing of it).
+     */
+    static QString describeState(const QString &status, const QString &agentState, int agentExitCode);
 
 Q_SIGNALS:
     void daemonChanged();
@@ -102,7 +114,12 @@ private:
         QString workspace;
         QDateTime startedAt;
         int exitCode = -1;
+        QString agentState;
+        int agentExitCode = -1;
+        int agentAttached = 0;
         bool busy = false;
+
+        bool sameState(const Row &other) const;
     };
     struct Denials
     {

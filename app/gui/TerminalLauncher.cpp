@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 Q_LOGGING_CATEGORY(lcTerminal, "paddock.gui.terminal", QtWarningMsg)
@@ -19,6 +20,16 @@ TerminalLauncher::TerminalLauncher(QObject *parent) : QObject(parent)
                            : QStandardPaths::findExecutable(QStringLiteral("paddock"));
     if (m_paddockProgram.isEmpty())
         m_paddockProgram = QStringLiteral("paddock");
+    m_terminal = findTerminal();
+}
+
+void TerminalLauncher::refresh()
+{
+    const QString found = findTerminal();
+    if (m_terminal == found)
+        return;
+    m_terminal = found;
+    Q_EMIT terminalChanged();
 }
 
 void TerminalLauncher::setPaddockProgram(const QString &program)
@@ -55,54 +66,111 @@ QString TerminalLauncher::findTerminal()
     return {};
 }
 
-QStringList TerminalLauncher::sandboxCommand(const QString &name, const QStringList &command) const
+namespace {
+
+QString paddockName()
 {
-    return QStringList{m_paddockProgram, QStringLiteral("exec"), QStringLiteral("-it"), name} +
-           (command.isEmpty() ? QStringList{QStringLiteral("sh")} : command);
+    return QStringLiteral("paddock");
 }
 
-QStringList TerminalLauncher::terminalArgv(const QString &terminal, const QStringList &inner)
+QStringList agentArguments(const QString &name, bool start)
+{
+    QStringList arguments{QStringLiteral("attach")};
+    if (start)
+        arguments << QStringLiteral("--start");
+    return arguments << name;
+}
+
+} // namespace
+
+QStringList TerminalLauncher::agentCommand(const QString &name, bool start) const
+{
+    return QStringList{m_paddockProgram} + agentArguments(name, start);
+}
+
+QStringList TerminalLauncher::shellCommand(const QString &name) const
+{
+    // The window cannot see inside the sandbox, so the sandbox's own sh picks the shell.
+    return QStringList{m_paddockProgram,
+                       QStringLiteral("exec"),
+                       QStringLiteral("-it"),
+                       name,
+                       QStringLiteral("sh"),
+                       QStringLiteral("-c"),
+                       QStringLiteral("command -v bash >/dev/null 2>&1 && exec bash -l; exec sh -l")};
+}
+
+QString TerminalLauncher::typedAgentCommand(const QString &name, bool start)
+{
+    return shellJoin(QStringList{paddockName()} + agentArguments(name, start));
+}
+
+QString TerminalLauncher::shellJoin(const QStringList &argv)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    QStringList quoted;
+    for (const QString &argument : argv) {
+        if (plain.match(argument).hasMatch())
+            quoted << argument;
+        else
+            quoted << QLatin1Char('\'') + QString(argument).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                          QLatin1Char('\'');
+    }
+    return quoted.join(QLatin1Char(' '));
+}
+
+QStringList TerminalLauncher::terminalArgv(const QString &terminal, const QStringList &inner, const QString &title)
 {
     // gnome-terminal takes the command after "--"; the others (and the Debian alternative,
     // whatever it points at) after "-e" as separate arguments.
     const QString base = QFileInfo(terminal).fileName();
     if (base == QLatin1String("gnome-terminal") || base == QLatin1String("gnome-terminal.wrapper"))
         return QStringList{terminal, QStringLiteral("--")} + inner;
-    return QStringList{terminal, QStringLiteral("-e")} + inner;
+    QStringList argv{terminal};
+    // xterm and its wrappers name the window after the program (here "sh") unless told.
+    static const QStringList xterms{QStringLiteral("xterm"), QStringLiteral("lxterm"), QStringLiteral("uxterm")};
+    const QString target = QFileInfo(QFileInfo(terminal).canonicalFilePath()).fileName();
+    if (!title.isEmpty() && (xterms.contains(base) || xterms.contains(target)))
+        argv << QStringLiteral("-T") << title;
+    return argv << QStringLiteral("-e") << inner;
 }
 
-bool TerminalLauncher::open(const QString &name, const QStringList &command)
+QStringList TerminalLauncher::holdOnFailure(const QStringList &command)
 {
-    const QString terminal = findTerminal();
-    if (terminal.isEmpty()) {
+    // The message is $0 and the command the rest, so nothing in them is read as shell code;
+    // %1 becomes the status, a number.
+    static const QString script = QStringLiteral("\"$@\"; status=$?; if [ \"$status\" -ne 0 ]; then "
+                                                 "printf '\\n%s ' \"$0\" | sed \"s/%1/$status/\"; read -r _; fi; "
+                                                 "exit \"$status\"");
+    return QStringList{QStringLiteral("/bin/sh"), QStringLiteral("-c"), script,
+                       tr("[ended with status %1: press Enter to close this window]")} +
+           command;
+}
+
+bool TerminalLauncher::openAgent(const QString &name, bool start)
+{
+    return open(agentCommand(name, start), tr("%1: agent").arg(name));
+}
+
+bool TerminalLauncher::openShell(const QString &name)
+{
+    return open(shellCommand(name), tr("%1: shell").arg(name));
+}
+
+bool TerminalLauncher::open(const QStringList &command, const QString &title)
+{
+    refresh();
+    if (m_terminal.isEmpty()) {
+        QStringList typed = command;
+        typed.first() = paddockName();
         setError(tr("No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. "
                     "The command is: %1")
-                     .arg(sandboxCommand(name, command).join(QLatin1Char(' '))));
+                     .arg(shellJoin(typed)));
         return false;
     }
-    QStringList argv = terminalArgv(terminal, sandboxCommand(name, command));
+    QStringList argv = terminalArgv(m_terminal, holdOnFailure(command), title);
     const QString program = argv.takeFirst();
     qCDebug(lcTerminal) << "opening" << program << argv;
-    if (!QProcess::startDetached(program, argv)) {
-        setError(tr("The terminal %1 could not be started.").arg(program));
-        return false;
-    }
-    setError(QString());
-    return true;
-}
-
-bool TerminalLauncher::attach(const QString &name)
-{
-    const QStringList inner{m_paddockProgram, QStringLiteral("attach"), name};
-    const QString terminal = findTerminal();
-    if (terminal.isEmpty()) {
-        setError(tr("No terminal emulator was found: install xterm, GNOME Terminal or Konsole, or set TERMINAL. "
-                    "The command is: %1")
-                     .arg(inner.join(QLatin1Char(' '))));
-        return false;
-    }
-    QStringList argv = terminalArgv(terminal, inner);
-    const QString program = argv.takeFirst();
     if (!QProcess::startDetached(program, argv)) {
         setError(tr("The terminal %1 could not be started.").arg(program));
         return false;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
+
+#include <linux/filter.h>
 
 namespace paddock::init {
 
@@ -23,17 +27,20 @@ public:
     bool configure(const std::string &agentUser, std::string *error);
     /**
      * Makes the agent's namespace when paddock-init is uid 0 and the agent is another uid.
-     * Call before any thread starts: creating a user namespace needs a single-threaded caller,
-     * so a short-lived child makes it and paddock-init keeps a handle to it.
+     * Creating a user namespace needs a single-threaded caller, so a short-lived child makes it
+     * and paddock-init keeps a handle to it.
      */
-    bool prepare(std::string *error);
+    bool prepare(std::string *error) { return ensureUser(m_agentUid, error); }
+    /** The namespace of @p uid made when it is needed and missing (see prepare()); the parent calls it before forking. */
+    bool ensureUser(int uid, std::string *error);
 
     int agentUid() const { return m_agentUid; }
     int selfUid() const { return m_selfUid; }
 
     /**
-     * Resolves a session's user ("", "agent", "root", or a number) to a uid this sandbox has;
-     * -1 with @p error when it has no such user.
+     * Resolves a session's user ("", "agent", "root", or a number up to 65534) to a uid; -1 with
+     * @p error when it is not one. Any uid works where paddock-init is uid 0 (each is a namespace
+     * of its own, made when first used); elsewhere only paddock-init's own.
      */
     int resolve(const std::string &user, std::string *error) const;
 
@@ -44,15 +51,26 @@ public:
      */
     int becomeInChild(int uid) const;
 
-    /** paddock-init's own capabilities, once setup needing them is over. */
+    /** paddock-init's own capabilities, once setup needing them is over (CAP_SETFCAP stays: ensureUser()). */
     static void dropOwnCapabilities();
+
+    /**
+     * The seccomp program (struct sock_filter instructions, as libseccomp exports them) read
+     * from @p fd, loaded into every session after it became its user. False with @p error when
+     * it is not a whole number of instructions or too large.
+     */
+    bool readFilter(int fd, std::string *error);
+    /** Each session's data segment, at most @p bytes (0: no limit): a process that eats memory stops there. */
+    void setMemoryLimit(long long bytes) { m_memoryLimit = bytes; }
 
 private:
     int m_selfUid = 0;
     int m_selfGid = 0;
     int m_agentUid = 0;
     int m_agentGid = 0;
-    int m_agentNamespace = -1; ///< fd of the nested user namespace, or -1
+    std::map<int, int> m_namespaces; ///< uid → fd of its nested user namespace
+    std::vector<struct sock_filter> m_filter;
+    long long m_memoryLimit = 0;
 };
 
 } // namespace paddock::init

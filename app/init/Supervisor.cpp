@@ -123,24 +123,24 @@ int Supervisor::run(const sigset_t &handled)
 
 void Supervisor::runStartup()
 {
-    if (m_config.startup.empty())
-        return;
-    SpawnRequest request;
-    request.argv = {"sh", "-c", m_config.startup, "paddock-startup"};
-    request.environment = m_environment;
-    request.workingDir = m_workingDir;
-    request.uid = m_identity.agentUid();
-    SpawnFailure failure;
-    Session *startup = startSession(request, false, &failure);
-    if (!startup) {
-        std::fprintf(stderr, "paddock-init: setup.startup did not run: %s\n", failure.message.c_str());
-        return;
-    }
-    // Its output goes to the sandbox's log. Status is answered meanwhile; sessions wait for
-    // the end, as a program started after its setup would.
-    const int id = startup->id;
     m_startingUp = true;
-    while (m_sessions.count(id) && iterate()) {
+    for (const auto &[uid, script] : m_config.startup) {
+        SpawnRequest request;
+        request.argv = {"sh", "-c", script, "paddock-startup"};
+        request.environment = m_environment;
+        request.workingDir = m_workingDir;
+        request.uid = uid < 0 ? m_identity.agentUid() : uid;
+        SpawnFailure failure;
+        Session *startup = startSession(request, false, &failure);
+        if (!startup) {
+            std::fprintf(stderr, "paddock-init: setup.startup did not run: %s\n", failure.message.c_str());
+            continue;
+        }
+        // Its output goes to the sandbox's log. Status is answered meanwhile; sessions wait for
+        // the end, as a program started after its setup would.
+        const int id = startup->id;
+        while (m_sessions.count(id) && iterate()) {
+        }
     }
     m_startingUp = false;
     std::vector<int> waiting;

@@ -23,7 +23,9 @@ struct SupervisorConfig
     std::vector<std::string> agentArgv; ///< the kit's program
     bool startAgent = false;            ///< start it at once, nobody attached
     bool agentTerminal = false;         ///< the agent started at once gets a terminal of its own
-    std::string startup;                ///< a shell script run once before anything else, as the agent
+    /** setup.startup: shell scripts run once, in order, before anything else, each as its uid
+     *  (-1: the agent's user). */
+    std::vector<std::pair<int, std::string>> startup;
     int listenFd = -1;                  ///< the session socket, inherited (bubblewrap)
     std::string abstractName;           ///< or an abstract unix socket to listen on (containers)
     std::string token;                  ///< required in every Hello when not empty

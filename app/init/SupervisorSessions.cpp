@@ -76,7 +76,7 @@ SpawnRequest Supervisor::requestFrom(const session::Fields &hello, bool agent, s
 Supervisor::Session *Supervisor::startSession(const SpawnRequest &request, bool agent, SpawnFailure *failure)
 {
     Spawned process;
-    if (!spawnSession(request, m_identity, &process, failure))
+    if (!m_identity.ensureUser(request.uid, &failure->message) || !spawnSession(request, m_identity, &process, failure))
         return nullptr;
     auto session = std::make_unique<Session>();
     session->id = m_nextId++;

@@ -4,7 +4,9 @@
 //
 //   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...
 //                [--session-fd FD | --session-listen NAME --session-token TOKEN]
-//                [--agent-user UID:GID] [--start-agent [--agent-terminal]] [--startup SCRIPT]
+//                [--agent-user UID:GID] [--start-agent [--agent-terminal]]
+//                [--startup SCRIPT] [--startup-step UID:SCRIPT]...
+//                [--seccomp-fd FD] [--max-processes N] [--max-memory BYTES]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
 //
@@ -43,6 +45,7 @@
 #include <vector>
 
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,7 +57,9 @@ void usage(FILE *to)
 {
     std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...\n"
                      "                    [--session-fd FD | --session-listen NAME --session-token TOKEN]\n"
-                     "                    [--agent-user UID:GID] [--start-agent [--agent-terminal]] [--startup SCRIPT]\n"
+                     "                    [--agent-user UID:GID] [--start-agent [--agent-terminal]]\n"
+                     "                    [--startup SCRIPT] [--startup-step UID:SCRIPT]... [--seccomp-fd FD]\n"
+                     "                    [--max-processes N] [--max-memory BYTES]\n"
                      "                    [--] PROGRAM [ARG]...\n"
                      "       paddock-init --session-client NAME\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
@@ -79,6 +84,9 @@ struct Options
     paddock::init::SupervisorConfig supervisor;
     std::string agentUser;
     std::string sessionClient;
+    int seccompFd = -1;
+    int maxProcesses = 0;
+    long long maxMemory = 0;
     char **program = nullptr;
 };
 
@@ -129,6 +137,17 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
             std::memset(argv[i], 0, std::strlen(argv[i]));
         } else if (arg == "--session-client" && hasValue) {
             options->sessionClient = argv[++i];
+        } else if (arg == "--seccomp-fd" && hasValue) {
+            if (!parseNumber(argv[++i], &options->seccompFd) || options->seccompFd < 3)
+                error = "--seccomp-fd expects a file descriptor number from 3";
+        } else if (arg == "--max-processes" && hasValue) {
+            if (!parseNumber(argv[++i], &options->maxProcesses) || options->maxProcesses < 16)
+                error = "--max-processes expects a number from 16";
+        } else if (arg == "--max-memory" && hasValue) {
+            char *end = nullptr;
+            options->maxMemory = std::strtoll(argv[++i], &end, 10);
+            if (*end != '\0' || options->maxMemory < (1LL << 24))
+                error = "--max-memory expects a number of bytes from 16 MiB";
         } else if (arg == "--agent-user" && hasValue) {
             options->agentUser = argv[++i];
         } else if (arg == "--start-agent") {
@@ -136,7 +155,15 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
         } else if (arg == "--agent-terminal") {
             options->supervisor.agentTerminal = true;
         } else if (arg == "--startup" && hasValue) {
-            options->supervisor.startup = argv[++i];
+            options->supervisor.startup.emplace_back(-1, argv[++i]);
+        } else if (arg == "--startup-step" && hasValue) {
+            const std::string step = argv[++i];
+            int uid = -1;
+            const size_t colon = step.find(':');
+            if (colon == std::string::npos || !parseNumber(step.substr(0, colon).c_str(), &uid) || uid > 65534)
+                error = "--startup-step expects UID:SCRIPT";
+            else
+                options->supervisor.startup.emplace_back(uid, step.substr(colon + 1));
         } else if (arg.rfind("-", 0) == 0) {
             error = "unknown option " + arg;
         } else {
@@ -195,8 +222,16 @@ int runSupervised(Options &options, const sigset_t &handled)
     prctl(PR_SET_DUMPABLE, 0);
     paddock::init::Identity identity;
     std::string error;
+    // Every process of the sandbox counts against one limit: set before the agent's namespace is
+    // made, whose processes are then held to it too (RLIMIT_NPROC counts per user namespace).
+    if (options.maxProcesses > 0) {
+        const rlimit limit{rlim_t(options.maxProcesses), rlim_t(options.maxProcesses)};
+        setrlimit(RLIMIT_NPROC, &limit);
+    }
+    identity.setMemoryLimit(options.maxMemory);
     // The agent's namespace is made before any thread exists, and no capability is kept after.
-    if (!identity.configure(options.agentUser, &error) || !identity.prepare(&error)) {
+    if (!identity.configure(options.agentUser, &error) || !identity.prepare(&error) ||
+        (options.seccompFd >= 0 && !identity.readFilter(options.seccompFd, &error))) {
         std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
         return 1;
     }
@@ -261,8 +296,12 @@ int main(int argc, char *argv[])
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;
     std::signal(SIGPIPE, SIG_IGN);
-    if (!options.sessionClient.empty())
+    if (!options.sessionClient.empty()) {
+        // The host's Hello, token and all, passes through this process: it runs as the agent's
+        // user, whose other processes must not trace it or read its memory.
+        prctl(PR_SET_DUMPABLE, 0);
         return paddock::init::relayChannel(options.sessionClient);
+    }
 
     // Signals are taken synchronously by the main thread only; every other thread (the
     // relay) inherits the blocked mask, so none is delivered where it would be lost.

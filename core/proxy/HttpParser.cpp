@@ -31,17 +31,6 @@ char lower(char c)
     return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (lower(a[i]) != lower(b[i]))
-            return false;
-    }
-    return true;
-}
-
 std::string_view trim(std::string_view text)
 {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
@@ -161,6 +150,24 @@ bool validHostName(std::string_view host)
 }
 
 } // namespace
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (lower(a[i]) != lower(b[i]))
+            return false;
+    }
+    return true;
+}
+
+bool lastCodingIsChunked(std::string_view transferEncoding)
+{
+    if (const std::size_t comma = transferEncoding.rfind(','); comma != std::string_view::npos)
+        transferEncoding.remove_prefix(comma + 1);
+    return equalsIgnoreCase(trim(transferEncoding), "chunked");
+}
 
 ParseStatus parseRequestHead(std::string_view data, std::size_t maxBytes, RequestHead &head)
 {

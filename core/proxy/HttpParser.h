@@ -111,6 +111,12 @@ struct ResponseRewrite
  */
 ResponseRewrite rewriteResponseHead(const ResponseHead &head, const ProxyRequest &request);
 
+/** ASCII case-insensitive comparison, as header names and tokens compare. */
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
+/** Whether the last coding of a Transfer-Encoding value is chunked (which then frames the body). */
+bool lastCodingIsChunked(std::string_view transferEncoding);
+
 /** Reason phrase for the statuses the proxy produces itself. */
 std::string_view statusText(int status);
 

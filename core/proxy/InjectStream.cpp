@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "proxy/InjectStream.h"
 
+#include "proxy/ResponseStream.h"
+
 #include <openssl/crypto.h>
 
 #include <algorithm>
@@ -14,11 +16,7 @@ char lower(char c)
     return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
-}
+using http::equalsIgnoreCase;
 
 int hexValue(char c)
 {
@@ -32,28 +30,6 @@ int hexValue(char c)
 
 // A chunk-size line with extensions, and each trailer line, stay far below this.
 constexpr std::size_t MaxControlLine = 4096;
-
-// Replaces every occurrence of @p from in @p text by @p to; true when there was one.
-bool replaceAll(std::string &text, std::string_view from, std::string_view to)
-{
-    if (from.empty())
-        return false;
-    bool replaced = false;
-    std::string result;
-    std::size_t start = 0;
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, start)) {
-        result.append(text, start, at - start);
-        result.append(to);
-        start = at + from.size();
-        replaced = true;
-    }
-    if (!replaced)
-        return false;
-    result.append(text, start);
-    wipe(text);
-    text.swap(result);
-    return true;
-}
 
 // The message's host: the absolute target's authority when there is one, otherwise Host.
 std::optional<std::string> requestHost(const http::RequestHead &head, std::string &problem)
@@ -119,6 +95,43 @@ bool usableSecret(QByteArray &secret)
         const auto u = static_cast<unsigned char>(c);
         return u < 0x20 || u == 0x7f;
     });
+}
+
+struct Framing
+{
+    bool chunked = false;
+    std::optional<std::uint64_t> length;
+    bool upgrade = false;
+};
+
+// Framing, strictly: a request with both lengths, or a coding that does not end in chunked, could
+// be read differently by the upstream, and the next head would be misplaced.
+bool readFraming(const http::RequestHead &head, Framing &framing, std::string &problem)
+{
+    bool hasTransferEncoding = false;
+    for (const http::Header &header : head.headers) {
+        if (equalsIgnoreCase(header.name, "transfer-encoding")) {
+            hasTransferEncoding = true;
+            framing.chunked = http::lastCodingIsChunked(header.value);
+        } else if (equalsIgnoreCase(header.name, "content-length")) {
+            std::uint64_t value = 0;
+            const char *end = header.value.data() + header.value.size();
+            const auto [at, ec] = std::from_chars(header.value.data(), end, value);
+            if (ec != std::errc() || at != end || header.value.empty() ||
+                (framing.length && *framing.length != value)) {
+                problem = "invalid Content-Length";
+                return false;
+            }
+            framing.length = value;
+        } else if (equalsIgnoreCase(header.name, "upgrade")) {
+            framing.upgrade = true;
+        }
+    }
+    if (hasTransferEncoding && (framing.length || !framing.chunked)) {
+        problem = "ambiguous request body framing";
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -225,8 +238,9 @@ std::size_t ChunkedTracker::consume(std::string_view data)
     return used;
 }
 
-RequestStream::RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes)
-    : m_tunnelHost(std::move(tunnelHost)), m_rules(rules), m_maxHeadBytes(maxHeadBytes)
+RequestStream::RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes,
+                             ResponseStream *responses)
+    : m_tunnelHost(std::move(tunnelHost)), m_rules(rules), m_maxHeadBytes(maxHeadBytes), m_responses(responses)
 {}
 
 RequestStream::~RequestStream()
@@ -308,130 +322,104 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
     const std::optional<std::string> host = requestHost(head, problem);
     if (!host)
         return fail(400, problem);
-
-    // Framing, strictly: a request with both lengths, or a coding that does not end in chunked,
-    // could be read differently by the upstream, and the next head would be misplaced.
-    bool chunked = false;
-    bool hasTransferEncoding = false;
-    std::optional<std::uint64_t> length;
-    bool upgrade = false;
-    for (const http::Header &header : head.headers) {
-        if (equalsIgnoreCase(header.name, "transfer-encoding")) {
-            hasTransferEncoding = true;
-            std::string_view value = header.value;
-            const std::size_t comma = value.rfind(',');
-            if (comma != std::string_view::npos)
-                value.remove_prefix(comma + 1);
-            while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-                value.remove_prefix(1);
-            chunked = equalsIgnoreCase(value, "chunked");
-        } else if (equalsIgnoreCase(header.name, "content-length")) {
-            std::uint64_t value = 0;
-            const auto [end, ec] =
-                std::from_chars(header.value.data(), header.value.data() + header.value.size(), value);
-            if (ec != std::errc() || end != header.value.data() + header.value.size() || header.value.empty() ||
-                (length && *length != value))
-                return fail(400, "invalid Content-Length");
-            length = value;
-        } else if (equalsIgnoreCase(header.name, "upgrade")) {
-            upgrade = true;
-        }
-    }
-    if (hasTransferEncoding && (length || !chunked))
-        return fail(400, "ambiguous request body framing");
-
-    // Which rules apply: the request goes to the tunnel's host, so only that host's credential
-    // may be added, whatever the Host header says.
-    std::vector<const InjectRule *> rules;
-    if (!host->empty() && *host == m_tunnelHost && m_rules) {
-        for (const InjectRule &rule : *m_rules) {
-            if (domainMatches(rule.domain, *host))
-                rules.push_back(&rule);
-        }
-    }
+    Framing framing;
+    if (!readFraming(head, framing, problem))
+        return fail(400, problem);
 
     RequestNote note;
     note.host = *host;
     note.method = head.method;
-    std::string rewritten;
-    rewritten.reserve(head.size + 256);
-    rewritten.append(m_head, 0, m_head.find("\r\n") + 2); // the request line, as sent
-    std::vector<QByteArray> secrets;
-    secrets.reserve(rules.size());
-    bool ok = true;
-    for (const InjectRule *rule : rules) {
-        QByteArray secret = rule->secret ? rule->secret() : QByteArray();
-        if (ok && !usableSecret(secret)) {
-            ok = false;
-            m_error = {503, secret.isEmpty() ? "the credential for " + rule->domain.toStdString() + " is not available"
-                                             : "the credential for " + rule->domain.toStdString() +
-                                                   " contains characters a header cannot carry"};
-        }
-        secrets.push_back(std::move(secret));
-    }
-    if (ok) {
-        for (const http::Header &header : head.headers) {
-            const bool replaced = std::any_of(rules.begin(), rules.end(), [&](const InjectRule *rule) {
-                return !rule->header.isEmpty() && equalsIgnoreCase(header.name, rule->header.toStdString());
-            });
-            if (replaced)
-                continue;
-            std::string value = header.value;
-            for (std::size_t i = 0; i < rules.size(); ++i) {
-                if (replaceAll(value, rules[i]->sentinel.toStdString(),
-                               std::string_view(secrets[i].constData(), std::size_t(secrets[i].size()))))
-                    note.sentinelReplaced = true;
-            }
-            rewritten.append(header.name).append(": ").append(value).append("\r\n");
-            wipe(value);
-        }
-        for (std::size_t i = 0; i < rules.size(); ++i) {
-            const InjectRule &rule = *rules[i];
-            if (rule.header.isEmpty())
-                continue;
-            const std::string format = rule.format.toStdString();
-            const std::size_t slot = format.find("%s");
-            rewritten.append(rule.header.toStdString()).append(": ");
-            rewritten.append(format, 0, slot);
-            if (slot != std::string::npos) {
-                rewritten.append(secrets[i].constData(), std::size_t(secrets[i].size()));
-                rewritten.append(format, slot + 2);
-            }
-            rewritten.append("\r\n");
-            note.injectedHeaders.push_back(rule.header);
-            note.ruleDomain = rule.domain;
-        }
-        if (note.ruleDomain.isEmpty() && note.sentinelReplaced)
-            note.ruleDomain = rules.front()->domain;
-        rewritten.append("\r\n");
-    }
-    for (QByteArray &secret : secrets)
-        wipe(secret);
-    if (!ok) {
-        wipe(rewritten);
-        return false;
-    }
-    if (rules.empty()) {
-        wipe(rewritten);
+    const std::vector<const InjectRule *> rules = rulesFor(*host);
+    if (rules.empty())
         out.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
-    } else {
-        out.append(rewritten);
-        wipe(rewritten);
-    }
+    else if (!writeWithCredentials(head, rules, out, note))
+        return false;
+    if (m_responses)
+        m_responses->expectResponseTo(head.method);
     m_head.erase(0, head.size);
     notes.push_back(std::move(note));
 
-    if (upgrade) {
+    if (framing.upgrade) {
         m_state = State::Raw;
-    } else if (chunked) {
+    } else if (framing.chunked) {
         m_chunked = ChunkedTracker();
         m_state = State::Chunked;
-    } else if (length.value_or(0) > 0) {
-        m_remaining = *length;
+    } else if (framing.length.value_or(0) > 0) {
+        m_remaining = *framing.length;
         m_state = State::Length;
     } else {
         m_state = State::Head;
     }
+    return true;
+}
+
+std::vector<const InjectRule *> RequestStream::rulesFor(const std::string &host) const
+{
+    // The request goes to the tunnel's host, so only that host's credential may be added,
+    // whatever the Host header says.
+    std::vector<const InjectRule *> rules;
+    if (host.empty() || host != m_tunnelHost || !m_rules)
+        return rules;
+    for (const InjectRule &rule : *m_rules) {
+        if (!rule.header.isEmpty() && domainMatches(rule.domain, host))
+            rules.push_back(&rule);
+    }
+    return rules;
+}
+
+bool RequestStream::writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,
+                                         std::string &out, RequestNote &note)
+{
+    std::vector<QByteArray> secrets;
+    const auto wipeSecrets = [&secrets] {
+        for (QByteArray &secret : secrets)
+            wipe(secret);
+    };
+    for (const InjectRule *rule : rules) {
+        secrets.push_back(rule->secret ? rule->secret() : QByteArray());
+        if (!usableSecret(secrets.back())) {
+            const std::string domain = rule->domain.toStdString();
+            m_error = {503, secrets.back().isEmpty()
+                                ? "the credential for " + domain + " is not available"
+                                : "the credential for " + domain + " contains characters a header cannot carry"};
+            wipeSecrets();
+            return false;
+        }
+    }
+    std::string rewritten;
+    rewritten.reserve(head.size + 256);
+    rewritten.append(m_head, 0, m_head.find("\r\n") + 2); // the request line, as sent
+    // Every other header exactly as the client sent it: a sentinel anywhere else stays the
+    // sentinel, so no header an upstream might echo back (CORS, errors, request ids) holds the key.
+    for (const http::Header &header : head.headers) {
+        const bool set = std::any_of(rules.begin(), rules.end(), [&](const InjectRule *rule) {
+            return http::equalsIgnoreCase(header.name, rule->header.toStdString());
+        });
+        if (!set)
+            rewritten.append(header.name).append(": ").append(header.value).append("\r\n");
+    }
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const InjectRule &rule = *rules[i];
+        const std::string_view secret(secrets[i].constData(), std::size_t(secrets[i].size()));
+        const std::string format = rule.format.toStdString();
+        const std::size_t slot = format.find("%s");
+        rewritten.append(rule.header.toStdString()).append(": ").append(format, 0, slot);
+        if (slot != std::string::npos)
+            rewritten.append(secret).append(format, slot + 2);
+        rewritten.append("\r\n");
+        note.injectedHeaders.push_back(rule.header);
+        note.ruleDomain = rule.domain;
+        if (m_responses) {
+            for (std::string &form : credentialForms(secret, rule.format)) {
+                m_responses->addSecret(form, rule.sentinel.toStdString());
+                wipe(form);
+            }
+        }
+    }
+    rewritten.append("\r\n");
+    wipeSecrets();
+    out.append(rewritten);
+    wipe(rewritten);
     return true;
 }
 

@@ -18,6 +18,8 @@
  */
 namespace paddock::proxy::inject {
 
+class ResponseStream;
+
 /** Whether @p host (lower case) is covered by @p domain ("api.x.com" or "*.x.com"). */
 bool domainMatches(const QString &domain, std::string_view host);
 
@@ -35,6 +37,8 @@ public:
     /** How many bytes at the start of @p data belong to the body; 0 with failed() on bad framing. */
     std::size_t consume(std::string_view data);
     bool done() const { return m_state == State::Done; }
+    /** Inside a chunk's data: how many of its bytes are still to come; 0 anywhere else. */
+    std::uint64_t dataLeft() const { return m_state == State::Data ? m_remaining : 0; }
     bool failed() const { return m_state == State::Failed; }
 
 private:
@@ -65,21 +69,27 @@ struct RequestNote
     std::string method;
     QStringList injectedHeaders; ///< names set from a rule
     QString ruleDomain;          ///< the rule's domain when injected
-    bool sentinelReplaced = false;
 };
 
 /**
  * @brief The request side of one intercepted connection.
  *
  * Requests whose host (Host header, or the target in absolute form) is the tunnel's host and
- * matches a rule get the rule's header set (any earlier value of it removed) and the sentinel
- * replaced in every other header value. Any other request passes unchanged. After a request
- * that asks for an Upgrade the stream is passed through as is: what follows is no longer HTTP.
+ * matches a rule get the rule's header set (any earlier value of it removed). That header is the
+ * only place the key goes: every other header, and the body, keeps what the client sent, a
+ * sentinel included, since an upstream may echo any of them back. Any other request passes
+ * unchanged. After a request that asks for an Upgrade the stream is passed through as is: what
+ * follows is no longer HTTP.
  */
 class RequestStream
 {
 public:
-    RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes);
+    /**
+     * @p responses, when given, learns each request's method and every credential set, so that it
+     * can take the credential out of what comes back.
+     */
+    RequestStream(std::string tunnelHost, const std::vector<InjectRule> *rules, std::size_t maxHeadBytes,
+                  ResponseStream *responses = nullptr);
     ~RequestStream();
     RequestStream(const RequestStream &) = delete;
     RequestStream &operator=(const RequestStream &) = delete;
@@ -98,6 +108,9 @@ public:
 private:
     enum class State { Head, Length, Chunked, Raw };
     bool startMessage(std::string &out, std::vector<RequestNote> &notes);
+    std::vector<const InjectRule *> rulesFor(const std::string &host) const;
+    bool writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,
+                              std::string &out, RequestNote &note);
     bool fail(int status, std::string reason);
 
     std::string m_tunnelHost;
@@ -108,6 +121,7 @@ private:
     std::uint64_t m_remaining = 0;
     ChunkedTracker m_chunked;
     http::RequestError m_error;
+    ResponseStream *m_responses;
 };
 
 } // namespace paddock::proxy::inject

@@ -16,16 +16,18 @@ namespace paddock::proxy {
 /**
  * @brief One credential the proxy adds to requests for a domain.
  *
- * The secret is fetched for each request that needs it and wiped once the request head is
- * written; it appears in no log and no event (only @ref domain and @ref header do).
+ * The secret is fetched for each request that needs it and goes into @ref header only. The
+ * intercepted connection keeps the forms that went upstream, to mask them in whatever comes
+ * back, and wipes them when it ends; the secret appears in no log and no event (only
+ * @ref domain and @ref header do).
  */
 struct InjectRule
 {
     QString domain;                                     ///< lower case; "*.example.com" matches its subdomains
-    QString header;                                     ///< e.g. "Authorization"; empty: only the sentinel is replaced
+    QString header;                                     ///< e.g. "Authorization": the only header the key goes into
     QString format = QStringLiteral("%s");              ///< the header value, with exactly one %s for the secret
     std::function<QByteArray()> secret;                 ///< empty result: the credential is unavailable (503)
-    QString sentinel = QStringLiteral("proxy-managed"); ///< what the sandbox holds instead of the key
+    QString sentinel = QStringLiteral("proxy-managed"); ///< what the sandbox holds, and sees instead of the key
 };
 
 /** @brief A server certificate the proxy presents to the sandbox for one host, with its key. */

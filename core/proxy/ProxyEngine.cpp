@@ -94,20 +94,19 @@ ProxyEngine::EndpointId ProxyEngine::addUnixEndpoint(const QString &path, const 
         }
         ::unlink(native.constData());
     }
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
         setError(error, systemError(QStringLiteral("cannot create a socket")));
         return 0;
     }
     // Restrict before anyone can connect: the path appears at bind, the mode is set right after,
     // and listen() comes last, so no connection is accepted while the mode is still wider.
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
-        ::chmod(native.constData(), 0600) != 0 || ::listen(fd, ListenBacklog) != 0) {
+    if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
+        ::chmod(native.constData(), 0600) != 0 || ::listen(fd.get(), ListenBacklog) != 0) {
         setError(error, systemError(QStringLiteral("cannot listen on %1").arg(path)));
-        ::close(fd);
         return 0;
     }
-    return m_loop->addEndpoint(fd, path, identity);
+    return m_loop->addEndpoint(std::move(fd), path, identity);
 }
 
 ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address, quint16 port,
@@ -139,26 +138,26 @@ ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address,
         setError(error, QStringLiteral("not an IP address: %1").arg(address.toString()));
         return 0;
     }
-    const int fd = ::socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
+    UniqueFd fd(::socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!fd) {
         setError(error, systemError(QStringLiteral("cannot create a socket")));
         return 0;
     }
     const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&storage), length) != 0 || ::listen(fd, ListenBacklog) != 0) {
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&storage), length) != 0 ||
+        ::listen(fd.get(), ListenBacklog) != 0) {
         setError(error, systemError(QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port)));
-        ::close(fd);
         return 0;
     }
     if (boundPort) {
         sockaddr_storage bound{};
         socklen_t boundLength = sizeof bound;
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&bound), &boundLength);
+        ::getsockname(fd.get(), reinterpret_cast<sockaddr *>(&bound), &boundLength);
         *boundPort = ntohs(bound.ss_family == AF_INET ? reinterpret_cast<sockaddr_in *>(&bound)->sin_port
                                                       : reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port);
     }
-    return m_loop->addEndpoint(fd, {}, identity);
+    return m_loop->addEndpoint(std::move(fd), {}, identity);
 }
 
 bool ProxyEngine::removeEndpoint(EndpointId id)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
 #include "proxy/EventDispatcher.h"
 #include "proxy/HttpParser.h"
 #include "proxy/ProxyTypes.h"
+#include "proxy/Refusal.h"
 #include "proxy/Relay.h"
 #include "proxy/Resolver.h"
 #include "proxy/Socks5.h"
@@ -27,7 +29,7 @@ struct Endpoint
 {
     quint64 id = 0;
     EndpointIdentity identity;
-    int fd = -1;
+    UniqueFd fd;
     QString unixPath; ///< empty for TCP
     int clients = 0;
     int tunnels = 0;
@@ -54,8 +56,8 @@ struct Connection
 
     quint64 id = 0;
     std::shared_ptr<Endpoint> endpoint;
-    int client = -1;
-    int upstream = -1;
+    UniqueFd client;
+    UniqueFd upstream; ///< invalid until a connect is tried
     Phase phase = Phase::Greeting;
     Protocol protocol = Protocol::Http;
     std::chrono::steady_clock::time_point deadline;
@@ -87,6 +89,9 @@ struct Connection
 
     /** Runs the intercepted tunnel on its own thread; the sockets stay owned by this connection. */
     std::unique_ptr<InterceptedConnection> interception;
+
+    /** Closed: its sockets are gone and it waits for the end of the event batch to be destroyed. */
+    bool closed = false;
 };
 
 /** @brief The engine's thread: epoll, endpoints, connections. Only ProxyEngine uses it. */
@@ -104,7 +109,7 @@ public:
     void stop();
     bool running() const { return m_running.load(); }
 
-    quint64 addEndpoint(int fd, const QString &unixPath, const EndpointIdentity &identity);
+    quint64 addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity);
     bool removeEndpoint(quint64 id);
     /** Sets which tunnels of the endpoint are intercepted; returns once the loop uses it. */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
@@ -116,6 +121,8 @@ private:
     using Clock = std::chrono::steady_clock;
 
     void run();
+    /** Whether the caller is the loop's thread, the only one that touches connections and endpoints. */
+    bool isLoopThread() const { return std::this_thread::get_id() == m_loopThread.load(); }
     void post(std::function<void()> command);
     void runCommands();
     void wake();
@@ -148,16 +155,22 @@ private:
     void finishHttpExchange(Connection &c);
     void onTimeout(Connection &c);
 
-    void refuse(Connection &c, int status, socks5::Reply socksCode, ProxyEvent::Kind kind, const QString &rule,
-                const QString &reason, const QString &fix = {});
-    void sendHttpError(Connection &c, int status, const QString &rule, const QString &reason, const QString &fix);
+    /** Reports @p refusal, answers the client if it still expects an answer, then closes. */
+    void refuse(Connection &c, const Refusal &refusal);
+    void sendHttpError(Connection &c, const Refusal &refusal);
     void writeClient(Connection &c, std::string_view bytes);
     bool flushOut(Connection &c);
     void beginClosing(Connection &c);
     void updateInterest(Connection &c);
-    void setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
+    /** Changes what @p fd is watched for; false (logged) when epoll refused, and the caller closes. */
+    bool setMask(int fd, std::uint32_t &current, std::uint32_t wanted, quint64 tag, bool detachWhenIdle);
+    /** epoll_ctl on the loop's set, logged when it fails. */
+    bool epollControl(int operation, int fd, std::uint32_t events, quint64 data);
     void releaseUpstream(Connection &c);
+    /** Ends @p c at once (sockets, counters, events); the object lives on until the batch ends. */
     void close(Connection &c);
+    /** Destroys the connections closed during the event batch just handled. */
+    void destroyClosed();
     void emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason);
 
     ProxyLimits m_limits;
@@ -166,10 +179,11 @@ private:
     mutable std::mutex m_deciderMutex;
     std::shared_ptr<const Decider> m_decider;
 
-    int m_epoll = -1;
-    int m_wakeFd = -1;
-    int m_reserveFd = -1; ///< given up when out of descriptors, to accept and close
+    UniqueFd m_epoll;
+    UniqueFd m_wakeFd;
+    UniqueFd m_reserveFd; ///< given up when out of descriptors, to accept and close
     std::thread m_thread;
+    std::atomic<std::thread::id> m_loopThread{}; ///< set by run() while it runs
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_stopRequested{false};
     std::mutex m_commandMutex;
@@ -181,6 +195,8 @@ private:
     std::unique_ptr<ResolverPool> m_resolver;
     std::unordered_map<quint64, std::shared_ptr<Endpoint>> m_endpoints;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
+    /** Closed during the current event batch; destroyed once the batch is handled. */
+    std::vector<std::unique_ptr<Connection>> m_closed;
     quint64 m_nextConnectionId = 1;
     Clock::time_point m_now;
     Clock::time_point m_nextSweep;

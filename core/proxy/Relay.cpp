@@ -44,11 +44,8 @@ void Flow::queue(std::string_view bytes)
 
 void Flow::reset()
 {
-    for (int &fd : m_pipe) {
-        if (fd >= 0)
-            ::close(fd);
-        fd = -1;
-    }
+    m_pipeOut.reset();
+    m_pipeIn.reset();
     m_from = m_to = -1;
     std::string().swap(m_pending);
     m_pendingSent = m_inPipe = 0;
@@ -83,12 +80,15 @@ bool Flow::flushPending()
 
 bool Flow::ensurePipe(int pipeSize)
 {
-    if (m_pipe[0] >= 0)
+    if (m_pipeOut)
         return true;
-    if (::pipe2(m_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+    int ends[2] = {-1, -1};
+    if (::pipe2(ends, O_NONBLOCK | O_CLOEXEC) != 0)
         return false;
+    m_pipeOut.reset(ends[0]);
+    m_pipeIn.reset(ends[1]);
     if (pipeSize > 0 && pipeSize != 65536)
-        ::fcntl(m_pipe[1], F_SETPIPE_SZ, pipeSize);
+        ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, pipeSize);
     return true;
 }
 
@@ -100,7 +100,8 @@ bool Flow::pump(int pipeSize)
         if (m_pendingSent < m_pending.size())
             return true; // destination full
         if (m_inPipe > 0) {
-            const ssize_t n = ::splice(m_pipe[0], nullptr, m_to, nullptr, m_inPipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+            const ssize_t n =
+                ::splice(m_pipeOut.get(), nullptr, m_to, nullptr, m_inPipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
             if (n < 0)
                 return wouldBlock();
             m_inPipe -= std::size_t(n);
@@ -128,7 +129,7 @@ bool Flow::pump(int pipeSize)
         }
         if (!ensurePipe(pipeSize))
             return false;
-        const ssize_t n = ::splice(m_from, nullptr, m_pipe[1], nullptr, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        const ssize_t n = ::splice(m_from, nullptr, m_pipeIn.get(), nullptr, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
         if (n == 0) {
             m_sourceDone = true;
             return true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -59,7 +61,8 @@ private:
     int m_to = -1;
     std::string m_pending;
     std::size_t m_pendingSent = 0;
-    int m_pipe[2] = {-1, -1};
+    UniqueFd m_pipeOut; ///< the pipe's read end, towards @ref m_to
+    UniqueFd m_pipeIn;  ///< the pipe's write end, from @ref m_from
     std::size_t m_inPipe = 0;
     std::uint64_t m_remaining = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t m_bytes = 0;

@@ -2,6 +2,8 @@
 #include "proxy/TlsInterception.h"
 
 #include "proxy/InjectStream.h"
+#include "proxy/Refusal.h"
+#include "proxy/ResponseStream.h"
 
 #include <QLoggingCategory>
 
@@ -124,7 +126,9 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     for (const InjectRule &rule : config.rules) {
         if (rule.domain.isEmpty())
             return failed(QStringLiteral("an inject rule has no domain"));
-        if (!rule.header.isEmpty() && rule.format.count(QStringLiteral("%s")) != 1)
+        if (rule.header.isEmpty())
+            return failed(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
+        if (rule.format.count(QStringLiteral("%s")) != 1)
             return failed(
                 QStringLiteral("the format for %1 on %2 must contain %s exactly once").arg(rule.header, rule.domain));
         if (!rule.secret)
@@ -225,7 +229,7 @@ struct InterceptedConnection::Session
     /** Waits until @p fd is ready for @p events, the deadline passes or stop() is called. */
     Wait waitFor(const Side *a, const Side *b, Clock::time_point deadline) const
     {
-        pollfd fds[3] = {{owner.m_stopFd, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
+        pollfd fds[3] = {{owner.m_stopFd.get(), POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
         int count = 1;
         for (const Side *side : {a, b}) {
             if (!side || !(side->wantRead || side->wantWrite))
@@ -368,9 +372,6 @@ struct InterceptedConnection::Session
             if (!note.injectedHeaders.isEmpty())
                 reason = QStringLiteral("%1 request: %2 set from the credential for %3")
                              .arg(qs(note.method), note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
-            else if (note.sentinelReplaced)
-                reason = QStringLiteral("%1 request: the credential for %2 replaced the sentinel")
-                             .arg(qs(note.method), note.ruleDomain);
             else
                 reason = QStringLiteral("%1 request for %2 forwarded without a credential")
                              .arg(qs(note.method), qs(note.host.empty() ? std::string("no host") : note.host));
@@ -383,7 +384,8 @@ struct InterceptedConnection::Session
     void relay()
     {
         const InterceptionConfig &config = setup.interception->config();
-        inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes);
+        inject::ResponseStream responses(setup.limits.maxResponseHeaderBytes);
+        inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes, &responses);
         std::vector<inject::RequestNote> notes;
         Direction up;
         Direction down;
@@ -410,7 +412,8 @@ struct InterceptedConnection::Session
                     const http::RequestError &error = requests.error();
                     emitNotes(notes);
                     report(error.status == 503 ? Kind::UpstreamFailed : Kind::Denied, qs(error.reason),
-                           error.status == 503 ? QString() : QStringLiteral("protocol"));
+                           error.status == 503 ? QString() : QString(Refusal::ProtocolRule));
+                    responses.finish(down.pending);
                     down.pending += errorResponse(error.status, qs(error.reason));
                     up.sourceEnded = down.sourceEnded = true;
                     inject::wipe(up.pending);
@@ -423,7 +426,8 @@ struct InterceptedConnection::Session
                 up.closeSent = true;
             }
 
-            // Upstream to sandbox: passed on as read, so streamed responses stay streamed.
+            // Upstream to sandbox: passed on as read, so streamed responses stay streamed, but for
+            // the credential, masked, and the few bytes that might be its start.
             io = write(client, down, owner.m_bytesDown);
             if (io == Io::Failed)
                 return;
@@ -433,10 +437,12 @@ struct InterceptedConnection::Session
                 io = read(upstream, buffer, length);
                 if (io == Io::Failed)
                     return;
-                if (io == Io::Ended)
-                    down.sourceEnded = true;
                 if (io == Io::Progress)
-                    down.pending.append(buffer, length);
+                    responses.feed(std::string_view(buffer, length), down.pending);
+                if (io == Io::Ended) {
+                    down.sourceEnded = true;
+                    responses.finish(down.pending);
+                }
                 progress |= io != Io::Idle;
             }
             if (down.sourceEnded && down.pending.empty()) {
@@ -494,9 +500,9 @@ struct InterceptedConnection::Session
                 return report(Kind::Denied,
                               QStringLiteral("SNI mismatch: the TLS server name is %1 but the tunnel goes to %2")
                                   .arg(qs(serverName.seen), qs(setup.host)),
-                              QStringLiteral("sni"));
+                              Refusal::SniRule);
             return report(Kind::Denied, QStringLiteral("TLS handshake with the sandbox failed: %1").arg(why),
-                          QStringLiteral("tls"));
+                          Refusal::TlsRule);
         }
 
         // The real host, verified by name against the upstream bundle, before any key is sent.
@@ -527,23 +533,21 @@ struct InterceptedConnection::Session
     }
 };
 
-InterceptedConnection::InterceptedConnection(InterceptedSetup setup) : m_setup(std::move(setup))
+InterceptedConnection::InterceptedConnection(InterceptedSetup setup)
+    : m_setup(std::move(setup)), m_stopFd(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC))
 {
-    m_stopFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     m_thread = std::thread([this] { run(); });
 }
 
 InterceptedConnection::~InterceptedConnection()
 {
     stop();
-    if (m_stopFd >= 0)
-        ::close(m_stopFd);
 }
 
 void InterceptedConnection::stop()
 {
     const std::uint64_t one = 1;
-    [[maybe_unused]] const ssize_t n = ::write(m_stopFd, &one, sizeof one);
+    [[maybe_unused]] const ssize_t n = ::write(m_stopFd.get(), &one, sizeof one);
     if (m_thread.joinable())
         m_thread.join();
 }

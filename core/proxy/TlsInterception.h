@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
 #include "proxy/InterceptionConfig.h"
 #include "proxy/ProxyTypes.h"
 
@@ -62,7 +63,8 @@ struct InterceptedSetup
 /**
  * @brief One CONNECT whose TLS Paddock terminates to add a credential: TLS server towards the
  * sandbox with a leaf for the CONNECT host, TLS client towards the real host, and header
- * injection on each request in between. Responses are relayed as they are read.
+ * injection on each request in between. Responses are relayed as they are read, with every
+ * credential that went upstream masked (inject::ResponseStream).
  *
  * Each runs on a thread of its own rather than in the epoll loop: issuing a leaf and fetching a
  * secret may block (a keychain), handshakes cost CPU, and the code reads top to bottom as the
@@ -89,7 +91,7 @@ private:
     void run();
 
     InterceptedSetup m_setup;
-    int m_stopFd = -1;
+    UniqueFd m_stopFd;
     std::atomic<quint64> m_bytesUp{0};
     std::atomic<quint64> m_bytesDown{0};
     std::thread m_thread;

@@ -99,6 +99,9 @@ struct ExecRequest
     bool interactive = false;           ///< give the command a terminal of its own
     QString user;                       ///< a name or uid inside; empty: the agent's user
     bool asAgent = false; ///< the command becomes the sandbox's agent session, unless one runs already
+    /** SIGINT, SIGTERM, SIGHUP and SIGQUIT to this process go to the command (a person's CLI);
+     *  false in a process that runs commands on its own behalf (the daemon). */
+    bool forwardSignals = true;
 };
 
 /** @brief How to start a sandbox. */
@@ -239,8 +242,7 @@ public:
     virtual bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) = 0;
     /**
      * Whether each launch chooses the uid its processes have inside (LaunchOptions::uid), so a
-     * kit's `setup.install` commands run as the user they name. A container instead runs as
-     * its image's users.
+     * kit's `setup.install` commands run as the user they name; otherwise they all run as one.
      */
     virtual bool choosesUserPerLaunch() const = 0;
     /**

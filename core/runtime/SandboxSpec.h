@@ -37,6 +37,20 @@ struct SandboxGrants
 };
 
 /**
+ * @brief What one sandbox may use, whatever runs it. A sandbox that forks without end or eats
+ * memory stops at these instead of freezing the desktop.
+ */
+struct SandboxLimits
+{
+    static constexpr int kDefaultMaxProcesses = 2048;
+    int maxProcesses = kDefaultMaxProcesses; ///< processes and threads, all users inside together
+    qint64 memoryBytes = 0;                  ///< 0: no limit (a kit's `resources.memory`)
+    double cpus = 0;                         ///< 0: no limit (a kit's `resources.cpu`)
+
+    bool operator==(const SandboxLimits &) const = default;
+};
+
+/**
  * @brief Everything a runtime needs to start one sandbox, independent of how it is run.
  *
  * Filled from a kit and the user's choices by the caller; a runtime adds nothing of its own
@@ -61,8 +75,18 @@ struct SandboxSpec
     /** The complete environment of the sandbox: nothing is inherited from the caller. */
     QMap<QString, QString> environment;
     QStringList argv;   ///< the program and its arguments, resolved with the sandbox's PATH
-    /** A shell script run once at each start, before the program (a kit's setup.startup). */
+    /** A shell script run once at each start, before the program (a kit's setup.startup), as the
+     *  sandbox's user; for runtimes that give each command its own user, @ref startupSteps. */
     QString startup;
+    /** @brief One command of a kit's setup.startup, as the uid inside it names. */
+    struct StartupStep
+    {
+        int uid = 1000;
+        QString script;
+        bool operator==(const StartupStep &) const = default;
+    };
+    /** setup.startup, one step per command, in order, each as its own user. */
+    QList<StartupStep> startupSteps;
     QString workingDir; ///< inside the sandbox; empty means the workspace
 
     QString proxySocket; ///< host path of this sandbox's proxy endpoint (a unix socket)
@@ -72,8 +96,15 @@ struct SandboxSpec
 
     QList<ReadOnlyBind> readOnlyBinds;
     SandboxGrants grants;
+    SandboxLimits limits;
 
     bool interactive = false; ///< give the program a terminal of its own
+    /**
+     * A workspace used in place keeps the files the host runs or trusts later read-only inside
+     * (runtime/TrustedFiles.h): git hooks and config, .envrc, .vscode/. Off only when the
+     * person chose so, with a warning.
+     */
+    bool protectHostFiles = true;
     Lifetime lifetime = Lifetime::Detached;
 
     bool operator==(const SandboxSpec &) const = default;

@@ -19,6 +19,9 @@ inline QJsonObject toJson(const SandboxSpec &spec)
     QJsonObject environment;
     for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
         environment.insert(it.key(), it.value());
+    QJsonArray steps;
+    for (const SandboxSpec::StartupStep &step : spec.startupSteps)
+        steps.append(QJsonObject{{QStringLiteral("uid"), step.uid}, {QStringLiteral("script"), step.script}});
     QJsonArray binds;
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         binds.append(QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
@@ -32,6 +35,7 @@ inline QJsonObject toJson(const SandboxSpec &spec)
         {QStringLiteral("environment"), environment},
         {QStringLiteral("argv"), QJsonArray::fromStringList(spec.argv)},
         {QStringLiteral("startup"), spec.startup},
+        {QStringLiteral("startupSteps"), steps},
         {QStringLiteral("workingDir"), spec.workingDir},
         {QStringLiteral("proxySocket"), spec.proxySocket},
         {QStringLiteral("sandboxProxySocket"), spec.sandboxProxySocket},
@@ -45,6 +49,10 @@ inline QJsonObject toJson(const SandboxSpec &spec)
                                                {QStringLiteral("waylandSocket"), g.waylandSocket},
                                                {QStringLiteral("dbusSessionSocket"), g.dbusSessionSocket}}},
         {QStringLiteral("interactive"), spec.interactive},
+        {QStringLiteral("protectHostFiles"), spec.protectHostFiles},
+        {QStringLiteral("limits"), QJsonObject{{QStringLiteral("maxProcesses"), spec.limits.maxProcesses},
+                                               {QStringLiteral("memoryBytes"), spec.limits.memoryBytes},
+                                               {QStringLiteral("cpus"), spec.limits.cpus}}},
         {QStringLiteral("lifetime"), spec.lifetime == SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
                                                                                         : QStringLiteral("detached")},
     };
@@ -65,6 +73,8 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
     for (const QJsonValue &arg : o.value(QStringLiteral("argv")).toArray())
         spec.argv << arg.toString();
     spec.startup = o.value(QStringLiteral("startup")).toString();
+    for (const QJsonValue &step : o.value(QStringLiteral("startupSteps")).toArray())
+        spec.startupSteps.append({step[QStringLiteral("uid")].toInt(1000), step[QStringLiteral("script")].toString()});
     spec.workingDir = o.value(QStringLiteral("workingDir")).toString();
     spec.proxySocket = o.value(QStringLiteral("proxySocket")).toString();
     spec.sandboxProxySocket = o.value(QStringLiteral("sandboxProxySocket")).toString(spec.sandboxProxySocket);
@@ -80,6 +90,11 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
     spec.grants.waylandSocket = g.value(QStringLiteral("waylandSocket")).toString();
     spec.grants.dbusSessionSocket = g.value(QStringLiteral("dbusSessionSocket")).toString();
     spec.interactive = o.value(QStringLiteral("interactive")).toBool();
+    spec.protectHostFiles = o.value(QStringLiteral("protectHostFiles")).toBool(true);
+    const QJsonObject limits = o.value(QStringLiteral("limits")).toObject();
+    spec.limits.maxProcesses = limits.value(QStringLiteral("maxProcesses")).toInt(spec.limits.maxProcesses);
+    spec.limits.memoryBytes = limits.value(QStringLiteral("memoryBytes")).toInteger();
+    spec.limits.cpus = limits.value(QStringLiteral("cpus")).toDouble();
     spec.lifetime = o.value(QStringLiteral("lifetime")).toString() == QLatin1String("foreground")
                         ? SandboxSpec::Lifetime::Foreground
                         : SandboxSpec::Lifetime::Detached;

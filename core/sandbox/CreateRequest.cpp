@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/CreateRequest.h"
 
+#include "sandbox/WorkspaceGuard.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -31,6 +33,10 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         *error = QStringLiteral("the workspace %1 is not a directory").arg(request.workspace);
         return std::nullopt;
     }
+    if (const std::optional<QString> problem = workspaceProblem(request.workspace)) {
+        *error = *problem;
+        return std::nullopt;
+    }
     const QString workspaceMode = params.value(QLatin1String("workspaceMode")).toString(QStringLiteral("direct"));
     if (workspaceMode != QLatin1String("direct") && workspaceMode != QLatin1String("clone")) {
         *error = QStringLiteral("workspaceMode is 'direct' or 'clone', not '%1'").arg(workspaceMode);
@@ -43,6 +49,11 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
             *error = QStringLiteral("%1 does not exist").arg(path);
             return std::nullopt;
         }
+        // Read-only, but still no way to read Paddock's files or the keyring.
+        if (const std::optional<QString> problem = workspaceProblem(path)) {
+            *error = *problem;
+            return std::nullopt;
+        }
     }
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
@@ -52,6 +63,7 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
     request.backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);
+    request.protectHostFiles = params.value(QLatin1String("protectHostFiles")).toBool(true);
     return request;
 }
 

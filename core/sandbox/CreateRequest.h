@@ -28,6 +28,7 @@ struct CreateRequest
     QStringList extraPaths;         ///< `paths`: absolute and existing, shown read-only
     QStringList commandArgs;        ///< `args`: replace the kit's command when not empty
     QString backend;                ///< `backend`: "bwrap" when absent
+    bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
     bool interactive = false;       ///< `interactive`
     bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)
 

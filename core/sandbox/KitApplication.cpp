@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/KitApplication.h"
 
+#include "common/UniqueFd.h"
 #include "runtime/bwrap/HomeFiles.h"
 
 #include <QDir>
@@ -28,32 +29,6 @@ QString systemError()
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-/** An fd closed when it goes out of scope. */
-class Fd
-{
-public:
-    explicit Fd(int fd = -1) : m_fd(fd) {}
-    ~Fd() { reset(); }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    void reset(int fd = -1)
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = fd;
-    }
-    int get() const { return m_fd; }
-    int release()
-    {
-        const int fd = m_fd;
-        m_fd = -1;
-        return fd;
-    }
-
-private:
-    int m_fd;
-};
-
 /**
  * @p relative split into components, or nothing when it could leave its root ("..", an
  * absolute path, an empty name).
@@ -75,12 +50,12 @@ std::optional<QStringList> safeComponents(const QString &relative)
  * @p root, never following a symbolic link: the home and the workspace are writable from
  * inside the sandbox, so a link planted there must not lead a write by the host elsewhere.
  */
-int openDirectoryChain(const QString &root, const QStringList &components, QString *error)
+UniqueFd openDirectoryChain(const QString &root, const QStringList &components, QString *error)
 {
-    Fd dir(::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd dir(::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dir.get() < 0) {
         *error = QStringLiteral("cannot open %1: %2").arg(root, systemError());
-        return -1;
+        return {};
     }
     QString where = root;
     for (const QString &component : components) {
@@ -88,16 +63,16 @@ int openDirectoryChain(const QString &root, const QStringList &components, QStri
         const QByteArray name = QFile::encodeName(component);
         if (::mkdirat(dir.get(), name.constData(), 0700) != 0 && errno != EEXIST) {
             *error = QStringLiteral("cannot create %1: %2").arg(where, systemError());
-            return -1;
+            return {};
         }
         const int next = ::openat(dir.get(), name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
             *error = QStringLiteral("cannot open %1 (a link or not a directory): %2").arg(where, systemError());
-            return -1;
+            return {};
         }
         dir.reset(next);
     }
-    return dir.release();
+    return dir;
 }
 
 /** Whether an entry exists at @p relative below @p root (a dangling link counts). */
@@ -121,14 +96,14 @@ bool writeBelow(const QString &root, const QString &relative, const QByteArray &
         *error = QStringLiteral("'%1' is not a path inside %2").arg(relative, root);
         return false;
     }
-    const int dirFd = openDirectoryChain(root, components->mid(0, components->size() - 1), error);
-    if (dirFd < 0)
+    const UniqueFd dir = openDirectoryChain(root, components->mid(0, components->size() - 1), error);
+    if (!dir)
         return false;
-    const Fd dir(dirFd);
     const QByteArray name = QFile::encodeName(components->last());
     const QByteArray temporary = ".paddock-" + QByteArray::number(::getpid()) + '-' + name;
     const QString where = root + QLatin1Char('/') + relative;
-    Fd file(::openat(dir.get(), temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    UniqueFd file(
+        ::openat(dir.get(), temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (file.get() < 0) {
         *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
         return false;
@@ -211,7 +186,7 @@ QString shellQuote(const QString &text)
 
 QStringList caBundleVariables()
 {
-    return {QStringLiteral("SSL_CERT_FILE"),     QStringLiteral("NODE_EXTRA_CA_CERTS"),
+    return {QStringLiteral("SSL_CERT_FILE"),      QStringLiteral("NODE_EXTRA_CA_CERTS"),
             QStringLiteral("REQUESTS_CA_BUNDLE"), QStringLiteral("CURL_CA_BUNDLE"),
             QStringLiteral("GIT_SSL_CAINFO"),     QStringLiteral("PIP_CERT")};
 }
@@ -251,6 +226,10 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     spec.lifetime = choices.lifetime;
     for (const QString &path : choices.extraPaths)
         spec.readOnlyBinds.append({path, {}});
+    if (block.resources) {
+        spec.limits.memoryBytes = block.resources->memoryBytes.value_or(0);
+        spec.limits.cpus = block.resources->cpu.value_or(0);
+    }
 
     QStringList program = choices.commandArgs.isEmpty()
                               ? (choices.interactive ? block.interactiveArgv() : block.defaultArgv())
@@ -268,36 +247,41 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
             for (const QString &word : command.command)
                 words << shellQuote(word);
             QString line = words.join(QLatin1Char(' '));
+            std::optional<int> uid = kRegularUid;
             if (choices.startupUsersByNamespace) {
-                const std::optional<int> uid = kitUserId(command.user, kRegularUid);
+                uid = kitUserId(command.user, kRegularUid);
                 if (!uid) {
                     result.error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
                                                   "root or agent)")
                                        .arg(kit.name, command.user);
                     return result;
                 }
-                if (*uid == 0)
-                    line = QStringLiteral("unshare --map-root-user -- ") + line;
-                else if (*uid != kRegularUid)
-                    line = QStringLiteral("unshare --map-user=%1 --map-group=%1 -- ").arg(*uid) + line;
             }
             // A failed startup command is reported and the program still starts, as a
             // container engine would after a failed entrypoint hook that is not fatal.
-            lines << (command.background ? QStringLiteral("%1 </dev/null &").arg(line)
-                                         : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
-                                                          "%2\" >&2")
-                                               .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\''))));
+            const QString step = command.background
+                                     ? QStringLiteral("%1 </dev/null &").arg(line)
+                                     : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
+                                                      "%2\" >&2")
+                                           .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\'')));
+            lines << step;
+            spec.startupSteps.append({*uid, step});
         }
         // Run by the sandbox's supervisor once per start, before the agent: a new agent
-        // session in a running sandbox does not run them again.
+        // session in a running sandbox does not run them again. Where each command runs as its
+        // own user, the steps say who; otherwise the script runs as the sandbox's user.
+        if (choices.startupUsersByNamespace)
+            lines.clear();
+        else
+            spec.startupSteps.clear();
         spec.startup = lines.join(QLatin1Char('\n'));
     }
     spec.argv = program;
 
     QMap<QString, QString> environment = runtime::baseEnvironment(spec);
-    QStringList fixed{QStringLiteral("HOME"),        QStringLiteral("HTTP_PROXY"),  QStringLiteral("HTTPS_PROXY"),
-                      QStringLiteral("ALL_PROXY"),   QStringLiteral("http_proxy"),  QStringLiteral("https_proxy"),
-                      QStringLiteral("all_proxy"),   QStringLiteral("NO_PROXY"),    QStringLiteral("no_proxy")};
+    QStringList fixed{QStringLiteral("HOME"),      QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"),
+                      QStringLiteral("ALL_PROXY"), QStringLiteral("http_proxy"), QStringLiteral("https_proxy"),
+                      QStringLiteral("all_proxy"), QStringLiteral("NO_PROXY"),   QStringLiteral("no_proxy")};
     if (!choices.caBundle.isEmpty()) {
         spec.readOnlyBinds.append({choices.caBundle, kCaBundleInside});
         for (const QString &variable : caBundleVariables())

@@ -91,7 +91,9 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
                               .arg(applied.spec->name));
         return std::nullopt;
     }
-    return applied.spec;
+    std::optional<runtime::SandboxSpec> spec = applied.spec;
+    spec->protectHostFiles = request.protectHostFiles;
+    return spec;
 }
 
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
@@ -132,6 +134,10 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.cloneWorkspace = request.cloneWorkspace;
     endpointBind(plan.spec, SandboxService::endpointPath(plan.spec.name));
     plan.notes = PortForwarder::publishInto(plan.spec, plan.kit.ports);
+    if (!plan.spec.protectHostFiles && !plan.cloneWorkspace)
+        plan.notes << QStringLiteral("the sandbox may change .git/hooks, .git/config, .envrc and .vscode/ in %1, "
+                                     "which your tools run later; 'paddock review %2' lists what it changed")
+                          .arg(request.workspace, plan.spec.name);
     plan.home = SandboxService::homeOf(plan.spec.name);
     return plan;
 }
@@ -231,7 +237,8 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     launched.argv = run.argv;
     launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
     launched.interactive = false;
-    launchAs(run.uid);
+    // The kit's "agent" user is the sandbox's regular user, whatever uid a runtime gives it.
+    launchAs(run.uid == kRegularUid ? std::nullopt : std::optional<int>(run.uid));
     if (index == 0) {
         if (const RuntimeResult created = createAndFillHome(launched); !created.ok)
             return created;

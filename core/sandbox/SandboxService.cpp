@@ -13,6 +13,7 @@
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SandboxCreation.h"
+#include "sandbox/WorkspaceGuard.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -420,6 +421,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
 void SandboxService::registerMethods()
 {
     registerLearningMethods();
+    registerReviewMethods();
     m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) {
@@ -598,9 +600,15 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         return reply.fail(QLatin1String(api::errors::kRunning),
                           QStringLiteral("sandbox %1 is already running").arg(name));
     if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
-        return reply.fail(
-            QLatin1String(api::errors::kForeground),
-            QStringLiteral("sandbox %1 runs in a terminal; start it with 'paddock run --name %1'").arg(name));
+        return reply.fail(QLatin1String(api::errors::kForeground),
+                          QStringLiteral("sandbox %1 was made by an earlier version to run in a terminal; remove it "
+                                         "and run the kit again")
+                              .arg(name));
+    // A sandbox made before the workspace rules were what they are is not started on such a folder.
+    const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
+    if (const std::optional<QString> problem = workspaceProblem(clone ? clone->folder() : info.workspace))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     QStringList notes;
     if (record)
@@ -619,6 +627,7 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
             work.result = runtime::RuntimeResult::failure(problem);
             return work;
         }
+        recordForReview(name, spec.workspace);
         work.result = runtime->start(name, {}, startOptions);
         return work;
     };
@@ -696,6 +705,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);
         m_learning->setLearning(name, false);
+        QDir(reviewDir(name)).removeRecursively();
         // A container's home is a host directory the runtime leaves to its owner: this service.
         if (backend != QLatin1String("bwrap")) {
             QDir(homeOf(name)).removeRecursively();

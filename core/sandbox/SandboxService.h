@@ -53,7 +53,8 @@ struct CreationPlan;
  *
  * Methods (params → result; errors carry a sentence for the user):
  * - `sandbox.create` {kit: DIR, workspace, name?, paths?: [..], args?: [..], kitArgs?: {..},
- *   backend?: "bwrap"|"docker", interactive?: bool} → {sandbox: INFO, notes: [..]}: records
+ *   backend?: "bwrap"|"docker", interactive?: bool, protectHostFiles?: bool} → {sandbox: INFO,
+ *   notes: [..]}: records
  *   a sandbox, fills its home and runs `setup.install` once. `interactive` (default true)
  *   gives the agent started with the sandbox a terminal of its own. A docker sandbox's home is
  *   the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
@@ -82,6 +83,10 @@ struct CreationPlan;
  * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, size}: the output of a
  *   detached sandbox from @c offset, at most 512 KiB per call.
  *
+ * - `sandbox.review` {name} → {changes: [{path, change: added|modified|removed, what, diff,
+ *   revertible}]}: what changed since the sandbox started among the workspace's files the
+ *   host runs or trusts (WorkspaceReview); `sandbox.revert` {name, path} → {reverted} puts one
+ *   back as it was at the start (or removes one the session added).
  * - `sandbox.learning` {name, enabled: bool} → {sandbox: INFO}: learning mode on or off (see
  *   network::LearningSandboxes); a connection only the default refuses then passes and is
  *   recorded as `learned` with the rule and reason that would have refused it.
@@ -152,6 +157,11 @@ private:
     void registerMethods();
     void registerQueryMethods(); ///< list, inspect, logs
     void registerLearningMethods(); ///< in Learning.cpp
+    void registerReviewMethods();   ///< in Review.cpp
+    /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */
+    static QString reviewDir(const QString &name);
+    /** Records, for review, what the host runs or trusts in @p workspace (not for a clone). */
+    static void recordForReview(const QString &name, const QString &workspace);
     void refindSandboxes();
     void onPolicyChanged();
 

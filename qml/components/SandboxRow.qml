@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import QtQml
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// One sandbox of the Sandboxes page: name and status, kit, backend, workspace, uptime and the
-// refusals since it started, with its actions.
+// One sandbox of the Sandboxes page: name, its state and its agent's, kit, backend, workspace,
+// uptime and the refusals since it started, with its actions. Its agent and a shell open in a
+// terminal emulator; without one, the row says what to install and offers the command to copy.
 Rectangle {
     id: row
 
@@ -17,14 +19,22 @@ Rectangle {
     required property string uptime
     required property int denials
     required property bool busy
-    required property int exitCode
+    required property string agentState
+    required property int agentAttached
+    required property string stateText
+    // Whether a terminal emulator was found: the page knows, not the model.
+    property bool terminalAvailable: true
 
     readonly property bool running: status === "running"
+    readonly property bool agentRunning: running && agentState === "running"
+    // What opens the agent from a terminal: --start when the sandbox or its agent must start.
+    readonly property string agentCommand: "paddock attach " + (agentRunning ? "" : "--start ") + name
 
     signal startRequested()
     signal stopRequested()
     signal removeRequested()
-    signal terminalRequested()
+    signal agentRequested()
+    signal shellRequested()
     signal logsRequested()
 
     objectName: "sandboxRow_" + name
@@ -34,13 +44,6 @@ Rectangle {
     border.color: Theme.mix(palette.base, palette.windowText, 0.18)
     Accessible.role: Accessible.ListItem
     Accessible.name: qsTr("Sandbox %1, %2").arg(name).arg(statusLabel.text)
-
-    function statusText(status) {
-        if (status === "running") return qsTr("Running")
-        if (status === "stopped") return qsTr("Stopped")
-        if (status === "created") return qsTr("Created")
-        return status
-    }
 
     ColumnLayout {
         id: content
@@ -66,14 +69,18 @@ Rectangle {
                 implicitWidth: statusLabel.implicitWidth + 2 * Theme.spacingSmall
                 implicitHeight: statusLabel.implicitHeight + 4
                 radius: height / 2
-                color: row.running ? Theme.okColor : Theme.mix(palette.base, palette.windowText, 0.25)
+                // Green while the agent runs, amber once it exited: the sandbox waits for it.
+                readonly property bool lit: row.running && (row.agentRunning || row.agentState === "exited")
+                color: row.agentRunning ? Theme.okColor
+                       : lit ? Theme.warningColor
+                       : Theme.mix(palette.base, palette.windowText, 0.25)
                 Label {
                     id: statusLabel
                     objectName: "sandboxStatus"
                     anchors.centerIn: parent
-                    text: row.busy ? qsTr("Working…") : row.statusText(row.status)
+                    text: row.busy ? qsTr("Working…") : row.stateText
                     textFormat: Text.PlainText
-                    color: row.running ? "white" : palette.text
+                    color: parent.lit ? "white" : palette.text
                     font.pixelSize: Theme.smallFontSize
                 }
             }
@@ -83,7 +90,7 @@ Rectangle {
             Layout.fillWidth: true
             text: qsTr("Kit %1 · %2").arg(row.kit).arg(row.backend)
                   + (row.running && row.uptime.length > 0 ? " · " + qsTr("up %1").arg(row.uptime) : "")
-                  + (!row.running && row.exitCode >= 0 ? " · " + qsTr("exited with status %1").arg(row.exitCode) : "")
+                  + (row.agentRunning && row.agentAttached > 0 ? " · " + qsTr("agent open in a terminal") : "")
             textFormat: Text.PlainText
             elide: Text.ElideRight
             color: palette.text
@@ -109,6 +116,58 @@ Rectangle {
             color: row.denials > 0 ? Theme.warningColor : palette.text
             opacity: row.denials > 0 ? 1 : 0.7
         }
+        // No terminal emulator: what to install, and the command for a terminal found elsewhere.
+        ColumnLayout {
+            objectName: "sandboxNoTerminal"
+            Layout.fillWidth: true
+            visible: !row.terminalAvailable
+            spacing: 2
+            Label {
+                objectName: "sandboxNoTerminalText"
+                Layout.fillWidth: true
+                text: qsTr("Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:")
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: palette.text
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.spacingSmall
+                TextEdit {
+                    objectName: "sandboxAgentCommand"
+                    Layout.fillWidth: true
+                    text: row.agentCommand
+                    textFormat: TextEdit.PlainText
+                    readOnly: true
+                    selectByMouse: true
+                    activeFocusOnTab: false // the Copy button is the keyboard way in
+                    wrapMode: TextEdit.WrapAnywhere
+                    font.family: "monospace"
+                    color: palette.text
+                    selectionColor: palette.highlight
+                    selectedTextColor: palette.highlightedText
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: row.agentCommand
+                }
+                Button {
+                    id: copyButton
+                    objectName: "sandboxCopyButton"
+                    property bool copied: false
+                    text: copied ? qsTr("Copied") : qsTr("Copy")
+                    Accessible.name: qsTr("Copy the command %1").arg(row.agentCommand)
+                    onClicked: {
+                        Clipboard.setText(row.agentCommand)
+                        copied = true
+                        copiedReset.restart()
+                    }
+                    Timer {
+                        id: copiedReset
+                        interval: 1500
+                        onTriggered: copyButton.copied = false
+                    }
+                }
+            }
+        }
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.spacingSmall
@@ -121,11 +180,22 @@ Rectangle {
                 onClicked: row.running ? row.stopRequested() : row.startRequested()
             }
             Button {
-                objectName: "sandboxTerminalButton"
+                objectName: "sandboxAgentButton"
+                visible: row.terminalAvailable
+                enabled: !row.busy
+                highlighted: row.agentRunning
+                text: qsTr("Open agent")
+                Accessible.name: row.running ? qsTr("Open the agent of %1 in a terminal").arg(row.name)
+                                             : qsTr("Start %1 and open its agent in a terminal").arg(row.name)
+                onClicked: row.agentRequested()
+            }
+            Button {
+                objectName: "sandboxShellButton"
+                visible: row.terminalAvailable
                 enabled: row.running && !row.busy
-                text: qsTr("Open terminal")
-                Accessible.name: qsTr("Open a terminal in %1").arg(row.name)
-                onClicked: row.terminalRequested()
+                text: qsTr("Open shell")
+                Accessible.name: qsTr("Open a shell in %1 in a terminal").arg(row.name)
+                onClicked: row.shellRequested()
             }
             Button {
                 objectName: "sandboxLogsButton"

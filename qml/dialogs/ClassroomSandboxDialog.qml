@@ -20,6 +20,8 @@ Dialog {
     property string kitName
     property alias wizard: wizard
     property alias image: image
+    // Whether the agent can be opened in a terminal emulator once it runs.
+    property bool terminalAvailable: true
     readonly property bool needsImage: wizard.backend === "docker" && image.image.length > 0
 
     signal sandboxCreated(string name)
@@ -158,10 +160,21 @@ Dialog {
                 Label {
                     objectName: "classroomSummary"
                     Layout.fillWidth: true
-                    text: qsTr("Create a sandbox of the kit %1 on %2, start it, and open its agent in a terminal.")
+                    text: (dialog.terminalAvailable
+                           ? qsTr("Create a sandbox of the kit %1 on %2, start it, and open its agent in a terminal.")
+                           : qsTr("Create a sandbox of the kit %1 on %2, then start it."))
                           .arg(dialog.kitName).arg(wizard.folder)
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
+                }
+                Label {
+                    objectName: "classroomNoTerminal"
+                    Layout.fillWidth: true
+                    visible: !dialog.terminalAvailable
+                    text: qsTr("No terminal emulator was found, so the agent cannot open here: it starts, and the page shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.")
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                    color: Theme.warningColor
                 }
                 Label {
                     objectName: "classroomHostSystem"

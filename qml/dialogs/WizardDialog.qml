@@ -7,7 +7,7 @@ import Paddock
 
 // A new sandbox, step by step: the project folder, the kit, the backend and workspace mode,
 // a review of what the kit asks for, the keys and approvals it still needs, then create and
-// start (what `paddock run --kit DIR --detach` does from a terminal).
+// start; the page then opens the agent in a terminal (what `paddock run --kit DIR` does from one).
 Dialog {
     id: dialog
 
@@ -20,6 +20,8 @@ Dialog {
     property int step: stepFolder
     property bool advanceAfterCheck: false
     property alias wizard: wizard
+    // Whether the agent can be opened in a terminal emulator once it runs.
+    property bool terminalAvailable: true
 
     signal sandboxCreated(string name)
 
@@ -314,13 +316,24 @@ Dialog {
                 Label {
                     objectName: "wizardSummary"
                     Layout.fillWidth: true
-                    text: qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.")
+                    text: (dialog.terminalAvailable
+                           ? qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.")
+                           : qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it."))
                           .arg(wizard.backend === "docker" ? "Docker" : "bubblewrap")
                           .arg(wizard.review.name || "")
                           .arg(wizard.folder)
                           .arg(wizard.workspaceMode === "clone" ? qsTr("clone") : qsTr("direct"))
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
+                }
+                Label {
+                    objectName: "wizardNoTerminal"
+                    Layout.fillWidth: true
+                    visible: !dialog.terminalAvailable
+                    text: qsTr("No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.")
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                    color: Theme.warningColor
                 }
                 RowLayout {
                     visible: wizard.busy

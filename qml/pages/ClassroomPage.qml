@@ -33,13 +33,19 @@ ScrollablePage {
         id: createDialog
         objectName: "classroomSandboxDialog"
         parent: Overlay.overlay
+        terminalAvailable: terminal.available
         onSandboxCreated: (name) => {
             classroom.refreshSandboxes(name)
-            if (terminal.attach(name)) {
-                page.createMessage = qsTr("%1 is running; its agent opens in a terminal ('paddock attach %1' joins it again).").arg(name)
-                page.createMessageIsError = false
+            // Its agent started with it: the terminal joins it.
+            page.createMessageIsError = false
+            if (terminal.openAgent(name, false)) {
+                page.createMessage = qsTr("%1 is running; its agent opens in a terminal ('%2' joins it again).")
+                                     .arg(name).arg(terminal.typedAgentCommand(name, false))
+            } else if (!terminal.available) {
+                page.createMessage = qsTr("%1 is running. No terminal emulator was found: '%2' in a terminal opens its agent.")
+                                     .arg(name).arg(terminal.typedAgentCommand(name, false))
             } else {
-                page.createMessage = qsTr("%1 is running, but no terminal could be opened: %2").arg(name).arg(terminal.error)
+                page.createMessage = terminal.error
                 page.createMessageIsError = true
             }
         }

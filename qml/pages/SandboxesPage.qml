@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import QtQml
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -35,6 +36,20 @@ ScrollablePage {
     TerminalLauncher {
         id: terminal
         objectName: "terminalLauncher"
+    }
+    // A terminal installed while the window was in the background is found on coming back.
+    Connections {
+        target: page.Window.window
+        function onActiveChanged() {
+            if (page.Window.window.active)
+                terminal.refresh()
+        }
+    }
+    function openAgent(name, start) {
+        if (terminal.openAgent(name, start))
+            page.showMessage(qsTr("The agent of %1 opens in a terminal.").arg(name), false)
+        else
+            page.showMessage(terminal.error, true)
     }
 
     RowLayout {
@@ -87,8 +102,8 @@ ScrollablePage {
             headline: qsTr("No sandboxes yet")
             explanation: qsTr("Create one with New sandbox: choose a project folder and a kit, review what the kit asks for, and Paddock starts the agent in a sandbox whose only way out is its proxy.")
             commands: [
-                { command: "paddock run --kit DIR --detach",
-                  purpose: qsTr("The same from a terminal, in the current folder.") }
+                { command: "paddock run --kit DIR",
+                  purpose: qsTr("The same from a terminal, in the current folder: the agent runs on that terminal, and the sandbox keeps running when you leave it.") }
             ]
         }
     }
@@ -100,12 +115,15 @@ ScrollablePage {
                 model: sandboxes
                 delegate: SandboxRow {
                     Layout.fillWidth: true
+                    terminalAvailable: terminal.available
                     onStartRequested: { page.message = ""; sandboxes.start(name) }
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
                     onRemoveRequested: removeDialog.ask(name, running)
                     onLogsRequested: logDialog.show(name)
-                    onTerminalRequested: {
-                        if (terminal.open(name))
+                    // --start: a stopped sandbox, or an agent that exited, starts again.
+                    onAgentRequested: page.openAgent(name, true)
+                    onShellRequested: {
+                        if (terminal.openShell(name))
                             page.showMessage(qsTr("A terminal opens on a shell in %1.").arg(name), false)
                         else
                             page.showMessage(terminal.error, true)
@@ -119,9 +137,16 @@ ScrollablePage {
         id: wizardDialog
         objectName: "wizardDialog"
         parent: Overlay.overlay
+        terminalAvailable: terminal.available
         onSandboxCreated: (name) => {
-            page.showMessage(qsTr("%1 is created and running.").arg(name), false)
             sandboxes.refresh()
+            // Its agent started with it: the terminal joins it.
+            if (terminal.openAgent(name, false))
+                page.showMessage(qsTr("%1 is running; its agent opens in a terminal.").arg(name), false)
+            else if (!terminal.available)
+                page.showMessage(qsTr("%1 is running. No terminal emulator was found: its row shows the command that opens its agent.").arg(name), false)
+            else
+                page.showMessage(terminal.error, true)
         }
     }
     SandboxRemoveDialog {

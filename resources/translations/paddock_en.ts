@@ -1085,6 +1085,10 @@
         <source>Allow all</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Refresh the proposed allowlist</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1401,18 +1405,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Working…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1422,10 +1414,6 @@
     </message>
     <message>
         <source>up %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1457,14 +1445,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open terminal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a terminal in %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Logs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1478,6 +1458,46 @@
     </message>
     <message>
         <source>Remove %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1520,19 +1540,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The same from a terminal, in the current folder.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>A terminal opens on a shell in %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is created and running.</source>
+        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
+        <source>The agent of %1 opens in a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder: the agent runs on that terminal, and the sandbox keeps running when you leave it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: its row shows the command that opens its agent.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1947,10 +1975,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1988,6 +2012,18 @@
     </message>
     <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2228,6 +2264,34 @@
         <source>%1 removed.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Running · agent running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running · agent exited (status %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running · agent exited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running · agent not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -2327,6 +2391,18 @@
     </message>
     <message>
         <source>The terminal %1 could not be started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[ended with status %1: press Enter to close this window]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: shell</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1085,6 +1085,10 @@
         <source>Allow all</source>
         <translation>Permitir todos</translation>
     </message>
+    <message>
+        <source>Refresh the proposed allowlist</source>
+        <translation>Actualizar la lista de permitidos propuesta</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1401,18 +1405,6 @@
         <translation>Entorno aislado %1, %2</translation>
     </message>
     <message>
-        <source>Running</source>
-        <translation>En ejecución</translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation>Detenido</translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation>Creado</translation>
-    </message>
-    <message>
         <source>Working…</source>
         <translation>Procesando…</translation>
     </message>
@@ -1423,10 +1415,6 @@
     <message>
         <source>up %1</source>
         <translation>activo desde hace %1</translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
-        <translation>terminó con el código de salida %1</translation>
     </message>
     <message>
         <source>No refused connections since it started</source>
@@ -1457,14 +1445,6 @@
         <translation>Iniciar %1</translation>
     </message>
     <message>
-        <source>Open terminal</source>
-        <translation>Abrir terminal</translation>
-    </message>
-    <message>
-        <source>Open a terminal in %1</source>
-        <translation>Abrir un terminal en %1</translation>
-    </message>
-    <message>
         <source>Logs</source>
         <translation>Registros</translation>
     </message>
@@ -1479,6 +1459,46 @@
     <message>
         <source>Remove %1</source>
         <translation>Eliminar %1</translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation>agente abierto en un terminal</translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation>Instale un terminal (xterm, GNOME Terminal o Konsole) para abrir el agente desde aquí, o ejecute esto en uno:</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copiado</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation>Copiar la orden %1</translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation>Abrir el agente</translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation>Abrir el agente de %1 en un terminal</translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation>Iniciar %1 y abrir su agente en un terminal</translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation>Abrir un shell</translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
+        <translation>Abrir un shell en %1, en un terminal</translation>
     </message>
 </context>
 <context>
@@ -1520,20 +1540,28 @@
         <translation>Cree uno con «Nuevo entorno aislado»: elija una carpeta de proyecto y un kit, revise lo que pide el kit y Paddock iniciará el agente en un entorno aislado cuya única salida es su proxy.</translation>
     </message>
     <message>
-        <source>The same from a terminal, in the current folder.</source>
-        <translation>Lo mismo desde un terminal, en la carpeta actual.</translation>
-    </message>
-    <message>
         <source>A terminal opens on a shell in %1.</source>
         <translation>Se abre un terminal con un shell en %1.</translation>
     </message>
     <message>
-        <source>%1 is created and running.</source>
-        <translation>%1 se ha creado y está en ejecución.</translation>
-    </message>
-    <message>
         <source>%1 was not started: its kit&apos;s keys were not approved.</source>
         <translation>%1 no se ha iniciado: no se aprobaron las claves de su kit.</translation>
+    </message>
+    <message>
+        <source>The agent of %1 opens in a terminal.</source>
+        <translation>El agente de %1 se abre en un terminal.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder: the agent runs on that terminal, and the sandbox keeps running when you leave it.</source>
+        <translation>Lo mismo desde un terminal, en la carpeta actual: el agente se ejecuta en ese terminal, y el entorno aislado sigue en marcha cuando lo deja.</translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal.</source>
+        <translation>%1 está en ejecución; su agente se abre en un terminal.</translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: its row shows the command that opens its agent.</source>
+        <translation>%1 está en ejecución. No se ha encontrado ningún emulador de terminal: su fila muestra la orden que abre su agente.</translation>
     </message>
 </context>
 <context>
@@ -1947,10 +1975,6 @@
         <translation>Todas las claves obligatorias están guardadas y aprobadas.</translation>
     </message>
     <message>
-        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
-        <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4) e iniciarlo.</translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation>clonado</translation>
     </message>
@@ -1989,6 +2013,18 @@
     <message>
         <source>Cancel</source>
         <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
+        <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4), iniciarlo y abrir su agente en un terminal.</translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation>No se ha encontrado ningún emulador de terminal, así que el agente no puede abrirse aquí: se inicia, y su fila muestra la orden que lo abre. Instale xterm, GNOME Terminal o Konsole para abrir agentes desde esta ventana.</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4) e iniciarlo.</translation>
     </message>
 </context>
 <context>
@@ -2228,6 +2264,34 @@
         <source>%1 removed.</source>
         <translation>%1 se ha eliminado.</translation>
     </message>
+    <message>
+        <source>Running · agent running</source>
+        <translation>En ejecución · agente en marcha</translation>
+    </message>
+    <message>
+        <source>Running · agent exited (status %1)</source>
+        <translation>En ejecución · agente terminado (código %1)</translation>
+    </message>
+    <message>
+        <source>Running · agent exited</source>
+        <translation>En ejecución · agente terminado</translation>
+    </message>
+    <message>
+        <source>Running · agent not started</source>
+        <translation>En ejecución · agente sin iniciar</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En ejecución</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Creado</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -2328,6 +2392,18 @@
     <message>
         <source>The terminal %1 could not be started.</source>
         <translation>No se ha podido iniciar el terminal %1.</translation>
+    </message>
+    <message>
+        <source>[ended with status %1: press Enter to close this window]</source>
+        <translation>[terminó con el código %1: pulse Intro para cerrar esta ventana]</translation>
+    </message>
+    <message>
+        <source>%1: agent</source>
+        <translation>%1: agente</translation>
+    </message>
+    <message>
+        <source>%1: shell</source>
+        <translation>%1: shell</translation>
     </message>
 </context>
 </TS>

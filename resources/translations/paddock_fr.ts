@@ -1085,6 +1085,10 @@
         <source>Allow all</source>
         <translation>Tout autoriser</translation>
     </message>
+    <message>
+        <source>Refresh the proposed allowlist</source>
+        <translation>Actualiser la liste d’autorisation proposée</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1401,18 +1405,6 @@
         <translation>Bac à sable %1, %2</translation>
     </message>
     <message>
-        <source>Running</source>
-        <translation>En cours d’exécution</translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation>Arrêté</translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation>Créé</translation>
-    </message>
-    <message>
         <source>Working…</source>
         <translation>Traitement en cours…</translation>
     </message>
@@ -1423,10 +1415,6 @@
     <message>
         <source>up %1</source>
         <translation>actif depuis %1</translation>
-    </message>
-    <message>
-        <source>exited with status %1</source>
-        <translation>terminé avec le code %1</translation>
     </message>
     <message>
         <source>No refused connections since it started</source>
@@ -1457,14 +1445,6 @@
         <translation>Démarrer %1</translation>
     </message>
     <message>
-        <source>Open terminal</source>
-        <translation>Ouvrir un terminal</translation>
-    </message>
-    <message>
-        <source>Open a terminal in %1</source>
-        <translation>Ouvrir un terminal dans %1</translation>
-    </message>
-    <message>
         <source>Logs</source>
         <translation>Journaux</translation>
     </message>
@@ -1479,6 +1459,46 @@
     <message>
         <source>Remove %1</source>
         <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation>agent ouvert dans un terminal</translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation>Installez un terminal (xterm, GNOME Terminal ou Konsole) pour ouvrir l’agent d’ici, ou lancez ceci dans un terminal :</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copié</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation>Copier la commande %1</translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation>Ouvrir l’agent</translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation>Ouvrir l’agent de %1 dans un terminal</translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation>Démarrer %1 et ouvrir son agent dans un terminal</translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation>Ouvrir un shell</translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
+        <translation>Ouvrir un shell dans %1, dans un terminal</translation>
     </message>
 </context>
 <context>
@@ -1520,20 +1540,28 @@
         <translation>Créez-en un avec « Nouveau bac à sable » : choisissez un dossier de projet et un kit, examinez ce que demande le kit, et Paddock démarre l’agent dans un bac à sable dont la seule sortie est son proxy.</translation>
     </message>
     <message>
-        <source>The same from a terminal, in the current folder.</source>
-        <translation>La même chose dans un terminal, dans le dossier courant.</translation>
-    </message>
-    <message>
         <source>A terminal opens on a shell in %1.</source>
         <translation>Un terminal s’ouvre sur un shell dans %1.</translation>
     </message>
     <message>
-        <source>%1 is created and running.</source>
-        <translation>%1 est créé et en cours d’exécution.</translation>
-    </message>
-    <message>
         <source>%1 was not started: its kit&apos;s keys were not approved.</source>
         <translation>%1 n’a pas été démarré : les clés de son kit n’ont pas été approuvées.</translation>
+    </message>
+    <message>
+        <source>The agent of %1 opens in a terminal.</source>
+        <translation>L’agent de %1 s’ouvre dans un terminal.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal, in the current folder: the agent runs on that terminal, and the sandbox keeps running when you leave it.</source>
+        <translation>La même chose dans un terminal, dans le dossier courant : l’agent s’exécute dans ce terminal, et le bac à sable continue de tourner quand vous le quittez.</translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal.</source>
+        <translation>%1 est en cours d’exécution ; son agent s’ouvre dans un terminal.</translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: its row shows the command that opens its agent.</source>
+        <translation>%1 est en cours d’exécution. Aucun émulateur de terminal n’a été trouvé : sa ligne indique la commande qui ouvre son agent.</translation>
     </message>
 </context>
 <context>
@@ -1947,10 +1975,6 @@
         <translation>Toutes les clés obligatoires sont enregistrées et approuvées.</translation>
     </message>
     <message>
-        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
-        <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), puis le démarrer.</translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation>cloné</translation>
     </message>
@@ -1989,6 +2013,18 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
+        <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), le démarrer et ouvrir son agent dans un terminal.</translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and its row shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation>Aucun émulateur de terminal n’a été trouvé, l’agent ne peut donc pas s’ouvrir ici : il démarre, et sa ligne indique la commande qui l’ouvre. Installez xterm, GNOME Terminal ou Konsole pour ouvrir les agents depuis cette fenêtre.</translation>
+    </message>
+    <message>
+        <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
+        <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), puis le démarrer.</translation>
     </message>
 </context>
 <context>
@@ -2228,6 +2264,34 @@
         <source>%1 removed.</source>
         <translation>%1 supprimé.</translation>
     </message>
+    <message>
+        <source>Running · agent running</source>
+        <translation>En cours d’exécution · agent actif</translation>
+    </message>
+    <message>
+        <source>Running · agent exited (status %1)</source>
+        <translation>En cours d’exécution · agent terminé (code %1)</translation>
+    </message>
+    <message>
+        <source>Running · agent exited</source>
+        <translation>En cours d’exécution · agent terminé</translation>
+    </message>
+    <message>
+        <source>Running · agent not started</source>
+        <translation>En cours d’exécution · agent non démarré</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En cours d’exécution</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Arrêté</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Créé</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -2328,6 +2392,18 @@
     <message>
         <source>The terminal %1 could not be started.</source>
         <translation>Le terminal %1 n’a pas pu être démarré.</translation>
+    </message>
+    <message>
+        <source>[ended with status %1: press Enter to close this window]</source>
+        <translation>[terminé avec le code %1 : appuyez sur Entrée pour fermer cette fenêtre]</translation>
+    </message>
+    <message>
+        <source>%1: agent</source>
+        <translation>%1 : agent</translation>
+    </message>
+    <message>
+        <source>%1: shell</source>
+        <translation>%1 : shell</translation>
     </message>
 </context>
 </TS>

@@ -18,6 +18,10 @@
 #   then /run is set to 0755, as on a stock Debian.
 # - The test binaries and sources must be reachable: each directory above the build tree that
 #   the user cannot enter gets o+x (enter, not list).
+#
+# PADDOCK_TEST_OUTPUT names a folder for what the test leaves to look at (screenshots): the
+# user writes into a folder of its own, copied there afterwards, so nothing in the build tree
+# has to become the user's.
 set -eu
 
 if [ "$#" -eq 0 ]; then
@@ -60,7 +64,12 @@ done
 runtime_dir=$(mktemp -d /tmp/paddock-tester-run.XXXXXX)
 chown "$user:" "$runtime_dir"
 chmod 0700 "$runtime_dir"
-trap 'rm -rf "$runtime_dir"' EXIT INT TERM
+output_dir=""
+if [ -n "${PADDOCK_TEST_OUTPUT:-}" ]; then
+    output_dir=$(mktemp -d /tmp/paddock-tester-output.XXXXXX)
+    chown "$user:" "$output_dir"
+fi
+trap 'rm -rf "$runtime_dir" ${output_dir:+"$output_dir"}' EXIT INT TERM
 
 home=$(getent passwd "$user" | cut -d: -f6)
 # The user's own session bus and keyring (the one the suite started belongs to root), the
@@ -69,10 +78,17 @@ set -- env -i HOME="$home" USER="$user" LOGNAME="$user" SHELL=/bin/sh PATH=/usr/
     LANG="${LANG:-C.UTF-8}" XDG_RUNTIME_DIR="$runtime_dir" PADDOCK_TEST_AS_USER=1 \
     ${DISPLAY:+DISPLAY="$DISPLAY"} ${QT_QPA_PLATFORM:+QT_QPA_PLATFORM="$QT_QPA_PLATFORM"} \
     ${PADDOCK_TEST_KEEP:+PADDOCK_TEST_KEEP="$PADDOCK_TEST_KEEP"} \
+    ${output_dir:+PADDOCK_TEST_OUTPUT="$output_dir"} \
     dbus-run-session -- sh -c '
         keyring_home=$(mktemp -d "$XDG_RUNTIME_DIR/keyring.XXXXXX")
         eval "$(printf paddock-tests | XDG_DATA_HOME="$keyring_home" gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
         export GNOME_KEYRING_CONTROL 2>/dev/null || true
         exec "$@"' run-as-user "$@"
 cd /
-runuser -u "$user" -- "$@"
+status=0
+runuser -u "$user" -- "$@" || status=$?
+if [ -n "$output_dir" ]; then
+    mkdir -p "$PADDOCK_TEST_OUTPUT"
+    cp -R "$output_dir/." "$PADDOCK_TEST_OUTPUT/"
+fi
+exit "$status"

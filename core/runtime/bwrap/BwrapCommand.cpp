@@ -4,6 +4,8 @@
 // reason it exists; anything not listed does not exist inside.
 #include "runtime/bwrap/BwrapCommand.h"
 
+#include "runtime/TrustedFiles.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -221,6 +223,14 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
         add(args, {QStringLiteral("--bind"), paths.options.workspaceSource, paths.options.workspaceTarget});
     else if (!spec.workspace.isEmpty())
         add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
+    // In place, what the host runs or trusts later stays read-only: no hook or config planted
+    // for the person's next git command or editor.
+    if (paths.options.workspaceSource.isEmpty() && !spec.workspace.isEmpty() && spec.protectHostFiles) {
+        for (const QString &relative : trusted::existingProtected(spec.workspace)) {
+            const QString path = spec.workspace + QLatin1Char('/') + relative;
+            add(args, {QStringLiteral("--ro-bind"), path, path});
+        }
+    }
 
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         add(args, {QStringLiteral("--ro-bind"), bind.hostPath,
@@ -238,6 +248,8 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     add(args, {QStringLiteral("--chdir"), workingDirOf(spec)});
     if (paths.statusFd >= 0)
         add(args, {QStringLiteral("--json-status-fd"), QString::number(paths.statusFd)});
+    if (paths.seccompFd >= 0 && !supervised)
+        add(args, {QStringLiteral("--seccomp"), QString::number(paths.seccompFd)});
 
     args << QStringLiteral("--") << kInitInside;
     if (!spec.proxySocket.isEmpty())
@@ -257,6 +269,13 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
             args << QStringLiteral("--agent-terminal");
         if (!spec.startup.isEmpty())
             add(args, {QStringLiteral("--startup"), spec.startup});
+        for (const SandboxSpec::StartupStep &step : spec.startupSteps)
+            add(args, {QStringLiteral("--startup-step"), QStringLiteral("%1:%2").arg(step.uid).arg(step.script)});
+        if (paths.seccompFd >= 0)
+            add(args, {QStringLiteral("--seccomp-fd"), QString::number(paths.seccompFd)});
+        add(args, {QStringLiteral("--max-processes"), QString::number(spec.limits.maxProcesses)});
+        if (spec.limits.memoryBytes > 0)
+            add(args, {QStringLiteral("--max-memory"), QString::number(spec.limits.memoryBytes)});
     }
     args << QStringLiteral("--") << spec.argv;
     return args;

@@ -31,6 +31,12 @@ struct LaunchPaths
     int sessionFd = -1;
     /** With @ref sessionFd: start the kit's program as the agent session at once. */
     bool startAgent = true;
+    /**
+     * The sandbox's seccomp program (bwrap::sandboxSeccompProgram()) as an inherited fd, or -1.
+     * A supervised sandbox's paddock-init loads it into each session; otherwise bwrap loads it
+     * before paddock-init starts.
+     */
+    int seccompFd = -1;
 };
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */

@@ -3,8 +3,10 @@
 
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/SandboxProcess.h"
+#include "runtime/bwrap/SeccompFilter.h"
 #include "runtime/bwrap/UserNamespaces.h"
 #include "runtime/session/SessionClient.h"
 
@@ -15,6 +17,7 @@
 #include <QLoggingCategory>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QThread>
 
 #include <cerrno>
@@ -22,6 +25,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcBwrap, "paddock.runtime.bwrap", QtInfoMsg)
@@ -32,24 +36,6 @@ using bwrap::ProcessIdentity;
 using bwrap::SandboxState;
 
 namespace {
-
-/** An fd closed when it goes out of scope. */
-class FileDescriptor
-{
-public:
-    explicit FileDescriptor(int fd) : m_fd(fd) {}
-    ~FileDescriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    FileDescriptor(const FileDescriptor &) = delete;
-    FileDescriptor &operator=(const FileDescriptor &) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
 
 /** The host files bwrap copies into the sandbox, open for the launch and closed after it. */
 class CopiedFiles
@@ -111,6 +97,69 @@ template <typename Predicate> bool waitUntil(Predicate done, int timeoutMs)
         QThread::usleep(1000);
     }
     return true;
+}
+
+/** The sandbox's seccomp program in a memory file at offset 0, for bwrap or paddock-init to read. */
+UniqueFd seccompFile(QString *error)
+{
+    static const QByteArray program = [] {
+        QString problem;
+        const QByteArray built = bwrap::sandboxSeccompProgram(&problem);
+        if (built.isEmpty())
+            qCWarning(lcBwrap).noquote() << problem;
+        return built;
+    }();
+    if (program.isEmpty()) {
+        *error = QStringLiteral("the sandbox's seccomp filter could not be built (is libseccomp installed?)");
+        return UniqueFd();
+    }
+    UniqueFd fd(::memfd_create("paddock-seccomp", MFD_CLOEXEC));
+    if (fd.get() < 0 || ::write(fd.get(), program.constData(), size_t(program.size())) != program.size() ||
+        ::lseek(fd.get(), 0, SEEK_SET) != 0) {
+        *error = QStringLiteral("cannot hand the seccomp filter to the sandbox: %1").arg(systemError());
+        return UniqueFd();
+    }
+    return fd;
+}
+
+/** Whether the user's systemd manager answers: a sandbox then gets a cgroup scope of its own. */
+bool hasUserManager()
+{
+    static const bool available = [] {
+        const QString program = QStandardPaths::findExecutable(QStringLiteral("systemd-run"));
+        if (program.isEmpty() || qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
+            return false;
+        QProcess probe;
+        probe.start(program, {QStringLiteral("--user"), QStringLiteral("--scope"), QStringLiteral("--quiet"),
+                              QStringLiteral("--collect"), QStringLiteral("true")});
+        return probe.waitForFinished(5000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
+    }();
+    return available;
+}
+
+/**
+ * The command a sandbox is launched under so its limits hold for all its processes together:
+ * a transient scope of the user's systemd manager (a cgroup) with TasksMax, MemoryMax and
+ * CPUQuota. Where there is no user manager, nothing: paddock-init's rlimits are what holds
+ * (RLIMIT_NPROC counted per user namespace, RLIMIT_DATA per process).
+ */
+QStringList scopeFor(const QString &name, const SandboxLimits &limits)
+{
+    if (!hasUserManager())
+        return {};
+    QStringList command{QStandardPaths::findExecutable(QStringLiteral("systemd-run")),
+                        QStringLiteral("--user"),
+                        QStringLiteral("--scope"),
+                        QStringLiteral("--quiet"),
+                        QStringLiteral("--collect"),
+                        QStringLiteral("--unit=paddock-%1-%2").arg(name).arg(QDateTime::currentMSecsSinceEpoch()),
+                        QStringLiteral("-p"),
+                        QStringLiteral("TasksMax=%1").arg(limits.maxProcesses)};
+    if (limits.memoryBytes > 0)
+        command << QStringLiteral("-p") << QStringLiteral("MemoryMax=%1").arg(limits.memoryBytes);
+    if (limits.cpus > 0)
+        command << QStringLiteral("-p") << QStringLiteral("CPUQuota=%1%").arg(qRound(limits.cpus * 100));
+    return command << QStringLiteral("--");
 }
 
 } // namespace
@@ -324,28 +373,35 @@ RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io, cons
 RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions &options)
 {
     const QString name = state.spec.name;
-    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    const FileDescriptor log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
-    const FileDescriptor devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    const UniqueFd log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
+    const UniqueFd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (status.get() < 0 || log.get() < 0 || devNull.get() < 0)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
     const qint64 logStart = ::lseek(log.get(), 0, SEEK_END);
     QString error;
     // The session channel: paddock-init inherits the listening socket; only this side has the path.
-    const FileDescriptor sessions(session::listenSocket(sessionPath(name), &error));
+    const UniqueFd sessions(session::listenSocket(sessionPath(name), &error));
     if (sessions.get() < 0)
         return RuntimeResult::failure(error);
 
-    // fd 3 is bwrap's status report, the copied files follow it, then the session socket.
+    const UniqueFd filter = seccompFile(&error);
+    if (filter.get() < 0)
+        return RuntimeResult::failure(error);
+
+    // fd 3 is bwrap's status report, the copied files follow it, then the session socket and
+    // the seccomp filter paddock-init loads into every session.
     const CopiedFiles copied(4);
     bwrap::LaunchPaths paths{homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping(),
                              state.options};
     paths.sessionFd = 4 + int(copied.fds().size());
+    paths.seccompFd = paths.sessionFd + 1;
     paths.startAgent = options.startAgent;
     bwrap::ChildSetup setup;
-    setup.argv = QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
-    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get()};
+    setup.argv = scopeFor(name, state.spec.limits) + QStringList{bwrap::bwrapProgram()} +
+                 bwrap::bwrapArguments(state.spec, paths);
+    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get(), filter.get()};
     qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
     setup.in = devNull.get();
     setup.out = log.get();
@@ -375,24 +431,30 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
 RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
 {
     const QString name = state.spec.name;
-    const FileDescriptor status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
     if (status.get() < 0)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
 
-    // fd 3 is bwrap's status report, the copied files follow it.
+    QString error;
+    const UniqueFd filter = seccompFile(&error);
+    if (filter.get() < 0)
+        return RuntimeResult::failure(error);
+
+    // fd 3 is bwrap's status report, the copied files follow it, then the seccomp filter, which
+    // bwrap loads before paddock-init runs (a setup step needs nothing it refuses).
     const CopiedFiles copied(4);
+    bwrap::LaunchPaths paths{homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping(),
+                             state.options};
+    paths.seccompFd = 4 + int(copied.fds().size());
     bwrap::ChildSetup setup;
-    setup.argv = QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(state.spec, {homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3,
-                                                    copied.mapping(), state.options});
-    setup.extraFds = QList<int>{status.get()} + copied.fds();
+    setup.argv = QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
+    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{filter.get()};
     setup.in = io.in;
     setup.out = io.out;
     setup.err = io.err;
     setup.terminal = state.spec.interactive && ::isatty(io.in);
     bwrap::AttachedChild child;
-    QString error;
     if (!child.start(setup, &error))
         return RuntimeResult::failure(error);
     state.bwrap = ProcessIdentity::of(child.pid()).value_or(ProcessIdentity{child.pid(), 0});
@@ -474,6 +536,7 @@ RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request
     spawn.user = request.user;
     spawn.terminal = request.interactive;
     spawn.agent = request.asAgent;
+    spawn.forwardSignals = request.forwardSignals;
     // Leaving a session is for the agent's; a command's caller waits for its end.
     spawn.detachKeys = request.asAgent;
     return resultOf(session::runSession(fd, spawn, io));

@@ -124,6 +124,8 @@ QJsonObject ContainerSpec::toJson() const
         host.insert(QStringLiteral("NanoCpus"), nanoCpus);
     if (memoryBytes > 0)
         host.insert(QStringLiteral("Memory"), memoryBytes);
+    if (pidsLimit > 0)
+        host.insert(QStringLiteral("PidsLimit"), pidsLimit);
     host.insert(QStringLiteral("Init"), init);
     host.insert(QStringLiteral("CapDrop"), toArray(capDrop));
     if (!capAdd.isEmpty())

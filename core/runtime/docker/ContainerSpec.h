@@ -66,6 +66,7 @@ struct ContainerSpec
     QList<PortBinding> ports;
     qint64 nanoCpus = 0;    ///< 1e9 per CPU; 0: no limit
     qint64 memoryBytes = 0; ///< 0: no limit
+    qint64 pidsLimit = 0;   ///< processes and threads of the container together; 0: no limit
     bool init = false;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList capAdd;

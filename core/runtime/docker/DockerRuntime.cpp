@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// How a SandboxSpec becomes a Docker container, and how the container's life maps onto the
-// Runtime calls. Every mount the container gets is listed in containerSpec(), each with the
-// reason it exists; anything not listed does not come from the host.
+// How a Docker sandbox's life maps onto the Runtime calls: made, started, stopped, removed and
+// read back from the engine. The container itself is described in DockerSandboxContainer.cpp,
+// the sessions inside it in DockerSessions.cpp.
 #include "runtime/docker/DockerRuntime.h"
 #include "common/Paths.h"
 #include "runtime/SandboxSpecJson.h"
 
+#include "runtime/docker/DockerSandboxLayout.h"
 #include "runtime/docker/StreamDemuxer.h"
+#include "runtime/docker/StreamRelay.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -16,50 +18,24 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRegularExpression>
-#include <QThread>
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <optional>
 
-#include <poll.h>
 #include <sys/ioctl.h>
-#include <termios.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcDockerRuntime, "paddock.runtime.docker", QtInfoMsg)
 
 namespace paddock::runtime {
 
-using docker::BindMount;
 using docker::ContainerInfo;
-using docker::ContainerSpec;
-using docker::DockerClient;
 using docker::Error;
-using docker::HijackedConnection;
 using docker::Result;
 using docker::StreamDemuxer;
+namespace layout = docker::layout;
 
 namespace {
-
-// Where Paddock's own pieces appear inside, as in the bubblewrap runtime.
-const QString kInitInside = QStringLiteral("/run/paddock/init");
-const QString kSshAgentInside = QStringLiteral("/run/paddock/ssh-agent.sock");
-const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
-const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
-const QString kDbusInside = QStringLiteral("/run/paddock/dbus-session.sock");
-const QString kDockerInside = QStringLiteral("/var/run/docker.sock");
-/** paddock-init's variable for published ports (app/init/Publish.h), given as options here. */
-const QString kPublishVariable = QStringLiteral("PADDOCK_PUBLISH");
-
-const QString kLabelSandbox = QStringLiteral("paddock.sandbox");
-const QString kLabelKit = QStringLiteral("paddock.kit");
-const QString kLabelWorkspace = QStringLiteral("paddock.workspace");
-const QString kLabelRuntime = QStringLiteral("paddock.runtime");
-const QString kLabelSpec = QStringLiteral("paddock.spec");
-
-constexpr int kExecSettleAttempts = 100;
 
 RuntimeResult failure(const QString &message)
 {
@@ -71,154 +47,9 @@ template <typename T> RuntimeResult failure(const Result<T> &result)
     return failure(result.errorMessage());
 }
 
-// --- the spec, kept in a label so a restarted daemon knows what each sandbox was ----------
-
-QByteArray specToJson(const SandboxSpec &spec)
-{
-    return QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact);
-}
-
 SandboxSpec specFromJson(const QByteArray &json)
 {
     return sandboxSpecFromJson(QJsonDocument::fromJson(json).object());
-}
-
-// --- mounts ---------------------------------------------------------------------------------
-
-// Each grant is one host socket (or file), bound read-only: connecting to a socket needs no
-// write access to the mount, and the sandbox cannot replace it.
-void addGrants(ContainerSpec &container, const SandboxGrants &grants)
-{
-    const auto bind = [&container](const QString &host, const QString &inside) {
-        container.binds.append(BindMount{host, inside, true});
-    };
-    if (!grants.dockerSocket.isEmpty())
-        bind(grants.dockerSocket, kDockerInside);
-    if (!grants.sshAgentSocket.isEmpty()) {
-        bind(grants.sshAgentSocket, kSshAgentInside);
-        container.env.insert(QStringLiteral("SSH_AUTH_SOCK"), kSshAgentInside);
-    }
-    if (!grants.x11Display.isEmpty()) {
-        QString number = grants.x11Display.mid(grants.x11Display.indexOf(QLatin1Char(':')) + 1);
-        number = number.left(number.indexOf(QLatin1Char('.')) < 0 ? number.size() : number.indexOf(QLatin1Char('.')));
-        const QString socket = QStringLiteral("/tmp/.X11-unix/X") + number;
-        bind(socket, socket);
-        container.env.insert(QStringLiteral("DISPLAY"), QLatin1Char(':') + number);
-        if (!grants.xauthorityFile.isEmpty()) {
-            bind(grants.xauthorityFile, kXauthorityInside);
-            container.env.insert(QStringLiteral("XAUTHORITY"), kXauthorityInside);
-        }
-    }
-    if (!grants.waylandSocket.isEmpty()) {
-        bind(grants.waylandSocket, kWaylandInside);
-        container.env.insert(QStringLiteral("WAYLAND_DISPLAY"), kWaylandInside);
-    }
-    if (!grants.dbusSessionSocket.isEmpty()) {
-        bind(grants.dbusSessionSocket, kDbusInside);
-        container.env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=") + kDbusInside);
-    }
-}
-
-QString tmpfsOptions(const DockerVolume &volume)
-{
-    QStringList options{QStringLiteral("rw")};
-    if (!volume.size.isEmpty())
-        options << QStringLiteral("size=") + volume.size;
-    if (!volume.mode.isEmpty())
-        options << QStringLiteral("mode=") + volume.mode;
-    return options.join(QLatin1Char(','));
-}
-
-// --- relaying a caller's fds to an attached stream -----------------------------------------
-
-bool writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
-
-/** Puts a terminal in raw mode while it lives, so keys reach the container's own terminal. */
-class RawTerminal
-{
-public:
-    explicit RawTerminal(int fd) : m_fd(fd)
-    {
-        if (::isatty(fd) && ::tcgetattr(fd, &m_saved) == 0) {
-            termios raw = m_saved;
-            ::cfmakeraw(&raw);
-            m_active = ::tcsetattr(fd, TCSANOW, &raw) == 0;
-        }
-    }
-    ~RawTerminal()
-    {
-        if (m_active)
-            ::tcsetattr(m_fd, TCSANOW, &m_saved);
-    }
-    RawTerminal(const RawTerminal &) = delete;
-    RawTerminal &operator=(const RawTerminal &) = delete;
-
-private:
-    int m_fd;
-    termios m_saved{};
-    bool m_active = false;
-};
-
-/**
- * Copies the caller's input to @p stream and the output back to the caller's fds (split by
- * stream unless @p tty) until the engine ends the stream, which it does once the process has
- * exited and its output is drained. At the end of the input the stream is half-closed only
- * when @p endInput: the engine ends a container attach's output too when its input ends.
- */
-bool relay(HijackedConnection &stream, const ProcessIo &io, bool forwardInput, bool endInput, bool tty, QString *error)
-{
-    StreamDemuxer demuxer([&io](StreamDemuxer::Stream which, const char *data, size_t size) {
-        writeAll(which == StreamDemuxer::Stream::Stderr ? io.err : io.out, data, size);
-    });
-    bool inputOpen = forwardInput;
-    char buffer[16384];
-    for (;;) {
-        const qint64 n = stream.read(buffer, sizeof buffer, 0);
-        if (n == 0)
-            return true;
-        if (n == -1) {
-            *error = QStringLiteral("the connection to the engine broke off");
-            return false;
-        }
-        if (n > 0) {
-            if (tty)
-                writeAll(io.out, buffer, size_t(n));
-            else if (!demuxer.feed(buffer, size_t(n))) {
-                *error = QStringLiteral("the engine's output is not in the multiplexed format");
-                return false;
-            }
-            continue;
-        }
-        pollfd fds[2] = {{stream.socketDescriptor(), POLLIN, 0}, {io.in, POLLIN, 0}};
-        // Over TLS the socket can be readable with nothing to decrypt yet: poll briefly instead.
-        const int ready = ::poll(fds, inputOpen ? 2 : 1, stream.isEncrypted() ? 50 : -1);
-        if (ready < 0 && errno != EINTR) {
-            *error = QStringLiteral("cannot wait for the container's output");
-            return false;
-        }
-        if (inputOpen && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            const ssize_t got = ::read(io.in, buffer, sizeof buffer);
-            if (got > 0) {
-                stream.write(QByteArray(buffer, qsizetype(got)));
-            } else if (got == 0 || errno != EINTR) {
-                inputOpen = false;
-                if (endInput && !stream.isEncrypted())
-                    stream.closeWrite();
-            }
-        }
-    }
 }
 
 } // namespace
@@ -288,6 +119,14 @@ bool DockerRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &opti
     return true;
 }
 
+void DockerRuntime::setLaunchOptions(const QString &name, const LaunchOptions &launch)
+{
+    const std::lock_guard lock(m_optionsMutex);
+    DockerSandboxOptions options = m_options.value(name, m_defaults);
+    options.user = launch.uid ? QStringLiteral("%1:%1").arg(*launch.uid) : QString();
+    m_options.insert(name, options);
+}
+
 DockerSandboxOptions DockerRuntime::optionsFor(const QString &name) const
 {
     const std::lock_guard lock(m_optionsMutex);
@@ -311,92 +150,6 @@ bool DockerRuntime::isAvailable(QString *why) const
     return true;
 }
 
-// --- the container ------------------------------------------------------------------------
-
-ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options)
-{
-    ContainerSpec container;
-    container.image = options.image;
-    container.name = containerName(spec.name);
-    container.hostname = spec.name;
-    container.user = options.user;
-
-    // paddock-init is PID 1: it relays the loopback port to the proxy socket, forwards the
-    // engine's SIGTERM to the program and reaps. Docker's own init is not needed.
-    container.entrypoint = QStringList{kInitInside};
-    if (!spec.proxySocket.isEmpty())
-        container.entrypoint << QStringLiteral("--relay")
-                             << QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket);
-    for (const QString &publish : spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        container.entrypoint << QStringLiteral("--publish") << publish;
-    container.entrypoint << QStringLiteral("--");
-    container.cmd = spec.argv;
-    container.init = false;
-
-    // Exactly the spec's environment (and the grants' variables): nothing from the caller.
-    container.env = spec.environment;
-    container.env.remove(kPublishVariable);
-    container.workingDir = !spec.workingDir.isEmpty()  ? spec.workingDir
-                           : !spec.workspace.isEmpty() ? spec.workspace
-                                                       : spec.sandboxHome;
-
-    container.labels = {{kLabelSandbox, spec.name},
-                        {kLabelKit, spec.kitName},
-                        {kLabelWorkspace, spec.workspace},
-                        {kLabelRuntime, QStringLiteral("docker")},
-                        {kLabelSpec, QString::fromUtf8(specToJson(spec))}};
-
-    // paddock-init, read-only, the program the container starts.
-    container.binds.append(BindMount{spec.initPath, kInitInside, true});
-    // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
-    // so the sandbox sees no other endpoint (the daemon's own socket may live beside it);
-    // unless the caller binds a directory that holds only this sandbox's sockets.
-    const bool endpointDirBound =
-        std::any_of(spec.readOnlyBinds.cbegin(), spec.readOnlyBinds.cend(), [&spec](const ReadOnlyBind &bind) {
-            return !spec.proxySocket.isEmpty() &&
-                   QFileInfo(spec.proxySocket).absolutePath() == QDir::cleanPath(bind.hostPath) &&
-                   QFileInfo(spec.sandboxProxySocket).path() == QDir::cleanPath(bind.sandboxPath);
-        });
-    if (!spec.proxySocket.isEmpty() && !endpointDirBound)
-        container.binds.append(BindMount{spec.proxySocket, spec.sandboxProxySocket, true});
-    // The two writable places from outside the image: the workspace at its own path, and the
-    // home (the user's chosen directory, else a volume private to this sandbox).
-    if (!spec.workspace.isEmpty())
-        container.binds.append(BindMount{spec.workspace, spec.workspace, false});
-    if (!spec.homeDir.isEmpty())
-        container.binds.append(BindMount{spec.homeDir, spec.sandboxHome, false});
-    else
-        container.volumes.append(docker::VolumeMount{homeVolumeName(spec.name), spec.sandboxHome, false});
-    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
-        container.binds.append(
-            BindMount{bind.hostPath, bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath, true});
-    addGrants(container, spec.grants);
-
-    // The kit's volumes: tmpfs in memory, the others named after the sandbox so they outlive
-    // a restart of the container and go with the sandbox's home.
-    for (const DockerVolume &volume : options.volumes) {
-        if (volume.tmpfs)
-            container.tmpfs.append(docker::TmpfsMount{volume.path, tmpfsOptions(volume)});
-        else
-            container.volumes.append(docker::VolumeMount{volumeName(spec.name, volume.path), volume.path, false});
-    }
-
-    // No network but loopback; the relay above is the way out. Capabilities and privilege
-    // gains are the ContainerSpec defaults: all dropped, no-new-privileges.
-    container.networkMode = QStringLiteral("none");
-    for (const DockerPort &port : options.ports)
-        container.ports.append(docker::PortBinding{port.containerPort, port.protocol, QStringLiteral("127.0.0.1"), 0});
-    container.nanoCpus = qint64(std::llround(options.cpus * 1e9));
-    container.memoryBytes = options.memoryBytes;
-
-    container.tty = spec.interactive;
-    // Input reaches only an interactive foreground sandbox, through its attach: the engine
-    // cannot pass on the end of the input (it ends the attach instead), which a terminal does
-    // not need (^D is a key its line discipline turns into end of file) but a pipe would.
-    container.openStdin = spec.interactive && spec.lifetime == SandboxSpec::Lifetime::Foreground;
-    return container;
-}
-
 Result<ContainerInfo> DockerRuntime::containerOf(const QString &name) const
 {
     const Error missing{Error::Kind::NotFound, 404, QStringLiteral("no sandbox named %1").arg(name)};
@@ -407,20 +160,29 @@ Result<ContainerInfo> DockerRuntime::containerOf(const QString &name) const
     const Result<ContainerInfo> container = m_client.inspectContainer(containerName(name));
     if (container.is(Error::Kind::NotFound))
         return missing;
-    if (container && (container.value().labels.value(kLabelSandbox) != name ||
-                      container.value().labels.value(kLabelRuntime) != QLatin1String("docker")))
+    if (container && (container.value().labels.value(layout::kLabelSandbox) != name ||
+                      container.value().labels.value(layout::kLabelRuntime) != QLatin1String("docker")))
         return missing;
+    return container;
+}
+
+Result<ContainerInfo> DockerRuntime::runningContainerOf(const QString &name) const
+{
+    const Result<ContainerInfo> container = containerOf(name);
+    if (container && !container.value().running)
+        return Error{Error::Kind::Conflict, 409,
+                     QStringLiteral("sandbox %1 is not running; start it with 'paddock start %1'").arg(name)};
     return container;
 }
 
 SandboxInfo DockerRuntime::infoOf(const ContainerInfo &container) const
 {
     SandboxInfo info;
-    info.name = container.labels.value(kLabelSandbox);
-    info.kitName = container.labels.value(kLabelKit);
+    info.name = container.labels.value(layout::kLabelSandbox);
+    info.kitName = container.labels.value(layout::kLabelKit);
     info.runtime = id();
-    info.workspace = container.labels.value(kLabelWorkspace);
-    info.spec = specFromJson(container.labels.value(kLabelSpec).toUtf8());
+    info.workspace = container.labels.value(layout::kLabelWorkspace);
+    info.spec = specFromJson(container.labels.value(layout::kLabelSpec).toUtf8());
     info.startedAt = container.startedAt;
     info.finishedAt = container.finishedAt;
     if (container.running || container.status == QLatin1String("paused") ||
@@ -487,26 +249,27 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
 
 // --- running ------------------------------------------------------------------------------
 
-RuntimeResult DockerRuntime::start(const QString &name, const ProcessIo &io, const StartOptions &)
+RuntimeResult DockerRuntime::start(const QString &name, const ProcessIo &io, const StartOptions &options)
 {
     const Result<ContainerInfo> container = containerOf(name);
     if (!container)
         return failure(container);
     if (container.value().running)
         return failure(QStringLiteral("sandbox %1 is already running").arg(name));
-    const SandboxSpec spec = specFromJson(container.value().labels.value(kLabelSpec).toUtf8());
+    const SandboxSpec spec = specFromJson(container.value().labels.value(layout::kLabelSpec).toUtf8());
     if (spec.lifetime == SandboxSpec::Lifetime::Foreground)
         return runForeground(container.value(), io);
+    forgetAgent(name);
     const docker::Status started = m_client.startContainer(container.value().id);
     if (!started)
         return failure(QStringLiteral("sandbox %1 did not start: %2").arg(name, started.errorMessage()));
     qCInfo(lcDockerRuntime) << "started sandbox" << name;
-    return RuntimeResult::success();
+    return awaitSupervisor(container.value(), options);
 }
 
 RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const ProcessIo &io)
 {
-    const QString name = container.labels.value(kLabelSandbox);
+    const QString name = container.labels.value(layout::kLabelSandbox);
     const bool forwardInput =
         container.raw.value(QStringLiteral("Config")).toObject().value(QStringLiteral("OpenStdin")).toBool();
     // Attached before it starts, so not a byte of its output is missed.
@@ -523,20 +286,12 @@ RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const
     QString error;
     bool relayed = false;
     {
-        std::optional<RawTerminal> raw;
+        std::optional<docker::RawTerminal> raw;
         if (container.tty) {
             raw.emplace(io.in);
-            winsize size{};
-            if (::ioctl(io.in, TIOCGWINSZ, &size) == 0 && size.ws_row > 0) {
-                docker::HttpRequest resize;
-                resize.method = "POST";
-                resize.path = QStringLiteral("/containers/%1/resize").arg(container.id);
-                resize.query = {{QStringLiteral("h"), QString::number(size.ws_row)},
-                                {QStringLiteral("w"), QString::number(size.ws_col)}};
-                (void)engineCall(resize);
-            }
+            resizeLike(QStringLiteral("/containers/") + container.id, io.in);
         }
-        relayed = relay(*stream.value(), io, forwardInput, false, container.tty, &error);
+        relayed = docker::relayStream(*stream.value(), io, forwardInput, false, container.tty, &error);
     }
     const Result<int> code = m_client.waitContainer(container.id);
     if (!code)
@@ -546,95 +301,6 @@ RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const
     return RuntimeResult::exited(code.value());
 }
 
-RuntimeResult DockerRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
-{
-    if (request.argv.isEmpty())
-        return failure(QStringLiteral("no command to run"));
-    const Result<ContainerInfo> container = containerOf(name);
-    if (!container)
-        return failure(container);
-    if (!container.value().running)
-        return failure(QStringLiteral("sandbox %1 is not running").arg(name));
-
-    docker::ExecSpec spec;
-    spec.cmd = request.argv;
-    // Added to the container's environment by the engine, overriding what it names.
-    spec.env = request.environment;
-    spec.workingDir = request.workingDir;
-    spec.user =
-        container.value().raw.value(QStringLiteral("Config")).toObject().value(QStringLiteral("User")).toString();
-    if (request.interactive)
-        return execInteractive(container.value().id, spec, io);
-
-    const Result<docker::ExecResult> result = m_client.exec(container.value().id, spec);
-    if (!result)
-        return failure(result);
-    writeAll(io.out, result.value().stdoutData.constData(), size_t(result.value().stdoutData.size()));
-    writeAll(io.err, result.value().stderrData.constData(), size_t(result.value().stderrData.size()));
-    return RuntimeResult::exited(result.value().exitCode);
-}
-
-RuntimeResult DockerRuntime::execInteractive(const QString &containerId, const docker::ExecSpec &base,
-                                             const ProcessIo &io)
-{
-    docker::ExecSpec spec = base;
-    spec.tty = ::isatty(io.in);
-    // The client attaches stdin when there is input to send; the input here is the caller's
-    // fd, relayed below, so any non-empty placeholder asks for the attachment.
-    spec.stdinData = QByteArrayLiteral("-");
-    const Result<QString> execId = m_client.createExec(containerId, spec);
-    if (!execId)
-        return failure(execId);
-    auto stream = m_client.startExecAttached(execId.value(), spec.tty);
-    if (!stream)
-        return failure(stream);
-    QString error;
-    bool relayed = false;
-    {
-        std::optional<RawTerminal> raw;
-        if (spec.tty) {
-            raw.emplace(io.in);
-            winsize size{};
-            if (::ioctl(io.in, TIOCGWINSZ, &size) == 0 && size.ws_row > 0) {
-                docker::HttpRequest resize;
-                resize.method = "POST";
-                resize.path = QStringLiteral("/exec/%1/resize").arg(execId.value());
-                resize.query = {{QStringLiteral("h"), QString::number(size.ws_row)},
-                                {QStringLiteral("w"), QString::number(size.ws_col)}};
-                (void)engineCall(resize);
-            }
-        }
-        relayed = relay(*stream.value(), io, true, true, spec.tty, &error);
-    }
-    if (!relayed)
-        return failure(error);
-    // The stream ends as the process exits; the engine records the exit code a moment later.
-    for (int attempt = 0; attempt < kExecSettleAttempts; ++attempt) {
-        docker::HttpRequest inspect;
-        inspect.path = QStringLiteral("/exec/%1/json").arg(execId.value());
-        const Result<docker::HttpResponse> response = engineCall(inspect);
-        if (!response)
-            return failure(response);
-        const QJsonObject json = QJsonDocument::fromJson(response.value().body).object();
-        if (!json.value(QStringLiteral("Running")).toBool() && !json.value(QStringLiteral("ExitCode")).isNull())
-            return RuntimeResult::exited(json.value(QStringLiteral("ExitCode")).toInt());
-        QThread::msleep(50);
-    }
-    return failure(QStringLiteral("the command ended but the engine gave no exit code"));
-}
-
-RuntimeResult DockerRuntime::attach(const QString &name, const AttachOptions &, const ProcessIo &)
-{
-    return failure(QStringLiteral("attaching to sandbox %1 is not supported by the docker backend yet").arg(name));
-}
-
-std::optional<AgentInfo> DockerRuntime::agent(const QString &name, QString *error) const
-{
-    if (error)
-        *error = QStringLiteral("the docker backend does not report the agent of %1 yet").arg(name);
-    return std::nullopt;
-}
-
 RuntimeResult DockerRuntime::stop(const QString &name, std::chrono::milliseconds grace)
 {
     const Result<ContainerInfo> container = containerOf(name);
@@ -642,6 +308,7 @@ RuntimeResult DockerRuntime::stop(const QString &name, std::chrono::milliseconds
         return failure(container);
     if (!container.value().running)
         return RuntimeResult::success();
+    forgetAgent(name);
     // The engine counts whole seconds; rounding up never cuts a grace period short.
     const int seconds = int((grace.count() + 999) / 1000);
     const docker::Status stopped = m_client.stopContainer(container.value().id, seconds);
@@ -689,7 +356,8 @@ RuntimeResult DockerRuntime::remove(const QString &name, bool removeHome)
 QList<SandboxInfo> DockerRuntime::list() const
 {
     QList<SandboxInfo> sandboxes;
-    const auto found = m_client.listContainers({kLabelSandbox, kLabelRuntime + QStringLiteral("=docker")});
+    const auto found =
+        m_client.listContainers({layout::kLabelSandbox, layout::kLabelRuntime + QStringLiteral("=docker")});
     if (!found) {
         qCWarning(lcDockerRuntime) << "cannot list sandboxes:" << found.errorMessage();
         return sandboxes;
@@ -750,6 +418,19 @@ QList<docker::PortBinding> DockerRuntime::publishedPorts(const QString &name) co
 {
     const Result<ContainerInfo> container = containerOf(name);
     return container ? container.value().publishedPorts : QList<docker::PortBinding>();
+}
+
+void DockerRuntime::resizeLike(const QString &path, int fd) const
+{
+    winsize size{};
+    if (::ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_row == 0)
+        return;
+    docker::HttpRequest resize;
+    resize.method = "POST";
+    resize.path = path + QStringLiteral("/resize");
+    resize.query = {{QStringLiteral("h"), QString::number(size.ws_row)},
+                    {QStringLiteral("w"), QString::number(size.ws_col)}};
+    (void)engineCall(resize);
 }
 
 Result<docker::HttpResponse> DockerRuntime::engineCall(docker::HttpRequest request) const

@@ -3,12 +3,15 @@
 
 #include "runtime/Runtime.h"
 #include "runtime/docker/DockerClient.h"
+#include "runtime/session/SessionClient.h"
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QString>
 
 #include <mutex>
+#include <optional>
 
 namespace paddock::runtime {
 
@@ -32,7 +35,7 @@ struct DockerSandboxOptions
     qint64 memoryBytes = 0; ///< 0: no limit
     QList<DockerVolume> volumes;
     QList<DockerPort> ports;
-    QString user; ///< empty: the image's
+    QString user; ///< who the container runs as, "UID:GID"; empty: the invoking user's ids
 
     bool operator==(const DockerSandboxOptions &) const = default;
 };
@@ -41,18 +44,31 @@ struct DockerSandboxOptions
  * @brief Runs sandboxes as containers of a Docker (or Podman) engine, through its API.
  *
  * A sandbox is one container named `paddock-NAME` with the labels `paddock.sandbox=NAME`,
- * `paddock.kit`, `paddock.workspace`, `paddock.runtime=docker` and `paddock.spec` (the
- * SandboxSpec as JSON). The engine is the only state: a new instance, as in a restarted
- * daemon, finds every sandbox again by its labels.
+ * `paddock.kit`, `paddock.workspace`, `paddock.runtime=docker`, `paddock.spec` (the
+ * SandboxSpec as JSON) and `paddock.session-token`. The engine is the only state: a new
+ * instance, as in a restarted daemon or the CLI, finds every sandbox again by its labels.
  *
  * The container has no network (`NetworkMode: none`), every capability dropped and
- * no-new-privileges. paddock-init is bound read-only at /run/paddock/init and is the
- * entrypoint; it relays 127.0.0.1:proxyPort to the proxy socket, which is bound (the socket
+ * no-new-privileges, and runs as the invoking user's uid:gid (DockerSandboxOptions::user
+ * overrides it), so the workspace, the home and the proxy socket, all that user's, are
+ * reachable inside as their owner. paddock-init is bound read-only at /run/paddock/init and is
+ * the entrypoint; it relays 127.0.0.1:proxyPort to the proxy socket, which is bound (the socket
  * itself, not its directory, so no other endpoint is visible) at sandboxProxySocket. Also
  * bound: the workspace at its own path, the home at sandboxHome (a host directory when
  * SandboxSpec::homeDir is set, else the named volume `paddock-home-NAME`), the read-only
  * binds and the grants. The environment is exactly the spec's, to which the engine adds
  * HOSTNAME (and PATH, HOME, or with a TTY TERM, only when the spec lacks them).
+ *
+ * A detached sandbox's paddock-init is its supervisor (app/init/Supervisor.h): it listens on an
+ * abstract unix socket in the container's network namespace and requires a random token, kept
+ * in a label, in every client's Hello; it runs setup.startup, then waits. start() waits for it
+ * to answer and for setup.startup to end and, unless told otherwise, starts the kit's program
+ * as the agent session (in a terminal of its own when the spec is interactive, as under
+ * bubblewrap). The host reaches that session channel through an Engine exec of
+ * `paddock-init --session-client` (docker::SessionBridge): attach(), agent(), and exec() for
+ * the agent's user go through it; exec() for any other user (root) is an Engine exec of its
+ * own. A container made without a token (by an earlier Paddock) has no channel: its program
+ * runs alone and its commands are Engine execs.
  *
  * The image and resources come from prepareSandbox() or setSandboxOptions() (else
  * setDefaultOptions()), read by create(); afterwards they live in the container. Named
@@ -66,8 +82,9 @@ struct DockerSandboxOptions
  * created it, and after a daemon restart the container would dial a dead socket instead of
  * the new one at the same path.
  *
- * A foreground start attaches to the container before starting it, so no output is lost,
- * and relays the caller's fds (stdin only when the spec is interactive) until it exits. The
+ * A foreground sandbox (a setup step) is not supervised: paddock-init runs its program to the
+ * end. Its start attaches to the container before starting it, so no output is lost, and
+ * relays the caller's fds (stdin only when the spec is interactive) until it exits. The
  * container outlives a caller that is killed; the daemon's stop() ends it.
  */
 class DockerRuntime : public Runtime
@@ -103,10 +120,14 @@ public:
      * that host directory (created 0700 if missing) rather than the named volume.
      */
     bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) override;
-    /** No: a container runs as its image's users. */
-    bool choosesUserPerLaunch() const override { return false; }
-    /** Ignored: a container runs as its image's users and shows the spec's workspace. */
-    void setLaunchOptions(const QString &, const LaunchOptions &) override {}
+    /** Yes: the container runs as the user a launch names (setup.install as root, say). */
+    bool choosesUserPerLaunch() const override { return true; }
+    /**
+     * The next create() of @p name runs the container as LaunchOptions::uid (its group the
+     * same number), or as the invoking user's ids when it names none (the regular user). A
+     * workspace shown from another directory is not honoured: the spec's is mounted.
+     */
+    void setLaunchOptions(const QString &name, const LaunchOptions &options) override;
 
     /** Used by create() for sandboxes without options of their own. */
     void setDefaultOptions(const DockerSandboxOptions &options);
@@ -124,7 +145,10 @@ public:
 
     docker::DockerClient &client() { return m_client; }
 
-    /** The container, with every mount and label, that create() asks the engine for. */
+    /**
+     * The container, with every mount and label, that create() asks the engine for; a detached
+     * sandbox's gets a new session token.
+     */
     static docker::ContainerSpec containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options);
     static QString containerName(const QString &sandbox) { return QStringLiteral("paddock-") + sandbox; }
     static QString homeVolumeName(const QString &sandbox) { return QStringLiteral("paddock-home-") + sandbox; }
@@ -133,11 +157,39 @@ public:
     static bool isValidName(const QString &name);
 
 private:
+    /** @brief What agent() said of one sandbox, and when. */
+    struct CachedAgent
+    {
+        qint64 at = 0; ///< QDateTime::currentMSecsSinceEpoch()
+        std::optional<AgentInfo> info;
+        QString error;
+    };
+
     /** The container of @p name, or an error saying there is none. */
     docker::Result<docker::ContainerInfo> containerOf(const QString &name) const;
+    /** The container of @p name when it runs, or an error saying what it is instead. */
+    docker::Result<docker::ContainerInfo> runningContainerOf(const QString &name) const;
     SandboxInfo infoOf(const docker::ContainerInfo &container) const;
     RuntimeResult runForeground(const docker::ContainerInfo &container, const ProcessIo &io);
-    RuntimeResult execInteractive(const QString &containerId, const docker::ExecSpec &spec, const ProcessIo &io);
+
+    // The session channel (DockerSessions.cpp).
+    /**
+     * Waits until the supervisor of the just started @p container answers and setup.startup
+     * has run, then starts the agent when @p options ask for it.
+     */
+    RuntimeResult awaitSupervisor(const docker::ContainerInfo &container, const StartOptions &options);
+    /** Runs @p request over a new session channel to @p container. */
+    RuntimeResult runSessionRequest(const docker::ContainerInfo &container, const session::SessionRequest &request,
+                                    const ProcessIo &io);
+    std::optional<AgentInfo> queryAgent(const docker::ContainerInfo &container, QString *error) const;
+    void forgetAgent(const QString &name) const;
+    /** @p request run by an Engine exec as its user, with the caller's fds relayed. */
+    RuntimeResult execThroughEngine(const docker::ContainerInfo &container, const ExecRequest &request,
+                                    const ProcessIo &io);
+    /** The exit code the engine recorded for the exec @p execId once its stream ended. */
+    RuntimeResult execExitCode(const QString &execId) const;
+    /** Asks the engine to size the terminal of @p path ("/exec/ID" or "/containers/ID") like @p fd's. */
+    void resizeLike(const QString &path, int fd) const;
     /** A request the client has no call for; @p path without the version prefix. */
     docker::Result<docker::HttpResponse> engineCall(docker::HttpRequest request) const;
 
@@ -147,6 +199,8 @@ private:
     DockerSandboxOptions m_defaults;
     QMap<QString, DockerSandboxOptions> m_options;
     QMap<QString, QString> m_imageHints;
+    mutable std::mutex m_agentMutex;
+    mutable QHash<QString, CachedAgent> m_agents;
 };
 
 } // namespace paddock::runtime

@@ -162,18 +162,20 @@ public:
     SessionOutcome run(const proto::Fields &hello)
     {
         queue(proto::FrameType::Hello, hello.encode());
-        const SignalPipe caught;
+        std::optional<SignalPipe> caught;
+        if (m_request.forwardSignals)
+            caught.emplace();
         while (!m_outcome) {
             pollfd fds[3] = {{m_fd, short(POLLIN | (m_outgoing.empty() ? 0 : POLLOUT)), 0},
                              {m_inputOpen && m_outgoing.size() < kOutgoingLimit ? m_io.in : -1, POLLIN, 0},
-                             {caught.fd(), POLLIN, 0}};
+                             {caught ? caught->fd() : -1, POLLIN, 0}};
             const int ready = ::poll(fds, 3, m_terminal ? 200 : -1);
             if (ready < 0 && errno != EINTR)
                 return failed(QStringLiteral("cannot wait for the session: %1").arg(systemError()));
             if (m_terminal)
                 followWindow();
-            if (fds[2].revents & POLLIN)
-                onSignals(caught.fd());
+            if (caught && (fds[2].revents & POLLIN))
+                onSignals(caught->fd());
             if (fds[0].revents & POLLOUT)
                 flush();
             if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
@@ -238,6 +240,16 @@ private:
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             return;
         if (n <= 0) {
+            // The terminal hung up (its window was closed): the SIGHUP that says so may come
+            // later, or never when a shell stands between. An attached agent stays running
+            // and is not sent an end-of-file character. (A raw terminal has no end of input;
+            // a hung-up one answers no more questions.)
+            termios mode{};
+            const bool hungUp = m_terminal && (n < 0 || m_raw.has_value() || ::tcgetattr(m_io.in, &mode) != 0);
+            if (m_request.kind == SessionRequest::Kind::Attach && hungUp) {
+                m_outcome = SessionOutcome{SessionOutcome::Kind::Detached, 0, {}};
+                return;
+            }
             m_inputOpen = false;
             queue(proto::FrameType::InputEnd, {});
             return;
@@ -413,17 +425,15 @@ SessionOutcome runSession(int fd, const SessionRequest &request, const ProcessIo
     return outcome;
 }
 
-std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error)
+namespace {
+
+/** Sends @p hello over @p fd (which it closes) and returns the server's first frame, if any. */
+std::optional<proto::Frame> exchange(int fd, const proto::Fields &hello)
 {
-    proto::Fields hello;
-    hello.add("version", std::to_string(proto::kProtocolVersion));
-    hello.add("op", "status");
-    if (!token.isEmpty())
-        hello.add("token", token.toStdString());
     const std::string bytes = proto::encodeFrame(proto::FrameType::Hello, hello.encode());
     proto::FrameReader reader;
     std::optional<proto::Frame> frame;
-    if (writeAll(fd, bytes.data(), bytes.size())) {
+    if (::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == ssize_t(bytes.size())) {
         char buffer[4096];
         while (!frame && !reader.failed()) {
             pollfd wait{fd, POLLIN, 0};
@@ -437,6 +447,24 @@ std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error
         }
     }
     ::close(fd);
+    return frame;
+}
+
+proto::Fields helloOf(const char *op, const QString &token)
+{
+    proto::Fields hello;
+    hello.add("version", std::to_string(proto::kProtocolVersion));
+    hello.add("op", op);
+    if (!token.isEmpty())
+        hello.add("token", token.toStdString());
+    return hello;
+}
+
+} // namespace
+
+std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error)
+{
+    const std::optional<proto::Frame> frame = exchange(fd, helloOf("status", token));
     proto::Fields fields;
     if (!frame || frame->type != proto::FrameType::Status || !proto::Fields::decode(frame->payload, &fields)) {
         if (error)
@@ -456,6 +484,20 @@ std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error
     info.attached = int(fields.number("attached", 0));
     info.sessions = int(fields.number("sessions", 0));
     return info;
+}
+
+bool startAgent(int fd, const QString &token, bool terminal, QString *error)
+{
+    proto::Fields hello = helloOf("spawn", token);
+    hello.add("agent", "1");
+    hello.add("tty", terminal ? "1" : "0");
+    const std::optional<proto::Frame> frame = exchange(fd, hello);
+    if (frame && frame->type == proto::FrameType::Ready)
+        return true;
+    *error = frame && frame->type == proto::FrameType::Failure
+                 ? QString::fromStdString(frame->payload)
+                 : QStringLiteral("the sandbox's supervisor gave no answer");
+    return false;
 }
 
 } // namespace paddock::runtime::session

@@ -29,6 +29,9 @@ struct SessionRequest
     bool replay = true;                 ///< Attach: show the agent's recent output first
     bool detachKeys = false;            ///< Ctrl-P Ctrl-Q leaves the session running (as Docker's attach)
     QString token;                      ///< the sandbox's session token, where it has one
+    /** Signals to this process go to the session (a CLI on a person's terminal); a daemon asking
+     *  on its own behalf leaves its signals alone. */
+    bool forwardSignals = true;
 };
 
 /** @brief How a session ended for its client. */
@@ -61,5 +64,13 @@ SessionOutcome runSession(int fd, const SessionRequest &request, const ProcessIo
 
 /** Asks the session channel @p fd (which it closes) about the agent. */
 std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error);
+
+/**
+ * Starts the kit's program as the agent session over the channel @p fd (which it closes), with
+ * a terminal nobody watches yet when @p terminal, and returns once the server has started it:
+ * the agent keeps running after this client leaves. False with @p error when the server
+ * refused or failed.
+ */
+bool startAgent(int fd, const QString &token, bool terminal, QString *error);
 
 } // namespace paddock::runtime::session

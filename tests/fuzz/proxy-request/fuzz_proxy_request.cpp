@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Everything a sandbox can send before the relay starts goes through these parsers: an HTTP
 // request head (and its proxy interpretation), a SOCKS5 greeting and request, and the first
-// TLS records of a tunnel. Upstream response heads share the header parser.
+// TLS records of a tunnel. Upstream response heads share the header parser, and whatever an
+// upstream sends on an intercepted connection goes through the credential mask.
 #include "proxy/ClientHello.h"
 #include "proxy/HttpParser.h"
+#include "proxy/ResponseStream.h"
 #include "proxy/Socks5.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 using namespace paddock::proxy;
@@ -49,6 +52,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             request.size > size - greeting.size)
             __builtin_trap();
     }
+
+    // The mask changes no length, and what comes out does not depend on how the bytes were read.
+    std::string whole;
+    std::string trickled;
+    inject::ResponseStream once(64 * 1024);
+    inject::ResponseStream inPieces(64 * 1024);
+    for (inject::ResponseStream *stream : {&once, &inPieces}) {
+        stream->addSecret("sk-fuzz", "proxy-managed");
+        stream->expectResponseTo("GET");
+        stream->expectResponseTo("HEAD");
+    }
+    once.feed(input, whole);
+    once.finish(whole);
+    for (std::size_t at = 0; at < size; at += 3)
+        inPieces.feed(input.substr(at, 3), trickled);
+    inPieces.finish(trickled);
+    if (whole.size() != size || whole != trickled)
+        __builtin_trap();
 
     const tls::ClientHelloInfo hello = tls::parseClientHello(input);
     if (hello.status == tls::ClientHelloInfo::Status::Sni && hello.serverName.empty())

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Sandboxes page's model against a protocol server the test controls, so the order of
 // stored and live refusals is chosen rather than raced: refusals since a sandbox started are
-// the stored ones plus those that arrive live, each counted once.
+// the stored ones plus those that arrive live, each counted once. The list is the JSON a
+// daemon sends, and the roles are read through data() as a view reads them.
 #include "DaemonStatus.h"
 #include "GuiTestSupport.h"
 #include "SandboxListModel.h"
@@ -46,6 +47,8 @@ private Q_SLOTS:
     void listsWhatTheDaemonRuns();
     void storedAndLiveRefusalsAreCountedOnce();
     void aRestartCountsFromTheNewStart();
+    void agentStateIsReadable();
+    void agentStateFollowsTheList();
     void uptimeIsReadable();
 
 private:
@@ -159,6 +162,97 @@ void TestSandboxListModel::aRestartCountsFromTheNewStart()
     QTRY_COMPARE(denials(), 0);
     publish(denialEvent(QStringLiteral("web"), restart.addSecs(1)));
     QCOMPARE(denials(), 1);
+}
+
+void TestSandboxListModel::agentStateIsReadable()
+{
+    using Model = gui::SandboxListModel;
+    QCOMPARE(Model::describeState(QStringLiteral("running"), QStringLiteral("running"), -1),
+             QStringLiteral("Running · agent running"));
+    QCOMPARE(Model::describeState(QStringLiteral("running"), QStringLiteral("exited"), 3),
+             QStringLiteral("Running · agent exited (status 3)"));
+    QCOMPARE(Model::describeState(QStringLiteral("running"), QStringLiteral("exited"), 0),
+             QStringLiteral("Running · agent exited (status 0)"));
+    QCOMPARE(Model::describeState(QStringLiteral("running"), QStringLiteral("none"), -1),
+             QStringLiteral("Running · agent not started"));
+    // A runtime that reports no agent: the sandbox's state alone.
+    QCOMPARE(Model::describeState(QStringLiteral("running"), QString(), -1), QStringLiteral("Running"));
+    // A stopped sandbox's exit status is its supervisor's (143 for a stop): not the user's business.
+    QCOMPARE(Model::describeState(QStringLiteral("stopped"), QString(), 143), QStringLiteral("Stopped"));
+    QCOMPARE(Model::describeState(QStringLiteral("created"), QString(), -1), QStringLiteral("Created"));
+}
+
+void TestSandboxListModel::agentStateFollowsTheList()
+{
+    auto sandbox = [](const QString &name, const QString &status, const QJsonObject &agent) {
+        QJsonObject info{{QStringLiteral("name"), name},
+                         {QStringLiteral("kit"), QStringLiteral("pi")},
+                         {QStringLiteral("backend"), QStringLiteral("bwrap")},
+                         {QStringLiteral("status"), status},
+                         {QStringLiteral("workspace"), QStringLiteral("/home/me/") + name},
+                         {QStringLiteral("startedAt"), iso(kStart)}};
+        if (!agent.isEmpty())
+            info.insert(QStringLiteral("agent"), agent);
+        if (status == QLatin1String("stopped"))
+            info.insert(QStringLiteral("exitCode"), 143);
+        return info;
+    };
+    // As sandbox.list sends them (see SandboxService::withAgent).
+    m_sandboxes = {sandbox(QStringLiteral("a-running"), QStringLiteral("running"),
+                           {{QStringLiteral("state"), QStringLiteral("running")},
+                            {QStringLiteral("pid"), 4},
+                            {QStringLiteral("attached"), 1},
+                            {QStringLiteral("sessions"), 0},
+                            {QStringLiteral("startedAt"), QStringLiteral("2026-01-05T10:00:01Z")}}),
+                   sandbox(QStringLiteral("b-exited"), QStringLiteral("running"),
+                           {{QStringLiteral("state"), QStringLiteral("exited")},
+                            {QStringLiteral("exitCode"), 3},
+                            {QStringLiteral("attached"), 0},
+                            {QStringLiteral("sessions"), 1},
+                            {QStringLiteral("finishedAt"), QStringLiteral("2026-01-05T10:02:00Z")}}),
+                   sandbox(QStringLiteral("c-stopped"), QStringLiteral("stopped"), {}),
+                   sandbox(QStringLiteral("d-none"), QStringLiteral("running"),
+                           {{QStringLiteral("state"), QStringLiteral("none")},
+                            {QStringLiteral("attached"), 0},
+                            {QStringLiteral("sessions"), 0}})};
+    QSignalSpy reset(m_model, &QAbstractItemModel::modelReset);
+    m_model->refresh();
+    QTRY_COMPARE(m_model->rowCount(), 4);
+    QVERIFY(reset.count() >= 1);
+    auto role = [this](int row, gui::SandboxListModel::Role r) { return m_model->data(m_model->index(row), r); };
+    using M = gui::SandboxListModel;
+    QCOMPARE(role(0, M::AgentStateRole).toString(), QStringLiteral("running"));
+    QCOMPARE(role(0, M::AgentAttachedRole).toInt(), 1);
+    QCOMPARE(role(0, M::AgentExitCodeRole).toInt(), -1);
+    QCOMPARE(role(0, M::StateTextRole).toString(), QStringLiteral("Running · agent running"));
+    QCOMPARE(role(1, M::AgentStateRole).toString(), QStringLiteral("exited"));
+    QCOMPARE(role(1, M::AgentExitCodeRole).toInt(), 3);
+    QCOMPARE(role(1, M::StateTextRole).toString(), QStringLiteral("Running · agent exited (status 3)"));
+    QCOMPARE(role(2, M::StatusRole).toString(), QStringLiteral("stopped"));
+    QCOMPARE(role(2, M::AgentStateRole).toString(), QString());
+    QCOMPARE(role(2, M::StateTextRole).toString(), QStringLiteral("Stopped"));
+    QCOMPARE(role(3, M::StateTextRole).toString(), QStringLiteral("Running · agent not started"));
+    // The names QML binds to.
+    const QVariantMap row = m_model->get(QStringLiteral("b-exited"));
+    QCOMPARE(row.value(QStringLiteral("agentState")).toString(), QStringLiteral("exited"));
+    QCOMPARE(row.value(QStringLiteral("agentExitCode")).toInt(), 3);
+    QCOMPARE(row.value(QStringLiteral("stateText")).toString(), QStringLiteral("Running · agent exited (status 3)"));
+
+    // The agent starts again (attach --start): the same row changes in place.
+    QJsonObject again = m_sandboxes[1].toObject();
+    again.insert(QStringLiteral("agent"), QJsonObject{{QStringLiteral("state"), QStringLiteral("running")},
+                                                      {QStringLiteral("pid"), 9},
+                                                      {QStringLiteral("attached"), 1},
+                                                      {QStringLiteral("sessions"), 0}});
+    m_sandboxes[1] = again;
+    QSignalSpy changed(m_model, &QAbstractItemModel::dataChanged);
+    reset.clear();
+    m_model->refresh();
+    QTRY_VERIFY(!changed.isEmpty());
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(changed.constFirst().at(0).toModelIndex().row(), 1);
+    QCOMPARE(role(1, M::StateTextRole).toString(), QStringLiteral("Running · agent running"));
+    QCOMPARE(role(1, M::AgentExitCodeRole).toInt(), -1);
 }
 
 void TestSandboxListModel::uptimeIsReadable()

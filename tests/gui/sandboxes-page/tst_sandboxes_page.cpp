@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Sandboxes page with the real paddockd (started on demand by the window, in private XDG
 // directories with its own keyring) and real bubblewrap sandboxes: the list follows what the
-// daemon runs, start/stop/remove act on it, the wizard creates and starts a sandbox (asking
-// for a missing key and for approval), the binding dialog records approvals, the terminal
-// opens on `paddock exec -it`, and the log view follows and searches the output.
+// daemon runs with its agent's state, start/stop/remove act on it, the wizard creates and
+// starts a sandbox (asking for a missing key and for approval) and opens its agent in a
+// terminal, the binding dialog records approvals, the row's buttons open `paddock attach` and
+// a login shell by `paddock exec -it` in a terminal (a stand-in that writes down its
+// arguments), without a terminal the row offers the command to copy, and the log view
+// follows and searches the output.
 #include "KeyringSession.h"
 #include "PageDriving.h"
 
 #include "SandboxListModel.h"
 
+#include <QClipboard>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -87,7 +92,8 @@ private Q_SLOTS:
     void listFollowsStartAndStop();
     void refusalsSinceStartAreCounted();
     void logViewFollowsAndSearches();
-    void terminalRunsPaddockExec();
+    void terminalOpensTheAgentAndAShell();
+    void withoutTerminalTheCommandIsOffered();
     void bindingDialogApprovesBeforeStart();
     void wizardCreatesAndStartsASandbox();
     void removeAsksFirst();
@@ -104,6 +110,28 @@ private:
     {
         QQuickItem *r = row(name);
         return r ? findItem(r, button) : nullptr;
+    }
+    /** What the stand-in terminal was last asked to run (its arguments), waiting for it. */
+    QStringList terminalRun()
+    {
+        const QString record = m_home + QStringLiteral("/terminal-args");
+        if (!QTest::qWaitFor([&] { return QFileInfo::exists(record); }, 10000))
+            return {};
+        QFile file(record);
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        const QStringList args = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        file.remove();
+        return args;
+    }
+    /** The command the terminal runs, without the terminal's -e and the shell that holds it open. */
+    static QStringList innerCommand(const QStringList &terminalArgs)
+    {
+        // -e /bin/sh -c SCRIPT MESSAGE COMMAND...
+        if (terminalArgs.size() < 5 || terminalArgs.at(0) != QLatin1String("-e") ||
+            terminalArgs.at(1) != QLatin1String("/bin/sh"))
+            return terminalArgs;
+        return terminalArgs.mid(5);
     }
     bool createFromDaemon(const QString &name, const QString &kitDir)
     {
@@ -145,6 +173,15 @@ void TestSandboxesPage::initTestCase()
     QVERIFY(writeFile(m_kits + QStringLiteral("/optional/spec.yaml"),
                       kitSpec(QStringLiteral("optional"), QStringLiteral("sleep 600"), kOptionalExtra)));
 
+    // A stand-in terminal that writes down what it was asked to run: no window opens here.
+    const QString record = m_home + QStringLiteral("/terminal-args");
+    const QString script = m_home + QStringLiteral("/fake-terminal");
+    QVERIFY(writeFile(
+        script,
+        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record).toUtf8()));
+    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("TERMINAL", QFile::encodeName(script));
+
     WarningRecorder::install();
     gui::setUpApplication(*qGuiApp);
     gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
@@ -154,6 +191,10 @@ void TestSandboxesPage::initTestCase()
     m_window->requestActivate();
     QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
+    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
+    QVERIFY(launcher);
+    launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
+    QVERIFY(launcher->property("available").toBool());
 }
 
 void TestSandboxesPage::cleanupTestCase()
@@ -181,8 +222,9 @@ void TestSandboxesPage::listFollowsStartAndStop()
     QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxWorkspace")), m_workspace);
 
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxStartStopButton"))));
+    // The sandbox runs, and so does its agent (the kit's program), which started with it.
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
-                              QStringLiteral("Running"), 20000);
+                              QStringLiteral("Running · agent running"), 20000);
     QTRY_VERIFY(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxDetails")).contains(QStringLiteral(" · up ")));
     // The daemon agrees.
     QCOMPARE(daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("alpha")}})
@@ -198,12 +240,16 @@ void TestSandboxesPage::listFollowsStartAndStop()
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxStartStopButton"))));
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
                               QStringLiteral("Stopped"), 20000);
+    // A stopped sandbox's status is its supervisor's (a stop's SIGTERM): nothing to show.
+    QVERIFY(!rowText(QStringLiteral("alpha"), QStringLiteral("sandboxDetails")).contains(QStringLiteral("status")));
+    QVERIFY(!rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxShellButton"))->isEnabled());
+    QVERIFY(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxAgentButton"))->isEnabled());
 
     // Stopped from a terminal: the row follows without anyone clicking.
     QVERIFY(
         !daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("alpha")}}).isError());
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
-                              QStringLiteral("Running"), 15000);
+                              QStringLiteral("Running · agent running"), 15000);
 }
 
 void TestSandboxesPage::refusalsSinceStartAreCounted()
@@ -264,29 +310,82 @@ void TestSandboxesPage::logViewFollowsAndSearches()
     QTRY_VERIFY(!dialog->property("visible").toBool());
 }
 
-void TestSandboxesPage::terminalRunsPaddockExec()
+void TestSandboxesPage::terminalOpensTheAgentAndAShell()
 {
-    // A stand-in terminal that writes down what it was asked to run.
-    const QString record = m_home + QStringLiteral("/terminal-args");
-    const QString script = m_home + QStringLiteral("/fake-terminal");
-    QVERIFY(writeFile(
-        script,
-        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record).toUtf8()));
-    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    qputenv("TERMINAL", QFile::encodeName(script));
-    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
-    QVERIFY(launcher);
-    launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
+    QTRY_COMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
+                 QStringLiteral("Running · agent running"));
 
-    QTRY_COMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")), QStringLiteral("Running"));
-    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxTerminalButton"))));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(record), 10000);
-    QFile file(record);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QStringList args = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(args, (QStringList{QStringLiteral("-e"), QStringLiteral(PADDOCK_BIN), QStringLiteral("exec"),
-                                QStringLiteral("-it"), QStringLiteral("alpha"), QStringLiteral("sh")}));
+    // Open agent: `paddock attach --start`, which also starts a stopped sandbox or an exited agent.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxAgentButton"))));
+    const QStringList agent = terminalRun();
+    QCOMPARE(innerCommand(agent), (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("attach"),
+                                               QStringLiteral("--start"), QStringLiteral("alpha")}));
+    QVERIFY(findItem(m_window, QStringLiteral("sandboxesMessage"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("The agent of alpha opens in a terminal")));
+
+    // Open shell: a login shell by `paddock exec -it`.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxShellButton"))));
+    const QStringList shell = innerCommand(terminalRun());
+    QCOMPARE(shell.mid(0, 6), (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("exec"), QStringLiteral("-it"),
+                                           QStringLiteral("alpha"), QStringLiteral("sh"), QStringLiteral("-c")}));
+    QCOMPARE(shell.size(), 7);
+    // The same command, without a terminal, in the real sandbox: bash is there (the host's root),
+    // so the shell is a login bash.
+    QProcess process;
+    process.start(QStringLiteral(PADDOCK_BIN),
+                  QStringList{QStringLiteral("exec"), QStringLiteral("alpha")} + shell.mid(4));
+    QVERIFY(process.waitForStarted());
+    process.write("echo \"shell=$0 login=$(shopt -q login_shell && echo yes)\"\nexit 0\n");
+    process.closeWriteChannel();
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 0);
+    QCOMPARE(QString::fromUtf8(process.readAllStandardOutput()).trimmed(), QStringLiteral("shell=bash login=yes"));
+}
+
+void TestSandboxesPage::withoutTerminalTheCommandIsOffered()
+{
+    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
+    const QByteArray path = qgetenv("PATH");
+    const QByteArray terminal = qgetenv("TERMINAL");
+    const QString empty = m_home + QStringLiteral("/empty-path");
+    QDir().mkpath(empty);
+    qputenv("PATH", QFile::encodeName(empty));
     qunsetenv("TERMINAL");
+    QVERIFY(QMetaObject::invokeMethod(launcher, "refresh"));
+    QVERIFY(!launcher->property("available").toBool());
+
+    // The row says what to install and offers the command that opens the agent elsewhere.
+    QTRY_VERIFY(isShown(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxNoTerminal"))));
+    QVERIFY(!isShown(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxAgentButton"))));
+    QVERIFY(!isShown(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxShellButton"))));
+    QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxNoTerminalText")),
+             QStringLiteral("Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run "
+                            "this in one:"));
+    QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxAgentCommand")),
+             QStringLiteral("paddock attach alpha"));
+    // The wizard knows too: its last step does not promise a terminal.
+    QCOMPARE(findObject(m_window, QStringLiteral("wizardDialog"))->property("terminalAvailable").toBool(), false);
+    QGuiApplication::clipboard()->clear();
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxCopyButton"))));
+    QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("paddock attach alpha"));
+    QCOMPARE(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxCopyButton"))->property("text").toString(),
+             QStringLiteral("Copied"));
+    // A sandbox that is not running needs --start.
+    QVERIFY(createFromDaemon(QStringLiteral("idle"), m_kits + QStringLiteral("/plain")));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("idle")), 15000);
+    QCOMPARE(rowText(QStringLiteral("idle"), QStringLiteral("sandboxAgentCommand")),
+             QStringLiteral("paddock attach --start idle"));
+    QVERIFY(
+        !daemonCall(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), QStringLiteral("idle")}}).isError());
+
+    // A terminal installed meanwhile is found when the window is active again.
+    qputenv("PATH", path);
+    qputenv("TERMINAL", terminal);
+    QVERIFY(QMetaObject::invokeMethod(launcher, "refresh"));
+    QTRY_VERIFY(isShown(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxAgentButton"))));
+    QVERIFY(!isShown(rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxNoTerminal"))));
 }
 
 void TestSandboxesPage::bindingDialogApprovesBeforeStart()
@@ -320,7 +419,7 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
     QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("bindingApproveAllButton"))));
     QTRY_VERIFY(!dialog->property("visible").toBool());
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")),
-                              QStringLiteral("Running"), 20000);
+                              QStringLiteral("Running · agent running"), 20000);
     QFile file(credentials);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(file.readAll());
@@ -423,11 +522,19 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
 
     // 6. Create and start.
     QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("6. Create and start"));
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardSummary"))
+                ->property("text")
+                .toString()
+                .endsWith(QStringLiteral("start it, and open its agent in a terminal.")));
+    QVERIFY(!isShown(findInPopup(wizard, QStringLiteral("wizardNoTerminal"))));
     QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardCreateButton"))));
     QTRY_VERIFY_WITH_TIMEOUT(!wizard->property("visible").toBool(), 60000);
+    // The agent started with the sandbox; the terminal joins it.
+    QCOMPARE(innerCommand(terminalRun()),
+             (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("attach"), QStringLiteral("wiz")}));
     QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("wiz")), 15000);
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("wiz"), QStringLiteral("sandboxStatus")),
-                              QStringLiteral("Running"), 15000);
+                              QStringLiteral("Running · agent running"), 15000);
     QVERIFY(rowText(QStringLiteral("wiz"), QStringLiteral("sandboxDetails"))
                 .startsWith(QStringLiteral("Kit keyed · bwrap")));
 
@@ -457,7 +564,8 @@ void TestSandboxesPage::removeAsksFirst()
 {
     QObject *dialog = findObject(m_window, QStringLiteral("sandboxRemoveDialog"));
     QVERIFY(dialog);
-    QTRY_COMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Running"));
+    QTRY_COMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")),
+                 QStringLiteral("Running · agent running"));
     // Cancelled: still there.
     QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxRemoveButton"))));
     QTRY_VERIFY(dialog->property("opened").toBool());

@@ -7,6 +7,7 @@
 #include <QtTest>
 
 using namespace paddock::tests::docker;
+using paddock::runtime::DockerRuntime;
 using paddock::runtime::SandboxSpec;
 using paddock::runtime::SandboxStatus;
 
@@ -146,9 +147,27 @@ private slots:
         QVERIFY2(status.out.contains("CapEff:\t0000000000000000"), status.out.constData());
         QVERIFY2(status.out.contains("CapBnd:\t0000000000000000"), status.out.constData());
         QVERIFY2(status.out.contains("NoNewPrivs:\t1"), status.out.constData());
+        // The session token was wiped from paddock-init's command line before anything else ran.
         const CommandRun init = run(QStringLiteral("cat /proc/1/cmdline | tr '\\0' ' '"));
-        QVERIFY2(init.out.startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock -- sh -c"),
+        QVERIFY2(init.out.startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock "
+                                     "--session-listen paddock-session --session-token "),
                  init.out.constData());
+        const auto container = m_bed->runtime().client().inspectContainer(DockerRuntime::containerName(m_name));
+        const QString token = container.value().labels.value(QStringLiteral("paddock.session-token"));
+        QCOMPARE(token.size(), 64);
+        QVERIFY2(!init.out.contains(token.toUtf8()), init.out.constData());
+        QVERIFY(init.out.contains(" -- sh -c trap"));
+    }
+
+    void sessionChannelNeedsTheToken()
+    {
+        // A process inside reaches the session server as the host's relay does, but without the
+        // token it is refused: a status request (type H, 20 bytes of fields) gets a Failure.
+        const CommandRun status =
+            run(QStringLiteral("(printf 'H\\000\\000\\000\\024op=status\\000version=1\\000'; sleep 3) | "
+                               "/run/paddock/init --session-client paddock-session"));
+        QVERIFY2(status.out.contains("this session channel needs the sandbox's token"), status.out.constData());
+        QVERIFY2(!status.out.contains("agent="), status.out.constData());
     }
 
     void engineReportsLabelsAndConfinement()

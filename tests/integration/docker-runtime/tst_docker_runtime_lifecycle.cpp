@@ -106,8 +106,9 @@ private slots:
 
         QString error;
         QTRY_VERIFY(restarted.logs(name, &error).value_or(QByteArray()).contains("to stderr"));
-        // Both streams, each in its order; the engine copies them apart, so lines of one may
-        // come before a slightly earlier line of the other.
+        // The agent's output (it has no terminal: the spec is not interactive), both streams,
+        // each in its order; they are copied apart, so lines of one may come before a slightly
+        // earlier line of the other.
         const QByteArray logs = *restarted.logs(name, &error);
         QCOMPARE(logs.size(), qsizetype(sizeof "hello from the log\nsecond\nto stderr\n" - 1));
         QVERIFY2(logs.contains("hello from the log\nsecond\n") && logs.contains("to stderr\n"), logs.constData());

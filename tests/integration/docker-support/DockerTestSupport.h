@@ -9,8 +9,10 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -58,6 +60,40 @@ inline bool writeBusyboxContext(const QString &dir, const QByteArray &extraDocke
                      "COPY busybox /bin/busybox\n"
                      "RUN [\"/bin/busybox\", \"--install\", \"-s\", \"/bin\"]\n" +
                      extraDockerfileLines);
+    return true;
+}
+
+/** Copies @p file into @p root at the same absolute path, following links to the real file. */
+inline bool copyInto(const QString &root, const QString &file)
+{
+    const QString target = root + file;
+    QDir().mkpath(QFileInfo(target).absolutePath());
+    return QFile::exists(target) || QFile::copy(QFileInfo(file).canonicalFilePath(), target);
+}
+
+/**
+ * The host's curl and every library it loads, as a tree under @p root to copy into a busybox
+ * image (`writeBusyboxContext(dir, "COPY rootfs/ /\n")` with @p root = dir/rootfs). Made from
+ * the host's files, it needs no registry or mirror, and curl talks to the proxy where busybox's
+ * static wget cannot (it crashes in a FROM scratch image).
+ */
+inline bool writeCurlTree(const QString &root)
+{
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {QStringLiteral("/usr/bin/curl")});
+    if (!ldd.waitForFinished(30000) || ldd.exitCode() != 0)
+        return false;
+    static const QRegularExpression path(QStringLiteral("(/\\S+)"));
+    QStringList files{QStringLiteral("/usr/bin/curl")};
+    for (const QString &line : QString::fromUtf8(ldd.readAllStandardOutput()).split(QLatin1Char('\n'))) {
+        const QRegularExpressionMatch match = path.match(line);
+        if (match.hasMatch())
+            files << match.captured(1);
+    }
+    for (const QString &file : std::as_const(files)) {
+        if (!copyInto(root, file))
+            return false;
+    }
     return true;
 }
 

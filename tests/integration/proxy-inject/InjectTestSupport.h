@@ -164,7 +164,9 @@ inline bool decodeChunked(const QByteArray &data, qsizetype &consumed, QByteArra
  * @brief An HTTPS server on 127.0.0.1 that answers every request with the request head it
  * received (and the body, after "BODY "), remembering both. On /redirect it answers 302 to
  * @ref redirectTo; on /events it streams three server-sent events, each after the client
- * acknowledged the previous one (acknowledge()), or after a few seconds without one.
+ * acknowledged the previous one (acknowledge()), or after a few seconds without one. On
+ * /echo-chunked and /echo-length it echoes as a debugging endpoint or an error page might:
+ * see echoEverything().
  */
 class EchoServer : public QTcpServer
 {
@@ -266,6 +268,8 @@ private:
             sendEvent();
             return;
         }
+        if (target == "/echo-chunked" || target == "/echo-length")
+            return echoEverything(socket, head, target == "/echo-chunked");
         if (target == "/redirect") {
             socket->write("HTTP/1.1 302 Found\r\nLocation: " + redirectTo.toUtf8() + "\r\nContent-Length: 0\r\n\r\n");
             return;
@@ -273,6 +277,44 @@ private:
         const QByteArray answer = head + "BODY " + body;
         socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
                       QByteArray::number(answer.size()) + "\r\n\r\n" + answer);
+    }
+
+    /**
+     * Every request header back as an X-Echo- response header, and the head (with a Basic
+     * credential decoded) as the body, chunked or with a Content-Length, all written a few bytes
+     * at a time: each piece is a TLS record of its own, so a key in it straddles the proxy's reads
+     * and, chunked, the chunks. Closes after the answer when the request asks to.
+     */
+    void echoEverything(QSslSocket *socket, const QByteArray &head, bool chunked)
+    {
+        QByteArray echoed;
+        QByteArray body = head;
+        const QList<QByteArray> lines = head.trimmed().split('\n');
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines.at(i).trimmed();
+            const qsizetype colon = line.indexOf(':');
+            const QByteArray name = line.left(colon);
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            echoed += "X-Echo-" + name + ": " + value + "\r\n";
+            if (name.toLower() == "authorization" && value.startsWith("Basic "))
+                body += "decoded: " + QByteArray::fromBase64(value.mid(6)) + "\n";
+        }
+        const QByteArray framing =
+            chunked ? QByteArray("Transfer-Encoding: chunked") : "Content-Length: " + QByteArray::number(body.size());
+        constexpr qsizetype Piece = 5;
+        const auto trickle = [socket](const QByteArray &bytes, bool asChunks) {
+            for (qsizetype at = 0; at < bytes.size(); at += Piece) {
+                const QByteArray piece = bytes.mid(at, Piece);
+                socket->write(asChunks ? QByteArray::number(piece.size(), 16) + "\r\n" + piece + "\r\n" : piece);
+                socket->flush();
+            }
+        };
+        trickle("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + echoed + framing + "\r\n\r\n", false);
+        trickle(body, chunked);
+        if (chunked)
+            socket->write("0\r\n\r\n");
+        if (head.toLower().contains("\r\nconnection: close\r\n"))
+            socket->disconnectFromHost();
     }
 
     void sendEvent()

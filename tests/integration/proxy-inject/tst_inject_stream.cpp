@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The request side of an intercepted connection, fed the way a socket delivers bytes: in
-// pieces of any size. Heads are found and rewritten, bodies pass through untouched.
+// pieces of any size. Heads are found and rewritten, bodies pass through untouched, and the key
+// goes into the rule's header and nowhere else.
 
 #include "proxy/InjectStream.h"
+#include "proxy/ResponseStream.h"
 
 #include <QtTest>
 
@@ -72,6 +74,50 @@ private slots:
             QVERIFY(out.rfind("GET /c HTTP/1.1\r\n") != std::string::npos);
             QCOMPARE(notes[1].method, std::string("POST"));
         }
+    }
+
+    void keyGoesIntoTheRuleHeaderOnly()
+    {
+        // The sentinel elsewhere (another header, a cookie, the body) is not the rule's business:
+        // an upstream that echoes those must not echo the key.
+        const std::string body = "{\"key\":\"proxy-managed\"}";
+        const std::string input = "POST /v1 HTTP/1.1\r\nHost: llm.test\r\nAuthorization: Bearer proxy-managed\r\n"
+                                  "X-Goog-Api-Key: proxy-managed\r\nCookie: session=proxy-managed\r\n"
+                                  "Content-Length: " +
+                                  std::to_string(body.size()) + "\r\n\r\n" + body;
+        const std::string key = Key.toStdString();
+        for (const std::size_t step : {std::size_t(1), std::size_t(5), input.size()}) {
+            std::vector<RequestNote> notes;
+            QCOMPARE(run(bearerRule(), input, step, &notes),
+                     "POST /v1 HTTP/1.1\r\nHost: llm.test\r\nX-Goog-Api-Key: proxy-managed\r\n"
+                     "Cookie: session=proxy-managed\r\nContent-Length: " +
+                         std::to_string(body.size()) + "\r\nAuthorization: Bearer " + key + "\r\n\r\n" + body);
+            QCOMPARE(notes.size(), std::size_t(1));
+            QCOMPARE(notes.front().injectedHeaders, QStringList{QStringLiteral("Authorization")});
+        }
+    }
+
+    void responseSideLearnsEveryCredentialSetAndEveryMethod()
+    {
+        // A HEAD, then a GET whose response echoes the key: the response side knows the first
+        // has no body, and masks the key in the second.
+        const std::string input = "HEAD /a HTTP/1.1\r\nHost: llm.test\r\n\r\nGET /b HTTP/1.1\r\nHost: llm.test\r\n\r\n";
+        const std::string key = Key.toStdString();
+        ResponseStream responses(64 * 1024);
+        const std::vector<InjectRule> rules = bearerRule();
+        RequestStream stream("llm.test", &rules, 16 * 1024, &responses);
+        std::string out;
+        std::vector<RequestNote> notes;
+        QVERIFY(stream.feed(input, out, notes));
+        // Were the HEAD response read as having a body, the chunked one would be swallowed by it
+        // and the key, split by the chunk framing, would not be found.
+        const std::string chunked = "3\r\n" + key.substr(0, 3) + "\r\n" + std::to_string(key.size() - 3) + "\r\n" +
+                                    key.substr(3) + "\r\n0\r\n\r\n";
+        const std::string headResponse = "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n";
+        const std::string getResponse = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        std::string echoed;
+        responses.feed(headResponse + getResponse + chunked, echoed);
+        QCOMPARE(echoed, headResponse + getResponse + "3\r\npro\r\n9\r\nxy-manage\r\n0\r\n\r\n");
     }
 
     void ambiguousFramingIsRefused_data()

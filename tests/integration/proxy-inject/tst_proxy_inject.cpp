@@ -59,7 +59,7 @@ private:
     }
 
     RunResult runClient(const QString &program, const QStringList &arguments,
-                        const std::function<void(QProcess &)> &onOutput = {})
+                        const std::function<void(QProcess &)> &onOutput = {}, const QByteArray &input = {})
     {
         QProcess process;
         process.setProcessEnvironment(isolatedEnvironment(m_home.path()));
@@ -70,6 +70,7 @@ private:
         QTimer::singleShot(60000, &loop, &QEventLoop::quit);
         process.start(program, arguments);
         if (process.waitForStarted()) {
+            process.write(input);
             process.closeWriteChannel();
             loop.exec();
         }
@@ -110,6 +111,60 @@ private:
         if (!ok)
             qWarning() << error;
         return ok;
+    }
+
+    /**
+     * Sends @p requests through the proxy to llm.test over TLS with openssl s_client, in the role
+     * of the sandbox: its output is every byte the sandbox received, undecoded.
+     */
+    RunResult rawExchange(const QByteArray &requests)
+    {
+        return runClient(QStringLiteral("openssl"),
+                         {QStringLiteral("s_client"), QStringLiteral("-quiet"), QStringLiteral("-proxy"),
+                          QStringLiteral("127.0.0.1:%1").arg(m_proxy->port), QStringLiteral("-connect"),
+                          QStringLiteral("llm.test:%1").arg(m_llm->serverPort()), QStringLiteral("-servername"),
+                          QStringLiteral("llm.test"), QStringLiteral("-CAfile"),
+                          m_certs->path(QStringLiteral("sandbox-bundle.pem")), QStringLiteral("-verify_return_error")},
+                         {}, requests);
+    }
+
+    /** An echoing request for @p path on llm.test with @p headers, the last one closing. */
+    QByteArray echoRequest(const QByteArray &path, const QByteArray &headers, bool last) const
+    {
+        return "GET " + path + " HTTP/1.1\r\nHost: llm.test:" + QByteArray::number(m_llm->serverPort()) + "\r\n" +
+               headers + (last ? "Connection: close\r\n" : "") + "\r\n";
+    }
+
+    /**
+     * Splits what s_client received into the responses to the two echo requests (chunked, then
+     * with a length), checking that each is framed as it says and nothing is left over.
+     */
+    static bool splitEchoes(const QByteArray &received, QByteArray heads[2], QByteArray bodies[2])
+    {
+        qsizetype at = 0;
+        for (int i = 0; i < 2; ++i) {
+            const qsizetype end = received.indexOf("\r\n\r\n", at);
+            if (end < 0)
+                return false;
+            heads[i] = received.mid(at, end + 4 - at);
+            at = end + 4;
+            if (i == 0) {
+                qsizetype used = 0;
+                if (!decodeChunked(received.mid(at), used, bodies[i]))
+                    return false;
+                at += used;
+            } else {
+                const QByteArray lower = heads[i].toLower();
+                const qsizetype field = lower.indexOf("\r\ncontent-length:");
+                const qsizetype length =
+                    lower.mid(field + 17, lower.indexOf("\r\n", field + 2) - field - 17).trimmed().toLongLong();
+                bodies[i] = received.mid(at, length);
+                at += length;
+                if (bodies[i].size() != length)
+                    return false;
+            }
+        }
+        return at == received.size();
     }
 
     /** The key appears in no event and no log line the proxy wrote. */
@@ -244,6 +299,8 @@ private slots:
 
     void headerFormatAndSentinelInOtherHeaders()
     {
+        // The key goes into the rule's header alone: a sentinel elsewhere reaches the upstream as
+        // the sentinel, so an upstream that echoes those headers has no key to echo.
         QVERIFY(intercept({rule(QStringLiteral("x-api-key"), QStringLiteral("%s"), Key)}));
         const RunResult result =
             curl(curlArguments(url(*m_llm, QStringLiteral("llm.test"), QStringLiteral("/v1/messages")),
@@ -255,9 +312,10 @@ private slots:
         const QByteArray head = m_llm->requests.first().head;
         QVERIFY2(head.contains("\r\nx-api-key: " + Key + "\r\n"), head.constData());
         QCOMPARE(head.toLower().count("x-api-key:"), 1); // the sandbox's value was replaced, not kept
-        QVERIFY2(head.contains("\r\nX-Goog-Api-Key: " + Key + "\r\n"), head.constData());
-        QVERIFY2(head.contains("\r\nCookie: session=" + Key + "; theme=dark\r\n"), head.constData());
-        QVERIFY(!head.contains(Sentinel));
+        QVERIFY2(head.contains("\r\nX-Goog-Api-Key: proxy-managed\r\n"), head.constData());
+        QVERIFY2(head.contains("\r\nCookie: session=proxy-managed; theme=dark\r\n"), head.constData());
+        QCOMPARE(head.count(Key), 1);
+        QVERIFY2(!result.out.contains(Key), result.out.constData()); // the echo came back masked
         verifyNoKeyLeaked();
     }
 
@@ -276,6 +334,63 @@ private slots:
         const QMutexLocker lock(&messagesMutex);
         for (const QString &message : std::as_const(messages))
             QVERIFY(!message.contains(QString::fromLatin1(encoded)));
+    }
+
+    void echoingUpstreamNeverHandsTheKeyBack()
+    {
+        QVERIFY(intercept({rule(QStringLiteral("Authorization"), QStringLiteral("Bearer %s"), Key)}));
+        const QByteArray headers = "Authorization: Bearer proxy-managed\r\nX-Second: proxy-managed\r\n";
+        const RunResult result =
+            rawExchange(echoRequest("/echo-chunked", headers, false) + echoRequest("/echo-length", headers, true));
+        QCOMPARE(result.exitCode, 0);
+
+        // The upstream received the key, in the configured header only.
+        QCOMPARE(m_llm->requests.size(), 2);
+        for (const EchoServer::Request &request : std::as_const(m_llm->requests)) {
+            QVERIFY2(request.head.contains("\r\nAuthorization: Bearer " + Key + "\r\n"), request.head.constData());
+            QVERIFY2(request.head.contains("\r\nX-Second: proxy-managed\r\n"), request.head.constData());
+            QCOMPARE(request.head.count(Key), 1);
+        }
+        // It echoed the key back in headers and bodies; not one byte the sandbox got holds it.
+        QVERIFY2(!result.out.contains(Key), result.out.constData());
+        QByteArray heads[2];
+        QByteArray bodies[2];
+        QVERIFY2(splitEchoes(result.out, heads, bodies), result.out.constData()); // framing and lengths hold
+        const QByteArray masked = Sentinel + QByteArray(Key.size() - Sentinel.size(), '*');
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY2(heads[i].contains("\r\nX-Echo-Authorization: Bearer " + masked + "\r\n"), heads[i].constData());
+            QVERIFY2(heads[i].contains("\r\nX-Echo-X-Second: proxy-managed\r\n"), heads[i].constData());
+            QVERIFY2(bodies[i].contains("\r\nAuthorization: Bearer " + masked + "\r\n"), bodies[i].constData());
+            QVERIFY(!bodies[i].contains(Key));
+        }
+        verifyNoKeyLeaked();
+    }
+
+    void echoingUpstreamNeverHandsABasicCredentialBack()
+    {
+        const QByteArray encoded = ("apiuser:" + Key).toBase64();
+        QVERIFY(intercept({rule(QStringLiteral("Authorization"), QStringLiteral("Basic %s"), encoded)}));
+        const QByteArray headers = "Authorization: Basic " + QByteArray("apiuser:proxy-managed").toBase64() +
+                                   "\r\nX-Second: proxy-managed\r\n";
+        const RunResult result =
+            rawExchange(echoRequest("/echo-chunked", headers, false) + echoRequest("/echo-length", headers, true));
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(m_llm->requests.size(), 2);
+        for (const EchoServer::Request &request : std::as_const(m_llm->requests)) {
+            QVERIFY2(request.head.contains("\r\nAuthorization: Basic " + encoded + "\r\n"), request.head.constData());
+            QVERIFY2(request.head.contains("\r\nX-Second: proxy-managed\r\n"), request.head.constData());
+        }
+        // Neither the encoded pair nor the key the upstream decoded from it comes back.
+        QVERIFY2(!result.out.contains(encoded), result.out.constData());
+        QVERIFY2(!result.out.contains(Key), result.out.constData());
+        QByteArray heads[2];
+        QByteArray bodies[2];
+        QVERIFY2(splitEchoes(result.out, heads, bodies), result.out.constData());
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY2(bodies[i].contains("\ndecoded: apiuser:proxy-managed*"), bodies[i].constData());
+            QVERIFY(!bodies[i].contains(Key) && !bodies[i].contains(encoded));
+        }
+        verifyNoKeyLeaked();
     }
 
     void requestForAnotherHostOnTheTunnelGetsNoKey()

@@ -2,7 +2,7 @@
 // What the tests of Docker sandboxes and images through the daemon share: private XDG
 // directories, the real paddockd as a child talking to the machine's Docker engine, the real
 // paddock CLI, and a small busybox image built for the test run (FROM scratch, as
-// docker-support builds it), removed again at the end.
+// docker-support builds it, with the host's curl when asked), removed again at the end.
 #pragma once
 
 #include "DockerTestSupport.h"
@@ -38,8 +38,11 @@ struct DockerFinished
 class DockerSandboxFixture
 {
 public:
-    /** Empty when ready; otherwise why the engine cannot be used (to skip) or what failed. */
-    QString setUp(bool *skip)
+    /**
+     * Empty when ready; otherwise why the engine cannot be used (to skip) or what failed. With
+     * @p withCurl the image holds the host's curl too (tests::docker::writeCurlTree).
+     */
+    QString setUp(bool *skip, bool withCurl = false)
     {
         *skip = false;
         const QString unavailable = tests::docker::engineUnavailableReason(m_client);
@@ -60,7 +63,8 @@ public:
 
         m_image = tests::docker::uniqueName(QStringLiteral("paddock-test/sandbox")) + QStringLiteral(":1");
         QTemporaryDir context;
-        if (!tests::docker::writeBusyboxContext(context.path()))
+        if (!tests::docker::writeBusyboxContext(context.path(), withCurl ? "COPY rootfs/ /\n" : "") ||
+            (withCurl && !tests::docker::writeCurlTree(context.path() + QStringLiteral("/rootfs"))))
             return QStringLiteral("cannot write the image's build context");
         runtime::docker::BuildOptions options;
         options.contextDir = context.path();

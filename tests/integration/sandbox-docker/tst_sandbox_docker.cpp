@@ -57,9 +57,16 @@ void TestSandboxDocker::foregroundRunPrintsTheOutputAndExitsWithTheProgramsStatu
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(written.readAll(), QByteArray("http://127.0.0.1:3128\n"));
 
+    // The sandbox outlives its agent: it keeps running and tells how the agent ended (the
+    // daemon keeps what the sandbox said for a moment, hence the wait).
     const QJsonObject listed = m_fixture->listed().value(QStringLiteral("fg-probe"));
     QCOMPARE(listed.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
-    QCOMPARE(listed.value(QLatin1String("status")).toString(), QStringLiteral("stopped"));
+    QCOMPARE(listed.value(QLatin1String("status")).toString(), QStringLiteral("running"));
+    const auto agentOf = [this](const QString &name) {
+        return m_fixture->listed().value(name).value(QLatin1String("agent")).toObject();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(agentOf(QStringLiteral("fg-probe")).value(QLatin1String("exitCode")).toInt(-1), 0, 10000);
+    QCOMPARE(agentOf(QStringLiteral("fg-probe")).value(QLatin1String("state")).toString(), QStringLiteral("exited"));
 }
 
 void TestSandboxDocker::detachedSandboxIsListedLoggedAndRemoved()
@@ -83,12 +90,16 @@ void TestSandboxDocker::detachedSandboxIsListedLoggedAndRemoved()
     QVERIFY2(container.ok(), qPrintable(container.errorMessage()));
     QVERIFY(container.value().running);
 
+    // The agent's output (started without a terminal: this caller has none).
     QVERIFY(QTest::qWaitFor(
         [this] {
             return m_fixture->paddock({QStringLiteral("logs"), QStringLiteral("bg-probe")}).out ==
                    QLatin1String("started\n");
         },
         20000));
+    const QJsonObject agent =
+        m_fixture->listed().value(QStringLiteral("bg-probe")).value(QLatin1String("agent")).toObject();
+    QCOMPARE(agent.value(QLatin1String("state")).toString(), QStringLiteral("running"));
 
     const DockerFinished removed =
         m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("bg-probe")});

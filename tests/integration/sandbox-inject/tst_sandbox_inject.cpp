@@ -41,6 +41,7 @@ private slots:
     void serverSentEventsArriveOneByOne();
     void redirectToAnotherHostDoesNotCarryTheKey();
     void basicSchemeAndHeaderFormatKits();
+    void echoedKeyNeverReachesTheSandbox();
     void personAtATerminalIsAsked();
     void sandboxFoundAgainAfterADaemonRestartStillGetsItsKey();
     void keyIsInNoFile();
@@ -381,6 +382,44 @@ void TestSandboxInject::basicSchemeAndHeaderFormatKits()
     QCOMPARE(requestsFor("/header").size(), 1);
     QVERIFY2(requestsFor("/header").first().head.contains("\r\nX-Api-Key: Token " + m_headerKey + "\r\n"),
              requestsFor("/header").first().head.constData());
+}
+
+void TestSandboxInject::echoedKeyNeverReachesTheSandbox()
+{
+    // An upstream that echoes every request header, into its headers and its body (chunked, and
+    // with a length), a few bytes at a time. curl in the sandbox prints what it received, raw
+    // and decoded: the key in neither, and the second header reached the upstream as it was.
+    m_upstream.requests.clear();
+    const auto echoes = [this](const QString &host, const QString &extra) {
+        QStringList commands;
+        for (const QString &path : {QStringLiteral("echo-chunked"), QStringLiteral("echo-length")}) {
+            for (const QString &mode : {QStringLiteral("--raw"), QString()})
+                commands << QStringLiteral("curl -sSi %1 -H 'X-Second: proxy-managed' %2 https://%3:%4/%5")
+                                .arg(mode, extra, host)
+                                .arg(m_upstream.serverPort())
+                                .arg(path);
+        }
+        return commands.join(QStringLiteral("; "));
+    };
+    const Finished bearer =
+        runInSandbox(QStringLiteral("bearer"), QStringLiteral("bearer"), echoes(QStringLiteral("api.inject.test"), {}));
+    QVERIFY2(bearer.exitCode == 0, qPrintable(bearer.err));
+    QCOMPARE(bearer.out.count(QStringLiteral("X-Echo-Authorization: Bearer proxy-managed*")), 4);
+    QVERIFY2(!bearer.out.contains(QString::fromLatin1(m_llmKey)), qPrintable(bearer.out));
+    const Finished basic =
+        runInSandbox(QStringLiteral("basic"), QStringLiteral("basic"),
+                     echoes(QStringLiteral("basic.inject.test"), QStringLiteral("-u bot:$GIT_TOKEN")));
+    QVERIFY2(basic.exitCode == 0, qPrintable(basic.err));
+    // In all but the raw chunked body, whose chunks split the line.
+    QCOMPARE(basic.out.count(QStringLiteral("decoded: bot:proxy-managed*")), 3);
+    QVERIFY2(!basic.out.contains(QString::fromLatin1(m_gitKey)), qPrintable(basic.out));
+    QVERIFY2(!basic.out.contains(QString::fromLatin1(("bot:" + m_gitKey).toBase64())), qPrintable(basic.out));
+
+    QCOMPARE(m_upstream.requests.size(), 8);
+    for (const EchoServer::Request &request : std::as_const(m_upstream.requests)) {
+        QVERIFY2(request.head.contains("\r\nX-Second: proxy-managed\r\n"), request.head.constData());
+        QVERIFY(request.head.contains(m_llmKey) || request.head.contains(("bot:" + m_gitKey).toBase64()));
+    }
 }
 
 void TestSandboxInject::personAtATerminalIsAsked()

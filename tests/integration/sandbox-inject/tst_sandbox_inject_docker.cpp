@@ -25,35 +25,6 @@ struct Ran
     QString err;
 };
 
-/** Copies @p file into @p root at the same absolute path, following links to the real file. */
-bool copyInto(const QString &root, const QString &file)
-{
-    const QString target = root + file;
-    QDir().mkpath(QFileInfo(target).absolutePath());
-    return QFile::exists(target) || QFile::copy(QFileInfo(file).canonicalFilePath(), target);
-}
-
-/** The host's curl and every library it loads, as a tree to copy into an image. */
-bool writeCurlTree(const QString &root)
-{
-    QProcess ldd;
-    ldd.start(QStringLiteral("ldd"), {QStringLiteral("/usr/bin/curl")});
-    if (!ldd.waitForFinished(30000) || ldd.exitCode() != 0)
-        return false;
-    static const QRegularExpression path(QStringLiteral("(/\\S+)"));
-    QStringList files{QStringLiteral("/usr/bin/curl")};
-    for (const QString &line : QString::fromUtf8(ldd.readAllStandardOutput()).split(QLatin1Char('\n'))) {
-        const QRegularExpressionMatch match = path.match(line);
-        if (match.hasMatch())
-            files << match.captured(1);
-    }
-    for (const QString &file : std::as_const(files)) {
-        if (!copyInto(root, file))
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 class TestSandboxInjectDocker : public QObject

@@ -3,118 +3,16 @@
 // it outlives its agent, terminals attach to the agent and leave, commands run beside it as
 // the agent's user or root, and nothing inside can reach or stop the session channel.
 #include "../sandbox-support/SandboxFixture.h"
+#include "../sandbox-support/Terminal.h"
 
 #include <QJsonObject>
 #include <QtTest>
 
 #include <csignal>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
-#include <sys/ioctl.h>
-#include <sys/wait.h>
-#include <termios.h>
-#include <unistd.h>
-
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
-
-namespace {
-
-/** @brief `paddock ARGS` on a real pseudo-terminal, driven like a person at a keyboard. */
-class Terminal
-{
-public:
-    Terminal(const QStringList &arguments, const QProcessEnvironment &env, const QString &cwd, int rows = 40,
-             int cols = 100)
-    {
-        winsize size{};
-        size.ws_row = (unsigned short)rows;
-        size.ws_col = (unsigned short)cols;
-        std::vector<QByteArray> storage{QByteArrayLiteral(PADDOCK_BIN)};
-        for (const QString &arg : arguments)
-            storage.push_back(arg.toLocal8Bit());
-        std::vector<QByteArray> envStorage;
-        for (const QString &entry : env.toStringList())
-            envStorage.push_back(entry.toLocal8Bit());
-        std::vector<char *> argv, envp;
-        for (QByteArray &item : storage)
-            argv.push_back(item.data());
-        argv.push_back(nullptr);
-        for (QByteArray &item : envStorage)
-            envp.push_back(item.data());
-        envp.push_back(nullptr);
-        const QByteArray dir = cwd.toLocal8Bit();
-        m_pid = ::forkpty(&m_master, nullptr, nullptr, &size);
-        if (m_pid == 0) {
-            if (::chdir(dir.constData()) != 0)
-                _exit(126);
-            ::execve(argv[0], argv.data(), envp.data());
-            _exit(127);
-        }
-        ::fcntl(m_master, F_SETFL, ::fcntl(m_master, F_GETFL) | O_NONBLOCK);
-    }
-    ~Terminal()
-    {
-        if (m_pid > 0 && !m_exited) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, nullptr, 0);
-        }
-        ::close(m_master);
-    }
-
-    void type(const QByteArray &keys) { QVERIFY(::write(m_master, keys.constData(), size_t(keys.size())) == keys.size()); }
-    void resize(int rows, int cols)
-    {
-        winsize size{};
-        size.ws_row = (unsigned short)rows;
-        size.ws_col = (unsigned short)cols;
-        ::ioctl(m_master, TIOCSWINSZ, &size);
-    }
-    /** Reads until @p text has appeared (or the timeout passes); whether it did. */
-    bool waitFor(const QByteArray &text, int timeoutMs = 15000)
-    {
-        QElapsedTimer timer;
-        timer.start();
-        while (!m_screen.contains(text) && timer.elapsed() < timeoutMs) {
-            pollfd fd{m_master, POLLIN, 0};
-            if (::poll(&fd, 1, 100) > 0) {
-                char buffer[4096];
-                const ssize_t n = ::read(m_master, buffer, sizeof buffer);
-                if (n > 0)
-                    m_screen.append(buffer, n);
-            }
-        }
-        return m_screen.contains(text);
-    }
-    /** Waits for the program to end; its exit status, or -1. */
-    int wait(int timeoutMs = 15000)
-    {
-        QElapsedTimer timer;
-        timer.start();
-        int status = 0;
-        while (timer.elapsed() < timeoutMs) {
-            waitFor(QByteArray("\x01never"), 50);
-            if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
-                m_exited = true;
-                waitFor(QByteArray("\x01never"), 100);
-                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            }
-        }
-        return -1;
-    }
-    const QByteArray &screen() const { return m_screen; }
-    void forget() { m_screen.clear(); }
-
-private:
-    int m_master = -1;
-    pid_t m_pid = -1;
-    bool m_exited = false;
-    QByteArray m_screen;
-};
-
-} // namespace
+using paddock::test::Terminal;
 
 class TestSandboxSessions : public QObject
 {
@@ -129,6 +27,7 @@ private slots:
     void execPassesInputAndStatus();
     void interruptReachesTheCommand();
     void attachLeavesAndRejoins();
+    void closingTheTerminalLeavesTheAgent();
     void terminalSizeFollows();
     void agentExitEndsAttachWithItsStatus();
     void insideCannotReachTheSupervisor();
@@ -215,10 +114,15 @@ void TestSandboxSessions::execTakesUserDirectoryAndEnvironment()
                     QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("id -u; grep CapEff /proc/self/status")});
     QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
     QCOMPARE(exec.out, QStringLiteral("0\nCapEff:\t0000000000000000\n"));
+    // Any uid: each is a user namespace of its own inside the sandbox's, holding nothing more.
     exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("4321"), QStringLiteral("execs"),
+                    QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("id -u; id -g")});
+    QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
+    QCOMPARE(exec.out, QStringLiteral("4321\n4321\n"));
+    exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("execs"),
                     QStringLiteral("id")});
     QCOMPARE(exec.exitCode, 1);
-    QVERIFY2(exec.err.contains(QLatin1String("no user 4321")), qPrintable(exec.err));
+    QVERIFY2(exec.err.contains(QLatin1String("unknown user 'postgres'")), qPrintable(exec.err));
     exec = paddock({QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("no-such-program")});
     QCOMPARE(exec.exitCode, 127);
     QVERIFY2(exec.err.contains(QLatin1String("no-such-program: command not found")), qPrintable(exec.err));
@@ -281,6 +185,31 @@ void TestSandboxSessions::attachLeavesAndRejoins()
     }
     QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),
              QStringLiteral("running"));
+}
+
+void TestSandboxSessions::closingTheTerminalLeavesTheAgent()
+{
+    startDetached(QStringLiteral("closer"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    // As the window's terminal runs it: a shell that stays (to keep a failure on screen) is the
+    // terminal's session leader, so attach reads the hang-up before any SIGHUP reaches it.
+    Terminal terminal(
+        {QStringLiteral("-c"), QStringLiteral("\"$0\" attach closer; sleep 30"), QStringLiteral(PADDOCK_BIN)},
+        environment(), m_fixture->workspace(), 40, 100, QByteArrayLiteral("/bin/sh"));
+    terminal.type("one\r");
+    QVERIFY2(terminal.waitFor("echo:one"), terminal.screen().constData());
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 1);
+    terminal.hangUp();
+    QTRY_COMPARE_WITH_TIMEOUT(
+        listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("attached")].toInt(), 0, 10000);
+    // The agent got no end of input: it still runs, and answers the next terminal.
+    QTest::qWait(500);
+    QCOMPARE(listed(QStringLiteral("closer"))[QLatin1String("agent")][QLatin1String("state")].toString(),
+             QStringLiteral("running"));
+    Terminal again({QStringLiteral("attach"), QStringLiteral("closer")}, environment(), m_fixture->workspace());
+    again.type("two\r");
+    QVERIFY2(again.waitFor("echo:two"), again.screen().constData());
+    again.type("\x10\x11");
+    QCOMPARE(again.wait(), 0);
 }
 
 void TestSandboxSessions::terminalSizeFollows()

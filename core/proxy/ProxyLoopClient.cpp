@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The client side of a connection: reading what it sends until a protocol takes over, answers
+// outside the relay, refusals, and what happens when a deadline passes.
+#include "proxy/ProxyLoopInternal.h"
+
+#include "proxy/ClientHello.h"
+#include "proxy/Socks5.h"
+
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace paddock::proxy {
+
+using namespace loop;
+
+void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
+{
+    Q_ASSERT(isLoopThread());
+    if ((events & EPOLLOUT) && c.outSent < c.out.size() && !flushOut(c))
+        return close(c);
+    if (c.closed) // the last answer went out, and epoll would not watch for the rest
+        return;
+    switch (c.phase) {
+    case Phase::Tunnel:
+    case Phase::HttpExchange:
+        if (events & EPOLLERR)
+            return close(c);
+        c.deadline = m_now + m_limits.idleTimeout;
+        pumpFlows(c);
+        return;
+    case Phase::Closing:
+        if (c.draining && (events & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+            char sink[ReadChunk];
+            const ssize_t n = ::recv(c.client.get(), sink, sizeof sink, 0);
+            c.drained += n > 0 ? std::size_t(n) : 0;
+            if (n == 0 || (n < 0 && errno != EAGAIN) || c.drained > DrainLimit)
+                return close(c);
+        }
+        if (!c.draining && c.outSent == c.out.size())
+            beginClosing(c);
+        return;
+    case Phase::Resolving:
+    case Phase::Connecting:
+        if (events & (EPOLLHUP | EPOLLERR))
+            return close(c); // the client gave up
+        updateInterest(c);
+        return;
+    default:
+        break;
+    }
+    if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+        const std::size_t limit =
+            c.phase == Phase::SniPeek ? tls::MaxClientHelloBytes : m_limits.maxRequestHeaderBytes + 1;
+        const ReadResult read = readClient(c, limit);
+        if (read == ReadResult::Failed)
+            return close(c);
+        // A client may half-close right after its request; what it sent is still served.
+        processInput(c);
+        if (c.closed)
+            return;
+        if (read == ReadResult::Ended &&
+            (c.phase == Phase::Greeting || c.phase == Phase::HttpHead || c.phase == Phase::SocksGreeting ||
+             c.phase == Phase::SocksRequest || c.phase == Phase::SniPeek))
+            return close(c);
+    }
+    updateInterest(c);
+}
+
+ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
+{
+    while (c.in.size() < limit) {
+        char buffer[ReadChunk];
+        const ssize_t n = ::recv(c.client.get(), buffer, std::min(sizeof buffer, limit - c.in.size()), 0);
+        if (n > 0) {
+            c.in.append(buffer, std::size_t(n));
+            continue;
+        }
+        if (n == 0)
+            return ReadResult::Ended;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? ReadResult::Open : ReadResult::Failed;
+    }
+    return ReadResult::Open;
+}
+
+void ProxyLoop::processInput(Connection &c)
+{
+    if (c.phase == Phase::Greeting && !c.in.empty()) {
+        c.phase = std::uint8_t(c.in[0]) == socks5::Version ? Phase::SocksGreeting : Phase::HttpHead;
+        c.protocol = c.phase == Phase::SocksGreeting ? Protocol::Socks : Protocol::Http;
+    }
+    switch (c.phase) {
+    case Phase::HttpHead:
+        return processHttpHead(c);
+    case Phase::SocksGreeting:
+        return processSocksGreeting(c);
+    case Phase::SocksRequest:
+        return processSocksRequest(c);
+    case Phase::SniPeek:
+        return checkClientHello(c);
+    default:
+        return;
+    }
+}
+
+void ProxyLoop::onTimeout(Connection &c)
+{
+    switch (c.phase) {
+    case Phase::Greeting:
+    case Phase::HttpHead:
+        if (c.in.empty())
+            return close(c); // an idle keep-alive connection, or a client that never spoke
+        return refuse(c, Refusal::limit(408, QStringLiteral("the request head did not arrive in time")));
+    case Phase::SocksGreeting:
+    case Phase::SocksRequest:
+        return close(c);
+    case Phase::Resolving:
+    case Phase::Connecting:
+        return refuse(c, Refusal::upstreamFailed(504, socks5::Reply::HostUnreachable,
+                                                 QStringLiteral("%1 did not answer within %2 ms")
+                                                     .arg(qs(http::formatAuthority(c.target)))
+                                                     .arg(m_limits.connectTimeout.count())));
+    case Phase::SniPeek:
+        // The client sent nothing: a protocol where the server speaks first. Not TLS, so relay.
+        if (c.in.empty())
+            return startTunnel(c);
+        return refuse(c, Refusal::sni(QStringLiteral("incomplete TLS ClientHello")));
+    case Phase::Tunnel:
+    case Phase::HttpExchange:
+    case Phase::Closing:
+    case Phase::Intercepted:
+        return close(c);
+    }
+}
+
+void ProxyLoop::refuse(Connection &c, const Refusal &refusal)
+{
+    Q_ASSERT(isLoopThread());
+    emitEvent(c, refusal.kind, refusal.rule, refusal.reason);
+    releaseUpstream(c);
+    const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"
+    // The answer goes out through the plain output buffer, in one write, once nothing else can.
+    c.phase = Phase::Closing;
+    if (c.protocol == Protocol::Socks) {
+        if (!tunnelOpen)
+            writeClient(c, socks5::reply(refusal.socksReply));
+    } else if (refusal.status != 0 && !tunnelOpen) {
+        sendHttpError(c, refusal);
+    }
+    c.deadline = m_now + DrainTime;
+    if (c.outSent == c.out.size())
+        beginClosing(c);
+    else
+        updateInterest(c);
+}
+
+void ProxyLoop::sendHttpError(Connection &c, const Refusal &refusal)
+{
+    const int status = refusal.status;
+    const QString &rule = refusal.rule;
+    const QString &reason = refusal.reason;
+    QString body;
+    if (status == 403) {
+        body = QStringLiteral("Paddock refused the connection to %1 from sandbox %2.\n")
+                   .arg(qs(http::formatAuthority(c.target)), c.endpoint->identity.sandbox);
+        body += QStringLiteral("Rule: %1\nReason: %2\n")
+                    .arg(rule.isEmpty() ? QStringLiteral("default deny") : rule, reason);
+        if (!refusal.fix.isEmpty())
+            body += QStringLiteral("To allow it: %1\n").arg(refusal.fix);
+    } else {
+        body = QStringLiteral("Paddock proxy: %1\n").arg(reason);
+    }
+    const QByteArray bodyBytes = body.toUtf8();
+    std::string head = "HTTP/1.1 " + std::to_string(status) + " " + std::string(http::statusText(status)) + "\r\n";
+    head += "X-Paddock-Reason: " + http::headerSafe(reason.toStdString()) + "\r\n";
+    if (!rule.isEmpty())
+        head += "X-Paddock-Rule: " + http::headerSafe(rule.toStdString()) + "\r\n";
+    head += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(bodyBytes.size()) +
+            "\r\nConnection: close\r\n\r\n";
+    head.append(bodyBytes.constData(), std::size_t(bodyBytes.size()));
+    writeClient(c, head);
+}
+
+void ProxyLoop::writeClient(Connection &c, std::string_view bytes)
+{
+    if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange) {
+        c.down.queue(bytes);
+        return;
+    }
+    if (c.outSent == c.out.size()) {
+        c.out.clear();
+        c.outSent = 0;
+    }
+    c.out.append(bytes);
+    flushOut(c);
+}
+
+bool ProxyLoop::flushOut(Connection &c)
+{
+    while (c.outSent < c.out.size()) {
+        const ssize_t n = ::send(c.client.get(), c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK;
+        c.outSent += std::size_t(n);
+    }
+    if (c.phase == Phase::Closing && !c.draining)
+        beginClosing(c);
+    return true;
+}
+
+void ProxyLoop::beginClosing(Connection &c)
+{
+    if (c.draining)
+        return;
+    c.draining = true;
+    ::shutdown(c.client.get(), SHUT_WR);
+    std::string().swap(c.in);
+    updateInterest(c);
+}
+
+} // namespace paddock::proxy

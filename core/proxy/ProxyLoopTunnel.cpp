@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CONNECT and SOCKS tunnels once the upstream answers: the ClientHello check, the relay both ways
+// (an HTTP exchange uses it too), or handing an inject domain's tunnel to its interception thread.
+#include "proxy/ProxyLoopInternal.h"
+
+#include "proxy/ClientHello.h"
+
+#include <algorithm>
+
+namespace paddock::proxy {
+
+using namespace loop;
+
+void ProxyLoop::checkClientHello(Connection &c)
+{
+    using Status = tls::ClientHelloInfo::Status;
+    const tls::ClientHelloInfo hello = tls::parseClientHello(c.in);
+    switch (hello.status) {
+    case Status::Incomplete:
+        if (c.in.size() >= tls::MaxClientHelloBytes)
+            break;
+        updateInterest(c);
+        return;
+    case Status::NotTls:
+    case Status::NoSni:
+        // Without a name there is nothing to compare; the target itself was allowed.
+        return startTunnel(c);
+    case Status::Sni: {
+        if (hello.serverName == c.target.host)
+            return startTunnel(c);
+        const QString reason = QStringLiteral("SNI mismatch: the TLS server name is %1 but the tunnel goes to %2")
+                                   .arg(qs(hello.serverName), qs(c.target.host));
+        return refuse(c, Refusal::sni(reason));
+    }
+    case Status::Malformed:
+        break;
+    }
+    refuse(c, Refusal::sni(QStringLiteral("malformed TLS ClientHello")));
+}
+
+void ProxyLoop::startTunnel(Connection &c)
+{
+    c.phase = Phase::Tunnel;
+    c.deadline = m_now + m_limits.idleTimeout;
+    c.up.attach(c.client.get(), c.upstream.get());
+    c.down.attach(c.upstream.get(), c.client.get());
+    c.up.queue(c.in);
+    c.down.queue(std::string_view(c.out).substr(c.outSent));
+    std::string().swap(c.in);
+    std::string().swap(c.out);
+    c.outSent = 0;
+    pumpFlows(c);
+}
+
+bool ProxyLoop::startInterception(Connection &c)
+{
+    const std::shared_ptr<const Interception> interception = c.endpoint->interception;
+    if (!interception || !interception->intercepts(c.target.host))
+        return false;
+    if (!c.in.empty()) { // TLS bytes sent before the tunnel was granted: no client does this
+        refuse(c, Refusal::badRequest(QStringLiteral("data sent before the tunnel was established")));
+        return true;
+    }
+    InterceptedSetup setup;
+    setup.interception = interception;
+    setup.client = c.client.get();
+    setup.upstream = c.upstream.get();
+    setup.host = c.target.host;
+    setup.hostIsAddress = c.target.isIpLiteral;
+    setup.greeting = c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
+                                                   : std::string("HTTP/1.1 200 Connection established\r\n\r\n");
+    setup.limits = m_limits;
+    setup.eventTemplate.sandbox = c.endpoint->identity.sandbox;
+    setup.eventTemplate.kit = c.endpoint->identity.kit;
+    setup.eventTemplate.host = qs(c.target.host);
+    setup.eventTemplate.port = c.target.port;
+    setup.eventTemplate.protocol = c.protocol;
+    setup.eventTemplate.rule = c.allowRule;
+    setup.report = [events = m_events.get()](ProxyEvent event) { events->post(std::move(event)); };
+    const quint64 id = c.id;
+    setup.finished = [this, id] {
+        post([this, id] {
+            const auto it = m_connections.find(id);
+            if (it != m_connections.end() && it->second->phase == Phase::Intercepted)
+                close(*it->second);
+        });
+    };
+    // The thread owns the sockets' I/O from now on: the loop stops watching them. Were one still
+    // watched, the loop would read bytes that belong to the thread's TLS session.
+    if (!setMask(c.client.get(), c.clientMask, 0, tag(c.id, ClientTag), true) ||
+        !setMask(c.upstream.get(), c.upstreamMask, 0, tag(c.id, UpstreamTag), true)) {
+        close(c);
+        return true;
+    }
+    c.phase = Phase::Intercepted;
+    c.deadline = Clock::time_point::max(); // the thread keeps its own timeouts
+    c.interception = std::make_unique<InterceptedConnection>(std::move(setup));
+    return true;
+}
+
+void ProxyLoop::pumpFlows(Connection &c)
+{
+    const int pipeSize = m_limits.pipeSize;
+    if (!c.up.pump(pipeSize) || !c.down.pump(pipeSize))
+        return close(c);
+    if (c.phase == Phase::Tunnel) {
+        c.up.shutdownDestinationOnce();
+        c.down.shutdownDestinationOnce();
+        if (c.up.finished() && c.down.finished())
+            return close(c);
+    } else if (c.responseHeadDone && c.down.finished()) {
+        return finishHttpExchange(c);
+    }
+    updateInterest(c);
+}
+
+} // namespace paddock::proxy

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// From a target to a connected upstream: the policy asked (before and after resolving), the name
+// resolved, each address tried in turn.
+#include "proxy/ProxyLoopInternal.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+namespace paddock::proxy {
+
+using namespace loop;
+
+namespace {
+
+socks5::Reply socksReplyFor(int error)
+{
+    switch (error) {
+    case ECONNREFUSED:
+        return socks5::Reply::ConnectionRefused;
+    case ENETUNREACH:
+        return socks5::Reply::NetworkUnreachable;
+    case EHOSTUNREACH:
+    case ETIMEDOUT:
+        return socks5::Reply::HostUnreachable;
+    default:
+        return socks5::Reply::GeneralFailure;
+    }
+}
+
+bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage &storage, socklen_t &length)
+{
+    std::memset(&storage, 0, sizeof storage);
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4);
+    if (isV4) {
+        auto *in = reinterpret_cast<sockaddr_in *>(&storage);
+        in->sin_family = AF_INET;
+        in->sin_port = htons(port);
+        in->sin_addr.s_addr = htonl(v4);
+        length = sizeof(sockaddr_in);
+        return true;
+    }
+    if (address.protocol() != QAbstractSocket::IPv6Protocol)
+        return false;
+    auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = htons(port);
+    const Q_IPV6ADDR bytes = address.toIPv6Address();
+    std::memcpy(&in6->sin6_addr, bytes.c, 16);
+    length = sizeof(sockaddr_in6);
+    return true;
+}
+
+} // namespace
+
+Verdict ProxyLoop::ask(const Connection &c) const
+{
+    ConnectionQuery query;
+    query.sandbox = c.endpoint->identity.sandbox;
+    query.kit = c.endpoint->identity.kit;
+    query.host = qs(c.target.host);
+    query.port = c.target.port;
+    query.protocol = c.protocol;
+    query.addresses = c.addresses;
+    std::shared_ptr<const Decider> decider;
+    {
+        const std::lock_guard lock(m_deciderMutex);
+        decider = m_decider;
+    }
+    if (!decider || !*decider)
+        return Verdict{false, QStringLiteral("default deny"), QStringLiteral("no policy is loaded"), {}};
+    try {
+        return (*decider)(query);
+    } catch (...) {
+        return Verdict{false, QStringLiteral("default deny"), QStringLiteral("the policy could not be evaluated"), {}};
+    }
+}
+
+void ProxyLoop::decide(Connection &c)
+{
+    c.addresses.clear();
+    if (c.target.isIpLiteral) {
+        c.addresses.push_back(QHostAddress(qs(c.target.host)));
+        return afterResolution(c);
+    }
+    // A name the policy refuses is never looked up: DNS itself would carry data out.
+    const Verdict verdict = ask(c);
+    if (!verdict.allowed)
+        return refuse(c, Refusal::policy(verdict));
+    if (auto mapped = m_overrides.lookup(c.target.host, c.target.port)) {
+        c.addresses = std::move(*mapped);
+        return afterResolution(c);
+    }
+    c.phase = Phase::Resolving;
+    c.deadline = m_now + m_limits.connectTimeout;
+    m_resolver->submit(c.id, c.target.host);
+    updateInterest(c);
+}
+
+void ProxyLoop::collectResolutions()
+{
+    Q_ASSERT(isLoopThread());
+    for (ResolverPool::Result &result : m_resolver->takeResults()) {
+        const auto it = m_connections.find(result.ticket);
+        if (it == m_connections.end() || it->second->phase != Phase::Resolving)
+            continue; // the client left or timed out meanwhile
+        Connection &c = *it->second;
+        if (!result.error.empty()) {
+            refuse(c, Refusal::upstreamFailed(
+                          502, socks5::Reply::HostUnreachable,
+                          QStringLiteral("cannot resolve %1: %2").arg(qs(c.target.host), qs(result.error))));
+            continue;
+        }
+        c.addresses = std::move(result.addresses);
+        afterResolution(c);
+    }
+}
+
+void ProxyLoop::afterResolution(Connection &c)
+{
+    const Verdict verdict = ask(c);
+    if (!verdict.allowed)
+        return refuse(c, Refusal::policy(verdict));
+    c.allowRule = verdict.rule;
+    if (c.endpoint->tunnels >= m_limits.maxTunnelsPerEndpoint)
+        return refuse(c, Refusal::limit(503, QStringLiteral("sandbox %1 already has %2 connections open")
+                                                 .arg(c.endpoint->identity.sandbox)
+                                                 .arg(m_limits.maxTunnelsPerEndpoint)));
+    connectUpstream(c);
+}
+
+void ProxyLoop::connectUpstream(Connection &c)
+{
+    c.phase = Phase::Connecting;
+    c.deadline = m_now + m_limits.connectTimeout;
+    c.nextAddress = 0;
+    c.lastConnectError = 0;
+    c.holdsTunnel = true;
+    ++c.endpoint->tunnels;
+    tryNextAddress(c);
+}
+
+void ProxyLoop::tryNextAddress(Connection &c)
+{
+    while (c.nextAddress < c.addresses.size()) {
+        sockaddr_storage address{};
+        socklen_t length = 0;
+        if (!toSockaddr(c.addresses[c.nextAddress++], c.target.port, address, length))
+            continue;
+        UniqueFd fd(::socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (!fd) {
+            c.lastConnectError = errno;
+            continue;
+        }
+        const int one = 1;
+        ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (::connect(fd.get(), reinterpret_cast<sockaddr *>(&address), length) != 0 && errno != EINPROGRESS) {
+            c.lastConnectError = errno;
+            continue;
+        }
+        c.upstream = std::move(fd);
+        c.upstreamMask = EPOLLOUT;
+        if (!epollControl(EPOLL_CTL_ADD, c.upstream.get(), EPOLLOUT, tag(c.id, UpstreamTag)))
+            return close(c);
+        updateInterest(c);
+        return;
+    }
+    const int error = c.lastConnectError ? c.lastConnectError : EHOSTUNREACH;
+    refuse(c, Refusal::upstreamFailed(
+                  502, socksReplyFor(error),
+                  QStringLiteral("cannot connect to %1: %2")
+                      .arg(qs(http::formatAuthority(c.target)), QString::fromLocal8Bit(strerror(error)))));
+}
+
+void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
+{
+    Q_ASSERT(isLoopThread());
+    if (c.phase == Phase::Connecting) {
+        int error = 0;
+        socklen_t length = sizeof error;
+        ::getsockopt(c.upstream.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+        if (error == 0 && !(events & (EPOLLERR | EPOLLHUP)))
+            return onUpstreamConnected(c);
+        if (error == 0 && !(events & EPOLLOUT))
+            return;
+        c.lastConnectError = error ? error : ECONNREFUSED;
+        c.upstream.reset();
+        c.upstreamMask = 0;
+        return tryNextAddress(c);
+    }
+    if (c.phase == Phase::HttpExchange && !c.responseHeadDone) {
+        c.deadline = m_now + m_limits.idleTimeout;
+        readResponseHead(c);
+        return;
+    }
+    if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange) {
+        c.deadline = m_now + m_limits.idleTimeout;
+        pumpFlows(c);
+        return;
+    }
+    if (events & (EPOLLERR | EPOLLHUP)) // the upstream left while the client is still being checked
+        close(c);
+}
+
+void ProxyLoop::onUpstreamConnected(Connection &c)
+{
+    emitEvent(c, Kind::Allowed, c.allowRule, {});
+    if (c.protocol == Protocol::Http)
+        return startHttpExchange(c);
+    // A tunnel to an inject domain of the endpoint's credentials is terminated, not spliced.
+    if (startInterception(c))
+        return;
+    writeClient(c, c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
+                                                 : std::string("HTTP/1.1 200 Connection established\r\n\r\n"));
+    const auto &ports = m_limits.sniCheckedPorts;
+    if (std::find(ports.begin(), ports.end(), c.target.port) == ports.end())
+        return startTunnel(c);
+    c.phase = Phase::SniPeek;
+    c.deadline = m_now + m_limits.headerTimeout;
+    checkClientHello(c);
+}
+
+} // namespace paddock::proxy

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// How a SandboxSpec becomes a Docker container. Every mount the container gets is listed in
+// containerSpec(), each with the reason it exists; anything not listed does not come from the
+// host.
+#include "runtime/SandboxSpecJson.h"
+#include "runtime/docker/DockerRuntime.h"
+
+#include "runtime/docker/DockerSandboxLayout.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+
+#include <sys/random.h>
+#include <unistd.h>
+
+namespace paddock::runtime {
+
+using docker::BindMount;
+using docker::ContainerSpec;
+namespace layout = docker::layout;
+
+namespace {
+
+constexpr size_t kTokenBytes = 32;
+
+// Each grant is one host socket (or file), bound read-only: connecting to a socket needs no
+// write access to the mount, and the sandbox cannot replace it.
+void addGrants(ContainerSpec &container, const SandboxGrants &grants)
+{
+    const auto bind = [&container](const QString &host, const QString &inside) {
+        container.binds.append(BindMount{host, inside, true});
+    };
+    if (!grants.dockerSocket.isEmpty())
+        bind(grants.dockerSocket, layout::kDockerInside);
+    if (!grants.sshAgentSocket.isEmpty()) {
+        bind(grants.sshAgentSocket, layout::kSshAgentInside);
+        container.env.insert(QStringLiteral("SSH_AUTH_SOCK"), layout::kSshAgentInside);
+    }
+    if (!grants.x11Display.isEmpty()) {
+        QString number = grants.x11Display.mid(grants.x11Display.indexOf(QLatin1Char(':')) + 1);
+        number = number.left(number.indexOf(QLatin1Char('.')) < 0 ? number.size() : number.indexOf(QLatin1Char('.')));
+        const QString socket = QStringLiteral("/tmp/.X11-unix/X") + number;
+        bind(socket, socket);
+        container.env.insert(QStringLiteral("DISPLAY"), QLatin1Char(':') + number);
+        if (!grants.xauthorityFile.isEmpty()) {
+            bind(grants.xauthorityFile, layout::kXauthorityInside);
+            container.env.insert(QStringLiteral("XAUTHORITY"), layout::kXauthorityInside);
+        }
+    }
+    if (!grants.waylandSocket.isEmpty()) {
+        bind(grants.waylandSocket, layout::kWaylandInside);
+        container.env.insert(QStringLiteral("WAYLAND_DISPLAY"), layout::kWaylandInside);
+    }
+    if (!grants.dbusSessionSocket.isEmpty()) {
+        bind(grants.dbusSessionSocket, layout::kDbusInside);
+        container.env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"),
+                             QStringLiteral("unix:path=") + layout::kDbusInside);
+    }
+}
+
+QString tmpfsOptions(const DockerVolume &volume)
+{
+    QStringList options{QStringLiteral("rw")};
+    if (!volume.size.isEmpty())
+        options << QStringLiteral("size=") + volume.size;
+    if (!volume.mode.isEmpty())
+        options << QStringLiteral("mode=") + volume.mode;
+    return options.join(QLatin1Char(','));
+}
+
+/** 32 random bytes as hex, from the kernel's generator (the source of /dev/urandom). */
+QString newSessionToken()
+{
+    unsigned char bytes[kTokenBytes];
+    size_t filled = 0;
+    while (filled < sizeof bytes) {
+        const ssize_t n = ::getrandom(bytes + filled, sizeof bytes - filled, 0);
+        if (n > 0)
+            filled += size_t(n);
+        else if (errno != EINTR)
+            qFatal("no random bytes for a session token");
+    }
+    return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(bytes), sizeof bytes).toHex());
+}
+
+/** paddock-init and its options, before the program: the container's entrypoint. */
+QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken)
+{
+    QStringList command{layout::kInitInside};
+    if (!spec.proxySocket.isEmpty())
+        command << QStringLiteral("--relay")
+                << QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket);
+    const QStringList publishes =
+        spec.environment.value(layout::kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &publish : publishes)
+        command << QStringLiteral("--publish") << publish;
+    // A detached sandbox's paddock-init is its supervisor. The token is on its command line,
+    // which paddock-init wipes before anything else runs in the container, and in a label.
+    if (!sessionToken.isEmpty()) {
+        command << QStringLiteral("--session-listen") << layout::kSessionSocket << QStringLiteral("--session-token")
+                << sessionToken;
+        if (!spec.startup.isEmpty())
+            command << QStringLiteral("--startup") << spec.startup;
+    }
+    command << QStringLiteral("--");
+    return command;
+}
+
+/** Every mount from the host, and the kit's volumes. */
+void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSandboxOptions &options)
+{
+    // paddock-init, read-only, the program the container starts.
+    container.binds.append(BindMount{spec.initPath, layout::kInitInside, true});
+    // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
+    // so the sandbox sees no other endpoint (the daemon's own socket may live beside it);
+    // unless the caller binds a directory that holds only this sandbox's sockets.
+    const bool endpointDirBound =
+        std::any_of(spec.readOnlyBinds.cbegin(), spec.readOnlyBinds.cend(), [&spec](const ReadOnlyBind &bind) {
+            return !spec.proxySocket.isEmpty() &&
+                   QFileInfo(spec.proxySocket).absolutePath() == QDir::cleanPath(bind.hostPath) &&
+                   QFileInfo(spec.sandboxProxySocket).path() == QDir::cleanPath(bind.sandboxPath);
+        });
+    if (!spec.proxySocket.isEmpty() && !endpointDirBound)
+        container.binds.append(BindMount{spec.proxySocket, spec.sandboxProxySocket, true});
+    // The two writable places from outside the image: the workspace at its own path, and the
+    // home (the user's chosen directory, else a volume private to this sandbox).
+    if (!spec.workspace.isEmpty())
+        container.binds.append(BindMount{spec.workspace, spec.workspace, false});
+    if (!spec.homeDir.isEmpty())
+        container.binds.append(BindMount{spec.homeDir, spec.sandboxHome, false});
+    else
+        container.volumes.append(
+            docker::VolumeMount{DockerRuntime::homeVolumeName(spec.name), spec.sandboxHome, false});
+    for (const ReadOnlyBind &bind : spec.readOnlyBinds)
+        container.binds.append(
+            BindMount{bind.hostPath, bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath, true});
+    addGrants(container, spec.grants);
+
+    // The kit's volumes: tmpfs in memory, the others named after the sandbox so they outlive
+    // a restart of the container and go with the sandbox's home.
+    for (const DockerVolume &volume : options.volumes) {
+        if (volume.tmpfs)
+            container.tmpfs.append(docker::TmpfsMount{volume.path, tmpfsOptions(volume)});
+        else
+            container.volumes.append(
+                docker::VolumeMount{DockerRuntime::volumeName(spec.name, volume.path), volume.path, false});
+    }
+}
+
+} // namespace
+
+ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options)
+{
+    ContainerSpec container;
+    container.image = options.image;
+    container.name = containerName(spec.name);
+    container.hostname = spec.name;
+    // The invoking user's ids: the workspace, the home and the proxy socket (in a directory
+    // only that user may enter) are that user's, and the sandbox reaches them as their owner.
+    container.user = !options.user.isEmpty() ? options.user : QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid());
+
+    // paddock-init is PID 1: it relays the loopback port to the proxy socket and reaps; a
+    // detached sandbox's supervises its sessions (the agent's among them) until it is stopped,
+    // a foreground one's runs the program to its end. Docker's own init is not needed.
+    const bool supervised = spec.lifetime == SandboxSpec::Lifetime::Detached;
+    const QString token = supervised ? newSessionToken() : QString();
+    container.entrypoint = initCommand(spec, token);
+    container.cmd = spec.argv;
+    container.init = false;
+
+    // Exactly the spec's environment (and the grants' variables): nothing from the caller.
+    container.env = spec.environment;
+    container.env.remove(layout::kPublishVariable);
+    container.workingDir = !spec.workingDir.isEmpty()  ? spec.workingDir
+                           : !spec.workspace.isEmpty() ? spec.workspace
+                                                       : spec.sandboxHome;
+
+    container.labels = {
+        {layout::kLabelSandbox, spec.name},
+        {layout::kLabelKit, spec.kitName},
+        {layout::kLabelWorkspace, spec.workspace},
+        {layout::kLabelRuntime, QStringLiteral("docker")},
+        {layout::kLabelSpec, QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact))}};
+    if (supervised)
+        container.labels.insert(layout::kLabelSessionToken, token);
+    addMounts(container, spec, options);
+
+    // No network but loopback; the relay is the way out. Capabilities and privilege gains are
+    // the ContainerSpec defaults: all dropped, no-new-privileges.
+    container.networkMode = QStringLiteral("none");
+    for (const DockerPort &port : options.ports)
+        container.ports.append(docker::PortBinding{port.containerPort, port.protocol, QStringLiteral("127.0.0.1"), 0});
+    container.nanoCpus = qint64(std::llround(options.cpus * 1e9));
+    container.memoryBytes = options.memoryBytes;
+    // A fork bomb stops at the sandbox's limit, as under bubblewrap (PidsLimit needs the pids cgroup).
+    container.pidsLimit = spec.limits.maxProcesses;
+
+    // A supervised sandbox gives each session a terminal of its own; its own output is its log.
+    // Input reaches only an interactive foreground sandbox, through its attach: the engine
+    // cannot pass on the end of the input (it ends the attach instead), which a terminal does
+    // not need (^D is a key its line discipline turns into end of file) but a pipe would.
+    container.tty = spec.interactive && !supervised;
+    container.openStdin = spec.interactive && !supervised;
+    return container;
+}
+
+} // namespace paddock::runtime
