@@ -44,8 +44,9 @@ void ImagePreparation::setKitDirectory(const QString &directory)
     m_kitDirectory = directory;
     m_image.clear();
     m_canBuild = false;
-    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(directory);
-    if (loaded.ok() && loaded.kit->sandbox) {
+    const kit::KitLoadResult loaded =
+        directory.isEmpty() ? kit::KitLoadResult{} : kit::KitLoader::loadDirectory(directory);
+    if (loaded.ok() && loaded.kit && loaded.kit->sandbox) {
         m_image = loaded.kit->sandbox->image;
         m_canBuild = loaded.kit->sandbox->build.has_value() ||
                      QFileInfo(QDir(directory).filePath(QStringLiteral("Dockerfile"))).isFile();
@@ -105,8 +106,18 @@ void ImagePreparation::follow(const QString &method, const QJsonObject &params)
             self->m_job.clear();
             return self->setState(QStringLiteral("failed"), reply.errorMessage());
         }
-        self->m_job = reply.result().value(QLatin1String("job")).toString();
+        self->followJob(reply.result().value(QLatin1String("job")).toString());
     });
+}
+
+void ImagePreparation::followJob(const QString &job)
+{
+    if (m_job != QLatin1String("pending") || m_state != QLatin1String("working")) {
+        m_percent = 0;
+        m_message = tr("Starting…");
+    }
+    m_job = job;
+    setState(QStringLiteral("working"));
 }
 
 void ImagePreparation::build()

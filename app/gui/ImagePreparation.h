@@ -59,6 +59,8 @@ public:
     /** Loads a `docker save` archive (a path or a file: URL) with `image.load`. */
     Q_INVOKABLE void load(const QUrl &file);
 
+    /** Follows the daemon's job @p job (build() and load() start one): its events move @c state. */
+    void followJob(const QString &job);
     /** An `image` event: followed when it belongs to the job under way. */
     void applyEvent(const QJsonObject &event);
 

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Classroom page's models fed what the daemon sends, as canned JSON, and read back through
 // data() as the page reads them: the running sandboxes of the imported kit, the checks of one
-// run as their events arrive, the verdict from the answer, and another run's events ignored.
+// run as their events arrive, the verdict from the answer, and another run's events ignored;
+// and the image step following its build's events.
 #include "ChecklistModel.h"
 #include "ClassroomModel.h"
+#include "ImagePreparation.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -64,6 +68,7 @@ private Q_SLOTS:
     void checksArriveOneByOneThenSettle();
     void failedCheckMakesTheVerdictRed();
     void otherRunsAndLateEventsAreIgnored();
+    void imageStepFollowsItsJob();
 
 private:
     QTemporaryDir m_home;
@@ -221,6 +226,64 @@ void TestClassroomModel::otherRunsAndLateEventsAreIgnored()
     // An event after the answer changes nothing.
     model.applyVerifyEvent(verifyEvent(QStringLiteral("run-3"), 0, check(QStringLiteral("blocked"), QStringLiteral("failed"), {})));
     QCOMPARE(model.checks()->rowCount(), 0);
+}
+
+void TestClassroomModel::imageStepFollowsItsJob()
+{
+    // A kit that names its image and can build it: a Dockerfile beside spec.yaml.
+    const QString kit = m_home.filePath(QStringLiteral("docker-kit"));
+    QDir().mkpath(kit);
+    QFile spec(kit + QStringLiteral("/spec.yaml"));
+    QVERIFY(spec.open(QIODevice::WriteOnly));
+    spec.write("schemaVersion: \"2\"\nkind: sandbox\nname: boxed\nsandbox:\n  image: course/boxed:1\n"
+               "  entrypoint: [sh, -c]\n");
+    spec.close();
+    paddock::gui::ImagePreparation image;
+    image.setKitDirectory(kit);
+    QCOMPARE(image.image(), QStringLiteral("course/boxed:1"));
+    QVERIFY(!image.canBuild());
+    QFile dockerfile(kit + QStringLiteral("/Dockerfile"));
+    QVERIFY(dockerfile.open(QIODevice::WriteOnly));
+    dockerfile.write("FROM scratch\n");
+    dockerfile.close();
+    image.setKitDirectory(QString());
+    image.setKitDirectory(kit);
+    QVERIFY(image.canBuild());
+    QCOMPARE(image.state(), QStringLiteral("idle"));
+
+    // Without the daemon nothing can be asked, and it says so.
+    image.check();
+    QCOMPARE(image.state(), QStringLiteral("failed"));
+    QCOMPARE(image.error(), QStringLiteral("The daemon is not connected."));
+
+    // A build under way: its steps move the progress; another job's events do not.
+    image.followJob(QStringLiteral("build-7"));
+    QCOMPARE(image.state(), QStringLiteral("working"));
+    image.applyEvent({{QStringLiteral("job"), QStringLiteral("build-7")},
+                      {QStringLiteral("state"), QStringLiteral("running")},
+                      {QStringLiteral("step"), 2},
+                      {QStringLiteral("totalSteps"), 4},
+                      {QStringLiteral("percent"), 50},
+                      {QStringLiteral("message"), QStringLiteral("COPY busybox /bin/busybox")}});
+    QCOMPARE(image.percent(), 50);
+    QCOMPARE(image.message(), QStringLiteral("Step 2 of 4: COPY busybox /bin/busybox"));
+    image.applyEvent({{QStringLiteral("job"), QStringLiteral("load-1")},
+                      {QStringLiteral("state"), QStringLiteral("failed")},
+                      {QStringLiteral("error"), QStringLiteral("not ours")}});
+    QCOMPARE(image.state(), QStringLiteral("working"));
+    QVERIFY(!image.ready());
+    // Its failure is said as the daemon says it.
+    image.applyEvent({{QStringLiteral("job"), QStringLiteral("build-7")},
+                      {QStringLiteral("state"), QStringLiteral("failed")},
+                      {QStringLiteral("error"), QStringLiteral("step 3/4 (RUN false) failed")}});
+    QCOMPARE(image.state(), QStringLiteral("failed"));
+    QCOMPARE(image.error(), QStringLiteral("step 3/4 (RUN false) failed"));
+    // Done: the image is looked for again (here without a daemon to answer).
+    image.followJob(QStringLiteral("build-8"));
+    image.applyEvent(
+        {{QStringLiteral("job"), QStringLiteral("build-8")}, {QStringLiteral("state"), QStringLiteral("done")}});
+    QCOMPARE(image.state(), QStringLiteral("failed"));
+    QCOMPARE(image.error(), QStringLiteral("The daemon is not connected."));
 }
 
 QTEST_GUILESS_MAIN(TestClassroomModel)
