@@ -2,6 +2,7 @@
 // paddock binding approve|revoke|ls|check: which service's key may be sent to which domains.
 #include "BindingApproval.h"
 #include "Cli.h"
+#include "KitArgument.h"
 #include "SecretCliSupport.h"
 
 #include "kit/KitLoader.h"
@@ -37,11 +38,16 @@ struct LoadedKit
 LoadedKit loadKit(const Invocation &call)
 {
     LoadedKit loaded;
-    loaded.directory = call.parser.value(kKitOption);
-    if (loaded.directory.isEmpty()) {
-        loaded.exitCode = usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
+    if (call.parser.value(kKitOption).isEmpty()) {
+        loaded.exitCode = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
         return loaded;
     }
+    const std::optional<QString> directory = resolveKit(call.parser.value(kKitOption));
+    if (!directory) {
+        loaded.exitCode = ExitFailed;
+        return loaded;
+    }
+    loaded.directory = *directory;
     kit::KitLoadOptions options;
     // Domains must be real names here: an argument without a value would leave a placeholder.
     options.requireArgValues = true;
@@ -199,7 +205,7 @@ int runList(const Invocation &call)
         return ExitOk;
     }
     if (list.isEmpty()) {
-        out() << "No bindings. Approve a kit's credentials with `paddock binding approve --kit DIR --all`.\n";
+        out() << "No bindings. Approve a kit's credentials with `paddock binding approve --kit KIT --all`.\n";
         return ExitOk;
     }
     qsizetype width = 7;
@@ -329,12 +335,6 @@ int runCheck(const Invocation &call)
         QStringLiteral("%1 required %2 not ready: run the commands after 'fix:' above")
             .arg(requiredNotReady)
             .arg(requiredNotReady == 1 ? QStringLiteral("credential is") : QStringLiteral("credentials are")));
-}
-
-QCommandLineOption kitOption()
-{
-    return QCommandLineOption(kKitOption, QStringLiteral("The kit directory (holding spec.yaml)."),
-                              QStringLiteral("DIR"));
 }
 
 QCommandLineOption argOption()

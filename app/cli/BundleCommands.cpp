@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock bundle export|import
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "bundle/Bundle.h"
 #include "common/AtomicFile.h"
+#include "kit/KitLibrary.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,9 +52,12 @@ bool commandExists(const QString &group, const QString &leafName)
 int runExport(const Invocation &call)
 {
     bundle::ExportRequest request;
-    request.kitDir = call.parser.value(QStringLiteral("kit"));
-    if (request.kitDir.isEmpty())
-        return usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
+    if (call.parser.value(QStringLiteral("kit")).isEmpty())
+        return usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
+    const std::optional<QString> kitDir = resolveKit(call.parser.value(QStringLiteral("kit")));
+    if (!kitDir)
+        return ExitFailed;
+    request.kitDir = *kitDir;
     request.includePolicy = call.parser.isSet(QStringLiteral("policy"));
     if (call.parser.isSet(QStringLiteral("notes"))) {
         QFile notes(call.parser.value(QStringLiteral("notes")));
@@ -139,21 +144,25 @@ void printPreview(const QString &file, const bundle::OpenedBundle &opened, const
     }
 }
 
-void printNextSteps(const bundle::ImportPlan &plan)
+void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName)
 {
+    // The kit by its name when the library finds this import by it, else by its folder.
+    const std::optional<QString> byName = kit::KitLibrary().resolve(kitName, nullptr);
+    const QString kit =
+        byName && *byName == QFileInfo(plan.destination).canonicalFilePath() ? kitName : plan.destination;
     QStringList steps;
     for (const bundle::BundleSecret &secret : plan.secrets)
         steps << QStringLiteral("paddock secret set %1").arg(secret.service);
     if (std::any_of(plan.secrets.cbegin(), plan.secrets.cend(),
                     [](const bundle::BundleSecret &secret) { return !secret.domains.isEmpty(); }))
-        steps << QStringLiteral("paddock binding approve --kit %1").arg(plan.destination);
+        steps << QStringLiteral("paddock binding approve --kit %1").arg(kit);
     if (plan.hasDockerfile) {
         const QString build = commandExists(QStringLiteral("template"), QStringLiteral("build"))
-                                  ? QStringLiteral("paddock template build --kit %1").arg(plan.destination)
+                                  ? QStringLiteral("paddock template build --kit %1").arg(kit)
                                   : QStringLiteral("docker build -t %1 %2").arg(plan.image, plan.destination);
         steps << build + QStringLiteral("   (for the Docker runtime only)");
     }
-    steps << QStringLiteral("cd YOUR-PROJECT && paddock run --kit %1").arg(plan.destination);
+    steps << QStringLiteral("cd YOUR-PROJECT && paddock run --kit %1").arg(kit);
     steps << QStringLiteral("paddock verify NAME   (NAME as 'paddock ls' shows it)");
     out() << "\nNext steps:\n";
     for (qsizetype i = 0; i < steps.size(); ++i)
@@ -185,7 +194,7 @@ int runImport(const Invocation &call)
     if (plan->hasPolicy)
         out() << "; policy updated (" << plan->rulesToAdd() << " rules added)";
     out() << ".\n";
-    printNextSteps(*plan);
+    printNextSteps(*plan, opened.bundle->kit.name);
     return ExitOk;
 }
 
@@ -210,7 +219,7 @@ Command bundleCommand()
                        "files in it are refused and .git folders left out. With --policy the bundle carries the\n"
                        "policy preset and the global rules (and the kit's own) of policy.yaml.");
     exportCommand.options = {
-        QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit directory to pack."), QStringLiteral("DIR")),
+        kitOption(QStringLiteral("The kit to pack.")),
         QCommandLineOption(QStringLiteral("policy"), QStringLiteral("Include the policy preset and rules.")),
         QCommandLineOption(QStringLiteral("notes"), QStringLiteral("A text file shown to students on import."),
                            QStringLiteral("FILE")),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit validate|show|ls|add|forget|new (allow and deny live in KitEditCommands.cpp)
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
@@ -18,13 +19,30 @@ namespace paddock::cli {
 
 namespace {
 
+/** The kit @p argument names (a library name or a folder), loaded; an unknown name is one error. */
+kit::KitLoadResult loadNamedKit(const kit::KitLibrary &library, const QString &argument,
+                                const kit::KitLoadOptions &options)
+{
+    QString error;
+    const std::optional<QString> folder = library.resolve(argument, &error);
+    if (folder)
+        return kit::KitLoader::loadDirectory(*folder, options);
+    kit::KitLoadResult result;
+    kit::Diagnostic problem;
+    problem.file = argument;
+    problem.message = error;
+    result.diagnostics << problem;
+    return result;
+}
+
 int runValidate(const Invocation &call)
 {
+    const kit::KitLibrary library;
     bool anyInvalid = false;
     for (const QString &dir : call.positional) {
         // Required arguments stay unresolved here: a kit is valid when it is valid for
         // some values of its arguments, which only `show` and `run` need.
-        const kit::KitLoadResult result = kit::KitLoader::loadDirectory(dir, {});
+        const kit::KitLoadResult result = loadNamedKit(library, dir, {});
         if (result.ok()) {
             out() << dir << ": ok\n";
             for (const kit::Diagnostic &d : result.diagnostics)
@@ -52,8 +70,7 @@ int runShow(const Invocation &call)
             return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(assignment));
         options.args.insert(assignment.left(eq), assignment.mid(eq + 1));
     }
-    const QString dir = call.positional.constFirst();
-    const kit::KitLoadResult result = kit::KitLoader::loadDirectory(dir, options);
+    const kit::KitLoadResult result = loadNamedKit(kit::KitLibrary(), call.positional.constFirst(), options);
     if (!result.ok()) {
         for (const kit::Diagnostic &d : result.diagnostics)
             err() << d.toString() << '\n';
@@ -230,11 +247,11 @@ Command kitCommand()
         QStringLiteral("Reads each kit as sbx does, strictly: an unknown field anywhere is an error, and so\n"
                        "is a key of v1 or of an earlier draft (the error names its v2 replacement).\n"
                        "schemaVersion \"1\" kits are refused with a note on how to migrate them.\n\n"
-                       "Prints one line per kit: 'DIR: ok' followed by its warnings, or 'DIR: invalid'\n"
+                       "Prints one line per kit: 'KIT: ok' followed by its warnings, or 'KIT: invalid'\n"
                        "followed by its errors, each as FILE:LINE:COLUMN: error: MESSAGE.\n"
                        "Required arguments (args:) need no value here. Exits 1 when a kit is invalid.");
-    validate.positionalSyntax = QStringLiteral("DIR...");
-    validate.positionalHelp = {{QStringLiteral("DIR"), QStringLiteral("A kit directory (holding spec.yaml).")}};
+    validate.positionalSyntax = QStringLiteral("KIT...");
+    validate.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()}};
     validate.minPositional = 1;
     validate.run = runValidate;
 
@@ -247,8 +264,8 @@ Command kitCommand()
                        "basic expanded into header and format, publishedPorts read as ports.\n"
                        "A required argument without a value is an error. Warnings go to stderr.\n"
                        "Exits 1 with the errors when the kit does not load.");
-    show.positionalSyntax = QStringLiteral("DIR");
-    show.positionalHelp = {{QStringLiteral("DIR"), QStringLiteral("A kit directory (holding spec.yaml).")}};
+    show.positionalSyntax = QStringLiteral("KIT");
+    show.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()}};
     show.minPositional = 1;
     show.maxPositional = 1;
     show.options = {
@@ -260,12 +277,14 @@ Command kitCommand()
 
     Command list;
     list.name = QStringLiteral("ls");
-    list.summary = QStringLiteral("List the kits Paddock knows: folders you added and the samples.");
+    list.summary = QStringLiteral("List the kits Paddock knows: folders you added, imported kits and the samples.");
     list.description =
-        QStringLiteral("Lists the kit folders added with `paddock kit add` (kept in ~/.config/paddock/kits.yaml)\n"
-                       "and the sample kits shipped with Paddock, each checked as `kit validate` does:\n"
-                       "name, version, source (added or sample), status (ok, or its number of errors)\n"
-                       "and folder. Exits 1 when kits.yaml cannot be read (the error names its line).");
+        QStringLiteral("Lists the kit folders added with `paddock kit add` (kept in ~/.config/paddock/kits.yaml),\n"
+                       "the kits `paddock bundle import` wrote into ~/.local/share/paddock/kits and the sample\n"
+                       "kits shipped with Paddock, each checked as `kit validate` does: name, version, source\n"
+                       "(added, imported or sample), status (ok, or its number of errors) and folder.\n"
+                       "Every command that takes a kit accepts the name listed here.\n"
+                       "Exits 1 when kits.yaml cannot be read (the error names its line).");
     list.maxPositional = 0;
     list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
     list.run = runList;

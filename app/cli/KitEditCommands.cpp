@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit allow|deny: edits through the minimal-diff writer.
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "kit/KitEditor.h"
+#include "kit/KitLibrary.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 namespace paddock::cli {
@@ -57,7 +60,20 @@ std::optional<QString> patternProblem(const QString &pattern)
 int runNetworkEdit(const Invocation &invocation, NetworkList list)
 {
     const bool remove = invocation.parser.isSet(QStringLiteral("remove"));
-    const QString kitDir = invocation.positional.first();
+    // The kit's spec.yaml itself is accepted too; anything else is a library name or a folder.
+    QString kitDir = invocation.positional.first();
+    if (!QFileInfo(kitDir).isFile()) {
+        const kit::KitLibrary library;
+        QString error;
+        const std::optional<QString> resolved = library.resolve(kitDir, &error);
+        if (!resolved)
+            return failure(error);
+        if (!kitDir.contains(QLatin1Char('/')) && library.sampleDirectories().contains(*resolved))
+            return failure(QStringLiteral("%1 is a sample kit shipped with Paddock and is not edited in place; copy "
+                                          "its folder %2 and add the copy with 'paddock kit add'")
+                               .arg(kitDir, *resolved));
+        kitDir = *resolved;
+    }
     const QStringList patterns = invocation.positional.mid(1);
     for (const QString &pattern : patterns) {
         if (const std::optional<QString> problem = patternProblem(pattern))
@@ -103,7 +119,7 @@ Command networkEditCommand(NetworkList list)
         allow ? QStringLiteral("Add domain patterns to a kit's network allowlist (--remove to take them out).")
               : QStringLiteral("Add domain patterns to a kit's network denylist (--remove to take them out).");
     command.description =
-        QStringLiteral("Adds each PATTERN to %1 in DIR/spec.yaml,\n"
+        QStringLiteral("Adds each PATTERN to %1 in KIT's spec.yaml,\n"
                        "or removes it with --remove.\n"
                        "\n"
                        "Only the lines concerned change: a new pattern is one new line written like the\n"
@@ -122,9 +138,9 @@ Command networkEditCommand(NetworkList list)
             .arg(listPath);
     command.options << QCommandLineOption(
         QStringLiteral("remove"), QStringLiteral("Remove the patterns from %1 instead of adding them.").arg(listPath));
-    command.positionalSyntax = QStringLiteral("DIR PATTERN...");
+    command.positionalSyntax = QStringLiteral("KIT PATTERN...");
     command.positionalHelp = {
-        {QStringLiteral("DIR"), QStringLiteral("The kit directory (or its spec.yaml).")},
+        {QStringLiteral("KIT"), kitArgumentHelp() + QStringLiteral(" Its spec.yaml may be named too.")},
         {QStringLiteral("PATTERN"),
          QStringLiteral("host, host:port, host:80-443, *.example.com, **.example.com, an IP or a "
                         "CIDR range. No scheme, no path.")},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock policy init|ls|allow|deny|rm|check|resolve|log|export
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
@@ -483,7 +484,10 @@ int runCheck(const Invocation &call)
 
     QString kitName;
     if (call.parser.isSet(QStringLiteral("kit"))) {
-        const QString dir = call.parser.value(QStringLiteral("kit"));
+        const std::optional<QString> resolved = resolveKit(call.parser.value(QStringLiteral("kit")));
+        if (!resolved)
+            return ExitFailed;
+        const QString dir = *resolved;
         const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(dir, {});
         if (!loaded.ok()) {
             for (const kit::Diagnostic &d : loaded.diagnostics)
@@ -962,9 +966,7 @@ Command policyCommand()
     check.positionalSyntax = QStringLiteral("network TARGET");
     check.minPositional = check.maxPositional = 2;
     check.options = {sandboxOption(QStringLiteral("Decide for this sandbox (its rules count too).")),
-                     QCommandLineOption(QStringLiteral("kit"),
-                                        QStringLiteral("Count this kit's permissions.network too."),
-                                        QStringLiteral("DIR")),
+                     kitOption(QStringLiteral("Count this kit's permissions.network too.")),
                      jsonOption(QStringLiteral("the decision"))};
 
     Command resolve;

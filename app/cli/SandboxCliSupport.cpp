@@ -61,10 +61,6 @@ QCommandLineOption nameOption()
     return {QStringLiteral("name"), QStringLiteral("The sandbox's name (default: KIT-FOLDER)."),
             QStringLiteral("NAME")};
 }
-QCommandLineOption kitOption()
-{
-    return {QStringLiteral("kit"), QStringLiteral("The kit directory (holding spec.yaml)."), QStringLiteral("DIR")};
-}
 QCommandLineOption argOption()
 {
     return {QStringLiteral("arg"), QStringLiteral("A value for the kit's argument NAME (repeatable)."),
@@ -166,9 +162,13 @@ QStringList argumentsAfterDoubleDash()
 
 std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
 {
-    const QString kit = call.parser.value(QStringLiteral("kit"));
-    if (kit.isEmpty()) {
-        *code = usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
+    if (call.parser.value(QStringLiteral("kit")).isEmpty()) {
+        *code = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
+        return std::nullopt;
+    }
+    const std::optional<QString> kit = resolveKit(call.parser.value(QStringLiteral("kit")));
+    if (!kit) {
+        *code = ExitFailed;
         return std::nullopt;
     }
     const QStringList command = argumentsAfterDoubleDash();
@@ -187,7 +187,7 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         }
         kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
     }
-    QJsonObject params{{QStringLiteral("kit"), QFileInfo(kit).absoluteFilePath()},
+    QJsonObject params{{QStringLiteral("kit"), *kit},
                        {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
                        {QStringLiteral("paths"), extra},
                        {QStringLiteral("args"), QJsonArray::fromStringList(command)},

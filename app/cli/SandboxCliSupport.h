@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Command.h"
+#include "KitArgument.h"
 
 #include "kit/Kit.h"
 #include "runtime/Runtime.h"
@@ -26,7 +27,6 @@ inline constexpr int kCreateTimeoutMs = 60 * 60 * 1000;
 
 QCommandLineOption backendOption();
 QCommandLineOption nameOption();
-QCommandLineOption kitOption();
 QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();

@@ -76,7 +76,7 @@ int runLs(const Invocation &call)
         return ExitOk;
     }
     if (sandboxes.isEmpty()) {
-        out() << "No sandboxes. Start one with 'paddock run --kit DIR [PATH]'.\n";
+        out() << "No sandboxes. Start one with 'paddock run --kit KIT [PATH]'.\n";
         return ExitOk;
     }
     QList<QStringList> rows{{QStringLiteral("NAME"), QStringLiteral("KIT"), QStringLiteral("BACKEND"),

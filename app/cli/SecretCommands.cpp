@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock secret set|ls|rm: provider keys in the OS keychain.
 #include "Cli.h"
+#include "KitArgument.h"
 #include "SecretCliSupport.h"
 
 #include "common/Paths.h"
+#include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
 #include "network/PolicyDecider.h"
 #include "policy/PolicyStore.h"
@@ -186,8 +188,12 @@ struct TestedCredential
 std::optional<TestedCredential> findCredential(const Invocation &call, const QString &service,
                                                const QString &sandboxName, QString *error)
 {
-    const QString kitDir = call.parser.value(QStringLiteral("kit"));
-    if (!kitDir.isEmpty()) {
+    if (!call.parser.value(QStringLiteral("kit")).isEmpty()) {
+        const std::optional<QString> resolved =
+            kit::KitLibrary().resolve(call.parser.value(QStringLiteral("kit")), error);
+        if (!resolved)
+            return std::nullopt;
+        const QString kitDir = *resolved;
         kit::KitLoadOptions options;
         options.requireArgValues = true;
         for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
@@ -195,7 +201,7 @@ std::optional<TestedCredential> findCredential(const Invocation &call, const QSt
             if (equals > 0)
                 options.args.insert(pair.left(equals), pair.mid(equals + 1));
         }
-        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(QDir(kitDir).absolutePath(), options);
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
         if (!loaded.ok()) {
             *error = QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why").arg(kitDir);
             return std::nullopt;
@@ -220,7 +226,7 @@ std::optional<TestedCredential> findCredential(const Invocation &call, const QSt
                 return TestedCredential{credential, QString()};
         }
     }
-    *error = QStringLiteral("no sandbox's kit injects a %1 key; give the kit with --kit DIR").arg(service);
+    *error = QStringLiteral("no sandbox's kit injects a %1 key; give the kit with --kit KIT").arg(service);
     return std::nullopt;
 }
 
@@ -336,7 +342,7 @@ int runTest(const Invocation &call)
                                .arg(host, service, domains.join(QStringLiteral(", "))));
         return failure(
             QStringLiteral("sending the %1 key to %2 is not approved; approve it with `paddock binding approve "
-                           "--kit DIR %1`")
+                           "--kit KIT %1`")
                 .arg(service, host));
     }
 
@@ -478,7 +484,7 @@ Command secretCommand()
                        "adds the key from the keychain with the header and format the kit names, for a domain the\n"
                        "binding approves. Prints the status line; exits 0 when the provider answers 2xx, 1 when it\n"
                        "answers 401 or 403, or anything else that does not prove the key.\n\n"
-                       "The kit is --kit DIR, or else the kit of a sandbox that uses SERVICE. The URL is --url, or\n"
+                       "The kit is --kit KIT, or else the kit of a sandbox that uses SERVICE. The URL is --url, or\n"
                        "https://DOMAIN/v1/models for the first inject domain of SERVICE: the model list of OpenAI\n"
                        "and the providers compatible with it, which needs the key. Name mappings of\n"
                        "`paddock policy resolve` apply.");
@@ -487,9 +493,7 @@ Command secretCommand()
     test.minPositional = 1;
     test.maxPositional = 1;
     test.options = {
-        sandboxOption(),
-        QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit that injects the key."),
-                           QStringLiteral("DIR")),
+        sandboxOption(), kitOption(QStringLiteral("The kit that injects the key.")),
         QCommandLineOption(QStringLiteral("arg"), QStringLiteral("A value for the kit's argument NAME."),
                            QStringLiteral("NAME=VALUE")),
         QCommandLineOption(QStringLiteral("url"), QStringLiteral("The https:// URL to ask."), QStringLiteral("URL"))};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock shim install|ls|rm: launchers that make a sandbox the default way a command starts.
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "common/AtomicFile.h"
 #include "kit/KitLoader.h"
@@ -101,10 +102,12 @@ int runInstall(const Invocation &call)
                           QStringLiteral("'%1' is not a command name (letters, digits, '.', '_', '+', '-')").arg(command));
     if (command == QLatin1String("paddock") || command == QLatin1String("paddockd"))
         return usageError(call.commandPath, QStringLiteral("a shim named %1 would run itself").arg(command));
-    const QString kitOption = call.parser.value(QStringLiteral("kit"));
-    if (kitOption.isEmpty())
-        return usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
-    const QString kitDir = QFileInfo(kitOption).absoluteFilePath();
+    if (call.parser.value(QStringLiteral("kit")).isEmpty())
+        return usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
+    const std::optional<QString> resolved = resolveKit(call.parser.value(QStringLiteral("kit")));
+    if (!resolved)
+        return ExitFailed;
+    const QString kitDir = *resolved;
     const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, {});
     if (!loaded.ok())
         return failure(QStringLiteral("%1 is not a valid kit; 'paddock kit validate %1' says why").arg(kitDir));
@@ -153,7 +156,7 @@ int runLs(const Invocation &call)
         return ExitOk;
     }
     if (shims.isEmpty()) {
-        out() << "No shims in " << dir << ". Add one with 'paddock shim install COMMAND --kit DIR'.\n";
+        out() << "No shims in " << dir << ". Add one with 'paddock shim install COMMAND --kit KIT'.\n";
         return ExitOk;
     }
     qsizetype width = QStringLiteral("COMMAND").size();
@@ -212,9 +215,7 @@ Command shimCommand()
     install.description =
         QStringLiteral("Writes BIN/COMMAND (BIN: ~/.local/bin unless --dir). An existing shim is updated; any other\n"
                        "file of that name is refused. Warns when BIN is not on PATH.");
-    install.options = {QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit directory."),
-                                          QStringLiteral("DIR")),
-                       dirOption()};
+    install.options = {kitOption(QStringLiteral("The kit the command runs in.")), dirOption()};
     install.positionalSyntax = QStringLiteral("COMMAND");
     install.positionalHelp = {{QStringLiteral("COMMAND"), QStringLiteral("The command name, as you type it.")}};
     install.minPositional = install.maxPositional = 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock template build|load|ls: the images Docker sandboxes run, through the daemon's jobs.
 #include "Cli.h"
+#include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
@@ -197,10 +198,11 @@ QCommandLineOption jsonOption()
 
 int runBuild(const Invocation &call)
 {
-    const QString kit =
-        call.parser.isSet(QStringLiteral("kit")) ? call.parser.value(QStringLiteral("kit")) : QDir::currentPath();
-    if (!QFileInfo(kit).isDir())
-        return usageError(call.commandPath, QStringLiteral("%1 is not a kit directory").arg(kit));
+    const std::optional<QString> kit = call.parser.isSet(QStringLiteral("kit"))
+                                           ? resolveKit(call.parser.value(QStringLiteral("kit")))
+                                           : std::optional<QString>(QDir::currentPath());
+    if (!kit)
+        return ExitFailed;
     QJsonObject kitArgs;
     for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
         const qsizetype equals = pair.indexOf(QLatin1Char('='));
@@ -208,7 +210,7 @@ int runBuild(const Invocation &call)
             return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
         kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
     }
-    QJsonObject params{{QStringLiteral("kit"), QFileInfo(kit).absoluteFilePath()},
+    QJsonObject params{{QStringLiteral("kit"), *kit},
                        {QStringLiteral("kitArgs"), kitArgs},
                        {QStringLiteral("noCache"), call.parser.isSet(QStringLiteral("no-cache"))}};
     if (call.parser.isSet(QStringLiteral("tag")))
@@ -249,7 +251,7 @@ int runLs(const Invocation &call)
         return ExitOk;
     }
     if (images.isEmpty()) {
-        out() << "No images. Build one with 'paddock template build --kit DIR' or load one with "
+        out() << "No images. Build one with 'paddock template build --kit KIT' or load one with "
                  "'paddock template load FILE'.\n";
         return ExitOk;
     }
@@ -305,14 +307,14 @@ Command templateCommand()
 
     Command build = leaf(
         QStringLiteral("build"), QStringLiteral("Build a kit's image."),
-        QStringLiteral("Builds the image of the kit in DIR (default: the current directory): from its `sandbox.build`\n"
-                       "(context relative to the kit, dockerfile relative to the context), else from the\n"
-                       "Dockerfile beside spec.yaml. The tag is --tag, else the kit's `sandbox.image`, so that\n"
-                       "'paddock run --backend docker' finds it. Prints a line per Dockerfile instruction."),
+        QStringLiteral(
+            "Builds the image of the kit KIT (default: the one in the current directory): from its `sandbox.build`\n"
+            "(context relative to the kit, dockerfile relative to the context), else from the\n"
+            "Dockerfile beside spec.yaml. The tag is --tag, else the kit's `sandbox.image`, so that\n"
+            "'paddock run --backend docker' finds it. Prints a line per Dockerfile instruction."),
         runBuild);
     build.options = {
-        QCommandLineOption(QStringLiteral("kit"), QStringLiteral("The kit directory (holding spec.yaml)."),
-                           QStringLiteral("DIR")),
+        kitOption(QStringLiteral("The kit whose image is built (default: the current directory).")),
         QCommandLineOption(QStringLiteral("tag"),
                            QStringLiteral("The image's name (default: the kit's sandbox.image)."), QStringLiteral("T")),
         QCommandLineOption(QStringLiteral("arg"), QStringLiteral("A value for the kit's argument NAME (repeatable)."),

@@ -141,6 +141,9 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
     // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->start();
+    // The course's checklist, run inside sandboxes through the runtimes SandboxService owns.
+    m_verify = std::make_unique<sandbox::VerifyService>(m_server, *m_sandboxes);
+    m_verify->start();
 
     if (!m_server.listen(socketPath, &error)) {
         *message = error;

@@ -7,6 +7,7 @@
 #include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SecretService.h"
+#include "sandbox/VerifyService.h"
 
 #include <QObject>
 #include <QString>
@@ -50,6 +51,7 @@ private:
     std::unique_ptr<sandbox::ImageService> m_images;
     std::unique_ptr<sandbox::PolicyService> m_policy;
     std::unique_ptr<sandbox::SecretService> m_secrets;
+    std::unique_ptr<sandbox::VerifyService> m_verify;
     InstanceLock m_lock;
     QString m_socketPath;
     QSocketNotifier *m_signalNotifier = nullptr;

@@ -2,18 +2,26 @@
 #include "ClassroomModel.h"
 
 #include "bundle/Bundle.h"
-#include "bundle/Checklist.h"
+#include "kit/KitLibrary.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QLoggingCategory>
-#include <QPointer>
 #include <QThread>
+#include <QUuid>
+
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcClassroom, "paddock.gui.classroom")
 
 namespace paddock::gui {
 
 namespace {
+
+constexpr int kPollIntervalMs = 4000;
+const QString kVerifyTopic = QStringLiteral("verify");
 
 QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan &plan)
 {
@@ -52,9 +60,87 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
 
 } // namespace
 
-ClassroomModel::ClassroomModel(QObject *parent) : QObject(parent) {}
+ClassroomModel::ClassroomModel(QObject *parent) : QObject(parent)
+{
+    m_poll.setInterval(kPollIntervalMs);
+    connect(&m_poll, &QTimer::timeout, this, [this] { refreshSandboxes(); });
+    findLastImportedKit();
+}
 
 ClassroomModel::~ClassroomModel() = default;
+
+void ClassroomModel::findLastImportedKit()
+{
+    // The kit a student imported last, when the window opens again after the import.
+    QDateTime newest;
+    for (const QString &directory : kit::KitLibrary().importedDirectories()) {
+        const QDateTime modified = QFileInfo(directory).lastModified();
+        if (newest.isValid() && modified <= newest)
+            continue;
+        const kit::KitEntry entry = kit::KitLibrary::readEntry(directory, kit::KitSource::Imported);
+        if (!entry.valid() || entry.kind != QLatin1String("sandbox"))
+            continue;
+        newest = modified;
+        setKit(entry.name, directory);
+    }
+}
+
+api::DaemonClient *ClassroomModel::client() const
+{
+    return m_daemon && m_daemon->connected() ? m_daemon->client() : nullptr;
+}
+
+void ClassroomModel::setDaemon(DaemonStatus *daemon)
+{
+    if (m_daemon == daemon)
+        return;
+    if (m_daemon) {
+        disconnect(m_daemon, nullptr, this, nullptr);
+        disconnect(m_daemon->client(), nullptr, this, nullptr);
+    }
+    m_daemon = daemon;
+    m_wasConnected = false;
+    if (m_daemon) {
+        connect(m_daemon, &DaemonStatus::statusChanged, this, [this] {
+            if (m_daemon->connected() == m_wasConnected)
+                return;
+            m_wasConnected = m_daemon->connected();
+            if (m_wasConnected)
+                onConnected();
+        });
+        connect(m_daemon->client(), &api::DaemonClient::eventReceived, this,
+                [this](const QString &topic, const QJsonObject &data) {
+                    if (topic == kVerifyTopic)
+                        applyVerifyEvent(data);
+                });
+        if (m_daemon->connected()) {
+            m_wasConnected = true;
+            onConnected();
+        }
+    }
+    Q_EMIT daemonChanged();
+}
+
+void ClassroomModel::onConnected()
+{
+    if (api::DaemonClient *c = client())
+        c->subscribe({kVerifyTopic});
+    refreshSandboxes();
+}
+
+void ClassroomModel::setActive(bool active)
+{
+    if (m_active == active)
+        return;
+    m_active = active;
+    if (m_active) {
+        m_poll.start();
+        refreshSandboxes();
+    } else {
+        m_poll.stop();
+    }
+    Q_EMIT activeChanged();
+}
 
 bool ClassroomModel::canImport() const
 {
@@ -66,7 +152,17 @@ void ClassroomModel::setSandbox(const QString &sandbox)
     if (m_sandbox == sandbox)
         return;
     m_sandbox = sandbox;
-    emit sandboxChanged();
+    Q_EMIT sandboxChanged();
+}
+
+void ClassroomModel::setKit(const QString &name, const QString &directory)
+{
+    if (m_kit == name && m_kitDirectory == directory)
+        return;
+    m_kit = name;
+    m_kitDirectory = directory;
+    Q_EMIT kitChanged();
+    refreshSandboxes();
 }
 
 void ClassroomModel::setBusy(bool busy)
@@ -149,52 +245,113 @@ void ClassroomModel::importBundle()
         QString error;
         if (!bundle::applyImport(*opened, *plan, {}, &error))
             return [this, error] { setError(error); };
-        QStringList steps;
-        for (const bundle::BundleSecret &secret : plan->secrets)
-            steps << tr("Enter the %1 key on the Secrets page (paddock secret set %1).").arg(secret.service);
-        steps << tr("Run the kit on your project, then come back here for the checklist.");
-        const QString message = tr("Kit %1 imported into %2.").arg(opened->kit.name, plan->destination) +
-                                QLatin1Char('\n') + steps.join(QLatin1Char('\n'));
-        return [this, message] {
+        const QString message =
+            tr("Kit %1 imported into %2.").arg(opened->kit.name, plan->destination) + QLatin1Char('\n') +
+            tr("Next: create your sandbox (the keys it needs are asked for there), then run the checklist.");
+        return [this, message, name = opened->kit.name, directory = plan->destination] {
             m_opened.reset();
             m_plan.reset();
             m_importResult = message;
             emit importResultChanged();
             emit previewChanged();
+            setKit(name, directory);
         };
     });
 }
 
-void ClassroomModel::runChecks()
+void ClassroomModel::refreshSandboxes(const QString &prefer)
 {
-    if (m_busy || m_sandbox.trimmed().isEmpty())
+    if (!prefer.isEmpty())
+        m_prefer = prefer;
+    api::DaemonClient *c = client();
+    if (!c)
         return;
-    bundle::VerifyOptions options;
-    options.sandbox = m_sandbox.trimmed();
-    options.keyTest = bundle::keyTestThrough(QCoreApplication::applicationFilePath());
+    QPointer<ClassroomModel> self(this);
+    c->call(QStringLiteral("sandbox.list"), {}, [self](const api::Reply &reply) {
+        if (self && !reply.isError())
+            self->applySandboxList(reply.result());
+    });
+}
+
+void ClassroomModel::applySandboxList(const QJsonObject &result)
+{
+    QStringList running;
+    for (const QJsonValue &value : result.value(QLatin1String("sandboxes")).toArray()) {
+        const QJsonObject sandbox = value.toObject();
+        if (sandbox.value(QLatin1String("status")).toString() != QLatin1String("running"))
+            continue;
+        if (!m_kit.isEmpty() && sandbox.value(QLatin1String("kit")).toString() != m_kit)
+            continue;
+        running << sandbox.value(QLatin1String("name")).toString();
+    }
+    running.sort();
+    if (running != m_sandboxes) {
+        m_sandboxes = running;
+        Q_EMIT sandboxesChanged();
+    }
+    // The sandbox just created wins; else the one chosen stays while it runs; else the first.
+    if (!m_prefer.isEmpty() && m_sandboxes.contains(m_prefer))
+        setSandbox(std::exchange(m_prefer, QString()));
+    else if (!m_sandboxes.contains(m_sandbox))
+        setSandbox(m_sandboxes.isEmpty() ? QString() : m_sandboxes.constFirst());
+}
+
+void ClassroomModel::beginRun(const QString &run)
+{
+    m_run = run;
     m_checks.clear();
     m_verdict.clear();
-    emit checksChanged();
-    runInBackground([this, options]() -> std::function<void()> {
-        QString error;
-        const std::optional<bundle::Checklist> checklist = bundle::verifySandbox(options, &error);
-        if (!checklist)
-            return [this, error] { setError(error); };
-        QVariantList checks;
-        for (const bundle::CheckResult &check : checklist->checks)
-            checks.append(QVariantMap{{QStringLiteral("id"), check.id},
-                                      {QStringLiteral("title"), check.title},
-                                      {QStringLiteral("status"), bundle::CheckResult::statusName(check.status)},
-                                      {QStringLiteral("message"), check.message},
-                                      {QStringLiteral("details"), check.details.join(QLatin1Char('\n'))}});
-        const QString verdict = checklist->passed() ? tr("No check failed: this sandbox is ready.")
-                                                    : tr("Some checks failed: read each sentence for what to fix.");
-        return [this, checks, verdict] {
-            m_checks = checks;
-            m_verdict = verdict;
-            emit checksChanged();
-        };
-    });
+    m_passed = false;
+    m_progress = tr("Starting the checks…");
+    setError({});
+    Q_EMIT checkingChanged();
+}
+
+void ClassroomModel::runChecks()
+{
+    if (checking() || m_sandbox.isEmpty())
+        return;
+    api::DaemonClient *c = client();
+    if (!c)
+        return setError(tr("The daemon is not connected: the checklist runs in it."));
+    const QString run = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    beginRun(run);
+    QPointer<ClassroomModel> self(this);
+    c->call(QStringLiteral("sandbox.verify"), {{QStringLiteral("name"), m_sandbox}, {QStringLiteral("run"), run}},
+            [self, run](const api::Reply &reply) {
+                if (!self || self->m_run != run)
+                    return;
+                if (!reply.isError())
+                    return self->applyVerifyResult(run, reply.result());
+                self->m_run.clear();
+                self->m_progress.clear();
+                self->setError(reply.errorMessage());
+                Q_EMIT self->checkingChanged();
+            });
+}
+
+void ClassroomModel::applyVerifyEvent(const QJsonObject &event)
+{
+    if (m_run.isEmpty() || event.value(QLatin1String("run")).toString() != m_run)
+        return;
+    m_checks.applyCheck(event.value(QLatin1String("check")).toObject());
+    const int done = event.value(QLatin1String("index")).toInt() + 1;
+    const int total = event.value(QLatin1String("total")).toInt();
+    m_progress = done < total ? tr("Checked %1 of %2…").arg(done).arg(total) : QString();
+    Q_EMIT checkingChanged();
+}
+
+void ClassroomModel::applyVerifyResult(const QString &run, const QJsonObject &result)
+{
+    if (run != m_run)
+        return;
+    m_checks.applyResult(result);
+    m_run.clear();
+    m_progress.clear();
+    m_passed = result.value(QLatin1String("passed")).toBool();
+    m_verdict = m_passed ? tr("No check failed: this sandbox is ready.")
+                         : tr("Some checks failed: read each sentence for what to fix.");
+    Q_EMIT checkingChanged();
 }
 
 } // namespace paddock::gui

@@ -170,6 +170,12 @@ std::optional<Message> DaemonConnection::readMessage(const QDeadlineTimer &deadl
 
 Reply DaemonConnection::call(const QString &method, const QJsonObject &params, int timeoutMs)
 {
+    return call(method, params, timeoutMs, {});
+}
+
+Reply DaemonConnection::call(const QString &method, const QJsonObject &params, int timeoutMs,
+                             const std::function<void(const Event &event)> &onEvent)
+{
     if (!isOpen())
         return Reply::failure(QLatin1String(errors::kDisconnected), QStringLiteral("not connected to paddockd"));
     const QDeadlineTimer deadline(timeoutMs);
@@ -186,7 +192,10 @@ Reply DaemonConnection::call(const QString &method, const QJsonObject &params, i
         }
         switch (message->kind) {
         case Message::Kind::Event:
-            m_events << Event{message->event, message->data};
+            if (onEvent)
+                onEvent(Event{message->event, message->data});
+            else
+                m_events << Event{message->event, message->data};
             break;
         case Message::Kind::Response:
             if (message->id == id)

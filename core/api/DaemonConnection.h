@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -79,6 +80,12 @@ public:
 
     /** Sends a request and waits up to @p timeoutMs for its answer. */
     Reply call(const QString &method, const QJsonObject &params = {}, int timeoutMs = 5000);
+    /**
+     * As call(), handing each event that arrives meanwhile to @p onEvent at once instead of
+     * keeping it for waitForEvent(): a long call whose progress comes as events.
+     */
+    Reply call(const QString &method, const QJsonObject &params, int timeoutMs,
+               const std::function<void(const Event &event)> &onEvent);
     /** Returns the next event, waiting up to @p timeoutMs for one. */
     std::optional<Event> waitForEvent(int timeoutMs);
 

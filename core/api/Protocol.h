@@ -83,6 +83,8 @@ inline constexpr const char *kBusy = "busy";
 inline constexpr const char *kNoSuchSandbox = "no-such-sandbox";
 /** The sandbox is running: already, for a start or a foreground run; still, for a remove without force. */
 inline constexpr const char *kRunning = "running";
+/** The sandbox exists but is not running, and the method needs it running (`sandbox.verify`). */
+inline constexpr const char *kNotRunning = "not-running";
 /** A sandbox of that name exists already, on this runtime or another. */
 inline constexpr const char *kExists = "exists";
 /** `sandbox.start` of a sandbox an earlier version made for a foreground run: make it again. */

@@ -118,11 +118,20 @@ bool isInside(const QString &path, const QString &root)
 
 QString sourceName(KitSource source)
 {
-    return source == KitSource::Sample ? QStringLiteral("sample") : QStringLiteral("added");
+    switch (source) {
+    case KitSource::Added:
+        return QStringLiteral("added");
+    case KitSource::Imported:
+        return QStringLiteral("imported");
+    case KitSource::Sample:
+        return QStringLiteral("sample");
+    }
+    return {};
 }
 
-KitLibrary::KitLibrary(QString configFile, QStringList sampleRoots)
-    : m_configFile(std::move(configFile)), m_sampleRoots(std::move(sampleRoots))
+KitLibrary::KitLibrary(QString configFile, QStringList sampleRoots, QString importedRoot)
+    : m_configFile(std::move(configFile)), m_sampleRoots(std::move(sampleRoots)),
+      m_importedRoot(std::move(importedRoot))
 {
     reload();
 }
@@ -130,6 +139,11 @@ KitLibrary::KitLibrary(QString configFile, QStringList sampleRoots)
 QString KitLibrary::defaultConfigFile()
 {
     return paths::configDir() + QStringLiteral("/kits.yaml");
+}
+
+QString KitLibrary::defaultImportedRoot()
+{
+    return paths::dataDir() + QStringLiteral("/kits");
 }
 
 QStringList KitLibrary::defaultSampleRoots()
@@ -197,6 +211,22 @@ QStringList KitLibrary::sampleDirectories() const
     return dirs;
 }
 
+QStringList KitLibrary::importedDirectories() const
+{
+    QStringList dirs;
+    if (m_importedRoot.isEmpty())
+        return dirs;
+    // Not hidden: an import stages its kit in a hidden sibling folder before renaming it.
+    const QDir root(m_importedRoot);
+    const QStringList children = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    for (const QString &child : children) {
+        const QString path = normalisedDir(root.filePath(child));
+        if (QFileInfo(path + QLatin1Char('/') + kSpecFile).isFile() && !m_added.contains(path))
+            dirs << path;
+    }
+    return dirs;
+}
+
 KitEntry KitLibrary::readEntry(const QString &directory, KitSource source)
 {
     KitEntry entry;
@@ -252,6 +282,8 @@ QList<KitEntry> KitLibrary::entries() const
     QList<KitEntry> list;
     for (const QString &dir : m_added)
         list << readEntry(dir, KitSource::Added);
+    for (const QString &dir : importedDirectories())
+        list << readEntry(dir, KitSource::Imported);
     for (const QString &dir : sampleDirectories())
         list << readEntry(dir, KitSource::Sample);
     return list;
@@ -262,6 +294,8 @@ std::optional<KitEntry> KitLibrary::find(const QString &nameOrDir) const
     const QString asDir = normalisedDir(nameOrDir);
     if (m_added.contains(asDir))
         return readEntry(asDir, KitSource::Added);
+    if (importedDirectories().contains(asDir))
+        return readEntry(asDir, KitSource::Imported);
     const QStringList samples = sampleDirectories();
     if (samples.contains(asDir))
         return readEntry(asDir, KitSource::Sample);
@@ -269,6 +303,52 @@ std::optional<KitEntry> KitLibrary::find(const QString &nameOrDir) const
         if (entry.name == nameOrDir)
             return entry;
     }
+    return std::nullopt;
+}
+
+std::optional<QString> KitLibrary::resolve(const QString &nameOrPath, QString *error) const
+{
+    QString ignored;
+    QString &message = error ? *error : ignored;
+    const QString argument = nameOrPath.trimmed();
+    if (argument.isEmpty()) {
+        message = QStringLiteral("no kit given: name one of 'paddock kit ls' or a kit folder");
+        return std::nullopt;
+    }
+    const bool isPath = argument.contains(QLatin1Char('/'));
+    if (!isPath) {
+        // The user's own kits shadow a sample of the same name; two of their own are ambiguous.
+        QStringList own;
+        QString sample;
+        for (const KitEntry &entry : entries()) {
+            if (entry.name != argument)
+                continue;
+            if (entry.source == KitSource::Sample) {
+                if (sample.isEmpty())
+                    sample = entry.directory;
+            } else if (!own.contains(entry.directory)) {
+                own << entry.directory;
+            }
+        }
+        if (own.size() > 1) {
+            message = QStringLiteral("several kits of the library are named %1 (%2); give the folder instead")
+                          .arg(argument, own.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        if (!own.isEmpty())
+            return own.constFirst();
+        if (!sample.isEmpty())
+            return sample;
+    }
+    const QFileInfo folder(argument);
+    if (folder.isDir())
+        return normalisedDir(argument);
+    if (isPath)
+        message = folder.exists() ? QStringLiteral("%1 is not a folder").arg(argument)
+                                  : QStringLiteral("%1 does not exist").arg(argument);
+    else
+        message =
+            QStringLiteral("no kit named %1 in the library (paddock kit ls lists them) and no folder %1").arg(argument);
     return std::nullopt;
 }
 
@@ -305,7 +385,7 @@ bool KitLibrary::add(const QString &dir, QString *error, bool *changed)
                       .arg(m_configFile, m_configError);
         return false;
     }
-    if (m_added.contains(folder))
+    if (m_added.contains(folder) || importedDirectories().contains(folder))
         return true;
     for (const QString &root : std::as_const(m_sampleRoots)) {
         if (isInside(folder, root))
@@ -353,6 +433,15 @@ bool KitLibrary::forget(const QString &nameOrDir, QString *error, QString *forgo
             return false;
         }
         if (matches.isEmpty()) {
+            const QStringList imported = importedDirectories();
+            if (std::any_of(imported.cbegin(), imported.cend(), [&](const QString &dir) {
+                    return dir == folder || readEntry(dir, KitSource::Imported).name == nameOrDir;
+                })) {
+                message = QStringLiteral("%1 was imported from a bundle into %2; it stays in the library until its "
+                                         "folder is deleted")
+                              .arg(nameOrDir, m_importedRoot);
+                return false;
+            }
             const QStringList samples = sampleDirectories();
             const bool isSample = std::any_of(m_sampleRoots.cbegin(), m_sampleRoots.cend(),
                                               [&](const QString &root) { return isInside(folder, root); }) ||

@@ -14,11 +14,12 @@ namespace paddock::kit {
 
 /** @brief Where a kit of the library comes from. */
 enum class KitSource {
-    Added,  ///< a folder the user added; theirs to edit
-    Sample, ///< shipped with Paddock; read-only, copied before editing
+    Added,    ///< a folder the user added; theirs to edit
+    Imported, ///< written by `paddock bundle import` into the kits folder; theirs to edit
+    Sample,   ///< shipped with Paddock; read-only, copied before editing
 };
 
-/** "added" or "sample". */
+/** "added", "imported" or "sample". */
 QString sourceName(KitSource source);
 
 /** @brief One kit of the library as a list shows it: identity, origin and health. */
@@ -40,7 +41,8 @@ struct KitEntry
 };
 
 /**
- * @brief The kits Paddock knows: folders the user added, and the samples it ships.
+ * @brief The kits Paddock knows: folders the user added, kits imported from bundles, and the
+ * samples it ships.
  *
  * Added folders are kept, one absolute path per item, in `configDir()/kits.yaml`:
  *
@@ -51,6 +53,10 @@ struct KitEntry
  * and replaced atomically. When it cannot be read, the library says where it is broken
  * and refuses to write it: an add or forget never overwrites a file it did not understand.
  *
+ * Imported kits are the sub-folders holding a spec.yaml of the kits folder,
+ * `paths::dataDir()/kits`, where `paddock bundle import` writes them (one folder per kit name;
+ * hidden staging folders and symbolic links are not kits).
+ *
  * Samples are the sub-folders holding a spec.yaml of each sample root: the installed
  * `share/paddock/kits` next to the executable, else `resources/kits` of the source tree
  * the program was built from; `PADDOCK_SAMPLE_KITS` (colon-separated folders) replaces both.
@@ -58,11 +64,14 @@ struct KitEntry
 class KitLibrary
 {
 public:
-    /** A library over @p configFile and @p sampleRoots (for tests; the defaults otherwise). */
-    explicit KitLibrary(QString configFile = defaultConfigFile(), QStringList sampleRoots = defaultSampleRoots());
+    /** A library over @p configFile, @p sampleRoots and @p importedRoot (for tests; the defaults otherwise). */
+    explicit KitLibrary(QString configFile = defaultConfigFile(), QStringList sampleRoots = defaultSampleRoots(),
+                        QString importedRoot = defaultImportedRoot());
 
     static QString defaultConfigFile();
     static QStringList defaultSampleRoots();
+    /** The kits folder bundle imports write to: `paths::dataDir()/kits`. */
+    static QString defaultImportedRoot();
 
     /**
      * Reads the configuration file again. Returns false with @p error ("FILE:LINE:COL:
@@ -74,13 +83,16 @@ public:
     QString configError() const { return m_configError; }
     QString configFile() const { return m_configFile; }
     QStringList sampleRoots() const { return m_sampleRoots; }
+    QString importedRoot() const { return m_importedRoot; }
 
     /** The added folders, in the order they were added. */
     QStringList addedDirectories() const { return m_added; }
     /** The sample kit folders, sorted by folder name. */
     QStringList sampleDirectories() const;
+    /** The imported kit folders, sorted by folder name; an added folder is not listed again. */
+    QStringList importedDirectories() const;
 
-    /** Every kit, added ones first, each read and validated now. */
+    /** Every kit, added ones first, then imported ones, then samples, each read and validated now. */
     QList<KitEntry> entries() const;
     /** Reads one kit folder as entries() does. */
     static KitEntry readEntry(const QString &directory, KitSource source);
@@ -90,6 +102,16 @@ public:
      * else the kit whose `name:` is that, added kits first.
      */
     std::optional<KitEntry> find(const QString &nameOrDir) const;
+
+    /**
+     * The kit folder a command-line or window argument names. A library name is looked up first
+     * (added and imported kits before samples, which they may shadow); an argument with a slash,
+     * or the name of an existing folder, is a path. Returns the absolute folder, or nothing with
+     * @p error saying what was looked up where ("no kit named X in the library (paddock kit ls
+     * lists them) and no folder X"). Two kits of the user's own with the name are refused as
+     * ambiguous, naming both folders. The folder is not loaded: its kit may still be invalid.
+     */
+    std::optional<QString> resolve(const QString &nameOrPath, QString *error) const;
 
     /**
      * Adds the kit folder @p dir (it must hold a spec.yaml; the kit may still be invalid).
@@ -130,6 +152,7 @@ private:
 
     QString m_configFile;
     QStringList m_sampleRoots;
+    QString m_importedRoot;
     QStringList m_added;
     QString m_configError;
 };

@@ -146,6 +146,20 @@ void ImageService::start()
                                        QStringLiteral("no image job with that id"));
         return api::Reply::success({{QStringLiteral("job"), it->last}});
     });
+    m_server.registerMethod(
+        QStringLiteral("image.inspect"), [this](const QJsonObject &params, const api::CallContext &) {
+            const QString tag = params.value(QLatin1String("tag")).toString();
+            if (tag.isEmpty())
+                return invalid(QStringLiteral("image.inspect needs the image's tag"));
+            const Result<runtime::docker::ImageInfo> image = m_client->inspectImage(tag);
+            if (image)
+                return api::Reply::success({{QStringLiteral("tag"), tag},
+                                            {QStringLiteral("present"), true},
+                                            {QStringLiteral("id"), image.value().id}});
+            if (image.is(runtime::docker::Error::Kind::NotFound))
+                return api::Reply::success({{QStringLiteral("tag"), tag}, {QStringLiteral("present"), false}});
+            return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), image.errorMessage());
+        });
     m_server.registerMethod(QStringLiteral("image.list"), [this](const QJsonObject &, const api::CallContext &) {
         QString error;
         const QJsonObject result = listImages(&error);

@@ -49,6 +49,8 @@ struct KitImageBuild
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
  *   failed with `cancelled: true`.
  * - `image.job` {job} → {job: EVENT}: the last event of a job, for a client that looks late.
+ * - `image.inspect` {tag} → {tag, present: bool, id?}: whether the engine holds an image of
+ *   that name (any image, Paddock's or not), so a client knows whether a build or load is needed.
  * - `image.list` {} → {images: [{tag, id, size, created, kit?, source}]}: the images that are
  *   Paddock's, one entry per tag (`<none>` when untagged), newest first: built by Paddock
  *   (source `built`), loaded through it (`loaded`, remembered in `dataDir()/images.json`),

@@ -140,6 +140,8 @@ public:
      * or its spec.yaml no longer loads (the rules in force stay then).
      */
     bool reloadKitRules(const QString &kitName, QString *error);
+    /** The runtime that knows sandbox @p name, among those that answer now; null when none does. */
+    std::shared_ptr<runtime::Runtime> runtimeOf(const QString &name) const;
 
 Q_SIGNALS:
     /** An operation on sandbox @p name (create, start, stop, remove) has finished, well or not. */
@@ -164,7 +166,6 @@ private:
     void onPolicyChanged();
 
     std::shared_ptr<runtime::Runtime> runtimeFor(const QString &backend, QString *error) const;
-    std::shared_ptr<runtime::Runtime> runtimeOf(const QString &name) const;
     /** Every runtime that can answer now (bwrap always; a container engine when it is up). */
     QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
 

@@ -31,7 +31,7 @@ Dialog {
         step = stepFolder
         advanceAfterCheck = false
         open()
-        folderField.forceActiveFocus()
+        folderStep.focusField()
     }
     function canGoNext() {
         if (wizard.busy)
@@ -87,20 +87,9 @@ Dialog {
     }
 
     FolderDialog {
-        id: folderPicker
-        title: qsTr("Choose the project folder")
-        onAccepted: wizard.setFolderUrl(selectedFolder)
-    }
-    FolderDialog {
         id: kitPicker
         title: qsTr("Choose a kit folder (it holds spec.yaml)")
         onAccepted: wizard.setKitUrl(selectedFolder)
-    }
-    BindingDialog {
-        id: bindingDialog
-        objectName: "wizardBindingDialog"
-        parent: Overlay.overlay
-        onApprovalsRecorded: wizard.markApproved()
     }
 
     header: ColumnLayout {
@@ -135,41 +124,9 @@ Dialog {
             currentIndex: dialog.step
 
             // 1. The folder the agent works on.
-            ColumnLayout {
-                spacing: Theme.spacing
-                Label {
-                    Layout.fillWidth: true
-                    text: qsTr("The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.")
-                    textFormat: Text.PlainText
-                    wrapMode: Text.Wrap
-                }
-                RowLayout {
-                    Layout.fillWidth: true
-                    TextField {
-                        id: folderField
-                        objectName: "wizardFolderField"
-                        Layout.fillWidth: true
-                        text: wizard.folder
-                        placeholderText: qsTr("/home/you/projects/app")
-                        Accessible.name: qsTr("Project folder")
-                        selectByMouse: true
-                        onTextEdited: wizard.folder = text
-                    }
-                    Button {
-                        objectName: "wizardFolderBrowseButton"
-                        text: qsTr("Choose…")
-                        Accessible.name: qsTr("Choose the project folder")
-                        onClicked: folderPicker.open()
-                    }
-                }
-                Label {
-                    objectName: "wizardFolderProblem"
-                    Layout.fillWidth: true
-                    visible: wizard.folder.length > 0 && !wizard.folderValid
-                    text: qsTr("This is not an existing folder.")
-                    textFormat: Text.PlainText
-                    color: Theme.errorColor
-                }
+            ProjectFolderStep {
+                id: folderStep
+                wizard: dialog.wizard
                 Item { Layout.fillHeight: true }
             }
 
@@ -233,26 +190,9 @@ Dialog {
             // 3. How the sandbox runs.
             ColumnLayout {
                 spacing: Theme.spacingSmall
-                // Two separate choices: radio buttons of one parent are otherwise exclusive together.
-                ButtonGroup { id: backendGroup }
+                BackendChoice { wizard: dialog.wizard }
+                // Its own group: radio buttons of one parent are otherwise exclusive together.
                 ButtonGroup { id: modeGroup }
-                Label { text: qsTr("Backend"); textFormat: Text.PlainText; font.weight: Font.DemiBold }
-                RadioButton {
-                    objectName: "wizardBackendBwrap"
-                    ButtonGroup.group: backendGroup
-                    checked: wizard.backend === "bwrap"
-                    text: qsTr("bubblewrap: starts in a moment, nothing else to install")
-                    Accessible.name: qsTr("bubblewrap backend")
-                    onToggled: if (checked) wizard.backend = "bwrap"
-                }
-                RadioButton {
-                    objectName: "wizardBackendDocker"
-                    ButtonGroup.group: backendGroup
-                    checked: wizard.backend === "docker"
-                    text: qsTr("Docker: runs the kit's image in a container")
-                    Accessible.name: qsTr("Docker backend")
-                    onToggled: if (checked) wizard.backend = "docker"
-                }
                 Label {
                     Layout.topMargin: Theme.spacing
                     text: qsTr("Workspace")
@@ -368,92 +308,7 @@ Dialog {
             }
 
             // 5. Keys to enter and approvals to give.
-            ScrollView {
-                clip: true
-                contentWidth: availableWidth
-                ColumnLayout {
-                    width: parent.width
-                    spacing: Theme.spacing
-                    Label {
-                        objectName: "wizardKeychainProblem"
-                        Layout.fillWidth: true
-                        visible: !wizard.keychainAvailable
-                        text: qsTr("No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.")
-                        textFormat: Text.PlainText
-                        wrapMode: Text.Wrap
-                        color: Theme.errorColor
-                    }
-                    Repeater {
-                        model: wizard.credentials
-                        delegate: ColumnLayout {
-                            id: keyEntry
-                            required property var modelData
-                            readonly property bool missing: modelData.kind === "apiKey" && !modelData.secret
-                            Layout.fillWidth: true
-                            visible: missing
-                            spacing: Theme.spacingSmall
-                            Label {
-                                Layout.fillWidth: true
-                                text: (keyEntry.modelData.required ? qsTr("The key of %1 (required)") : qsTr("The key of %1 (optional)"))
-                                      .arg(keyEntry.modelData.service)
-                                      + (keyEntry.modelData.description ? ": " + keyEntry.modelData.description : "")
-                                textFormat: Text.PlainText
-                                wrapMode: Text.Wrap
-                                font.weight: Font.DemiBold
-                            }
-                            RowLayout {
-                                Layout.fillWidth: true
-                                TextField {
-                                    id: keyField
-                                    objectName: "wizardKeyField_" + keyEntry.modelData.service
-                                    Layout.fillWidth: true
-                                    echoMode: TextInput.Password
-                                    inputMethodHints: Qt.ImhSensitiveData | Qt.ImhNoPredictiveText | Qt.ImhNoAutoUppercase
-                                    placeholderText: qsTr("Paste the key; it goes to the keychain")
-                                    Accessible.name: qsTr("Key of %1").arg(keyEntry.modelData.service)
-                                    Accessible.passwordEdit: true
-                                    onAccepted: keySave.clicked()
-                                }
-                                Button {
-                                    id: keySave
-                                    objectName: "wizardKeySave_" + keyEntry.modelData.service
-                                    enabled: keyField.text.length > 0 && !wizard.busy
-                                    text: qsTr("Save key")
-                                    Accessible.name: qsTr("Save the key of %1").arg(keyEntry.modelData.service)
-                                    onClicked: {
-                                        wizard.storeKey(keyEntry.modelData.service, keyField.text)
-                                        keyField.clear()
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    Label {
-                        objectName: "wizardApprovalText"
-                        Layout.fillWidth: true
-                        visible: wizard.pendingApprovals.length > 0
-                        text: qsTr("The kit sends keys to domains you have not approved: %1.")
-                              .arg(wizard.pendingApprovals.map(p => p.service + " → " + p.domains.join(", ")).join("; "))
-                        textFormat: Text.PlainText
-                        wrapMode: Text.Wrap
-                    }
-                    Button {
-                        objectName: "wizardApproveButton"
-                        visible: wizard.pendingApprovals.length > 0
-                        text: qsTr("Review and approve…")
-                        Accessible.name: qsTr("Review and approve the kit's use of your keys")
-                        onClicked: bindingDialog.ask(wizard.kitDirectory, wizard.review.name, wizard.pendingApprovals)
-                    }
-                    Label {
-                        objectName: "wizardCredentialsReady"
-                        Layout.fillWidth: true
-                        visible: wizard.credentialsReady
-                        text: qsTr("Every required key is stored and approved.")
-                        textFormat: Text.PlainText
-                        color: Theme.okColor
-                    }
-                }
-            }
+            CredentialsStep { wizard: dialog.wizard }
 
             // 6. Create and start.
             ColumnLayout {

@@ -6,17 +6,49 @@ import QtQuick.Layouts
 import Paddock
 
 // Classroom: import the bundle a teacher shared (choose the file, read what it changes,
-// import), then the checklist that proves a sandbox is set up as the course asks. The same
-// as `paddock bundle import` and `paddock verify NAME`.
+// import), create a sandbox of the imported kit (folder, keys, approvals, image, start with the
+// agent in a terminal), then the checklist that proves it is set up as the course asks. The
+// same as `paddock bundle import`, `paddock run --kit NAME` and `paddock verify NAME`.
 ScrollablePage {
     id: page
     objectName: "page_classroom"
     title: qsTr("Classroom")
-    summary: qsTr("Import the bundle your teacher shared, then check that your sandbox works.")
+    summary: qsTr("Import the bundle your teacher shared, create your sandbox, then check that it works.")
+
+    property string createMessage
+    property bool createMessageIsError: false
 
     ClassroomModel {
         id: classroom
         objectName: "classroomModel"
+        daemon: DaemonStatus
+        active: page.visible
+    }
+
+    TerminalLauncher {
+        id: terminal
+        objectName: "classroomTerminal"
+    }
+    ClassroomSandboxDialog {
+        id: createDialog
+        objectName: "classroomSandboxDialog"
+        parent: Overlay.overlay
+        terminalAvailable: terminal.available
+        onSandboxCreated: (name) => {
+            classroom.refreshSandboxes(name)
+            // Its agent started with it: the terminal joins it.
+            page.createMessageIsError = false
+            if (terminal.openAgent(name, false)) {
+                page.createMessage = qsTr("%1 is running; its agent opens in a terminal ('%2' joins it again).")
+                                     .arg(name).arg(terminal.typedAgentCommand(name, false))
+            } else if (!terminal.available) {
+                page.createMessage = qsTr("%1 is running. No terminal emulator was found: '%2' in a terminal opens its agent.")
+                                     .arg(name).arg(terminal.typedAgentCommand(name, false))
+            } else {
+                page.createMessage = terminal.error
+                page.createMessageIsError = true
+            }
+        }
     }
 
     FileDialog {
@@ -124,9 +156,58 @@ ScrollablePage {
         color: Theme.okColor
     }
 
+    // ---- Create --------------------------------------------------------------------------
+    Label {
+        objectName: "createHeading"
+        visible: classroom.kitDirectory.length > 0
+        text: qsTr("2. Create your sandbox")
+        font.pixelSize: Theme.headlineFontSize
+        font.bold: true
+        Accessible.role: Accessible.Heading
+    }
+    Label {
+        objectName: "createExplanation"
+        Layout.fillWidth: true
+        visible: classroom.kitDirectory.length > 0
+        wrapMode: Text.Wrap
+        textFormat: Text.PlainText
+        text: qsTr("The kit %1 runs the course's agent on a project folder of yours. Paddock asks for the keys it needs, then starts it and opens the agent in a terminal.").arg(classroom.kit)
+    }
+    RowLayout {
+        visible: classroom.kitDirectory.length > 0
+        spacing: Theme.spacing
+        Button {
+            objectName: "createSandboxButton"
+            text: qsTr("Create my sandbox…")
+            highlighted: classroom.sandboxes.length === 0
+            enabled: DaemonStatus.connected
+            Accessible.name: qsTr("Create a sandbox of the kit %1").arg(classroom.kit)
+            onClicked: {
+                page.createMessage = ""
+                createDialog.begin(classroom.kitDirectory, classroom.kit)
+            }
+        }
+        Label {
+            visible: !DaemonStatus.connected
+            text: qsTr("Sandboxes are made by the daemon, which is not connected.")
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: Theme.warningColor
+        }
+    }
+    Label {
+        objectName: "createMessage"
+        Layout.fillWidth: true
+        visible: page.createMessage.length > 0
+        text: page.createMessage
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: page.createMessageIsError ? Theme.errorColor : Theme.okColor
+    }
+
     // ---- Checklist ---------------------------------------------------------------------
     Label {
-        text: qsTr("2. Check a sandbox")
+        text: classroom.kitDirectory.length > 0 ? qsTr("3. Check your sandbox") : qsTr("2. Check a sandbox")
         font.pixelSize: Theme.headlineFontSize
         font.bold: true
         Accessible.role: Accessible.Heading
@@ -139,54 +220,77 @@ ScrollablePage {
     RowLayout {
         Layout.fillWidth: true
         spacing: Theme.spacing
-        TextField {
-            id: sandboxField
-            objectName: "checkSandboxField"
+        ComboBox {
+            id: sandboxChoice
+            objectName: "checkSandboxChoice"
             Layout.fillWidth: true
-            placeholderText: qsTr("Sandbox name, as the Sandboxes page shows it")
+            model: classroom.sandboxes
+            currentIndex: classroom.sandboxes.indexOf(classroom.sandbox)
+            displayText: count > 0 ? currentText
+                                   : (classroom.kit.length > 0 ? qsTr("No sandbox of the kit %1 is running").arg(classroom.kit)
+                                                               : qsTr("No sandbox is running"))
+            enabled: count > 0 && !classroom.checking
             Accessible.name: qsTr("Sandbox to check")
-            onTextChanged: classroom.sandbox = text
-            onAccepted: classroom.runChecks()
+            onActivated: (index) => classroom.sandbox = classroom.sandboxes[index]
         }
         Button {
             objectName: "runChecksButton"
             text: qsTr("Run the checks")
-            enabled: !classroom.busy && sandboxField.text.trim().length > 0
+            enabled: !classroom.checking && classroom.sandbox.length > 0 && DaemonStatus.connected
             Accessible.name: qsTr("Run the checks on the sandbox")
             onClicked: classroom.runChecks()
+        }
+    }
+    RowLayout {
+        visible: classroom.checking
+        spacing: Theme.spacing
+        BusyIndicator { running: classroom.checking; implicitWidth: 28; implicitHeight: 28; Accessible.ignored: true }
+        Label {
+            objectName: "checkProgress"
+            text: classroom.checkProgress
+            textFormat: Text.PlainText
         }
     }
     Repeater {
         model: classroom.checks
         delegate: RowLayout {
-            required property var modelData
-            objectName: "check_" + modelData.id
+            id: checkRow
+            required property string checkId
+            required property string title
+            required property string status
+            required property string message
+            required property string details
+            objectName: "check_" + checkId
             Layout.fillWidth: true
             spacing: Theme.spacing
             Accessible.role: Accessible.ListItem
-            Accessible.name: modelData.title + ": " + modelData.status + ". " + modelData.message
+            Accessible.name: title + ": " + (status === "ok" ? qsTr("passed") : status === "failed" ? qsTr("failed")
+                                                                                                  : qsTr("skipped")) + ". " + message
 
             Label {
                 Layout.alignment: Qt.AlignTop
-                text: modelData.status === "ok" ? "✓" : (modelData.status === "failed" ? "✗" : "–")
+                Layout.preferredWidth: Theme.headlineFontSize
+                horizontalAlignment: Text.AlignHCenter
+                Accessible.ignored: true
+                text: checkRow.status === "ok" ? "✓" : (checkRow.status === "failed" ? "✗" : "–")
                 font.pixelSize: Theme.headlineFontSize
                 font.bold: true
-                color: modelData.status === "ok" ? Theme.okColor
-                                                 : (modelData.status === "failed" ? Theme.errorColor : palette.windowText)
+                color: checkRow.status === "ok" ? Theme.okColor
+                                                : (checkRow.status === "failed" ? Theme.errorColor : palette.windowText)
             }
             ColumnLayout {
                 Layout.fillWidth: true
                 spacing: 2
                 Label {
                     Layout.fillWidth: true
-                    text: modelData.title
+                    text: checkRow.title
                     textFormat: Text.PlainText
                     font.bold: true
                     wrapMode: Text.Wrap
                 }
                 Label {
                     Layout.fillWidth: true
-                    text: modelData.message + (modelData.details.length > 0 ? "\n" + modelData.details : "")
+                    text: checkRow.message + (checkRow.details.length > 0 ? "\n" + checkRow.details : "")
                     textFormat: Text.PlainText
                     wrapMode: Text.Wrap
                 }
@@ -201,10 +305,11 @@ ScrollablePage {
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         font.bold: true
+        color: classroom.checklistPassed ? Theme.okColor : Theme.errorColor
     }
     CommandHint {
         Layout.fillWidth: true
-        command: "paddock bundle import FILE  ·  paddock verify NAME"
+        command: "paddock bundle import FILE  ·  paddock run --kit KIT  ·  paddock verify NAME"
         purpose: qsTr("The same from a terminal.")
     }
 }

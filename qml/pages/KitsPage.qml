@@ -5,13 +5,17 @@ import QtQuick.Layouts
 import Paddock
 
 // Kits: the spec.yaml recipes sandboxes are made from. The list of the kits Paddock knows
-// (folders you added and the samples it ships), and the editor for one of them.
+// (folders you added, kits imported from bundles, the samples it ships), the editor for one of
+// them, and "Export bundle…" to hand a kit to a class.
 Item {
     id: page
     objectName: "page_kits"
 
     Accessible.role: Accessible.Pane
     Accessible.name: qsTr("Kits")
+
+    // A bundle imported on the Classroom page, or a kit edited from a terminal, shows up here.
+    onVisibleChanged: if (visible && stack.currentIndex === 0) kitList.reload()
 
     function openKit(directory, readOnly) {
         if (editorModel.open(directory, readOnly))
@@ -122,7 +126,8 @@ Item {
                                 }
                                 Label {
                                     objectName: "kitSource"
-                                    text: row.source === "sample" ? qsTr("sample") : qsTr("your folder")
+                                    text: row.source === "sample" ? qsTr("sample")
+                                          : row.source === "imported" ? qsTr("imported") : qsTr("your folder")
                                     textFormat: Text.PlainText
                                     font.pixelSize: Theme.smallFontSize
                                     padding: 2
@@ -176,8 +181,16 @@ Item {
                             onClicked: folderDialog.openFor("copy", row.directory)
                         }
                         Button {
+                            objectName: "kitExportButton"
+                            visible: row.valid
+                            text: qsTr("Export bundle…")
+                            Accessible.name: qsTr("Export %1 as a bundle for a class").arg(row.name)
+                            onClicked: exportDialog.ask(row.directory, row.name)
+                        }
+                        Button {
                             objectName: "kitForgetButton"
-                            visible: !row.readOnly
+                            // Imported kits stay listed while their folder is in the kits folder.
+                            visible: row.source === "added"
                             text: qsTr("Forget")
                             Accessible.name: qsTr("Forget %1 (its files stay)").arg(row.name)
                             onClicked: kitList.forget(row.directory)
@@ -226,6 +239,12 @@ Item {
                 onCopyRequested: (directory) => folderDialog.openFor("copy", directory)
             }
         }
+    }
+
+    BundleExportDialog {
+        id: exportDialog
+        objectName: "bundleExportDialog"
+        parent: Overlay.overlay
     }
 
     KitFolderDialog {

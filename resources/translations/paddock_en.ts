@@ -25,6 +25,29 @@
     </message>
 </context>
 <context>
+    <name>BackendChoice</name>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BindingDialog</name>
     <message>
         <source>Allow this kit to use your keys?</source>
@@ -96,13 +119,96 @@
     </message>
 </context>
 <context>
-    <name>ClassroomPage</name>
+    <name>BundleExportDialog</name>
     <message>
-        <source>Classroom</source>
+        <source>Export a bundle of %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
+        <source>Choose the notes shown to students</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the bundle as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paddock bundles (*.paddock)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A bundle holds the kit and the list of keys students provide (names only, never a value). Students import it on their Classroom page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Include the network policy: its preset and your global rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Include the network policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes for students (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A text file shown on import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the notes file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose where to save the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomPage</name>
+    <message>
+        <source>Classroom</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -166,10 +272,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Sandbox name, as the Sandboxes page shows it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Sandbox to check</source>
         <translation type="unfinished"></translation>
     </message>
@@ -183,6 +285,141 @@
     </message>
     <message>
         <source>The same from a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the bundle your teacher shared, create your sandbox, then check that it works.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal (&apos;%2&apos; joins it again).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: &apos;%2&apos; in a terminal opens its agent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2. Create your sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit %1 runs the course&apos;s agent on a project folder of yours. Paddock asks for the keys it needs, then starts it and opens the agent in a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create my sandbox…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandboxes are made by the daemon, which is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3. Check your sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sandbox of the kit %1 is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sandbox is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomSandboxDialog</name>
+    <message>
+        <source>Create my sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create my sandbox: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1. Your project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2. Keys and approvals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3. The image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4. Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder of your project: the agent reads and changes the files in it, and nothing else of yours.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, start it, and open its agent in a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, then start it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and the page shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap runs the agent on this computer&apos;s own system: there is no image to build or load.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -202,6 +439,53 @@
     </message>
     <message>
         <source>Copy to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CredentialsStep</name>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -313,6 +597,69 @@
     <name>EmptyState</name>
     <message>
         <source>Available today from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ImageStep</name>
+    <message>
+        <source>Choose an image file (docker save)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image archives (*.tar *.tar.gz)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox runs in the Docker image %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for the image on this computer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image is on this computer: the sandbox can be created.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: build it from the kit, or load the image file you were given.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: load the image file you were given.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build the image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build the kit&apos;s image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load an image file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load the image from a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look for the image again</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1014,6 +1361,18 @@
         <source>From a terminal</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export %1 as a bundle for a class</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>
@@ -1223,6 +1582,33 @@
     </message>
     <message>
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ProjectFolderStep</name>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1771,10 +2157,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose the project folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose a kit folder (it holds spec.yaml)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1803,26 +2185,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>/home/you/projects/app</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Project folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This is not an existing folder.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1844,26 +2206,6 @@
     </message>
     <message>
         <source>Choose a kit folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Backend</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bubblewrap: starts in a moment, nothing else to install</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bubblewrap backend</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Docker: runs the kit&apos;s image in a container</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Docker backend</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1931,50 +2273,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The key of %1 (required)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The key of %1 (optional)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Paste the key; it goes to the keychain</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Key of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the key of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The kit sends keys to domains you have not approved: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Review and approve…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Review and approve the kit&apos;s use of your keys</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every required key is stored and approved.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2035,6 +2333,75 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::BundleExporter</name>
+    <message>
+        <source>%1 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose where to write the bundle (a full path).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1: kit %2, %3 files (%4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy: preset %1, %n rule(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Students provide no key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Students provide their own keys for: %1 (the bundle holds no value).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ChecklistModel</name>
+    <message>
+        <source>The credential variable inside is the sentinel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A domain on no list is refused and logged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file edited inside appears on the host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The policy log shows no refusal the policy did not choose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key reaches its provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::ClassroomModel</name>
     <message>
         <source>Kit %1 %2</source>
@@ -2085,14 +2452,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run the kit on your project, then come back here for the checklist.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Kit %1 imported into %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2104,11 +2463,46 @@
         <source>Some checks failed: read each sentence for what to fix.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Next: create your sandbox (the keys it needs are asked for there), then run the checklist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the checks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The daemon is not connected: the checklist runs in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked %1 of %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ImagePreparation</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit names no image (sandbox.image).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

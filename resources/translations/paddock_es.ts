@@ -25,6 +25,29 @@
     </message>
 </context>
 <context>
+    <name>BackendChoice</name>
+    <message>
+        <source>Backend</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation>bubblewrap: arranca al instante, no hay que instalar nada más</translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation>Motor bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation>Docker: ejecuta la imagen del kit en un contenedor</translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation>Motor Docker</translation>
+    </message>
+</context>
+<context>
     <name>BindingDialog</name>
     <message>
         <source>Allow this kit to use your keys?</source>
@@ -96,14 +119,97 @@
     </message>
 </context>
 <context>
+    <name>BundleExportDialog</name>
+    <message>
+        <source>Export a bundle of %1</source>
+        <translation>Exportar un paquete de %1</translation>
+    </message>
+    <message>
+        <source>Choose the notes shown to students</source>
+        <translation>Elegir las notas que verán los estudiantes</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md)</source>
+        <translation>Archivos de texto (*.txt *.md)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Save the bundle as</source>
+        <translation>Guardar el paquete como</translation>
+    </message>
+    <message>
+        <source>Paddock bundles (*.paddock)</source>
+        <translation>Paquetes de Paddock (*.paddock)</translation>
+    </message>
+    <message>
+        <source>A bundle holds the kit and the list of keys students provide (names only, never a value). Students import it on their Classroom page.</source>
+        <translation>Un paquete contiene el kit y la lista de claves que aportan los estudiantes (solo los nombres, nunca un valor). Los estudiantes lo importan en su página Aula.</translation>
+    </message>
+    <message>
+        <source>Include the network policy: its preset and your global rules</source>
+        <translation>Incluir la política de red: su preajuste y sus reglas globales</translation>
+    </message>
+    <message>
+        <source>Include the network policy</source>
+        <translation>Incluir la política de red</translation>
+    </message>
+    <message>
+        <source>Notes for students (optional)</source>
+        <translation>Notas para los estudiantes (opcional)</translation>
+    </message>
+    <message>
+        <source>A text file shown on import</source>
+        <translation>Un archivo de texto que se muestra al importar</translation>
+    </message>
+    <message>
+        <source>Notes file</source>
+        <translation>Archivo de notas</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <source>Choose the notes file</source>
+        <translation>Elegir el archivo de notas</translation>
+    </message>
+    <message>
+        <source>Bundle file</source>
+        <translation>Archivo del paquete</translation>
+    </message>
+    <message>
+        <source>Choose where to save the bundle</source>
+        <translation>Elegir dónde guardar el paquete</translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
+        <translation>Lo mismo desde un terminal.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <source>Write the bundle</source>
+        <translation>Escribir el paquete</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Cerrar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
     <name>ClassroomPage</name>
     <message>
         <source>Classroom</source>
         <translation>Aula</translation>
-    </message>
-    <message>
-        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
-        <translation>Importe el paquete que le ha compartido su profesor y compruebe después que su entorno aislado funciona.</translation>
     </message>
     <message>
         <source>Choose a Paddock bundle</source>
@@ -166,10 +272,6 @@
         <translation>Con el entorno aislado en marcha, la lista de comprobación demuestra que la clave se queda fuera, que un dominio no incluido en la lista se rechaza y se registra, que sus cambios llegan a su proyecto y que ningún rechazo fue inesperado para la política.</translation>
     </message>
     <message>
-        <source>Sandbox name, as the Sandboxes page shows it</source>
-        <translation>Nombre del entorno aislado, tal como aparece en la página Entornos aislados</translation>
-    </message>
-    <message>
         <source>Sandbox to check</source>
         <translation>Entorno aislado que comprobar</translation>
     </message>
@@ -184,6 +286,141 @@
     <message>
         <source>The same from a terminal.</source>
         <translation>Lo mismo desde un terminal.</translation>
+    </message>
+    <message>
+        <source>Import the bundle your teacher shared, create your sandbox, then check that it works.</source>
+        <translation>Importe el paquete que le ha compartido su profesor, cree su entorno aislado y compruebe después que funciona.</translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal (&apos;%2&apos; joins it again).</source>
+        <translation>%1 está en ejecución; su agente se abre en un terminal («%2» vuelve a unirse a él).</translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: &apos;%2&apos; in a terminal opens its agent.</source>
+        <translation>%1 está en ejecución. No se ha encontrado ningún emulador de terminal: «%2» en un terminal abre su agente.</translation>
+    </message>
+    <message>
+        <source>2. Create your sandbox</source>
+        <translation>2. Cree su entorno aislado</translation>
+    </message>
+    <message>
+        <source>The kit %1 runs the course&apos;s agent on a project folder of yours. Paddock asks for the keys it needs, then starts it and opens the agent in a terminal.</source>
+        <translation>El kit %1 ejecuta el agente del curso sobre una carpeta de proyecto suya. Paddock le pide las claves que necesita, lo inicia y abre el agente en un terminal.</translation>
+    </message>
+    <message>
+        <source>Create my sandbox…</source>
+        <translation>Crear mi entorno aislado…</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1</source>
+        <translation>Crear un entorno aislado del kit %1</translation>
+    </message>
+    <message>
+        <source>Sandboxes are made by the daemon, which is not connected.</source>
+        <translation>Los entornos aislados los crea el servicio, que no está conectado.</translation>
+    </message>
+    <message>
+        <source>3. Check your sandbox</source>
+        <translation>3. Compruebe su entorno aislado</translation>
+    </message>
+    <message>
+        <source>No sandbox of the kit %1 is running</source>
+        <translation>Ningún entorno aislado del kit %1 está en ejecución</translation>
+    </message>
+    <message>
+        <source>No sandbox is running</source>
+        <translation>Ningún entorno aislado está en ejecución</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>superada</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fallida</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>omitida</translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomSandboxDialog</name>
+    <message>
+        <source>Create my sandbox</source>
+        <translation>Crear mi entorno aislado</translation>
+    </message>
+    <message>
+        <source>Create my sandbox: %1</source>
+        <translation>Crear mi entorno aislado: %1</translation>
+    </message>
+    <message>
+        <source>1. Your project folder</source>
+        <translation>1. Su carpeta de proyecto</translation>
+    </message>
+    <message>
+        <source>2. Keys and approvals</source>
+        <translation>2. Claves y aprobaciones</translation>
+    </message>
+    <message>
+        <source>3. The image</source>
+        <translation>3. La imagen</translation>
+    </message>
+    <message>
+        <source>4. Create and start</source>
+        <translation>4. Crear e iniciar</translation>
+    </message>
+    <message>
+        <source>The folder of your project: the agent reads and changes the files in it, and nothing else of yours.</source>
+        <translation>La carpeta de su proyecto: el agente lee y modifica los archivos que contiene, y nada más de lo suyo.</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, start it, and open its agent in a terminal.</source>
+        <translation>Crear un entorno aislado del kit %1 sobre %2, iniciarlo y abrir su agente en un terminal.</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, then start it.</source>
+        <translation>Crear un entorno aislado del kit %1 sobre %2 e iniciarlo después.</translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and the page shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation>No se ha encontrado ningún emulador de terminal, así que el agente no puede abrirse aquí: se inicia, y la página muestra la orden que lo abre. Instale xterm, GNOME Terminal o Konsole para abrir agentes desde esta ventana.</translation>
+    </message>
+    <message>
+        <source>bubblewrap runs the agent on this computer&apos;s own system: there is no image to build or load.</source>
+        <translation>bubblewrap ejecuta el agente sobre el propio sistema de este ordenador: no hay ninguna imagen que construir ni cargar.</translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation>Creando el entorno aislado (ahora se ejecuta la preparación del kit)…</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>Iniciando %1…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Procesando…</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Atrás</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Siguiente</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Crear e iniciar</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Crear e iniciar el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
     </message>
 </context>
 <context>
@@ -203,6 +440,53 @@
     <message>
         <source>Copy to the clipboard</source>
         <translation>Copiar al portapapeles</translation>
+    </message>
+</context>
+<context>
+    <name>CredentialsStep</name>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation>No hay ningún llavero accesible: no se pueden guardar claves. Instale GNOME Keyring o KWallet y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation>La clave de %1 (obligatoria)</translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation>La clave de %1 (opcional)</translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation>Pegue la clave; se guarda en el llavero</translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clave de %1</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>Guardar la clave</translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation>Guardar la clave de %1</translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation>El kit envía claves a dominios que usted no ha aprobado: %1.</translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation>Revisar y aprobar…</translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation>Revisar y aprobar el uso que hace el kit de sus claves</translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
+        <translation>Todas las claves obligatorias están guardadas y aprobadas.</translation>
     </message>
 </context>
 <context>
@@ -314,6 +598,69 @@
     <message>
         <source>Available today from a terminal:</source>
         <translation>Disponible hoy desde un terminal:</translation>
+    </message>
+</context>
+<context>
+    <name>ImageStep</name>
+    <message>
+        <source>Choose an image file (docker save)</source>
+        <translation>Elegir un archivo de imagen (docker save)</translation>
+    </message>
+    <message>
+        <source>Image archives (*.tar *.tar.gz)</source>
+        <translation>Archivos de imagen (*.tar *.tar.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>The sandbox runs in the Docker image %1.</source>
+        <translation>El entorno aislado se ejecuta en la imagen de Docker %1.</translation>
+    </message>
+    <message>
+        <source>Looking for the image on this computer…</source>
+        <translation>Buscando la imagen en este ordenador…</translation>
+    </message>
+    <message>
+        <source>The image is on this computer: the sandbox can be created.</source>
+        <translation>La imagen está en este ordenador: ya se puede crear el entorno aislado.</translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: build it from the kit, or load the image file you were given.</source>
+        <translation>La imagen aún no está en este ordenador: constrúyala a partir del kit o cargue el archivo de imagen que le han dado.</translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: load the image file you were given.</source>
+        <translation>La imagen aún no está en este ordenador: cargue el archivo de imagen que le han dado.</translation>
+    </message>
+    <message>
+        <source>Image progress</source>
+        <translation>Progreso de la imagen</translation>
+    </message>
+    <message>
+        <source>Build the image</source>
+        <translation>Construir la imagen</translation>
+    </message>
+    <message>
+        <source>Build the kit&apos;s image</source>
+        <translation>Construir la imagen del kit</translation>
+    </message>
+    <message>
+        <source>Load an image file…</source>
+        <translation>Cargar un archivo de imagen…</translation>
+    </message>
+    <message>
+        <source>Load the image from a file</source>
+        <translation>Cargar la imagen desde un archivo</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Comprobar de nuevo</translation>
+    </message>
+    <message>
+        <source>Look for the image again</source>
+        <translation>Buscar la imagen de nuevo</translation>
     </message>
 </context>
 <context>
@@ -1014,6 +1361,18 @@
         <source>From a terminal</source>
         <translation>Desde un terminal</translation>
     </message>
+    <message>
+        <source>imported</source>
+        <translation>importado</translation>
+    </message>
+    <message>
+        <source>Export bundle…</source>
+        <translation>Exportar un paquete…</translation>
+    </message>
+    <message>
+        <source>Export %1 as a bundle for a class</source>
+        <translation>Exportar %1 como paquete para una clase</translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>
@@ -1224,6 +1583,33 @@
     <message>
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aún no hay reglas: con el preajuste %1, solo pasa lo que usted permita.</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectFolderStep</name>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation>El agente trabaja sobre esta carpeta. Con un espacio de trabajo directo puede modificar todos sus archivos; con un clon, trabaja sobre una copia del repositorio.</translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation>Elegir la carpeta del proyecto</translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation>/home/usuario/proyectos/app</translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation>Carpeta del proyecto</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
+        <translation>No es una carpeta existente.</translation>
     </message>
 </context>
 <context>
@@ -1771,10 +2157,6 @@
         <translation>Nuevo entorno aislado</translation>
     </message>
     <message>
-        <source>Choose the project folder</source>
-        <translation>Elegir la carpeta del proyecto</translation>
-    </message>
-    <message>
         <source>Choose a kit folder (it holds spec.yaml)</source>
         <translation>Elegir una carpeta de kit (contiene spec.yaml)</translation>
     </message>
@@ -1803,26 +2185,6 @@
         <translation>6. Crear e iniciar</translation>
     </message>
     <message>
-        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
-        <translation>El agente trabaja sobre esta carpeta. Con un espacio de trabajo directo puede modificar todos sus archivos; con un clon, trabaja sobre una copia del repositorio.</translation>
-    </message>
-    <message>
-        <source>/home/you/projects/app</source>
-        <translation>/home/usuario/proyectos/app</translation>
-    </message>
-    <message>
-        <source>Project folder</source>
-        <translation>Carpeta del proyecto</translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation>Elegir…</translation>
-    </message>
-    <message>
-        <source>This is not an existing folder.</source>
-        <translation>No es una carpeta existente.</translation>
-    </message>
-    <message>
         <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
         <translation>Elija el kit que describe el agente, o una carpeta de kit propia.</translation>
     </message>
@@ -1845,26 +2207,6 @@
     <message>
         <source>Choose a kit folder</source>
         <translation>Elegir una carpeta de kit</translation>
-    </message>
-    <message>
-        <source>Backend</source>
-        <translation>Motor</translation>
-    </message>
-    <message>
-        <source>bubblewrap: starts in a moment, nothing else to install</source>
-        <translation>bubblewrap: arranca al instante, no hay que instalar nada más</translation>
-    </message>
-    <message>
-        <source>bubblewrap backend</source>
-        <translation>Motor bubblewrap</translation>
-    </message>
-    <message>
-        <source>Docker: runs the kit&apos;s image in a container</source>
-        <translation>Docker: ejecuta la imagen del kit en un contenedor</translation>
-    </message>
-    <message>
-        <source>Docker backend</source>
-        <translation>Motor Docker</translation>
     </message>
     <message>
         <source>Workspace</source>
@@ -1931,50 +2273,6 @@
         <translation>A qué puede acceder en este equipo</translation>
     </message>
     <message>
-        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
-        <translation>No hay ningún llavero accesible: no se pueden guardar claves. Instale GNOME Keyring o KWallet y vuelva a intentarlo.</translation>
-    </message>
-    <message>
-        <source>The key of %1 (required)</source>
-        <translation>La clave de %1 (obligatoria)</translation>
-    </message>
-    <message>
-        <source>The key of %1 (optional)</source>
-        <translation>La clave de %1 (opcional)</translation>
-    </message>
-    <message>
-        <source>Paste the key; it goes to the keychain</source>
-        <translation>Pegue la clave; se guarda en el llavero</translation>
-    </message>
-    <message>
-        <source>Key of %1</source>
-        <translation>Clave de %1</translation>
-    </message>
-    <message>
-        <source>Save key</source>
-        <translation>Guardar la clave</translation>
-    </message>
-    <message>
-        <source>Save the key of %1</source>
-        <translation>Guardar la clave de %1</translation>
-    </message>
-    <message>
-        <source>The kit sends keys to domains you have not approved: %1.</source>
-        <translation>El kit envía claves a dominios que usted no ha aprobado: %1.</translation>
-    </message>
-    <message>
-        <source>Review and approve…</source>
-        <translation>Revisar y aprobar…</translation>
-    </message>
-    <message>
-        <source>Review and approve the kit&apos;s use of your keys</source>
-        <translation>Revisar y aprobar el uso que hace el kit de sus claves</translation>
-    </message>
-    <message>
-        <source>Every required key is stored and approved.</source>
-        <translation>Todas las claves obligatorias están guardadas y aprobadas.</translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation>clonado</translation>
     </message>
@@ -2035,6 +2333,75 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::BundleExporter</name>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>Choose where to write the bundle (a full path).</source>
+        <translation>Elija dónde escribir el paquete (una ruta completa).</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>No se puede leer %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>No se puede escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>Wrote %1: kit %2, %3 files (%4).</source>
+        <translation>Se ha escrito %1: kit %2, %3 archivos (%4).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy: preset %1, %n rule(s).</source>
+        <translation>
+            <numerusform>Política: preajuste %1, %n regla.</numerusform>
+            <numerusform>Política: preajuste %1, %n reglas.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Students provide no key.</source>
+        <translation>Los estudiantes no aportan ninguna clave.</translation>
+    </message>
+    <message>
+        <source>Students provide their own keys for: %1 (the bundle holds no value).</source>
+        <translation>Los estudiantes aportan sus propias claves para: %1 (el paquete no contiene ningún valor).</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ChecklistModel</name>
+    <message>
+        <source>The credential variable inside is the sentinel</source>
+        <translation>La variable de credencial dentro es el centinela</translation>
+    </message>
+    <message>
+        <source>A domain on no list is refused and logged</source>
+        <translation>Un dominio que no está en ninguna lista se rechaza y se registra</translation>
+    </message>
+    <message>
+        <source>A file edited inside appears on the host</source>
+        <translation>Un archivo modificado dentro aparece en el anfitrión</translation>
+    </message>
+    <message>
+        <source>The policy log shows no refusal the policy did not choose</source>
+        <translation>El registro de la política no muestra ningún rechazo que la política no eligiera</translation>
+    </message>
+    <message>
+        <source>The key reaches its provider</source>
+        <translation>La clave llega a su proveedor</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::ClassroomModel</name>
     <message>
         <source>Kit %1 %2</source>
@@ -2085,14 +2452,6 @@
         <translation>%1 se rechazó: %2</translation>
     </message>
     <message>
-        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
-        <translation>Introduzca la clave de %1 en la página Secretos (paddock secret set %1).</translation>
-    </message>
-    <message>
-        <source>Run the kit on your project, then come back here for the checklist.</source>
-        <translation>Ejecute el kit sobre su proyecto y vuelva aquí para la lista de comprobación.</translation>
-    </message>
-    <message>
         <source>Kit %1 imported into %2.</source>
         <translation>Kit %1 importado en %2.</translation>
     </message>
@@ -2104,12 +2463,47 @@
         <source>Some checks failed: read each sentence for what to fix.</source>
         <translation>Algunas comprobaciones han fallado: lea cada frase para saber qué corregir.</translation>
     </message>
+    <message>
+        <source>Next: create your sandbox (the keys it needs are asked for there), then run the checklist.</source>
+        <translation>A continuación: cree su entorno aislado (allí se le piden las claves que necesita) y ejecute después la lista de comprobación.</translation>
+    </message>
+    <message>
+        <source>Starting the checks…</source>
+        <translation>Iniciando las comprobaciones…</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected: the checklist runs in it.</source>
+        <translation>El servicio no está conectado: es él quien ejecuta la lista de comprobación.</translation>
+    </message>
+    <message>
+        <source>Checked %1 of %2…</source>
+        <translation>%1 de %2 comprobaciones hechas…</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
         <translation>La conexión con paddockd se cerró.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ImagePreparation</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+    <message>
+        <source>The kit names no image (sandbox.image).</source>
+        <translation>El kit no nombra ninguna imagen (sandbox.image).</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Iniciando…</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>Paso %1 de %2: %3</translation>
     </message>
 </context>
 <context>

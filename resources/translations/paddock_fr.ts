@@ -25,6 +25,29 @@
     </message>
 </context>
 <context>
+    <name>BackendChoice</name>
+    <message>
+        <source>Backend</source>
+        <translation>Moteur</translation>
+    </message>
+    <message>
+        <source>bubblewrap: starts in a moment, nothing else to install</source>
+        <translation>bubblewrap : démarre en un instant, rien d’autre à installer</translation>
+    </message>
+    <message>
+        <source>bubblewrap backend</source>
+        <translation>Moteur bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker: runs the kit&apos;s image in a container</source>
+        <translation>Docker : exécute l’image du kit dans un conteneur</translation>
+    </message>
+    <message>
+        <source>Docker backend</source>
+        <translation>Moteur Docker</translation>
+    </message>
+</context>
+<context>
     <name>BindingDialog</name>
     <message>
         <source>Allow this kit to use your keys?</source>
@@ -96,14 +119,97 @@
     </message>
 </context>
 <context>
+    <name>BundleExportDialog</name>
+    <message>
+        <source>Export a bundle of %1</source>
+        <translation>Exporter un paquet de %1</translation>
+    </message>
+    <message>
+        <source>Choose the notes shown to students</source>
+        <translation>Choisir les notes montrées aux étudiants</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md)</source>
+        <translation>Fichiers texte (*.txt *.md)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Save the bundle as</source>
+        <translation>Enregistrer le paquet sous</translation>
+    </message>
+    <message>
+        <source>Paddock bundles (*.paddock)</source>
+        <translation>Paquets Paddock (*.paddock)</translation>
+    </message>
+    <message>
+        <source>A bundle holds the kit and the list of keys students provide (names only, never a value). Students import it on their Classroom page.</source>
+        <translation>Un paquet contient le kit et la liste des clés que les étudiants fournissent (les noms seulement, jamais une valeur). Les étudiants l’importent sur leur page Classe.</translation>
+    </message>
+    <message>
+        <source>Include the network policy: its preset and your global rules</source>
+        <translation>Inclure la politique réseau : son préréglage et vos règles globales</translation>
+    </message>
+    <message>
+        <source>Include the network policy</source>
+        <translation>Inclure la politique réseau</translation>
+    </message>
+    <message>
+        <source>Notes for students (optional)</source>
+        <translation>Notes pour les étudiants (facultatif)</translation>
+    </message>
+    <message>
+        <source>A text file shown on import</source>
+        <translation>Un fichier texte montré à l’importation</translation>
+    </message>
+    <message>
+        <source>Notes file</source>
+        <translation>Fichier de notes</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>Choose the notes file</source>
+        <translation>Choisir le fichier de notes</translation>
+    </message>
+    <message>
+        <source>Bundle file</source>
+        <translation>Fichier du paquet</translation>
+    </message>
+    <message>
+        <source>Choose where to save the bundle</source>
+        <translation>Choisir où enregistrer le paquet</translation>
+    </message>
+    <message>
+        <source>The same from a terminal.</source>
+        <translation>La même chose dans un terminal.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exporter</translation>
+    </message>
+    <message>
+        <source>Write the bundle</source>
+        <translation>Écrire le paquet</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>ClassroomPage</name>
     <message>
         <source>Classroom</source>
         <translation>Classe</translation>
-    </message>
-    <message>
-        <source>Import the bundle your teacher shared, then check that your sandbox works.</source>
-        <translation>Importez le paquet que votre enseignant a partagé, puis vérifiez que votre bac à sable fonctionne.</translation>
     </message>
     <message>
         <source>Choose a Paddock bundle</source>
@@ -166,10 +272,6 @@
         <translation>Pendant que le bac à sable tourne, la liste de vérification prouve que la clé reste à l’extérieur, qu’un domaine non listé est refusé et journalisé, que vos modifications atteignent votre projet et qu’aucun refus n’a pris la politique au dépourvu.</translation>
     </message>
     <message>
-        <source>Sandbox name, as the Sandboxes page shows it</source>
-        <translation>Nom du bac à sable, tel que l’affiche la page Bacs à sable</translation>
-    </message>
-    <message>
         <source>Sandbox to check</source>
         <translation>Bac à sable à vérifier</translation>
     </message>
@@ -184,6 +286,141 @@
     <message>
         <source>The same from a terminal.</source>
         <translation>La même chose dans un terminal.</translation>
+    </message>
+    <message>
+        <source>Import the bundle your teacher shared, create your sandbox, then check that it works.</source>
+        <translation>Importez le paquet que votre enseignant a partagé, créez votre bac à sable, puis vérifiez qu’il fonctionne.</translation>
+    </message>
+    <message>
+        <source>%1 is running; its agent opens in a terminal (&apos;%2&apos; joins it again).</source>
+        <translation>%1 est en cours d’exécution ; son agent s’ouvre dans un terminal (« %2 » le rejoint plus tard).</translation>
+    </message>
+    <message>
+        <source>%1 is running. No terminal emulator was found: &apos;%2&apos; in a terminal opens its agent.</source>
+        <translation>%1 est en cours d’exécution. Aucun émulateur de terminal n’a été trouvé : « %2 » dans un terminal ouvre son agent.</translation>
+    </message>
+    <message>
+        <source>2. Create your sandbox</source>
+        <translation>2. Créer votre bac à sable</translation>
+    </message>
+    <message>
+        <source>The kit %1 runs the course&apos;s agent on a project folder of yours. Paddock asks for the keys it needs, then starts it and opens the agent in a terminal.</source>
+        <translation>Le kit %1 fait tourner l’agent du cours sur un dossier de projet à vous. Paddock demande les clés dont il a besoin, puis le démarre et ouvre l’agent dans un terminal.</translation>
+    </message>
+    <message>
+        <source>Create my sandbox…</source>
+        <translation>Créer mon bac à sable…</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1</source>
+        <translation>Créer un bac à sable du kit %1</translation>
+    </message>
+    <message>
+        <source>Sandboxes are made by the daemon, which is not connected.</source>
+        <translation>Les bacs à sable sont créés par le service, qui n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>3. Check your sandbox</source>
+        <translation>3. Vérifier votre bac à sable</translation>
+    </message>
+    <message>
+        <source>No sandbox of the kit %1 is running</source>
+        <translation>Aucun bac à sable du kit %1 n’est en cours d’exécution</translation>
+    </message>
+    <message>
+        <source>No sandbox is running</source>
+        <translation>Aucun bac à sable n’est en cours d’exécution</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>réussie</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échouée</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>ignorée</translation>
+    </message>
+</context>
+<context>
+    <name>ClassroomSandboxDialog</name>
+    <message>
+        <source>Create my sandbox</source>
+        <translation>Créer mon bac à sable</translation>
+    </message>
+    <message>
+        <source>Create my sandbox: %1</source>
+        <translation>Créer mon bac à sable : %1</translation>
+    </message>
+    <message>
+        <source>1. Your project folder</source>
+        <translation>1. Votre dossier de projet</translation>
+    </message>
+    <message>
+        <source>2. Keys and approvals</source>
+        <translation>2. Clés et approbations</translation>
+    </message>
+    <message>
+        <source>3. The image</source>
+        <translation>3. L’image</translation>
+    </message>
+    <message>
+        <source>4. Create and start</source>
+        <translation>4. Créer et démarrer</translation>
+    </message>
+    <message>
+        <source>The folder of your project: the agent reads and changes the files in it, and nothing else of yours.</source>
+        <translation>Le dossier de votre projet : l’agent lit et modifie les fichiers qu’il contient, et rien d’autre de ce qui est à vous.</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, start it, and open its agent in a terminal.</source>
+        <translation>Créer un bac à sable du kit %1 sur %2, le démarrer et ouvrir son agent dans un terminal.</translation>
+    </message>
+    <message>
+        <source>Create a sandbox of the kit %1 on %2, then start it.</source>
+        <translation>Créer un bac à sable du kit %1 sur %2, puis le démarrer.</translation>
+    </message>
+    <message>
+        <source>No terminal emulator was found, so the agent cannot open here: it starts, and the page shows the command that opens it. Install xterm, GNOME Terminal or Konsole to open agents from this window.</source>
+        <translation>Aucun émulateur de terminal n’a été trouvé, l’agent ne peut donc pas s’ouvrir ici : il démarre, et la page indique la commande qui l’ouvre. Installez xterm, GNOME Terminal ou Konsole pour ouvrir les agents depuis cette fenêtre.</translation>
+    </message>
+    <message>
+        <source>bubblewrap runs the agent on this computer&apos;s own system: there is no image to build or load.</source>
+        <translation>bubblewrap fait tourner l’agent sur le système de cet ordinateur : il n’y a pas d’image à construire ni à charger.</translation>
+    </message>
+    <message>
+        <source>Creating the sandbox (the kit&apos;s setup runs now)…</source>
+        <translation>Création du bac à sable (la préparation du kit s’exécute maintenant)…</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>Démarrage de %1…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Traitement en cours…</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Précédent</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Suivant</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Créer et démarrer</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Créer et démarrer le bac à sable</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
     </message>
 </context>
 <context>
@@ -203,6 +440,53 @@
     <message>
         <source>Copy to the clipboard</source>
         <translation>Copier dans le presse-papiers</translation>
+    </message>
+</context>
+<context>
+    <name>CredentialsStep</name>
+    <message>
+        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
+        <translation>Aucun trousseau n’est accessible : les clés ne peuvent pas être enregistrées. Installez GNOME Keyring ou KWallet et réessayez.</translation>
+    </message>
+    <message>
+        <source>The key of %1 (required)</source>
+        <translation>La clé de %1 (obligatoire)</translation>
+    </message>
+    <message>
+        <source>The key of %1 (optional)</source>
+        <translation>La clé de %1 (facultative)</translation>
+    </message>
+    <message>
+        <source>Paste the key; it goes to the keychain</source>
+        <translation>Collez la clé ; elle sera placée dans le trousseau</translation>
+    </message>
+    <message>
+        <source>Key of %1</source>
+        <translation>Clé de %1</translation>
+    </message>
+    <message>
+        <source>Save key</source>
+        <translation>Enregistrer la clé</translation>
+    </message>
+    <message>
+        <source>Save the key of %1</source>
+        <translation>Enregistrer la clé de %1</translation>
+    </message>
+    <message>
+        <source>The kit sends keys to domains you have not approved: %1.</source>
+        <translation>Le kit envoie des clés à des domaines que vous n’avez pas approuvés : %1.</translation>
+    </message>
+    <message>
+        <source>Review and approve…</source>
+        <translation>Examiner et approuver…</translation>
+    </message>
+    <message>
+        <source>Review and approve the kit&apos;s use of your keys</source>
+        <translation>Examiner et approuver l’utilisation de vos clés par le kit</translation>
+    </message>
+    <message>
+        <source>Every required key is stored and approved.</source>
+        <translation>Toutes les clés obligatoires sont enregistrées et approuvées.</translation>
     </message>
 </context>
 <context>
@@ -314,6 +598,69 @@
     <message>
         <source>Available today from a terminal:</source>
         <translation>Disponible dès aujourd’hui dans un terminal :</translation>
+    </message>
+</context>
+<context>
+    <name>ImageStep</name>
+    <message>
+        <source>Choose an image file (docker save)</source>
+        <translation>Choisir un fichier d’image (docker save)</translation>
+    </message>
+    <message>
+        <source>Image archives (*.tar *.tar.gz)</source>
+        <translation>Archives d’image (*.tar *.tar.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>The sandbox runs in the Docker image %1.</source>
+        <translation>Le bac à sable tourne dans l’image Docker %1.</translation>
+    </message>
+    <message>
+        <source>Looking for the image on this computer…</source>
+        <translation>Recherche de l’image sur cet ordinateur…</translation>
+    </message>
+    <message>
+        <source>The image is on this computer: the sandbox can be created.</source>
+        <translation>L’image est sur cet ordinateur : le bac à sable peut être créé.</translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: build it from the kit, or load the image file you were given.</source>
+        <translation>L’image n’est pas encore sur cet ordinateur : construisez-la à partir du kit, ou chargez le fichier d’image qui vous a été remis.</translation>
+    </message>
+    <message>
+        <source>The image is not on this computer yet: load the image file you were given.</source>
+        <translation>L’image n’est pas encore sur cet ordinateur : chargez le fichier d’image qui vous a été remis.</translation>
+    </message>
+    <message>
+        <source>Image progress</source>
+        <translation>Progression de l’image</translation>
+    </message>
+    <message>
+        <source>Build the image</source>
+        <translation>Construire l’image</translation>
+    </message>
+    <message>
+        <source>Build the kit&apos;s image</source>
+        <translation>Construire l’image du kit</translation>
+    </message>
+    <message>
+        <source>Load an image file…</source>
+        <translation>Charger un fichier d’image…</translation>
+    </message>
+    <message>
+        <source>Load the image from a file</source>
+        <translation>Charger l’image depuis un fichier</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>Vérifier à nouveau</translation>
+    </message>
+    <message>
+        <source>Look for the image again</source>
+        <translation>Chercher l’image à nouveau</translation>
     </message>
 </context>
 <context>
@@ -1014,6 +1361,18 @@
         <source>From a terminal</source>
         <translation>Dans un terminal</translation>
     </message>
+    <message>
+        <source>imported</source>
+        <translation>importé</translation>
+    </message>
+    <message>
+        <source>Export bundle…</source>
+        <translation>Exporter un paquet…</translation>
+    </message>
+    <message>
+        <source>Export %1 as a bundle for a class</source>
+        <translation>Exporter %1 en paquet pour une classe</translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>
@@ -1224,6 +1583,33 @@
     <message>
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aucune règle pour l’instant : avec le préréglage %1, seul ce que vous autorisez passe.</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectFolderStep</name>
+    <message>
+        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
+        <translation>L’agent travaille sur ce dossier. Avec un espace de travail direct, il peut modifier chacun de ses fichiers ; avec un clone, il travaille sur une copie du dépôt.</translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation>Choisir le dossier de projet</translation>
+    </message>
+    <message>
+        <source>/home/you/projects/app</source>
+        <translation>/home/vous/projets/app</translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation>Dossier de projet</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>This is not an existing folder.</source>
+        <translation>Ce n’est pas un dossier existant.</translation>
     </message>
 </context>
 <context>
@@ -1771,10 +2157,6 @@
         <translation>Nouveau bac à sable</translation>
     </message>
     <message>
-        <source>Choose the project folder</source>
-        <translation>Choisir le dossier de projet</translation>
-    </message>
-    <message>
         <source>Choose a kit folder (it holds spec.yaml)</source>
         <translation>Choisir un dossier de kit (il contient spec.yaml)</translation>
     </message>
@@ -1803,26 +2185,6 @@
         <translation>6. Créer et démarrer</translation>
     </message>
     <message>
-        <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
-        <translation>L’agent travaille sur ce dossier. Avec un espace de travail direct, il peut modifier chacun de ses fichiers ; avec un clone, il travaille sur une copie du dépôt.</translation>
-    </message>
-    <message>
-        <source>/home/you/projects/app</source>
-        <translation>/home/vous/projets/app</translation>
-    </message>
-    <message>
-        <source>Project folder</source>
-        <translation>Dossier de projet</translation>
-    </message>
-    <message>
-        <source>Choose…</source>
-        <translation>Choisir…</translation>
-    </message>
-    <message>
-        <source>This is not an existing folder.</source>
-        <translation>Ce n’est pas un dossier existant.</translation>
-    </message>
-    <message>
         <source>Choose the kit that describes the agent, or a kit folder of your own.</source>
         <translation>Choisissez le kit qui décrit l’agent, ou l’un de vos propres dossiers de kit.</translation>
     </message>
@@ -1845,26 +2207,6 @@
     <message>
         <source>Choose a kit folder</source>
         <translation>Choisir un dossier de kit</translation>
-    </message>
-    <message>
-        <source>Backend</source>
-        <translation>Moteur</translation>
-    </message>
-    <message>
-        <source>bubblewrap: starts in a moment, nothing else to install</source>
-        <translation>bubblewrap : démarre en un instant, rien d’autre à installer</translation>
-    </message>
-    <message>
-        <source>bubblewrap backend</source>
-        <translation>Moteur bubblewrap</translation>
-    </message>
-    <message>
-        <source>Docker: runs the kit&apos;s image in a container</source>
-        <translation>Docker : exécute l’image du kit dans un conteneur</translation>
-    </message>
-    <message>
-        <source>Docker backend</source>
-        <translation>Moteur Docker</translation>
     </message>
     <message>
         <source>Workspace</source>
@@ -1931,50 +2273,6 @@
         <translation>Ce à quoi il peut accéder sur cet ordinateur</translation>
     </message>
     <message>
-        <source>No keychain is reachable: keys cannot be stored. Install GNOME Keyring or KWallet and try again.</source>
-        <translation>Aucun trousseau n’est accessible : les clés ne peuvent pas être enregistrées. Installez GNOME Keyring ou KWallet et réessayez.</translation>
-    </message>
-    <message>
-        <source>The key of %1 (required)</source>
-        <translation>La clé de %1 (obligatoire)</translation>
-    </message>
-    <message>
-        <source>The key of %1 (optional)</source>
-        <translation>La clé de %1 (facultative)</translation>
-    </message>
-    <message>
-        <source>Paste the key; it goes to the keychain</source>
-        <translation>Collez la clé ; elle sera placée dans le trousseau</translation>
-    </message>
-    <message>
-        <source>Key of %1</source>
-        <translation>Clé de %1</translation>
-    </message>
-    <message>
-        <source>Save key</source>
-        <translation>Enregistrer la clé</translation>
-    </message>
-    <message>
-        <source>Save the key of %1</source>
-        <translation>Enregistrer la clé de %1</translation>
-    </message>
-    <message>
-        <source>The kit sends keys to domains you have not approved: %1.</source>
-        <translation>Le kit envoie des clés à des domaines que vous n’avez pas approuvés : %1.</translation>
-    </message>
-    <message>
-        <source>Review and approve…</source>
-        <translation>Examiner et approuver…</translation>
-    </message>
-    <message>
-        <source>Review and approve the kit&apos;s use of your keys</source>
-        <translation>Examiner et approuver l’utilisation de vos clés par le kit</translation>
-    </message>
-    <message>
-        <source>Every required key is stored and approved.</source>
-        <translation>Toutes les clés obligatoires sont enregistrées et approuvées.</translation>
-    </message>
-    <message>
         <source>clone</source>
         <translation>cloné</translation>
     </message>
@@ -2035,6 +2333,75 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::BundleExporter</name>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 o</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 Kio</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 Mio</translation>
+    </message>
+    <message>
+        <source>Choose where to write the bundle (a full path).</source>
+        <translation>Choisissez où écrire le paquet (un chemin complet).</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>Impossible de lire %1 : %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Impossible d’écrire %1 : %2</translation>
+    </message>
+    <message>
+        <source>Wrote %1: kit %2, %3 files (%4).</source>
+        <translation>%1 écrit : kit %2, %3 fichiers (%4).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Policy: preset %1, %n rule(s).</source>
+        <translation>
+            <numerusform>Politique : préréglage %1, %n règle.</numerusform>
+            <numerusform>Politique : préréglage %1, %n règles.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Students provide no key.</source>
+        <translation>Les étudiants ne fournissent aucune clé.</translation>
+    </message>
+    <message>
+        <source>Students provide their own keys for: %1 (the bundle holds no value).</source>
+        <translation>Les étudiants fournissent leurs propres clés pour : %1 (le paquet ne contient aucune valeur).</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ChecklistModel</name>
+    <message>
+        <source>The credential variable inside is the sentinel</source>
+        <translation>La variable d’identifiant à l’intérieur est la sentinelle</translation>
+    </message>
+    <message>
+        <source>A domain on no list is refused and logged</source>
+        <translation>Un domaine absent de toute liste est refusé et journalisé</translation>
+    </message>
+    <message>
+        <source>A file edited inside appears on the host</source>
+        <translation>Un fichier modifié à l’intérieur apparaît sur l’hôte</translation>
+    </message>
+    <message>
+        <source>The policy log shows no refusal the policy did not choose</source>
+        <translation>Le journal de la politique ne montre aucun refus que la politique n’a pas choisi</translation>
+    </message>
+    <message>
+        <source>The key reaches its provider</source>
+        <translation>La clé atteint son fournisseur</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::ClassroomModel</name>
     <message>
         <source>Kit %1 %2</source>
@@ -2085,14 +2452,6 @@
         <translation>%1 a été refusé : %2</translation>
     </message>
     <message>
-        <source>Enter the %1 key on the Secrets page (paddock secret set %1).</source>
-        <translation>Saisissez la clé %1 sur la page Secrets (paddock secret set %1).</translation>
-    </message>
-    <message>
-        <source>Run the kit on your project, then come back here for the checklist.</source>
-        <translation>Exécutez le kit sur votre projet, puis revenez ici pour la liste de vérification.</translation>
-    </message>
-    <message>
         <source>Kit %1 imported into %2.</source>
         <translation>Kit %1 importé dans %2.</translation>
     </message>
@@ -2104,12 +2463,47 @@
         <source>Some checks failed: read each sentence for what to fix.</source>
         <translation>Certaines vérifications ont échoué : lisez chaque phrase pour savoir quoi corriger.</translation>
     </message>
+    <message>
+        <source>Next: create your sandbox (the keys it needs are asked for there), then run the checklist.</source>
+        <translation>Ensuite : créez votre bac à sable (les clés dont il a besoin y sont demandées), puis lancez la liste de vérification.</translation>
+    </message>
+    <message>
+        <source>Starting the checks…</source>
+        <translation>Lancement des vérifications…</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected: the checklist runs in it.</source>
+        <translation>Le service n’est pas connecté : c’est lui qui exécute la liste de vérification.</translation>
+    </message>
+    <message>
+        <source>Checked %1 of %2…</source>
+        <translation>%1 vérification(s) sur %2 faite(s)…</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
         <translation>La connexion à paddockd s’est fermée.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ImagePreparation</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>The kit names no image (sandbox.image).</source>
+        <translation>Le kit ne nomme aucune image (sandbox.image).</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Démarrage…</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>Étape %1 sur %2 : %3</translation>
     </message>
 </context>
 <context>

@@ -241,8 +241,19 @@ void TestBundleCli::exportThenImportRoundTrip()
              qPrintable(imported.out));
     // The next steps name the commands that finish the setup.
     QVERIFY2(imported.out.contains(QLatin1String("paddock secret set ilaas")), qPrintable(imported.out));
-    QVERIFY2(imported.out.contains(QStringLiteral("paddock binding approve --kit ") + destination), qPrintable(imported.out));
+    // The kit by its name: the library finds the import by it, ahead of the sample pi.
+    QVERIFY2(imported.out.contains(QLatin1String("paddock binding approve --kit pi\n")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("paddock run --kit pi\n")), qPrintable(imported.out));
     QVERIFY2(imported.out.contains(QLatin1String("paddock verify")), qPrintable(imported.out));
+    const Run listed = student.paddock({QStringLiteral("kit"), QStringLiteral("ls"), QStringLiteral("--json")});
+    bool found = false;
+    for (const QJsonValue &entry : QJsonDocument::fromJson(listed.out.toUtf8()).array()) {
+        const QJsonObject kit = entry.toObject();
+        if (kit.value(QLatin1String("directory")).toString() == destination)
+            found = kit.value(QLatin1String("source")).toString() == QLatin1String("imported") &&
+                    kit.value(QLatin1String("name")).toString() == QLatin1String("pi");
+    }
+    QVERIFY2(found, qPrintable(listed.out));
 
     // The kit arrives byte for byte, and validates.
     QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("pi"))));

@@ -148,7 +148,7 @@ void TestKitCli::validateWithoutDirectoryIsUsage()
 {
     const Run run = paddock({QStringLiteral("kit"), QStringLiteral("validate")});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY(run.err.contains(QLatin1String("DIR")));
+    QVERIFY(run.err.contains(QLatin1String("KIT")));
 }
 
 void TestKitCli::validateRefusesV1()
@@ -241,7 +241,7 @@ void TestKitCli::helpDescribesEachCommand_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("kit") << QStringList{QStringLiteral("kit")} << QStringLiteral("validate");
     QTest::newRow("validate") << QStringList{QStringLiteral("kit"), QStringLiteral("validate")}
-                              << QStringLiteral("DIR...");
+                              << QStringLiteral("KIT...");
     QTest::newRow("show") << QStringList{QStringLiteral("kit"), QStringLiteral("show")}
                           << QStringLiteral("--arg NAME=VALUE");
 }

@@ -214,7 +214,7 @@ private slots:
         const Run run = paddock({QStringLiteral("kit"), QStringLiteral("allow"), QStringLiteral("--help")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains(QLatin1String("--remove")));
-        QVERIFY(run.out.contains(QLatin1String("DIR PATTERN...")));
+        QVERIFY(run.out.contains(QLatin1String("KIT PATTERN...")));
         const Run group = paddock({QStringLiteral("kit"), QStringLiteral("--help")});
         QVERIFY(group.out.contains(QLatin1String("allow")) && group.out.contains(QLatin1String("deny")));
     }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock kit ls|add|forget|new`, run as a user runs them: the real binary, a private
-// configuration folder, real kit folders, exit codes and output.
+// configuration folder, real kit folders, exit codes and output. And every command that takes a
+// kit, given a kit of the library by name, a folder, or neither.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -47,6 +49,10 @@ private slots:
     void newRefusesExistingKit();
     void lsWithBrokenKitsYamlNamesLine();
     void lsJsonReportsErrors();
+    void importedKitIsListedAndNamedByEveryCommand();
+    void unknownKitSaysWhereItLooked_data();
+    void unknownKitSaysWhereItLooked();
+    void slashMakesAPath();
 
 private:
     Run paddock(const QStringList &arguments);
@@ -286,6 +292,107 @@ void TestKitLibraryCli::lsJsonReportsErrors()
     QVERIFY(found);
     const Run table = paddock({QStringLiteral("kit"), QStringLiteral("ls")});
     QVERIFY2(table.out.contains(QStringLiteral("3 errors")), qPrintable(table.out));
+}
+
+void TestKitLibraryCli::importedKitIsListedAndNamedByEveryCommand()
+{
+    // Where `paddock bundle import` writes a kit.
+    const QString imported =
+        copyFixture(QStringLiteral("published/codex"), QStringLiteral("XDG_DATA_HOME/paddock/kits/codex"));
+    const QJsonArray kits = lsJson();
+    QCOMPARE(kits.size(), 3);
+    const QJsonObject codex = kits.at(0).toObject();
+    QCOMPARE(codex.value(QLatin1String("name")).toString(), QStringLiteral("codex"));
+    QCOMPARE(codex.value(QLatin1String("source")).toString(), QStringLiteral("imported"));
+    QCOMPARE(codex.value(QLatin1String("directory")).toString(), imported);
+    const Run table = paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QVERIFY2(table.out.contains(QRegularExpression(QStringLiteral("codex +\\S+ +imported +ok"))),
+             qPrintable(table.out));
+
+    const Run validated = paddock({QStringLiteral("kit"), QStringLiteral("validate"), QStringLiteral("codex")});
+    QCOMPARE(validated.exitCode, 0);
+    QVERIFY2(validated.out.startsWith(QLatin1String("codex: ok\n")), qPrintable(validated.out));
+    const Run shown =
+        paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("codex"), QStringLiteral("--json")});
+    QCOMPARE(shown.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QLatin1String("name")).toString(),
+             QStringLiteral("codex"));
+    // Imported kits are the user's: edited in place by name.
+    const Run allowed = paddock(
+        {QStringLiteral("kit"), QStringLiteral("allow"), QStringLiteral("codex"), QStringLiteral("docs.example.org")});
+    QVERIFY2(allowed.exitCode == 0, qPrintable(allowed.err));
+    QVERIFY(readAll(imported + QStringLiteral("/spec.yaml")).contains("docs.example.org"));
+    // A sample is not edited by its name.
+    const Run sample = paddock(
+        {QStringLiteral("kit"), QStringLiteral("allow"), QStringLiteral("pi"), QStringLiteral("docs.example.org")});
+    QCOMPARE(sample.exitCode, 1);
+    QVERIFY2(sample.err.contains(QLatin1String("is a sample kit")), qPrintable(sample.err));
+    // A file operation by name: the bundle carries the imported kit.
+    const Run exported =
+        paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"), QStringLiteral("codex"),
+                 QStringLiteral("-o"), m_home->filePath(QStringLiteral("c.paddock"))});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY2(exported.out.contains(QLatin1String("kit codex")), qPrintable(exported.out));
+    // The imported kit cannot be forgotten: it is in the library because it is in the kits folder.
+    const Run forget = paddock({QStringLiteral("kit"), QStringLiteral("forget"), QStringLiteral("codex")});
+    QCOMPARE(forget.exitCode, 1);
+    QVERIFY2(forget.err.contains(QLatin1String("imported from a bundle")), qPrintable(forget.err));
+}
+
+void TestKitLibraryCli::unknownKitSaysWhereItLooked_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    const QString nope = QStringLiteral("nope");
+    QTest::newRow("kit validate") << QStringList{QStringLiteral("kit"), QStringLiteral("validate"), nope};
+    QTest::newRow("kit show") << QStringList{QStringLiteral("kit"), QStringLiteral("show"), nope};
+    QTest::newRow("kit allow") << QStringList{QStringLiteral("kit"), QStringLiteral("allow"), nope,
+                                              QStringLiteral("example.org")};
+    QTest::newRow("run") << QStringList{QStringLiteral("run"), QStringLiteral("--kit"), nope};
+    QTest::newRow("create") << QStringList{QStringLiteral("create"), QStringLiteral("--kit"), nope};
+    QTest::newRow("shim install") << QStringList{QStringLiteral("shim"), QStringLiteral("install"),
+                                                 QStringLiteral("tool"), QStringLiteral("--kit"), nope};
+    QTest::newRow("template build") << QStringList{QStringLiteral("template"), QStringLiteral("build"),
+                                                   QStringLiteral("--kit"), nope};
+    QTest::newRow("bundle export") << QStringList{QStringLiteral("bundle"), QStringLiteral("export"),
+                                                  QStringLiteral("--kit"), nope};
+    QTest::newRow("secret test") << QStringList{QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("svc"),
+                                                QStringLiteral("--kit"), nope};
+    QTest::newRow("binding check") << QStringList{QStringLiteral("binding"), QStringLiteral("check"),
+                                                  QStringLiteral("--kit"), nope};
+    QTest::newRow("binding approve") << QStringList{QStringLiteral("binding"), QStringLiteral("approve"),
+                                                    QStringLiteral("--kit"), nope, QStringLiteral("--all")};
+    QTest::newRow("policy check") << QStringList{QStringLiteral("policy"),  QStringLiteral("check"),
+                                                 QStringLiteral("network"), QStringLiteral("example.org"),
+                                                 QStringLiteral("--kit"),   nope};
+}
+
+void TestKitLibraryCli::unknownKitSaysWhereItLooked()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = paddock(arguments);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(
+                 QLatin1String("no kit named nope in the library (paddock kit ls lists them) and no folder nope")) ||
+                 run.out.contains(
+                     QLatin1String("no kit named nope in the library (paddock kit ls lists them) and no folder nope")),
+             qPrintable(run.out + run.err));
+}
+
+void TestKitLibraryCli::slashMakesAPath()
+{
+    // A folder named like a sample: the name is the sample, ./NAME the folder.
+    copyFixture(QStringLiteral("published/codex"), QStringLiteral("pi"));
+    const Run byName =
+        paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("pi"), QStringLiteral("--json")});
+    QCOMPARE(QJsonDocument::fromJson(byName.out.toUtf8()).object().value(QLatin1String("name")).toString(),
+             QStringLiteral("pi"));
+    const Run byPath =
+        paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("./pi"), QStringLiteral("--json")});
+    QCOMPARE(QJsonDocument::fromJson(byPath.out.toUtf8()).object().value(QLatin1String("name")).toString(),
+             QStringLiteral("codex"));
+    const Run missing = paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("./gone")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(QLatin1String("./gone does not exist")), qPrintable(missing.err));
 }
 
 QTEST_GUILESS_MAIN(TestKitLibraryCli)

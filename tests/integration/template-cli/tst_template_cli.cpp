@@ -3,6 +3,8 @@
 // the real engine, the CLI prints the progress it streams, Ctrl-C cancels.
 #include "DockerSandboxFixture.h"
 
+#include "api/DaemonConnection.h"
+
 #include <csignal>
 
 using paddock::test::DockerFinished;
@@ -18,6 +20,7 @@ private slots:
     void buildPrintsALinePerStepAndMakesTheKitsImage();
     void builtImageRunsAsADockerSandbox();
     void lsListsTheImagesPaddockBuilt();
+    void inspectSaysWhetherTheEngineHoldsAnImage();
     void loadTakesAnArchiveMadeByDockerSave();
     void ctrlCCancelsTheBuild();
     void failedBuildNamesTheStep();
@@ -136,6 +139,28 @@ void TestTemplateCli::lsListsTheImagesPaddockBuilt()
     QVERIFY2(table.out.startsWith(QLatin1String("TAG")), qPrintable(table.out));
     static const QRegularExpression row(QStringLiteral("(?m)^(\\S+)\\s+[0-9a-f]{12}\\s+.*built \\(kit built\\)$"));
     QVERIFY2(row.match(table.out).captured(1) == m_tag, qPrintable(table.out));
+}
+
+void TestTemplateCli::inspectSaysWhetherTheEngineHoldsAnImage()
+{
+    // What the window asks before a Docker sandbox is made: build or load only when missing.
+    paddock::api::DaemonConnection connection;
+    QString error;
+    QVERIFY2(connection.open(m_fixture->socketPath(), 5000, &error), qPrintable(error));
+    const paddock::api::Reply present =
+        connection.call(QStringLiteral("image.inspect"), {{QStringLiteral("tag"), m_tag}}, 30000);
+    QVERIFY2(!present.isError(), qPrintable(present.errorMessage()));
+    QCOMPARE(present.result().value(QLatin1String("present")).toBool(), true);
+    QCOMPARE(present.result().value(QLatin1String("tag")).toString(), m_tag);
+    QCOMPARE(present.result().value(QLatin1String("id")).toString(),
+             m_fixture->client().inspectImage(m_tag).value().id);
+    const QString nowhere = uniqueName(QStringLiteral("paddock-test/never-built")) + QStringLiteral(":1");
+    const paddock::api::Reply missing =
+        connection.call(QStringLiteral("image.inspect"), {{QStringLiteral("tag"), nowhere}}, 30000);
+    QVERIFY2(!missing.isError(), qPrintable(missing.errorMessage()));
+    QCOMPARE(missing.result().value(QLatin1String("present")).toBool(), false);
+    QVERIFY(!missing.result().contains(QLatin1String("id")));
+    QCOMPARE(connection.call(QStringLiteral("image.inspect"), {}, 30000).errorCode(), QStringLiteral("invalid-params"));
 }
 
 void TestTemplateCli::loadTakesAnArchiveMadeByDockerSave()

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `paddock verify NAME`, the course's checklist, against real bubblewrap sandboxes run by the
-// real daemon: all green on a sound sandbox, and the right check red when one thing is wrong.
+// `paddock verify NAME` and the daemon's `sandbox.verify` it calls, the course's checklist,
+// against real bubblewrap sandboxes run by the real daemon, as an ordinary user: all green on a
+// sound sandbox with an event per check, and the right check red when one thing is wrong.
 #include "../sandbox-support/SandboxFixture.h"
+
+#include "api/DaemonConnection.h"
 
 #include <sys/stat.h>
 
@@ -39,6 +42,8 @@ class TestVerify : public QObject
 private slots:
     void initTestCase();
     void soundSandboxPassesEveryCheck();
+    void daemonMethodReportsEachCheckAsAnEvent();
+    void daemonMethodRefusesWhatItCannotCheck();
     void variableHoldingAKeyFailsTheCredentialCheck();
     void readOnlyWorkspaceFailsTheWorkspaceCheck();
     void refusalNoRuleChoseIsNamed();
@@ -119,6 +124,72 @@ void TestVerify::soundSandboxPassesEveryCheck()
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(text.out.contains(QLatin1String("ok      The credential variable inside is the sentinel")), qPrintable(text.out));
     QVERIFY2(text.out.contains(QLatin1String("No check failed.")), qPrintable(text.out));
+}
+
+void TestVerify::daemonMethodReportsEachCheckAsAnEvent()
+{
+    QVERIFY(
+        startSleeping(QStringLiteral("v-events"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("events-ws"))));
+    paddock::api::DaemonConnection connection;
+    QString error;
+    QVERIFY2(connection.open(m_fixture->socketPath(), 5000, &error), qPrintable(error));
+    QVERIFY(!connection
+                 .call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("verify")}}})
+                 .isError());
+    QList<QJsonObject> events;
+    const paddock::api::Reply reply = connection.call(
+        QStringLiteral("sandbox.verify"),
+        {{QStringLiteral("name"), QStringLiteral("v-events")}, {QStringLiteral("run"), QStringLiteral("run-1")}},
+        120000, [&](const paddock::api::Event &event) {
+            if (event.topic == QLatin1String("verify"))
+                events << event.data;
+        });
+    QVERIFY2(!reply.isError(), qPrintable(reply.errorMessage()));
+
+    // One event per check, in order, before the answer, each naming the caller's run.
+    const QStringList ids{QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"),
+                          QStringLiteral("log"), QStringLiteral("key")};
+    QCOMPARE(events.size(), ids.size());
+    const QJsonArray checks = reply.result().value(QLatin1String("checks")).toArray();
+    QCOMPARE(checks.size(), ids.size());
+    for (int i = 0; i < events.size(); ++i) {
+        const QJsonObject &event = events.at(i);
+        QCOMPARE(event.value(QLatin1String("run")).toString(), QStringLiteral("run-1"));
+        QCOMPARE(event.value(QLatin1String("sandbox")).toString(), QStringLiteral("v-events"));
+        QCOMPARE(event.value(QLatin1String("kit")).toString(), QStringLiteral("probe"));
+        QCOMPARE(event.value(QLatin1String("index")).toInt(), i);
+        QCOMPARE(event.value(QLatin1String("total")).toInt(), ids.size());
+        QCOMPARE(event.value(QLatin1String("check")).toObject().value(QLatin1String("id")).toString(), ids.at(i));
+        QCOMPARE(event.value(QLatin1String("check")).toObject(), checks.at(i).toObject());
+    }
+    // The four course checks pass; the probe kit injects no key, so there is no provider to ask.
+    for (const QString &id : ids.mid(0, 4))
+        QCOMPARE(checks.at(ids.indexOf(id)).toObject().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(checks.at(4).toObject().value(QLatin1String("status")).toString(), QStringLiteral("skipped"));
+    QVERIFY(reply.result().value(QLatin1String("passed")).toBool());
+    QCOMPARE(reply.result().value(QLatin1String("sandbox")).toString(), QStringLiteral("v-events"));
+}
+
+void TestVerify::daemonMethodRefusesWhatItCannotCheck()
+{
+    QVERIFY(
+        startSleeping(QStringLiteral("v-halted"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("halted-ws"))));
+    QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("v-halted")}).exitCode, 0);
+    paddock::api::DaemonConnection connection;
+    QString error;
+    QVERIFY2(connection.open(m_fixture->socketPath(), 5000, &error), qPrintable(error));
+    const auto verifyCall = [&](const QJsonObject &params) {
+        return connection.call(QStringLiteral("sandbox.verify"), params, 30000);
+    };
+    QCOMPARE(verifyCall({{QStringLiteral("name"), QStringLiteral("v-halted")}}).errorCode(),
+             QStringLiteral("not-running"));
+    QCOMPARE(verifyCall({{QStringLiteral("name"), QStringLiteral("nobody")}}).errorCode(),
+             QStringLiteral("no-such-sandbox"));
+    QCOMPARE(verifyCall({}).errorCode(), QStringLiteral("invalid-params"));
+    QCOMPARE(verifyCall({{QStringLiteral("name"), QStringLiteral("v-halted")},
+                         {QStringLiteral("run"), QString(65, QLatin1Char('x'))}})
+                 .errorCode(),
+             QStringLiteral("invalid-params"));
 }
 
 void TestVerify::variableHoldingAKeyFailsTheCredentialCheck()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The kit library: folders the user added (kits.yaml), the shipped samples, templates.
+// The kit library: folders the user added (kits.yaml), kits imported from bundles, the shipped
+// samples, templates, and how a name or a path given by the user finds a kit.
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
 
@@ -59,10 +60,18 @@ private slots:
     void createFromTemplateNamesKitAfterFolder();
     void createRefusesExistingSpec();
     void copyKitCopiesFilesTree();
+    void importedKitsAreListedAfterAddedOnes();
+    void importedKitCannotBeAddedOrForgotten();
+    void resolveLooksUpNamesFirst();
+    void resolveTakesSlashesAndFoldersAsPaths();
+    void resolveSaysWhatWasLookedUpWhere();
+    void resolveRefusesTwoKitsOfTheUsersWithOneName();
 
 private:
     QString configFile() const { return m_dir.filePath(QStringLiteral("config/paddock/kits.yaml")); }
     QString samplesRoot() const { return m_dir.filePath(QStringLiteral("samples")); }
+    /** Where `bundle import` writes, as the default library finds it (XDG_DATA_HOME is the test's). */
+    QString importedRoot() const { return m_dir.filePath(QStringLiteral("data/paddock/kits")); }
     QString makeKit(const QString &folder, const QString &fixtureName);
 
     QTemporaryDir m_dir;
@@ -73,6 +82,8 @@ void TestKitLibrary::init()
     QVERIFY(m_dir.isValid());
     QDir(m_dir.path()).removeRecursively();
     QDir().mkpath(m_dir.path());
+    QDir::setCurrent(m_dir.path());
+    qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("data")).toUtf8());
     // Two samples, as an installed share/paddock/kits holds them.
     makeKit(samplesRoot() + QStringLiteral("/pi"), QStringLiteral("published/pi"));
     makeKit(samplesRoot() + QStringLiteral("/aider"), QStringLiteral("published/aider"));
@@ -369,6 +380,116 @@ void TestKitLibrary::copyKitCopiesFilesTree()
     // Never over an existing kit.
     QVERIFY(!KitLibrary::copyKit(sample, copy, &error));
     QVERIFY2(error.contains(QStringLiteral("not empty")), qPrintable(error));
+}
+
+void TestKitLibrary::importedKitsAreListedAfterAddedOnes()
+{
+    const QString claude = makeKit(m_dir.filePath(QStringLiteral("work/claude")), QStringLiteral("published/claude"));
+    const QString codex = makeKit(importedRoot() + QStringLiteral("/codex"), QStringLiteral("published/codex"));
+    const QString gemini = makeKit(importedRoot() + QStringLiteral("/gemini"), QStringLiteral("published/gemini"));
+    // What an import leaves aside is not a kit: its hidden staging folder, a link, a folder without spec.yaml.
+    makeKit(importedRoot() + QStringLiteral("/.gemini.import-0123456789ab-XXXXXX"), QStringLiteral("published/gemini"));
+    QVERIFY(QFile::link(claude, importedRoot() + QStringLiteral("/linked")));
+    QVERIFY(QDir().mkpath(importedRoot() + QStringLiteral("/empty")));
+
+    KitLibrary library(configFile(), {samplesRoot()});
+    QCOMPARE(library.importedRoot(), importedRoot());
+    QCOMPARE(library.importedDirectories(), (QStringList{codex, gemini}));
+    QVERIFY(library.add(claude));
+    const QList<KitEntry> entries = library.entries();
+    QStringList listed;
+    for (const KitEntry &entry : entries)
+        listed << QStringLiteral("%1:%2").arg(entry.name, sourceName(entry.source));
+    QCOMPARE(listed, (QStringList{QStringLiteral("claude:added"), QStringLiteral("codex:imported"),
+                                  QStringLiteral("gemini:imported"), QStringLiteral("aider:sample"),
+                                  QStringLiteral("pi:sample")}));
+    // Imported kits are the user's to edit, as added ones are.
+    QVERIFY(!entries.at(1).readOnly());
+    QVERIFY(entries.at(1).valid());
+    QCOMPARE(library.find(QStringLiteral("codex"))->source, KitSource::Imported);
+    QCOMPARE(library.find(codex)->directory, codex);
+
+    // An explicit importedRoot replaces the default one; an empty one lists none.
+    QVERIFY(KitLibrary(configFile(), {samplesRoot()}, QString()).importedDirectories().isEmpty());
+}
+
+void TestKitLibrary::importedKitCannotBeAddedOrForgotten()
+{
+    const QString codex = makeKit(importedRoot() + QStringLiteral("/codex"), QStringLiteral("published/codex"));
+    KitLibrary library(configFile(), {samplesRoot()});
+    QString error;
+    bool changed = true;
+    QVERIFY2(library.add(codex, &error, &changed), qPrintable(error));
+    QVERIFY(!changed);
+    QVERIFY(!QFileInfo::exists(configFile()));
+    QVERIFY(!library.forget(QStringLiteral("codex"), &error));
+    QVERIFY2(error.contains(QLatin1String("imported from a bundle")), qPrintable(error));
+    QVERIFY(!library.forget(codex, &error));
+    QVERIFY2(error.contains(QLatin1String("imported from a bundle")), qPrintable(error));
+    QCOMPARE(library.entries().size(), 3);
+}
+
+void TestKitLibrary::resolveLooksUpNamesFirst()
+{
+    const QString importedPi = makeKit(importedRoot() + QStringLiteral("/pi"), QStringLiteral("published/pi"));
+    const QString claude = makeKit(m_dir.filePath(QStringLiteral("work/claude")), QStringLiteral("published/claude"));
+    KitLibrary library(configFile(), {samplesRoot()});
+    QVERIFY(library.add(claude));
+    QString error;
+    // An added kit, by name.
+    QCOMPARE(library.resolve(QStringLiteral("claude"), &error).value_or(error), claude);
+    // The user's imported pi shadows the sample of the same name.
+    QCOMPARE(library.resolve(QStringLiteral("pi"), &error).value_or(error), importedPi);
+    // A sample, by name, even with a folder of that name in the current directory.
+    makeKit(m_dir.filePath(QStringLiteral("aider")), QStringLiteral("published/codex"));
+    QCOMPARE(library.resolve(QStringLiteral("aider"), &error).value_or(error),
+             QFileInfo(samplesRoot() + QStringLiteral("/aider")).canonicalFilePath());
+}
+
+void TestKitLibrary::resolveTakesSlashesAndFoldersAsPaths()
+{
+    const QString local = makeKit(m_dir.filePath(QStringLiteral("aider")), QStringLiteral("published/codex"));
+    const QString work = makeKit(m_dir.filePath(QStringLiteral("work/mine")), QStringLiteral("published/codex"));
+    KitLibrary library(configFile(), {samplesRoot()});
+    QString error;
+    // A slash makes a path, even when a kit has the name.
+    QCOMPARE(library.resolve(QStringLiteral("./aider"), &error).value_or(error), local);
+    QCOMPARE(library.resolve(QStringLiteral("aider/"), &error).value_or(error), local);
+    QCOMPARE(library.resolve(QStringLiteral("work/mine"), &error).value_or(error), work);
+    QCOMPARE(library.resolve(work, &error).value_or(error), work);
+    // No kit is named "work": the existing folder is meant (whether or not it holds a kit).
+    QCOMPARE(library.resolve(QStringLiteral("work"), &error).value_or(error),
+             QFileInfo(m_dir.filePath(QStringLiteral("work"))).canonicalFilePath());
+    QCOMPARE(library.resolve(QStringLiteral("."), &error).value_or(error), QFileInfo(m_dir.path()).canonicalFilePath());
+}
+
+void TestKitLibrary::resolveSaysWhatWasLookedUpWhere()
+{
+    KitLibrary library(configFile(), {samplesRoot()});
+    QString error;
+    QVERIFY(!library.resolve(QStringLiteral("nope"), &error));
+    QCOMPARE(error, QStringLiteral("no kit named nope in the library (paddock kit ls lists them) and no folder nope"));
+    QVERIFY(!library.resolve(QStringLiteral("work/nope"), &error));
+    QCOMPARE(error, QStringLiteral("work/nope does not exist"));
+    writeAll(m_dir.filePath(QStringLiteral("file.txt")), "not a kit\n");
+    QVERIFY(!library.resolve(QStringLiteral("./file.txt"), &error));
+    QCOMPARE(error, QStringLiteral("./file.txt is not a folder"));
+    QVERIFY(!library.resolve(QString(), &error));
+    QVERIFY2(error.contains(QLatin1String("no kit given")), qPrintable(error));
+}
+
+void TestKitLibrary::resolveRefusesTwoKitsOfTheUsersWithOneName()
+{
+    const QString imported = makeKit(importedRoot() + QStringLiteral("/claude"), QStringLiteral("published/claude"));
+    const QString added = makeKit(m_dir.filePath(QStringLiteral("work/claude")), QStringLiteral("published/claude"));
+    KitLibrary library(configFile(), {samplesRoot()});
+    QVERIFY(library.add(added));
+    QString error;
+    QVERIFY(!library.resolve(QStringLiteral("claude"), &error));
+    QVERIFY2(error.contains(QLatin1String("several kits of the library are named claude")), qPrintable(error));
+    QVERIFY2(error.contains(imported) && error.contains(added), qPrintable(error));
+    // Either is still reachable by its folder.
+    QCOMPARE(library.resolve(imported, &error).value_or(error), imported);
 }
 
 QTEST_GUILESS_MAIN(TestKitLibrary)

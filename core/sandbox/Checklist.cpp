@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "bundle/Checklist.h"
+#include "sandbox/Checklist.h"
 
-#include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 #include "events/EventStore.h"
 #include "kit/KitLoader.h"
 #include "policy/PolicyEngine.h"
 #include "policy/PolicyStore.h"
-#include "runtime/bwrap/BwrapRuntime.h"
-#include "runtime/docker/DockerRuntime.h"
-#include "sandbox/SandboxRecord.h"
+#include "runtime/Runtime.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -29,12 +24,10 @@
 
 Q_LOGGING_CATEGORY(lcChecklist, "paddock.checklist")
 
-namespace paddock::bundle {
+namespace paddock::sandbox {
 
 namespace {
 
-constexpr int kConnectTimeoutMs = 5000;
-constexpr int kCallTimeoutMs = 30000;
 /** What a proxy-managed credential variable holds inside (core/sandbox/KitApplication). */
 const QString kSentinel = QStringLiteral("proxy-managed");
 /** Probe host names start with this, so later checks can tell the probes from real refusals. */
@@ -116,9 +109,9 @@ CheckResult checkCredentials(runtime::Runtime &runtime, const QString &name, con
                     QStringLiteral("The kit declares no credential variable."));
     const Inside env = runInside(runtime, name, {QStringLiteral("env")});
     if (!env.ran || env.exitCode != 0)
-        return make(id, title, CheckResult::Status::Failed,
-                    QStringLiteral("Could not read the environment inside: %1")
-                        .arg(env.ran ? firstLine(env.err) : env.error));
+        return make(
+            id, title, CheckResult::Status::Failed,
+            QStringLiteral("Could not read the environment inside: %1").arg(env.ran ? firstLine(env.err) : env.error));
     QMap<QString, QString> variables;
     for (const QByteArray &line : env.out.split('\n')) {
         const qsizetype equals = line.indexOf('=');
@@ -132,7 +125,8 @@ CheckResult checkCredentials(runtime::Runtime &runtime, const QString &name, con
         if (!variables.contains(variable)) {
             if (credential->apiKey->proxyManaged) {
                 check.status = CheckResult::Status::Failed;
-                check.details << QStringLiteral("%1 is not set inside; it should hold the sentinel %2").arg(variable, kSentinel);
+                check.details
+                    << QStringLiteral("%1 is not set inside; it should hold the sentinel %2").arg(variable, kSentinel);
             } else {
                 good << QStringLiteral("%1 is not set inside").arg(variable);
             }
@@ -186,15 +180,16 @@ CheckResult checkBlocked(runtime::Runtime &runtime, const QString &name, int wai
 {
     const QString id = QStringLiteral("blocked");
     const QString title = QStringLiteral("A domain on no list is refused and logged");
-    const QString host = kProbePrefix + QUuid::createUuid().toString(QUuid::Id128).left(10) + QStringLiteral(".example");
+    const QString host =
+        kProbePrefix + QUuid::createUuid().toString(QUuid::Id128).left(10) + QStringLiteral(".example");
     const QString url = QStringLiteral("https://%1/").arg(host);
     const QDateTime since = QDateTime::currentDateTimeUtc().addSecs(-2);
-    const QString script = QStringLiteral(
-        "if command -v curl >/dev/null 2>&1; then exec curl -sS -o /dev/null --max-time 30 \"$1\"; "
-        "elif command -v wget >/dev/null 2>&1; then exec wget -q -T 30 -O /dev/null \"$1\"; "
-        "else echo 'neither curl nor wget is installed' >&2; exit 127; fi");
-    const Inside request = runInside(runtime, name, {QStringLiteral("sh"), QStringLiteral("-c"), script,
-                                                     QStringLiteral("sh"), url});
+    const QString script =
+        QStringLiteral("if command -v curl >/dev/null 2>&1; then exec curl -sS -o /dev/null --max-time 30 \"$1\"; "
+                       "elif command -v wget >/dev/null 2>&1; then exec wget -q -T 30 -O /dev/null \"$1\"; "
+                       "else echo 'neither curl nor wget is installed' >&2; exit 127; fi");
+    const Inside request =
+        runInside(runtime, name, {QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), url});
     if (!request.ran)
         return make(id, title, CheckResult::Status::Failed,
                     QStringLiteral("Could not run a request inside: %1").arg(request.error));
@@ -202,8 +197,9 @@ CheckResult checkBlocked(runtime::Runtime &runtime, const QString &name, int wai
         return make(id, title, CheckResult::Status::Skipped,
                     QStringLiteral("Neither curl nor wget is inside the sandbox to make the request."));
     if (request.exitCode == 0)
-        return make(id, title, CheckResult::Status::Failed,
-                    QStringLiteral("A request to %1, a domain on no list, succeeded: the policy lets it through.").arg(host));
+        return make(
+            id, title, CheckResult::Status::Failed,
+            QStringLiteral("A request to %1, a domain on no list, succeeded: the policy lets it through.").arg(host));
     const std::optional<events::NetworkEvent> event = findProbeEvent(name, host, since, waitMs);
     if (!event)
         return make(id, title, CheckResult::Status::Failed,
@@ -230,9 +226,9 @@ CheckResult checkWorkspace(runtime::Runtime &runtime, const QString &name, const
                     QStringLiteral("The sandbox's workspace %1 is not a folder on the host.").arg(workspace));
     const QString token = QUuid::createUuid().toString(QUuid::Id128);
     const QString path = workspace + QStringLiteral("/.paddock-verify-") + token.left(12);
-    const Inside write = runInside(
-        runtime, name,
-        {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("printf %s \"$1\" > \"$2\""), QStringLiteral("sh"), token, path});
+    const Inside write = runInside(runtime, name,
+                                   {QStringLiteral("sh"), QStringLiteral("-c"),
+                                    QStringLiteral("printf %s \"$1\" > \"$2\""), QStringLiteral("sh"), token, path});
     QFile file(path);
     const QByteArray seen = file.open(QIODevice::ReadOnly) ? file.read(1024) : QByteArray();
     file.close();
@@ -244,16 +240,17 @@ CheckResult checkWorkspace(runtime::Runtime &runtime, const QString &name, const
         return make(id, title, CheckResult::Status::Failed,
                     QStringLiteral("Writing %1 inside the sandbox failed: %2")
                         .arg(path, firstLine(write.err).isEmpty() ? QStringLiteral("exit %1").arg(write.exitCode)
-                                                                   : firstLine(write.err)));
+                                                                  : firstLine(write.err)));
     if (seen != token.toLatin1())
-        return make(id, title, CheckResult::Status::Failed,
-                    QStringLiteral("A file written inside at %1 is not on the host: the workspace is not shared.").arg(path));
+        return make(
+            id, title, CheckResult::Status::Failed,
+            QStringLiteral("A file written inside at %1 is not on the host: the workspace is not shared.").arg(path));
     return make(id, title, CheckResult::Status::Ok,
                 QStringLiteral("A file written inside %1 appeared on the host at once.").arg(workspace));
 }
 
 /** The ids of every deny rule in force for the sandbox: chosen refusals. */
-QSet<QString> chosenDenyRules(const QString &kitName, const std::optional<sandbox::SandboxRecord> &record)
+QSet<QString> chosenDenyRules(const QString &kitName, const std::optional<SandboxRecord> &record)
 {
     QSet<QString> ids;
     QFile file(policy::PolicyStore::defaultPath());
@@ -278,7 +275,7 @@ QSet<QString> chosenDenyRules(const QString &kitName, const std::optional<sandbo
 }
 
 CheckResult checkLog(const QString &sandbox, const QString &kitName, const QDateTime &startedAt,
-                     const std::optional<sandbox::SandboxRecord> &record)
+                     const std::optional<SandboxRecord> &record)
 {
     const QString id = QStringLiteral("log");
     const QString title = QStringLiteral("The policy log shows no refusal the policy did not choose");
@@ -319,10 +316,8 @@ CheckResult checkLog(const QString &sandbox, const QString &kitName, const QDate
                                            .arg(chosenCount));
     CheckResult check = make(id, title, CheckResult::Status::Failed, {});
     for (auto it = unexpected.cbegin(); it != unexpected.cend(); ++it)
-        check.details << QStringLiteral("%1 refused %2 time(s) (%3): %4")
-                             .arg(it.key())
-                             .arg(it->count)
-                             .arg(it->rule, it->reason);
+        check.details
+            << QStringLiteral("%1 refused %2 time(s) (%3): %4").arg(it.key()).arg(it->count).arg(it->rule, it->reason);
     check.message = QStringLiteral("%1 destination(s) were refused without a rule choosing it: %2. Allow what the "
                                    "agent needs ('paddock kit allow KIT HOST'), or deny it explicitly.")
                         .arg(unexpected.size())
@@ -375,7 +370,8 @@ KeyTest keyTestThrough(const QString &program)
     return [program](const QString &service, const QString &kitDir) -> std::optional<CheckResult> {
         constexpr int kTimeoutMs = 90000;
         QProcess process;
-        process.start(program, {QStringLiteral("secret"), QStringLiteral("test"), service, QStringLiteral("--kit"), kitDir});
+        process.start(program,
+                      {QStringLiteral("secret"), QStringLiteral("test"), service, QStringLiteral("--kit"), kitDir});
         process.closeWriteChannel();
         CheckResult result;
         result.id = QStringLiteral("key");
@@ -438,42 +434,21 @@ QJsonObject Checklist::toJson() const
             {QStringLiteral("checks"), array}};
 }
 
-std::optional<Checklist> verifySandbox(const VerifyOptions &options, QString *error)
+QStringList checkIds()
 {
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
-        *error = status.error;
-        return std::nullopt;
-    }
-    api::DaemonConnection connection;
-    if (!connection.open(socket, kConnectTimeoutMs, error))
-        return std::nullopt;
-    const api::Reply reply =
-        connection.call(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), options.sandbox}}, kCallTimeoutMs);
-    if (reply.isError()) {
-        *error = reply.errorMessage();
-        return std::nullopt;
-    }
-    const QJsonObject info = reply.result().value(QLatin1String("sandbox")).toObject();
-    if (info.value(QLatin1String("status")).toString() != QLatin1String("running")) {
-        *error = QStringLiteral("sandbox %1 is not running; start it with 'paddock start %1' (or 'paddock run') first")
-                     .arg(options.sandbox);
-        return std::nullopt;
-    }
-    std::unique_ptr<runtime::Runtime> runtime;
-    if (info.value(QLatin1String("backend")).toString() == QLatin1String("docker"))
-        runtime = std::make_unique<runtime::DockerRuntime>();
-    else
-        runtime = std::make_unique<runtime::BwrapRuntime>();
+    return {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"), QStringLiteral("log"),
+            QStringLiteral("key")};
+}
 
+Checklist runChecklist(runtime::Runtime &runtime, const ChecklistTarget &target, const VerifyOptions &options,
+                       const CheckReport &report)
+{
     Checklist checklist;
-    checklist.sandbox = options.sandbox;
-    checklist.kit = info.value(QLatin1String("kit")).toString();
-    const std::optional<sandbox::SandboxRecord> record = sandbox::SandboxRecord::read(options.sandbox);
+    checklist.sandbox = target.sandbox;
+    checklist.kit = target.kitName;
     std::optional<kit::Kit> kit;
     QString kitProblem;
-    const QString kitDir = record ? record->kitDirectory : QString();
+    const QString kitDir = target.record ? target.record->kitDirectory : QString();
     if (kitDir.isEmpty()) {
         kitProblem = QStringLiteral("Paddock has no record of this sandbox's kit.");
     } else {
@@ -483,16 +458,21 @@ std::optional<Checklist> verifySandbox(const VerifyOptions &options, QString *er
         else
             kitProblem = QStringLiteral("The kit %1 no longer loads.").arg(kitDir);
     }
-    const QDateTime startedAt =
-        QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
 
-    qCInfo(lcChecklist) << "verifying sandbox" << options.sandbox;
-    checklist.checks << checkCredentials(*runtime, options.sandbox, kit, kitProblem);
-    checklist.checks << checkBlocked(*runtime, options.sandbox, options.eventWaitMs);
-    checklist.checks << checkWorkspace(*runtime, options.sandbox, info.value(QLatin1String("workspace")).toString());
-    checklist.checks << checkLog(options.sandbox, checklist.kit, startedAt, record);
-    checklist.checks << checkKey(options.keyTest, kit, kitDir);
+    qCInfo(lcChecklist) << "verifying sandbox" << target.sandbox;
+    const QList<std::function<CheckResult()>> checks{
+        [&] { return checkCredentials(runtime, target.sandbox, kit, kitProblem); },
+        [&] { return checkBlocked(runtime, target.sandbox, options.eventWaitMs); },
+        [&] { return checkWorkspace(runtime, target.sandbox, target.workspace); },
+        [&] { return checkLog(target.sandbox, target.kitName, target.startedAt, target.record); },
+        [&] { return checkKey(options.keyTest, kit, kitDir); },
+    };
+    for (const std::function<CheckResult()> &check : checks) {
+        checklist.checks << check();
+        if (report)
+            report(checklist.checks.constLast());
+    }
     return checklist;
 }
 
-} // namespace paddock::bundle
+} // namespace paddock::sandbox

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "sandbox/SandboxRecord.h"
+
+#include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -9,22 +12,30 @@
 #include <functional>
 #include <optional>
 
-namespace paddock::bundle {
+namespace paddock::runtime {
+class Runtime;
+}
+
+namespace paddock::sandbox {
 
 /** @brief One line of the checklist: what was checked, the verdict and one sentence. */
 struct CheckResult
 {
     enum class Status { Ok, Failed, Skipped };
 
-    QString id;    ///< "credential", "blocked", "workspace", "log", "key"
+    QString id;    ///< "credential", "blocked", "workspace", "log", "key" (checkIds())
     QString title; ///< what a student reads in the checklist
     Status status = Status::Skipped;
-    QString message; ///< one sentence
+    QString message;     ///< one sentence
     QStringList details; ///< e.g. each unexpected refusal
 
     static QString statusName(Status status);
+    /** {id, title, status: ok|failed|skipped, message, details: [..]}. */
     QJsonObject toJson() const;
 };
+
+/** The ids of the checks, in the order they run. */
+QStringList checkIds();
 
 /** @brief The checklist of one running sandbox. */
 struct Checklist
@@ -51,19 +62,30 @@ using KeyTest = std::function<std::optional<CheckResult>(const QString &service,
  */
 KeyTest keyTestThrough(const QString &program);
 
-/** @brief What verifySandbox() checks and how. */
-struct VerifyOptions
+/** @brief The running sandbox runChecklist() checks, as its runtime and record describe it. */
+struct ChecklistTarget
 {
     QString sandbox;
+    QString kitName;
+    QString workspace; ///< the folder on the host shared as the workspace
+    QDateTime startedAt;
+    std::optional<SandboxRecord> record; ///< gives the kit's folder and its network rules
+};
+
+/** @brief How runChecklist() checks. */
+struct VerifyOptions
+{
     KeyTest keyTest; ///< empty: the provider check is skipped
-    /** How long to wait for the daemon to write the probe's refusal to the event log. */
+    /** How long to wait for the proxy's refusal of the probe to reach the event log. */
     int eventWaitMs = 15000;
 };
 
+/** Told of each check as it finishes, in order. */
+using CheckReport = std::function<void(const CheckResult &check)>;
+
 /**
- * Runs the course's checks against the running sandbox @p options.sandbox, through the daemon
- * (which is started when needed), the sandbox's runtime (commands run inside it) and the
- * event log:
+ * Runs the course's checks against the running sandbox @p target, through @p runtime (commands
+ * run inside it as its agent's user, with no terminal) and the event log:
  *
  * 1. credential: each credential variable of the kit holds the sentinel inside, not a key;
  * 2. blocked: a request inside to a host on no list fails, and the refusal is logged for
@@ -73,9 +95,10 @@ struct VerifyOptions
  *    check 2 aside); each other one is named;
  * 5. key: the key reaches its provider, when @p options.keyTest can tell.
  *
- * Blocks: run it off a GUI thread. Returns nothing, with @p error, when the sandbox cannot
- * be checked at all (no daemon, no such sandbox, not running).
+ * Blocks for seconds (the probe's refusal is awaited; the key test asks a provider): the daemon
+ * runs it on a thread of its own (VerifyService). @p report hears of each check as it ends.
  */
-std::optional<Checklist> verifySandbox(const VerifyOptions &options, QString *error);
+Checklist runChecklist(runtime::Runtime &runtime, const ChecklistTarget &target, const VerifyOptions &options,
+                       const CheckReport &report = {});
 
-} // namespace paddock::bundle
+} // namespace paddock::sandbox

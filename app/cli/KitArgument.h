@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How every command names a kit: by its name in the library, or by its folder.
+#pragma once
+
+#include <QCommandLineOption>
+#include <QString>
+
+#include <optional>
+
+namespace paddock::cli {
+
+/** The value name a kit argument shows in --help. */
+inline constexpr const char *kKitValueName = "KIT";
+
+/** `--kit KIT`, described by @p description followed by how a kit is named. */
+QCommandLineOption kitOption(const QString &description = QStringLiteral("The kit."));
+
+/** The sentence --help adds about a KIT argument. */
+QString kitArgumentHelp();
+
+/**
+ * The kit folder @p argument names (kit::KitLibrary::resolve(): a library name first; an
+ * argument with a slash, or an existing folder, is a path), absolute. Prints why and returns
+ * nothing when it names neither.
+ */
+std::optional<QString> resolveKit(const QString &argument);
+
+} // namespace paddock::cli
