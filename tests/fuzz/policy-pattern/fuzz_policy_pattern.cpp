@@ -62,8 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             require(!decision.allowed);
             const std::string name = normaliseHostName(host);
             const std::optional<IpAddress> literal = IpAddress::parse(QString::fromStdString(name));
-            if (!literal && !name.empty())
-                require((decision.basis == Decision::Basis::DeniedByRule) == pattern.matchesName(name, request.port));
+            if (!literal && !name.empty()) {
+                // A name the pattern covers is denied. A name it does not cover is denied only
+                // by an address range reaching the name's address (localhost is loopback).
+                const bool denied = decision.basis == Decision::Basis::DeniedByRule;
+                if (pattern.matchesName(name, request.port))
+                    require(denied);
+                else if (denied)
+                    require(pattern.kind() == HostPattern::Kind::Network);
+            }
             (void)decision.reason();
         }
     }
