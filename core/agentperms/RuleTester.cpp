@@ -162,10 +162,29 @@ public:
 
     void bash(const QString &command);
 
+    // A tool whose catch-all is deny is taken away from the agent before it starts.
+    bool hiddenTool(const QString &tool)
+    {
+        const Match match = evaluate(m_rules, tool, {QStringLiteral("*")}, false, m_context.home);
+        if (match.rule.rule.state != State::Deny)
+            return false;
+        add(verdict(QStringLiteral("tool"), match));
+        m_result.notes << QStringLiteral("'%1' is denied for every value: the extension hides the tool from the "
+                                         "agent, whose call then fails as an unknown tool")
+                              .arg(tool);
+        return true;
+    }
+
     TestResult finish()
     {
         TestResult result = m_result;
         result.state = State::Allow;
+        for (const LayerVerdict &layer : std::as_const(result.layers)) {
+            if (layer.state != State::Allow) {
+                result.firstStop = layer;
+                break;
+            }
+        }
         for (const LayerVerdict &layer : std::as_const(result.layers)) {
             if (!result.decidedBy || restrictiveness(layer.state) > restrictiveness(result.state)) {
                 result.state = layer.state;
@@ -218,9 +237,10 @@ void Evaluation::bash(const QString &command)
                                          "denies it")
                               .arg(program);
     }
-    m_result.layers.append(bashVerdict);
-    // Path-shaped arguments go through the path and external_directory layers.
+    // Path-shaped arguments go through the external_directory layer, then the path layer,
+    // before the command's own rules (the extension's order for bash).
     QStringList checked;
+    QStringList bare;
     for (qsizetype i = 1; i < words.size(); ++i) {
         QString word = words.at(i);
         if (word.startsWith(QLatin1Char('-')))
@@ -229,12 +249,15 @@ void Evaluation::bash(const QString &command)
             word = word.mid(1, word.size() - 2);
         const bool pathShaped = word.contains(QLatin1Char('/')) || word.startsWith(QLatin1Char('.')) ||
                                 word.startsWith(QLatin1Char('~')) || word.startsWith(QLatin1String("$HOME"));
-        pathLayer(word, !pathShaped);
-        if (pathShaped) {
-            externalLayer(word);
-            checked << word;
-        }
+        (pathShaped ? checked : bare) << word;
     }
+    for (const QString &word : std::as_const(checked))
+        externalLayer(word);
+    for (const QString &word : std::as_const(checked))
+        pathLayer(word);
+    for (const QString &word : std::as_const(bare))
+        pathLayer(word, true);
+    m_result.layers.append(bashVerdict);
     if (!checked.isEmpty())
         m_result.notes << QStringLiteral("the extension finds path arguments with a bash parser; the tester "
                                          "checked %1 against the path and external_directory rules")
@@ -288,6 +311,9 @@ TestResult testCall(const PermissionConfig &config, const TestQuery &query, cons
 {
     Evaluation evaluation(config, context);
     const QString &surface = query.surface;
+    const bool layerOnly = surface == QLatin1String("path") || surface == QLatin1String("external_directory");
+    if (!layerOnly && evaluation.hiddenTool(surface))
+        return evaluation.finish();
     if (kPathTools.contains(surface)) {
         evaluation.pathLayer(query.value);
         evaluation.externalLayer(query.value);

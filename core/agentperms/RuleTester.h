@@ -47,8 +47,14 @@ struct LayerVerdict
 /** @brief The answer: the merged decision, the layer that made it, and what the tester cannot tell. */
 struct TestResult
 {
+    /** The most restrictive answer of all layers: what happens when every question is approved. */
     State state = State::Ask;
     std::optional<LayerVerdict> decidedBy;
+    /**
+     * The first layer, in the extension's order, that refuses or asks: where a call stops
+     * when nobody answers (a session without a terminal refuses every ask).
+     */
+    std::optional<LayerVerdict> firstStop;
     QList<LayerVerdict> layers; ///< every layer that had a say, in the extension's order
     /** Where the extension goes further than the tester: compound or wrapped bash, symlinks. */
     QStringList notes;
@@ -61,8 +67,10 @@ struct TestResult
  * documents it: within a surface the last matching pattern wins (`*` matches anything,
  * `/` included, `?` one character, a trailing ` *` also matches the bare command, `~/` and
  * `$HOME/` are the home); the universal `*` (else ask) answers when no pattern of the
- * surface matches; across layers — path, external_directory, the tool's own surface,
- * bash — the most restrictive answer wins, and the first layer that gave it is named.
+ * surface matches; across layers the most restrictive answer wins, and the first layer that
+ * gave it is named. The layers run in the extension's order: for a file tool path,
+ * external_directory, then the tool's own surface; for bash the arguments' external_directory
+ * and path, then the command. A tool denied for every value is hidden from the agent.
  *
  * A path gate fires only when a `path` rule matched; external_directory only for a path
  * outside the working directory. For bash, a single command is matched after its leading

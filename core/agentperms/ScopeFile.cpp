@@ -148,6 +148,8 @@ QJsonObject testResultJson(const TestResult &result)
                      {QStringLiteral("certain"), result.certain}};
     if (result.decidedBy)
         json.insert(QStringLiteral("decidedBy"), verdictJson(*result.decidedBy));
+    if (result.firstStop)
+        json.insert(QStringLiteral("firstStop"), verdictJson(*result.firstStop));
     return json;
 }
 

@@ -64,8 +64,8 @@ struct RuleChange
 QList<RuleChange> allowRulesFor(const PermissionConfig &config, const AgentDecision &decision,
                                 const TestContext &context);
 
-/** TestResult as JSON: {state, decidedBy: {layer, surface, pattern, value, scope, line, state, fallback, rule}, layers,
- * notes, certain}. */
+/** TestResult as JSON: {state, decidedBy, firstStop?: {layer, surface, pattern, value, scope, line, state, fallback,
+ * rule}, layers, notes, certain}. */
 QJsonObject testResultJson(const TestResult &result);
 
 } // namespace paddock::agentperms
