@@ -137,6 +137,60 @@ QList<RuleChange> allowRulesFor(const PermissionConfig &config, const AgentDecis
     return changes;
 }
 
+QJsonArray lineDiff(const QString &before, const QString &after)
+{
+    const QStringList a = before.split(QLatin1Char('\n'));
+    const QStringList b = after.split(QLatin1Char('\n'));
+    // Common prefix and suffix first: an edit touches a few lines of a short file.
+    qsizetype head = 0;
+    while (head < a.size() && head < b.size() && a.at(head) == b.at(head))
+        ++head;
+    qsizetype tail = 0;
+    while (tail < a.size() - head && tail < b.size() - head && a.at(a.size() - 1 - tail) == b.at(b.size() - 1 - tail))
+        ++tail;
+    const QStringList x = a.mid(head, a.size() - head - tail);
+    const QStringList y = b.mid(head, b.size() - head - tail);
+    // Longest common subsequence of what is left (small), then walk it; a wholesale rewrite
+    // of a large file is shown as such.
+    if (x.size() * y.size() > 1000000) {
+        QJsonArray diff;
+        for (qsizetype i = 0; i < x.size(); ++i)
+            diff.append(QJsonObject{{QStringLiteral("kind"), QStringLiteral("-")},
+                                    {QStringLiteral("line"), int(head + i + 1)},
+                                    {QStringLiteral("text"), x.at(i)}});
+        for (qsizetype j = 0; j < y.size(); ++j)
+            diff.append(QJsonObject{{QStringLiteral("kind"), QStringLiteral("+")},
+                                    {QStringLiteral("line"), int(head + j + 1)},
+                                    {QStringLiteral("text"), y.at(j)}});
+        return diff;
+    }
+    std::vector<std::vector<int>> lcs(std::size_t(x.size() + 1), std::vector<int>(std::size_t(y.size() + 1), 0));
+    for (qsizetype i = x.size() - 1; i >= 0; --i)
+        for (qsizetype j = y.size() - 1; j >= 0; --j)
+            lcs[i][j] = x.at(i) == y.at(j) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    QJsonArray diff;
+    const auto add = [&diff](const char *kind, qsizetype line, const QString &text) {
+        diff.append(QJsonObject{{QStringLiteral("kind"), QLatin1String(kind)},
+                                {QStringLiteral("line"), int(line + 1)},
+                                {QStringLiteral("text"), text}});
+    };
+    qsizetype i = 0;
+    qsizetype j = 0;
+    while (i < x.size() || j < y.size()) {
+        if (i < x.size() && j < y.size() && x.at(i) == y.at(j)) {
+            ++i;
+            ++j;
+        } else if (i < x.size() && (j == y.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+            add("-", head + i, x.at(i));
+            ++i;
+        } else {
+            add("+", head + j, y.at(j));
+            ++j;
+        }
+    }
+    return diff;
+}
+
 QJsonObject testResultJson(const TestResult &result)
 {
     QJsonArray layers;

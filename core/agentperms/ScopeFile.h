@@ -6,6 +6,7 @@
 #include "agentperms/ReviewLog.h"
 #include "agentperms/RuleTester.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -63,6 +64,12 @@ struct RuleChange
  */
 QList<RuleChange> allowRulesFor(const PermissionConfig &config, const AgentDecision &decision,
                                 const TestContext &context);
+
+/**
+ * The lines that differ between @p before and @p after, in order: [{kind: "-"|"+", line, text}]
+ * (`line` numbers the line in its own version), from their longest common run of lines.
+ */
+QJsonArray lineDiff(const QString &before, const QString &after);
 
 /** TestResult as JSON: {state, decidedBy, firstStop?: {layer, surface, pattern, value, scope, line, state, fallback,
  * rule}, layers, notes, certain}. */
