@@ -112,6 +112,22 @@ bool ScopeFile::save(const QString &newText, QString *error)
     return true;
 }
 
+QStringList describeRules(const PermissionConfig &config)
+{
+    QStringList lines;
+    for (const Surface &surface : config.surfaces) {
+        if (surface.shorthand) {
+            lines << QStringLiteral("%1: %2").arg(surface.name, stateName(surface.rules.first().state));
+            continue;
+        }
+        QStringList rules;
+        for (const PatternRule &rule : surface.rules)
+            rules << QStringLiteral("%1 → %2").arg(rule.pattern, stateName(rule.state));
+        lines << QStringLiteral("%1: %2").arg(surface.name, rules.join(QStringLiteral(", ")));
+    }
+    return lines;
+}
+
 QList<RuleChange> allowRulesFor(const PermissionConfig &config, const AgentDecision &decision,
                                 const TestContext &context)
 {

@@ -48,6 +48,9 @@ struct ScopeFile
     bool save(const QString &text, QString *error);
 };
 
+/** One line per surface, in order: `bash: * → ask, rm -rf * → deny`; `external_directory: ask`. */
+QStringList describeRules(const PermissionConfig &config);
+
 /** @brief One rule to write: `surface[pattern] = state`. */
 struct RuleChange
 {

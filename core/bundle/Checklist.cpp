@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/Checklist.h"
 
+#include "agentperms/AgentConfig.h"
+
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
 #include "common/Paths.h"
@@ -362,6 +364,33 @@ CheckResult checkKey(const KeyTest &keyTest, const std::optional<kit::Kit> &kit,
     return combined;
 }
 
+// The kit configures pi-permission-system: its merged rules, as the extension reads them in the
+// sandbox, must refuse the agent reading .env, and the check names the rule that does.
+std::optional<CheckResult> checkAgentRules(api::DaemonConnection &connection, const QString &sandbox,
+                                           const QString &kitDir)
+{
+    if (kitDir.isEmpty() || !QFileInfo::exists(kitDir + QLatin1Char('/') + agentperms::kitConfigRelativePath()))
+        return std::nullopt;
+    const QString id = QStringLiteral("agent");
+    const QString title = QStringLiteral("The agent's rules refuse reading .env");
+    const api::Reply reply = connection.call(
+        QStringLiteral("agent.test"),
+        {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("query"), QStringLiteral("read: .env")}}, kCallTimeoutMs);
+    if (reply.isError())
+        return make(id, title, CheckResult::Status::Failed,
+                    QStringLiteral("the rules could not be tested: %1").arg(reply.errorMessage()));
+    const QJsonObject result = reply.result();
+    const QJsonObject decided = result.value(QLatin1String("decidedBy")).toObject();
+    const QString rule = QStringLiteral("%1 rule %2").arg(decided.value(QLatin1String("layer")).toString(),
+                                                          decided.value(QLatin1String("rule")).toString());
+    if (result.value(QLatin1String("state")).toString() == QLatin1String("deny"))
+        return make(id, title, CheckResult::Status::Ok, QStringLiteral("reading .env is refused by the %1").arg(rule));
+    return make(id, title, CheckResult::Status::Failed,
+                QStringLiteral("reading .env would be %1 (%2); add \"*.env\": \"deny\" to the path surface "
+                               "(paddock agent-perms set --sandbox %3 path '*.env' deny)")
+                    .arg(result.value(QLatin1String("state")).toString(), rule, sandbox));
+}
+
 QString lastLine(const QByteArray &text)
 {
     const QStringList lines = QString::fromUtf8(text).trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -492,6 +521,8 @@ std::optional<Checklist> verifySandbox(const VerifyOptions &options, QString *er
     checklist.checks << checkWorkspace(*runtime, options.sandbox, info.value(QLatin1String("workspace")).toString());
     checklist.checks << checkLog(options.sandbox, checklist.kit, startedAt, record);
     checklist.checks << checkKey(options.keyTest, kit, kitDir);
+    if (std::optional<CheckResult> agent = checkAgentRules(connection, options.sandbox, kitDir))
+        checklist.checks << *agent;
     return checklist;
 }
 

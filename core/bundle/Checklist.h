@@ -16,7 +16,7 @@ struct CheckResult
 {
     enum class Status { Ok, Failed, Skipped };
 
-    QString id;    ///< "credential", "blocked", "workspace", "log", "key"
+    QString id;    ///< "credential", "blocked", "workspace", "log", "key", "agent"
     QString title; ///< what a student reads in the checklist
     Status status = Status::Skipped;
     QString message; ///< one sentence
@@ -71,7 +71,9 @@ struct VerifyOptions
  * 3. workspace: a file written inside the workspace appears on the host (then removed);
  * 4. log: since the sandbox started, every refusal was chosen by a deny rule (the probe of
  *    check 2 aside); each other one is named;
- * 5. key: the key reaches its provider, when @p options.keyTest can tell.
+ * 5. key: the key reaches its provider, when @p options.keyTest can tell;
+ * 6. agent: when the kit configures pi-permission-system, its rules in force in the sandbox
+ *    refuse reading `.env` (the `agent.test` method), and the deciding rule is named.
  *
  * Blocks: run it off a GUI thread. Returns nothing, with @p error, when the sandbox cannot
  * be checked at all (no daemon, no such sandbox, not running).

@@ -115,6 +115,8 @@ private Q_SLOTS:
     void initTestCase();
     void refusalsReachTheStream();
     void allowLetsTheSameCallPass();
+    void verifyNamesTheRuleThatRefusesEnv();
+    void bundlesCarryTheRules();
     void theTesterAgreesWithTheExtension();
     void cleanupTestCase();
 
@@ -337,6 +339,49 @@ void TestAgentPerms::allowLetsTheSameCallPass()
     QTest::qWait(2 * 200);
     QCOMPARE(m_stream.size(), before);
     QCOMPARE(firstDecision(QStringLiteral("first2")), QStringLiteral("allow"));
+}
+
+void TestAgentPerms::verifyNamesTheRuleThatRefusesEnv()
+{
+    // The project file now allows .env for this sandbox: verify says so, then passes without it.
+    Finished verify = m_fixture->paddock({QStringLiteral("verify"), kSandbox, QStringLiteral("--json")});
+    auto agentCheck = [](const Finished &finished) {
+        for (const QJsonValue &check :
+             QJsonDocument::fromJson(finished.out.toUtf8()).object().value(QLatin1String("checks")).toArray()) {
+            if (check[QLatin1String("id")].toString() == QLatin1String("agent"))
+                return check.toObject();
+        }
+        return QJsonObject();
+    };
+    QJsonObject check = agentCheck(verify);
+    QCOMPARE(check.value(QLatin1String("status")).toString(), QStringLiteral("failed"));
+    QVERIFY2(check.value(QLatin1String("message")).toString().contains(QLatin1String("\".env\" (project")),
+             qPrintable(check.value(QLatin1String("message")).toString()));
+    const Finished removed =
+        m_fixture->paddock({QStringLiteral("agent-perms"), QStringLiteral("rm"), QStringLiteral("--sandbox"), kSandbox,
+                            QStringLiteral("path"), QStringLiteral(".env")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
+    check = agentCheck(m_fixture->paddock({QStringLiteral("verify"), kSandbox, QStringLiteral("--json")}));
+    QCOMPARE(check.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+    QVERIFY2(
+        check.value(QLatin1String("message")).toString().contains(QLatin1String("path \"*.env\" (global, line 8)")),
+        qPrintable(check.value(QLatin1String("message")).toString()));
+}
+
+void TestAgentPerms::bundlesCarryTheRules()
+{
+    const QString bundle = m_fixture->path(QStringLiteral("course.paddock"));
+    const Finished exported =
+        m_fixture->paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                            m_fixture->path(QStringLiteral("pikit")), QStringLiteral("-o"), bundle});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    const Finished preview =
+        m_fixture->paddock({QStringLiteral("bundle"), QStringLiteral("import"), bundle, QStringLiteral("--dry-run")});
+    QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
+    QVERIFY2(preview.out.contains(QLatin1String("The agent's own rules")), qPrintable(preview.out));
+    QVERIFY2(preview.out.contains(QStringLiteral("path: *.env → deny, *.env.* → deny")), qPrintable(preview.out));
+    QVERIFY(preview.out.contains(QStringLiteral("bash: * → ask, rm -rf * → deny")));
+    QVERIFY(preview.out.contains(QLatin1String(".pi/agent/extensions/pi-permission-system/config.json")));
 }
 
 void TestAgentPerms::theTesterAgreesWithTheExtension()
