@@ -104,6 +104,7 @@ ScrollablePage {
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
                     onRemoveRequested: removeDialog.ask(name, running)
                     onLogsRequested: logDialog.show(name)
+                    onPermissionsRequested: permissionsDialog.show(name)
                     onTerminalRequested: {
                         if (terminal.open(name))
                             page.showMessage(qsTr("A terminal opens on a shell in %1.").arg(name), false)
@@ -129,6 +130,10 @@ ScrollablePage {
         objectName: "sandboxRemoveDialog"
         parent: Overlay.overlay
         onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+    }
+    SandboxPermissionsDialog {
+        id: permissionsDialog
+        parent: Overlay.overlay
     }
     SandboxLogDialog {
         id: logDialog
