@@ -25,6 +25,174 @@
     </message>
 </context>
 <context>
+    <name>AgentAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Permitir %1</translation>
+    </message>
+    <message>
+        <source>In this sandbox&apos;s project file (its workspace)</source>
+        <translation>En el archivo del proyecto de este sandbox (su espacio de trabajo)</translation>
+    </message>
+    <message>
+        <source>In the kit (and its running sandboxes)</source>
+        <translation>En el kit (y sus sandboxes en ejecución)</translation>
+    </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation>Regla: %1</translation>
+    </message>
+    <message>
+        <source>Working out the change…</source>
+        <translation>Calculando el cambio…</translation>
+    </message>
+    <message>
+        <source>From a terminal: paddock agent-perms allow %1 --where %2</source>
+        <translation>Desde una terminal: paddock agent-perms allow %1 --where %2</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Write these lines</source>
+        <translation>Escribir estas líneas</translation>
+    </message>
+</context>
+<context>
+    <name>AgentPermissionsPane</name>
+    <message>
+        <source>%1 (no file yet: a rule added creates it)</source>
+        <translation>%1 (aún no existe: añadir una regla lo crea)</translation>
+    </message>
+    <message>
+        <source>Checked against the schema of pi-permission-system %1. Within a surface the last matching pattern wins; across surfaces the most restrictive answer does.</source>
+        <translation>Comprobado con el esquema de pi-permission-system %1. Dentro de una superficie gana el último patrón que coincide; entre superficies gana la respuesta más restrictiva.</translation>
+    </message>
+    <message>
+        <source>No rules in this file.</source>
+        <translation>No hay reglas en este archivo.</translation>
+    </message>
+    <message>
+        <source>Surface</source>
+        <translation>Superficie</translation>
+    </message>
+    <message>
+        <source>Pattern, e.g. rm -rf * or *.env (empty: the whole surface)</source>
+        <translation>Patrón, p. ej. rm -rf * o *.env (vacío: toda la superficie)</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Patrón</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>What happens for… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</source>
+        <translation>¿Qué pasa con… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</translation>
+    </message>
+    <message>
+        <source>Call to test</source>
+        <translation>Llamada a probar</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Probar</translation>
+    </message>
+    <message>
+        <source> by the %1 rule %2</source>
+        <translation> por la regla %1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRefusalRow</name>
+    <message>
+        <source>Agent %1: %2 %3 in sandbox %4</source>
+        <translation>Agente %1: %2 %3 en el sandbox %4</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>denegado</translation>
+    </message>
+    <message>
+        <source>asked</source>
+        <translation>preguntado</translation>
+    </message>
+    <message>
+        <source>Agent · sandbox %1 · %2</source>
+        <translation>Agente · sandbox %1 · %2</translation>
+    </message>
+    <message>
+        <source>rule unknown</source>
+        <translation>regla desconocida</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Permitir…</translation>
+    </message>
+    <message>
+        <source>Allow %1: %2</source>
+        <translation>Permitir %1: %2</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <source>Dismiss %1: %2</source>
+        <translation>Descartar %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRuleRow</name>
+    <message>
+        <source>* (every tool without its own rule)</source>
+        <translation>* (toda herramienta sin regla propia)</translation>
+    </message>
+    <message>
+        <source>Drag to move %1</source>
+        <translation>Arrastrar para mover %1</translation>
+    </message>
+    <message>
+        <source>(every value)</source>
+        <translation>(cualquier valor)</translation>
+    </message>
+    <message>
+        <source>State of %1</source>
+        <translation>Estado de %1</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>Subir %1</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>Bajar %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Quitar %1</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Línea %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>BindingDialog</name>
     <message>
         <source>Allow this kit to use your keys?</source>
@@ -776,6 +944,10 @@
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
+    <message>
+        <source>Agent permissions</source>
+        <translation>Permisos del agente</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
@@ -1085,6 +1257,10 @@
         <source>Allow all</source>
         <translation>Permitir todos</translation>
     </message>
+    <message>
+        <source>Refresh the proposed allowlist</source>
+        <translation>Actualizar la lista de permitidos propuesta</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1220,6 +1396,34 @@
     <message>
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aún no hay reglas: con el preajuste %1, solo pasa lo que usted permita.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modificado</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Mostrar:</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Todo</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agente</translation>
+    </message>
+    <message>
+        <source>Show refusals: %1</source>
+        <translation>Mostrar rechazos: %1</translation>
+    </message>
+    <message>
+        <source>The agents were refused nothing.</source>
+        <translation>No se ha rechazado nada a los agentes.</translation>
+    </message>
+    <message>
+        <source>Refused agent actions</source>
+        <translation>Acciones rechazadas a los agentes</translation>
     </message>
 </context>
 <context>
@@ -1364,6 +1568,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxPermissionsDialog</name>
+    <message>
+        <source>Permissions of %1</source>
+        <translation>Permisos de %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>The rules of this sandbox&apos;s project</source>
+        <translation>Las reglas del proyecto de este sandbox</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>The rules of its kit</source>
+        <translation>Las reglas de su kit</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -1479,6 +1706,26 @@
     <message>
         <source>Remove %1</source>
         <translation>Eliminar %1</translation>
+    </message>
+    <message>
+        <source>No agent action refused since it started</source>
+        <translation>Ninguna acción del agente rechazada desde que arrancó</translation>
+    </message>
+    <message>
+        <source>1 agent action refused or asked since it started</source>
+        <translation>1 acción del agente rechazada o consultada desde que arrancó</translation>
+    </message>
+    <message>
+        <source>%1 agent actions refused or asked since it started</source>
+        <translation>%1 acciones del agente rechazadas o consultadas desde que arrancó</translation>
+    </message>
+    <message>
+        <source>Permissions…</source>
+        <translation>Permisos…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s permissions in %1</source>
+        <translation>Los permisos del agente en %1</translation>
     </message>
 </context>
 <context>
@@ -1992,6 +2239,25 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Línea %1: %2</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El demonio no está conectado.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modificado</translation>
+    </message>
+    <message>
+        <source>No change: the file already says so.</source>
+        <translation>Sin cambios: el archivo ya lo dice.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::BindingRequest</name>
     <message>
         <source>The daemon is not connected.</source>
@@ -2067,6 +2333,10 @@
     <message>
         <source>Some checks failed: read each sentence for what to fix.</source>
         <translation>Algunas comprobaciones han fallado: lea cada frase para saber qué corregir.</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
+        <translation>Las reglas propias del agente que trae (pi-permission-system):</translation>
     </message>
 </context>
 <context>

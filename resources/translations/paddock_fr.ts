@@ -25,6 +25,174 @@
     </message>
 </context>
 <context>
+    <name>AgentAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Autoriser %1</translation>
+    </message>
+    <message>
+        <source>In this sandbox&apos;s project file (its workspace)</source>
+        <translation>Dans le fichier du projet de ce bac à sable (son espace de travail)</translation>
+    </message>
+    <message>
+        <source>In the kit (and its running sandboxes)</source>
+        <translation>Dans le kit (et ses bacs à sable en cours)</translation>
+    </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation>Règle : %1</translation>
+    </message>
+    <message>
+        <source>Working out the change…</source>
+        <translation>Calcul de la modification…</translation>
+    </message>
+    <message>
+        <source>From a terminal: paddock agent-perms allow %1 --where %2</source>
+        <translation>Dans un terminal : paddock agent-perms allow %1 --where %2</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Write these lines</source>
+        <translation>Écrire ces lignes</translation>
+    </message>
+</context>
+<context>
+    <name>AgentPermissionsPane</name>
+    <message>
+        <source>%1 (no file yet: a rule added creates it)</source>
+        <translation>%1 (pas encore de fichier : ajouter une règle le crée)</translation>
+    </message>
+    <message>
+        <source>Checked against the schema of pi-permission-system %1. Within a surface the last matching pattern wins; across surfaces the most restrictive answer does.</source>
+        <translation>Vérifié selon le schéma de pi-permission-system %1. Dans une surface, le dernier motif qui correspond l’emporte ; entre surfaces, la réponse la plus restrictive l’emporte.</translation>
+    </message>
+    <message>
+        <source>No rules in this file.</source>
+        <translation>Aucune règle dans ce fichier.</translation>
+    </message>
+    <message>
+        <source>Surface</source>
+        <translation>Surface</translation>
+    </message>
+    <message>
+        <source>Pattern, e.g. rm -rf * or *.env (empty: the whole surface)</source>
+        <translation>Motif, par ex. rm -rf * ou *.env (vide : toute la surface)</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Motif</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>What happens for… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</source>
+        <translation>Que se passe-t-il pour… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</translation>
+    </message>
+    <message>
+        <source>Call to test</source>
+        <translation>Appel à tester</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Tester</translation>
+    </message>
+    <message>
+        <source> by the %1 rule %2</source>
+        <translation> par la règle %1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1 : %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRefusalRow</name>
+    <message>
+        <source>Agent %1: %2 %3 in sandbox %4</source>
+        <translation>Agent %1 : %2 %3 dans le bac à sable %4</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>refusé</translation>
+    </message>
+    <message>
+        <source>asked</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>Agent · sandbox %1 · %2</source>
+        <translation>Agent · bac à sable %1 · %2</translation>
+    </message>
+    <message>
+        <source>rule unknown</source>
+        <translation>règle inconnue</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Autoriser…</translation>
+    </message>
+    <message>
+        <source>Allow %1: %2</source>
+        <translation>Autoriser %1 : %2</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Ignorer</translation>
+    </message>
+    <message>
+        <source>Dismiss %1: %2</source>
+        <translation>Ignorer %1 : %2</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRuleRow</name>
+    <message>
+        <source>* (every tool without its own rule)</source>
+        <translation>* (tout outil sans règle propre)</translation>
+    </message>
+    <message>
+        <source>Drag to move %1</source>
+        <translation>Glisser pour déplacer %1</translation>
+    </message>
+    <message>
+        <source>(every value)</source>
+        <translation>(toute valeur)</translation>
+    </message>
+    <message>
+        <source>State of %1</source>
+        <translation>État de %1</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>Monter %1</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>Descendre %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Ligne %1 : %2</translation>
+    </message>
+</context>
+<context>
     <name>BindingDialog</name>
     <message>
         <source>Allow this kit to use your keys?</source>
@@ -776,6 +944,10 @@
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
+    <message>
+        <source>Agent permissions</source>
+        <translation>Permissions de l’agent</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
@@ -1085,6 +1257,10 @@
         <source>Allow all</source>
         <translation>Tout autoriser</translation>
     </message>
+    <message>
+        <source>Refresh the proposed allowlist</source>
+        <translation>Actualiser la liste d’autorisations proposée</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1220,6 +1396,34 @@
     <message>
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aucune règle pour l’instant : avec le préréglage %1, seul ce que vous autorisez passe.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modifié</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Afficher :</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Tout</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>Show refusals: %1</source>
+        <translation>Afficher les refus : %1</translation>
+    </message>
+    <message>
+        <source>The agents were refused nothing.</source>
+        <translation>Rien n’a été refusé aux agents.</translation>
+    </message>
+    <message>
+        <source>Refused agent actions</source>
+        <translation>Actions refusées aux agents</translation>
     </message>
 </context>
 <context>
@@ -1364,6 +1568,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxPermissionsDialog</name>
+    <message>
+        <source>Permissions of %1</source>
+        <translation>Permissions de %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projet</translation>
+    </message>
+    <message>
+        <source>The rules of this sandbox&apos;s project</source>
+        <translation>Les règles du projet de ce bac à sable</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>The rules of its kit</source>
+        <translation>Les règles de son kit</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -1479,6 +1706,26 @@
     <message>
         <source>Remove %1</source>
         <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>No agent action refused since it started</source>
+        <translation>Aucune action de l’agent refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>1 agent action refused or asked since it started</source>
+        <translation>1 action de l’agent refusée ou soumise à confirmation depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>%1 agent actions refused or asked since it started</source>
+        <translation>%1 actions de l’agent refusées ou soumises à confirmation depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>Permissions…</source>
+        <translation>Permissions…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s permissions in %1</source>
+        <translation>Les permissions de l’agent dans %1</translation>
     </message>
 </context>
 <context>
@@ -1992,6 +2239,25 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Ligne %1 : %2</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le démon n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modifié</translation>
+    </message>
+    <message>
+        <source>No change: the file already says so.</source>
+        <translation>Aucune modification : le fichier le dit déjà.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::BindingRequest</name>
     <message>
         <source>The daemon is not connected.</source>
@@ -2067,6 +2333,10 @@
     <message>
         <source>Some checks failed: read each sentence for what to fix.</source>
         <translation>Certaines vérifications ont échoué : lisez chaque phrase pour savoir quoi corriger.</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
+        <translation>Les règles propres à l’agent qu’il apporte (pi-permission-system) :</translation>
     </message>
 </context>
 <context>
