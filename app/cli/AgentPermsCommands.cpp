@@ -329,29 +329,9 @@ Command targetLeaf(const QString &name, const QString &summary, const QString &d
     return command;
 }
 
-} // namespace
-
-Command agentPermsCommand()
+// set, rm, move: edits through the daemon, each a minimal change of one file.
+QList<Command> editCommands()
 {
-    Command group;
-    group.name = QStringLiteral("agent-perms");
-    group.summary = QStringLiteral("The agent's own rules (pi-permission-system): show, edit, test, refusals.");
-    group.description = QStringLiteral(
-        "Inside a sandbox, the Pi extension pi-permission-system decides each tool call of the agent\n"
-        "(bash commands, file paths, MCP calls, skills) by allow / ask / deny rules. A kit carries its\n"
-        "global rules in files/home/.pi/agent/extensions/pi-permission-system/config.json; a sandbox's\n"
-        "workspace may add project rules in .pi/extensions/pi-permission-system/config.json. Edits change\n"
-        "only the lines concerned and are checked against the extension's schema before they are written.");
-
-    Command show = targetLeaf(
-        QStringLiteral("show"), QStringLiteral("Show the rules of a kit or a sandbox, in order."),
-        QStringLiteral("Within a surface the last matching pattern wins: rules are listed in the "
-                       "order the extension reads them."),
-        [](const Invocation &c) { return runShow(c, false); }, false);
-    Command check = targetLeaf(
-        QStringLiteral("check"), QStringLiteral("Check the rules against the extension's schema."),
-        QStringLiteral("Exits 1 when a file does not parse or does not follow the schema."),
-        [](const Invocation &c) { return runShow(c, true); }, false);
     Command set = targetLeaf(
         QStringLiteral("set"), QStringLiteral("Set a pattern of a surface to allow, ask or deny."),
         QStringLiteral("SURFACE is *, path, bash, external_directory, read, write, edit, find, grep, ls, mcp,\n"
@@ -393,14 +373,12 @@ Command agentPermsCommand()
         true);
     move.positionalSyntax = QStringLiteral("SURFACE PATTERN INDEX");
     move.minPositional = move.maxPositional = 3;
-    Command test = targetLeaf(
-        QStringLiteral("test"), QStringLiteral("What the rules decide for a call: 'bash: rm -rf game', 'read: .env'."),
-        QStringLiteral("Evaluates the merged scopes with the extension's matching and layers, and names the rule\n"
-                       "that decides. Where the extension would parse a bash command further, it says so.\n"
-                       "Exits 0 when the call is allowed, 1 when it is asked or denied."),
-        runTest, false);
-    test.positionalSyntax = QStringLiteral("TOOL: VALUE");
-    test.minPositional = 1;
+    return {set, remove, move};
+}
+
+// refusals, allow, dismiss: the agents' refusals, and the narrowest rule that lets one pass.
+QList<Command> refusalCommands()
+{
     Command refusals =
         leaf(QStringLiteral("refusals"), QStringLiteral("List what the agents were refused or asked."),
              QStringLiteral("Read live from the extension's review log in each running sandbox."), runRefusals);
@@ -430,7 +408,41 @@ Command agentPermsCommand()
                            });
     dismiss.positionalSyntax = QStringLiteral("ID");
     dismiss.minPositional = dismiss.maxPositional = 1;
-    group.subcommands << show << check << set << remove << move << test << refusals << allow << dismiss;
+    return {refusals, allow, dismiss};
+}
+
+} // namespace
+
+Command agentPermsCommand()
+{
+    Command group;
+    group.name = QStringLiteral("agent-perms");
+    group.summary = QStringLiteral("The agent's own rules (pi-permission-system): show, edit, test, refusals.");
+    group.description = QStringLiteral(
+        "Inside a sandbox, the Pi extension pi-permission-system decides each tool call of the agent\n"
+        "(bash commands, file paths, MCP calls, skills) by allow / ask / deny rules. A kit carries its\n"
+        "global rules in files/home/.pi/agent/extensions/pi-permission-system/config.json; a sandbox's\n"
+        "workspace may add project rules in .pi/extensions/pi-permission-system/config.json. Edits change\n"
+        "only the lines concerned and are checked against the extension's schema before they are written.");
+
+    Command show = targetLeaf(
+        QStringLiteral("show"), QStringLiteral("Show the rules of a kit or a sandbox, in order."),
+        QStringLiteral("Within a surface the last matching pattern wins: rules are listed in the "
+                       "order the extension reads them."),
+        [](const Invocation &c) { return runShow(c, false); }, false);
+    Command check = targetLeaf(
+        QStringLiteral("check"), QStringLiteral("Check the rules against the extension's schema."),
+        QStringLiteral("Exits 1 when a file does not parse or does not follow the schema."),
+        [](const Invocation &c) { return runShow(c, true); }, false);
+    Command test = targetLeaf(
+        QStringLiteral("test"), QStringLiteral("What the rules decide for a call: 'bash: rm -rf game', 'read: .env'."),
+        QStringLiteral("Evaluates the merged scopes with the extension's matching and layers, and names the rule\n"
+                       "that decides. Where the extension would parse a bash command further, it says so.\n"
+                       "Exits 0 when the call is allowed, 1 when it is asked or denied."),
+        runTest, false);
+    test.positionalSyntax = QStringLiteral("TOOL: VALUE");
+    test.minPositional = 1;
+    group.subcommands << show << check << editCommands() << test << refusalCommands();
     return group;
 }
 
