@@ -26,6 +26,13 @@ for p in $BUILD $RUNTIME $TEST; do
     fi
 done
 
+# npm fetches Node 22, Pi and pi-permission-system for the agent-permission tests
+# (tests/support/install-pi.sh). Any npm will do, so one already there (a Node.js
+# distribution bundles its own) is kept rather than replaced by Debian's.
+if ! command -v npm >/dev/null 2>&1; then
+    missing="$missing npm"
+fi
+
 if [ -z "$missing" ]; then
     echo "setup: every package Paddock needs is installed."
     exit 0

@@ -131,6 +131,13 @@ void printPreview(const QString &file, const bundle::OpenedBundle &opened, const
     } else {
         out() << "  leave the network policy as it is (the bundle carries none)\n";
     }
+    if (plan.hasAgentRules) {
+        out() << "\nThe agent's own rules it brings (pi-permission-system, last match wins within a surface):\n";
+        for (const QString &line : plan.agentRules)
+            out() << "  " << line << '\n';
+        for (const QString &problem : plan.agentRuleProblems)
+            out() << "  warning: " << problem << '\n';
+    }
     if (!plan.secrets.isEmpty()) {
         out() << "\nSecrets you will provide (a bundle never carries their values):\n";
         for (const bundle::BundleSecret &secret : plan.secrets) {

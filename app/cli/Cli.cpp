@@ -19,6 +19,7 @@ Command rootCommand()
     root.subcommands << templateCommand();
     root.subcommands << learnCommand();
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
+    root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
                      << caCommand() << daemonCommand();
     return root;

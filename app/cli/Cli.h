@@ -23,6 +23,7 @@ Command policyProposeCommand();  // LearnCommands.cpp: policy propose
 Command bundleCommand();         // BundleCommands.cpp: export, import
 Command verifyCommand();         // VerifyCommands.cpp: verify NAME
 Command shimCommand();           // ShimCommands.cpp: install, ls, rm
+Command agentPermsCommand();     // AgentPermsCommands.cpp: show, check, set, rm, move, test, refusals, allow
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

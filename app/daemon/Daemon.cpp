@@ -141,8 +141,11 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
     // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->start();
+    // The agent's own guard: pi-permission-system's rules and the refusals in its review log.
+    m_agentPerms = std::make_unique<sandbox::AgentPermsService>(m_server, *m_sandboxes);
+    m_agentPerms->start();
     // The course's checklist, run inside sandboxes through the runtimes SandboxService owns.
-    m_verify = std::make_unique<sandbox::VerifyService>(m_server, *m_sandboxes);
+    m_verify = std::make_unique<sandbox::VerifyService>(m_server, *m_sandboxes, m_agentPerms.get());
     m_verify->start();
 
     if (!m_server.listen(socketPath, &error)) {

@@ -48,6 +48,13 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
     } else {
         lines << ClassroomModel::tr("• leave the network policy as it is");
     }
+    if (plan.hasAgentRules) {
+        lines << QString() << ClassroomModel::tr("The agent's own rules it brings (pi-permission-system):");
+        for (const QString &rule : plan.agentRules)
+            lines << QStringLiteral("• %1").arg(rule);
+        for (const QString &problem : plan.agentRuleProblems)
+            lines << ClassroomModel::tr("Warning: %1").arg(problem);
+    }
     if (!plan.secrets.isEmpty()) {
         lines << QString() << ClassroomModel::tr("Secrets you will enter afterwards (never in the bundle):");
         for (const bundle::BundleSecret &secret : plan.secrets)

@@ -76,8 +76,11 @@ void SandboxListModel::setDaemon(DaemonStatus *daemon)
 void SandboxListModel::onConnected()
 {
     m_wasConnected = true;
-    if (api::DaemonClient *c = client())
+    if (api::DaemonClient *c = client()) {
         c->subscribe({networkTopic()});
+        // Separately: a daemon without agent permissions refuses the topic, not the other one.
+        c->subscribe({QStringLiteral("agent")});
+    }
     // A new daemon connection: the stored counts are asked again.
     m_denials.clear();
     m_poll.start();
@@ -116,6 +119,8 @@ QVariant SandboxListModel::data(const QModelIndex &index, int role) const
         const auto found = m_denials.constFind(row.name);
         return found == m_denials.cend() ? 0 : found->total();
     }
+    case AgentRefusalsRole:
+        return m_agentRefusals.value(row.name);
     case BusyRole:
         return row.busy;
     case ExitCodeRole:
@@ -148,7 +153,8 @@ QHash<int, QByteArray> SandboxListModel::roleNames() const
             {AgentStateRole, "agentState"},
             {AgentExitCodeRole, "agentExitCode"},
             {AgentAttachedRole, "agentAttached"},
-            {StateTextRole, "stateText"}};
+            {StateTextRole, "stateText"},
+            {AgentRefusalsRole, "agentRefusals"}};
 }
 
 QVariantMap SandboxListModel::get(const QString &name) const
@@ -237,6 +243,7 @@ void SandboxListModel::refresh()
         return;
     }
     setLoading(true);
+    countAgentRefusals();
     QPointer<SandboxListModel> self(this);
     c->call(QStringLiteral("sandbox.list"), {}, [self](const api::Reply &reply) {
         if (!self)
@@ -358,8 +365,34 @@ void SandboxListModel::countStoredDenials(const QString &name, const QDateTime &
             });
 }
 
+void SandboxListModel::countAgentRefusals()
+{
+    api::DaemonClient *c = client();
+    if (!c)
+        return;
+    QPointer<SandboxListModel> self(this);
+    c->call(QStringLiteral("agent.counts"), {}, [self](const api::Reply &reply) {
+        if (!self || reply.isError())
+            return; // a daemon without agent permissions: nothing to count
+        QHash<QString, int> counts;
+        const QJsonObject answer = reply.result().value(QLatin1String("counts")).toObject();
+        for (auto it = answer.begin(); it != answer.end(); ++it)
+            counts.insert(it.key(), it.value().toInt());
+        if (counts == self->m_agentRefusals)
+            return;
+        self->m_agentRefusals = counts;
+        if (!self->m_rows.isEmpty())
+            Q_EMIT self->dataChanged(self->index(0), self->index(int(self->m_rows.size()) - 1), {AgentRefusalsRole});
+    });
+}
+
 void SandboxListModel::onEvent(const QString &topic, const QJsonObject &data)
 {
+    if (topic == QLatin1String("agent")) {
+        if (data.value(QLatin1String("type")).toString() == QLatin1String("refusal"))
+            countAgentRefusals();
+        return;
+    }
     if (topic != networkTopic() || data.value(QLatin1String("outcome")).toString() != QLatin1String("denied"))
         return;
     const QString name = data.value(QLatin1String("sandbox")).toString();

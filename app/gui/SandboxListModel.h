@@ -57,6 +57,7 @@ public:
         AgentExitCodeRole, ///< the exited agent's status, else -1
         AgentAttachedRole, ///< terminals attached to the agent now
         StateTextRole,     ///< the sandbox's and its agent's state in words
+        AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
     };
     Q_ENUM(Role)
 
@@ -135,6 +136,8 @@ private:
     void onEvent(const QString &topic, const QJsonObject &data);
     void applyList(const QJsonArray &sandboxes);
     void countStoredDenials(const QString &name, const QDateTime &since);
+    /** Asks `agent.counts`: the agent's refusals of each running sandbox. */
+    void countAgentRefusals();
     void setBusy(const QString &name, bool busy);
     void setError(const QString &error);
     void setLoading(bool loading);
@@ -145,6 +148,7 @@ private:
     QPointer<DaemonStatus> m_daemon;
     QList<Row> m_rows;
     QHash<QString, Denials> m_denials;
+    QHash<QString, int> m_agentRefusals;
     QTimer m_poll;
     QTimer m_tick;
     bool m_loading = false;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/Bundle.h"
 
+#include "agentperms/ScopeFile.h"
+
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "kit/KitRules.h"
@@ -434,6 +436,21 @@ OpenResult openBundleData(const QByteArray &archive, const TarLimits &limits)
     return result;
 }
 
+// The agent's own rules the kit carries, for the preview: a student sees what the agent will
+// be refused before importing.
+static void describeAgentRules(const QByteArray &data, ImportPlan *plan)
+{
+    agentperms::ScopeFile file;
+    file.scope = QStringLiteral("global");
+    file.setText(QString::fromUtf8(data));
+    plan->hasAgentRules = true;
+    plan->agentRules = agentperms::describeRules(file.config);
+    if (!file.parseError.isEmpty())
+        plan->agentRuleProblems << file.parseError;
+    for (const agentperms::ConfigProblem &problem : std::as_const(file.problems))
+        plan->agentRuleProblems << problem.toString();
+}
+
 std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOptions &options, QString *error)
 {
     ImportPlan plan;
@@ -458,6 +475,8 @@ std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOpt
             ++plan.fileCount;
         if (entry.path == QLatin1String("Dockerfile"))
             plan.hasDockerfile = true;
+        if (entry.path == agentperms::kitConfigRelativePath())
+            describeAgentRules(entry.data, &plan);
     }
     plan.bytes = bundle.kitBytes;
     plan.secrets = secretsOf(bundle.kit);

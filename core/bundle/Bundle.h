@@ -101,6 +101,10 @@ struct ImportPlan
     QString notes;
     bool hasDockerfile = false;
     QString image; ///< the kit's sandbox.image
+    /** The kit carries pi-permission-system's rules (agentperms::kitConfigRelativePath()). */
+    bool hasAgentRules = false;
+    QStringList agentRules;        ///< one line per surface (agentperms::describeRules())
+    QStringList agentRuleProblems; ///< where the file does not parse or follow the schema
 
     bool presetChanges() const { return hasPolicy && newPreset != currentPreset; }
     int rulesToAdd() const;

@@ -357,6 +357,28 @@ CheckResult checkKey(const KeyTest &keyTest, const std::optional<kit::Kit> &kit,
     return combined;
 }
 
+// The kit configures pi-permission-system: its merged rules, as the extension reads them in the
+// sandbox, must refuse the agent reading .env, and the check names the rule that does. The
+// daemon asked its agent.test method before the checks ran (@p answer).
+CheckResult checkAgentRules(const api::Reply &answer, const QString &sandbox)
+{
+    const QString id = QStringLiteral("agent");
+    const QString title = QStringLiteral("The agent's rules refuse reading .env");
+    if (answer.isError())
+        return make(id, title, CheckResult::Status::Failed,
+                    QStringLiteral("the rules could not be tested: %1").arg(answer.errorMessage()));
+    const QJsonObject result = answer.result();
+    const QJsonObject decided = result.value(QLatin1String("decidedBy")).toObject();
+    const QString rule = QStringLiteral("%1 rule %2").arg(decided.value(QLatin1String("layer")).toString(),
+                                                          decided.value(QLatin1String("rule")).toString());
+    if (result.value(QLatin1String("state")).toString() == QLatin1String("deny"))
+        return make(id, title, CheckResult::Status::Ok, QStringLiteral("reading .env is refused by the %1").arg(rule));
+    return make(id, title, CheckResult::Status::Failed,
+                QStringLiteral("reading .env would be %1 (%2); add \"*.env\": \"deny\" to the path surface "
+                               "(paddock agent-perms set --sandbox %3 path '*.env' deny)")
+                    .arg(result.value(QLatin1String("state")).toString(), rule, sandbox));
+}
+
 QString lastLine(const QByteArray &text)
 {
     const QStringList lines = QString::fromUtf8(text).trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -434,6 +456,11 @@ QJsonObject Checklist::toJson() const
             {QStringLiteral("checks"), array}};
 }
 
+QString agentRulesQuery()
+{
+    return QStringLiteral("read: .env");
+}
+
 QStringList checkIds()
 {
     return {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"), QStringLiteral("log"),
@@ -460,13 +487,15 @@ Checklist runChecklist(runtime::Runtime &runtime, const ChecklistTarget &target,
     }
 
     qCInfo(lcChecklist) << "verifying sandbox" << target.sandbox;
-    const QList<std::function<CheckResult()>> checks{
+    QList<std::function<CheckResult()>> checks{
         [&] { return checkCredentials(runtime, target.sandbox, kit, kitProblem); },
         [&] { return checkBlocked(runtime, target.sandbox, options.eventWaitMs); },
         [&] { return checkWorkspace(runtime, target.sandbox, target.workspace); },
         [&] { return checkLog(target.sandbox, target.kitName, target.startedAt, target.record); },
         [&] { return checkKey(options.keyTest, kit, kitDir); },
     };
+    if (target.agentRules)
+        checks << [&] { return checkAgentRules(*target.agentRules, target.sandbox); };
     for (const std::function<CheckResult()> &check : checks) {
         checklist.checks << check();
         if (report)

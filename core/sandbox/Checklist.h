@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "api/Protocol.h"
 #include "sandbox/SandboxRecord.h"
 
 #include <QDateTime>
@@ -23,7 +24,7 @@ struct CheckResult
 {
     enum class Status { Ok, Failed, Skipped };
 
-    QString id;    ///< "credential", "blocked", "workspace", "log", "key" (checkIds())
+    QString id;    ///< "credential", "blocked", "workspace", "log", "key", "agent"
     QString title; ///< what a student reads in the checklist
     Status status = Status::Skipped;
     QString message;     ///< one sentence
@@ -70,7 +71,13 @@ struct ChecklistTarget
     QString workspace; ///< the folder on the host shared as the workspace
     QDateTime startedAt;
     std::optional<SandboxRecord> record; ///< gives the kit's folder and its network rules
+    /** The daemon's `agent.test` answer for "read: .env", when the kit configures
+     *  pi-permission-system (agentRulesQuery()); without it the agent check is left out. */
+    std::optional<api::Reply> agentRules;
 };
+
+/** What the agent check asks the agent's rules: reading .env. */
+QString agentRulesQuery();
 
 /** @brief How runChecklist() checks. */
 struct VerifyOptions
@@ -93,7 +100,9 @@ using CheckReport = std::function<void(const CheckResult &check)>;
  * 3. workspace: a file written inside the workspace appears on the host (then removed);
  * 4. log: since the sandbox started, every refusal was chosen by a deny rule (the probe of
  *    check 2 aside); each other one is named;
- * 5. key: the key reaches its provider, when @p options.keyTest can tell.
+ * 5. key: the key reaches its provider, when @p options.keyTest can tell;
+ * 6. agent: when the kit configures pi-permission-system, its rules in force in the sandbox
+ *    refuse reading `.env` (the `agent.test` method), and the deciding rule is named.
  *
  * Blocks for seconds (the probe's refusal is awaited; the key test asks a provider): the daemon
  * runs it on a thread of its own (VerifyService). @p report hears of each check as it ends.

@@ -288,6 +288,12 @@ QStringList SandboxService::runningSandboxes() const
     return names;
 }
 
+std::optional<runtime::SandboxInfo> SandboxService::inspect(const QString &name) const
+{
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    return runtime ? runtime->inspect(name) : std::nullopt;
+}
+
 bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
 {
     // The record keeps the lists a sandbox was created with, so that a restart does not need

@@ -133,6 +133,8 @@ public:
     events::EventHub *eventHub() const { return m_hub.get(); }
     /** The names of the sandboxes running now, on every runtime that answers. */
     QStringList runningSandboxes() const;
+    /** What the runtime that holds sandbox @p name knows of it; nothing when none does. */
+    std::optional<runtime::SandboxInfo> inspect(const QString &name) const;
     /**
      * Reads the spec.yaml of kit @p kitName again, from the directory of each sandbox made from
      * it, and applies its `permissions.network` at once: a kit edited while its sandboxes run

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/VerifyService.h"
 
+#include "agentperms/AgentConfig.h"
 #include "api/Server.h"
+#include "sandbox/AgentPermsService.h"
 #include "runtime/Runtime.h"
 #include "sandbox/Checklist.h"
 #include "sandbox/SandboxService.h"
@@ -30,8 +32,10 @@ QString VerifyService::findCliProgram()
     return QFileInfo(beside).isExecutable() ? beside : QString();
 }
 
-VerifyService::VerifyService(api::Server &server, SandboxService &sandboxes, QObject *parent)
-    : QObject(parent), m_server(server), m_sandboxes(sandboxes), m_alive(std::make_shared<int>(0))
+VerifyService::VerifyService(api::Server &server, SandboxService &sandboxes, const AgentPermsService *agentPerms,
+                             QObject *parent)
+    : QObject(parent), m_server(server), m_sandboxes(sandboxes), m_agentPerms(agentPerms),
+      m_alive(std::make_shared<int>(0))
 {
 }
 
@@ -76,6 +80,11 @@ void VerifyService::verify(const QJsonObject &params, const api::PendingReply &r
     target.workspace = info->workspace;
     target.startedAt = info->startedAt;
     target.record = SandboxRecord::read(name);
+    // The agent's rules are the daemon's to read: ask them here, before the worker starts.
+    const QString kitDir = target.record ? target.record->kitDirectory : QString();
+    if (m_agentPerms && !kitDir.isEmpty()
+        && QFileInfo::exists(kitDir + QLatin1Char('/') + agentperms::kitConfigRelativePath()))
+        target.agentRules = m_agentPerms->test({{QStringLiteral("sandbox"), name}, {QStringLiteral("query"), agentRulesQuery()}});
     VerifyOptions options;
     if (const QString program = findCliProgram(); !program.isEmpty())
         options.keyTest = keyTestThrough(program);
@@ -85,7 +94,7 @@ void VerifyService::verify(const QJsonObject &params, const api::PendingReply &r
     // Detached: the checks are bounded (each command inside, the probe's wait, the key test's
     // timeout), and the daemon must not wait for them to exit.
     std::thread([this, alive, runtime, target, options, run, reply] {
-        const int total = int(checkIds().size());
+        const int total = int(checkIds().size()) + (target.agentRules ? 1 : 0);
         int index = 0;
         const Checklist checklist = runChecklist(*runtime, target, options, [&](const CheckResult &check) {
             const QJsonObject event{{QStringLiteral("run"), run},        {QStringLiteral("sandbox"), target.sandbox},

@@ -14,6 +14,7 @@ class PendingReply;
 
 namespace paddock::sandbox {
 
+class AgentPermsService;
 class SandboxService;
 
 /**
@@ -44,7 +45,9 @@ public:
     /** `paddock` beside the daemon's executable (installed, or in the build tree); empty when absent. */
     static QString findCliProgram();
 
-    VerifyService(api::Server &server, SandboxService &sandboxes, QObject *parent = nullptr);
+    /** @p agentPerms (may be null) answers the agent check's question about the agent's rules. */
+    VerifyService(api::Server &server, SandboxService &sandboxes, const AgentPermsService *agentPerms,
+                  QObject *parent = nullptr);
     ~VerifyService() override;
 
     /** Registers the method and the topic. */
@@ -55,6 +58,7 @@ private:
 
     api::Server &m_server;
     SandboxService &m_sandboxes;
+    const AgentPermsService *m_agentPerms;
     QSet<QString> m_running; ///< sandboxes whose checklist runs now
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
 };

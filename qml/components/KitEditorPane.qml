@@ -130,7 +130,38 @@ Pane {
             }
         }
 
+        // The kit's spec.yaml, and the agent's own rules it carries (pi-permission-system).
+        TabBar {
+            id: editorTabs
+            objectName: "kitEditorTabs"
+            Layout.fillWidth: true
+            TabButton {
+                text: qsTr("spec.yaml")
+                Accessible.name: text
+            }
+            TabButton {
+                objectName: "kitAgentPermissionsTab"
+                text: qsTr("Agent permissions")
+                Accessible.name: text
+            }
+        }
+        ScrollView {
+            objectName: "kitAgentPermissions"
+            visible: editorTabs.currentIndex === 1
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            AgentPermissionsPane {
+                width: pane.availableWidth - Theme.spacingLarge
+                readOnly: pane.editor.readOnly
+                perms: AgentPerms {
+                    daemon: DaemonStatus
+                    kit: pane.editor.directory
+                }
+            }
+        }
         SplitView {
+            visible: editorTabs.currentIndex === 0
             Layout.fillWidth: true
             Layout.fillHeight: true
             orientation: Qt.Horizontal

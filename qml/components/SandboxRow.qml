@@ -18,6 +18,7 @@ Rectangle {
     required property string workspace
     required property string uptime
     required property int denials
+    required property int agentRefusals
     required property bool busy
     required property string agentState
     required property int agentAttached
@@ -36,6 +37,7 @@ Rectangle {
     signal agentRequested()
     signal shellRequested()
     signal logsRequested()
+    signal permissionsRequested()
 
     objectName: "sandboxRow_" + name
     implicitHeight: content.implicitHeight + 2 * Theme.spacing
@@ -168,6 +170,17 @@ Rectangle {
                 }
             }
         }
+        Label {
+            objectName: "sandboxAgentRefusals"
+            Layout.fillWidth: true
+            visible: row.running || row.agentRefusals > 0
+            text: row.agentRefusals === 0 ? qsTr("No agent action refused since it started")
+                  : row.agentRefusals === 1 ? qsTr("1 agent action refused or asked since it started")
+                  : qsTr("%1 agent actions refused or asked since it started").arg(row.agentRefusals)
+            textFormat: Text.PlainText
+            color: row.agentRefusals > 0 ? Theme.warningColor : palette.text
+            opacity: row.agentRefusals > 0 ? 1 : 0.7
+        }
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.spacingSmall
@@ -202,6 +215,12 @@ Rectangle {
                 text: qsTr("Logs")
                 Accessible.name: qsTr("Show the output of %1").arg(row.name)
                 onClicked: row.logsRequested()
+            }
+            Button {
+                objectName: "sandboxPermissionsButton"
+                text: qsTr("Permissions…")
+                Accessible.name: qsTr("The agent's permissions in %1").arg(row.name)
+                onClicked: row.permissionsRequested()
             }
             Item { Layout.fillWidth: true }
             Button {

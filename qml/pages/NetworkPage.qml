@@ -32,6 +32,14 @@ ScrollablePage {
         id: learningModel
         policy: networkPolicy
     }
+    // The agent's own refusals (pi-permission-system), listed beside the network's.
+    AgentRefusalsModel {
+        id: agentRefusals
+        daemon: DaemonStatus
+        onAllowed: (path) => page.message = qsTr("Changed %1").arg(path)
+    }
+    // Which refusals the list shows: all, the network's or the agent's.
+    property string refusalKind: "all"
 
     function allowCurrent() {
         if (denialList.currentIndex >= 0)
@@ -110,17 +118,37 @@ ScrollablePage {
         font.pixelSize: Theme.smallFontSize
         opacity: 0.7
     }
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.spacingSmall
+        Label {
+            text: qsTr("Show:")
+            textFormat: Text.PlainText
+        }
+        Repeater {
+            model: [{ kind: "all", text: qsTr("All") }, { kind: "network", text: qsTr("Network") },
+                    { kind: "agent", text: qsTr("Agent") }]
+            delegate: RadioButton {
+                required property var modelData
+                objectName: "refusalKind_" + modelData.kind
+                text: modelData.text
+                checked: page.refusalKind === modelData.kind
+                Accessible.name: qsTr("Show refusals: %1").arg(modelData.text)
+                onClicked: page.refusalKind = modelData.kind
+            }
+        }
+    }
     Label {
         objectName: "denialsEmpty"
         Layout.fillWidth: true
-        visible: denialList.count === 0
+        visible: denialList.count === 0 && page.refusalKind !== "agent"
         text: networkPolicy.denials.loading ? qsTr("Loading…") : qsTr("Nothing has been refused.")
         textFormat: Text.PlainText
         opacity: 0.7
     }
     Rectangle {
         Layout.fillWidth: true
-        visible: denialList.count > 0
+        visible: denialList.count > 0 && page.refusalKind !== "agent"
         implicitHeight: Math.min(denialList.contentHeight, 340) + 2
         radius: Theme.radius
         color: palette.base
@@ -157,6 +185,50 @@ ScrollablePage {
                 onDismissRequested: networkPolicy.dismiss(host, sandbox)
             }
         }
+    }
+
+    // ---- what the agent was refused or asked, in the same list when "All" is chosen
+    Label {
+        objectName: "agentRefusalsEmpty"
+        Layout.fillWidth: true
+        visible: agentList.count === 0 && page.refusalKind === "agent"
+        text: qsTr("The agents were refused nothing.")
+        textFormat: Text.PlainText
+        opacity: 0.7
+    }
+    Rectangle {
+        Layout.fillWidth: true
+        visible: agentList.count > 0 && page.refusalKind !== "network"
+        implicitHeight: Math.min(agentList.contentHeight, 340) + 2
+        radius: Theme.radius
+        color: palette.base
+        border.color: Theme.mix(palette.base, palette.windowText, 0.18)
+        border.width: 1
+
+        ListView {
+            id: agentList
+            objectName: "agentRefusalList"
+            anchors.fill: parent
+            anchors.margins: 1
+            clip: true
+            model: agentRefusals
+            boundsBehavior: Flickable.StopAtBounds
+            ScrollBar.vertical: ScrollBar {}
+            Accessible.role: Accessible.List
+            Accessible.name: qsTr("Refused agent actions")
+            delegate: AgentRefusalRow {
+                onAllowRequested: agentAllowDialog.openFor(agentRefusals.get(index))
+                onDismissRequested: agentRefusals.dismiss(refusalId)
+            }
+        }
+    }
+    Label {
+        Layout.fillWidth: true
+        visible: agentRefusals.error.length > 0
+        text: agentRefusals.error
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: Theme.errorColor
     }
 
     // ---- rules
@@ -265,6 +337,11 @@ ScrollablePage {
         id: allowDialog
         parent: Overlay.overlay
         policy: networkPolicy
+    }
+    AgentAllowDialog {
+        id: agentAllowDialog
+        parent: Overlay.overlay
+        refusals: agentRefusals
     }
     RuleDialog {
         id: ruleDialog

@@ -120,6 +120,7 @@ ScrollablePage {
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
                     onRemoveRequested: removeDialog.ask(name, running)
                     onLogsRequested: logDialog.show(name)
+                    onPermissionsRequested: permissionsDialog.show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
                     onAgentRequested: page.openAgent(name, true)
                     onShellRequested: {
@@ -154,6 +155,10 @@ ScrollablePage {
         objectName: "sandboxRemoveDialog"
         parent: Overlay.overlay
         onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+    }
+    SandboxPermissionsDialog {
+        id: permissionsDialog
+        parent: Overlay.overlay
     }
     SandboxLogDialog {
         id: logDialog

@@ -25,6 +25,174 @@
     </message>
 </context>
 <context>
+    <name>AgentAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In this sandbox&apos;s project file (its workspace)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the kit (and its running sandboxes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working out the change…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From a terminal: paddock agent-perms allow %1 --where %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write these lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AgentPermissionsPane</name>
+    <message>
+        <source>%1 (no file yet: a rule added creates it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked against the schema of pi-permission-system %1. Within a surface the last matching pattern wins; across surfaces the most restrictive answer does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules in this file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Surface</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern, e.g. rm -rf * or *.env (empty: the whole surface)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happens for… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call to test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> by the %1 rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AgentRefusalRow</name>
+    <message>
+        <source>Agent %1: %2 %3 in sandbox %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>asked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent · sandbox %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rule unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AgentRuleRow</name>
+    <message>
+        <source>* (every tool without its own rule)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag to move %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(every value)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -1123,6 +1291,10 @@
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Agent permissions</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
@@ -1584,6 +1756,34 @@
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Changed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show refusals: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agents were refused nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused agent actions</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ProjectFolderStep</name>
@@ -1754,6 +1954,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxPermissionsDialog</name>
+    <message>
+        <source>Permissions of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules of this sandbox&apos;s project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules of its kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -1781,109 +2004,6 @@
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SandboxRow</name>
-    <message>
-        <source>Sandbox %1, %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Working…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kit %1 · %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>up %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No refused connections since it started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 refused connection since it started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 refused connections since it started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Logs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the output of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>agent open in a terminal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy the command %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open agent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open the agent of %1 in a terminal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start %1 and open its agent in a terminal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open shell</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a shell in %1 in a terminal</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2326,6 +2446,25 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No change: the file already says so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::BindingRequest</name>
     <message>
         <source>The daemon is not connected.</source>
@@ -2477,6 +2616,10 @@
     </message>
     <message>
         <source>Checked %1 of %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -25,6 +25,174 @@
     </message>
 </context>
 <context>
+    <name>AgentAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Permitir %1</translation>
+    </message>
+    <message>
+        <source>In this sandbox&apos;s project file (its workspace)</source>
+        <translation>En el archivo del proyecto de este sandbox (su espacio de trabajo)</translation>
+    </message>
+    <message>
+        <source>In the kit (and its running sandboxes)</source>
+        <translation>En el kit (y sus sandboxes en ejecución)</translation>
+    </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation>Regla: %1</translation>
+    </message>
+    <message>
+        <source>Working out the change…</source>
+        <translation>Calculando el cambio…</translation>
+    </message>
+    <message>
+        <source>From a terminal: paddock agent-perms allow %1 --where %2</source>
+        <translation>Desde una terminal: paddock agent-perms allow %1 --where %2</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Write these lines</source>
+        <translation>Escribir estas líneas</translation>
+    </message>
+</context>
+<context>
+    <name>AgentPermissionsPane</name>
+    <message>
+        <source>%1 (no file yet: a rule added creates it)</source>
+        <translation>%1 (aún no existe: añadir una regla lo crea)</translation>
+    </message>
+    <message>
+        <source>Checked against the schema of pi-permission-system %1. Within a surface the last matching pattern wins; across surfaces the most restrictive answer does.</source>
+        <translation>Comprobado con el esquema de pi-permission-system %1. Dentro de una superficie gana el último patrón que coincide; entre superficies gana la respuesta más restrictiva.</translation>
+    </message>
+    <message>
+        <source>No rules in this file.</source>
+        <translation>No hay reglas en este archivo.</translation>
+    </message>
+    <message>
+        <source>Surface</source>
+        <translation>Superficie</translation>
+    </message>
+    <message>
+        <source>Pattern, e.g. rm -rf * or *.env (empty: the whole surface)</source>
+        <translation>Patrón, p. ej. rm -rf * o *.env (vacío: toda la superficie)</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Patrón</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>What happens for… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</source>
+        <translation>¿Qué pasa con… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</translation>
+    </message>
+    <message>
+        <source>Call to test</source>
+        <translation>Llamada a probar</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Probar</translation>
+    </message>
+    <message>
+        <source> by the %1 rule %2</source>
+        <translation> por la regla %1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRefusalRow</name>
+    <message>
+        <source>Agent %1: %2 %3 in sandbox %4</source>
+        <translation>Agente %1: %2 %3 en el sandbox %4</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>denegado</translation>
+    </message>
+    <message>
+        <source>asked</source>
+        <translation>preguntado</translation>
+    </message>
+    <message>
+        <source>Agent · sandbox %1 · %2</source>
+        <translation>Agente · sandbox %1 · %2</translation>
+    </message>
+    <message>
+        <source>rule unknown</source>
+        <translation>regla desconocida</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Permitir…</translation>
+    </message>
+    <message>
+        <source>Allow %1: %2</source>
+        <translation>Permitir %1: %2</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <source>Dismiss %1: %2</source>
+        <translation>Descartar %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRuleRow</name>
+    <message>
+        <source>* (every tool without its own rule)</source>
+        <translation>* (toda herramienta sin regla propia)</translation>
+    </message>
+    <message>
+        <source>Drag to move %1</source>
+        <translation>Arrastrar para mover %1</translation>
+    </message>
+    <message>
+        <source>(every value)</source>
+        <translation>(cualquier valor)</translation>
+    </message>
+    <message>
+        <source>State of %1</source>
+        <translation>Estado de %1</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>Subir %1</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>Bajar %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Quitar %1</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Línea %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -1123,6 +1291,10 @@
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
+    <message>
+        <source>Agent permissions</source>
+        <translation>Permisos del agente</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
@@ -1584,6 +1756,34 @@
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aún no hay reglas: con el preajuste %1, solo pasa lo que usted permita.</translation>
     </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modificado</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Mostrar:</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Todo</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agente</translation>
+    </message>
+    <message>
+        <source>Show refusals: %1</source>
+        <translation>Mostrar rechazos: %1</translation>
+    </message>
+    <message>
+        <source>The agents were refused nothing.</source>
+        <translation>No se ha rechazado nada a los agentes.</translation>
+    </message>
+    <message>
+        <source>Refused agent actions</source>
+        <translation>Acciones rechazadas a los agentes</translation>
+    </message>
 </context>
 <context>
     <name>ProjectFolderStep</name>
@@ -1754,6 +1954,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxPermissionsDialog</name>
+    <message>
+        <source>Permissions of %1</source>
+        <translation>Permisos de %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>The rules of this sandbox&apos;s project</source>
+        <translation>Las reglas del proyecto de este sandbox</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>The rules of its kit</source>
+        <translation>Las reglas de su kit</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -1782,109 +2005,6 @@
     <message>
         <source>Cancel</source>
         <translation>Cancelar</translation>
-    </message>
-</context>
-<context>
-    <name>SandboxRow</name>
-    <message>
-        <source>Sandbox %1, %2</source>
-        <translation>Entorno aislado %1, %2</translation>
-    </message>
-    <message>
-        <source>Working…</source>
-        <translation>Procesando…</translation>
-    </message>
-    <message>
-        <source>Kit %1 · %2</source>
-        <translation>Kit %1 · %2</translation>
-    </message>
-    <message>
-        <source>up %1</source>
-        <translation>activo desde hace %1</translation>
-    </message>
-    <message>
-        <source>No refused connections since it started</source>
-        <translation>Ninguna conexión rechazada desde que se inició</translation>
-    </message>
-    <message>
-        <source>1 refused connection since it started</source>
-        <translation>1 conexión rechazada desde que se inició</translation>
-    </message>
-    <message>
-        <source>%1 refused connections since it started</source>
-        <translation>%1 conexiones rechazadas desde que se inició</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>Detener</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>Iniciar</translation>
-    </message>
-    <message>
-        <source>Stop %1</source>
-        <translation>Detener %1</translation>
-    </message>
-    <message>
-        <source>Start %1</source>
-        <translation>Iniciar %1</translation>
-    </message>
-    <message>
-        <source>Logs</source>
-        <translation>Registros</translation>
-    </message>
-    <message>
-        <source>Show the output of %1</source>
-        <translation>Mostrar la salida de %1</translation>
-    </message>
-    <message>
-        <source>Remove…</source>
-        <translation>Eliminar…</translation>
-    </message>
-    <message>
-        <source>Remove %1</source>
-        <translation>Eliminar %1</translation>
-    </message>
-    <message>
-        <source>agent open in a terminal</source>
-        <translation>agente abierto en un terminal</translation>
-    </message>
-    <message>
-        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
-        <translation>Instale un terminal (xterm, GNOME Terminal o Konsole) para abrir el agente desde aquí, o ejecute esto en uno:</translation>
-    </message>
-    <message>
-        <source>Copied</source>
-        <translation>Copiado</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Copiar</translation>
-    </message>
-    <message>
-        <source>Copy the command %1</source>
-        <translation>Copiar la orden %1</translation>
-    </message>
-    <message>
-        <source>Open agent</source>
-        <translation>Abrir el agente</translation>
-    </message>
-    <message>
-        <source>Open the agent of %1 in a terminal</source>
-        <translation>Abrir el agente de %1 en un terminal</translation>
-    </message>
-    <message>
-        <source>Start %1 and open its agent in a terminal</source>
-        <translation>Iniciar %1 y abrir su agente en un terminal</translation>
-    </message>
-    <message>
-        <source>Open shell</source>
-        <translation>Abrir un shell</translation>
-    </message>
-    <message>
-        <source>Open a shell in %1 in a terminal</source>
-        <translation>Abrir un shell en %1, en un terminal</translation>
     </message>
 </context>
 <context>
@@ -2326,6 +2446,25 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Línea %1: %2</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El demonio no está conectado.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modificado</translation>
+    </message>
+    <message>
+        <source>No change: the file already says so.</source>
+        <translation>Sin cambios: el archivo ya lo dice.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::BindingRequest</name>
     <message>
         <source>The daemon is not connected.</source>
@@ -2478,6 +2617,10 @@
     <message>
         <source>Checked %1 of %2…</source>
         <translation>%1 de %2 comprobaciones hechas…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
+        <translation>Las reglas propias del agente que trae (pi-permission-system):</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,174 @@
     </message>
 </context>
 <context>
+    <name>AgentAllowDialog</name>
+    <message>
+        <source>Allow %1</source>
+        <translation>Autoriser %1</translation>
+    </message>
+    <message>
+        <source>In this sandbox&apos;s project file (its workspace)</source>
+        <translation>Dans le fichier du projet de ce bac à sable (son espace de travail)</translation>
+    </message>
+    <message>
+        <source>In the kit (and its running sandboxes)</source>
+        <translation>Dans le kit (et ses bacs à sable en cours)</translation>
+    </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation>Règle : %1</translation>
+    </message>
+    <message>
+        <source>Working out the change…</source>
+        <translation>Calcul de la modification…</translation>
+    </message>
+    <message>
+        <source>From a terminal: paddock agent-perms allow %1 --where %2</source>
+        <translation>Dans un terminal : paddock agent-perms allow %1 --where %2</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Write these lines</source>
+        <translation>Écrire ces lignes</translation>
+    </message>
+</context>
+<context>
+    <name>AgentPermissionsPane</name>
+    <message>
+        <source>%1 (no file yet: a rule added creates it)</source>
+        <translation>%1 (pas encore de fichier : ajouter une règle le crée)</translation>
+    </message>
+    <message>
+        <source>Checked against the schema of pi-permission-system %1. Within a surface the last matching pattern wins; across surfaces the most restrictive answer does.</source>
+        <translation>Vérifié selon le schéma de pi-permission-system %1. Dans une surface, le dernier motif qui correspond l’emporte ; entre surfaces, la réponse la plus restrictive l’emporte.</translation>
+    </message>
+    <message>
+        <source>No rules in this file.</source>
+        <translation>Aucune règle dans ce fichier.</translation>
+    </message>
+    <message>
+        <source>Surface</source>
+        <translation>Surface</translation>
+    </message>
+    <message>
+        <source>Pattern, e.g. rm -rf * or *.env (empty: the whole surface)</source>
+        <translation>Motif, par ex. rm -rf * ou *.env (vide : toute la surface)</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Motif</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>What happens for… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</source>
+        <translation>Que se passe-t-il pour… bash: rm -rf game · read: .env · external_directory: ~/.ssh/id_rsa</translation>
+    </message>
+    <message>
+        <source>Call to test</source>
+        <translation>Appel à tester</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Tester</translation>
+    </message>
+    <message>
+        <source> by the %1 rule %2</source>
+        <translation> par la règle %1 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1 : %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRefusalRow</name>
+    <message>
+        <source>Agent %1: %2 %3 in sandbox %4</source>
+        <translation>Agent %1 : %2 %3 dans le bac à sable %4</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>refusé</translation>
+    </message>
+    <message>
+        <source>asked</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>Agent · sandbox %1 · %2</source>
+        <translation>Agent · bac à sable %1 · %2</translation>
+    </message>
+    <message>
+        <source>rule unknown</source>
+        <translation>règle inconnue</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Autoriser…</translation>
+    </message>
+    <message>
+        <source>Allow %1: %2</source>
+        <translation>Autoriser %1 : %2</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Ignorer</translation>
+    </message>
+    <message>
+        <source>Dismiss %1: %2</source>
+        <translation>Ignorer %1 : %2</translation>
+    </message>
+</context>
+<context>
+    <name>AgentRuleRow</name>
+    <message>
+        <source>* (every tool without its own rule)</source>
+        <translation>* (tout outil sans règle propre)</translation>
+    </message>
+    <message>
+        <source>Drag to move %1</source>
+        <translation>Glisser pour déplacer %1</translation>
+    </message>
+    <message>
+        <source>(every value)</source>
+        <translation>(toute valeur)</translation>
+    </message>
+    <message>
+        <source>State of %1</source>
+        <translation>État de %1</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>Monter %1</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>Descendre %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Ligne %1 : %2</translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -1123,6 +1291,10 @@
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
+    <message>
+        <source>Agent permissions</source>
+        <translation>Permissions de l’agent</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
@@ -1584,6 +1756,34 @@
         <source>No rules yet: with the %1 preset, only what you allow gets through.</source>
         <translation>Aucune règle pour l’instant : avec le préréglage %1, seul ce que vous autorisez passe.</translation>
     </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modifié</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Afficher :</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Tout</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>Show refusals: %1</source>
+        <translation>Afficher les refus : %1</translation>
+    </message>
+    <message>
+        <source>The agents were refused nothing.</source>
+        <translation>Rien n’a été refusé aux agents.</translation>
+    </message>
+    <message>
+        <source>Refused agent actions</source>
+        <translation>Actions refusées aux agents</translation>
+    </message>
 </context>
 <context>
     <name>ProjectFolderStep</name>
@@ -1754,6 +1954,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxPermissionsDialog</name>
+    <message>
+        <source>Permissions of %1</source>
+        <translation>Permissions de %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projet</translation>
+    </message>
+    <message>
+        <source>The rules of this sandbox&apos;s project</source>
+        <translation>Les règles du projet de ce bac à sable</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>The rules of its kit</source>
+        <translation>Les règles de son kit</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -1782,109 +2005,6 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
-    </message>
-</context>
-<context>
-    <name>SandboxRow</name>
-    <message>
-        <source>Sandbox %1, %2</source>
-        <translation>Bac à sable %1, %2</translation>
-    </message>
-    <message>
-        <source>Working…</source>
-        <translation>Traitement en cours…</translation>
-    </message>
-    <message>
-        <source>Kit %1 · %2</source>
-        <translation>Kit %1 · %2</translation>
-    </message>
-    <message>
-        <source>up %1</source>
-        <translation>actif depuis %1</translation>
-    </message>
-    <message>
-        <source>No refused connections since it started</source>
-        <translation>Aucune connexion refusée depuis son démarrage</translation>
-    </message>
-    <message>
-        <source>1 refused connection since it started</source>
-        <translation>1 connexion refusée depuis son démarrage</translation>
-    </message>
-    <message>
-        <source>%1 refused connections since it started</source>
-        <translation>%1 connexions refusées depuis son démarrage</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>Arrêter</translation>
-    </message>
-    <message>
-        <source>Start</source>
-        <translation>Démarrer</translation>
-    </message>
-    <message>
-        <source>Stop %1</source>
-        <translation>Arrêter %1</translation>
-    </message>
-    <message>
-        <source>Start %1</source>
-        <translation>Démarrer %1</translation>
-    </message>
-    <message>
-        <source>Logs</source>
-        <translation>Journaux</translation>
-    </message>
-    <message>
-        <source>Show the output of %1</source>
-        <translation>Afficher la sortie de %1</translation>
-    </message>
-    <message>
-        <source>Remove…</source>
-        <translation>Supprimer…</translation>
-    </message>
-    <message>
-        <source>Remove %1</source>
-        <translation>Supprimer %1</translation>
-    </message>
-    <message>
-        <source>agent open in a terminal</source>
-        <translation>agent ouvert dans un terminal</translation>
-    </message>
-    <message>
-        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
-        <translation>Installez un terminal (xterm, GNOME Terminal ou Konsole) pour ouvrir l’agent d’ici, ou lancez ceci dans un terminal :</translation>
-    </message>
-    <message>
-        <source>Copied</source>
-        <translation>Copié</translation>
-    </message>
-    <message>
-        <source>Copy</source>
-        <translation>Copier</translation>
-    </message>
-    <message>
-        <source>Copy the command %1</source>
-        <translation>Copier la commande %1</translation>
-    </message>
-    <message>
-        <source>Open agent</source>
-        <translation>Ouvrir l’agent</translation>
-    </message>
-    <message>
-        <source>Open the agent of %1 in a terminal</source>
-        <translation>Ouvrir l’agent de %1 dans un terminal</translation>
-    </message>
-    <message>
-        <source>Start %1 and open its agent in a terminal</source>
-        <translation>Démarrer %1 et ouvrir son agent dans un terminal</translation>
-    </message>
-    <message>
-        <source>Open shell</source>
-        <translation>Ouvrir un shell</translation>
-    </message>
-    <message>
-        <source>Open a shell in %1 in a terminal</source>
-        <translation>Ouvrir un shell dans %1, dans un terminal</translation>
     </message>
 </context>
 <context>
@@ -2326,6 +2446,25 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Ligne %1 : %2</translation>
+    </message>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le démon n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>Changed %1</source>
+        <translation>%1 modifié</translation>
+    </message>
+    <message>
+        <source>No change: the file already says so.</source>
+        <translation>Aucune modification : le fichier le dit déjà.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::BindingRequest</name>
     <message>
         <source>The daemon is not connected.</source>
@@ -2478,6 +2617,10 @@
     <message>
         <source>Checked %1 of %2…</source>
         <translation>%1 vérification(s) sur %2 faite(s)…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
+        <translation>Les règles propres à l’agent qu’il apporte (pi-permission-system) :</translation>
     </message>
 </context>
 <context>
