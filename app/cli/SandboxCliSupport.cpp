@@ -53,8 +53,16 @@ QString creationHelp()
 
 QCommandLineOption backendOption()
 {
-    return {QStringLiteral("backend"), QStringLiteral("The runtime: bwrap (the default) or docker."),
-            QStringLiteral("NAME"), QStringLiteral("bwrap")};
+    return {QStringLiteral("backend"),
+            QStringLiteral("The runtime: bwrap (the default) or docker (the default with --isolation gvisor)."),
+            QStringLiteral("NAME")};
+}
+QCommandLineOption isolationOption()
+{
+    return {QStringLiteral("isolation"),
+            QStringLiteral("container (the default: namespaces over this computer's kernel) or gvisor (a kernel "
+                           "of its own in user space, through the Docker engine's runsc runtime)."),
+            QStringLiteral("LEVEL")};
 }
 QCommandLineOption nameOption()
 {
@@ -192,13 +200,17 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
                        {QStringLiteral("paths"), extra},
                        {QStringLiteral("args"), QJsonArray::fromStringList(command)},
                        {QStringLiteral("kitArgs"), kitArgs},
-                       {QStringLiteral("backend"), call.parser.value(QStringLiteral("backend"))},
                        // The agent gets a terminal when the person starting it has one.
                        {QStringLiteral("interactive"),
                         ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
                        {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
+    if (call.parser.isSet(QStringLiteral("backend")))
+        params.insert(QStringLiteral("backend"), call.parser.value(QStringLiteral("backend")));
+    if (call.parser.isSet(QStringLiteral("isolation")))
+        params.insert(QStringLiteral("isolation"), call.parser.value(QStringLiteral("isolation")));
     if (call.parser.isSet(QStringLiteral("clone")))
         params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
     return params;

@@ -26,6 +26,7 @@ inline constexpr int kCallTimeoutMs = 60000;
 inline constexpr int kCreateTimeoutMs = 60 * 60 * 1000;
 
 QCommandLineOption backendOption();
+QCommandLineOption isolationOption();
 QCommandLineOption nameOption();
 QCommandLineOption argOption();
 QCommandLineOption approveOption();

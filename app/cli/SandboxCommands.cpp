@@ -44,6 +44,14 @@ int runStart(const Invocation &call)
 }
 
 /** What the AGENT column says: running, exited (N), or - when none was started. */
+// "docker+gvisor" for a sandbox with a kernel of its own, as the window's row says it.
+QString backendColumn(const QJsonObject &sandbox)
+{
+    const QString backend = sandbox.value(QLatin1String("backend")).toString();
+    const QString isolation = sandbox.value(QLatin1String("isolation")).toString();
+    return isolation == QLatin1String("gvisor") ? backend + QStringLiteral("+gvisor") : backend;
+}
+
 QString agentColumn(const QJsonObject &sandbox)
 {
     const QJsonObject agent = sandbox.value(QLatin1String("agent")).toObject();
@@ -93,8 +101,7 @@ int runLs(const Invocation &call)
             ports << (host.isEmpty() ? inside + QStringLiteral("/tcp") : host + QStringLiteral("->") + inside);
         }
         rows.append({sandbox.value(QLatin1String("name")).toString(), sandbox.value(QLatin1String("kit")).toString(),
-                     sandbox.value(QLatin1String("backend")).toString(),
-                     sandbox.value(QLatin1String("status")).toString(), agentColumn(sandbox),
+                     backendColumn(sandbox), sandbox.value(QLatin1String("status")).toString(), agentColumn(sandbox),
                      running ? formatUptime(sandbox.value(QLatin1String("uptimeMs")).toInteger()) : QStringLiteral("-"),
                      ports.isEmpty() ? QStringLiteral("-") : ports.join(QStringLiteral(", ")),
                      sandbox.value(QLatin1String("workspace")).toString()});
@@ -186,7 +193,7 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), nameOption(),    kitOption(), argOption(),
+    create.options = {backendOption(), isolationOption(), nameOption(), kitOption(), argOption(),
                       approveOption(), cloneOption(), ttyOption(), unprotectedOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 

@@ -225,6 +225,7 @@ QList<Command> sessionCommands()
             creationHelp(),
         runRun);
     run.options = {backendOption(),
+                   isolationOption(),
                    nameOption(),
                    kitOption(),
                    argOption(),

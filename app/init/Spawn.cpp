@@ -2,6 +2,7 @@
 #include "Spawn.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <linux/close_range.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -31,6 +33,56 @@ void closeIfOpen(int &fd)
     if (fd >= 0)
         close(fd);
     fd = -1;
+}
+
+/** An entry as getdents64 returns it (the kernel's struct linux_dirent64). */
+struct DirectoryEntry
+{
+    std::uint64_t inode;
+    std::int64_t offset;
+    unsigned short length;
+    unsigned char type;
+    char name[1];
+};
+
+/**
+ * Marks every descriptor from 3 up close-on-exec. close_range() does it in one call; a kernel
+ * older than 5.11 (ENOSYS) or gVisor's (EINVAL for CLOSE_RANGE_CLOEXEC) gets the same from
+ * /proc/self/fd, read with getdents64 into the stack: after fork nothing may allocate.
+ * Returns 0 or an errno.
+ */
+int closeOnExecFrom3()
+{
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return 0;
+    if (errno != ENOSYS && errno != EINVAL)
+        return errno;
+    const int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        return errno;
+    alignas(8) char buffer[4096];
+    int result = 0;
+    for (;;) {
+        const long size = syscall(SYS_getdents64, dir, buffer, sizeof buffer);
+        if (size <= 0) {
+            result = size < 0 ? errno : 0;
+            break;
+        }
+        for (long at = 0; at < size;) {
+            const auto *entry = reinterpret_cast<const DirectoryEntry *>(buffer + at);
+            at += entry->length;
+            int fd = 0;
+            bool number = entry->name[0] != '\0';
+            for (const char *c = entry->name; *c && number; ++c) {
+                number = *c >= '0' && *c <= '9' && fd < 100000000;
+                fd = fd * 10 + (*c - '0');
+            }
+            if (number && fd >= 3 && fd != dir && fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 && errno != EBADF)
+                result = errno;
+        }
+    }
+    close(dir);
+    return result;
 }
 
 void setNonBlocking(int fd)
@@ -85,8 +137,8 @@ private:
             failure.error = errno;
     }
     // Nothing paddock-init holds (sockets, the namespace handle, inherited fds) reaches the session.
-    if (!failure.error && close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0 && errno != ENOSYS)
-        failure.error = errno;
+    if (!failure.error)
+        failure.error = closeOnExecFrom3();
     if (!failure.error) {
         failure.stage = StageUser;
         failure.error = identity.becomeInChild(request.uid);

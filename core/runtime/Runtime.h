@@ -79,6 +79,7 @@ struct SandboxInfo
     QDateTime startedAt;
     QDateTime finishedAt;
     std::optional<int> exitCode; ///< as a shell reports it (128 + signal when killed)
+    QString isolation = QStringLiteral("container"); ///< "container" or "gvisor" (SandboxOptions::isolation)
     SandboxSpec spec;
 };
 
@@ -173,6 +174,12 @@ struct SandboxOptions
      * directory.
      */
     QString hostHome;
+    /**
+     * The isolation level asked for: "container" (the default: namespaces over the host's
+     * kernel) or "gvisor" (a user-space kernel of its own, through the engine's runsc
+     * runtime). A runtime that cannot give it refuses in prepareSandbox(); none falls back.
+     */
+    QString isolation;
 };
 
 /**
@@ -240,6 +247,21 @@ public:
      * false with @p error when that fails.
      */
     virtual bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) = 0;
+
+    /**
+     * Whether this runtime, here and now, gives the isolation level @p isolation (see
+     * SandboxOptions::isolation); else false with @p why, a sentence that says how to get it.
+     * Namespaces over the host's kernel ("container") is every runtime's.
+     */
+    virtual bool offersIsolation(const QString &isolation, QString *why) const
+    {
+        if (isolation.isEmpty() || isolation == QLatin1String("container"))
+            return true;
+        *why = isolation == QLatin1String("gvisor")
+                   ? QStringLiteral("gVisor runs through the Docker engine: use --backend docker (or leave --backend out)")
+                   : QStringLiteral("unknown isolation '%1': expected container or gvisor").arg(isolation);
+        return false;
+    }
     /**
      * Whether each launch chooses the uid its processes have inside (LaunchOptions::uid), so a
      * kit's `setup.install` commands run as the user they name; otherwise they all run as one.

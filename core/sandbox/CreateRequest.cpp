@@ -60,7 +60,15 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         request.kitArgs.insert(it.key(), it.value().toString());
     request.name = params.value(QLatin1String("name")).toString();
     request.commandArgs = stringList(params.value(QLatin1String("args")));
-    request.backend = params.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
+    request.isolation = params.value(QLatin1String("isolation")).toString(QStringLiteral("container"));
+    if (request.isolation != QLatin1String("container") && request.isolation != QLatin1String("gvisor")) {
+        *error = QStringLiteral("isolation is 'container' or 'gvisor', not '%1'").arg(request.isolation);
+        return std::nullopt;
+    }
+    // gVisor is the engine's runsc runtime: it implies the Docker backend unless one is named.
+    const QString defaultBackend =
+        request.isolation == QLatin1String("gvisor") ? QStringLiteral("docker") : QStringLiteral("bwrap");
+    request.backend = params.value(QLatin1String("backend")).toString(defaultBackend);
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);
     request.protectHostFiles = params.value(QLatin1String("protectHostFiles")).toBool(true);

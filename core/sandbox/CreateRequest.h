@@ -27,7 +27,8 @@ struct CreateRequest
     QString name;                   ///< `name`; empty: the kit's default name for the workspace
     QStringList extraPaths;         ///< `paths`: absolute and existing, shown read-only
     QStringList commandArgs;        ///< `args`: replace the kit's command when not empty
-    QString backend;                ///< `backend`: "bwrap" when absent
+    QString backend;                ///< `backend`: "bwrap" when absent, "docker" for gVisor
+    QString isolation;              ///< `isolation`: "container" (the default) or "gvisor"
     bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
     bool interactive = false;       ///< `interactive`
     bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)

@@ -97,9 +97,12 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
 }
 
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
-runtime::SandboxOptions sandboxOptions(const kit::Kit &kit, const QString &kitDir, const QString &home)
+runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 {
+    const kit::Kit &kit = plan.kit;
+    const QString &kitDir = plan.kitDirectory;
     runtime::SandboxOptions options;
+    options.isolation = plan.isolation;
     if (kit.sandbox) {
         options.image = kit.sandbox->image;
         if (kit.sandbox->resources) {
@@ -112,7 +115,7 @@ runtime::SandboxOptions sandboxOptions(const kit::Kit &kit, const QString &kitDi
     for (const kit::Port &port : kit.ports)
         options.ports.append({quint16(port.container), port.protocol});
     options.imageHint = ImageService::missingImageHint(kit, kitDir);
-    options.hostHome = home;
+    options.hostHome = plan.home;
     return options;
 }
 
@@ -132,6 +135,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
     plan.cloneWorkspace = request.cloneWorkspace;
+    plan.isolation = request.isolation;
     endpointBind(plan.spec, SandboxService::endpointPath(plan.spec.name));
     plan.notes = PortForwarder::publishInto(plan.spec, plan.kit.ports);
     if (!plan.spec.protectHostFiles && !plan.cloneWorkspace)
@@ -145,7 +149,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
 bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *refusal)
 {
     QString error;
-    if (!runtime.prepareSandbox(plan.spec, sandboxOptions(plan.kit, plan.kitDirectory, plan.home), &error)) {
+    if (!runtime.prepareSandbox(plan.spec, sandboxOptions(plan), &error)) {
         *refusal = refuse(api::errors::kInternal, error);
         return false;
     }

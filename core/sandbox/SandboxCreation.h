@@ -29,6 +29,7 @@ struct CreationPlan
     QList<InstallRun> install; ///< `setup.install` as the runs the runtime launches (prepareRuntime())
     QStringList notes;         ///< for the caller: what was skipped and why
     bool cloneWorkspace = false;
+    QString isolation; ///< CreateRequest::isolation
 };
 
 /**

@@ -332,6 +332,7 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     QJsonObject object{{QStringLiteral("name"), info.name},
                        {QStringLiteral("kit"), info.kitName},
                        {QStringLiteral("backend"), info.runtime},
+                       {QStringLiteral("isolation"), info.isolation},
                        {QStringLiteral("status"), runtime::statusName(info.status)},
                        {QStringLiteral("workspace"), info.workspace},
                        {QStringLiteral("pid"), info.pid},
@@ -524,6 +525,8 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
         return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
     const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
     if (!runtime)
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    if (!runtime->offersIsolation(request->isolation, &error))
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
     api::Reply refusal;
     std::optional<CreationPlan> plan = planCreation(*request, *runtime, &refusal);

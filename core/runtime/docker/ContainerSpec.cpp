@@ -132,6 +132,8 @@ QJsonObject ContainerSpec::toJson() const
         host.insert(QStringLiteral("CapAdd"), toArray(capAdd));
     host.insert(QStringLiteral("SecurityOpt"), toArray(securityOpt));
     host.insert(QStringLiteral("AutoRemove"), autoRemove);
+    if (!runtime.isEmpty())
+        host.insert(QStringLiteral("Runtime"), runtime);
     config.insert(QStringLiteral("HostConfig"), host);
     return config;
 }
@@ -162,6 +164,7 @@ ContainerInfo ContainerInfo::fromJson(const QJsonObject &json)
     info.memoryBytes = host.value(QStringLiteral("Memory")).toInteger();
     info.nanoCpus = host.value(QStringLiteral("NanoCpus")).toInteger();
     info.networkMode = host.value(QStringLiteral("NetworkMode")).toString();
+    info.runtime = host.value(QStringLiteral("Runtime")).toString();
     info.portBindings = toPortBindings(host.value(QStringLiteral("PortBindings")));
     info.publishedPorts =
         toPortBindings(json.value(QStringLiteral("NetworkSettings")).toObject().value(QStringLiteral("Ports")));

@@ -74,6 +74,8 @@ struct ContainerSpec
     bool tty = false;
     bool openStdin = false;
     bool autoRemove = false;
+    /** The engine's OCI runtime (HostConfig.Runtime), e.g. "runsc" for gVisor; empty: the engine's default. */
+    QString runtime;
 
     /** The request body of POST /containers/create (the name goes in the query). */
     QJsonObject toJson() const;
@@ -99,6 +101,7 @@ struct ContainerInfo
     qint64 memoryBytes = 0;
     qint64 nanoCpus = 0;
     QString networkMode;
+    QString runtime; ///< HostConfig.Runtime: the OCI runtime the engine runs it with
     QList<PortBinding> portBindings;   ///< as requested (HostConfig.PortBindings)
     QList<PortBinding> publishedPorts; ///< as bound by the engine (NetworkSettings.Ports)
     QJsonObject raw;

@@ -111,6 +111,17 @@ Result<QString> DockerClient::apiVersion() const
     return m_apiVersion;
 }
 
+Result<QStringList> DockerClient::runtimes() const
+{
+    HttpRequest request;
+    request.path = QStringLiteral("/info");
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    return jsonObject(response.value().body).value(QStringLiteral("Runtimes")).toObject().keys();
+}
+
 Result<QString> DockerClient::versionedPath(const QString &path) const
 {
     const Result<QString> api = apiVersion();

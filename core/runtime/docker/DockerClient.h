@@ -108,6 +108,8 @@ public:
     Result<VersionInfo> version() const;
     /** "1.41" or lower; negotiated once, then cached. */
     Result<QString> apiVersion() const;
+    /** The OCI runtimes the engine has registered (GET /info → Runtimes), e.g. runc, runsc. */
+    Result<QStringList> runtimes() const;
 
     Result<ImageInfo> inspectImage(const QString &reference) const;
     Result<bool> imageExists(const QString &reference) const;

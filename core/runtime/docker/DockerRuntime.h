@@ -36,6 +36,7 @@ struct DockerSandboxOptions
     QList<DockerVolume> volumes;
     QList<DockerPort> ports;
     QString user; ///< who the container runs as, "UID:GID"; empty: the invoking user's ids
+    QString engineRuntime; ///< the engine's OCI runtime (runsc for gVisor); empty: its default
 
     bool operator==(const DockerSandboxOptions &) const = default;
 };
@@ -120,6 +121,8 @@ public:
      * that host directory (created 0700 if missing) rather than the named volume.
      */
     bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) override;
+    /** "container", and "gvisor" when the engine reports its runsc runtime (gvisorRuntime()). */
+    bool offersIsolation(const QString &isolation, QString *why) const override;
     /** Yes: the container runs as the user a launch names (setup.install as root, say). */
     bool choosesUserPerLaunch() const override { return true; }
     /**
@@ -164,6 +167,13 @@ public:
     /** `paddock-OWNER-NAME-v-PATH` with the path's separators as dashes. */
     static QString volumeName(const QString &sandbox, const QString &path);
     static bool isValidName(const QString &name);
+    /** The engine runtime that gives gVisor: runsc, or $PADDOCK_GVISOR_RUNTIME where it is
+     *  registered under another name (e.g. runsc-kvm). */
+    static QString gvisorRuntime();
+    /** How to install gVisor and register it with the engine, with the daemon.json lines. */
+    static QString gvisorInstallHint();
+    /** Whether the engine reports @p runtime (GET /info); else @p error says how to get it. */
+    bool engineHasRuntime(const QString &runtime, QString *error) const;
 
 private:
     /** @brief What agent() said of one sandbox, and when. */

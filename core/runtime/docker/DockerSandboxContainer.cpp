@@ -190,6 +190,10 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
         {layout::kLabelSpec, QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact))}};
     if (supervised)
         container.labels.insert(layout::kLabelSessionToken, token);
+    // gVisor: the engine's runsc runtime gives the container a user-space kernel of its own.
+    container.runtime = options.engineRuntime;
+    if (!options.engineRuntime.isEmpty())
+        container.labels.insert(layout::kLabelIsolation, QStringLiteral("gvisor"));
     addMounts(container, spec, options);
 
     // No network but loopback; the relay is the way out. Capabilities and privilege gains are

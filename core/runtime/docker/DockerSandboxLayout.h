@@ -31,6 +31,8 @@ inline const QString kLabelRuntime = QStringLiteral("paddock.runtime");
 inline const QString kLabelSpec = QStringLiteral("paddock.spec");
 /** Whose container it is: DockerRuntime::owner(). */
 inline const QString kLabelOwner = QStringLiteral("paddock.owner");
+/** "gvisor" when the container runs under the engine's gVisor runtime; absent otherwise. */
+inline const QString kLabelIsolation = QStringLiteral("paddock.isolation");
 /**
  * The token every client of the session server presents. Labels are read through the Engine
  * API, which is root-equivalent already; the container's environment would not do, as every
