@@ -39,7 +39,14 @@ done
 if command -v dockerd >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] \
     && ! curl -sf --unix-socket /var/run/docker.sock http://localhost/_ping >/dev/null 2>&1; then
     mkdir -p "${TMPDIR:-/tmp}/paddock-tests"
-    dockerd --bridge=none --iptables=false --ip6tables=false \
+    # gVisor's runsc registered as the engine's "runsc" runtime, for --isolation gvisor.
+    config="${TMPDIR:-/tmp}/paddock-tests/daemon.json"
+    if [ -x /usr/bin/runsc ]; then
+        printf '%s\n' '{"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--fsgofer-host-uds"]}}}' >"$config"
+    else
+        printf '{}\n' >"$config"
+    fi
+    dockerd --bridge=none --iptables=false --ip6tables=false --config-file "$config" \
         >"${TMPDIR:-/tmp}/paddock-tests/dockerd.log" 2>&1 &
     pids="$pids $!"
     i=0

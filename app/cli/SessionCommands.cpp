@@ -189,6 +189,11 @@ int runExec(const Invocation &call)
         return ExitFailed;
     runtime::ExecRequest request;
     request.argv = call.positional.mid(1);
+    // `exec NAME -- CMD` as `run ... -- CMD` is written: the separator is not a command.
+    if (request.argv.first() == QLatin1String("--"))
+        request.argv.removeFirst();
+    if (request.argv.isEmpty())
+        return usageError(call.commandPath, QStringLiteral("no command to run after --"));
     // -it as Docker spells it: a terminal for the command, when there is one to give.
     request.interactive = call.parser.isSet(QStringLiteral("it")) || call.parser.isSet(QStringLiteral("tty"));
     request.user = call.parser.value(QStringLiteral("user"));

@@ -48,6 +48,26 @@ inline QString engineUnavailableReason(const DockerClient &client)
     return {};
 }
 
+/**
+ * Empty when the engine runs gVisor (its runsc runtime registered, as tests/with-services.sh
+ * registers it), else why not. Without runsc installed the tests of gVisor skip; with runsc
+ * installed but the engine unaware of it they fail, since the test command registers it.
+ */
+inline QString gvisorUnavailableReason(const DockerClient &client, bool *skip)
+{
+    *skip = !QFileInfo(QStringLiteral("/usr/bin/runsc")).isExecutable();
+    if (*skip)
+        return QStringLiteral("gVisor is not installed (apt-get install runsc)");
+    const Result<QStringList> runtimes = client.runtimes();
+    if (!runtimes)
+        return QStringLiteral("the engine did not list its runtimes: ") + runtimes.errorMessage();
+    if (!runtimes.value().contains(QLatin1String("runsc")))
+        return QStringLiteral("the engine has no runsc runtime (it has %1): start it with tests/with-services.sh, "
+                              "which registers it")
+            .arg(runtimes.value().join(QStringLiteral(", ")));
+    return {};
+}
+
 /** Writes a context for a FROM-scratch image holding busybox and its applet links. */
 inline bool writeBusyboxContext(const QString &dir, const QByteArray &extraDockerfileLines = {})
 {

@@ -92,6 +92,8 @@ public:
     QString imageTag() const { return m_image; }
     QString socketPath() const { return path(QStringLiteral("XDG_RUNTIME_DIR/paddock/paddockd.sock")); }
     const QProcessEnvironment &environment() const { return m_env; }
+    /** Sets a variable for the next daemon (stopDaemon(), startDaemon()) and the CLI. */
+    void setVariable(const QString &name, const QString &value) { m_env.insert(name, value); }
     runtime::docker::DockerClient &client() { return m_client; }
     /** Removed with the fixture. */
     void removeLater(const QString &image) { m_images << image; }

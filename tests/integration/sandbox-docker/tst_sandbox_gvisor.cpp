@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `--isolation gvisor` as a user runs it: the real daemon and CLI, the machine's engine with
+// gVisor's runsc registered (tests/with-services.sh does it), a busybox-and-curl image built
+// here. The sandbox gets a kernel of its own, nothing gets out, and Paddock's proxy and
+// checklist work as they do under runc; an engine without runsc refuses, and says how.
+#include "DockerSandboxFixture.h"
+
+#include "runtime/docker/DockerRuntime.h"
+
+#include <QHostAddress>
+#include <QNetworkInterface>
+#include <QSysInfo>
+#include <QTcpServer>
+
+using paddock::test::DockerFinished;
+using paddock::test::DockerSandboxFixture;
+
+class TestSandboxGvisor : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void theSandboxHasAKernelOfItsOwnAndSaysSo();
+    void theEscapeProbeFindsNoWayOut();
+    void theChecklistPasses();
+    void bubblewrapCannotGiveIt();
+    void anEngineWithoutRunscRefusesAndSaysHow();
+
+private:
+    std::unique_ptr<DockerSandboxFixture> m_fixture;
+    QString m_kit;
+    QString m_problem; // why gVisor cannot run here; each test but the last needs it
+};
+
+void TestSandboxGvisor::initTestCase()
+{
+    m_fixture = std::make_unique<DockerSandboxFixture>();
+    bool skip = false;
+    const QString problem = m_fixture->setUp(&skip, true);
+    if (skip)
+        QSKIP(qPrintable(problem));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const QString gvisor = paddock::tests::docker::gvisorUnavailableReason(m_fixture->client(), &skip);
+    if (skip)
+        QSKIP(qPrintable(gvisor));
+    QVERIFY2(gvisor.isEmpty(), qPrintable(gvisor));
+    m_kit = m_fixture->writeKit(QStringLiteral("kit"), QStringLiteral("gvisor-shell"), m_fixture->imageTag(),
+                                QStringLiteral("exec sleep 600"),
+                                QStringLiteral("environment:\n  variables:\n"
+                                               "    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu\n"));
+    QVERIFY(!m_kit.isEmpty());
+    const DockerFinished started =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--isolation"),
+                            QStringLiteral("gvisor"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
+                            QStringLiteral("gv-box"), m_fixture->workspace()});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err + m_fixture->daemonLog()));
+}
+
+void TestSandboxGvisor::theSandboxHasAKernelOfItsOwnAndSaysSo()
+{
+    const DockerFinished kernel = m_fixture->paddock(
+        {QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r")});
+    QVERIFY2(kernel.exitCode == 0, qPrintable(kernel.err));
+    QVERIFY(!kernel.out.trimmed().isEmpty());
+    QVERIFY2(kernel.out.trimmed() != QSysInfo::kernelVersion(),
+             qPrintable(QStringLiteral("the sandbox sees the host's kernel %1").arg(kernel.out)));
+
+    // No backend was named: gVisor chose Docker, and every listing says which isolation it got.
+    const QJsonObject listed = m_fixture->listed().value(QStringLiteral("gv-box"));
+    QCOMPARE(listed.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
+    QCOMPARE(listed.value(QLatin1String("isolation")).toString(), QStringLiteral("gvisor"));
+    const DockerFinished table = m_fixture->paddock({QStringLiteral("ls")});
+    QVERIFY2(table.out.contains(QLatin1String("docker+gvisor")), qPrintable(table.out));
+    // The engine runs it with runsc, not runc.
+    const auto container = m_fixture->client().inspectContainer(
+        paddock::runtime::DockerRuntime::containerName(QStringLiteral("gv-box")));
+    QVERIFY2(container, qPrintable(container.errorMessage()));
+    QCOMPARE(container.value().runtime, QStringLiteral("runsc"));
+}
+
+void TestSandboxGvisor::theEscapeProbeFindsNoWayOut()
+{
+    // A server on the host's own addresses, which nothing inside may reach but through the proxy.
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::AnyIPv4));
+    QString hostAddress;
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback())
+            hostAddress = address.toString();
+    }
+    const QString script =
+        QStringLiteral(
+            "probe() { if sh -c \"$2\" >/dev/null 2>&1; then echo \"ESCAPED $1\"; else echo \"held $1\"; fi; }\n"
+            "probe docker-socket 'test -S /var/run/docker.sock || test -S /run/docker.sock'\n"
+            "probe capabilities 'grep -q \"^CapEff:.*[1-9a-f]\" /proc/self/status'\n"
+            "probe mount 'mount -t tmpfs none /mnt'\n"
+            "probe host-kernel 'test \"$(uname -r)\" = \"%1\"'\n"
+            "probe host-files 'test -e %2'\n"
+            "probe loopback-of-host 'wget -q -T 3 -O /dev/null http://127.0.0.1:%3/'\n"
+            "probe address-of-host '[ -n \"%4\" ] && wget -q -T 3 -O /dev/null http://%4:%3/'\n"
+            "probe direct-dns 'nslookup example.com 9.9.9.9'\n")
+            .arg(QSysInfo::kernelVersion(), m_fixture->path(QStringLiteral("paddockd.out")))
+            .arg(server.serverPort())
+            .arg(hostAddress);
+    const DockerFinished probe = m_fixture->paddock(
+        {QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script});
+    QVERIFY2(probe.exitCode == 0, qPrintable(probe.err));
+    QCOMPARE(probe.out.count(QLatin1String("held ")), 8);
+    QVERIFY2(!probe.out.contains(QLatin1String("ESCAPED")), qPrintable(probe.out));
+    QTest::qWait(200);
+    QVERIFY2(!server.hasPendingConnections(), "a connection reached the host's server");
+}
+
+void TestSandboxGvisor::theChecklistPasses()
+{
+    // Credentials, a refused request logged, a workspace edit seen on the host, the log.
+    const DockerFinished verified =
+        m_fixture->paddock({QStringLiteral("verify"), QStringLiteral("gv-box"), QStringLiteral("--json")});
+    const QJsonObject result = QJsonDocument::fromJson(verified.out.toUtf8()).object();
+    QVERIFY2(result.value(QLatin1String("passed")).toBool(), qPrintable(verified.out + verified.err));
+    QStringList passed;
+    for (const QJsonValue &check : result.value(QLatin1String("checks")).toArray()) {
+        if (check[QLatin1String("status")].toString() == QLatin1String("ok"))
+            passed << check[QLatin1String("id")].toString();
+    }
+    QVERIFY2(passed.contains(QLatin1String("blocked")) && passed.contains(QLatin1String("workspace")),
+             qPrintable(passed.join(QLatin1Char(' '))));
+}
+
+void TestSandboxGvisor::bubblewrapCannotGiveIt()
+{
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--backend"), QStringLiteral("bwrap"),
+         QStringLiteral("--isolation"), QStringLiteral("gvisor"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
+         QStringLiteral("gv-bwrap"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("true")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QLatin1String("gVisor runs through the Docker engine")), qPrintable(run.err));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("gv-bwrap")));
+}
+
+void TestSandboxGvisor::anEngineWithoutRunscRefusesAndSaysHow()
+{
+    // The same engine, asked for a runtime it does not have: as one without runsc answers.
+    m_fixture->stopDaemon();
+    m_fixture->setVariable(QStringLiteral("PADDOCK_GVISOR_RUNTIME"), QStringLiteral("runsc-not-registered"));
+    QVERIFY2(m_fixture->startDaemon(), qPrintable(m_fixture->daemonLog()));
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--isolation"), QStringLiteral("gvisor"),
+         QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("gv-missing"), m_fixture->workspace(),
+         QStringLiteral("--"), QStringLiteral("true")});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QLatin1String("has no 'runsc-not-registered' runtime")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("apt-get install runsc")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\"")),
+             qPrintable(run.err));
+    // Never a silent fallback to runc: no container was made.
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("gv-missing")));
+    QVERIFY(!m_fixture->client().inspectContainer(
+        paddock::runtime::DockerRuntime::containerName(QStringLiteral("gv-missing"))));
+}
+
+QTEST_GUILESS_MAIN(TestSandboxGvisor)
+#include "tst_sandbox_gvisor.moc"
