@@ -273,6 +273,9 @@ void SandboxListModel::applyList(const QJsonArray &sandboxes)
         row.name = info.value(QLatin1String("name")).toString();
         row.kit = info.value(QLatin1String("kit")).toString();
         row.backend = info.value(QLatin1String("backend")).toString();
+        // A kernel of its own is worth saying where the backend is: "docker + gVisor".
+        if (info.value(QLatin1String("isolation")).toString() == QLatin1String("gvisor"))
+            row.backend += QStringLiteral(" + gVisor");
         row.status = info.value(QLatin1String("status")).toString();
         row.workspace = info.value(QLatin1String("workspace")).toString();
         row.startedAt = QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);

@@ -115,7 +115,40 @@ void SandboxWizard::setBackend(const QString &backend)
     if (m_backend == backend)
         return;
     m_backend = backend;
+    // gVisor is the engine's: bubblewrap means namespaces over this computer's kernel.
+    if (backend != QLatin1String("docker"))
+        m_isolation = QStringLiteral("container");
     Q_EMIT optionsChanged();
+}
+
+void SandboxWizard::setIsolation(const QString &isolation)
+{
+    if (m_isolation == isolation)
+        return;
+    m_isolation = isolation;
+    if (isolation == QLatin1String("gvisor"))
+        m_backend = QStringLiteral("docker");
+    Q_EMIT optionsChanged();
+}
+
+void SandboxWizard::checkIsolations()
+{
+    if (!m_daemon || !m_daemon->connected())
+        return;
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(QStringLiteral("sandbox.isolations"), {}, [self](const api::Reply &reply) {
+        if (!self)
+            return;
+        self->m_gvisorAvailable = false;
+        self->m_gvisorProblem = reply.isError() ? reply.errorMessage() : QString();
+        for (const QJsonValue &level : reply.result().value(QLatin1String("isolations")).toArray()) {
+            if (level[QLatin1String("id")].toString() != QLatin1String("gvisor"))
+                continue;
+            self->m_gvisorAvailable = level[QLatin1String("available")].toBool();
+            self->m_gvisorProblem = level[QLatin1String("problem")].toString();
+        }
+        Q_EMIT self->isolationsChanged();
+    });
 }
 
 void SandboxWizard::setWorkspaceMode(const QString &mode)
@@ -366,6 +399,7 @@ void SandboxWizard::create()
     QJsonObject params{{QStringLiteral("kit"), m_kitDirectory},
                        {QStringLiteral("workspace"), m_folder},
                        {QStringLiteral("backend"), m_backend},
+                       {QStringLiteral("isolation"), m_isolation},
                        {QStringLiteral("workspaceMode"), m_workspaceMode}};
     if (!m_sandboxName.isEmpty())
         params.insert(QStringLiteral("name"), m_sandboxName);
@@ -413,6 +447,7 @@ void SandboxWizard::reset()
     m_kitDirectory.clear();
     m_sandboxName.clear();
     m_backend = QStringLiteral("bwrap");
+    m_isolation = QStringLiteral("container");
     m_workspaceMode = QStringLiteral("direct");
     m_createdName.clear();
     m_keychainAvailable = true;

@@ -36,6 +36,11 @@ class SandboxWizard : public QObject
     Q_PROPERTY(QString kitError READ kitError NOTIFY kitChanged)
     Q_PROPERTY(QVariantMap review READ review NOTIFY kitChanged)
     Q_PROPERTY(QString backend READ backend WRITE setBackend NOTIFY optionsChanged)
+    /// "container" or "gvisor" (which runs through Docker: choosing it sets the backend).
+    Q_PROPERTY(QString isolation READ isolation WRITE setIsolation NOTIFY optionsChanged)
+    Q_PROPERTY(bool gvisorAvailable READ gvisorAvailable NOTIFY isolationsChanged)
+    /// Why gVisor cannot be chosen here, and how to get it (empty when it can).
+    Q_PROPERTY(QString gvisorProblem READ gvisorProblem NOTIFY isolationsChanged)
     Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
     Q_PROPERTY(QVariantList warnings READ warnings NOTIFY warningsChanged)
@@ -68,6 +73,10 @@ public:
     QVariantMap review() const { return m_review; }
     QString backend() const { return m_backend; }
     void setBackend(const QString &backend);
+    QString isolation() const { return m_isolation; }
+    void setIsolation(const QString &isolation);
+    bool gvisorAvailable() const { return m_gvisorAvailable; }
+    QString gvisorProblem() const { return m_gvisorProblem; }
     QString workspaceMode() const { return m_workspaceMode; }
     void setWorkspaceMode(const QString &mode);
     QString sandboxName() const { return m_sandboxName; }
@@ -92,6 +101,8 @@ public:
     Q_INVOKABLE void setFolderUrl(const QUrl &url);
     /** The kit folder chosen in a FolderDialog. */
     Q_INVOKABLE void setKitUrl(const QUrl &url);
+    /** Asks the daemon which isolation levels a new sandbox may get (sandbox.isolations). */
+    Q_INVOKABLE void checkIsolations();
     /** Asks binding.check what the kit still needs. */
     Q_INVOKABLE void checkCredentials();
     /** Stores the key of @p service (global) and checks again. */
@@ -109,6 +120,7 @@ Q_SIGNALS:
     void kitsChanged();
     void kitChanged();
     void optionsChanged();
+    void isolationsChanged();
     void warningsChanged();
     void credentialsChanged();
     void busyChanged();
@@ -134,6 +146,9 @@ private:
     QVariantMap m_review;
     QStringList m_hostWarnings; ///< from the kit itself, before the workspace mode is added
     QString m_backend = QStringLiteral("bwrap");
+    QString m_isolation = QStringLiteral("container");
+    bool m_gvisorAvailable = false;
+    QString m_gvisorProblem;
     QString m_workspaceMode = QStringLiteral("direct");
     QString m_sandboxName;
     QVariantList m_warnings;

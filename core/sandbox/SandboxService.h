@@ -79,6 +79,9 @@ struct CreationPlan;
  * - `sandbox.remove` {name, force?: bool} → {removed: NAME}: with force a running one is
  *   stopped first; its home goes with it.
  * - `sandbox.list` {} → {sandboxes: [INFO..]}.
+ * - `sandbox.isolations` {} → {isolations: [{id: container|gvisor, available, backend?,
+ *   problem?}]}: the levels a new sandbox may ask for here (`isolation` of `sandbox.create`),
+ *   with what stands in the way of one that is not available.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
  * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, size}: the output of a
  *   detached sandbox from @c offset, at most 512 KiB per call.

@@ -4,14 +4,19 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// bubblewrap or Docker: how a new sandbox runs (the wizard's and the Classroom page's choice).
+// How a new sandbox runs: bubblewrap, Docker, or Docker with gVisor's kernel of its own (the
+// wizard's and the Classroom page's choice), and a table of what each level protects.
 ColumnLayout {
     id: choice
 
     required property SandboxWizard wizard
     property string namePrefix: "wizard"
+    readonly property bool gvisorChosen: wizard.isolation === "gvisor"
 
     spacing: Theme.spacingSmall
+    // Whether the engine runs gVisor is asked each time the step shows: it may have changed.
+    onVisibleChanged: if (visible) wizard.checkIsolations()
+    Component.onCompleted: wizard.checkIsolations()
 
     ButtonGroup { id: backendGroup }
     Label { text: qsTr("Backend"); textFormat: Text.PlainText; font.weight: Font.DemiBold }
@@ -26,9 +31,60 @@ ColumnLayout {
     RadioButton {
         objectName: choice.namePrefix + "BackendDocker"
         ButtonGroup.group: backendGroup
-        checked: choice.wizard.backend === "docker"
+        checked: choice.wizard.backend === "docker" && !choice.gvisorChosen
         text: qsTr("Docker: runs the kit's image in a container")
         Accessible.name: qsTr("Docker backend")
-        onToggled: if (checked) choice.wizard.backend = "docker"
+        onToggled: if (checked) { choice.wizard.backend = "docker"; choice.wizard.isolation = "container" }
+    }
+    RadioButton {
+        objectName: choice.namePrefix + "BackendGvisor"
+        ButtonGroup.group: backendGroup
+        enabled: choice.wizard.gvisorAvailable
+        checked: choice.gvisorChosen
+        text: qsTr("Docker + gVisor: the image in a container with a kernel of its own, slower to start")
+        Accessible.name: qsTr("Docker backend with gVisor isolation")
+        onToggled: if (checked) choice.wizard.isolation = "gvisor"
+    }
+    Label {
+        objectName: choice.namePrefix + "GvisorProblem"
+        Layout.fillWidth: true
+        Layout.leftMargin: Theme.spacing * 2
+        visible: !choice.wizard.gvisorAvailable && choice.wizard.gvisorProblem.length > 0
+        text: qsTr("Not available: %1").arg(choice.wizard.gvisorProblem)
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.pixelSize: Theme.smallFontSize
+        opacity: 0.8
+    }
+
+    Button {
+        objectName: choice.namePrefix + "CompareButton"
+        flat: true
+        text: qsTr("What does each level protect?")
+        onClicked: compareDialog.open()
+    }
+    Dialog {
+        id: compareDialog
+        objectName: choice.namePrefix + "IsolationDialog"
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        modal: true
+        title: qsTr("What each isolation level protects")
+        standardButtons: Dialog.Close
+        width: Math.min(900, parent ? parent.width - 2 * Theme.spacingLarge : 900)
+        height: Math.min(table.implicitHeight + 160, parent ? parent.height - 2 * Theme.spacingLarge : 600)
+        padding: Theme.spacingLarge
+
+        ScrollView {
+            id: scroll
+            anchors.fill: parent
+            contentWidth: availableWidth
+            clip: true
+            IsolationTable {
+                id: table
+                objectName: choice.namePrefix + "IsolationTable"
+                width: scroll.availableWidth
+            }
+        }
     }
 }

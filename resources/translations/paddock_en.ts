@@ -214,6 +214,26 @@
         <source>Docker backend</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Docker + gVisor: the image in a container with a kernel of its own, slower to start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker backend with gVisor isolation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What does each level protect?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What each isolation level protects</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -828,6 +848,153 @@
     </message>
     <message>
         <source>Look for the image again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>IsolationTable</name>
+    <message>
+        <source>The working tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared read-write (or a disposable clone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared read-write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared read-write, through gVisor&apos;s file proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Synced into the VM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your home folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden: a private home</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden: the VM&apos;s own disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outbound network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only through Paddock&apos;s proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only through its proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your API keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stay on this computer: the proxy adds them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stay on the host: its proxy adds them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared: a kernel flaw is a way out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not reached directly: gVisor answers system calls in user space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Separate: a kernel of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tens of milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Under a second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Under a second, a tenth more than Docker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing beyond the agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About 13 MB for the engine&apos;s shim</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About 45 MB more for its kernel and file proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The VM&apos;s whole memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compatibility</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most programs, but file-heavy work is far slower (git status on 10,000 files: 40 times) and a few system calls are missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every program; needs KVM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bubblewrap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker + gVisor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker Sandboxes micro-VM</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2004,6 +2171,129 @@
     </message>
     <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No agent action refused since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 agent action refused or asked since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 agent actions refused or asked since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Permissions…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent&apos;s permissions in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -214,6 +214,26 @@
         <source>Docker backend</source>
         <translation>Motor Docker</translation>
     </message>
+    <message>
+        <source>Docker + gVisor: the image in a container with a kernel of its own, slower to start</source>
+        <translation>Docker + gVisor: la imagen en un contenedor con su propio núcleo, más lento al arrancar</translation>
+    </message>
+    <message>
+        <source>Docker backend with gVisor isolation</source>
+        <translation>Motor Docker con aislamiento gVisor</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>No disponible: %1</translation>
+    </message>
+    <message>
+        <source>What does each level protect?</source>
+        <translation>¿Qué protege cada nivel?</translation>
+    </message>
+    <message>
+        <source>What each isolation level protects</source>
+        <translation>Lo que protege cada nivel de aislamiento</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -829,6 +849,153 @@
     <message>
         <source>Look for the image again</source>
         <translation>Buscar la imagen de nuevo</translation>
+    </message>
+</context>
+<context>
+    <name>IsolationTable</name>
+    <message>
+        <source>The working tree</source>
+        <translation>El árbol de trabajo</translation>
+    </message>
+    <message>
+        <source>Shared read-write (or a disposable clone)</source>
+        <translation>Compartido en lectura y escritura (o un clon desechable)</translation>
+    </message>
+    <message>
+        <source>Shared read-write</source>
+        <translation>Compartido en lectura y escritura</translation>
+    </message>
+    <message>
+        <source>Shared read-write, through gVisor&apos;s file proxy</source>
+        <translation>Compartido en lectura y escritura, a través del intermediario de archivos de gVisor</translation>
+    </message>
+    <message>
+        <source>Synced into the VM</source>
+        <translation>Sincronizado en la VM</translation>
+    </message>
+    <message>
+        <source>Your home folder</source>
+        <translation>Tu carpeta personal</translation>
+    </message>
+    <message>
+        <source>Hidden: a private home</source>
+        <translation>Oculta: una carpeta personal privada</translation>
+    </message>
+    <message>
+        <source>Hidden: the VM&apos;s own disk</source>
+        <translation>Oculta: el disco propio de la VM</translation>
+    </message>
+    <message>
+        <source>Outbound network</source>
+        <translation>Red saliente</translation>
+    </message>
+    <message>
+        <source>Only through Paddock&apos;s proxy</source>
+        <translation>Solo a través del proxy de Paddock</translation>
+    </message>
+    <message>
+        <source>Only through its proxy</source>
+        <translation>Solo a través de su proxy</translation>
+    </message>
+    <message>
+        <source>Your API keys</source>
+        <translation>Tus claves de API</translation>
+    </message>
+    <message>
+        <source>Stay on this computer: the proxy adds them</source>
+        <translation>Se quedan en este equipo: el proxy las añade</translation>
+    </message>
+    <message>
+        <source>Stay on the host: its proxy adds them</source>
+        <translation>Se quedan en el anfitrión: su proxy las añade</translation>
+    </message>
+    <message>
+        <source>The host kernel</source>
+        <translation>El núcleo del anfitrión</translation>
+    </message>
+    <message>
+        <source>Shared: a kernel flaw is a way out</source>
+        <translation>Compartido: un fallo del núcleo es una salida</translation>
+    </message>
+    <message>
+        <source>Not reached directly: gVisor answers system calls in user space</source>
+        <translation>No se alcanza directamente: gVisor responde las llamadas al sistema en espacio de usuario</translation>
+    </message>
+    <message>
+        <source>Separate: a kernel of its own</source>
+        <translation>Separado: un núcleo propio</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Arranque</translation>
+    </message>
+    <message>
+        <source>Tens of milliseconds</source>
+        <translation>Decenas de milisegundos</translation>
+    </message>
+    <message>
+        <source>Under a second</source>
+        <translation>Menos de un segundo</translation>
+    </message>
+    <message>
+        <source>Under a second, a tenth more than Docker</source>
+        <translation>Menos de un segundo, una décima más que Docker</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Segundos</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memoria</translation>
+    </message>
+    <message>
+        <source>Nothing beyond the agent</source>
+        <translation>Nada aparte del agente</translation>
+    </message>
+    <message>
+        <source>About 13 MB for the engine&apos;s shim</source>
+        <translation>Unos 13 MB para el shim del motor</translation>
+    </message>
+    <message>
+        <source>About 45 MB more for its kernel and file proxy</source>
+        <translation>Unos 45 MB más para su núcleo y su intermediario de archivos</translation>
+    </message>
+    <message>
+        <source>The VM&apos;s whole memory</source>
+        <translation>Toda la memoria de la VM</translation>
+    </message>
+    <message>
+        <source>Compatibility</source>
+        <translation>Compatibilidad</translation>
+    </message>
+    <message>
+        <source>Every program</source>
+        <translation>Todos los programas</translation>
+    </message>
+    <message>
+        <source>Most programs, but file-heavy work is far slower (git status on 10,000 files: 40 times) and a few system calls are missing</source>
+        <translation>La mayoría de los programas, pero el trabajo con muchos archivos es mucho más lento (git status en 10 000 archivos: 40 veces) y faltan algunas llamadas al sistema</translation>
+    </message>
+    <message>
+        <source>Every program; needs KVM</source>
+        <translation>Todos los programas; necesita KVM</translation>
+    </message>
+    <message>
+        <source>bubblewrap</source>
+        <translation>bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker</source>
+        <translation>Docker</translation>
+    </message>
+    <message>
+        <source>Docker + gVisor</source>
+        <translation>Docker + gVisor</translation>
+    </message>
+    <message>
+        <source>Docker Sandboxes micro-VM</source>
+        <translation>Micro-VM de Docker Sandboxes</translation>
     </message>
 </context>
 <context>
@@ -2005,6 +2172,129 @@
     <message>
         <source>Cancel</source>
         <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation>Entorno aislado %1, %2</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Procesando…</translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation>Kit %1 · %2</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>activo desde hace %1</translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation>agente abierto en un terminal</translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation>Ninguna conexión rechazada desde que se inició</translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation>1 conexión rechazada desde que se inició</translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation>%1 conexiones rechazadas desde que se inició</translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation>Instale un terminal (xterm, GNOME Terminal o Konsole) para abrir el agente desde aquí, o ejecute esto en uno:</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copiado</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation>Copiar la orden %1</translation>
+    </message>
+    <message>
+        <source>No agent action refused since it started</source>
+        <translation>Ninguna acción del agente rechazada desde que arrancó</translation>
+    </message>
+    <message>
+        <source>1 agent action refused or asked since it started</source>
+        <translation>1 acción del agente rechazada o consultada desde que arrancó</translation>
+    </message>
+    <message>
+        <source>%1 agent actions refused or asked since it started</source>
+        <translation>%1 acciones del agente rechazadas o consultadas desde que arrancó</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Iniciar</translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation>Detener %1</translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation>Iniciar %1</translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation>Abrir el agente</translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation>Abrir el agente de %1 en un terminal</translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation>Iniciar %1 y abrir su agente en un terminal</translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation>Abrir un shell</translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
+        <translation>Abrir un shell en %1, en un terminal</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Registros</translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation>Mostrar la salida de %1</translation>
+    </message>
+    <message>
+        <source>Permissions…</source>
+        <translation>Permisos…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s permissions in %1</source>
+        <translation>Los permisos del agente en %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Eliminar %1</translation>
     </message>
 </context>
 <context>

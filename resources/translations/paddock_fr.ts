@@ -214,6 +214,26 @@
         <source>Docker backend</source>
         <translation>Moteur Docker</translation>
     </message>
+    <message>
+        <source>Docker + gVisor: the image in a container with a kernel of its own, slower to start</source>
+        <translation>Docker + gVisor : l’image dans un conteneur avec son propre noyau, plus lent à démarrer</translation>
+    </message>
+    <message>
+        <source>Docker backend with gVisor isolation</source>
+        <translation>Moteur Docker avec l’isolation gVisor</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>Indisponible : %1</translation>
+    </message>
+    <message>
+        <source>What does each level protect?</source>
+        <translation>Que protège chaque niveau ?</translation>
+    </message>
+    <message>
+        <source>What each isolation level protects</source>
+        <translation>Ce que protège chaque niveau d’isolation</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -829,6 +849,153 @@
     <message>
         <source>Look for the image again</source>
         <translation>Chercher l’image à nouveau</translation>
+    </message>
+</context>
+<context>
+    <name>IsolationTable</name>
+    <message>
+        <source>The working tree</source>
+        <translation>L’arbre de travail</translation>
+    </message>
+    <message>
+        <source>Shared read-write (or a disposable clone)</source>
+        <translation>Partagé en lecture-écriture (ou un clone jetable)</translation>
+    </message>
+    <message>
+        <source>Shared read-write</source>
+        <translation>Partagé en lecture-écriture</translation>
+    </message>
+    <message>
+        <source>Shared read-write, through gVisor&apos;s file proxy</source>
+        <translation>Partagé en lecture-écriture, par le mandataire de fichiers de gVisor</translation>
+    </message>
+    <message>
+        <source>Synced into the VM</source>
+        <translation>Synchronisé dans la VM</translation>
+    </message>
+    <message>
+        <source>Your home folder</source>
+        <translation>Votre dossier personnel</translation>
+    </message>
+    <message>
+        <source>Hidden: a private home</source>
+        <translation>Caché : un dossier personnel privé</translation>
+    </message>
+    <message>
+        <source>Hidden: the VM&apos;s own disk</source>
+        <translation>Caché : le disque propre de la VM</translation>
+    </message>
+    <message>
+        <source>Outbound network</source>
+        <translation>Réseau sortant</translation>
+    </message>
+    <message>
+        <source>Only through Paddock&apos;s proxy</source>
+        <translation>Seulement par le proxy de Paddock</translation>
+    </message>
+    <message>
+        <source>Only through its proxy</source>
+        <translation>Seulement par son proxy</translation>
+    </message>
+    <message>
+        <source>Your API keys</source>
+        <translation>Vos clés d’API</translation>
+    </message>
+    <message>
+        <source>Stay on this computer: the proxy adds them</source>
+        <translation>Restent sur cet ordinateur : le proxy les ajoute</translation>
+    </message>
+    <message>
+        <source>Stay on the host: its proxy adds them</source>
+        <translation>Restent sur l’hôte : son proxy les ajoute</translation>
+    </message>
+    <message>
+        <source>The host kernel</source>
+        <translation>Le noyau de l’hôte</translation>
+    </message>
+    <message>
+        <source>Shared: a kernel flaw is a way out</source>
+        <translation>Partagé : une faille du noyau est une sortie</translation>
+    </message>
+    <message>
+        <source>Not reached directly: gVisor answers system calls in user space</source>
+        <translation>Pas atteint directement : gVisor répond aux appels système en espace utilisateur</translation>
+    </message>
+    <message>
+        <source>Separate: a kernel of its own</source>
+        <translation>Séparé : un noyau à lui</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Démarrage</translation>
+    </message>
+    <message>
+        <source>Tens of milliseconds</source>
+        <translation>Quelques dizaines de millisecondes</translation>
+    </message>
+    <message>
+        <source>Under a second</source>
+        <translation>Moins d’une seconde</translation>
+    </message>
+    <message>
+        <source>Under a second, a tenth more than Docker</source>
+        <translation>Moins d’une seconde, un dixième de plus que Docker</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Quelques secondes</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Mémoire</translation>
+    </message>
+    <message>
+        <source>Nothing beyond the agent</source>
+        <translation>Rien de plus que l’agent</translation>
+    </message>
+    <message>
+        <source>About 13 MB for the engine&apos;s shim</source>
+        <translation>Environ 13 Mo pour le shim du moteur</translation>
+    </message>
+    <message>
+        <source>About 45 MB more for its kernel and file proxy</source>
+        <translation>Environ 45 Mo de plus pour son noyau et son mandataire de fichiers</translation>
+    </message>
+    <message>
+        <source>The VM&apos;s whole memory</source>
+        <translation>Toute la mémoire de la VM</translation>
+    </message>
+    <message>
+        <source>Compatibility</source>
+        <translation>Compatibilité</translation>
+    </message>
+    <message>
+        <source>Every program</source>
+        <translation>Tous les programmes</translation>
+    </message>
+    <message>
+        <source>Most programs, but file-heavy work is far slower (git status on 10,000 files: 40 times) and a few system calls are missing</source>
+        <translation>La plupart des programmes, mais le travail sur beaucoup de fichiers est bien plus lent (git status sur 10 000 fichiers : 40 fois) et quelques appels système manquent</translation>
+    </message>
+    <message>
+        <source>Every program; needs KVM</source>
+        <translation>Tous les programmes ; demande KVM</translation>
+    </message>
+    <message>
+        <source>bubblewrap</source>
+        <translation>bubblewrap</translation>
+    </message>
+    <message>
+        <source>Docker</source>
+        <translation>Docker</translation>
+    </message>
+    <message>
+        <source>Docker + gVisor</source>
+        <translation>Docker + gVisor</translation>
+    </message>
+    <message>
+        <source>Docker Sandboxes micro-VM</source>
+        <translation>Micro-VM de Docker Sandboxes</translation>
     </message>
 </context>
 <context>
@@ -2005,6 +2172,129 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>SandboxRow</name>
+    <message>
+        <source>Sandbox %1, %2</source>
+        <translation>Bac à sable %1, %2</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Traitement en cours…</translation>
+    </message>
+    <message>
+        <source>Kit %1 · %2</source>
+        <translation>Kit %1 · %2</translation>
+    </message>
+    <message>
+        <source>up %1</source>
+        <translation>actif depuis %1</translation>
+    </message>
+    <message>
+        <source>agent open in a terminal</source>
+        <translation>agent ouvert dans un terminal</translation>
+    </message>
+    <message>
+        <source>No refused connections since it started</source>
+        <translation>Aucune connexion refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>1 refused connection since it started</source>
+        <translation>1 connexion refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>%1 refused connections since it started</source>
+        <translation>%1 connexions refusées depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>Install a terminal (xterm, GNOME Terminal or Konsole) to open the agent here, or run this in one:</source>
+        <translation>Installez un terminal (xterm, GNOME Terminal ou Konsole) pour ouvrir l’agent d’ici, ou lancez ceci dans un terminal :</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copié</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Copy the command %1</source>
+        <translation>Copier la commande %1</translation>
+    </message>
+    <message>
+        <source>No agent action refused since it started</source>
+        <translation>Aucune action de l’agent refusée depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>1 agent action refused or asked since it started</source>
+        <translation>1 action de l’agent refusée ou soumise à confirmation depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>%1 agent actions refused or asked since it started</source>
+        <translation>%1 actions de l’agent refusées ou soumises à confirmation depuis son démarrage</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Démarrer</translation>
+    </message>
+    <message>
+        <source>Stop %1</source>
+        <translation>Arrêter %1</translation>
+    </message>
+    <message>
+        <source>Start %1</source>
+        <translation>Démarrer %1</translation>
+    </message>
+    <message>
+        <source>Open agent</source>
+        <translation>Ouvrir l’agent</translation>
+    </message>
+    <message>
+        <source>Open the agent of %1 in a terminal</source>
+        <translation>Ouvrir l’agent de %1 dans un terminal</translation>
+    </message>
+    <message>
+        <source>Start %1 and open its agent in a terminal</source>
+        <translation>Démarrer %1 et ouvrir son agent dans un terminal</translation>
+    </message>
+    <message>
+        <source>Open shell</source>
+        <translation>Ouvrir un shell</translation>
+    </message>
+    <message>
+        <source>Open a shell in %1 in a terminal</source>
+        <translation>Ouvrir un shell dans %1, dans un terminal</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>Journaux</translation>
+    </message>
+    <message>
+        <source>Show the output of %1</source>
+        <translation>Afficher la sortie de %1</translation>
+    </message>
+    <message>
+        <source>Permissions…</source>
+        <translation>Permissions…</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s permissions in %1</source>
+        <translation>Les permissions de l’agent dans %1</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Supprimer…</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>Supprimer %1</translation>
     </message>
 </context>
 <context>

@@ -156,7 +156,7 @@ public:
         if (!built)
             return QStringLiteral("cannot build the test image: ") + built.errorMessage();
         m_image = image;
-        m_runtime.setDefaultOptions(runtime::DockerSandboxOptions{m_image, 0, 0, {}, {}, {}});
+        m_runtime.setDefaultOptions(runtime::DockerSandboxOptions{m_image, 0, 0, {}, {}, {}, {}});
         return {};
     }
 

@@ -62,7 +62,7 @@ private slots:
     {
         const QString name = m_bed->newName(QStringLiteral("noimage"));
         runtime().setSandboxOptions(
-            name, DockerSandboxOptions{QStringLiteral("paddock-absent-image:nope"), 0, 0, {}, {}, {}});
+            name, DockerSandboxOptions{QStringLiteral("paddock-absent-image:nope"), 0, 0, {}, {}, {}, {}});
         const auto created = runtime().create(m_bed->idleSpec(name));
         QVERIFY(!created.ok);
         QVERIFY2(created.error.startsWith(QStringLiteral("image paddock-absent-image:nope is not present: build it")),
@@ -193,7 +193,7 @@ private slots:
     void privateHomeAndVolumesLastUntilRemovedWithTheHome()
     {
         const QString name = m_bed->newName(QStringLiteral("home"));
-        DockerSandboxOptions options{m_bed->image(), 0.5, 64 * 1024 * 1024, {}, {}, {}};
+        DockerSandboxOptions options{m_bed->image(), 0.5, 64 * 1024 * 1024, {}, {}, {}, {}};
         options.volumes = {DockerVolume{QStringLiteral("/cache"), false, {}, {}},
                            DockerVolume{QStringLiteral("/scratch"), true, QStringLiteral("8m"), QStringLiteral("700")}};
         runtime().setSandboxOptions(name, options);
