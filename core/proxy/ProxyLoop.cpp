@@ -71,7 +71,9 @@ bool ProxyLoop::start(QString *error)
         return false;
     }
     m_events = std::make_unique<EventDispatcher>(m_sink);
-    m_resolver = std::make_unique<ResolverPool>(m_limits.resolverThreads, [this] { wake(); });
+    m_resolver = std::make_unique<ResolverPool>(
+        ResolverPool::Limits{m_limits.resolverThreads, m_limits.lookupsPerEndpoint, m_limits.queuedLookupsPerEndpoint},
+        [this] { wake(); });
     m_stopRequested = false;
     m_running = true;
     m_thread = std::thread([this] { run(); });
@@ -383,6 +385,8 @@ void ProxyLoop::close(Connection &c)
     c.closed = true;
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
+    if (c.phase == Phase::Resolving)
+        m_resolver->cancel(c.endpoint->id, c.id);
     if (c.interception) {
         // Joined before the sockets it uses are closed; its byte counts go into the event.
         c.interception->stop();
