@@ -98,6 +98,10 @@ SandboxService::SandboxService(api::Server &server, QObject *parent)
     m_runtimes.emplace(QStringLiteral("bwrap"), std::make_shared<runtime::BwrapRuntime>());
     m_runtimes.emplace(QStringLiteral("docker"), std::make_shared<runtime::DockerRuntime>());
     m_credentials = std::make_unique<CredentialInjection>(this);
+    connect(m_credentials.get(), &CredentialInjection::credentialsChanged, this, [this] {
+        for (auto it = m_endpoints.cbegin(); it != m_endpoints.cend(); ++it)
+            m_credentials->applyTo(m_proxy, it.value(), it.key());
+    });
 }
 
 SandboxService::~SandboxService()
@@ -157,6 +161,8 @@ void SandboxService::stop()
 void SandboxService::onPolicyChanged()
 {
     m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), m_overrides, m_policy.resolveOverrides());
+    // A host denied now is denied for the connections open to it as well, not only the next.
+    m_proxy.recheck();
     qCInfo(lcSandbox) << "policy reloaded";
 }
 
