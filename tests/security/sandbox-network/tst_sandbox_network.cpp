@@ -52,6 +52,8 @@ QString TestSandboxNetwork::busSocket(const QString &busAddress)
 void TestSandboxNetwork::initTestCase()
 {
     QVERIFY2(::getuid() != 0, "run through tests/support/run-as-user.sh");
+    // The session's own, before the fixture points XDG_RUNTIME_DIR at its folder.
+    const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
     m_fixture = std::make_unique<SandboxFixture>();
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
     QVERIFY(m_tcp4.start(QHostAddress::AnyIPv4));
@@ -83,7 +85,10 @@ void TestSandboxNetwork::initTestCase()
     addSocket(QStringLiteral("socket-dbus-session"), busSocket(qEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS")));
     addSocket(QStringLiteral("socket-dbus-system"), QStringLiteral("/run/dbus/system_bus_socket"));
     addSocket(QStringLiteral("socket-docker"), QStringLiteral("/var/run/docker.sock"));
-    const QString keyring = qEnvironmentVariable("GNOME_KEYRING_CONTROL");
+    // GNOME Keyring's control socket: where GNOME_KEYRING_CONTROL says, else its default place.
+    QString keyring = qEnvironmentVariable("GNOME_KEYRING_CONTROL");
+    if (keyring.isEmpty() && !runtimeDir.isEmpty())
+        keyring = runtimeDir + QStringLiteral("/keyring");
     addSocket(QStringLiteral("socket-keyring"), keyring.isEmpty() ? QString() : keyring + QStringLiteral("/control"));
     addSocket(QStringLiteral("socket-paddockd"), m_fixture->socketPath());
 
