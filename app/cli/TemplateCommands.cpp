@@ -311,7 +311,11 @@ Command templateCommand()
             "Builds the image of the kit KIT (default: the one in the current directory): from its `sandbox.build`\n"
             "(context relative to the kit, dockerfile relative to the context), else from the\n"
             "Dockerfile beside spec.yaml. The tag is --tag, else the kit's `sandbox.image`, so that\n"
-            "'paddock run --backend docker' finds it. Prints a line per Dockerfile instruction."),
+            "'paddock run --backend docker' finds it. Prints a line per Dockerfile instruction.\n\n"
+            "RUN steps have no network: a Dockerfile comes with a kit, and its commands would\n"
+            "otherwise reach anything the container engine reaches, outside every rule. Put what\n"
+            "they need in the build context (or FROM an image that has it), or build the image\n"
+            "yourself and load it with 'paddock template load'."),
         runBuild);
     build.options = {
         kitOption(QStringLiteral("The kit whose image is built (default: the current directory).")),

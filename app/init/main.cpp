@@ -9,6 +9,7 @@
 //                [--seccomp-fd FD] [--max-processes N] [--max-memory BYTES]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
+//   paddock-init --write-log PATH [--log-limit BYTES]
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
@@ -21,6 +22,8 @@
 //   socket, with a token every client must present), it is the sandbox's supervisor: the
 //   sandbox lives until it is stopped, PROGRAM is the agent session that terminals attach to
 //   and leave, and other sessions start on request (Supervisor.h).
+// - With --write-log, it is no init at all but the host's side of a detached sandbox's log:
+//   it copies standard input to PATH, rotated at BYTES (LogWriter.h).
 // - Otherwise it starts PROGRAM, forwards the usual termination and job-control signals to it,
 //   reaps every child that is re-parented to it (zombies), and exits with PROGRAM's status
 //   (128 + signal number when PROGRAM was killed by a signal), as a shell would report it.
@@ -30,6 +33,7 @@
 
 #include "ChannelRelay.h"
 #include "Identity.h"
+#include "LogWriter.h"
 #include "Publish.h"
 #include "Relay.h"
 #include "Supervisor.h"
@@ -62,6 +66,7 @@ void usage(FILE *to)
                      "                    [--max-processes N] [--max-memory BYTES]\n"
                      "                    [--] PROGRAM [ARG]...\n"
                      "       paddock-init --session-client NAME\n"
+                     "       paddock-init --write-log PATH [--log-limit BYTES]\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
                      "proxy socket, publishes ports through the daemon's socket, forwards signals,\n"
                      "reaps zombies, exits with PROGRAM's status.\n");
@@ -84,6 +89,8 @@ struct Options
     paddock::init::SupervisorConfig supervisor;
     std::string agentUser;
     std::string sessionClient;
+    std::string logPath;
+    long long logLimit = 0;
     int seccompFd = -1;
     int maxProcesses = 0;
     long long maxMemory = 0;
@@ -137,6 +144,13 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
             std::memset(argv[i], 0, std::strlen(argv[i]));
         } else if (arg == "--session-client" && hasValue) {
             options->sessionClient = argv[++i];
+        } else if (arg == "--write-log" && hasValue) {
+            options->logPath = argv[++i];
+        } else if (arg == "--log-limit" && hasValue) {
+            char *end = nullptr;
+            options->logLimit = std::strtoll(argv[++i], &end, 10);
+            if (*end != '\0' || options->logLimit < 4096)
+                error = "--log-limit expects a number of bytes from 4096";
         } else if (arg == "--seccomp-fd" && hasValue) {
             if (!parseNumber(argv[++i], &options->seccompFd) || options->seccompFd < 3)
                 error = "--seccomp-fd expects a file descriptor number from 3";
@@ -176,7 +190,7 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
         std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
         return 2;
     }
-    if (!options->sessionClient.empty())
+    if (!options->sessionClient.empty() || !options->logPath.empty())
         return std::nullopt;
     if (i >= argc) {
         usage(stderr);
@@ -296,6 +310,8 @@ int main(int argc, char *argv[])
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;
     std::signal(SIGPIPE, SIG_IGN);
+    if (!options.logPath.empty())
+        return paddock::init::writeLog(options.logPath, options.logLimit);
     if (!options.sessionClient.empty()) {
         // The host's Hello, token and all, passes through this process: it runs as the agent's
         // user, whose other processes must not trace it or read its memory.

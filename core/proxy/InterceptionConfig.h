@@ -28,6 +28,7 @@ struct InjectRule
     QString format = QStringLiteral("%s");              ///< the header value, with exactly one %s for the secret
     std::function<QByteArray()> secret;                 ///< empty result: the credential is unavailable (503)
     QString sentinel = QStringLiteral("proxy-managed"); ///< what the sandbox holds, and sees instead of the key
+    QString credential; ///< whose key it is (a kit's credential service): rules of another are not alike
 };
 
 /** @brief A server certificate the proxy presents to the sandbox for one host, with its key. */

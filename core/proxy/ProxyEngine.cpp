@@ -180,6 +180,11 @@ bool ProxyEngine::setInterception(EndpointId id, InterceptionConfig config, QStr
     return true;
 }
 
+void ProxyEngine::recheck()
+{
+    m_loop->recheck();
+}
+
 int ProxyEngine::connectionCount() const
 {
     return m_loop->connectionCount();

@@ -55,6 +55,12 @@ public:
 
     /** Replaces the Decider; the next connection or request uses the new one. */
     void setDecider(Decider decider);
+    /**
+     * Asks the Decider again about every connection open now, as the next one would be asked
+     * (after a rule change): those it refuses now are closed, each with a Denied event. Returns
+     * at once; the loop does it next.
+     */
+    void recheck();
     /** Sets where events go. Only before start(). */
     void setEventSink(EventSink sink);
     /** Trusted host-to-address mappings consulted before DNS; editable at any time. */
@@ -80,7 +86,8 @@ public:
     /**
      * Terminates TLS on the endpoint's tunnels to the inject domains of @p config's rules and
      * adds their credentials to requests (see TlsInterception.h); every other tunnel stays end
-     * to end. Replaces the endpoint's earlier rules for new tunnels; no rules turns it off.
+     * to end. Replaces the endpoint's earlier rules; no rules turns it off. A tunnel intercepted
+     * already is closed unless the new rules add the same credentials to its host the same way.
      * False with @p error when the config is unusable or the endpoint does not exist.
      */
     bool setInterception(EndpointId id, InterceptionConfig config, QString *error = nullptr);

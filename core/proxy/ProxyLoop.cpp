@@ -71,7 +71,9 @@ bool ProxyLoop::start(QString *error)
         return false;
     }
     m_events = std::make_unique<EventDispatcher>(m_sink);
-    m_resolver = std::make_unique<ResolverPool>(m_limits.resolverThreads, [this] { wake(); });
+    m_resolver = std::make_unique<ResolverPool>(
+        ResolverPool::Limits{m_limits.resolverThreads, m_limits.lookupsPerEndpoint, m_limits.queuedLookupsPerEndpoint},
+        [this] { wake(); });
     m_stopRequested = false;
     m_running = true;
     m_thread = std::thread([this] { run(); });
@@ -177,11 +179,65 @@ bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> 
     std::future<bool> result = done->get_future();
     post([this, id, interception = std::move(interception), done] {
         const auto it = m_endpoints.find(id);
-        if (it != m_endpoints.end())
-            it->second->interception = interception; // tunnels already intercepted keep theirs
-        done->set_value(it != m_endpoints.end());
+        if (it == m_endpoints.end())
+            return done->set_value(false);
+        it->second->interception = interception;
+        // A tunnel already intercepted goes on only while the same credentials are added the
+        // same way: a binding revoked takes its key out of the tunnels open now too.
+        std::vector<Connection *> stale;
+        for (auto &[connectionId, connection] : m_connections) {
+            const Connection &c = *connection;
+            if (c.endpoint == it->second && c.phase == Phase::Intercepted &&
+                !(interception && c.interceptedWith &&
+                  c.interceptedWith->injectsAlike(interception.get(), c.target.host)))
+                stale.push_back(connection.get());
+        }
+        for (Connection *c : stale)
+            revoke(
+                *c, QStringLiteral("credentials"),
+                QStringLiteral("the credentials added to %1 changed; the tunnel was closed").arg(qs(c->target.host)));
+        done->set_value(true);
     });
     return result.get();
+}
+
+void ProxyLoop::recheck()
+{
+    if (!m_running)
+        return;
+    post([this] {
+        std::vector<std::pair<Connection *, Verdict>> refused;
+        for (auto &[id, connection] : m_connections) {
+            if (!holdsAllowedUpstream(*connection))
+                continue;
+            Verdict verdict = ask(*connection);
+            if (!verdict.allowed)
+                refused.emplace_back(connection.get(), std::move(verdict));
+        }
+        for (auto &[c, verdict] : refused)
+            revoke(*c, verdict.rule, QStringLiteral("closed when the policy changed: %1").arg(verdict.reason));
+    });
+}
+
+bool ProxyLoop::holdsAllowedUpstream(const Connection &c)
+{
+    switch (c.phase) {
+    case Phase::Connecting:
+    case Phase::SniPeek:
+    case Phase::Tunnel:
+    case Phase::HttpExchange:
+    case Phase::Intercepted:
+        return !c.closed;
+    default:
+        return false;
+    }
+}
+
+void ProxyLoop::revoke(Connection &c, const QString &rule, const QString &reason)
+{
+    qCInfo(lcProxy).noquote() << "sandbox" << c.endpoint->identity.sandbox << reason;
+    emitEvent(c, Kind::Denied, rule, reason);
+    close(c);
 }
 
 void ProxyLoop::run()
@@ -383,6 +439,8 @@ void ProxyLoop::close(Connection &c)
     c.closed = true;
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
+    if (c.phase == Phase::Resolving)
+        m_resolver->cancel(c.endpoint->id, c.id);
     if (c.interception) {
         // Joined before the sockets it uses are closed; its byte counts go into the event.
         c.interception->stop();

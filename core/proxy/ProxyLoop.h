@@ -89,6 +89,8 @@ struct Connection
 
     /** Runs the intercepted tunnel on its own thread; the sockets stay owned by this connection. */
     std::unique_ptr<InterceptedConnection> interception;
+    /** The endpoint's interception the tunnel started with: its credentials are the ones added. */
+    std::shared_ptr<const Interception> interceptedWith;
 
     /** Closed: its sockets are gone and it waits for the end of the event batch to be destroyed. */
     bool closed = false;
@@ -111,8 +113,13 @@ public:
 
     quint64 addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity);
     bool removeEndpoint(quint64 id);
-    /** Sets which tunnels of the endpoint are intercepted; returns once the loop uses it. */
+    /**
+     * Sets which tunnels of the endpoint are intercepted; returns once the loop uses it.
+     * Intercepted tunnels whose credentials it no longer adds alike are closed.
+     */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
+    /** Decides every open connection again; those the Decider now refuses are closed. */
+    void recheck();
     int connectionCount() const { return m_connectionCount.load(); }
     quint64 droppedEvents() const { return m_events ? m_events->dropped() : 0; }
     const ProxyLimits &limits() const { return m_limits; }
@@ -154,6 +161,10 @@ private:
     void pumpFlows(Connection &c);
     void finishHttpExchange(Connection &c);
     void onTimeout(Connection &c);
+    /** Whether @p c holds an upstream the Decider allowed (or is connecting to one). */
+    static bool holdsAllowedUpstream(const Connection &c);
+    /** Ends @p c, which was allowed, with a Denied event saying @p reason. */
+    void revoke(Connection &c, const QString &rule, const QString &reason);
 
     /** Reports @p refusal, answers the client if it still expects an answer, then closes. */
     void refuse(Connection &c, const Refusal &refusal);

@@ -94,6 +94,7 @@ bool ProxyLoop::startInterception(Connection &c)
     }
     c.phase = Phase::Intercepted;
     c.deadline = Clock::time_point::max(); // the thread keeps its own timeouts
+    c.interceptedWith = interception;
     c.interception = std::make_unique<InterceptedConnection>(std::move(setup));
     return true;
 }

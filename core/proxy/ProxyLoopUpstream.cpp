@@ -99,9 +99,14 @@ void ProxyLoop::decide(Connection &c)
         c.addresses = std::move(*mapped);
         return afterResolution(c);
     }
+    // Each sandbox has its own share of the resolver: one that asks for many slow names
+    // waits behind its own lookups, never the others'.
+    if (!m_resolver->submit(c.endpoint->id, c.id, c.target.host))
+        return refuse(c, Refusal::limit(503, QStringLiteral("sandbox %1 already has %2 name lookups waiting")
+                                                 .arg(c.endpoint->identity.sandbox)
+                                                 .arg(m_limits.queuedLookupsPerEndpoint)));
     c.phase = Phase::Resolving;
     c.deadline = m_now + m_limits.connectTimeout;
-    m_resolver->submit(c.id, c.target.host);
     updateInterest(c);
 }
 

@@ -100,7 +100,9 @@ struct ProxyLimits
     int maxTunnelsPerEndpoint = 2048;                 ///< upstream connections at once; beyond, 503
     int maxClientsPerEndpoint = 4096;                 ///< client connections at once; beyond, closed at accept
     int pipeSize = 64 * 1024;                         ///< splice pipe capacity per direction (created lazily)
-    int resolverThreads = 4;
+    int resolverThreads = 8;
+    int lookupsPerEndpoint = 2;                ///< name lookups of one sandbox running at once
+    std::size_t queuedLookupsPerEndpoint = 64; ///< waiting beyond those; more get 503
     /** Tunnels to these ports must start with a TLS ClientHello whose SNI (if any) is the target. */
     std::vector<quint16> sniCheckedPorts{443};
 };

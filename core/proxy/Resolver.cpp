@@ -85,9 +85,10 @@ bool ResolveOverrides::addCurlStyle(const QString &entry, QString *error)
     return true;
 }
 
-ResolverPool::ResolverPool(int threads, std::function<void()> wake) : m_wake(std::move(wake))
+ResolverPool::ResolverPool(Limits limits, std::function<void()> wake) : m_limits(limits), m_wake(std::move(wake))
 {
-    for (int i = 0; i < std::max(1, threads); ++i)
+    m_limits.perEndpoint = std::max(1, m_limits.perEndpoint);
+    for (int i = 0; i < std::max(1, m_limits.threads); ++i)
         m_threads.emplace_back([this] { work(); });
 }
 
@@ -96,20 +97,37 @@ ResolverPool::~ResolverPool()
     {
         const std::lock_guard lock(m_mutex);
         m_stopping = true;
-        m_jobs.clear();
+        m_queues.clear();
     }
     m_ready.notify_all();
     for (std::thread &thread : m_threads)
         thread.join();
 }
 
-void ResolverPool::submit(std::uint64_t ticket, std::string host)
+bool ResolverPool::submit(std::uint64_t endpoint, std::uint64_t ticket, std::string host)
 {
     {
         const std::lock_guard lock(m_mutex);
-        m_jobs.emplace_back(ticket, std::move(host));
+        Queue &queue = m_queues[endpoint];
+        if (queue.jobs.size() >= m_limits.queuedPerEndpoint)
+            return false;
+        queue.jobs.push_back({endpoint, ticket, std::move(host)});
     }
     m_ready.notify_one();
+    return true;
+}
+
+void ResolverPool::cancel(std::uint64_t endpoint, std::uint64_t ticket)
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_queues.find(endpoint);
+    if (it == m_queues.end())
+        return;
+    std::deque<Job> &jobs = it->second.jobs;
+    jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [ticket](const Job &job) { return job.ticket == ticket; }),
+               jobs.end());
+    if (jobs.empty() && it->second.running == 0)
+        m_queues.erase(it);
 }
 
 std::vector<ResolverPool::Result> ResolverPool::takeResults()
@@ -118,44 +136,72 @@ std::vector<ResolverPool::Result> ResolverPool::takeResults()
     return std::exchange(m_results, {});
 }
 
+std::optional<ResolverPool::Job> ResolverPool::nextJob()
+{
+    // Round robin over the endpoints, starting after the one served last.
+    auto it = m_queues.upper_bound(m_lastServed);
+    for (std::size_t seen = 0; seen < m_queues.size(); ++seen, ++it) {
+        if (it == m_queues.end())
+            it = m_queues.begin();
+        Queue &queue = it->second;
+        if (queue.jobs.empty() || queue.running >= m_limits.perEndpoint)
+            continue;
+        Job job = std::move(queue.jobs.front());
+        queue.jobs.pop_front();
+        ++queue.running;
+        m_lastServed = it->first;
+        return job;
+    }
+    return std::nullopt;
+}
+
+ResolverPool::Result ResolverPool::lookUp(const Job &job)
+{
+    Result result;
+    result.ticket = job.ticket;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *list = nullptr;
+    const int status = getaddrinfo(job.host.c_str(), nullptr, &hints, &list);
+    if (status != 0) {
+        result.error = gai_strerror(status);
+        return result;
+    }
+    for (const addrinfo *entry = list; entry; entry = entry->ai_next) {
+        const QHostAddress address(entry->ai_addr);
+        if (!address.isNull() &&
+            std::find(result.addresses.begin(), result.addresses.end(), address) == result.addresses.end())
+            result.addresses.push_back(address);
+    }
+    freeaddrinfo(list);
+    if (result.addresses.empty())
+        result.error = "no address";
+    return result;
+}
+
 void ResolverPool::work()
 {
     while (true) {
-        std::pair<std::uint64_t, std::string> job;
+        std::optional<Job> job;
         {
             std::unique_lock lock(m_mutex);
-            m_ready.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
+            m_ready.wait(lock, [this, &job] { return m_stopping || (job = nextJob()); });
             if (m_stopping)
                 return;
-            job = std::move(m_jobs.front());
-            m_jobs.pop_front();
         }
-        Result result;
-        result.ticket = job.first;
-        addrinfo hints{};
-        hints.ai_family = AF_UNSPEC;
-        hints.ai_socktype = SOCK_STREAM;
-        addrinfo *list = nullptr;
-        const int status = getaddrinfo(job.second.c_str(), nullptr, &hints, &list);
-        if (status != 0) {
-            result.error = gai_strerror(status);
-        } else {
-            for (const addrinfo *entry = list; entry; entry = entry->ai_next) {
-                const QHostAddress address(entry->ai_addr);
-                if (!address.isNull() &&
-                    std::find(result.addresses.begin(), result.addresses.end(), address) == result.addresses.end())
-                    result.addresses.push_back(address);
-            }
-            freeaddrinfo(list);
-            if (result.addresses.empty())
-                result.error = "no address";
-        }
+        Result result = lookUp(*job);
         {
             const std::lock_guard lock(m_mutex);
             if (m_stopping)
                 return;
+            const auto it = m_queues.find(job->endpoint);
+            if (it != m_queues.end() && --it->second.running == 0 && it->second.jobs.empty())
+                m_queues.erase(it);
             m_results.push_back(std::move(result));
         }
+        // The endpoint may run another lookup now, which a thread waiting may take.
+        m_ready.notify_one();
         m_wake();
     }
 }

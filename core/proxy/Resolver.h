@@ -41,10 +41,21 @@ private:
 /**
  * @brief getaddrinfo on a few worker threads, so a slow lookup holds up only the connection
  * that needs it, never the relay loop. Results are collected by the loop after @p wake.
+ *
+ * Every endpoint (sandbox) has a queue of its own, and the threads take from the queues in
+ * turn, each endpoint with at most @ref Limits::perEndpoint lookups running and
+ * @ref Limits::queuedPerEndpoint waiting: a sandbox that asks for many names that are slow to
+ * resolve waits behind its own lookups, while the others' go on.
  */
 class ResolverPool
 {
 public:
+    struct Limits
+    {
+        int threads = 8;
+        int perEndpoint = 2;
+        std::size_t queuedPerEndpoint = 64;
+    };
     struct Result
     {
         std::uint64_t ticket = 0;
@@ -52,21 +63,41 @@ public:
         std::string error; ///< set when the name did not resolve
     };
 
-    ResolverPool(int threads, std::function<void()> wake);
+    ResolverPool(Limits limits, std::function<void()> wake);
     ~ResolverPool();
     ResolverPool(const ResolverPool &) = delete;
     ResolverPool &operator=(const ResolverPool &) = delete;
 
-    void submit(std::uint64_t ticket, std::string host);
+    /** Queues a lookup of @p host for @p endpoint; false when that endpoint's queue is full. */
+    bool submit(std::uint64_t endpoint, std::uint64_t ticket, std::string host);
+    /** Drops a queued lookup (its connection has gone); one already running still ends. */
+    void cancel(std::uint64_t endpoint, std::uint64_t ticket);
     std::vector<Result> takeResults();
 
 private:
-    void work();
+    struct Job
+    {
+        std::uint64_t endpoint = 0;
+        std::uint64_t ticket = 0;
+        std::string host;
+    };
+    struct Queue
+    {
+        std::deque<Job> jobs;
+        int running = 0;
+    };
 
+    void work();
+    /** The next job in turn whose endpoint may run one more; under the lock. */
+    std::optional<Job> nextJob();
+    static Result lookUp(const Job &job);
+
+    Limits m_limits;
     std::function<void()> m_wake;
     std::mutex m_mutex;
     std::condition_variable m_ready;
-    std::deque<std::pair<std::uint64_t, std::string>> m_jobs;
+    std::map<std::uint64_t, Queue> m_queues;
+    std::uint64_t m_lastServed = 0; ///< the endpoint served last: the turn goes on after it
     std::vector<Result> m_results;
     bool m_stopping = false;
     std::vector<std::thread> m_threads;

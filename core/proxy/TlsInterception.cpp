@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -170,6 +171,19 @@ bool Interception::intercepts(const std::string &host) const
             return true;
     }
     return false;
+}
+
+bool Interception::injectsAlike(const Interception *other, const std::string &host) const
+{
+    const auto injected = [&host](const InterceptionConfig &config) {
+        std::vector<std::array<QString, 5>> found;
+        for (const InjectRule &rule : config.rules) {
+            if (inject::domainMatches(rule.domain, host))
+                found.push_back({rule.credential, rule.domain, rule.header, rule.format, rule.sentinel});
+        }
+        return found;
+    };
+    return other && injected(m_config) == injected(other->m_config);
 }
 
 /** @brief The state of one run(): both TLS objects and where the protocol stands. */

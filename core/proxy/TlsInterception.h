@@ -31,6 +31,11 @@ public:
 
     /** Whether TLS to @p host is terminated: it is an inject domain of some rule. */
     bool intercepts(const std::string &host) const;
+    /**
+     * Whether @p other adds the same credentials to requests for @p host, in the same headers
+     * and formats: a tunnel intercepted with this one may go on under @p other.
+     */
+    bool injectsAlike(const Interception *other, const std::string &host) const;
     const InterceptionConfig &config() const { return m_config; }
     SSL_CTX *serverContext() const { return m_server; }
     SSL_CTX *clientContext() const { return m_client; }

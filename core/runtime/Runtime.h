@@ -83,6 +83,18 @@ struct SandboxInfo
     SandboxSpec spec;
 };
 
+/**
+ * @brief Part of a detached sandbox's output. Offsets count from the first byte the sandbox
+ * ever wrote, so they stay valid when older output is rotated away.
+ */
+struct LogPage
+{
+    QByteArray data;
+    qint64 offset = 0; ///< where @ref data begins: the offset asked for, or @ref start if that is gone
+    qint64 start = 0;  ///< the oldest byte still kept
+    qint64 end = 0;    ///< one past the newest byte
+};
+
 /** @brief Where a process run by the runtime reads and writes; the caller owns the fds. */
 struct ProcessIo
 {
@@ -238,8 +250,12 @@ public:
 
     virtual QList<SandboxInfo> list() const = 0;
     virtual std::optional<SandboxInfo> inspect(const QString &name) const = 0;
-    /** The output of a detached sandbox so far. */
-    virtual std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const = 0;
+    /**
+     * At most @p maxBytes of the output of sandbox @p name from @p offset on. The output kept
+     * is bounded (the oldest is rotated away), and so is each read: a reader pages through it.
+     */
+    virtual std::optional<LogPage> logs(const QString &name, qint64 offset, qint64 maxBytes,
+                                        QString *error = nullptr) const = 0;
 
     /**
      * Gets ready for the next create() of @p spec's sandbox: keeps what it can use of

@@ -8,6 +8,7 @@
 #include "sandbox/KitApplication.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
+#include "secrets/SecretIndex.h"
 #include "secrets/SecretStore.h"
 #include "secrets/ca/LocalAuthority.h"
 
@@ -57,6 +58,38 @@ CredentialInjection::CredentialInjection(QObject *parent)
         if (!writeBundles(&error))
             qCWarning(lcInjection).noquote() << "cannot write the certificate bundle:" << error;
     });
+    // Approvals and keys change while sandboxes run (`binding revoke`, `secret rm`, an edit by
+    // hand): bursts of events become one signal.
+    m_settle.setSingleShot(true);
+    m_settle.setInterval(100);
+    connect(&m_settle, &QTimer::timeout, this, [this] {
+        // The folder holds other files too (policy.yaml): only a change of these two counts.
+        if (watchFiles())
+            Q_EMIT credentialsChanged();
+    });
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, &m_settle, qOverload<>(&QTimer::start));
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_settle, qOverload<>(&QTimer::start));
+    watchFiles();
+}
+
+bool CredentialInjection::watchFiles()
+{
+    // An atomic rename replaces a file's inode, which drops it from the watcher: the folder is
+    // watched too, and the files are added again whenever they exist.
+    QByteArray contents;
+    for (const QString &file : {secrets::CredentialBindings::defaultPath(), secrets::SecretIndex::defaultPath()}) {
+        const QString dir = QFileInfo(file).absolutePath();
+        if (QFileInfo::exists(dir) && !m_watcher.directories().contains(dir))
+            m_watcher.addPath(dir);
+        if (QFileInfo::exists(file) && !m_watcher.files().contains(file))
+            m_watcher.addPath(file);
+        QFile read(file);
+        contents += read.open(QIODevice::ReadOnly) ? read.readAll() : QByteArray();
+        contents += '\0';
+    }
+    const bool changed = contents != m_credentialFiles;
+    m_credentialFiles = contents;
+    return changed;
 }
 
 CredentialInjection::~CredentialInjection() = default;
@@ -270,28 +303,30 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     const QList<kit::Credential> credentials = remembered(sandbox);
     if (credentials.isEmpty())
         return;
+    // Whatever cannot be used turns the interception off: a key is added only while its
+    // binding and its secret are there, and tunnels open with one taken away are closed.
+    proxy::InterceptionConfig config;
     secrets::CredentialBindings bindings;
+    QString error;
     if (const std::optional<secrets::BindingsError> problem = bindings.load()) {
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << problem->toString();
-        return;
+    } else {
+        QStringList skipped;
+        config.rules = injectRules(
+            credentials, sandbox, bindings, m_store->list(),
+            [this, sandbox](const QString &service) { return readSecret(sandbox, service); }, &skipped);
+        for (const QString &why : std::as_const(skipped))
+            qCInfo(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << why;
     }
-    QStringList skipped;
-    proxy::InterceptionConfig config;
-    config.rules = injectRules(
-        credentials, sandbox, bindings, m_store->list(),
-        [this, sandbox](const QString &service) { return readSecret(sandbox, service); }, &skipped);
-    for (const QString &why : std::as_const(skipped))
-        qCInfo(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << why;
-    if (config.rules.empty())
-        return;
-    QString error;
-    if (!writeBundles(&error)) {
+    if (!config.rules.empty() && !writeBundles(&error)) {
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
-        return;
+        config.rules.clear();
     }
-    config.upstreamCaBundlePath = upstreamBundlePath();
-    config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
     const std::size_t count = config.rules.size();
+    if (count > 0) {
+        config.upstreamCaBundlePath = upstreamBundlePath();
+        config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
+    }
     if (!proxy.setInterception(endpoint, std::move(config), &error))
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
     else

@@ -6,10 +6,12 @@
 #include "sandbox/CredentialSetup.h"
 #include "secrets/ca/TrustStore.h"
 
+#include <QFileSystemWatcher>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -85,7 +87,9 @@ public:
 
     /**
      * Gives endpoint @p endpoint the interception for sandbox @p sandbox's remembered
-     * credentials: bound ones with a secret. Nothing happens when none applies.
+     * credentials: bound ones with a secret; none turns it off. Called again when
+     * credentialsChanged(), it closes the intercepted tunnels whose key was taken away.
+     * Nothing happens for a sandbox that remembers no credential.
      */
     void applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint, const QString &sandbox);
 
@@ -96,7 +100,13 @@ public:
      */
     static QByteArray readSecretFrom(secrets::SecretStore *store, const QString &sandbox, const QString &service);
 
+Q_SIGNALS:
+    /** credentials.yaml or the secret index changed: the interceptions are to be made again. */
+    void credentialsChanged();
+
 private:
+    /** Watches credentials.yaml and the secret index; whether either changed since last time. */
+    bool watchFiles();
     /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
     static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
     void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
@@ -110,6 +120,9 @@ private:
     std::unique_ptr<secrets::SecretStore> m_store;
     std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
     secrets::ca::TrustStore m_trust;
+    QFileSystemWatcher m_watcher;
+    QTimer m_settle;
+    QByteArray m_credentialFiles; ///< their contents when last looked at
 };
 
 } // namespace paddock::sandbox

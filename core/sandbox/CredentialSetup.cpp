@@ -247,6 +247,7 @@ std::vector<proxy::InjectRule> injectRules(const QList<kit::Credential> &credent
             rule.header = injection.header;
             rule.format = injection.format.isEmpty() ? QStringLiteral("%s") : injection.format;
             rule.secret = secretFor(reader, credential.service, injection);
+            rule.credential = credential.service;
             rules.push_back(std::move(rule));
             qCDebug(lcCredentialSetup) << "inject" << credential.service << "into" << domain << "as"
                                        << injection.header;

@@ -45,6 +45,8 @@ struct KitImageBuild
  * - `image.build` {kit: DIR, tag?, kitArgs?: {..}, noCache?: bool} → {job, tag}: builds the
  *   kit's Dockerfile (see buildOf()) into @c tag, by default the kit's `sandbox.image`, so
  *   that `run --backend docker` finds it. The image carries the label `paddock.kit=NAME`.
+ *   Its RUN steps run without network (`networkmode=none`): the Dockerfile is the kit's, and
+ *   the engine's network is outside every rule, proxy endpoint and sandbox.
  * - `image.load` {file} → {job}: loads a `docker save` archive (as `docker load`).
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
  *   failed with `cancelled: true`.

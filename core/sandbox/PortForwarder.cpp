@@ -12,6 +12,7 @@
 #include <QLocalServer>
 #include <QLoggingCategory>
 #include <QPointer>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTimer>
@@ -36,6 +37,14 @@ constexpr int kClientWaitMs = 10000;
 constexpr int kGreetingWaitMs = 10000;
 /** Idle connections kept per port; paddock-init keeps two, more are a sandbox misbehaving. */
 constexpr qsizetype kMaxIdlePerPort = 8;
+/**
+ * Connections from the sandbox that have not said their port yet. paddock-init says it at
+ * once; a sandbox that opens connections and says nothing is turned away beyond this, so
+ * it cannot hold the daemon's descriptors, only delay its own ports.
+ */
+constexpr qsizetype kMaxUngreeted = 16;
+/** Host clients waiting for a connection to one port; more are closed at once. */
+constexpr qsizetype kMaxWaitingPerPort = 64;
 constexpr qsizetype kMaxGreetingBytes = 32;
 constexpr char kConnectByte = 'C';
 
@@ -310,9 +319,22 @@ private:
 
     void onChannel(int fd)
     {
+        if (m_ungreeted.size() >= kMaxUngreeted) {
+            if (!m_warnedUngreeted)
+                qCWarning(lcPorts) << "sandbox" << m_name << "opens connections to its ports socket and says nothing;"
+                                   << "turning them away";
+            m_warnedUngreeted = true;
+            ::close(fd);
+            return;
+        }
         auto *channel = new Channel(fd, this);
-        channel->onGreeted = [this](Channel *greeted, quint16 sandboxPort) { offer(greeted, sandboxPort); };
+        m_ungreeted.insert(channel);
+        channel->onGreeted = [this](Channel *greeted, quint16 sandboxPort) {
+            m_ungreeted.remove(greeted);
+            offer(greeted, sandboxPort);
+        };
         channel->onGone = [this](Channel *gone) {
+            m_ungreeted.remove(gone);
             for (auto &[sandboxPort, port] : m_ports)
                 port.idle.removeAll(gone);
         };
@@ -335,6 +357,10 @@ private:
     {
         setNonBlocking(fd);
         Port &port = m_ports[sandboxPort];
+        if (port.waiting.size() >= kMaxWaitingPerPort) {
+            ::close(fd);
+            return;
+        }
         port.waiting.append({fd, QDeadlineTimer(kClientWaitMs)});
         match(port);
         if (!port.waiting.isEmpty() && !m_expiry.isActive())
@@ -376,6 +402,8 @@ private:
 
     QString m_name;
     ChannelListener *m_channels = nullptr;
+    QSet<Channel *> m_ungreeted;
+    bool m_warnedUngreeted = false;
     std::map<quint16, Port> m_ports;
     QTimer m_expiry;
 };

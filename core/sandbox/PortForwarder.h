@@ -34,6 +34,10 @@ struct PublishedPort
  * connects to 127.0.0.1:PORT inside and joins the two. A client that finds no waiting
  * connection waits for one for a few seconds, then is closed.
  *
+ * Everything a sandbox can make the daemon hold is bounded: connections that have not said
+ * their port yet (16), idle ones per port (8), host clients waiting per port (64). Beyond,
+ * new ones are closed at once, which delays only that sandbox's own ports.
+ *
  * The socket belongs to the daemon and sits in a directory the sandbox cannot write, so the
  * sandbox never chooses what the daemon connects to. Only TCP can be published. A host port
  * once given to a sandbox port is asked for again when the sandbox starts again or the

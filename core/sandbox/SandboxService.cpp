@@ -98,6 +98,10 @@ SandboxService::SandboxService(api::Server &server, QObject *parent)
     m_runtimes.emplace(QStringLiteral("bwrap"), std::make_shared<runtime::BwrapRuntime>());
     m_runtimes.emplace(QStringLiteral("docker"), std::make_shared<runtime::DockerRuntime>());
     m_credentials = std::make_unique<CredentialInjection>(this);
+    connect(m_credentials.get(), &CredentialInjection::credentialsChanged, this, [this] {
+        for (auto it = m_endpoints.cbegin(); it != m_endpoints.cend(); ++it)
+            m_credentials->applyTo(m_proxy, it.value(), it.key());
+    });
 }
 
 SandboxService::~SandboxService()
@@ -157,6 +161,8 @@ void SandboxService::stop()
 void SandboxService::onPolicyChanged()
 {
     m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), m_overrides, m_policy.resolveOverrides());
+    // A host denied now is denied for the connections open to it as well, not only the next.
+    m_proxy.recheck();
     qCInfo(lcSandbox) << "policy reloaded";
 }
 
@@ -518,16 +524,17 @@ void SandboxService::registerQueryMethods()
                 return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
                                            QStringLiteral("no sandbox named %1").arg(name));
             QString error;
-            const std::optional<QByteArray> logs = runtime->logs(name, &error);
-            if (!logs)
+            // Chunks keep every answer well under the protocol's line limit once in base64, and
+            // the daemon never holds more of a log than one chunk.
+            const qint64 offset = std::max<qint64>(0, params.value(QLatin1String("offset")).toInteger());
+            const std::optional<runtime::LogPage> page = runtime->logs(name, offset, kLogChunkBytes, &error);
+            if (!page)
                 return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
-            // Chunks keep every answer well under the protocol's line limit once in base64.
-            const qint64 offset = qBound<qint64>(0, params.value(QLatin1String("offset")).toInteger(), logs->size());
-            const QByteArray chunk = logs->mid(offset, kLogChunkBytes);
-            return api::Reply::success({{QStringLiteral("data"), QString::fromLatin1(chunk.toBase64())},
-                                        {QStringLiteral("offset"), offset},
-                                        {QStringLiteral("next"), offset + chunk.size()},
-                                        {QStringLiteral("size"), qint64(logs->size())}});
+            return api::Reply::success({{QStringLiteral("data"), QString::fromLatin1(page->data.toBase64())},
+                                        {QStringLiteral("offset"), page->offset},
+                                        {QStringLiteral("next"), page->offset + page->data.size()},
+                                        {QStringLiteral("start"), page->start},
+                                        {QStringLiteral("size"), page->end}});
         });
 }
 

@@ -83,8 +83,10 @@ struct CreationPlan;
  *   problem?}]}: the levels a new sandbox may ask for here (`isolation` of `sandbox.create`),
  *   with what stands in the way of one that is not available.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
- * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, size}: the output of a
- *   detached sandbox from @c offset, at most 512 KiB per call.
+ * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, start, size}: the output of
+ *   a detached sandbox from @c offset, at most 512 KiB per call. Offsets count from the first
+ *   byte the sandbox wrote; only the newest output is kept (Runtime::logs), from @c start to
+ *   @c size, and an @c offset before @c start reads from @c start.
  *
  * - `sandbox.review` {name} → {changes: [{path, change: added|modified|removed, what, diff,
  *   revertible}]}: what changed since the sandbox started among the workspace's files the

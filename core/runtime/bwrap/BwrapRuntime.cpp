@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
+#include "runtime/bwrap/LogFiles.h"
 #include "runtime/bwrap/SandboxProcess.h"
 #include "runtime/bwrap/SeccompFilter.h"
 #include "runtime/bwrap/UserNamespaces.h"
@@ -80,10 +81,8 @@ QString systemError()
 /** The last lines bwrap wrote, which say why a sandbox could not start. */
 QString tailOf(const QString &path, qint64 from)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(from))
-        return {};
-    return QString::fromUtf8(file.read(4096)).trimmed();
+    const std::optional<LogPage> page = bwrap::readLogPage(path, from, 4096, nullptr);
+    return page ? QString::fromUtf8(page->data).trimmed() : QString();
 }
 
 /** Polls @p done every millisecond until it holds or @p timeoutMs passes. */
@@ -374,13 +373,16 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
 {
     const QString name = state.spec.name;
     const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    const UniqueFd log(openForSandbox(logPath(name), O_WRONLY | O_CREAT | O_APPEND));
-    const UniqueFd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-    if (status.get() < 0 || log.get() < 0 || devNull.get() < 0)
+    const UniqueFd devNull(::open("/dev/null", O_RDWR | O_CLOEXEC));
+    if (status.get() < 0 || devNull.get() < 0)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
-    const qint64 logStart = ::lseek(log.get(), 0, SEEK_END);
+    const qint64 logStart = bwrap::logEnd(logPath(name));
     QString error;
+    std::optional<ProcessIdentity> logWriter;
+    const UniqueFd log = startLogWriter(state.spec, devNull.get(), &logWriter, &error);
+    if (log.get() < 0)
+        return RuntimeResult::failure(error);
     // The session channel: paddock-init inherits the listening socket; only this side has the path.
     const UniqueFd sessions(session::listenSocket(sessionPath(name), &error));
     if (sessions.get() < 0)
@@ -414,11 +416,14 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
     qint64 initPid = 0;
     if (!awaitSandboxPid(
             name, [&] { return !state.bwrap.isAlive(); }, &initPid)) {
+        // bwrap said why on its way out: the writer has it once the pipe has ended.
+        waitUntil([&] { return !logWriter || !logWriter->isAlive(); }, 2000);
         const QString why = tailOf(logPath(name), logStart);
         return RuntimeResult::failure(QStringLiteral("sandbox %1 did not start%2")
                                           .arg(name, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     }
     state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
+    state.logWriter = logWriter.value_or(ProcessIdentity());
     state.startedAt = QDateTime::currentDateTimeUtc();
     state.finishedAt = QDateTime();
     state.exitCode.reset();
@@ -426,6 +431,30 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
         return RuntimeResult::failure(error);
     qCInfo(lcBwrap) << "started sandbox" << name << "pid" << initPid;
     return RuntimeResult::success();
+}
+
+UniqueFd BwrapRuntime::startLogWriter(const SandboxSpec &spec, int devNull, std::optional<ProcessIdentity> *writer,
+                                      QString *error) const
+{
+    // The sandbox writes into a pipe; paddock-init's log writer, outside the sandbox, keeps the
+    // file under its limit (app/init/LogWriter.h).
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) != 0) {
+        *error = QStringLiteral("cannot create the log pipe of sandbox %1: %2").arg(spec.name, systemError());
+        return UniqueFd();
+    }
+    UniqueFd readEnd(ends[0]);
+    UniqueFd writeEnd(ends[1]);
+    bwrap::ChildSetup setup;
+    setup.argv = {spec.initPath, QStringLiteral("--write-log"), logPath(spec.name)};
+    setup.in = readEnd.get();
+    setup.out = devNull;
+    setup.err = devNull;
+    const qint64 pid = bwrap::spawnDetached(setup, error);
+    if (pid <= 0)
+        return UniqueFd();
+    *writer = ProcessIdentity::of(pid);
+    return writeEnd;
 }
 
 RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
@@ -594,6 +623,8 @@ RuntimeResult BwrapRuntime::stop(const QString &name, std::chrono::milliseconds 
     const QString status = statusPath(name);
     waitUntil([&] { return bwrap::readBwrapStatus(status).exitCode || !state->bwrap.isAlive(); }, 2000);
     recordFinish(*state, bwrap::readBwrapStatus(status).exitCode);
+    // The log is complete once its writer has read the pipe to the end.
+    waitUntil([&] { return !state->logWriter.isAlive(); }, 2000);
     qCInfo(lcBwrap) << "stopped sandbox" << name;
     return RuntimeResult::success();
 }
@@ -606,8 +637,9 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     if (isRunning(*state))
         return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
     const QString dir = sandboxDir(name);
-    for (const char *file : {"/state.json", "/log", "/bwrap-status.json", "/hosts", "/session.sock"})
+    for (const char *file : {"/state.json", "/bwrap-status.json", "/hosts", "/session.sock"})
         QFile::remove(dir + QLatin1String(file));
+    bwrap::removeLog(logPath(name));
     // Only the private home is ever deleted; a home the user chose stays theirs.
     if (removeHome && state->spec.homeDir.isEmpty())
         QDir(privateHome(name)).removeRecursively();
@@ -640,22 +672,14 @@ std::optional<SandboxInfo> BwrapRuntime::inspect(const QString &name) const
     return infoOf(*state);
 }
 
-std::optional<QByteArray> BwrapRuntime::logs(const QString &name, QString *error) const
+std::optional<LogPage> BwrapRuntime::logs(const QString &name, qint64 offset, qint64 maxBytes, QString *error) const
 {
     if (!isValidName(name) || !QFileInfo::exists(statePath(name))) {
         if (error)
             *error = QStringLiteral("no sandbox named %1").arg(name);
         return std::nullopt;
     }
-    QFile file(logPath(name));
-    if (!file.exists())
-        return QByteArray();
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString());
-        return std::nullopt;
-    }
-    return file.readAll();
+    return bwrap::readLogPage(logPath(name), offset, maxBytes, error);
 }
 
 } // namespace paddock::runtime

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/UniqueFd.h"
 #include "runtime/Runtime.h"
 #include "runtime/bwrap/SandboxState.h"
 
@@ -17,7 +18,8 @@ namespace paddock::runtime {
  * no network but the loopback relay to the sandbox's proxy socket.
  *
  * Each sandbox has a directory `dataDir()/sandboxes/NAME/` (0700) holding `state.json`, its
- * output (`log`), bwrap's status report, the private home (`home/`, 0700) and, while it runs,
+ * output (`log`, rotated to `log.1` at 8 MiB by a writer outside the sandbox: SandboxLog.h),
+ * bwrap's status report, the private home (`home/`, 0700) and, while it runs,
  * `session.sock`: the session channel to its paddock-init, which listens on a socket the
  * runtime made and handed over, at a path the sandbox cannot see. The state
  * records the sandbox's first process with its kernel start time, so a stale file whose pid
@@ -44,7 +46,8 @@ public:
 
     QList<SandboxInfo> list() const override;
     std::optional<SandboxInfo> inspect(const QString &name) const override;
-    std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
+    std::optional<LogPage> logs(const QString &name, qint64 offset, qint64 maxBytes,
+                                QString *error = nullptr) const override;
 
     /**
      * Nothing to keep: a bubblewrap sandbox runs the host's own system, and its private home
@@ -83,6 +86,9 @@ private:
     bool isRunning(const bwrap::SandboxState &state) const;
     bool prepareLaunch(const bwrap::SandboxState &state, QString *error) const;
     RuntimeResult startDetached(bwrap::SandboxState state, const StartOptions &options);
+    /** Starts the writer of @p spec's log; the pipe's write end, for the sandbox's output. */
+    UniqueFd startLogWriter(const SandboxSpec &spec, int devNull, std::optional<bwrap::ProcessIdentity> *writer,
+                            QString *error) const;
     RuntimeResult runForeground(bwrap::SandboxState state, const ProcessIo &io);
     /** Waits until bwrap reports the sandbox's first process; false if it ended first. */
     bool awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const;

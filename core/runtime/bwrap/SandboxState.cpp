@@ -109,6 +109,7 @@ QJsonObject SandboxState::toJson() const
         {QStringLiteral("createdAt"), dateText(createdAt)},
         {QStringLiteral("init"), identityToJson(init)},
         {QStringLiteral("bwrap"), identityToJson(bwrap)},
+        {QStringLiteral("logWriter"), identityToJson(logWriter)},
         {QStringLiteral("startedAt"), dateText(startedAt)},
         {QStringLiteral("finishedAt"), dateText(finishedAt)},
     };
@@ -130,6 +131,7 @@ std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QS
     state.createdAt = dateFrom(object.value(QStringLiteral("createdAt")));
     state.init = identityFrom(object.value(QStringLiteral("init")));
     state.bwrap = identityFrom(object.value(QStringLiteral("bwrap")));
+    state.logWriter = identityFrom(object.value(QStringLiteral("logWriter")));
     state.startedAt = dateFrom(object.value(QStringLiteral("startedAt")));
     state.finishedAt = dateFrom(object.value(QStringLiteral("finishedAt")));
     if (object.contains(QStringLiteral("exitCode")))

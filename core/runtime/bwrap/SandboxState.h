@@ -61,9 +61,10 @@ struct SandboxState
     SandboxSpec spec;
     BwrapOptions options;
     QDateTime createdAt;
-    ProcessIdentity init;  ///< the sandbox's first process (paddock-init) on the host
-    ProcessIdentity bwrap; ///< the bwrap process that waits for it
-    QDateTime startedAt;   ///< invalid when never started
+    ProcessIdentity init;      ///< the sandbox's first process (paddock-init) on the host
+    ProcessIdentity bwrap;     ///< the bwrap process that waits for it
+    ProcessIdentity logWriter; ///< paddock-init --write-log, which outlives the sandbox by its last output
+    QDateTime startedAt;       ///< invalid when never started
     QDateTime finishedAt;
     std::optional<int> exitCode;
 

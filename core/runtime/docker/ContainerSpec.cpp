@@ -126,6 +126,12 @@ QJsonObject ContainerSpec::toJson() const
         host.insert(QStringLiteral("Memory"), memoryBytes);
     if (pidsLimit > 0)
         host.insert(QStringLiteral("PidsLimit"), pidsLimit);
+    if (logFileBytes > 0) {
+        const QJsonObject options{{QStringLiteral("max-size"), QString::number(logFileBytes)},
+                                  {QStringLiteral("max-file"), QString::number(logFiles)}};
+        host.insert(QStringLiteral("LogConfig"), QJsonObject{{QStringLiteral("Type"), QStringLiteral("json-file")},
+                                                             {QStringLiteral("Config"), options}});
+    }
     host.insert(QStringLiteral("Init"), init);
     host.insert(QStringLiteral("CapDrop"), toArray(capDrop));
     if (!capAdd.isEmpty())

@@ -67,6 +67,10 @@ struct ContainerSpec
     qint64 nanoCpus = 0;    ///< 1e9 per CPU; 0: no limit
     qint64 memoryBytes = 0; ///< 0: no limit
     qint64 pidsLimit = 0;   ///< processes and threads of the container together; 0: no limit
+    /** The container's output is kept by the engine in json-file logs of at most this size,
+     *  @ref logFiles of them (the oldest dropped); 0: the engine's own logging settings. */
+    qint64 logFileBytes = 0;
+    int logFiles = 2;
     bool init = false;
     QStringList capDrop = {QStringLiteral("ALL")};
     QStringList capAdd;

@@ -258,6 +258,8 @@ Result<QString> DockerClient::buildImage(const BuildOptions &options) const
         request.query.append({QStringLiteral("labels"), toJsonMap(options.labels)});
     if (options.noCache)
         request.query.append({QStringLiteral("nocache"), QStringLiteral("1")});
+    if (!options.networkMode.isEmpty())
+        request.query.append({QStringLiteral("networkmode"), options.networkMode});
     request.contentType = "application/x-tar";
     request.body = std::move(context.value());
     request.cancel = options.cancel;

@@ -40,6 +40,12 @@ struct BuildOptions
     QMap<QString, QString> buildArgs;
     QMap<QString, QString> labels;
     bool noCache = false;
+    /**
+     * The network the build's RUN steps get. "none" by default: a Dockerfile comes with a kit,
+     * and its RUN steps would otherwise reach anything the engine's network reaches, outside
+     * every rule and every sandbox.
+     */
+    QString networkMode = QStringLiteral("none");
     /** Called on the calling thread as each progress message arrives. */
     BuildProgressParser::Callback onProgress;
     /** Checked while the build runs (also between messages); set it to cancel. */

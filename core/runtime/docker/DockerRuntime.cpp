@@ -448,7 +448,7 @@ std::optional<SandboxInfo> DockerRuntime::inspect(const QString &name) const
     return infoOf(container.value());
 }
 
-std::optional<QByteArray> DockerRuntime::logs(const QString &name, QString *error) const
+std::optional<LogPage> DockerRuntime::logs(const QString &name, qint64 offset, qint64 maxBytes, QString *error) const
 {
     const Result<ContainerInfo> container = containerOf(name);
     if (!container) {
@@ -457,7 +457,9 @@ std::optional<QByteArray> DockerRuntime::logs(const QString &name, QString *erro
         return std::nullopt;
     }
     // Read here rather than with DockerClient::logs, which splits the streams: one buffer in
-    // the engine's order reads like a terminal did (nearly: it copies the streams apart).
+    // the engine's order reads like a terminal did (nearly: it copies the streams apart). The
+    // engine keeps at most two files of SandboxLog.h's size, so this read is bounded too; its
+    // offsets count from the oldest byte the engine still has.
     QByteArray output;
     docker::HttpRequest request;
     request.path = QStringLiteral("/containers/%1/logs").arg(container.value().id);
@@ -469,16 +471,22 @@ std::optional<QByteArray> DockerRuntime::logs(const QString &name, QString *erro
             *error = response.errorMessage();
         return std::nullopt;
     }
-    if (container.value().tty)
-        return response.value().body;
-    StreamDemuxer demuxer(
-        [&output](StreamDemuxer::Stream, const char *data, size_t size) { output.append(data, qsizetype(size)); });
-    if (!demuxer.feed(response.value().body)) {
-        if (error)
-            *error = QStringLiteral("the logs of sandbox %1 are not in the multiplexed format").arg(name);
-        return std::nullopt;
+    if (container.value().tty) {
+        output = response.value().body;
+    } else {
+        StreamDemuxer demuxer(
+            [&output](StreamDemuxer::Stream, const char *data, size_t size) { output.append(data, qsizetype(size)); });
+        if (!demuxer.feed(response.value().body)) {
+            if (error)
+                *error = QStringLiteral("the logs of sandbox %1 are not in the multiplexed format").arg(name);
+            return std::nullopt;
+        }
     }
-    return output;
+    LogPage page;
+    page.end = output.size();
+    page.offset = std::clamp<qint64>(offset, 0, page.end);
+    page.data = output.mid(page.offset, std::max<qint64>(0, maxBytes));
+    return page;
 }
 
 QList<docker::PortBinding> DockerRuntime::publishedPorts(const QString &name) const

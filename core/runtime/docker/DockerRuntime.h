@@ -113,7 +113,8 @@ public:
      * stdout and stderr in one buffer, in the order the engine logged them (one stream with a
      * TTY). The engine copies the two streams apart, so lines close in time may swap.
      */
-    std::optional<QByteArray> logs(const QString &name, QString *error = nullptr) const override;
+    std::optional<LogPage> logs(const QString &name, qint64 offset, qint64 maxBytes,
+                                QString *error = nullptr) const override;
 
     /**
      * Keeps the image, resources, volumes, ports and image hint of @p options for the next

@@ -3,6 +3,7 @@
 // How a SandboxSpec becomes a Docker container. Every mount the container gets is listed in
 // containerSpec(), each with the reason it exists; anything not listed does not come from the
 // host.
+#include "runtime/SandboxLog.h"
 #include "runtime/SandboxSpecJson.h"
 #include "runtime/docker/DockerRuntime.h"
 
@@ -205,6 +206,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     container.memoryBytes = options.memoryBytes;
     // A fork bomb stops at the sandbox's limit, as under bubblewrap (PidsLimit needs the pids cgroup).
     container.pidsLimit = spec.limits.maxProcesses;
+    // Its output is bounded as under bubblewrap: the engine rotates it (runtime/SandboxLog.h).
+    container.logFileBytes = sandboxlog::kFileLimit;
 
     // A supervised sandbox gives each session a terminal of its own; its own output is its log.
     // Input reaches only an interactive foreground sandbox, through its attach: the engine

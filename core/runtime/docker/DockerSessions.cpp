@@ -125,7 +125,7 @@ RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, con
     while (!(status = queryAgent(container, &error))) {
         const Result<ContainerInfo> now = m_client.inspectContainer(container.id);
         if (now && !now.value().running) {
-            QString log = QString::fromUtf8(logs(name).value_or(QByteArray()).right(1024)).trimmed();
+            QString log = QString::fromUtf8(logs(name, 0, 1 << 20).value_or(LogPage()).data.right(1024)).trimmed();
             return RuntimeResult::failure(QStringLiteral("sandbox %1 ended as it started (status %2)%3")
                                               .arg(name)
                                               .arg(now.value().exitCode)

@@ -11,6 +11,7 @@
 #include <csignal>
 
 using paddock::runtime::BwrapRuntime;
+using paddock::runtime::LogPage;
 using paddock::runtime::SandboxSpec;
 using paddock::runtime::SandboxStatus;
 using paddock::testing::SandboxTestBed;
@@ -79,7 +80,7 @@ private slots:
         QVERIFY(!runtime.start(name).ok);  // already running
         QVERIFY(!runtime.remove(name).ok); // running sandboxes are not removed
 
-        QTRY_VERIFY_WITH_TIMEOUT(runtime.logs(name).value_or(QByteArray()).contains("started\n"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(runtime.logs(name, 0, 1 << 20).value_or(LogPage()).data.contains("started\n"), 10000);
 
         const auto stopped = runtime.stop(name);
         QVERIFY2(stopped.ok, qPrintable(stopped.error));
@@ -88,14 +89,14 @@ private slots:
         QCOMPARE(info->status, SandboxStatus::Stopped);
         QCOMPARE(info->exitCode, std::optional<int>(42));
         QVERIFY(info->finishedAt.isValid());
-        QVERIFY(runtime.logs(name)->contains("got-term"));
+        QVERIFY(runtime.logs(name, 0, 1 << 20)->data.contains("got-term"));
         QVERIFY(!QFile::exists(QStringLiteral("/proc/%1").arg(listed[0].pid)));
 
         // Removing keeps the private home unless asked.
         QVERIFY(runtime.remove(name).ok);
         QVERIFY(!runtime.inspect(name));
         QVERIFY(runtime.list().isEmpty());
-        QVERIFY(!runtime.logs(name));
+        QVERIFY(!runtime.logs(name, 0, 1 << 20));
         QVERIFY(QFileInfo(runtime.privateHome(name)).isDir());
         QVERIFY(runtime.create(detached(bed, name)).ok);
         QVERIFY(runtime.remove(name, true).ok);

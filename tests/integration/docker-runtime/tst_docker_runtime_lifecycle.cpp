@@ -14,6 +14,7 @@ using namespace paddock::tests::docker;
 using paddock::runtime::DockerRuntime;
 using paddock::runtime::DockerSandboxOptions;
 using paddock::runtime::DockerVolume;
+using paddock::runtime::LogPage;
 using paddock::runtime::ProcessIo;
 using paddock::runtime::SandboxSpec;
 using paddock::runtime::SandboxStatus;
@@ -105,11 +106,11 @@ private slots:
         QCOMPARE(code.err, QByteArray("oops\n"));
 
         QString error;
-        QTRY_VERIFY(restarted.logs(name, &error).value_or(QByteArray()).contains("to stderr"));
+        QTRY_VERIFY(restarted.logs(name, 0, 1 << 20, &error).value_or(LogPage()).data.contains("to stderr"));
         // The agent's output (it has no terminal: the spec is not interactive), both streams,
         // each in its order; they are copied apart, so lines of one may come before a slightly
         // earlier line of the other.
-        const QByteArray logs = *restarted.logs(name, &error);
+        const QByteArray logs = restarted.logs(name, 0, 1 << 20, &error)->data;
         QCOMPARE(logs.size(), qsizetype(sizeof "hello from the log\nsecond\nto stderr\n" - 1));
         QVERIFY2(logs.contains("hello from the log\nsecond\n") && logs.contains("to stderr\n"), logs.constData());
 

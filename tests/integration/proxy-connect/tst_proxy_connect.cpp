@@ -278,6 +278,28 @@ private slots:
         QTRY_VERIFY(m_proxy->log.find(QStringLiteral("tls.test"), ProxyEvent::Kind::UpstreamFailed));
     }
 
+    void tunnelOpenWhenItsHostIsRevokedIsClosed()
+    {
+        // A tunnel to plain.test, whose upstream waits for a request: open until the host is
+        // revoked and the engine asked to decide again.
+        QTcpSocket tunnel;
+        tunnel.connectToHost(QHostAddress::LocalHost, m_proxy->port);
+        QVERIFY(tunnel.waitForConnected(5000));
+        tunnel.write(QStringLiteral("CONNECT plain.test:%1 HTTP/1.1\r\nHost: plain.test:%1\r\n\r\n")
+                         .arg(m_http->port)
+                         .toLatin1());
+        QVERIFY(tunnel.waitForReadyRead(5000));
+        QVERIFY(tunnel.readAll().startsWith("HTTP/1.1 200"));
+        m_proxy->engine.recheck(); // still allowed: nothing happens
+        QVERIFY(!tunnel.waitForDisconnected(1000));
+        m_proxy->allowList.revoke(QStringLiteral("plain.test"));
+        m_proxy->engine.recheck();
+        QVERIFY(tunnel.state() == QAbstractSocket::UnconnectedState || tunnel.waitForDisconnected(5000));
+        QTRY_VERIFY(m_proxy->log.find(QStringLiteral("plain.test"), ProxyEvent::Kind::Denied));
+        const ProxyEvent denied = *m_proxy->log.find(QStringLiteral("plain.test"), ProxyEvent::Kind::Denied);
+        QVERIFY2(denied.reason.startsWith(QLatin1String("closed when the policy changed")), qPrintable(denied.reason));
+    }
+
     void unixEndpointNamesItsSandbox()
     {
         const QString runtime = m_home.filePath(QStringLiteral("runtime/paddock"));

@@ -49,12 +49,19 @@ public:
     /** A server certificate for @p host signed by @p authority: @p name.pem and @p name.key. */
     bool makeLeaf(const QString &name, const QString &host, const QString &authority)
     {
+        return makeLeaf(name, QStringList{host}, authority);
+    }
+
+    /** A server certificate for each of @p hosts (the first is its subject) signed by @p authority. */
+    bool makeLeaf(const QString &name, const QStringList &hosts, const QString &authority)
+    {
         QFile extensions(path(name + QStringLiteral(".ext")));
         if (!extensions.open(QIODevice::WriteOnly))
             return false;
+        const QString host = hosts.value(0);
         extensions.write(QStringLiteral("subjectAltName=DNS:%1\nbasicConstraints=CA:FALSE\n"
                                         "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
-                             .arg(host)
+                             .arg(hosts.join(QStringLiteral(",DNS:")))
                              .toUtf8());
         extensions.close();
         return openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("ec"),

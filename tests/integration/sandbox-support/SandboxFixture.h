@@ -106,6 +106,8 @@ public:
         m_env.remove(QStringLiteral("JOURNAL_STREAM"));
         // No container engine: the tests must not depend on one, nor touch the machine's.
         m_env.insert(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix://") + path(QStringLiteral("no-docker.sock")));
+        for (const QString &name : m_extraEnvironment.keys())
+            m_env.insert(name, m_extraEnvironment.value(name));
         // The test process itself talks to the daemon and writes the policy: same directories.
         for (const QString &name : {QStringLiteral("XDG_CONFIG_HOME"), QStringLiteral("XDG_STATE_HOME"),
                                     QStringLiteral("XDG_DATA_HOME"), QStringLiteral("XDG_RUNTIME_DIR")})
@@ -119,6 +121,10 @@ public:
         paddock({QStringLiteral("rm"), QStringLiteral("--all"), QStringLiteral("--force")});
         stopDaemon();
     }
+
+    /** Adds a variable to the environment of the daemon and the CLI; before setUp(). */
+    void addEnvironment(const QString &name, const QString &value) { m_extraEnvironment.insert(name, value); }
+    const QProcessEnvironment &environment() const { return m_env; }
 
     QString path(const QString &relative) const { return m_root.path() + QLatin1Char('/') + relative; }
     QString workspace() const { return path(QStringLiteral("workspace")); }
@@ -261,6 +267,7 @@ agentInstructions:
     QTemporaryDir m_root;
     LocalUpstream m_upstream;
     QProcessEnvironment m_env;
+    QProcessEnvironment m_extraEnvironment;
     std::unique_ptr<QProcess> m_daemon;
 };
 
