@@ -73,7 +73,8 @@ QStringList reachOfNetwork(const IpNetwork &network, const LocalAddresses &local
             addKind(&kinds, range.kind);
     }
     for (const IpAddress &address : local.addresses()) {
-        if (network.contains(address)) {
+        // Loopback and private addresses of the interfaces are named by their kind already.
+        if (!address.isNonPublic() && network.contains(address)) {
             addKind(&kinds, "this computer's own");
             break;
         }
@@ -96,6 +97,15 @@ QStringList reachOfName(const HostPattern &pattern)
 QString HostGrant::describe() const
 {
     return QStringLiteral("%1 (%2)").arg(pattern, reaches.join(QStringLiteral(", ")));
+}
+
+QString HostGrant::reachPhrase() const
+{
+    QString kinds = reaches.join(QStringLiteral(", "));
+    if (reaches.size() > 1)
+        kinds = QStringList(reaches.mid(0, reaches.size() - 1)).join(QStringLiteral(", ")) + QStringLiteral(" and ") +
+                reaches.last();
+    return kinds + QStringLiteral(" addresses");
 }
 
 std::optional<IpAddress> legacyIpv4Spelling(std::string_view name)

@@ -32,6 +32,8 @@ struct HostGrant
 
     /** "127.0.0.1:* (loopback)", for lists and messages. */
     QString describe() const;
+    /** "loopback addresses", "cloud metadata and link-local addresses". */
+    QString reachPhrase() const;
     friend bool operator==(const HostGrant &, const HostGrant &) = default;
 };
 
