@@ -20,7 +20,7 @@ Command rootCommand()
     root.subcommands << learnCommand();
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << caCommand() << daemonCommand();
+                     << grantCommand() << caCommand() << daemonCommand();
     return root;
 }
 

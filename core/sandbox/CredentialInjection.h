@@ -96,9 +96,10 @@ public:
      */
     static QByteArray readSecretFrom(secrets::SecretStore *store, const QString &sandbox, const QString &service);
 
-private:
     /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
     static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
+
+private:
     void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
     bool writeBundles(QString *error);
     bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;
