@@ -19,9 +19,6 @@ namespace paddock::cli {
 
 Q_LOGGING_CATEGORY(lcBindingApproval, "paddock.cli.approval", QtWarningMsg)
 
-namespace {
-
-/** One line typed at the terminal, without its newline; nullopt at the end of input. */
 std::optional<QString> readAnswer(const QString &question)
 {
     err() << question;
@@ -39,6 +36,8 @@ std::optional<QString> readAnswer(const QString &question)
         line.append(c);
     }
 }
+
+namespace {
 
 void describe(const PendingApproval &pending)
 {

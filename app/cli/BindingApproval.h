@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace paddock::cli {
 
 /** @brief One credential of a kit whose key would be sent to domains not yet approved. */
@@ -68,6 +70,9 @@ QList<PendingApproval> pendingApprovals(const kit::Kit &kit, const secrets::Cred
  */
 ApprovalOutcome approveInteractively(const kit::Kit &kit, secrets::CredentialBindings &bindings,
                                      const QStringList &services = {});
+
+/** Asks @p question on stderr and reads one line from stdin, trimmed; nullopt at the end of input. */
+std::optional<QString> readAnswer(const QString &question);
 
 /** @p argument quoted for a POSIX shell when it needs it, so printed commands can be pasted. */
 QString shellQuote(const QString &argument);

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock bundle export|import
+#include "BindingApproval.h"
 #include "Cli.h"
 #include "KitArgument.h"
+#include "SecretCliSupport.h"
 
 #include "bundle/Bundle.h"
 #include "common/AtomicFile.h"
 #include "kit/KitLibrary.h"
+#include "policy/HostGrant.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
+#include <unistd.h>
 
 namespace paddock::cli {
 
@@ -26,7 +31,13 @@ QString humanSize(qint64 bytes)
 
 QString describeRule(const bundle::BundleRule &rule)
 {
-    return QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.verdict), rule.pattern, rule.scope.toString());
+    QString text =
+        QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.verdict), rule.pattern, rule.scope.toString());
+    if (rule.verdict == policy::Verdict::Allow) {
+        if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(rule.pattern)))
+            text += QStringLiteral(", a host grant: reaches ") + grant->reachPhrase();
+    }
+    return text;
 }
 
 void printIndented(const QString &text)
@@ -83,7 +94,8 @@ int runExport(const Invocation &call)
     QStringList services;
     for (const bundle::BundleSecret &secret : result.manifest.secrets)
         services << secret.service;
-    out() << "  secrets students provide: " << (services.isEmpty() ? QStringLiteral("none") : services.join(QStringLiteral(", ")))
+    out() << "  secrets students provide: "
+          << (services.isEmpty() ? QStringLiteral("none") : services.join(QStringLiteral(", ")))
           << " (names only; no value is in the file)\n";
     return ExitOk;
 }
@@ -149,9 +161,16 @@ void printPreview(const QString &file, const bundle::OpenedBundle &opened, const
             out() << '\n';
         }
     }
+    const QList<policy::HostGrant> grants = policy::hostGrantsOf(opened.kit.networkAllow);
+    if (!grants.isEmpty()) {
+        out() << "\nThe kit reaches this computer or its networks (host grants, asked about before its first "
+                 "sandbox starts):\n";
+        for (const policy::HostGrant &grant : grants)
+            out() << "  " << grant.pattern << "  reaches " << grant.reachPhrase() << '\n';
+    }
 }
 
-void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName)
+void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool hasHostGrants)
 {
     // The kit by its name when the library finds this import by it, else by its folder.
     const std::optional<QString> byName = kit::KitLibrary().resolve(kitName, nullptr);
@@ -163,6 +182,9 @@ void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName)
     if (std::any_of(plan.secrets.cbegin(), plan.secrets.cend(),
                     [](const bundle::BundleSecret &secret) { return !secret.domains.isEmpty(); }))
         steps << QStringLiteral("paddock binding approve --kit %1").arg(kit);
+    if (hasHostGrants)
+        steps << QStringLiteral("paddock grant check --kit %1   (then approve, or answer at the first run)")
+                     .arg(plan.destination);
     if (plan.hasDockerfile) {
         const QString build = commandExists(QStringLiteral("template"), QStringLiteral("build"))
                                   ? QStringLiteral("paddock template build --kit %1").arg(kit)
@@ -176,6 +198,61 @@ void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName)
         out() << "  " << (i + 1) << ". " << steps.at(i) << '\n';
 }
 
+/** What importing changes in policy.yaml, for the question and the refusal; empty when nothing. */
+QStringList policyChanges(const bundle::ImportPlan &plan)
+{
+    QStringList changes;
+    if (!plan.hasPolicy)
+        return changes;
+    if (plan.presetChanges())
+        changes << QStringLiteral("the preset %1 -> %2")
+                       .arg(policy::presetName(plan.currentPreset), policy::presetName(plan.newPreset));
+    for (const bundle::PlannedRule &rule : plan.rules) {
+        if (!rule.alreadyPresent)
+            changes << QStringLiteral("the rule ") + describeRule(rule.rule);
+    }
+    return changes;
+}
+
+/**
+ * The bundle's preset and rules change the network policy of every sandbox, so they are applied
+ * only with --apply-policy or a "y" on the terminal; --skip-policy (or "n") imports the kit
+ * alone. Returns the exit code when the import must stop, having written nothing.
+ */
+std::optional<int> consentToPolicy(const Invocation &call, bundle::ImportPlan *plan)
+{
+    const QStringList changes = policyChanges(*plan);
+    if (changes.isEmpty() || call.parser.isSet(QStringLiteral("apply-policy")))
+        return std::nullopt;
+    if (call.parser.isSet(QStringLiteral("skip-policy"))) {
+        plan->hasPolicy = false;
+        out() << "\nThe network policy is left as it is (--skip-policy).\n";
+        return std::nullopt;
+    }
+    if (!isTerminal(STDIN_FILENO)) {
+        out().flush();
+        return failure(QStringLiteral("the bundle would change the network policy of every sandbox (%1); run again "
+                                      "with --apply-policy to apply it, or --skip-policy to import the kit alone; "
+                                      "nothing was written")
+                           .arg(changes.join(QStringLiteral(", "))));
+    }
+    out().flush();
+    for (;;) {
+        const std::optional<QString> answer =
+            readAnswer(QStringLiteral("Apply the bundle's network policy to every sandbox (%1)? [y/N] ")
+                           .arg(changes.join(QStringLiteral(", "))));
+        const QString word = answer.value_or(QString()).toLower();
+        if (word == QLatin1String("y") || word == QLatin1String("yes"))
+            return std::nullopt;
+        if (!answer || word.isEmpty() || word == QLatin1String("n") || word == QLatin1String("no")) {
+            plan->hasPolicy = false;
+            out() << "The network policy is left as it is; importing the kit alone.\n";
+            return std::nullopt;
+        }
+        err() << "Answer y to apply it or n to import the kit alone.\n";
+    }
+}
+
 int runImport(const Invocation &call)
 {
     const QString file = call.positional.first();
@@ -186,7 +263,7 @@ int runImport(const Invocation &call)
     options.destination = call.parser.value(QStringLiteral("into"));
     options.replace = call.parser.isSet(QStringLiteral("replace"));
     QString error;
-    const std::optional<bundle::ImportPlan> plan = bundle::planImport(*opened.bundle, options, &error);
+    std::optional<bundle::ImportPlan> plan = bundle::planImport(*opened.bundle, options, &error);
     if (!plan)
         return failure(error);
     printPreview(file, *opened.bundle, *plan);
@@ -194,6 +271,10 @@ int runImport(const Invocation &call)
         out() << "\nDry run: nothing was written.\n";
         return ExitOk;
     }
+    if (call.parser.isSet(QStringLiteral("apply-policy")) && call.parser.isSet(QStringLiteral("skip-policy")))
+        return usageError(call.commandPath, QStringLiteral("--apply-policy and --skip-policy exclude each other"));
+    if (const std::optional<int> stopped = consentToPolicy(call, &*plan))
+        return *stopped;
     out().flush();
     if (!bundle::applyImport(*opened.bundle, *plan, options, &error))
         return failure(error);
@@ -201,7 +282,7 @@ int runImport(const Invocation &call)
     if (plan->hasPolicy)
         out() << "; policy updated (" << plan->rulesToAdd() << " rules added)";
     out() << ".\n";
-    printNextSteps(*plan, opened.bundle->kit.name);
+    printNextSteps(*plan, opened.bundle->kit.name, !policy::hostGrantsOf(opened.bundle->kit.networkAllow).isEmpty());
     return ExitOk;
 }
 
@@ -244,12 +325,21 @@ Command bundleCommand()
                        "the kit valid), prints everything the import will change, then writes the kit to\n"
                        "~/.local/share/paddock/kits/NAME (or --into DIR), applies the bundle's policy and prints\n"
                        "the next steps. The kit is staged and renamed into place: a failed import leaves nothing\n"
-                       "behind. With --dry-run it stops after the preview.");
+                       "behind. With --dry-run it stops after the preview.\n\n"
+                       "A policy preset or rules that would change the network policy of every sandbox are asked\n"
+                       "about on a terminal; in scripts they need --apply-policy (or --skip-policy to import the\n"
+                       "kit alone), otherwise nothing is written (exit 1). The kit's rules that reach this\n"
+                       "computer or its networks (host grants) are listed, and asked about at the first run.");
     importCommand.options = {
         QCommandLineOption(QStringLiteral("dry-run"), QStringLiteral("Print what would change; write nothing.")),
-        QCommandLineOption(QStringLiteral("into"), QStringLiteral("The kit folder to create instead of the default (named as a kit is)."),
+        QCommandLineOption(QStringLiteral("into"),
+                           QStringLiteral("The kit folder to create instead of the default (named as a kit is)."),
                            QStringLiteral("DIR")),
         QCommandLineOption(QStringLiteral("replace"), QStringLiteral("Replace the kit folder if it exists.")),
+        QCommandLineOption(QStringLiteral("apply-policy"),
+                           QStringLiteral("Apply the bundle's policy preset and rules without asking.")),
+        QCommandLineOption(QStringLiteral("skip-policy"),
+                           QStringLiteral("Import the kit alone; leave the network policy as it is.")),
     };
     importCommand.positionalSyntax = QStringLiteral("FILE");
     importCommand.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("A .paddock bundle.")}};

@@ -21,7 +21,7 @@ Command rootCommand()
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << caCommand() << daemonCommand();
+                     << grantCommand() << caCommand() << daemonCommand();
     return root;
 }
 

@@ -13,6 +13,7 @@ Command policyCommand(); // PolicyCommands.cpp
 Command proxyCommand();  // ProxyCommands.cpp
 Command secretCommand(); // SecretCommands.cpp: set, ls, rm
 Command bindingCommand(); // BindingCommands.cpp: approve, revoke, ls, check
+Command grantCommand();   // GrantCommands.cpp: check, approve, ls, revoke
 Command caCommand();     // CaCommands.cpp: show, rotate, trust, trusted, untrust
 QList<Command> sessionCommands(); // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands(); // SandboxCommands.cpp: create, start, ls, stop, rm, logs

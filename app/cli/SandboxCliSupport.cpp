@@ -48,7 +48,10 @@ QString creationHelp()
         "Provider keys stay in the keychain: the proxy adds them to requests for the domains the kit\n"
         "names, once approved. A required key that is not stored stops the start with the command\n"
         "that stores it; keys going to domains not yet approved are asked about on a terminal,\n"
-        "approved with --approve-credentials, and otherwise stop the start (exit 1).");
+        "approved with --approve-credentials, and otherwise stop the start (exit 1).\n\n"
+        "Kit rules that reach this computer or its networks (127.0.0.1:*, 10.0.0.0/8,\n"
+        "169.254.169.254:80: host grants, see 'paddock grant') are asked about on a terminal,\n"
+        "approved with --approve-host-grants, and otherwise stop the start (exit 1).");
 }
 
 QCommandLineOption backendOption()

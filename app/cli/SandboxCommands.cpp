@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock create|start|ls|stop|rm|logs (run, attach and exec are in SessionCommands.cpp)
 #include "Cli.h"
+#include "HostGrantCli.h"
 #include "SandboxCliSupport.h"
 
 #include <QJsonArray>
@@ -23,18 +24,25 @@ int runCreate(const Invocation &call)
     std::optional<QJsonObject> params = creationParams(call, &code);
     if (!params)
         return code;
+    if (const std::optional<int> stopped = checkHostGrants(call, *params))
+        return *stopped;
     if (const std::optional<int> stopped = checkCredentials(call, *params))
         return *stopped;
     if (call.parser.isSet(approveOption()))
         params->insert(QStringLiteral("approveCredentials"), true);
+    if (call.parser.isSet(approveHostGrantsOption()))
+        params->insert(QStringLiteral("approveHostGrants"), true);
     return createDetached(*params, false);
 }
 
 int runStart(const Invocation &call)
 {
     for (const QString &name : call.positional) {
-        const std::optional<QJsonObject> started =
-            callDaemon(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}});
+        // The daemon checks the kit's host grants again: approved since creation, or revoked.
+        const std::optional<QJsonObject> started = callDaemon(
+            QStringLiteral("sandbox.start"),
+            {{QStringLiteral("name"), name},
+             {QStringLiteral("approveHostGrants"), call.parser.isSet(approveHostGrantsOption().names().first())}});
         if (!started)
             return ExitFailed;
         printNotes(*started);
@@ -193,8 +201,8 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), isolationOption(), nameOption(), kitOption(), argOption(),
-                      approveOption(), cloneOption(), ttyOption(), unprotectedOption()};
+    create.options = {backendOption(), isolationOption(), nameOption(), kitOption(),       argOption(),
+                      approveOption(), approveHostGrantsOption(), cloneOption(), ttyOption(), unprotectedOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),
@@ -202,6 +210,7 @@ QList<Command> sandboxCommands()
                                         "attach NAME'\njoins. The sandbox runs until 'paddock stop NAME', whatever "
                                         "the agent does; the agent's\noutput also goes to 'paddock logs NAME'."),
                          runStart);
+    start.options = {approveHostGrantsOption()};
     start.positionalSyntax = QStringLiteral("NAME...");
     start.minPositional = 1;
 

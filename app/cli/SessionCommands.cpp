@@ -2,6 +2,7 @@
 // paddock run|attach|exec: a terminal (or a script's streams) joined to a session inside a
 // running sandbox, through the sandbox's supervisor. The sandbox keeps running afterwards.
 #include "Cli.h"
+#include "HostGrantCli.h"
 #include "SandboxCliSupport.h"
 
 #include "api/DaemonConnection.h"
@@ -105,10 +106,14 @@ int runRun(const Invocation &call)
     std::optional<QJsonObject> params = creationParams(call, &code);
     if (!params)
         return code;
+    if (const std::optional<int> stopped = checkHostGrants(call, *params))
+        return *stopped;
     if (const std::optional<int> stopped = checkCredentials(call, *params))
         return *stopped;
     if (call.parser.isSet(approveOption()))
         params->insert(QStringLiteral("approveCredentials"), true);
+    if (call.parser.isSet(approveHostGrantsOption()))
+        params->insert(QStringLiteral("approveHostGrants"), true);
     if (call.parser.isSet(QStringLiteral("detach")))
         return createDetached(*params, true);
     const std::optional<kit::Kit> kit = loadKitOf(*params);
@@ -235,6 +240,7 @@ QList<Command> sessionCommands()
                    kitOption(),
                    argOption(),
                    approveOption(),
+                   approveHostGrantsOption(),
                    QCommandLineOption(QStringLiteral("detach"), QStringLiteral("Start it in the background.")),
                    QCommandLineOption(QStringLiteral("rm"), QStringLiteral("Remove the sandbox when the agent ends.")),
                    QCommandLineOption(QStringLiteral("new-session"),

@@ -3,6 +3,7 @@
 
 #include "bundle/Bundle.h"
 #include "kit/KitLibrary.h"
+#include "policy/HostGrant.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -39,8 +40,11 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
             lines << ClassroomModel::tr("• set the network policy preset: %1 → %2")
                          .arg(policy::presetName(plan.currentPreset), policy::presetName(plan.newPreset));
         for (const bundle::PlannedRule &rule : plan.rules) {
-            const QString text = QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.rule.verdict), rule.rule.pattern,
-                                                                   rule.rule.scope.toString());
+            QString text = QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.rule.verdict), rule.rule.pattern,
+                                                             rule.rule.scope.toString());
+            const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(rule.rule.pattern));
+            if (grant && rule.rule.verdict == policy::Verdict::Allow)
+                text += ClassroomModel::tr(", a host grant: reaches %1").arg(grant->reachPhrase());
             lines << (rule.alreadyPresent ? ClassroomModel::tr("• keep the rule %1 (already present)")
                                           : ClassroomModel::tr("• add the rule %1"))
                          .arg(text);
@@ -60,6 +64,15 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
         for (const bundle::BundleSecret &secret : plan.secrets)
             lines << QStringLiteral("• %1: %2").arg(secret.service, secret.description);
     }
+    const QList<policy::HostGrant> grants = policy::hostGrantsOf(opened.kit.networkAllow);
+    if (!grants.isEmpty()) {
+        lines << QString()
+              << ClassroomModel::tr("The kit reaches this computer or its networks (asked before its first sandbox):");
+        for (const policy::HostGrant &grant : grants)
+            lines << ClassroomModel::tr("• %1 reaches %2").arg(grant.pattern, grant.reachPhrase());
+    }
+    if (plan.newPreset == policy::Preset::AllowAll && plan.presetChanges())
+        lines << ClassroomModel::tr("Warning: allow-all lets every sandbox reach every public host");
     for (const QString &warning : opened.warnings)
         lines << ClassroomModel::tr("Warning: %1").arg(warning);
     return lines.join(QLatin1Char('\n'));

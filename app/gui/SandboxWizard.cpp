@@ -3,6 +3,7 @@
 
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
+#include "policy/HostGrant.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -174,6 +175,8 @@ void SandboxWizard::loadKit()
     m_kitError.clear();
     m_review.clear();
     m_hostWarnings.clear();
+    m_hostGrants.clear();
+    m_hostGrantsAllowed = false;
     m_credentials.clear();
     m_credentialsChecked = false;
     m_approvalGiven = false;
@@ -226,6 +229,9 @@ void SandboxWizard::loadKit()
                 {QStringLiteral("ports"), ports},
                 {QStringLiteral("installCommands"), int(kit.setup.install.size())},
             };
+            for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow))
+                m_hostGrants << QVariantMap{{QStringLiteral("pattern"), grant.pattern},
+                                            {QStringLiteral("reaches"), grant.reachPhrase()}};
             if (kit.privileged.value_or(false))
                 m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
             for (const QString &pattern : kit.networkAllow) {
@@ -246,8 +252,17 @@ void SandboxWizard::loadKit()
     }
     qCDebug(lcWizard) << "kit" << m_kitDirectory << (m_kitValid ? "usable" : qPrintable(m_kitError));
     Q_EMIT kitChanged();
+    Q_EMIT hostGrantsChanged();
     Q_EMIT credentialsChanged();
     updateWarnings();
+}
+
+void SandboxWizard::setHostGrantsAllowed(bool allowed)
+{
+    if (m_hostGrantsAllowed == allowed)
+        return;
+    m_hostGrantsAllowed = allowed;
+    Q_EMIT hostGrantsChanged();
 }
 
 void SandboxWizard::updateWarnings()
@@ -396,6 +411,9 @@ void SandboxWizard::create()
         return setError(tr("Choose an existing project folder."));
     if (!m_kitValid)
         return setError(m_kitError);
+    if (!hostGrantsReady())
+        return setError(tr("Allow the kit to reach this computer and its networks in the review, or choose "
+                           "another kit."));
     QJsonObject params{{QStringLiteral("kit"), m_kitDirectory},
                        {QStringLiteral("workspace"), m_folder},
                        {QStringLiteral("backend"), m_backend},
@@ -405,6 +423,8 @@ void SandboxWizard::create()
         params.insert(QStringLiteral("name"), m_sandboxName);
     if (m_approvalGiven)
         params.insert(QStringLiteral("approveCredentials"), true);
+    if (!m_hostGrants.isEmpty())
+        params.insert(QStringLiteral("approveHostGrants"), true);
     setError(QString());
     setPhase(QStringLiteral("creating"));
     QPointer<SandboxWizard> self(this);

@@ -22,6 +22,11 @@ namespace paddock::gui {
  * comes from `binding.check`, which reads the keychain and credentials.yaml in the daemon;
  * keys are stored with `secret.set`, approvals with `binding.approve`, and once the user
  * approved, `sandbox.create` gets `approveCredentials: true`.
+ *
+ * The kit's host grants (allow rules that reach this computer or its networks: loopback,
+ * private ranges, cloud metadata) are listed in the review, which does not go on until the
+ * user ticks that they allow them; `sandbox.create` then gets `approveHostGrants: true` and
+ * the daemon records them for the kit, as `paddock run --approve-host-grants` does.
  */
 class SandboxWizard : public QObject
 {
@@ -44,6 +49,9 @@ class SandboxWizard : public QObject
     Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
     Q_PROPERTY(QVariantList warnings READ warnings NOTIFY warningsChanged)
+    Q_PROPERTY(QVariantList hostGrants READ hostGrants NOTIFY kitChanged)
+    Q_PROPERTY(bool hostGrantsAllowed READ hostGrantsAllowed WRITE setHostGrantsAllowed NOTIFY hostGrantsChanged)
+    Q_PROPERTY(bool hostGrantsReady READ hostGrantsReady NOTIFY hostGrantsChanged)
     Q_PROPERTY(QVariantList credentials READ credentials NOTIFY credentialsChanged)
     Q_PROPERTY(bool credentialsChecked READ credentialsChecked NOTIFY credentialsChanged)
     Q_PROPERTY(bool keychainAvailable READ keychainAvailable NOTIFY credentialsChanged)
@@ -82,6 +90,12 @@ public:
     QString sandboxName() const { return m_sandboxName; }
     void setSandboxName(const QString &name);
     QVariantList warnings() const { return m_warnings; }
+    /** [{pattern, reaches}]: the kit's allow rules that reach this computer or its networks. */
+    QVariantList hostGrants() const { return m_hostGrants; }
+    bool hostGrantsAllowed() const { return m_hostGrantsAllowed; }
+    void setHostGrantsAllowed(bool allowed);
+    /** No host grant, or the user allowed them. */
+    bool hostGrantsReady() const { return m_hostGrants.isEmpty() || m_hostGrantsAllowed; }
     QVariantList credentials() const { return m_credentials; }
     bool credentialsChecked() const { return m_credentialsChecked; }
     bool keychainAvailable() const { return m_keychainAvailable; }
@@ -122,6 +136,7 @@ Q_SIGNALS:
     void optionsChanged();
     void isolationsChanged();
     void warningsChanged();
+    void hostGrantsChanged();
     void credentialsChanged();
     void busyChanged();
     void errorChanged();
@@ -152,6 +167,8 @@ private:
     QString m_workspaceMode = QStringLiteral("direct");
     QString m_sandboxName;
     QVariantList m_warnings;
+    QVariantList m_hostGrants;
+    bool m_hostGrantsAllowed = false;
     QVariantList m_credentials;
     bool m_credentialsChecked = false;
     bool m_keychainAvailable = true;

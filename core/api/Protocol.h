@@ -104,6 +104,11 @@ inline constexpr const char *kBackendUnavailable = "backend-unavailable";
  * names the commands that fix it and `sandbox.credentials` describes it for a dialog.
  */
 inline constexpr const char *kCredentialsRequired = "credentials-required";
+/**
+ * The kit's `permissions.network.allow` reaches this computer or its networks (host grants) and
+ * the user has not approved that; the message names each grant and the command that approves it.
+ */
+inline constexpr const char *kHostGrantsRequired = "host-grants-required";
 /** credentials.yaml cannot be read or written. */
 inline constexpr const char *kBindingsError = "bindings-error";
 /** The certificate bundle sandboxes trust (with the local authority) could not be made. */

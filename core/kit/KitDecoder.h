@@ -146,6 +146,8 @@ private:
     void readMemory(Resources &resources, const YAML::Node &value, const YAML::Node &key, const At &at);
     void readAgentInstructions(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readPermissions(const YAML::Node &value, const YAML::Node &key, const At &at);
+    /** A warning at each entry of `permissions.network.allow` that is a host grant. */
+    void warnHostGrants(const YAML::Node &allow);
     void readNetwork(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readEnvironment(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readVariables(const YAML::Node &value, const YAML::Node &key, const At &at);

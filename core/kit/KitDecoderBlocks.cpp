@@ -4,6 +4,7 @@
 #include "kit/KitDecoder.h"
 
 #include "kit/KitRules.h"
+#include "policy/HostGrant.h"
 
 #include <QRegularExpression>
 
@@ -174,10 +175,32 @@ void KitDecoder::readNetwork(const YAML::Node &value, const YAML::Node &key, con
     fields(value, at,
            {
                {"allow",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) { m_kit.networkAllow = strList(v, k, a); }},
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
+                    m_kit.networkAllow = strList(v, k, a);
+                    warnHostGrants(v);
+                }},
                {"deny",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) { m_kit.networkDeny = strList(v, k, a); }},
            });
+}
+
+void KitDecoder::warnHostGrants(const YAML::Node &allow)
+{
+    if (!allow.IsSequence())
+        return;
+    // strList() kept one entry per item, so the positions line up; a placeholder left
+    // unresolved is no pattern yet and is checked when the kit runs with its value.
+    qsizetype i = 0;
+    for (auto it = allow.begin(); it != allow.end() && i < m_kit.networkAllow.size(); ++it, ++i) {
+        const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(m_kit.networkAllow.at(i)));
+        if (!grant)
+            continue;
+        warning(locOf(it->Mark()),
+                QStringLiteral("`%1` reaches this computer or its networks (%2): a host grant, which a sandbox of this "
+                               "kit gets only once you approve it (`paddock grant approve --kit KIT-FOLDER`, or "
+                               "--approve-host-grants)")
+                    .arg(m_kit.networkAllow.at(i), grant->reachPhrase()));
+    }
 }
 
 void KitDecoder::readEnvironment(const YAML::Node &value, const YAML::Node &key, const At &at)

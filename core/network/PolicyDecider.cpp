@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "network/PolicyDecider.h"
 
+#include "policy/HostGrant.h"
 #include "policy/IpAddress.h"
 
 #include <QLoggingCategory>
@@ -26,14 +27,18 @@ constexpr QChar kLearnedMark = QChar(0x1e);
  */
 bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query)
 {
-    if (const std::optional<policy::IpAddress> literal = policy::IpAddress::parse(query.host))
-        return literal->isNonPublic();
+    const policy::LocalAddresses &local = engine.localAddresses();
+    std::optional<policy::IpAddress> literal = policy::IpAddress::parse(query.host);
+    if (!literal)
+        literal = policy::legacyIpv4Spelling(policy::normaliseHostName(query.host));
+    if (literal)
+        return policy::guardedKind(*literal, local) != nullptr;
     if (engine.resolveOverride(query.host))
         return false; // the user's own mapping, trusted
     if (query.host == QLatin1String("localhost") || query.host.endsWith(QLatin1String(".localhost")))
         return true;
     for (const QHostAddress &address : query.addresses) {
-        if (policy::IpAddress::fromHostAddress(address).isNonPublic())
+        if (policy::guardedKind(policy::IpAddress::fromHostAddress(address), local))
             return true;
     }
     return false;

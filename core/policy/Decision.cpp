@@ -44,10 +44,17 @@ QString Decision::reason() const
         return QStringLiteral("%1 is denied by rule %2: %3").arg(where, rule->id, rule->describe());
     case Basis::NoMatchingRule:
         return QStringLiteral("no rule allows %1 (default deny)").arg(where);
-    case Basis::NonPublicAddress:
-        return QStringLiteral("%1 leads to %2, a %3 address; an allowed name may reach such an address only when "
-                              "a rule allows that address or its range (protection against DNS rebinding)")
-            .arg(where, address.toString(), QLatin1String(address.nonPublicKind()));
+    case Basis::NonPublicAddress: {
+        const QString kind = QLatin1String(addressKind ? addressKind : address.nonPublicKind());
+        if (literal)
+            return QStringLiteral("%1 is a %2 address, on this computer or its networks; it is reached only through a "
+                                  "rule that names it or its range, not through %3")
+                .arg(where, kind, rule ? rule->describe() : QStringLiteral("the default"));
+        return QStringLiteral("%1 leads to %2, a %3 address; an allowed name reaches this computer or its networks "
+                              "only through a trusted mapping (paddock policy resolve set), never through a rule for "
+                              "another name or address (protection against DNS rebinding)")
+            .arg(where, address.toString(), kind);
+    }
     case Basis::InvalidHost:
         return QStringLiteral("\"%1\" is not a valid host name or address").arg(host);
     }

@@ -31,7 +31,7 @@ struct Decision
         AllowedByRule,    ///< an allow rule matched and no deny rule did
         DeniedByRule,     ///< a deny rule matched (deny wins over allow)
         NoMatchingRule,   ///< nothing allowed it: the default is deny
-        NonPublicAddress, ///< allowed by name, but it resolves to a loopback/private/link-local address
+        NonPublicAddress, ///< allowed, but it leads to a guarded address no rule names (IpAddress::isNonPublic())
         InvalidHost,      ///< the host is not a host name or address
     };
 
@@ -40,7 +40,9 @@ struct Decision
     std::optional<Rule> rule; ///< the deciding rule; for NonPublicAddress the rule that allowed the name
     QString host;             ///< as requested
     std::uint16_t port = 0;
-    IpAddress address; ///< for NonPublicAddress, the address that was refused
+    IpAddress address;                 ///< for NonPublicAddress, the address that was refused
+    const char *addressKind = nullptr; ///< for NonPublicAddress: "loopback", "this computer's own", ...
+    bool literal = false;              ///< the host was an address, not a name
 
     /** The rule id, or "default deny" when no rule decided. */
     QString ruleLabel() const;

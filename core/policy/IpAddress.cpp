@@ -3,6 +3,7 @@
 
 #include <QHostAddress>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cstring>
 
@@ -11,25 +12,57 @@ namespace {
 
 constexpr std::array<std::uint8_t, 12> kMappedPrefix{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 constexpr std::array<std::uint8_t, 12> kNat64Prefix{0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr std::array<std::uint8_t, 12> kCompatiblePrefix{}; // ::a.b.c.d, deprecated (RFC 4291)
 
 bool hasPrefix12(const std::array<std::uint8_t, 16> &bytes, const std::array<std::uint8_t, 12> &prefix)
 {
     return std::memcmp(bytes.data(), prefix.data(), prefix.size()) == 0;
 }
 
-const char *nonPublicKindV4(std::uint8_t a, std::uint8_t b)
+/** @brief An IPv4 range the guard refuses. */
+struct V4Range
 {
-    if (a == 0)
-        return "unspecified"; // "this network", includes 0.0.0.0
-    if (a == 127)
-        return "loopback";
-    if (a == 10 || (a == 172 && (b & 0xf0) == 16) || (a == 192 && b == 168))
-        return "private";
-    if (a == 169 && b == 254)
-        return "link-local"; // includes the cloud metadata service, 169.254.169.254
-    if (a == 100 && (b & 0xc0) == 64)
-        return "shared (CGNAT)";
+    std::uint32_t base;
+    int prefixLength;
+    const char *kind;
+};
+
+constexpr std::uint32_t v4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d)
+{
+    return std::uint32_t(a) << 24 | std::uint32_t(b) << 16 | std::uint32_t(c) << 8 | d;
+}
+
+// Everything a host name must not lead to: the host itself, the networks it sits on, and the
+// special-purpose ranges that no public service uses (RFC 6890). One list serves both the
+// guard and the check of rules that reach these ranges, so they cannot disagree.
+constexpr std::array<V4Range, 11> kGuardedV4{{
+    {v4(168, 63, 129, 16), 32, "cloud metadata"}, // Azure's; the others are link-local or CGNAT
+    {v4(0, 0, 0, 0), 8, "unspecified"},           // "this network", includes 0.0.0.0
+    {v4(127, 0, 0, 0), 8, "loopback"},
+    {v4(10, 0, 0, 0), 8, "private"},
+    {v4(172, 16, 0, 0), 12, "private"},
+    {v4(192, 168, 0, 0), 16, "private"},
+    {v4(169, 254, 0, 0), 16, "link-local"}, // includes the cloud metadata service, 169.254.169.254
+    {v4(100, 64, 0, 0), 10, "shared (CGNAT)"},
+    {v4(192, 0, 0, 0), 24, "IETF protocol assignment"},
+    {v4(198, 18, 0, 0), 15, "benchmarking"},
+    {v4(240, 0, 0, 0), 4, "reserved"}, // includes the broadcast address
+}};
+
+const char *nonPublicKindV4(const std::uint8_t *bytes)
+{
+    const std::uint32_t address = v4(bytes[0], bytes[1], bytes[2], bytes[3]);
+    for (const V4Range &range : kGuardedV4) {
+        const std::uint32_t mask = ~std::uint32_t(0) << (32 - range.prefixLength);
+        if ((address & mask) == range.base)
+            return range.kind;
+    }
     return nullptr;
+}
+
+IpNetwork networkOf(std::array<std::uint8_t, 16> bytes, int prefixLength)
+{
+    return {IpAddress::fromBytes(bytes).masked(prefixLength), prefixLength};
 }
 
 } // namespace
@@ -106,7 +139,7 @@ const char *IpAddress::nonPublicKind() const
     // Mapped and NAT64 addresses carry an IPv4 address in their last four bytes; a
     // resolver can hand out either to reach the same host.
     if (hasPrefix12(m_bytes, kMappedPrefix) || hasPrefix12(m_bytes, kNat64Prefix))
-        return nonPublicKindV4(m_bytes[12], m_bytes[13]);
+        return nonPublicKindV4(m_bytes.data() + 12);
 
     static constexpr std::array<std::uint8_t, 16> zero{};
     static constexpr std::array<std::uint8_t, 16> loopback{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
@@ -114,8 +147,21 @@ const char *IpAddress::nonPublicKind() const
         return "unspecified";
     if (m_bytes == loopback)
         return "loopback";
+    if (hasPrefix12(m_bytes, kCompatiblePrefix)) {
+        // A system with a configured sit tunnel sends ::a.b.c.d to a.b.c.d over IPv4; no
+        // public service is reached this way, so the whole range is refused.
+        const char *kind = nonPublicKindV4(m_bytes.data() + 12);
+        return kind ? kind : "IPv4-compatible";
+    }
+    if (m_bytes[0] == 0x20 && m_bytes[1] == 0x02) // 2002::/16, 6to4: the IPv4 address follows
+        return nonPublicKindV4(m_bytes.data() + 2);
+    if (m_bytes[0] == 0 && m_bytes[1] == 0x64 && m_bytes[2] == 0xff && m_bytes[3] == 0x9b && m_bytes[4] == 0 &&
+        m_bytes[5] == 1) // 64:ff9b:1::/48 (RFC 8215)
+        return "local-use NAT64";
     if (m_bytes[0] == 0xfe && (m_bytes[1] & 0xc0) == 0x80) // fe80::/10
         return "link-local";
+    if (m_bytes[0] == 0xfe && (m_bytes[1] & 0xc0) == 0xc0) // fec0::/10, the former private range
+        return "site-local";
     if ((m_bytes[0] & 0xfe) == 0xfc) // fc00::/7
         return "unique-local";
     return nullptr;
@@ -136,6 +182,41 @@ QString IpNetwork::toString() const
     if (prefixLength == fullLength)
         return base.toString();
     return base.toString() + QLatin1Char('/') + QString::number(v4 ? prefixLength - 96 : prefixLength);
+}
+
+const std::vector<GuardedRange> &guardedRanges()
+{
+    static const std::vector<GuardedRange> ranges = [] {
+        std::vector<GuardedRange> result;
+        auto add = [&result](std::array<std::uint8_t, 16> bytes, int prefixLength, const char *kind) {
+            result.push_back({networkOf(bytes, prefixLength), kind});
+        };
+        for (const V4Range &range : kGuardedV4) {
+            const std::array<std::uint8_t, 4> quad{std::uint8_t(range.base >> 24), std::uint8_t(range.base >> 16),
+                                                   std::uint8_t(range.base >> 8), std::uint8_t(range.base)};
+            for (const auto &prefix : {kMappedPrefix, kNat64Prefix, kCompatiblePrefix}) {
+                std::array<std::uint8_t, 16> bytes{};
+                std::memcpy(bytes.data(), prefix.data(), prefix.size());
+                std::memcpy(bytes.data() + 12, quad.data(), 4);
+                add(bytes, 96 + range.prefixLength, range.kind);
+            }
+            std::array<std::uint8_t, 16> sixToFour{0x20, 0x02};
+            std::memcpy(sixToFour.data() + 2, quad.data(), 4);
+            add(sixToFour, 16 + range.prefixLength, range.kind);
+        }
+        add({}, 128, "unspecified");
+        add({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 128, "loopback");
+        add({}, 96, "IPv4-compatible");
+        add({0, 0x64, 0xff, 0x9b, 0, 1}, 48, "local-use NAT64");
+        add({0xfe, 0x80}, 10, "link-local");
+        add({0xfe, 0xc0}, 10, "site-local");
+        add({0xfc}, 7, "unique-local");
+        std::stable_sort(result.begin(), result.end(), [](const GuardedRange &a, const GuardedRange &b) {
+            return a.network.prefixLength > b.network.prefixLength;
+        });
+        return result;
+    }();
+    return ranges;
 }
 
 } // namespace paddock::policy

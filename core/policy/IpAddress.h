@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 class QHostAddress;
 
@@ -36,11 +37,12 @@ public:
     IpAddress masked(int prefixLength) const;
     /**
      * True for addresses a sandbox must not reach through an allowed name: loopback,
-     * link-local (cloud metadata), private, CGNAT, unique-local, unspecified, and the
-     * IPv4-mapped and NAT64 forms of those.
+     * link-local (cloud metadata), private, CGNAT, unique-local, unspecified, reserved and
+     * the other special-purpose ranges of guardedRanges(), and the IPv6 spellings of the
+     * IPv4 ones (mapped, NAT64, IPv4-compatible, 6to4).
      */
     bool isNonPublic() const { return nonPublicKind() != nullptr; }
-    /** "loopback", "link-local", "private", "shared (CGNAT)", "unique-local", "unspecified", or nullptr. */
+    /** What kind of non-public address this is ("loopback", "private", ...), or nullptr. */
     const char *nonPublicKind() const;
     /** Dotted quad for IPv4, compressed RFC 5952 text for IPv6. */
     QString toString() const;
@@ -59,9 +61,25 @@ struct IpNetwork
     int prefixLength = 128;
 
     bool contains(const IpAddress &address) const { return address.masked(prefixLength) == base; }
+    /** True when the two ranges share at least one address (one contains the other's base). */
+    bool overlaps(const IpNetwork &other) const { return contains(other.base) || other.contains(base); }
     /** `10.0.0.0/8`, `fd00::/8`, or the bare address for a single host. */
     QString toString() const;
     friend bool operator==(const IpNetwork &, const IpNetwork &) = default;
 };
+
+/** @brief A range the rebinding guard refuses, with the kind of address it holds. */
+struct GuardedRange
+{
+    IpNetwork network;
+    const char *kind; ///< as IpAddress::nonPublicKind() says it
+};
+
+/**
+ * Every range IpAddress::isNonPublic() refuses, each IPv4 one also in its IPv6 spellings
+ * (mapped, NAT64, IPv4-compatible, 6to4), longest prefix first. For telling whether a rule's
+ * range reaches any of them; classifying one address does not need the list.
+ */
+const std::vector<GuardedRange> &guardedRanges();
 
 } // namespace paddock::policy

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/PolicyEngine.h"
 
+#include "policy/HostGrant.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcEngine, "paddock.policy.engine")
@@ -60,6 +62,20 @@ QString allowCommand(const QString &pattern, const QString &sandbox)
     return command;
 }
 
+/** What opens a guarded address: a rule naming it, or for a name the user's own mapping. */
+QString guardFix(const Decision &decision, const QString &sandbox)
+{
+    if (decision.literal)
+        return allowCommand(patternFor(decision.address.toString(), decision.port), sandbox);
+    // A name whose meaning is fixed (localhost) is opened by a rule naming it; any other name
+    // only by the user's own statement of where it leads.
+    const std::string name = normaliseHostName(decision.host);
+    if (!fixedReachOf(name).empty())
+        return allowCommand(patternFor(QString::fromStdString(name), decision.port), sandbox);
+    return QStringLiteral("paddock policy resolve set %1 %2")
+        .arg(QString::fromStdString(name), decision.address.toString());
+}
+
 QString fixFor(const Decision &decision, const QString &sandbox)
 {
     switch (decision.basis) {
@@ -71,7 +87,7 @@ QString fixFor(const Decision &decision, const QString &sandbox)
         return allowCommand(patternFor(QString::fromStdString(name), decision.port), sandbox);
     }
     case Decision::Basis::NonPublicAddress:
-        return allowCommand(patternFor(decision.address.toString(), decision.port), sandbox);
+        return guardFix(decision, sandbox);
     case Decision::Basis::DeniedByRule:
         switch (decision.rule->origin) {
         case Origin::User:
@@ -113,7 +129,9 @@ KitRules kitNetworkRules(const QString &kit, const QStringList &allow, const QSt
     return result;
 }
 
-PolicyEngine::PolicyEngine() : m_snapshot(Snapshot::build({}, {})) {}
+PolicyEngine::PolicyEngine(std::shared_ptr<const LocalAddresses> local)
+    : m_local(local ? std::move(local) : LocalAddresses::system()), m_snapshot(Snapshot::build({}, {}, m_local))
+{}
 
 void PolicyEngine::setPolicy(const PolicyData &data)
 {
@@ -139,7 +157,7 @@ void PolicyEngine::removeKitRules(const QString &kit)
 void PolicyEngine::rebuildLocked()
 {
     // Built outside the reader lock: readers keep using the old snapshot meanwhile.
-    std::shared_ptr<const Snapshot> next = Snapshot::build(m_data, m_kitRules);
+    std::shared_ptr<const Snapshot> next = Snapshot::build(m_data, m_kitRules, m_local);
     qCDebug(lcEngine) << "policy now has" << next->rules().size() << "rules";
     const std::lock_guard lock(m_snapshotMutex);
     m_snapshot.swap(next);

@@ -34,7 +34,8 @@ KitRules kitNetworkRules(const QString &kit, const QStringList &allow, const QSt
 class PolicyEngine
 {
 public:
-    PolicyEngine();
+    /** @p local: this computer's addresses for the rebinding guard (LocalAddresses::system() when null). */
+    explicit PolicyEngine(std::shared_ptr<const LocalAddresses> local = nullptr);
 
     /** Replaces the stored policy (preset, rules, overrides). */
     void setPolicy(const PolicyData &data);
@@ -53,10 +54,13 @@ public:
                       const QList<QHostAddress> &addresses = {}) const;
     /** The trusted address configured for @p host, if any: callers use it instead of DNS. */
     std::optional<QHostAddress> resolveOverride(QStringView host) const;
+    /** The addresses the guard counts as this computer's own. */
+    const LocalAddresses &localAddresses() const { return *m_local; }
 
 private:
     void rebuildLocked();
 
+    std::shared_ptr<const LocalAddresses> m_local;
     std::mutex m_writeMutex; ///< serialises writers; readers never take it
     PolicyData m_data;
     QHash<QString, QList<Rule>> m_kitRules;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/Snapshot.h"
 
+#include "policy/HostGrant.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -136,10 +138,12 @@ void Snapshot::add(const Rule &rule)
     (rule.verdict == Verdict::Allow ? bucket->allow : bucket->deny).add(rule.pattern, index);
 }
 
-std::shared_ptr<const Snapshot> Snapshot::build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules)
+std::shared_ptr<const Snapshot> Snapshot::build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules,
+                                                std::shared_ptr<const LocalAddresses> local)
 {
     auto snapshot = std::make_shared<Snapshot>();
     snapshot->m_data = data;
+    snapshot->m_local = local ? std::move(local) : LocalAddresses::system();
     for (const Rule &rule : presetRules(data.preset))
         snapshot->add(rule);
     for (const Rule &rule : data.rules)
@@ -166,12 +170,38 @@ std::optional<QHostAddress> Snapshot::resolveOverride(QStringView host) const
     return QHostAddress(it->second.toString());
 }
 
-Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address) const
+Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const
 {
     decision.allowed = false;
     decision.basis = Decision::Basis::NonPublicAddress;
     decision.address = address;
+    decision.addressKind = kind;
     return decision;
+}
+
+const Snapshot::Entry *Snapshot::findAllow(const std::array<const Bucket *, 3> &buckets,
+                                           const std::optional<IpAddress> &literal, std::string_view name,
+                                           std::uint16_t port) const
+{
+    const Entry *allowed = nullptr;
+    if (!literal) {
+        for (const Bucket *bucket : buckets) {
+            if (bucket && !allowed)
+                allowed = bucket->allow.matchName(name, port);
+        }
+        return allowed;
+    }
+    // A rule naming the address is looked for in every scope before `**`: only such a rule
+    // opens a guarded address, wherever it is.
+    for (const Bucket *bucket : buckets) {
+        if (bucket && !allowed)
+            allowed = bucket->allow.matchAddress(*literal, port);
+    }
+    for (const Bucket *bucket : buckets) {
+        if (bucket && !allowed)
+            allowed = bucket->allow.matchEverything(port);
+    }
+    return allowed;
 }
 
 Decision Snapshot::decide(const Request &request) const
@@ -195,10 +225,14 @@ Decision Snapshot::decide(const Request &request) const
             decision.basis = Decision::Basis::InvalidHost;
             return decision;
         }
-        // "127.0.0.1." is still an address: no top-level domain is numeric.
+        // "127.0.0.1.", "127.1" and "0x7f000001" are addresses too: the resolver reads them
+        // so, and no top-level domain is numeric.
         if (name.back() >= '0' && name.back() <= '9')
             literal = IpAddress::parse(QString::fromLatin1(name.data(), qsizetype(name.size())));
+        if (!literal)
+            literal = legacyIpv4Spelling(name);
     }
+    decision.literal = literal.has_value();
 
     // The addresses the connection may actually reach. A trusted override replaces DNS.
     std::optional<IpAddress> overridden;
@@ -242,14 +276,7 @@ Decision Snapshot::decide(const Request &request) const
         }
     }
 
-    const Entry *allowed = nullptr;
-    for (const Bucket *bucket : buckets) {
-        if (!bucket || allowed)
-            continue;
-        allowed = literal ? bucket->allow.matchAddress(*literal, port) : bucket->allow.matchName(name, port);
-        if (!allowed && literal)
-            allowed = bucket->allow.matchEverything(port);
-    }
+    const Entry *allowed = findAllow(buckets, literal, name, port);
     if (!allowed) {
         decision.basis = Decision::Basis::NoMatchingRule;
         return decision;
@@ -258,23 +285,33 @@ Decision Snapshot::decide(const Request &request) const
     decision.basis = Decision::Basis::AllowedByRule;
     decision.rule = m_rules[allowed->rule];
 
-    // DNS-rebinding guard: an allowed name (or `**`) must not lead to the host's own
-    // services or the local network unless a rule names that address or range.
+    // The guard: a guarded address (this computer, its networks, special-purpose ranges) is
+    // reached only through exactly what names it. For an address, a rule naming it or its
+    // range; for a name, a trusted override, or a name whose meaning is fixed (localhost) and
+    // only its own addresses. A rule for one thing never opens the guard for another, so an
+    // allowed name or `**` cannot be pointed at the host's services (DNS rebinding).
     if (overridden)
         return decision;
+    const HostPattern &pattern = decision.rule->pattern;
+    const bool namedByRule = literal && pattern.isNetwork();
+    const std::vector<IpNetwork> fixedReach = literal || pattern.kind() == HostPattern::Kind::Everything
+                                                  ? std::vector<IpNetwork>()
+                                                  : fixedReachOf(pattern.domain());
     std::optional<IpAddress> refused;
+    const char *refusedKind = nullptr;
     forEachAddress([&](const IpAddress &address) {
-        if (!address.isNonPublic())
+        const char *kind = guardedKind(address, *m_local);
+        if (!kind || namedByRule)
             return false;
-        for (const Bucket *bucket : buckets) {
-            if (bucket && bucket->allow.matchAddress(address, port))
-                return false;
-        }
+        if (std::any_of(fixedReach.cbegin(), fixedReach.cend(),
+                        [&](const IpNetwork &network) { return network.contains(address); }))
+            return false;
         refused = address;
+        refusedKind = kind;
         return true;
     });
     if (refused)
-        return refuseNonPublic(std::move(decision), *refused);
+        return refuseNonPublic(std::move(decision), *refused, refusedKind);
     return decision;
 }
 

@@ -2,12 +2,16 @@
 #pragma once
 
 #include "policy/Decision.h"
+#include "policy/LocalAddresses.h"
 #include "policy/PolicyData.h"
 
 #include <QHash>
 #include <QList>
 
+#include <array>
+
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,7 +30,10 @@ namespace paddock::policy {
 class Snapshot
 {
 public:
-    static std::shared_ptr<const Snapshot> build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules);
+    /** @p local: the addresses of this computer, which the rebinding guard refuses like loopback. */
+    static std::shared_ptr<const Snapshot>
+    build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules,
+          std::shared_ptr<const LocalAddresses> local = LocalAddresses::system());
 
     Decision decide(const Request &request) const;
     /** The trusted address configured for @p host (any case, trailing dot, IDNA), if any. */
@@ -79,7 +86,10 @@ private:
     };
 
     void add(const Rule &rule);
-    Decision refuseNonPublic(Decision decision, const IpAddress &address) const;
+    Decision refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const;
+    /** The allow entry for @p request, searching @p buckets in order; a literal prefers address rules. */
+    const Entry *findAllow(const std::array<const Bucket *, 3> &buckets, const std::optional<IpAddress> &literal,
+                           std::string_view name, std::uint16_t port) const;
 
     PolicyData m_data;
     std::vector<Rule> m_rules;
@@ -87,6 +97,7 @@ private:
     QHash<QString, Bucket> m_sandboxes;
     QHash<QString, Bucket> m_kits;
     std::unordered_map<std::string, IpAddress, StringHash, std::equal_to<>> m_overrides;
+    std::shared_ptr<const LocalAddresses> m_local;
 };
 
 } // namespace paddock::policy

@@ -100,6 +100,9 @@ public:
      */
     static QByteArray readSecretFrom(secrets::SecretStore *store, const QString &sandbox, const QString &service);
 
+    /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
+    static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
+
 Q_SIGNALS:
     /** credentials.yaml or the secret index changed: the interceptions are to be made again. */
     void credentialsChanged();
@@ -107,8 +110,6 @@ Q_SIGNALS:
 private:
     /** Watches credentials.yaml and the secret index; whether either changed since last time. */
     bool watchFiles();
-    /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
-    static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
     void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
     bool writeBundles(QString *error);
     bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;

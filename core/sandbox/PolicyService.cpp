@@ -7,9 +7,11 @@
 #include "events/EventHub.h"
 #include "events/EventStore.h"
 #include "kit/KitEditor.h"
+#include "policy/HostGrantApprovals.h"
 #include "policy/PolicyStore.h"
 #include "policy/Preset.h"
 #include "policy/PublicSuffixList.h"
+#include "sandbox/CredentialInjection.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
@@ -172,6 +174,14 @@ void PolicyService::registerMethods()
                                 return api::Reply::success({{QStringLiteral("removed"), result.removed}});
                             });
 
+    m_server.registerMethod(QStringLiteral("grant.list"),
+                            [](const QJsonObject &, const api::CallContext &) { return listGrants(); });
+    m_server.registerMethod(
+        QStringLiteral("grant.approve"),
+        [this](const QJsonObject &params, const api::CallContext &) { return approveGrants(params); });
+    m_server.registerMethod(
+        QStringLiteral("grant.revoke"),
+        [this](const QJsonObject &params, const api::CallContext &) { return revokeGrants(params); });
     m_server.registerAsyncMethod(
         QStringLiteral("policy.allow"),
         [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
@@ -250,6 +260,81 @@ api::Reply PolicyService::updateRule(const QJsonObject &params)
     return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
 }
 
+api::Reply PolicyService::listGrants()
+{
+    policy::HostGrantApprovals approvals;
+    if (const std::optional<policy::PolicyError> problem = approvals.load())
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), problem->toString());
+    QJsonArray grants;
+    const policy::ApprovedGrants approved = approvals.approved();
+    for (auto it = approved.cbegin(); it != approved.cend(); ++it)
+        grants.append(QJsonObject{{QStringLiteral("kit"), it.key()},
+                                  {QStringLiteral("patterns"), QJsonArray::fromStringList(it.value())}});
+    return api::Reply::success({{QStringLiteral("grants"), grants}, {QStringLiteral("file"), approvals.path()}});
+}
+
+api::Reply PolicyService::approveGrants(const QJsonObject &params)
+{
+    QString sandbox;
+    const std::optional<kit::Kit> kit = CredentialInjection::kitOf(params, &sandbox);
+    if (!kit)
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
+                                   QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why")
+                                       .arg(params.value(QLatin1String("kit")).toString()));
+    const QList<policy::HostGrant> grants = policy::hostGrantsOf(kit->networkAllow);
+    QStringList patterns;
+    for (const QJsonValue &value : params.value(QLatin1String("patterns")).toArray()) {
+        const std::optional<policy::HostGrant> asked = policy::hostGrantOf(QStringView(value.toString()));
+        if (!asked || !grants.contains(*asked))
+            return invalid(QStringLiteral("%1 is not a host grant of the kit %2").arg(value.toString(), kit->name));
+        patterns << asked->pattern;
+    }
+    if (patterns.isEmpty()) {
+        for (const policy::HostGrant &grant : grants)
+            patterns << grant.pattern;
+    }
+    policy::HostGrantApprovals approvals;
+    QString error;
+    if (!patterns.isEmpty() && !approvals.approve(kit->name, patterns, &error))
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error);
+    qCInfo(lcPolicyService).noquote() << "approved host grants" << patterns.join(QStringLiteral(", ")) << "for kit"
+                                      << kit->name;
+    grantsChanged(kit->name);
+    return api::Reply::success(
+        {{QStringLiteral("kit"), kit->name}, {QStringLiteral("approved"), QJsonArray::fromStringList(patterns)}});
+}
+
+api::Reply PolicyService::revokeGrants(const QJsonObject &params)
+{
+    const QString kitName = params.value(QLatin1String("kit")).toString();
+    QStringList patterns;
+    for (const QJsonValue &value : params.value(QLatin1String("patterns")).toArray())
+        patterns << value.toString();
+    policy::HostGrantApprovals approvals;
+    QString error;
+    int removed = 0;
+    if (!approvals.revoke(kitName, patterns, &error, &removed))
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error);
+    if (removed == 0)
+        return api::Reply::failure(
+            QLatin1String(api::errors::kNotFound),
+            QStringLiteral("no host grant of the kit %1 is approved%2")
+                .arg(kitName,
+                     patterns.isEmpty() ? QString() : QStringLiteral(" as ") + patterns.join(QStringLiteral(", "))));
+    qCInfo(lcPolicyService) << "revoked" << removed << "host grants of kit" << kitName;
+    grantsChanged(kitName);
+    return api::Reply::success({{QStringLiteral("kit"), kitName}, {QStringLiteral("removed"), removed}});
+}
+
+void PolicyService::grantsChanged(const QString &kitName)
+{
+    // Running sandboxes of the kit decide with the approvals as they are now.
+    QString error;
+    if (m_sandboxes.reloadKitRules(kitName, &error))
+        m_server.publish(policyTopic(),
+                         {{QStringLiteral("changed"), QStringLiteral("kit")}, {QStringLiteral("kit"), kitName}});
+}
+
 QJsonObject PolicyService::policyJson()
 {
     const policy::PolicyData data = m_sandboxes.policyStore().policy();
@@ -323,6 +408,12 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
             for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
                 problems << diagnostic.toString();
             return reply.fail(QLatin1String(api::errors::kKitFailed), problems.join(QLatin1Char('\n')).trimmed());
+        }
+        // Allowing a refused address of this computer for the kit is the user's approval of it.
+        if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(*pattern))) {
+            policy::HostGrantApprovals approvals;
+            if (!approvals.approve(record->kitName, {grant->pattern}, &error))
+                return reply.fail(QLatin1String(api::errors::kPolicyFailed), error);
         }
         // The file is the kit's truth; its sandboxes decide with it from the next connection.
         if (!m_sandboxes.reloadKitRules(record->kitName, &error))

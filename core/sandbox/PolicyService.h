@@ -59,6 +59,15 @@ class SandboxService;
  * - `events.dismiss` {host, sandbox} → {dismissed: TIME}: hides the group; kept in
  *   `paths::stateDir()/dismissed-denials.json` so it survives a restart.
  *
+ * - `grant.list` {} → {grants: [{kit, patterns: [..]}], file}: the host grants approved in
+ *   host-grants.yaml (HostGrantAdmission).
+ * - `grant.approve` {kit: DIR, kitArgs?, patterns?: [..]} → {kit, approved: [..]}: approves the
+ *   kit's host grants, or those of them named; the kit's running sandboxes use them at once.
+ * - `grant.revoke` {kit: NAME, patterns?: [..]} → {kit, removed: N}: withdraws the kit's
+ *   approvals (all, or those named); its running sandboxes lose them at once.
+ *   `policy.allow` with `where: kit` for an address of this computer or its networks approves
+ *   that grant for the kit too: the user chose it in the refusal's dialog.
+ *
  * RULE: {id, scope, pattern, decision, origin, created (ISO or null), source?, readOnly?}.
  *
  * Topic `policy`: an event {changed: policy|kit|sandbox, kit?, sandbox?} whenever the rules
@@ -93,8 +102,12 @@ public:
 private:
     void registerMethods();
     QJsonObject policyJson();
-    api::Reply addRule(const QJsonObject &params);    ///< policy.add
-    api::Reply updateRule(const QJsonObject &params); ///< policy.update
+    api::Reply addRule(const QJsonObject &params);       ///< policy.add
+    api::Reply updateRule(const QJsonObject &params);    ///< policy.update
+    static api::Reply listGrants();                      ///< grant.list
+    api::Reply approveGrants(const QJsonObject &params); ///< grant.approve
+    api::Reply revokeGrants(const QJsonObject &params);  ///< grant.revoke
+    void grantsChanged(const QString &kitName);
     void allow(const QJsonObject &params, const api::PendingReply &reply);
     void denials(const QJsonObject &params, const api::PendingReply &reply);
     void dismiss(const QJsonObject &params, const api::PendingReply &reply);

@@ -11,6 +11,7 @@
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
+#include "sandbox/HostGrantAdmission.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/WorkspaceGuard.h"
@@ -265,10 +266,42 @@ void SandboxService::closeEndpoint(const QString &name)
 
 void SandboxService::applyKitRules(const SandboxRecord &record, QStringList *notes)
 {
-    const policy::KitRules rules = policy::kitNetworkRules(record.kitName, record.networkAllow, record.networkDeny);
+    policy::KitRules rules = policy::kitNetworkRules(record.kitName, record.networkAllow, record.networkDeny);
     for (const QString &problem : rules.errors)
         notes->append(QStringLiteral("kit %1: network pattern %2").arg(record.kitName, problem));
+    // A grant approved later, or revoked, takes effect through reloadKitRules().
+    notes->append(withholdUnapprovedGrants(&rules.rules, record.kitName));
     m_policy.engine().setKitRules(record.kitName, rules.rules);
+}
+
+std::optional<api::Reply> SandboxService::admitCreation(const QJsonObject &params)
+{
+    QString name;
+    const std::optional<kit::Kit> kit = CredentialInjection::kitOf(params, &name);
+    if (!kit)
+        return std::nullopt; // createSandbox() says what is wrong with the kit
+    return admitHostGrants(name, kit->name, params.value(QLatin1String("kit")).toString(), kit->networkAllow,
+                           params.value(QLatin1String("approveHostGrants")).toBool());
+}
+
+api::Reply SandboxService::describeHostGrants(const QJsonObject &params)
+{
+    QString name;
+    const std::optional<kit::Kit> kit = CredentialInjection::kitOf(params, &name);
+    if (!kit)
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
+                                   QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why")
+                                       .arg(params.value(QLatin1String("kit")).toString()));
+    policy::HostGrantApprovals approvals;
+    if (const std::optional<policy::PolicyError> problem = approvals.load())
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), problem->toString());
+    const HostGrantCheck check = checkHostGrants(kit->name, kit->networkAllow, approvals);
+    QJsonObject result = check.toJson();
+    result.insert(QStringLiteral("sandbox"), name);
+    result.insert(QStringLiteral("message"),
+                  check.blockingMessage(name, params.value(QLatin1String("kit")).toString()));
+    result.insert(QStringLiteral("command"), approveGrantsCommand(params.value(QLatin1String("kit")).toString()));
+    return api::Reply::success(result);
 }
 
 void SandboxService::forgetKitRulesIfUnused(const QString &kitName)
@@ -435,11 +468,16 @@ void SandboxService::registerMethods()
 {
     registerLearningMethods();
     registerReviewMethods();
-    m_server.registerAsyncMethod(QStringLiteral("sandbox.create"),
-                                 [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) {
-                                     m_credentials->admit(params, reply, [=, this] { createSandbox(params, reply); });
-                                 });
+    m_server.registerAsyncMethod(
+        QStringLiteral("sandbox.create"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            if (const std::optional<api::Reply> refusal = admitCreation(params))
+                return reply.complete(*refusal);
+            m_credentials->admit(params, reply, [=, this] { createSandbox(params, reply); });
+        });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.hostGrants"),
+        [](const QJsonObject &params, const api::CallContext &) { return describeHostGrants(params); });
     m_server.registerMethod(QStringLiteral("sandbox.credentials"),
                             [this](const QJsonObject &params, const api::CallContext &) {
                                 return m_credentials->describe(params);
@@ -640,6 +678,12 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         return reply.fail(QLatin1String(api::errors::kInvalidParams),
                           QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    if (record) {
+        if (const std::optional<api::Reply> refusal =
+                admitHostGrants(name, record->kitName, record->kitDirectory, record->networkAllow,
+                                params.value(QLatin1String("approveHostGrants")).toBool()))
+            return reply.complete(*refusal);
+    }
     QStringList notes;
     if (record)
         applyKitRules(*record, &notes);
@@ -742,7 +786,8 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
             QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
         }
         qCInfo(lcSandbox) << "removed sandbox" << name;
-        reply.succeed({{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+        reply.succeed(
+            {{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     QString error;
     if (!runOperation(name, std::move(job), std::move(done), &error))

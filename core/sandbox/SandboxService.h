@@ -66,15 +66,24 @@ struct CreationPlan;
  *   approvals in credentials.yaml first (required credentials, and optional ones that have a
  *   secret), as the user's "approve" in a dialog. The errors of the protocol carry no data, so
  *   the desktop application asks `sandbox.credentials` with the same params for the dialog.
+ * - Host grants (HostGrantAdmission): a sandbox whose kit's `permissions.network.allow` reaches
+ *   this computer or its networks (loopback, private ranges, cloud metadata, its own addresses)
+ *   is neither created nor started until each such pattern is approved for the kit in
+ *   host-grants.yaml; the refusal, error `host-grants-required`, names each grant and the
+ *   command that approves it (`paddock grant approve --kit DIR`). `approveHostGrants: true`
+ *   (on `sandbox.create` and `sandbox.start`) records them first. Unapproved grants of a
+ *   running sandbox's kit allow nothing.
+ * - `sandbox.hostGrants`: the params of `sandbox.create` → {sandbox, kit, grants: [{pattern,
+ *   reaches: [..], approved}], pending: [PATTERN..], blocked: bool, message, command}.
  * - `sandbox.credentials`: the same params → {sandbox: NAME, blocked: bool, missingSecrets:
  *   [{service, description, required, command}], pendingApprovals: [{service, description,
  *   required, domains, newDomains, hasSecret}], messages: [..], warnings: [..]}: what a create
  *   with these params would refuse (@c messages) or only warn about.
  * - `sandbox.finished` {name, exitCode?} → {notes}: a session the caller ran ended (`paddock
  *   run`): a clone workspace's commits are fetched back now.
- * - `sandbox.start` {name, agent?: bool} → {sandbox: INFO}: starts a detached sandbox; it runs
- *   until stopped. Its agent starts with it in a terminal of its own, unless `agent` is false
- *   (the caller starts it then, through the session channel).
+ * - `sandbox.start` {name, agent?: bool, approveHostGrants?: bool} → {sandbox: INFO}: starts a
+ *   detached sandbox; it runs until stopped. Its agent starts with it in a terminal of its own,
+ *   unless `agent` is false (the caller starts it then, through the session channel).
  * - `sandbox.stop` {name} → {sandbox: INFO}.
  * - `sandbox.remove` {name, force?: bool} → {removed: NAME}: with force a running one is
  *   stopped first; its home goes with it.
@@ -187,6 +196,10 @@ private:
      *  for a running sandbox, as its supervisor reports it. */
     QJsonObject withAgent(QJsonObject object, const runtime::Runtime &runtime, const runtime::SandboxInfo &info) const;
 
+    /** The host grants of a `sandbox.create`'s kit (HostGrantAdmission): nullopt, or the refusal. */
+    static std::optional<api::Reply> admitCreation(const QJsonObject &params);
+    /** `sandbox.hostGrants`. */
+    static api::Reply describeHostGrants(const QJsonObject &params);
     /** `sandbox.create`: planned here, then created on a worker (SandboxCreation). */
     void createSandbox(const QJsonObject &params, const api::PendingReply &reply);
     /** Refuses the name of a sandbox that exists already, on any runtime. */

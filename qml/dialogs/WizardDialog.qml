@@ -40,7 +40,7 @@ Dialog {
         case stepFolder: return wizard.folderValid
         case stepKit: return wizard.kitValid
         case stepOptions: return true
-        case stepReview: return wizard.kitValid
+        case stepReview: return wizard.kitValid && wizard.hostGrantsReady
         case stepCredentials: return wizard.credentialsReady
         }
         return false
@@ -303,6 +303,45 @@ Dialog {
                             wrapMode: Text.Wrap
                             color: Theme.warningColor
                         }
+                    }
+                    // Host grants: the kit's rules that open this computer and its networks to the
+                    // sandbox. Nothing goes on until they are allowed; the daemon records the choice.
+                    Label {
+                        objectName: "wizardHostGrantsTitle"
+                        Layout.topMargin: Theme.spacing
+                        Layout.fillWidth: true
+                        visible: wizard.hostGrants.length > 0
+                        text: qsTr("It asks to reach this computer and the networks it is on")
+                        textFormat: Text.PlainText
+                        font.weight: Font.DemiBold
+                        wrapMode: Text.Wrap
+                    }
+                    Repeater {
+                        model: wizard.hostGrants
+                        delegate: Label {
+                            required property var modelData
+                            objectName: "wizardHostGrant"
+                            Layout.fillWidth: true
+                            text: "⚠ " + qsTr("%1 reaches %2").arg(modelData.pattern).arg(modelData.reaches)
+                            textFormat: Text.PlainText
+                            wrapMode: Text.Wrap
+                            color: Theme.warningColor
+                        }
+                    }
+                    Label {
+                        Layout.fillWidth: true
+                        visible: wizard.hostGrants.length > 0
+                        text: qsTr("Services that trust this computer, such as databases, your router or the cloud metadata service, will answer the sandbox.")
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                    }
+                    CheckBox {
+                        objectName: "wizardHostGrantsCheck"
+                        visible: wizard.hostGrants.length > 0
+                        checked: wizard.hostGrantsAllowed
+                        text: qsTr("Allow this kit to reach them")
+                        Accessible.name: qsTr("Allow this kit to reach this computer and its networks")
+                        onToggled: wizard.hostGrantsAllowed = checked
                     }
                 }
             }

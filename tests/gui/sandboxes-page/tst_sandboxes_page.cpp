@@ -97,6 +97,7 @@ private Q_SLOTS:
     void withoutTerminalTheCommandIsOffered();
     void bindingDialogApprovesBeforeStart();
     void wizardCreatesAndStartsASandbox();
+    void wizardAsksBeforeHostGrants();
     void removeAsksFirst();
 
 private:
@@ -171,6 +172,10 @@ void TestSandboxesPage::initTestCase()
                               QStringLiteral("curl -s -o /dev/null http://denied.test/ || true; sleep 600"))));
     QVERIFY(writeFile(m_kits + QStringLiteral("/keyed/spec.yaml"),
                       kitSpec(QStringLiteral("keyed"), QStringLiteral("sleep 600"), kKeyedExtra)));
+    QVERIFY(writeFile(m_kits + QStringLiteral("/homebound/spec.yaml"),
+                      kitSpec(QStringLiteral("homebound"), QStringLiteral("sleep 600"),
+                              QStringLiteral("permissions:\n  network:\n    allow: [\"127.0.0.1:*\", "
+                                             "\"169.254.169.254:80\"]\n"))));
     QVERIFY(writeFile(m_kits + QStringLiteral("/optional/spec.yaml"),
                       kitSpec(QStringLiteral("optional"), QStringLiteral("sleep 600"), kOptionalExtra)));
 
@@ -598,6 +603,55 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
     const QString dir = QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en");
     QDir().mkpath(dir);
     m_window->grabWindow().save(dir + QStringLiteral("/sandboxes-populated.png"));
+}
+
+void TestSandboxesPage::wizardAsksBeforeHostGrants()
+{
+    QObject *wizard = findObject(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QTRY_VERIFY(wizard->property("opened").toBool());
+    QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_homebound"))));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), QStringLiteral("homebound")));
+    QVERIFY(press(m_window, next));
+
+    // 4. The review lists each grant with what it reaches, and goes no further until allowed.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
+    QStringList grants;
+    for (QQuickItem *item : findItems(findInPopup(wizard, QStringLiteral("wizardReviewTitle"))->parentItem(),
+                                      QStringLiteral("wizardHostGrant")))
+        grants << item->property("text").toString();
+    QCOMPARE(grants.size(), 2);
+    QVERIFY2(grants.at(0).contains(QStringLiteral("127.0.0.1:* reaches loopback")), qPrintable(grants.at(0)));
+    QVERIFY2(grants.at(1).contains(QStringLiteral("169.254.169.254:80 reaches cloud metadata")),
+             qPrintable(grants.at(1)));
+    QQuickItem *allow = findInPopup(wizard, QStringLiteral("wizardHostGrantsCheck"));
+    QVERIFY(isShown(allow));
+    QVERIFY(!allow->property("checked").toBool());
+    QVERIFY(!next->isEnabled());
+    QVERIFY(press(m_window, allow));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+
+    // No key to enter: straight to create; the daemon records the approval for the kit.
+    QTRY_COMPARE_WITH_TIMEOUT(stepTitle->property("text").toString(), QStringLiteral("6. Create and start"), 15000);
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardCreateButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!wizard->property("visible").toBool(), 60000);
+    terminalRun();
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("homebound")), 15000);
+    QFile approvals(m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/host-grants.yaml"));
+    QVERIFY(approvals.open(QIODevice::ReadOnly));
+    const QByteArray recorded = approvals.readAll();
+    QVERIFY2(recorded.contains("homebound") && recorded.contains("169.254.169.254:80"), recorded.constData());
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
+                        {{QStringLiteral("name"), QStringLiteral("homebound")}, {QStringLiteral("force"), true}})
+                 .isError());
 }
 
 void TestSandboxesPage::removeAsksFirst()

@@ -37,6 +37,23 @@ public:
 
     Run paddock(const QStringList &arguments, const QString &workingDir = {})
     {
+        return run(QStringLiteral(PADDOCK_BIN), arguments, workingDir);
+    }
+
+    /** @p command in `sh -c` under script(1), so paddock has a terminal; @p input is typed into it. */
+    Run onTerminal(const QString &command, const QByteArray &input)
+    {
+        const QString feeder = path(QStringLiteral("typed"));
+        QFile file(feeder);
+        if (!file.open(QIODevice::WriteOnly) || file.write(input) != input.size())
+            return {};
+        file.close();
+        return run(QStringLiteral("sh"),
+                   {QStringLiteral("-c"), QStringLiteral("script -qec \"%1\" /dev/null < %2").arg(command, feeder)});
+    }
+
+    Run run(const QString &program, const QStringList &arguments, const QString &workingDir = {})
+    {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
@@ -46,7 +63,7 @@ public:
         env.insert(QStringLiteral("HOME"), m_root.path());
         process.setProcessEnvironment(env);
         process.setWorkingDirectory(workingDir.isEmpty() ? m_root.path() : workingDir);
-        process.start(QStringLiteral(PADDOCK_BIN), arguments);
+        process.start(program, arguments);
         process.closeWriteChannel();
         if (!process.waitForFinished(60000))
             process.kill();
@@ -120,7 +137,10 @@ QByteArray header(const QByteArray &name, char type, qint64 size, const QByteArr
     std::memcpy(block.data() + 136, octal(0, 12).constData(), 11);
     block[156] = type;
     std::memcpy(block.data() + 157, link.constData(), size_t(std::min<qsizetype>(link.size(), 100)));
-    std::memcpy(block.data() + 257, "ustar\0" "00", 8);
+    std::memcpy(block.data() + 257,
+                "ustar\0"
+                "00",
+                8);
     std::memset(block.data() + 148, ' ', 8);
     qint64 sum = 0;
     for (const char c : std::as_const(block))
@@ -203,17 +223,26 @@ private slots:
     void intoMustNameAKitFolder();
     void symlinkedKitsFolderIsFollowed();
     void linkInPlaceOfTheKitFolderIsNotReplaced();
+    void allowAllPresetNeedsConsent();
+    void aNoOnTheTerminalImportsTheKitAlone();
+
+private:
+    /** A bundle whose policy is allow-all plus 10.0.0.0/8, and whose kit allows 127.0.0.1:*. */
+    QString openingBundle(Person &teacher);
 };
 
 void TestBundleCli::exportThenImportRoundTrip()
 {
     Person teacher;
-    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("deny-all")}).exitCode == 0);
-    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
-                             QStringLiteral("docs.example.org")})
+    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("deny-all")}).exitCode ==
+            0);
+    QVERIFY(teacher
+                .paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
+                          QStringLiteral("docs.example.org")})
                 .exitCode == 0);
-    QVERIFY(teacher.paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
-                             QStringLiteral("tracker.example.net")})
+    QVERIFY(teacher
+                .paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
+                          QStringLiteral("tracker.example.net")})
                 .exitCode == 0);
     const QString notes = teacher.path(QStringLiteral("notes.txt"));
     QVERIFY(writeAll(notes, "Welcome to the module on sandboxes.\nAsk for your ILaaS key in class.\n"));
@@ -225,19 +254,26 @@ void TestBundleCli::exportThenImportRoundTrip()
     QVERIFY2(exported.out.contains(QLatin1String("secrets students provide: ilaas")), qPrintable(exported.out));
 
     Person student;
-    QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode == 0);
-    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode ==
+            0);
+    const Run imported =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--apply-policy")});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
     const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/pi");
     // The preview says everything that changes, before the result.
     QVERIFY2(imported.out.contains(QLatin1String("Welcome to the module on sandboxes.")), qPrintable(imported.out));
     QVERIFY2(imported.out.contains(QStringLiteral("write the kit folder ") + destination), qPrintable(imported.out));
-    QVERIFY2(imported.out.contains(QLatin1String("set the policy preset: balanced -> deny-all")), qPrintable(imported.out));
-    QVERIFY2(imported.out.contains(QLatin1String("add rule: allow docs.example.org (global)")), qPrintable(imported.out));
-    QVERIFY2(imported.out.contains(QLatin1String("add rule: deny tracker.example.net (global)")), qPrintable(imported.out));
-    QVERIFY2(imported.out.contains(QLatin1String("ilaas (required): ILaaS API key (llm.ilaas.fr); sent only to llm.ilaas.fr")),
+    QVERIFY2(imported.out.contains(QLatin1String("set the policy preset: balanced -> deny-all")),
              qPrintable(imported.out));
-    QVERIFY2(imported.out.indexOf(QLatin1String("Importing it will")) < imported.out.indexOf(QLatin1String("Imported kit")),
+    QVERIFY2(imported.out.contains(QLatin1String("add rule: allow docs.example.org (global)")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("add rule: deny tracker.example.net (global)")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(
+                 QLatin1String("ilaas (required): ILaaS API key (llm.ilaas.fr); sent only to llm.ilaas.fr")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.indexOf(QLatin1String("Importing it will")) <
+                 imported.out.indexOf(QLatin1String("Imported kit")),
              qPrintable(imported.out));
     // The next steps name the commands that finish the setup.
     QVERIFY2(imported.out.contains(QLatin1String("paddock secret set ilaas")), qPrintable(imported.out));
@@ -271,9 +307,10 @@ void TestBundleCli::exportThenImportRoundTrip()
     QVERIFY2(rules.contains(QStringLiteral("tracker.example.net")), qPrintable(policy.out));
 
     // Importing the same policy again adds nothing twice.
-    const Run again = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run"),
-                                       QStringLiteral("--replace")});
-    QVERIFY2(again.out.contains(QLatin1String("keep rule (already present): allow docs.example.org")), qPrintable(again.out));
+    const Run again = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file,
+                                       QStringLiteral("--dry-run"), QStringLiteral("--replace")});
+    QVERIFY2(again.out.contains(QLatin1String("keep rule (already present): allow docs.example.org")),
+             qPrintable(again.out));
     QVERIFY2(again.out.contains(QLatin1String("keep the policy preset deny-all")), qPrintable(again.out));
 }
 
@@ -286,8 +323,8 @@ void TestBundleCli::exportRefusesAKitWithASymlink()
     // A link inside the kit is valid for the kit loader; a bundle still carries no links.
     QVERIFY(writeAll(kit + QStringLiteral("/files/home/real.txt"), "text\n"));
     QVERIFY(QFile::link(QStringLiteral("real.txt"), kit + QStringLiteral("/files/home/passwd")));
-    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"), kit,
-                                          QStringLiteral("-o"), teacher.path(QStringLiteral("out.paddock"))});
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                          kit, QStringLiteral("-o"), teacher.path(QStringLiteral("out.paddock"))});
     QCOMPARE(exported.exitCode, 1);
     QVERIFY2(exported.err.contains(QLatin1String("symbolic link, 'files/home/passwd'")), qPrintable(exported.err));
     QVERIFY(!QFileInfo::exists(teacher.path(QStringLiteral("out.paddock"))));
@@ -297,11 +334,13 @@ void TestBundleCli::dryRunPreviewsAndWritesNothing()
 {
     Person teacher;
     const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
                 .exitCode == 0);
     Person student;
-    const Run preview = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
+    const Run preview =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
     QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
     QVERIFY2(preview.out.contains(QLatin1String("write the kit folder")), qPrintable(preview.out));
     QVERIFY2(preview.out.contains(QLatin1String("leave the network policy as it is")), qPrintable(preview.out));
@@ -316,8 +355,9 @@ void TestBundleCli::existingKitIsKeptUnlessReplaced()
 {
     Person teacher;
     const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
                 .exitCode == 0);
     Person student;
     QCOMPARE(student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file}).exitCode, 0);
@@ -329,7 +369,8 @@ void TestBundleCli::existingKitIsKeptUnlessReplaced()
     QVERIFY2(refused.err.contains(QLatin1String("already exists; pass --replace")), qPrintable(refused.err));
     QCOMPARE(readAll(destination + QStringLiteral("/NOTES.md")), QByteArray("the student's own notes\n"));
 
-    const Run replaced = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")});
+    const Run replaced =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")});
     QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
     QVERIFY2(replaced.out.contains(QLatin1String("replace the kit folder")), qPrintable(replaced.out));
     QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("shell"))));
@@ -343,12 +384,14 @@ void TestBundleCli::intoChoosesTheFolder()
 {
     Person teacher;
     const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                             sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
+    QVERIFY(teacher
+                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
                 .exitCode == 0);
     Person student;
     const QString into = student.path(QStringLiteral("course/kits/my-shell"));
-    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--into"), into});
+    const Run imported =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--into"), into});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
     QVERIFY(QFileInfo::exists(into + QStringLiteral("/spec.yaml")));
     QVERIFY(QFileInfo(into + QStringLiteral("/prepare-context.sh")).isExecutable());
@@ -381,17 +424,21 @@ void TestBundleCli::hostileArchiveIsRefused_data()
     QByteArray truncated = honestStart() + member("kit/Dockerfile", QByteArray(3000, 'x')) + endMarker();
     truncated.truncate(2 * 1024 + 512 + 1000);
     QTest::newRow("truncated") << truncated << QStringLiteral("truncated inside entry 'kit/Dockerfile'");
-    QTest::newRow("no end marker") << honestStart() << QStringLiteral("truncated: it ends without an end-of-archive marker");
+    QTest::newRow("no end marker") << honestStart()
+                                   << QStringLiteral("truncated: it ends without an end-of-archive marker");
     QTest::newRow("outside the kit folder") << honestStart() + member(".bashrc", "evil\n") + endMarker()
                                             << QStringLiteral("entry '.bashrc' is outside the bundle's kit folder");
     QTest::newRow("duplicate entry") << honestStart() + member("kit/spec.yaml", kSpec) + endMarker()
                                      << QStringLiteral("entry 'kit/spec.yaml' appears twice");
     QTest::newRow("no manifest") << member("kit/spec.yaml", kSpec) + endMarker()
                                  << QStringLiteral("does not start with manifest.json");
-    QTest::newRow("not an archive") << QByteArray("PK\x03\x04 this is a zip file, not a tar archive").leftJustified(2048, ' ')
-                                    << QStringLiteral("not a tar (ustar) archive");
-    QTest::newRow("kit name mismatch") << member("manifest.json", manifest("other")) + member("kit/spec.yaml", kSpec) + endMarker()
-                                       << QStringLiteral("the manifest names the kit 'other' but its spec.yaml says 'tiny'");
+    QTest::newRow("not an archive")
+        << QByteArray("PK\x03\x04 this is a zip file, not a tar archive").leftJustified(2048, ' ')
+        << QStringLiteral("not a tar (ustar) archive");
+    QTest::newRow("kit name mismatch") << member("manifest.json", manifest("other")) + member("kit/spec.yaml", kSpec) +
+                                              endMarker()
+                                       << QStringLiteral(
+                                              "the manifest names the kit 'other' but its spec.yaml says 'tiny'");
 }
 
 void TestBundleCli::hostileArchiveIsRefused()
@@ -402,7 +449,8 @@ void TestBundleCli::hostileArchiveIsRefused()
     const QString file = student.path(QStringLiteral("hostile.paddock"));
     QVERIFY(writeAll(file, archive));
     for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
-        const Run imported = student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file} + extra);
+        const Run imported =
+            student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file} + extra);
         QCOMPARE(imported.exitCode, 1);
         QVERIFY2(imported.err.contains(message), qPrintable(imported.err));
         QVERIFY2(imported.out.isEmpty(), qPrintable(imported.out));
@@ -608,6 +656,83 @@ void TestBundleCli::linkInPlaceOfTheKitFolderIsNotReplaced()
         QVERIFY(QFileInfo(link).isSymLink());
         QCOMPARE(QDir(autostart).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
+}
+
+QString TestBundleCli::openingBundle(Person &teacher)
+{
+    const QString kit = teacher.path(QStringLiteral("homebound"));
+    QDir().mkpath(kit);
+    writeAll(kit + QStringLiteral("/spec.yaml"),
+             "schemaVersion: \"2\"\nkind: sandbox\nname: homebound\nsandbox:\n  image: tiny:1\n"
+             "permissions:\n  network:\n    allow: [\"127.0.0.1:*\", docs.example.org]\n");
+    teacher.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("allow-all")});
+    teacher.paddock(
+        {QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"), QStringLiteral("10.0.0.0/8")});
+    const QString file = teacher.path(QStringLiteral("open.paddock"));
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                          kit, QStringLiteral("--policy"), QStringLiteral("-o"), file});
+    return exported.exitCode == 0 ? file : QString();
+}
+
+QString presetOf(Person &person)
+{
+    const Run policy = person.paddock({QStringLiteral("policy"), QStringLiteral("ls"), QStringLiteral("--json")});
+    return QJsonDocument::fromJson(policy.out.toUtf8()).object().value(QLatin1String("preset")).toString();
+}
+
+void TestBundleCli::allowAllPresetNeedsConsent()
+{
+    Person teacher;
+    const QString file = openingBundle(teacher);
+    QVERIFY(!file.isEmpty());
+    Person student;
+    QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode ==
+            0);
+    const QStringList before = student.written();
+
+    // A script without a flag: the preview lists the grants, then nothing is written.
+    const Run refused = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.out.contains(QLatin1String("allow 10.0.0.0/8 (global), a host grant: reaches private")),
+             qPrintable(refused.out));
+    QVERIFY2(refused.out.contains(QLatin1String("127.0.0.1:*  reaches loopback")), qPrintable(refused.out));
+    QVERIFY2(refused.err.contains(QLatin1String("balanced -> allow-all")) &&
+                 refused.err.contains(QLatin1String("--apply-policy")) &&
+                 refused.err.contains(QLatin1String("--skip-policy")),
+             qPrintable(refused.err));
+    QCOMPARE(student.written(), before);
+    QCOMPARE(presetOf(student), QStringLiteral("balanced"));
+
+    // --skip-policy: the kit alone.
+    const Run kitAlone =
+        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--skip-policy")});
+    QVERIFY2(kitAlone.exitCode == 0, qPrintable(kitAlone.err));
+    QVERIFY(QFileInfo::exists(student.dataDir() + QStringLiteral("/paddock/kits/homebound/spec.yaml")));
+    QCOMPARE(presetOf(student), QStringLiteral("balanced"));
+    QVERIFY2(kitAlone.out.contains(QLatin1String("paddock grant check --kit")), qPrintable(kitAlone.out));
+
+    // --apply-policy: the person said yes.
+    const Run applied = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file,
+                                         QStringLiteral("--replace"), QStringLiteral("--apply-policy")});
+    QVERIFY2(applied.exitCode == 0, qPrintable(applied.err));
+    QCOMPARE(presetOf(student), QStringLiteral("allow-all"));
+}
+
+void TestBundleCli::aNoOnTheTerminalImportsTheKitAlone()
+{
+    Person teacher;
+    const QString file = openingBundle(teacher);
+    QVERIFY(!file.isEmpty());
+    Person student;
+    QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode ==
+            0);
+    const Run asked =
+        student.onTerminal(QStringLiteral("%1 bundle import %2").arg(QStringLiteral(PADDOCK_BIN), file), "n\n");
+    QVERIFY2(asked.out.contains(QLatin1String("[y/N]")), qPrintable(asked.out + asked.err));
+    QVERIFY2(asked.out.contains(QLatin1String("Imported kit homebound")), qPrintable(asked.out));
+    QCOMPARE(presetOf(student), QStringLiteral("balanced"));
+    const Run policy = student.paddock({QStringLiteral("policy"), QStringLiteral("ls"), QStringLiteral("--json")});
+    QVERIFY2(!policy.out.contains(QLatin1String("10.0.0.0/8")), qPrintable(policy.out));
 }
 
 QTEST_GUILESS_MAIN(TestBundleCli)

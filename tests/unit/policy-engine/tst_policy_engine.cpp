@@ -3,6 +3,7 @@
 // the explanation a refused client receives.
 #include "policy/PolicyEngine.h"
 
+#include <QNetworkInterface>
 #include <QTest>
 
 #include <atomic>
@@ -78,10 +79,17 @@ private slots:
     void presetFilesAreComplete();
     void rebinding_data();
     void rebinding();
-    void rebindingNeedsTheRuleOnThatPort();
+    void addressRuleOpensOnlyItsPort();
+    void addressRuleNeverOpensAName();
+    void addressRuleOpensOnlyForItsKit();
     void mixedAddressesAreRefused();
     void literalNonPublicAddressNeedsAnAddressRule();
+    void legacyIpv4SpellingsAreAddresses_data();
+    void legacyIpv4SpellingsAreAddresses();
     void localhostIsLoopbackEvenUnresolved();
+    void localhostRuleOpensLoopbackOnly();
+    void thisComputersAddressesAreGuarded();
+    void systemAddressesAreTheInterfaces();
     void resolverOverrideIsTrusted();
     void addressDenyAppliesToResolvedNames();
     void invalidHost();
@@ -393,6 +401,42 @@ void TestPolicyEngine::rebinding_data()
     QTest::newRow("nat64 loopback") << "64:ff9b::7f00:1"
                                     << "loopback"
                                     << "64:ff9b::7f00:1";
+    QTest::newRow("nat64 private") << "64:ff9b::a01:203"
+                                   << "private"
+                                   << "64:ff9b::/96";
+    QTest::newRow("local-use nat64") << "64:ff9b:1::808:808"
+                                     << "local-use NAT64"
+                                     << "64:ff9b:1::/48";
+    QTest::newRow("ietf protocol assignments") << "192.0.0.170"
+                                               << "IETF protocol assignment"
+                                               << "192.0.0.0/24";
+    QTest::newRow("benchmarking") << "198.19.255.1"
+                                  << "benchmarking"
+                                  << "198.18.0.0/15";
+    QTest::newRow("reserved") << "240.0.0.1"
+                              << "reserved"
+                              << "240.0.0.0/4";
+    QTest::newRow("broadcast") << "255.255.255.255"
+                               << "reserved"
+                               << "255.255.255.255";
+    QTest::newRow("azure metadata") << "168.63.129.16"
+                                    << "cloud metadata"
+                                    << "168.63.129.16";
+    QTest::newRow("ipv4-compatible loopback") << "::127.0.0.1"
+                                              << "loopback"
+                                              << "::127.0.0.1";
+    QTest::newRow("ipv4-compatible public") << "::8.8.8.8"
+                                            << "IPv4-compatible"
+                                            << "::/96";
+    QTest::newRow("6to4 loopback") << "2002:7f00:1::"
+                                   << "loopback"
+                                   << "2002:7f00::/24";
+    QTest::newRow("6to4 metadata") << "2002:a9fe:a9fe::1"
+                                   << "link-local"
+                                   << "2002::/16";
+    QTest::newRow("site-local") << "fec0::1"
+                                << "site-local"
+                                << "fec0::/10";
 }
 
 void TestPolicyEngine::rebinding()
@@ -410,30 +454,81 @@ void TestPolicyEngine::rebinding()
     QVERIFY2(d.reason().contains(QLatin1String("a ") + kind + QLatin1String(" address")), qPrintable(d.reason()));
     QVERIFY2(d.reason().contains(QLatin1String("DNS rebinding")), qPrintable(d.reason()));
 
-    // The same with allow-all: `**` does not name an address.
+    // The same with allow-all: `**` does not name an address, for a name or the address itself.
     engine.setPolicy(policy({}, Preset::AllowAll));
     QVERIFY(!engine.decide(request(QStringLiteral("internal.example.com"), 443, {address})).allowed);
+    d = engine.decide(request(address, 443));
+    QVERIFY2(!d.allowed, qPrintable(d.reason()));
+    QVERIFY2(d.reason().contains(QLatin1String("a ") + kind + QLatin1String(" address")), qPrintable(d.reason()));
 
-    // A rule naming the address (or its range) lets the allowed name through.
+    // A rule naming the address (or its range) opens the address, and nothing else: the
+    // allowed name that leads there stays refused.
     engine.setPolicy(policy({allow(QStringLiteral("internal.example.com")), allow(allowAddress)}));
-    d = engine.decide(request(QStringLiteral("internal.example.com"), 443, {address}));
+    d = engine.decide(request(address, 443));
     QVERIFY2(d.allowed, qPrintable(d.reason()));
-    QCOMPARE(d.rule->pattern.toString(), QStringLiteral("internal.example.com"));
-    // The address rule alone does not allow the name: the name still needs its rule.
-    engine.setPolicy(policy({allow(allowAddress)}));
-    QVERIFY(!engine.decide(request(QStringLiteral("internal.example.com"), 443, {address})).allowed);
+    QCOMPARE(d.rule->pattern.toString(), allowAddress);
+    d = engine.decide(request(QStringLiteral("internal.example.com"), 443, {address}));
+    QVERIFY2(!d.allowed, qPrintable(d.reason()));
+    QCOMPARE(d.basis, Decision::Basis::NonPublicAddress);
 }
 
-void TestPolicyEngine::rebindingNeedsTheRuleOnThatPort()
+void TestPolicyEngine::addressRuleOpensOnlyItsPort()
 {
     PolicyEngine engine;
-    engine.setPolicy(policy({allow(QStringLiteral("internal.example.com:8080")), allow(QStringLiteral("10.0.0.0/8"))}));
     // 10.0.0.0/8 means port 443 only.
+    engine.setPolicy(policy({allow(QStringLiteral("10.0.0.0/8"))}, Preset::AllowAll));
+    QVERIFY(engine.decide(request(QStringLiteral("10.1.2.3"), 443)).allowed);
+    const Decision d = engine.decide(request(QStringLiteral("10.1.2.3"), 8080));
+    QVERIFY(!d.allowed);
+    QCOMPARE(d.basis, Decision::Basis::NonPublicAddress);
+    engine.setPolicy(policy({allow(QStringLiteral("10.0.0.0/8:*"))}, Preset::AllowAll));
+    QVERIFY(engine.decide(request(QStringLiteral("10.1.2.3"), 8080)).allowed);
+}
+
+void TestPolicyEngine::addressRuleNeverOpensAName()
+{
+    // Attack: a kit allows a name it controls and a wide range; the name is then pointed at
+    // the host. The range opens addresses, never the guard for another rule.
+    PolicyEngine engine;
+    for (const char *range : {"0.0.0.0/1", "127.0.0.0/8:*", "10.0.0.0/8:*", "::/8"}) {
+        engine.setPolicy(policy({allow(QStringLiteral("attacker.example:*")), allow(QLatin1String(range))}));
+        for (const char *address : {"127.0.0.1", "10.0.0.5", "::1"}) {
+            const Decision d =
+                engine.decide(request(QStringLiteral("attacker.example"), 8080, {QLatin1String(address)}));
+            if (!HostPattern::parse(QString::fromLatin1(range), PatternContext::Allow)
+                     .pattern->network()
+                     .contains(*IpAddress::parse(QString::fromLatin1(address))))
+                continue;
+            QVERIFY2(!d.allowed, qPrintable(QLatin1String(range) + QLatin1Char(' ') + d.reason()));
+            QCOMPARE(d.basis, Decision::Basis::NonPublicAddress);
+        }
+    }
+}
+
+void TestPolicyEngine::addressRuleOpensOnlyForItsKit()
+{
+    PolicyEngine engine;
+    engine.setPolicy(policy({}, Preset::AllowAll));
+    engine.setKitRules(QStringLiteral("granted"), {allow(QStringLiteral("127.0.0.1:*"))});
+    const Request granted =
+        request(QStringLiteral("127.0.0.1"), 8080, {}, QStringLiteral("a"), QStringLiteral("granted"));
+    const Request other = request(QStringLiteral("127.0.0.1"), 8080, {}, QStringLiteral("b"), QStringLiteral("other"));
+    const Decision d = engine.decide(granted);
+    QVERIFY2(d.allowed, qPrintable(d.reason()));
+    QCOMPARE(d.rule->scope, Scope::kit(QStringLiteral("granted")));
+    QVERIFY(!engine.decide(other).allowed);
+    // Nor does it open a neighbour or another spelling of the same host.
     QVERIFY(
-        !engine.decide(request(QStringLiteral("internal.example.com"), 8080, {QStringLiteral("10.1.2.3")})).allowed);
-    engine.setPolicy(
-        policy({allow(QStringLiteral("internal.example.com:8080")), allow(QStringLiteral("10.0.0.0/8:*"))}));
-    QVERIFY(engine.decide(request(QStringLiteral("internal.example.com"), 8080, {QStringLiteral("10.1.2.3")})).allowed);
+        !engine.decide(request(QStringLiteral("127.0.0.2"), 8080, {}, QStringLiteral("a"), QStringLiteral("granted")))
+             .allowed);
+    QVERIFY(
+        !engine
+             .decide(request(QStringLiteral("[::127.0.0.1]"), 8080, {}, QStringLiteral("a"), QStringLiteral("granted")))
+             .allowed);
+    QVERIFY(!engine
+                 .decide(request(QStringLiteral("[2002:7f00:1::]"), 8080, {}, QStringLiteral("a"),
+                                 QStringLiteral("granted")))
+                 .allowed);
 }
 
 void TestPolicyEngine::mixedAddressesAreRefused()
@@ -461,12 +556,88 @@ void TestPolicyEngine::literalNonPublicAddressNeedsAnAddressRule()
     QVERIFY(engine.decide(request(QStringLiteral("::ffff:127.0.0.1"), 8080)).allowed);
 }
 
+void TestPolicyEngine::legacyIpv4SpellingsAreAddresses_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("address");
+    QTest::newRow("short") << "127.1"
+                           << "127.0.0.1";
+    QTest::newRow("decimal") << "2130706433"
+                             << "127.0.0.1";
+    QTest::newRow("hex") << "0x7f000001"
+                         << "127.0.0.1";
+    QTest::newRow("octal metadata") << "0251.0376.0251.0376"
+                                    << "169.254.169.254";
+    QTest::newRow("decimal metadata") << "2852039166"
+                                      << "169.254.169.254";
+}
+
+void TestPolicyEngine::legacyIpv4SpellingsAreAddresses()
+{
+    // getaddrinfo reads these as addresses without asking DNS: they are treated as such.
+    QFETCH(QString, host);
+    QFETCH(QString, address);
+    PolicyEngine engine;
+    engine.setPolicy(policy({}, Preset::AllowAll));
+    Decision d = engine.decide(request(host, 80));
+    QVERIFY2(!d.allowed, qPrintable(d.reason()));
+    QCOMPARE(d.basis, Decision::Basis::NonPublicAddress);
+    QCOMPARE(d.address.toString(), address);
+    engine.setPolicy(policy({allow(address + QStringLiteral(":*"))}));
+    d = engine.decide(request(host, 80));
+    QVERIFY2(d.allowed, qPrintable(d.reason()));
+}
+
 void TestPolicyEngine::localhostIsLoopbackEvenUnresolved()
 {
     PolicyEngine engine;
     engine.setPolicy(policy({}, Preset::AllowAll));
     QCOMPARE(engine.decide(request(QStringLiteral("localhost"), 443)).basis, Decision::Basis::NonPublicAddress);
     QCOMPARE(engine.decide(request(QStringLiteral("db.localhost."), 443)).basis, Decision::Basis::NonPublicAddress);
+}
+
+void TestPolicyEngine::localhostRuleOpensLoopbackOnly()
+{
+    // `localhost` always means this computer: a rule naming it opens loopback on its port,
+    // and no other address the resolver might return for it.
+    PolicyEngine engine;
+    engine.setPolicy(policy({allow(QStringLiteral("localhost:8080")), allow(QStringLiteral("db.localhost:8080"))}));
+    QVERIFY(engine.decide(request(QStringLiteral("localhost"), 8080, {QStringLiteral("127.0.0.1")})).allowed);
+    QVERIFY(engine.decide(request(QStringLiteral("localhost"), 8080, {QStringLiteral("::1")})).allowed);
+    QVERIFY(engine.decide(request(QStringLiteral("db.localhost"), 8080)).allowed);
+    QVERIFY(!engine.decide(request(QStringLiteral("localhost"), 8081)).allowed);
+    const Decision d = engine.decide(request(QStringLiteral("localhost"), 8080, {QStringLiteral("10.0.0.1")}));
+    QVERIFY(!d.allowed);
+    QCOMPARE(d.address.toString(), QStringLiteral("10.0.0.1"));
+}
+
+void TestPolicyEngine::thisComputersAddressesAreGuarded()
+{
+    // A public address of one of this computer's interfaces reaches its services as loopback does.
+    const IpAddress own = *IpAddress::parse(u"203.0.113.9");
+    PolicyEngine engine(std::make_shared<LocalAddresses>(std::vector<IpAddress>{own}));
+    engine.setPolicy(policy({allow(QStringLiteral("example.com"))}, Preset::AllowAll));
+    Decision d = engine.decide(request(QStringLiteral("203.0.113.9"), 22));
+    QVERIFY(!d.allowed);
+    QVERIFY2(d.reason().contains(QLatin1String("this computer's own")), qPrintable(d.reason()));
+    d = engine.decide(request(QStringLiteral("example.com"), 443, {QStringLiteral("203.0.113.9")}));
+    QVERIFY(!d.allowed);
+    QCOMPARE(d.basis, Decision::Basis::NonPublicAddress);
+    QVERIFY(engine.decide(request(QStringLiteral("example.com"), 443, kPublic)).allowed);
+    engine.setPolicy(policy({allow(QStringLiteral("203.0.113.9:22"))}));
+    QVERIFY(engine.decide(request(QStringLiteral("203.0.113.9"), 22)).allowed);
+}
+
+void TestPolicyEngine::systemAddressesAreTheInterfaces()
+{
+    const std::shared_ptr<const LocalAddresses> local = LocalAddresses::system();
+    QVERIFY(local->contains(*IpAddress::parse(u"127.0.0.1")));
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        const IpAddress ours = IpAddress::fromHostAddress(address);
+        QVERIFY2(local->contains(ours), qPrintable(ours.toString()));
+        QVERIFY(guardedKind(ours, *local) != nullptr);
+    }
+    QVERIFY(!local->contains(*IpAddress::parse(u"192.0.2.1")));
 }
 
 void TestPolicyEngine::resolverOverrideIsTrusted()
@@ -528,7 +699,10 @@ void TestPolicyEngine::explanationGivesTheFix_data()
                                    << "paddock policy allow network [2001:db8::1]:22 --sandbox web";
     QTest::newRow("rebinding") << "allowed.example:443"
                                << "web" << QStringList{"10.1.2.3"} << false
-                               << "paddock policy allow network 10.1.2.3 --sandbox web";
+                               << "paddock policy resolve set allowed.example 10.1.2.3";
+    QTest::newRow("no rule, guarded address")
+        << "10.1.2.3:8080"
+        << "web" << QStringList() << false << "paddock policy allow network 10.1.2.3:8080 --sandbox web";
     QTest::newRow("denied by user rule")
         << "blocked.example"
         << "web" << kPublic << false

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "policy/HostGrantApprovals.h"
+
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+#include <yaml-cpp/yaml.h>
+
+Q_LOGGING_CATEGORY(lcApprovals, "paddock.policy.grants")
+
+namespace paddock::policy {
+namespace {
+
+const char kHeader[] = "# Host grants you approved: patterns of a kit's permissions.network.allow that reach this\n"
+                       "# computer or its networks (loopback, private ranges, cloud metadata, its own addresses).\n"
+                       "# `paddock grant ls` lists them, `paddock grant revoke KIT` withdraws them.\n";
+
+/** Thrown while decoding and turned into a PolicyError with the node's position. */
+struct DecodeError
+{
+    YAML::Mark mark;
+    QString message;
+};
+
+bool isKitName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"));
+    return pattern.match(name).hasMatch();
+}
+
+/** The canonical text of @p text as an allow pattern, or nullopt with @p error. */
+std::optional<QString> canonical(const QString &text, QString *error)
+{
+    const HostPatternParse parsed = HostPattern::parse(text.trimmed(), PatternContext::Allow);
+    if (!parsed) {
+        *error = QStringLiteral("\"%1\" is not a pattern: %2").arg(text, parsed.error);
+        return std::nullopt;
+    }
+    return parsed.pattern->toString();
+}
+
+QStringList decodePatterns(const YAML::Node &kitNode)
+{
+    if (!kitNode.IsMap())
+        throw DecodeError{kitNode.Mark(), QStringLiteral("expected a mapping with 'allow'")};
+    QStringList patterns;
+    for (const auto &entry : kitNode) {
+        if (!entry.first.IsScalar() || entry.first.Scalar() != "allow")
+            throw DecodeError{entry.first.Mark(), QStringLiteral("unknown field; expected 'allow'")};
+        const YAML::Node list = entry.second;
+        if (list.IsNull())
+            continue;
+        if (!list.IsSequence())
+            throw DecodeError{list.Mark(), QStringLiteral("'allow' must be a list of patterns")};
+        for (const YAML::Node &item : list) {
+            if (!item.IsScalar())
+                throw DecodeError{item.Mark(), QStringLiteral("expected a pattern")};
+            QString error;
+            const std::optional<QString> pattern = canonical(QString::fromStdString(item.Scalar()), &error);
+            if (!pattern)
+                throw DecodeError{item.Mark(), error};
+            if (!patterns.contains(*pattern))
+                patterns.append(*pattern);
+        }
+    }
+    return patterns;
+}
+
+ApprovedGrants decode(const YAML::Node &root)
+{
+    ApprovedGrants approved;
+    if (!root || root.IsNull())
+        return approved;
+    if (!root.IsMap())
+        throw DecodeError{root.Mark(), QStringLiteral("expected a mapping with 'grants'")};
+    for (const auto &entry : root) {
+        if (!entry.first.IsScalar() || entry.first.Scalar() != "grants")
+            throw DecodeError{entry.first.Mark(), QStringLiteral("unknown field; expected 'grants'")};
+    }
+    const YAML::Node map = root["grants"];
+    if (!map || map.IsNull())
+        return approved;
+    if (!map.IsMap())
+        throw DecodeError{map.Mark(), QStringLiteral("'grants' must map kit names to their approved patterns")};
+    for (const auto &entry : map) {
+        const QString kit = entry.first.IsScalar() ? QString::fromStdString(entry.first.Scalar()) : QString();
+        if (!isKitName(kit))
+            throw DecodeError{entry.first.Mark(), QStringLiteral("\"%1\" is not a kit name").arg(kit)};
+        const QStringList patterns = decodePatterns(entry.second);
+        if (!patterns.isEmpty())
+            approved.insert(kit, patterns);
+    }
+    return approved;
+}
+
+PolicyError errorAt(const QString &file, const YAML::Mark &mark, const QString &message)
+{
+    // yaml-cpp counts from 0 and uses -1 when it has no position.
+    return PolicyError{file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, message};
+}
+
+} // namespace
+
+HostGrantApprovals::HostGrantApprovals() : HostGrantApprovals(defaultPath()) {}
+
+HostGrantApprovals::HostGrantApprovals(const QString &path) : m_path(path) {}
+
+QString HostGrantApprovals::defaultPath()
+{
+    return paths::configDir() + QStringLiteral("/host-grants.yaml");
+}
+
+std::variant<ApprovedGrants, PolicyError> HostGrantApprovals::parse(const QByteArray &text, const QString &file)
+{
+    try {
+        return decode(YAML::Load(text.toStdString()));
+    } catch (const DecodeError &error) {
+        return errorAt(file, error.mark, error.message);
+    } catch (const YAML::Exception &error) {
+        return errorAt(file, error.mark, QString::fromStdString(error.msg));
+    }
+}
+
+QByteArray HostGrantApprovals::serialise(const ApprovedGrants &approved)
+{
+    // Canonical patterns hold no quote or backslash, so double quotes are enough.
+    QByteArray text(kHeader);
+    text += approved.isEmpty() ? "grants: {}\n" : "grants:\n";
+    for (auto it = approved.cbegin(); it != approved.cend(); ++it) {
+        text += "  " + it.key().toUtf8() + ":\n    allow:\n";
+        for (const QString &pattern : it.value())
+            text += "      - \"" + pattern.toUtf8() + "\"\n";
+    }
+    return text;
+}
+
+std::optional<PolicyError> HostGrantApprovals::load()
+{
+    QFile file(m_path);
+    if (!file.exists()) {
+        m_approved.clear();
+        return std::nullopt;
+    }
+    if (!file.open(QIODevice::ReadOnly))
+        return PolicyError{m_path, 0, 0, QStringLiteral("cannot read the file: %1").arg(file.errorString())};
+    auto parsed = parse(file.readAll(), m_path);
+    if (auto *error = std::get_if<PolicyError>(&parsed)) {
+        qCWarning(lcApprovals).noquote() << error->toString();
+        return *error;
+    }
+    m_approved = std::get<ApprovedGrants>(parsed);
+    return std::nullopt;
+}
+
+bool HostGrantApprovals::isApproved(const QString &kit, const HostGrant &grant) const
+{
+    return m_approved.value(kit).contains(grant.pattern);
+}
+
+QList<HostGrant> HostGrantApprovals::pending(const QString &kit, const QList<HostGrant> &grants) const
+{
+    QList<HostGrant> result;
+    for (const HostGrant &grant : grants) {
+        if (!isApproved(kit, grant))
+            result.append(grant);
+    }
+    return result;
+}
+
+bool HostGrantApprovals::approve(const QString &kit, const QStringList &patterns, QString *error)
+{
+    return change(
+        [&](ApprovedGrants &approved, QString *why) {
+            QStringList &list = approved[kit];
+            for (const QString &text : patterns) {
+                const std::optional<QString> pattern = canonical(text, why);
+                if (!pattern)
+                    return false;
+                if (!list.contains(*pattern))
+                    list.append(*pattern);
+            }
+            if (list.isEmpty())
+                approved.remove(kit);
+            return true;
+        },
+        error);
+}
+
+bool HostGrantApprovals::revoke(const QString &kit, const QStringList &patterns, QString *error, int *removed)
+{
+    int count = 0;
+    const bool ok = change(
+        [&](ApprovedGrants &approved, QString *why) {
+            QStringList &list = approved[kit];
+            if (patterns.isEmpty()) {
+                count = int(list.size());
+                list.clear();
+            }
+            for (const QString &text : patterns) {
+                const std::optional<QString> pattern = canonical(text, why);
+                if (!pattern)
+                    return false;
+                count += int(list.removeAll(*pattern));
+            }
+            if (list.isEmpty())
+                approved.remove(kit);
+            return true;
+        },
+        error);
+    if (removed)
+        *removed = ok ? count : 0;
+    return ok;
+}
+
+bool HostGrantApprovals::change(const std::function<bool(ApprovedGrants &, QString *)> &edit, QString *error)
+{
+    QString why;
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    // Read what is on disk now, so a hand edit made since load() is kept.
+    if (const std::optional<PolicyError> problem = load())
+        return fail(QStringLiteral("%1 cannot be used (%2); fix it first")
+                        .arg(QFileInfo(m_path).fileName(), problem->toString()));
+    ApprovedGrants next = m_approved;
+    if (!edit(next, &why))
+        return fail(why);
+    for (auto it = next.cbegin(); it != next.cend(); ++it) {
+        if (!isKitName(it.key()))
+            return fail(QStringLiteral("\"%1\" is not a kit name").arg(it.key()));
+    }
+    if (next == m_approved)
+        return true;
+    if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
+        return fail(QStringLiteral("cannot create the directory of %1").arg(m_path));
+    if (!writeFileAtomically(m_path, serialise(next), &why, 0600))
+        return fail(why);
+    m_approved = next;
+    qCInfo(lcApprovals) << "host grants now approved for" << m_approved.keys();
+    return true;
+}
+
+} // namespace paddock::policy
