@@ -9,6 +9,7 @@
 //                [--seccomp-fd FD] [--max-processes N] [--max-memory BYTES]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
+//   paddock-init --mount-root OPTIONS -- BWRAP [ARG]...   (on the host: see RootStage.h)
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
@@ -32,6 +33,7 @@
 #include "Identity.h"
 #include "Publish.h"
 #include "Relay.h"
+#include "RootStage.h"
 #include "Supervisor.h"
 
 #include <cerrno>
@@ -292,6 +294,8 @@ int runProgram(const Options &options, const sigset_t &original, const sigset_t 
 
 int main(int argc, char *argv[])
 {
+    if (argc > 1 && std::strcmp(argv[1], "--mount-root") == 0)
+        return paddock::init::runRootStage(argc, argv);
     Options options;
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;

@@ -113,6 +113,8 @@ runtime::SandboxOptions sandboxOptions(const kit::Kit &kit, const QString &kitDi
         options.ports.append({quint16(port.container), port.protocol});
     options.imageHint = ImageService::missingImageHint(kit, kitDir);
     options.hostHome = home;
+    // A root of its own, so that what setup.install writes into the system stays.
+    options.writableRoot = true;
     return options;
 }
 
