@@ -346,6 +346,14 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("exitCode"), *info.exitCode);
     if (info.status == runtime::SandboxStatus::Running && info.startedAt.isValid())
         object.insert(QStringLiteral("uptimeMs"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+    if (!info.rootBase.isEmpty()) {
+        QJsonObject root{{QStringLiteral("base"), info.rootBase}};
+        if (!info.rootImage.isEmpty())
+            root.insert(QStringLiteral("image"), info.rootImage);
+        if (info.rootBytes >= 0)
+            root.insert(QStringLiteral("bytes"), info.rootBytes);
+        object.insert(QStringLiteral("root"), root);
+    }
     QJsonArray ports;
     for (const PublishedPort &port : m_ports.ports(info.name, PortForwarder::portsOf(info.spec))) {
         QJsonObject entry{{QStringLiteral("sandbox"), port.sandboxPort}};
