@@ -287,6 +287,11 @@ std::optional<QStringList> ImageStore::remove(const QString &reference, const QS
         *error = QStringLiteral("cannot forget image %1").arg(reference);
         return std::nullopt;
     }
+    return collectUnused(inUse, error);
+}
+
+std::optional<QStringList> ImageStore::collectUnused(const QSet<QString> &inUse, QString *error)
+{
     QSet<QString> kept;
     for (const StoredImage &other : list()) {
         for (const QString &layer : other.layers)

@@ -76,6 +76,8 @@ public:
      * @p error.
      */
     std::optional<QStringList> remove(const QString &reference, const QSet<QString> &inUse, QString *error);
+    /** Removes every layer that no image and none of @p inUse uses; the layers removed, or nullopt with @p error. */
+    std::optional<QStringList> collectUnused(const QSet<QString> &inUse, QString *error);
     /**
      * The uid and gid image @p image names in @p user: "UID[:GID]", or a name looked up in its
      * /etc/passwd (and a group in /etc/group). nullopt when it names none or one that is not there.

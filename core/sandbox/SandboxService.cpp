@@ -3,6 +3,7 @@
 
 #include "api/Server.h"
 #include "common/Paths.h"
+#include "image/ImageStore.h"
 #include "kit/KitLoader.h"
 #include "network/PolicyDecider.h"
 #include "network/ProxyEvents.h"
@@ -694,6 +695,12 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         // The clone's last commits come back before it goes; the fetched branches stay.
         const QStringList notes = fetchCloneBack(name);
         const runtime::RuntimeResult removed = runtime->remove(name, true);
+        // Layers of an image removed while this sandbox used them go with it.
+        if (removed.ok && runtime->id() == QLatin1String("bwrap")) {
+            QString error;
+            if (!image::ImageStore().collectUnused(runtime::BwrapRuntime().layersInUse(), &error))
+                qCWarning(lcSandbox).noquote() << "unused layers were not removed:" << error;
+        }
         if (removed.ok) {
             if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name)) {
                 clone->discard();
