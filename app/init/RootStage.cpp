@@ -196,11 +196,31 @@ bool mountImageRoot(const RootOptions &options)
     return true;
 }
 
+/** The last line of the file at @p path (at most its last 1000 bytes), or "" when there is none. */
+std::string lastLine(const std::string &path)
+{
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return {};
+    char buffer[1000];
+    const off_t size = lseek(fd, 0, SEEK_END);
+    const off_t from = size > off_t(sizeof buffer) ? size - off_t(sizeof buffer) : 0;
+    const ssize_t n = pread(fd, buffer, sizeof buffer, from);
+    close(fd);
+    std::string text(buffer, n > 0 ? size_t(n) : 0);
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    return text.substr(text.rfind('\n') + 1);
+}
+
 /** Starts fuse-overlayfs in the foreground, as a child that dies with this process; its pid, or -1. */
 pid_t startFuseOverlay(const RootOptions &options)
 {
     const std::string data =
         "lowerdir=" + options.base + ",upperdir=" + options.upper + ",workdir=" + options.work + ",squash_to_root";
+    // What it says goes beside the work directory, not to the sandbox's output: it warns of
+    // options it ignores at every mount ("unknown argument ignored: lazytime").
+    const std::string log = options.work.substr(0, options.work.rfind('/') + 1) + "fuse-overlayfs.log";
     const pid_t child = fork();
     if (child < 0) {
         failErrno("cannot fork");
@@ -210,6 +230,11 @@ pid_t startFuseOverlay(const RootOptions &options)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         // The sandbox's descriptors (its session socket, its status report) are not its business.
         syscall(SYS_close_range, 3U, ~0U, 0U);
+        const int output = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (output >= 0) {
+            dup2(output, STDOUT_FILENO);
+            dup2(output, STDERR_FILENO);
+        }
         execl(options.fuseOverlayfs.c_str(), "fuse-overlayfs", "-f", "-o", data.c_str(), options.mountPoint.c_str(),
               static_cast<char *>(nullptr));
         std::fprintf(stderr, "paddock-init: cannot run %s: %s\n", options.fuseOverlayfs.c_str(), std::strerror(errno));
@@ -223,7 +248,7 @@ pid_t startFuseOverlay(const RootOptions &options)
         if (statfs(options.mountPoint.c_str(), &fs) == 0 && fs.f_type == kFuseSuperMagic)
             return child;
         if (waitpid(child, nullptr, WNOHANG) == child) {
-            fail("fuse-overlayfs ended before mounting the root");
+            fail("fuse-overlayfs ended before mounting the root: " + lastLine(log));
             return -1;
         }
         usleep(1000);
