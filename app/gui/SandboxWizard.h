@@ -35,6 +35,11 @@ class SandboxWizard : public QObject
     Q_PROPERTY(bool kitValid READ kitValid NOTIFY kitChanged)
     Q_PROPERTY(QString kitError READ kitError NOTIFY kitChanged)
     Q_PROPERTY(QVariantMap review READ review NOTIFY kitChanged)
+    /**
+     * One line on what a bubblewrap sandbox's root will be (`image.base`): the kit's image, or
+     * the host's system when it is not loaded; empty for another backend or until the daemon said.
+     */
+    Q_PROPERTY(QString rootNote READ rootNote NOTIFY rootNoteChanged)
     Q_PROPERTY(QString backend READ backend WRITE setBackend NOTIFY optionsChanged)
     Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
@@ -66,6 +71,7 @@ public:
     bool kitValid() const { return m_kitValid; }
     QString kitError() const { return m_kitError; }
     QVariantMap review() const { return m_review; }
+    QString rootNote() const { return m_rootNote; }
     QString backend() const { return m_backend; }
     void setBackend(const QString &backend);
     QString workspaceMode() const { return m_workspaceMode; }
@@ -110,6 +116,7 @@ Q_SIGNALS:
     void kitChanged();
     void optionsChanged();
     void warningsChanged();
+    void rootNoteChanged();
     void credentialsChanged();
     void busyChanged();
     void errorChanged();
@@ -121,6 +128,8 @@ Q_SIGNALS:
 private:
     void loadKit();
     void updateWarnings();
+    /** Asks the daemon what the root of a sandbox made now would stand on (rootNote). */
+    void checkRoot();
     void setPhase(const QString &phase);
     void setError(const QString &error);
     void startCreated(const QString &name);
@@ -132,6 +141,8 @@ private:
     bool m_kitValid = false;
     QString m_kitError;
     QVariantMap m_review;
+    QString m_rootNote;
+    quint64 m_rootGeneration = 0;
     QStringList m_hostWarnings; ///< from the kit itself, before the workspace mode is added
     QString m_backend = QStringLiteral("bwrap");
     QString m_workspaceMode = QStringLiteral("direct");

@@ -201,6 +201,20 @@ void ImageService::start()
         result.insert(QStringLiteral("images"), images);
         return api::Reply::success(result);
     });
+    m_server.registerMethod(QStringLiteral("image.base"), [this](const QJsonObject &params, const api::CallContext &) {
+        const QString reference = params.value(QLatin1String("image")).toString();
+        if (!reference.isEmpty() && image::ImageStore().find(reference))
+            return api::Reply::success({{QStringLiteral("base"), QStringLiteral("image")},
+                                        {QStringLiteral("source"), QStringLiteral("store")}});
+        if (!reference.isEmpty() && m_client->ping() && m_client->inspectImage(reference))
+            return api::Reply::success({{QStringLiteral("base"), QStringLiteral("image")},
+                                        {QStringLiteral("source"), QStringLiteral("engine")}});
+        const QString problem = runtime::BwrapRuntime::hostRootProblem();
+        if (!problem.isEmpty())
+            return api::Reply::success(
+                {{QStringLiteral("base"), QStringLiteral("read-only")}, {QStringLiteral("problem"), problem}});
+        return api::Reply::success({{QStringLiteral("base"), QStringLiteral("host")}});
+    });
     m_server.registerMethod(QStringLiteral("image.remove"), [](const QJsonObject &params, const api::CallContext &) {
         return removeStored(params.value(QLatin1String("image")).toString());
     });

@@ -55,6 +55,10 @@ struct KitImageBuild
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
  *   failed with `cancelled: true`.
  * - `image.job` {job} → {job: EVENT}: the last event of a job, for a client that looks late.
+ * - `image.base` {image} → {base: image|host|read-only, source?: store|engine, problem?}: what
+ *   a bubblewrap sandbox made now from a kit naming @c image would stand on: the image, from
+ *   Paddock's store or exported from a local Docker engine; else the host's system, under a
+ *   root of its own, or read-only with the @c problem that prevents one (no fuse-overlayfs).
  * - `image.list` {} → {images: [{tag, id, size, created, kit?, source}]}: the images that are
  *   Paddock's, one entry per tag (`<none>` when untagged), newest first: built by Paddock
  *   (source `built`), loaded through it (`loaded`, remembered in `dataDir()/images.json`),
