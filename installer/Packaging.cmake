@@ -36,8 +36,10 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 
 set(paddock_runtime_depends
-  # The default sandbox.
+  # The default sandbox, and the writable root it gets over the host's system (an image's
+  # layers need only the kernel's overlayfs).
   bubblewrap
+  fuse-overlayfs
   # The system's root certificates: the proxy verifies upstream servers against them, and
   # sandboxes get them with the local CA added.
   ca-certificates

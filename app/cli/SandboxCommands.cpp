@@ -81,6 +81,30 @@ QString formatUptime(qint64 ms)
     return QStringLiteral("%1d %2h").arg(seconds / 86400).arg(seconds % 86400 / 3600);
 }
 
+QString humanBytes(qint64 bytes)
+{
+    if (bytes < 1000 * 1000)
+        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
+    if (bytes < qint64(1000) * 1000 * 1000)
+        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
+}
+
+/** "1.2 MB (image pi:1)": what the sandbox wrote into its own root, and its base. */
+QString rootColumn(const QJsonObject &sandbox)
+{
+    const QJsonObject root = sandbox.value(QLatin1String("root")).toObject();
+    const QString base = root.value(QLatin1String("base")).toString();
+    if (base.isEmpty())
+        return QStringLiteral("-");
+    if (base == QLatin1String("read-only"))
+        return QStringLiteral("read-only host");
+    const QString size = humanBytes(root.value(QLatin1String("bytes")).toInteger());
+    return base == QLatin1String("image")
+               ? QStringLiteral("%1 (image %2)").arg(size, root.value(QLatin1String("image")).toString())
+               : QStringLiteral("%1 (host)").arg(size);
+}
+
 int runLs(const Invocation &call)
 {
     const std::optional<QJsonObject> listed = callDaemon(QStringLiteral("sandbox.list"), {});
@@ -97,7 +121,7 @@ int runLs(const Invocation &call)
     }
     QList<QStringList> rows{{QStringLiteral("NAME"), QStringLiteral("KIT"), QStringLiteral("BACKEND"),
                              QStringLiteral("STATUS"), QStringLiteral("AGENT"), QStringLiteral("UPTIME"),
-                             QStringLiteral("PORTS"), QStringLiteral("WORKSPACE")}};
+                             QStringLiteral("PORTS"), QStringLiteral("ROOT"), QStringLiteral("WORKSPACE")}};
     for (const QJsonValue &value : sandboxes) {
         const QJsonObject sandbox = value.toObject();
         const bool running = sandbox.value(QLatin1String("status")).toString() == QLatin1String("running");
@@ -111,7 +135,7 @@ int runLs(const Invocation &call)
         rows.append({sandbox.value(QLatin1String("name")).toString(), sandbox.value(QLatin1String("kit")).toString(),
                      backendColumn(sandbox), sandbox.value(QLatin1String("status")).toString(), agentColumn(sandbox),
                      running ? formatUptime(sandbox.value(QLatin1String("uptimeMs")).toInteger()) : QStringLiteral("-"),
-                     ports.isEmpty() ? QStringLiteral("-") : ports.join(QStringLiteral(", ")),
+                     ports.isEmpty() ? QStringLiteral("-") : ports.join(QStringLiteral(", ")), rootColumn(sandbox),
                      sandbox.value(QLatin1String("workspace")).toString()});
     }
     QList<qsizetype> widths(rows.first().size(), 0);

@@ -83,6 +83,18 @@ QStringList agentProgram(const kit::Kit &kit, const QStringList &arguments, bool
     return terminal ? kit.sandbox->interactiveArgv() : kit.sandbox->defaultArgv();
 }
 
+/** The program the daemon made for @p name from its kit and its image (the image's Entrypoint and Cmd). */
+QStringList programOfSandbox(const QString &name)
+{
+    const std::optional<QJsonObject> sandbox = inspect(name, true);
+    if (!sandbox)
+        return {};
+    QStringList argv;
+    for (const QJsonValue &item : sandbox->value(QLatin1String("spec"))[QLatin1String("argv")].toArray())
+        argv << item.toString();
+    return argv;
+}
+
 int outcomeCode(const runtime::RuntimeResult &result, const QString &name, bool attached)
 {
     if (!result.ok)
@@ -137,6 +149,9 @@ int runRun(const Invocation &call)
     } else {
         runtime::ExecRequest request;
         request.argv = agentProgram(*kit, arguments, terminal);
+        // A kit that leaves the program to its image: what the daemon made of the image's.
+        if (request.argv.isEmpty() && arguments.isEmpty())
+            request.argv = programOfSandbox(name);
         if (request.argv.isEmpty())
             return failure(QStringLiteral("kit %1 names no program to run; give it after '--'").arg(kit->name));
         request.interactive = terminal;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// paddock template build|load|ls: the images Docker sandboxes run, through the daemon's jobs.
+// paddock template build|load|ls|rm: the images sandboxes run, through the daemon's jobs.
 #include "Cli.h"
 #include "KitArgument.h"
 
@@ -184,6 +184,8 @@ int followJob(const QString &method, const QJsonObject &params, bool verbose)
         }
         printer.end();
         if (state == QLatin1String("done")) {
+            for (const QJsonValue &note : event->data.value(QLatin1String("notes")).toArray())
+                out() << "note: " << note.toString() << '\n';
             out() << event->data.value(QLatin1String("message")).toString() << '\n';
             return ExitOk;
         }
@@ -225,6 +227,21 @@ int runLoad(const Invocation &call)
         return failure(QStringLiteral("%1 is not a file").arg(file));
     return followJob(QStringLiteral("image.load"), {{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()}},
                      false);
+}
+
+int runRm(const Invocation &call)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error))
+        return failure(error);
+    const api::Reply removed = connection.call(QStringLiteral("image.remove"),
+                                               {{QStringLiteral("image"), call.positional.first()}}, kCallTimeoutMs);
+    if (removed.isError())
+        return failure(removed.errorMessage());
+    out() << "Removed " << call.positional.first() << " from Paddock's store, with "
+          << removed.result().value(QLatin1String("layersRemoved")).toInteger() << " layers nothing else uses.\n";
+    return ExitOk;
 }
 
 QString humanSize(qint64 bytes)
@@ -299,11 +316,13 @@ Command templateCommand()
 {
     Command group;
     group.name = QStringLiteral("template");
-    group.summary = QStringLiteral("Build, load and list the images Docker sandboxes run.");
+    group.summary = QStringLiteral("Build, load, list and remove the images sandboxes run.");
     group.description =
-        QStringLiteral("A Docker sandbox runs the image its kit names in `sandbox.image`. Build it from the kit's\n"
+        QStringLiteral("A sandbox runs the image its kit names in `sandbox.image`. Build it from the kit's\n"
                        "Dockerfile, or load an archive made by `docker save`; paddockd does the work, so the\n"
-                       "desktop application shows the same progress. Ctrl-C cancels a build or a load.");
+                       "desktop application shows the same progress. Ctrl-C cancels a build or a load.\n"
+                       "Bubblewrap sandboxes use the images of Paddock's own store (source `store`), into\n"
+                       "which `load` unpacks each layer once.");
 
     Command build = leaf(
         QStringLiteral("build"), QStringLiteral("Build a kit's image."),
@@ -328,12 +347,20 @@ Command templateCommand()
     build.maxPositional = 0;
 
     Command load = leaf(QStringLiteral("load"), QStringLiteral("Load an image archive."),
-                        QStringLiteral("Loads FILE, an archive made by `docker save`, into the Docker engine, and "
-                                       "prints the\nimages it held."),
+                        QStringLiteral("Loads FILE, an archive made by `docker save` or an OCI image layout, into "
+                                       "Paddock's store\n(for bubblewrap sandboxes) and, when one answers, into the "
+                                       "Docker engine; prints the\nimages it held."),
                         runLoad);
     load.positionalSyntax = QStringLiteral("FILE");
     load.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("A tar archive made by `docker save`.")}};
     load.minPositional = load.maxPositional = 1;
+
+    Command rm = leaf(QStringLiteral("rm"), QStringLiteral("Remove an image from Paddock's store."),
+                      QStringLiteral("Forgets IMAGE (a name:tag or an id) in Paddock's store and removes the layers "
+                                     "that no other\nimage and no sandbox uses. The Docker engine's images stay."),
+                      runRm);
+    rm.positionalSyntax = QStringLiteral("IMAGE");
+    rm.minPositional = rm.maxPositional = 1;
 
     Command ls = leaf(QStringLiteral("ls"), QStringLiteral("List Paddock's images."),
                       QStringLiteral("Lists the images built or loaded through Paddock and those its Docker sandboxes "
@@ -342,7 +369,7 @@ Command templateCommand()
     ls.options = {jsonOption()};
     ls.maxPositional = 0;
 
-    group.subcommands = {build, load, ls};
+    group.subcommands = {build, load, ls, rm};
     return group;
 }
 

@@ -2,6 +2,7 @@
 #include "SandboxListModel.h"
 
 #include <QJsonArray>
+#include <QLocale>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -133,6 +134,8 @@ QVariant SandboxListModel::data(const QModelIndex &index, int role) const
         return row.agentAttached;
     case StateTextRole:
         return describeState(row.status, row.agentState, row.agentExitCode);
+    case RootTextRole:
+        return row.rootText;
     default:
         return {};
     }
@@ -154,7 +157,8 @@ QHash<int, QByteArray> SandboxListModel::roleNames() const
             {AgentExitCodeRole, "agentExitCode"},
             {AgentAttachedRole, "agentAttached"},
             {StateTextRole, "stateText"},
-            {AgentRefusalsRole, "agentRefusals"}};
+            {AgentRefusalsRole, "agentRefusals"},
+            {RootTextRole, "rootText"}};
 }
 
 QVariantMap SandboxListModel::get(const QString &name) const
@@ -200,11 +204,22 @@ QString SandboxListModel::describeState(const QString &status, const QString &ag
     return status;
 }
 
+QString SandboxListModel::describeRoot(const QString &base, const QString &image, qint64 bytes)
+{
+    if (base != QLatin1String("image") && base != QLatin1String("host"))
+        return {};
+    // Decimal units, as `paddock ls` prints them.
+    const QString size =
+        bytes >= 0 ? QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat) : tr("size unknown");
+    return base == QLatin1String("image") ? tr("root %1 over image %2").arg(size, image)
+                                          : tr("root %1 over the host's system").arg(size);
+}
+
 bool SandboxListModel::Row::sameState(const Row &other) const
 {
     return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
            exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
-           agentAttached == other.agentAttached;
+           agentAttached == other.agentAttached && rootText == other.rootText;
 }
 
 int SandboxListModel::rowOf(const QString &name) const
@@ -287,6 +302,10 @@ void SandboxListModel::applyList(const QJsonArray &sandboxes)
             row.agentExitCode = agent.value(QLatin1String("exitCode")).toInt(-1);
             row.agentAttached = agent.value(QLatin1String("attached")).toInt();
         }
+        const QJsonObject root = info.value(QLatin1String("root")).toObject();
+        row.rootText =
+            describeRoot(root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),
+                         root.value(QLatin1String("bytes")).toInteger(-1));
         if (const int old = rowOf(row.name); old >= 0)
             row.busy = m_rows.at(old).busy;
         rows << row;

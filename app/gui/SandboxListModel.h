@@ -58,6 +58,7 @@ public:
         AgentAttachedRole, ///< terminals attached to the agent now
         StateTextRole,     ///< the sandbox's and its agent's state in words
         AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
+        RootTextRole,      ///< its own root: "root 1.2 MB over image pi:1"; empty when it has none
     };
     Q_ENUM(Role)
 
@@ -90,6 +91,12 @@ public:
      * the sandbox and @p agentState of its agent (empty when the daemon said nothing of it).
      */
     static QString describeState(const QString &status, const QString &agentState, int agentExitCode);
+    /**
+     * "root 1.2 MB over image pi:1", "root 12 kB over the host's system": what a sandbox wrote
+     * into its own root (@p bytes, -1 when not known) over @p base ("image", "host"); empty for a
+     * root that is not its own ("read-only", or none said).
+     */
+    static QString describeRoot(const QString &base, const QString &image, qint64 bytes);
 
 Q_SIGNALS:
     void daemonChanged();
@@ -118,6 +125,7 @@ private:
         QString agentState;
         int agentExitCode = -1;
         int agentAttached = 0;
+        QString rootText;
         bool busy = false;
 
         bool sameState(const Row &other) const;

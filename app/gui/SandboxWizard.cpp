@@ -120,6 +120,7 @@ void SandboxWizard::setBackend(const QString &backend)
     if (backend != QLatin1String("docker"))
         m_isolation = QStringLiteral("container");
     Q_EMIT optionsChanged();
+    checkRoot();
 }
 
 void SandboxWizard::setIsolation(const QString &isolation)
@@ -255,6 +256,40 @@ void SandboxWizard::loadKit()
     Q_EMIT hostGrantsChanged();
     Q_EMIT credentialsChanged();
     updateWarnings();
+    checkRoot();
+}
+
+void SandboxWizard::checkRoot()
+{
+    const quint64 generation = ++m_rootGeneration;
+    if (!m_rootNote.isEmpty()) {
+        m_rootNote.clear();
+        Q_EMIT rootNoteChanged();
+    }
+    // A container's root is its image, or it does not start: nothing to say.
+    if (!m_kitValid || m_backend != QLatin1String("bwrap") || !m_daemon || !m_daemon->connected())
+        return;
+    const QString image = m_review.value(QStringLiteral("image")).toString();
+    QPointer<SandboxWizard> self(this);
+    m_daemon->client()->call(
+        QStringLiteral("image.base"), {{QStringLiteral("image"), image}},
+        [self, generation, image](const api::Reply &reply) {
+            if (!self || generation != self->m_rootGeneration || reply.isError())
+                return;
+            const QString base = reply.result().value(QLatin1String("base")).toString();
+            if (base == QLatin1String("image"))
+                self->m_rootNote = tr("The sandbox's root is the image %1, under a layer of its own.").arg(image);
+            else if (base == QLatin1String("host"))
+                self->m_rootNote = image.isEmpty()
+                                       ? tr("The sandbox's root is your system, under a layer of its own.")
+                                       : tr("The image %1 is not loaded: the sandbox's root is your system, under a "
+                                            "layer of its own (paddock template load FILE loads it).")
+                                             .arg(image);
+            else
+                self->m_rootNote = tr("The sandbox's root is your system, read-only: %1")
+                                       .arg(reply.result().value(QLatin1String("problem")).toString());
+            Q_EMIT self->rootNoteChanged();
+        });
 }
 
 void SandboxWizard::setHostGrantsAllowed(bool allowed)

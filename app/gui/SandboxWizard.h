@@ -40,6 +40,11 @@ class SandboxWizard : public QObject
     Q_PROPERTY(bool kitValid READ kitValid NOTIFY kitChanged)
     Q_PROPERTY(QString kitError READ kitError NOTIFY kitChanged)
     Q_PROPERTY(QVariantMap review READ review NOTIFY kitChanged)
+    /**
+     * One line on what a bubblewrap sandbox's root will be (`image.base`): the kit's image, or
+     * the host's system when it is not loaded; empty for another backend or until the daemon said.
+     */
+    Q_PROPERTY(QString rootNote READ rootNote NOTIFY rootNoteChanged)
     Q_PROPERTY(QString backend READ backend WRITE setBackend NOTIFY optionsChanged)
     /// "container" or "gvisor" (which runs through Docker: choosing it sets the backend).
     Q_PROPERTY(QString isolation READ isolation WRITE setIsolation NOTIFY optionsChanged)
@@ -79,6 +84,7 @@ public:
     bool kitValid() const { return m_kitValid; }
     QString kitError() const { return m_kitError; }
     QVariantMap review() const { return m_review; }
+    QString rootNote() const { return m_rootNote; }
     QString backend() const { return m_backend; }
     void setBackend(const QString &backend);
     QString isolation() const { return m_isolation; }
@@ -137,6 +143,7 @@ Q_SIGNALS:
     void isolationsChanged();
     void warningsChanged();
     void hostGrantsChanged();
+    void rootNoteChanged();
     void credentialsChanged();
     void busyChanged();
     void errorChanged();
@@ -148,6 +155,8 @@ Q_SIGNALS:
 private:
     void loadKit();
     void updateWarnings();
+    /** Asks the daemon what the root of a sandbox made now would stand on (rootNote). */
+    void checkRoot();
     void setPhase(const QString &phase);
     void setError(const QString &error);
     void startCreated(const QString &name);
@@ -159,6 +168,8 @@ private:
     bool m_kitValid = false;
     QString m_kitError;
     QVariantMap m_review;
+    QString m_rootNote;
+    quint64 m_rootGeneration = 0;
     QStringList m_hostWarnings; ///< from the kit itself, before the workspace mode is added
     QString m_backend = QStringLiteral("bwrap");
     QString m_isolation = QStringLiteral("container");

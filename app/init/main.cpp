@@ -10,6 +10,7 @@
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
 //   paddock-init --write-log PATH [--log-limit BYTES]
+//   paddock-init --mount-root OPTIONS -- BWRAP [ARG]...   (on the host: see RootStage.h)
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
@@ -36,6 +37,7 @@
 #include "LogWriter.h"
 #include "Publish.h"
 #include "Relay.h"
+#include "RootStage.h"
 #include "Supervisor.h"
 
 #include <cerrno>
@@ -306,6 +308,8 @@ int runProgram(const Options &options, const sigset_t &original, const sigset_t 
 
 int main(int argc, char *argv[])
 {
+    if (argc > 1 && std::strcmp(argv[1], "--mount-root") == 0)
+        return paddock::init::runRootStage(argc, argv);
     Options options;
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;

@@ -131,6 +131,7 @@ inline constexpr const char *kNothingToBuild = "nothing-to-build";
 /** The file named (an image archive) is missing or cannot be read. */
 inline constexpr const char *kNoSuchFile = "no-such-file";
 inline constexpr const char *kNoSuchJob = "no-such-job";
+inline constexpr const char *kNoSuchImage = "no-such-image";
 /** `image.cancel` of a job that has already ended. */
 inline constexpr const char *kFinished = "finished";
 

@@ -81,6 +81,14 @@ struct SandboxInfo
     std::optional<int> exitCode; ///< as a shell reports it (128 + signal when killed)
     QString isolation = QStringLiteral("container"); ///< "container" or "gvisor" (SandboxOptions::isolation)
     SandboxSpec spec;
+    /**
+     * What its root file system is, for a runtime that gives it one of its own: "image" (the
+     * image's layers), "host" (the host's system), "read-only" (the host's system, read-only);
+     * empty where the runtime does not say (a container's is its image's).
+     */
+    QString rootBase;
+    QString rootImage;     ///< with "image": the image it was made from
+    qint64 rootBytes = -1; ///< the space its own writes take (its upper layer); -1: not known
 };
 
 /**
@@ -168,11 +176,20 @@ struct SandboxPort
 /**
  * @brief What a sandbox asks of its runtime beyond its SandboxSpec: a kit's image, resources,
  * volumes and ports. Each runtime takes what it can use: a container engine all of it,
- * bubblewrap (which runs the host's own system) none of it.
+ * bubblewrap the image's unpacked layers and the writable root.
  */
 struct SandboxOptions
 {
     QString image;
+    /**
+     * For a runtime that runs no image itself (bubblewrap): give the sandbox a root file system
+     * of its own, kept until it is removed, over @ref imageLayers when set, else over the host's
+     * system.
+     */
+    bool writableRoot = false;
+    QString imageId;         ///< the content address of the image the layers are
+    QString imageLayersDir;  ///< the folder holding @ref imageLayers
+    QStringList imageLayers; ///< folder names, top-most first
     /** What to tell the user when the image is missing, e.g. how to build it from its kit. */
     QString imageHint;
     double cpus = 0;        ///< 0: no limit

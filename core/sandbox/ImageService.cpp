@@ -4,7 +4,9 @@
 #include "api/Server.h"
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "image/ImageStore.h"
 #include "kit/KitLoader.h"
+#include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerClient.h"
 
 #include <QDir>
@@ -59,6 +61,48 @@ QStringList readLoadedImages()
          QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("loaded")).toArray())
         references << value.toString();
     return references;
+}
+
+QJsonObject failedEvent(const QString &error, bool cancelled)
+{
+    return {{QStringLiteral("state"), QStringLiteral("failed")},
+            {QStringLiteral("error"), error},
+            {QStringLiteral("message"), error},
+            {QStringLiteral("cancelled"), cancelled}};
+}
+
+image::LoadResult loadIntoStore(const QString &file, const std::atomic_bool *cancel,
+                                const std::function<void(QJsonObject)> &progress)
+{
+    return image::ImageStore().load(
+        file,
+        [&progress](int percent, const QString &message) {
+            progress({{QStringLiteral("step"), 1},
+                      {QStringLiteral("totalSteps"), 2},
+                      {QStringLiteral("percent"), std::min(percent, 99)},
+                      {QStringLiteral("message"), message}});
+        },
+        cancel);
+}
+
+Result<QStringList> loadIntoEngine(const DockerClient &client, const QString &file, const std::atomic_bool *cancel,
+                                   const std::function<void(QJsonObject)> &progress)
+{
+    int reported = -1;
+    const auto onUpload = [&progress, &reported, &file](qint64 sent, qint64 total) {
+        // The engine reads the archive as it arrives; what is sent is what is loaded, short of
+        // the last step, which 100% marks once the engine says what it loaded.
+        const int percent = int(std::min<qint64>(99, sent * 100 / std::max<qint64>(total, 1)));
+        if (percent == reported)
+            return;
+        reported = percent;
+        progress({{QStringLiteral("step"), 2},
+                  {QStringLiteral("totalSteps"), 2},
+                  {QStringLiteral("percent"), percent},
+                  {QStringLiteral("message"),
+                   QStringLiteral("loading %1 into the Docker engine").arg(QFileInfo(file).fileName())}});
+    };
+    return client.loadImage(file, cancel, onUpload);
 }
 
 /** "sha256:abc..." → the 12 hex digits people know an image by. */
@@ -162,10 +206,31 @@ void ImageService::start()
         });
     m_server.registerMethod(QStringLiteral("image.list"), [this](const QJsonObject &, const api::CallContext &) {
         QString error;
-        const QJsonObject result = listImages(&error);
+        QJsonObject result = m_client->ping() ? listImages(&error) : QJsonObject();
         if (!error.isEmpty())
             return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), error);
+        QJsonArray images = result.value(QLatin1String("images")).toArray();
+        for (const QJsonValue &stored : storedImages())
+            images.append(stored);
+        result.insert(QStringLiteral("images"), images);
         return api::Reply::success(result);
+    });
+    m_server.registerMethod(QStringLiteral("image.base"), [this](const QJsonObject &params, const api::CallContext &) {
+        const QString reference = params.value(QLatin1String("image")).toString();
+        if (!reference.isEmpty() && image::ImageStore().find(reference))
+            return api::Reply::success({{QStringLiteral("base"), QStringLiteral("image")},
+                                        {QStringLiteral("source"), QStringLiteral("store")}});
+        if (!reference.isEmpty() && m_client->ping() && m_client->inspectImage(reference))
+            return api::Reply::success({{QStringLiteral("base"), QStringLiteral("image")},
+                                        {QStringLiteral("source"), QStringLiteral("engine")}});
+        const QString problem = runtime::BwrapRuntime::hostRootProblem();
+        if (!problem.isEmpty())
+            return api::Reply::success(
+                {{QStringLiteral("base"), QStringLiteral("read-only")}, {QStringLiteral("problem"), problem}});
+        return api::Reply::success({{QStringLiteral("base"), QStringLiteral("host")}});
+    });
+    m_server.registerMethod(QStringLiteral("image.remove"), [](const QJsonObject &params, const api::CallContext &) {
+        return removeStored(params.value(QLatin1String("image")).toString());
     });
 }
 
@@ -310,57 +375,51 @@ api::Reply ImageService::startLoad(const QJsonObject &params)
     if (!QFileInfo(file).isReadable())
         return api::Reply::failure(QLatin1String(api::errors::kNoSuchFile),
                                    QStringLiteral("%1 cannot be read").arg(file));
-    if (const runtime::docker::Status ping = m_client->ping(); !ping)
-        return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), ping.errorMessage());
 
     Job &job = newJob(QStringLiteral("load"));
     qCInfo(lcImages) << "job" << job.id << "loads" << file;
     std::weak_ptr<int> alive = m_alive;
     runJob(job.id, [this, alive, client = m_client, file,
                     cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
-        int reported = -1;
-        const auto onUpload = [&progress, &reported, &file](qint64 sent, qint64 total) {
-            // The engine reads the archive as it arrives; what is sent is what is loaded,
-            // short of the last step, which 100% marks once the engine says what it loaded.
-            const int percent = int(std::min<qint64>(99, sent * 100 / std::max<qint64>(total, 1)));
-            if (percent == reported)
-                return;
-            reported = percent;
-            progress({{QStringLiteral("step"), 1},
-                      {QStringLiteral("totalSteps"), 1},
-                      {QStringLiteral("percent"), percent},
-                      {QStringLiteral("message"), QStringLiteral("loading %1").arg(QFileInfo(file).fileName())}});
-        };
-        const Result<QStringList> loaded = client->loadImage(file, cancel.get(), onUpload);
-        if (!loaded)
-            return QJsonObject{{QStringLiteral("state"), QStringLiteral("failed")},
-                               {QStringLiteral("error"), loaded.errorMessage()},
-                               {QStringLiteral("message"), loaded.errorMessage()},
-                               {QStringLiteral("cancelled"), loaded.is(runtime::docker::Error::Kind::Cancelled)}};
-        // The engine names tags, or bare ids for an untagged archive; the event gives an id.
-        QString id;
-        for (const QString &reference : loaded.value()) {
-            if (const Result<runtime::docker::ImageInfo> image = client->inspectImage(reference)) {
-                id = image.value().id;
-                break;
-            }
+        // Into Paddock's own store first: bubblewrap sandboxes run from there.
+        const image::LoadResult stored = loadIntoStore(file, cancel.get(), progress);
+        if (!stored.ok)
+            return failedEvent(stored.error, cancel->load());
+        QStringList references;
+        for (const image::StoredImage &image : stored.images)
+            references << (image.references.isEmpty() ? image.id.left(12)
+                                                      : image.references.join(QStringLiteral(", ")));
+        QString message = QStringLiteral("loaded %1 into Paddock's store (%2 layers unpacked)")
+                              .arg(references.join(QStringLiteral(", ")))
+                              .arg(stored.layersUnpacked);
+        // Then into the Docker engine when one answers, for Docker sandboxes.
+        if (client->ping()) {
+            const Result<QStringList> loaded = loadIntoEngine(*client, file, cancel.get(), progress);
+            if (!loaded)
+                return failedEvent(loaded.errorMessage(), loaded.is(runtime::docker::Error::Kind::Cancelled));
+            const QStringList engineReferences = loaded.value();
+            QMetaObject::invokeMethod(
+                this,
+                [this, alive, engineReferences] {
+                    if (!alive.expired())
+                        rememberLoaded(engineReferences);
+                },
+                Qt::QueuedConnection);
+            message += QStringLiteral(" and into the Docker engine");
         }
-        const QStringList references = loaded.value();
-        QMetaObject::invokeMethod(
-            this,
-            [this, alive, references] {
-                if (!alive.expired())
-                    rememberLoaded(references);
-            },
-            Qt::QueuedConnection);
-        return QJsonObject{
-            {QStringLiteral("state"), QStringLiteral("done")},
-            {QStringLiteral("step"), 1},
-            {QStringLiteral("totalSteps"), 1},
-            {QStringLiteral("percent"), 100},
-            {QStringLiteral("image"), id},
-            {QStringLiteral("tags"), QJsonArray::fromStringList(references)},
-            {QStringLiteral("message"), QStringLiteral("loaded %1").arg(references.join(QStringLiteral(", ")))}};
+        QJsonArray tags;
+        for (const image::StoredImage &image : stored.images) {
+            for (const QString &reference : image.references)
+                tags.append(reference);
+        }
+        return QJsonObject{{QStringLiteral("state"), QStringLiteral("done")},
+                           {QStringLiteral("step"), 2},
+                           {QStringLiteral("totalSteps"), 2},
+                           {QStringLiteral("percent"), 100},
+                           {QStringLiteral("image"), QStringLiteral("sha256:") + stored.images.value(0).id},
+                           {QStringLiteral("tags"), tags},
+                           {QStringLiteral("notes"), QJsonArray::fromStringList(stored.notes)},
+                           {QStringLiteral("message"), message}};
     });
     return api::Reply::success({{QStringLiteral("job"), job.id}});
 }
@@ -394,6 +453,41 @@ void ImageService::rememberLoaded(const QStringList &references)
                                  .toJson(QJsonDocument::Indented),
                              &error))
         qCWarning(lcImages).noquote() << "cannot remember the loaded images:" << error;
+}
+
+QJsonArray ImageService::storedImages()
+{
+    QJsonArray result;
+    for (const image::StoredImage &image : image::ImageStore().list()) {
+        const QStringList tags = image.references.isEmpty() ? QStringList{QStringLiteral("<none>")} : image.references;
+        for (const QString &tag : tags)
+            result.append(QJsonObject{{QStringLiteral("tag"), tag},
+                                      {QStringLiteral("id"), QStringLiteral("sha256:") + image.id},
+                                      {QStringLiteral("size"), image.bytes},
+                                      {QStringLiteral("created"), image.loadedAt.toUTC().toString(Qt::ISODate)},
+                                      {QStringLiteral("layers"), qint64(image.layers.size())},
+                                      {QStringLiteral("source"), QStringLiteral("store")}});
+    }
+    return result;
+}
+
+api::Reply ImageService::removeStored(const QString &reference)
+{
+    if (reference.isEmpty())
+        return invalid(QStringLiteral("image.remove needs the image's name or id"));
+    image::ImageStore store;
+    const std::optional<image::StoredImage> image = store.find(reference);
+    if (!image)
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchImage),
+                                   QStringLiteral("no image %1 in Paddock's store").arg(reference));
+    // Sandboxes made from it keep their layers: only what nothing uses goes.
+    QString error;
+    const std::optional<QStringList> removed = store.remove(reference, runtime::BwrapRuntime().layersInUse(), &error);
+    if (!removed)
+        return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+    qCInfo(lcImages) << "removed image" << reference << "and" << removed->size() << "layers";
+    return api::Reply::success({{QStringLiteral("image"), QStringLiteral("sha256:") + image->id},
+                                {QStringLiteral("layersRemoved"), qint64(removed->size())}});
 }
 
 QJsonObject ImageService::listImages(QString *error) const

@@ -4,6 +4,7 @@
 #include "kit/Kit.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
 #include <QObject>
@@ -47,16 +48,26 @@ struct KitImageBuild
  *   that `run --backend docker` finds it. The image carries the label `paddock.kit=NAME`.
  *   Its RUN steps run without network (`networkmode=none`): the Dockerfile is the kit's, and
  *   the engine's network is outside every rule, proxy endpoint and sandbox.
- * - `image.load` {file} → {job}: loads a `docker save` archive (as `docker load`).
+ * - `image.load` {file} → {job}: loads a `docker save` archive or an OCI layout into Paddock's
+ *   own store (image::ImageStore, for bubblewrap sandboxes), then, when a Docker engine
+ *   answers, into the engine too (as `docker load`). Its final event has `notes` (what the
+ *   store left out, such as device nodes).
+ * - `image.remove` {image} → {image, layersRemoved}: forgets an image of the store and removes
+ *   the layers nothing uses any more (no other image, no bubblewrap sandbox).
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
  *   failed with `cancelled: true`.
  * - `image.job` {job} → {job: EVENT}: the last event of a job, for a client that looks late.
+ * - `image.base` {image} → {base: image|host|read-only, source?: store|engine, problem?}: what
+ *   a bubblewrap sandbox made now from a kit naming @c image would stand on: the image, from
+ *   Paddock's store or exported from a local Docker engine; else the host's system, under a
+ *   root of its own, or read-only with the @c problem that prevents one (no fuse-overlayfs).
  * - `image.inspect` {tag} → {tag, present: bool, id?}: whether the engine holds an image of
  *   that name (any image, Paddock's or not), so a client knows whether a build or load is needed.
  * - `image.list` {} → {images: [{tag, id, size, created, kit?, source}]}: the images that are
  *   Paddock's, one entry per tag (`<none>` when untagged), newest first: built by Paddock
  *   (source `built`), loaded through it (`loaded`, remembered in `dataDir()/images.json`),
- *   or used by a Docker sandbox (`sandbox`). @c size in bytes, @c created in ISO 8601 (UTC).
+ *   or used by a Docker sandbox (`sandbox`); then those of Paddock's store (`store`), also
+ *   without an engine. @c size in bytes, @c created in ISO 8601 (UTC).
  *
  * Jobs start at once and report on topic `image`; a client that subscribes before it calls
  * misses nothing. EVENT: {job, kind: build|load, state: running|done|failed, step,
@@ -106,6 +117,9 @@ private:
     void runJob(const QString &job, std::function<QJsonObject(const std::function<void(QJsonObject)> &progress)> work);
     void report(const QString &job, QJsonObject event);
     QJsonObject listImages(QString *error) const;
+    /** The images of Paddock's own store, as image.list entries with source `store`. */
+    static QJsonArray storedImages();
+    static api::Reply removeStored(const QString &reference);
     void rememberLoaded(const QStringList &references);
 
     api::Server &m_server;

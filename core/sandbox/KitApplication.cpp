@@ -172,6 +172,30 @@ std::optional<QString> relativeTo(const QString &base, const QString &path)
     return cleanPath.mid(cleanBase.size() + 1);
 }
 
+/** The program, as the kit names it, or as `docker run` makes it from the kit and its image. */
+QStringList programOf(const kit::SandboxBlock &block, const SandboxChoices &choices)
+{
+    const QStringList command =
+        choices.interactive ? block.commandInteractive.value_or(block.commandDefault) : block.commandDefault;
+    if (!choices.image || !block.entrypoint.isEmpty())
+        return block.entrypoint + (choices.commandArgs.isEmpty() ? command : choices.commandArgs);
+    const QStringList tail = !choices.commandArgs.isEmpty() ? choices.commandArgs
+                             : !command.isEmpty()           ? command
+                                                            : choices.image->cmd;
+    return choices.image->entrypoint + tail;
+}
+
+/** The image's variables, except those the sandbox decides; its PATH replaces the default one. */
+void addImageEnvironment(const image::ImageConfig &image, const QStringList &fixed, QMap<QString, QString> *environment)
+{
+    for (const QString &entry : image.env) {
+        const qsizetype equals = entry.indexOf(QLatin1Char('='));
+        const QString name = entry.left(equals);
+        if (equals > 0 && !fixed.contains(name))
+            environment->insert(name, entry.mid(equals + 1));
+    }
+}
+
 } // namespace
 
 QString shellQuote(const QString &text)
@@ -231,15 +255,18 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
         spec.limits.cpus = block.resources->cpu.value_or(0);
     }
 
-    QStringList program = choices.commandArgs.isEmpty()
-                              ? (choices.interactive ? block.interactiveArgv() : block.defaultArgv())
-                              : block.entrypoint + choices.commandArgs;
+    QStringList program = programOf(block, choices);
     if (program.isEmpty()) {
-        result.error = QStringLiteral("kit %1 names no entrypoint or command, and a bubblewrap sandbox has no image to "
-                                      "supply one; give the program after '--'")
-                           .arg(kit.name);
+        result.error =
+            choices.image
+                ? QStringLiteral("neither kit %1 nor its image names a program; give it after '--'").arg(kit.name)
+                : QStringLiteral("kit %1 names no entrypoint or command, and a bubblewrap sandbox has "
+                                 "no image to supply one; give the program after '--'")
+                      .arg(kit.name);
         return result;
     }
+    if (choices.image && choices.workspace.isEmpty())
+        spec.workingDir = choices.image->workingDir;
     if (!kit.setup.startup.isEmpty()) {
         QStringList lines;
         for (const kit::StartupCommand &command : kit.setup.startup) {
@@ -289,6 +316,8 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
         fixed << caBundleVariables();
     }
     const QMap<QString, QString> base = environment;
+    if (choices.image)
+        addImageEnvironment(*choices.image, fixed, &environment);
     for (const auto &[name, value] : kit.environment)
         environment.insert(name, value);
     for (const kit::Credential &credential : kit.credentials) {

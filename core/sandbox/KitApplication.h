@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "image/ImageArchive.h"
 #include "kit/Kit.h"
 #include "runtime/SandboxSpec.h"
 
@@ -29,6 +30,12 @@ struct SandboxChoices
      * user namespace that maps the regular user to that uid (`unshare --map-root-user` for 0).
      */
     bool startupUsersByNamespace = false;
+    /**
+     * The configuration of the kit's image when the runtime runs it without a container engine
+     * (bubblewrap over the image's layers): its Env, WorkingDir and Entrypoint/Cmd then apply as
+     * `docker run` applies them (see applyKit()).
+     */
+    std::optional<image::ImageConfig> image;
 };
 
 /** The uid of the sandbox's regular user, who runs the program (and `setup.startup` by default). */
@@ -93,6 +100,10 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace);
  *   it; the kit cannot change those either.
  * - Program: `entrypoint` + `command.default`, or `command.interactive` when the sandbox gets
  *   a terminal; command arguments given by the user replace the command (not the entrypoint).
+ *   With SandboxChoices::image, as `docker run`: a kit without an entrypoint takes the image's
+ *   Entrypoint, followed by the command (the user's, else the kit's, else the image's Cmd).
+ * - With SandboxChoices::image, its Env comes under the kit's variables (its PATH replacing the
+ *   default one), and its WorkingDir is the working directory when there is no workspace.
  * - `setup.startup` runs on every start before the program: the program is wrapped in
  *   `sh -c` that runs each startup command (background ones detached, their output in the
  *   sandbox's output) and then `exec`s the program, so its exit status stays the program's.

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxCreation.h"
 
+#include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
+#include "runtime/docker/DockerClient.h"
+#include "runtime/docker/DockerEndpoint.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTemporaryFile>
 
@@ -57,9 +61,11 @@ std::optional<kit::Kit> loadKit(const CreateRequest &request, api::Reply *refusa
 
 /** The spec @p kit gives for @p request on @p runtime (see applyKit()), with a valid name. */
 std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateRequest &request,
-                                            const runtime::Runtime &runtime, api::Reply *refusal)
+                                            const runtime::Runtime &runtime,
+                                            const std::optional<image::ImageConfig> &image, api::Reply *refusal)
 {
     SandboxChoices choices;
+    choices.image = image;
     choices.name = request.name;
     choices.workspace = request.workspace;
     choices.extraPaths = request.extraPaths;
@@ -96,6 +102,39 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
     return spec;
 }
 
+runtime::docker::DockerClient engineClient()
+{
+    const auto endpoint = runtime::docker::Endpoint::fromEnvironment();
+    return runtime::docker::DockerClient(endpoint ? endpoint.value() : runtime::docker::Endpoint());
+}
+
+/**
+ * Where the kit's image comes from for a runtime that runs none itself: Paddock's store, else a
+ * local Docker engine (exported at creation). Without either, the host's system is the base,
+ * and a note says so.
+ */
+void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
+{
+    const QString reference = plan.kit.sandbox ? plan.kit.sandbox->image : QString();
+    if (runtime.id() != QLatin1String("bwrap") || reference.isEmpty())
+        return;
+    if ((plan.image = image::ImageStore().find(reference))) {
+        plan.imageConfig = plan.image->config;
+        return;
+    }
+    const runtime::docker::DockerClient client = engineClient();
+    if (client.ping()) {
+        if (const auto info = client.inspectImage(reference)) {
+            plan.imageToExport = reference;
+            plan.imageConfig = image::ImageConfig::fromJson(info.value().raw.value(QLatin1String("Config")).toObject());
+            return;
+        }
+    }
+    plan.notes << QStringLiteral("kit %1 names the image %2, which is not loaded: the sandbox's root is the host's "
+                                 "system (load the image with `paddock template load FILE`)")
+                      .arg(plan.kit.name, reference);
+}
+
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
 runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 {
@@ -116,6 +155,8 @@ runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
         options.ports.append({quint16(port.container), port.protocol});
     options.imageHint = ImageService::missingImageHint(kit, kitDir);
     options.hostHome = plan.home;
+    // A root of its own, so that what setup.install writes into the system stays.
+    options.writableRoot = true;
     return options;
 }
 
@@ -127,11 +168,14 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     std::optional<kit::Kit> kit = loadKit(request, refusal);
     if (!kit)
         return std::nullopt;
-    std::optional<runtime::SandboxSpec> spec = specFor(*kit, request, runtime, refusal);
-    if (!spec)
-        return std::nullopt;
     CreationPlan plan;
     plan.kit = std::move(*kit);
+    locateImage(plan, runtime);
+    const bool fromImage = plan.image || !plan.imageToExport.isEmpty();
+    std::optional<runtime::SandboxSpec> spec =
+        specFor(plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, refusal);
+    if (!spec)
+        return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
     plan.cloneWorkspace = request.cloneWorkspace;
@@ -149,7 +193,16 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
 bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *refusal)
 {
     QString error;
-    if (!runtime.prepareSandbox(plan.spec, sandboxOptions(plan), &error)) {
+    runtime::SandboxOptions options = sandboxOptions(plan);
+    if (plan.image) {
+        options.imageId = plan.image->id;
+        options.imageLayersDir = image::ImageStore().layersDir();
+        options.imageLayers = plan.image->layersTopFirst();
+    } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty()) {
+        if (const QString problem = runtime::BwrapRuntime::hostRootProblem(); !problem.isEmpty())
+            plan.notes << QStringLiteral("the sandbox's root is the host's system, read-only: %1").arg(problem);
+    }
+    if (!runtime.prepareSandbox(plan.spec, options, &error)) {
         *refusal = refuse(api::errors::kInternal, error);
         return false;
     }
@@ -174,8 +227,14 @@ SandboxCreation::SandboxCreation(std::shared_ptr<runtime::Runtime> runtime, Crea
 RuntimeResult SandboxCreation::run()
 {
     QString problem;
-    if (!openClone(&problem))
+    if (!openClone(&problem) || !exportImage(&problem))
         return RuntimeResult::failure(problem);
+    // The image's User runs the program, as under Docker; root stays for setup.install.
+    if (m_plan.image && m_runtime->id() == QLatin1String("bwrap")) {
+        const auto user = image::ImageStore().resolveUser(*m_plan.image, m_plan.image->config.user);
+        if (user && user->first > 0)
+            m_regularUid = user->first;
+    }
     launchAs(std::nullopt);
     if (m_plan.install.isEmpty())
         return createAndFillHome(m_plan.spec);
@@ -186,6 +245,46 @@ RuntimeResult SandboxCreation::run()
     launchAs(std::nullopt);
     const RuntimeResult created = m_runtime->create(m_plan.spec);
     return created.ok ? created : failed(created);
+}
+
+bool SandboxCreation::exportImage(QString *error)
+{
+    if (m_plan.imageToExport.isEmpty())
+        return true;
+    QElapsedTimer timer;
+    timer.start();
+    image::ImageStore store;
+    QString problem;
+    if (!paths::ensurePrivateDir(store.root(), &problem)) {
+        *error = problem;
+        return false;
+    }
+    const QString archive = store.root() + QStringLiteral("/export-%1.tar").arg(m_plan.spec.name);
+    QFile::remove(archive);
+    const runtime::docker::Status saved = engineClient().saveImage(m_plan.imageToExport, archive);
+    const image::LoadResult loaded = saved ? store.load(archive) : image::LoadResult{};
+    QFile::remove(archive);
+    if (!saved || !loaded.ok) {
+        *error = QStringLiteral("the image %1 could not be taken from the Docker engine: %2")
+                     .arg(m_plan.imageToExport, saved ? loaded.error : saved.errorMessage());
+        return false;
+    }
+    m_plan.image = store.find(m_plan.imageToExport);
+    if (!m_plan.image)
+        m_plan.image = loaded.images.value(0);
+    runtime::SandboxOptions options = sandboxOptions(m_plan);
+    options.imageId = m_plan.image->id;
+    options.imageLayersDir = store.layersDir();
+    options.imageLayers = m_plan.image->layersTopFirst();
+    if (!m_runtime->prepareSandbox(m_plan.spec, options, &problem)) {
+        *error = problem;
+        return false;
+    }
+    m_notes << loaded.notes
+            << QStringLiteral("took the image %1 from the Docker engine into Paddock's store (%2 s)")
+                   .arg(m_plan.imageToExport)
+                   .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
+    return true;
 }
 
 /**
@@ -214,7 +313,7 @@ bool SandboxCreation::openClone(QString *error)
 /** The next create() launches as @p uid (nullopt: the regular user), where the runtime chooses. */
 void SandboxCreation::launchAs(std::optional<int> uid)
 {
-    m_launch.uid = uid;
+    m_launch.uid = uid ? uid : m_regularUid;
     m_runtime->setLaunchOptions(m_plan.spec.name, m_launch);
 }
 

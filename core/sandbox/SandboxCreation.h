@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/Protocol.h"
+#include "image/ImageStore.h"
 #include "kit/Kit.h"
 #include "runtime/Runtime.h"
 #include "sandbox/CloneWorkspace.h"
@@ -30,6 +31,14 @@ struct CreationPlan
     QStringList notes;         ///< for the caller: what was skipped and why
     bool cloneWorkspace = false;
     QString isolation; ///< CreateRequest::isolation
+    /**
+     * For a runtime that runs no image itself (bubblewrap): the kit's image from Paddock's store,
+     * whose layers become the sandbox's base; or, when only the Docker engine has it, its
+     * reference, exported into the store while the sandbox is created.
+     */
+    std::optional<image::StoredImage> image;
+    QString imageToExport;
+    image::ImageConfig imageConfig;
 };
 
 /**
@@ -73,11 +82,14 @@ private:
     runtime::RuntimeResult install(qsizetype index);
     runtime::RuntimeResult runInstallLaunch();
     runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
+    /** Exports the kit's image from the Docker engine into the store and hands its layers to the runtime. */
+    bool exportImage(QString *error);
 
     std::shared_ptr<runtime::Runtime> m_runtime;
     CreationPlan m_plan;
     std::optional<CloneWorkspace> m_clone;
     runtime::LaunchOptions m_launch;
+    std::optional<int> m_regularUid; ///< the image's User, when it names one other than root
     QStringList m_notes;
 };
 

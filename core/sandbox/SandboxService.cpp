@@ -3,6 +3,7 @@
 
 #include "api/Server.h"
 #include "common/Paths.h"
+#include "image/ImageStore.h"
 #include "kit/KitLoader.h"
 #include "network/PolicyDecider.h"
 #include "network/ProxyEvents.h"
@@ -392,6 +393,14 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("exitCode"), *info.exitCode);
     if (info.status == runtime::SandboxStatus::Running && info.startedAt.isValid())
         object.insert(QStringLiteral("uptimeMs"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+    if (!info.rootBase.isEmpty()) {
+        QJsonObject root{{QStringLiteral("base"), info.rootBase}};
+        if (!info.rootImage.isEmpty())
+            root.insert(QStringLiteral("image"), info.rootImage);
+        if (info.rootBytes >= 0)
+            root.insert(QStringLiteral("bytes"), info.rootBytes);
+        object.insert(QStringLiteral("root"), root);
+    }
     QJsonArray ports;
     for (const PublishedPort &port : m_ports.ports(info.name, PortForwarder::portsOf(info.spec))) {
         QJsonObject entry{{QStringLiteral("sandbox"), port.sandboxPort}};
@@ -760,6 +769,12 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         // The clone's last commits come back before it goes; the fetched branches stay.
         const QStringList notes = fetchCloneBack(name);
         const runtime::RuntimeResult removed = runtime->remove(name, true);
+        // Layers of an image removed while this sandbox used them go with it.
+        if (removed.ok && runtime->id() == QLatin1String("bwrap")) {
+            QString error;
+            if (!image::ImageStore().collectUnused(runtime::BwrapRuntime().layersInUse(), &error))
+                qCWarning(lcSandbox).noquote() << "unused layers were not removed:" << error;
+        }
         if (removed.ok) {
             if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name)) {
                 clone->discard();

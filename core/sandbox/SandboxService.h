@@ -114,7 +114,10 @@ struct CreationPlan;
  *
  * INFO: {name, kit, backend, status: created|running|stopped, workspace, pid, startedAt,
  * finishedAt, exitCode, uptimeMs, lifetime: detached, proxySocket, ports?, agent?,
- * learning, workspaceMode: direct|clone, clone?: {path, branchPrefix}}.
+ * learning, workspaceMode: direct|clone, clone?: {path, branchPrefix}, root?: {base:
+ * image|host|read-only, image?, bytes?}}. `root` is a bubblewrap sandbox's own root: its base
+ * (the kit's image, the host's system, or the host's system read-only) and the bytes its
+ * upper layer takes.
  * `ports` lists the kit's TCP `ports`: [{sandbox: 8080, host: "127.0.0.1:41234"}], `host`
  * only while the sandbox runs and the port is published (see PortForwarder): the daemon
  * publishes them wherever it opens the sandbox's endpoint, on both runtimes.

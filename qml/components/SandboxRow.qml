@@ -23,6 +23,7 @@ Rectangle {
     required property string agentState
     required property int agentAttached
     required property string stateText
+    required property string rootText
     // Whether a terminal emulator was found: the page knows, not the model.
     property bool terminalAvailable: true
 
@@ -93,6 +94,7 @@ Rectangle {
             text: qsTr("Kit %1 · %2").arg(row.kit).arg(row.backend)
                   + (row.running && row.uptime.length > 0 ? " · " + qsTr("up %1").arg(row.uptime) : "")
                   + (row.agentRunning && row.agentAttached > 0 ? " · " + qsTr("agent open in a terminal") : "")
+                  + (row.rootText.length > 0 ? " · " + row.rootText : "")
             textFormat: Text.PlainText
             elide: Text.ElideRight
             color: palette.text

@@ -263,6 +263,14 @@ Dialog {
                         wrapMode: Text.WrapAnywhere
                     }
                     Label {
+                        objectName: "wizardReviewRoot"
+                        Layout.fillWidth: true
+                        visible: text.length > 0
+                        text: wizard.rootNote
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                    }
+                    Label {
                         objectName: "wizardReviewDomains"
                         Layout.fillWidth: true
                         text: (wizard.review.domains || []).length > 0

@@ -16,6 +16,8 @@
 #   need logind, and on machines where /run is mode 0700 the user could not reach it at all.
 # - /run mode 0700 (Debian's default is 0755) keeps an ordinary user from /run/docker.sock:
 #   then /run is set to 0755, as on a stock Debian.
+# - /dev/fuse mode 0600 (no udev rule, as in some containers and VMs; Debian's makes it 0666)
+#   keeps an ordinary user from fuse-overlayfs: then it is set to 0666, as on a stock Debian.
 # - The test binaries and sources must be reachable: each directory above the build tree that
 #   the user cannot enter gets o+x (enter, not list).
 #
@@ -48,6 +50,11 @@ fi
 if [ "$(stat -c %a /run)" = "700" ]; then
     chmod 0755 /run
     echo "run-as-user: /run was mode 0700; set it to 0755 (Debian's default) so $user reaches /run/docker.sock" >&2
+fi
+
+if [ -c /dev/fuse ] && [ "$(stat -c %a /dev/fuse)" != "666" ]; then
+    chmod 0666 /dev/fuse
+    echo "run-as-user: /dev/fuse was not usable by $user; set it to 0666 (Debian's default)" >&2
 fi
 
 # Every directory from / to the test program must be enterable by the user.

@@ -62,27 +62,49 @@ QString linkText(const QString &path)
     return length > 0 ? QFile::decodeName(QByteArray(buffer, int(length))) : QFile::symLinkTarget(path);
 }
 
-void addHostSystem(QStringList &args)
+/** @brief One piece of the host's system a sandbox sees: a directory bound read-only, or a link. */
+struct SystemEntry
 {
-    // The programs and libraries: read-only, the sandbox can run them but not change them.
-    add(args, {QStringLiteral("--ro-bind"), QStringLiteral("/usr"), QStringLiteral("/usr")});
+    bool link = false;
+    QString source; ///< the directory, or the link's text
+    QString path;
+};
+
+/**
+ * The host's system as a sandbox sees it: the programs and libraries (/usr, read-only: the
+ * sandbox can run them but not change them), the top-level links into it, the certificates and
+ * alternatives of /etc, and the time zone (a link into /usr/share/zoneinfo).
+ */
+QList<SystemEntry> hostSystem()
+{
+    QList<SystemEntry> entries{{false, QStringLiteral("/usr"), QStringLiteral("/usr")}};
     for (const char *entry : kSystemTopLevel) {
         const QString path = QString::fromLatin1(entry);
         const QFileInfo info(path);
         if (info.isSymLink())
-            add(args, {QStringLiteral("--symlink"), linkText(path), path});
+            entries.append({true, linkText(path), path});
         else if (info.isDir())
-            add(args, {QStringLiteral("--ro-bind"), path, path});
+            entries.append({false, path, path});
     }
     for (const char *entry : kBoundEtcDirectories) {
         const QString path = QString::fromLatin1(entry);
         if (QFileInfo(path).isDir())
-            add(args, {QStringLiteral("--ro-bind"), path, path});
+            entries.append({false, path, path});
     }
-    // The time zone is a link into /usr/share/zoneinfo, which the sandbox has: the same link.
     const QFileInfo localtime(QStringLiteral("/etc/localtime"));
     if (localtime.isSymLink())
-        add(args, {QStringLiteral("--symlink"), linkText(localtime.filePath()), localtime.filePath()});
+        entries.append({true, linkText(localtime.filePath()), localtime.filePath()});
+    return entries;
+}
+
+void addHostSystem(QStringList &args)
+{
+    for (const SystemEntry &entry : hostSystem()) {
+        if (entry.link)
+            add(args, {QStringLiteral("--symlink"), entry.source, entry.path});
+        else
+            add(args, {QStringLiteral("--ro-bind"), entry.source, entry.path});
+    }
 }
 
 void addGrants(QStringList &args, QMap<QString, QString> &env, const SandboxGrants &grants)
@@ -154,6 +176,32 @@ QStringList confinementArguments(const QString &directory, const QMap<QString, Q
     return args;
 }
 
+QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, bool foreground)
+{
+    if (!paths.root.writable())
+        return {};
+    QStringList args{spec.initPath, QStringLiteral("--mount-root")};
+    if (paths.root.base == RootChoice::Base::Host) {
+        // The host's system, assembled as the lower layer; the sandbox's writes go to its upper.
+        add(args, {QStringLiteral("--root-host"), QStringLiteral("--root-base"),
+                   paths.rootDir + QStringLiteral("/base"), QStringLiteral("--fuse-overlayfs"), paths.fuseOverlayfs,
+                   QStringLiteral("--base-dir"), QStringLiteral("/etc")});
+        for (const SystemEntry &entry : hostSystem())
+            add(args, {entry.link ? QStringLiteral("--base-symlink") : QStringLiteral("--base-bind"),
+                       entry.source + QLatin1Char(':') + entry.path});
+    } else {
+        add(args, {QStringLiteral("--root-layers"), paths.root.layersDir});
+        for (const QString &layer : paths.root.layers)
+            add(args, {QStringLiteral("--root-layer"), layer});
+    }
+    add(args, {QStringLiteral("--root-upper"), paths.rootDir + QStringLiteral("/upper"), QStringLiteral("--root-work"),
+               paths.rootDir + QStringLiteral("/work"), QStringLiteral("--root-mount"),
+               paths.rootDir + QStringLiteral("/mnt")});
+    if (foreground)
+        args << QStringLiteral("--die-with-parent");
+    return args << QStringLiteral("--");
+}
+
 QString initPathInSandbox()
 {
     return kInitInside;
@@ -195,7 +243,12 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     QMap<QString, QString> env = spec.environment;
     env.remove(kPublishVariable);
 
-    addHostSystem(args);
+    // The root: the sandbox's own, mounted by the root stage, under everything below; or a
+    // tmpfs (bwrap's) holding the host's system read-only.
+    if (paths.root.writable())
+        add(args, {QStringLiteral("--bind"), paths.rootDir + QStringLiteral("/mnt"), QStringLiteral("/")});
+    else
+        addHostSystem(args);
     // A fresh /proc for the new pid namespace (the host's processes stay invisible), a minimal
     // /dev (null, zero, random, tty, pts, shm), and a private /tmp.
     add(args, {QStringLiteral("--proc"), QStringLiteral("/proc")});
@@ -237,9 +290,10 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
                    bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath});
     addGrants(args, env, spec.grants);
 
-    // The root itself (a tmpfs holding the mount points) becomes read-only last: only the
-    // binds above are writable.
-    add(args, {QStringLiteral("--remount-ro"), QStringLiteral("/")});
+    // A tmpfs root (holding the mount points) becomes read-only last: only the binds above are
+    // writable. A root of its own stays writable: its writes land in its upper layer.
+    if (!paths.root.writable())
+        add(args, {QStringLiteral("--remount-ro"), QStringLiteral("/")});
 
     // Exactly the spec's environment (and the grants' variables): nothing from the caller.
     args << QStringLiteral("--clearenv");

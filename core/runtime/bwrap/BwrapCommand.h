@@ -37,6 +37,14 @@ struct LaunchPaths
      * before paddock-init starts.
      */
     int seccompFd = -1;
+    /**
+     * The sandbox's root. With a writable one, bwrap runs on the root the stage of
+     * rootStageArguments() mounted at `rootDir/mnt`, instead of a tmpfs holding the host's
+     * system read-only.
+     */
+    RootChoice root;
+    QString rootDir;       ///< `NAME/root`: upper/, work/, mnt/ and, for the host's system, base/
+    QString fuseOverlayfs; ///< the host's fuse-overlayfs, for RootChoice::Base::Host
 };
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */
@@ -65,6 +73,13 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths);
  * by the tool's argv after `--`, with the environment given by @p environment only.
  */
 QStringList confinementArguments(const QString &directory, const QMap<QString, QString> &environment);
+
+/**
+ * What goes before bwrap's own command line for a sandbox with a writable root: paddock-init's
+ * root stage (app/init/RootStage.h) with its options and `--`, starting with the host path of
+ * paddock-init; empty for a read-only root. @p foreground: the stage dies with its caller.
+ */
+QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, bool foreground);
 
 /** Where paddock-init appears inside every sandbox. */
 QString initPathInSandbox();

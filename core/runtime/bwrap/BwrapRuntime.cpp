@@ -2,6 +2,7 @@
 #include "runtime/bwrap/BwrapRuntime.h"
 
 #include "common/AtomicFile.h"
+#include "common/FileTree.h"
 #include "common/Paths.h"
 #include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
@@ -42,9 +43,14 @@ namespace {
 class CopiedFiles
 {
 public:
-    /** Opens each file that exists; the child gets them as fds @p firstFd, firstFd + 1, ... */
-    explicit CopiedFiles(int firstFd)
+    /**
+     * Opens each file that exists; the child gets them as fds @p firstFd, firstFd + 1, ...
+     * None for a root made from an image, which has its own /etc.
+     */
+    CopiedFiles(int firstFd, const bwrap::RootChoice &root)
     {
+        if (root.base == bwrap::RootChoice::Base::Image)
+            return;
         for (const QString &path : bwrap::copiedHostFiles()) {
             const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
             if (fd < 0)
@@ -119,6 +125,11 @@ UniqueFd seccompFile(QString *error)
         return UniqueFd();
     }
     return fd;
+}
+
+QString fuseOverlayfsProgram()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("fuse-overlayfs"));
 }
 
 /** Whether the user's systemd manager answers: a sandbox then gets a cgroup scope of its own. */
@@ -198,6 +209,11 @@ QString BwrapRuntime::sessionPath(const QString &name) const
     return sandboxDir(name) + QStringLiteral("/session.sock");
 }
 
+QString BwrapRuntime::rootDir(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/root");
+}
+
 QString BwrapRuntime::homeOf(const SandboxState &state) const
 {
     return state.spec.homeDir.isEmpty() ? privateHome(state.spec.name) : state.spec.homeDir;
@@ -245,6 +261,88 @@ bwrap::BwrapOptions BwrapRuntime::optionsFor(const QString &name) const
     return m_options.value(name);
 }
 
+void BwrapRuntime::setRoot(const QString &name, const bwrap::RootChoice &root)
+{
+    const std::lock_guard lock(m_optionsMutex);
+    m_roots.insert(name, root);
+}
+
+bwrap::RootChoice BwrapRuntime::rootFor(const QString &name) const
+{
+    const std::lock_guard lock(m_optionsMutex);
+    return m_roots.value(name);
+}
+
+bool BwrapRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *)
+{
+    bwrap::RootChoice root;
+    if (options.writableRoot && !options.imageLayers.isEmpty()) {
+        root.base = bwrap::RootChoice::Base::Image;
+        root.image = options.image;
+        root.imageId = options.imageId;
+        root.layersDir = options.imageLayersDir;
+        root.layers = options.imageLayers;
+    } else if (options.writableRoot && hostRootProblem().isEmpty()) {
+        root.base = bwrap::RootChoice::Base::Host;
+    }
+    setRoot(spec.name, root);
+    return true;
+}
+
+QString BwrapRuntime::hostRootProblem()
+{
+    if (fuseOverlayfsProgram().isEmpty())
+        return QStringLiteral("fuse-overlayfs is not installed (the package is called fuse-overlayfs)");
+    // Debian's udev rule makes it 0666; a machine without it leaves it to root.
+    const int fuse = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
+    if (fuse < 0)
+        return QStringLiteral("/dev/fuse cannot be opened (%1)").arg(systemError());
+    ::close(fuse);
+    return {};
+}
+
+QSet<QString> BwrapRuntime::layersInUse() const
+{
+    QSet<QString> layers;
+    for (const QString &name : QDir(m_root).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (const auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt) {
+            for (const QString &layer : state->root.layers)
+                layers.insert(state->root.layersDir + QLatin1Char('/') + layer);
+        }
+    }
+    return layers;
+}
+
+qint64 BwrapRuntime::upperBytes(const QString &name) const
+{
+    // Listings come every few seconds; a large layer takes a while to walk.
+    constexpr qint64 kFreshMs = 15000;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    {
+        const std::lock_guard lock(m_optionsMutex);
+        const auto it = m_measures.constFind(name);
+        if (it != m_measures.cend() && now - it->at < kFreshMs)
+            return it->bytes;
+    }
+    const qint64 bytes = filetree::diskUsage(rootDir(name) + QStringLiteral("/upper"));
+    const std::lock_guard lock(m_optionsMutex);
+    m_measures.insert(name, {bytes, now});
+    return bytes;
+}
+
+bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
+{
+    bwrap::LaunchPaths paths;
+    paths.homeDir = homeOf(state);
+    paths.hostsFile = sandboxDir(state.spec.name) + QStringLiteral("/hosts");
+    paths.statusFd = 3;
+    paths.options = state.options;
+    paths.root = state.root;
+    paths.rootDir = rootDir(state.spec.name);
+    paths.fuseOverlayfs = fuseOverlayfsProgram();
+    return paths;
+}
+
 RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
 {
     if (!isValidName(spec.name))
@@ -271,6 +369,7 @@ RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
         (!QDir::isAbsolutePath(state.options.workspaceTarget) || !QFileInfo(state.options.workspaceSource).isDir()))
         return RuntimeResult::failure(
             QStringLiteral("the workspace %1 is not a directory").arg(state.options.workspaceSource));
+    state.root = rootFor(spec.name);
     state.createdAt = QDateTime::currentDateTimeUtc();
     if (!prepareLaunch(state, &error) || !bwrap::writeState(statePath(spec.name), state, &error))
         return RuntimeResult::failure(error);
@@ -280,6 +379,15 @@ RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
 
 bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) const
 {
+    // The root's folders: its upper layer (kept from an earlier launch), overlayfs' work folder,
+    // and the empty folders its layers and the host's base are mounted on.
+    if (state.root.writable()) {
+        const QString root = rootDir(state.spec.name);
+        for (const char *dir : {"", "/upper", "/work", "/mnt", "/base"}) {
+            if (!paths::ensurePrivateDir(root + QLatin1String(dir), error))
+                return false;
+        }
+    }
     const QString home = homeOf(state);
     if (state.spec.homeDir.isEmpty()) {
         if (!paths::ensurePrivateDir(home, error))
@@ -315,6 +423,20 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
     info.spec = state.spec;
     info.startedAt = state.startedAt;
     info.finishedAt = state.finishedAt;
+    switch (state.root.base) {
+    case bwrap::RootChoice::Base::ReadOnlyHost:
+        info.rootBase = QStringLiteral("read-only");
+        break;
+    case bwrap::RootChoice::Base::Host:
+        info.rootBase = QStringLiteral("host");
+        break;
+    case bwrap::RootChoice::Base::Image:
+        info.rootBase = QStringLiteral("image");
+        info.rootImage = state.root.image;
+        break;
+    }
+    if (state.root.writable())
+        info.rootBytes = upperBytes(state.spec.name);
     if (!state.startedAt.isValid()) {
         info.status = SandboxStatus::Created;
     } else if (isRunning(state)) {
@@ -394,15 +516,15 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
 
     // fd 3 is bwrap's status report, the copied files follow it, then the session socket and
     // the seccomp filter paddock-init loads into every session.
-    const CopiedFiles copied(4);
-    bwrap::LaunchPaths paths{homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping(),
-                             state.options};
+    const CopiedFiles copied(4, state.root);
+    bwrap::LaunchPaths paths = launchPaths(state);
+    paths.copiedFiles = copied.mapping();
     paths.sessionFd = 4 + int(copied.fds().size());
     paths.seccompFd = paths.sessionFd + 1;
     paths.startAgent = options.startAgent;
     bwrap::ChildSetup setup;
-    setup.argv = scopeFor(name, state.spec.limits) + QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(state.spec, paths);
+    setup.argv = scopeFor(name, state.spec.limits) + bwrap::rootStageCommand(state.spec, paths, false) +
+                 QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
     setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get(), filter.get()};
     qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
     setup.in = devNull.get();
@@ -472,12 +594,13 @@ RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &i
 
     // fd 3 is bwrap's status report, the copied files follow it, then the seccomp filter, which
     // bwrap loads before paddock-init runs (a setup step needs nothing it refuses).
-    const CopiedFiles copied(4);
-    bwrap::LaunchPaths paths{homeOf(state), sandboxDir(name) + QStringLiteral("/hosts"), 3, copied.mapping(),
-                             state.options};
+    const CopiedFiles copied(4, state.root);
+    bwrap::LaunchPaths paths = launchPaths(state);
+    paths.copiedFiles = copied.mapping();
     paths.seccompFd = 4 + int(copied.fds().size());
     bwrap::ChildSetup setup;
-    setup.argv = QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
+    setup.argv = bwrap::rootStageCommand(state.spec, paths, true) + QStringList{bwrap::bwrapProgram()} +
+                 bwrap::bwrapArguments(state.spec, paths);
     setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{filter.get()};
     setup.in = io.in;
     setup.out = io.out;
@@ -637,6 +760,16 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     if (isRunning(*state))
         return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
     const QString dir = sandboxDir(name);
+    // The root goes with the home: a setup run between two launches keeps both. First, so that a
+    // root that cannot go leaves the sandbox listed.
+    if (removeHome) {
+        QString error;
+        if (!filetree::removeTree(rootDir(name), &error))
+            return RuntimeResult::failure(
+                QStringLiteral("the root of sandbox %1 was not removed: %2").arg(name, error));
+        const std::lock_guard lock(m_optionsMutex);
+        m_measures.remove(name);
+    }
     for (const char *file : {"/state.json", "/bwrap-status.json", "/hosts", "/session.sock"})
         QFile::remove(dir + QLatin1String(file));
     bwrap::removeLog(logPath(name));

@@ -3,9 +3,11 @@
 
 #include "common/UniqueFd.h"
 #include "runtime/Runtime.h"
+#include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/SandboxState.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -14,12 +16,14 @@
 namespace paddock::runtime {
 
 /**
- * @brief Runs sandboxes under bubblewrap: no daemon, no image, the host's /usr read-only,
- * no network but the loopback relay to the sandbox's proxy socket.
+ * @brief Runs sandboxes under bubblewrap: no daemon, no network but the loopback relay to the
+ * sandbox's proxy socket; as root, the host's system read-only, or a root of the sandbox's own
+ * over the host's system or an image's unpacked layers (bwrap::RootChoice).
  *
  * Each sandbox has a directory `dataDir()/sandboxes/NAME/` (0700) holding `state.json`, its
  * output (`log`, rotated to `log.1` at 8 MiB by a writer outside the sandbox: SandboxLog.h),
- * bwrap's status report, the private home (`home/`, 0700) and, while it runs,
+ * bwrap's status report, the private home (`home/`, 0700), with a root of its own `root/` (its
+ * upper layer `upper/`, and where it is mounted), and, while it runs,
  * `session.sock`: the session channel to its paddock-init, which listens on a socket the
  * runtime made and handed over, at a path the sandbox cannot see. The state
  * records the sandbox's first process with its kernel start time, so a stale file whose pid
@@ -50,10 +54,12 @@ public:
                                 QString *error = nullptr) const override;
 
     /**
-     * Nothing to keep: a bubblewrap sandbox runs the host's own system, and its private home
-     * is the daemon's host home of the sandbox (`dataDir()/sandboxes/NAME/home`) already.
+     * Keeps the root @p options ask for (setRoot()): with SandboxOptions::writableRoot, one of
+     * the sandbox's own over the image's layers when given, else over the host's system (when
+     * hostRootProblem() says nothing; otherwise the host's system stays read-only). The home
+     * needs nothing: it is the daemon's host home of the sandbox (`dataDir()/sandboxes/NAME/home`).
      */
-    bool prepareSandbox(SandboxSpec &, const SandboxOptions &, QString *) override { return true; }
+    bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) override;
     /** Yes: the sandbox's user namespace maps the host user to whatever uid a launch asks for. */
     bool choosesUserPerLaunch() const override { return true; }
     /** As setSandboxOptions() with the uid (and the same gid) and the workspace mount of @p options. */
@@ -66,6 +72,18 @@ public:
      */
     void setSandboxOptions(const QString &name, const bwrap::BwrapOptions &options);
     bwrap::BwrapOptions optionsFor(const QString &name) const;
+    /**
+     * The root the next create() of @p name records (the default: the host's system read-only,
+     * as a sandbox made without prepareSandbox() gets). Its upper layer is `NAME/root/upper`,
+     * made by create() and removed only with the home (remove()). Safe to call from any thread.
+     */
+    void setRoot(const QString &name, const bwrap::RootChoice &root);
+    bwrap::RootChoice rootFor(const QString &name) const;
+    /** Why a root over the host's system cannot be writable here (no fuse-overlayfs, no usable /dev/fuse); empty when
+     * it can. */
+    static QString hostRootProblem();
+    /** The layer folders (`layersDir/NAME`) the sandboxes here are made from. */
+    QSet<QString> layersInUse() const;
 
     /** `NAME/` under the sandboxes directory. */
     QString sandboxDir(const QString &name) const;
@@ -94,9 +112,21 @@ private:
     bool awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const;
     void recordFinish(bwrap::SandboxState &state, std::optional<int> exitCode) const;
 
+    QString rootDir(const QString &name) const;
+    /** The size of @p name's upper layer, measured again when the last measure is old. */
+    qint64 upperBytes(const QString &name) const;
+    bwrap::LaunchPaths launchPaths(const bwrap::SandboxState &state) const;
+
     QString m_root;
     mutable std::mutex m_optionsMutex;
     QHash<QString, bwrap::BwrapOptions> m_options;
+    QHash<QString, bwrap::RootChoice> m_roots;
+    struct Measure
+    {
+        qint64 bytes = 0;
+        qint64 at = 0; ///< ms since the epoch
+    };
+    mutable QHash<QString, Measure> m_measures;
 };
 
 } // namespace paddock::runtime

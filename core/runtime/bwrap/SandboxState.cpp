@@ -99,6 +99,36 @@ BwrapOptions BwrapOptions::fromJson(const QJsonObject &object)
     return options;
 }
 
+QJsonObject RootChoice::toJson() const
+{
+    const char *names[] = {"read-only-host", "host", "image"};
+    QJsonObject object{{QStringLiteral("base"), QLatin1String(names[int(base)])}};
+    if (base == Base::Image) {
+        object.insert(QStringLiteral("image"), image);
+        object.insert(QStringLiteral("imageId"), imageId);
+        object.insert(QStringLiteral("layersDir"), layersDir);
+        object.insert(QStringLiteral("layers"), QJsonArray::fromStringList(layers));
+    }
+    return object;
+}
+
+RootChoice RootChoice::fromJson(const QJsonObject &object)
+{
+    RootChoice root;
+    const QString base = object.value(QStringLiteral("base")).toString();
+    if (base == QLatin1String("host")) {
+        root.base = Base::Host;
+    } else if (base == QLatin1String("image")) {
+        root.base = Base::Image;
+        root.image = object.value(QStringLiteral("image")).toString();
+        root.imageId = object.value(QStringLiteral("imageId")).toString();
+        root.layersDir = object.value(QStringLiteral("layersDir")).toString();
+        for (const QJsonValue &layer : object.value(QStringLiteral("layers")).toArray())
+            root.layers << layer.toString();
+    }
+    return root;
+}
+
 QJsonObject SandboxState::toJson() const
 {
     QJsonObject object{
@@ -106,6 +136,7 @@ QJsonObject SandboxState::toJson() const
         {QStringLiteral("runtime"), QStringLiteral("bwrap")},
         {QStringLiteral("spec"), paddock::runtime::toJson(spec)},
         {QStringLiteral("options"), options.toJson()},
+        {QStringLiteral("root"), root.toJson()},
         {QStringLiteral("createdAt"), dateText(createdAt)},
         {QStringLiteral("init"), identityToJson(init)},
         {QStringLiteral("bwrap"), identityToJson(bwrap)},
@@ -128,6 +159,7 @@ std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QS
     SandboxState state;
     state.spec = sandboxSpecFromJson(object.value(QStringLiteral("spec")).toObject());
     state.options = BwrapOptions::fromJson(object.value(QStringLiteral("options")).toObject());
+    state.root = RootChoice::fromJson(object.value(QStringLiteral("root")).toObject());
     state.createdAt = dateFrom(object.value(QStringLiteral("createdAt")));
     state.init = identityFrom(object.value(QStringLiteral("init")));
     state.bwrap = identityFrom(object.value(QStringLiteral("bwrap")));

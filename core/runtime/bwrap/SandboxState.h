@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -55,11 +56,36 @@ struct BwrapOptions
     bool operator==(const BwrapOptions &) const = default;
 };
 
+/**
+ * @brief Where a sandbox's root file system comes from, chosen when it is created and kept
+ * with it. Its writes land in an upper layer of its own (`NAME/root/upper`), kept until the
+ * sandbox is removed; see app/init/RootStage.h for how it is mounted.
+ */
+struct RootChoice
+{
+    enum class Base {
+        ReadOnlyHost, ///< no root of its own: the host's system read-only under a tmpfs
+        Host,         ///< the host's system, under an upper layer (fuse-overlayfs)
+        Image,        ///< an image's unpacked layers, under an upper layer (overlayfs)
+    };
+    Base base = Base::ReadOnlyHost;
+    QString image;      ///< the reference the image was asked by, for listings
+    QString imageId;    ///< its content address
+    QString layersDir;  ///< the store's layer folder
+    QStringList layers; ///< names of folders of @ref layersDir, top-most first
+
+    bool writable() const { return base != Base::ReadOnlyHost; }
+    QJsonObject toJson() const;
+    static RootChoice fromJson(const QJsonObject &object);
+    bool operator==(const RootChoice &) const = default;
+};
+
 /** @brief What `state.json` of one sandbox records. */
 struct SandboxState
 {
     SandboxSpec spec;
     BwrapOptions options;
+    RootChoice root; ///< a state without one (an earlier Paddock's) has the read-only host root
     QDateTime createdAt;
     ProcessIdentity init;      ///< the sandbox's first process (paddock-init) on the host
     ProcessIdentity bwrap;     ///< the bwrap process that waits for it

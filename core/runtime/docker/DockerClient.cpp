@@ -4,6 +4,7 @@
 #include "runtime/docker/BuildContext.h"
 #include "runtime/docker/StreamDemuxer.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -194,6 +195,24 @@ Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) con
         images.append(image);
     }
     return images;
+}
+
+Status DockerClient::saveImage(const QString &reference, const QString &toFile, const std::atomic_bool *cancel) const
+{
+    QFile file(toFile);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return Error{Error::Kind::Local, 0, QStringLiteral("cannot write %1: %2").arg(toFile, file.errorString())};
+    HttpRequest request;
+    request.path = QStringLiteral("/images/%1/get").arg(reference);
+    request.cancel = cancel;
+    request.onData = [&file](const char *data, size_t size) { return file.write(data, qint64(size)) == qint64(size); };
+    const Result<HttpResponse> response = call(request);
+    if (!response || !file.flush()) {
+        file.remove();
+        return response ? Error{Error::Kind::Local, 0, QStringLiteral("cannot write %1").arg(toFile)}
+                        : response.error();
+    }
+    return {};
 }
 
 Result<QStringList> DockerClient::loadImage(const QString &tarPath, const std::atomic_bool *cancel,

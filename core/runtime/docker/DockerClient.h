@@ -125,6 +125,11 @@ public:
      * Loads a `docker save` tar, streamed from disk; returns the images it named. @p onUpload
      * is told the bytes sent so far and the file's size as they go (on the calling thread).
      */
+    /**
+     * Writes image @p reference as a `docker save` archive (GET /images/NAME/get) to the new
+     * file @p toFile, streamed: an image need not fit in memory.
+     */
+    Status saveImage(const QString &reference, const QString &toFile, const std::atomic_bool *cancel = nullptr) const;
     Result<QStringList> loadImage(const QString &tarPath, const std::atomic_bool *cancel = nullptr,
                                   const std::function<void(qint64 sent, qint64 total)> &onUpload = {}) const;
     /** Builds an image; returns its id. A set cancel flag ends it with Error::Kind::Cancelled. */

@@ -145,8 +145,9 @@ int main(int argc, char *argv[])
 
     // The same mounts and init, launched without the runtime around them: what bwrap itself costs.
     QList<QByteArray> paddockArguments;
-    for (const QString &argument :
-         paddock::runtime::bwrap::bwrapArguments(spec, {runtime.privateHome(spec.name), QString(), -1, {}, {}}))
+    paddock::runtime::bwrap::LaunchPaths paths;
+    paths.homeDir = runtime.privateHome(spec.name);
+    for (const QString &argument : paddock::runtime::bwrap::bwrapArguments(spec, paths))
         paddockArguments << QFile::encodeName(argument);
 
     std::vector<double> bare, mounts, started, created;

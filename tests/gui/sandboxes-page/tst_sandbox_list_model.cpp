@@ -50,6 +50,7 @@ private Q_SLOTS:
     void agentStateIsReadable();
     void agentStateFollowsTheList();
     void uptimeIsReadable();
+    void rootIsReadable();
 
 private:
     int denials() const { return m_model->data(m_model->index(0), gui::SandboxListModel::DenialsRole).toInt(); }
@@ -77,7 +78,10 @@ void TestSandboxListModel::initTestCase()
                                {QStringLiteral("backend"), QStringLiteral("bwrap")},
                                {QStringLiteral("status"), QStringLiteral("running")},
                                {QStringLiteral("workspace"), QStringLiteral("/home/me/web")},
-                               {QStringLiteral("startedAt"), iso(kStart)}}};
+                               {QStringLiteral("startedAt"), iso(kStart)},
+                               {QStringLiteral("root"), QJsonObject{{QStringLiteral("base"), QStringLiteral("image")},
+                                                                    {QStringLiteral("image"), QStringLiteral("pi:1")},
+                                                                    {QStringLiteral("bytes"), 1200000}}}}};
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         return api::Reply::success({{QStringLiteral("sandboxes"), m_sandboxes}});
     });
@@ -105,6 +109,7 @@ void TestSandboxListModel::listsWhatTheDaemonRuns()
     QCOMPARE(row.value(QStringLiteral("status")).toString(), QStringLiteral("running"));
     QCOMPARE(row.value(QStringLiteral("workspace")).toString(), QStringLiteral("/home/me/web"));
     QVERIFY(!row.value(QStringLiteral("uptime")).toString().isEmpty());
+    QCOMPARE(row.value(QStringLiteral("rootText")).toString(), QStringLiteral("root 1.2 MB over image pi:1"));
     // The stored refusals were asked for this sandbox, since it started.
     QTRY_COMPARE(m_denialQueries.size(), 1);
     QCOMPARE(m_denialQueries.constFirst().value(QLatin1String("sandbox")).toString(), QStringLiteral("web"));
@@ -261,6 +266,18 @@ void TestSandboxListModel::uptimeIsReadable()
     QCOMPARE(gui::SandboxListModel::formatUptime(5 * 60 * 1000 + 59 * 1000), QStringLiteral("5 min"));
     QCOMPARE(gui::SandboxListModel::formatUptime((2 * 3600 + 5 * 60) * 1000), QStringLiteral("2 h 05 min"));
     QCOMPARE(gui::SandboxListModel::formatUptime(qint64(3 * 86400 + 4 * 3600) * 1000), QStringLiteral("3 d 4 h"));
+}
+
+void TestSandboxListModel::rootIsReadable()
+{
+    using M = gui::SandboxListModel;
+    QCOMPARE(M::describeRoot(QStringLiteral("host"), QString(), 12000),
+             QStringLiteral("root 12.0 kB over the host's system"));
+    QCOMPARE(M::describeRoot(QStringLiteral("image"), QStringLiteral("pi:1"), -1),
+             QStringLiteral("root size unknown over image pi:1"));
+    // The host's system read-only is no root of its own: nothing to show.
+    QVERIFY(M::describeRoot(QStringLiteral("read-only"), QString(), -1).isEmpty());
+    QVERIFY(M::describeRoot(QString(), QString(), -1).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSandboxListModel)

@@ -523,6 +523,11 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
     QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
     QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewImage"))->property("text").toString(),
              QStringLiteral("Image: debian:12"));
+    // What the sandbox's root will be, in one line: the image when it is there, else the host's system.
+    QTRY_VERIFY(findInPopup(wizard, QStringLiteral("wizardReviewRoot"))
+                    ->property("text")
+                    .toString()
+                    .contains(QStringLiteral("image debian:12")));
     QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewDomains"))->property("text").toString(),
              QStringLiteral("Allowed domains: api.keyed.test, *.keyed.test"));
     QVERIFY(findInPopup(wizard, QStringLiteral("wizardReviewCredentials"))

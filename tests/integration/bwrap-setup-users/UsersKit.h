@@ -5,8 +5,8 @@
 namespace paddock::test::kits {
 
 /**
- * Each setup command records `id -u` in the home; the root install command also tries to
- * write to the system, which must stay read-only.
+ * Each setup command records `id -u` in the home; the root install command also writes to
+ * the system, which lands in the sandbox's own root and never on the host.
  */
 const char *const kUsersKit = R"(schemaVersion: "2"
 kind: sandbox
@@ -18,7 +18,7 @@ sandbox:
 setup:
   install:
     - command: id -u > "$HOME/install-default.txt"
-    - command: (touch /usr/paddock-root-was-here 2>/dev/null && echo wrote) || echo read-only > "$HOME/install-usr.txt"
+    - command: (touch /usr/paddock-root-was-here 2>/dev/null && echo wrote || echo read-only) > "$HOME/install-usr.txt"
       user: root
     - command: id -u > "$HOME/install-agent.txt"
       user: "1000"

@@ -185,17 +185,24 @@ void TestTemplateCli::loadTakesAnArchiveMadeByDockerSave()
     const DockerFinished load = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("load"), archive});
     QVERIFY2(load.exitCode == 0, qPrintable(load.out + load.err));
     const QStringList lines = load.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QVERIFY2(lines.first().startsWith(QLatin1String("loading saved.tar: ")), qPrintable(load.out));
-    QCOMPARE(lines.last(), QStringLiteral("loaded %1").arg(tag));
+    // Unpacked into Paddock's store for bubblewrap, then given to the engine, a line per step.
+    QVERIFY2(lines.first().startsWith(QLatin1String("unpacking layer 1 of 2: ")), qPrintable(load.out));
+    QVERIFY2(load.out.contains(QLatin1String("\nloading saved.tar into the Docker engine: ")), qPrintable(load.out));
+    QCOMPARE(lines.last(),
+             QStringLiteral("loaded %1 into Paddock's store (2 layers unpacked) and into the Docker engine").arg(tag));
     const auto image = m_fixture->client().inspectImage(tag);
     QVERIFY2(image.ok(), qPrintable(image.errorMessage()));
     QCOMPARE(image.value().id, built.value());
 
     bool listed = false;
-    for (const QJsonValue &value : listedImages())
-        listed |= value[QLatin1String("tag")].toString() == tag &&
-                  value[QLatin1String("source")].toString() == QLatin1String("loaded");
+    bool stored = false;
+    for (const QJsonValue &value : listedImages()) {
+        const bool same = value[QLatin1String("tag")].toString() == tag;
+        listed |= same && value[QLatin1String("source")].toString() == QLatin1String("loaded");
+        stored |= same && value[QLatin1String("source")].toString() == QLatin1String("store");
+    }
     QVERIFY(listed);
+    QVERIFY(stored);
 }
 
 void TestTemplateCli::ctrlCCancelsTheBuild()
