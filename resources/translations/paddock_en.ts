@@ -2734,6 +2734,26 @@
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>It asks to reach this computer and the networks it is on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 reaches %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Services that trust this computer, such as databases, your router or the cloud metadata service, will answer the sandbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach this computer and its networks</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::AgentPerms</name>
@@ -2910,6 +2930,22 @@
     </message>
     <message>
         <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, a host grant: reaches %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit reaches this computer or its networks (asked before its first sandbox):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 reaches %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: allow-all lets every sandbox reach every public host</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3119,6 +3155,18 @@
         <source>Created</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>size unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>root %1 over image %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>root %1 over the host&apos;s system</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -3184,6 +3232,26 @@
     </message>
     <message>
         <source>%1 was created but did not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is the image %1, under a layer of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, under a layer of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, read-only: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the kit to reach this computer and its networks in the review, or choose another kit.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2734,6 +2734,26 @@
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
         <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4) e iniciarlo.</translation>
     </message>
+    <message>
+        <source>It asks to reach this computer and the networks it is on</source>
+        <translation>Pide alcanzar este equipo y las redes en las que está</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2</source>
+        <translation>%1 alcanza %2</translation>
+    </message>
+    <message>
+        <source>Services that trust this computer, such as databases, your router or the cloud metadata service, will answer the sandbox.</source>
+        <translation>Los servicios que confían en este equipo, como bases de datos, tu router o el servicio de metadatos de la nube, responderán al sandbox.</translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach them</source>
+        <translation>Permitir que este kit los alcance</translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach this computer and its networks</source>
+        <translation>Permitir que este kit alcance este equipo y sus redes</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::AgentPerms</name>
@@ -2911,6 +2931,22 @@
     <message>
         <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
         <translation>Las reglas propias del agente que trae (pi-permission-system):</translation>
+    </message>
+    <message>
+        <source>, a host grant: reaches %1</source>
+        <translation>, un acceso al anfitrión: alcanza %1</translation>
+    </message>
+    <message>
+        <source>The kit reaches this computer or its networks (asked before its first sandbox):</source>
+        <translation>El kit alcanza este equipo o sus redes (se pregunta antes de su primer sandbox):</translation>
+    </message>
+    <message>
+        <source>• %1 reaches %2</source>
+        <translation>• %1 alcanza %2</translation>
+    </message>
+    <message>
+        <source>Warning: allow-all lets every sandbox reach every public host</source>
+        <translation>Atención: permitir todo deja que cada sandbox alcance todos los hosts públicos</translation>
     </message>
 </context>
 <context>
@@ -3119,6 +3155,18 @@
         <source>Created</source>
         <translation>Creado</translation>
     </message>
+    <message>
+        <source>size unknown</source>
+        <translation>tamaño desconocido</translation>
+    </message>
+    <message>
+        <source>root %1 over image %2</source>
+        <translation>raíz %1 sobre la imagen %2</translation>
+    </message>
+    <message>
+        <source>root %1 over the host&apos;s system</source>
+        <translation>raíz %1 sobre el sistema del anfitrión</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -3185,6 +3233,26 @@
     <message>
         <source>%1 was created but did not start: %2</source>
         <translation>%1 se ha creado, pero no se ha iniciado: %2</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is the image %1, under a layer of its own.</source>
+        <translation>La raíz del sandbox es la imagen %1, bajo una capa propia.</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, under a layer of its own.</source>
+        <translation>La raíz del sandbox es tu sistema, bajo una capa propia.</translation>
+    </message>
+    <message>
+        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
+        <translation>La imagen %1 no está cargada: la raíz del sandbox es tu sistema, bajo una capa propia (paddock template load ARCHIVO la carga).</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, read-only: %1</source>
+        <translation>La raíz del sandbox es tu sistema, de solo lectura: %1</translation>
+    </message>
+    <message>
+        <source>Allow the kit to reach this computer and its networks in the review, or choose another kit.</source>
+        <translation>Permite que el kit alcance este equipo y sus redes en la revisión, o elige otro kit.</translation>
     </message>
 </context>
 <context>

@@ -2734,6 +2734,26 @@
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it.</source>
         <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), puis le démarrer.</translation>
     </message>
+    <message>
+        <source>It asks to reach this computer and the networks it is on</source>
+        <translation>Il demande à atteindre cet ordinateur et les réseaux où il se trouve</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2</source>
+        <translation>%1 atteint %2</translation>
+    </message>
+    <message>
+        <source>Services that trust this computer, such as databases, your router or the cloud metadata service, will answer the sandbox.</source>
+        <translation>Les services qui font confiance à cet ordinateur, comme les bases de données, votre routeur ou le service de métadonnées du cloud, répondront au bac à sable.</translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach them</source>
+        <translation>Autoriser ce kit à les atteindre</translation>
+    </message>
+    <message>
+        <source>Allow this kit to reach this computer and its networks</source>
+        <translation>Autoriser ce kit à atteindre cet ordinateur et ses réseaux</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::AgentPerms</name>
@@ -2911,6 +2931,22 @@
     <message>
         <source>The agent&apos;s own rules it brings (pi-permission-system):</source>
         <translation>Les règles propres à l’agent qu’il apporte (pi-permission-system) :</translation>
+    </message>
+    <message>
+        <source>, a host grant: reaches %1</source>
+        <translation>, un accès à l’hôte : atteint %1</translation>
+    </message>
+    <message>
+        <source>The kit reaches this computer or its networks (asked before its first sandbox):</source>
+        <translation>Le kit atteint cet ordinateur ou ses réseaux (demandé avant son premier bac à sable) :</translation>
+    </message>
+    <message>
+        <source>• %1 reaches %2</source>
+        <translation>• %1 atteint %2</translation>
+    </message>
+    <message>
+        <source>Warning: allow-all lets every sandbox reach every public host</source>
+        <translation>Attention : tout autoriser laisse chaque bac à sable atteindre tous les hôtes publics</translation>
     </message>
 </context>
 <context>
@@ -3119,6 +3155,18 @@
         <source>Created</source>
         <translation>Créé</translation>
     </message>
+    <message>
+        <source>size unknown</source>
+        <translation>taille inconnue</translation>
+    </message>
+    <message>
+        <source>root %1 over image %2</source>
+        <translation>racine %1 sur l’image %2</translation>
+    </message>
+    <message>
+        <source>root %1 over the host&apos;s system</source>
+        <translation>racine %1 sur le système de l’hôte</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxWizard</name>
@@ -3185,6 +3233,26 @@
     <message>
         <source>%1 was created but did not start: %2</source>
         <translation>%1 a été créé mais n’a pas démarré : %2</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is the image %1, under a layer of its own.</source>
+        <translation>La racine du bac à sable est l’image %1, sous une couche à lui.</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, under a layer of its own.</source>
+        <translation>La racine du bac à sable est votre système, sous une couche à lui.</translation>
+    </message>
+    <message>
+        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
+        <translation>L’image %1 n’est pas chargée : la racine du bac à sable est votre système, sous une couche à lui (paddock template load FICHIER la charge).</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s root is your system, read-only: %1</source>
+        <translation>La racine du bac à sable est votre système, en lecture seule : %1</translation>
+    </message>
+    <message>
+        <source>Allow the kit to reach this computer and its networks in the review, or choose another kit.</source>
+        <translation>Autorisez le kit à atteindre cet ordinateur et ses réseaux dans la vérification, ou choisissez un autre kit.</translation>
     </message>
 </context>
 <context>

@@ -74,13 +74,19 @@ QList<qint64> processesWith(const QByteArray &needle)
 }
 
 /** Host processes that are `paddock attach NAME` (the CLI a terminal runs, not the terminal). */
+// `paddock attach ... agent-demo` processes: this test's sandbox only, since other tests
+// running at the same time attach to sandboxes of their own with the same program.
 QList<qint64> attachClients()
 {
     QList<qint64> pids;
     const QByteArray head = QByteArray(PADDOCK_BIN) + '\0' + "attach" + '\0';
+    const QByteArray name = '\0' + kName.toUtf8() + '\0';
     for (const qint64 pid : processesWith(head)) {
         QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().startsWith(head))
+        if (!cmdline.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray arguments = cmdline.readAll();
+        if (arguments.startsWith(head) && (arguments + '\0').contains(name))
             pids << pid;
     }
     return pids;
