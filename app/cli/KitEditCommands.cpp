@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// paddock kit allow|deny: edits through the minimal-diff writer.
+// paddock kit allow|deny: edits through the minimal-diff writer; paddock kit isolation: the
+// least isolation of a kit's sandboxes, a setting of Paddock's own (kit::KitSettings).
 #include "Cli.h"
 #include "KitArgument.h"
 
 #include "kit/KitEditor.h"
 #include "kit/KitLibrary.h"
+#include "kit/KitSettings.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -109,6 +111,53 @@ int runNetworkEdit(const Invocation &invocation, NetworkList list)
     return ExitOk;
 }
 
+int runIsolation(const Invocation &invocation)
+{
+    const std::optional<QString> kitDir = resolveKit(invocation.positional.first());
+    if (!kitDir)
+        return ExitFailed;
+    QString error;
+    if (invocation.positional.size() > 1) {
+        const QString level = invocation.positional.at(1);
+        if (level != QLatin1String("container") && level != QLatin1String("gvisor"))
+            return usageError(invocation.commandPath,
+                              QStringLiteral("the isolation is container or gvisor, not '%1'").arg(level));
+        if (!kit::KitSettings::setMinimumIsolation(*kitDir, level, &error))
+            return failure(error);
+    }
+    const std::optional<QString> minimum = kit::KitSettings::minimumIsolation(*kitDir, &error);
+    if (!error.isEmpty())
+        return failure(error);
+    if (minimum)
+        out() << "Sandboxes of " << *kitDir << " get " << *minimum << " isolation at least ("
+              << kit::KitSettings::path() << ").\n";
+    else
+        out() << "Sandboxes of " << *kitDir << " get the isolation they are asked for (container by default).\n";
+    return ExitOk;
+}
+
+Command isolationCommand()
+{
+    Command command;
+    command.name = QStringLiteral("isolation");
+    command.summary = QStringLiteral("Show or set the least isolation of a kit's sandboxes.");
+    command.description = QStringLiteral(
+        "With LEVEL gvisor, every sandbox made from KIT runs under gVisor (a kernel of its own,\n"
+        "through the Docker engine's runsc runtime): 'run' and 'create' choose it when no\n"
+        "--isolation is given, and refuse a lower one. LEVEL container lifts the setting.\n"
+        "Without LEVEL, prints the setting.\n"
+        "\n"
+        "The setting is Paddock's, kept in kit-settings.yaml in its configuration folder, so the\n"
+        "kit's spec.yaml stays as Docker Sandboxes reads it.");
+    command.positionalSyntax = QStringLiteral("KIT [LEVEL]");
+    command.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()},
+                              {QStringLiteral("LEVEL"), QStringLiteral("container or gvisor.")}};
+    command.minPositional = 1;
+    command.maxPositional = 2;
+    command.run = runIsolation;
+    return command;
+}
+
 Command networkEditCommand(NetworkList list)
 {
     const bool allow = list == NetworkList::Allow;
@@ -154,7 +203,7 @@ Command networkEditCommand(NetworkList list)
 
 QList<Command> kitEditCommands()
 {
-    return {networkEditCommand(NetworkList::Allow), networkEditCommand(NetworkList::Deny)};
+    return {networkEditCommand(NetworkList::Allow), networkEditCommand(NetworkList::Deny), isolationCommand()};
 }
 
 } // namespace paddock::cli

@@ -452,10 +452,12 @@ void SandboxWizard::create()
     QJsonObject params{{QStringLiteral("kit"), m_kitDirectory},
                        {QStringLiteral("workspace"), m_folder},
                        {QStringLiteral("backend"), m_backend},
-                       {QStringLiteral("isolation"), m_isolation},
                        {QStringLiteral("workspaceMode"), m_workspaceMode}};
     if (!m_sandboxName.isEmpty())
         params.insert(QStringLiteral("name"), m_sandboxName);
+    // Named only when chosen: otherwise the kit's own least isolation (KitSettings) applies.
+    if (m_isolation == QLatin1String("gvisor"))
+        params.insert(QStringLiteral("isolation"), m_isolation);
     if (m_approvalGiven)
         params.insert(QStringLiteral("approveCredentials"), true);
     if (!m_hostGrants.isEmpty())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/CreateRequest.h"
 
+#include "kit/KitSettings.h"
 #include "sandbox/WorkspaceGuard.h"
 
 #include <QDir>
@@ -69,10 +70,40 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
     const QString defaultBackend =
         request.isolation == QLatin1String("gvisor") ? QStringLiteral("docker") : QStringLiteral("bwrap");
     request.backend = params.value(QLatin1String("backend")).toString(defaultBackend);
+    request.backendGiven = params.contains(QLatin1String("backend"));
+    request.isolationGiven = params.contains(QLatin1String("isolation"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);
     request.protectHostFiles = params.value(QLatin1String("protectHostFiles")).toBool(true);
     return request;
+}
+
+bool CreateRequest::meetKitMinimum(QString *error)
+{
+    QString unreadable;
+    const std::optional<QString> minimum = kit::KitSettings::minimumIsolation(kitDirectory, &unreadable);
+    if (!unreadable.isEmpty()) {
+        // A setting that cannot be read may be one that asks for more: stop rather than guess.
+        *error = QStringLiteral("the kits' settings cannot be read: %1").arg(unreadable);
+        return false;
+    }
+    if (!minimum || isolation == *minimum)
+        return true;
+    if (isolationGiven) {
+        *error = QStringLiteral("the kit %1 asks for %2 isolation at least: run it with --isolation %2, or lower "
+                                "the kit's setting with 'paddock kit isolation %1 container'")
+                     .arg(kitDirectory, *minimum);
+        return false;
+    }
+    if (backendGiven && backend != QLatin1String("docker")) {
+        *error = QStringLiteral("the kit %1 asks for %2 isolation, which runs through the Docker engine: use "
+                                "--backend docker (or leave --backend out)")
+                     .arg(kitDirectory, *minimum);
+        return false;
+    }
+    isolation = *minimum;
+    backend = QStringLiteral("docker");
+    return true;
 }
 
 kit::KitLoadOptions CreateRequest::kitLoadOptions() const

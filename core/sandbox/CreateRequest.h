@@ -29,12 +29,20 @@ struct CreateRequest
     QStringList commandArgs;        ///< `args`: replace the kit's command when not empty
     QString backend;                ///< `backend`: "bwrap" when absent, "docker" for gVisor
     QString isolation;              ///< `isolation`: "container" (the default) or "gvisor"
+    bool backendGiven = false;      ///< whether `backend` was in the params
+    bool isolationGiven = false;    ///< whether `isolation` was in the params
     bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
     bool interactive = false;       ///< `interactive`
     bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)
 
     /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */
     static std::optional<CreateRequest> parse(const QJsonObject &params, QString *error);
+    /**
+     * Raises @ref isolation to the least the kit's setting asks for (kit::KitSettings), with
+     * the Docker backend gVisor needs when none was named. False with @p error when the
+     * request named a lower level, or a backend that cannot give it.
+     */
+    bool meetKitMinimum(QString *error);
     /** How the kit is loaded for the request: with @ref kitArgs, every required argument given. */
     kit::KitLoadOptions kitLoadOptions() const;
 };

@@ -588,8 +588,8 @@ void SandboxService::registerQueryMethods()
 void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
 {
     QString error;
-    const std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
-    if (!request)
+    std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
+    if (!request || !request->meetKitMinimum(&error))
         return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
     const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
     if (!runtime)

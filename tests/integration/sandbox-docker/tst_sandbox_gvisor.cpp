@@ -25,6 +25,7 @@ private slots:
     void theEscapeProbeFindsNoWayOut();
     void theChecklistPasses();
     void bubblewrapCannotGiveIt();
+    void aKitThatAsksForGvisorGetsIt();
     void anEngineWithoutRunscRefusesAndSaysHow();
 
 private:
@@ -137,6 +138,45 @@ void TestSandboxGvisor::bubblewrapCannotGiveIt()
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QLatin1String("gVisor runs through the Docker engine")), qPrintable(run.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("gv-bwrap")));
+}
+
+void TestSandboxGvisor::aKitThatAsksForGvisorGetsIt()
+{
+    // A setting of Paddock's own: the kit's spec.yaml is left as sbx reads it.
+    QFile spec(m_kit + QStringLiteral("/spec.yaml"));
+    QVERIFY(spec.open(QIODevice::ReadOnly));
+    const QByteArray before = spec.readAll();
+    spec.close();
+    const DockerFinished set =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("isolation"), m_kit, QStringLiteral("gvisor")});
+    QVERIFY2(set.exitCode == 0, qPrintable(set.err));
+    QVERIFY2(set.out.contains(QLatin1String("gvisor isolation at least")), qPrintable(set.out));
+    QVERIFY(spec.open(QIODevice::ReadOnly));
+    QCOMPARE(spec.readAll(), before);
+    spec.close();
+
+    // Nothing asked: the kit's level, and the backend it needs.
+    const DockerFinished kernel = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
+         QStringLiteral("gv-kit"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("uname -r")});
+    QVERIFY2(kernel.exitCode == 0, qPrintable(kernel.err));
+    QVERIFY2(!kernel.out.trimmed().isEmpty() && kernel.out.trimmed() != QSysInfo::kernelVersion(),
+             qPrintable(kernel.out));
+    // Less than the kit asks for is refused, and says how to get it.
+    for (const QStringList &lower : {QStringList{QStringLiteral("--isolation"), QStringLiteral("container")},
+                                     QStringList{QStringLiteral("--backend"), QStringLiteral("bwrap")}}) {
+        const DockerFinished refused = m_fixture->paddock(
+            QStringList{QStringLiteral("run"), QStringLiteral("--rm")} + lower +
+            QStringList{QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("gv-lower"),
+                        m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("true")});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(QLatin1String("asks for gvisor isolation")), qPrintable(refused.err));
+        QVERIFY(!m_fixture->listed().contains(QStringLiteral("gv-lower")));
+    }
+    const DockerFinished lifted =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("isolation"), m_kit, QStringLiteral("container")});
+    QVERIFY2(lifted.exitCode == 0 && lifted.out.contains(QLatin1String("the isolation they are asked for")),
+             qPrintable(lifted.out + lifted.err));
 }
 
 void TestSandboxGvisor::anEngineWithoutRunscRefusesAndSaysHow()

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kit/KitSettings.h"
+
+#include "common/AtomicFile.h"
+#include "common/Paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <yaml-cpp/yaml.h>
+
+namespace paddock::kit {
+namespace {
+
+constexpr qint64 kMaxFileBytes = 1024 * 1024;
+
+// The folder as the key: absolute, without links, so two spellings of one kit agree.
+QString keyOf(const QString &kitDirectory)
+{
+    const QString canonical = QFileInfo(kitDirectory).canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(QFileInfo(kitDirectory).absoluteFilePath()) : canonical;
+}
+
+std::optional<YAML::Node> readFile(QString *error)
+{
+    QFile file(KitSettings::path());
+    if (!file.exists())
+        return YAML::Node(YAML::NodeType::Map);
+    if (file.size() > kMaxFileBytes || !file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1 cannot be read").arg(file.fileName());
+        return std::nullopt;
+    }
+    try {
+        YAML::Node root = YAML::Load(file.readAll().toStdString());
+        if (root.IsNull())
+            return YAML::Node(YAML::NodeType::Map);
+        if (!root.IsMap() || (root["kits"] && !root["kits"].IsMap()))
+            throw YAML::Exception(YAML::Mark::null_mark(), "expected kits: {FOLDER: {isolation: LEVEL}}");
+        return root;
+    } catch (const YAML::Exception &problem) {
+        if (error)
+            *error = QStringLiteral("%1, line %2: %3")
+                         .arg(file.fileName())
+                         .arg(problem.mark.line + 1)
+                         .arg(QString::fromStdString(problem.msg));
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+QString KitSettings::path()
+{
+    return paths::configDir() + QStringLiteral("/kit-settings.yaml");
+}
+
+std::optional<QString> KitSettings::minimumIsolation(const QString &kitDirectory, QString *error)
+{
+    const std::optional<YAML::Node> root = readFile(error);
+    if (!root)
+        return std::nullopt;
+    try {
+        const YAML::Node kits = (*root)["kits"];
+        if (!kits || !kits.IsMap())
+            return std::nullopt;
+        const YAML::Node kit = kits[keyOf(kitDirectory).toStdString()];
+        if (!kit || !kit.IsMap() || !kit["isolation"] || !kit["isolation"].IsScalar())
+            return std::nullopt;
+        const QString level = QString::fromStdString(kit["isolation"].as<std::string>());
+        return level == QLatin1String("gvisor") ? std::optional<QString>(level) : std::nullopt;
+    } catch (const YAML::Exception &problem) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path(), QString::fromStdString(problem.msg));
+        return std::nullopt;
+    }
+}
+
+bool KitSettings::setMinimumIsolation(const QString &kitDirectory, const QString &isolation, QString *error)
+{
+    if (isolation != QLatin1String("gvisor") && isolation != QLatin1String("container")) {
+        *error = QStringLiteral("the isolation is container or gvisor, not '%1'").arg(isolation);
+        return false;
+    }
+    std::optional<YAML::Node> root = readFile(error);
+    if (!root)
+        return false;
+    YAML::Node kits = (*root)["kits"] ? YAML::Node((*root)["kits"]) : YAML::Node(YAML::NodeType::Map);
+    const std::string key = keyOf(kitDirectory).toStdString();
+    if (isolation == QLatin1String("container"))
+        kits.remove(key);
+    else
+        kits[key]["isolation"] = isolation.toStdString();
+    (*root)["kits"] = kits;
+    YAML::Emitter out;
+    out << YAML::Comment("Paddock's own settings of kits, by folder: the least isolation of their sandboxes.")
+        << YAML::Newline << *root;
+    if (!QDir().mkpath(paths::configDir())) {
+        *error = QStringLiteral("%1 cannot be created").arg(paths::configDir());
+        return false;
+    }
+    return writeFileAtomically(path(), QByteArray(out.c_str()) + '\n', error, 0600);
+}
+
+} // namespace paddock::kit

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// kit-settings.yaml: the least isolation of a kit's sandboxes, kept by Paddock outside the kit.
+#include "kit/KitSettings.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using paddock::kit::KitSettings;
+
+class TestKitSettings : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        QVERIFY(m_root.isValid());
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_root.filePath(QStringLiteral("config"))));
+        QFile::remove(KitSettings::path());
+        QVERIFY(QDir().mkpath(m_root.filePath(QStringLiteral("kits/strict"))));
+    }
+
+    void nothingIsSetAtFirst() { QVERIFY(!KitSettings::minimumIsolation(kit())); }
+
+    void aSetLevelIsReadBackUnderAnySpellingOfTheFolder()
+    {
+        QString error;
+        QVERIFY2(KitSettings::setMinimumIsolation(kit(), QStringLiteral("gvisor"), &error), qPrintable(error));
+        QCOMPARE(KitSettings::minimumIsolation(kit()).value_or(QString()), QStringLiteral("gvisor"));
+        // Through a link and with a trailing ./: the same folder, the same setting.
+        const QString link = m_root.filePath(QStringLiteral("link"));
+        QVERIFY(QFile::link(m_root.filePath(QStringLiteral("kits")), link));
+        QCOMPARE(KitSettings::minimumIsolation(link + QStringLiteral("/strict/.")).value_or(QString()),
+                 QStringLiteral("gvisor"));
+        // Another kit is not concerned; container lifts the setting.
+        QVERIFY(!KitSettings::minimumIsolation(m_root.filePath(QStringLiteral("kits"))));
+        QVERIFY(KitSettings::setMinimumIsolation(kit(), QStringLiteral("container"), &error));
+        QVERIFY(!KitSettings::minimumIsolation(kit()));
+    }
+
+    void anUnknownLevelIsRefused()
+    {
+        QString error;
+        QVERIFY(!KitSettings::setMinimumIsolation(kit(), QStringLiteral("vm"), &error));
+        QVERIFY2(error.contains(QLatin1String("container or gvisor")), qPrintable(error));
+        QVERIFY(!QFile::exists(KitSettings::path()));
+    }
+
+    void aBrokenFileNamesItsLineAndIsLeftAlone()
+    {
+        QVERIFY(QDir().mkpath(QFileInfo(KitSettings::path()).absolutePath()));
+        QFile file(KitSettings::path());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray broken = "kits:\n  /a:\n    isolation: [gvisor\n";
+        file.write(broken);
+        file.close();
+        QString error;
+        QVERIFY(!KitSettings::minimumIsolation(kit(), &error));
+        QVERIFY2(error.contains(KitSettings::path()) && error.contains(QLatin1String("line ")), qPrintable(error));
+        // A setting that cannot be read is not overwritten by the next one.
+        QVERIFY(!KitSettings::setMinimumIsolation(kit(), QStringLiteral("gvisor"), &error));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), broken);
+    }
+
+private:
+    QString kit() const { return m_root.filePath(QStringLiteral("kits/strict")); }
+    QTemporaryDir m_root;
+};
+
+QTEST_GUILESS_MAIN(TestKitSettings)
+#include "tst_kit_settings.moc"
