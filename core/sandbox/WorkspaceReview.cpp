@@ -229,6 +229,12 @@ bool WorkspaceReview::snapshot(QString *error)
 {
     const Tree tree = Walker(m_workspace).walk();
     QDir(m_recordDir).removeRecursively();
+    // The folder itself, even when the workspace holds nothing the host runs: then the empty
+    // manifest is the record that a file the session adds is new.
+    if (!QDir().mkpath(m_recordDir)) {
+        *error = QStringLiteral("cannot create %1").arg(m_recordDir);
+        return false;
+    }
     QJsonObject manifest;
     for (auto it = tree.cbegin(); it != tree.cend(); ++it) {
         const Entry &entry = it.value();

@@ -38,6 +38,7 @@ Rectangle {
     signal agentRequested()
     signal shellRequested()
     signal logsRequested()
+    signal reviewRequested()
     signal permissionsRequested()
 
     objectName: "sandboxRow_" + name
@@ -217,6 +218,12 @@ Rectangle {
                 text: qsTr("Logs")
                 Accessible.name: qsTr("Show the output of %1").arg(row.name)
                 onClicked: row.logsRequested()
+            }
+            Button {
+                objectName: "sandboxReviewButton"
+                text: qsTr("Review…")
+                Accessible.name: qsTr("What %1 changed in the workspace that your tools run").arg(row.name)
+                onClicked: row.reviewRequested()
             }
             Button {
                 objectName: "sandboxPermissionsButton"

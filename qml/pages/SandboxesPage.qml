@@ -120,6 +120,7 @@ ScrollablePage {
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
                     onRemoveRequested: removeDialog.ask(name, running)
                     onLogsRequested: logDialog.show(name)
+                    onReviewRequested: reviewDialog.show(name)
                     onPermissionsRequested: permissionsDialog.show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
                     onAgentRequested: page.openAgent(name, true)
@@ -158,6 +159,11 @@ ScrollablePage {
     }
     SandboxPermissionsDialog {
         id: permissionsDialog
+        parent: Overlay.overlay
+    }
+    SandboxReviewDialog {
+        id: reviewDialog
+        objectName: "sandboxReviewDialog"
         parent: Overlay.overlay
     }
     SandboxLogDialog {

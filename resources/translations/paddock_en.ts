@@ -2175,6 +2175,33 @@
     </message>
 </context>
 <context>
+    <name>SandboxReviewDialog</name>
+    <message>
+        <source>What %1 changed that your tools run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files in the workspace that git, make, your editor or CI run or trust. Read each change before you run anything in this folder on your computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing your tools run or trust changed since the sandbox started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put %1 back as it was when the sandbox started</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SandboxRow</name>
     <message>
         <source>Sandbox %1, %2</source>
@@ -2294,6 +2321,14 @@
     </message>
     <message>
         <source>Remove %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What %1 changed in the workspace that your tools run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3165,6 +3200,17 @@
     </message>
     <message>
         <source>root %1 over the host&apos;s system</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxReview</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is back as it was when the sandbox started.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

