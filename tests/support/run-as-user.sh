@@ -80,11 +80,11 @@ trap 'rm -rf "$runtime_dir" ${output_dir:+"$output_dir"}' EXIT INT TERM
 
 home=$(getent passwd "$user" | cut -d: -f6)
 # The user's own session bus and keyring (the one the suite started belongs to root), the
-# suite's display, and nothing else of root's environment.
+# suite's display, the engine DOCKER_HOST names, and nothing else of root's environment.
 set -- env -i HOME="$home" USER="$user" LOGNAME="$user" SHELL=/bin/sh PATH=/usr/local/bin:/usr/bin:/bin \
     LANG="${LANG:-C.UTF-8}" XDG_RUNTIME_DIR="$runtime_dir" PADDOCK_TEST_AS_USER=1 \
     ${DISPLAY:+DISPLAY="$DISPLAY"} ${QT_QPA_PLATFORM:+QT_QPA_PLATFORM="$QT_QPA_PLATFORM"} \
-    ${PADDOCK_TEST_KEEP:+PADDOCK_TEST_KEEP="$PADDOCK_TEST_KEEP"} \
+    ${PADDOCK_TEST_KEEP:+PADDOCK_TEST_KEEP="$PADDOCK_TEST_KEEP"} ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
     ${output_dir:+PADDOCK_TEST_OUTPUT="$output_dir"} \
     dbus-run-session -- sh -c '
         keyring_home=$(mktemp -d "$XDG_RUNTIME_DIR/keyring.XXXXXX")

@@ -135,12 +135,14 @@ public:
     QString otherUrl() const { return QStringLiteral("http://other.test:%1/hello.txt").arg(m_upstream.port()); }
     QProcess *daemon() { return m_daemon.get(); }
 
-    Finished run(const QString &program, const QStringList &arguments, int timeoutMs = 120000)
+    Finished run(const QString &program, const QStringList &arguments, int timeoutMs = 120000,
+                 const QByteArray &input = {})
     {
         QProcess process;
         process.setProcessEnvironment(m_env);
         process.setWorkingDirectory(workspace());
         process.start(program, arguments);
+        process.write(input);
         process.closeWriteChannel();
         if (!process.waitForFinished(timeoutMs)) {
             process.kill();
@@ -149,7 +151,10 @@ public:
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
     }
-    Finished paddock(const QStringList &arguments) { return run(QStringLiteral(PADDOCK_BIN), arguments); }
+    Finished paddock(const QStringList &arguments, const QByteArray &input = {})
+    {
+        return run(QStringLiteral(PADDOCK_BIN), arguments, 120000, input);
+    }
 
     /** `paddock run --kit KIT --name NAME WORKSPACE -- SCRIPT`: the kit's `sh -c` runs SCRIPT. */
     Finished runScript(const QString &name, const QString &script)

