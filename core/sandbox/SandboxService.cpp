@@ -796,10 +796,10 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         m_learning->setLearning(name, false);
         QDir(reviewDir(name)).removeRecursively();
         // A container's home is a host directory the runtime leaves to its owner: this service.
-        if (backend != QLatin1String("bwrap")) {
+        if (backend != QLatin1String("bwrap"))
             QDir(homeOf(name)).removeRecursively();
-            QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
-        }
+        // The sandbox's folder, once the runtime and the review record have left it empty.
+        QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
         qCInfo(lcSandbox) << "removed sandbox" << name;
         reply.succeed(
             {{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
