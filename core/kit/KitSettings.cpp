@@ -40,11 +40,14 @@ std::optional<YAML::Node> readFile(QString *error)
             throw YAML::Exception(YAML::Mark::null_mark(), "expected kits: {FOLDER: {isolation: LEVEL}}");
         return root;
     } catch (const YAML::Exception &problem) {
+        // The shape check has no position to give: the line is named only when the parser has one.
         if (error)
-            *error = QStringLiteral("%1, line %2: %3")
-                         .arg(file.fileName())
-                         .arg(problem.mark.line + 1)
-                         .arg(QString::fromStdString(problem.msg));
+            *error = problem.mark.line >= 0
+                         ? QStringLiteral("%1, line %2: %3")
+                               .arg(file.fileName())
+                               .arg(problem.mark.line + 1)
+                               .arg(QString::fromStdString(problem.msg))
+                         : QStringLiteral("%1: %2").arg(file.fileName(), QString::fromStdString(problem.msg));
         return std::nullopt;
     }
 }

@@ -65,6 +65,19 @@ private slots:
         QCOMPARE(file.readAll(), broken);
     }
 
+    void aFileOfAnotherShapeSaysWhatIsExpected()
+    {
+        QVERIFY(QDir().mkpath(QFileInfo(KitSettings::path()).absolutePath()));
+        QFile file(KitSettings::path());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("kits:\n  - /a\n");
+        file.close();
+        QString error;
+        QVERIFY(!KitSettings::minimumIsolation(kit(), &error));
+        QVERIFY2(error.contains(QLatin1String("expected kits:")) && !error.contains(QLatin1String("line 0")),
+                 qPrintable(error));
+    }
+
 private:
     QString kit() const { return m_root.filePath(QStringLiteral("kits/strict")); }
     QTemporaryDir m_root;
