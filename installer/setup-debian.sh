@@ -5,7 +5,7 @@
 # downloaded when the list is complete.
 set -eu
 
-BUILD="cmake ninja-build g++ pkg-config git
+BUILD="cmake ninja-build g++ pkg-config git ccache
 qt6-base-dev qt6-declarative-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
 qt6-declarative-dev-tools qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
 libssl-dev libsqlite3-dev libseccomp-dev zlib1g-dev librsvg2-bin"
