@@ -2,6 +2,7 @@
 // paddock binding approve|revoke|ls|check: which service's key may be sent to which domains.
 #include "BindingApproval.h"
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
@@ -342,11 +343,6 @@ QCommandLineOption argOption()
     return QCommandLineOption(
         kArgOption, QStringLiteral("Value of the kit argument NAME, for kits whose domains use one (repeatable)."),
         QStringLiteral("NAME=VALUE"));
-}
-
-QCommandLineOption jsonOption(const QString &what)
-{
-    return QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print %1 as JSON.").arg(what));
 }
 
 } // namespace

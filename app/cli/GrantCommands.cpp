@@ -13,11 +13,6 @@
 namespace paddock::cli {
 namespace {
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 /** {kit: DIR, kitArgs} for the daemon from --kit and --arg; nullopt after reporting bad usage. */
 std::optional<QJsonObject> kitParams(const Invocation &call, int *code)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit validate|show|ls|add|forget|new (allow and deny live in KitEditCommands.cpp)
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "kit/KitJson.h"
@@ -271,7 +272,7 @@ Command kitCommand()
     show.options = {
         QCommandLineOption(QStringLiteral("arg"), QStringLiteral("Value of the kit argument NAME (repeatable)."),
                            QStringLiteral("NAME=VALUE")),
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the kit as JSON.")),
+        jsonOption(QStringLiteral("the kit")),
     };
     show.run = runShow;
 
@@ -286,7 +287,7 @@ Command kitCommand()
                        "Every command that takes a kit accepts the name listed here.\n"
                        "Exits 1 when kits.yaml cannot be read (the error names its line).");
     list.maxPositional = 0;
-    list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    list.options = {jsonOption(QStringLiteral("the list"))};
     list.run = runList;
 
     Command add;

@@ -2,6 +2,7 @@
 // paddock learn NAME on|off, and paddock policy propose NAME: learning mode and the allowlist
 // proposed from what a sandbox asked for.
 #include "Cli.h"
+#include "CliSupport.h"
 
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
@@ -177,7 +178,7 @@ Command learnCommand()
                        "an allowlist. Learning lasts until turned off or until paddockd restarts.");
     command.positionalSyntax = QStringLiteral("NAME on|off");
     command.minPositional = command.maxPositional = 2;
-    command.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the sandbox as JSON."))};
+    command.options = {jsonOption(QStringLiteral("the sandbox"))};
     command.run = runLearn;
     return command;
 }
@@ -196,7 +197,7 @@ Command policyProposeCommand()
     command.positionalSyntax = QStringLiteral("NAME");
     command.minPositional = command.maxPositional = 1;
     command.options = {
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the proposal as JSON.")),
+        jsonOption(QStringLiteral("the proposal")),
         QCommandLineOption(QStringLiteral("apply"), QStringLiteral("Add the proposed patterns as allow rules.")),
         QCommandLineOption(QStringLiteral("scope"), QStringLiteral("Where --apply adds them: sandbox, kit or global."),
                            QStringLiteral("SCOPE"), QStringLiteral("sandbox")),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock policy init|ls|allow|deny|rm|check|resolve|log|export
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
@@ -18,7 +19,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
@@ -32,24 +32,8 @@ namespace paddock::cli {
 
 namespace {
 
-/**
- * The libraries log for the daemon's journal; these commands report every problem themselves,
- * in one sentence, so the libraries stay quiet here. QT_LOGGING_RULES turns them back on.
- */
-void quietLibraryLogs()
-{
-    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
-        QLoggingCategory::setFilterRules(
-            QStringLiteral("paddock.*.debug=false\npaddock.*.info=false\npaddock.*.warning=false"));
-}
-
 const QString kJson = QStringLiteral("json");
 const QString kSandbox = QStringLiteral("sandbox");
-
-QCommandLineOption jsonOption(const QString &what)
-{
-    return QCommandLineOption(kJson, QStringLiteral("Print %1 as JSON.").arg(what));
-}
 
 QCommandLineOption sandboxOption(const QString &meaning)
 {
@@ -856,18 +840,17 @@ int runExport(const Invocation &call)
     return ExitOk;
 }
 
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run)
+/** These commands report every problem themselves, in one sentence: the libraries stay quiet. */
+void quietWhileRunning(Command &command)
 {
-    Command command;
-    command.name = name;
-    command.summary = summary;
-    command.description = description;
-    command.run = [run = std::move(run)](const Invocation &call) {
-        quietLibraryLogs();
-        return run(call);
-    };
-    return command;
+    if (command.run) {
+        command.run = [run = std::move(command.run)](const Invocation &call) {
+            quietLibraryLogs(QStringLiteral("paddock.*"));
+            return run(call);
+        };
+    }
+    for (Command &sub : command.subcommands)
+        quietWhileRunning(sub);
 }
 
 } // namespace
@@ -1052,6 +1035,7 @@ Command policyCommand()
 
     command.subcommands << init << ls << allow << deny << rm << edit << check << resolve << log << denials << dismiss
                         << exportCommand;
+    quietWhileRunning(command);
     command.subcommands << policyProposeCommand(); // LearnCommands.cpp
     return command;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock proxy serve
 #include "Cli.h"
+#include "CliSupport.h"
 
 #include "events/EventHub.h"
 #include "events/Jsonl.h"
@@ -32,18 +33,6 @@ Q_LOGGING_CATEGORY(lcServe, "paddock.cli.proxy")
 namespace paddock::cli {
 
 namespace {
-
-/**
- * The libraries log their progress for the daemon's journal; in the foreground only warnings
- * belong beside the refusals. The store's warnings are printed here already (loadFailed).
- * QT_LOGGING_RULES turns them back on.
- */
-void quietLibraryLogs()
-{
-    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
-        QLoggingCategory::setFilterRules(
-            QStringLiteral("paddock.*.debug=false\npaddock.*.info=false\npaddock.policy.store.warning=false"));
-}
 
 /** Where `--listen` points: a TCP address and port, or a unix socket path. */
 struct ListenAddress
@@ -224,7 +213,9 @@ int parseRules(const Invocation &call, FlagPolicy *flags)
 
 int runServe(const Invocation &call)
 {
-    quietLibraryLogs();
+    // In the foreground only warnings belong beside the refusals; the store's are printed
+    // here already (loadFailed).
+    quietLibraryLogs(QStringLiteral("paddock.policy.store"));
     const QString listenText = call.parser.value(QStringLiteral("listen"));
     if (listenText.isEmpty())
         return usageError(call.commandPath, QStringLiteral("--listen ADDRESS:PORT or a socket path is required"));

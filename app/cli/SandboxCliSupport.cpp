@@ -27,17 +27,6 @@ constexpr int kConnectTimeoutMs = 5000;
 
 } // namespace
 
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run)
-{
-    Command command;
-    command.name = name;
-    command.summary = summary;
-    command.description = description;
-    command.run = std::move(run);
-    return command;
-}
-
 QString creationHelp()
 {
     return QStringLiteral(

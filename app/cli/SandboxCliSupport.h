@@ -3,6 +3,7 @@
 // credentials checked before a start, and the runtime this process uses for sessions.
 #pragma once
 
+#include "CliSupport.h"
 #include "Command.h"
 #include "KitArgument.h"
 
@@ -34,9 +35,6 @@ QCommandLineOption cloneOption();
 QCommandLineOption ttyOption();
 QCommandLineOption unprotectedOption();
 
-/** A leaf of the command tree. */
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run);
 /** The paragraphs run and create share in their --help. */
 QString creationHelp();
 

@@ -13,11 +13,6 @@
 namespace paddock::cli {
 namespace {
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 int runCreate(const Invocation &call)
 {
     int code = ExitOk;

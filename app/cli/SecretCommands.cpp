@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock secret set|ls|rm: provider keys in the OS keychain.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
@@ -457,7 +458,7 @@ Command secretCommand()
         QStringLiteral("Lists every stored secret: its service, its scope (global or the sandbox it belongs to)\n"
                        "and its value masked to the first and last four characters (values shorter than 16\n"
                        "characters are hidden entirely). Reading the values to mask them needs the keychain.");
-    list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    list.options = {jsonOption(QStringLiteral("the list"))};
     list.maxPositional = 0;
     list.run = runList;
 

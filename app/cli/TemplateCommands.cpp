@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock template build|load|ls|rm: the images sandboxes run, through the daemon's jobs.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
@@ -193,11 +194,6 @@ int followJob(const QString &method, const QJsonObject &params, bool verbose)
     }
 }
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 int runBuild(const Invocation &call)
 {
     const std::optional<QString> kit = call.parser.isSet(QStringLiteral("kit"))
@@ -297,17 +293,6 @@ int runLs(const Invocation &call)
         out() << '\n';
     }
     return ExitOk;
-}
-
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run)
-{
-    Command command;
-    command.name = name;
-    command.summary = summary;
-    command.description = description;
-    command.run = std::move(run);
-    return command;
 }
 
 } // namespace
