@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the policy commands share: the rule, resolve and log commands are in their own files.
+#pragma once
+
+#include "Command.h"
+
+#include <QCommandLineOption>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace paddock::policy {
+class PolicyStore;
+}
+
+namespace paddock::cli {
+
+QList<Command> policyRuleCommands(); // PolicyRuleCommands.cpp: init, ls, allow, deny, rm, edit, check
+Command policyResolveCommand();      // PolicyResolveCommands.cpp: resolve set, rm, ls
+QList<Command> policyLogCommands();  // PolicyLogCommands.cpp: log, denials, dismiss, export
+
+namespace policycli {
+
+inline const QString kJson = QStringLiteral("json");
+inline const QString kSandbox = QStringLiteral("sandbox");
+
+/** --sandbox NAME, described as @p meaning. */
+QCommandLineOption sandboxOption(const QString &meaning);
+/** Loads policy.yaml; a broken file is a failure naming its line, and nothing is written. */
+bool loadStore(policy::PolicyStore &store, int *code);
+/** Prints rows as columns separated by two spaces; the last column is not padded. */
+void printTable(const QStringList &header, const QList<QStringList> &rows);
+/** A time as the tables show it (UTC), or "-". */
+QString timeText(const QDateTime &time);
+void printJson(const QJsonDocument &document);
+/**
+ * Calls @p method on paddockd, starting it when nothing answers; on failure prints the
+ * daemon's sentence and sets @p code. Used where the daemon must act at once (a kit edited
+ * under running sandboxes) or holds the state (dismissed refusals).
+ */
+std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
+                                      int *code);
+
+} // namespace policycli
+} // namespace paddock::cli
