@@ -230,17 +230,8 @@ int runNew(const Invocation &call)
     return ExitOk;
 }
 
-} // namespace
-
-Command kitCommand()
+Command validateCommand()
 {
-    Command kit;
-    kit.name = QStringLiteral("kit");
-    kit.summary = QStringLiteral("Validate, show and edit kits (spec.yaml directories).");
-    kit.description =
-        QStringLiteral("A kit is a directory holding a spec.yaml (schemaVersion \"2\", the format of Docker\n"
-                       "Sandboxes) and optionally a files/ tree copied into the sandbox.");
-
     Command validate;
     validate.name = QStringLiteral("validate");
     validate.summary = QStringLiteral("Check kit directories strictly and report every problem.");
@@ -255,7 +246,11 @@ Command kitCommand()
     validate.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()}};
     validate.minPositional = 1;
     validate.run = runValidate;
+    return validate;
+}
 
+Command showCommand()
+{
     Command show;
     show.name = QStringLiteral("show");
     show.summary = QStringLiteral("Print a kit as Paddock understands it, arguments substituted.");
@@ -275,7 +270,11 @@ Command kitCommand()
         jsonOption(QStringLiteral("the kit")),
     };
     show.run = runShow;
+    return show;
+}
 
+Command listCommand()
+{
     Command list;
     list.name = QStringLiteral("ls");
     list.summary = QStringLiteral("List the kits Paddock knows: folders you added, imported kits and the samples.");
@@ -289,7 +288,11 @@ Command kitCommand()
     list.maxPositional = 0;
     list.options = {jsonOption(QStringLiteral("the list"))};
     list.run = runList;
+    return list;
+}
 
+Command addCommand()
+{
     Command add;
     add.name = QStringLiteral("add");
     add.summary = QStringLiteral("Add a kit folder to the library.");
@@ -301,7 +304,11 @@ Command kitCommand()
     add.minPositional = 1;
     add.maxPositional = 1;
     add.run = runAdd;
+    return add;
+}
 
+Command forgetCommand()
+{
     Command forget;
     forget.name = QStringLiteral("forget");
     forget.summary = QStringLiteral("Remove an added kit from the library (its files stay).");
@@ -313,7 +320,11 @@ Command kitCommand()
     forget.minPositional = 1;
     forget.maxPositional = 1;
     forget.run = runForget;
+    return forget;
+}
 
+Command createCommand()
+{
     Command create;
     create.name = QStringLiteral("new");
     create.summary = QStringLiteral("Write a new kit from a template and add it to the library.");
@@ -334,9 +345,22 @@ Command kitCommand()
                            QStringLiteral("Only write the files; do not add the kit to the library.")),
     };
     create.run = runNew;
+    return create;
+}
 
-    kit.subcommands << validate << show;
-    kit.subcommands << list << add << forget << create;
+} // namespace
+
+Command kitCommand()
+{
+    Command kit;
+    kit.name = QStringLiteral("kit");
+    kit.summary = QStringLiteral("Validate, show and edit kits (spec.yaml directories).");
+    kit.description =
+        QStringLiteral("A kit is a directory holding a spec.yaml (schemaVersion \"2\", the format of Docker\n"
+                       "Sandboxes) and optionally a files/ tree copied into the sandbox.");
+
+    kit.subcommands << validateCommand() << showCommand();
+    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand();
     kit.subcommands << kitEditCommands();
     return kit;
 }
