@@ -28,20 +28,18 @@ inline const QString kSandbox = QStringLiteral("sandbox");
 
 /** --sandbox NAME, described as @p meaning. */
 QCommandLineOption sandboxOption(const QString &meaning);
-/** Loads policy.yaml; a broken file is a failure naming its line, and nothing is written. */
-bool loadStore(policy::PolicyStore &store, int *code);
+/** Loads policy.yaml; a broken file is a failure naming its line (its exit code), and nothing is written. */
+std::optional<int> loadStore(policy::PolicyStore &store);
 /** Prints rows as columns separated by two spaces; the last column is not padded. */
 void printTable(const QStringList &header, const QList<QStringList> &rows);
 /** A time as the tables show it (UTC), or "-". */
 QString timeText(const QDateTime &time);
 void printJson(const QJsonDocument &document);
 /**
- * Calls @p method on paddockd, starting it when nothing answers; on failure prints the
- * daemon's sentence and sets @p code. Used where the daemon must act at once (a kit edited
+ * How long a policy command waits for paddockd, which acts at once where it must (a kit edited
  * under running sandboxes) or holds the state (dismissed refusals).
  */
-std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
-                                      int *code);
+inline constexpr int kPolicyCallTimeoutMs = 30000;
 
 } // namespace policycli
 } // namespace paddock::cli

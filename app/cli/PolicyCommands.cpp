@@ -4,9 +4,6 @@
 #include "CliSupport.h"
 #include "PolicyCli.h"
 
-#include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 #include "policy/PolicyStore.h"
 
 #include <algorithm>
@@ -19,14 +16,12 @@ QCommandLineOption sandboxOption(const QString &meaning)
     return QCommandLineOption(kSandbox, meaning, QStringLiteral("NAME"));
 }
 
-bool loadStore(policy::PolicyStore &store, int *code)
+std::optional<int> loadStore(policy::PolicyStore &store)
 {
     store.load();
-    if (const auto error = store.lastError()) {
-        *code = failure(QStringLiteral("the policy file cannot be used: %1").arg(error->toString()));
-        return false;
-    }
-    return true;
+    if (const auto error = store.lastError())
+        return failure(QStringLiteral("the policy file cannot be used: %1").arg(error->toString()));
+    return std::nullopt;
 }
 
 void printTable(const QStringList &header, const QList<QStringList> &rows)
@@ -57,26 +52,6 @@ QString timeText(const QDateTime &time)
 void printJson(const QJsonDocument &document)
 {
     out() << document.toJson(QJsonDocument::Indented);
-}
-
-std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
-                                      int *code)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    api::DaemonConnection connection;
-    QString error = status.error;
-    if (!status.running || !connection.open(socket, 5000, &error)) {
-        *code = failure(error);
-        return std::nullopt;
-    }
-    const api::Reply reply = connection.call(method, params, 30000);
-    if (reply.isError()) {
-        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams) ? usageError(call.commandPath, reply.errorMessage())
-                                                                                : failure(reply.errorMessage());
-        return std::nullopt;
-    }
-    return reply.result();
 }
 
 } // namespace policycli

@@ -31,7 +31,8 @@ int runDismiss(const Invocation &call)
     const QString host = call.positional.constFirst();
     const std::optional<QJsonObject> result =
         callDaemon(call, QStringLiteral("events.dismiss"),
-                   {{QStringLiteral("host"), host}, {QStringLiteral("sandbox"), call.parser.value(kSandbox)}}, &code);
+                   {{QStringLiteral("host"), host}, {QStringLiteral("sandbox"), call.parser.value(kSandbox)}}, &code,
+                   kPolicyCallTimeoutMs);
     if (!result)
         return code;
     out() << "Dismissed " << host << "; it shows again when it is refused again.\n";
@@ -45,7 +46,8 @@ int runDenials(const Invocation &call)
     if (call.parser.isSet(kSandbox))
         params.insert(QStringLiteral("sandbox"), call.parser.value(kSandbox));
     int code = ExitOk;
-    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("events.denials"), params, &code);
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("events.denials"), params, &code, kPolicyCallTimeoutMs);
     if (!result)
         return code;
     const QJsonArray denials = result->value(QLatin1String("denials")).toArray();
@@ -98,29 +100,25 @@ std::optional<qint64> parseDurationSeconds(const QString &text)
     return total;
 }
 
-bool sinceOption(const Invocation &call, QDateTime *since, int *code)
+std::optional<int> sinceOption(const Invocation &call, QDateTime *since)
 {
     if (!call.parser.isSet(QStringLiteral("since")))
-        return true;
+        return std::nullopt;
     const QString text = call.parser.value(QStringLiteral("since"));
     const std::optional<qint64> seconds = parseDurationSeconds(text);
-    if (!seconds) {
-        *code = usageError(call.commandPath,
-                           QStringLiteral("--since takes a duration such as 30s, 10m, 2h or 7d, got '%1'").arg(text));
-        return false;
-    }
+    if (!seconds)
+        return usageError(call.commandPath,
+                          QStringLiteral("--since takes a duration such as 30s, 10m, 2h or 7d, got '%1'").arg(text));
     *since = QDateTime::currentDateTimeUtc().addSecs(-*seconds);
-    return true;
+    return std::nullopt;
 }
 
-/** Opens the event log for reading; false with @p code set when it cannot be used. */
-bool openEvents(events::EventStore &store, int *code)
+/** Opens the event log for reading; the exit code when it cannot be used. */
+std::optional<int> openEvents(events::EventStore &store)
 {
-    if (!store.open()) {
-        *code = failure(store.errorString());
-        return false;
-    }
-    return true;
+    if (!store.open())
+        return failure(store.errorString());
+    return std::nullopt;
 }
 
 QString hostPort(const QString &host, quint16 port)
@@ -242,11 +240,10 @@ int runLog(const Invocation &call)
 {
     const QString sandbox = call.positional.value(0);
     const bool json = call.parser.isSet(kJson);
-    int code = ExitOk;
     events::LogFilter filter;
     filter.sandbox = sandbox;
-    if (!sinceOption(call, &filter.since, &code))
-        return code;
+    if (const std::optional<int> stopped = sinceOption(call, &filter.since))
+        return *stopped;
     if (call.parser.isSet(QStringLiteral("limit"))) {
         bool ok = false;
         filter.limit = call.parser.value(QStringLiteral("limit")).toInt(&ok);
@@ -254,8 +251,8 @@ int runLog(const Invocation &call)
             return usageError(call.commandPath, QStringLiteral("--limit takes a positive number"));
     }
     events::EventStore store;
-    if (!openEvents(store, &code))
-        return code;
+    if (const std::optional<int> stopped = openEvents(store))
+        return *stopped;
     if (call.parser.isSet(QStringLiteral("follow")))
         return followLog(store, sandbox, json);
 
@@ -297,15 +294,14 @@ int runExport(const Invocation &call)
 {
     if (!call.parser.isSet(QStringLiteral("jsonl")))
         return usageError(call.commandPath, QStringLiteral("choose the format: --jsonl"));
-    int code = ExitOk;
     events::EventFilter filter;
     filter.sandbox = call.parser.value(kSandbox);
     filter.includeUpstreamFailures = true;
-    if (!sinceOption(call, &filter.since, &code))
-        return code;
+    if (const std::optional<int> stopped = sinceOption(call, &filter.since))
+        return *stopped;
     events::EventStore store;
-    if (!openEvents(store, &code))
-        return code;
+    if (const std::optional<int> stopped = openEvents(store))
+        return *stopped;
     QString error;
     const QString path = call.parser.value(QStringLiteral("output"));
     if (path.isEmpty() || path == QLatin1String("-")) {

@@ -22,9 +22,8 @@ int runResolveSet(const Invocation &call)
     if (address.isNull())
         return usageError(call.commandPath, QStringLiteral("'%1' is not an IP address").arg(call.positional.at(1)));
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const policy::StoreResult result = store.setResolveOverride(call.positional.constFirst(), address);
     if (!result.ok)
         return failure(result.error);
@@ -35,9 +34,8 @@ int runResolveSet(const Invocation &call)
 int runResolveRm(const Invocation &call)
 {
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const policy::StoreResult result = store.removeResolveOverride(call.positional.constFirst());
     if (!result.ok)
         return failure(result.error);
@@ -48,9 +46,8 @@ int runResolveRm(const Invocation &call)
 int runResolveLs(const Invocation &call)
 {
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const QMap<QString, QHostAddress> overrides = store.resolveOverrides();
     if (call.parser.isSet(kJson)) {
         QJsonArray array;

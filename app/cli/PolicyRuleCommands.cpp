@@ -34,22 +34,18 @@ policy::Scope scopeOf(const Invocation &call)
 }
 
 /** Checks --scope when given: global, sandbox:NAME or kit:NAME, and not together with --sandbox. */
-bool checkScopeOption(const Invocation &call, int *code)
+std::optional<int> checkScopeOption(const Invocation &call)
 {
     if (!call.parser.optionNames().contains(QStringLiteral("scope")))
-        return true;
+        return std::nullopt;
     const QString text = call.parser.value(QStringLiteral("scope"));
     const std::optional<policy::Scope> scope = policy::Scope::fromString(text);
-    if (!scope || (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())) {
-        *code = usageError(call.commandPath,
-                           QStringLiteral("--scope takes global, sandbox:NAME or kit:NAME, got '%1'").arg(text));
-        return false;
-    }
-    if (call.parser.isSet(kSandbox)) {
-        *code = usageError(call.commandPath, QStringLiteral("give either --scope or --sandbox, not both"));
-        return false;
-    }
-    return true;
+    if (!scope || (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty()))
+        return usageError(call.commandPath,
+                          QStringLiteral("--scope takes global, sandbox:NAME or kit:NAME, got '%1'").arg(text));
+    if (call.parser.isSet(kSandbox))
+        return usageError(call.commandPath, QStringLiteral("give either --scope or --sandbox, not both"));
+    return std::nullopt;
 }
 
 QJsonObject ruleJson(const policy::Rule &rule)
@@ -81,25 +77,21 @@ void printRules(const QList<policy::Rule> &rules)
 }
 
 /** "network RESOURCES...": checks the resource kind and splits the comma-separated lists. */
-bool networkResources(const Invocation &call, QStringList *resources, int *code)
+std::optional<int> networkResources(const Invocation &call, QStringList *resources)
 {
-    if (call.positional.constFirst() != QLatin1String("network")) {
-        *code = usageError(call.commandPath,
-                           QStringLiteral("'%1' is not a resource type; Paddock's rules are about 'network'")
-                               .arg(call.positional.constFirst()));
-        return false;
-    }
+    if (call.positional.constFirst() != QLatin1String("network"))
+        return usageError(call.commandPath,
+                          QStringLiteral("'%1' is not a resource type; Paddock's rules are about 'network'")
+                              .arg(call.positional.constFirst()));
     for (const QString &arg : call.positional.mid(1)) {
         for (const QString &item : arg.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             if (!item.trimmed().isEmpty())
                 *resources << item.trimmed();
         }
     }
-    if (resources->isEmpty()) {
-        *code = usageError(call.commandPath, QStringLiteral("missing arguments: expected network RESOURCES"));
-        return false;
-    }
-    return true;
+    if (resources->isEmpty())
+        return usageError(call.commandPath, QStringLiteral("missing arguments: expected network RESOURCES"));
+    return std::nullopt;
 }
 
 // ---- init, ls ---------------------------------------------------------------------------
@@ -146,9 +138,8 @@ int runLs(const Invocation &call)
     }
 
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const policy::PolicyData data = store.policy();
     if (json) {
         QJsonArray array;
@@ -178,9 +169,10 @@ int runLs(const Invocation &call)
 int addRules(const Invocation &call, policy::Verdict verdict)
 {
     QStringList resources;
-    int code = ExitOk;
-    if (!checkScopeOption(call, &code) || !networkResources(call, &resources, &code))
-        return code;
+    if (const std::optional<int> stopped = checkScopeOption(call))
+        return *stopped;
+    if (const std::optional<int> stopped = networkResources(call, &resources))
+        return *stopped;
     // Every pattern is checked before anything is written: all or nothing.
     for (const QString &resource : std::as_const(resources)) {
         const policy::HostPatternParse parsed =
@@ -189,8 +181,8 @@ int addRules(const Invocation &call, policy::Verdict verdict)
             return usageError(call.commandPath, QStringLiteral("invalid pattern '%1': %2").arg(resource, parsed.error));
     }
     policy::PolicyStore store;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const policy::Scope scope = scopeOf(call);
     const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
     for (const QString &resource : std::as_const(resources)) {
@@ -237,7 +229,8 @@ int allowThroughDaemon(const Invocation &call)
         params.insert(QStringLiteral("port"), port);
     }
     int code = ExitOk;
-    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("policy.allow"), params, &code);
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.allow"), params, &code, kPolicyCallTimeoutMs);
     if (!result)
         return code;
     const QString message = result->value(QLatin1String("message")).toString();
@@ -260,9 +253,8 @@ int runDeny(const Invocation &call)
 int runRm(const Invocation &call)
 {
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
     const QString target = call.positional.constFirst();
     const QList<policy::Rule> rules = store.policy().rules;
     const bool isId =
@@ -294,7 +286,8 @@ int runEdit(const Invocation &call)
     if (params.size() == 1)
         return usageError(call.commandPath, QStringLiteral("say what to change: --pattern, --decision or --scope"));
     int code = ExitOk;
-    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("policy.update"), params, &code);
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.update"), params, &code, kPolicyCallTimeoutMs);
     if (!result)
         return code;
     const QJsonObject rule = result->value(QLatin1String("rule")).toObject();
@@ -326,9 +319,8 @@ int runCheck(const Invocation &call)
         return usageError(call.commandPath, QStringLiteral("expected network TARGET"));
     const QString target = call.positional.at(1);
     policy::PolicyStore store;
-    int code = ExitOk;
-    if (!loadStore(store, &code))
-        return code;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
 
     QString kitName;
     if (call.parser.isSet(QStringLiteral("kit"))) {

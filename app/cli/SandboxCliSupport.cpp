@@ -4,8 +4,6 @@
 #include "BindingApproval.h"
 
 #include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
@@ -21,11 +19,6 @@
 #include <unistd.h>
 
 namespace paddock::cli {
-namespace {
-
-constexpr int kConnectTimeoutMs = 5000;
-
-} // namespace
 
 QString creationHelp()
 {
@@ -110,17 +103,6 @@ QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit)
     const QString name = params.value(QLatin1String("name")).toString();
     return name.isEmpty() ? sandbox::defaultSandboxName(kit.name, params.value(QLatin1String("workspace")).toString())
                           : name;
-}
-
-bool connectDaemon(api::DaemonConnection &connection, QString *error)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
-        *error = status.error;
-        return false;
-    }
-    return connection.open(socket, kConnectTimeoutMs, error);
 }
 
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs)

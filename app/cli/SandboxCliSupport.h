@@ -38,8 +38,6 @@ QCommandLineOption unprotectedOption();
 /** The paragraphs run and create share in their --help. */
 QString creationHelp();
 
-/** Connects to paddockd, starting it when nothing answers. */
-bool connectDaemon(api::DaemonConnection &connection, QString *error);
 /** Calls @p method on a fresh connection; on failure prints the daemon's sentence. */
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params,
                                       int timeoutMs = kCallTimeoutMs);

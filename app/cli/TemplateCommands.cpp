@@ -5,8 +5,6 @@
 #include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -22,7 +20,6 @@
 namespace paddock::cli {
 namespace {
 
-constexpr int kConnectTimeoutMs = 5000;
 constexpr int kCallTimeoutMs = 60000;
 /** How often the wait for events looks at Ctrl-C. */
 constexpr int kPollMs = 200;
@@ -58,17 +55,6 @@ private:
     {
     };
 };
-
-bool connectDaemon(api::DaemonConnection &connection, QString *error)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
-        *error = status.error;
-        return false;
-    }
-    return connection.open(socket, kConnectTimeoutMs, error);
-}
 
 /** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */
 class ProgressPrinter
