@@ -63,14 +63,13 @@ int runValidate(const Invocation &call)
 
 int runShow(const Invocation &call)
 {
+    int code = ExitOk;
+    const std::optional<QMap<QString, QString>> args = kitArgValues(call, &code);
+    if (!args)
+        return code;
     kit::KitLoadOptions options;
     options.requireArgValues = true;
-    for (const QString &assignment : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(assignment));
-        options.args.insert(assignment.left(eq), assignment.mid(eq + 1));
-    }
+    options.args = *args;
     const kit::KitLoadResult result = loadNamedKit(kit::KitLibrary(), call.positional.constFirst(), options);
     if (!result.ok()) {
         for (const kit::Diagnostic &d : result.diagnostics)

@@ -2,6 +2,7 @@
 #include "SandboxCliSupport.h"
 
 #include "BindingApproval.h"
+#include "HostGrantCli.h"
 
 #include "api/DaemonConnection.h"
 #include "kit/KitLoader.h"
@@ -160,24 +161,18 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     QJsonArray extra;
     for (qsizetype i = 1; i < paths.size(); ++i)
         extra.append(QFileInfo(paths.at(i)).absoluteFilePath());
-    QJsonObject kitArgs;
-    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype equals = pair.indexOf(QLatin1Char('='));
-        if (equals <= 0) {
-            *code = usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
-            return std::nullopt;
-        }
-        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
-    }
-    QJsonObject params{{QStringLiteral("kit"), *kit},
-                       {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
-                       {QStringLiteral("paths"), extra},
-                       {QStringLiteral("args"), QJsonArray::fromStringList(command)},
-                       {QStringLiteral("kitArgs"), kitArgs},
-                       // The agent gets a terminal when the person starting it has one.
-                       {QStringLiteral("interactive"),
-                        ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
-                       {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, code);
+    if (!kitArgs)
+        return std::nullopt;
+    QJsonObject params{
+        {QStringLiteral("kit"), *kit},
+        {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
+        {QStringLiteral("paths"), extra},
+        {QStringLiteral("args"), QJsonArray::fromStringList(command)},
+        {QStringLiteral("kitArgs"), *kitArgs},
+        // The agent gets a terminal when the person starting it has one.
+        {QStringLiteral("interactive"), ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
+        {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
@@ -187,6 +182,26 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         params.insert(QStringLiteral("isolation"), call.parser.value(QStringLiteral("isolation")));
     if (call.parser.isSet(QStringLiteral("clone")))
         params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
+    return params;
+}
+
+std::optional<QJsonObject> approvedCreationParams(const Invocation &call, int *code)
+{
+    std::optional<QJsonObject> params = creationParams(call, code);
+    if (!params)
+        return std::nullopt;
+    if (const std::optional<int> stopped = checkHostGrants(call, *params)) {
+        *code = *stopped;
+        return std::nullopt;
+    }
+    if (const std::optional<int> stopped = checkCredentials(call, *params)) {
+        *code = *stopped;
+        return std::nullopt;
+    }
+    if (call.parser.isSet(approveOption()))
+        params->insert(QStringLiteral("approveCredentials"), true);
+    if (call.parser.isSet(approveHostGrantsOption()))
+        params->insert(QStringLiteral("approveHostGrants"), true);
     return params;
 }
 

@@ -52,6 +52,11 @@ void printNotes(const QJsonObject &result);
 QStringList argumentsAfterDoubleDash();
 /** The params of sandbox.create from a run or create command line. */
 std::optional<QJsonObject> creationParams(const Invocation &call, int *code);
+/**
+ * creationParams(), once the kit's host grants and credentials are approved or may be (see
+ * checkHostGrants() and checkCredentials()), with the approvals given on the command line.
+ */
+std::optional<QJsonObject> approvedCreationParams(const Invocation &call, int *code);
 /** The kit @p params name, loaded with its arguments; nullopt when it does not load. */
 std::optional<kit::Kit> loadKitOf(const QJsonObject &params);
 /** The sandbox name @p params give, or the one the daemon would choose (KIT-FOLDER). */

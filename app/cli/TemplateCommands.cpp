@@ -187,15 +187,12 @@ int runBuild(const Invocation &call)
                                            : std::optional<QString>(QDir::currentPath());
     if (!kit)
         return ExitFailed;
-    QJsonObject kitArgs;
-    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype equals = pair.indexOf(QLatin1Char('='));
-        if (equals <= 0)
-            return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
-        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
-    }
+    int code = ExitOk;
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, &code);
+    if (!kitArgs)
+        return code;
     QJsonObject params{{QStringLiteral("kit"), *kit},
-                       {QStringLiteral("kitArgs"), kitArgs},
+                       {QStringLiteral("kitArgs"), *kitArgs},
                        {QStringLiteral("noCache"), call.parser.isSet(QStringLiteral("no-cache"))}};
     if (call.parser.isSet(QStringLiteral("tag")))
         params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
