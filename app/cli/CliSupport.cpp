@@ -7,6 +7,8 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+
 namespace paddock::cli {
 namespace {
 
@@ -35,6 +37,35 @@ void quietLibraryLogs(const QString &warningCategories)
     if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
         QLoggingCategory::setFilterRules(
             QStringLiteral("paddock.*.debug=false\npaddock.*.info=false\n%1.warning=false").arg(warningCategories));
+}
+
+void printTable(const QStringList &header, const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths;
+    for (const QString &cell : header)
+        widths << cell.size();
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
+            widths[i] = std::max(widths[i], row[i].size());
+    }
+    auto print = [&](const QStringList &row) {
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i)
+            line += i + 1 < row.size() ? row[i].leftJustified(widths[i] + 2) : row[i];
+        out() << line << '\n';
+    };
+    print(header);
+    for (const QStringList &row : rows)
+        print(row);
+}
+
+QString humanBytes(qint64 bytes)
+{
+    if (bytes < 1000 * 1000)
+        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
+    if (bytes < qint64(1000) * 1000 * 1000)
+        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
 }
 
 bool connectDaemon(api::DaemonConnection &connection, QString *error)

@@ -37,6 +37,11 @@ Command leaf(const QString &name, const QString &summary, const QString &descrip
  */
 void quietLibraryLogs(const QString &warningCategories);
 
+/** Prints @p header and @p rows as columns separated by two spaces; the last column is not padded. */
+void printTable(const QStringList &header, const QList<QStringList> &rows);
+/** "12.3 kB", "4.5 MB", "1.25 GB". */
+QString humanBytes(qint64 bytes);
+
 /** Connects to paddockd, starting it when nothing answers. */
 bool connectDaemon(api::DaemonConnection &connection, QString *error);
 /**

@@ -30,8 +30,6 @@ inline const QString kSandbox = QStringLiteral("sandbox");
 QCommandLineOption sandboxOption(const QString &meaning);
 /** Loads policy.yaml; a broken file is a failure naming its line (its exit code), and nothing is written. */
 std::optional<int> loadStore(policy::PolicyStore &store);
-/** Prints rows as columns separated by two spaces; the last column is not padded. */
-void printTable(const QStringList &header, const QList<QStringList> &rows);
 /** A time as the tables show it (UTC), or "-". */
 QString timeText(const QDateTime &time);
 void printJson(const QJsonDocument &document);

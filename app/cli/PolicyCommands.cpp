@@ -6,8 +6,6 @@
 
 #include "policy/PolicyStore.h"
 
-#include <algorithm>
-
 namespace paddock::cli {
 namespace policycli {
 
@@ -22,26 +20,6 @@ std::optional<int> loadStore(policy::PolicyStore &store)
     if (const auto error = store.lastError())
         return failure(QStringLiteral("the policy file cannot be used: %1").arg(error->toString()));
     return std::nullopt;
-}
-
-void printTable(const QStringList &header, const QList<QStringList> &rows)
-{
-    QList<qsizetype> widths;
-    for (const QString &cell : header)
-        widths << cell.size();
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
-            widths[i] = std::max(widths[i], row[i].size());
-    }
-    auto print = [&](const QStringList &row) {
-        QString line;
-        for (qsizetype i = 0; i < row.size(); ++i)
-            line += i + 1 < row.size() ? row[i].leftJustified(widths[i] + 2) : row[i];
-        out() << line << '\n';
-    };
-    print(header);
-    for (const QStringList &row : rows)
-        print(row);
 }
 
 QString timeText(const QDateTime &time)

@@ -223,15 +223,6 @@ int runRm(const Invocation &call)
     return ExitOk;
 }
 
-QString humanSize(qint64 bytes)
-{
-    if (bytes < 1000 * 1000)
-        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
-    if (bytes < qint64(1000) * 1000 * 1000)
-        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
-    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
-}
-
 int runLs(const Invocation &call)
 {
     api::DaemonConnection connection;
@@ -261,20 +252,12 @@ int runLs(const Invocation &call)
             source += QStringLiteral(" (kit %1)").arg(image.value(QLatin1String("kit")).toString());
         rows.append({image.value(QLatin1String("tag")).toString(),
                      image.value(QLatin1String("id")).toString().section(QLatin1Char(':'), -1).left(12),
-                     humanSize(image.value(QLatin1String("size")).toInteger()),
+                     humanBytes(image.value(QLatin1String("size")).toInteger()),
                      created.isValid() ? created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(),
                      source});
     }
-    QList<qsizetype> widths(rows.first().size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row.at(i).size());
-    }
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            out() << (i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i));
-        out() << '\n';
-    }
+    const QStringList header = rows.takeFirst();
+    printTable(header, rows);
     return ExitOk;
 }
 
