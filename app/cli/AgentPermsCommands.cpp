@@ -24,7 +24,7 @@ QList<QCommandLineOption> targetOptions()
                                QStringLiteral("DIR")),
             QCommandLineOption(QStringLiteral("sandbox"), QStringLiteral("The sandbox whose rules to use."),
                                QStringLiteral("NAME")),
-            QCommandLineOption(kJson, QStringLiteral("Print the answer as JSON."))};
+            jsonOption(QStringLiteral("the answer"))};
 }
 
 QList<QCommandLineOption> editOptions()

@@ -2,6 +2,7 @@
 // paddock binding approve|revoke|ls|check: which service's key may be sent to which domains.
 #include "BindingApproval.h"
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
@@ -231,6 +232,44 @@ struct CredentialState
     bool ready() const { return oauthOnly || (secretPresent && bindingOk()); }
 };
 
+QJsonObject stateJson(const CredentialState &s)
+{
+    return QJsonObject{
+        {QStringLiteral("service"), s.credential->service},
+        {QStringLiteral("description"), s.credential->description},
+        {QStringLiteral("required"), s.credential->required},
+        {QStringLiteral("kind"), s.oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
+        {QStringLiteral("secret"), s.secretPresent},
+        {QStringLiteral("domains"), QJsonArray::fromStringList(s.domains)},
+        {QStringLiteral("approved"), s.bindingOk()},
+        {QStringLiteral("unapprovedDomains"), QJsonArray::fromStringList(s.coverage.newDomains)},
+        {QStringLiteral("ready"), s.ready()},
+        {QStringLiteral("fixes"), QJsonArray::fromStringList(s.fixes)},
+    };
+}
+
+void printState(const CredentialState &s)
+{
+    const kit::Credential &c = *s.credential;
+    out() << c.service << (c.required ? " (required)" : " (optional)");
+    if (!c.description.isEmpty())
+        out() << ": " << c.description;
+    out() << '\n';
+    if (s.oauthOnly) {
+        out() << "  sign-in: OAuth, done from inside the sandbox; nothing to set here\n";
+        return;
+    }
+    out() << "  secret:  " << (s.secretPresent ? QStringLiteral("set") : QStringLiteral("missing")) << '\n';
+    if (s.domains.isEmpty())
+        out() << "  binding: not needed, the kit sends this key to no domain\n";
+    else if (s.coverage.covered)
+        out() << "  binding: approved for " << s.domains.join(QStringLiteral(", ")) << '\n';
+    else
+        out() << "  binding: " << s.coverage.explanation(c.service) << '\n';
+    for (const QString &fix : s.fixes)
+        out() << "  fix:     " << fix << '\n';
+}
+
 int runCheck(const Invocation &call)
 {
     secrets::disableCoreDumps();
@@ -281,18 +320,7 @@ int runCheck(const Invocation &call)
     if (call.parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;
         for (const CredentialState &s : states) {
-            array.append(QJsonObject{
-                {QStringLiteral("service"), s.credential->service},
-                {QStringLiteral("description"), s.credential->description},
-                {QStringLiteral("required"), s.credential->required},
-                {QStringLiteral("kind"), s.oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
-                {QStringLiteral("secret"), s.secretPresent},
-                {QStringLiteral("domains"), QJsonArray::fromStringList(s.domains)},
-                {QStringLiteral("approved"), s.bindingOk()},
-                {QStringLiteral("unapprovedDomains"), QJsonArray::fromStringList(s.coverage.newDomains)},
-                {QStringLiteral("ready"), s.ready()},
-                {QStringLiteral("fixes"), QJsonArray::fromStringList(s.fixes)},
-            });
+            array.append(stateJson(s));
         }
         out() << QJsonDocument(QJsonObject{{QStringLiteral("kit"), loaded.kit->name},
                                            {QStringLiteral("ready"), requiredNotReady == 0},
@@ -305,26 +333,8 @@ int runCheck(const Invocation &call)
         out() << "The kit " << loaded.kit->name << " uses no credentials.\n";
         return ExitOk;
     }
-    for (const CredentialState &s : states) {
-        const kit::Credential &c = *s.credential;
-        out() << c.service << (c.required ? " (required)" : " (optional)");
-        if (!c.description.isEmpty())
-            out() << ": " << c.description;
-        out() << '\n';
-        if (s.oauthOnly) {
-            out() << "  sign-in: OAuth, done from inside the sandbox; nothing to set here\n";
-            continue;
-        }
-        out() << "  secret:  " << (s.secretPresent ? QStringLiteral("set") : QStringLiteral("missing")) << '\n';
-        if (s.domains.isEmpty())
-            out() << "  binding: not needed, the kit sends this key to no domain\n";
-        else if (s.coverage.covered)
-            out() << "  binding: approved for " << s.domains.join(QStringLiteral(", ")) << '\n';
-        else
-            out() << "  binding: " << s.coverage.explanation(c.service) << '\n';
-        for (const QString &fix : s.fixes)
-            out() << "  fix:     " << fix << '\n';
-    }
+    for (const CredentialState &s : states)
+        printState(s);
     out() << '\n';
     if (requiredNotReady == 0) {
         out() << "Ready: every required credential is set and approved.\n";
@@ -342,11 +352,6 @@ QCommandLineOption argOption()
     return QCommandLineOption(
         kArgOption, QStringLiteral("Value of the kit argument NAME, for kits whose domains use one (repeatable)."),
         QStringLiteral("NAME=VALUE"));
-}
-
-QCommandLineOption jsonOption(const QString &what)
-{
-    return QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print %1 as JSON.").arg(what));
 }
 
 } // namespace

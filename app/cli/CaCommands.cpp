@@ -2,6 +2,7 @@
 // paddock ca show|rotate|trust|trusted|untrust: the local certificate authority and the
 // upstream authorities the proxy trusts.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "SecretCliSupport.h"
 
 #include "secrets/Masking.h"
@@ -184,7 +185,7 @@ Command caCommand()
                        "ca.pem, making the authority first when there is none. Needs the keychain.");
     show.options = {
         QCommandLineOption(QStringLiteral("pem"), QStringLiteral("Print the certificate in PEM form only.")),
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the details as JSON.")),
+        jsonOption(QStringLiteral("the details")),
     };
     show.maxPositional = 0;
     show.run = runShow;
@@ -217,7 +218,7 @@ Command caCommand()
     trusted.summary = QStringLiteral("List the upstream authorities added with `paddock ca trust`.");
     trusted.description = QStringLiteral("Lists the upstream authorities added with `paddock ca trust`: fingerprint,\n"
                                          "subject and end of validity. The system's roots are not listed.");
-    trusted.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    trusted.options = {jsonOption(QStringLiteral("the list"))};
     trusted.maxPositional = 0;
     trusted.run = runTrusted;
 

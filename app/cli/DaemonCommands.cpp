@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock daemon status|start|stop|ping
 #include "Cli.h"
+#include "CliSupport.h"
 
 #include "api/DaemonConnection.h"
 #include "api/DaemonLauncher.h"
@@ -19,12 +20,6 @@ namespace {
 constexpr int kConnectTimeoutMs = 2000;
 constexpr int kCallTimeoutMs = 5000;
 constexpr int kStopTimeoutMs = 5000;
-
-const QCommandLineOption &jsonOption()
-{
-    static const QCommandLineOption option(QStringLiteral("json"), QStringLiteral("Print the result as JSON."));
-    return option;
-}
 
 void printJson(const QJsonObject &object)
 {

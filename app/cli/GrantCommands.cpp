@@ -13,11 +13,6 @@
 namespace paddock::cli {
 namespace {
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 /** {kit: DIR, kitArgs} for the daemon from --kit and --arg; nullopt after reporting bad usage. */
 std::optional<QJsonObject> kitParams(const Invocation &call, int *code)
 {
@@ -26,18 +21,12 @@ std::optional<QJsonObject> kitParams(const Invocation &call, int *code)
         *code = usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
         return std::nullopt;
     }
-    QJsonObject kitArgs;
-    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype equals = pair.indexOf(QLatin1Char('='));
-        if (equals <= 0) {
-            *code = usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
-            return std::nullopt;
-        }
-        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
-    }
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, code);
+    if (!kitArgs)
+        return std::nullopt;
     return QJsonObject{{QStringLiteral("kit"), QFileInfo(dir).absoluteFilePath()},
                        {QStringLiteral("workspace"), QDir::currentPath()},
-                       {QStringLiteral("kitArgs"), kitArgs}};
+                       {QStringLiteral("kitArgs"), *kitArgs}};
 }
 
 int runCheck(const Invocation &call)

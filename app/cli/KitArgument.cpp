@@ -27,4 +27,29 @@ std::optional<QString> resolveKit(const QString &argument)
     return folder;
 }
 
+std::optional<QMap<QString, QString>> kitArgValues(const Invocation &call, int *code)
+{
+    QMap<QString, QString> values;
+    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
+        const qsizetype equals = pair.indexOf(QLatin1Char('='));
+        if (equals <= 0) {
+            *code = usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
+            return std::nullopt;
+        }
+        values.insert(pair.left(equals), pair.mid(equals + 1));
+    }
+    return values;
+}
+
+std::optional<QJsonObject> kitArgsJson(const Invocation &call, int *code)
+{
+    const std::optional<QMap<QString, QString>> values = kitArgValues(call, code);
+    if (!values)
+        return std::nullopt;
+    QJsonObject json;
+    for (auto it = values->cbegin(); it != values->cend(); ++it)
+        json.insert(it.key(), it.value());
+    return json;
+}
+
 } // namespace paddock::cli

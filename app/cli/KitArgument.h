@@ -2,7 +2,11 @@
 // How every command names a kit: by its name in the library, or by its folder.
 #pragma once
 
+#include "Command.h"
+
 #include <QCommandLineOption>
+#include <QJsonObject>
+#include <QMap>
 #include <QString>
 
 #include <optional>
@@ -24,5 +28,13 @@ QString kitArgumentHelp();
  * nothing when it names neither.
  */
 std::optional<QString> resolveKit(const QString &argument);
+
+/**
+ * The values of the kit's arguments given as `--arg NAME=VALUE`, by name. Nullopt, with the
+ * usage error's exit code in @p code, when one has no NAME or no `=`.
+ */
+std::optional<QMap<QString, QString>> kitArgValues(const Invocation &call, int *code);
+/** kitArgValues() as the daemon's calls take them (`kitArgs`). */
+std::optional<QJsonObject> kitArgsJson(const Invocation &call, int *code);
 
 } // namespace paddock::cli

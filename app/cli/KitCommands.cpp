@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit validate|show|ls|add|forget|new (allow and deny live in KitEditCommands.cpp)
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "kit/KitJson.h"
@@ -62,14 +63,13 @@ int runValidate(const Invocation &call)
 
 int runShow(const Invocation &call)
 {
+    int code = ExitOk;
+    const std::optional<QMap<QString, QString>> args = kitArgValues(call, &code);
+    if (!args)
+        return code;
     kit::KitLoadOptions options;
     options.requireArgValues = true;
-    for (const QString &assignment : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(assignment));
-        options.args.insert(assignment.left(eq), assignment.mid(eq + 1));
-    }
+    options.args = *args;
     const kit::KitLoadResult result = loadNamedKit(kit::KitLibrary(), call.positional.constFirst(), options);
     if (!result.ok()) {
         for (const kit::Diagnostic &d : result.diagnostics)
@@ -229,17 +229,8 @@ int runNew(const Invocation &call)
     return ExitOk;
 }
 
-} // namespace
-
-Command kitCommand()
+Command validateCommand()
 {
-    Command kit;
-    kit.name = QStringLiteral("kit");
-    kit.summary = QStringLiteral("Validate, show and edit kits (spec.yaml directories).");
-    kit.description =
-        QStringLiteral("A kit is a directory holding a spec.yaml (schemaVersion \"2\", the format of Docker\n"
-                       "Sandboxes) and optionally a files/ tree copied into the sandbox.");
-
     Command validate;
     validate.name = QStringLiteral("validate");
     validate.summary = QStringLiteral("Check kit directories strictly and report every problem.");
@@ -254,7 +245,11 @@ Command kitCommand()
     validate.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()}};
     validate.minPositional = 1;
     validate.run = runValidate;
+    return validate;
+}
 
+Command showCommand()
+{
     Command show;
     show.name = QStringLiteral("show");
     show.summary = QStringLiteral("Print a kit as Paddock understands it, arguments substituted.");
@@ -271,10 +266,14 @@ Command kitCommand()
     show.options = {
         QCommandLineOption(QStringLiteral("arg"), QStringLiteral("Value of the kit argument NAME (repeatable)."),
                            QStringLiteral("NAME=VALUE")),
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the kit as JSON.")),
+        jsonOption(QStringLiteral("the kit")),
     };
     show.run = runShow;
+    return show;
+}
 
+Command listCommand()
+{
     Command list;
     list.name = QStringLiteral("ls");
     list.summary = QStringLiteral("List the kits Paddock knows: folders you added, imported kits and the samples.");
@@ -286,9 +285,13 @@ Command kitCommand()
                        "Every command that takes a kit accepts the name listed here.\n"
                        "Exits 1 when kits.yaml cannot be read (the error names its line).");
     list.maxPositional = 0;
-    list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    list.options = {jsonOption(QStringLiteral("the list"))};
     list.run = runList;
+    return list;
+}
 
+Command addCommand()
+{
     Command add;
     add.name = QStringLiteral("add");
     add.summary = QStringLiteral("Add a kit folder to the library.");
@@ -300,7 +303,11 @@ Command kitCommand()
     add.minPositional = 1;
     add.maxPositional = 1;
     add.run = runAdd;
+    return add;
+}
 
+Command forgetCommand()
+{
     Command forget;
     forget.name = QStringLiteral("forget");
     forget.summary = QStringLiteral("Remove an added kit from the library (its files stay).");
@@ -312,7 +319,11 @@ Command kitCommand()
     forget.minPositional = 1;
     forget.maxPositional = 1;
     forget.run = runForget;
+    return forget;
+}
 
+Command createCommand()
+{
     Command create;
     create.name = QStringLiteral("new");
     create.summary = QStringLiteral("Write a new kit from a template and add it to the library.");
@@ -333,9 +344,22 @@ Command kitCommand()
                            QStringLiteral("Only write the files; do not add the kit to the library.")),
     };
     create.run = runNew;
+    return create;
+}
 
-    kit.subcommands << validate << show;
-    kit.subcommands << list << add << forget << create;
+} // namespace
+
+Command kitCommand()
+{
+    Command kit;
+    kit.name = QStringLiteral("kit");
+    kit.summary = QStringLiteral("Validate, show and edit kits (spec.yaml directories).");
+    kit.description =
+        QStringLiteral("A kit is a directory holding a spec.yaml (schemaVersion \"2\", the format of Docker\n"
+                       "Sandboxes) and optionally a files/ tree copied into the sandbox.");
+
+    kit.subcommands << validateCommand() << showCommand();
+    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand();
     kit.subcommands << kitEditCommands();
     return kit;
 }

@@ -2,10 +2,8 @@
 // paddock learn NAME on|off, and paddock policy propose NAME: learning mode and the allowlist
 // proposed from what a sandbox asked for.
 #include "Cli.h"
+#include "CliSupport.h"
 
-#include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 #include "policy/PolicyStore.h"
 
 #include <QJsonArray>
@@ -18,27 +16,8 @@
 namespace paddock::cli {
 namespace {
 
-/** Calls @p method on paddockd (started when nothing answers); prints the daemon's sentence on failure. */
-std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
-                                      int *code)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    api::DaemonConnection connection;
-    QString error = status.error;
-    if (!status.running || !connection.open(socket, 5000, &error)) {
-        *code = failure(error);
-        return std::nullopt;
-    }
-    const api::Reply reply = connection.call(method, params, 60000);
-    if (reply.isError()) {
-        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams)
-                    ? usageError(call.commandPath, reply.errorMessage())
-                    : failure(reply.errorMessage());
-        return std::nullopt;
-    }
-    return reply.result();
-}
+/** Learning mode and proposals ask paddockd, which reads the event log. */
+constexpr int kLearnCallTimeoutMs = 60000;
 
 int runLearn(const Invocation &call)
 {
@@ -49,7 +28,8 @@ int runLearn(const Invocation &call)
     int code = ExitOk;
     const std::optional<QJsonObject> result =
         callDaemon(call, QStringLiteral("sandbox.learning"),
-                   {{QStringLiteral("name"), name}, {QStringLiteral("enabled"), state == QLatin1String("on")}}, &code);
+                   {{QStringLiteral("name"), name}, {QStringLiteral("enabled"), state == QLatin1String("on")}}, &code,
+                   kLearnCallTimeoutMs);
     if (!result)
         return code;
     if (call.parser.isSet(QStringLiteral("json"))) {
@@ -113,8 +93,8 @@ int runPropose(const Invocation &call)
         return usageError(call.commandPath,
                           QStringLiteral("--scope is sandbox, kit or global, not '%1'").arg(scopeName));
     int code = ExitOk;
-    std::optional<QJsonObject> proposal =
-        callDaemon(call, QStringLiteral("policy.proposal"), {{QStringLiteral("sandbox"), name}}, &code);
+    std::optional<QJsonObject> proposal = callDaemon(call, QStringLiteral("policy.proposal"),
+                                                     {{QStringLiteral("sandbox"), name}}, &code, kLearnCallTimeoutMs);
     if (!proposal)
         return code;
     const bool json = call.parser.isSet(QStringLiteral("json"));
@@ -177,7 +157,7 @@ Command learnCommand()
                        "an allowlist. Learning lasts until turned off or until paddockd restarts.");
     command.positionalSyntax = QStringLiteral("NAME on|off");
     command.minPositional = command.maxPositional = 2;
-    command.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the sandbox as JSON."))};
+    command.options = {jsonOption(QStringLiteral("the sandbox"))};
     command.run = runLearn;
     return command;
 }
@@ -196,7 +176,7 @@ Command policyProposeCommand()
     command.positionalSyntax = QStringLiteral("NAME");
     command.minPositional = command.maxPositional = 1;
     command.options = {
-        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the proposal as JSON.")),
+        jsonOption(QStringLiteral("the proposal")),
         QCommandLineOption(QStringLiteral("apply"), QStringLiteral("Add the proposed patterns as allow rules.")),
         QCommandLineOption(QStringLiteral("scope"), QStringLiteral("Where --apply adds them: sandbox, kit or global."),
                            QStringLiteral("SCOPE"), QStringLiteral("sandbox")),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock proxy serve
 #include "Cli.h"
+#include "CliSupport.h"
 
 #include "events/EventHub.h"
 #include "events/Jsonl.h"
@@ -32,18 +33,6 @@ Q_LOGGING_CATEGORY(lcServe, "paddock.cli.proxy")
 namespace paddock::cli {
 
 namespace {
-
-/**
- * The libraries log their progress for the daemon's journal; in the foreground only warnings
- * belong beside the refusals. The store's warnings are printed here already (loadFailed).
- * QT_LOGGING_RULES turns them back on.
- */
-void quietLibraryLogs()
-{
-    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
-        QLoggingCategory::setFilterRules(
-            QStringLiteral("paddock.*.debug=false\npaddock.*.info=false\npaddock.policy.store.warning=false"));
-}
 
 /** Where `--listen` points: a TCP address and port, or a unix socket path. */
 struct ListenAddress
@@ -222,9 +211,54 @@ int parseRules(const Invocation &call, FlagPolicy *flags)
     return ExitOk;
 }
 
+/** Adds the endpoint @p listen names; returns where it listens, or empty with @p error set. */
+QString listenOn(proxy::ProxyEngine &proxy, const ListenAddress &listen, const QString &listenText,
+                 const proxy::EndpointIdentity &identity, QString *error)
+{
+    QString problem;
+    if (!listen.unixPath.isEmpty()) {
+        const QString where = QFileInfo(listen.unixPath).absoluteFilePath();
+        if (proxy.addUnixEndpoint(where, identity, &problem) == 0) {
+            *error = QStringLiteral("cannot listen on %1: %2").arg(where, problem);
+            return {};
+        }
+        return where;
+    }
+    quint16 bound = 0;
+    if (proxy.addTcpEndpoint(listen.address, listen.port, identity, &bound, &problem) == 0) {
+        *error = QStringLiteral("cannot listen on %1: %2").arg(listenText, problem);
+        return {};
+    }
+    const QString host = listen.address.protocol() == QAbstractSocket::IPv6Protocol
+                             ? QLatin1Char('[') + listen.address.toString() + QLatin1Char(']')
+                             : listen.address.toString();
+    return host + QLatin1Char(':') + QString::number(bound);
+}
+
+/** Applies each change of the watched policy file at once; the flags win for the names they map. */
+void followPolicyFile(policy::PolicyStore &store, policy::PolicyEngine &engine, proxy::ProxyEngine &proxy,
+                      const FlagPolicy &flags, QMap<QString, QHostAddress> &fileOverrides)
+{
+    // The pointers stay valid: everything here lives until runServe() returns.
+    QObject::connect(&store, &policy::PolicyStore::policyChanged,
+                     [store = &store, engine = &engine, proxy = &proxy, flags = &flags, files = &fileOverrides] {
+                         engine->setPolicy(flags->mergedWith(store->policy()));
+                         *files = network::syncResolveOverrides(proxy->resolveOverrides(), *files,
+                                                                store->policy().resolveOverrides);
+                         for (const ResolveFlag &flag : std::as_const(flags->resolves))
+                             proxy->resolveOverrides().addCurlStyle(flag.entry);
+                         qCInfo(lcServe) << "policy reloaded";
+                     });
+    QObject::connect(&store, &policy::PolicyStore::loadFailed, [](const policy::PolicyError &problem) {
+        std::fprintf(stderr, "paddock: %s (the previous policy stays in force)\n", qPrintable(problem.toString()));
+    });
+}
+
 int runServe(const Invocation &call)
 {
-    quietLibraryLogs();
+    // In the foreground only warnings belong beside the refusals; the store's are printed
+    // here already (loadFailed).
+    quietLibraryLogs(QStringLiteral("paddock.policy.store"));
     const QString listenText = call.parser.value(QStringLiteral("listen"));
     if (listenText.isEmpty())
         return usageError(call.commandPath, QStringLiteral("--listen ADDRESS:PORT or a socket path is required"));
@@ -283,36 +317,11 @@ int runServe(const Invocation &call)
     QString error;
     if (!proxy.start(&error))
         return failure(QStringLiteral("the proxy did not start: %1").arg(error));
-    const proxy::EndpointIdentity identity{sandbox, {}};
-    QString where;
-    if (!listen->unixPath.isEmpty()) {
-        where = QFileInfo(listen->unixPath).absoluteFilePath();
-        if (proxy.addUnixEndpoint(where, identity, &error) == 0)
-            return failure(QStringLiteral("cannot listen on %1: %2").arg(where, error));
-    } else {
-        quint16 bound = 0;
-        if (proxy.addTcpEndpoint(listen->address, listen->port, identity, &bound, &error) == 0)
-            return failure(QStringLiteral("cannot listen on %1: %2").arg(listenText, error));
-        const QString host = listen->address.protocol() == QAbstractSocket::IPv6Protocol
-                                 ? QLatin1Char('[') + listen->address.toString() + QLatin1Char(']')
-                                 : listen->address.toString();
-        where = host + QLatin1Char(':') + QString::number(bound);
-    }
-
-    if (store) {
-        QObject::connect(store.get(), &policy::PolicyStore::policyChanged, [&] {
-            engine.setPolicy(flags.mergedWith(fileData()));
-            fileOverrides =
-                network::syncResolveOverrides(proxy.resolveOverrides(), fileOverrides, fileData().resolveOverrides);
-            // Flags win over the file for the names they map.
-            for (const ResolveFlag &flag : std::as_const(flags.resolves))
-                proxy.resolveOverrides().addCurlStyle(flag.entry);
-            qCInfo(lcServe) << "policy reloaded";
-        });
-        QObject::connect(store.get(), &policy::PolicyStore::loadFailed, [](const policy::PolicyError &problem) {
-            std::fprintf(stderr, "paddock: %s (the previous policy stays in force)\n", qPrintable(problem.toString()));
-        });
-    }
+    const QString where = listenOn(proxy, *listen, listenText, {sandbox, {}}, &error);
+    if (where.isEmpty())
+        return failure(error);
+    if (store)
+        followPolicyFile(*store, engine, proxy, flags, fileOverrides);
 
     out() << "listening on " << where << Qt::endl;
     QCoreApplication::exec();

@@ -58,7 +58,7 @@ Command reviewCommand()
                        "working in place can change them (the first four only with --unprotected); reading them\n"
                        "before running git, make or your editor there is the part a sandbox cannot do for you."),
         runReview);
-    review.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the changes as JSON.")),
+    review.options = {jsonOption(QStringLiteral("the changes")),
                       QCommandLineOption(QStringLiteral("revert"),
                                          QStringLiteral("Put PATH back as it was when the sandbox started."),
                                          QStringLiteral("PATH"))};

@@ -2,10 +2,9 @@
 #include "SandboxCliSupport.h"
 
 #include "BindingApproval.h"
+#include "HostGrantCli.h"
 
 #include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
@@ -21,22 +20,6 @@
 #include <unistd.h>
 
 namespace paddock::cli {
-namespace {
-
-constexpr int kConnectTimeoutMs = 5000;
-
-} // namespace
-
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run)
-{
-    Command command;
-    command.name = name;
-    command.summary = summary;
-    command.description = description;
-    command.run = std::move(run);
-    return command;
-}
 
 QString creationHelp()
 {
@@ -123,17 +106,6 @@ QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit)
                           : name;
 }
 
-bool connectDaemon(api::DaemonConnection &connection, QString *error)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
-        *error = status.error;
-        return false;
-    }
-    return connection.open(socket, kConnectTimeoutMs, error);
-}
-
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs)
 {
     api::DaemonConnection connection;
@@ -189,24 +161,18 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     QJsonArray extra;
     for (qsizetype i = 1; i < paths.size(); ++i)
         extra.append(QFileInfo(paths.at(i)).absoluteFilePath());
-    QJsonObject kitArgs;
-    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype equals = pair.indexOf(QLatin1Char('='));
-        if (equals <= 0) {
-            *code = usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
-            return std::nullopt;
-        }
-        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
-    }
-    QJsonObject params{{QStringLiteral("kit"), *kit},
-                       {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
-                       {QStringLiteral("paths"), extra},
-                       {QStringLiteral("args"), QJsonArray::fromStringList(command)},
-                       {QStringLiteral("kitArgs"), kitArgs},
-                       // The agent gets a terminal when the person starting it has one.
-                       {QStringLiteral("interactive"),
-                        ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
-                       {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, code);
+    if (!kitArgs)
+        return std::nullopt;
+    QJsonObject params{
+        {QStringLiteral("kit"), *kit},
+        {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
+        {QStringLiteral("paths"), extra},
+        {QStringLiteral("args"), QJsonArray::fromStringList(command)},
+        {QStringLiteral("kitArgs"), *kitArgs},
+        // The agent gets a terminal when the person starting it has one.
+        {QStringLiteral("interactive"), ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
+        {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
@@ -216,6 +182,26 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         params.insert(QStringLiteral("isolation"), call.parser.value(QStringLiteral("isolation")));
     if (call.parser.isSet(QStringLiteral("clone")))
         params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
+    return params;
+}
+
+std::optional<QJsonObject> approvedCreationParams(const Invocation &call, int *code)
+{
+    std::optional<QJsonObject> params = creationParams(call, code);
+    if (!params)
+        return std::nullopt;
+    if (const std::optional<int> stopped = checkHostGrants(call, *params)) {
+        *code = *stopped;
+        return std::nullopt;
+    }
+    if (const std::optional<int> stopped = checkCredentials(call, *params)) {
+        *code = *stopped;
+        return std::nullopt;
+    }
+    if (call.parser.isSet(approveOption()))
+        params->insert(QStringLiteral("approveCredentials"), true);
+    if (call.parser.isSet(approveHostGrantsOption()))
+        params->insert(QStringLiteral("approveHostGrants"), true);
     return params;
 }
 

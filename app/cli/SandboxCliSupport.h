@@ -3,6 +3,7 @@
 // credentials checked before a start, and the runtime this process uses for sessions.
 #pragma once
 
+#include "CliSupport.h"
 #include "Command.h"
 #include "KitArgument.h"
 
@@ -34,14 +35,9 @@ QCommandLineOption cloneOption();
 QCommandLineOption ttyOption();
 QCommandLineOption unprotectedOption();
 
-/** A leaf of the command tree. */
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run);
 /** The paragraphs run and create share in their --help. */
 QString creationHelp();
 
-/** Connects to paddockd, starting it when nothing answers. */
-bool connectDaemon(api::DaemonConnection &connection, QString *error);
 /** Calls @p method on a fresh connection; on failure prints the daemon's sentence. */
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params,
                                       int timeoutMs = kCallTimeoutMs);
@@ -56,6 +52,11 @@ void printNotes(const QJsonObject &result);
 QStringList argumentsAfterDoubleDash();
 /** The params of sandbox.create from a run or create command line. */
 std::optional<QJsonObject> creationParams(const Invocation &call, int *code);
+/**
+ * creationParams(), once the kit's host grants and credentials are approved or may be (see
+ * checkHostGrants() and checkCredentials()), with the approvals given on the command line.
+ */
+std::optional<QJsonObject> approvedCreationParams(const Invocation &call, int *code);
 /** The kit @p params name, loaded with its arguments; nullopt when it does not load. */
 std::optional<kit::Kit> loadKitOf(const QJsonObject &params);
 /** The sandbox name @p params give, or the one the daemon would choose (KIT-FOLDER). */

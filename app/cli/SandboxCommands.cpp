@@ -13,25 +13,12 @@
 namespace paddock::cli {
 namespace {
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 int runCreate(const Invocation &call)
 {
     int code = ExitOk;
-    std::optional<QJsonObject> params = creationParams(call, &code);
+    const std::optional<QJsonObject> params = approvedCreationParams(call, &code);
     if (!params)
         return code;
-    if (const std::optional<int> stopped = checkHostGrants(call, *params))
-        return *stopped;
-    if (const std::optional<int> stopped = checkCredentials(call, *params))
-        return *stopped;
-    if (call.parser.isSet(approveOption()))
-        params->insert(QStringLiteral("approveCredentials"), true);
-    if (call.parser.isSet(approveHostGrantsOption()))
-        params->insert(QStringLiteral("approveHostGrants"), true);
     return createDetached(*params, false);
 }
 
@@ -79,15 +66,6 @@ QString formatUptime(qint64 ms)
     if (seconds < 86400)
         return QStringLiteral("%1h %2m").arg(seconds / 3600).arg(seconds % 3600 / 60);
     return QStringLiteral("%1d %2h").arg(seconds / 86400).arg(seconds % 86400 / 3600);
-}
-
-QString humanBytes(qint64 bytes)
-{
-    if (bytes < 1000 * 1000)
-        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
-    if (bytes < qint64(1000) * 1000 * 1000)
-        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
-    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
 }
 
 /** "1.2 MB (image pi:1)": what the sandbox wrote into its own root, and its base. */
@@ -138,16 +116,8 @@ int runLs(const Invocation &call)
                      ports.isEmpty() ? QStringLiteral("-") : ports.join(QStringLiteral(", ")), rootColumn(sandbox),
                      sandbox.value(QLatin1String("workspace")).toString()});
     }
-    QList<qsizetype> widths(rows.first().size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row.at(i).size());
-    }
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            out() << (i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i));
-        out() << '\n';
-    }
+    const QStringList header = rows.takeFirst();
+    printTable(header, rows);
     return ExitOk;
 }
 

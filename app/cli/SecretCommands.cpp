@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock secret set|ls|rm: provider keys in the OS keychain.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
@@ -289,6 +290,84 @@ bool writeTemporary(QTemporaryFile &file, const QByteArray &contents)
     return file.open() && file.write(contents) == contents.size() && file.flush();
 }
 
+/** Why no rule sends the @p service key to @p host: not one of its domains, or not approved. */
+int refuseUnsentHost(const kit::Credential &credential, const QString &service, const QString &host)
+{
+    const QStringList domains = sandbox::injectionDomains(credential);
+    bool named = false;
+    for (const QString &domain : domains)
+        named = named || proxy::inject::domainMatches(domain, host.toStdString());
+    if (!named)
+        return failure(QStringLiteral("%1 is not a domain the %2 key is sent to (%3)")
+                           .arg(host, service, domains.join(QStringLiteral(", "))));
+    return failure(QStringLiteral("sending the %1 key to %2 is not approved; approve it with `paddock binding approve "
+                                  "--kit KIT %1`")
+                       .arg(service, host));
+}
+
+/**
+ * Asks @p url through the proxy a sandbox's requests go through, with one endpoint that may
+ * reach this URL only and the interception @p config. Nullopt with @p error when the proxy
+ * does not start.
+ */
+std::optional<TestResponse> requestThroughTestProxy(const QString &url, proxy::InterceptionConfig config,
+                                                    const proxy::EndpointIdentity &owner, const QString &caFile,
+                                                    QString *error)
+{
+    const QUrl parsed(url);
+    const QString host = parsed.host().toLower();
+    const quint16 port = quint16(parsed.port(443));
+    policy::PolicyStore policy;
+    policy.load();
+    proxy::ProxyEngine engine;
+    engine.setDecider([host, port](const proxy::ConnectionQuery &query) {
+        proxy::Verdict verdict;
+        verdict.allowed = query.host == host && query.port == port;
+        verdict.rule = QStringLiteral("secret test");
+        verdict.reason = verdict.allowed ? QString() : QStringLiteral("only the tested URL is reachable");
+        return verdict;
+    });
+    network::syncResolveOverrides(engine.resolveOverrides(), {}, policy.resolveOverrides());
+    if (!engine.start(error))
+        return std::nullopt;
+    quint16 proxyPort = 0;
+    const proxy::ProxyEngine::EndpointId endpoint =
+        engine.addTcpEndpoint(QHostAddress::LocalHost, 0, owner, &proxyPort, error);
+    if (endpoint == 0 || !engine.setInterception(endpoint, std::move(config), error))
+        return std::nullopt;
+
+    // The request runs on a thread of its own: the key is read from the keychain on this
+    // thread's event loop when the proxy asks for it.
+    TestResponse response;
+    QEventLoop loop;
+    std::thread worker([&] {
+        response = requestThroughProxy(url, proxyPort, caFile);
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    loop.exec();
+    worker.join();
+    engine.stop();
+    return response;
+}
+
+/** What the provider's answer says about the key. */
+int reportTestResponse(const TestResponse &response, const QString &service, const QString &url, const QString &host)
+{
+    if (!response.error.isEmpty())
+        return failure(QStringLiteral("no answer from %1: %2").arg(host, response.error));
+    if (response.status >= 200 && response.status < 300) {
+        out() << "The provider accepted the " << service << " key: " << url << " answered " << response.statusLine
+              << "\n";
+        return ExitOk;
+    }
+    if (response.status == 401 || response.status == 403)
+        return failure(
+            QStringLiteral("the provider refused the %1 key: %2 answered %3").arg(service, url, response.statusLine));
+    return failure(QStringLiteral("cannot tell whether the %1 key works: %2 answered %3; give a URL that needs the key "
+                                  "with --url")
+                       .arg(service, url, response.statusLine));
+}
+
 int runTest(const Invocation &call)
 {
     secrets::disableCoreDumps();
@@ -307,7 +386,6 @@ int runTest(const Invocation &call)
     if (!parsed.isValid() || parsed.scheme() != QLatin1String("https") || parsed.host().isEmpty())
         return usageError(call.commandPath, QStringLiteral("--url takes an https:// URL, got '%1'").arg(url));
     const QString host = parsed.host().toLower();
-    const quint16 port = quint16(parsed.port(443));
 
     secrets::CredentialBindings bindings;
     if (const auto problem = bindings.load())
@@ -332,19 +410,8 @@ int runTest(const Invocation &call)
         std::find_if(config.rules.begin(), config.rules.end(), [&host](const proxy::InjectRule &rule) {
             return proxy::inject::domainMatches(rule.domain, host.toStdString());
         });
-    if (matching == config.rules.end()) {
-        const QStringList domains = sandbox::injectionDomains(tested->credential);
-        bool named = false;
-        for (const QString &domain : domains)
-            named = named || proxy::inject::domainMatches(domain, host.toStdString());
-        if (!named)
-            return failure(QStringLiteral("%1 is not a domain the %2 key is sent to (%3)")
-                               .arg(host, service, domains.join(QStringLiteral(", "))));
-        return failure(
-            QStringLiteral("sending the %1 key to %2 is not approved; approve it with `paddock binding approve "
-                           "--kit KIT %1`")
-                .arg(service, host));
-    }
+    if (matching == config.rules.end())
+        return refuseUnsentHost(tested->credential, service, host);
 
     secrets::ca::LocalAuthority authority(&store);
     if (!authority.loadAndWait(&error))
@@ -363,51 +430,11 @@ int runTest(const Invocation &call)
         return proxy::TlsLeaf{leaf->certificate, leaf->key};
     };
 
-    // The proxy a sandbox's requests go through, with one endpoint that may reach this URL only.
-    policy::PolicyStore policy;
-    policy.load();
-    proxy::ProxyEngine engine;
-    engine.setDecider([host, port](const proxy::ConnectionQuery &query) {
-        proxy::Verdict verdict;
-        verdict.allowed = query.host == host && query.port == port;
-        verdict.rule = QStringLiteral("secret test");
-        verdict.reason = verdict.allowed ? QString() : QStringLiteral("only the tested URL is reachable");
-        return verdict;
-    });
-    network::syncResolveOverrides(engine.resolveOverrides(), {}, policy.resolveOverrides());
-    if (!engine.start(&error))
+    const std::optional<TestResponse> response = requestThroughTestProxy(
+        url, std::move(config), {sandboxName, tested->kitName}, authorityFile.fileName(), &error);
+    if (!response)
         return failure(error);
-    quint16 proxyPort = 0;
-    const proxy::ProxyEngine::EndpointId endpoint =
-        engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {sandboxName, tested->kitName}, &proxyPort, &error);
-    if (endpoint == 0 || !engine.setInterception(endpoint, std::move(config), &error))
-        return failure(error);
-
-    // The request runs on a thread of its own: the key is read from the keychain on this
-    // thread's event loop when the proxy asks for it.
-    TestResponse response;
-    QEventLoop loop;
-    std::thread worker([&] {
-        response = requestThroughProxy(url, proxyPort, authorityFile.fileName());
-        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
-    });
-    loop.exec();
-    worker.join();
-    engine.stop();
-
-    if (!response.error.isEmpty())
-        return failure(QStringLiteral("no answer from %1: %2").arg(host, response.error));
-    if (response.status >= 200 && response.status < 300) {
-        out() << "The provider accepted the " << service << " key: " << url << " answered " << response.statusLine
-              << "\n";
-        return ExitOk;
-    }
-    if (response.status == 401 || response.status == 403)
-        return failure(
-            QStringLiteral("the provider refused the %1 key: %2 answered %3").arg(service, url, response.statusLine));
-    return failure(QStringLiteral("cannot tell whether the %1 key works: %2 answered %3; give a URL that needs the key "
-                                  "with --url")
-                       .arg(service, url, response.statusLine));
+    return reportTestResponse(*response, service, url, host);
 }
 
 QCommandLineOption sandboxOption()
@@ -417,21 +444,8 @@ QCommandLineOption sandboxOption()
                               QStringLiteral("NAME"));
 }
 
-} // namespace
-
-Command secretCommand()
+Command setCommand()
 {
-    Command secret;
-    secret.name = QStringLiteral("secret");
-    secret.summary = QStringLiteral("Store, list and remove provider keys in the OS keychain.");
-    secret.description =
-        QStringLiteral("Provider keys (an Anthropic or OpenAI API key, a GitHub token) live only in the OS keychain\n"
-                       "(GNOME Keyring or KWallet through the Secret Service). Sandboxes never see them: the proxy\n"
-                       "adds them to requests for the domains a binding approves (see `paddock binding`).\n"
-                       "A secret is global, or belongs to one sandbox with --sandbox; a sandbox's own secret takes\n"
-                       "precedence over the global one of the same service.\n"
-                       "Without a reachable keychain every secret command fails and says what to install.");
-
     Command set;
     set.name = QStringLiteral("set");
     set.summary = QStringLiteral("Store the key of SERVICE, read from stdin or typed without echo.");
@@ -449,7 +463,11 @@ Command secretCommand()
     set.maxPositional = 1;
     set.options = {sandboxOption()};
     set.run = runSet;
+    return set;
+}
 
+Command listCommand()
+{
     Command list;
     list.name = QStringLiteral("ls");
     list.summary = QStringLiteral("List stored secrets with their scope and a masked value.");
@@ -457,10 +475,14 @@ Command secretCommand()
         QStringLiteral("Lists every stored secret: its service, its scope (global or the sandbox it belongs to)\n"
                        "and its value masked to the first and last four characters (values shorter than 16\n"
                        "characters are hidden entirely). Reading the values to mask them needs the keychain.");
-    list.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    list.options = {jsonOption(QStringLiteral("the list"))};
     list.maxPositional = 0;
     list.run = runList;
+    return list;
+}
 
+Command removeCommand()
+{
     Command remove;
     remove.name = QStringLiteral("rm");
     remove.summary = QStringLiteral("Remove the key of SERVICE from the keychain.");
@@ -474,7 +496,11 @@ Command secretCommand()
     remove.maxPositional = 1;
     remove.options = {sandboxOption()};
     remove.run = runRemove;
+    return remove;
+}
 
+Command testCommand()
+{
     Command test;
     test.name = QStringLiteral("test");
     test.summary =
@@ -498,8 +524,24 @@ Command secretCommand()
                            QStringLiteral("NAME=VALUE")),
         QCommandLineOption(QStringLiteral("url"), QStringLiteral("The https:// URL to ask."), QStringLiteral("URL"))};
     test.run = runTest;
+    return test;
+}
 
-    secret.subcommands << set << list << remove << test;
+} // namespace
+
+Command secretCommand()
+{
+    Command secret;
+    secret.name = QStringLiteral("secret");
+    secret.summary = QStringLiteral("Store, list and remove provider keys in the OS keychain.");
+    secret.description =
+        QStringLiteral("Provider keys (an Anthropic or OpenAI API key, a GitHub token) live only in the OS keychain\n"
+                       "(GNOME Keyring or KWallet through the Secret Service). Sandboxes never see them: the proxy\n"
+                       "adds them to requests for the domains a binding approves (see `paddock binding`).\n"
+                       "A secret is global, or belongs to one sandbox with --sandbox; a sandbox's own secret takes\n"
+                       "precedence over the global one of the same service.\n"
+                       "Without a reachable keychain every secret command fails and says what to install.");
+    secret.subcommands << setCommand() << listCommand() << removeCommand() << testCommand();
     runQuietly(secret);
     return secret;
 }

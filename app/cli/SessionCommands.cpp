@@ -115,17 +115,9 @@ int outcomeCode(const runtime::RuntimeResult &result, const QString &name, bool 
 int runRun(const Invocation &call)
 {
     int code = ExitOk;
-    std::optional<QJsonObject> params = creationParams(call, &code);
+    const std::optional<QJsonObject> params = approvedCreationParams(call, &code);
     if (!params)
         return code;
-    if (const std::optional<int> stopped = checkHostGrants(call, *params))
-        return *stopped;
-    if (const std::optional<int> stopped = checkCredentials(call, *params))
-        return *stopped;
-    if (call.parser.isSet(approveOption()))
-        params->insert(QStringLiteral("approveCredentials"), true);
-    if (call.parser.isSet(approveHostGrantsOption()))
-        params->insert(QStringLiteral("approveHostGrants"), true);
     if (call.parser.isSet(QStringLiteral("detach")))
         return createDetached(*params, true);
     const std::optional<kit::Kit> kit = loadKitOf(*params);

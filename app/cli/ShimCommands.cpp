@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock shim install|ls|rm: launchers that make a sandbox the default way a command starts.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "common/AtomicFile.h"
@@ -225,7 +226,7 @@ Command shimCommand()
     ls.name = QStringLiteral("ls");
     ls.summary = QStringLiteral("List the shims and their kits.");
     ls.description = QStringLiteral("Lists the shims in BIN (~/.local/bin unless --dir).");
-    ls.options = {dirOption(), QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the list as JSON."))};
+    ls.options = {dirOption(), jsonOption(QStringLiteral("the list"))};
     ls.maxPositional = 0;
     ls.run = runLs;
 

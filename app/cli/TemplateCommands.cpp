@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock template build|load|ls|rm: the images sandboxes run, through the daemon's jobs.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "api/DaemonConnection.h"
-#include "api/DaemonLauncher.h"
-#include "common/Paths.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -21,7 +20,6 @@
 namespace paddock::cli {
 namespace {
 
-constexpr int kConnectTimeoutMs = 5000;
 constexpr int kCallTimeoutMs = 60000;
 /** How often the wait for events looks at Ctrl-C. */
 constexpr int kPollMs = 200;
@@ -57,17 +55,6 @@ private:
     {
     };
 };
-
-bool connectDaemon(api::DaemonConnection &connection, QString *error)
-{
-    const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
-        *error = status.error;
-        return false;
-    }
-    return connection.open(socket, kConnectTimeoutMs, error);
-}
 
 /** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */
 class ProgressPrinter
@@ -193,11 +180,6 @@ int followJob(const QString &method, const QJsonObject &params, bool verbose)
     }
 }
 
-QCommandLineOption jsonOption()
-{
-    return {QStringLiteral("json"), QStringLiteral("Print the result as JSON.")};
-}
-
 int runBuild(const Invocation &call)
 {
     const std::optional<QString> kit = call.parser.isSet(QStringLiteral("kit"))
@@ -205,15 +187,12 @@ int runBuild(const Invocation &call)
                                            : std::optional<QString>(QDir::currentPath());
     if (!kit)
         return ExitFailed;
-    QJsonObject kitArgs;
-    for (const QString &pair : call.parser.values(QStringLiteral("arg"))) {
-        const qsizetype equals = pair.indexOf(QLatin1Char('='));
-        if (equals <= 0)
-            return usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(pair));
-        kitArgs.insert(pair.left(equals), pair.mid(equals + 1));
-    }
+    int code = ExitOk;
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, &code);
+    if (!kitArgs)
+        return code;
     QJsonObject params{{QStringLiteral("kit"), *kit},
-                       {QStringLiteral("kitArgs"), kitArgs},
+                       {QStringLiteral("kitArgs"), *kitArgs},
                        {QStringLiteral("noCache"), call.parser.isSet(QStringLiteral("no-cache"))}};
     if (call.parser.isSet(QStringLiteral("tag")))
         params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
@@ -242,15 +221,6 @@ int runRm(const Invocation &call)
     out() << "Removed " << call.positional.first() << " from Paddock's store, with "
           << removed.result().value(QLatin1String("layersRemoved")).toInteger() << " layers nothing else uses.\n";
     return ExitOk;
-}
-
-QString humanSize(qint64 bytes)
-{
-    if (bytes < 1000 * 1000)
-        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
-    if (bytes < qint64(1000) * 1000 * 1000)
-        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
-    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
 }
 
 int runLs(const Invocation &call)
@@ -282,32 +252,13 @@ int runLs(const Invocation &call)
             source += QStringLiteral(" (kit %1)").arg(image.value(QLatin1String("kit")).toString());
         rows.append({image.value(QLatin1String("tag")).toString(),
                      image.value(QLatin1String("id")).toString().section(QLatin1Char(':'), -1).left(12),
-                     humanSize(image.value(QLatin1String("size")).toInteger()),
+                     humanBytes(image.value(QLatin1String("size")).toInteger()),
                      created.isValid() ? created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(),
                      source});
     }
-    QList<qsizetype> widths(rows.first().size(), 0);
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row.at(i).size());
-    }
-    for (const QStringList &row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            out() << (i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i));
-        out() << '\n';
-    }
+    const QStringList header = rows.takeFirst();
+    printTable(header, rows);
     return ExitOk;
-}
-
-Command leaf(const QString &name, const QString &summary, const QString &description,
-             std::function<int(const Invocation &)> run)
-{
-    Command command;
-    command.name = name;
-    command.summary = summary;
-    command.description = description;
-    command.run = std::move(run);
-    return command;
 }
 
 } // namespace

@@ -109,7 +109,7 @@ Command verifyCommand()
     verify.positionalSyntax = QStringLiteral("NAME");
     verify.positionalHelp = {{QStringLiteral("NAME"), QStringLiteral("A running sandbox ('paddock ls').")}};
     verify.minPositional = verify.maxPositional = 1;
-    verify.options = {QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print the checklist as JSON."))};
+    verify.options = {jsonOption(QStringLiteral("the checklist"))};
     verify.run = runVerify;
     return verify;
 }

@@ -73,8 +73,29 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
         *message = error;
         return StartResult::Failed;
     }
+    if (const StartResult locked = takeLock(directory + QStringLiteral("/paddockd.lock"), message);
+        locked != StartResult::Started)
+        return locked;
+    if (const StartResult cleared = clearStaleSocket(message); cleared != StartResult::Started)
+        return cleared;
+    if (!startServices(message))
+        return StartResult::Failed;
 
-    const QString lockPath = directory + QStringLiteral("/paddockd.lock");
+    if (!m_server.listen(socketPath, &error)) {
+        *message = error;
+        return StartResult::Failed;
+    }
+    if (!installSignalHandlers(&error)) {
+        m_server.close();
+        *message = error;
+        return StartResult::Failed;
+    }
+    return StartResult::Started;
+}
+
+Daemon::StartResult Daemon::takeLock(const QString &lockPath, QString *message)
+{
+    QString error;
     InstanceLock::Result lock = m_lock.tryAcquire(lockPath, &error);
     if (lock == InstanceLock::Result::HeldByOther) {
         qint64 pid = livePeerPid();
@@ -100,37 +121,46 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
         *message = error;
         return StartResult::Failed;
     }
+    return StartResult::Started;
+}
 
-    const QByteArray nativeSocket = QFile::encodeName(socketPath);
+Daemon::StartResult Daemon::clearStaleSocket(QString *message)
+{
+    const QByteArray nativeSocket = QFile::encodeName(m_socketPath);
     struct stat st
     {
     };
-    if (::lstat(nativeSocket.constData(), &st) == 0) {
-        // We hold the lock, so this is normally a socket left by a daemon that died; but a
-        // daemon that does not know the lock file may still be serving it.
-        const qint64 pid = livePeerPid();
-        if (pid >= 0) {
-            *message = QStringLiteral("paddockd is already running (pid %1)").arg(pid);
-            return StartResult::AlreadyRunning;
-        }
-        if (!S_ISSOCK(st.st_mode)) {
-            *message = QStringLiteral("%1 exists and is not a socket; remove it and try again").arg(socketPath);
-            return StartResult::Failed;
-        }
-        if (::unlink(nativeSocket.constData()) != 0) {
-            *message = QStringLiteral("cannot remove the stale socket %1: %2")
-                           .arg(socketPath, QString::fromLocal8Bit(std::strerror(errno)));
-            return StartResult::Failed;
-        }
-        qCWarning(lcDaemon).noquote() << "replaced a stale socket at" << socketPath << "left by a daemon that is gone";
+    if (::lstat(nativeSocket.constData(), &st) != 0)
+        return StartResult::Started;
+    // We hold the lock, so this is normally a socket left by a daemon that died; but a
+    // daemon that does not know the lock file may still be serving it.
+    const qint64 pid = livePeerPid();
+    if (pid >= 0) {
+        *message = QStringLiteral("paddockd is already running (pid %1)").arg(pid);
+        return StartResult::AlreadyRunning;
     }
+    if (!S_ISSOCK(st.st_mode)) {
+        *message = QStringLiteral("%1 exists and is not a socket; remove it and try again").arg(m_socketPath);
+        return StartResult::Failed;
+    }
+    if (::unlink(nativeSocket.constData()) != 0) {
+        *message = QStringLiteral("cannot remove the stale socket %1: %2")
+                       .arg(m_socketPath, QString::fromLocal8Bit(std::strerror(errno)));
+        return StartResult::Failed;
+    }
+    qCWarning(lcDaemon).noquote() << "replaced a stale socket at" << m_socketPath << "left by a daemon that is gone";
+    return StartResult::Started;
+}
 
+bool Daemon::startServices(QString *message)
+{
     // Before listening: a client that connects finds every method, and the endpoints of
     // sandboxes that kept running while no daemon was there are open again.
+    QString error;
     m_sandboxes = std::make_unique<sandbox::SandboxService>(m_server);
     if (!m_sandboxes->start(&error)) {
         *message = QStringLiteral("cannot start the proxy: %1").arg(error);
-        return StartResult::Failed;
+        return false;
     }
     // Container images built and loaded as jobs, shared by the command line and the desktop.
     m_images = std::make_unique<sandbox::ImageService>(m_server);
@@ -147,17 +177,7 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
     // The course's checklist, run inside sandboxes through the runtimes SandboxService owns.
     m_verify = std::make_unique<sandbox::VerifyService>(m_server, *m_sandboxes, m_agentPerms.get());
     m_verify->start();
-
-    if (!m_server.listen(socketPath, &error)) {
-        *message = error;
-        return StartResult::Failed;
-    }
-    if (!installSignalHandlers(&error)) {
-        m_server.close();
-        *message = error;
-        return StartResult::Failed;
-    }
-    return StartResult::Started;
+    return true;
 }
 
 void Daemon::stop()

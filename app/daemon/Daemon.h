@@ -42,6 +42,12 @@ public:
     api::Server &server() { return m_server; }
 
 private:
+    /** Takes the instance lock, waiting a moment for a daemon on its way out. */
+    StartResult takeLock(const QString &lockPath, QString *message);
+    /** Removes the socket a daemon that died left behind; refuses one that still answers. */
+    StartResult clearStaleSocket(QString *message);
+    /** The services that register the API's methods, started before the server listens. */
+    bool startServices(QString *message);
     bool installSignalHandlers(QString *error);
     void onSignal();
     /** Pid of the daemon answering on the socket, or -1 when nothing usable answers. */

@@ -46,6 +46,14 @@ bool hasIndex(const QStringList &parts)
     return std::any_of(parts.cbegin(), parts.cend(), [](const QString &p) { return isIndex(p); });
 }
 
+/** Sets @p error, when asked for, to @p message; returns false. */
+bool fail(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
 QByteArray spaces(int count)
 {
     return QByteArray(std::max(0, count), ' ');
@@ -187,6 +195,28 @@ QList<QByteArray> itemLines(const QVariant &item, int dash, const QStringList &k
 }
 
 /** A literal block scalar holding @p value, its lines indented to @p indent. */
+/**
+ * @p text with the list item "- PLACEHOLDER" replaced by the lines of the mapping @p item, at
+ * the same dash; nullopt when the placeholder is not alone after a dash.
+ */
+std::optional<QByteArray> withItemAt(QByteArray text, const QString &placeholder, const QVariant &item,
+                                     const QStringList &keyOrder)
+{
+    const qsizetype at = text.indexOf(placeholder.toUtf8());
+    const qsizetype lineStart = text.lastIndexOf('\n', at) + 1;
+    const QByteArray prefix = text.mid(lineStart, at - lineStart);
+    if (at < 0 || !prefix.trimmed().startsWith('-') || prefix.trimmed() != "-")
+        return std::nullopt;
+    const int dash = int(prefix.indexOf('-'));
+    const YamlText placed(text);
+    QByteArray joined;
+    const QList<QByteArray> lines = itemLines(item, dash, keyOrder, placed.sequenceOffset());
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        joined += (i ? placed.newline() : QByteArray()) + lines.at(i);
+    text.replace(lineStart, at + placeholder.size() - lineStart, joined);
+    return text;
+}
+
 QByteArray literalBlock(const QString &value, int indent, const QByteArray &newline)
 {
     QString body = value;
@@ -360,10 +390,9 @@ bool KitDocument::applyText(const QByteArray &text, const QString &path, const Q
         ok = parse(text).has_value();
     if (!ok) {
         qCWarning(lcKitDocument) << "edit of" << path << "did not read back as expected";
-        if (error)
-            *error = QStringLiteral("this change cannot be written without touching other lines; edit the YAML text "
-                                    "instead");
-        return false;
+        return fail(error,
+                    QStringLiteral("this change cannot be written without touching other lines; edit the YAML text "
+                                   "instead"));
     }
     setText(text);
     return true;
@@ -389,12 +418,10 @@ bool KitDocument::setScalar(const QString &path, const QString &value, QString *
     if (scalar(path) == value && exists(path))
         return true;
     const YamlText yaml(m_text);
-    if (!yaml.parsed()) {
-        if (error)
-            *error =
-                QStringLiteral("the YAML text does not parse (%1); fix it in the text first").arg(yaml.parseError());
-        return false;
-    }
+    if (!yaml.parsed())
+        return fail(
+            error,
+            QStringLiteral("the YAML text does not parse (%1); fix it in the text first").arg(yaml.parseError()));
     const QList<Located> chain = walk(yaml, parts);
     const bool multiLine = value.contains(QLatin1Char('\n'));
 
@@ -420,11 +447,8 @@ bool KitDocument::setScalar(const QString &path, const QString &value, QString *
     }
     if (!hasIndex(parts)) {
         const kit::YamlEditOutcome outcome = kit::YamlTextEdit::setScalar(m_text, parts, value);
-        if (outcome.status == kit::YamlEditOutcome::Status::Failed) {
-            if (error)
-                *error = outcome.error;
-            return false;
-        }
+        if (outcome.status == kit::YamlEditOutcome::Status::Failed)
+            return fail(error, outcome.error);
         setText(outcome.text);
         return true;
     }
@@ -432,26 +456,20 @@ bool KitDocument::setScalar(const QString &path, const QString &value, QString *
     // Missing keys inside a list item: new lines at the end of the deepest mapping that exists.
     const qsizetype missingFrom = chain.size();
     for (qsizetype i = missingFrom; i < parts.size(); ++i) {
-        if (isIndex(parts.at(i))) {
-            if (error)
-                *error = QStringLiteral("%1 has no item %2").arg(parts.mid(0, i).join(QLatin1Char('.')), parts.at(i));
-            return false;
-        }
+        if (isIndex(parts.at(i)))
+            return fail(error,
+                        QStringLiteral("%1 has no item %2").arg(parts.mid(0, i).join(QLatin1Char('.')), parts.at(i)));
     }
     if (missingFrom == 0 || !chain.last().node.IsMap() || chain.last().node.size() == 0 || chain.last().inFlow ||
         chain.last().node.Style() == YAML::EmitterStyle::Flow) {
-        if (error)
-            *error = QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(path);
-        return false;
+        return fail(error, QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(path));
     }
     const Located &parent = chain.last();
     const int keyColumn = yaml.columnOf(yaml.offsetOf(parent.node.begin()->first.Mark()));
     const std::optional<qsizetype> end = yaml.nodeEnd(parent.node, parent.ownerIndent, false);
-    if (!end) {
-        if (error)
-            *error = QStringLiteral("cannot find where %1 ends").arg(parts.mid(0, missingFrom).join(QLatin1Char('.')));
-        return false;
-    }
+    if (!end)
+        return fail(error,
+                    QStringLiteral("cannot find where %1 ends").arg(parts.mid(0, missingFrom).join(QLatin1Char('.'))));
     QList<QByteArray> lines;
     const int unit = yaml.indentUnit();
     for (qsizetype i = missingFrom; i < parts.size(); ++i) {
@@ -467,11 +485,8 @@ bool KitDocument::setScalar(const QString &path, const QString &value, QString *
 bool KitDocument::setPlain(const QString &path, const QString &value, QString *error)
 {
     static const QRegularExpression plainValue(QStringLiteral("^(true|false|-?[0-9]+(\\.[0-9]+)?)$"));
-    if (!plainValue.match(value).hasMatch()) {
-        if (error)
-            *error = QStringLiteral("'%1' is not a number or true/false").arg(value);
-        return false;
-    }
+    if (!plainValue.match(value).hasMatch())
+        return fail(error, QStringLiteral("'%1' is not a number or true/false").arg(value));
     // Written as a string first, so the writer finds or creates its place; then unquoted.
     const QByteArray before = m_text;
     static const QString placeholder = QStringLiteral("paddock-plain-value-placeholder");
@@ -482,9 +497,7 @@ bool KitDocument::setPlain(const QString &path, const QString &value, QString *e
     m_text = before;
     if (at < 0) {
         revalidate();
-        if (error)
-            *error = QStringLiteral("%1 cannot be written here; edit the YAML text instead").arg(path);
-        return false;
+        return fail(error, QStringLiteral("%1 cannot be written here; edit the YAML text instead").arg(path));
     }
     qsizetype from = at;
     qsizetype to = at + placeholder.size();
@@ -509,11 +522,8 @@ bool KitDocument::removeEntry(const QString &path, QString *error)
         return true;
     if (!hasIndex(parts)) {
         const kit::YamlEditOutcome outcome = kit::YamlTextEdit::removeEntry(m_text, parts);
-        if (outcome.status == kit::YamlEditOutcome::Status::Failed) {
-            if (error)
-                *error = outcome.error;
-            return false;
-        }
+        if (outcome.status == kit::YamlEditOutcome::Status::Failed)
+            return fail(error, outcome.error);
         setText(outcome.text);
         return true;
     }
@@ -521,11 +531,8 @@ bool KitDocument::removeEntry(const QString &path, QString *error)
         return removeItem(parts.mid(0, parts.size() - 1).join(QLatin1Char('.')), parts.last().toInt(), error);
     const YamlText yaml(m_text);
     const QList<Located> chain = walk(yaml, parts);
-    if (chain.size() != parts.size() || chain.at(chain.size() - 2).node.size() < 2 || chain.last().inFlow) {
-        if (error)
-            *error = QStringLiteral("%1 cannot be removed on its own; edit the YAML text instead").arg(path);
-        return false;
-    }
+    if (chain.size() != parts.size() || chain.at(chain.size() - 2).node.size() < 2 || chain.last().inFlow)
+        return fail(error, QStringLiteral("%1 cannot be removed on its own; edit the YAML text instead").arg(path));
     // The entry's lines: from its key's line to the end of its value.
     const Located &leaf = chain.last();
     const YAML::Node parentMap = chain.at(chain.size() - 2).node;
@@ -540,11 +547,8 @@ bool KitDocument::removeEntry(const QString &path, QString *error)
     const int keyLine = yaml.lineAt(keyOffset);
     // A key sharing its line with the item's dash cannot lose its line.
     const QByteArray before = yaml.bytes().mid(yaml.lineStart(keyLine), keyOffset - yaml.lineStart(keyLine)).trimmed();
-    if (!end || keyOffset < 0 || !before.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("%1 cannot be removed on its own; edit the YAML text instead").arg(path);
-        return false;
-    }
+    if (!end || keyOffset < 0 || !before.isEmpty())
+        return fail(error, QStringLiteral("%1 cannot be removed on its own; edit the YAML text instead").arg(path));
     Q_UNUSED(leaf);
     QByteArray text = m_text;
     const qsizetype from = yaml.lineStart(keyLine);
@@ -559,32 +563,25 @@ bool KitDocument::appendItem(const QString &listPath, const QVariant &item, QStr
         return false;
     const int before = count(listPath);
     const YamlText yaml(m_text);
-    if (!yaml.parsed()) {
-        if (error)
-            *error =
-                QStringLiteral("the YAML text does not parse (%1); fix it in the text first").arg(yaml.parseError());
-        return false;
-    }
+    if (!yaml.parsed())
+        return fail(
+            error,
+            QStringLiteral("the YAML text does not parse (%1); fix it in the text first").arg(yaml.parseError()));
     const QList<Located> chain = walk(yaml, parts);
     const bool isMap = item.typeId() == QMetaType::QVariantMap;
 
     if (chain.size() == parts.size() && chain.last().node.IsSequence() && chain.last().node.size() > 0) {
         const Located &list = chain.last();
         if (list.inFlow || list.node.Style() == YAML::EmitterStyle::Flow) {
-            if (isMap || hasIndex(parts)) {
-                if (error)
-                    *error = QStringLiteral("%1 is written as a flow list ([...]); edit the YAML text instead")
-                                 .arg(listPath);
-                return false;
-            }
+            if (isMap || hasIndex(parts))
+                return fail(
+                    error,
+                    QStringLiteral("%1 is written as a flow list ([...]); edit the YAML text instead").arg(listPath));
         } else {
             const int dash = yaml.columnOf(yaml.offsetOf(list.node.Mark()));
             const std::optional<qsizetype> end = yaml.nodeEnd(list.node, list.ownerIndent, false);
-            if (!end) {
-                if (error)
-                    *error = QStringLiteral("cannot find where %1 ends").arg(listPath);
-                return false;
-            }
+            if (!end)
+                return fail(error, QStringLiteral("cannot find where %1 ends").arg(listPath));
             return applyText(
                 insertLines(yaml, lineAfter(yaml, *end), itemLines(item, dash, keyOrder, yaml.sequenceOffset())),
                 listPath, before + 1, error);
@@ -595,57 +592,34 @@ bool KitDocument::appendItem(const QString &listPath, const QVariant &item, QStr
         static const QString placeholder = QStringLiteral("paddock-new-item-placeholder");
         const QString value = isMap ? placeholder : item.toString();
         const kit::YamlEditOutcome outcome = kit::YamlTextEdit::appendToSequence(m_text, parts, value);
-        if (outcome.status == kit::YamlEditOutcome::Status::Failed) {
-            if (error)
-                *error = outcome.error;
-            return false;
-        }
+        if (outcome.status == kit::YamlEditOutcome::Status::Failed)
+            return fail(error, outcome.error);
         if (!isMap) {
             setText(outcome.text);
             return true;
         }
-        QByteArray text = outcome.text;
-        const qsizetype at = text.indexOf(placeholder.toUtf8());
-        const qsizetype lineStart = text.lastIndexOf('\n', at) + 1;
-        const QByteArray prefix = text.mid(lineStart, at - lineStart);
-        if (at < 0 || !prefix.trimmed().startsWith('-') || prefix.trimmed() != "-") {
-            if (error)
-                *error = QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(listPath);
-            return false;
-        }
-        const int dash = int(prefix.indexOf('-'));
-        const YamlText placed(text);
-        QByteArray joined;
-        const QList<QByteArray> lines = itemLines(item, dash, keyOrder, placed.sequenceOffset());
-        for (qsizetype i = 0; i < lines.size(); ++i)
-            joined += (i ? placed.newline() : QByteArray()) + lines.at(i);
-        text.replace(lineStart, at + placeholder.size() - lineStart, joined);
-        return applyText(text, listPath, before + 1, error);
+        const std::optional<QByteArray> text = withItemAt(outcome.text, placeholder, item, keyOrder);
+        if (!text)
+            return fail(error, QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(listPath));
+        return applyText(*text, listPath, before + 1, error);
     }
 
     // A list missing inside a list item: the key, then the item, at the end of the item's mapping.
     const qsizetype missingFrom = chain.size();
     if (missingFrom == 0 || missingFrom == parts.size() || !chain.last().node.IsMap() ||
         chain.last().node.size() == 0 || chain.last().inFlow || chain.last().node.Style() == YAML::EmitterStyle::Flow) {
-        if (error)
-            *error = QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(listPath);
-        return false;
+        return fail(error, QStringLiteral("%1 cannot be added here; edit the YAML text instead").arg(listPath));
     }
     for (qsizetype i = missingFrom; i < parts.size(); ++i) {
-        if (isIndex(parts.at(i))) {
-            if (error)
-                *error = QStringLiteral("%1 has no item %2").arg(parts.mid(0, i).join(QLatin1Char('.')), parts.at(i));
-            return false;
-        }
+        if (isIndex(parts.at(i)))
+            return fail(error,
+                        QStringLiteral("%1 has no item %2").arg(parts.mid(0, i).join(QLatin1Char('.')), parts.at(i)));
     }
     const Located &parent = chain.last();
     const int keyColumn = yaml.columnOf(yaml.offsetOf(parent.node.begin()->first.Mark()));
     const std::optional<qsizetype> end = yaml.nodeEnd(parent.node, parent.ownerIndent, false);
-    if (!end) {
-        if (error)
-            *error = QStringLiteral("cannot find where %1 ends").arg(listPath);
-        return false;
-    }
+    if (!end)
+        return fail(error, QStringLiteral("cannot find where %1 ends").arg(listPath));
     const int unit = yaml.indentUnit();
     QList<QByteArray> lines;
     int indent = keyColumn;
@@ -661,18 +635,12 @@ bool KitDocument::removeItem(const QString &listPath, int index, QString *error)
 {
     const QStringList parts = splitPath(listPath);
     const int before = count(listPath);
-    if (index < 0 || index >= before) {
-        if (error)
-            *error = QStringLiteral("%1 has no item %2").arg(listPath).arg(index + 1);
-        return false;
-    }
+    if (index < 0 || index >= before)
+        return fail(error, QStringLiteral("%1 has no item %2").arg(listPath).arg(index + 1));
     if (!hasIndex(parts)) {
         const kit::YamlEditOutcome outcome = kit::YamlTextEdit::removeFromSequence(m_text, parts, index);
-        if (outcome.status == kit::YamlEditOutcome::Status::Failed) {
-            if (error)
-                *error = outcome.error;
-            return false;
-        }
+        if (outcome.status == kit::YamlEditOutcome::Status::Failed)
+            return fail(error, outcome.error);
         setText(outcome.text);
         return true;
     }
@@ -682,11 +650,9 @@ bool KitDocument::removeItem(const QString &listPath, int index, QString *error)
     const YamlText yaml(m_text);
     const QList<Located> chain = walk(yaml, parts);
     const Located &list = chain.last();
-    if (chain.size() != parts.size() || list.inFlow || list.node.Style() == YAML::EmitterStyle::Flow) {
-        if (error)
-            *error = QStringLiteral("%1 is written as a flow list ([...]); edit the YAML text instead").arg(listPath);
-        return false;
-    }
+    if (chain.size() != parts.size() || list.inFlow || list.node.Style() == YAML::EmitterStyle::Flow)
+        return fail(error,
+                    QStringLiteral("%1 is written as a flow list ([...]); edit the YAML text instead").arg(listPath));
     const qsizetype itemStart = yaml.lineStart(yaml.lineAt(yaml.contentStart(list.node[std::size_t(index)])));
     qsizetype itemEnd = 0;
     if (index + 1 < before) {
@@ -694,11 +660,8 @@ bool KitDocument::removeItem(const QString &listPath, int index, QString *error)
     } else {
         const int dash = yaml.columnOf(yaml.offsetOf(list.node.Mark()));
         const std::optional<qsizetype> end = yaml.nodeEnd(list.node[std::size_t(index)], dash, false);
-        if (!end) {
-            if (error)
-                *error = QStringLiteral("cannot find where item %1 of %2 ends").arg(index + 1).arg(listPath);
-            return false;
-        }
+        if (!end)
+            return fail(error, QStringLiteral("cannot find where item %1 of %2 ends").arg(index + 1).arg(listPath));
         itemEnd = lineAfter(yaml, *end);
     }
     QByteArray text = m_text;

@@ -170,6 +170,58 @@ void SandboxWizard::setSandboxName(const QString &name)
     Q_EMIT optionsChanged();
 }
 
+/** What the review page shows of a usable @p kit, and the warnings about what it asks for. */
+void SandboxWizard::reviewKit(const kit::Kit &kit)
+{
+    QVariantList credentials;
+    for (const kit::Credential &credential : kit.credentials) {
+        const QStringList domains = injectionDomains(credential);
+        credentials << QVariantMap{{QStringLiteral("service"), credential.service},
+                                   {QStringLiteral("description"), credential.description},
+                                   {QStringLiteral("required"), credential.required},
+                                   {QStringLiteral("domains"), domains}};
+        for (const QString &domain : domains) {
+            if (isWildcardPattern(domain))
+                m_hostWarnings
+                    << tr("Your %1 key would be sent to every host matching %2.").arg(credential.service, domain);
+        }
+    }
+    QStringList ports;
+    for (const kit::Port &port : kit.ports)
+        ports << QStringLiteral("%1/%2").arg(port.container).arg(port.protocol);
+    m_review = QVariantMap{
+        {QStringLiteral("name"), kit.name},
+        {QStringLiteral("displayName"), kit.displayName.isEmpty() ? kit.name : kit.displayName},
+        {QStringLiteral("description"), kit.description},
+        {QStringLiteral("version"), kit.version},
+        {QStringLiteral("image"), kit.sandbox ? kit.sandbox->image : QString()},
+        {QStringLiteral("domains"), kit.networkAllow},
+        {QStringLiteral("deniedDomains"), kit.networkDeny},
+        {QStringLiteral("credentials"), credentials},
+        {QStringLiteral("ports"), ports},
+        {QStringLiteral("installCommands"), int(kit.setup.install.size())},
+    };
+    for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow))
+        m_hostGrants << QVariantMap{{QStringLiteral("pattern"), grant.pattern},
+                                    {QStringLiteral("reaches"), grant.reachPhrase()}};
+    if (kit.privileged.value_or(false))
+        m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
+    for (const QString &pattern : kit.networkAllow) {
+        if (isWildcardPattern(pattern))
+            m_hostWarnings << tr("The kit allows connections to every host matching %1.").arg(pattern);
+    }
+    if (!ports.isEmpty())
+        m_hostWarnings
+            << tr("The kit publishes ports %1 of the sandbox on this computer.").arg(ports.join(QStringLiteral(", ")));
+    const auto workspaceFiles = std::count_if(kit.files.cbegin(), kit.files.cend(), [](const kit::KitFile &f) {
+        return f.target == QLatin1String("workspace");
+    });
+    if (workspaceFiles > 0)
+        m_hostWarnings << (workspaceFiles == 1
+                               ? tr("The kit writes a file into your project folder.")
+                               : tr("The kit writes %1 files into your project folder.").arg(workspaceFiles));
+}
+
 void SandboxWizard::loadKit()
 {
     m_kitValid = false;
@@ -200,55 +252,8 @@ void SandboxWizard::loadKit()
         } else if (!loaded.kit->isSandbox()) {
             m_kitError = tr("%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.").arg(loaded.kit->name);
         } else {
-            const kit::Kit &kit = *loaded.kit;
             m_kitValid = true;
-            QVariantList credentials;
-            for (const kit::Credential &credential : kit.credentials) {
-                const QStringList domains = injectionDomains(credential);
-                credentials << QVariantMap{{QStringLiteral("service"), credential.service},
-                                           {QStringLiteral("description"), credential.description},
-                                           {QStringLiteral("required"), credential.required},
-                                           {QStringLiteral("domains"), domains}};
-                for (const QString &domain : domains) {
-                    if (isWildcardPattern(domain))
-                        m_hostWarnings << tr("Your %1 key would be sent to every host matching %2.")
-                                              .arg(credential.service, domain);
-                }
-            }
-            QStringList ports;
-            for (const kit::Port &port : kit.ports)
-                ports << QStringLiteral("%1/%2").arg(port.container).arg(port.protocol);
-            m_review = QVariantMap{
-                {QStringLiteral("name"), kit.name},
-                {QStringLiteral("displayName"), kit.displayName.isEmpty() ? kit.name : kit.displayName},
-                {QStringLiteral("description"), kit.description},
-                {QStringLiteral("version"), kit.version},
-                {QStringLiteral("image"), kit.sandbox ? kit.sandbox->image : QString()},
-                {QStringLiteral("domains"), kit.networkAllow},
-                {QStringLiteral("deniedDomains"), kit.networkDeny},
-                {QStringLiteral("credentials"), credentials},
-                {QStringLiteral("ports"), ports},
-                {QStringLiteral("installCommands"), int(kit.setup.install.size())},
-            };
-            for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow))
-                m_hostGrants << QVariantMap{{QStringLiteral("pattern"), grant.pattern},
-                                            {QStringLiteral("reaches"), grant.reachPhrase()}};
-            if (kit.privileged.value_or(false))
-                m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
-            for (const QString &pattern : kit.networkAllow) {
-                if (isWildcardPattern(pattern))
-                    m_hostWarnings << tr("The kit allows connections to every host matching %1.").arg(pattern);
-            }
-            if (!ports.isEmpty())
-                m_hostWarnings << tr("The kit publishes ports %1 of the sandbox on this computer.")
-                                      .arg(ports.join(QStringLiteral(", ")));
-            const auto workspaceFiles = std::count_if(kit.files.cbegin(), kit.files.cend(), [](const kit::KitFile &f) {
-                return f.target == QLatin1String("workspace");
-            });
-            if (workspaceFiles > 0)
-                m_hostWarnings << (workspaceFiles == 1
-                                       ? tr("The kit writes a file into your project folder.")
-                                       : tr("The kit writes %1 files into your project folder.").arg(workspaceFiles));
+            reviewKit(*loaded.kit);
         }
     }
     qCDebug(lcWizard) << "kit" << m_kitDirectory << (m_kitValid ? "usable" : qPrintable(m_kitError));

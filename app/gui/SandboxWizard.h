@@ -10,6 +10,10 @@
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 
+namespace paddock::kit {
+struct Kit;
+}
+
 namespace paddock::gui {
 
 /**
@@ -154,6 +158,7 @@ Q_SIGNALS:
 
 private:
     void loadKit();
+    void reviewKit(const kit::Kit &kit);
     void updateWarnings();
     /** Asks the daemon what the root of a sandbox made now would stand on (rootNote). */
     void checkRoot();

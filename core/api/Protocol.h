@@ -124,6 +124,8 @@ inline constexpr const char *kPolicyFailed = "policy-failed";
 inline constexpr const char *kNoSuchRule = "no-such-rule";
 /** A kit's spec.yaml could not be opened, edited or saved. */
 inline constexpr const char *kKitFailed = "kit-failed";
+/** An agent's permission file (pi-permission-system's rules) could not be read, edited or saved. */
+inline constexpr const char *kAgentConfigFailed = "agent-config-failed";
 /** The container engine does not answer. */
 inline constexpr const char *kEngineUnavailable = "engine-unavailable";
 /** The kit has no `sandbox.build` and no Dockerfile beside its spec.yaml. */

@@ -21,7 +21,7 @@ namespace {
 
 api::Reply badParams(const QString &message)
 {
-    return api::Reply::failure(QStringLiteral("bad-params"), message);
+    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
 }
 
 } // namespace
@@ -126,10 +126,10 @@ api::Reply AgentPermsService::edit(const QJsonObject &params, const Edit &change
     if (!file)
         return badParams(error);
     if (!file->readError.isEmpty())
-        return api::Reply::failure(QStringLiteral("failed"), file->readError);
+        return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), file->readError);
     ConfigEditor editor(file->text);
     if (!change(editor, &error))
-        return api::Reply::failure(QStringLiteral("failed"), error);
+        return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), error);
     const QString before = file->text;
     const QString after = editor.text();
     const bool changed = before != after;
@@ -142,7 +142,7 @@ api::Reply AgentPermsService::edit(const QJsonObject &params, const Edit &change
     if (params.value(QLatin1String("dryRun")).toBool() || !changed)
         return api::Reply::success(extra);
     if (!file->save(after, &error))
-        return api::Reply::failure(QStringLiteral("failed"), error);
+        return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), error);
     if (scope == QLatin1String("global"))
         extra.insert(QStringLiteral("homes"), editHomes(target->places.kitDirectory, change));
     qCInfo(lcAgentPerms).noquote() << "changed" << file->path();

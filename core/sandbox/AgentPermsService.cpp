@@ -201,7 +201,8 @@ void AgentPermsService::registerMethods()
                     return api::Reply::success({{QStringLiteral("dismissed"), id}});
                 }
             }
-            return api::Reply::failure(QStringLiteral("not-found"), QStringLiteral("no agent refusal %1").arg(id));
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                       QStringLiteral("no agent refusal %1").arg(id));
         });
     m_server.registerMethod(QStringLiteral("agent.counts"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonObject counts;
@@ -231,18 +232,19 @@ api::Reply AgentPermsService::allowReply(const QJsonObject &params)
     const auto found =
         std::find_if(m_refusals.cbegin(), m_refusals.cend(), [id](const Refusal &r) { return r.id == id; });
     if (found == m_refusals.cend())
-        return api::Reply::failure(QStringLiteral("not-found"), QStringLiteral("no agent refusal %1").arg(id));
+        return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                   QStringLiteral("no agent refusal %1").arg(id));
     const std::optional<Places> places = placesOf(found->sandbox);
     if (!places)
-        return api::Reply::failure(QStringLiteral("not-found"),
+        return api::Reply::failure(QLatin1String(api::errors::kNotFound),
                                    QStringLiteral("sandbox %1 no longer exists").arg(found->sandbox));
     const QString where = params.value(QLatin1String("where")).toString(QStringLiteral("project"));
     if (where != QLatin1String("project") && where != QLatin1String("kit"))
-        return api::Reply::failure(QStringLiteral("bad-params"),
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
                                    QStringLiteral("where is 'project' or 'kit', not '%1'").arg(where));
     const QList<RuleChange> changes = allowRulesFor(rulesInForce(*places), found->decision, contextOf(*places));
     if (changes.isEmpty())
-        return api::Reply::failure(QStringLiteral("bad-params"),
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
                                    QStringLiteral("the refusal names no tool and value to allow"));
     QJsonArray changeList;
     for (const RuleChange &change : changes)

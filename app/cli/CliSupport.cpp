@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CliSupport.h"
+
+#include "api/DaemonConnection.h"
+#include "api/DaemonLauncher.h"
+#include "common/Paths.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+namespace paddock::cli {
+namespace {
+
+constexpr int kConnectTimeoutMs = 5000;
+
+} // namespace
+
+QCommandLineOption jsonOption(const QString &what)
+{
+    return QCommandLineOption(QStringLiteral("json"), QStringLiteral("Print %1 as JSON.").arg(what));
+}
+
+Command leaf(const QString &name, const QString &summary, const QString &description,
+             std::function<int(const Invocation &)> run)
+{
+    Command command;
+    command.name = name;
+    command.summary = summary;
+    command.description = description;
+    command.run = std::move(run);
+    return command;
+}
+
+void quietLibraryLogs(const QString &warningCategories)
+{
+    if (qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        QLoggingCategory::setFilterRules(
+            QStringLiteral("paddock.*.debug=false\npaddock.*.info=false\n%1.warning=false").arg(warningCategories));
+}
+
+void printTable(const QStringList &header, const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths;
+    for (const QString &cell : header)
+        widths << cell.size();
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size() && i < widths.size(); ++i)
+            widths[i] = std::max(widths[i], row[i].size());
+    }
+    auto print = [&](const QStringList &row) {
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i)
+            line += i + 1 < row.size() ? row[i].leftJustified(widths[i] + 2) : row[i];
+        out() << line << '\n';
+    };
+    print(header);
+    for (const QStringList &row : rows)
+        print(row);
+}
+
+QString humanBytes(qint64 bytes)
+{
+    if (bytes < 1000 * 1000)
+        return QStringLiteral("%1 kB").arg(double(bytes) / 1000, 0, 'f', 1);
+    if (bytes < qint64(1000) * 1000 * 1000)
+        return QStringLiteral("%1 MB").arg(double(bytes) / 1e6, 0, 'f', 1);
+    return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
+}
+
+bool connectDaemon(api::DaemonConnection &connection, QString *error)
+{
+    const QString socket = paths::daemonSocket();
+    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
+    if (!status.running) {
+        *error = status.error;
+        return false;
+    }
+    return connection.open(socket, kConnectTimeoutMs, error);
+}
+
+std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
+                                      int *code, int timeoutMs)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error)) {
+        *code = failure(error);
+        return std::nullopt;
+    }
+    const api::Reply reply = connection.call(method, params, timeoutMs);
+    if (reply.isError()) {
+        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams)
+                    ? usageError(call.commandPath, reply.errorMessage())
+                    : failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
+}
+
+} // namespace paddock::cli

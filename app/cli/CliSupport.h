@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What every command group uses: the --json option, a leaf of the command tree, quiet
+// libraries and calls to paddockd.
+//
+// How a command reports a problem: failure() or usageError() prints the sentence and gives the
+// exit code, which the command returns. A step that may stop the command returns that code as
+// std::optional<int> (nullopt: go on); a step that yields a value returns std::optional<T> and
+// sets *code when it yields none.
+#pragma once
+
+#include "Command.h"
+
+#include <QCommandLineOption>
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace paddock::api {
+class DaemonConnection;
+}
+
+namespace paddock::cli {
+
+/** `--json`, described as "Print WHAT as JSON." */
+QCommandLineOption jsonOption(const QString &what = QStringLiteral("the result"));
+
+/** A leaf of the command tree. */
+Command leaf(const QString &name, const QString &summary, const QString &description,
+             std::function<int(const Invocation &)> run);
+
+/**
+ * The libraries log their progress for the daemon's journal; a command reports its own
+ * problems, so their debug and info lines stay quiet here, and so do the warnings of
+ * @p warningCategories ("paddock.*" for every library). QT_LOGGING_RULES turns them back on.
+ */
+void quietLibraryLogs(const QString &warningCategories);
+
+/** Prints @p header and @p rows as columns separated by two spaces; the last column is not padded. */
+void printTable(const QStringList &header, const QList<QStringList> &rows);
+/** "12.3 kB", "4.5 MB", "1.25 GB". */
+QString humanBytes(qint64 bytes);
+
+/** Connects to paddockd, starting it when nothing answers. */
+bool connectDaemon(api::DaemonConnection &connection, QString *error);
+/**
+ * Calls @p method on paddockd, started when nothing answers. On failure prints the daemon's
+ * sentence and sets @p code: ExitUsage when the daemon found the parameters invalid, else
+ * ExitFailed.
+ */
+std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
+                                      int *code, int timeoutMs);
+
+} // namespace paddock::cli

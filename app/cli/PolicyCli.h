@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the policy commands share: the rule, resolve and log commands are in their own files.
+#pragma once
+
+#include "Command.h"
+
+#include <QCommandLineOption>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace paddock::policy {
+class PolicyStore;
+}
+
+namespace paddock::cli {
+
+QList<Command> policyRuleCommands(); // PolicyRuleCommands.cpp: init, ls, allow, deny, rm, edit, check
+Command policyResolveCommand();      // PolicyResolveCommands.cpp: resolve set, rm, ls
+QList<Command> policyLogCommands();  // PolicyLogCommands.cpp: log, denials, dismiss, export
+
+namespace policycli {
+
+inline const QString kJson = QStringLiteral("json");
+inline const QString kSandbox = QStringLiteral("sandbox");
+
+/** --sandbox NAME, described as @p meaning. */
+QCommandLineOption sandboxOption(const QString &meaning);
+/** Loads policy.yaml; a broken file is a failure naming its line (its exit code), and nothing is written. */
+std::optional<int> loadStore(policy::PolicyStore &store);
+/** A time as the tables show it (UTC), or "-". */
+QString timeText(const QDateTime &time);
+void printJson(const QJsonDocument &document);
+/**
+ * How long a policy command waits for paddockd, which acts at once where it must (a kit edited
+ * under running sandboxes) or holds the state (dismissed refusals).
+ */
+inline constexpr int kPolicyCallTimeoutMs = 30000;
+
+} // namespace policycli
+} // namespace paddock::cli

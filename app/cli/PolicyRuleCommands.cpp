@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// paddock policy init|ls|allow|deny|rm|edit|check: the rules.
+#include "Cli.h"
+#include "CliSupport.h"
+#include "KitArgument.h"
+#include "PolicyCli.h"
+
+#include "kit/KitLoader.h"
+#include "policy/PolicyStore.h"
+#include "policy/Preset.h"
+
+#include <QHostInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <optional>
+
+namespace paddock::cli {
+namespace {
+
+using namespace policycli;
+
+/** The scope --sandbox selects: that sandbox, or every sandbox when absent; --scope names any. */
+policy::Scope scopeOf(const Invocation &call)
+{
+    if (call.parser.optionNames().contains(QStringLiteral("scope")) && call.parser.isSet(QStringLiteral("scope"))) {
+        if (const std::optional<policy::Scope> scope = policy::Scope::fromString(call.parser.value(QStringLiteral("scope"))))
+            return *scope;
+    }
+    const QString sandbox = call.parser.value(kSandbox);
+    return sandbox.isEmpty() ? policy::Scope::global() : policy::Scope::sandbox(sandbox);
+}
+
+/** Checks --scope when given: global, sandbox:NAME or kit:NAME, and not together with --sandbox. */
+std::optional<int> checkScopeOption(const Invocation &call)
+{
+    if (!call.parser.optionNames().contains(QStringLiteral("scope")))
+        return std::nullopt;
+    const QString text = call.parser.value(QStringLiteral("scope"));
+    const std::optional<policy::Scope> scope = policy::Scope::fromString(text);
+    if (!scope || (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty()))
+        return usageError(call.commandPath,
+                          QStringLiteral("--scope takes global, sandbox:NAME or kit:NAME, got '%1'").arg(text));
+    if (call.parser.isSet(kSandbox))
+        return usageError(call.commandPath, QStringLiteral("give either --scope or --sandbox, not both"));
+    return std::nullopt;
+}
+
+QJsonObject ruleJson(const policy::Rule &rule)
+{
+    return QJsonObject{
+        {QStringLiteral("id"), rule.id},
+        {QStringLiteral("scope"), rule.scope.toString()},
+        {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
+        {QStringLiteral("pattern"), rule.pattern.toString()},
+        {QStringLiteral("origin"), policy::originName(rule.origin)},
+        {QStringLiteral("created"),
+         rule.created.isValid() ? QJsonValue(rule.created.toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null)},
+    };
+}
+
+void printRules(const QList<policy::Rule> &rules)
+{
+    QList<QStringList> rows;
+    for (const policy::Rule &rule : rules)
+        rows << QStringList{rule.id,
+                            rule.scope.toString(),
+                            policy::verdictName(rule.verdict),
+                            rule.pattern.toString(),
+                            policy::originName(rule.origin),
+                            timeText(rule.created)};
+    printTable({QStringLiteral("ID"), QStringLiteral("SCOPE"), QStringLiteral("DECISION"), QStringLiteral("PATTERN"),
+                QStringLiteral("ORIGIN"), QStringLiteral("CREATED")},
+               rows);
+}
+
+/** "network RESOURCES...": checks the resource kind and splits the comma-separated lists. */
+std::optional<int> networkResources(const Invocation &call, QStringList *resources)
+{
+    if (call.positional.constFirst() != QLatin1String("network"))
+        return usageError(call.commandPath,
+                          QStringLiteral("'%1' is not a resource type; Paddock's rules are about 'network'")
+                              .arg(call.positional.constFirst()));
+    for (const QString &arg : call.positional.mid(1)) {
+        for (const QString &item : arg.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!item.trimmed().isEmpty())
+                *resources << item.trimmed();
+        }
+    }
+    if (resources->isEmpty())
+        return usageError(call.commandPath, QStringLiteral("missing arguments: expected network RESOURCES"));
+    return std::nullopt;
+}
+
+// ---- init, ls ---------------------------------------------------------------------------
+
+int runInit(const Invocation &call)
+{
+    const QString name = call.positional.constFirst();
+    const std::optional<policy::Preset> preset = policy::presetFromName(name);
+    if (!preset)
+        return usageError(call.commandPath,
+                          QStringLiteral("unknown preset '%1': expected deny-all, balanced or allow-all").arg(name));
+    policy::PolicyStore store;
+    const policy::StoreResult result = store.setPreset(*preset);
+    if (!result.ok)
+        return failure(result.error);
+    out() << "Preset set to " << policy::presetName(*preset) << " (" << policy::presetRules(*preset).size()
+          << " rules): " << policy::presetDescription(*preset) << '\n';
+    return ExitOk;
+}
+
+int runLs(const Invocation &call)
+{
+    const bool json = call.parser.isSet(kJson);
+    if (call.parser.isSet(QStringLiteral("preset"))) {
+        const QString name = call.parser.value(QStringLiteral("preset"));
+        const std::optional<policy::Preset> preset = policy::presetFromName(name);
+        if (!preset)
+            return usageError(
+                call.commandPath,
+                QStringLiteral("unknown preset '%1': expected deny-all, balanced or allow-all").arg(name));
+        const QList<policy::Rule> &rules = policy::presetRules(*preset);
+        if (json) {
+            QJsonArray array;
+            for (const policy::Rule &rule : rules)
+                array << ruleJson(rule);
+            printJson(QJsonDocument(QJsonObject{{QStringLiteral("preset"), policy::presetName(*preset)},
+                                                {QStringLiteral("description"), policy::presetDescription(*preset)},
+                                                {QStringLiteral("rules"), array}}));
+            return ExitOk;
+        }
+        out() << "Preset " << policy::presetName(*preset) << ": " << policy::presetDescription(*preset) << "\n\n";
+        printRules(rules);
+        return ExitOk;
+    }
+
+    policy::PolicyStore store;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
+    const policy::PolicyData data = store.policy();
+    if (json) {
+        QJsonArray array;
+        for (const policy::Rule &rule : data.rules)
+            array << ruleJson(rule);
+        QJsonObject resolve;
+        for (auto it = data.resolveOverrides.cbegin(); it != data.resolveOverrides.cend(); ++it)
+            resolve.insert(it.key(), it.value().toString());
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("preset"), policy::presetName(data.preset)},
+                                            {QStringLiteral("rules"), array},
+                                            {QStringLiteral("resolve"), resolve}}));
+        return ExitOk;
+    }
+    const QString presetName = policy::presetName(data.preset);
+    out() << "Preset: " << presetName << " (" << policy::presetRules(data.preset).size()
+          << " rules; 'paddock policy ls --preset " << presetName << "' lists them)\n\n";
+    if (data.rules.isEmpty()) {
+        out() << "No rules yet. Add one with 'paddock policy allow network HOST'.\n";
+        return ExitOk;
+    }
+    printRules(data.rules);
+    return ExitOk;
+}
+
+// ---- allow, deny, rm --------------------------------------------------------------------
+
+int addRules(const Invocation &call, policy::Verdict verdict)
+{
+    QStringList resources;
+    if (const std::optional<int> stopped = checkScopeOption(call))
+        return *stopped;
+    if (const std::optional<int> stopped = networkResources(call, &resources))
+        return *stopped;
+    // Every pattern is checked before anything is written: all or nothing.
+    for (const QString &resource : std::as_const(resources)) {
+        const policy::HostPatternParse parsed =
+            policy::HostPattern::parse(resource, policy::patternContextFor(verdict, policy::Origin::User));
+        if (!parsed)
+            return usageError(call.commandPath, QStringLiteral("invalid pattern '%1': %2").arg(resource, parsed.error));
+    }
+    policy::PolicyStore store;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
+    const policy::Scope scope = scopeOf(call);
+    const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
+    for (const QString &resource : std::as_const(resources)) {
+        const QList<policy::Rule> before = store.policy().rules;
+        const policy::StoreResult result = store.addRule(scope, verdict, resource);
+        if (!result.ok)
+            return failure(result.error);
+        const bool existed = std::any_of(before.cbegin(), before.cend(),
+                                         [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
+        out() << (existed ? QStringLiteral("Already %1: ").arg(verb)
+                          : verb.at(0).toUpper() + verb.mid(1) + QStringLiteral(": "))
+              << result.rule->pattern.toString() << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
+    }
+    return ExitOk;
+}
+
+/**
+ * `policy allow [network] HOST --where sandbox|kit|global [--what ...] [--port N]`: allows a
+ * refused destination as the window's Allow button does, through the daemon, which edits
+ * the kit's spec.yaml (one line) for `--where kit` and applies it to running sandboxes at once.
+ */
+int allowThroughDaemon(const Invocation &call)
+{
+    QStringList hosts = call.positional;
+    if (!hosts.isEmpty() && hosts.constFirst() == QLatin1String("network"))
+        hosts.removeFirst();
+    if (hosts.size() != 1)
+        return usageError(call.commandPath, QStringLiteral("--where and --what allow one HOST at a time"));
+    const QString where = call.parser.isSet(QStringLiteral("where")) ? call.parser.value(QStringLiteral("where"))
+                          : call.parser.isSet(kSandbox)               ? QStringLiteral("sandbox")
+                                                                      : QStringLiteral("global");
+    QJsonObject params{{QStringLiteral("host"), hosts.constFirst()},
+                       {QStringLiteral("where"), where},
+                       {QStringLiteral("what"), call.parser.isSet(QStringLiteral("what"))
+                                                    ? call.parser.value(QStringLiteral("what"))
+                                                    : QStringLiteral("exact")}};
+    if (call.parser.isSet(kSandbox))
+        params.insert(QStringLiteral("sandbox"), call.parser.value(kSandbox));
+    if (call.parser.isSet(QStringLiteral("port"))) {
+        bool ok = false;
+        const int port = call.parser.value(QStringLiteral("port")).toInt(&ok);
+        if (!ok || port < 1 || port > 65535)
+            return usageError(call.commandPath, QStringLiteral("--port takes a port between 1 and 65535"));
+        params.insert(QStringLiteral("port"), port);
+    }
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.allow"), params, &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    const QString message = result->value(QLatin1String("message")).toString();
+    out() << message.at(0).toUpper() << message.mid(1) << ".\n";
+    return ExitOk;
+}
+
+int runAllow(const Invocation &call)
+{
+    if (call.parser.isSet(QStringLiteral("where")) || call.parser.isSet(QStringLiteral("what")) ||
+        call.parser.isSet(QStringLiteral("port")))
+        return allowThroughDaemon(call);
+    return addRules(call, policy::Verdict::Allow);
+}
+int runDeny(const Invocation &call)
+{
+    return addRules(call, policy::Verdict::Deny);
+}
+
+int runRm(const Invocation &call)
+{
+    policy::PolicyStore store;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
+    const QString target = call.positional.constFirst();
+    const QList<policy::Rule> rules = store.policy().rules;
+    const bool isId =
+        std::any_of(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == target; });
+    policy::StoreResult result;
+    if (isId) {
+        result = store.removeRule(target);
+    } else {
+        const policy::HostPatternParse parsed = policy::HostPattern::parse(target, policy::PatternContext::Deny);
+        if (!parsed)
+            return failure(
+                QStringLiteral("no rule has the id %1, and it is not a pattern: %2").arg(target, parsed.error));
+        result = store.removeRule(target, scopeOf(call));
+    }
+    if (!result.ok)
+        return failure(result.error);
+    out() << "Removed " << result.removed << (result.removed == 1 ? " rule" : " rules") << ".\n";
+    return ExitOk;
+}
+
+/** `policy edit ID [--pattern P] [--decision D] [--scope S]`: the window's Edit, through the daemon. */
+int runEdit(const Invocation &call)
+{
+    QJsonObject params{{QStringLiteral("id"), call.positional.constFirst()}};
+    for (const char *name : {"pattern", "decision", "scope"}) {
+        if (call.parser.isSet(QLatin1String(name)))
+            params.insert(QLatin1String(name), call.parser.value(QLatin1String(name)));
+    }
+    if (params.size() == 1)
+        return usageError(call.commandPath, QStringLiteral("say what to change: --pattern, --decision or --scope"));
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.update"), params, &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    const QJsonObject rule = result->value(QLatin1String("rule")).toObject();
+    out() << "Changed: " << rule.value(QLatin1String("decision")).toString() << ' '
+          << rule.value(QLatin1String("pattern")).toString() << " (rule " << rule.value(QLatin1String("id")).toString()
+          << ", " << rule.value(QLatin1String("scope")).toString() << ")\n";
+    return ExitOk;
+}
+
+// ---- check ------------------------------------------------------------------------------
+
+/** The host part of a check target: `host`, `host:port`, `[v6]:port`. */
+QString targetHost(const QString &target)
+{
+    if (target.startsWith(QLatin1Char('[')))
+        return target.mid(1, target.indexOf(QLatin1Char(']')) - 1);
+    if (target.count(QLatin1Char(':')) == 1)
+        return target.section(QLatin1Char(':'), 0, 0);
+    return target;
+}
+
+int runCheck(const Invocation &call)
+{
+    if (call.positional.constFirst() != QLatin1String("network"))
+        return usageError(
+            call.commandPath,
+            QStringLiteral("'%1' is not a resource type; Paddock checks 'network'").arg(call.positional.constFirst()));
+    if (call.positional.size() != 2)
+        return usageError(call.commandPath, QStringLiteral("expected network TARGET"));
+    const QString target = call.positional.at(1);
+    policy::PolicyStore store;
+    if (const std::optional<int> stopped = loadStore(store))
+        return *stopped;
+
+    QString kitName;
+    if (call.parser.isSet(QStringLiteral("kit"))) {
+        const std::optional<QString> resolved = resolveKit(call.parser.value(QStringLiteral("kit")));
+        if (!resolved)
+            return ExitFailed;
+        const QString dir = *resolved;
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(dir, {});
+        if (!loaded.ok()) {
+            for (const kit::Diagnostic &d : loaded.diagnostics)
+                err() << d.toString() << '\n';
+            return failure(QStringLiteral("the kit in %1 does not load").arg(dir));
+        }
+        kitName = loaded.kit->name;
+        const policy::KitRules kitRules =
+            policy::kitNetworkRules(kitName, loaded.kit->networkAllow, loaded.kit->networkDeny);
+        for (const QString &problem : kitRules.errors)
+            err() << "paddock: warning: ignoring the kit's pattern " << problem << '\n';
+        store.engine().setKitRules(kitName, kitRules.rules);
+    }
+
+    const QString sandbox = call.parser.value(kSandbox);
+    policy::Explanation explanation = store.engine().check(target, sandbox, kitName);
+    // A name the rules allow is resolved as the proxy would (override, else DNS), so the
+    // rebinding guard sees the addresses the connection would reach. A refused name is never
+    // looked up.
+    const QString host = targetHost(target);
+    QString resolveNote;
+    if (explanation.decision.allowed && !policy::IpAddress::parse(host) && !store.engine().resolveOverride(host)) {
+        const QHostInfo info = QHostInfo::fromName(host);
+        if (info.error() != QHostInfo::NoError || info.addresses().isEmpty())
+            resolveNote = QStringLiteral("%1 does not resolve here (%2); the proxy would answer 502")
+                              .arg(host, info.errorString());
+        else
+            explanation = store.engine().check(target, sandbox, kitName, info.addresses());
+    }
+    const policy::Decision &decision = explanation.decision;
+    if (decision.basis == policy::Decision::Basis::InvalidHost)
+        return usageError(call.commandPath, decision.reason());
+
+    if (call.parser.isSet(kJson)) {
+        QJsonObject object{
+            {QStringLiteral("allowed"), decision.allowed},    {QStringLiteral("host"), decision.host},
+            {QStringLiteral("port"), decision.port},          {QStringLiteral("rule"), decision.ruleLabel()},
+            {QStringLiteral("basis"), decision.basisToken()}, {QStringLiteral("reason"), decision.reason()}};
+        if (!explanation.fix.isEmpty())
+            object.insert(QStringLiteral("fix"), explanation.fix);
+        if (!resolveNote.isEmpty())
+            object.insert(QStringLiteral("note"), resolveNote);
+        printJson(QJsonDocument(object));
+    } else {
+        out() << (decision.allowed ? "allowed: " : "denied: ") << decision.reason() << '\n';
+        out() << "rule: " << decision.ruleLabel() << '\n';
+        if (!explanation.fix.isEmpty())
+            out() << "to allow it: " << explanation.fix << '\n';
+        if (!resolveNote.isEmpty())
+            out() << "note: " << resolveNote << '\n';
+    }
+    return decision.allowed ? ExitOk : ExitFailed;
+}
+
+// ---- the commands -----------------------------------------------------------------------
+
+QString resourcesHelp()
+{
+    return QStringLiteral("One or more patterns, comma-separated or as several arguments.");
+}
+
+Command initCommand()
+{
+    Command init = leaf(QStringLiteral("init"), QStringLiteral("Choose the global preset."),
+                        QStringLiteral("Sets the preset the rules are added to: deny-all (nothing is allowed but\n"
+                                       "your rules; the default), balanced (package registries, code hosts, AI\n"
+                                       "provider APIs, OS mirrors) or allow-all (every public host)."),
+                        runInit);
+    init.positionalSyntax = QStringLiteral("PRESET");
+    init.positionalHelp = {{QStringLiteral("PRESET"), QStringLiteral("deny-all, balanced or allow-all.")}};
+    init.minPositional = init.maxPositional = 1;
+    return init;
+}
+
+Command lsCommand()
+{
+    Command ls = leaf(QStringLiteral("ls"), QStringLiteral("List the rules."),
+                      QStringLiteral("Prints the preset and the rules as a table: id, scope, decision, pattern,\n"
+                                     "origin and when it was created. With --preset, the preset's full list.\n"
+                                     "Exits 1 when policy.yaml cannot be read, naming the line."),
+                      runLs);
+    ls.maxPositional = 0;
+    ls.options = {QCommandLineOption(QStringLiteral("preset"), QStringLiteral("List this preset's rules instead."),
+                                     QStringLiteral("NAME")),
+                  jsonOption(QStringLiteral("the rules"))};
+    return ls;
+}
+
+Command allowCommand()
+{
+    Command allow =
+        leaf(QStringLiteral("allow"), QStringLiteral("Allow network destinations."),
+             QStringLiteral("Adds an allow rule for each pattern, for every sandbox or with --sandbox for\n"
+                            "one. Every pattern is checked first: an invalid one changes nothing (exit 2).\n"
+                            "A bare * or ** cannot be allowed: choose the allow-all preset instead."),
+             runAllow);
+    allow.description +=
+        QStringLiteral("\n\nWith --where (or --what, --port), allows one refused HOST the way the window's\n"
+                       "Allow button does, through the daemon: --where sandbox (for --sandbox NAME),\n"
+                       "kit (one line added to the spec.yaml that sandbox was made from, applied to\n"
+                       "its running sandboxes at once) or global; --what exact (the host), wildcard\n"
+                       "(*.PARENT), deep (**.PARENT) or hostport (host:port). A wildcard never covers\n"
+                       "more than one registrable domain. 'network' may be left out then.");
+    allow.positionalSyntax = QStringLiteral("network RESOURCES...");
+    allow.positionalHelp = {{QStringLiteral("RESOURCES"), resourcesHelp()}};
+    allow.minPositional = 1;
+    allow.options = {sandboxOption(QStringLiteral("Allow for this sandbox only.")),
+                     QCommandLineOption(QStringLiteral("scope"),
+                                        QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
+                                        QStringLiteral("SCOPE")),
+                     QCommandLineOption(QStringLiteral("where"),
+                                        QStringLiteral("Allow a refused HOST in: sandbox, kit or global."),
+                                        QStringLiteral("PLACE")),
+                     QCommandLineOption(QStringLiteral("what"),
+                                        QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
+                                        QStringLiteral("CHOICE")),
+                     QCommandLineOption(QStringLiteral("port"),
+                                        QStringLiteral("The port HOST was refused on (default 443)."),
+                                        QStringLiteral("PORT"))};
+    return allow;
+}
+
+Command denyCommand()
+{
+    Command deny = leaf(QStringLiteral("deny"), QStringLiteral("Deny network destinations."),
+                        QStringLiteral("Adds a deny rule for each pattern, for every sandbox or with --sandbox for\n"
+                                       "one. Deny wins over every allow rule. Every pattern is checked first."),
+                        runDeny);
+    deny.positionalSyntax = QStringLiteral("network RESOURCES...");
+    deny.positionalHelp = {{QStringLiteral("RESOURCES"), resourcesHelp()}};
+    deny.minPositional = 2;
+    deny.options = {sandboxOption(QStringLiteral("Deny for this sandbox only.")),
+                    QCommandLineOption(QStringLiteral("scope"),
+                                       QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
+                                       QStringLiteral("SCOPE"))};
+    return deny;
+}
+
+Command rmCommand()
+{
+    Command rm = leaf(QStringLiteral("rm"), QStringLiteral("Remove a rule by id or by pattern."),
+                      QStringLiteral("Removes the rule with this id (as 'paddock policy ls' shows it), or the rules\n"
+                                     "of the scope (global, or --sandbox NAME) whose pattern is PATTERN."),
+                      runRm);
+    rm.positionalSyntax = QStringLiteral("ID|PATTERN");
+    rm.minPositional = rm.maxPositional = 1;
+    rm.options = {sandboxOption(QStringLiteral("Remove the pattern from this sandbox's rules."))};
+    return rm;
+}
+
+Command checkCommand()
+{
+    Command check =
+        leaf(QStringLiteral("check"), QStringLiteral("Say whether a destination would be allowed, and why."),
+             QStringLiteral("Decides TARGET (host, host:port or [v6]:port; port 443 by default) as the proxy\n"
+                            "would: prints the decision, the deciding rule and its reason, and for a refusal\n"
+                            "the command that would allow it. An allowed name is resolved (resolver override,\n"
+                            "else DNS) so a name leading to a loopback or private address is refused as the\n"
+                            "proxy refuses it. Exits 1 when denied."),
+             runCheck);
+    check.positionalSyntax = QStringLiteral("network TARGET");
+    check.minPositional = check.maxPositional = 2;
+    check.options = {sandboxOption(QStringLiteral("Decide for this sandbox (its rules count too).")),
+                     kitOption(QStringLiteral("Count this kit's permissions.network too.")),
+                     jsonOption(QStringLiteral("the decision"))};
+    return check;
+}
+
+Command editCommand()
+{
+    Command edit = leaf(QStringLiteral("edit"), QStringLiteral("Change a rule."),
+                        QStringLiteral("Replaces the rule with this id (as 'paddock policy ls' shows it) by one with\n"
+                                       "the pattern, decision or scope given; what is not given stays."),
+                        runEdit);
+    edit.positionalSyntax = QStringLiteral("ID");
+    edit.minPositional = edit.maxPositional = 1;
+    edit.options = {
+        QCommandLineOption(QStringLiteral("pattern"), QStringLiteral("The new pattern."), QStringLiteral("PATTERN")),
+        QCommandLineOption(QStringLiteral("decision"), QStringLiteral("allow or deny."), QStringLiteral("DECISION")),
+        QCommandLineOption(QStringLiteral("scope"), QStringLiteral("global, sandbox:NAME or kit:NAME."),
+                           QStringLiteral("SCOPE"))};
+    return edit;
+}
+
+} // namespace
+
+QList<Command> policyRuleCommands()
+{
+    return {initCommand(), lsCommand(), allowCommand(), denyCommand(), rmCommand(), editCommand(), checkCommand()};
+}
+
+} // namespace paddock::cli
