@@ -166,10 +166,10 @@ void SecretListModel::applySecretList(const QJsonObject &result)
     QList<Row> rows;
     for (const QJsonValue &value : result.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject object = value.toObject();
-        rows << Row{
-            object.value(QLatin1String("service")).toString(), object.value(QLatin1String("sandbox")).toString(),
-            object.value(QLatin1String("masked")).toString(), object.value(QLatin1String("present")).toBool(),
-            QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
+        rows << Row{object.value(QLatin1String("service")).toString(),
+                    object.value(QLatin1String("sandbox")).toString(), object.value(QLatin1String("masked")).toString(),
+                    object.value(QLatin1String("present")).toBool(),
+                    QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
     }
     qCDebug(lcSecretList) << "the keychain holds" << rows.size() << "secrets";
     const bool countChanges = rows.size() != m_rows.size();

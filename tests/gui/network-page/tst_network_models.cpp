@@ -111,9 +111,12 @@ void TestNetworkModels::allowChoicesStartNarrow()
     const QVariantMap top = NetworkPolicy::allowChoicesFor(QStringLiteral("example.com"), 8080);
     QCOMPARE(top.value(QStringLiteral("exact")).toString(), QStringLiteral("example.com:8080"));
     QVERIFY(top.value(QStringLiteral("wildcard")).toString().isEmpty());
-    QVERIFY(NetworkPolicy::allowChoicesFor(QStringLiteral("10.0.0.1"), 443).value(QStringLiteral("deep")).toString().isEmpty());
-    QCOMPARE(NetworkPolicy::allowCommandFor(QStringLiteral("a.test"), 8080, QStringLiteral("net"), QStringLiteral("kit"),
-                                         QStringLiteral("exact")),
+    QVERIFY(NetworkPolicy::allowChoicesFor(QStringLiteral("10.0.0.1"), 443)
+                .value(QStringLiteral("deep"))
+                .toString()
+                .isEmpty());
+    QCOMPARE(NetworkPolicy::allowCommandFor(QStringLiteral("a.test"), 8080, QStringLiteral("net"),
+                                            QStringLiteral("kit"), QStringLiteral("exact")),
              QStringLiteral("paddock policy allow network a.test --port 8080 --sandbox net --where kit"));
 }
 
@@ -263,8 +266,8 @@ void TestNetworkModels::learningProposalIsChecked()
 {
     LearningModel learning;
     learning.setProposal(QJsonObject{
-        {QStringLiteral("entries"),
-         QJsonArray{QJsonObject{{QStringLiteral("host"), QStringLiteral("a.example.com")}, {QStringLiteral("count"), 3}}}},
+        {QStringLiteral("entries"), QJsonArray{QJsonObject{{QStringLiteral("host"), QStringLiteral("a.example.com")},
+                                                           {QStringLiteral("count"), 3}}}},
         {QStringLiteral("patterns"), QJsonArray{QStringLiteral("*.example.com"), QStringLiteral("pypi.org")}}});
     QCOMPARE(learning.rowCount(), 2);
     QCOMPARE(learning.checkedCount(), 2); // everything proposed starts checked
@@ -304,8 +307,8 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
     if (!bus.isConnected())
         QSKIP("no D-Bus session bus (run under dbus-run-session, as tests/run-all.sh does)");
     FakeNotifications server;
-    QVERIFY(bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server,
-                               QDBusConnection::ExportAllSlots));
+    QVERIFY(
+        bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server, QDBusConnection::ExportAllSlots));
     if (!bus.registerService(QStringLiteral("org.freedesktop.Notifications")))
         QSKIP("another notification server owns org.freedesktop.Notifications on this bus");
 
@@ -332,7 +335,8 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
     QVERIFY(server.shown.at(0).actions.contains(QLatin1String("allow")));
     // Again within the minute: no second one for the same host.
     QCOMPARE(m_network->fetch(QStringLiteral("fifth.test")), QStringLiteral("403"));
-    QTRY_COMPARE(policy.denials()->get(policy.denials()->rowOf(QStringLiteral("fifth.test"), QStringLiteral("net")))
+    QTRY_COMPARE(policy.denials()
+                     ->get(policy.denials()->rowOf(QStringLiteral("fifth.test"), QStringLiteral("net")))
                      .value(QStringLiteral("count"))
                      .toLongLong(),
                  2);
@@ -340,7 +344,8 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
     // Switched off: nothing either.
     notifier.setEnabled(false);
     QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("403"));
-    QTRY_COMPARE(policy.denials()->get(policy.denials()->rowOf(QStringLiteral("fourth.test"), QStringLiteral("net")))
+    QTRY_COMPARE(policy.denials()
+                     ->get(policy.denials()->rowOf(QStringLiteral("fourth.test"), QStringLiteral("net")))
                      .value(QStringLiteral("count"))
                      .toLongLong(),
                  2);
@@ -348,9 +353,9 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
 
     // The notification's Allow button allows the host for that sandbox, exactly.
     QSignalSpy invoked(&notifier, &NetworkNotifier::allowInvoked);
-    QDBusMessage signal = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
-                                                     QStringLiteral("org.freedesktop.Notifications"),
-                                                     QStringLiteral("ActionInvoked"));
+    QDBusMessage signal =
+        QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
+                                   QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
     signal << uint(1) << QStringLiteral("allow");
     QVERIFY(bus.send(signal));
     QTRY_COMPARE(invoked.size(), 1);

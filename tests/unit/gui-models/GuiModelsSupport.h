@@ -31,8 +31,7 @@ inline api::Message wireMessage(const QString &name)
     }
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll());
     api::DecodeError error;
-    const std::optional<api::Message> message =
-        api::decodeMessage(document.toJson(QJsonDocument::Compact), &error);
+    const std::optional<api::Message> message = api::decodeMessage(document.toJson(QJsonDocument::Compact), &error);
     if (!message) {
         QTest::qFail(qPrintable(QStringLiteral("%1 is no protocol message: %2").arg(name, error.message)), __FILE__,
                      __LINE__);

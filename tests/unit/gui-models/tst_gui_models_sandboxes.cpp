@@ -76,20 +76,18 @@ void TestGuiModelsSandboxes::sandboxesAreListedByNameWithTheirState()
     model.applyList(listedSandboxes());
     QCOMPARE(count.size(), 1);
     // The daemon lists them in its order; the page, by name.
-    QCOMPARE(column(model, "name"), QStringList({QStringLiteral("api"), QStringLiteral("docs"), QStringLiteral("ml"),
-                                                 QStringLiteral("web")}));
+    QCOMPARE(column(model, "name"),
+             QStringList({QStringLiteral("api"), QStringLiteral("docs"), QStringLiteral("ml"), QStringLiteral("web")}));
     QCOMPARE(column(model, "kit"), QStringList({QStringLiteral("course"), QStringLiteral("course"),
                                                 QStringLiteral("course"), QStringLiteral("pi")}));
-    QCOMPARE(column(model, "stateText"),
-             QStringList({QStringLiteral("Stopped"), QStringLiteral("Running"),
-                          QStringLiteral("Running · agent exited (status 3)"),
-                          QStringLiteral("Running · agent running")}));
+    QCOMPARE(column(model, "stateText"), QStringList({QStringLiteral("Stopped"), QStringLiteral("Running"),
+                                                      QStringLiteral("Running · agent exited (status 3)"),
+                                                      QStringLiteral("Running · agent running")}));
     // A kernel of its own is said with the backend.
     QCOMPARE(column(model, "backend"), QStringList({QStringLiteral("bwrap"), QStringLiteral("bwrap"),
                                                     QStringLiteral("docker + gVisor"), QStringLiteral("bwrap")}));
-    QCOMPARE(column(model, "rootText"),
-             QStringList({QString(), QStringLiteral("root 12.0 kB over the host's system"), QString(),
-                          QStringLiteral("root 1.2 MB over image pi:1")}));
+    QCOMPARE(column(model, "rootText"), QStringList({QString(), QStringLiteral("root 12.0 kB over the host's system"),
+                                                     QString(), QStringLiteral("root 1.2 MB over image pi:1")}));
     QCOMPARE(shown(model, 3, "workspace").toString(), QStringLiteral("/home/ada/web"));
     QCOMPARE(shown(model, 3, "agentAttached").toInt(), 1);
     QCOMPARE(shown(model, 2, "agentExitCode").toInt(), 3);
@@ -146,9 +144,9 @@ void TestGuiModelsSandboxes::storedRefusalsAddToTheLiveOnes()
     QCOMPARE(shown(model, row(model, "ml"), "denials").toLongLong(), 2);
     QCOMPARE(shown(model, row(model, "web"), "denials").toLongLong(), 7);
     // A live refusal the store held already is not counted twice.
-    model.onEvent(QStringLiteral("network"), test::at(wireEvent(QStringLiteral("network-denied"),
-                                                                QStringLiteral("network")),
-                                                      isoTime("2026-01-05T10:01:30.000Z")));
+    model.onEvent(QStringLiteral("network"),
+                  test::at(wireEvent(QStringLiteral("network-denied"), QStringLiteral("network")),
+                           isoTime("2026-01-05T10:01:30.000Z")));
     QCOMPARE(shown(model, row(model, "web"), "denials").toLongLong(), 7);
 }
 
