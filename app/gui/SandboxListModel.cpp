@@ -360,31 +360,36 @@ void SandboxListModel::countStoredDenials(const QString &name, const QDateTime &
              {QStringLiteral("since"), since.toUTC().toString(Qt::ISODateWithMs)},
              {QStringLiteral("limit"), kDenialGroupLimit}},
             [self, name, since](const api::Reply &reply) {
-                if (!self || reply.isError())
-                    return; // a daemon without events.denials: live counting only
-                auto found = self->m_denials.find(name);
-                if (found == self->m_denials.end() || found->since != since)
-                    return;
-                qint64 stored = 0;
-                QDateTime upTo = since;
-                for (const QJsonValue &value : reply.result().value(QLatin1String("denials")).toArray()) {
-                    const QJsonObject group = value.toObject();
-                    if (group.value(QLatin1String("sandbox")).toString() != name)
-                        continue;
-                    stored += group.value(QLatin1String("count")).toInteger();
-                    const QDateTime last =
-                        QDateTime::fromString(group.value(QLatin1String("lastSeen")).toString(), Qt::ISODateWithMs);
-                    if (last.isValid() && last > upTo)
-                        upTo = last;
-                }
-                found->stored = stored;
-                found->storedUpTo = upTo;
-                // Live refusals the store holds now are counted once, from the store.
-                found->liveTimes.removeIf([upTo](const QDateTime &t) { return t.isValid() && t <= upTo; });
-                const int row = self->rowOf(name);
-                if (row >= 0)
-                    Q_EMIT self->dataChanged(self->index(row), self->index(row), {DenialsRole});
+                // An error: a daemon without events.denials, so live counting only.
+                if (self && !reply.isError())
+                    self->applyStoredDenials(name, since, reply.result());
             });
+}
+
+void SandboxListModel::applyStoredDenials(const QString &name, const QDateTime &since, const QJsonObject &result)
+{
+    auto found = m_denials.find(name);
+    if (found == m_denials.end() || found->since != since)
+        return;
+    qint64 stored = 0;
+    QDateTime upTo = since;
+    for (const QJsonValue &value : result.value(QLatin1String("denials")).toArray()) {
+        const QJsonObject group = value.toObject();
+        if (group.value(QLatin1String("sandbox")).toString() != name)
+            continue;
+        stored += group.value(QLatin1String("count")).toInteger();
+        const QDateTime last =
+            QDateTime::fromString(group.value(QLatin1String("lastSeen")).toString(), Qt::ISODateWithMs);
+        if (last.isValid() && last > upTo)
+            upTo = last;
+    }
+    found->stored = stored;
+    found->storedUpTo = upTo;
+    // Live refusals the store holds now are counted once, from the store.
+    found->liveTimes.removeIf([upTo](const QDateTime &t) { return t.isValid() && t <= upTo; });
+    const int row = rowOf(name);
+    if (row >= 0)
+        Q_EMIT dataChanged(index(row), index(row), {DenialsRole});
 }
 
 void SandboxListModel::countAgentRefusals()
@@ -394,18 +399,23 @@ void SandboxListModel::countAgentRefusals()
         return;
     QPointer<SandboxListModel> self(this);
     c->call(QStringLiteral("agent.counts"), {}, [self](const api::Reply &reply) {
-        if (!self || reply.isError())
-            return; // a daemon without agent permissions: nothing to count
-        QHash<QString, int> counts;
-        const QJsonObject answer = reply.result().value(QLatin1String("counts")).toObject();
-        for (auto it = answer.begin(); it != answer.end(); ++it)
-            counts.insert(it.key(), it.value().toInt());
-        if (counts == self->m_agentRefusals)
-            return;
-        self->m_agentRefusals = counts;
-        if (!self->m_rows.isEmpty())
-            Q_EMIT self->dataChanged(self->index(0), self->index(int(self->m_rows.size()) - 1), {AgentRefusalsRole});
+        // An error: a daemon without agent permissions, so nothing to count.
+        if (self && !reply.isError())
+            self->applyAgentCounts(reply.result());
     });
+}
+
+void SandboxListModel::applyAgentCounts(const QJsonObject &result)
+{
+    QHash<QString, int> counts;
+    const QJsonObject answer = result.value(QLatin1String("counts")).toObject();
+    for (auto it = answer.begin(); it != answer.end(); ++it)
+        counts.insert(it.key(), it.value().toInt());
+    if (counts == m_agentRefusals)
+        return;
+    m_agentRefusals = counts;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0), index(int(m_rows.size()) - 1), {AgentRefusalsRole});
 }
 
 void SandboxListModel::onEvent(const QString &topic, const QJsonObject &data)

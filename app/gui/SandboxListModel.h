@@ -98,6 +98,16 @@ public:
      */
     static QString describeRoot(const QString &base, const QString &image, qint64 bytes);
 
+    // What the daemon sends, handed in as it arrives (refresh() and the client's events do).
+    /** A `sandbox.list` answer's `sandboxes`: rows sorted by name, updated in place when the names stay. */
+    void applyList(const QJsonArray &sandboxes);
+    /** One event of topic @p topic: a `network` refusal of a listed sandbox counts; an `agent` refusal asks again. */
+    void onEvent(const QString &topic, const QJsonObject &data);
+    /** The `events.denials` answer for @p name since @p since: its stored refusals of this run. */
+    void applyStoredDenials(const QString &name, const QDateTime &since, const QJsonObject &result);
+    /** An `agent.counts` answer: what the agent of each sandbox was refused since it started. */
+    void applyAgentCounts(const QJsonObject &result);
+
 Q_SIGNALS:
     void daemonChanged();
     void loadingChanged();
@@ -141,8 +151,6 @@ private:
     };
 
     void onConnected();
-    void onEvent(const QString &topic, const QJsonObject &data);
-    void applyList(const QJsonArray &sandboxes);
     void countStoredDenials(const QString &name, const QDateTime &since);
     /** Asks `agent.counts`: the agent's refusals of each running sandbox. */
     void countAgentRefusals();

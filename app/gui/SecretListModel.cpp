@@ -137,10 +137,7 @@ void SecretListModel::refresh()
         self->changeBusy(-1);
         if (reply.isError())
             return self->setError(reply.errorMessage());
-        const QJsonObject status = reply.result();
-        self->setKeychain(true, status.value(QLatin1String("available")).toBool(),
-                          status.value(QLatin1String("message")).toString(),
-                          status.value(QLatin1String("install")).toString());
+        self->applyKeychainStatus(reply.result());
     });
     changeBusy(+1);
     client->call(QStringLiteral("secret.list"), {}, [self](const api::Reply &reply) {
@@ -154,26 +151,37 @@ void SecretListModel::refresh()
             return;
         }
         self->setError(QString());
-        QList<Row> rows;
-        for (const QJsonValue &value : reply.result().value(QLatin1String("secrets")).toArray()) {
-            const QJsonObject object = value.toObject();
-            rows << Row{
-                object.value(QLatin1String("service")).toString(), object.value(QLatin1String("sandbox")).toString(),
-                object.value(QLatin1String("masked")).toString(), object.value(QLatin1String("present")).toBool(),
-                QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
-        }
-        qCDebug(lcSecretList) << "the keychain holds" << rows.size() << "secrets";
-        const bool countChanges = rows.size() != self->m_rows.size();
-        self->beginResetModel();
-        self->m_rows = rows;
-        self->endResetModel();
-        if (countChanges)
-            Q_EMIT self->countChanged();
-        if (!self->m_loaded) {
-            self->m_loaded = true;
-            Q_EMIT self->loadedChanged();
-        }
+        self->applySecretList(reply.result());
     });
+}
+
+void SecretListModel::applyKeychainStatus(const QJsonObject &status)
+{
+    setKeychain(true, status.value(QLatin1String("available")).toBool(),
+                status.value(QLatin1String("message")).toString(), status.value(QLatin1String("install")).toString());
+}
+
+void SecretListModel::applySecretList(const QJsonObject &result)
+{
+    QList<Row> rows;
+    for (const QJsonValue &value : result.value(QLatin1String("secrets")).toArray()) {
+        const QJsonObject object = value.toObject();
+        rows << Row{object.value(QLatin1String("service")).toString(),
+                    object.value(QLatin1String("sandbox")).toString(), object.value(QLatin1String("masked")).toString(),
+                    object.value(QLatin1String("present")).toBool(),
+                    QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
+    }
+    qCDebug(lcSecretList) << "the keychain holds" << rows.size() << "secrets";
+    const bool countChanges = rows.size() != m_rows.size();
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+    if (countChanges)
+        Q_EMIT countChanged();
+    if (!m_loaded) {
+        m_loaded = true;
+        Q_EMIT loadedChanged();
+    }
 }
 
 void SecretListModel::set(const QString &service, const QString &sandbox, QString value)

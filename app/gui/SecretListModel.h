@@ -5,6 +5,7 @@
 
 #include <QAbstractListModel>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QPointer>
 #include <QtQml/qqmlregistration.h>
 
@@ -60,6 +61,12 @@ public:
     Q_INVOKABLE void remove(const QString &service, const QString &sandbox);
     /** Whether @p name is usable as a service or sandbox name (letters, digits, '.', '_', '-'). */
     Q_INVOKABLE static bool isValidName(const QString &name);
+
+    // What the daemon answers, handed in as it arrives (refresh() does).
+    /** A `keychain.status` answer: whether a keychain answers, and what to install when none does. */
+    void applyKeychainStatus(const QJsonObject &status);
+    /** A `secret.list` answer: one row per stored key, its value masked. */
+    void applySecretList(const QJsonObject &result);
 
 Q_SIGNALS:
     void daemonChanged();

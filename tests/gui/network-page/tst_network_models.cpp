@@ -2,6 +2,8 @@
 // The Network page's view models against the real daemon and a real sandbox: rules that
 // follow every change, refusals loaded then counted live in place, dismiss and allow, the
 // learning proposal, and notifications through a notification server on the session bus.
+// Every test function has a Paddock of its own (daemon, policy, event log and sandbox), made
+// by init() and taken down by cleanup(), so each one passes alone and in any order.
 #include "NetworkTestSupport.h"
 
 #include "DenialsModel.h"
@@ -16,6 +18,8 @@
 #include <QGuiApplication>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <memory>
 
 using namespace paddock;
 using namespace paddock::gui;
@@ -51,7 +55,8 @@ class TestNetworkModels : public QObject
 
 private Q_SLOTS:
     void initTestCase();
-    void cleanupTestCase();
+    void init();
+    void cleanup();
     void allowChoicesStartNarrow();
     void rulesLoadAndFollowEveryChange();
     void refusalsLoadThenCountLiveInPlace();
@@ -66,23 +71,34 @@ private:
         return model.rowOf(host, QLatin1String(NetworkFixture::kSandbox));
     }
 
-    NetworkFixture m_network;
-    api::DaemonClient m_client;
+    /** The function's own daemon and sandbox, and a client connected to that daemon. */
+    std::unique_ptr<NetworkFixture> m_network;
+    std::unique_ptr<api::DaemonClient> m_client;
 };
 
 void TestNetworkModels::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("paddock-tests"));
-    QVERIFY2(m_network.setUp(), "the fixture did not start (python3, paddockd)");
-    QVERIFY(m_network.startSandbox());
-    m_client.setSocketPath(m_network.socketPath());
-    m_client.connectToDaemon();
-    QTRY_VERIFY_WITH_TIMEOUT(m_client.isConnected(), 10000);
 }
 
-void TestNetworkModels::cleanupTestCase()
+void TestNetworkModels::init()
 {
-    m_client.disconnectFromDaemon();
+    m_network = std::make_unique<NetworkFixture>();
+    QVERIFY2(m_network->setUp(), "the fixture did not start (python3, paddockd)");
+    QVERIFY(m_network->startSandbox());
+    m_client = std::make_unique<api::DaemonClient>();
+    m_client->setSocketPath(m_network->socketPath());
+    m_client->connectToDaemon();
+    QTRY_VERIFY_WITH_TIMEOUT(m_client->isConnected(), 10000);
+}
+
+void TestNetworkModels::cleanup()
+{
+    if (m_client)
+        m_client->disconnectFromDaemon();
+    m_client.reset();
+    // Removes the sandbox and stops the daemon; the next function starts from nothing.
+    m_network.reset();
 }
 
 void TestNetworkModels::allowChoicesStartNarrow()
@@ -95,9 +111,12 @@ void TestNetworkModels::allowChoicesStartNarrow()
     const QVariantMap top = NetworkPolicy::allowChoicesFor(QStringLiteral("example.com"), 8080);
     QCOMPARE(top.value(QStringLiteral("exact")).toString(), QStringLiteral("example.com:8080"));
     QVERIFY(top.value(QStringLiteral("wildcard")).toString().isEmpty());
-    QVERIFY(NetworkPolicy::allowChoicesFor(QStringLiteral("10.0.0.1"), 443).value(QStringLiteral("deep")).toString().isEmpty());
-    QCOMPARE(NetworkPolicy::allowCommandFor(QStringLiteral("a.test"), 8080, QStringLiteral("net"), QStringLiteral("kit"),
-                                         QStringLiteral("exact")),
+    QVERIFY(NetworkPolicy::allowChoicesFor(QStringLiteral("10.0.0.1"), 443)
+                .value(QStringLiteral("deep"))
+                .toString()
+                .isEmpty());
+    QCOMPARE(NetworkPolicy::allowCommandFor(QStringLiteral("a.test"), 8080, QStringLiteral("net"),
+                                            QStringLiteral("kit"), QStringLiteral("exact")),
              QStringLiteral("paddock policy allow network a.test --port 8080 --sandbox net --where kit"));
 }
 
@@ -105,7 +124,7 @@ void TestNetworkModels::rulesLoadAndFollowEveryChange()
 {
     NetworkPolicy policy;
     QSignalSpy finished(&policy, &NetworkPolicy::actionFinished);
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     QTRY_VERIFY(policy.loaded());
     QCOMPARE(policy.preset(), QStringLiteral("deny-all"));
     RulesModel *rules = policy.rules();
@@ -117,10 +136,10 @@ void TestNetworkModels::rulesLoadAndFollowEveryChange()
     QTRY_COMPARE(finished.size(), 1);
     QVERIFY(finished.at(0).at(1).toBool());
     QTRY_COMPARE(rules->rowCount(), kitRules + 1);
-    QVERIFY(m_network.userRules().contains(QStringLiteral("global pypi.org")));
+    QVERIFY(m_network->userRules().contains(QStringLiteral("global pypi.org")));
 
     // A change made elsewhere (the CLI, another window) shows up by itself.
-    QVERIFY(!m_network.call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("crates.io")}})
+    QVERIFY(!m_network->call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("crates.io")}})
                  .isError());
     QTRY_COMPARE(rules->rowCount(), kitRules + 2);
 
@@ -159,16 +178,16 @@ void TestNetworkModels::rulesLoadAndFollowEveryChange()
     rules->setFilter(QStringLiteral("crates.io"));
     const QString cratesId = rules->get(0).value(QStringLiteral("ruleId")).toString();
     rules->setFilter({});
-    QVERIFY(!m_network.call(QStringLiteral("policy.remove"), {{QStringLiteral("id"), cratesId}}).isError());
+    QVERIFY(!m_network->call(QStringLiteral("policy.remove"), {{QStringLiteral("id"), cratesId}}).isError());
     QTRY_COMPARE(rules->rowCount(), kitRules);
 }
 
 void TestNetworkModels::refusalsLoadThenCountLiveInPlace()
 {
     // Refused before the model exists: it comes from the stored log.
-    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("other.test")), QStringLiteral("403"));
     NetworkPolicy policy;
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     DenialsModel *denials = policy.denials();
     QTRY_COMPARE(denials->rowCount(), 1);
     QCOMPARE(denials->get(0).value(QStringLiteral("host")).toString(), QStringLiteral("other.test"));
@@ -179,7 +198,7 @@ void TestNetworkModels::refusalsLoadThenCountLiveInPlace()
     // Refused again: the same row counts up, nothing is added.
     QSignalSpy inserted(denials, &QAbstractItemModel::rowsInserted);
     QSignalSpy changed(denials, &QAbstractItemModel::dataChanged);
-    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("other.test")), QStringLiteral("403"));
     QTRY_COMPARE(denials->get(0).value(QStringLiteral("count")).toLongLong(), 2);
     QCOMPARE(denials->rowCount(), 1);
     QCOMPARE(inserted.size(), 0);
@@ -187,7 +206,7 @@ void TestNetworkModels::refusalsLoadThenCountLiveInPlace()
 
     // A new host goes on top.
     QSignalSpy denied(denials, &DenialsModel::denied);
-    QCOMPARE(m_network.fetch(QStringLiteral("third.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("403"));
     QTRY_COMPARE(denials->rowCount(), 2);
     QCOMPARE(denials->get(0).value(QStringLiteral("host")).toString(), QStringLiteral("third.test"));
     QCOMPARE(rowOfHost(*denials, QStringLiteral("other.test")), 1);
@@ -196,15 +215,17 @@ void TestNetworkModels::refusalsLoadThenCountLiveInPlace()
 
     // What the model counted live is what the daemon stored.
     DenialsModel fresh;
-    fresh.setClient(&m_client);
+    fresh.setClient(m_client.get());
     QTRY_COMPARE(fresh.rowCount(), 2);
     QCOMPARE(fresh.get(rowOfHost(fresh, QStringLiteral("other.test"))).value(QStringLiteral("count")).toLongLong(), 2);
 }
 
 void TestNetworkModels::dismissTakesTheRowAwayUntilRefusedAgain()
 {
+    QCOMPARE(m_network->fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("403"));
     NetworkPolicy policy;
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     DenialsModel *denials = policy.denials();
     QTRY_COMPARE(denials->rowCount(), 2);
     QSignalSpy finished(&policy, &NetworkPolicy::actionFinished);
@@ -217,15 +238,16 @@ void TestNetworkModels::dismissTakesTheRowAwayUntilRefusedAgain()
     QTRY_VERIFY(!denials->loading());
     QCOMPARE(denials->rowCount(), 1);
 
-    QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("other.test")), QStringLiteral("403"));
     QTRY_COMPARE(rowOfHost(*denials, QStringLiteral("other.test")), 0);
     QCOMPARE(denials->get(0).value(QStringLiteral("count")).toLongLong(), 1);
 }
 
 void TestNetworkModels::allowTakesTheRowAwayAndLetsTheNextRequestThrough()
 {
+    QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("403"));
     NetworkPolicy policy;
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     DenialsModel *denials = policy.denials();
     QTRY_VERIFY(rowOfHost(*denials, QStringLiteral("third.test")) >= 0);
     const QVariantMap row = denials->get(rowOfHost(*denials, QStringLiteral("third.test")));
@@ -235,17 +257,17 @@ void TestNetworkModels::allowTakesTheRowAwayAndLetsTheNextRequestThrough()
     QTRY_COMPARE(finished.size(), 1);
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
     QCOMPARE(rowOfHost(*denials, QStringLiteral("third.test")), -1);
-    QCOMPARE(m_network.fetch(QStringLiteral("third.test")), QStringLiteral("200"));
-    QVERIFY(m_network.userRules().contains(
-        QStringLiteral("sandbox:net third.test:%1").arg(m_network.fixture().upstreamPort())));
+    QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("200"));
+    QVERIFY(m_network->userRules().contains(
+        QStringLiteral("sandbox:net third.test:%1").arg(m_network->fixture().upstreamPort())));
 }
 
 void TestNetworkModels::learningProposalIsChecked()
 {
     LearningModel learning;
     learning.setProposal(QJsonObject{
-        {QStringLiteral("entries"),
-         QJsonArray{QJsonObject{{QStringLiteral("host"), QStringLiteral("a.example.com")}, {QStringLiteral("count"), 3}}}},
+        {QStringLiteral("entries"), QJsonArray{QJsonObject{{QStringLiteral("host"), QStringLiteral("a.example.com")},
+                                                           {QStringLiteral("count"), 3}}}},
         {QStringLiteral("patterns"), QJsonArray{QStringLiteral("*.example.com"), QStringLiteral("pypi.org")}}});
     QCOMPARE(learning.rowCount(), 2);
     QCOMPARE(learning.checkedCount(), 2); // everything proposed starts checked
@@ -261,12 +283,12 @@ void TestNetworkModels::learningProposalIsChecked()
 
     // Against the daemon: the sandboxes are listed, and learning is offered when the daemon has it.
     NetworkPolicy policy;
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     learning.setPolicy(&policy);
     QTRY_VERIFY(learning.sandboxes().contains(QLatin1String(NetworkFixture::kSandbox)));
     QCOMPARE(learning.sandbox(), QLatin1String(NetworkFixture::kSandbox));
     const bool daemonHasIt =
-        m_network.call(QStringLiteral("policy.proposal"), {{QStringLiteral("sandbox"), QStringLiteral("net")}})
+        m_network->call(QStringLiteral("policy.proposal"), {{QStringLiteral("sandbox"), QStringLiteral("net")}})
             .errorCode() != QLatin1String(api::errors::kUnknownMethod);
     QTRY_COMPARE(learning.available(), daemonHasIt);
     if (!daemonHasIt)
@@ -276,7 +298,7 @@ void TestNetworkModels::learningProposalIsChecked()
     QSignalSpy applied(&learning, &LearningModel::applied);
     learning.apply(false, QStringLiteral("sandbox"));
     QTRY_COMPARE(applied.size(), 1);
-    QVERIFY(m_network.userRules().contains(QStringLiteral("sandbox:net learned.example.org")));
+    QVERIFY(m_network->userRules().contains(QStringLiteral("sandbox:net learned.example.org")));
 }
 
 void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
@@ -285,13 +307,13 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
     if (!bus.isConnected())
         QSKIP("no D-Bus session bus (run under dbus-run-session, as tests/run-all.sh does)");
     FakeNotifications server;
-    QVERIFY(bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server,
-                               QDBusConnection::ExportAllSlots));
+    QVERIFY(
+        bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server, QDBusConnection::ExportAllSlots));
     if (!bus.registerService(QStringLiteral("org.freedesktop.Notifications")))
         QSKIP("another notification server owns org.freedesktop.Notifications on this bus");
 
     NetworkPolicy policy;
-    policy.setClient(&m_client);
+    policy.setClient(m_client.get());
     QTRY_VERIFY(policy.loaded());
     QTRY_VERIFY(!policy.denials()->loading());
     NetworkNotifier notifier;
@@ -301,27 +323,29 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
 
     // The window is in front: nothing.
     notifier.setWindowActive(true);
-    QCOMPARE(m_network.fetch(QStringLiteral("fourth.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("403"));
     QTRY_VERIFY(policy.denials()->rowOf(QStringLiteral("fourth.test"), QStringLiteral("net")) >= 0);
 
     // In the background: one notification, with an Allow button.
     notifier.setWindowActive(false);
-    QCOMPARE(m_network.fetch(QStringLiteral("fifth.test")), QStringLiteral("403"));
+    QCOMPARE(m_network->fetch(QStringLiteral("fifth.test")), QStringLiteral("403"));
     QTRY_COMPARE(sent.size(), 1);
     QCOMPARE(server.shown.size(), 1);
     QVERIFY(server.shown.at(0).summary.contains(QLatin1String("fifth.test")));
     QVERIFY(server.shown.at(0).actions.contains(QLatin1String("allow")));
     // Again within the minute: no second one for the same host.
-    QCOMPARE(m_network.fetch(QStringLiteral("fifth.test")), QStringLiteral("403"));
-    QTRY_COMPARE(policy.denials()->get(policy.denials()->rowOf(QStringLiteral("fifth.test"), QStringLiteral("net")))
+    QCOMPARE(m_network->fetch(QStringLiteral("fifth.test")), QStringLiteral("403"));
+    QTRY_COMPARE(policy.denials()
+                     ->get(policy.denials()->rowOf(QStringLiteral("fifth.test"), QStringLiteral("net")))
                      .value(QStringLiteral("count"))
                      .toLongLong(),
                  2);
     QCOMPARE(server.shown.size(), 1);
     // Switched off: nothing either.
     notifier.setEnabled(false);
-    QCOMPARE(m_network.fetch(QStringLiteral("fourth.test")), QStringLiteral("403"));
-    QTRY_COMPARE(policy.denials()->get(policy.denials()->rowOf(QStringLiteral("fourth.test"), QStringLiteral("net")))
+    QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("403"));
+    QTRY_COMPARE(policy.denials()
+                     ->get(policy.denials()->rowOf(QStringLiteral("fourth.test"), QStringLiteral("net")))
                      .value(QStringLiteral("count"))
                      .toLongLong(),
                  2);
@@ -329,15 +353,15 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
 
     // The notification's Allow button allows the host for that sandbox, exactly.
     QSignalSpy invoked(&notifier, &NetworkNotifier::allowInvoked);
-    QDBusMessage signal = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
-                                                     QStringLiteral("org.freedesktop.Notifications"),
-                                                     QStringLiteral("ActionInvoked"));
+    QDBusMessage signal =
+        QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
+                                   QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
     signal << uint(1) << QStringLiteral("allow");
     QVERIFY(bus.send(signal));
     QTRY_COMPARE(invoked.size(), 1);
-    QTRY_VERIFY(m_network.userRules().contains(
-        QStringLiteral("sandbox:net fifth.test:%1").arg(m_network.fixture().upstreamPort())));
-    QCOMPARE(m_network.fetch(QStringLiteral("fifth.test")), QStringLiteral("200"));
+    QTRY_VERIFY(m_network->userRules().contains(
+        QStringLiteral("sandbox:net fifth.test:%1").arg(m_network->fixture().upstreamPort())));
+    QCOMPARE(m_network->fetch(QStringLiteral("fifth.test")), QStringLiteral("200"));
     bus.unregisterService(QStringLiteral("org.freedesktop.Notifications"));
     bus.unregisterObject(QStringLiteral("/org/freedesktop/Notifications"));
 }
