@@ -102,6 +102,60 @@ bool isCorruption(const QSqlError &error)
     return (code & 0xff) == kSqliteCorrupt || (code & 0xff) == kSqliteNotADatabase;
 }
 
+// The events of one write summed per group, so a burst to one host costs one upsert.
+struct GroupTotals
+{
+    const NetworkEvent *latest = nullptr;
+    qint64 count = 0, firstMs = 0, lastMs = 0, bytesUp = 0, bytesDown = 0;
+};
+
+class GroupedBatch
+{
+public:
+    void add(const NetworkEvent &event, qint64 ms)
+    {
+        const bool isAllowed = event.outcome == NetworkEvent::Outcome::Allowed;
+        QHash<QString, GroupTotals> &groups = isAllowed ? m_allowed : m_refused;
+        const QChar separator(0x1f);
+        const QString key = outcomeToken(event.outcome) + separator + event.sandbox + separator + event.host +
+                            separator + QString::number(event.port) + separator + event.rule;
+        auto it = groups.find(key);
+        if (it == groups.end()) {
+            it = groups.insert(key, GroupTotals{&event, 0, ms, ms, 0, 0});
+            (isAllowed ? m_allowedOrder : m_refusedOrder).append(key);
+        }
+        GroupTotals &totals = it.value();
+        ++totals.count;
+        totals.firstMs = std::min(totals.firstMs, ms);
+        if (ms >= totals.lastMs) {
+            totals.lastMs = ms;
+            totals.latest = &event;
+        }
+        totals.bytesUp += event.bytesUp;
+        totals.bytesDown += event.bytesDown;
+    }
+
+    /** The allowed groups, in the order they were first seen. */
+    QList<GroupTotals> allowed() const { return inOrder(m_allowed, m_allowedOrder); }
+    /** The refused and failed groups, in the order they were first seen. */
+    QList<GroupTotals> refused() const { return inOrder(m_refused, m_refusedOrder); }
+
+private:
+    static QList<GroupTotals> inOrder(const QHash<QString, GroupTotals> &groups, const QStringList &order)
+    {
+        QList<GroupTotals> list;
+        list.reserve(order.size());
+        for (const QString &key : order)
+            list.append(groups.value(key));
+        return list;
+    }
+
+    QHash<QString, GroupTotals> m_allowed;
+    QStringList m_allowedOrder;
+    QHash<QString, GroupTotals> m_refused;
+    QStringList m_refusedOrder;
+};
+
 } // namespace
 
 struct EventStore::Private
@@ -175,10 +229,34 @@ struct EventStore::Private
         query.exec(QStringLiteral("ROLLBACK"));
     }
 
+    // Binds @p values to the prepared @p query in order and runs it.
+    bool run(QSqlQuery &query, const QVariantList &values, const char *what)
+    {
+        for (const QVariant &value : values)
+            query.addBindValue(value);
+        if (!query.exec())
+            return failQuery(query.lastError(), what);
+        return true;
+    }
+
+    // Prepares @p sql on @p query, then binds @p values and runs it.
+    bool run(QSqlQuery &query, const QString &sql, const QVariantList &values, const char *what)
+    {
+        query.prepare(sql);
+        return run(query, values, what);
+    }
+
     bool prepareFile();
+    bool configure();
     bool migrate();
+    bool prepareStatements();
     bool deleteOldest(const QString &table, const QString &orderColumn, qint64 rows);
     bool deleteEvents(const QString &condition, const QVariantList &values);
+    bool storeRefusal(const NetworkEvent &event, qint64 ms);
+    bool storeAllowedGroup(const GroupTotals &totals);
+    bool storeRefusalGroup(const GroupTotals &totals);
+    void readRefusalGroups(NetworkEvent::Outcome outcome, const LogFilter &filter, QList<BlockedEntry> *out);
+    void readAllowed(const LogFilter &filter, QList<AllowedEntry> *out);
     void closeConnection();
 };
 
@@ -278,11 +356,7 @@ bool EventStore::Private::deleteOldest(const QString &table, const QString &orde
     if (table == QLatin1String("events"))
         return deleteEvents(oldest, {rows});
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("DELETE FROM %1 WHERE %2").arg(table, oldest));
-    query.addBindValue(rows);
-    if (!query.exec())
-        return failQuery(query.lastError(), "trim");
-    return true;
+    return run(query, QStringLiteral("DELETE FROM %1 WHERE %2").arg(table, oldest), {rows}, "trim");
 }
 
 // Deletes the events matching @p condition and takes them out of their groups' counts, so the
@@ -302,15 +376,91 @@ bool EventStore::Private::deleteEvents(const QString &condition, const QVariantL
     };
     for (const QString &sql : statements) {
         QSqlQuery query(db);
-        query.prepare(sql);
-        if (sql.contains(QLatin1Char('?'))) {
-            for (const QVariant &value : values)
-                query.addBindValue(value);
-        }
-        if (!query.exec())
-            return failQuery(query.lastError(), "trim");
+        if (!run(query, sql, sql.contains(QLatin1Char('?')) ? values : QVariantList(), "trim"))
+            return false;
     }
     return true;
+}
+
+bool EventStore::Private::configure()
+{
+    const bool configured = exec(QStringLiteral("PRAGMA synchronous = NORMAL"), "configure") &&
+                            exec(QStringLiteral("PRAGMA journal_size_limit = 4194304"), "configure");
+    const auto mode =
+        configured ? scalar(QStringLiteral("PRAGMA journal_mode = WAL"), "configure") : std::optional<QVariant>();
+    if (!mode)
+        return false;
+    if (mode->toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        return fail(QStringLiteral("The event log %1 cannot use write-ahead logging (SQLite kept journal mode %2).")
+                        .arg(path, mode->toString()));
+    return true;
+}
+
+bool EventStore::Private::prepareStatements()
+{
+    insertEvent.emplace(db);
+    upsertAllowed.emplace(db);
+    const bool prepared =
+        insertEvent->prepare(QStringLiteral(
+            "INSERT INTO events (time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, bytes_up,"
+            " bytes_down) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
+        upsertAllowed->prepare(QStringLiteral(
+            "INSERT INTO allowed (sandbox, host, port, rule, kit, count, first_ms, last_ms, bytes_up, bytes_down)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (sandbox, host, port, rule) DO UPDATE SET"
+            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
+            " count = count + excluded.count,"
+            " first_ms = MIN(first_ms, excluded.first_ms),"
+            " last_ms = MAX(last_ms, excluded.last_ms),"
+            " bytes_up = bytes_up + excluded.bytes_up,"
+            " bytes_down = bytes_down + excluded.bytes_down"));
+    upsertRefusalGroup.emplace(db);
+    const bool groupPrepared =
+        prepared &&
+        upsertRefusalGroup->prepare(QStringLiteral(
+            "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (outcome, sandbox, host, port, rule) DO UPDATE SET"
+            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
+            " protocol = CASE WHEN excluded.last_ms >= last_ms THEN excluded.protocol ELSE protocol END,"
+            " reason = CASE WHEN excluded.last_ms >= last_ms THEN excluded.reason ELSE reason END,"
+            " count = count + excluded.count,"
+            " last_ms = MAX(last_ms, excluded.last_ms)"));
+    if (groupPrepared)
+        return true;
+    QSqlError sqlError = insertEvent->lastError();
+    if (!sqlError.isValid())
+        sqlError = upsertAllowed->lastError();
+    if (!sqlError.isValid())
+        sqlError = upsertRefusalGroup->lastError();
+    return failQuery(sqlError, "prepare");
+}
+
+bool EventStore::Private::storeRefusal(const NetworkEvent &event, qint64 ms)
+{
+    return run(*insertEvent,
+               {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
+                outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown},
+               "write to");
+}
+
+bool EventStore::Private::storeAllowedGroup(const GroupTotals &totals)
+{
+    const NetworkEvent &latest = *totals.latest;
+    return run(*upsertAllowed,
+               {text(latest.sandbox), text(latest.host), int(latest.port), text(latest.rule), text(latest.kit),
+                totals.count, totals.firstMs, totals.lastMs, totals.bytesUp, totals.bytesDown},
+               "write to");
+}
+
+bool EventStore::Private::storeRefusalGroup(const GroupTotals &totals)
+{
+    const NetworkEvent &latest = *totals.latest;
+    return run(*upsertRefusalGroup,
+               {outcomeToken(latest.outcome), text(latest.sandbox), text(latest.host), int(latest.port),
+                text(latest.rule), text(latest.kit), text(latest.protocol), text(latest.reason), totals.count,
+                totals.lastMs},
+               "write to");
 }
 
 void EventStore::Private::closeConnection()
@@ -368,60 +518,7 @@ bool EventStore::open()
         return false;
     }
 
-    const bool configured = d->exec(QStringLiteral("PRAGMA synchronous = NORMAL"), "configure") &&
-                            d->exec(QStringLiteral("PRAGMA journal_size_limit = 4194304"), "configure");
-    const auto mode =
-        configured ? d->scalar(QStringLiteral("PRAGMA journal_mode = WAL"), "configure") : std::optional<QVariant>();
-    if (!mode) {
-        d->closeConnection();
-        return false;
-    }
-    if (mode->toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
-        d->fail(QStringLiteral("The event log %1 cannot use write-ahead logging (SQLite kept journal mode %2).")
-                    .arg(d->path, mode->toString()));
-        d->closeConnection();
-        return false;
-    }
-    if (!d->migrate()) {
-        d->closeConnection();
-        return false;
-    }
-
-    d->insertEvent.emplace(d->db);
-    d->upsertAllowed.emplace(d->db);
-    const bool prepared =
-        d->insertEvent->prepare(QStringLiteral(
-            "INSERT INTO events (time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, bytes_up,"
-            " bytes_down) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
-        d->upsertAllowed->prepare(QStringLiteral(
-            "INSERT INTO allowed (sandbox, host, port, rule, kit, count, first_ms, last_ms, bytes_up, bytes_down)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (sandbox, host, port, rule) DO UPDATE SET"
-            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
-            " count = count + excluded.count,"
-            " first_ms = MIN(first_ms, excluded.first_ms),"
-            " last_ms = MAX(last_ms, excluded.last_ms),"
-            " bytes_up = bytes_up + excluded.bytes_up,"
-            " bytes_down = bytes_down + excluded.bytes_down"));
-    d->upsertRefusalGroup.emplace(d->db);
-    const bool groupPrepared =
-        prepared &&
-        d->upsertRefusalGroup->prepare(QStringLiteral(
-            "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (outcome, sandbox, host, port, rule) DO UPDATE SET"
-            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
-            " protocol = CASE WHEN excluded.last_ms >= last_ms THEN excluded.protocol ELSE protocol END,"
-            " reason = CASE WHEN excluded.last_ms >= last_ms THEN excluded.reason ELSE reason END,"
-            " count = count + excluded.count,"
-            " last_ms = MAX(last_ms, excluded.last_ms)"));
-    if (!groupPrepared) {
-        QSqlError error = d->insertEvent->lastError();
-        if (!error.isValid())
-            error = d->upsertAllowed->lastError();
-        if (!error.isValid())
-            error = d->upsertRefusalGroup->lastError();
-        d->failQuery(error, "prepare");
+    if (!d->configure() || !d->migrate() || !d->prepareStatements()) {
         d->closeConnection();
         return false;
     }
@@ -471,93 +568,25 @@ bool EventStore::write(const QList<NetworkEvent> &events)
 
     // Events are summed per group here first, so a burst to one host costs one upsert; refusals
     // are also stored one row each.
-    struct Totals
-    {
-        const NetworkEvent *latest = nullptr;
-        qint64 count = 0, firstMs = 0, lastMs = 0, bytesUp = 0, bytesDown = 0;
-    };
-    QHash<QString, Totals> allowed;
-    QStringList allowedOrder;
-    QHash<QString, Totals> refused;
-    QStringList refusedOrder;
-    const QChar separator(0x1f);
-
+    GroupedBatch batch;
     if (!d->begin("write to"))
         return false;
     for (const NetworkEvent &event : events) {
         const qint64 ms = event.time.isValid() ? event.time.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-        const bool isAllowed = event.outcome == NetworkEvent::Outcome::Allowed;
-        QHash<QString, Totals> &groups = isAllowed ? allowed : refused;
-        const QString key = outcomeToken(event.outcome) + separator + event.sandbox + separator + event.host +
-                            separator + QString::number(event.port) + separator + event.rule;
-        auto it = groups.find(key);
-        if (it == groups.end()) {
-            it = groups.insert(key, Totals{&event, 0, ms, ms, 0, 0});
-            (isAllowed ? allowedOrder : refusedOrder).append(key);
-        }
-        Totals &totals = it.value();
-        ++totals.count;
-        totals.firstMs = std::min(totals.firstMs, ms);
-        if (ms >= totals.lastMs) {
-            totals.lastMs = ms;
-            totals.latest = &event;
-        }
-        totals.bytesUp += event.bytesUp;
-        totals.bytesDown += event.bytesDown;
-        if (isAllowed)
-            continue;
-        QSqlQuery &insert = *d->insertEvent;
-        insert.addBindValue(ms);
-        insert.addBindValue(text(event.sandbox));
-        insert.addBindValue(text(event.kit));
-        insert.addBindValue(text(event.host));
-        insert.addBindValue(int(event.port));
-        insert.addBindValue(text(event.protocol));
-        insert.addBindValue(outcomeToken(event.outcome));
-        insert.addBindValue(text(event.rule));
-        insert.addBindValue(text(event.reason));
-        insert.addBindValue(event.bytesUp);
-        insert.addBindValue(event.bytesDown);
-        if (!insert.exec()) {
-            d->failQuery(insert.lastError(), "write to");
+        batch.add(event, ms);
+        if (event.outcome != NetworkEvent::Outcome::Allowed && !d->storeRefusal(event, ms)) {
             d->rollback();
             return false;
         }
     }
-    for (const QString &key : std::as_const(allowedOrder)) {
-        const Totals &totals = allowed.value(key);
-        QSqlQuery &upsert = *d->upsertAllowed;
-        upsert.addBindValue(text(totals.latest->sandbox));
-        upsert.addBindValue(text(totals.latest->host));
-        upsert.addBindValue(int(totals.latest->port));
-        upsert.addBindValue(text(totals.latest->rule));
-        upsert.addBindValue(text(totals.latest->kit));
-        upsert.addBindValue(totals.count);
-        upsert.addBindValue(totals.firstMs);
-        upsert.addBindValue(totals.lastMs);
-        upsert.addBindValue(totals.bytesUp);
-        upsert.addBindValue(totals.bytesDown);
-        if (!upsert.exec()) {
-            d->failQuery(upsert.lastError(), "write to");
+    for (const GroupTotals &totals : batch.allowed()) {
+        if (!d->storeAllowedGroup(totals)) {
             d->rollback();
             return false;
         }
     }
-    for (const QString &key : std::as_const(refusedOrder)) {
-        const Totals &totals = refused.value(key);
-        QSqlQuery &upsert = *d->upsertRefusalGroup;
-        upsert.addBindValue(outcomeToken(totals.latest->outcome));
-        upsert.addBindValue(text(totals.latest->sandbox));
-        upsert.addBindValue(text(totals.latest->host));
-        upsert.addBindValue(int(totals.latest->port));
-        upsert.addBindValue(text(totals.latest->rule));
-        upsert.addBindValue(text(totals.latest->kit));
-        upsert.addBindValue(text(totals.latest->protocol));
-        upsert.addBindValue(text(totals.latest->reason));
-        upsert.addBindValue(totals.count);
-        upsert.addBindValue(totals.lastMs);
-        if (!upsert.exec()) {
-            d->failQuery(upsert.lastError(), "write to");
+    for (const GroupTotals &totals : batch.refused()) {
+        if (!d->storeRefusalGroup(totals)) {
             d->rollback();
             return false;
         }
@@ -650,59 +679,49 @@ bool EventStore::applyRetention(const QDateTime &now)
     return true;
 }
 
-PolicyLog EventStore::log(const LogFilter &filter) const
+void EventStore::Private::readRefusalGroups(NetworkEvent::Outcome outcome, const LogFilter &filter,
+                                            QList<BlockedEntry> *out)
 {
-    PolicyLog result;
-    if (!isOpen())
-        return result;
-    const qint64 limit = filter.limit > 0 ? filter.limit : -1;
+    // Without `since`, the summary kept at write time answers; with it, only the refusals
+    // since then are grouped (SQLite takes the bare columns from the row holding
+    // MAX(time_ms), so each line shows the most recent reason).
+    QString sql = filter.since.isValid()
+                      ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, COUNT(*),"
+                                       " MAX(time_ms) AS last FROM events WHERE outcome = ? AND time_ms >= ?")
+                      : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
+                                       " last_ms AS last FROM refusal_groups WHERE outcome = ?");
+    QVariantList values{outcomeToken(outcome)};
+    if (filter.since.isValid())
+        values << filter.since.toMSecsSinceEpoch();
+    if (!filter.sandbox.isEmpty()) {
+        sql += QStringLiteral(" AND sandbox = ?");
+        values << filter.sandbox;
+    }
+    if (filter.since.isValid())
+        sql += QStringLiteral(" GROUP BY sandbox, host, port, rule");
+    sql += QStringLiteral(" ORDER BY last DESC, host LIMIT ?");
+    values << (filter.limit > 0 ? qint64(filter.limit) : qint64(-1));
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    if (!run(query, sql, values, "read"))
+        return;
+    while (query.next()) {
+        BlockedEntry entry;
+        entry.host = query.value(0).toString();
+        entry.port = quint16(query.value(1).toUInt());
+        entry.sandbox = query.value(2).toString();
+        entry.kit = query.value(3).toString();
+        entry.protocol = query.value(4).toString();
+        entry.rule = query.value(5).toString();
+        entry.reason = query.value(6).toString();
+        entry.count = query.value(7).toLongLong();
+        entry.lastSeen = fromMs(query.value(8).toLongLong());
+        out->append(entry);
+    }
+}
 
-    const auto grouped = [&](NetworkEvent::Outcome outcome, QList<BlockedEntry> *out) {
-        // Without `since`, the summary kept at write time answers; with it, only the refusals
-        // since then are grouped (SQLite takes the bare columns from the row holding
-        // MAX(time_ms), so each line shows the most recent reason).
-        QString sql = filter.since.isValid()
-                          ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, COUNT(*),"
-                                           " MAX(time_ms) AS last FROM events WHERE outcome = ? AND time_ms >= ?")
-                          : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
-                                           " last_ms AS last FROM refusal_groups WHERE outcome = ?");
-        QVariantList values{outcomeToken(outcome)};
-        if (filter.since.isValid())
-            values << filter.since.toMSecsSinceEpoch();
-        if (!filter.sandbox.isEmpty()) {
-            sql += QStringLiteral(" AND sandbox = ?");
-            values << filter.sandbox;
-        }
-        if (filter.since.isValid())
-            sql += QStringLiteral(" GROUP BY sandbox, host, port, rule");
-        sql += QStringLiteral(" ORDER BY last DESC, host LIMIT ?");
-        values << limit;
-        QSqlQuery query(d->db);
-        query.setForwardOnly(true);
-        query.prepare(sql);
-        for (const QVariant &value : std::as_const(values))
-            query.addBindValue(value);
-        if (!query.exec()) {
-            d->failQuery(query.lastError(), "read");
-            return;
-        }
-        while (query.next()) {
-            BlockedEntry entry;
-            entry.host = query.value(0).toString();
-            entry.port = quint16(query.value(1).toUInt());
-            entry.sandbox = query.value(2).toString();
-            entry.kit = query.value(3).toString();
-            entry.protocol = query.value(4).toString();
-            entry.rule = query.value(5).toString();
-            entry.reason = query.value(6).toString();
-            entry.count = query.value(7).toLongLong();
-            entry.lastSeen = fromMs(query.value(8).toLongLong());
-            out->append(entry);
-        }
-    };
-    grouped(NetworkEvent::Outcome::Denied, &result.blocked);
-    grouped(NetworkEvent::Outcome::UpstreamFailed, &result.failed);
-
+void EventStore::Private::readAllowed(const LogFilter &filter, QList<AllowedEntry> *out)
+{
     QString sql = QStringLiteral("SELECT host, port, sandbox, kit, rule, count, first_ms, last_ms, bytes_up,"
                                  " bytes_down FROM allowed WHERE 1");
     QVariantList values;
@@ -715,16 +734,11 @@ PolicyLog EventStore::log(const LogFilter &filter) const
         values << filter.since.toMSecsSinceEpoch();
     }
     sql += QStringLiteral(" ORDER BY last_ms DESC, host LIMIT ?");
-    values << limit;
-    QSqlQuery query(d->db);
+    values << (filter.limit > 0 ? qint64(filter.limit) : qint64(-1));
+    QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec()) {
-        d->failQuery(query.lastError(), "read");
-        return result;
-    }
+    if (!run(query, sql, values, "read"))
+        return;
     while (query.next()) {
         AllowedEntry entry;
         entry.host = query.value(0).toString();
@@ -737,8 +751,18 @@ PolicyLog EventStore::log(const LogFilter &filter) const
         entry.lastSeen = fromMs(query.value(7).toLongLong());
         entry.bytesUp = query.value(8).toLongLong();
         entry.bytesDown = query.value(9).toLongLong();
-        result.allowed.append(entry);
+        out->append(entry);
     }
+}
+
+PolicyLog EventStore::log(const LogFilter &filter) const
+{
+    PolicyLog result;
+    if (!isOpen())
+        return result;
+    d->readRefusalGroups(NetworkEvent::Outcome::Denied, filter, &result.blocked);
+    d->readRefusalGroups(NetworkEvent::Outcome::UpstreamFailed, filter, &result.failed);
+    d->readAllowed(filter, &result.allowed);
     return result;
 }
 
@@ -774,11 +798,8 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
     // Forward-only: rows come from SQLite one at a time instead of being cached by Qt.
     QSqlQuery query(d->db);
     query.setForwardOnly(true);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec())
-        return d->failQuery(query.lastError(), "read");
+    if (!d->run(query, sql, values, "read"))
+        return false;
     while (query.next()) {
         NetworkEvent event;
         event.time = fromMs(query.value(0).toLongLong());
@@ -818,13 +839,8 @@ qint64 EventStore::countDenials(const QString &sandbox, const QDateTime &since) 
         values << since.toMSecsSinceEpoch();
     }
     QSqlQuery query(d->db);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec()) {
-        d->failQuery(query.lastError(), "read");
+    if (!d->run(query, sql, values, "read"))
         return 0;
-    }
     return query.next() ? query.value(0).toLongLong() : 0;
 }
 
