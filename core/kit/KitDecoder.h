@@ -100,6 +100,8 @@ private:
     void unknownField(const YAML::Node &key, const At &at, const std::vector<Field> &known);
     bool expectMap(const YAML::Node &value, const YAML::Node &key, const At &at);
     bool expectSequence(const YAML::Node &value, const YAML::Node &key, const At &at);
+    /** Calls @p read for each item of the list @p value, once it is checked to be a mapping. */
+    void eachMapping(const YAML::Node &value, const YAML::Node &key, const At &at, Reader read);
 
     // -- scalars (KitDecoderScalars.cpp) -------------------------------------------------
     std::optional<QString> scalarText(const YAML::Node &value, const YAML::Node &key, const At &at,
@@ -153,8 +155,10 @@ private:
     void readVariables(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readSetup(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readInstall(const YAML::Node &value, const YAML::Node &key, const At &at);
+    void readInstallEntry(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readInstallCommand(InstallCommand &command, const YAML::Node &value, const YAML::Node &key, const At &at);
     void readStartup(const YAML::Node &value, const YAML::Node &key, const At &at);
+    void readStartupEntry(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readStartupCommand(StartupCommand &command, const YAML::Node &value, const YAML::Node &key, const At &at);
     void readSetupFiles(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readSetupFile(const YAML::Node &value, const YAML::Node &key, const At &at);
@@ -165,6 +169,10 @@ private:
     void readPort(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readVolumes(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readVolume(const YAML::Node &value, const YAML::Node &key, const At &at);
+    /** An octal file mode such as @p example ("0644"); empty when absent. */
+    QString octalMode(const YAML::Node &value, const YAML::Node &key, const At &at, const char *example);
+    /** The `path` of a setup file or volume must be there, and absolute once resolved. */
+    void checkAbsolutePath(const QString &path, bool unresolved, Loc loc, const At &at);
 
     // -- credentials (KitDecoderCredentials.cpp) -----------------------------------------
     void readCredentials(const YAML::Node &value, const YAML::Node &key, const At &at);

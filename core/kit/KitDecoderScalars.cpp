@@ -194,6 +194,18 @@ bool KitDecoder::expectSequence(const YAML::Node &value, const YAML::Node &key, 
     return false;
 }
 
+void KitDecoder::eachMapping(const YAML::Node &value, const YAML::Node &key, const At &at, Reader read)
+{
+    if (!expectSequence(value, key, at))
+        return;
+    qsizetype i = 0;
+    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
+        const At entryAt = at.index(i);
+        if (expectMap(*it, key, entryAt))
+            (this->*read)(*it, key, entryAt);
+    }
+}
+
 // -----------------------------------------------------------------------------------------
 // Scalars
 
