@@ -229,15 +229,10 @@ void KitDecoder::readSetup(const YAML::Node &value, const YAML::Node &key, const
         return;
     fields(value, at,
            {
-               {"install", reader(&KitDecoder::readInstall)},
-               {"startup", reader(&KitDecoder::readStartup)},
-               {"files", reader(&KitDecoder::readSetupFiles)},
+               {"install", listReader(&KitDecoder::readInstallEntry)},
+               {"startup", listReader(&KitDecoder::readStartupEntry)},
+               {"files", listReader(&KitDecoder::readSetupFile)},
            });
-}
-
-void KitDecoder::readInstall(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    eachMapping(value, key, at, &KitDecoder::readInstallEntry);
 }
 
 void KitDecoder::readInstallEntry(const YAML::Node &value, const YAML::Node &key, const At &at)
@@ -272,11 +267,6 @@ void KitDecoder::readInstallCommand(InstallCommand &command, const YAML::Node &v
     command.command = str(value, key, at);
     if (command.command.trimmed().isEmpty() && value.IsDefined())
         error(valueLoc(value, key), QStringLiteral("`%1` must not be empty").arg(at.path));
-}
-
-void KitDecoder::readStartup(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    eachMapping(value, key, at, &KitDecoder::readStartupEntry);
 }
 
 void KitDecoder::readStartupEntry(const YAML::Node &value, const YAML::Node &key, const At &at)
@@ -315,23 +305,13 @@ void KitDecoder::readStartupCommand(StartupCommand &command, const YAML::Node &v
         error(valueLoc(value, key), QStringLiteral("`%1` must be a non-empty list").arg(at.path));
 }
 
-void KitDecoder::readSetupFiles(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    eachMapping(value, key, at, &KitDecoder::readSetupFile);
-}
-
 void KitDecoder::readSetupFile(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
     SetupFile file;
-    Loc pathLoc = valueLoc(value, key);
-    bool pathUnresolved = false;
+    PathSpot pathSpot{valueLoc(value, key)};
     fields(value, at,
            {
-               {"path",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    pathLoc = valueLoc(v, k);
-                    file.path = str(v, k, a, &pathUnresolved);
-                }},
+               pathField(&file.path, &pathSpot),
                {"content",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
                     file.content = str(v, k, a);
@@ -344,7 +324,7 @@ void KitDecoder::readSetupFile(const YAML::Node &value, const YAML::Node &key, c
                {"description",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) { file.description = str(v, k, a); }},
            });
-    checkAbsolutePath(file.path, pathUnresolved, pathLoc, at);
+    checkAbsolutePath(file.path, pathSpot, at);
     m_kit.setup.files.append(file);
 }
 
@@ -419,23 +399,13 @@ void KitDecoder::readPort(const YAML::Node &value, const YAML::Node &key, const 
     m_kit.ports.append(port);
 }
 
-void KitDecoder::readVolumes(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    eachMapping(value, key, at, &KitDecoder::readVolume);
-}
-
 void KitDecoder::readVolume(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
     Volume volume;
-    Loc pathLoc = valueLoc(value, key);
-    bool pathUnresolved = false;
+    PathSpot pathSpot{valueLoc(value, key)};
     fields(value, at,
            {
-               {"path",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    pathLoc = valueLoc(v, k);
-                    volume.path = str(v, k, a, &pathUnresolved);
-                }},
+               pathField(&volume.path, &pathSpot),
                {"type",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
                     volume.type = str(v, k, a);
@@ -455,7 +425,7 @@ void KitDecoder::readVolume(const YAML::Node &value, const YAML::Node &key, cons
                {"mode", [&](const YAML::Node &k, const YAML::Node &v,
                             const At &a) { volume.mode = octalMode(v, k, a, "0755"); }},
            });
-    checkAbsolutePath(volume.path, pathUnresolved, pathLoc, at);
+    checkAbsolutePath(volume.path, pathSpot, at);
     m_kit.volumes.append(volume);
 }
 
@@ -469,12 +439,20 @@ QString KitDecoder::octalMode(const YAML::Node &value, const YAML::Node &key, co
     return mode;
 }
 
-void KitDecoder::checkAbsolutePath(const QString &path, bool unresolved, Loc loc, const At &at)
+KitDecoder::Field KitDecoder::pathField(QString *path, PathSpot *spot)
+{
+    return {"path", [this, path, spot](const YAML::Node &k, const YAML::Node &v, const At &a) {
+                spot->loc = valueLoc(v, k);
+                *path = str(v, k, a, &spot->unresolved);
+            }};
+}
+
+void KitDecoder::checkAbsolutePath(const QString &path, const PathSpot &spot, const At &at)
 {
     if (path.isEmpty())
-        error(loc, QStringLiteral("`%1` is missing its required field `path`").arg(at.path));
-    else if (!unresolved && !path.startsWith(QLatin1Char('/')))
-        error(loc, QStringLiteral("`%1.path` must be an absolute path, found '%2'").arg(at.path, path));
+        error(spot.loc, QStringLiteral("`%1` is missing its required field `path`").arg(at.path));
+    else if (!spot.unresolved && !path.startsWith(QLatin1Char('/')))
+        error(spot.loc, QStringLiteral("`%1.path` must be an absolute path, found '%2'").arg(at.path, path));
 }
 
 } // namespace paddock::kit::detail

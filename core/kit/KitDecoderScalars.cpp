@@ -110,6 +110,13 @@ KitDecoder::Handler KitDecoder::reader(Reader read)
         [this, read](const YAML::Node &key, const YAML::Node &value, const At &at) { (this->*read)(value, key, at); };
 }
 
+KitDecoder::Handler KitDecoder::listReader(Reader readItem)
+{
+    return [this, readItem](const YAML::Node &key, const YAML::Node &value, const At &at) {
+        eachMapping(value, key, at, readItem);
+    };
+}
+
 void KitDecoder::fields(const YAML::Node &map, const At &at, const std::vector<Field> &known)
 {
     QHash<QString, Loc> seen;
