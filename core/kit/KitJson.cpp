@@ -28,6 +28,15 @@ QJsonObject pairsObject(const QList<QPair<QString, QString>> &pairs)
     return object;
 }
 
+/** @p list as a JSON array, each item written by @p toJson. */
+template <typename Item, typename ToJson> QJsonArray arrayOf(const QList<Item> &list, ToJson toJson)
+{
+    QJsonArray array;
+    for (const Item &item : list)
+        array.append(toJson(item));
+    return array;
+}
+
 QJsonObject injectionJson(const Injection &inject)
 {
     QJsonObject object;
@@ -53,10 +62,7 @@ QJsonObject credentialJson(const Credential &credential)
         QJsonObject apiKey;
         apiKey.insert(QStringLiteral("name"), credential.apiKey->name);
         apiKey.insert(QStringLiteral("proxyManaged"), credential.apiKey->proxyManaged);
-        QJsonArray inject;
-        for (const Injection &i : credential.apiKey->inject)
-            inject.append(injectionJson(i));
-        apiKey.insert(QStringLiteral("inject"), inject);
+        apiKey.insert(QStringLiteral("inject"), arrayOf(credential.apiKey->inject, injectionJson));
         object.insert(QStringLiteral("apiKey"), apiKey);
     }
     if (credential.oauth) {
@@ -145,67 +151,59 @@ QJsonObject argsJson(const Kit &kit)
     return args;
 }
 
-QJsonArray portsJson(const QList<Port> &list)
+QJsonObject portJson(const Port &port)
 {
-    QJsonArray ports;
-    for (const Port &port : list) {
-        QJsonObject p{{QStringLiteral("container"), port.container}, {QStringLiteral("protocol"), port.protocol}};
-        putText(p, "name", port.name);
-        ports.append(p);
-    }
-    return ports;
+    QJsonObject object{{QStringLiteral("container"), port.container}, {QStringLiteral("protocol"), port.protocol}};
+    putText(object, "name", port.name);
+    return object;
+}
+
+QJsonObject installJson(const InstallCommand &command)
+{
+    QJsonObject object{{QStringLiteral("command"), command.command},
+                       {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("0") : command.user}};
+    putText(object, "description", command.description);
+    return object;
+}
+
+QJsonObject startupJson(const StartupCommand &command)
+{
+    QJsonObject object{{QStringLiteral("command"), QJsonArray::fromStringList(command.command)},
+                       {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("1000") : command.user},
+                       {QStringLiteral("background"), command.background}};
+    putText(object, "description", command.description);
+    return object;
+}
+
+QJsonObject setupFileJson(const SetupFile &file)
+{
+    QJsonObject object{{QStringLiteral("path"), file.path},
+                       {QStringLiteral("content"), file.content},
+                       {QStringLiteral("mode"), file.mode.isEmpty() ? QStringLiteral("0644") : file.mode},
+                       {QStringLiteral("onlyIfMissing"), file.onlyIfMissing}};
+    putText(object, "description", file.description);
+    return object;
 }
 
 /** The setup block; empty when the kit declares no install, startup or file. */
 QJsonObject setupJson(const Setup &kitSetup)
 {
     QJsonObject setup;
-    if (!kitSetup.install.isEmpty()) {
-        QJsonArray install;
-        for (const InstallCommand &c : kitSetup.install) {
-            QJsonObject o{{QStringLiteral("command"), c.command},
-                          {QStringLiteral("user"), c.user.isEmpty() ? QStringLiteral("0") : c.user}};
-            putText(o, "description", c.description);
-            install.append(o);
-        }
-        setup.insert(QStringLiteral("install"), install);
-    }
-    if (!kitSetup.startup.isEmpty()) {
-        QJsonArray startup;
-        for (const StartupCommand &c : kitSetup.startup) {
-            QJsonObject o{{QStringLiteral("command"), QJsonArray::fromStringList(c.command)},
-                          {QStringLiteral("user"), c.user.isEmpty() ? QStringLiteral("1000") : c.user},
-                          {QStringLiteral("background"), c.background}};
-            putText(o, "description", c.description);
-            startup.append(o);
-        }
-        setup.insert(QStringLiteral("startup"), startup);
-    }
-    if (!kitSetup.files.isEmpty()) {
-        QJsonArray files;
-        for (const SetupFile &f : kitSetup.files) {
-            QJsonObject o{{QStringLiteral("path"), f.path},
-                          {QStringLiteral("content"), f.content},
-                          {QStringLiteral("mode"), f.mode.isEmpty() ? QStringLiteral("0644") : f.mode},
-                          {QStringLiteral("onlyIfMissing"), f.onlyIfMissing}};
-            putText(o, "description", f.description);
-            files.append(o);
-        }
-        setup.insert(QStringLiteral("files"), files);
-    }
+    if (!kitSetup.install.isEmpty())
+        setup.insert(QStringLiteral("install"), arrayOf(kitSetup.install, installJson));
+    if (!kitSetup.startup.isEmpty())
+        setup.insert(QStringLiteral("startup"), arrayOf(kitSetup.startup, startupJson));
+    if (!kitSetup.files.isEmpty())
+        setup.insert(QStringLiteral("files"), arrayOf(kitSetup.files, setupFileJson));
     return setup;
 }
 
-QJsonArray volumesJson(const QList<Volume> &list)
+QJsonObject volumeJson(const Volume &volume)
 {
-    QJsonArray volumes;
-    for (const Volume &v : list) {
-        QJsonObject o{{QStringLiteral("path"), v.path}, {QStringLiteral("type"), v.type}};
-        putText(o, "size", v.size);
-        putText(o, "mode", v.mode);
-        volumes.append(o);
-    }
-    return volumes;
+    QJsonObject object{{QStringLiteral("path"), volume.path}, {QStringLiteral("type"), volume.type}};
+    putText(object, "size", volume.size);
+    putText(object, "mode", volume.mode);
+    return object;
 }
 
 // Text form: one "key: value" per line, nested blocks indented by two spaces.
@@ -368,13 +366,9 @@ QJsonObject toJson(const Kit &kit)
         object.insert(QStringLiteral("permissions"), QJsonObject{{QStringLiteral("network"), network}});
     }
     if (!kit.ports.isEmpty())
-        object.insert(QStringLiteral("ports"), portsJson(kit.ports));
-    if (!kit.credentials.isEmpty()) {
-        QJsonArray credentials;
-        for (const Credential &c : kit.credentials)
-            credentials.append(credentialJson(c));
-        object.insert(QStringLiteral("credentials"), credentials);
-    }
+        object.insert(QStringLiteral("ports"), arrayOf(kit.ports, portJson));
+    if (!kit.credentials.isEmpty())
+        object.insert(QStringLiteral("credentials"), arrayOf(kit.credentials, credentialJson));
     if (!kit.environment.isEmpty())
         object.insert(QStringLiteral("environment"),
                       QJsonObject{{QStringLiteral("variables"), pairsObject(kit.environment)}});
@@ -382,7 +376,7 @@ QJsonObject toJson(const Kit &kit)
     if (!setup.isEmpty())
         object.insert(QStringLiteral("setup"), setup);
     if (!kit.volumes.isEmpty())
-        object.insert(QStringLiteral("volumes"), volumesJson(kit.volumes));
+        object.insert(QStringLiteral("volumes"), arrayOf(kit.volumes, volumeJson));
     if (!kit.files.isEmpty()) {
         QJsonArray files;
         for (const KitFile &f : kit.files)
