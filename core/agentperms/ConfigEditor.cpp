@@ -25,6 +25,13 @@ qsizetype lineStart(const QString &text, qsizetype offset)
     return offset > 0 ? text.lastIndexOf(u'\n', offset - 1) + 1 : 0;
 }
 
+// True when nothing but blanks comes before @p offset on its line.
+bool startsItsLine(const QString &text, qsizetype offset)
+{
+    const qsizetype start = lineStart(text, offset);
+    return text.mid(start, offset - start).trimmed().isEmpty();
+}
+
 // True when nothing but blanks and a `//` comment follows @p offset on its line.
 bool restOfLineIsEmpty(const QString &text, qsizetype offset)
 {
@@ -87,6 +94,17 @@ std::optional<JsonNode> ConfigEditor::parse(QString *error) const
     return root;
 }
 
+bool ConfigEditor::locateSurface(const QString &surface, std::optional<JsonNode> *root, const JsonNode::Member **entry,
+                                 QString *error) const
+{
+    *root = parse(error);
+    if (!*root)
+        return false;
+    error->clear();
+    *entry = findSurface(**root, surface, error);
+    return error->isEmpty();
+}
+
 const JsonNode::Member *ConfigEditor::findSurface(const JsonNode &root, const QString &surface, QString *error) const
 {
     const JsonNode *permission = root.member(kPermission);
@@ -110,7 +128,7 @@ QString ConfigEditor::memberIndent(const JsonNode &object) const
 {
     if (!object.members.empty()) {
         const qsizetype key = object.members.front().keyBegin;
-        if (m_text.mid(lineStart(m_text, key), key - lineStart(m_text, key)).trimmed().isEmpty())
+        if (startsItsLine(m_text, key))
             return indentOf(key);
     }
     return indentOf(object.begin) + m_unit;
@@ -155,7 +173,7 @@ void ConfigEditor::removeMember(const JsonNode &object, std::size_t index)
 {
     const JsonNode::Member &member = object.members[index];
     const qsizetype start = lineStart(m_text, member.keyBegin);
-    const bool ownLine = m_text.mid(start, member.keyBegin - start).trimmed().isEmpty();
+    const bool ownLine = startsItsLine(m_text, member.keyBegin);
     qsizetype after = member.value.end;
     while (after < m_text.size() && isBlank(m_text.at(after)))
         ++after;
@@ -181,6 +199,16 @@ void ConfigEditor::removeMember(const JsonNode &object, std::size_t index)
     }
 }
 
+void ConfigEditor::removeLastMemberNamed(const JsonNode &object, const QString &key)
+{
+    for (std::size_t i = object.members.size(); i-- > 0;) {
+        if (object.members[i].key == key) {
+            removeMember(object, i);
+            return;
+        }
+    }
+}
+
 bool ConfigEditor::setRule(const QString &surface, const QString &pattern, State state, QString *error)
 {
     if (surface.isEmpty() || pattern.isEmpty()) {
@@ -188,12 +216,9 @@ bool ConfigEditor::setRule(const QString &surface, const QString &pattern, State
         return false;
     }
     const QString before = m_text;
-    const std::optional<JsonNode> root = parse(error);
-    if (!root)
-        return false;
-    error->clear();
-    const JsonNode::Member *entry = findSurface(*root, surface, error);
-    if (!error->isEmpty())
+    std::optional<JsonNode> root;
+    const JsonNode::Member *entry = nullptr;
+    if (!locateSurface(surface, &root, &entry, error))
         return false;
     const QString value = jsonQuoted(stateName(state));
     const JsonNode *permission = root->member(kPermission);
@@ -233,12 +258,9 @@ bool ConfigEditor::setRule(const QString &surface, const QString &pattern, State
 
 bool ConfigEditor::setSurface(const QString &surface, State state, QString *error)
 {
-    const std::optional<JsonNode> root = parse(error);
-    if (!root)
-        return false;
-    error->clear();
-    const JsonNode::Member *entry = findSurface(*root, surface, error);
-    if (!error->isEmpty())
+    std::optional<JsonNode> root;
+    const JsonNode::Member *entry = nullptr;
+    if (!locateSurface(surface, &root, &entry, error))
         return false;
     if (!entry) {
         if (!setRule(surface, QStringLiteral("*"), state, error))
@@ -251,12 +273,9 @@ bool ConfigEditor::setSurface(const QString &surface, State state, QString *erro
 
 bool ConfigEditor::removeRule(const QString &surface, const QString &pattern, QString *error)
 {
-    const std::optional<JsonNode> root = parse(error);
-    if (!root)
-        return false;
-    error->clear();
-    const JsonNode::Member *entry = findSurface(*root, surface, error);
-    if (!error->isEmpty())
+    std::optional<JsonNode> root;
+    const JsonNode::Member *entry = nullptr;
+    if (!locateSurface(surface, &root, &entry, error))
         return false;
     if (entry && entry->value.isString() && pattern == QLatin1String("*"))
         return removeSurface(surface, error);
@@ -267,12 +286,7 @@ bool ConfigEditor::removeRule(const QString &surface, const QString &pattern, QS
     const std::vector<JsonNode::Member> &members = entry->value.members;
     if (members.size() == 1)
         return removeSurface(surface, error);
-    for (std::size_t i = members.size(); i-- > 0;) {
-        if (members[i].key == pattern) {
-            removeMember(entry->value, i);
-            break;
-        }
-    }
+    removeLastMemberNamed(entry->value, pattern);
     return true;
 }
 
@@ -286,23 +300,15 @@ bool ConfigEditor::removeSurface(const QString &surface, QString *error)
         *error = QStringLiteral("the config has no surface \"%1\"").arg(surface);
         return false;
     }
-    for (std::size_t i = permission->members.size(); i-- > 0;) {
-        if (permission->members[i].key == surface) {
-            removeMember(*permission, i);
-            break;
-        }
-    }
+    removeLastMemberNamed(*permission, surface);
     return true;
 }
 
 bool ConfigEditor::moveRule(const QString &surface, const QString &pattern, int index, QString *error)
 {
-    const std::optional<JsonNode> root = parse(error);
-    if (!root)
-        return false;
-    error->clear();
-    const JsonNode::Member *entry = findSurface(*root, surface, error);
-    if (!error->isEmpty())
+    std::optional<JsonNode> root;
+    const JsonNode::Member *entry = nullptr;
+    if (!locateSurface(surface, &root, &entry, error))
         return false;
     if (!entry || !entry->value.isObject() || !entry->value.member(pattern)) {
         *error = QStringLiteral("surface \"%1\" has no pattern \"%2\"").arg(surface, pattern);
@@ -320,11 +326,8 @@ bool ConfigEditor::moveRule(const QString &surface, const QString &pattern, int 
         return true;
     order.erase(order.begin() + qsizetype(from));
     order.insert(order.begin() + qsizetype(to), from);
-    if (std::all_of(members.cbegin(), members.cend(), [this](const JsonNode::Member &m) {
-            return m_text.mid(lineStart(m_text, m.keyBegin), m.keyBegin - lineStart(m_text, m.keyBegin))
-                .trimmed()
-                .isEmpty();
-        })) {
+    if (std::all_of(members.cbegin(), members.cend(),
+                    [this](const JsonNode::Member &m) { return startsItsLine(m_text, m.keyBegin); })) {
         moveLines(members, order);
         return true;
     }

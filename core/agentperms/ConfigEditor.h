@@ -46,9 +46,14 @@ public:
 private:
     std::optional<JsonNode> parse(QString *error) const;
     const JsonNode::Member *findSurface(const JsonNode &root, const QString &surface, QString *error) const;
+    /** Parses the text into @p root and finds @p surface in it (@p entry null when absent). */
+    bool locateSurface(const QString &surface, std::optional<JsonNode> *root, const JsonNode::Member **entry,
+                       QString *error) const;
     /** Appends `"key": VALUE` as the last member of @p object. @p value is already rendered. */
     void appendMember(const JsonNode &object, const QString &key, const QString &value);
     void removeMember(const JsonNode &object, std::size_t index);
+    /** Removes the last member of @p object named @p key, if there is one. */
+    void removeLastMemberNamed(const JsonNode &object, const QString &key);
     void moveLines(const std::vector<JsonNode::Member> &members, const std::vector<std::size_t> &order);
     QString indentOf(qsizetype offset) const;
     QString memberIndent(const JsonNode &object) const;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "agentperms/Jsonc.h"
 
+#include "common/QuotedString.h"
+
 namespace paddock::agentperms {
 namespace {
 
@@ -332,32 +334,7 @@ int columnAt(const QString &text, qsizetype offset)
 
 QString jsonQuoted(const QString &value)
 {
-    QString out = QStringLiteral("\"");
-    for (const QChar c : value) {
-        switch (c.unicode()) {
-        case '"':
-            out += QLatin1String("\\\"");
-            break;
-        case '\\':
-            out += QLatin1String("\\\\");
-            break;
-        case '\n':
-            out += QLatin1String("\\n");
-            break;
-        case '\r':
-            out += QLatin1String("\\r");
-            break;
-        case '\t':
-            out += QLatin1String("\\t");
-            break;
-        default:
-            if (c.unicode() < 0x20)
-                out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-            else
-                out += c;
-        }
-    }
-    return out + QLatin1Char('"');
+    return doubleQuoted(value, ControlEscape::Json);
 }
 
 } // namespace paddock::agentperms

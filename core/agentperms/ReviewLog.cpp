@@ -25,6 +25,19 @@ QString field(const QJsonObject &object, const char *key)
     return value.isString() ? value.toString().left(kMaxFieldChars) : QString();
 }
 
+/** Which text member of an AgentDecision a JSON key fills. */
+struct FieldKey
+{
+    QString AgentDecision::*member;
+    const char *key;
+};
+
+void readFields(AgentDecision &decision, const QJsonObject &object, std::initializer_list<FieldKey> keys)
+{
+    for (const FieldKey &each : keys)
+        decision.*each.member = field(object, each.key);
+}
+
 } // namespace
 
 QString AgentDecision::value() const
@@ -55,16 +68,17 @@ AgentDecision AgentDecision::fromJson(const QJsonObject &o)
 {
     AgentDecision d;
     d.time = QDateTime::fromString(o.value(QLatin1String("time")).toString(), Qt::ISODateWithMs);
-    d.event = field(o, "event");
     d.state = stateFromName(field(o, "state")).value_or(State::Deny);
-    d.tool = field(o, "tool");
-    d.path = field(o, "path");
-    d.command = field(o, "command");
-    d.target = field(o, "target");
-    d.resolution = field(o, "resolution");
-    d.matched = field(o, "matched");
-    d.origin = field(o, "origin");
-    d.callId = field(o, "callId");
+    readFields(d, o,
+               {{&AgentDecision::event, "event"},
+                {&AgentDecision::tool, "tool"},
+                {&AgentDecision::path, "path"},
+                {&AgentDecision::command, "command"},
+                {&AgentDecision::target, "target"},
+                {&AgentDecision::resolution, "resolution"},
+                {&AgentDecision::matched, "matched"},
+                {&AgentDecision::origin, "origin"},
+                {&AgentDecision::callId, "callId"}});
     return d;
 }
 
@@ -89,13 +103,14 @@ std::optional<AgentDecision> parseReviewLine(const QByteArray &line)
     d.time = QDateTime::fromString(field(o, "timestamp"), Qt::ISODateWithMs);
     if (!d.time.isValid())
         d.time = QDateTime::currentDateTimeUtc();
-    d.tool = field(o, "toolName");
-    d.path = field(o, "path");
-    d.command = field(o, "command");
-    d.target = field(o, "target");
-    d.resolution = field(o, "resolution");
-    d.origin = field(o, "origin");
-    d.callId = field(o, "toolCallId");
+    readFields(d, o,
+               {{&AgentDecision::tool, "toolName"},
+                {&AgentDecision::path, "path"},
+                {&AgentDecision::command, "command"},
+                {&AgentDecision::target, "target"},
+                {&AgentDecision::resolution, "resolution"},
+                {&AgentDecision::origin, "origin"},
+                {&AgentDecision::callId, "toolCallId"}});
     if (d.callId.isEmpty())
         d.callId = field(o, "requestId");
     static const QRegularExpression matched(QStringLiteral("\\(matched '([^']*)'\\)"));

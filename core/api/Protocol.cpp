@@ -49,11 +49,80 @@ Reply decodeReply(const QJsonObject &object)
     return Reply::success(object.value(QLatin1String("result")).toObject());
 }
 
-bool fail(DecodeError *error, const char *code, const QString &message, std::optional<qint64> id = std::nullopt)
+std::optional<Message> refuse(DecodeError *error, const char *code, const QString &message,
+                              std::optional<qint64> id = std::nullopt)
 {
     if (error)
         *error = DecodeError{QLatin1String(code), message, id};
-    return false;
+    return std::nullopt;
+}
+
+std::optional<Message> decodeHello(const QJsonObject &object, DecodeError *error)
+{
+    const QJsonValue hello = object.value(QLatin1String("hello"));
+    if (!hello.isObject())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("\"hello\" must be an object"));
+    Message message;
+    message.kind = Message::Kind::Hello;
+    message.hello = hello.toObject();
+    return message;
+}
+
+std::optional<Message> decodeRequest(const QJsonObject &object, DecodeError *error)
+{
+    const std::optional<qint64> id = integerId(object.value(QLatin1String("id")));
+    if (!id)
+        return refuse(error, errors::kInvalidRequest,
+                      QStringLiteral("a request needs an \"id\" that is a non-negative integer"));
+    const QJsonValue method = object.value(QLatin1String("method"));
+    if (!method.isString() || method.toString().isEmpty())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("\"method\" must be a non-empty string"), id);
+    const QJsonValue params = object.value(QLatin1String("params"));
+    if (!params.isUndefined() && !params.isNull() && !params.isObject())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("\"params\" must be an object"), id);
+    Message message;
+    message.kind = Message::Kind::Request;
+    message.id = id;
+    message.method = method.toString();
+    message.params = params.toObject();
+    return message;
+}
+
+std::optional<Message> decodeEvent(const QJsonObject &object, DecodeError *error)
+{
+    const QJsonValue event = object.value(QLatin1String("event"));
+    if (!event.isString())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("\"event\" must be a string"));
+    Message message;
+    message.kind = Message::Kind::Event;
+    message.event = event.toString();
+    message.data = object.value(QLatin1String("data")).toObject();
+    return message;
+}
+
+// A message with "result" or "error": a response to a request, or an error about the connection.
+std::optional<Message> decodeResponse(const QJsonObject &object, DecodeError *error)
+{
+    const bool hasError = object.contains(QLatin1String("error"));
+    if (hasError && !object.value(QLatin1String("error")).isObject())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("\"error\" must be an object"));
+    Message message;
+    if (object.contains(QLatin1String("id"))) {
+        const QJsonValue idValue = object.value(QLatin1String("id"));
+        message.kind = Message::Kind::Response;
+        if (!idValue.isNull()) {
+            message.id = integerId(idValue);
+            if (!message.id)
+                return refuse(error, errors::kInvalidRequest,
+                              QStringLiteral("\"id\" must be a non-negative integer or null"));
+        }
+    } else if (hasError) {
+        message.kind = Message::Kind::Error;
+    } else {
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("a response needs an \"id\""));
+    }
+    message.reply = decodeReply(object);
+    return message;
 }
 
 } // namespace
@@ -62,96 +131,23 @@ std::optional<Message> decodeMessage(const QByteArray &line, DecodeError *error)
 {
     QJsonParseError parseError{};
     const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        fail(error, errors::kMalformedJson,
-             QStringLiteral("malformed JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
-        return std::nullopt;
-    }
-    if (!document.isObject()) {
-        fail(error, errors::kInvalidRequest, QStringLiteral("a message must be a JSON object"));
-        return std::nullopt;
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return refuse(
+            error, errors::kMalformedJson,
+            QStringLiteral("malformed JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString()));
+    if (!document.isObject())
+        return refuse(error, errors::kInvalidRequest, QStringLiteral("a message must be a JSON object"));
     const QJsonObject object = document.object();
-    Message message;
-
-    if (object.contains(QLatin1String("hello"))) {
-        const QJsonValue hello = object.value(QLatin1String("hello"));
-        if (!hello.isObject()) {
-            fail(error, errors::kInvalidRequest, QStringLiteral("\"hello\" must be an object"));
-            return std::nullopt;
-        }
-        message.kind = Message::Kind::Hello;
-        message.hello = hello.toObject();
-        return message;
-    }
-
-    if (object.contains(QLatin1String("method"))) {
-        const std::optional<qint64> id = integerId(object.value(QLatin1String("id")));
-        if (!id) {
-            fail(error, errors::kInvalidRequest,
-                 QStringLiteral("a request needs an \"id\" that is a non-negative integer"));
-            return std::nullopt;
-        }
-        const QJsonValue method = object.value(QLatin1String("method"));
-        if (!method.isString() || method.toString().isEmpty()) {
-            fail(error, errors::kInvalidRequest, QStringLiteral("\"method\" must be a non-empty string"), id);
-            return std::nullopt;
-        }
-        const QJsonValue params = object.value(QLatin1String("params"));
-        if (!params.isUndefined() && !params.isNull() && !params.isObject()) {
-            fail(error, errors::kInvalidRequest, QStringLiteral("\"params\" must be an object"), id);
-            return std::nullopt;
-        }
-        message.kind = Message::Kind::Request;
-        message.id = id;
-        message.method = method.toString();
-        message.params = params.toObject();
-        return message;
-    }
-
-    if (object.contains(QLatin1String("event"))) {
-        const QJsonValue event = object.value(QLatin1String("event"));
-        if (!event.isString()) {
-            fail(error, errors::kInvalidRequest, QStringLiteral("\"event\" must be a string"));
-            return std::nullopt;
-        }
-        message.kind = Message::Kind::Event;
-        message.event = event.toString();
-        message.data = object.value(QLatin1String("data")).toObject();
-        return message;
-    }
-
-    const bool hasResult = object.contains(QLatin1String("result"));
-    const bool hasError = object.contains(QLatin1String("error"));
-    if (hasResult || hasError) {
-        if (hasError && !object.value(QLatin1String("error")).isObject()) {
-            fail(error, errors::kInvalidRequest, QStringLiteral("\"error\" must be an object"));
-            return std::nullopt;
-        }
-        if (object.contains(QLatin1String("id"))) {
-            const QJsonValue idValue = object.value(QLatin1String("id"));
-            message.kind = Message::Kind::Response;
-            if (!idValue.isNull()) {
-                message.id = integerId(idValue);
-                if (!message.id) {
-                    fail(error, errors::kInvalidRequest,
-                         QStringLiteral("\"id\" must be a non-negative integer or null"));
-                    return std::nullopt;
-                }
-            }
-        } else if (hasError) {
-            message.kind = Message::Kind::Error;
-        } else {
-            fail(error, errors::kInvalidRequest, QStringLiteral("a response needs an \"id\""));
-            return std::nullopt;
-        }
-        message.reply = decodeReply(object);
-        return message;
-    }
-
-    fail(error, errors::kInvalidRequest,
-         QStringLiteral("the message is neither a hello, a request, a response nor an event"));
-    return std::nullopt;
+    if (object.contains(QLatin1String("hello")))
+        return decodeHello(object, error);
+    if (object.contains(QLatin1String("method")))
+        return decodeRequest(object, error);
+    if (object.contains(QLatin1String("event")))
+        return decodeEvent(object, error);
+    if (object.contains(QLatin1String("result")) || object.contains(QLatin1String("error")))
+        return decodeResponse(object, error);
+    return refuse(error, errors::kInvalidRequest,
+                  QStringLiteral("the message is neither a hello, a request, a response nor an event"));
 }
 
 QByteArray encodeLine(const QJsonObject &object)

@@ -67,6 +67,172 @@ QJsonObject ruleJson(const BundleRule &rule)
             {QStringLiteral("scope"), rule.scope.toString()}};
 }
 
+std::optional<QJsonObject> readRoot(Reader &read, const QByteArray &text)
+{
+    if (text.size() > BundleManifest::kMaxSize) {
+        read.fail(QStringLiteral("larger than %1 bytes").arg(BundleManifest::kMaxSize));
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        read.fail(parseError.error != QJsonParseError::NoError
+                      ? QStringLiteral("not valid JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset)
+                      : QStringLiteral("not a JSON object"));
+        return std::nullopt;
+    }
+    const QJsonObject root = document.object();
+    if (!read.onlyKeys(root, QStringLiteral("the manifest"),
+                       {QStringLiteral("format"), QStringLiteral("formatVersion"), QStringLiteral("createdBy"),
+                        QStringLiteral("kit"), QStringLiteral("policy"), QStringLiteral("secrets"),
+                        QStringLiteral("notes")}))
+        return std::nullopt;
+    if (root.value(QLatin1String("format")).toString() != QLatin1String("paddock-bundle")) {
+        read.fail(QStringLiteral("'format' is not \"paddock-bundle\""));
+        return std::nullopt;
+    }
+    return root;
+}
+
+std::optional<int> readFormatVersion(Reader &read, const QJsonObject &root)
+{
+    const QJsonValue version = root.value(QLatin1String("formatVersion"));
+    if (!version.isDouble() || version.toDouble() != double(version.toInt()) || version.toInt() < 1) {
+        read.fail(QStringLiteral("'formatVersion' must be a positive whole number"));
+        return std::nullopt;
+    }
+    if (version.toInt() > BundleManifest::kFormatVersion) {
+        read.fail(QStringLiteral("the bundle has format version %1; this Paddock reads version %2: update Paddock")
+                      .arg(version.toInt())
+                      .arg(BundleManifest::kFormatVersion));
+        return std::nullopt;
+    }
+    return version.toInt();
+}
+
+std::optional<QString> readKitName(Reader &read, const QJsonObject &root)
+{
+    const QJsonObject kit = root.value(QLatin1String("kit")).toObject();
+    if (!root.value(QLatin1String("kit")).isObject() ||
+        !read.onlyKeys(kit, QStringLiteral("'kit'"), {QStringLiteral("name"), QStringLiteral("path")})) {
+        read.fail(QStringLiteral("'kit' must be an object with 'name' and 'path'"));
+        return std::nullopt;
+    }
+    const std::optional<QString> kitName = read.string(kit, QStringLiteral("name"), true, 63);
+    const std::optional<QString> kitPath = read.string(kit, QStringLiteral("path"), true);
+    if (!kitName || !kitPath)
+        return std::nullopt;
+    if (*kitPath != BundleManifest::kitFolder()) {
+        read.fail(QStringLiteral("'kit.path' must be \"%1\"").arg(BundleManifest::kitFolder()));
+        return std::nullopt;
+    }
+    if (!kit::rules::isValidKitName(*kitName)) {
+        read.fail(QStringLiteral("'kit.name' must be a kit name (1-64 lowercase letters, digits and inner hyphens), "
+                                 "found '%1'")
+                      .arg(*kitName));
+        return std::nullopt;
+    }
+    return kitName;
+}
+
+std::optional<BundleRule> readRule(Reader &read, const QJsonValue &value)
+{
+    const QJsonObject object = value.toObject();
+    if (!value.isObject() || !read.onlyKeys(object, QStringLiteral("a rule"),
+                                            {QStringLiteral("verdict"), QStringLiteral("pattern"),
+                                             QStringLiteral("scope")})) {
+        read.fail(QStringLiteral("each rule must be an object with verdict, pattern and scope"));
+        return std::nullopt;
+    }
+    const std::optional<policy::Verdict> verdict =
+        policy::verdictFromName(object.value(QLatin1String("verdict")).toString());
+    const std::optional<policy::Scope> scope =
+        policy::Scope::fromString(object.value(QLatin1String("scope")).toString(QStringLiteral("global")));
+    const std::optional<QString> pattern = read.string(object, QStringLiteral("pattern"), true, 300);
+    if (!verdict || !scope || !pattern) {
+        read.fail(QStringLiteral("a rule has an unknown verdict or scope"));
+        return std::nullopt;
+    }
+    BundleRule rule;
+    rule.verdict = *verdict;
+    rule.scope = *scope;
+    rule.pattern = *pattern;
+    return rule;
+}
+
+/** The policy object; the caller reads it only when the manifest has one. */
+std::optional<BundlePolicy> readPolicy(Reader &read, const QJsonObject &root)
+{
+    const QJsonObject policyObject = root.value(QLatin1String("policy")).toObject();
+    if (!root.value(QLatin1String("policy")).isObject() ||
+        !read.onlyKeys(policyObject, QStringLiteral("'policy'"), {QStringLiteral("preset"), QStringLiteral("rules")})) {
+        read.fail(QStringLiteral("'policy' must be an object with 'preset' and 'rules'"));
+        return std::nullopt;
+    }
+    BundlePolicy bundlePolicy;
+    const std::optional<policy::Preset> preset =
+        policy::presetFromName(policyObject.value(QLatin1String("preset")).toString());
+    if (!preset) {
+        read.fail(QStringLiteral("'policy.preset' must be deny-all, balanced or allow-all"));
+        return std::nullopt;
+    }
+    bundlePolicy.preset = *preset;
+    const QJsonArray rules = policyObject.value(QLatin1String("rules")).toArray();
+    if (rules.size() > kMaxRules) {
+        read.fail(QStringLiteral("more than %1 rules").arg(kMaxRules));
+        return std::nullopt;
+    }
+    for (const QJsonValue &value : rules) {
+        const std::optional<BundleRule> rule = readRule(read, value);
+        if (!rule)
+            return std::nullopt;
+        bundlePolicy.rules.append(*rule);
+    }
+    return bundlePolicy;
+}
+
+std::optional<BundleSecret> readSecret(Reader &read, const QJsonValue &value)
+{
+    const QJsonObject object = value.toObject();
+    if (!value.isObject() ||
+        !read.onlyKeys(object, QStringLiteral("a secret"),
+                       {QStringLiteral("service"), QStringLiteral("description"), QStringLiteral("variable"),
+                        QStringLiteral("required"), QStringLiteral("domains")})) {
+        read.fail(QStringLiteral("each secret must be an object"));
+        return std::nullopt;
+    }
+    const std::optional<QString> service = read.string(object, QStringLiteral("service"), true, 128);
+    const std::optional<QString> description = read.string(object, QStringLiteral("description"), false);
+    const std::optional<QString> variable = read.string(object, QStringLiteral("variable"), false, 256);
+    if (!service || !description || !variable)
+        return std::nullopt;
+    BundleSecret secret;
+    secret.service = *service;
+    secret.description = *description;
+    secret.variable = *variable;
+    secret.required = object.value(QLatin1String("required")).toBool();
+    for (const QJsonValue &domain : object.value(QLatin1String("domains")).toArray())
+        secret.domains.append(domain.toString().left(256));
+    return secret;
+}
+
+std::optional<QList<BundleSecret>> readSecrets(Reader &read, const QJsonObject &root)
+{
+    const QJsonArray secrets = root.value(QLatin1String("secrets")).toArray();
+    if (secrets.size() > kMaxSecrets) {
+        read.fail(QStringLiteral("more than %1 secrets").arg(kMaxSecrets));
+        return std::nullopt;
+    }
+    QList<BundleSecret> list;
+    for (const QJsonValue &value : secrets) {
+        const std::optional<BundleSecret> secret = readSecret(read, value);
+        if (!secret)
+            return std::nullopt;
+        list.append(*secret);
+    }
+    return list;
+}
+
 } // namespace
 
 QJsonObject BundleManifest::toJson() const
@@ -99,145 +265,36 @@ std::optional<BundleManifest> BundleManifest::fromJson(const QByteArray &text, Q
 {
     error->clear();
     Reader read(error);
-    if (text.size() > kMaxSize) {
-        read.fail(QStringLiteral("larger than %1 bytes").arg(kMaxSize));
+    const std::optional<QJsonObject> root = readRoot(read, text);
+    if (!root)
         return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        read.fail(parseError.error != QJsonParseError::NoError
-                      ? QStringLiteral("not valid JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset)
-                      : QStringLiteral("not a JSON object"));
-        return std::nullopt;
-    }
-    const QJsonObject root = document.object();
-    if (!read.onlyKeys(root, QStringLiteral("the manifest"),
-                       {QStringLiteral("format"), QStringLiteral("formatVersion"), QStringLiteral("createdBy"),
-                        QStringLiteral("kit"), QStringLiteral("policy"), QStringLiteral("secrets"),
-                        QStringLiteral("notes")}))
-        return std::nullopt;
-    if (root.value(QLatin1String("format")).toString() != QLatin1String("paddock-bundle")) {
-        read.fail(QStringLiteral("'format' is not \"paddock-bundle\""));
-        return std::nullopt;
-    }
     BundleManifest manifest;
-    const QJsonValue version = root.value(QLatin1String("formatVersion"));
-    if (!version.isDouble() || version.toDouble() != double(version.toInt()) || version.toInt() < 1) {
-        read.fail(QStringLiteral("'formatVersion' must be a positive whole number"));
+    const std::optional<int> version = readFormatVersion(read, *root);
+    if (!version)
         return std::nullopt;
-    }
-    if (version.toInt() > kFormatVersion) {
-        read.fail(QStringLiteral("the bundle has format version %1; this Paddock reads version %2: update Paddock")
-                      .arg(version.toInt())
-                      .arg(kFormatVersion));
-        return std::nullopt;
-    }
-    manifest.formatVersion = version.toInt();
+    manifest.formatVersion = *version;
 
-    const std::optional<QString> createdBy = read.string(root, QStringLiteral("createdBy"), false);
-    const std::optional<QString> notes = read.string(root, QStringLiteral("notes"), false, kMaxNotes);
+    const std::optional<QString> createdBy = read.string(*root, QStringLiteral("createdBy"), false);
+    const std::optional<QString> notes = read.string(*root, QStringLiteral("notes"), false, kMaxNotes);
     if (!createdBy || !notes)
         return std::nullopt;
     manifest.createdBy = *createdBy;
     manifest.notes = *notes;
 
-    const QJsonObject kit = root.value(QLatin1String("kit")).toObject();
-    if (!root.value(QLatin1String("kit")).isObject() ||
-        !read.onlyKeys(kit, QStringLiteral("'kit'"), {QStringLiteral("name"), QStringLiteral("path")})) {
-        read.fail(QStringLiteral("'kit' must be an object with 'name' and 'path'"));
+    const std::optional<QString> kitName = readKitName(read, *root);
+    if (!kitName)
         return std::nullopt;
-    }
-    const std::optional<QString> kitName = read.string(kit, QStringLiteral("name"), true, 63);
-    const std::optional<QString> kitPath = read.string(kit, QStringLiteral("path"), true);
-    if (!kitName || !kitPath)
-        return std::nullopt;
-    if (*kitPath != kitFolder()) {
-        read.fail(QStringLiteral("'kit.path' must be \"%1\"").arg(kitFolder()));
-        return std::nullopt;
-    }
-    if (!kit::rules::isValidKitName(*kitName)) {
-        read.fail(QStringLiteral("'kit.name' must be a kit name (1-64 lowercase letters, digits and inner hyphens), "
-                                 "found '%1'")
-                      .arg(*kitName));
-        return std::nullopt;
-    }
     manifest.kitName = *kitName;
 
-    if (root.contains(QLatin1String("policy"))) {
-        const QJsonObject policyObject = root.value(QLatin1String("policy")).toObject();
-        if (!root.value(QLatin1String("policy")).isObject() ||
-            !read.onlyKeys(policyObject, QStringLiteral("'policy'"), {QStringLiteral("preset"), QStringLiteral("rules")})) {
-            read.fail(QStringLiteral("'policy' must be an object with 'preset' and 'rules'"));
+    if (root->contains(QLatin1String("policy"))) {
+        manifest.policy = readPolicy(read, *root);
+        if (!manifest.policy)
             return std::nullopt;
-        }
-        BundlePolicy bundlePolicy;
-        const std::optional<policy::Preset> preset =
-            policy::presetFromName(policyObject.value(QLatin1String("preset")).toString());
-        if (!preset) {
-            read.fail(QStringLiteral("'policy.preset' must be deny-all, balanced or allow-all"));
-            return std::nullopt;
-        }
-        bundlePolicy.preset = *preset;
-        const QJsonArray rules = policyObject.value(QLatin1String("rules")).toArray();
-        if (rules.size() > kMaxRules) {
-            read.fail(QStringLiteral("more than %1 rules").arg(kMaxRules));
-            return std::nullopt;
-        }
-        for (const QJsonValue &value : rules) {
-            const QJsonObject object = value.toObject();
-            if (!value.isObject() || !read.onlyKeys(object, QStringLiteral("a rule"),
-                                                    {QStringLiteral("verdict"), QStringLiteral("pattern"),
-                                                     QStringLiteral("scope")})) {
-                read.fail(QStringLiteral("each rule must be an object with verdict, pattern and scope"));
-                return std::nullopt;
-            }
-            BundleRule rule;
-            const std::optional<policy::Verdict> verdict =
-                policy::verdictFromName(object.value(QLatin1String("verdict")).toString());
-            const std::optional<policy::Scope> scope =
-                policy::Scope::fromString(object.value(QLatin1String("scope")).toString(QStringLiteral("global")));
-            const std::optional<QString> pattern = read.string(object, QStringLiteral("pattern"), true, 300);
-            if (!verdict || !scope || !pattern) {
-                read.fail(QStringLiteral("a rule has an unknown verdict or scope"));
-                return std::nullopt;
-            }
-            rule.verdict = *verdict;
-            rule.scope = *scope;
-            rule.pattern = *pattern;
-            bundlePolicy.rules.append(rule);
-        }
-        manifest.policy = bundlePolicy;
     }
-
-    const QJsonArray secrets = root.value(QLatin1String("secrets")).toArray();
-    if (secrets.size() > kMaxSecrets) {
-        read.fail(QStringLiteral("more than %1 secrets").arg(kMaxSecrets));
+    const std::optional<QList<BundleSecret>> secrets = readSecrets(read, *root);
+    if (!secrets)
         return std::nullopt;
-    }
-    for (const QJsonValue &value : secrets) {
-        const QJsonObject object = value.toObject();
-        if (!value.isObject() ||
-            !read.onlyKeys(object, QStringLiteral("a secret"),
-                           {QStringLiteral("service"), QStringLiteral("description"), QStringLiteral("variable"),
-                            QStringLiteral("required"), QStringLiteral("domains")})) {
-            read.fail(QStringLiteral("each secret must be an object"));
-            return std::nullopt;
-        }
-        BundleSecret secret;
-        const std::optional<QString> service = read.string(object, QStringLiteral("service"), true, 128);
-        const std::optional<QString> description = read.string(object, QStringLiteral("description"), false);
-        const std::optional<QString> variable = read.string(object, QStringLiteral("variable"), false, 256);
-        if (!service || !description || !variable)
-            return std::nullopt;
-        secret.service = *service;
-        secret.description = *description;
-        secret.variable = *variable;
-        secret.required = object.value(QLatin1String("required")).toBool();
-        for (const QJsonValue &domain : object.value(QLatin1String("domains")).toArray())
-            secret.domains.append(domain.toString().left(256));
-        manifest.secrets.append(secret);
-    }
+    manifest.secrets = *secrets;
     return manifest;
 }
 

@@ -149,6 +149,90 @@ QString checkEntryPath(const QString &path, int maxDepth)
     return {};
 }
 
+namespace {
+
+/** What an entry's header says, once checked. */
+struct EntryHeader
+{
+    QString path;
+    char type = '0';
+    qint64 size = 0;
+};
+
+// The ustar header at @p position: magic, checksum, a UTF-8 name that is a safe path, a file or
+// folder type, and a readable size within the entry limit.
+std::optional<EntryHeader> readHeader(const char *header, qsizetype position, const TarLimits &limits,
+                                      QString *error)
+{
+    const auto fail = [error](const QString &message) {
+        *error = message;
+        return std::nullopt;
+    };
+    if (fieldBytes(header, kMagic).left(5) != "ustar")
+        return fail(position == 0 ? QStringLiteral("not a Paddock bundle: the file is not a tar (ustar) archive")
+                                  : QStringLiteral("the archive is damaged: no tar header at byte %1").arg(position));
+    const std::optional<qint64> stored = octalField(header, kChecksum);
+    if (!stored || *stored != headerChecksum(header))
+        return fail(QStringLiteral("the archive is damaged: bad header checksum at byte %1").arg(position));
+
+    QByteArray rawName = fieldBytes(header, kName);
+    const QByteArray prefix = fieldBytes(header, kPrefix);
+    if (!prefix.isEmpty())
+        rawName = prefix + '/' + rawName;
+    EntryHeader entry;
+    entry.path = QString::fromUtf8(rawName);
+    if (entry.path.toUtf8() != rawName)
+        return fail(QStringLiteral("an entry's name is not valid UTF-8 (header at byte %1)").arg(position));
+    entry.type = header[kTypeflag];
+    if (entry.type == '5' && entry.path.endsWith(QLatin1Char('/')))
+        entry.path.chop(1);
+    if (entry.type != '0' && entry.type != '\0' && entry.type != '5')
+        return fail(QStringLiteral("entry %1 is %2; a bundle holds only files and folders")
+                        .arg(quoted(entry.path), describeType(entry.type)));
+    if (const QString problem = checkEntryPath(entry.path, limits.maxDepth); !problem.isEmpty())
+        return fail(problem);
+
+    const std::optional<qint64> size = octalField(header, kSize);
+    if (!size)
+        return fail(QStringLiteral("entry %1 has an unreadable size").arg(quoted(entry.path)));
+    if (entry.type == '5' && *size != 0)
+        return fail(QStringLiteral("folder entry %1 has a size").arg(quoted(entry.path)));
+    if (*size > limits.maxEntrySize)
+        return fail(QStringLiteral("entry %1 is too large (%2 bytes; at most %3)")
+                        .arg(quoted(entry.path))
+                        .arg(*size)
+                        .arg(limits.maxEntrySize));
+    entry.size = *size;
+    return entry;
+}
+
+/** The paths read so far: no entry may replace another, sit under a file, or be a file where a folder is. */
+class EntryTree
+{
+public:
+    /** Adds @p path; an error sentence when it clashes with what is there. */
+    QString add(const QString &path, bool isDirectory)
+    {
+        if (m_files.contains(path) || (!isDirectory && m_directories.contains(path)))
+            return QStringLiteral("entry %1 appears twice").arg(quoted(path));
+        for (qsizetype slash = path.indexOf(QLatin1Char('/')); slash > 0;
+             slash = path.indexOf(QLatin1Char('/'), slash + 1)) {
+            const QString parent = path.left(slash);
+            if (m_files.contains(parent))
+                return QStringLiteral("entry %1 lies under the file %2").arg(quoted(path), quoted(parent));
+            m_directories.insert(parent);
+        }
+        (isDirectory ? m_directories : m_files).insert(path);
+        return {};
+    }
+
+private:
+    QSet<QString> m_files;
+    QSet<QString> m_directories;
+};
+
+} // namespace
+
 TarReadResult readTar(const QByteArray &archive, const TarLimits &limits)
 {
     TarReadResult result;
@@ -157,8 +241,7 @@ TarReadResult readTar(const QByteArray &archive, const TarLimits &limits)
         result.error = message;
         return result;
     };
-    QSet<QString> files;
-    QSet<QString> directories;
+    EntryTree tree;
     qint64 total = 0;
     qsizetype position = 0;
     for (;;) {
@@ -169,63 +252,25 @@ TarReadResult readTar(const QByteArray &archive, const TarLimits &limits)
         const char *header = archive.constData() + position;
         if (isZeroBlock(header))
             break; // the end marker; what follows is padding
-        if (fieldBytes(header, kMagic).left(5) != "ustar")
-            return fail(position == 0 ? QStringLiteral("not a Paddock bundle: the file is not a tar (ustar) archive")
-                                      : QStringLiteral("the archive is damaged: no tar header at byte %1").arg(position));
-        const std::optional<qint64> stored = octalField(header, kChecksum);
-        if (!stored || *stored != headerChecksum(header))
-            return fail(QStringLiteral("the archive is damaged: bad header checksum at byte %1").arg(position));
-
-        QByteArray rawName = fieldBytes(header, kName);
-        const QByteArray prefix = fieldBytes(header, kPrefix);
-        if (!prefix.isEmpty())
-            rawName = prefix + '/' + rawName;
-        QString path = QString::fromUtf8(rawName);
-        if (path.toUtf8() != rawName)
-            return fail(QStringLiteral("an entry's name is not valid UTF-8 (header at byte %1)").arg(position));
-        const char type = header[kTypeflag];
-        if (type == '5' && path.endsWith(QLatin1Char('/')))
-            path.chop(1);
-        if (type != '0' && type != '\0' && type != '5')
-            return fail(QStringLiteral("entry %1 is %2; a bundle holds only files and folders")
-                            .arg(quoted(path), describeType(type)));
-        if (const QString problem = checkEntryPath(path, limits.maxDepth); !problem.isEmpty())
-            return fail(problem);
-
-        const std::optional<qint64> size = octalField(header, kSize);
-        if (!size)
-            return fail(QStringLiteral("entry %1 has an unreadable size").arg(quoted(path)));
-        if (type == '5' && *size != 0)
-            return fail(QStringLiteral("folder entry %1 has a size").arg(quoted(path)));
-        if (*size > limits.maxEntrySize)
-            return fail(QStringLiteral("entry %1 is too large (%2 bytes; at most %3)")
-                            .arg(quoted(path))
-                            .arg(*size)
-                            .arg(limits.maxEntrySize));
-        total += *size;
+        QString error;
+        const std::optional<EntryHeader> read = readHeader(header, position, limits, &error);
+        if (!read)
+            return fail(error);
+        const QString &path = read->path;
+        total += read->size;
         if (total > limits.maxTotalSize)
             return fail(QStringLiteral("the archive holds more than %1 bytes (at entry %2)")
                             .arg(limits.maxTotalSize)
                             .arg(quoted(path)));
         if (result.entries.size() >= limits.maxEntries)
             return fail(QStringLiteral("the archive holds more than %1 entries").arg(limits.maxEntries));
-
-        // No entry may replace another, or sit under a file, or be a file where a folder is.
-        const bool isDirectory = type == '5';
-        if (files.contains(path) || (!isDirectory && directories.contains(path)))
-            return fail(QStringLiteral("entry %1 appears twice").arg(quoted(path)));
-        for (qsizetype slash = path.indexOf(QLatin1Char('/')); slash > 0;
-             slash = path.indexOf(QLatin1Char('/'), slash + 1)) {
-            const QString parent = path.left(slash);
-            if (files.contains(parent))
-                return fail(QStringLiteral("entry %1 lies under the file %2").arg(quoted(path), quoted(parent)));
-            directories.insert(parent);
-        }
-        (isDirectory ? directories : files).insert(path);
+        const bool isDirectory = read->type == '5';
+        if (const QString clash = tree.add(path, isDirectory); !clash.isEmpty())
+            return fail(clash);
 
         position += kBlock;
-        const qint64 padded = (*size + kBlock - 1) / kBlock * kBlock;
-        if (archive.size() - position < *size)
+        const qint64 padded = (read->size + kBlock - 1) / kBlock * kBlock;
+        if (archive.size() - position < read->size)
             return fail(QStringLiteral("the archive is truncated inside entry %1").arg(quoted(path)));
         TarEntry entry;
         entry.path = path;
@@ -233,7 +278,7 @@ TarReadResult readTar(const QByteArray &archive, const TarLimits &limits)
         const std::optional<qint64> mode = octalField(header, kMode);
         entry.executable = !isDirectory && mode && (*mode & 0100);
         if (!isDirectory)
-            entry.data = archive.mid(position, qsizetype(*size));
+            entry.data = archive.mid(position, qsizetype(read->size));
         result.entries.append(std::move(entry));
         position += std::min<qint64>(padded, archive.size() - position);
     }

@@ -1,82 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "events/EventStore.h"
+// The event log's connection: the file, its pragmas and prepared statements, and failures.
+#include "events/EventStorePrivate.h"
 
 #include "common/Paths.h"
 
 #include <QAtomicInteger>
 #include <QFile>
 #include <QFileInfo>
-#include <QHash>
-#include <QLoggingCategory>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QVariant>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <fcntl.h>
-#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace paddock::events {
-namespace {
+namespace detail {
 
 Q_LOGGING_CATEGORY(lcEventStore, "paddock.events.store")
 
-// Each step brings the schema from version N-1 to N. Steps are only ever appended: a
-// database written by any earlier build is brought forward, one transaction per step.
-const QList<QStringList> &migrations()
-{
-    static const QList<QStringList> steps = {
-        // 1: refusals and failures one row each; allowed connections as running totals.
-        {
-            QStringLiteral("CREATE TABLE events ("
-                           " id INTEGER PRIMARY KEY,"
-                           " time_ms INTEGER NOT NULL,"
-                           " sandbox TEXT NOT NULL, kit TEXT NOT NULL,"
-                           " host TEXT NOT NULL, port INTEGER NOT NULL, protocol TEXT NOT NULL,"
-                           " outcome TEXT NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,"
-                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL)"),
-            QStringLiteral("CREATE INDEX events_by_time ON events (time_ms)"),
-            QStringLiteral("CREATE INDEX events_by_sandbox ON events (sandbox, time_ms)"),
-            QStringLiteral("CREATE TABLE allowed ("
-                           " sandbox TEXT NOT NULL, host TEXT NOT NULL, port INTEGER NOT NULL,"
-                           " rule TEXT NOT NULL, kit TEXT NOT NULL,"
-                           " count INTEGER NOT NULL, first_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL,"
-                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL,"
-                           " PRIMARY KEY (sandbox, host, port, rule))"),
-            QStringLiteral("CREATE INDEX allowed_by_last ON allowed (last_ms)"),
-        },
-        // 2: refusals also summed per group at write time, so `policy log` reads a few hundred
-        // rows instead of grouping every stored refusal.
-        {
-            QStringLiteral("CREATE TABLE refusal_groups ("
-                           " outcome TEXT NOT NULL, sandbox TEXT NOT NULL, host TEXT NOT NULL,"
-                           " port INTEGER NOT NULL, rule TEXT NOT NULL,"
-                           " kit TEXT NOT NULL, protocol TEXT NOT NULL, reason TEXT NOT NULL,"
-                           " count INTEGER NOT NULL, last_ms INTEGER NOT NULL,"
-                           " PRIMARY KEY (outcome, sandbox, host, port, rule))"),
-            QStringLiteral("CREATE INDEX refusal_groups_by_last ON refusal_groups (outcome, last_ms)"),
-            // With a single MAX(), SQLite takes the bare columns from the newest row of each group.
-            QStringLiteral("INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason,"
-                           " count, last_ms)"
-                           " SELECT outcome, sandbox, host, port, rule, kit, protocol, reason, COUNT(*), MAX(time_ms)"
-                           " FROM events GROUP BY outcome, sandbox, host, port, rule"),
-        },
-    };
-    return steps;
-}
-
-// SQLite result codes that mean the file is not (or no longer) a usable database.
-constexpr int kSqliteCorrupt = 11;
-constexpr int kSqliteNotADatabase = 26;
-
-QAtomicInteger<quint64> s_connectionCounter;
-
-// Qt binds a null QString as SQL NULL; every text column is NOT NULL, so store "" instead.
 QVariant text(const QString &value)
 {
     return value.isNull() ? QVariant(QStringLiteral("")) : QVariant(value);
@@ -86,6 +28,16 @@ QDateTime fromMs(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
 }
+
+} // namespace detail
+
+namespace {
+
+// SQLite result codes that mean the file is not (or no longer) a usable database.
+constexpr int kSqliteCorrupt = 11;
+constexpr int kSqliteNotADatabase = 26;
+
+QAtomicInteger<quint64> s_connectionCounter;
 
 QString sqlDetail(const QSqlError &error)
 {
@@ -104,83 +56,77 @@ bool isCorruption(const QSqlError &error)
 
 } // namespace
 
-struct EventStore::Private
+using namespace detail;
+
+bool EventStore::Private::fail(const QString &sentence)
 {
-    QString path;
-    RetentionPolicy retention;
-    QString connectionName;
-    QSqlDatabase db;
-    std::optional<QSqlQuery> insertEvent;
-    std::optional<QSqlQuery> upsertAllowed;
-    std::optional<QSqlQuery> upsertRefusalGroup;
-    QString error;
+    error = sentence;
+    qCWarning(lcEventStore).noquote() << sentence;
+    return false;
+}
 
-    bool fail(const QString &sentence)
-    {
-        error = sentence;
-        qCWarning(lcEventStore).noquote() << sentence;
-        return false;
+bool EventStore::Private::notOpen()
+{
+    if (error.isEmpty())
+        error = QStringLiteral("The event log %1 is not open.").arg(path);
+    return false;
+}
+
+bool EventStore::Private::failQuery(const QSqlError &sqlError, const char *what)
+{
+    if (isCorruption(sqlError))
+        return fail(QStringLiteral("The event log %1 is not a readable SQLite database (%2); move it aside to "
+                                   "start a new log.")
+                        .arg(path, sqlDetail(sqlError)));
+    return fail(QStringLiteral("Cannot %1 the event log %2: %3.").arg(QLatin1String(what), path, sqlDetail(sqlError)));
+}
+
+std::optional<QVariant> EventStore::Private::scalar(const QString &sql, const char *what)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql)) {
+        failQuery(query.lastError(), what);
+        return std::nullopt;
     }
+    return query.next() ? query.value(0) : QVariant();
+}
 
-    // Keeps the reason the file could not be opened, which says more than "not open".
-    bool notOpen()
-    {
-        if (error.isEmpty())
-            error = QStringLiteral("The event log %1 is not open.").arg(path);
-        return false;
-    }
+bool EventStore::Private::exec(const QString &sql, const char *what)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return failQuery(query.lastError(), what);
+    return true;
+}
 
-    bool failQuery(const QSqlError &sqlError, const char *what)
-    {
-        if (isCorruption(sqlError))
-            return fail(QStringLiteral("The event log %1 is not a readable SQLite database (%2); move it aside to "
-                                       "start a new log.")
-                            .arg(path, sqlDetail(sqlError)));
-        return fail(
-            QStringLiteral("Cannot %1 the event log %2: %3.").arg(QLatin1String(what), path, sqlDetail(sqlError)));
-    }
-
-    // The first column of the first row (an invalid QVariant when there is none); nothing on failure.
-    std::optional<QVariant> scalar(const QString &sql, const char *what)
-    {
-        QSqlQuery query(db);
-        if (!query.exec(sql)) {
-            failQuery(query.lastError(), what);
-            return std::nullopt;
-        }
-        return query.next() ? query.value(0) : QVariant();
-    }
-
-    bool exec(const QString &sql, const char *what)
-    {
-        QSqlQuery query(db);
-        if (!query.exec(sql))
-            return failQuery(query.lastError(), what);
+bool EventStore::Private::commit(const char *what)
+{
+    if (exec(QStringLiteral("COMMIT"), what))
         return true;
-    }
+    rollback();
+    return false;
+}
 
-    // BEGIN IMMEDIATE takes the write lock up front, so a second writer waits for the busy
-    // timeout instead of failing when it tries to upgrade a read transaction.
-    bool begin(const char *what) { return exec(QStringLiteral("BEGIN IMMEDIATE"), what); }
-    bool commit(const char *what)
-    {
-        if (exec(QStringLiteral("COMMIT"), what))
-            return true;
-        rollback();
-        return false;
-    }
-    void rollback()
-    {
-        QSqlQuery query(db);
-        query.exec(QStringLiteral("ROLLBACK"));
-    }
+void EventStore::Private::rollback()
+{
+    QSqlQuery query(db);
+    query.exec(QStringLiteral("ROLLBACK"));
+}
 
-    bool prepareFile();
-    bool migrate();
-    bool deleteOldest(const QString &table, const QString &orderColumn, qint64 rows);
-    bool deleteEvents(const QString &condition, const QVariantList &values);
-    void closeConnection();
-};
+bool EventStore::Private::run(QSqlQuery &query, const QVariantList &values, const char *what)
+{
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec())
+        return failQuery(query.lastError(), what);
+    return true;
+}
+
+bool EventStore::Private::run(QSqlQuery &query, const QString &sql, const QVariantList &values, const char *what)
+{
+    query.prepare(sql);
+    return run(query, values, what);
+}
 
 bool EventStore::Private::prepareFile()
 {
@@ -223,94 +169,58 @@ bool EventStore::Private::prepareFile()
     return true;
 }
 
-bool EventStore::Private::migrate()
+bool EventStore::Private::configure()
 {
-    if (!exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version ("
-                             " version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)"),
-              "initialise"))
+    const bool configured = exec(QStringLiteral("PRAGMA synchronous = NORMAL"), "configure") &&
+                            exec(QStringLiteral("PRAGMA journal_size_limit = 4194304"), "configure");
+    const auto mode =
+        configured ? scalar(QStringLiteral("PRAGMA journal_mode = WAL"), "configure") : std::optional<QVariant>();
+    if (!mode)
         return false;
-    const int latest = int(migrations().size());
-    // Another process may be migrating the same file: decide inside the write transaction.
-    if (!begin("update the schema of"))
-        return false;
-    const auto version =
-        scalar(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"), "read the schema version of");
-    if (!version) {
-        rollback();
-        return false;
-    }
-    const int from = version->toInt();
-    if (from > latest) {
-        rollback();
-        return fail(QStringLiteral("The event log %1 was written by a newer version of Paddock (schema %2; this "
-                                   "version reads up to %3).")
-                        .arg(path)
-                        .arg(from)
-                        .arg(latest));
-    }
-    for (int step = from + 1; step <= latest; ++step) {
-        for (const QString &statement : migrations().at(step - 1)) {
-            if (!exec(statement, "update the schema of")) {
-                rollback();
-                return false;
-            }
-        }
-        QSqlQuery record(db);
-        record.prepare(QStringLiteral("INSERT INTO schema_version (version, applied_ms) VALUES (?, ?)"));
-        record.addBindValue(step);
-        record.addBindValue(QDateTime::currentMSecsSinceEpoch());
-        if (!record.exec()) {
-            failQuery(record.lastError(), "update the schema of");
-            rollback();
-            return false;
-        }
-        qCDebug(lcEventStore) << "event log" << path << "schema now at version" << step;
-    }
-    return commit("update the schema of");
+    if (mode->toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        return fail(QStringLiteral("The event log %1 cannot use write-ahead logging (SQLite kept journal mode %2).")
+                        .arg(path, mode->toString()));
+    return true;
 }
 
-bool EventStore::Private::deleteOldest(const QString &table, const QString &orderColumn, qint64 rows)
+bool EventStore::Private::prepareStatements()
 {
-    if (rows <= 0)
+    insertEvent.emplace(db);
+    upsertAllowed.emplace(db);
+    const bool prepared =
+        insertEvent->prepare(QStringLiteral(
+            "INSERT INTO events (time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, bytes_up,"
+            " bytes_down) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
+        upsertAllowed->prepare(QStringLiteral(
+            "INSERT INTO allowed (sandbox, host, port, rule, kit, count, first_ms, last_ms, bytes_up, bytes_down)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (sandbox, host, port, rule) DO UPDATE SET"
+            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
+            " count = count + excluded.count,"
+            " first_ms = MIN(first_ms, excluded.first_ms),"
+            " last_ms = MAX(last_ms, excluded.last_ms),"
+            " bytes_up = bytes_up + excluded.bytes_up,"
+            " bytes_down = bytes_down + excluded.bytes_down"));
+    upsertRefusalGroup.emplace(db);
+    const bool groupPrepared =
+        prepared &&
+        upsertRefusalGroup->prepare(QStringLiteral(
+            "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (outcome, sandbox, host, port, rule) DO UPDATE SET"
+            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
+            " protocol = CASE WHEN excluded.last_ms >= last_ms THEN excluded.protocol ELSE protocol END,"
+            " reason = CASE WHEN excluded.last_ms >= last_ms THEN excluded.reason ELSE reason END,"
+            " count = count + excluded.count,"
+            " last_ms = MAX(last_ms, excluded.last_ms)"));
+    if (groupPrepared)
         return true;
-    const QString oldest =
-        QStringLiteral("rowid IN (SELECT rowid FROM %1 ORDER BY %2, rowid LIMIT ?)").arg(table, orderColumn);
-    if (table == QLatin1String("events"))
-        return deleteEvents(oldest, {rows});
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral("DELETE FROM %1 WHERE %2").arg(table, oldest));
-    query.addBindValue(rows);
-    if (!query.exec())
-        return failQuery(query.lastError(), "trim");
-    return true;
-}
-
-// Deletes the events matching @p condition and takes them out of their groups' counts, so the
-// summary always equals what a GROUP BY over the events would say. Call inside a transaction.
-bool EventStore::Private::deleteEvents(const QString &condition, const QVariantList &values)
-{
-    const QString statements[] = {
-        QStringLiteral("UPDATE refusal_groups SET count = count - gone.n FROM"
-                       " (SELECT outcome, sandbox, host, port, rule, COUNT(*) AS n FROM events WHERE %1"
-                       "  GROUP BY outcome, sandbox, host, port, rule) AS gone"
-                       " WHERE refusal_groups.outcome = gone.outcome AND refusal_groups.sandbox = gone.sandbox"
-                       " AND refusal_groups.host = gone.host AND refusal_groups.port = gone.port"
-                       " AND refusal_groups.rule = gone.rule")
-            .arg(condition),
-        QStringLiteral("DELETE FROM refusal_groups WHERE count <= 0"),
-        QStringLiteral("DELETE FROM events WHERE %1").arg(condition),
-    };
-    for (const QString &sql : statements) {
-        QSqlQuery query(db);
-        query.prepare(sql);
-        if (sql.contains(QLatin1Char('?'))) {
-            for (const QVariant &value : values)
-                query.addBindValue(value);
-        }
-        if (!query.exec())
-            return failQuery(query.lastError(), "trim");
-    }
-    return true;
+    QSqlError sqlError = insertEvent->lastError();
+    if (!sqlError.isValid())
+        sqlError = upsertAllowed->lastError();
+    if (!sqlError.isValid())
+        sqlError = upsertRefusalGroup->lastError();
+    return failQuery(sqlError, "prepare");
 }
 
 void EventStore::Private::closeConnection()
@@ -329,11 +239,6 @@ void EventStore::Private::closeConnection()
 QString EventStore::defaultPath()
 {
     return paths::stateDir() + QStringLiteral("/events.sqlite");
-}
-
-int EventStore::currentSchemaVersion()
-{
-    return int(migrations().size());
 }
 
 EventStore::EventStore(QString path, RetentionPolicy retention) : d(std::make_unique<Private>())
@@ -368,60 +273,7 @@ bool EventStore::open()
         return false;
     }
 
-    const bool configured = d->exec(QStringLiteral("PRAGMA synchronous = NORMAL"), "configure") &&
-                            d->exec(QStringLiteral("PRAGMA journal_size_limit = 4194304"), "configure");
-    const auto mode =
-        configured ? d->scalar(QStringLiteral("PRAGMA journal_mode = WAL"), "configure") : std::optional<QVariant>();
-    if (!mode) {
-        d->closeConnection();
-        return false;
-    }
-    if (mode->toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
-        d->fail(QStringLiteral("The event log %1 cannot use write-ahead logging (SQLite kept journal mode %2).")
-                    .arg(d->path, mode->toString()));
-        d->closeConnection();
-        return false;
-    }
-    if (!d->migrate()) {
-        d->closeConnection();
-        return false;
-    }
-
-    d->insertEvent.emplace(d->db);
-    d->upsertAllowed.emplace(d->db);
-    const bool prepared =
-        d->insertEvent->prepare(QStringLiteral(
-            "INSERT INTO events (time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, bytes_up,"
-            " bytes_down) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
-        d->upsertAllowed->prepare(QStringLiteral(
-            "INSERT INTO allowed (sandbox, host, port, rule, kit, count, first_ms, last_ms, bytes_up, bytes_down)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (sandbox, host, port, rule) DO UPDATE SET"
-            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
-            " count = count + excluded.count,"
-            " first_ms = MIN(first_ms, excluded.first_ms),"
-            " last_ms = MAX(last_ms, excluded.last_ms),"
-            " bytes_up = bytes_up + excluded.bytes_up,"
-            " bytes_down = bytes_down + excluded.bytes_down"));
-    d->upsertRefusalGroup.emplace(d->db);
-    const bool groupPrepared =
-        prepared &&
-        d->upsertRefusalGroup->prepare(QStringLiteral(
-            "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (outcome, sandbox, host, port, rule) DO UPDATE SET"
-            " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
-            " protocol = CASE WHEN excluded.last_ms >= last_ms THEN excluded.protocol ELSE protocol END,"
-            " reason = CASE WHEN excluded.last_ms >= last_ms THEN excluded.reason ELSE reason END,"
-            " count = count + excluded.count,"
-            " last_ms = MAX(last_ms, excluded.last_ms)"));
-    if (!groupPrepared) {
-        QSqlError error = d->insertEvent->lastError();
-        if (!error.isValid())
-            error = d->upsertAllowed->lastError();
-        if (!error.isValid())
-            error = d->upsertRefusalGroup->lastError();
-        d->failQuery(error, "prepare");
+    if (!d->configure() || !d->migrate() || !d->prepareStatements()) {
         d->closeConnection();
         return false;
     }
@@ -460,372 +312,6 @@ RetentionPolicy EventStore::retention() const
 void EventStore::setRetention(const RetentionPolicy &retention)
 {
     d->retention = retention;
-}
-
-bool EventStore::write(const QList<NetworkEvent> &events)
-{
-    if (!isOpen())
-        return d->notOpen();
-    if (events.isEmpty())
-        return true;
-
-    // Events are summed per group here first, so a burst to one host costs one upsert; refusals
-    // are also stored one row each.
-    struct Totals
-    {
-        const NetworkEvent *latest = nullptr;
-        qint64 count = 0, firstMs = 0, lastMs = 0, bytesUp = 0, bytesDown = 0;
-    };
-    QHash<QString, Totals> allowed;
-    QStringList allowedOrder;
-    QHash<QString, Totals> refused;
-    QStringList refusedOrder;
-    const QChar separator(0x1f);
-
-    if (!d->begin("write to"))
-        return false;
-    for (const NetworkEvent &event : events) {
-        const qint64 ms = event.time.isValid() ? event.time.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-        const bool isAllowed = event.outcome == NetworkEvent::Outcome::Allowed;
-        QHash<QString, Totals> &groups = isAllowed ? allowed : refused;
-        const QString key = outcomeToken(event.outcome) + separator + event.sandbox + separator + event.host +
-                            separator + QString::number(event.port) + separator + event.rule;
-        auto it = groups.find(key);
-        if (it == groups.end()) {
-            it = groups.insert(key, Totals{&event, 0, ms, ms, 0, 0});
-            (isAllowed ? allowedOrder : refusedOrder).append(key);
-        }
-        Totals &totals = it.value();
-        ++totals.count;
-        totals.firstMs = std::min(totals.firstMs, ms);
-        if (ms >= totals.lastMs) {
-            totals.lastMs = ms;
-            totals.latest = &event;
-        }
-        totals.bytesUp += event.bytesUp;
-        totals.bytesDown += event.bytesDown;
-        if (isAllowed)
-            continue;
-        QSqlQuery &insert = *d->insertEvent;
-        insert.addBindValue(ms);
-        insert.addBindValue(text(event.sandbox));
-        insert.addBindValue(text(event.kit));
-        insert.addBindValue(text(event.host));
-        insert.addBindValue(int(event.port));
-        insert.addBindValue(text(event.protocol));
-        insert.addBindValue(outcomeToken(event.outcome));
-        insert.addBindValue(text(event.rule));
-        insert.addBindValue(text(event.reason));
-        insert.addBindValue(event.bytesUp);
-        insert.addBindValue(event.bytesDown);
-        if (!insert.exec()) {
-            d->failQuery(insert.lastError(), "write to");
-            d->rollback();
-            return false;
-        }
-    }
-    for (const QString &key : std::as_const(allowedOrder)) {
-        const Totals &totals = allowed.value(key);
-        QSqlQuery &upsert = *d->upsertAllowed;
-        upsert.addBindValue(text(totals.latest->sandbox));
-        upsert.addBindValue(text(totals.latest->host));
-        upsert.addBindValue(int(totals.latest->port));
-        upsert.addBindValue(text(totals.latest->rule));
-        upsert.addBindValue(text(totals.latest->kit));
-        upsert.addBindValue(totals.count);
-        upsert.addBindValue(totals.firstMs);
-        upsert.addBindValue(totals.lastMs);
-        upsert.addBindValue(totals.bytesUp);
-        upsert.addBindValue(totals.bytesDown);
-        if (!upsert.exec()) {
-            d->failQuery(upsert.lastError(), "write to");
-            d->rollback();
-            return false;
-        }
-    }
-    for (const QString &key : std::as_const(refusedOrder)) {
-        const Totals &totals = refused.value(key);
-        QSqlQuery &upsert = *d->upsertRefusalGroup;
-        upsert.addBindValue(outcomeToken(totals.latest->outcome));
-        upsert.addBindValue(text(totals.latest->sandbox));
-        upsert.addBindValue(text(totals.latest->host));
-        upsert.addBindValue(int(totals.latest->port));
-        upsert.addBindValue(text(totals.latest->rule));
-        upsert.addBindValue(text(totals.latest->kit));
-        upsert.addBindValue(text(totals.latest->protocol));
-        upsert.addBindValue(text(totals.latest->reason));
-        upsert.addBindValue(totals.count);
-        upsert.addBindValue(totals.lastMs);
-        if (!upsert.exec()) {
-            d->failQuery(upsert.lastError(), "write to");
-            d->rollback();
-            return false;
-        }
-    }
-    return d->commit("write to");
-}
-
-qint64 EventStore::usedBytes() const
-{
-    if (!isOpen())
-        return 0;
-    const auto pages = d->scalar(QStringLiteral("PRAGMA page_count"), "measure");
-    const auto freePages = d->scalar(QStringLiteral("PRAGMA freelist_count"), "measure");
-    const auto pageSize = d->scalar(QStringLiteral("PRAGMA page_size"), "measure");
-    if (!pages || !freePages || !pageSize)
-        return 0;
-    return (pages->toLongLong() - freePages->toLongLong()) * pageSize->toLongLong();
-}
-
-bool EventStore::applyRetention(const QDateTime &now)
-{
-    if (!isOpen())
-        return d->notOpen();
-    const RetentionPolicy &policy = d->retention;
-    bool deleted = false;
-
-    if (policy.maxAge.count() > 0) {
-        const qint64 nowMs = now.isValid() ? now.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-        const qint64 cutoff = nowMs - qint64(policy.maxAge.count()) * 1000;
-        if (!d->begin("trim"))
-            return false;
-        QSqlQuery query(d->db);
-        query.prepare(QStringLiteral("DELETE FROM allowed WHERE last_ms < ?"));
-        query.addBindValue(cutoff);
-        const auto expired =
-            d->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE time_ms < %1").arg(cutoff), "trim");
-        if (!expired || !query.exec() || !d->deleteEvents(QStringLiteral("time_ms < ?"), {cutoff})) {
-            if (query.lastError().isValid())
-                d->failQuery(query.lastError(), "trim");
-            d->rollback();
-            return false;
-        }
-        deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
-        if (!d->commit("trim"))
-            return false;
-    }
-
-    if (policy.maxBytes > 0) {
-        // Trim to 90% of the limit so the next few batches do not trigger another pass.
-        const qint64 target = policy.maxBytes / 10 * 9;
-        qint64 used = usedBytes();
-        for (int pass = 0; pass < 16 && used > policy.maxBytes; ++pass) {
-            const auto events = d->scalar(QStringLiteral("SELECT COUNT(*) FROM events"), "measure");
-            const auto aggregates = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed"), "measure");
-            if (!events || !aggregates)
-                return false;
-            if (events->toLongLong() + aggregates->toLongLong() == 0)
-                break;
-            // Rows are about the same size, so the share of bytes to free is the share of rows.
-            const double share = double(used - target) / double(used);
-            const auto rowsFor = [share](qint64 rows) { return qint64(std::ceil(double(rows) * share)); };
-            if (!d->begin("trim"))
-                return false;
-            if (!d->deleteOldest(QStringLiteral("events"), QStringLiteral("time_ms"), rowsFor(events->toLongLong())) ||
-                !d->deleteOldest(QStringLiteral("allowed"), QStringLiteral("last_ms"),
-                                 rowsFor(aggregates->toLongLong()))) {
-                d->rollback();
-                return false;
-            }
-            if (!d->commit("trim"))
-                return false;
-            deleted = true;
-            used = usedBytes();
-        }
-    }
-
-    if (deleted) {
-        // Fold the WAL into the file so the space counted above is what the disk holds.
-        QSqlQuery checkpoint(d->db);
-        checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-    }
-    // Freed pages are reused by later writes, so a file that reached its limit stays there;
-    // only when it is larger than the limit (the limit was lowered) is it rebuilt smaller.
-    if (policy.maxBytes > 0 && QFileInfo(d->path).size() > policy.maxBytes) {
-        if (!d->exec(QStringLiteral("VACUUM"), "compact"))
-            return false;
-        QSqlQuery checkpoint(d->db);
-        checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-    }
-    return true;
-}
-
-PolicyLog EventStore::log(const LogFilter &filter) const
-{
-    PolicyLog result;
-    if (!isOpen())
-        return result;
-    const qint64 limit = filter.limit > 0 ? filter.limit : -1;
-
-    const auto grouped = [&](NetworkEvent::Outcome outcome, QList<BlockedEntry> *out) {
-        // Without `since`, the summary kept at write time answers; with it, only the refusals
-        // since then are grouped (SQLite takes the bare columns from the row holding
-        // MAX(time_ms), so each line shows the most recent reason).
-        QString sql = filter.since.isValid()
-                          ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, COUNT(*),"
-                                           " MAX(time_ms) AS last FROM events WHERE outcome = ? AND time_ms >= ?")
-                          : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
-                                           " last_ms AS last FROM refusal_groups WHERE outcome = ?");
-        QVariantList values{outcomeToken(outcome)};
-        if (filter.since.isValid())
-            values << filter.since.toMSecsSinceEpoch();
-        if (!filter.sandbox.isEmpty()) {
-            sql += QStringLiteral(" AND sandbox = ?");
-            values << filter.sandbox;
-        }
-        if (filter.since.isValid())
-            sql += QStringLiteral(" GROUP BY sandbox, host, port, rule");
-        sql += QStringLiteral(" ORDER BY last DESC, host LIMIT ?");
-        values << limit;
-        QSqlQuery query(d->db);
-        query.setForwardOnly(true);
-        query.prepare(sql);
-        for (const QVariant &value : std::as_const(values))
-            query.addBindValue(value);
-        if (!query.exec()) {
-            d->failQuery(query.lastError(), "read");
-            return;
-        }
-        while (query.next()) {
-            BlockedEntry entry;
-            entry.host = query.value(0).toString();
-            entry.port = quint16(query.value(1).toUInt());
-            entry.sandbox = query.value(2).toString();
-            entry.kit = query.value(3).toString();
-            entry.protocol = query.value(4).toString();
-            entry.rule = query.value(5).toString();
-            entry.reason = query.value(6).toString();
-            entry.count = query.value(7).toLongLong();
-            entry.lastSeen = fromMs(query.value(8).toLongLong());
-            out->append(entry);
-        }
-    };
-    grouped(NetworkEvent::Outcome::Denied, &result.blocked);
-    grouped(NetworkEvent::Outcome::UpstreamFailed, &result.failed);
-
-    QString sql = QStringLiteral("SELECT host, port, sandbox, kit, rule, count, first_ms, last_ms, bytes_up,"
-                                 " bytes_down FROM allowed WHERE 1");
-    QVariantList values;
-    if (!filter.sandbox.isEmpty()) {
-        sql += QStringLiteral(" AND sandbox = ?");
-        values << filter.sandbox;
-    }
-    if (filter.since.isValid()) {
-        sql += QStringLiteral(" AND last_ms >= ?");
-        values << filter.since.toMSecsSinceEpoch();
-    }
-    sql += QStringLiteral(" ORDER BY last_ms DESC, host LIMIT ?");
-    values << limit;
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec()) {
-        d->failQuery(query.lastError(), "read");
-        return result;
-    }
-    while (query.next()) {
-        AllowedEntry entry;
-        entry.host = query.value(0).toString();
-        entry.port = quint16(query.value(1).toUInt());
-        entry.sandbox = query.value(2).toString();
-        entry.kit = query.value(3).toString();
-        entry.rule = query.value(4).toString();
-        entry.count = query.value(5).toLongLong();
-        entry.firstSeen = fromMs(query.value(6).toLongLong());
-        entry.lastSeen = fromMs(query.value(7).toLongLong());
-        entry.bytesUp = query.value(8).toLongLong();
-        entry.bytesDown = query.value(9).toLongLong();
-        result.allowed.append(entry);
-    }
-    return result;
-}
-
-bool EventStore::forEachEvent(const EventFilter &filter, const std::function<bool(const NetworkEvent &)> &sink) const
-{
-    if (!isOpen())
-        return d->notOpen();
-    QString sql = QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
-                                 " bytes_up, bytes_down FROM events WHERE ");
-    QVariantList values{outcomeToken(NetworkEvent::Outcome::Denied)};
-    if (filter.includeUpstreamFailures)
-        values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
-    if (filter.includeLearned)
-        values << outcomeToken(NetworkEvent::Outcome::Learned);
-    sql += QStringLiteral("outcome IN (?%1)").arg(QStringLiteral(", ?").repeated(values.size() - 1));
-    if (!filter.sandbox.isEmpty()) {
-        sql += QStringLiteral(" AND sandbox = ?");
-        values << filter.sandbox;
-    }
-    if (filter.since.isValid()) {
-        sql += QStringLiteral(" AND time_ms >= ?");
-        values << filter.since.toMSecsSinceEpoch();
-    }
-    if (filter.until.isValid()) {
-        sql += QStringLiteral(" AND time_ms < ?");
-        values << filter.until.toMSecsSinceEpoch();
-    }
-    sql += filter.newestFirst ? QStringLiteral(" ORDER BY time_ms DESC, id DESC")
-                              : QStringLiteral(" ORDER BY time_ms, id");
-    sql += QStringLiteral(" LIMIT ?");
-    values << (filter.limit > 0 ? qint64(filter.limit) : qint64(-1));
-
-    // Forward-only: rows come from SQLite one at a time instead of being cached by Qt.
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec())
-        return d->failQuery(query.lastError(), "read");
-    while (query.next()) {
-        NetworkEvent event;
-        event.time = fromMs(query.value(0).toLongLong());
-        event.sandbox = query.value(1).toString();
-        event.kit = query.value(2).toString();
-        event.host = query.value(3).toString();
-        event.port = quint16(query.value(4).toUInt());
-        event.protocol = query.value(5).toString();
-        event.outcome = outcomeFromToken(query.value(6).toString()).value_or(NetworkEvent::Outcome::Denied);
-        event.rule = query.value(7).toString();
-        event.reason = query.value(8).toString();
-        event.bytesUp = query.value(9).toLongLong();
-        event.bytesDown = query.value(10).toLongLong();
-        if (!sink(event))
-            break;
-    }
-    const QSqlError error = query.lastError();
-    // Ends the read transaction at once, so a long-lived store does not pin the WAL.
-    query.finish();
-    if (error.isValid())
-        return d->failQuery(error, "read");
-    return true;
-}
-
-qint64 EventStore::countDenials(const QString &sandbox, const QDateTime &since) const
-{
-    if (!isOpen())
-        return 0;
-    QString sql = QStringLiteral("SELECT COUNT(*) FROM events WHERE outcome = ?");
-    QVariantList values{outcomeToken(NetworkEvent::Outcome::Denied)};
-    if (!sandbox.isEmpty()) {
-        sql += QStringLiteral(" AND sandbox = ?");
-        values << sandbox;
-    }
-    if (since.isValid()) {
-        sql += QStringLiteral(" AND time_ms >= ?");
-        values << since.toMSecsSinceEpoch();
-    }
-    QSqlQuery query(d->db);
-    query.prepare(sql);
-    for (const QVariant &value : std::as_const(values))
-        query.addBindValue(value);
-    if (!query.exec()) {
-        d->failQuery(query.lastError(), "read");
-        return 0;
-    }
-    return query.next() ? query.value(0).toLongLong() : 0;
 }
 
 int EventStore::schemaVersion() const

@@ -78,6 +78,12 @@ private:
         const char *name;
         Handler handle;
     };
+    /** Where a `path` field was written, and whether it still holds an argument reference. */
+    struct PathSpot
+    {
+        Loc loc;
+        bool unresolved = false;
+    };
     /** Where the parts of one `inject` entry were written, for the checks made once it is read. */
     struct InjectionSpots
     {
@@ -96,10 +102,14 @@ private:
 
     // -- structure (KitDecoderScalars.cpp) -----------------------------------------------
     Handler reader(Reader read);
+    /** A handler reading a list of mappings with @p readItem, through eachMapping(). */
+    Handler listReader(Reader readItem);
     void fields(const YAML::Node &map, const At &at, const std::vector<Field> &known);
     void unknownField(const YAML::Node &key, const At &at, const std::vector<Field> &known);
     bool expectMap(const YAML::Node &value, const YAML::Node &key, const At &at);
     bool expectSequence(const YAML::Node &value, const YAML::Node &key, const At &at);
+    /** Calls @p read for each item of the list @p value, once it is checked to be a mapping. */
+    void eachMapping(const YAML::Node &value, const YAML::Node &key, const At &at, Reader read);
 
     // -- scalars (KitDecoderScalars.cpp) -------------------------------------------------
     std::optional<QString> scalarText(const YAML::Node &value, const YAML::Node &key, const At &at,
@@ -152,19 +162,23 @@ private:
     void readEnvironment(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readVariables(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readSetup(const YAML::Node &value, const YAML::Node &key, const At &at);
-    void readInstall(const YAML::Node &value, const YAML::Node &key, const At &at);
+    void readInstallEntry(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readInstallCommand(InstallCommand &command, const YAML::Node &value, const YAML::Node &key, const At &at);
-    void readStartup(const YAML::Node &value, const YAML::Node &key, const At &at);
+    void readStartupEntry(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readStartupCommand(StartupCommand &command, const YAML::Node &value, const YAML::Node &key, const At &at);
-    void readSetupFiles(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readSetupFile(const YAML::Node &value, const YAML::Node &key, const At &at);
     void checkSetupFileContent(const SetupFile &file, const YAML::Node &value, const YAML::Node &key, const At &at);
     void readPortsField(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readPublishedPorts(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readPorts(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readPort(const YAML::Node &value, const YAML::Node &key, const At &at);
-    void readVolumes(const YAML::Node &value, const YAML::Node &key, const At &at);
     void readVolume(const YAML::Node &value, const YAML::Node &key, const At &at);
+    /** An octal file mode such as @p example ("0644"); empty when absent. */
+    QString octalMode(const YAML::Node &value, const YAML::Node &key, const At &at, const char *example);
+    /** The `path` field of a setup file or volume, read into @p path. */
+    Field pathField(QString *path, PathSpot *spot);
+    /** The `path` of a setup file or volume must be there, and absolute once resolved. */
+    void checkAbsolutePath(const QString &path, const PathSpot &spot, const At &at);
 
     // -- credentials (KitDecoderCredentials.cpp) -----------------------------------------
     void readCredentials(const YAML::Node &value, const YAML::Node &key, const At &at);

@@ -229,39 +229,30 @@ void KitDecoder::readSetup(const YAML::Node &value, const YAML::Node &key, const
         return;
     fields(value, at,
            {
-               {"install", reader(&KitDecoder::readInstall)},
-               {"startup", reader(&KitDecoder::readStartup)},
-               {"files", reader(&KitDecoder::readSetupFiles)},
+               {"install", listReader(&KitDecoder::readInstallEntry)},
+               {"startup", listReader(&KitDecoder::readStartupEntry)},
+               {"files", listReader(&KitDecoder::readSetupFile)},
            });
 }
 
-void KitDecoder::readInstall(const YAML::Node &value, const YAML::Node &key, const At &at)
+void KitDecoder::readInstallEntry(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
-    if (!expectSequence(value, key, at))
-        return;
-    qsizetype i = 0;
-    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
-        const At entryAt = at.index(i);
-        if (!expectMap(*it, key, entryAt))
-            continue;
-        InstallCommand command;
-        bool hasCommand = false;
-        fields(
-            *it, entryAt,
-            {
-                {"command",
-                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                     hasCommand = true;
-                     readInstallCommand(command, v, k, a);
-                 }},
-                {"user", [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.user = str(v, k, a); }},
-                {"description",
-                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.description = str(v, k, a); }},
-            });
-        if (!hasCommand)
-            error(valueLoc(*it, key), QStringLiteral("`%1` is missing its required field `command`").arg(entryAt.path));
-        m_kit.setup.install.append(command);
-    }
+    InstallCommand command;
+    bool hasCommand = false;
+    fields(value, at,
+           {
+               {"command",
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
+                    hasCommand = true;
+                    readInstallCommand(command, v, k, a);
+                }},
+               {"user", [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.user = str(v, k, a); }},
+               {"description",
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.description = str(v, k, a); }},
+           });
+    if (!hasCommand)
+        error(valueLoc(value, key), QStringLiteral("`%1` is missing its required field `command`").arg(at.path));
+    m_kit.setup.install.append(command);
 }
 
 void KitDecoder::readInstallCommand(InstallCommand &command, const YAML::Node &value, const YAML::Node &key,
@@ -278,35 +269,26 @@ void KitDecoder::readInstallCommand(InstallCommand &command, const YAML::Node &v
         error(valueLoc(value, key), QStringLiteral("`%1` must not be empty").arg(at.path));
 }
 
-void KitDecoder::readStartup(const YAML::Node &value, const YAML::Node &key, const At &at)
+void KitDecoder::readStartupEntry(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
-    if (!expectSequence(value, key, at))
-        return;
-    qsizetype i = 0;
-    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
-        const At entryAt = at.index(i);
-        if (!expectMap(*it, key, entryAt))
-            continue;
-        StartupCommand command;
-        bool hasCommand = false;
-        fields(
-            *it, entryAt,
-            {
-                {"command",
-                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                     hasCommand = true;
-                     readStartupCommand(command, v, k, a);
-                 }},
-                {"user", [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.user = str(v, k, a); }},
-                {"background", [&](const YAML::Node &k, const YAML::Node &v,
-                                   const At &a) { command.background = boolean(v, k, a).value_or(false); }},
-                {"description",
-                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.description = str(v, k, a); }},
-            });
-        if (!hasCommand)
-            error(valueLoc(*it, key), QStringLiteral("`%1` is missing its required field `command`").arg(entryAt.path));
-        m_kit.setup.startup.append(command);
-    }
+    StartupCommand command;
+    bool hasCommand = false;
+    fields(value, at,
+           {
+               {"command",
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
+                    hasCommand = true;
+                    readStartupCommand(command, v, k, a);
+                }},
+               {"user", [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.user = str(v, k, a); }},
+               {"background", [&](const YAML::Node &k, const YAML::Node &v,
+                                  const At &a) { command.background = boolean(v, k, a).value_or(false); }},
+               {"description",
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) { command.description = str(v, k, a); }},
+           });
+    if (!hasCommand)
+        error(valueLoc(value, key), QStringLiteral("`%1` is missing its required field `command`").arg(at.path));
+    m_kit.setup.startup.append(command);
 }
 
 void KitDecoder::readStartupCommand(StartupCommand &command, const YAML::Node &value, const YAML::Node &key,
@@ -323,52 +305,26 @@ void KitDecoder::readStartupCommand(StartupCommand &command, const YAML::Node &v
         error(valueLoc(value, key), QStringLiteral("`%1` must be a non-empty list").arg(at.path));
 }
 
-void KitDecoder::readSetupFiles(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    if (!expectSequence(value, key, at))
-        return;
-    qsizetype i = 0;
-    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
-        const At entryAt = at.index(i);
-        if (expectMap(*it, key, entryAt))
-            readSetupFile(*it, key, entryAt);
-    }
-}
-
 void KitDecoder::readSetupFile(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
     SetupFile file;
-    Loc pathLoc = valueLoc(value, key);
-    bool pathUnresolved = false;
+    PathSpot pathSpot{valueLoc(value, key)};
     fields(value, at,
            {
-               {"path",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    pathLoc = valueLoc(v, k);
-                    file.path = str(v, k, a, &pathUnresolved);
-                }},
+               pathField(&file.path, &pathSpot),
                {"content",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
                     file.content = str(v, k, a);
                     checkSetupFileContent(file, v, k, a);
                 }},
-               {"mode",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    bool unresolved = false;
-                    file.mode = str(v, k, a, &unresolved);
-                    if (!file.mode.isEmpty() && !unresolved && !rules::isOctalMode(file.mode))
-                        error(valueLoc(v, k), QStringLiteral("`%1` must be an octal mode such as \"0644\", found '%2'")
-                                                  .arg(a.path, file.mode));
-                }},
+               {"mode", [&](const YAML::Node &k, const YAML::Node &v,
+                            const At &a) { file.mode = octalMode(v, k, a, "0644"); }},
                {"onlyIfMissing", [&](const YAML::Node &k, const YAML::Node &v,
                                      const At &a) { file.onlyIfMissing = boolean(v, k, a).value_or(false); }},
                {"description",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) { file.description = str(v, k, a); }},
            });
-    if (file.path.isEmpty())
-        error(pathLoc, QStringLiteral("`%1` is missing its required field `path`").arg(at.path));
-    else if (!pathUnresolved && !file.path.startsWith(QLatin1Char('/')))
-        error(pathLoc, QStringLiteral("`%1.path` must be an absolute path, found '%2'").arg(at.path, file.path));
+    checkAbsolutePath(file.path, pathSpot, at);
     m_kit.setup.files.append(file);
 }
 
@@ -407,14 +363,7 @@ void KitDecoder::readPublishedPorts(const YAML::Node &value, const YAML::Node &k
 
 void KitDecoder::readPorts(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
-    if (!expectSequence(value, key, at))
-        return;
-    qsizetype i = 0;
-    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
-        const At entryAt = at.index(i);
-        if (expectMap(*it, key, entryAt))
-            readPort(*it, key, entryAt);
-    }
+    eachMapping(value, key, at, &KitDecoder::readPort);
 }
 
 void KitDecoder::readPort(const YAML::Node &value, const YAML::Node &key, const At &at)
@@ -450,30 +399,13 @@ void KitDecoder::readPort(const YAML::Node &value, const YAML::Node &key, const 
     m_kit.ports.append(port);
 }
 
-void KitDecoder::readVolumes(const YAML::Node &value, const YAML::Node &key, const At &at)
-{
-    if (!expectSequence(value, key, at))
-        return;
-    qsizetype i = 0;
-    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
-        const At entryAt = at.index(i);
-        if (expectMap(*it, key, entryAt))
-            readVolume(*it, key, entryAt);
-    }
-}
-
 void KitDecoder::readVolume(const YAML::Node &value, const YAML::Node &key, const At &at)
 {
     Volume volume;
-    Loc pathLoc = valueLoc(value, key);
-    bool pathUnresolved = false;
+    PathSpot pathSpot{valueLoc(value, key)};
     fields(value, at,
            {
-               {"path",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    pathLoc = valueLoc(v, k);
-                    volume.path = str(v, k, a, &pathUnresolved);
-                }},
+               pathField(&volume.path, &pathSpot),
                {"type",
                 [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
                     volume.type = str(v, k, a);
@@ -490,20 +422,37 @@ void KitDecoder::readVolume(const YAML::Node &value, const YAML::Node &key, cons
                         error(valueLoc(v, k), QStringLiteral("`%1` is not a byte size: '%2' (expected e.g. 512m, 10g)")
                                                   .arg(a.path, volume.size));
                 }},
-               {"mode",
-                [&](const YAML::Node &k, const YAML::Node &v, const At &a) {
-                    bool unresolved = false;
-                    volume.mode = str(v, k, a, &unresolved);
-                    if (!volume.mode.isEmpty() && !unresolved && !rules::isOctalMode(volume.mode))
-                        error(valueLoc(v, k), QStringLiteral("`%1` must be an octal mode such as \"0755\", found '%2'")
-                                                  .arg(a.path, volume.mode));
-                }},
+               {"mode", [&](const YAML::Node &k, const YAML::Node &v,
+                            const At &a) { volume.mode = octalMode(v, k, a, "0755"); }},
            });
-    if (volume.path.isEmpty())
-        error(pathLoc, QStringLiteral("`%1` is missing its required field `path`").arg(at.path));
-    else if (!pathUnresolved && !volume.path.startsWith(QLatin1Char('/')))
-        error(pathLoc, QStringLiteral("`%1.path` must be an absolute path, found '%2'").arg(at.path, volume.path));
+    checkAbsolutePath(volume.path, pathSpot, at);
     m_kit.volumes.append(volume);
+}
+
+QString KitDecoder::octalMode(const YAML::Node &value, const YAML::Node &key, const At &at, const char *example)
+{
+    bool unresolved = false;
+    const QString mode = str(value, key, at, &unresolved);
+    if (!mode.isEmpty() && !unresolved && !rules::isOctalMode(mode))
+        error(valueLoc(value, key), QStringLiteral("`%1` must be an octal mode such as \"%2\", found '%3'")
+                                        .arg(at.path, QLatin1String(example), mode));
+    return mode;
+}
+
+KitDecoder::Field KitDecoder::pathField(QString *path, PathSpot *spot)
+{
+    return {"path", [this, path, spot](const YAML::Node &k, const YAML::Node &v, const At &a) {
+                spot->loc = valueLoc(v, k);
+                *path = str(v, k, a, &spot->unresolved);
+            }};
+}
+
+void KitDecoder::checkAbsolutePath(const QString &path, const PathSpot &spot, const At &at)
+{
+    if (path.isEmpty())
+        error(spot.loc, QStringLiteral("`%1` is missing its required field `path`").arg(at.path));
+    else if (!spot.unresolved && !path.startsWith(QLatin1Char('/')))
+        error(spot.loc, QStringLiteral("`%1.path` must be an absolute path, found '%2'").arg(at.path, path));
 }
 
 } // namespace paddock::kit::detail

@@ -54,7 +54,7 @@ std::optional<Kit> KitDecoder::decode(const YAML::Node &root)
                {"credentials", reader(&KitDecoder::readCredentials)},
                {"environment", reader(&KitDecoder::readEnvironment)},
                {"setup", reader(&KitDecoder::readSetup)},
-               {"volumes", reader(&KitDecoder::readVolumes)},
+               {"volumes", listReader(&KitDecoder::readVolume)},
            });
 
     checkRequiredFields(root, hasSchemaVersion, hasName);

@@ -110,6 +110,13 @@ KitDecoder::Handler KitDecoder::reader(Reader read)
         [this, read](const YAML::Node &key, const YAML::Node &value, const At &at) { (this->*read)(value, key, at); };
 }
 
+KitDecoder::Handler KitDecoder::listReader(Reader readItem)
+{
+    return [this, readItem](const YAML::Node &key, const YAML::Node &value, const At &at) {
+        eachMapping(value, key, at, readItem);
+    };
+}
+
 void KitDecoder::fields(const YAML::Node &map, const At &at, const std::vector<Field> &known)
 {
     QHash<QString, Loc> seen;
@@ -192,6 +199,18 @@ bool KitDecoder::expectSequence(const YAML::Node &value, const YAML::Node &key, 
     if (!value.IsNull())
         error(valueLoc(value, key), QStringLiteral("`%1` must be a list, found %2").arg(at.path, nodeKindName(value)));
     return false;
+}
+
+void KitDecoder::eachMapping(const YAML::Node &value, const YAML::Node &key, const At &at, Reader read)
+{
+    if (!expectSequence(value, key, at))
+        return;
+    qsizetype i = 0;
+    for (auto it = value.begin(); it != value.end(); ++it, ++i) {
+        const At entryAt = at.index(i);
+        if (expectMap(*it, key, entryAt))
+            (this->*read)(*it, key, entryAt);
+    }
 }
 
 // -----------------------------------------------------------------------------------------

@@ -28,6 +28,15 @@ QJsonObject pairsObject(const QList<QPair<QString, QString>> &pairs)
     return object;
 }
 
+/** @p list as a JSON array, each item written by @p toJson. */
+template <typename Item, typename ToJson> QJsonArray arrayOf(const QList<Item> &list, ToJson toJson)
+{
+    QJsonArray array;
+    for (const Item &item : list)
+        array.append(toJson(item));
+    return array;
+}
+
 QJsonObject injectionJson(const Injection &inject)
 {
     QJsonObject object;
@@ -53,10 +62,7 @@ QJsonObject credentialJson(const Credential &credential)
         QJsonObject apiKey;
         apiKey.insert(QStringLiteral("name"), credential.apiKey->name);
         apiKey.insert(QStringLiteral("proxyManaged"), credential.apiKey->proxyManaged);
-        QJsonArray inject;
-        for (const Injection &i : credential.apiKey->inject)
-            inject.append(injectionJson(i));
-        apiKey.insert(QStringLiteral("inject"), inject);
+        apiKey.insert(QStringLiteral("inject"), arrayOf(credential.apiKey->inject, injectionJson));
         object.insert(QStringLiteral("apiKey"), apiKey);
     }
     if (credential.oauth) {
@@ -126,6 +132,80 @@ QJsonObject sandboxJson(const SandboxBlock &sandbox)
     return object;
 }
 
+QJsonObject argsJson(const Kit &kit)
+{
+    QJsonObject args;
+    for (const ArgDeclaration &decl : kit.args) {
+        QJsonObject arg;
+        if (decl.defaultValue)
+            arg.insert(QStringLiteral("default"), *decl.defaultValue);
+        if (decl.required)
+            arg.insert(QStringLiteral("required"), true);
+        putText(arg, "description", decl.description);
+        putList(arg, "enum", decl.enumValues);
+        putText(arg, "pattern", decl.pattern);
+        if (kit.argValues.contains(decl.name))
+            arg.insert(QStringLiteral("value"), kit.argValues.value(decl.name));
+        args.insert(decl.name, arg);
+    }
+    return args;
+}
+
+QJsonObject portJson(const Port &port)
+{
+    QJsonObject object{{QStringLiteral("container"), port.container}, {QStringLiteral("protocol"), port.protocol}};
+    putText(object, "name", port.name);
+    return object;
+}
+
+QJsonObject installJson(const InstallCommand &command)
+{
+    QJsonObject object{{QStringLiteral("command"), command.command},
+                       {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("0") : command.user}};
+    putText(object, "description", command.description);
+    return object;
+}
+
+QJsonObject startupJson(const StartupCommand &command)
+{
+    QJsonObject object{{QStringLiteral("command"), QJsonArray::fromStringList(command.command)},
+                       {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("1000") : command.user},
+                       {QStringLiteral("background"), command.background}};
+    putText(object, "description", command.description);
+    return object;
+}
+
+QJsonObject setupFileJson(const SetupFile &file)
+{
+    QJsonObject object{{QStringLiteral("path"), file.path},
+                       {QStringLiteral("content"), file.content},
+                       {QStringLiteral("mode"), file.mode.isEmpty() ? QStringLiteral("0644") : file.mode},
+                       {QStringLiteral("onlyIfMissing"), file.onlyIfMissing}};
+    putText(object, "description", file.description);
+    return object;
+}
+
+/** The setup block; empty when the kit declares no install, startup or file. */
+QJsonObject setupJson(const Setup &kitSetup)
+{
+    QJsonObject setup;
+    if (!kitSetup.install.isEmpty())
+        setup.insert(QStringLiteral("install"), arrayOf(kitSetup.install, installJson));
+    if (!kitSetup.startup.isEmpty())
+        setup.insert(QStringLiteral("startup"), arrayOf(kitSetup.startup, startupJson));
+    if (!kitSetup.files.isEmpty())
+        setup.insert(QStringLiteral("files"), arrayOf(kitSetup.files, setupFileJson));
+    return setup;
+}
+
+QJsonObject volumeJson(const Volume &volume)
+{
+    QJsonObject object{{QStringLiteral("path"), volume.path}, {QStringLiteral("type"), volume.type}};
+    putText(object, "size", volume.size);
+    putText(object, "mode", volume.mode);
+    return object;
+}
+
 // Text form: one "key: value" per line, nested blocks indented by two spaces.
 class TextWriter
 {
@@ -186,6 +266,69 @@ private:
     QString m_text;
 };
 
+void writeSandbox(TextWriter &w, const SandboxBlock &s)
+{
+    w.line(0, QStringLiteral("sandbox"));
+    w.optional(1, QStringLiteral("image"), s.image);
+    if (s.build)
+        w.line(1, QStringLiteral("build"), QStringLiteral("declared (not built: the image above is used)"));
+    w.line(1, QStringLiteral("run"), TextWriter::argv(s.defaultArgv()));
+    w.line(1, QStringLiteral("run interactive"), TextWriter::argv(s.interactiveArgv()));
+    if (s.resources) {
+        w.line(1, QStringLiteral("resources"));
+        if (s.resources->cpu)
+            w.line(2, QStringLiteral("cpu"), QString::number(*s.resources->cpu));
+        w.optional(2, QStringLiteral("memory"), s.resources->memory);
+        w.optional(2, QStringLiteral("gpu"), s.resources->gpu);
+    }
+}
+
+void writeCredential(TextWriter &w, const Credential &c)
+{
+    w.line(1, QStringLiteral("- service"), c.service);
+    w.optional(2, QStringLiteral("description"), c.description);
+    w.line(2, QStringLiteral("required"), c.required ? QStringLiteral("true") : QStringLiteral("false"));
+    if (c.apiKey) {
+        w.line(2, QStringLiteral("apiKey"));
+        w.line(3, QStringLiteral("name"), c.apiKey->name.isEmpty() ? QStringLiteral("(no variable)") : c.apiKey->name);
+        w.line(3, QStringLiteral("proxyManaged"),
+               c.apiKey->proxyManaged ? QStringLiteral("true") : QStringLiteral("false"));
+        for (const Injection &i : c.apiKey->inject) {
+            QString how = QStringLiteral("%1: %2").arg(i.header, i.format);
+            if (i.encoding == Injection::Encoding::BasicAuth)
+                how += QStringLiteral(" with %s = base64(%1:secret)").arg(i.username);
+            w.line(3, QStringLiteral("- inject %1").arg(i.domain), how);
+        }
+    }
+    if (c.oauth) {
+        w.line(2, QStringLiteral("oauth"));
+        w.line(3, QStringLiteral("tokenEndpoint"), c.oauth->tokenHost + c.oauth->tokenPath);
+        w.list(3, QStringLiteral("resourceHosts"), c.oauth->resourceHosts);
+        w.optional(3, QStringLiteral("credentialFile"), c.oauth->credentialFilePath);
+        if (c.oauth->passthrough)
+            w.line(3, QStringLiteral("passthrough"), QStringLiteral("true (the sandbox sees the real token)"));
+    }
+}
+
+void writeSetup(TextWriter &w, const Setup &setup)
+{
+    w.line(0, QStringLiteral("setup"));
+    for (const InstallCommand &c : setup.install)
+        w.block(1, QStringLiteral("- install (user %1)").arg(c.user.isEmpty() ? QStringLiteral("0") : c.user),
+                c.command);
+    for (const StartupCommand &c : setup.startup)
+        w.line(1,
+               QStringLiteral("- startup (user %1%2)")
+                   .arg(c.user.isEmpty() ? QStringLiteral("1000") : c.user,
+                        c.background ? QStringLiteral(", background") : QString()),
+               TextWriter::argv(c.command));
+    for (const SetupFile &f : setup.files)
+        w.line(1, QStringLiteral("- file %1").arg(f.path),
+               QStringLiteral("mode %1%2")
+                   .arg(f.mode.isEmpty() ? QStringLiteral("0644") : f.mode,
+                        f.onlyIfMissing ? QStringLiteral(", only if missing") : QString()));
+}
+
 } // namespace
 
 QJsonObject toJson(const Kit &kit)
@@ -202,23 +345,8 @@ QJsonObject toJson(const Kit &kit)
     putList(object, "locked", kit.locked);
     if (kit.privileged)
         object.insert(QStringLiteral("security"), QJsonObject{{QStringLiteral("privileged"), *kit.privileged}});
-    if (!kit.args.isEmpty()) {
-        QJsonObject args;
-        for (const ArgDeclaration &decl : kit.args) {
-            QJsonObject arg;
-            if (decl.defaultValue)
-                arg.insert(QStringLiteral("default"), *decl.defaultValue);
-            if (decl.required)
-                arg.insert(QStringLiteral("required"), true);
-            putText(arg, "description", decl.description);
-            putList(arg, "enum", decl.enumValues);
-            putText(arg, "pattern", decl.pattern);
-            if (kit.argValues.contains(decl.name))
-                arg.insert(QStringLiteral("value"), kit.argValues.value(decl.name));
-            args.insert(decl.name, arg);
-        }
-        object.insert(QStringLiteral("args"), args);
-    }
+    if (!kit.args.isEmpty())
+        object.insert(QStringLiteral("args"), argsJson(kit));
     if (kit.sandbox)
         object.insert(QStringLiteral("sandbox"), sandboxJson(*kit.sandbox));
     putText(object, "extends", kit.extends);
@@ -237,70 +365,18 @@ QJsonObject toJson(const Kit &kit)
         network.insert(QStringLiteral("deny"), QJsonArray::fromStringList(kit.networkDeny));
         object.insert(QStringLiteral("permissions"), QJsonObject{{QStringLiteral("network"), network}});
     }
-    if (!kit.ports.isEmpty()) {
-        QJsonArray ports;
-        for (const Port &port : kit.ports) {
-            QJsonObject p{{QStringLiteral("container"), port.container}, {QStringLiteral("protocol"), port.protocol}};
-            putText(p, "name", port.name);
-            ports.append(p);
-        }
-        object.insert(QStringLiteral("ports"), ports);
-    }
-    if (!kit.credentials.isEmpty()) {
-        QJsonArray credentials;
-        for (const Credential &c : kit.credentials)
-            credentials.append(credentialJson(c));
-        object.insert(QStringLiteral("credentials"), credentials);
-    }
+    if (!kit.ports.isEmpty())
+        object.insert(QStringLiteral("ports"), arrayOf(kit.ports, portJson));
+    if (!kit.credentials.isEmpty())
+        object.insert(QStringLiteral("credentials"), arrayOf(kit.credentials, credentialJson));
     if (!kit.environment.isEmpty())
         object.insert(QStringLiteral("environment"),
                       QJsonObject{{QStringLiteral("variables"), pairsObject(kit.environment)}});
-    QJsonObject setup;
-    if (!kit.setup.install.isEmpty()) {
-        QJsonArray install;
-        for (const InstallCommand &c : kit.setup.install) {
-            QJsonObject o{{QStringLiteral("command"), c.command},
-                          {QStringLiteral("user"), c.user.isEmpty() ? QStringLiteral("0") : c.user}};
-            putText(o, "description", c.description);
-            install.append(o);
-        }
-        setup.insert(QStringLiteral("install"), install);
-    }
-    if (!kit.setup.startup.isEmpty()) {
-        QJsonArray startup;
-        for (const StartupCommand &c : kit.setup.startup) {
-            QJsonObject o{{QStringLiteral("command"), QJsonArray::fromStringList(c.command)},
-                          {QStringLiteral("user"), c.user.isEmpty() ? QStringLiteral("1000") : c.user},
-                          {QStringLiteral("background"), c.background}};
-            putText(o, "description", c.description);
-            startup.append(o);
-        }
-        setup.insert(QStringLiteral("startup"), startup);
-    }
-    if (!kit.setup.files.isEmpty()) {
-        QJsonArray files;
-        for (const SetupFile &f : kit.setup.files) {
-            QJsonObject o{{QStringLiteral("path"), f.path},
-                          {QStringLiteral("content"), f.content},
-                          {QStringLiteral("mode"), f.mode.isEmpty() ? QStringLiteral("0644") : f.mode},
-                          {QStringLiteral("onlyIfMissing"), f.onlyIfMissing}};
-            putText(o, "description", f.description);
-            files.append(o);
-        }
-        setup.insert(QStringLiteral("files"), files);
-    }
+    const QJsonObject setup = setupJson(kit.setup);
     if (!setup.isEmpty())
         object.insert(QStringLiteral("setup"), setup);
-    if (!kit.volumes.isEmpty()) {
-        QJsonArray volumes;
-        for (const Volume &v : kit.volumes) {
-            QJsonObject o{{QStringLiteral("path"), v.path}, {QStringLiteral("type"), v.type}};
-            putText(o, "size", v.size);
-            putText(o, "mode", v.mode);
-            volumes.append(o);
-        }
-        object.insert(QStringLiteral("volumes"), volumes);
-    }
+    if (!kit.volumes.isEmpty())
+        object.insert(QStringLiteral("volumes"), arrayOf(kit.volumes, volumeJson));
     if (!kit.files.isEmpty()) {
         QJsonArray files;
         for (const KitFile &f : kit.files)
@@ -330,22 +406,8 @@ QString toText(const Kit &kit)
                    kit.argValues.contains(decl.name) ? TextWriter::quoteIfNeeded(kit.argValues.value(decl.name))
                                                      : QStringLiteral("(no value)"));
     }
-    if (kit.sandbox) {
-        const SandboxBlock &s = *kit.sandbox;
-        w.line(0, QStringLiteral("sandbox"));
-        w.optional(1, QStringLiteral("image"), s.image);
-        if (s.build)
-            w.line(1, QStringLiteral("build"), QStringLiteral("declared (not built: the image above is used)"));
-        w.line(1, QStringLiteral("run"), TextWriter::argv(s.defaultArgv()));
-        w.line(1, QStringLiteral("run interactive"), TextWriter::argv(s.interactiveArgv()));
-        if (s.resources) {
-            w.line(1, QStringLiteral("resources"));
-            if (s.resources->cpu)
-                w.line(2, QStringLiteral("cpu"), QString::number(*s.resources->cpu));
-            w.optional(2, QStringLiteral("memory"), s.resources->memory);
-            w.optional(2, QStringLiteral("gpu"), s.resources->gpu);
-        }
-    }
+    if (kit.sandbox)
+        writeSandbox(w, *kit.sandbox);
     w.optional(0, QStringLiteral("extends"), kit.extends);
     w.list(0, QStringLiteral("mixins"), kit.mixins);
     w.optional(0, QStringLiteral("requires agent"), kit.requiresAgent);
@@ -367,55 +429,16 @@ QString toText(const Kit &kit)
     }
     if (!kit.credentials.isEmpty()) {
         w.line(0, QStringLiteral("credentials"));
-        for (const Credential &c : kit.credentials) {
-            w.line(1, QStringLiteral("- service"), c.service);
-            w.optional(2, QStringLiteral("description"), c.description);
-            w.line(2, QStringLiteral("required"), c.required ? QStringLiteral("true") : QStringLiteral("false"));
-            if (c.apiKey) {
-                w.line(2, QStringLiteral("apiKey"));
-                w.line(3, QStringLiteral("name"),
-                       c.apiKey->name.isEmpty() ? QStringLiteral("(no variable)") : c.apiKey->name);
-                w.line(3, QStringLiteral("proxyManaged"),
-                       c.apiKey->proxyManaged ? QStringLiteral("true") : QStringLiteral("false"));
-                for (const Injection &i : c.apiKey->inject) {
-                    QString how = QStringLiteral("%1: %2").arg(i.header, i.format);
-                    if (i.encoding == Injection::Encoding::BasicAuth)
-                        how += QStringLiteral(" with %s = base64(%1:secret)").arg(i.username);
-                    w.line(3, QStringLiteral("- inject %1").arg(i.domain), how);
-                }
-            }
-            if (c.oauth) {
-                w.line(2, QStringLiteral("oauth"));
-                w.line(3, QStringLiteral("tokenEndpoint"), c.oauth->tokenHost + c.oauth->tokenPath);
-                w.list(3, QStringLiteral("resourceHosts"), c.oauth->resourceHosts);
-                w.optional(3, QStringLiteral("credentialFile"), c.oauth->credentialFilePath);
-                if (c.oauth->passthrough)
-                    w.line(3, QStringLiteral("passthrough"), QStringLiteral("true (the sandbox sees the real token)"));
-            }
-        }
+        for (const Credential &c : kit.credentials)
+            writeCredential(w, c);
     }
     if (!kit.environment.isEmpty()) {
         w.line(0, QStringLiteral("environment"));
         for (const auto &pair : kit.environment)
             w.line(1, pair.first, TextWriter::quoteIfNeeded(pair.second));
     }
-    if (!kit.setup.install.isEmpty() || !kit.setup.startup.isEmpty() || !kit.setup.files.isEmpty()) {
-        w.line(0, QStringLiteral("setup"));
-        for (const InstallCommand &c : kit.setup.install)
-            w.block(1, QStringLiteral("- install (user %1)").arg(c.user.isEmpty() ? QStringLiteral("0") : c.user),
-                    c.command);
-        for (const StartupCommand &c : kit.setup.startup)
-            w.line(1,
-                   QStringLiteral("- startup (user %1%2)")
-                       .arg(c.user.isEmpty() ? QStringLiteral("1000") : c.user,
-                            c.background ? QStringLiteral(", background") : QString()),
-                   TextWriter::argv(c.command));
-        for (const SetupFile &f : kit.setup.files)
-            w.line(1, QStringLiteral("- file %1").arg(f.path),
-                   QStringLiteral("mode %1%2")
-                       .arg(f.mode.isEmpty() ? QStringLiteral("0644") : f.mode,
-                            f.onlyIfMissing ? QStringLiteral(", only if missing") : QString()));
-    }
+    if (!kit.setup.install.isEmpty() || !kit.setup.startup.isEmpty() || !kit.setup.files.isEmpty())
+        writeSetup(w, kit.setup);
     if (!kit.volumes.isEmpty()) {
         w.line(0, QStringLiteral("volumes"));
         for (const Volume &v : kit.volumes)

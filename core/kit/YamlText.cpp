@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kit/YamlText.h"
 
+#include "common/QuotedString.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -57,35 +59,9 @@ bool hasControlCharacters(const QString &value)
     return false;
 }
 
-QByteArray doubleQuoted(const QString &value)
+QByteArray yamlDoubleQuoted(const QString &value)
 {
-    QString out;
-    out.reserve(value.size() + 2);
-    for (const QChar c : value) {
-        switch (c.unicode()) {
-        case '"':
-            out += QLatin1String("\\\"");
-            break;
-        case '\\':
-            out += QLatin1String("\\\\");
-            break;
-        case '\n':
-            out += QLatin1String("\\n");
-            break;
-        case '\t':
-            out += QLatin1String("\\t");
-            break;
-        case '\r':
-            out += QLatin1String("\\r");
-            break;
-        default:
-            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-                out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
-            else
-                out += c;
-        }
-    }
-    return '"' + out.toUtf8() + '"';
+    return paddock::doubleQuoted(value, ControlEscape::Yaml).toUtf8();
 }
 
 } // namespace
@@ -123,15 +99,15 @@ QByteArray renderInlineScalar(const QString &value, ScalarStyle preferred, bool 
     case ScalarStyle::Folded:
         if (!scalarNeedsQuotes(value, inFlow))
             return value.toUtf8();
-        return doubleQuoted(value);
+        return yamlDoubleQuoted(value);
     case ScalarStyle::SingleQuoted:
         if (hasControlCharacters(value))
-            return doubleQuoted(value);
+            return yamlDoubleQuoted(value);
         return '\'' + QString(value).replace(QLatin1Char('\''), QStringLiteral("''")).toUtf8() + '\'';
     case ScalarStyle::DoubleQuoted:
-        return doubleQuoted(value);
+        return yamlDoubleQuoted(value);
     }
-    return doubleQuoted(value);
+    return yamlDoubleQuoted(value);
 }
 
 YamlText::YamlText(QByteArray text) : m_text(std::move(text))

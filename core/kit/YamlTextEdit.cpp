@@ -414,103 +414,298 @@ YamlEditOutcome removeEntryPruning(const YamlText &text, const Walk &walk, const
                   [&](YAML::Node &root) { descend(root, path, count - 1).remove(path.at(count - 1).toStdString()); });
 }
 
+// Offset of the first byte at or after @p p that is not a space.
+qsizetype skipSpaces(const QByteArray &bytes, qsizetype p)
+{
+    while (p < bytes.size() && bytes.at(p) == ' ')
+        ++p;
+    return p;
+}
+
+/** One edit in progress: the parsed text, what exists of the path, and the splices so far. */
+struct Edit
+{
+    YamlText text;
+    Walk walk;
+    QStringList path;
+    QString what; ///< the whole path, dotted
+    QList<Splice> splices;
+    QString error;
+
+    bool fail(const QString &why)
+    {
+        error = why;
+        return false;
+    }
+    /** The mapping that holds the last key of a complete path. */
+    YAML::Node leafParent() const { return path.size() == 1 ? text.root() : walk.found.at(path.size() - 2).value; }
+};
+
+std::optional<Edit> startEdit(const QByteArray &source, const QStringList &path, QString *error)
+{
+    std::optional<YamlText> text = parse(source, error);
+    if (!text)
+        return std::nullopt;
+    std::optional<Walk> found = walk(*text, path, error);
+    if (!found)
+        return std::nullopt;
+    return Edit{std::move(*text), std::move(*found), path, dotted(path, path.size()), {}, {}};
+}
+
+// The path stops short: its missing keys are created, ending in a one-item list.
+bool appendCreatingList(Edit &edit, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const qsizetype from = edit.walk.found.size();
+    const YAML::Node parent = from == 0 ? text.root() : edit.walk.found.last().value;
+    const int offset = sequenceOffsetIn(text, parent);
+    const QByteArray item = renderInlineScalar(value, siblingStyle(text, {}, value, false), false);
+    const QList<QByteArray> lines = missingChain(text, edit.path, from, [&](int indent) {
+        return QList<QByteArray>{spaces(indent) + renderKey(edit.path.last()) + ':',
+                                 spaces(indent + offset) + "- " + item};
+    });
+    return insertEntry(text, edit.walk, edit.path, lines, &edit.splices, &edit.error);
+}
+
+// "key:" (or "key: ~") with no value: the list starts on the next line.
+bool appendUnderEmptyKey(Edit &edit, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const Entry &leaf = edit.walk.found.last();
+    const int keyColumn = text.columnOf(text.contentStart(leaf.key));
+    const std::optional<qsizetype> colon = text.colonAfterKey(leaf.key);
+    const std::optional<qsizetype> end = text.entryEnd(leaf.key, leaf.value);
+    if (!colon || !end)
+        return edit.fail(QStringLiteral("cannot find the value of %1").arg(edit.what));
+    if (*end > *colon + 1)
+        edit.splices << Splice{*colon + 1, *end, {}};
+    const QByteArray item = renderInlineScalar(value, siblingStyle(text, {}, value, false), false);
+    edit.splices << insertLinesAfter(text, text.lineAt(*colon),
+                                     {spaces(keyColumn + sequenceOffsetIn(text, edit.leafParent())) + "- " + item});
+    return true;
+}
+
+// After the last item of a flow list that has one, in the separator its items use.
+void appendAfterFlowItems(Edit &edit, const QList<TextRange> &items, qsizetype close, const QByteArray &item)
+{
+    const YamlText &text = edit.text;
+    const QByteArray &bytes = text.bytes();
+    const TextRange last = items.last();
+    const int lastLine = text.lineAt(last.end - 1);
+    if (lastLine == text.lineAt(close - 1)) {
+        QByteArray separator = ", ";
+        if (items.size() >= 2) {
+            const QByteArray between = bytes.mid(items.at(0).end, items.at(1).begin - items.at(0).end);
+            if (!between.contains('\n') && between.trimmed() == ",")
+                separator = between;
+        }
+        edit.splices << Splice{last.end, last.end, separator + item};
+        return;
+    }
+    // One item per line: the new item gets its own line.
+    const qsizetype p = skipSpaces(bytes, last.end);
+    const bool trailingComma = p < bytes.size() && bytes.at(p) == ',';
+    const QByteArray indent = spaces(text.columnOf(last.begin));
+    if (trailingComma) {
+        edit.splices << insertLinesAfter(text, lastLine, {indent + item + ','});
+    } else {
+        edit.splices << Splice{last.end, last.end, ","};
+        edit.splices << insertLinesAfter(text, lastLine, {indent + item});
+    }
+}
+
+bool appendToFlowList(Edit &edit, const YAML::Node &list, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const qsizetype open = text.contentStart(list);
+    const std::optional<qsizetype> close = text.flowEnd(open);
+    const std::optional<QList<TextRange>> items = text.flowItems(list);
+    if (!close || !items)
+        return edit.fail(QStringLiteral("cannot read the list %1; edit it by hand").arg(edit.what));
+    const QByteArray item = renderInlineScalar(value, siblingStyle(text, itemsOf(list), value, true), true);
+    if (!items->isEmpty()) {
+        appendAfterFlowItems(edit, *items, *close, item);
+        return true;
+    }
+    if (text.bytes().mid(open + 1, *close - 1 - open - 1).contains('#'))
+        return edit.fail(QStringLiteral("the list %1 holds only a comment; edit it by hand").arg(edit.what));
+    edit.splices << Splice{open + 1, *close - 1, item};
+    return true;
+}
+
+bool appendToBlockList(Edit &edit, const YAML::Node &list, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const YAML::Node last = list[list.size() - 1];
+    const int dashColumn = text.columnOf(text.contentStart(list));
+    const std::optional<TextRange> extent = blockItemExtent(text, last, dashColumn);
+    if (!extent)
+        return edit.fail(QStringLiteral("cannot find the end of the list %1; edit it by hand").arg(edit.what));
+    const qsizetype itemStart = text.offsetOf(last.Mark());
+    const int gap = text.lineAt(extent->begin) == text.lineAt(itemStart) ? int(itemStart - extent->begin - 1) : 1;
+    const QByteArray item = renderInlineScalar(value, siblingStyle(text, itemsOf(list), value, false), false);
+    edit.splices << insertLinesAfter(text, text.lineAt(extent->end - 1),
+                                     {spaces(dashColumn) + '-' + spaces(std::max(1, gap)) + item});
+    return true;
+}
+
+bool appendItem(Edit &edit, const QString &value)
+{
+    if (!edit.walk.complete)
+        return appendCreatingList(edit, value);
+    const YAML::Node list = edit.walk.found.last().value;
+    if (list.IsNull())
+        return appendUnderEmptyKey(edit, value);
+    if (!list.IsSequence())
+        return edit.fail(QStringLiteral("%1 is %2, not a list").arg(edit.what, describeKind(list)));
+    if (isFlow(edit.text, list))
+        return appendToFlowList(edit, list, value);
+    return appendToBlockList(edit, list, value);
+}
+
+// A flow item written on a line of its own, with only its comma after it.
+bool flowItemAloneOnLine(const YamlText &text, qsizetype open, qsizetype close, const TextRange &item)
+{
+    const int itemLine = text.lineAt(item.begin);
+    if (text.lineAt(open) == itemLine || text.lineAt(close - 1) == itemLine)
+        return false;
+    if (text.lineStart(itemLine) + text.indentation(itemLine) != item.begin)
+        return false;
+    qsizetype p = skipSpaces(text.bytes(), item.end);
+    if (p < text.bytes().size() && text.bytes().at(p) == ',')
+        ++p;
+    return restOfLineIsEmpty(text, p);
+}
+
+bool removeFlowItem(Edit &edit, const YAML::Node &list, int index)
+{
+    const YamlText &text = edit.text;
+    const QByteArray &bytes = text.bytes();
+    const int count = int(list.size());
+    const qsizetype open = text.contentStart(list);
+    const std::optional<qsizetype> close = text.flowEnd(open);
+    const std::optional<QList<TextRange>> items = text.flowItems(list);
+    if (!close || !items || items->size() != count)
+        return edit.fail(QStringLiteral("cannot read the list %1; edit it by hand").arg(edit.what));
+    const TextRange item = items->at(index);
+    if (count == 1) {
+        if (bytes.mid(open + 1, *close - 1 - open - 1).contains('#'))
+            return edit.fail(QStringLiteral("the list %1 holds a comment; edit it by hand").arg(edit.what));
+        edit.splices << Splice{open + 1, *close - 1, {}};
+    } else if (flowItemAloneOnLine(text, open, *close, item)) {
+        const int itemLine = text.lineAt(item.begin);
+        edit.splices << removeLines(text, itemLine, itemLine);
+        // Removing the last item must not leave the comma that was added for it.
+        const qsizetype p = skipSpaces(bytes, item.end);
+        const bool hadComma = p < bytes.size() && bytes.at(p) == ',';
+        if (index == count - 1 && !hadComma) {
+            const qsizetype q = skipSpaces(bytes, items->at(index - 1).end);
+            if (q < bytes.size() && bytes.at(q) == ',')
+                edit.splices << Splice{q, q + 1, {}};
+        }
+    } else if (index < count - 1) {
+        edit.splices << Splice{item.begin, items->at(index + 1).begin, {}};
+    } else {
+        edit.splices << Splice{items->at(index - 1).end, item.end, {}};
+    }
+    return true;
+}
+
+bool removeBlockItem(Edit &edit, const YAML::Node &list, int index)
+{
+    const YamlText &text = edit.text;
+    const YAML::Node item = list[index];
+    const int dashColumn = text.columnOf(text.contentStart(list));
+    const std::optional<TextRange> extent = blockItemExtent(text, item, dashColumn);
+    if (!extent || text.indentation(text.lineAt(extent->begin)) != text.columnOf(extent->begin) ||
+        !restOfLineIsEmpty(text, extent->end))
+        return edit.fail(
+            QStringLiteral("cannot find the lines of item %1 of %2; remove it by hand").arg(index + 1).arg(edit.what));
+    edit.splices << removeLines(text, text.lineAt(extent->begin), text.lineAt(extent->end - 1));
+    return true;
+}
+
+// The path stops short: its missing keys are created, ending in "key: value".
+bool addScalarEntry(Edit &edit, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const qsizetype from = edit.walk.found.size();
+    const YAML::Node parent = from == 0 ? text.root() : edit.walk.found.last().value;
+    // A new entry among siblings follows their quoting; a new mapping starts plain.
+    const QList<YAML::Node> siblings = from + 1 == edit.path.size() ? itemsOf(parent) : QList<YAML::Node>{};
+    const QByteArray rendered = renderInlineScalar(value, siblingStyle(text, siblings, value, false), false);
+    const QList<QByteArray> lines = missingChain(text, edit.path, from, [&](int indent) {
+        return QList<QByteArray>{spaces(indent) + renderKey(edit.path.last()) + ": " + rendered};
+    });
+    return insertEntry(text, edit.walk, edit.path, lines, &edit.splices, &edit.error);
+}
+
+// @p value as a literal block whose header is on @p headerLine, indented as its old content was.
+QByteArray renderLiteralBlock(const YamlText &text, int headerLine, int keyColumn, const QString &value)
+{
+    int contentIndent = keyColumn + text.indentUnit();
+    for (int line = headerLine + 1; line < text.lineCount(); ++line) {
+        if (!text.isBlank(line)) {
+            if (text.indentation(line) > keyColumn)
+                contentIndent = text.indentation(line);
+            break;
+        }
+    }
+    QString body = value;
+    const bool finalBreak = body.endsWith(QLatin1Char('\n'));
+    if (finalBreak)
+        body.chop(1);
+    QByteArray rendered = finalBreak ? "|" : "|-";
+    for (const QString &line : body.split(QLatin1Char('\n')))
+        rendered += text.newline() + (line.isEmpty() ? QByteArray() : spaces(contentIndent) + line.toUtf8());
+    return rendered;
+}
+
+// The existing value of a complete path, empty or a scalar, becomes @p value.
+bool replaceScalar(Edit &edit, const QString &value)
+{
+    const YamlText &text = edit.text;
+    const Entry &leaf = edit.walk.found.last();
+    const YAML::Node parent = edit.leafParent();
+    const bool inFlow = isFlow(text, parent);
+    const int keyColumn = text.columnOf(text.contentStart(leaf.key));
+    if (leaf.value.IsNull()) {
+        const std::optional<qsizetype> colon = text.colonAfterKey(leaf.key);
+        const std::optional<qsizetype> end = text.entryEnd(leaf.key, leaf.value);
+        if (inFlow || !colon || !end)
+            return edit.fail(QStringLiteral("cannot find the value of %1; edit it by hand").arg(edit.what));
+        const ScalarStyle style = siblingStyle(text, itemsOf(parent), value, false);
+        edit.splices << Splice{*colon + 1, *end, ' ' + renderInlineScalar(value, style, false)};
+        return true;
+    }
+    if (!leaf.value.IsScalar())
+        return edit.fail(QStringLiteral("%1 is %2, not a single value").arg(edit.what, describeKind(leaf.value)));
+    const ScalarStyle style = text.scalarStyle(leaf.value);
+    const std::optional<TextRange> range = text.scalarRange(leaf.value, keyColumn, inFlow);
+    if (!range)
+        return edit.fail(QStringLiteral("cannot find the value of %1; edit it by hand").arg(edit.what));
+    const bool block = style == ScalarStyle::Literal || style == ScalarStyle::Folded;
+    // A multi-line value stays a literal block when it was one; a block value
+    // changed to one line becomes an ordinary scalar.
+    const bool staysBlock = block && value.contains(QLatin1Char('\n')) && !value.endsWith(QLatin1String("\n\n")) &&
+                            !value.startsWith(QLatin1Char(' ')) && !value.startsWith(QLatin1Char('\n'));
+    const QByteArray rendered = staysBlock ? renderLiteralBlock(text, text.lineAt(range->begin), keyColumn, value)
+                                           : renderInlineScalar(value, style, inFlow);
+    edit.splices << Splice{range->begin, range->end, rendered};
+    return true;
+}
+
 } // namespace
 
 YamlEditOutcome appendToSequence(const QByteArray &source, const QStringList &path, const QString &value)
 {
     QString error;
-    const std::optional<YamlText> text = parse(source, &error);
-    if (!text)
+    std::optional<Edit> edit = startEdit(source, path, &error);
+    if (!edit)
         return failed(source, error);
-    const std::optional<Walk> found = walk(*text, path, &error);
-    if (!found)
-        return failed(source, error);
-    const QString what = dotted(path, path.size());
-    QList<Splice> splices;
-
-    if (!found->complete) {
-        const qsizetype from = found->found.size();
-        const YAML::Node parent = from == 0 ? text->root() : found->found.last().value;
-        const int offset = sequenceOffsetIn(*text, parent);
-        const QByteArray item = renderInlineScalar(value, siblingStyle(*text, {}, value, false), false);
-        const QList<QByteArray> lines = missingChain(*text, path, from, [&](int indent) {
-            return QList<QByteArray>{spaces(indent) + renderKey(path.last()) + ':',
-                                     spaces(indent + offset) + "- " + item};
-        });
-        if (!insertEntry(*text, *found, path, lines, &splices, &error))
-            return failed(source, error);
-    } else {
-        const Entry &leaf = found->found.last();
-        const QList<YAML::Node> siblings = itemsOf(leaf.value);
-        if (leaf.value.IsNull()) {
-            const YAML::Node parent = path.size() == 1 ? text->root() : found->found.at(path.size() - 2).value;
-            const int keyColumn = text->columnOf(text->contentStart(leaf.key));
-            const std::optional<qsizetype> colon = text->colonAfterKey(leaf.key);
-            const std::optional<qsizetype> end = text->entryEnd(leaf.key, leaf.value);
-            if (!colon || !end)
-                return failed(source, QStringLiteral("cannot find the value of %1").arg(what));
-            if (*end > *colon + 1)
-                splices << Splice{*colon + 1, *end, {}};
-            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, {}, value, false), false);
-            splices << insertLinesAfter(*text, text->lineAt(*colon),
-                                        {spaces(keyColumn + sequenceOffsetIn(*text, parent)) + "- " + item});
-        } else if (!leaf.value.IsSequence()) {
-            return failed(source, QStringLiteral("%1 is %2, not a list").arg(what, describeKind(leaf.value)));
-        } else if (isFlow(*text, leaf.value)) {
-            const QByteArray &bytes = text->bytes();
-            const qsizetype open = text->contentStart(leaf.value);
-            const std::optional<qsizetype> close = text->flowEnd(open);
-            const std::optional<QList<TextRange>> items = text->flowItems(leaf.value);
-            if (!close || !items)
-                return failed(source, QStringLiteral("cannot read the list %1; edit it by hand").arg(what));
-            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, siblings, value, true), true);
-            if (items->isEmpty()) {
-                if (bytes.mid(open + 1, *close - 1 - open - 1).contains('#'))
-                    return failed(source,
-                                  QStringLiteral("the list %1 holds only a comment; edit it by hand").arg(what));
-                splices << Splice{open + 1, *close - 1, item};
-            } else {
-                const TextRange last = items->last();
-                const int lastLine = text->lineAt(last.end - 1);
-                if (lastLine == text->lineAt(*close - 1)) {
-                    QByteArray separator = ", ";
-                    if (items->size() >= 2) {
-                        const QByteArray between = bytes.mid(items->at(0).end, items->at(1).begin - items->at(0).end);
-                        if (!between.contains('\n') && between.trimmed() == ",")
-                            separator = between;
-                    }
-                    splices << Splice{last.end, last.end, separator + item};
-                } else {
-                    // One item per line: the new item gets its own line.
-                    qsizetype p = last.end;
-                    while (p < bytes.size() && bytes.at(p) == ' ')
-                        ++p;
-                    const bool trailingComma = p < bytes.size() && bytes.at(p) == ',';
-                    const QByteArray indent = spaces(text->columnOf(last.begin));
-                    if (trailingComma) {
-                        splices << insertLinesAfter(*text, lastLine, {indent + item + ','});
-                    } else {
-                        splices << Splice{last.end, last.end, ","};
-                        splices << insertLinesAfter(*text, lastLine, {indent + item});
-                    }
-                }
-            }
-        } else {
-            const YAML::Node last = leaf.value[leaf.value.size() - 1];
-            const int dashColumn = text->columnOf(text->contentStart(leaf.value));
-            const std::optional<TextRange> extent = blockItemExtent(*text, last, dashColumn);
-            if (!extent)
-                return failed(source, QStringLiteral("cannot find the end of the list %1; edit it by hand").arg(what));
-            const qsizetype itemStart = text->offsetOf(last.Mark());
-            const int gap =
-                text->lineAt(extent->begin) == text->lineAt(itemStart) ? int(itemStart - extent->begin - 1) : 1;
-            const QByteArray item = renderInlineScalar(value, siblingStyle(*text, siblings, value, false), false);
-            splices << insertLinesAfter(*text, text->lineAt(extent->end - 1),
-                                        {spaces(dashColumn) + '-' + spaces(std::max(1, gap)) + item});
-        }
-    }
-
-    return finish(*text, splices, what, [&](YAML::Node &root) {
+    if (!appendItem(*edit, value))
+        return failed(source, edit->error);
+    return finish(edit->text, edit->splices, edit->what, [&](YAML::Node &root) {
         YAML::Node list = descend(root, path, path.size());
         YAML::Node added(value.toStdString());
         added.SetTag("");
@@ -521,16 +716,13 @@ YamlEditOutcome appendToSequence(const QByteArray &source, const QStringList &pa
 YamlEditOutcome removeFromSequence(const QByteArray &source, const QStringList &path, int index)
 {
     QString error;
-    const std::optional<YamlText> text = parse(source, &error);
-    if (!text)
+    std::optional<Edit> edit = startEdit(source, path, &error);
+    if (!edit)
         return failed(source, error);
-    const std::optional<Walk> found = walk(*text, path, &error);
-    if (!found)
-        return failed(source, error);
-    const QString what = dotted(path, path.size());
-    if (!found->complete)
+    const QString what = edit->what;
+    if (!edit->walk.complete)
         return failed(source, QStringLiteral("the file has no %1").arg(what));
-    const YAML::Node list = found->found.last().value;
+    const YAML::Node list = edit->walk.found.last().value;
     if (!list.IsSequence())
         return failed(source, QStringLiteral("%1 is %2, not a list").arg(what, describeKind(list)));
     const int count = int(list.size());
@@ -547,145 +739,31 @@ YamlEditOutcome removeFromSequence(const QByteArray &source, const QStringList &
         }
         parent[path.last().toStdString()] = rest;
     };
-
-    const QByteArray &bytes = text->bytes();
-    QList<Splice> splices;
-    if (isFlow(*text, list)) {
-        const qsizetype open = text->contentStart(list);
-        const std::optional<qsizetype> close = text->flowEnd(open);
-        const std::optional<QList<TextRange>> items = text->flowItems(list);
-        if (!close || !items || items->size() != count)
-            return failed(source, QStringLiteral("cannot read the list %1; edit it by hand").arg(what));
-        const TextRange item = items->at(index);
-        const int itemLine = text->lineAt(item.begin);
-        auto aloneOnLine = [&]() {
-            if (text->lineAt(open) == itemLine || text->lineAt(*close - 1) == itemLine)
-                return false;
-            if (text->lineStart(itemLine) + text->indentation(itemLine) != item.begin)
-                return false;
-            qsizetype p = item.end;
-            while (p < bytes.size() && bytes.at(p) == ' ')
-                ++p;
-            if (p < bytes.size() && bytes.at(p) == ',')
-                ++p;
-            return restOfLineIsEmpty(*text, p);
-        };
-        if (count == 1) {
-            if (bytes.mid(open + 1, *close - 1 - open - 1).contains('#'))
-                return failed(source, QStringLiteral("the list %1 holds a comment; edit it by hand").arg(what));
-            splices << Splice{open + 1, *close - 1, {}};
-        } else if (aloneOnLine()) {
-            splices << removeLines(*text, itemLine, itemLine);
-            // Removing the last item must not leave the comma that was added for it.
-            qsizetype p = item.end;
-            while (p < bytes.size() && bytes.at(p) == ' ')
-                ++p;
-            const bool hadComma = p < bytes.size() && bytes.at(p) == ',';
-            if (index == count - 1 && !hadComma) {
-                qsizetype q = items->at(index - 1).end;
-                while (q < bytes.size() && bytes.at(q) == ' ')
-                    ++q;
-                if (q < bytes.size() && bytes.at(q) == ',')
-                    splices << Splice{q, q + 1, {}};
-            }
-        } else if (index < count - 1) {
-            splices << Splice{item.begin, items->at(index + 1).begin, {}};
-        } else {
-            splices << Splice{items->at(index - 1).end, item.end, {}};
-        }
-        return finish(*text, splices, what, expectation);
-    }
-
-    if (count == 1)
-        return removeEntryPruning(*text, *found, path);
-    const YAML::Node item = list[index];
-    const int dashColumn = text->columnOf(text->contentStart(list));
-    const std::optional<TextRange> extent = blockItemExtent(*text, item, dashColumn);
-    if (!extent || text->indentation(text->lineAt(extent->begin)) != text->columnOf(extent->begin) ||
-        !restOfLineIsEmpty(*text, extent->end))
-        return failed(
-            source,
-            QStringLiteral("cannot find the lines of item %1 of %2; remove it by hand").arg(index + 1).arg(what));
-    splices << removeLines(*text, text->lineAt(extent->begin), text->lineAt(extent->end - 1));
-    return finish(*text, splices, what, expectation);
+    const bool flow = isFlow(edit->text, list);
+    if (!flow && count == 1)
+        return removeEntryPruning(edit->text, edit->walk, path);
+    if (!(flow ? removeFlowItem(*edit, list, index) : removeBlockItem(*edit, list, index)))
+        return failed(source, edit->error);
+    return finish(edit->text, edit->splices, what, expectation);
 }
 
 YamlEditOutcome setScalar(const QByteArray &source, const QStringList &path, const QString &value)
 {
     QString error;
-    const std::optional<YamlText> text = parse(source, &error);
-    if (!text)
+    std::optional<Edit> edit = startEdit(source, path, &error);
+    if (!edit)
         return failed(source, error);
-    const std::optional<Walk> found = walk(*text, path, &error);
-    if (!found)
-        return failed(source, error);
-    const QString what = dotted(path, path.size());
-    QList<Splice> splices;
-
-    if (!found->complete) {
-        const qsizetype from = found->found.size();
-        const YAML::Node parent = from == 0 ? text->root() : found->found.last().value;
-        // A new entry among siblings follows their quoting; a new mapping starts plain.
-        const QList<YAML::Node> siblings = from + 1 == path.size() ? itemsOf(parent) : QList<YAML::Node>{};
-        const QByteArray rendered = renderInlineScalar(value, siblingStyle(*text, siblings, value, false), false);
-        const QList<QByteArray> lines = missingChain(*text, path, from, [&](int indent) {
-            return QList<QByteArray>{spaces(indent) + renderKey(path.last()) + ": " + rendered};
-        });
-        if (!insertEntry(*text, *found, path, lines, &splices, &error))
-            return failed(source, error);
+    if (!edit->walk.complete) {
+        if (!addScalarEntry(*edit, value))
+            return failed(source, edit->error);
     } else {
-        const Entry &leaf = found->found.last();
-        const YAML::Node parent = path.size() == 1 ? text->root() : found->found.at(path.size() - 2).value;
-        const bool inFlow = isFlow(*text, parent);
-        const int keyColumn = text->columnOf(text->contentStart(leaf.key));
-        if (leaf.value.IsNull()) {
-            const std::optional<qsizetype> colon = text->colonAfterKey(leaf.key);
-            const std::optional<qsizetype> end = text->entryEnd(leaf.key, leaf.value);
-            if (inFlow || !colon || !end)
-                return failed(source, QStringLiteral("cannot find the value of %1; edit it by hand").arg(what));
-            splices << Splice{*colon + 1, *end,
-                              ' ' +
-                                  renderInlineScalar(value, siblingStyle(*text, itemsOf(parent), value, false), false)};
-        } else if (!leaf.value.IsScalar()) {
-            return failed(source, QStringLiteral("%1 is %2, not a single value").arg(what, describeKind(leaf.value)));
-        } else {
-            if (leaf.value.Scalar() == value.toStdString())
-                return unchanged(source);
-            const ScalarStyle style = text->scalarStyle(leaf.value);
-            const std::optional<TextRange> range = text->scalarRange(leaf.value, keyColumn, inFlow);
-            if (!range)
-                return failed(source, QStringLiteral("cannot find the value of %1; edit it by hand").arg(what));
-            QByteArray rendered;
-            const bool block = style == ScalarStyle::Literal || style == ScalarStyle::Folded;
-            // A multi-line value stays a literal block when it was one; a block value
-            // changed to one line becomes an ordinary scalar.
-            if (block && value.contains(QLatin1Char('\n')) && !value.endsWith(QLatin1String("\n\n")) &&
-                !value.startsWith(QLatin1Char(' ')) && !value.startsWith(QLatin1Char('\n'))) {
-                const int headerLine = text->lineAt(range->begin);
-                int contentIndent = keyColumn + text->indentUnit();
-                for (int line = headerLine + 1; line < text->lineCount(); ++line) {
-                    if (!text->isBlank(line)) {
-                        if (text->indentation(line) > keyColumn)
-                            contentIndent = text->indentation(line);
-                        break;
-                    }
-                }
-                QString body = value;
-                const bool finalBreak = body.endsWith(QLatin1Char('\n'));
-                if (finalBreak)
-                    body.chop(1);
-                rendered = finalBreak ? "|" : "|-";
-                for (const QString &line : body.split(QLatin1Char('\n')))
-                    rendered +=
-                        text->newline() + (line.isEmpty() ? QByteArray() : spaces(contentIndent) + line.toUtf8());
-            } else {
-                rendered = renderInlineScalar(value, style, inFlow);
-            }
-            splices << Splice{range->begin, range->end, rendered};
-        }
+        const YAML::Node &leafValue = edit->walk.found.last().value;
+        if (leafValue.IsScalar() && leafValue.Scalar() == value.toStdString())
+            return unchanged(source);
+        if (!replaceScalar(*edit, value))
+            return failed(source, edit->error);
     }
-
-    return finish(*text, splices, what, [&](YAML::Node &root) {
+    return finish(edit->text, edit->splices, edit->what, [&](YAML::Node &root) {
         YAML::Node parent = descend(root, path, path.size() - 1);
         YAML::Node leaf = parent[path.last().toStdString()];
         leaf = value.toStdString();
@@ -696,15 +774,12 @@ YamlEditOutcome setScalar(const QByteArray &source, const QStringList &path, con
 YamlEditOutcome removeEntry(const QByteArray &source, const QStringList &path)
 {
     QString error;
-    const std::optional<YamlText> text = parse(source, &error);
-    if (!text)
+    std::optional<Edit> edit = startEdit(source, path, &error);
+    if (!edit)
         return failed(source, error);
-    const std::optional<Walk> found = walk(*text, path, &error);
-    if (!found)
-        return failed(source, error);
-    if (!found->complete)
+    if (!edit->walk.complete)
         return unchanged(source);
-    return removeEntryPruning(*text, *found, path);
+    return removeEntryPruning(edit->text, edit->walk, path);
 }
 
 } // namespace paddock::kit::YamlTextEdit

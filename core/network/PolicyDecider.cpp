@@ -18,6 +18,17 @@ QString targetText(const QString &host, quint16 port)
     return name + QLatin1Char(':') + QString::number(port);
 }
 
+policy::Request requestOf(const proxy::ConnectionQuery &query)
+{
+    policy::Request request;
+    request.sandbox = query.sandbox;
+    request.kit = query.kit;
+    request.host = query.host;
+    request.port = query.port;
+    request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+    return request;
+}
+
 /** The label marker: a control character no rule id or default label contains. */
 constexpr QChar kLearnedMark = QChar(0x1e);
 
@@ -82,12 +93,7 @@ proxy::Verdict decide(const policy::PolicyEngine &engine, const LearningSandboxe
     proxy::Verdict verdict = decide(engine, query);
     if (verdict.allowed || !learning.isLearning(query.sandbox))
         return verdict;
-    policy::Request request;
-    request.sandbox = query.sandbox;
-    request.kit = query.kit;
-    request.host = query.host;
-    request.port = query.port;
-    request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+    const policy::Request request = requestOf(query);
     if (engine.decide(request).basis != policy::Decision::Basis::NoMatchingRule || reachesLocalNetwork(engine, query))
         return verdict;
     qCDebug(lcDecider).noquote() << "learned" << targetText(query.host, query.port) << "for" << query.sandbox;
@@ -101,12 +107,7 @@ proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr
 
 proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query)
 {
-    policy::Request request;
-    request.sandbox = query.sandbox;
-    request.kit = query.kit;
-    request.host = query.host;
-    request.port = query.port;
-    request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+    const policy::Request request = requestOf(query);
     const policy::Decision decision = engine.decide(request);
 
     proxy::Verdict verdict;

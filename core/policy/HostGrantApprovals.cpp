@@ -3,6 +3,7 @@
 
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "common/YamlDecode.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,7 +11,6 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
-#include <yaml-cpp/yaml.h>
 
 Q_LOGGING_CATEGORY(lcApprovals, "paddock.policy.grants")
 
@@ -21,12 +21,7 @@ const char kHeader[] = "# Host grants you approved: patterns of a kit's permissi
                        "# computer or its networks (loopback, private ranges, cloud metadata, its own addresses).\n"
                        "# `paddock grant ls` lists them, `paddock grant revoke KIT` withdraws them.\n";
 
-/** Thrown while decoding and turned into a PolicyError with the node's position. */
-struct DecodeError
-{
-    YAML::Mark mark;
-    QString message;
-};
+using yaml::DecodeError;
 
 bool isKitName(const QString &name)
 {
@@ -99,12 +94,6 @@ ApprovedGrants decode(const YAML::Node &root)
     return approved;
 }
 
-PolicyError errorAt(const QString &file, const YAML::Mark &mark, const QString &message)
-{
-    // yaml-cpp counts from 0 and uses -1 when it has no position.
-    return PolicyError{file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, message};
-}
-
 } // namespace
 
 HostGrantApprovals::HostGrantApprovals() : HostGrantApprovals(defaultPath()) {}
@@ -118,13 +107,7 @@ QString HostGrantApprovals::defaultPath()
 
 std::variant<ApprovedGrants, PolicyError> HostGrantApprovals::parse(const QByteArray &text, const QString &file)
 {
-    try {
-        return decode(YAML::Load(text.toStdString()));
-    } catch (const DecodeError &error) {
-        return errorAt(file, error.mark, error.message);
-    } catch (const YAML::Exception &error) {
-        return errorAt(file, error.mark, QString::fromStdString(error.msg));
-    }
+    return yaml::decodeText(text, file, decode);
 }
 
 QByteArray HostGrantApprovals::serialise(const ApprovedGrants &approved)
@@ -142,20 +125,7 @@ QByteArray HostGrantApprovals::serialise(const ApprovedGrants &approved)
 
 std::optional<PolicyError> HostGrantApprovals::load()
 {
-    QFile file(m_path);
-    if (!file.exists()) {
-        m_approved.clear();
-        return std::nullopt;
-    }
-    if (!file.open(QIODevice::ReadOnly))
-        return PolicyError{m_path, 0, 0, QStringLiteral("cannot read the file: %1").arg(file.errorString())};
-    auto parsed = parse(file.readAll(), m_path);
-    if (auto *error = std::get_if<PolicyError>(&parsed)) {
-        qCWarning(lcApprovals).noquote() << error->toString();
-        return *error;
-    }
-    m_approved = std::get<ApprovedGrants>(parsed);
-    return std::nullopt;
+    return loadFile(m_path, &m_approved, &HostGrantApprovals::parse, lcApprovals());
 }
 
 bool HostGrantApprovals::isApproved(const QString &kit, const HostGrant &grant) const

@@ -157,6 +157,170 @@ HostPatternParse refused(const QString &why)
     return {std::nullopt, why};
 }
 
+/** Why @p text cannot be a pattern at all (size, spaces, a URL); empty when it may be one. */
+QString refusalOfText(QStringView text)
+{
+    if (text.isEmpty())
+        return QStringLiteral("the pattern is empty");
+    if (text.size() > kMaxPatternLength)
+        return QStringLiteral("the pattern is longer than %1 characters").arg(kMaxPatternLength);
+    for (const QChar c : text) {
+        if (c.isSpace())
+            return QStringLiteral("a pattern cannot contain spaces");
+    }
+    if (text.contains(QLatin1String("://")))
+        return QStringLiteral("a pattern names a host, not a URL: remove the scheme (\"%1\")")
+            .arg(text.first(text.indexOf(QLatin1String("://")) + 3).toString());
+    return {};
+}
+
+/** A pattern's text cut into its host and its port. */
+struct HostAndPort
+{
+    QStringView host;
+    QStringView port;
+    bool hasPort = false;
+    bool bracketed = false;
+};
+
+/** Splits HOST from PORT. IPv6 needs brackets to carry a port, since it is full of colons. */
+std::optional<HostAndPort> splitHostAndPort(QStringView text, QString *error)
+{
+    HostAndPort parts{text, {}, false, false};
+    if (text.front() == QLatin1Char('[')) {
+        const qsizetype close = text.indexOf(QLatin1Char(']'));
+        if (close < 0) {
+            *error = QStringLiteral("'[' opens an IPv6 address but no ']' closes it");
+            return std::nullopt;
+        }
+        parts.host = text.sliced(1, close - 1);
+        const QStringView rest = text.sliced(close + 1);
+        if (!rest.isEmpty()) {
+            if (rest.front() != QLatin1Char(':')) {
+                *error = QStringLiteral("expected \":PORT\" after the ']' of an IPv6 address");
+                return std::nullopt;
+            }
+            parts.port = rest.sliced(1);
+            parts.hasPort = true;
+        }
+        parts.bracketed = true;
+    } else if (text.count(QLatin1Char(':')) == 1) {
+        const qsizetype colon = text.indexOf(QLatin1Char(':'));
+        parts.host = text.first(colon);
+        parts.port = text.sliced(colon + 1);
+        parts.hasPort = true;
+    }
+    if (parts.host.isEmpty()) {
+        *error = QStringLiteral("the host is missing before the port");
+        return std::nullopt;
+    }
+    return parts;
+}
+
+/** What a pattern's host part names, before its ports are known. */
+struct HostTarget
+{
+    HostPattern::Kind kind = HostPattern::Kind::ExactHost;
+    std::string domain;
+    IpNetwork network;
+};
+
+/** An address range ADDRESS/LENGTH, @p slash being the position of its '/'. */
+std::optional<HostTarget> parseRange(QStringView hostPart, qsizetype slash, PatternContext context, QString *error)
+{
+    const std::optional<IpAddress> address = IpAddress::parse(hostPart.first(slash));
+    if (!address) {
+        *error = QStringLiteral("a pattern cannot contain a path ('/'); write only the host, "
+                                "or an address range such as 10.0.0.0/8");
+        return std::nullopt;
+    }
+    const int maxLength = address->isV4() ? 32 : 128;
+    const int length = smallNumber(hostPart.sliced(slash + 1));
+    if (length < 0 || length > maxLength) {
+        *error = QStringLiteral("the prefix length of %1 must be a number from 0 to %2")
+                     .arg(hostPart.toString())
+                     .arg(maxLength);
+        return std::nullopt;
+    }
+    const int bits = address->isV4() ? length + 96 : length;
+    const IpAddress base = address->masked(bits);
+    if (base != *address) {
+        *error = QStringLiteral("%1 has bits set after the prefix; the range is %2/%3")
+                     .arg(hostPart.toString(), base.toString())
+                     .arg(length);
+        return std::nullopt;
+    }
+    if (length == 0 && context == PatternContext::Allow) {
+        *error = QStringLiteral("%1 covers every address; it is accepted only in deny lists and presets")
+                     .arg(hostPart.toString());
+        return std::nullopt;
+    }
+    return HostTarget{HostPattern::Kind::Network, {}, {base, bits}};
+}
+
+/** A host name, `*.domain` or `**.domain`. */
+std::optional<HostTarget> parseDomain(QStringView hostPart, QString *error)
+{
+    HostTarget target;
+    QStringView name = hostPart;
+    if (name.startsWith(QLatin1String("**."))) {
+        target.kind = HostPattern::Kind::AnyDepthWildcard;
+        name = name.sliced(3);
+    } else if (name.startsWith(QLatin1String("*."))) {
+        target.kind = HostPattern::Kind::OneLabelWildcard;
+        name = name.sliced(2);
+    }
+    if (name.contains(QLatin1Char('*'))) {
+        *error = QStringLiteral("a wildcard can only be the whole first label, as in *.example.com "
+                                "or **.example.com");
+        return std::nullopt;
+    }
+    target.domain = normaliseName(name, error);
+    if (target.domain.empty())
+        return std::nullopt;
+    const std::size_t lastDot = target.domain.rfind('.');
+    const std::string_view lastLabel = lastDot == std::string::npos
+                                           ? std::string_view(target.domain)
+                                           : std::string_view(target.domain).substr(lastDot + 1);
+    if (hasOnlyDigits(lastLabel)) {
+        *error = QStringLiteral("\"%1\" is neither a host name nor a valid IPv4 address").arg(name.toString());
+        return std::nullopt;
+    }
+    if (target.kind != HostPattern::Kind::ExactHost && lastDot == std::string::npos) {
+        *error = QStringLiteral("%1 would cover a whole top-level domain; name a domain under it")
+                     .arg(hostPart.toString());
+        return std::nullopt;
+    }
+    return target;
+}
+
+/** The host part of a pattern: a range, an address, everything, or a name. */
+std::optional<HostTarget> parseHost(const HostAndPort &parts, bool manyColons, PatternContext context,
+                                    QString *error)
+{
+    const QStringView hostPart = parts.host;
+    const qsizetype slash = hostPart.indexOf(QLatin1Char('/'));
+    if (slash >= 0)
+        return parseRange(hostPart, slash, context, error);
+    if (const std::optional<IpAddress> address = IpAddress::parse(hostPart))
+        return HostTarget{HostPattern::Kind::Network, {}, {*address, 128}};
+    if (parts.bracketed || manyColons) {
+        *error = QStringLiteral("\"%1\" is not a valid IPv6 address (with a port, write [ADDRESS]:PORT)")
+                     .arg(hostPart.toString());
+        return std::nullopt;
+    }
+    if (hostPart == QLatin1String("*") || hostPart == QLatin1String("**")) {
+        if (context == PatternContext::Allow) {
+            *error = QStringLiteral("a bare %1 allows every host; it is accepted only in deny lists "
+                                    "and presets (use the allow-all preset)")
+                         .arg(hostPart.toString());
+            return std::nullopt;
+        }
+        return HostTarget{HostPattern::Kind::Everything, {}, {}};
+    }
+    return parseDomain(hostPart, error);
+}
+
 } // namespace
 
 std::string normaliseHostName(QStringView host)
@@ -170,113 +334,23 @@ std::string normaliseHostName(QStringView host)
 
 HostPatternParse HostPattern::parse(QStringView text, PatternContext context)
 {
-    if (text.isEmpty())
-        return refused(QStringLiteral("the pattern is empty"));
-    if (text.size() > kMaxPatternLength)
-        return refused(QStringLiteral("the pattern is longer than %1 characters").arg(kMaxPatternLength));
-    for (const QChar c : text) {
-        if (c.isSpace())
-            return refused(QStringLiteral("a pattern cannot contain spaces"));
-    }
-    if (text.contains(QLatin1String("://")))
-        return refused(QStringLiteral("a pattern names a host, not a URL: remove the scheme (\"%1\")")
-                           .arg(text.first(text.indexOf(QLatin1String("://")) + 3).toString()));
-
-    // Split HOST from PORT. IPv6 needs brackets to carry a port, since it is full of colons.
-    QStringView hostPart = text;
-    QStringView portPart;
-    bool hasPort = false;
-    bool bracketed = false;
-    if (text.front() == QLatin1Char('[')) {
-        const qsizetype close = text.indexOf(QLatin1Char(']'));
-        if (close < 0)
-            return refused(QStringLiteral("'[' opens an IPv6 address but no ']' closes it"));
-        hostPart = text.sliced(1, close - 1);
-        const QStringView rest = text.sliced(close + 1);
-        if (!rest.isEmpty()) {
-            if (rest.front() != QLatin1Char(':'))
-                return refused(QStringLiteral("expected \":PORT\" after the ']' of an IPv6 address"));
-            portPart = rest.sliced(1);
-            hasPort = true;
-        }
-        bracketed = true;
-    } else if (text.count(QLatin1Char(':')) == 1) {
-        const qsizetype colon = text.indexOf(QLatin1Char(':'));
-        hostPart = text.first(colon);
-        portPart = text.sliced(colon + 1);
-        hasPort = true;
-    }
-    const bool manyColons = !bracketed && text.count(QLatin1Char(':')) >= 2;
-    if (hostPart.isEmpty())
-        return refused(QStringLiteral("the host is missing before the port"));
+    if (const QString why = refusalOfText(text); !why.isEmpty())
+        return refused(why);
+    QString error;
+    const std::optional<HostAndPort> parts = splitHostAndPort(text, &error);
+    if (!parts)
+        return refused(error);
+    const bool manyColons = !parts->bracketed && text.count(QLatin1Char(':')) >= 2;
+    std::optional<HostTarget> target = parseHost(*parts, manyColons, context, &error);
+    if (!target)
+        return refused(error);
 
     HostPattern pattern;
-    const qsizetype slash = hostPart.indexOf(QLatin1Char('/'));
-    if (slash >= 0) {
-        const std::optional<IpAddress> address = IpAddress::parse(hostPart.first(slash));
-        if (!address)
-            return refused(QStringLiteral("a pattern cannot contain a path ('/'); write only the host, "
-                                          "or an address range such as 10.0.0.0/8"));
-        const int maxLength = address->isV4() ? 32 : 128;
-        const int length = smallNumber(hostPart.sliced(slash + 1));
-        if (length < 0 || length > maxLength)
-            return refused(QStringLiteral("the prefix length of %1 must be a number from 0 to %2")
-                               .arg(hostPart.toString())
-                               .arg(maxLength));
-        const int bits = address->isV4() ? length + 96 : length;
-        const IpAddress base = address->masked(bits);
-        if (base != *address)
-            return refused(QStringLiteral("%1 has bits set after the prefix; the range is %2/%3")
-                               .arg(hostPart.toString(), base.toString())
-                               .arg(length));
-        if (length == 0 && context == PatternContext::Allow)
-            return refused(QStringLiteral("%1 covers every address; it is accepted only in deny lists and presets")
-                               .arg(hostPart.toString()));
-        pattern.m_kind = Kind::Network;
-        pattern.m_network = {base, bits};
-    } else if (const std::optional<IpAddress> address = IpAddress::parse(hostPart)) {
-        pattern.m_kind = Kind::Network;
-        pattern.m_network = {*address, 128};
-    } else if (bracketed || manyColons) {
-        return refused(QStringLiteral("\"%1\" is not a valid IPv6 address (with a port, write [ADDRESS]:PORT)")
-                           .arg(hostPart.toString()));
-    } else if (hostPart == QLatin1String("*") || hostPart == QLatin1String("**")) {
-        if (context == PatternContext::Allow)
-            return refused(QStringLiteral("a bare %1 allows every host; it is accepted only in deny lists "
-                                          "and presets (use the allow-all preset)")
-                               .arg(hostPart.toString()));
-        pattern.m_kind = Kind::Everything;
-    } else {
-        QStringView name = hostPart;
-        if (name.startsWith(QLatin1String("**."))) {
-            pattern.m_kind = Kind::AnyDepthWildcard;
-            name = name.sliced(3);
-        } else if (name.startsWith(QLatin1String("*."))) {
-            pattern.m_kind = Kind::OneLabelWildcard;
-            name = name.sliced(2);
-        }
-        if (name.contains(QLatin1Char('*')))
-            return refused(QStringLiteral("a wildcard can only be the whole first label, as in *.example.com "
-                                          "or **.example.com"));
-        QString error;
-        pattern.m_domain = normaliseName(name, &error);
-        if (pattern.m_domain.empty())
-            return refused(error);
-        const std::size_t lastDot = pattern.m_domain.rfind('.');
-        const std::string_view lastLabel = lastDot == std::string::npos
-                                               ? std::string_view(pattern.m_domain)
-                                               : std::string_view(pattern.m_domain).substr(lastDot + 1);
-        if (hasOnlyDigits(lastLabel))
-            return refused(
-                QStringLiteral("\"%1\" is neither a host name nor a valid IPv4 address").arg(name.toString()));
-        if (pattern.m_kind != Kind::ExactHost && lastDot == std::string::npos)
-            return refused(QStringLiteral("%1 would cover a whole top-level domain; name a domain under it")
-                               .arg(hostPart.toString()));
-    }
-
-    if (hasPort) {
-        QString error;
-        if (!parsePorts(portPart, &pattern.m_ports, &error))
+    pattern.m_kind = target->kind;
+    pattern.m_domain = std::move(target->domain);
+    pattern.m_network = target->network;
+    if (parts->hasPort) {
+        if (!parsePorts(parts->port, &pattern.m_ports, &error))
             return refused(error);
     } else {
         pattern.m_ports = pattern.m_kind == Kind::Everything ? PortRange::all() : PortRange{};

@@ -3,13 +3,13 @@
 
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "common/YamlDecode.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QSet>
 
-#include <yaml-cpp/yaml.h>
 
 Q_LOGGING_CATEGORY(lcStore, "paddock.policy.store")
 
@@ -25,12 +25,7 @@ const char kHeader[] = "# Paddock network policy. Edit it here or with `paddock 
                        "# kit:NAME; its pattern is host, host:port, host:80-443, host:*, *.domain, **.domain,\n"
                        "# an address or a CIDR range. Deny wins over allow; no match is deny.\n";
 
-/** Thrown inside parse() and turned into a PolicyError: keeps each check one line. */
-struct DecodeError
-{
-    YAML::Mark mark;
-    QString message;
-};
+using yaml::DecodeError;
 
 QString text(const YAML::Node &node, const char *what)
 {
@@ -156,13 +151,6 @@ PolicyData decode(const YAML::Node &root)
 }
 
 } // namespace
-
-QString PolicyError::toString() const
-{
-    if (line <= 0)
-        return QStringLiteral("%1: error: %2").arg(file, message);
-    return QStringLiteral("%1:%2:%3: error: %4").arg(file).arg(line).arg(column).arg(message);
-}
 
 PolicyStore::PolicyStore(QObject *parent) : PolicyStore(defaultPath(), parent) {}
 
@@ -360,17 +348,7 @@ StoreResult PolicyStore::removeResolveOverride(QStringView host)
 
 std::variant<PolicyData, PolicyError> PolicyStore::parse(const QByteArray &contents, const QString &file)
 {
-    auto errorAt = [&](const YAML::Mark &mark, const QString &message) {
-        // yaml-cpp counts from 0 and uses -1 when it has no position.
-        return PolicyError{file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, message};
-    };
-    try {
-        return decode(YAML::Load(contents.toStdString()));
-    } catch (const DecodeError &error) {
-        return errorAt(error.mark, error.message);
-    } catch (const YAML::Exception &error) {
-        return errorAt(error.mark, QString::fromStdString(error.msg));
-    }
+    return yaml::decodeText(contents, file, decode);
 }
 
 QByteArray PolicyStore::serialise(const PolicyData &data)

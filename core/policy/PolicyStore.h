@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/FileError.h"
 #include "policy/PolicyData.h"
 #include "policy/PolicyEngine.h"
 
@@ -14,17 +15,8 @@
 
 namespace paddock::policy {
 
-/** @brief Why policy.yaml could not be used: where, and what was expected. */
-struct PolicyError
-{
-    QString file;
-    int line = 0;   ///< 1-based; 0 when the problem has no position (the file cannot be read)
-    int column = 0; ///< 1-based; 0 when unknown
-    QString message;
-
-    /** "FILE:LINE:COLUMN: error: MESSAGE", the shape compilers use. */
-    QString toString() const;
-};
+/** @brief Why policy.yaml (or host-grants.yaml) could not be used: where, and what was expected. */
+using PolicyError = FileError;
 
 /** @brief The outcome of a change to the stored policy. */
 struct StoreResult

@@ -179,7 +179,7 @@ Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address, 
     return decision;
 }
 
-const Snapshot::Entry *Snapshot::findAllow(const std::array<const Bucket *, 3> &buckets,
+const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets,
                                            const std::optional<IpAddress> &literal, std::string_view name,
                                            std::uint16_t port) const
 {
@@ -204,102 +204,94 @@ const Snapshot::Entry *Snapshot::findAllow(const std::array<const Bucket *, 3> &
     return allowed;
 }
 
-Decision Snapshot::decide(const Request &request) const
+template <typename Visit> bool Snapshot::Reach::forEachAddress(Visit &&visit) const
 {
-    Decision decision;
-    decision.host = request.host;
-    decision.port = request.port;
+    if (literal)
+        return visit(*literal);
+    if (overridden)
+        return visit(*overridden);
+    if (localhost && visit(loopbackAddress()))
+        return true;
+    for (const QHostAddress &address : *resolved) {
+        if (visit(IpAddress::fromHostAddress(address)))
+            return true;
+    }
+    return false;
+}
 
-    std::array<const Bucket *, 3> buckets{&m_global, nullptr, nullptr};
+Snapshot::Buckets Snapshot::bucketsFor(const Request &request) const
+{
+    Buckets buckets{&m_global, nullptr, nullptr};
     if (const auto it = m_sandboxes.constFind(request.sandbox); !request.sandbox.isEmpty() && it != m_sandboxes.cend())
         buckets[1] = &it.value();
     if (const auto it = m_kits.constFind(request.kit); !request.kit.isEmpty() && it != m_kits.cend())
         buckets[2] = &it.value();
+    return buckets;
+}
 
-    const std::uint16_t port = request.port;
-    std::optional<IpAddress> literal = IpAddress::parse(withoutBrackets(request.host));
-    std::string name;
-    if (!literal) {
-        name = normaliseHostName(request.host);
-        if (name.empty() || port == 0) {
-            decision.basis = Decision::Basis::InvalidHost;
-            return decision;
-        }
-        // "127.0.0.1.", "127.1" and "0x7f000001" are addresses too: the resolver reads them
-        // so, and no top-level domain is numeric.
-        if (name.back() >= '0' && name.back() <= '9')
-            literal = IpAddress::parse(QString::fromLatin1(name.data(), qsizetype(name.size())));
-        if (!literal)
-            literal = legacyIpv4Spelling(name);
-    }
-    decision.literal = literal.has_value();
-
+std::optional<Snapshot::Reach> Snapshot::reachOf(const Request &request) const
+{
+    Reach reach;
+    reach.resolved = &request.addresses;
+    reach.literal = IpAddress::parse(withoutBrackets(request.host));
+    if (reach.literal)
+        return reach;
+    reach.name = normaliseHostName(request.host);
+    if (reach.name.empty() || request.port == 0)
+        return std::nullopt;
+    // "127.0.0.1.", "127.1" and "0x7f000001" are addresses too: the resolver reads them
+    // so, and no top-level domain is numeric.
+    if (reach.name.back() >= '0' && reach.name.back() <= '9')
+        reach.literal = IpAddress::parse(QString::fromLatin1(reach.name.data(), qsizetype(reach.name.size())));
+    if (!reach.literal)
+        reach.literal = legacyIpv4Spelling(reach.name);
+    if (reach.literal)
+        return reach;
     // The addresses the connection may actually reach. A trusted override replaces DNS.
-    std::optional<IpAddress> overridden;
-    bool localhost = false;
-    if (!literal) {
-        if (const auto it = m_overrides.find(name); it != m_overrides.end())
-            overridden = it->second;
-        localhost = !overridden && isLocalhostName(name);
-    }
-    auto forEachAddress = [&](auto &&visit) -> bool {
-        if (literal)
-            return visit(*literal);
-        if (overridden)
-            return visit(*overridden);
-        if (localhost && visit(loopbackAddress()))
-            return true;
-        for (const QHostAddress &address : request.addresses) {
-            if (visit(IpAddress::fromHostAddress(address)))
-                return true;
-        }
-        return false;
-    };
+    if (const auto it = m_overrides.find(reach.name); it != m_overrides.end())
+        reach.overridden = it->second;
+    reach.localhost = !reach.overridden && isLocalhostName(reach.name);
+    return reach;
+}
 
-    // Deny wins: any deny rule in any applicable scope decides at once.
+const Snapshot::Entry *Snapshot::findDeny(const Buckets &buckets, const Reach &reach, std::uint16_t port) const
+{
     for (const Bucket *bucket : buckets) {
         if (!bucket)
             continue;
-        const Entry *entry = literal ? bucket->deny.matchAddress(*literal, port) : bucket->deny.matchName(name, port);
-        if (!entry && literal)
+        const Entry *entry = reach.literal ? bucket->deny.matchAddress(*reach.literal, port)
+                                           : bucket->deny.matchName(reach.name, port);
+        if (!entry && reach.literal)
             entry = bucket->deny.matchEverything(port);
-        if (!entry && !literal) {
-            forEachAddress([&](const IpAddress &address) {
+        if (!entry && !reach.literal) {
+            reach.forEachAddress([&](const IpAddress &address) {
                 entry = bucket->deny.matchAddress(address, port);
                 return entry != nullptr;
             });
         }
-        if (entry) {
-            decision.basis = Decision::Basis::DeniedByRule;
-            decision.rule = m_rules[entry->rule];
-            return decision;
-        }
+        if (entry)
+            return entry;
     }
+    return nullptr;
+}
 
-    const Entry *allowed = findAllow(buckets, literal, name, port);
-    if (!allowed) {
-        decision.basis = Decision::Basis::NoMatchingRule;
-        return decision;
-    }
-    decision.allowed = true;
-    decision.basis = Decision::Basis::AllowedByRule;
-    decision.rule = m_rules[allowed->rule];
-
+Decision Snapshot::guard(Decision decision, const Reach &reach) const
+{
     // The guard: a guarded address (this computer, its networks, special-purpose ranges) is
     // reached only through exactly what names it. For an address, a rule naming it or its
     // range; for a name, a trusted override, or a name whose meaning is fixed (localhost) and
     // only its own addresses. A rule for one thing never opens the guard for another, so an
     // allowed name or `**` cannot be pointed at the host's services (DNS rebinding).
-    if (overridden)
+    if (reach.overridden)
         return decision;
     const HostPattern &pattern = decision.rule->pattern;
-    const bool namedByRule = literal && pattern.isNetwork();
-    const std::vector<IpNetwork> fixedReach = literal || pattern.kind() == HostPattern::Kind::Everything
+    const bool namedByRule = reach.literal && pattern.isNetwork();
+    const std::vector<IpNetwork> fixedReach = reach.literal || pattern.kind() == HostPattern::Kind::Everything
                                                   ? std::vector<IpNetwork>()
                                                   : fixedReachOf(pattern.domain());
     std::optional<IpAddress> refused;
     const char *refusedKind = nullptr;
-    forEachAddress([&](const IpAddress &address) {
+    reach.forEachAddress([&](const IpAddress &address) {
         const char *kind = guardedKind(address, *m_local);
         if (!kind || namedByRule)
             return false;
@@ -313,6 +305,36 @@ Decision Snapshot::decide(const Request &request) const
     if (refused)
         return refuseNonPublic(std::move(decision), *refused, refusedKind);
     return decision;
+}
+
+Decision Snapshot::decide(const Request &request) const
+{
+    Decision decision;
+    decision.host = request.host;
+    decision.port = request.port;
+    const std::optional<Reach> reach = reachOf(request);
+    if (!reach) {
+        decision.basis = Decision::Basis::InvalidHost;
+        return decision;
+    }
+    decision.literal = reach->literal.has_value();
+
+    // Deny wins: any deny rule in any applicable scope decides at once.
+    const Buckets buckets = bucketsFor(request);
+    if (const Entry *denied = findDeny(buckets, *reach, request.port)) {
+        decision.basis = Decision::Basis::DeniedByRule;
+        decision.rule = m_rules[denied->rule];
+        return decision;
+    }
+    const Entry *allowed = findAllow(buckets, reach->literal, reach->name, request.port);
+    if (!allowed) {
+        decision.basis = Decision::Basis::NoMatchingRule;
+        return decision;
+    }
+    decision.allowed = true;
+    decision.basis = Decision::Basis::AllowedByRule;
+    decision.rule = m_rules[allowed->rule];
+    return guard(std::move(decision), *reach);
 }
 
 } // namespace paddock::policy

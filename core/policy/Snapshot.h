@@ -85,10 +85,32 @@ private:
         RuleSet deny;
     };
 
+    /** What a request reaches: an address literal, or a name and the addresses it may reach. */
+    struct Reach
+    {
+        std::optional<IpAddress> literal;
+        std::string name;                    ///< normalised; empty for a literal
+        std::optional<IpAddress> overridden; ///< a trusted override, which replaces DNS
+        bool localhost = false;              ///< a name that always means loopback
+        const QList<QHostAddress> *resolved = nullptr;
+
+        /** Calls @p visit with each address the connection may reach until it returns true. */
+        template <typename Visit> bool forEachAddress(Visit &&visit) const;
+    };
+    using Buckets = std::array<const Bucket *, 3>;
+
     void add(const Rule &rule);
+    /** The global bucket, then the request's sandbox and kit buckets when they have rules. */
+    Buckets bucketsFor(const Request &request) const;
+    /** The reach of @p request; nullopt when its host is no host name or its port is 0. */
+    std::optional<Reach> reachOf(const Request &request) const;
+    /** The first deny entry any bucket holds for @p reach. */
+    const Entry *findDeny(const Buckets &buckets, const Reach &reach, std::uint16_t port) const;
+    /** Refuses an allowed @p decision whose reach is a guarded address nothing names. */
+    Decision guard(Decision decision, const Reach &reach) const;
     Decision refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const;
     /** The allow entry for @p request, searching @p buckets in order; a literal prefers address rules. */
-    const Entry *findAllow(const std::array<const Bucket *, 3> &buckets, const std::optional<IpAddress> &literal,
+    const Entry *findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal,
                            std::string_view name, std::uint16_t port) const;
 
     PolicyData m_data;

@@ -3,6 +3,7 @@
 
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "common/YamlDecode.h"
 #include "secrets/SecretId.h"
 
 #include <QDir>
@@ -10,7 +11,6 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 
@@ -19,12 +19,8 @@ Q_LOGGING_CATEGORY(lcBindings, "paddock.secrets.bindings")
 namespace paddock::secrets {
 namespace {
 
-/** Thrown while decoding and turned into a BindingsError with the node's position. */
-struct DecodeError
-{
-    YAML::Mark mark;
-    QString message;
-};
+using yaml::DecodeError;
+using yaml::errorAt;
 
 bool isUsableDomain(const QString &domain)
 {
@@ -105,20 +101,7 @@ QList<Binding> decode(const YAML::Node &root)
     return bindings;
 }
 
-BindingsError errorAt(const QString &file, const YAML::Mark &mark, const QString &message)
-{
-    // yaml-cpp counts from 0 and uses -1 when it has no position.
-    return BindingsError{file, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, message};
-}
-
 } // namespace
-
-QString BindingsError::toString() const
-{
-    if (line <= 0)
-        return QStringLiteral("%1: error: %2").arg(file, message);
-    return QStringLiteral("%1:%2:%3: error: %4").arg(file).arg(line).arg(column).arg(message);
-}
 
 QString Coverage::explanation(const QString &service) const
 {
@@ -151,31 +134,12 @@ QString CredentialBindings::normaliseDomain(const QString &domain)
 
 std::variant<QList<Binding>, BindingsError> CredentialBindings::parse(const QByteArray &text, const QString &file)
 {
-    try {
-        return decode(YAML::Load(text.toStdString()));
-    } catch (const DecodeError &error) {
-        return errorAt(file, error.mark, error.message);
-    } catch (const YAML::Exception &error) {
-        return errorAt(file, error.mark, QString::fromStdString(error.msg));
-    }
+    return yaml::decodeText(text, file, decode);
 }
 
 std::optional<BindingsError> CredentialBindings::load()
 {
-    QFile file(m_path);
-    if (!file.exists()) {
-        m_bindings.clear();
-        return std::nullopt;
-    }
-    if (!file.open(QIODevice::ReadOnly))
-        return BindingsError{m_path, 0, 0, QStringLiteral("cannot read the file: %1").arg(file.errorString())};
-    auto parsed = parse(file.readAll(), m_path);
-    if (auto *error = std::get_if<BindingsError>(&parsed)) {
-        qCWarning(lcBindings).noquote() << error->toString();
-        return *error;
-    }
-    m_bindings = std::get<QList<Binding>>(parsed);
-    return std::nullopt;
+    return loadFile(m_path, &m_bindings, &CredentialBindings::parse, lcBindings());
 }
 
 std::optional<Binding> CredentialBindings::binding(const QString &service) const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/FileError.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -19,16 +21,7 @@ struct Binding
 };
 
 /** @brief Why credentials.yaml could not be used, with the position of the problem. */
-struct BindingsError
-{
-    QString file;
-    int line = 0;   ///< 1-based; 0 when the problem has no position (the file cannot be read)
-    int column = 0; ///< 1-based; 0 when unknown
-    QString message;
-
-    /** "FILE:LINE:COLUMN: error: MESSAGE", the shape compilers use. */
-    QString toString() const;
-};
+using BindingsError = FileError;
 
 /** @brief Whether a kit's credential may be used as the kit asks, and if not, what is new. */
 struct Coverage

@@ -116,6 +116,26 @@ QString normaliseHost(const QString &raw, bool *isAddress)
     return host;
 }
 
+/** Runs @p start, which reports through a LocalAuthority::Callback, and waits for its report. */
+bool waitFor(const std::function<void(LocalAuthority::Callback)> &start, QString *error, int timeoutMs)
+{
+    const SecretResult result = SecretStore::wait(
+        [&start](SecretStore::Callback done) {
+            start([done](bool ok, const QString &why) {
+                SecretResult carried;
+                if (!ok) {
+                    carried.error = SecretError::Other;
+                    carried.message = why;
+                }
+                done(carried);
+            });
+        },
+        timeoutMs);
+    if (!result.ok() && error)
+        *error = result.message;
+    return result.ok();
+}
+
 } // namespace
 
 QByteArray LeafCertificate::certificatePem() const
@@ -271,40 +291,12 @@ void LocalAuthority::adopt(std::unique_ptr<Authority> authority)
 
 bool LocalAuthority::loadAndWait(QString *error, int timeoutMs)
 {
-    const SecretResult result = SecretStore::wait(
-        [this](SecretStore::Callback done) {
-            load([done](bool ok, const QString &why) {
-                SecretResult carried;
-                if (!ok) {
-                    carried.error = SecretError::Other;
-                    carried.message = why;
-                }
-                done(carried);
-            });
-        },
-        timeoutMs);
-    if (!result.ok() && error)
-        *error = result.message;
-    return result.ok();
+    return waitFor([this](Callback done) { load(std::move(done)); }, error, timeoutMs);
 }
 
 bool LocalAuthority::rotateAndWait(QString *error, int timeoutMs)
 {
-    const SecretResult result = SecretStore::wait(
-        [this](SecretStore::Callback done) {
-            rotate([done](bool ok, const QString &why) {
-                SecretResult carried;
-                if (!ok) {
-                    carried.error = SecretError::Other;
-                    carried.message = why;
-                }
-                done(carried);
-            });
-        },
-        timeoutMs);
-    if (!result.ok() && error)
-        *error = result.message;
-    return result.ok();
+    return waitFor([this](Callback done) { rotate(std::move(done)); }, error, timeoutMs);
 }
 
 std::optional<LeafCertificate> LocalAuthority::leafFor(const QString &host, QString *error)

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Private to core/events: the connection behind EventStore, shared by its files
+// (EventStore.cpp: the connection; EventStoreSchema.cpp: migrations; EventStoreWrite.cpp:
+// writing and retention; EventStoreRead.cpp: queries).
+
+#include "events/EventStore.h"
+
+#include <QHash>
+#include <QLoggingCategory>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+#include <QVariant>
+
+#include <optional>
+
+namespace paddock::events {
+namespace detail {
+
+Q_DECLARE_LOGGING_CATEGORY(lcEventStore)
+
+/** The schema steps: step N brings the schema from version N-1 to N. */
+const QList<QStringList> &migrations();
+
+/** Qt binds a null QString as SQL NULL; every text column is NOT NULL, so store "" instead. */
+QVariant text(const QString &value);
+QDateTime fromMs(qint64 ms);
+
+/** The events of one write summed per group, so a burst to one host costs one upsert. */
+struct GroupTotals
+{
+    const NetworkEvent *latest = nullptr;
+    qint64 count = 0, firstMs = 0, lastMs = 0, bytesUp = 0, bytesDown = 0;
+};
+
+/** The groups of one write, each in the order it was first seen. */
+class GroupedBatch
+{
+public:
+    void add(const NetworkEvent &event, qint64 ms);
+    /** The allowed groups. */
+    QList<GroupTotals> allowed() const { return inOrder(m_allowed, m_allowedOrder); }
+    /** The refused and failed groups. */
+    QList<GroupTotals> refused() const { return inOrder(m_refused, m_refusedOrder); }
+
+private:
+    static QList<GroupTotals> inOrder(const QHash<QString, GroupTotals> &groups, const QStringList &order);
+
+    QHash<QString, GroupTotals> m_allowed;
+    QStringList m_allowedOrder;
+    QHash<QString, GroupTotals> m_refused;
+    QStringList m_refusedOrder;
+};
+
+} // namespace detail
+
+struct EventStore::Private
+{
+    QString path;
+    RetentionPolicy retention;
+    QString connectionName;
+    QSqlDatabase db;
+    std::optional<QSqlQuery> insertEvent;
+    std::optional<QSqlQuery> upsertAllowed;
+    std::optional<QSqlQuery> upsertRefusalGroup;
+    QString error;
+
+    // -- failures and statements (EventStore.cpp) ---------------------------------------
+    bool fail(const QString &sentence);
+    /** Keeps the reason the file could not be opened, which says more than "not open". */
+    bool notOpen();
+    bool failQuery(const QSqlError &sqlError, const char *what);
+    /** The first column of the first row (an invalid QVariant when there is none); nothing on failure. */
+    std::optional<QVariant> scalar(const QString &sql, const char *what);
+    bool exec(const QString &sql, const char *what);
+    /**
+     * BEGIN IMMEDIATE takes the write lock up front, so a second writer waits for the busy
+     * timeout instead of failing when it tries to upgrade a read transaction.
+     */
+    bool begin(const char *what) { return exec(QStringLiteral("BEGIN IMMEDIATE"), what); }
+    bool commit(const char *what);
+    void rollback();
+    /** Binds @p values to the prepared @p query in order and runs it. */
+    bool run(QSqlQuery &query, const QVariantList &values, const char *what);
+    /** Prepares @p sql on @p query, then binds @p values and runs it. */
+    bool run(QSqlQuery &query, const QString &sql, const QVariantList &values, const char *what);
+
+    // -- the connection (EventStore.cpp, EventStoreSchema.cpp) ---------------------------
+    bool prepareFile();
+    bool configure();
+    bool migrate();
+    bool prepareStatements();
+    void closeConnection();
+
+    // -- writing and retention (EventStoreWrite.cpp) -------------------------------------
+    bool deleteOldest(const QString &table, const QString &orderColumn, qint64 rows);
+    bool deleteEvents(const QString &condition, const QVariantList &values);
+    bool storeRefusal(const NetworkEvent &event, qint64 ms);
+    bool storeAllowedGroup(const detail::GroupTotals &totals);
+    bool storeRefusalGroup(const detail::GroupTotals &totals);
+
+    // -- queries (EventStoreRead.cpp) ------------------------------------------------------
+    void readRefusalGroups(NetworkEvent::Outcome outcome, const LogFilter &filter, QList<BlockedEntry> *out);
+    void readAllowed(const LogFilter &filter, QList<AllowedEntry> *out);
+    /** Runs @p sql with @p values, forward only, appending each row as @p rowOf reads it to @p out. */
+    template <typename Entry>
+    void selectInto(const QString &sql, const QVariantList &values, Entry (*rowOf)(const QSqlQuery &),
+                    QList<Entry> *out);
+};
+
+} // namespace paddock::events

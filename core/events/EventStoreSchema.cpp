@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The event log's schema and how an older file is brought forward.
+#include "events/EventStorePrivate.h"
+
+namespace paddock::events {
+namespace detail {
+
+// Steps are only ever appended: a database written by any earlier build is brought forward,
+// one transaction per step.
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> steps = {
+        // 1: refusals and failures one row each; allowed connections as running totals.
+        {
+            QStringLiteral("CREATE TABLE events ("
+                           " id INTEGER PRIMARY KEY,"
+                           " time_ms INTEGER NOT NULL,"
+                           " sandbox TEXT NOT NULL, kit TEXT NOT NULL,"
+                           " host TEXT NOT NULL, port INTEGER NOT NULL, protocol TEXT NOT NULL,"
+                           " outcome TEXT NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,"
+                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL)"),
+            QStringLiteral("CREATE INDEX events_by_time ON events (time_ms)"),
+            QStringLiteral("CREATE INDEX events_by_sandbox ON events (sandbox, time_ms)"),
+            QStringLiteral("CREATE TABLE allowed ("
+                           " sandbox TEXT NOT NULL, host TEXT NOT NULL, port INTEGER NOT NULL,"
+                           " rule TEXT NOT NULL, kit TEXT NOT NULL,"
+                           " count INTEGER NOT NULL, first_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL,"
+                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL,"
+                           " PRIMARY KEY (sandbox, host, port, rule))"),
+            QStringLiteral("CREATE INDEX allowed_by_last ON allowed (last_ms)"),
+        },
+        // 2: refusals also summed per group at write time, so `policy log` reads a few hundred
+        // rows instead of grouping every stored refusal.
+        {
+            QStringLiteral("CREATE TABLE refusal_groups ("
+                           " outcome TEXT NOT NULL, sandbox TEXT NOT NULL, host TEXT NOT NULL,"
+                           " port INTEGER NOT NULL, rule TEXT NOT NULL,"
+                           " kit TEXT NOT NULL, protocol TEXT NOT NULL, reason TEXT NOT NULL,"
+                           " count INTEGER NOT NULL, last_ms INTEGER NOT NULL,"
+                           " PRIMARY KEY (outcome, sandbox, host, port, rule))"),
+            QStringLiteral("CREATE INDEX refusal_groups_by_last ON refusal_groups (outcome, last_ms)"),
+            // With a single MAX(), SQLite takes the bare columns from the newest row of each group.
+            QStringLiteral("INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason,"
+                           " count, last_ms)"
+                           " SELECT outcome, sandbox, host, port, rule, kit, protocol, reason, COUNT(*), MAX(time_ms)"
+                           " FROM events GROUP BY outcome, sandbox, host, port, rule"),
+        },
+    };
+    return steps;
+}
+
+} // namespace detail
+
+using namespace detail;
+
+int EventStore::currentSchemaVersion()
+{
+    return int(migrations().size());
+}
+
+bool EventStore::Private::migrate()
+{
+    if (!exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version ("
+                             " version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)"),
+              "initialise"))
+        return false;
+    const int latest = int(migrations().size());
+    // Another process may be migrating the same file: decide inside the write transaction.
+    if (!begin("update the schema of"))
+        return false;
+    const auto version =
+        scalar(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"), "read the schema version of");
+    if (!version) {
+        rollback();
+        return false;
+    }
+    const int from = version->toInt();
+    if (from > latest) {
+        rollback();
+        return fail(QStringLiteral("The event log %1 was written by a newer version of Paddock (schema %2; this "
+                                   "version reads up to %3).")
+                        .arg(path)
+                        .arg(from)
+                        .arg(latest));
+    }
+    for (int step = from + 1; step <= latest; ++step) {
+        for (const QString &statement : migrations().at(step - 1)) {
+            if (!exec(statement, "update the schema of")) {
+                rollback();
+                return false;
+            }
+        }
+        QSqlQuery record(db);
+        record.prepare(QStringLiteral("INSERT INTO schema_version (version, applied_ms) VALUES (?, ?)"));
+        record.addBindValue(step);
+        record.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        if (!record.exec()) {
+            failQuery(record.lastError(), "update the schema of");
+            rollback();
+            return false;
+        }
+        qCDebug(lcEventStore) << "event log" << path << "schema now at version" << step;
+    }
+    return commit("update the schema of");
+}
+
+} // namespace paddock::events
