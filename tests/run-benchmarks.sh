@@ -4,7 +4,8 @@
 # tests/bench/, printing their figures. Not part of ctest: figures are not pass/fail.
 #
 # A folder tests/bench/NAME/ is run as NAME/run.sh PADDOCK_BIN NAME-bench when it has a
-# run.sh, else as the NAME-bench executable alone.
+# run.sh, else as the NAME-bench executable alone. `inject` runs real sandboxes (bubblewrap, a
+# private D-Bus session with GNOME Keyring) beside mitmproxy, squid and direct access.
 #
 # Environment: PADDOCK_BENCH_BUILD_DIR (default build-bench, RelWithDebInfo),
 # PADDOCK_BENCH_JOBS (default 2). Arguments: names of benchmarks to run (default: all).
@@ -33,7 +34,8 @@ for name in "${names[@]}"; do
         cmake -S . -B "$BUILD" -DPADDOCK_BUILD_GUI=ON >/dev/null
     fi
 done
-targets=(paddock)
+# The daemon and the sandbox's init: the benchmarks that run sandboxes start them.
+targets=(paddock paddockd paddock-init)
 for name in "${names[@]}"; do targets+=("$name-bench"); done
 ninja -C "$BUILD" -j "$JOBS" "${targets[@]}"
 

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -118,6 +119,10 @@ private:
             const int client = accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
             if (client < 0)
                 return;
+            // What the proxy answers comes in pieces (a TLS record, then the next): each goes
+            // out at once, not held back until the client acknowledges the one before.
+            const int one = 1;
+            setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
             const int proxy = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
             sockaddr_un addr{};
             addr.sun_family = AF_UNIX;

@@ -109,99 +109,86 @@ bool parseNumber(const char *text, int *value)
     return true;
 }
 
-/** Parses argv into @p options; returns an exit status when paddock-init must stop there. */
-std::optional<int> parseOptions(int argc, char *argv[], Options *options)
+/** Options that take a number; false when @p arg is none of them. */
+bool parseNumericOption(const std::string &arg, const char *value, Options *options, std::string *error)
 {
-    int i = 1;
-    std::string error;
-    for (; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool hasValue = i + 1 < argc;
-        if (arg == "--") {
-            ++i;
-            break;
-        }
-        if (arg == "-h" || arg == "--help") {
-            usage(stdout);
-            return 0;
-        }
-        if (arg == "--relay" && hasValue) {
-            paddock::init::RelaySpec spec;
-            if (!paddock::init::parseRelaySpec(argv[++i], &spec, &error))
-                break;
+    char *end = nullptr;
+    if (arg == "--session-fd") {
+        if (!parseNumber(value, &options->supervisor.listenFd) || options->supervisor.listenFd < 3)
+            *error = "--session-fd expects a file descriptor number from 3";
+    } else if (arg == "--log-limit") {
+        options->logLimit = std::strtoll(value, &end, 10);
+        if (*end != '\0' || options->logLimit < 4096)
+            *error = "--log-limit expects a number of bytes from 4096";
+    } else if (arg == "--seccomp-fd") {
+        if (!parseNumber(value, &options->seccompFd) || options->seccompFd < 3)
+            *error = "--seccomp-fd expects a file descriptor number from 3";
+    } else if (arg == "--max-processes") {
+        if (!parseNumber(value, &options->maxProcesses) || options->maxProcesses < 16)
+            *error = "--max-processes expects a number from 16";
+    } else if (arg == "--max-memory") {
+        options->maxMemory = std::strtoll(value, &end, 10);
+        if (*end != '\0' || options->maxMemory < (1LL << 24))
+            *error = "--max-memory expects a number of bytes from 16 MiB";
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/** Options that take a value (@p value); false when @p arg is none of them. */
+bool parseValueOption(const std::string &arg, char *value, Options *options, std::string *error)
+{
+    if (arg == "--relay") {
+        paddock::init::RelaySpec spec;
+        if (paddock::init::parseRelaySpec(value, &spec, error))
             options->relays.push_back(spec);
-        } else if (arg == "--publish" && hasValue) {
-            paddock::init::PublishSpec spec;
-            if (!paddock::init::parsePublishSpec(argv[++i], &spec, &error))
-                break;
+    } else if (arg == "--publish") {
+        paddock::init::PublishSpec spec;
+        if (paddock::init::parsePublishSpec(value, &spec, error))
             options->publishes.push_back(spec);
-        } else if (arg == "--session-fd" && hasValue) {
-            if (!parseNumber(argv[++i], &options->supervisor.listenFd) || options->supervisor.listenFd < 3)
-                error = "--session-fd expects a file descriptor number from 3";
-        } else if (arg == "--session-listen" && hasValue) {
-            options->supervisor.abstractName = argv[++i];
-        } else if (arg == "--session-token" && hasValue) {
-            options->supervisor.token = argv[++i];
-            // Wiped from the command line others can read in /proc before anything else runs.
-            std::memset(argv[i], 0, std::strlen(argv[i]));
-        } else if (arg == "--session-client" && hasValue) {
-            options->sessionClient = argv[++i];
-        } else if (arg == "--write-log" && hasValue) {
-            options->logPath = argv[++i];
-        } else if (arg == "--log-limit" && hasValue) {
-            char *end = nullptr;
-            options->logLimit = std::strtoll(argv[++i], &end, 10);
-            if (*end != '\0' || options->logLimit < 4096)
-                error = "--log-limit expects a number of bytes from 4096";
-        } else if (arg == "--seccomp-fd" && hasValue) {
-            if (!parseNumber(argv[++i], &options->seccompFd) || options->seccompFd < 3)
-                error = "--seccomp-fd expects a file descriptor number from 3";
-        } else if (arg == "--max-processes" && hasValue) {
-            if (!parseNumber(argv[++i], &options->maxProcesses) || options->maxProcesses < 16)
-                error = "--max-processes expects a number from 16";
-        } else if (arg == "--max-memory" && hasValue) {
-            char *end = nullptr;
-            options->maxMemory = std::strtoll(argv[++i], &end, 10);
-            if (*end != '\0' || options->maxMemory < (1LL << 24))
-                error = "--max-memory expects a number of bytes from 16 MiB";
-        } else if (arg == "--agent-user" && hasValue) {
-            options->agentUser = argv[++i];
-        } else if (arg == "--start-agent") {
-            options->supervisor.startAgent = true;
-        } else if (arg == "--agent-terminal") {
-            options->supervisor.agentTerminal = true;
-        } else if (arg == "--startup" && hasValue) {
-            options->supervisor.startup.emplace_back(-1, argv[++i]);
-        } else if (arg == "--startup-step" && hasValue) {
-            const std::string step = argv[++i];
-            int uid = -1;
-            const size_t colon = step.find(':');
-            if (colon == std::string::npos || !parseNumber(step.substr(0, colon).c_str(), &uid) || uid > 65534)
-                error = "--startup-step expects UID:SCRIPT";
-            else
-                options->supervisor.startup.emplace_back(uid, step.substr(colon + 1));
-        } else if (arg.rfind("-", 0) == 0) {
-            error = "unknown option " + arg;
-        } else {
-            break;
-        }
-        if (!error.empty())
-            break;
+    } else if (arg == "--session-listen") {
+        options->supervisor.abstractName = value;
+    } else if (arg == "--session-token") {
+        options->supervisor.token = value;
+        // Wiped from the command line others can read in /proc before anything else runs.
+        std::memset(value, 0, std::strlen(value));
+    } else if (arg == "--session-client") {
+        options->sessionClient = value;
+    } else if (arg == "--write-log") {
+        options->logPath = value;
+    } else if (arg == "--agent-user") {
+        options->agentUser = value;
+    } else if (arg == "--startup") {
+        options->supervisor.startup.emplace_back(-1, value);
+    } else if (arg == "--startup-step") {
+        const std::string step = value;
+        int uid = -1;
+        const size_t colon = step.find(':');
+        if (colon == std::string::npos || !parseNumber(step.substr(0, colon).c_str(), &uid) || uid > 65534)
+            *error = "--startup-step expects UID:SCRIPT";
+        else
+            options->supervisor.startup.emplace_back(uid, step.substr(colon + 1));
+    } else {
+        return parseNumericOption(arg, value, options, error);
     }
-    if (!error.empty()) {
-        std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
-        return 2;
-    }
+    return true;
+}
+
+/** PROGRAM from argv[@p first] on, and the ports of PADDOCK_PUBLISH; an exit status on failure. */
+std::optional<int> takeProgram(int argc, char *argv[], int first, Options *options)
+{
     if (!options->sessionClient.empty() || !options->logPath.empty())
         return std::nullopt;
-    if (i >= argc) {
+    if (first >= argc) {
         usage(stderr);
         return 2;
     }
-    options->program = argv + i;
-    for (int k = i; k < argc; ++k)
+    options->program = argv + first;
+    for (int k = first; k < argc; ++k)
         options->supervisor.agentArgv.emplace_back(argv[k]);
     if (const char *fromEnvironment = std::getenv(paddock::init::kPublishVariable)) {
+        std::string error;
         if (!paddock::init::parsePublishList(fromEnvironment, &options->publishes, &error)) {
             std::fprintf(stderr, "paddock-init: %s: %s\n", paddock::init::kPublishVariable, error.c_str());
             return 2;
@@ -210,6 +197,41 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
         unsetenv(paddock::init::kPublishVariable);
     }
     return std::nullopt;
+}
+
+/** Parses argv into @p options; returns an exit status when paddock-init must stop there. */
+std::optional<int> parseOptions(int argc, char *argv[], Options *options)
+{
+    int i = 1;
+    std::string error;
+    for (; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--") {
+            ++i;
+            break;
+        }
+        if (arg == "-h" || arg == "--help") {
+            usage(stdout);
+            return 0;
+        }
+        if (arg == "--start-agent")
+            options->supervisor.startAgent = true;
+        else if (arg == "--agent-terminal")
+            options->supervisor.agentTerminal = true;
+        else if (i + 1 < argc && parseValueOption(arg, argv[i + 1], options, &error))
+            ++i;
+        else if (arg.rfind("-", 0) == 0)
+            error = "unknown option " + arg;
+        else
+            break;
+        if (!error.empty())
+            break;
+    }
+    if (!error.empty()) {
+        std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
+        return 2;
+    }
+    return takeProgram(argc, argv, i, options);
 }
 
 /** Opens the relays' listening sockets and starts the relay and publisher threads. */

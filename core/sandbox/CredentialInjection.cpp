@@ -7,6 +7,7 @@
 #include "kit/KitLoader.h"
 #include "sandbox/KitApplication.h"
 #include "secrets/CredentialBindings.h"
+#include "secrets/KeyCache.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretIndex.h"
 #include "secrets/SecretStore.h"
@@ -49,8 +50,10 @@ std::optional<T> waitOnThreadOf(QObject *context, std::function<void(std::shared
 
 CredentialInjection::CredentialInjection(QObject *parent)
     : QObject(parent), m_store(std::make_unique<secrets::SecretStore>()),
+      m_keys(std::make_unique<secrets::KeyCache>()),
       m_authority(std::make_unique<secrets::ca::LocalAuthority>(m_store.get()))
 {
+    m_keys->watchKeychain();
     // A new authority (made on first use, or replacing a broken one) must reach the bundle
     // before any sandbox is given a certificate it signed.
     connect(m_authority.get(), &secrets::ca::LocalAuthority::authorityChanged, this, [this] {
@@ -64,8 +67,10 @@ CredentialInjection::CredentialInjection(QObject *parent)
     m_settle.setInterval(100);
     connect(&m_settle, &QTimer::timeout, this, [this] {
         // The folder holds other files too (policy.yaml): only a change of these two counts.
-        if (watchFiles())
+        if (watchFiles()) {
+            m_keys->clear();
             Q_EMIT credentialsChanged();
+        }
     });
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, &m_settle, qOverload<>(&QTimer::start));
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_settle, qOverload<>(&QTimer::start));
@@ -303,6 +308,7 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     const QList<kit::Credential> credentials = remembered(sandbox);
     if (credentials.isEmpty())
         return;
+    m_keys->forget(sandbox);
     // Whatever cannot be used turns the interception off: a key is added only while its
     // binding and its secret are there, and tunnels open with one taken away are closed.
     proxy::InterceptionConfig config;
@@ -335,7 +341,15 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
 
 QByteArray CredentialInjection::readSecret(const QString &sandbox, const QString &service)
 {
-    return readSecretFrom(m_store.get(), sandbox, service);
+    QByteArray held = m_keys->find(sandbox, service);
+    if (!held.isEmpty())
+        return held;
+    // Taken before the read: a key that changes meanwhile drops the cache, and this read's
+    // value, perhaps the old one, is then not kept.
+    const quint64 generation = m_keys->generation();
+    QByteArray value = readSecretFrom(m_store.get(), sandbox, service);
+    m_keys->insert(generation, sandbox, service, value);
+    return value;
 }
 
 QByteArray CredentialInjection::readSecretFrom(secrets::SecretStore *store, const QString &sandbox,

@@ -22,6 +22,7 @@ class PendingReply;
 class Reply;
 } // namespace paddock::api
 namespace paddock::secrets {
+class KeyCache;
 class SecretStore;
 namespace ca {
 class LocalAuthority;
@@ -44,9 +45,12 @@ namespace paddock::sandbox {
  * - The local authority (LocalAuthority, its key in the keychain) is loaded the first time a
  *   sandbox has a key to inject, before that sandbox starts, or by the first intercepted
  *   connection of a sandbox found running after a restart.
- * - A key is read from the keychain when a request needs it (the sandbox's own secret first,
- *   then the global one) and handed to the proxy, which wipes it after use: it is kept in no
- *   file, no cache, no log line and no event.
+ * - A key is read from the keychain the first time a request needs it (the sandbox's own
+ *   secret first, then the global one) and then held in locked memory (KeyCache), so later
+ *   requests do not ask the keychain; the proxy wipes its copy after each use. The held keys
+ *   are dropped when the keychain reports a change (a secret set or removed by any program,
+ *   the keyring locked) and when credentials.yaml or the secret index change. A key is kept
+ *   in no file, no log line and no event.
  */
 class CredentialInjection : public QObject
 {
@@ -119,6 +123,7 @@ private:
     std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
 
     std::unique_ptr<secrets::SecretStore> m_store;
+    std::unique_ptr<secrets::KeyCache> m_keys;
     std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
     secrets::ca::TrustStore m_trust;
     QFileSystemWatcher m_watcher;

@@ -10,6 +10,7 @@
 #include "api/DaemonConnection.h"
 
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QUuid>
 
 using paddock::proxy::testing::CertificateFactory;
@@ -44,6 +45,8 @@ private slots:
     void echoedKeyNeverReachesTheSandbox();
     void personAtATerminalIsAsked();
     void sandboxFoundAgainAfterADaemonRestartStillGetsItsKey();
+    void changedKeyIsInjectedAfterTheChange();
+    void revokedBindingOrRemovedKeyIsNoLongerInjected();
     void keyIsInNoFile();
 
 private:
@@ -56,6 +59,10 @@ private:
     Finished runInSandbox(const QString &kit, const QString &name, const QString &script,
                           const std::function<void(const QByteArray &)> &onOutput = {});
     QList<EchoServer::Request> requestsFor(const QByteArray &target) const;
+    /** The head the upstream received for one request to @p path from the sandbox "kept". */
+    QByteArray headFromKept(const QString &path);
+    /** Asks until a request from "kept" arrives with (or without) the llm key, for up to 10 s. */
+    bool keptRequestCarries(const QByteArray &key, bool carried, const QString &path);
 
     std::unique_ptr<SandboxFixture> m_fixture;
     std::unique_ptr<CertificateFactory> m_certificates;
@@ -64,6 +71,7 @@ private:
     QByteArray m_llmKey = newKey("sk-llm-");
     QByteArray m_gitKey = newKey("gh-");
     QByteArray m_headerKey = newKey("hk-");
+    QList<QByteArray> m_replacedKeys; ///< llm keys set before the current one
 };
 
 void TestSandboxInject::initTestCase()
@@ -488,6 +496,76 @@ void TestSandboxInject::sandboxFoundAgainAfterADaemonRestartStillGetsItsKey()
     QVERIFY(requestsFor("/kept").first().head.contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"));
 }
 
+QByteArray TestSandboxInject::headFromKept(const QString &path)
+{
+    const QByteArray target = path.toUtf8();
+    const Finished exec =
+        paddock({QStringLiteral("exec"), QStringLiteral("kept"), QStringLiteral("sh"), QStringLiteral("-c"),
+                 QStringLiteral("curl -sS -o /dev/null -w 'status=%{http_code}\\n' https://api.inject.test:%1%2")
+                     .arg(m_upstream.serverPort())
+                     .arg(path)});
+    const QList<EchoServer::Request> seen = requestsFor(target);
+    if (!exec.out.contains(QStringLiteral("status=")) || seen.isEmpty())
+        qWarning().noquote() << "no request for" << path << "reached the upstream:" << exec.out << exec.err;
+    return seen.isEmpty() ? QByteArray() : seen.last().head;
+}
+
+bool TestSandboxInject::keptRequestCarries(const QByteArray &key, bool carried, const QString &path)
+{
+    // Bindings reach the daemon through its file watcher, which lets a burst of changes settle
+    // for a moment: the first request may come before.
+    QElapsedTimer timer;
+    timer.start();
+    int attempt = 0;
+    do {
+        const QByteArray head = headFromKept(path + QString::number(++attempt));
+        if (!head.isEmpty() && head.contains("\r\nAuthorization: Bearer " + key + "\r\n") == carried)
+            return true;
+        QTest::qWait(200);
+    } while (timer.elapsed() < 10000);
+    return false;
+}
+
+void TestSandboxInject::changedKeyIsInjectedAfterTheChange()
+{
+    // The key of "kept" has been used: the daemon holds it now, and must not go on sending it
+    // once the user replaced it (from the CLI, straight into the keychain).
+    m_upstream.requests.clear();
+    QVERIFY(headFromKept(QStringLiteral("/held")).contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"));
+    QVERIFY(headFromKept(QStringLiteral("/held-again")).contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"));
+    const QByteArray changed = newKey("sk-llm-changed-");
+    const Finished stored = paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, changed);
+    QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
+    m_replacedKeys << m_llmKey;
+    m_llmKey = changed;
+    const QByteArray head = headFromKept(QStringLiteral("/changed"));
+    QVERIFY2(head.contains("\r\nAuthorization: Bearer " + changed + "\r\n"), head.constData());
+    QVERIFY(!head.contains(m_replacedKeys.last()));
+}
+
+void TestSandboxInject::revokedBindingOrRemovedKeyIsNoLongerInjected()
+{
+    m_upstream.requests.clear();
+    QVERIFY(headFromKept(QStringLiteral("/before-revoke")).contains("Bearer " + m_llmKey));
+    const Finished revoked = paddock({QStringLiteral("binding"), QStringLiteral("revoke"), QStringLiteral("llm")});
+    QVERIFY2(revoked.exitCode == 0, qPrintable(revoked.err));
+    QVERIFY(keptRequestCarries(m_llmKey, false, QStringLiteral("/revoked")));
+
+    const Finished approved = paddock({QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--all"),
+                                       QStringLiteral("--kit"), kitPath(QStringLiteral("bearer"))});
+    QVERIFY2(approved.exitCode == 0, qPrintable(approved.err));
+    QVERIFY(keptRequestCarries(m_llmKey, true, QStringLiteral("/approved-again")));
+
+    const Finished removed = paddock({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("llm")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
+    const QByteArray head = headFromKept(QStringLiteral("/removed"));
+    QVERIFY2(!head.contains(m_llmKey), head.constData());
+    for (const EchoServer::Request &request : std::as_const(m_upstream.requests)) {
+        if (request.head.contains(" /removed") || request.head.contains(" /revoked"))
+            QVERIFY2(!request.head.contains(m_llmKey), request.head.constData());
+    }
+}
+
 void TestSandboxInject::keyIsInNoFile()
 {
     // Every file Paddock and its sandboxes wrote: XDG config, state (event database, logs),
@@ -508,7 +586,8 @@ void TestSandboxInject::keyIsInNoFile()
                 continue;
             const QByteArray contents = file.readAll();
             searched << path;
-            for (const QByteArray &key : {m_llmKey, m_gitKey, m_headerKey, ("bot:" + m_gitKey).toBase64()}) {
+            for (const QByteArray &key :
+                 QList<QByteArray>{m_llmKey, m_gitKey, m_headerKey, ("bot:" + m_gitKey).toBase64()} + m_replacedKeys) {
                 if (contents.contains(key))
                     leaks << path;
             }
@@ -522,7 +601,7 @@ void TestSandboxInject::keyIsInNoFile()
     QFile output(m_fixture->path(QStringLiteral("paddockd.out")));
     if (output.open(QIODevice::ReadOnly)) {
         const QByteArray outputText = output.readAll();
-        for (const QByteArray &key : {m_llmKey, m_gitKey, m_headerKey})
+        for (const QByteArray &key : QList<QByteArray>{m_llmKey, m_gitKey, m_headerKey} + m_replacedKeys)
             QVERIFY(!outputText.contains(key));
     }
     QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QLatin1Char('\n'))));
