@@ -298,50 +298,43 @@ std::string formatAuthority(const Authority &authority)
     return text + ":" + std::to_string(authority.port);
 }
 
-std::optional<RequestError> interpretRequest(const RequestHead &head, ProxyRequest &request)
-{
-    request.method = head.method;
-    request.minorVersion = head.minorVersion;
-    if (head.method == "CONNECT") {
-        const std::optional<Authority> target = parseAuthority(head.target, 0);
-        if (!target)
-            return RequestError{400, "CONNECT needs host:port"};
-        request.kind = ProxyRequest::Kind::Connect;
-        request.target = *target;
-        return std::nullopt;
-    }
+namespace {
 
+/// The authority and the origin-form path of an absolute http:// URI.
+std::optional<RequestError> parseAbsoluteUri(const std::string &uri, Authority &target, std::string &path)
+{
     constexpr std::string_view scheme = "http://";
-    if (head.target.size() <= scheme.size() || !equalsIgnoreCase(head.target.substr(0, scheme.size()), scheme)) {
-        if (head.target.size() > 8 && equalsIgnoreCase(head.target.substr(0, 8), "https://"))
+    if (uri.size() <= scheme.size() || !equalsIgnoreCase(uri.substr(0, scheme.size()), scheme)) {
+        if (uri.size() > 8 && equalsIgnoreCase(uri.substr(0, 8), "https://"))
             return RequestError{400, "https URLs go through CONNECT"};
         return RequestError{400, "a proxy request needs an absolute http:// URI"};
     }
-    const std::string_view rest = std::string_view(head.target).substr(scheme.size());
+    const std::string_view rest = std::string_view(uri).substr(scheme.size());
     const std::size_t pathStart = rest.find_first_of("/?#");
     const std::string_view authorityText = rest.substr(0, pathStart);
     if (authorityText.find('@') != std::string_view::npos)
         return RequestError{400, "user information in the URI is not accepted"};
-    const std::optional<Authority> target = parseAuthority(authorityText, 80);
-    if (!target)
+    const std::optional<Authority> parsed = parseAuthority(authorityText, 80);
+    if (!parsed)
         return RequestError{400, "the URI does not name a valid host"};
-    std::string path = pathStart == std::string_view::npos ? std::string("/") : std::string(rest.substr(pathStart));
+    target = *parsed;
+    path = pathStart == std::string_view::npos ? std::string("/") : std::string(rest.substr(pathStart));
     if (const std::size_t fragment = path.find('#'); fragment != std::string::npos)
         path.erase(fragment);
     if (path.empty() || path.front() == '?')
         path.insert(0, "/");
+    return std::nullopt;
+}
 
-    request.kind = ProxyRequest::Kind::Forward;
-    request.target = *target;
-    request.headRequest = head.method == "HEAD";
-
-    const std::vector<std::string> tokens = connectionTokens(head.headers);
+/// Host must match the URI; a body needs one Content-Length (no chunked request bodies).
+std::optional<RequestError> checkRequestHeaders(const RequestHead &head, ProxyRequest &request)
+{
     bool sawHost = false;
     bool sawLength = false;
     for (const Header &header : head.headers) {
         if (equalsIgnoreCase(header.name, "host")) {
             const std::optional<Authority> host = parseAuthority(header.value, 80);
-            if (sawHost || !host || host->host != target->host || host->port != target->port)
+            if (sawHost || !host || host->host != request.target.host || host->port != request.target.port)
                 return RequestError{400, "the Host header does not match the URI"};
             sawHost = true;
         } else if (equalsIgnoreCase(header.name, "transfer-encoding")) {
@@ -356,27 +349,35 @@ std::optional<RequestError> interpretRequest(const RequestHead &head, ProxyReque
     }
     if (head.minorVersion == 1 && !sawHost)
         return RequestError{400, "HTTP/1.1 requests need a Host header"};
+    return std::nullopt;
+}
 
+bool clientWantsKeepAlive(const RequestHead &head, const std::vector<std::string> &tokens)
+{
     const auto has = [&](std::string_view token) {
         return std::find(tokens.begin(), tokens.end(), token) != tokens.end();
     };
-    request.clientKeepAlive = head.minorVersion == 1 ? !has("close") : has("keep-alive");
-    if (!request.clientKeepAlive) {
-        // Proxy-Connection is what HTTP/1.0 clients send to a proxy instead.
-        for (const Header &header : head.headers) {
-            if (equalsIgnoreCase(header.name, "proxy-connection") && equalsIgnoreCase(trim(header.value), "keep-alive"))
-                request.clientKeepAlive = true;
-        }
+    if (head.minorVersion == 1 ? !has("close") : has("keep-alive"))
+        return true;
+    // Proxy-Connection is what HTTP/1.0 clients send to a proxy instead.
+    for (const Header &header : head.headers) {
+        if (equalsIgnoreCase(header.name, "proxy-connection") && equalsIgnoreCase(trim(header.value), "keep-alive"))
+            return true;
     }
+    return false;
+}
 
-    // Each request gets its own upstream connection, so the upstream is told to close it: the
-    // response then ends where the connection does, and the next request is decided afresh.
+// Each request gets its own upstream connection, so the upstream is told to close it: the
+// response then ends where the connection does, and the next request is decided afresh.
+std::string upstreamHead(const RequestHead &head, const Authority &target, const std::string &path,
+                         const std::vector<std::string> &tokens)
+{
     std::string out;
     out.reserve(head.size + 64);
     out += head.method + " " + path + " HTTP/1." + std::to_string(head.minorVersion) + "\r\n";
     out += "Host: ";
-    out += (target->port == 80 ? (target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host)
-                               : formatAuthority(*target));
+    out += (target.port == 80 ? (target.host.find(':') != std::string::npos ? "[" + target.host + "]" : target.host)
+                              : formatAuthority(target));
     out += "\r\n";
     for (const Header &header : head.headers) {
         if (equalsIgnoreCase(header.name, "host") || isHopByHop(header.name, tokens))
@@ -384,7 +385,35 @@ std::optional<RequestError> interpretRequest(const RequestHead &head, ProxyReque
         out += header.name + ": " + header.value + "\r\n";
     }
     out += "Connection: close\r\n\r\n";
-    request.upstreamHead = std::move(out);
+    return out;
+}
+
+} // namespace
+
+std::optional<RequestError> interpretRequest(const RequestHead &head, ProxyRequest &request)
+{
+    request.method = head.method;
+    request.minorVersion = head.minorVersion;
+    if (head.method == "CONNECT") {
+        const std::optional<Authority> target = parseAuthority(head.target, 0);
+        if (!target)
+            return RequestError{400, "CONNECT needs host:port"};
+        request.kind = ProxyRequest::Kind::Connect;
+        request.target = *target;
+        return std::nullopt;
+    }
+
+    std::string path;
+    if (std::optional<RequestError> error = parseAbsoluteUri(head.target, request.target, path))
+        return error;
+    request.kind = ProxyRequest::Kind::Forward;
+    request.headRequest = head.method == "HEAD";
+    if (std::optional<RequestError> error = checkRequestHeaders(head, request))
+        return error;
+
+    const std::vector<std::string> tokens = connectionTokens(head.headers);
+    request.clientKeepAlive = clientWantsKeepAlive(head, tokens);
+    request.upstreamHead = upstreamHead(head, request.target, path, tokens);
     return std::nullopt;
 }
 
