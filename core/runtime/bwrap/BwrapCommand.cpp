@@ -212,6 +212,11 @@ QString bwrapProgram()
     return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
 }
 
+QString fuseOverlayfsProgram()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("fuse-overlayfs"));
+}
+
 QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
 {
     QStringList args;
