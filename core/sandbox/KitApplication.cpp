@@ -281,7 +281,8 @@ QMap<QString, QString> sandboxEnvironment(const kit::Kit &kit, const SandboxChoi
 
 QString shellQuote(const QString &text)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    // \A and \z: `$` would also match before a final newline and leave it unquoted.
+    static const QRegularExpression plain(QStringLiteral("\\A[A-Za-z0-9_@%+=:,./-]+\\z"));
     if (plain.match(text).hasMatch())
         return text;
     QString quoted = text;
