@@ -149,6 +149,52 @@ QStringList scopeFor(const QString &name, const SandboxLimits &limits)
     return command << QStringLiteral("--");
 }
 
+/**
+ * @brief What bwrap inherits besides its command line: its status report (fd 3), the copied
+ * host files (from fd 4), and the sandbox's seccomp filter.
+ */
+class LaunchFiles
+{
+public:
+    explicit LaunchFiles(const bwrap::RootChoice &root) : m_copied(kFirstCopiedFd, root) {}
+
+    /** Opens the status report at @p statusPath and makes the seccomp filter; false with @p error. */
+    bool open(const QString &name, const QString &statusPath, QString *error)
+    {
+        m_status = UniqueFd(openForSandbox(statusPath, O_WRONLY | O_CREAT | O_TRUNC));
+        if (!m_status) {
+            *error = QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError());
+            return false;
+        }
+        m_filter = seccompFile(error);
+        return m_filter.valid();
+    }
+    /** Adds the copied files to @p paths; returns the first fd after them. */
+    int addTo(bwrap::LaunchPaths &paths) const
+    {
+        paths.copiedFiles = m_copied.mapping();
+        return kFirstCopiedFd + int(m_copied.fds().size());
+    }
+    /** The fds bwrap inherits from 3 on: the status report, the copied files, then @p more. */
+    QList<int> inherited(const QList<int> &more) const { return QList<int>{m_status.get()} + m_copied.fds() + more; }
+    int filter() const { return m_filter.get(); }
+
+private:
+    static constexpr int kFirstCopiedFd = 4;
+    CopiedFiles m_copied;
+    UniqueFd m_status;
+    UniqueFd m_filter;
+};
+
+/** @p state from now on: running since now as the first process @p initPid, with no end yet. */
+void markStarted(SandboxState &state, qint64 initPid)
+{
+    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
+    state.startedAt = QDateTime::currentDateTimeUtc();
+    state.finishedAt = QDateTime();
+    state.exitCode.reset();
+}
+
 } // namespace
 
 bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
@@ -191,13 +237,15 @@ bool BwrapRuntime::awaitSandboxPid(const QString &name, const std::function<bool
 RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions &options)
 {
     const QString name = state.spec.name;
-    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
+    QString error;
+    LaunchFiles files(state.root);
+    if (!files.open(name, statusPath(name), &error))
+        return RuntimeResult::failure(error);
     const UniqueFd devNull(::open("/dev/null", O_RDWR | O_CLOEXEC));
-    if (status.get() < 0 || devNull.get() < 0)
+    if (!devNull)
         return RuntimeResult::failure(
             QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
     const qint64 logStart = bwrap::logEnd(logPath(name));
-    QString error;
     std::optional<ProcessIdentity> logWriter;
     const UniqueFd log = startLogWriter(state.spec, devNull.get(), &logWriter, &error);
     if (log.get() < 0)
@@ -207,22 +255,16 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
     if (sessions.get() < 0)
         return RuntimeResult::failure(error);
 
-    const UniqueFd filter = seccompFile(&error);
-    if (filter.get() < 0)
-        return RuntimeResult::failure(error);
-
-    // fd 3 is bwrap's status report, the copied files follow it, then the session socket and
-    // the seccomp filter paddock-init loads into every session.
-    const CopiedFiles copied(4, state.root);
+    // After the copied files come the session socket and the seccomp filter paddock-init loads
+    // into every session.
     bwrap::LaunchPaths paths = launchPaths(state);
-    paths.copiedFiles = copied.mapping();
-    paths.sessionFd = 4 + int(copied.fds().size());
+    paths.sessionFd = files.addTo(paths);
     paths.seccompFd = paths.sessionFd + 1;
     paths.startAgent = options.startAgent;
     bwrap::ChildSetup setup;
     setup.argv = scopeFor(name, state.spec.limits) + bwrap::rootStageCommand(state.spec, paths, false) +
                  QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
-    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get(), filter.get()};
+    setup.extraFds = files.inherited({sessions.get(), files.filter()});
     qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
     setup.in = devNull.get();
     setup.out = log.get();
@@ -241,11 +283,8 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
         return RuntimeResult::failure(QStringLiteral("sandbox %1 did not start%2")
                                           .arg(name, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     }
-    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
+    markStarted(state, initPid);
     state.logWriter = logWriter.value_or(ProcessIdentity());
-    state.startedAt = QDateTime::currentDateTimeUtc();
-    state.finishedAt = QDateTime();
-    state.exitCode.reset();
     if (!bwrap::writeState(statePath(name), state, &error))
         return RuntimeResult::failure(error);
     qCInfo(lcBwrap) << "started sandbox" << name << "pid" << initPid;
@@ -279,26 +318,19 @@ UniqueFd BwrapRuntime::startLogWriter(const SandboxSpec &spec, int devNull, std:
 RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
 {
     const QString name = state.spec.name;
-    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    if (status.get() < 0)
-        return RuntimeResult::failure(
-            QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
-
     QString error;
-    const UniqueFd filter = seccompFile(&error);
-    if (filter.get() < 0)
+    LaunchFiles files(state.root);
+    if (!files.open(name, statusPath(name), &error))
         return RuntimeResult::failure(error);
 
-    // fd 3 is bwrap's status report, the copied files follow it, then the seccomp filter, which
-    // bwrap loads before paddock-init runs (a setup step needs nothing it refuses).
-    const CopiedFiles copied(4, state.root);
+    // After the copied files comes the seccomp filter, which bwrap loads before paddock-init
+    // runs (a setup step needs nothing it refuses).
     bwrap::LaunchPaths paths = launchPaths(state);
-    paths.copiedFiles = copied.mapping();
-    paths.seccompFd = 4 + int(copied.fds().size());
+    paths.seccompFd = files.addTo(paths);
     bwrap::ChildSetup setup;
     setup.argv = bwrap::rootStageCommand(state.spec, paths, true) + QStringList{bwrap::bwrapProgram()} +
                  bwrap::bwrapArguments(state.spec, paths);
-    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{filter.get()};
+    setup.extraFds = files.inherited({files.filter()});
     setup.in = io.in;
     setup.out = io.out;
     setup.err = io.err;
@@ -315,10 +347,7 @@ RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &i
         return RuntimeResult::failure(
             QStringLiteral("sandbox %1 did not start (bwrap exited with %2)").arg(name).arg(code));
     }
-    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
-    state.startedAt = QDateTime::currentDateTimeUtc();
-    state.finishedAt = QDateTime();
-    state.exitCode.reset();
+    markStarted(state, initPid);
     // Listed as running by other processes while it runs; a failure to record that is not a
     // reason to kill the user's program.
     if (!bwrap::writeState(statePath(name), state, &error))

@@ -334,23 +334,6 @@ int BwrapRuntime::connectSession(const QString &name, QString *error) const
     return session::connectSocket(sessionPath(name), error);
 }
 
-namespace {
-
-RuntimeResult resultOf(const session::SessionOutcome &outcome)
-{
-    switch (outcome.kind) {
-    case session::SessionOutcome::Kind::Exited:
-        return RuntimeResult::exited(outcome.exitCode);
-    case session::SessionOutcome::Kind::Detached:
-        return RuntimeResult::success();
-    case session::SessionOutcome::Kind::Failed:
-        break;
-    }
-    return RuntimeResult::failure(outcome.error);
-}
-
-} // namespace
-
 RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
 {
     if (request.argv.isEmpty() && !request.asAgent)
@@ -359,18 +342,7 @@ RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request
     const int fd = connectSession(name, &error);
     if (fd < 0)
         return RuntimeResult::failure(error);
-    session::SessionRequest spawn;
-    spawn.kind = session::SessionRequest::Kind::Spawn;
-    spawn.argv = request.argv;
-    spawn.environment = request.environment;
-    spawn.workingDir = request.workingDir;
-    spawn.user = request.user;
-    spawn.terminal = request.interactive;
-    spawn.agent = request.asAgent;
-    spawn.forwardSignals = request.forwardSignals;
-    // Leaving a session is for the agent's; a command's caller waits for its end.
-    spawn.detachKeys = request.asAgent;
-    return resultOf(session::runSession(fd, spawn, io));
+    return session::resultOf(session::runSession(fd, session::spawnRequest(request), io));
 }
 
 RuntimeResult BwrapRuntime::attach(const QString &name, const AttachOptions &options, const ProcessIo &io)
@@ -379,13 +351,7 @@ RuntimeResult BwrapRuntime::attach(const QString &name, const AttachOptions &opt
     const int fd = connectSession(name, &error);
     if (fd < 0)
         return RuntimeResult::failure(error);
-    session::SessionRequest request;
-    request.kind = session::SessionRequest::Kind::Attach;
-    request.terminal = true;
-    request.startAgent = options.startAgent;
-    request.replay = options.replay;
-    request.detachKeys = options.detachKeys;
-    return resultOf(session::runSession(fd, request, io));
+    return session::resultOf(session::runSession(fd, session::attachRequest(options), io));
 }
 
 std::optional<AgentInfo> BwrapRuntime::agent(const QString &name, QString *error) const

@@ -79,6 +79,15 @@ void configureConnection(CURL *curl, const Endpoint &endpoint, char *errorBuffer
     }
 }
 
+/** A new handle connecting to @p endpoint (configureConnection()); null when libcurl cannot make one. */
+CurlPtr handleFor(const Endpoint &endpoint, char *errorBuffer)
+{
+    CurlPtr handle = newHandle();
+    if (handle)
+        configureConnection(handle.get(), endpoint, errorBuffer);
+    return handle;
+}
+
 Error httpError(int status, const QByteArray &body, const QByteArray &method, const QString &path)
 {
     QString message;
@@ -234,12 +243,11 @@ Error DockerTransport::transferFailure(int code, long status, const QString &det
 
 Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
 {
-    CurlPtr handle = newHandle();
+    char errorBuffer[CURL_ERROR_SIZE] = {0};
+    CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
         return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
     CURL *curl = handle.get();
-    char errorBuffer[CURL_ERROR_SIZE] = {0};
-    configureConnection(curl, m_endpoint, errorBuffer);
 
     const QByteArray url =
         m_endpoint.baseUrl() + QUrl::toPercentEncoding(request.path, "/") + encodedQuery(request.query);
@@ -293,12 +301,11 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
 
 Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRequest &request) const
 {
-    CurlPtr handle = newHandle();
+    char errorBuffer[CURL_ERROR_SIZE] = {0};
+    CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
         return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
     CURL *curl = handle.get();
-    char errorBuffer[CURL_ERROR_SIZE] = {0};
-    configureConnection(curl, m_endpoint, errorBuffer);
     curl_easy_setopt(curl, CURLOPT_URL, m_endpoint.baseUrl().constData());
     curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
     const CURLcode rc = curl_easy_perform(curl);
