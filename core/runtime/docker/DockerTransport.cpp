@@ -329,6 +329,8 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
         wire += "Content-Type: " + request.contentType + "\r\n";
     wire += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
 
+    // The connection outlives this frame and its error buffer: libcurl must not write there later.
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
     auto connection = std::make_unique<HijackedConnection>(
         handle.release(), int(fd), m_endpoint.kind == Endpoint::Kind::Tcp && m_endpoint.tls, QByteArray());
     if (!connection->write(wire))
