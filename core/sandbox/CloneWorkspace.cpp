@@ -164,46 +164,11 @@ std::optional<CloneWorkspace> CloneWorkspace::create(const QString &name, const 
     if (QFileInfo::exists(clone.m_path))
         QDir(clone.m_path).removeRecursively(); // the leftover of a sandbox that was never recorded
 
-    // Copies rather than hard links: the clone's objects must not be the repository's files.
-    const GitResult cloned = git({QStringLiteral("clone"), QStringLiteral("--quiet"), QStringLiteral("--no-hardlinks"),
-                                  QStringLiteral("--"), clone.m_repository, clone.m_path});
-    if (!cloned.ok) {
-        *error = QStringLiteral("cannot clone %1: %2").arg(clone.m_repository, cloned.error);
-        QDir(clone.m_path).removeRecursively();
+    if (!clone.cloneAt(head.out, error))
         return std::nullopt;
-    }
-    // The clone is still the daemon's own here; from now on the sandbox owns it. Its origin
-    // would name a path that does not exist inside, so it goes.
-    const GitResult checkedOut =
-        git({QStringLiteral("-C"), clone.m_path, QStringLiteral("rev-parse"), QStringLiteral("HEAD")});
-    git({QStringLiteral("-C"), clone.m_path, QStringLiteral("remote"), QStringLiteral("remove"),
-         QStringLiteral("origin")});
-    if (!checkedOut.ok || checkedOut.out != head.out) {
-        // A detached HEAD in the repository: the clone stands at the same commit.
-        const GitResult detached = git({QStringLiteral("-C"), clone.m_path, QStringLiteral("checkout"),
-                                        QStringLiteral("--quiet"), QStringLiteral("--detach"), head.out});
-        if (!detached.ok) {
-            *error = QStringLiteral("cannot check out %1 in the clone: %2").arg(head.out, detached.error);
-            QDir(clone.m_path).removeRecursively();
-            return std::nullopt;
-        }
-    }
-
-    const QString remote = clone.remoteName();
-    const QString config = QStringLiteral("remote.%1.").arg(remote);
-    git({QStringLiteral("-C"), clone.m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remote});
-    for (const QStringList &arguments :
-         {QStringList{QStringLiteral("remote"), QStringLiteral("add"), remote, clone.m_path},
-          QStringList{QStringLiteral("config"), QStringLiteral("--replace-all"), config + QStringLiteral("fetch"),
-                      QStringLiteral("+refs/heads/*:refs/heads/") + clone.branchPrefix() + QLatin1Char('*')},
-          QStringList{QStringLiteral("config"), config + QStringLiteral("uploadpack"), uploadPack},
-          QStringList{QStringLiteral("config"), config + QStringLiteral("tagOpt"), QStringLiteral("--no-tags")}}) {
-        const GitResult done = git(QStringList{QStringLiteral("-C"), clone.m_repository} + arguments);
-        if (!done.ok) {
-            *error = QStringLiteral("cannot add the remote %1 to %2: %3").arg(remote, clone.m_repository, done.error);
-            clone.discard();
-            return std::nullopt;
-        }
+    if (!clone.addRemote(uploadPack, error)) {
+        clone.discard();
+        return std::nullopt;
     }
     if (!clone.write(error)) {
         clone.discard();
@@ -211,6 +176,54 @@ std::optional<CloneWorkspace> CloneWorkspace::create(const QString &name, const 
     }
     qCInfo(lcClone) << "cloned" << clone.m_repository << "for sandbox" << name << "at" << head.out;
     return clone;
+}
+
+bool CloneWorkspace::cloneAt(const QString &commit, QString *error) const
+{
+    // Copies rather than hard links: the clone's objects must not be the repository's files.
+    const GitResult cloned = git({QStringLiteral("clone"), QStringLiteral("--quiet"), QStringLiteral("--no-hardlinks"),
+                                  QStringLiteral("--"), m_repository, m_path});
+    if (!cloned.ok) {
+        *error = QStringLiteral("cannot clone %1: %2").arg(m_repository, cloned.error);
+        QDir(m_path).removeRecursively();
+        return false;
+    }
+    // The clone is still the daemon's own here; from now on the sandbox owns it. Its origin
+    // would name a path that does not exist inside, so it goes.
+    const GitResult checkedOut =
+        git({QStringLiteral("-C"), m_path, QStringLiteral("rev-parse"), QStringLiteral("HEAD")});
+    git({QStringLiteral("-C"), m_path, QStringLiteral("remote"), QStringLiteral("remove"), QStringLiteral("origin")});
+    if (!checkedOut.ok || checkedOut.out != commit) {
+        // A detached HEAD in the repository: the clone stands at the same commit.
+        const GitResult detached = git({QStringLiteral("-C"), m_path, QStringLiteral("checkout"),
+                                        QStringLiteral("--quiet"), QStringLiteral("--detach"), commit});
+        if (!detached.ok) {
+            *error = QStringLiteral("cannot check out %1 in the clone: %2").arg(commit, detached.error);
+            QDir(m_path).removeRecursively();
+            return false;
+        }
+    }
+    return true;
+}
+
+bool CloneWorkspace::addRemote(const QString &uploadPack, QString *error) const
+{
+    const QString remote = remoteName();
+    const QString config = QStringLiteral("remote.%1.").arg(remote);
+    git({QStringLiteral("-C"), m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remote});
+    for (const QStringList &arguments :
+         {QStringList{QStringLiteral("remote"), QStringLiteral("add"), remote, m_path},
+          QStringList{QStringLiteral("config"), QStringLiteral("--replace-all"), config + QStringLiteral("fetch"),
+                      QStringLiteral("+refs/heads/*:refs/heads/") + branchPrefix() + QLatin1Char('*')},
+          QStringList{QStringLiteral("config"), config + QStringLiteral("uploadpack"), uploadPack},
+          QStringList{QStringLiteral("config"), config + QStringLiteral("tagOpt"), QStringLiteral("--no-tags")}}) {
+        const GitResult done = git(QStringList{QStringLiteral("-C"), m_repository} + arguments);
+        if (!done.ok) {
+            *error = QStringLiteral("cannot add the remote %1 to %2: %3").arg(remote, m_repository, done.error);
+            return false;
+        }
+    }
+    return true;
 }
 
 std::optional<CloneWorkspace> CloneWorkspace::read(const QString &name)

@@ -77,6 +77,13 @@ public:
     void discard() const;
 
 private:
+    /** Clones the repository into the workspace's path, standing at @p commit; removes what it made on failure. */
+    bool cloneAt(const QString &commit, QString *error) const;
+    /**
+     * Adds the clone as a remote of the repository that fetches its branches under branchPrefix()
+     * through @p uploadPack (the caller discards the clone on failure).
+     */
+    bool addRemote(const QString &uploadPack, QString *error) const;
     bool write(QString *error) const;
     static QString recordPath(const QString &name);
 

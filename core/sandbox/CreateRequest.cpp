@@ -2,6 +2,7 @@
 #include "sandbox/CreateRequest.h"
 
 #include "kit/KitSettings.h"
+#include "runtime/Isolation.h"
 #include "sandbox/WorkspaceGuard.h"
 
 #include <QDir>
@@ -61,14 +62,14 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         request.kitArgs.insert(it.key(), it.value().toString());
     request.name = params.value(QLatin1String("name")).toString();
     request.commandArgs = stringList(params.value(QLatin1String("args")));
-    request.isolation = params.value(QLatin1String("isolation")).toString(QStringLiteral("container"));
-    if (request.isolation != QLatin1String("container") && request.isolation != QLatin1String("gvisor")) {
+    request.isolation = params.value(QLatin1String("isolation")).toString(runtime::kIsolationContainer);
+    if (!runtime::isIsolationLevel(request.isolation)) {
         *error = QStringLiteral("isolation is 'container' or 'gvisor', not '%1'").arg(request.isolation);
         return std::nullopt;
     }
     // gVisor is the engine's runsc runtime: it implies the Docker backend unless one is named.
     const QString defaultBackend =
-        request.isolation == QLatin1String("gvisor") ? QStringLiteral("docker") : QStringLiteral("bwrap");
+        request.isolation == runtime::kIsolationGvisor ? QStringLiteral("docker") : QStringLiteral("bwrap");
     request.backend = params.value(QLatin1String("backend")).toString(defaultBackend);
     request.backendGiven = params.contains(QLatin1String("backend"));
     request.isolationGiven = params.contains(QLatin1String("isolation"));

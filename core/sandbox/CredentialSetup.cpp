@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/CredentialSetup.h"
 
+#include "sandbox/KitApplication.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretStore.h"
 
@@ -11,24 +12,10 @@ Q_LOGGING_CATEGORY(lcCredentialSetup, "paddock.sandbox.credentials")
 namespace paddock::sandbox {
 namespace {
 
-QString quoted(const QString &text)
-{
-    static const QString plain =
-        QStringLiteral("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-");
-    for (const QChar c : text) {
-        if (!plain.contains(c)) {
-            QString escaped = text;
-            escaped.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-            return QLatin1Char('\'') + escaped + QLatin1Char('\'');
-        }
-    }
-    return text.isEmpty() ? QStringLiteral("''") : text;
-}
-
 QString approveCommand(const QString &kitDirectory, const QString &service)
 {
     return QStringLiteral("paddock binding approve --kit %1 %2")
-        .arg(quoted(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory), quoted(service));
+        .arg(shellQuote(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory), shellQuote(service));
 }
 
 QJsonObject injectionToJson(const kit::Injection &injection)

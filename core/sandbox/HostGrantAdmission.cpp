@@ -1,29 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/HostGrantAdmission.h"
 
+#include "sandbox/KitApplication.h"
+
 #include <QJsonArray>
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcHostGrants, "paddock.sandbox.grants")
 
 namespace paddock::sandbox {
-namespace {
-
-QString quoted(const QString &text)
-{
-    static const QString plain =
-        QStringLiteral("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-");
-    for (const QChar c : text) {
-        if (!plain.contains(c)) {
-            QString escaped = text;
-            escaped.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-            return QLatin1Char('\'') + escaped + QLatin1Char('\'');
-        }
-    }
-    return text.isEmpty() ? QStringLiteral("''") : text;
-}
-
-} // namespace
 
 QString HostGrantCheck::blockingMessage(const QString &sandbox, const QString &kitDirectory) const
 {
@@ -69,7 +54,7 @@ HostGrantCheck checkHostGrants(const QString &kitName, const QStringList &allow,
 QString approveGrantsCommand(const QString &kitDirectory)
 {
     return QStringLiteral("paddock grant approve --kit %1")
-        .arg(quoted(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory));
+        .arg(shellQuote(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory));
 }
 
 std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString &kitName, const QString &kitDirectory,

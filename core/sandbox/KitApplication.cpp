@@ -196,11 +196,93 @@ void addImageEnvironment(const image::ImageConfig &image, const QStringList &fix
     }
 }
 
+/**
+ * The kit's `setup.startup` commands as @p spec's startup script or, where each command runs as
+ * its own user, its startup steps; false with @p error for a user not known here.
+ */
+bool addStartup(const kit::Kit &kit, const SandboxChoices &choices, runtime::SandboxSpec *spec, QString *error)
+{
+    if (kit.setup.startup.isEmpty())
+        return true;
+    QStringList lines;
+    for (const kit::StartupCommand &command : kit.setup.startup) {
+        QStringList words;
+        for (const QString &word : command.command)
+            words << shellQuote(word);
+        QString line = words.join(QLatin1Char(' '));
+        std::optional<int> uid = kRegularUid;
+        if (choices.startupUsersByNamespace) {
+            uid = kitUserId(command.user, kRegularUid);
+            if (!uid) {
+                *error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
+                                        "root or agent)")
+                             .arg(kit.name, command.user);
+                return false;
+            }
+        }
+        // A failed startup command is reported and the program still starts, as a
+        // container engine would after a failed entrypoint hook that is not fatal.
+        const QString step = command.background
+                                 ? QStringLiteral("%1 </dev/null &").arg(line)
+                                 : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
+                                                  "%2\" >&2")
+                                       .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\'')));
+        lines << step;
+        spec->startupSteps.append({*uid, step});
+    }
+    // Run by the sandbox's supervisor once per start, before the agent: a new agent
+    // session in a running sandbox does not run them again. Where each command runs as its
+    // own user, the steps say who; otherwise the script runs as the sandbox's user.
+    if (choices.startupUsersByNamespace)
+        lines.clear();
+    else
+        spec->startupSteps.clear();
+    spec->startup = lines.join(QLatin1Char('\n'));
+    return true;
+}
+
+/**
+ * The environment of @p spec's sandbox: its own, the image's and the kit's variables, and the
+ * sentinels of proxy-managed keys; the CA bundle the proxy's trust needs is bound into @p spec.
+ */
+QMap<QString, QString> sandboxEnvironment(const kit::Kit &kit, const SandboxChoices &choices,
+                                          runtime::SandboxSpec *spec)
+{
+    QMap<QString, QString> environment = runtime::baseEnvironment(*spec);
+    QStringList fixed{QStringLiteral("HOME"),      QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"),
+                      QStringLiteral("ALL_PROXY"), QStringLiteral("http_proxy"), QStringLiteral("https_proxy"),
+                      QStringLiteral("all_proxy"), QStringLiteral("NO_PROXY"),   QStringLiteral("no_proxy")};
+    if (!choices.caBundle.isEmpty()) {
+        spec->readOnlyBinds.append({choices.caBundle, kCaBundleInside});
+        for (const QString &variable : caBundleVariables())
+            environment.insert(variable, kCaBundleInside);
+        fixed << caBundleVariables();
+    }
+    const QMap<QString, QString> base = environment;
+    if (choices.image)
+        addImageEnvironment(*choices.image, fixed, &environment);
+    for (const auto &[name, value] : kit.environment)
+        environment.insert(name, value);
+    for (const kit::Credential &credential : kit.credentials) {
+        if (credential.apiKey && credential.apiKey->proxyManaged && !credential.apiKey->name.isEmpty())
+            environment.insert(credential.apiKey->name, kSentinel);
+    }
+    // The way out, the home and the trust are the sandbox's, not the kit's to change: a kit
+    // that pointed SSL_CERT_FILE elsewhere would break every key the proxy adds.
+    for (const QString &key : std::as_const(fixed)) {
+        if (environment.value(key) != base.value(key))
+            qCInfo(lcKitApplication) << "kit" << kit.name << "may not set" << key << "; kept the sandbox's value";
+        environment.insert(key, base.value(key));
+    }
+    return environment;
+}
+
 } // namespace
 
 QString shellQuote(const QString &text)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    // \A and \z: `$` would also match before a final newline and leave it unquoted.
+    static const QRegularExpression plain(QStringLiteral("\\A[A-Za-z0-9_@%+=:,./-]+\\z"));
     if (plain.match(text).hasMatch())
         return text;
     QString quoted = text;
@@ -267,71 +349,11 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     }
     if (choices.image && choices.workspace.isEmpty())
         spec.workingDir = choices.image->workingDir;
-    if (!kit.setup.startup.isEmpty()) {
-        QStringList lines;
-        for (const kit::StartupCommand &command : kit.setup.startup) {
-            QStringList words;
-            for (const QString &word : command.command)
-                words << shellQuote(word);
-            QString line = words.join(QLatin1Char(' '));
-            std::optional<int> uid = kRegularUid;
-            if (choices.startupUsersByNamespace) {
-                uid = kitUserId(command.user, kRegularUid);
-                if (!uid) {
-                    result.error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
-                                                  "root or agent)")
-                                       .arg(kit.name, command.user);
-                    return result;
-                }
-            }
-            // A failed startup command is reported and the program still starts, as a
-            // container engine would after a failed entrypoint hook that is not fatal.
-            const QString step = command.background
-                                     ? QStringLiteral("%1 </dev/null &").arg(line)
-                                     : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
-                                                      "%2\" >&2")
-                                           .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\'')));
-            lines << step;
-            spec.startupSteps.append({*uid, step});
-        }
-        // Run by the sandbox's supervisor once per start, before the agent: a new agent
-        // session in a running sandbox does not run them again. Where each command runs as its
-        // own user, the steps say who; otherwise the script runs as the sandbox's user.
-        if (choices.startupUsersByNamespace)
-            lines.clear();
-        else
-            spec.startupSteps.clear();
-        spec.startup = lines.join(QLatin1Char('\n'));
-    }
+    if (!addStartup(kit, choices, &spec, &result.error))
+        return result;
     spec.argv = program;
 
-    QMap<QString, QString> environment = runtime::baseEnvironment(spec);
-    QStringList fixed{QStringLiteral("HOME"),      QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"),
-                      QStringLiteral("ALL_PROXY"), QStringLiteral("http_proxy"), QStringLiteral("https_proxy"),
-                      QStringLiteral("all_proxy"), QStringLiteral("NO_PROXY"),   QStringLiteral("no_proxy")};
-    if (!choices.caBundle.isEmpty()) {
-        spec.readOnlyBinds.append({choices.caBundle, kCaBundleInside});
-        for (const QString &variable : caBundleVariables())
-            environment.insert(variable, kCaBundleInside);
-        fixed << caBundleVariables();
-    }
-    const QMap<QString, QString> base = environment;
-    if (choices.image)
-        addImageEnvironment(*choices.image, fixed, &environment);
-    for (const auto &[name, value] : kit.environment)
-        environment.insert(name, value);
-    for (const kit::Credential &credential : kit.credentials) {
-        if (credential.apiKey && credential.apiKey->proxyManaged && !credential.apiKey->name.isEmpty())
-            environment.insert(credential.apiKey->name, kSentinel);
-    }
-    // The way out, the home and the trust are the sandbox's, not the kit's to change: a kit
-    // that pointed SSL_CERT_FILE elsewhere would break every key the proxy adds.
-    for (const QString &key : std::as_const(fixed)) {
-        if (environment.value(key) != base.value(key))
-            qCInfo(lcKitApplication) << "kit" << kit.name << "may not set" << key << "; kept the sandbox's value";
-        environment.insert(key, base.value(key));
-    }
-    spec.environment = environment;
+    spec.environment = sandboxEnvironment(kit, choices, &spec);
     result.spec = spec;
     return result;
 }

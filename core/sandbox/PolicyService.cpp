@@ -362,6 +362,45 @@ QJsonObject PolicyService::policyJson()
             {QStringLiteral("rules"), rules}};
 }
 
+void PolicyService::allowForKit(const QString &sandbox, const QString &pattern, QJsonObject result,
+                                const api::PendingReply &reply)
+{
+    QString error;
+    const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
+    if (!record)
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox),
+                          QStringLiteral("no sandbox named %1").arg(sandbox));
+    std::optional<kit::KitEditor> editor = kit::KitEditor::open(record->kitDirectory, &error);
+    if (!editor)
+        return reply.fail(QLatin1String(api::errors::kKitFailed), error);
+    const kit::KitEditResult edit = editor->addNetworkPattern(kit::NetworkList::Allow, pattern);
+    if (edit.failed())
+        return reply.fail(QLatin1String(api::errors::kKitFailed), edit.message);
+    QList<kit::Diagnostic> diagnostics;
+    if (edit.changed() && !editor->save(&error, &diagnostics)) {
+        QStringList problems{error};
+        for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
+            problems << diagnostic.toString();
+        return reply.fail(QLatin1String(api::errors::kKitFailed), problems.join(QLatin1Char('\n')).trimmed());
+    }
+    // Allowing a refused address of this computer for the kit is the user's approval of it.
+    if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(pattern))) {
+        policy::HostGrantApprovals approvals;
+        if (!approvals.approve(record->kitName, {grant->pattern}, &error))
+            return reply.fail(QLatin1String(api::errors::kPolicyFailed), error);
+    }
+    // The file is the kit's truth; its sandboxes decide with it from the next connection.
+    if (!m_sandboxes.reloadKitRules(record->kitName, &error))
+        qCWarning(lcPolicyService).noquote() << "kit" << record->kitName << "edited but not applied:" << error;
+    m_server.publish(policyTopic(),
+                     {{QStringLiteral("changed"), QStringLiteral("kit")}, {QStringLiteral("kit"), record->kitName}});
+    qCInfo(lcPolicyService).noquote() << edit.message << "in" << editor->filePath();
+    result.insert(QStringLiteral("kitFile"), editor->filePath());
+    result.insert(QStringLiteral("changed"), edit.changed());
+    result.insert(QStringLiteral("message"), QStringLiteral("%1 in %2").arg(edit.message, editor->filePath()));
+    return reply.succeed(result);
+}
+
 void PolicyService::allow(const QJsonObject &params, const api::PendingReply &reply)
 {
     const QString host = params.value(QLatin1String("host")).toString().trimmed();
@@ -391,41 +430,8 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     const std::optional<QString> pattern = parsed.pattern->toString();
 
     QJsonObject result{{QStringLiteral("pattern"), *pattern}, {QStringLiteral("where"), where}};
-    if (where == QLatin1String("kit")) {
-        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
-        if (!record)
-            return reply.fail(QLatin1String(api::errors::kNoSuchSandbox),
-                              QStringLiteral("no sandbox named %1").arg(sandbox));
-        std::optional<kit::KitEditor> editor = kit::KitEditor::open(record->kitDirectory, &error);
-        if (!editor)
-            return reply.fail(QLatin1String(api::errors::kKitFailed), error);
-        const kit::KitEditResult edit = editor->addNetworkPattern(kit::NetworkList::Allow, *pattern);
-        if (edit.failed())
-            return reply.fail(QLatin1String(api::errors::kKitFailed), edit.message);
-        QList<kit::Diagnostic> diagnostics;
-        if (edit.changed() && !editor->save(&error, &diagnostics)) {
-            QStringList problems{error};
-            for (const kit::Diagnostic &diagnostic : std::as_const(diagnostics))
-                problems << diagnostic.toString();
-            return reply.fail(QLatin1String(api::errors::kKitFailed), problems.join(QLatin1Char('\n')).trimmed());
-        }
-        // Allowing a refused address of this computer for the kit is the user's approval of it.
-        if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(*pattern))) {
-            policy::HostGrantApprovals approvals;
-            if (!approvals.approve(record->kitName, {grant->pattern}, &error))
-                return reply.fail(QLatin1String(api::errors::kPolicyFailed), error);
-        }
-        // The file is the kit's truth; its sandboxes decide with it from the next connection.
-        if (!m_sandboxes.reloadKitRules(record->kitName, &error))
-            qCWarning(lcPolicyService).noquote() << "kit" << record->kitName << "edited but not applied:" << error;
-        m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("kit")},
-                                         {QStringLiteral("kit"), record->kitName}});
-        qCInfo(lcPolicyService).noquote() << edit.message << "in" << editor->filePath();
-        result.insert(QStringLiteral("kitFile"), editor->filePath());
-        result.insert(QStringLiteral("changed"), edit.changed());
-        result.insert(QStringLiteral("message"), QStringLiteral("%1 in %2").arg(edit.message, editor->filePath()));
-        return reply.succeed(result);
-    }
+    if (where == QLatin1String("kit"))
+        return allowForKit(sandbox, *pattern, result, reply);
 
     const policy::Scope scope =
         where == QLatin1String("global") ? policy::Scope::global() : policy::Scope::sandbox(sandbox);

@@ -109,6 +109,9 @@ private:
     api::Reply revokeGrants(const QJsonObject &params);  ///< grant.revoke
     void grantsChanged(const QString &kitName);
     void allow(const QJsonObject &params, const api::PendingReply &reply);
+    /** `policy.allow` with `where: kit`: @p pattern added to the allowlist of @p sandbox's kit, in its spec.yaml. */
+    void allowForKit(const QString &sandbox, const QString &pattern, QJsonObject result,
+                     const api::PendingReply &reply);
     void denials(const QJsonObject &params, const api::PendingReply &reply);
     void dismiss(const QJsonObject &params, const api::PendingReply &reply);
     static QJsonObject denialsPage(const QList<events::BlockedEntry> &sorted, int offset, int limit);

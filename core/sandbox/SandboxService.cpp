@@ -32,8 +32,6 @@ Q_LOGGING_CATEGORY(lcSandbox, "paddock.sandbox", QtInfoMsg)
 namespace paddock::sandbox {
 namespace {
 
-constexpr qint64 kLogChunkBytes = 512 * 1024;
-
 /**
  * Fetches the clone workspace of sandbox @p name, if it has one, into the user's repository;
  * returns notes saying which branches hold its commits, or why they could not be fetched.
@@ -57,12 +55,6 @@ constexpr qint64 kEngineRecheckMs = 10000;
 api::Reply invalid(const QString &message)
 {
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
-}
-
-QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
-{
-    return lifetime == runtime::SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
-                                                                  : QStringLiteral("detached");
 }
 
 } // namespace
@@ -367,85 +359,6 @@ bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
     return found;
 }
 
-QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool withSpec) const
-{
-    QJsonObject object{{QStringLiteral("name"), info.name},
-                       {QStringLiteral("kit"), info.kitName},
-                       {QStringLiteral("backend"), info.runtime},
-                       {QStringLiteral("isolation"), info.isolation},
-                       {QStringLiteral("status"), runtime::statusName(info.status)},
-                       {QStringLiteral("workspace"), info.workspace},
-                       {QStringLiteral("pid"), info.pid},
-                       {QStringLiteral("lifetime"), lifetimeName(info.spec.lifetime)},
-                       {QStringLiteral("proxySocket"), endpointPath(info.name)},
-                       {QStringLiteral("learning"), m_learning->isLearning(info.name)},
-                       {QStringLiteral("workspaceMode"), QStringLiteral("direct")}};
-    if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(info.name)) {
-        object.insert(QStringLiteral("workspace"), clone->folder());
-        object.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
-        object.insert(QStringLiteral("clone"), clone->toInfoJson());
-    }
-    if (info.startedAt.isValid())
-        object.insert(QStringLiteral("startedAt"), info.startedAt.toUTC().toString(Qt::ISODateWithMs));
-    if (info.finishedAt.isValid())
-        object.insert(QStringLiteral("finishedAt"), info.finishedAt.toUTC().toString(Qt::ISODateWithMs));
-    if (info.exitCode)
-        object.insert(QStringLiteral("exitCode"), *info.exitCode);
-    if (info.status == runtime::SandboxStatus::Running && info.startedAt.isValid())
-        object.insert(QStringLiteral("uptimeMs"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
-    if (!info.rootBase.isEmpty()) {
-        QJsonObject root{{QStringLiteral("base"), info.rootBase}};
-        if (!info.rootImage.isEmpty())
-            root.insert(QStringLiteral("image"), info.rootImage);
-        if (info.rootBytes >= 0)
-            root.insert(QStringLiteral("bytes"), info.rootBytes);
-        object.insert(QStringLiteral("root"), root);
-    }
-    QJsonArray ports;
-    for (const PublishedPort &port : m_ports.ports(info.name, PortForwarder::portsOf(info.spec))) {
-        QJsonObject entry{{QStringLiteral("sandbox"), port.sandboxPort}};
-        if (!port.hostAddress.isEmpty() && info.status == runtime::SandboxStatus::Running)
-            entry.insert(QStringLiteral("host"), port.hostAddress);
-        ports.append(entry);
-    }
-    if (!ports.isEmpty())
-        object.insert(QStringLiteral("ports"), ports);
-    if (withSpec) {
-        QJsonObject environment;
-        for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)
-            environment.insert(it.key(), it.value());
-        object.insert(QStringLiteral("spec"),
-                      QJsonObject{{QStringLiteral("argv"), QJsonArray::fromStringList(info.spec.argv)},
-                                  {QStringLiteral("environment"), environment},
-                                  {QStringLiteral("home"), info.spec.sandboxHome},
-                                  {QStringLiteral("interactive"), info.spec.interactive}});
-    }
-    return object;
-}
-
-QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime &runtime,
-                                      const runtime::SandboxInfo &info) const
-{
-    if (info.status != runtime::SandboxStatus::Running)
-        return object;
-    const std::optional<runtime::AgentInfo> agent = runtime.agent(info.name);
-    if (!agent)
-        return object;
-    QJsonObject json{{QStringLiteral("state"), runtime::agentStateName(agent->state)},
-                     {QStringLiteral("attached"), agent->attached},
-                     {QStringLiteral("sessions"), agent->sessions}};
-    if (agent->pid > 0 && agent->state == runtime::AgentState::Running)
-        json.insert(QStringLiteral("pid"), agent->pid);
-    if (agent->exitCode)
-        json.insert(QStringLiteral("exitCode"), *agent->exitCode);
-    if (agent->startedAt.isValid())
-        json.insert(QStringLiteral("startedAt"), agent->startedAt.toString(Qt::ISODate));
-    if (agent->finishedAt.isValid())
-        json.insert(QStringLiteral("finishedAt"), agent->finishedAt.toString(Qt::ISODate));
-    object.insert(QStringLiteral("agent"), json);
-    return object;
-}
-
 bool SandboxService::runOperation(const QString &name, std::function<Work()> work,
                                   std::function<void(const Work &)> done, QString *error)
 {
@@ -527,62 +440,6 @@ void SandboxService::registerMethods()
                 reply.succeed({});
         });
     registerQueryMethods();
-}
-
-void SandboxService::registerQueryMethods()
-{
-    m_server.registerMethod(QStringLiteral("sandbox.isolations"), [this](const QJsonObject &, const api::CallContext &) {
-        // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.
-        QJsonArray levels{QJsonObject{{QStringLiteral("id"), QStringLiteral("container")},
-                                      {QStringLiteral("available"), true}}};
-        QString why = QStringLiteral("the Docker engine does not answer");
-        const auto docker = m_runtimes.find(QStringLiteral("docker"));
-        const bool gvisor = docker != m_runtimes.end() && docker->second->isAvailable(&why) &&
-                            docker->second->offersIsolation(QStringLiteral("gvisor"), &why);
-        levels.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("gvisor")},
-                                  {QStringLiteral("backend"), QStringLiteral("docker")},
-                                  {QStringLiteral("available"), gvisor},
-                                  {QStringLiteral("problem"), gvisor ? QString() : why}});
-        return api::Reply::success({{QStringLiteral("isolations"), levels}});
-    });
-    m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
-        QJsonArray sandboxes;
-        for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-            for (const runtime::SandboxInfo &info : runtime->list())
-                sandboxes.append(withAgent(infoJson(info), *runtime, info));
-        }
-        return api::Reply::success({{QStringLiteral("sandboxes"), sandboxes}});
-    });
-    m_server.registerMethod(
-        QStringLiteral("sandbox.inspect"), [this](const QJsonObject &params, const api::CallContext &) {
-            const QString name = params.value(QLatin1String("name")).toString();
-            const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-            if (!runtime)
-                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
-                                           QStringLiteral("no sandbox named %1").arg(name));
-            const runtime::SandboxInfo info = *runtime->inspect(name);
-            return api::Reply::success({{QStringLiteral("sandbox"), withAgent(infoJson(info, true), *runtime, info)}});
-        });
-    m_server.registerMethod(
-        QStringLiteral("sandbox.logs"), [this](const QJsonObject &params, const api::CallContext &) {
-            const QString name = params.value(QLatin1String("name")).toString();
-            const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-            if (!runtime)
-                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
-                                           QStringLiteral("no sandbox named %1").arg(name));
-            QString error;
-            // Chunks keep every answer well under the protocol's line limit once in base64, and
-            // the daemon never holds more of a log than one chunk.
-            const qint64 offset = std::max<qint64>(0, params.value(QLatin1String("offset")).toInteger());
-            const std::optional<runtime::LogPage> page = runtime->logs(name, offset, kLogChunkBytes, &error);
-            if (!page)
-                return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
-            return api::Reply::success({{QStringLiteral("data"), QString::fromLatin1(page->data.toBase64())},
-                                        {QStringLiteral("offset"), page->offset},
-                                        {QStringLiteral("next"), page->offset + page->data.size()},
-                                        {QStringLiteral("start"), page->start},
-                                        {QStringLiteral("size"), page->end}});
-        });
 }
 
 void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)

@@ -174,7 +174,7 @@ private:
     };
 
     void registerMethods();
-    void registerQueryMethods(); ///< list, inspect, logs
+    void registerQueryMethods();    ///< isolations, list, inspect, logs: in SandboxQueries.cpp
     void registerLearningMethods(); ///< in Learning.cpp
     void registerReviewMethods();   ///< in Review.cpp
     /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */

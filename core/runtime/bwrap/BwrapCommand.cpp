@@ -143,6 +143,119 @@ QString workingDirOf(const SandboxSpec &spec)
     return spec.workingDir.isEmpty() ? spec.workspace : spec.workingDir;
 }
 
+bool isSupervised(const LaunchPaths &paths)
+{
+    return paths.sessionFd >= 0;
+}
+
+/** The namespaces, the ids inside and the capabilities of a sandbox, and how it runs. */
+void addNamespaces(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    // Every namespace is new: no network but loopback (bwrap brings `lo` up), its own pids,
+    // IPC, host name, cgroup view, and a user namespace so nothing inside holds a host
+    // capability. --cap-drop ALL empties even the capabilities of that user namespace.
+    add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL")});
+    // The one id the user namespace maps (the host user) gets the uid the launch asks for:
+    // a name only, with no power outside the namespace. A supervised sandbox's paddock-init is
+    // 0 there and keeps that namespace's capabilities just long enough to make the agent's
+    // user namespace; every session it starts has none (app/init/Identity.h).
+    const bool supervised = isSupervised(paths);
+    add(args,
+        {QStringLiteral("--unshare-user"), QStringLiteral("--uid"), QString::number(supervised ? 0 : paths.options.uid),
+         QStringLiteral("--gid"), QString::number(supervised ? 0 : paths.options.gid)});
+    if (supervised)
+        add(args, {QStringLiteral("--cap-add"), QStringLiteral("ALL")});
+    // paddock-init is PID 1 itself: it forwards signals and reaps, so bwrap's reaper is not
+    // needed, and a SIGTERM sent to the sandbox's first process reaches paddock-init.
+    args << QStringLiteral("--as-pid-1");
+    // A session of its own, so nothing inside can push keystrokes into the caller's terminal
+    // (TIOCSTI). An interactive sandbox gets its own terminal and session from the launcher.
+    if (!spec.interactive)
+        args << QStringLiteral("--new-session");
+    if (spec.lifetime == SandboxSpec::Lifetime::Foreground)
+        args << QStringLiteral("--die-with-parent");
+    add(args, {QStringLiteral("--hostname"), spec.name});
+}
+
+/** The root, /proc, /dev, /tmp, the copied and generated files of /etc, paddock-init and the proxy socket. */
+void addSystemMounts(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    // The root: the sandbox's own, mounted by the root stage, under everything below; or a
+    // tmpfs (bwrap's) holding the host's system read-only.
+    if (paths.root.writable())
+        add(args, {QStringLiteral("--bind"), paths.rootDir + QStringLiteral("/mnt"), QStringLiteral("/")});
+    else
+        addHostSystem(args);
+    // A fresh /proc for the new pid namespace (the host's processes stay invisible), a minimal
+    // /dev (null, zero, random, tty, pts, shm), and a private /tmp.
+    add(args, {QStringLiteral("--proc"), QStringLiteral("/proc")});
+    add(args, {QStringLiteral("--dev"), QStringLiteral("/dev")});
+    add(args, {QStringLiteral("--tmpfs"), QStringLiteral("/tmp")});
+    for (const auto &[fd, path] : paths.copiedFiles)
+        add(args,
+            {QStringLiteral("--perms"), QStringLiteral("0644"), QStringLiteral("--file"), QString::number(fd), path});
+    // Loopback and the sandbox's own name, so `localhost` and `hostname -f` resolve without DNS.
+    if (!paths.hostsFile.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), paths.hostsFile, QStringLiteral("/etc/hosts")});
+
+    // paddock-init, read-only, the program bwrap starts.
+    add(args, {QStringLiteral("--ro-bind"), spec.initPath, kInitInside});
+    // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
+    // so the sandbox sees no other endpoint.
+    if (!spec.proxySocket.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), spec.proxySocket, spec.sandboxProxySocket});
+}
+
+/** The two writable places, the home and the workspace, with what stays read-only in the workspace. */
+void addWritableMounts(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    // The private home (never the user's own) and the workspace, the two writable places.
+    // After /tmp, so a workspace under /tmp is not hidden by the tmpfs.
+    add(args, {QStringLiteral("--bind"), paths.homeDir, spec.sandboxHome});
+    // A clone workspace is the sandbox's own copy, shown where the original is.
+    if (!paths.options.workspaceSource.isEmpty())
+        add(args, {QStringLiteral("--bind"), paths.options.workspaceSource, paths.options.workspaceTarget});
+    else if (!spec.workspace.isEmpty())
+        add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
+    // In place, what the host runs or trusts later stays read-only: no hook or config planted
+    // for the person's next git command or editor.
+    if (paths.options.workspaceSource.isEmpty() && !spec.workspace.isEmpty() && spec.protectHostFiles) {
+        for (const QString &relative : trusted::existingProtected(spec.workspace)) {
+            const QString path = spec.workspace + QLatin1Char('/') + relative;
+            add(args, {QStringLiteral("--ro-bind"), path, path});
+        }
+    }
+}
+
+/** paddock-init's options: the proxy relay, published ports and, when supervised, the agent's sessions. */
+void addInitOptions(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    if (!spec.proxySocket.isEmpty())
+        add(args, {QStringLiteral("--relay"),
+                   QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket)});
+    // Published ports reach paddock-init as options, as in the Docker runtime, so the
+    // variable the daemon uses to pass them is not part of the sandbox's environment.
+    for (const QString &publish : spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        add(args, {QStringLiteral("--publish"), publish});
+    if (!isSupervised(paths))
+        return;
+    add(args, {QStringLiteral("--session-fd"), QString::number(paths.sessionFd), QStringLiteral("--agent-user"),
+               QStringLiteral("%1:%2").arg(paths.options.uid).arg(paths.options.gid)});
+    if (paths.startAgent)
+        args << QStringLiteral("--start-agent");
+    if (paths.startAgent && spec.interactive)
+        args << QStringLiteral("--agent-terminal");
+    if (!spec.startup.isEmpty())
+        add(args, {QStringLiteral("--startup"), spec.startup});
+    for (const SandboxSpec::StartupStep &step : spec.startupSteps)
+        add(args, {QStringLiteral("--startup-step"), QStringLiteral("%1:%2").arg(step.uid).arg(step.script)});
+    if (paths.seccompFd >= 0)
+        add(args, {QStringLiteral("--seccomp-fd"), QString::number(paths.seccompFd)});
+    add(args, {QStringLiteral("--max-processes"), QString::number(spec.limits.maxProcesses)});
+    if (spec.limits.memoryBytes > 0)
+        add(args, {QStringLiteral("--max-memory"), QString::number(spec.limits.memoryBytes)});
+}
+
 } // namespace
 
 QStringList copiedHostFiles()
@@ -212,79 +325,19 @@ QString bwrapProgram()
     return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
 }
 
+QString fuseOverlayfsProgram()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("fuse-overlayfs"));
+}
+
 QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
 {
     QStringList args;
-    // Every namespace is new: no network but loopback (bwrap brings `lo` up), its own pids,
-    // IPC, host name, cgroup view, and a user namespace so nothing inside holds a host
-    // capability. --cap-drop ALL empties even the capabilities of that user namespace.
-    add(args, {QStringLiteral("--unshare-all"), QStringLiteral("--cap-drop"), QStringLiteral("ALL")});
-    // The one id the user namespace maps (the host user) gets the uid the launch asks for:
-    // a name only, with no power outside the namespace. A supervised sandbox's paddock-init is
-    // 0 there and keeps that namespace's capabilities just long enough to make the agent's
-    // user namespace; every session it starts has none (app/init/Identity.h).
-    const bool supervised = paths.sessionFd >= 0;
-    add(args, {QStringLiteral("--unshare-user"), QStringLiteral("--uid"),
-               QString::number(supervised ? 0 : paths.options.uid), QStringLiteral("--gid"),
-               QString::number(supervised ? 0 : paths.options.gid)});
-    if (supervised)
-        add(args, {QStringLiteral("--cap-add"), QStringLiteral("ALL")});
-    // paddock-init is PID 1 itself: it forwards signals and reaps, so bwrap's reaper is not
-    // needed, and a SIGTERM sent to the sandbox's first process reaches paddock-init.
-    args << QStringLiteral("--as-pid-1");
-    // A session of its own, so nothing inside can push keystrokes into the caller's terminal
-    // (TIOCSTI). An interactive sandbox gets its own terminal and session from the launcher.
-    if (!spec.interactive)
-        args << QStringLiteral("--new-session");
-    if (spec.lifetime == SandboxSpec::Lifetime::Foreground)
-        args << QStringLiteral("--die-with-parent");
-    add(args, {QStringLiteral("--hostname"), spec.name});
-
+    addNamespaces(args, spec, paths);
     QMap<QString, QString> env = spec.environment;
     env.remove(kPublishVariable);
-
-    // The root: the sandbox's own, mounted by the root stage, under everything below; or a
-    // tmpfs (bwrap's) holding the host's system read-only.
-    if (paths.root.writable())
-        add(args, {QStringLiteral("--bind"), paths.rootDir + QStringLiteral("/mnt"), QStringLiteral("/")});
-    else
-        addHostSystem(args);
-    // A fresh /proc for the new pid namespace (the host's processes stay invisible), a minimal
-    // /dev (null, zero, random, tty, pts, shm), and a private /tmp.
-    add(args, {QStringLiteral("--proc"), QStringLiteral("/proc")});
-    add(args, {QStringLiteral("--dev"), QStringLiteral("/dev")});
-    add(args, {QStringLiteral("--tmpfs"), QStringLiteral("/tmp")});
-    for (const auto &[fd, path] : paths.copiedFiles)
-        add(args,
-            {QStringLiteral("--perms"), QStringLiteral("0644"), QStringLiteral("--file"), QString::number(fd), path});
-    // Loopback and the sandbox's own name, so `localhost` and `hostname -f` resolve without DNS.
-    if (!paths.hostsFile.isEmpty())
-        add(args, {QStringLiteral("--ro-bind"), paths.hostsFile, QStringLiteral("/etc/hosts")});
-
-    // paddock-init, read-only, the program bwrap starts.
-    add(args, {QStringLiteral("--ro-bind"), spec.initPath, kInitInside});
-    // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
-    // so the sandbox sees no other endpoint.
-    if (!spec.proxySocket.isEmpty())
-        add(args, {QStringLiteral("--ro-bind"), spec.proxySocket, spec.sandboxProxySocket});
-
-    // The private home (never the user's own) and the workspace, the two writable places.
-    // After /tmp, so a workspace under /tmp is not hidden by the tmpfs.
-    add(args, {QStringLiteral("--bind"), paths.homeDir, spec.sandboxHome});
-    // A clone workspace is the sandbox's own copy, shown where the original is.
-    if (!paths.options.workspaceSource.isEmpty())
-        add(args, {QStringLiteral("--bind"), paths.options.workspaceSource, paths.options.workspaceTarget});
-    else if (!spec.workspace.isEmpty())
-        add(args, {QStringLiteral("--bind"), spec.workspace, spec.workspace});
-    // In place, what the host runs or trusts later stays read-only: no hook or config planted
-    // for the person's next git command or editor.
-    if (paths.options.workspaceSource.isEmpty() && !spec.workspace.isEmpty() && spec.protectHostFiles) {
-        for (const QString &relative : trusted::existingProtected(spec.workspace)) {
-            const QString path = spec.workspace + QLatin1Char('/') + relative;
-            add(args, {QStringLiteral("--ro-bind"), path, path});
-        }
-    }
-
+    addSystemMounts(args, spec, paths);
+    addWritableMounts(args, spec, paths);
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         add(args, {QStringLiteral("--ro-bind"), bind.hostPath,
                    bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath});
@@ -302,35 +355,11 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     add(args, {QStringLiteral("--chdir"), workingDirOf(spec)});
     if (paths.statusFd >= 0)
         add(args, {QStringLiteral("--json-status-fd"), QString::number(paths.statusFd)});
-    if (paths.seccompFd >= 0 && !supervised)
+    if (paths.seccompFd >= 0 && !isSupervised(paths))
         add(args, {QStringLiteral("--seccomp"), QString::number(paths.seccompFd)});
 
     args << QStringLiteral("--") << kInitInside;
-    if (!spec.proxySocket.isEmpty())
-        add(args, {QStringLiteral("--relay"),
-                   QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket)});
-    // Published ports reach paddock-init as options, as in the Docker runtime, so the
-    // variable the daemon uses to pass them is not part of the sandbox's environment.
-    for (const QString &publish :
-         spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        add(args, {QStringLiteral("--publish"), publish});
-    if (supervised) {
-        add(args, {QStringLiteral("--session-fd"), QString::number(paths.sessionFd), QStringLiteral("--agent-user"),
-                   QStringLiteral("%1:%2").arg(paths.options.uid).arg(paths.options.gid)});
-        if (paths.startAgent)
-            args << QStringLiteral("--start-agent");
-        if (paths.startAgent && spec.interactive)
-            args << QStringLiteral("--agent-terminal");
-        if (!spec.startup.isEmpty())
-            add(args, {QStringLiteral("--startup"), spec.startup});
-        for (const SandboxSpec::StartupStep &step : spec.startupSteps)
-            add(args, {QStringLiteral("--startup-step"), QStringLiteral("%1:%2").arg(step.uid).arg(step.script)});
-        if (paths.seccompFd >= 0)
-            add(args, {QStringLiteral("--seccomp-fd"), QString::number(paths.seccompFd)});
-        add(args, {QStringLiteral("--max-processes"), QString::number(spec.limits.maxProcesses)});
-        if (spec.limits.memoryBytes > 0)
-            add(args, {QStringLiteral("--max-memory"), QString::number(spec.limits.memoryBytes)});
-    }
+    addInitOptions(args, spec, paths);
     args << QStringLiteral("--") << spec.argv;
     return args;
 }

@@ -87,4 +87,7 @@ QString initPathInSandbox();
 /** The host's `bwrap`, or empty when it is not installed. */
 QString bwrapProgram();
 
+/** The host's `fuse-overlayfs`, or empty when it is not installed. */
+QString fuseOverlayfsProgram();
+
 } // namespace paddock::runtime::bwrap

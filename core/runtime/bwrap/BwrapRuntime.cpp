@@ -4,30 +4,24 @@
 #include "common/AtomicFile.h"
 #include "common/FileTree.h"
 #include "common/Paths.h"
-#include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
 #include "runtime/bwrap/LogFiles.h"
 #include "runtime/bwrap/SandboxProcess.h"
-#include "runtime/bwrap/SeccompFilter.h"
 #include "runtime/bwrap/UserNamespaces.h"
 #include "runtime/session/SessionClient.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QStandardPaths>
-#include <QThread>
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcBwrap, "paddock.runtime.bwrap", QtInfoMsg)
@@ -36,143 +30,6 @@ namespace paddock::runtime {
 
 using bwrap::ProcessIdentity;
 using bwrap::SandboxState;
-
-namespace {
-
-/** The host files bwrap copies into the sandbox, open for the launch and closed after it. */
-class CopiedFiles
-{
-public:
-    /**
-     * Opens each file that exists; the child gets them as fds @p firstFd, firstFd + 1, ...
-     * None for a root made from an image, which has its own /etc.
-     */
-    CopiedFiles(int firstFd, const bwrap::RootChoice &root)
-    {
-        if (root.base == bwrap::RootChoice::Base::Image)
-            return;
-        for (const QString &path : bwrap::copiedHostFiles()) {
-            const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0)
-                continue;
-            m_fds << fd;
-            m_mapping.append({firstFd + int(m_mapping.size()), path});
-        }
-    }
-    ~CopiedFiles()
-    {
-        for (int fd : m_fds)
-            ::close(fd);
-    }
-    CopiedFiles(const CopiedFiles &) = delete;
-    CopiedFiles &operator=(const CopiedFiles &) = delete;
-    const QList<int> &fds() const { return m_fds; }
-    const QList<QPair<int, QString>> &mapping() const { return m_mapping; }
-
-private:
-    QList<int> m_fds;
-    QList<QPair<int, QString>> m_mapping;
-};
-
-int openForSandbox(const QString &path, int flags)
-{
-    return ::open(QFile::encodeName(path).constData(), flags | O_CLOEXEC | O_NOFOLLOW, 0600);
-}
-
-QString systemError()
-{
-    return QString::fromLocal8Bit(std::strerror(errno));
-}
-
-/** The last lines bwrap wrote, which say why a sandbox could not start. */
-QString tailOf(const QString &path, qint64 from)
-{
-    const std::optional<LogPage> page = bwrap::readLogPage(path, from, 4096, nullptr);
-    return page ? QString::fromUtf8(page->data).trimmed() : QString();
-}
-
-/** Polls @p done every millisecond until it holds or @p timeoutMs passes. */
-template <typename Predicate> bool waitUntil(Predicate done, int timeoutMs)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done()) {
-        if (timer.elapsed() > timeoutMs)
-            return false;
-        QThread::usleep(1000);
-    }
-    return true;
-}
-
-/** The sandbox's seccomp program in a memory file at offset 0, for bwrap or paddock-init to read. */
-UniqueFd seccompFile(QString *error)
-{
-    static const QByteArray program = [] {
-        QString problem;
-        const QByteArray built = bwrap::sandboxSeccompProgram(&problem);
-        if (built.isEmpty())
-            qCWarning(lcBwrap).noquote() << problem;
-        return built;
-    }();
-    if (program.isEmpty()) {
-        *error = QStringLiteral("the sandbox's seccomp filter could not be built (is libseccomp installed?)");
-        return UniqueFd();
-    }
-    UniqueFd fd(::memfd_create("paddock-seccomp", MFD_CLOEXEC));
-    if (fd.get() < 0 || ::write(fd.get(), program.constData(), size_t(program.size())) != program.size() ||
-        ::lseek(fd.get(), 0, SEEK_SET) != 0) {
-        *error = QStringLiteral("cannot hand the seccomp filter to the sandbox: %1").arg(systemError());
-        return UniqueFd();
-    }
-    return fd;
-}
-
-QString fuseOverlayfsProgram()
-{
-    return QStandardPaths::findExecutable(QStringLiteral("fuse-overlayfs"));
-}
-
-/** Whether the user's systemd manager answers: a sandbox then gets a cgroup scope of its own. */
-bool hasUserManager()
-{
-    static const bool available = [] {
-        const QString program = QStandardPaths::findExecutable(QStringLiteral("systemd-run"));
-        if (program.isEmpty() || qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
-            return false;
-        QProcess probe;
-        probe.start(program, {QStringLiteral("--user"), QStringLiteral("--scope"), QStringLiteral("--quiet"),
-                              QStringLiteral("--collect"), QStringLiteral("true")});
-        return probe.waitForFinished(5000) && probe.exitStatus() == QProcess::NormalExit && probe.exitCode() == 0;
-    }();
-    return available;
-}
-
-/**
- * The command a sandbox is launched under so its limits hold for all its processes together:
- * a transient scope of the user's systemd manager (a cgroup) with TasksMax, MemoryMax and
- * CPUQuota. Where there is no user manager, nothing: paddock-init's rlimits are what holds
- * (RLIMIT_NPROC counted per user namespace, RLIMIT_DATA per process).
- */
-QStringList scopeFor(const QString &name, const SandboxLimits &limits)
-{
-    if (!hasUserManager())
-        return {};
-    QStringList command{QStandardPaths::findExecutable(QStringLiteral("systemd-run")),
-                        QStringLiteral("--user"),
-                        QStringLiteral("--scope"),
-                        QStringLiteral("--quiet"),
-                        QStringLiteral("--collect"),
-                        QStringLiteral("--unit=paddock-%1-%2").arg(name).arg(QDateTime::currentMSecsSinceEpoch()),
-                        QStringLiteral("-p"),
-                        QStringLiteral("TasksMax=%1").arg(limits.maxProcesses)};
-    if (limits.memoryBytes > 0)
-        command << QStringLiteral("-p") << QStringLiteral("MemoryMax=%1").arg(limits.memoryBytes);
-    if (limits.cpus > 0)
-        command << QStringLiteral("-p") << QStringLiteral("CPUQuota=%1%").arg(qRound(limits.cpus * 100));
-    return command << QStringLiteral("--");
-}
-
-} // namespace
 
 BwrapRuntime::BwrapRuntime() : BwrapRuntime(paths::dataDir() + QStringLiteral("/sandboxes")) {}
 
@@ -291,12 +148,12 @@ bool BwrapRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &optio
 
 QString BwrapRuntime::hostRootProblem()
 {
-    if (fuseOverlayfsProgram().isEmpty())
+    if (bwrap::fuseOverlayfsProgram().isEmpty())
         return QStringLiteral("fuse-overlayfs is not installed (the package is called fuse-overlayfs)");
     // Debian's udev rule makes it 0666; a machine without it leaves it to root.
     const int fuse = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
     if (fuse < 0)
-        return QStringLiteral("/dev/fuse cannot be opened (%1)").arg(systemError());
+        return QStringLiteral("/dev/fuse cannot be opened (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
     ::close(fuse);
     return {};
 }
@@ -328,19 +185,6 @@ qint64 BwrapRuntime::upperBytes(const QString &name) const
     const std::lock_guard lock(m_optionsMutex);
     m_measures.insert(name, {bytes, now});
     return bytes;
-}
-
-bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
-{
-    bwrap::LaunchPaths paths;
-    paths.homeDir = homeOf(state);
-    paths.hostsFile = sandboxDir(state.spec.name) + QStringLiteral("/hosts");
-    paths.statusFd = 3;
-    paths.options = state.options;
-    paths.root = state.root;
-    paths.rootDir = rootDir(state.spec.name);
-    paths.fuseOverlayfs = fuseOverlayfsProgram();
-    return paths;
 }
 
 RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
@@ -450,30 +294,6 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
     return info;
 }
 
-bool BwrapRuntime::awaitSandboxPid(const QString &name, const std::function<bool()> &launcherEnded, qint64 *pid) const
-{
-    const QString path = statusPath(name);
-    // bwrap reports the pid as soon as the sandbox's namespaces exist, before the program
-    // runs, so this wait is short; ten seconds covers a loaded machine.
-    waitUntil([&] { return bwrap::readBwrapStatus(path).childPid > 0 || launcherEnded(); }, 10000);
-    *pid = bwrap::readBwrapStatus(path).childPid;
-    if (*pid <= 0)
-        return false;
-    // The pid comes before the mounts: the sandbox runs once paddock-init has replaced bwrap's
-    // child. Until then a signal would abort the setup and bwrap would report no status.
-    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(*pid));
-    waitUntil(
-        [&] {
-            if (!cmdline.open(QIODevice::ReadOnly))
-                return true; // already gone: it ran and ended
-            const QByteArray program = cmdline.readAll().split('\0').value(0);
-            cmdline.close();
-            return program == QFile::encodeName(bwrap::initPathInSandbox()) || launcherEnded();
-        },
-        10000);
-    return true;
-}
-
 RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io, const StartOptions &options)
 {
     QString error;
@@ -489,147 +309,6 @@ RuntimeResult BwrapRuntime::start(const QString &name, const ProcessIo &io, cons
     if (state->spec.lifetime == SandboxSpec::Lifetime::Foreground)
         return runForeground(*state, io);
     return startDetached(*state, options);
-}
-
-RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions &options)
-{
-    const QString name = state.spec.name;
-    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    const UniqueFd devNull(::open("/dev/null", O_RDWR | O_CLOEXEC));
-    if (status.get() < 0 || devNull.get() < 0)
-        return RuntimeResult::failure(
-            QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
-    const qint64 logStart = bwrap::logEnd(logPath(name));
-    QString error;
-    std::optional<ProcessIdentity> logWriter;
-    const UniqueFd log = startLogWriter(state.spec, devNull.get(), &logWriter, &error);
-    if (log.get() < 0)
-        return RuntimeResult::failure(error);
-    // The session channel: paddock-init inherits the listening socket; only this side has the path.
-    const UniqueFd sessions(session::listenSocket(sessionPath(name), &error));
-    if (sessions.get() < 0)
-        return RuntimeResult::failure(error);
-
-    const UniqueFd filter = seccompFile(&error);
-    if (filter.get() < 0)
-        return RuntimeResult::failure(error);
-
-    // fd 3 is bwrap's status report, the copied files follow it, then the session socket and
-    // the seccomp filter paddock-init loads into every session.
-    const CopiedFiles copied(4, state.root);
-    bwrap::LaunchPaths paths = launchPaths(state);
-    paths.copiedFiles = copied.mapping();
-    paths.sessionFd = 4 + int(copied.fds().size());
-    paths.seccompFd = paths.sessionFd + 1;
-    paths.startAgent = options.startAgent;
-    bwrap::ChildSetup setup;
-    setup.argv = scopeFor(name, state.spec.limits) + bwrap::rootStageCommand(state.spec, paths, false) +
-                 QStringList{bwrap::bwrapProgram()} + bwrap::bwrapArguments(state.spec, paths);
-    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{sessions.get(), filter.get()};
-    qCDebug(lcBwrap).noquote() << "launching" << setup.argv.join(QLatin1Char(' '));
-    setup.in = devNull.get();
-    setup.out = log.get();
-    setup.err = log.get();
-    const qint64 bwrapPid = bwrap::spawnDetached(setup, &error);
-    if (bwrapPid <= 0)
-        return RuntimeResult::failure(error);
-    state.bwrap = ProcessIdentity::of(bwrapPid).value_or(ProcessIdentity{bwrapPid, 0});
-
-    qint64 initPid = 0;
-    if (!awaitSandboxPid(
-            name, [&] { return !state.bwrap.isAlive(); }, &initPid)) {
-        // bwrap said why on its way out: the writer has it once the pipe has ended.
-        waitUntil([&] { return !logWriter || !logWriter->isAlive(); }, 2000);
-        const QString why = tailOf(logPath(name), logStart);
-        return RuntimeResult::failure(QStringLiteral("sandbox %1 did not start%2")
-                                          .arg(name, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
-    }
-    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
-    state.logWriter = logWriter.value_or(ProcessIdentity());
-    state.startedAt = QDateTime::currentDateTimeUtc();
-    state.finishedAt = QDateTime();
-    state.exitCode.reset();
-    if (!bwrap::writeState(statePath(name), state, &error))
-        return RuntimeResult::failure(error);
-    qCInfo(lcBwrap) << "started sandbox" << name << "pid" << initPid;
-    return RuntimeResult::success();
-}
-
-UniqueFd BwrapRuntime::startLogWriter(const SandboxSpec &spec, int devNull, std::optional<ProcessIdentity> *writer,
-                                      QString *error) const
-{
-    // The sandbox writes into a pipe; paddock-init's log writer, outside the sandbox, keeps the
-    // file under its limit (app/init/LogWriter.h).
-    int ends[2];
-    if (::pipe2(ends, O_CLOEXEC) != 0) {
-        *error = QStringLiteral("cannot create the log pipe of sandbox %1: %2").arg(spec.name, systemError());
-        return UniqueFd();
-    }
-    UniqueFd readEnd(ends[0]);
-    UniqueFd writeEnd(ends[1]);
-    bwrap::ChildSetup setup;
-    setup.argv = {spec.initPath, QStringLiteral("--write-log"), logPath(spec.name)};
-    setup.in = readEnd.get();
-    setup.out = devNull;
-    setup.err = devNull;
-    const qint64 pid = bwrap::spawnDetached(setup, error);
-    if (pid <= 0)
-        return UniqueFd();
-    *writer = ProcessIdentity::of(pid);
-    return writeEnd;
-}
-
-RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &io)
-{
-    const QString name = state.spec.name;
-    const UniqueFd status(openForSandbox(statusPath(name), O_WRONLY | O_CREAT | O_TRUNC));
-    if (status.get() < 0)
-        return RuntimeResult::failure(
-            QStringLiteral("cannot open the files of sandbox %1: %2").arg(name, systemError()));
-
-    QString error;
-    const UniqueFd filter = seccompFile(&error);
-    if (filter.get() < 0)
-        return RuntimeResult::failure(error);
-
-    // fd 3 is bwrap's status report, the copied files follow it, then the seccomp filter, which
-    // bwrap loads before paddock-init runs (a setup step needs nothing it refuses).
-    const CopiedFiles copied(4, state.root);
-    bwrap::LaunchPaths paths = launchPaths(state);
-    paths.copiedFiles = copied.mapping();
-    paths.seccompFd = 4 + int(copied.fds().size());
-    bwrap::ChildSetup setup;
-    setup.argv = bwrap::rootStageCommand(state.spec, paths, true) + QStringList{bwrap::bwrapProgram()} +
-                 bwrap::bwrapArguments(state.spec, paths);
-    setup.extraFds = QList<int>{status.get()} + copied.fds() + QList<int>{filter.get()};
-    setup.in = io.in;
-    setup.out = io.out;
-    setup.err = io.err;
-    setup.terminal = state.spec.interactive && ::isatty(io.in);
-    bwrap::AttachedChild child;
-    if (!child.start(setup, &error))
-        return RuntimeResult::failure(error);
-    state.bwrap = ProcessIdentity::of(child.pid()).value_or(ProcessIdentity{child.pid(), 0});
-
-    qint64 initPid = 0;
-    if (!awaitSandboxPid(
-            name, [&] { return child.hasExited(); }, &initPid)) {
-        const int code = child.wait();
-        return RuntimeResult::failure(
-            QStringLiteral("sandbox %1 did not start (bwrap exited with %2)").arg(name).arg(code));
-    }
-    state.init = ProcessIdentity::of(initPid).value_or(ProcessIdentity{initPid, 0});
-    state.startedAt = QDateTime::currentDateTimeUtc();
-    state.finishedAt = QDateTime();
-    state.exitCode.reset();
-    // Listed as running by other processes while it runs; a failure to record that is not a
-    // reason to kill the user's program.
-    if (!bwrap::writeState(statePath(name), state, &error))
-        qCWarning(lcBwrap) << "sandbox" << name << "runs unrecorded:" << error;
-
-    const int code = child.wait();
-    recordFinish(state, code);
-    return RuntimeResult::exited(code);
 }
 
 void BwrapRuntime::recordFinish(SandboxState &state, std::optional<int> exitCode) const
@@ -655,23 +334,6 @@ int BwrapRuntime::connectSession(const QString &name, QString *error) const
     return session::connectSocket(sessionPath(name), error);
 }
 
-namespace {
-
-RuntimeResult resultOf(const session::SessionOutcome &outcome)
-{
-    switch (outcome.kind) {
-    case session::SessionOutcome::Kind::Exited:
-        return RuntimeResult::exited(outcome.exitCode);
-    case session::SessionOutcome::Kind::Detached:
-        return RuntimeResult::success();
-    case session::SessionOutcome::Kind::Failed:
-        break;
-    }
-    return RuntimeResult::failure(outcome.error);
-}
-
-} // namespace
-
 RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
 {
     if (request.argv.isEmpty() && !request.asAgent)
@@ -680,18 +342,7 @@ RuntimeResult BwrapRuntime::exec(const QString &name, const ExecRequest &request
     const int fd = connectSession(name, &error);
     if (fd < 0)
         return RuntimeResult::failure(error);
-    session::SessionRequest spawn;
-    spawn.kind = session::SessionRequest::Kind::Spawn;
-    spawn.argv = request.argv;
-    spawn.environment = request.environment;
-    spawn.workingDir = request.workingDir;
-    spawn.user = request.user;
-    spawn.terminal = request.interactive;
-    spawn.agent = request.asAgent;
-    spawn.forwardSignals = request.forwardSignals;
-    // Leaving a session is for the agent's; a command's caller waits for its end.
-    spawn.detachKeys = request.asAgent;
-    return resultOf(session::runSession(fd, spawn, io));
+    return session::resultOf(session::runSession(fd, session::spawnRequest(request), io));
 }
 
 RuntimeResult BwrapRuntime::attach(const QString &name, const AttachOptions &options, const ProcessIo &io)
@@ -700,13 +351,7 @@ RuntimeResult BwrapRuntime::attach(const QString &name, const AttachOptions &opt
     const int fd = connectSession(name, &error);
     if (fd < 0)
         return RuntimeResult::failure(error);
-    session::SessionRequest request;
-    request.kind = session::SessionRequest::Kind::Attach;
-    request.terminal = true;
-    request.startAgent = options.startAgent;
-    request.replay = options.replay;
-    request.detachKeys = options.detachKeys;
-    return resultOf(session::runSession(fd, request, io));
+    return session::resultOf(session::runSession(fd, session::attachRequest(options), io));
 }
 
 std::optional<AgentInfo> BwrapRuntime::agent(const QString &name, QString *error) const
@@ -733,21 +378,21 @@ RuntimeResult BwrapRuntime::stop(const QString &name, std::chrono::milliseconds 
     // its start time first so a reused pid is never signalled.
     if (isRunning(*state)) {
         ::kill(pid_t(state->init.pid), SIGTERM);
-        if (!waitUntil([&] { return !state->init.isAlive(); }, int(grace.count()))) {
+        if (!bwrap::waitUntil([&] { return !state->init.isAlive(); }, int(grace.count()))) {
             qCInfo(lcBwrap) << "sandbox" << name << "ignored SIGTERM; killing it";
             // PID 1 of the sandbox's pid namespace: everything inside dies with it.
             if (state->init.isAlive())
                 ::kill(pid_t(state->init.pid), SIGKILL);
-            if (!waitUntil([&] { return !state->init.isAlive(); }, 10000))
+            if (!bwrap::waitUntil([&] { return !state->init.isAlive(); }, 10000))
                 return RuntimeResult::failure(QStringLiteral("sandbox %1 does not die").arg(name));
         }
     }
     // bwrap writes the exit status once it has collected its child, right after.
     const QString status = statusPath(name);
-    waitUntil([&] { return bwrap::readBwrapStatus(status).exitCode || !state->bwrap.isAlive(); }, 2000);
+    bwrap::waitUntil([&] { return bwrap::readBwrapStatus(status).exitCode || !state->bwrap.isAlive(); }, 2000);
     recordFinish(*state, bwrap::readBwrapStatus(status).exitCode);
     // The log is complete once its writer has read the pipe to the end.
-    waitUntil([&] { return !state->logWriter.isAlive(); }, 2000);
+    bwrap::waitUntil([&] { return !state->logWriter.isAlive(); }, 2000);
     qCInfo(lcBwrap) << "stopped sandbox" << name;
     return RuntimeResult::success();
 }

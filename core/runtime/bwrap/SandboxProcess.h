@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QThread>
 
 namespace paddock::runtime::bwrap {
 
@@ -25,6 +27,19 @@ struct ChildSetup
  * it and never becomes its zombie. Returns the child's pid, or 0 with @p error set.
  */
 qint64 spawnDetached(const ChildSetup &setup, QString *error);
+
+/** Polls @p done every millisecond until it holds or @p timeoutMs passes. */
+template <typename Predicate> bool waitUntil(Predicate done, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QThread::usleep(1000);
+    }
+    return true;
+}
 
 /**
  * @brief A child that runs in its own session while this process waits for it and, for a

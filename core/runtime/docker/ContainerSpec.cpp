@@ -55,6 +55,62 @@ QList<PortBinding> toPortBindings(const QJsonValue &value)
     return ports;
 }
 
+/** The binds and volumes of @p spec as the engine's Mounts. */
+QJsonArray mountsJson(const ContainerSpec &spec)
+{
+    // Mounts rather than Binds strings: a ':' in a path cannot be misread.
+    QJsonArray mounts;
+    for (const BindMount &bind : spec.binds) {
+        mounts.append(QJsonObject{{QStringLiteral("Type"), QStringLiteral("bind")},
+                                  {QStringLiteral("Source"), bind.hostPath},
+                                  {QStringLiteral("Target"), bind.containerPath},
+                                  {QStringLiteral("ReadOnly"), bind.readOnly}});
+    }
+    for (const VolumeMount &volume : spec.volumes) {
+        mounts.append(QJsonObject{{QStringLiteral("Type"), QStringLiteral("volume")},
+                                  {QStringLiteral("Source"), volume.volumeName},
+                                  {QStringLiteral("Target"), volume.containerPath},
+                                  {QStringLiteral("ReadOnly"), volume.readOnly}});
+    }
+    return mounts;
+}
+
+/** @p ports as the container's ExposedPorts (in @p config) and the host's PortBindings (in @p host). */
+void addPorts(const QList<PortBinding> &ports, QJsonObject *config, QJsonObject *host)
+{
+    QJsonObject exposed;
+    QJsonObject bindings;
+    for (const PortBinding &port : ports) {
+        const QString key = QStringLiteral("%1/%2").arg(port.containerPort).arg(port.protocol);
+        exposed.insert(key, QJsonObject());
+        QJsonArray list = bindings.value(key).toArray();
+        list.append(
+            QJsonObject{{QStringLiteral("HostIp"), port.hostIp},
+                        {QStringLiteral("HostPort"), port.hostPort ? QString::number(port.hostPort) : QString()}});
+        bindings.insert(key, list);
+    }
+    if (!exposed.isEmpty())
+        config->insert(QStringLiteral("ExposedPorts"), exposed);
+    host->insert(QStringLiteral("PortBindings"), bindings);
+}
+
+/** The limits of @p spec on processors, memory, processes and its log in @p host. */
+void addLimits(const ContainerSpec &spec, QJsonObject *host)
+{
+    if (spec.nanoCpus > 0)
+        host->insert(QStringLiteral("NanoCpus"), spec.nanoCpus);
+    if (spec.memoryBytes > 0)
+        host->insert(QStringLiteral("Memory"), spec.memoryBytes);
+    if (spec.pidsLimit > 0)
+        host->insert(QStringLiteral("PidsLimit"), spec.pidsLimit);
+    if (spec.logFileBytes > 0) {
+        const QJsonObject options{{QStringLiteral("max-size"), QString::number(spec.logFileBytes)},
+                                  {QStringLiteral("max-file"), QString::number(spec.logFiles)}};
+        host->insert(QStringLiteral("LogConfig"), QJsonObject{{QStringLiteral("Type"), QStringLiteral("json-file")},
+                                                              {QStringLiteral("Config"), options}});
+    }
+}
+
 } // namespace
 
 QJsonObject ContainerSpec::toJson() const
@@ -84,54 +140,15 @@ QJsonObject ContainerSpec::toJson() const
     config.insert(QStringLiteral("AttachStderr"), true);
 
     QJsonObject host;
-    // Mounts rather than Binds strings: a ':' in a path cannot be misread.
-    QJsonArray mounts;
-    for (const BindMount &bind : binds) {
-        mounts.append(QJsonObject{{QStringLiteral("Type"), QStringLiteral("bind")},
-                                  {QStringLiteral("Source"), bind.hostPath},
-                                  {QStringLiteral("Target"), bind.containerPath},
-                                  {QStringLiteral("ReadOnly"), bind.readOnly}});
-    }
-    for (const VolumeMount &volume : volumes) {
-        mounts.append(QJsonObject{{QStringLiteral("Type"), QStringLiteral("volume")},
-                                  {QStringLiteral("Source"), volume.volumeName},
-                                  {QStringLiteral("Target"), volume.containerPath},
-                                  {QStringLiteral("ReadOnly"), volume.readOnly}});
-    }
-    host.insert(QStringLiteral("Mounts"), mounts);
+    host.insert(QStringLiteral("Mounts"), mountsJson(*this));
     QJsonObject tmpfsMap;
     for (const TmpfsMount &mount : tmpfs)
         tmpfsMap.insert(mount.containerPath, mount.options);
     host.insert(QStringLiteral("Tmpfs"), tmpfsMap);
     host.insert(QStringLiteral("NetworkMode"), networkMode);
 
-    QJsonObject exposed;
-    QJsonObject bindings;
-    for (const PortBinding &port : ports) {
-        const QString key = QStringLiteral("%1/%2").arg(port.containerPort).arg(port.protocol);
-        exposed.insert(key, QJsonObject());
-        QJsonArray list = bindings.value(key).toArray();
-        list.append(
-            QJsonObject{{QStringLiteral("HostIp"), port.hostIp},
-                        {QStringLiteral("HostPort"), port.hostPort ? QString::number(port.hostPort) : QString()}});
-        bindings.insert(key, list);
-    }
-    if (!exposed.isEmpty())
-        config.insert(QStringLiteral("ExposedPorts"), exposed);
-    host.insert(QStringLiteral("PortBindings"), bindings);
-
-    if (nanoCpus > 0)
-        host.insert(QStringLiteral("NanoCpus"), nanoCpus);
-    if (memoryBytes > 0)
-        host.insert(QStringLiteral("Memory"), memoryBytes);
-    if (pidsLimit > 0)
-        host.insert(QStringLiteral("PidsLimit"), pidsLimit);
-    if (logFileBytes > 0) {
-        const QJsonObject options{{QStringLiteral("max-size"), QString::number(logFileBytes)},
-                                  {QStringLiteral("max-file"), QString::number(logFiles)}};
-        host.insert(QStringLiteral("LogConfig"), QJsonObject{{QStringLiteral("Type"), QStringLiteral("json-file")},
-                                                             {QStringLiteral("Config"), options}});
-    }
+    addPorts(ports, &config, &host);
+    addLimits(*this, &host);
     host.insert(QStringLiteral("Init"), init);
     host.insert(QStringLiteral("CapDrop"), toArray(capDrop));
     if (!capAdd.isEmpty())

@@ -10,6 +10,7 @@
 #include "runtime/docker/DockerSandboxLayout.h"
 #include "runtime/docker/StreamDemuxer.h"
 #include "runtime/docker/StreamRelay.h"
+#include "runtime/session/RawIo.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -352,7 +353,7 @@ RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const
     QString error;
     bool relayed = false;
     {
-        std::optional<docker::RawTerminal> raw;
+        std::optional<session::RawTerminal> raw;
         if (container.tty) {
             raw.emplace(io.in);
             resizeLike(QStringLiteral("/containers/") + container.id, io.in);

@@ -10,6 +10,7 @@
 #include "runtime/docker/DockerSandboxLayout.h"
 #include "runtime/docker/SessionBridge.h"
 #include "runtime/docker/StreamRelay.h"
+#include "runtime/session/RawIo.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -93,20 +94,6 @@ QString noChannel(const ContainerInfo &container)
         .arg(nameOf(container));
 }
 
-RuntimeResult resultOf(const session::SessionOutcome &outcome, const QString &relayErrors)
-{
-    switch (outcome.kind) {
-    case session::SessionOutcome::Kind::Exited:
-        return RuntimeResult::exited(outcome.exitCode);
-    case session::SessionOutcome::Kind::Detached:
-        return RuntimeResult::success();
-    case session::SessionOutcome::Kind::Failed:
-        break;
-    }
-    // The relay's own sentence says why the channel failed when it could not reach the server.
-    return RuntimeResult::failure(relayErrors.isEmpty() ? outcome.error : relayErrors);
-}
-
 } // namespace
 
 RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, const StartOptions &options)
@@ -172,7 +159,7 @@ RuntimeResult DockerRuntime::runSessionRequest(const ContainerInfo &container, c
     session::SessionRequest withToken = request;
     withToken.token = tokenOf(container);
     const session::SessionOutcome outcome = session::runSession(bridge->takeFd(), withToken, io);
-    return resultOf(outcome, bridge->finish());
+    return session::resultOf(outcome, bridge->finish());
 }
 
 std::optional<AgentInfo> DockerRuntime::queryAgent(const ContainerInfo &container, QString *error) const
@@ -237,15 +224,9 @@ RuntimeResult DockerRuntime::attach(const QString &name, const AttachOptions &op
     const Result<ContainerInfo> container = runningContainerOf(name);
     if (!container)
         return failure(container);
-    session::SessionRequest request;
-    request.kind = session::SessionRequest::Kind::Attach;
-    request.terminal = true;
-    request.startAgent = options.startAgent;
-    request.replay = options.replay;
-    request.detachKeys = options.detachKeys;
     if (options.startAgent)
         forgetAgent(name);
-    return runSessionRequest(container.value(), request, io);
+    return runSessionRequest(container.value(), session::attachRequest(options), io);
 }
 
 RuntimeResult DockerRuntime::exec(const QString &name, const ExecRequest &request, const ProcessIo &io)
@@ -261,15 +242,9 @@ RuntimeResult DockerRuntime::exec(const QString &name, const ExecRequest &reques
     if (!request.asAgent && (!channel || !runsAsAgent(request.user, container.value())))
         return execThroughEngine(container.value(), request, io);
 
-    session::SessionRequest spawn;
-    spawn.kind = session::SessionRequest::Kind::Spawn;
-    spawn.argv = request.argv;
-    spawn.environment = request.environment;
-    spawn.workingDir = request.workingDir;
-    spawn.terminal = request.interactive;
-    spawn.agent = request.asAgent;
-    // Leaving a session is for the agent's; a command's caller waits for its end.
-    spawn.detachKeys = request.asAgent;
+    session::SessionRequest spawn = session::spawnRequest(request);
+    // The supervisor runs as the agent's user and starts every command as it (runsAsAgent()).
+    spawn.user.clear();
     if (request.asAgent)
         forgetAgent(name);
     return runSessionRequest(container.value(), spawn, io);
@@ -297,7 +272,7 @@ RuntimeResult DockerRuntime::execThroughEngine(const ContainerInfo &container, c
     QString error;
     bool relayed = false;
     {
-        std::optional<docker::RawTerminal> raw;
+        std::optional<session::RawTerminal> raw;
         if (spec.tty) {
             raw.emplace(io.in);
             resizeLike(QStringLiteral("/exec/") + execId.value(), io.in);

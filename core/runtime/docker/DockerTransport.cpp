@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 Q_LOGGING_CATEGORY(lcDockerHttp, "paddock.runtime.docker.http", QtInfoMsg)
 
@@ -76,6 +77,15 @@ void configureConnection(CURL *curl, const Endpoint &endpoint, char *errorBuffer
         curl_easy_setopt(curl, CURLOPT_SSLCERT, endpoint.certFile.toLocal8Bit().constData());
         curl_easy_setopt(curl, CURLOPT_SSLKEY, endpoint.keyFile.toLocal8Bit().constData());
     }
+}
+
+/** A new handle connecting to @p endpoint (configureConnection()); null when libcurl cannot make one. */
+CurlPtr handleFor(const Endpoint &endpoint, char *errorBuffer)
+{
+    CurlPtr handle = newHandle();
+    if (handle)
+        configureConnection(handle.get(), endpoint, errorBuffer);
+    return handle;
 }
 
 Error httpError(int status, const QByteArray &body, const QByteArray &method, const QString &path)
@@ -146,6 +156,33 @@ int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_
     return cancel && cancel->load() ? 1 : 0;
 }
 
+/** Sets @p request's method and, for a POST, its body or the file @p upload it sends. */
+std::optional<Error> setMethod(CURL *curl, const HttpRequest &request, Transfer *transfer, QFile *upload)
+{
+    if (request.method == "GET") {
+        curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    } else if (request.method == "POST") {
+        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        if (!request.uploadFile.isEmpty()) {
+            if (!upload->open(QIODevice::ReadOnly))
+                return Error{Error::Kind::Local, 0,
+                             QStringLiteral("cannot read %1: %2").arg(request.uploadFile, upload->errorString())};
+            transfer->upload = upload;
+            curl_easy_setopt(curl, CURLOPT_READFUNCTION, onRead);
+            curl_easy_setopt(curl, CURLOPT_READDATA, transfer);
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload->size()));
+        } else {
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.constData());
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+        }
+    } else {
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.constData());
+        if (request.method == "HEAD")
+            curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    }
+    return std::nullopt;
+}
+
 // A unix socket that does not answer: say which of the usual reasons it is.
 QString unixSocketDetail(const QString &path)
 {
@@ -170,14 +207,47 @@ QString DockerTransport::unreachableMessage(const QString &detail) const
     return message;
 }
 
+Error DockerTransport::unreachable(const QString &detail) const
+{
+    return Error{
+        Error::Kind::Unreachable, 0,
+        unreachableMessage(m_endpoint.kind == Endpoint::Kind::Unix ? unixSocketDetail(m_endpoint.socketPath) : detail)};
+}
+
+Error DockerTransport::transferFailure(int code, long status, const QString &detail, const HttpRequest &request) const
+{
+    switch (CURLcode(code)) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+        return unreachable(detail);
+    case CURLE_OPERATION_TIMEDOUT:
+        if (status == 0)
+            return Error{Error::Kind::Unreachable, 0, unreachableMessage(detail)};
+        return Error{Error::Kind::Protocol, 0,
+                     QStringLiteral("the Docker engine at %1 did not finish %2 %3 within %4 s")
+                         .arg(m_endpoint.display(), QString::fromLatin1(request.method), request.path)
+                         .arg(request.timeoutSeconds)};
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+        return Error{Error::Kind::Unreachable, 0,
+                     QStringLiteral("TLS with the Docker engine at %1 failed: %2 (check DOCKER_CERT_PATH)")
+                         .arg(m_endpoint.display(), detail)};
+    default:
+        return Error{Error::Kind::Protocol, int(status),
+                     QStringLiteral("the connection to the Docker engine at %1 failed during %2 %3: %4")
+                         .arg(m_endpoint.display(), QString::fromLatin1(request.method), request.path, detail)};
+    }
+}
+
 Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
 {
-    CurlPtr handle = newHandle();
+    char errorBuffer[CURL_ERROR_SIZE] = {0};
+    CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
         return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
     CURL *curl = handle.get();
-    char errorBuffer[CURL_ERROR_SIZE] = {0};
-    configureConnection(curl, m_endpoint, errorBuffer);
 
     const QByteArray url =
         m_endpoint.baseUrl() + QUrl::toPercentEncoding(request.path, "/") + encodedQuery(request.query);
@@ -192,27 +262,8 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
     transfer.request = &request;
     transfer.curl = curl;
     QFile upload(request.uploadFile);
-    if (request.method == "GET") {
-        curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-    } else if (request.method == "POST") {
-        curl_easy_setopt(curl, CURLOPT_POST, 1L);
-        if (!request.uploadFile.isEmpty()) {
-            if (!upload.open(QIODevice::ReadOnly))
-                return Error{Error::Kind::Local, 0,
-                             QStringLiteral("cannot read %1: %2").arg(request.uploadFile, upload.errorString())};
-            transfer.upload = &upload;
-            curl_easy_setopt(curl, CURLOPT_READFUNCTION, onRead);
-            curl_easy_setopt(curl, CURLOPT_READDATA, &transfer);
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload.size()));
-        } else {
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.constData());
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
-        }
-    } else {
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.constData());
-        if (request.method == "HEAD")
-            curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
-    }
+    if (std::optional<Error> error = setMethod(curl, request, &transfer, &upload))
+        return *error;
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, onWrite);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
@@ -233,32 +284,7 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
         if (transfer.uploadFailed)
             return Error{Error::Kind::Local, 0,
                          QStringLiteral("cannot read %1: %2").arg(request.uploadFile, upload.errorString())};
-        switch (rc) {
-        case CURLE_COULDNT_CONNECT:
-        case CURLE_COULDNT_RESOLVE_HOST:
-            return Error{Error::Kind::Unreachable, 0,
-                         unreachableMessage(m_endpoint.kind == Endpoint::Kind::Unix
-                                                ? unixSocketDetail(m_endpoint.socketPath)
-                                                : detail)};
-        case CURLE_OPERATION_TIMEDOUT:
-            if (status == 0)
-                return Error{Error::Kind::Unreachable, 0, unreachableMessage(detail)};
-            return Error{Error::Kind::Protocol, 0,
-                         QStringLiteral("the Docker engine at %1 did not finish %2 %3 within %4 s")
-                             .arg(m_endpoint.display(), QString::fromLatin1(request.method), request.path)
-                             .arg(request.timeoutSeconds)};
-        case CURLE_SSL_CONNECT_ERROR:
-        case CURLE_PEER_FAILED_VERIFICATION:
-        case CURLE_SSL_CERTPROBLEM:
-        case CURLE_SSL_CACERT_BADFILE:
-            return Error{Error::Kind::Unreachable, 0,
-                         QStringLiteral("TLS with the Docker engine at %1 failed: %2 (check DOCKER_CERT_PATH)")
-                             .arg(m_endpoint.display(), detail)};
-        default:
-            return Error{Error::Kind::Protocol, int(status),
-                         QStringLiteral("the connection to the Docker engine at %1 failed during %2 %3: %4")
-                             .arg(m_endpoint.display(), QString::fromLatin1(request.method), request.path, detail)};
-        }
+        return transferFailure(int(rc), status, detail, request);
     }
     if (status >= 400)
         return httpError(int(status), transfer.body, request.method, request.path);
@@ -275,20 +301,17 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
 
 Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRequest &request) const
 {
-    CurlPtr handle = newHandle();
+    char errorBuffer[CURL_ERROR_SIZE] = {0};
+    CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
         return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
     CURL *curl = handle.get();
-    char errorBuffer[CURL_ERROR_SIZE] = {0};
-    configureConnection(curl, m_endpoint, errorBuffer);
     curl_easy_setopt(curl, CURLOPT_URL, m_endpoint.baseUrl().constData());
     curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
     const CURLcode rc = curl_easy_perform(curl);
     if (rc != CURLE_OK) {
         const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : curl_easy_strerror(rc));
-        return Error{Error::Kind::Unreachable, 0,
-                     unreachableMessage(
-                         m_endpoint.kind == Endpoint::Kind::Unix ? unixSocketDetail(m_endpoint.socketPath) : detail)};
+        return unreachable(detail);
     }
     curl_socket_t fd = CURL_SOCKET_BAD;
     curl_easy_getinfo(curl, CURLINFO_ACTIVESOCKET, &fd);
@@ -306,6 +329,8 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
         wire += "Content-Type: " + request.contentType + "\r\n";
     wire += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
 
+    // The connection outlives this frame and its error buffer: libcurl must not write there later.
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
     auto connection = std::make_unique<HijackedConnection>(
         handle.release(), int(fd), m_endpoint.kind == Endpoint::Kind::Tcp && m_endpoint.tls, QByteArray());
     if (!connection->write(wire))

@@ -72,6 +72,11 @@ public:
     QString unreachableMessage(const QString &detail) const;
 
 private:
+    /** The endpoint did not answer: why, for a unix socket, else libcurl's @p detail. */
+    Error unreachable(const QString &detail) const;
+    /** What libcurl's @p code (a CURLcode) means for @p request, with HTTP @p status so far. */
+    Error transferFailure(int code, long status, const QString &detail, const HttpRequest &request) const;
+
     Endpoint m_endpoint;
 };
 

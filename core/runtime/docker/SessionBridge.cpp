@@ -2,6 +2,7 @@
 #include "runtime/docker/SessionBridge.h"
 
 #include "runtime/docker/DockerSandboxLayout.h"
+#include "runtime/session/RawIo.h"
 
 #include <QElapsedTimer>
 
@@ -22,20 +23,6 @@ namespace {
 constexpr qsizetype kMaxErrors = 4096;
 /** How long the relay exec gets to wind down once the caller left. */
 constexpr int kWindDownMs = 2000;
-
-bool sendAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
 
 } // namespace
 
@@ -95,7 +82,7 @@ void SessionBridge::run()
 {
     StreamDemuxer demuxer([this](StreamDemuxer::Stream which, const char *data, size_t size) {
         if (which == StreamDemuxer::Stream::Stdout) {
-            if (!m_callerGone && !sendAll(m_local, data, size))
+            if (!m_callerGone && !session::sendAll(m_local, data, size))
                 m_callerGone = true;
             return;
         }

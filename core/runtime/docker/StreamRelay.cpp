@@ -2,6 +2,7 @@
 #include "runtime/docker/StreamRelay.h"
 
 #include "runtime/docker/StreamDemuxer.h"
+#include "runtime/session/RawIo.h"
 
 #include <cerrno>
 
@@ -10,34 +11,7 @@
 
 namespace paddock::runtime::docker {
 
-bool writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
-
-RawTerminal::RawTerminal(int fd) : m_fd(fd)
-{
-    if (::isatty(fd) && ::tcgetattr(fd, &m_saved) == 0) {
-        termios raw = m_saved;
-        ::cfmakeraw(&raw);
-        m_active = ::tcsetattr(fd, TCSANOW, &raw) == 0;
-    }
-}
-
-RawTerminal::~RawTerminal()
-{
-    if (m_active)
-        ::tcsetattr(m_fd, TCSANOW, &m_saved);
-}
+using session::writeAll;
 
 bool relayStream(HijackedConnection &stream, const ProcessIo &io, bool forwardInput, bool endInput, bool tty,
                  QString *error)

@@ -6,29 +6,7 @@
 
 #include <QString>
 
-#include <cstddef>
-
-#include <termios.h>
-
 namespace paddock::runtime::docker {
-
-/** Writes all of @p data to @p fd; false when it cannot. */
-bool writeAll(int fd, const char *data, size_t size);
-
-/** @brief Puts a terminal in raw mode while it lives, so keys reach the container's own terminal. */
-class RawTerminal
-{
-public:
-    explicit RawTerminal(int fd);
-    ~RawTerminal();
-    RawTerminal(const RawTerminal &) = delete;
-    RawTerminal &operator=(const RawTerminal &) = delete;
-
-private:
-    int m_fd;
-    termios m_saved{};
-    bool m_active = false;
-};
 
 /**
  * Copies the caller's input to @p stream and the output back to the caller's fds (split by

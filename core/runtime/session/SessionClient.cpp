@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/session/SessionClient.h"
 
+#include "runtime/session/RawIo.h"
 #include "runtime/session/SessionProtocol.h"
 
 #include <QFile>
@@ -30,51 +31,10 @@ constexpr unsigned char kCtrlQ = 0x11;
 constexpr size_t kOutgoingLimit = 1024 * 1024;
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-bool writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
-
 QString systemError()
 {
     return QString::fromLocal8Bit(std::strerror(errno));
 }
-
-/** The caller's terminal in raw mode for as long as this lives. */
-class RawMode
-{
-public:
-    explicit RawMode(int fd) : m_fd(fd)
-    {
-        m_active = ::tcgetattr(fd, &m_saved) == 0;
-        if (!m_active)
-            return;
-        termios raw = m_saved;
-        ::cfmakeraw(&raw);
-        ::tcsetattr(fd, TCSANOW, &raw);
-    }
-    ~RawMode()
-    {
-        if (m_active)
-            ::tcsetattr(m_fd, TCSANOW, &m_saved);
-    }
-    RawMode(const RawMode &) = delete;
-    RawMode &operator=(const RawMode &) = delete;
-
-private:
-    int m_fd;
-    termios m_saved{};
-    bool m_active = false;
-};
 
 /** Signals to this process, turned into bytes on a pipe while this lives (then restored). */
 class SignalPipe
@@ -337,7 +297,7 @@ private:
     bool m_inputOpen = true;
     bool m_heldCtrlP = false;
     bool m_sendClosed = false;
-    std::optional<RawMode> m_raw;
+    std::optional<RawTerminal> m_raw;
     std::optional<SessionOutcome> m_outcome;
 };
 
@@ -348,6 +308,46 @@ QDateTime fromEpoch(const proto::Fields &fields, const char *key)
 }
 
 } // namespace
+
+SessionRequest spawnRequest(const ExecRequest &request)
+{
+    SessionRequest spawn;
+    spawn.kind = SessionRequest::Kind::Spawn;
+    spawn.argv = request.argv;
+    spawn.environment = request.environment;
+    spawn.workingDir = request.workingDir;
+    spawn.user = request.user;
+    spawn.terminal = request.interactive;
+    spawn.agent = request.asAgent;
+    spawn.forwardSignals = request.forwardSignals;
+    // Leaving a session is for the agent's; a command's caller waits for its end.
+    spawn.detachKeys = request.asAgent;
+    return spawn;
+}
+
+SessionRequest attachRequest(const AttachOptions &options)
+{
+    SessionRequest request;
+    request.kind = SessionRequest::Kind::Attach;
+    request.terminal = true;
+    request.startAgent = options.startAgent;
+    request.replay = options.replay;
+    request.detachKeys = options.detachKeys;
+    return request;
+}
+
+RuntimeResult resultOf(const SessionOutcome &outcome, const QString &relayErrors)
+{
+    switch (outcome.kind) {
+    case SessionOutcome::Kind::Exited:
+        return RuntimeResult::exited(outcome.exitCode);
+    case SessionOutcome::Kind::Detached:
+        return RuntimeResult::success();
+    case SessionOutcome::Kind::Failed:
+        break;
+    }
+    return RuntimeResult::failure(relayErrors.isEmpty() ? outcome.error : relayErrors);
+}
 
 /**
  * @brief A unix socket address for @p path. A path longer than sun_path is reached through its

@@ -43,6 +43,21 @@ struct SessionOutcome
     QString error;
 };
 
+/**
+ * The Spawn request that runs @p request: its command (or, with ExecRequest::asAgent, the
+ * agent), environment, directory and user, with a terminal when it is interactive. Only the
+ * agent's session can be left with the detach keys; a command's caller waits for its end.
+ */
+SessionRequest spawnRequest(const ExecRequest &request);
+/** The Attach request of @p options, with a terminal. */
+SessionRequest attachRequest(const AttachOptions &options);
+/**
+ * What a runtime reports for a session that ended as @p outcome; for a failed one,
+ * @p relayErrors when there are any (the relay's own sentence on why it could not reach the
+ * server), else the outcome's error.
+ */
+RuntimeResult resultOf(const SessionOutcome &outcome, const QString &relayErrors = {});
+
 /** Connects to the session socket at @p path; -1 with @p error when nothing answers there. */
 int connectSocket(const QString &path, QString *error);
 /**
