@@ -2,7 +2,7 @@
 // Under bubblewrap, setup.install commands run as the uid the kit gives them (0 by default),
 // setup.startup commands as theirs (1000 by default) and the program as the sandbox's regular
 // user, 1000 — each only a name inside a user namespace that maps the host user alone.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "UsersKit.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A kit's setup block: install commands once at creation, startup commands at every start
 // (a background one detached), setup files written into the home, refused elsewhere.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "SetupKits.h"
 
 using paddock::test::Finished;

@@ -2,7 +2,7 @@
 // `paddock verify NAME` and the daemon's `sandbox.verify` it calls, the course's checklist,
 // against real bubblewrap sandboxes run by the real daemon, as an ordinary user: all green on a
 // sound sandbox with an event per check, and the right check red when one thing is wrong.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 

@@ -6,7 +6,7 @@
 // the person took it back, and checks that no byte of the key went there.
 #include "../../integration/proxy-inject/InjectTestSupport.h"
 #include "../../integration/secrets-support/KeyringSession.h"
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include <QUuid>
 

@@ -4,7 +4,7 @@
 // shell on a real pseudo-terminal runs `paddock attach`, then reads what is waiting in its
 // input; the agent tries every descriptor it has and /dev/tty.
 #include "../../integration/sandbox-support/Terminal.h"
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
