@@ -2,7 +2,8 @@
 // `paddock binding approve|revoke|ls|check` and the interactive approval, run as a user runs
 // them: the real binary, a copy of a published kit with credentials, credentials.yaml in a
 // throwaway config directory and a real GNOME Keyring for the secrets `check` looks for.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
@@ -88,7 +89,7 @@ void TestBindingCli::init()
     m_home = std::make_unique<CliHome>();
     QVERIFY(m_home->isValid());
     m_kit = m_home->root() + QStringLiteral("/kits/sample agent");
-    QVERIFY(paddock::test::copyKit(kFixture, m_kit));
+    QVERIFY(paddock::test::copyFiles(kFixture, m_kit));
 }
 
 void TestBindingCli::cleanup()

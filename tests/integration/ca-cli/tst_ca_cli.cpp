@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock ca show|rotate|trust|trusted|untrust` as a user runs them: the real binary, the
 // local authority's key in a real GNOME Keyring, and certificates checked with openssl.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"

@@ -2,7 +2,8 @@
 // `paddock secret set|ls|rm` as a user runs them: the real binary against a real GNOME Keyring
 // on a private session bus. The key goes in through stdin or a prompt that does not echo, is
 // shown only masked, and is written to no file and printed by no command.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
