@@ -715,12 +715,6 @@ void TestSandboxesPage::removeAsksFirst()
         QStringLiteral("no-such-sandbox"));
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QGuiApplication app(argc, argv);
-    TestSandboxesPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxesPage, QGuiApplication)
 
 #include "tst_sandboxes_page.moc"

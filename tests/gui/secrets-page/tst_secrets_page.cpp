@@ -166,12 +166,6 @@ void TestSecretsPage::noKeychainShowsWhatToInstall()
     QVERIFY(!item(QStringLiteral("secretSaveButton"))->isEnabled());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QGuiApplication app(argc, argv);
-    TestSecretsPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretsPage, QGuiApplication)
 
 #include "tst_secrets_page.moc"

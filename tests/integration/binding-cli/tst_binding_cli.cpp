@@ -336,12 +336,6 @@ void TestBindingCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestBindingCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestBindingCli, QCoreApplication)
 
 #include "tst_binding_cli.moc"

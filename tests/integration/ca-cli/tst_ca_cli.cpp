@@ -301,12 +301,6 @@ void TestCaCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestCaCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestCaCli, QCoreApplication)
 
 #include "tst_ca_cli.moc"

@@ -5,7 +5,7 @@
 // records the request heads it receives and streams server-sent events.
 #include "../proxy-inject/InjectTestSupport.h"
 #include "SandboxFixture.h"
-#include "../secrets-support/KeyringSession.h"
+#include "KeyringSession.h"
 
 #include "api/DaemonConnection.h"
 
@@ -534,12 +534,6 @@ void TestSandboxInject::keyIsInNoFile()
                         [](const QString &p) { return p.contains(QLatin1String("/sandbox-credentials/")); }));
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSandboxInject test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxInject, QCoreApplication)
 
 #include "tst_sandbox_inject.moc"

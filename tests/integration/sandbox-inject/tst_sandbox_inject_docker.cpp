@@ -4,7 +4,7 @@
 // sentinel. The image is built here from scratch: busybox and the host's curl with its libraries.
 #include "../docker-support/DockerTestSupport.h"
 #include "../proxy-inject/InjectTestSupport.h"
-#include "../secrets-support/KeyringSession.h"
+#include "KeyringSession.h"
 
 #include "policy/PolicyStore.h"
 
@@ -210,12 +210,6 @@ void TestSandboxInjectDocker::keyReachesTheUpstreamFromAContainer()
              m_upstream.requests.last().head.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSandboxInjectDocker test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxInjectDocker, QCoreApplication)
 
 #include "tst_sandbox_inject_docker.moc"

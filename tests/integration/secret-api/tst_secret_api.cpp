@@ -368,12 +368,6 @@ void TestSecretApi::noKeychainSaysWhatToInstall()
     connection.close();
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretApi test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretApi, QCoreApplication)
 
 #include "tst_secret_api.moc"

@@ -312,12 +312,6 @@ void TestSecretCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretCli, QCoreApplication)
 
 #include "tst_secret_cli.moc"

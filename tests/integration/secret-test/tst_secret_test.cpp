@@ -2,7 +2,7 @@
 // `paddock secret test SERVICE`: one request through the proxy's injection, as a sandbox's
 // would go, to a local HTTPS provider that accepts one key and refuses any other with 401.
 #include "../proxy-inject/InjectTestSupport.h"
-#include "../secrets-support/KeyringSession.h"
+#include "KeyringSession.h"
 
 #include "policy/PolicyStore.h"
 
@@ -219,12 +219,6 @@ void TestSecretTest::urlOutsideTheKitsDomainsIsRefused()
     QCOMPARE(m_provider.heads.size(), before);
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretTest, QCoreApplication)
 
 #include "tst_secret_test.moc"
