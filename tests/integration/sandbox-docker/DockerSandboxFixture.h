@@ -28,6 +28,19 @@ namespace paddock::test {
 using DockerFinished = Finished;
 
 /**
+ * Sets @p fixture up in initTestCase(): skips the test when the machine has no usable engine
+ * and fails it when anything else went wrong. What follows the fixture goes to its setUp().
+ */
+#define PADDOCK_SET_UP_DOCKER_FIXTURE(fixture, ...)                                                                    \
+    do {                                                                                                               \
+        bool skip_ = false;                                                                                            \
+        const QString problem_ = (fixture).setUp(&skip_ __VA_OPT__(, ) __VA_ARGS__);                                   \
+        if (skip_)                                                                                                     \
+            QSKIP(qPrintable(problem_));                                                                               \
+        QVERIFY2(problem_.isEmpty(), qPrintable(problem_));                                                            \
+    } while (false)
+
+/**
  * @brief One isolated Paddock installation using the Docker engine: XDG directories in a
  * temporary directory, paddockd running as a child, and the image imageTag() holding busybox.
  */
