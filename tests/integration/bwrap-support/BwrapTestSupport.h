@@ -4,6 +4,7 @@
 #pragma once
 
 #include "IsolatedHome.h"
+#include "ScriptSpec.h"
 #include "StandInProxy.h"
 
 #include "runtime/SandboxSpec.h"
@@ -56,14 +57,7 @@ public:
     /** A foreground sandbox running `sh -c SCRIPT` in the workspace with the usual environment. */
     runtime::SandboxSpec spec(const QString &name, const QString &script) const
     {
-        runtime::SandboxSpec spec;
-        spec.name = name;
-        spec.kitName = QStringLiteral("test-kit");
-        spec.workspace = workspace();
-        spec.proxySocket = proxySocket();
-        spec.initPath = QStringLiteral(PADDOCK_INIT_BIN);
-        spec.environment = runtime::baseEnvironment(spec);
-        spec.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
+        runtime::SandboxSpec spec = test::scriptSpec(name, script, workspace(), proxySocket());
         spec.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
         return spec;
     }

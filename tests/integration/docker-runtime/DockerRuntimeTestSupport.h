@@ -7,6 +7,7 @@
 #include "DockerTestSupport.h"
 
 #include "../../support/IsolatedHome.h"
+#include "../../support/ScriptSpec.h"
 #include "../../support/StandInProxy.h"
 
 #include "runtime/SandboxSpec.h"
@@ -104,15 +105,7 @@ public:
     /** A detached sandbox running `sh -c SCRIPT` in the workspace with the usual environment. */
     runtime::SandboxSpec spec(const QString &name, const QString &script) const
     {
-        runtime::SandboxSpec spec;
-        spec.name = name;
-        spec.kitName = QStringLiteral("test-kit");
-        spec.workspace = workspace();
-        spec.proxySocket = proxySocket();
-        spec.initPath = QStringLiteral(PADDOCK_INIT_BIN);
-        spec.environment = runtime::baseEnvironment(spec);
-        spec.argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
-        return spec;
+        return test::scriptSpec(name, script, workspace(), proxySocket());
     }
 
     /** A sandbox that runs until it is stopped, ending with 7 on SIGTERM. */
