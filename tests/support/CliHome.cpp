@@ -107,6 +107,7 @@ CliRun CliHome::run(const QStringList &arguments, const QByteArray &input)
 {
     ProcessOptions options;
     options.environment = m_env;
+    options.workingDirectory = m_workingDirectory;
     options.input = input;
     const ProcessOutput output = runProcess(QStringLiteral(PADDOCK_BIN), arguments, options);
     CliRun result;

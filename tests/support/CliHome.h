@@ -51,6 +51,8 @@ public:
     QString configDir() const { return m_env.value(QStringLiteral("XDG_CONFIG_HOME")) + QStringLiteral("/paddock"); }
     QString policyFile() const { return configDir() + QStringLiteral("/policy.yaml"); }
     QProcessEnvironment &environment() { return m_env; }
+    /** Where run() and paddock() start paddock; by default the test's own working directory. */
+    void setWorkingDirectory(const QString &directory) { m_workingDirectory = directory; }
 
     /** Every byte any `paddock` run here printed, to check that a key never appeared. */
     const QByteArray &transcript() const { return m_transcript; }
@@ -77,6 +79,7 @@ public:
 private:
     QTemporaryDir m_dir;
     QProcessEnvironment m_env;
+    QString m_workingDirectory;
     QByteArray m_transcript;
 };
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock kit allow|deny` run as a user would: the real binary on a copy of a real kit.
+#include "CliHome.h"
+#include "TestFiles.h"
+
 #include "kit/KitLoader.h"
 
 #include <QDir>
@@ -10,18 +13,9 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = paddock::test::Finished;
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using paddock::test::readFile;
 
 QString fixture(const QString &relative)
 {
@@ -51,26 +45,11 @@ class TestKitEditCli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_home;
+    paddock::test::CliHome m_home;
     QString m_kit;
     QByteArray m_original;
 
-    Run paddock(const QStringList &arguments)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-            const QString dir = m_home.filePath(QString::fromLatin1(name));
-            QDir().mkpath(dir);
-            env.insert(QString::fromLatin1(name), dir);
-        }
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(PADDOCK_BIN), arguments);
-        if (!process.waitForFinished(60000))
-            return {};
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-    }
+    Run paddock(const QStringList &arguments) { return m_home.paddock(arguments); }
 
     QString spec() const { return m_kit + QStringLiteral("/spec.yaml"); }
 
