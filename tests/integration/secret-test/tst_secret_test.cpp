@@ -2,6 +2,7 @@
 // `paddock secret test SERVICE`: one request through the proxy's injection, as a sandbox's
 // would go, to a local HTTPS provider that accepts one key and refuses any other with 401.
 #include "../proxy-inject/InjectTestSupport.h"
+#include "IsolatedHome.h"
 #include "KeyringSession.h"
 
 #include "policy/PolicyStore.h"
@@ -99,11 +100,9 @@ void TestSecretTest::initTestCase()
     if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
         QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
     QVERIFY(m_root.isValid());
-    for (const char *dir : {"config", "state", "data", "run", "certs", "kit"})
+    for (const char *dir : {"certs", "kit"})
         QDir().mkpath(m_root.filePath(QLatin1String(dir)));
-    for (const auto &[name, dir] : {std::pair{"XDG_CONFIG_HOME", "config"}, std::pair{"XDG_STATE_HOME", "state"},
-                                    std::pair{"XDG_DATA_HOME", "data"}, std::pair{"XDG_RUNTIME_DIR", "run"}})
-        qputenv(name, m_root.filePath(QLatin1String(dir)).toLocal8Bit());
+    paddock::test::useXdgOf(paddock::test::isolatedEnvironment(m_root.path(), paddock::test::XdgFolders::shortNames()));
 
     m_certificates = std::make_unique<CertificateFactory>(m_root.filePath(QStringLiteral("certs")));
     QVERIFY(m_certificates->makeAuthority(QStringLiteral("ca"), QStringLiteral("Secret Test CA")));
