@@ -46,4 +46,28 @@ bool copyFiles(const QString &source, const QString &target)
     return true;
 }
 
+QList<QByteArray> linesOf(const QByteArray &text)
+{
+    QList<QByteArray> lines = text.split('\n');
+    if (text.endsWith('\n'))
+        lines.removeLast();
+    return lines;
+}
+
+std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after)
+{
+    const QList<QByteArray> a = linesOf(before);
+    const QList<QByteArray> b = linesOf(after);
+    qsizetype prefix = 0;
+    while (prefix < a.size() && prefix < b.size() && a.at(prefix) == b.at(prefix))
+        ++prefix;
+    qsizetype suffix = 0;
+    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
+           a.at(a.size() - 1 - suffix) == b.at(b.size() - 1 - suffix))
+        ++suffix;
+    if (prefix + suffix != a.size())
+        return std::nullopt;
+    return b.mid(prefix, b.size() - prefix - suffix);
+}
+
 } // namespace paddock::test

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Writing a test's files and searching what the programs under test wrote.
+// Writing a test's files, searching what the programs under test wrote, and comparing texts
+// line by line.
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace paddock::test {
 
@@ -19,5 +23,14 @@ QStringList filesContaining(const QString &root, const QByteArray &needle);
 
 /** Copies the files of the folder @p source (not its subfolders) into @p target. */
 bool copyFiles(const QString &source, const QString &target);
+
+/** Lines split on "\n", each keeping any "\r", so a CRLF change shows as a changed line. */
+QList<QByteArray> linesOf(const QByteArray &text);
+
+/**
+ * The lines of @p after that are not in @p before, when @p before is @p after minus them in
+ * order; nullopt when something of @p before changed or went away.
+ */
+std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after);
 
 } // namespace paddock::test

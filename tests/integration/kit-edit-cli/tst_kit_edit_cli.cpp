@@ -22,22 +22,7 @@ QString fixture(const QString &relative)
     return QStringLiteral(PADDOCK_FIXTURES "/kits/") + relative + QStringLiteral("/spec.yaml");
 }
 
-// The lines of @p after that @p before lacks, when nothing of @p before changed.
-std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after)
-{
-    QList<QByteArray> a = before.split('\n');
-    QList<QByteArray> b = after.split('\n');
-    qsizetype prefix = 0;
-    while (prefix < a.size() && prefix < b.size() && a.at(prefix) == b.at(prefix))
-        ++prefix;
-    qsizetype suffix = 0;
-    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-           a.at(a.size() - 1 - suffix) == b.at(b.size() - 1 - suffix))
-        ++suffix;
-    if (prefix + suffix != a.size())
-        return std::nullopt;
-    return b.mid(prefix, b.size() - prefix - suffix);
-}
+using paddock::test::addedLines;
 
 } // namespace
 
