@@ -31,7 +31,7 @@ bool SandboxFixture::setUp()
         m_env.insert(name, m_extraEnvironment.value(name));
     // The test process itself talks to the daemon and writes the policy: same directories.
     useXdgOf(m_env);
-    return writeKit() && mapNames() && startDaemon();
+    return writeProbeKit() && mapNames() && startDaemon();
 }
 
 SandboxFixture::~SandboxFixture()
@@ -68,7 +68,12 @@ QString SandboxFixture::daemonLog() const
     return QString::fromUtf8(readFile(path(QStringLiteral("paddockd.out"))));
 }
 
-bool SandboxFixture::writeKit()
+QString SandboxFixture::writeKit(const QString &folder, const QByteArray &spec)
+{
+    return writeFile(path(folder) + QStringLiteral("/spec.yaml"), spec) ? path(folder) : QString();
+}
+
+bool SandboxFixture::writeProbeKit()
 {
     const QByteArray spec = QStringLiteral(R"(schemaVersion: "2"
 kind: sandbox

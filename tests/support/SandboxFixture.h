@@ -66,6 +66,9 @@ public:
         return run(QStringLiteral(PADDOCK_BIN), arguments, 120000, input);
     }
 
+    /** Writes @p spec as the spec.yaml of a kit in path(@p folder); that folder, or empty when it failed. */
+    QString writeKit(const QString &folder, const QByteArray &spec);
+
     /** `paddock run --kit KIT --name NAME WORKSPACE -- SCRIPT`: the kit's `sh -c` runs SCRIPT. */
     Finished runScript(const QString &name, const QString &script);
 
@@ -78,7 +81,7 @@ public:
     QString daemonLog() const;
 
 private:
-    bool writeKit();
+    bool writeProbeKit();
     /** The test names lead to the upstream through trusted overrides in policy.yaml. */
     bool mapNames();
 
