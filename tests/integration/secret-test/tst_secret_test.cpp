@@ -18,30 +18,15 @@ using paddock::proxy::testing::CertificateFactory;
 namespace {
 
 /** @brief An HTTPS "provider": 200 for `Authorization: Bearer <accepted>`, 401 otherwise. */
-class Provider : public QTcpServer
+class Provider : public paddock::test::TlsServer
 {
 public:
     QByteArray accepted;
     QList<QByteArray> heads;
 
-    bool start(const QString &certificateFile, const QString &keyFile)
-    {
-        QFile certificate(certificateFile);
-        QFile key(keyFile);
-        if (!certificate.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
-            return false;
-        m_certificate = QSslCertificate(certificate.readAll());
-        m_key = QSslKey(key.readAll(), QSsl::Ec);
-        return listen(QHostAddress::LocalHost, 0);
-    }
-
 protected:
-    void incomingConnection(qintptr descriptor) override
+    void serve(QSslSocket *socket) override
     {
-        auto *socket = new QSslSocket(this);
-        socket->setSocketDescriptor(descriptor);
-        socket->setLocalCertificate(m_certificate);
-        socket->setPrivateKey(m_key);
         connect(socket, &QSslSocket::readyRead, this, [this, socket] {
             m_buffer += socket->readAll();
             const qsizetype end = m_buffer.indexOf("\r\n\r\n");
@@ -54,13 +39,9 @@ protected:
             socket->write(ok ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
                              : "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
         });
-        connect(socket, &QSslSocket::disconnected, socket, &QObject::deleteLater);
-        socket->startServerEncryption();
     }
 
 private:
-    QSslCertificate m_certificate;
-    QSslKey m_key;
     QByteArray m_buffer;
 };
 
