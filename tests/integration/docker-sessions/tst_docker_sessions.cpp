@@ -5,7 +5,7 @@
 // user's, and its only way out is the proxy, which refuses and logs.
 #include "DockerSandboxFixture.h"
 
-#include "../sandbox-support/Terminal.h"
+#include "Terminal.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

@@ -3,7 +3,7 @@
 // it outlives its agent, terminals attach to the agent and leave, commands run beside it as
 // the agent's user or root, and nothing inside can reach or stop the session channel.
 #include "SandboxFixture.h"
-#include "../sandbox-support/Terminal.h"
+#include "Terminal.h"
 
 #include <QJsonObject>
 #include <QtTest>
