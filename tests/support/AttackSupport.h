@@ -5,7 +5,8 @@
 // outside (its descriptors, its peak memory).
 #pragma once
 
-#include "../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
+#include "TestFiles.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -52,19 +53,6 @@ inline QHash<QString, QString> probeResults(const QString &out)
     return results;
 }
 
-inline bool writeFile(const QString &path, const QByteArray &contents)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(contents) == contents.size();
-}
-
-inline QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 /**
  * A kit named @p name running `sh -c` with @p extra appended (YAML at the top level, such as
  * `permissions:` or `ports:`), written to @p dir.
@@ -87,18 +75,13 @@ sandbox:
 inline Finished runServing(const QProcessEnvironment &env, const QString &cwd, const QString &program,
                            const QStringList &arguments, const QByteArray &input = {}, int timeoutMs = 180000)
 {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.setWorkingDirectory(cwd);
-    process.start(program, arguments);
-    process.write(input);
-    process.closeWriteChannel();
-    if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    ProcessOptions options;
+    options.environment = env;
+    options.workingDirectory = cwd;
+    options.input = input;
+    options.timeoutMs = timeoutMs;
+    options.serveEvents = true;
+    return runText(program, arguments, options);
 }
 
 /** Open descriptors of process @p pid (its /proc/PID/fd entries). */

@@ -159,13 +159,8 @@ void TestAgentTerminal::initTestCase()
     QVERIFY(writeFile(m_home + QStringLiteral("/project/README.md"), "a project\n"));
 
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
     QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
     QVERIFY(launcher);

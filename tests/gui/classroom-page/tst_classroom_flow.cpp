@@ -101,21 +101,11 @@ void TestClassroomFlow::initTestCase()
 
     // A stand-in terminal that writes down what it was asked to run.
     m_terminalRecord = m_home + QStringLiteral("/terminal-args");
-    const QString script = m_home + QStringLiteral("/fake-terminal");
-    QVERIFY(writeFile(script, QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n")
-                                  .arg(m_terminalRecord)
-                                  .toUtf8()));
-    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    qputenv("TERMINAL", QFile::encodeName(script));
+    QVERIFY(useRecordingTerminal(m_home + QStringLiteral("/fake-terminal"), m_terminalRecord));
 
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTest::keyClick(m_window, Qt::Key_5, Qt::ControlModifier);
     QTRY_VERIFY(isShown(pageItem(QStringLiteral("classroom"), QStringLiteral("chooseBundleButton"))));
     QObject *terminal = findObject(m_window, QStringLiteral("classroomTerminal"));
@@ -130,10 +120,8 @@ void TestClassroomFlow::cleanupTestCase()
 
 void TestClassroomFlow::cleanup()
 {
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 QStringList TestClassroomFlow::terminalArguments() const

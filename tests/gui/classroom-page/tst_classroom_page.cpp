@@ -37,13 +37,8 @@ private:
 void TestClassroomPage::initTestCase()
 {
     m_home = isolateEnvironment();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTest::keyClick(m_window, Qt::Key_5, Qt::ControlModifier);
     QTRY_VERIFY(isShown(item(QStringLiteral("chooseBundleButton"))));
     QVERIFY(!item(QStringLiteral("importBundleButton"))->isEnabled());

@@ -146,10 +146,8 @@ void TestGuiKitsPage::cleanup()
     delete m_engine;
     m_engine = nullptr;
     m_window = nullptr;
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestGuiKitsPage::click(QQuickItem *target)

@@ -6,11 +6,11 @@
 // are scrolled to, and direct calls to the daemon for setting up and checking.
 
 #include "GuiTestSupport.h"
+#include "TestFiles.h"
 
 #include "api/DaemonConnection.h"
 #include "common/Paths.h"
 
-#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -67,26 +67,22 @@ inline void stopEverything()
     daemonCall(QStringLiteral("shutdown"));
 }
 
-/** Writes @p text to @p path, creating its folder. */
-inline bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
+using test::filesContaining;
+using test::writeFile;
 
-/** Every file under @p root whose bytes contain @p needle. */
-inline QStringList filesContaining(const QString &root, const QByteArray &needle)
+/**
+ * Makes $TERMINAL a stand-in terminal, the script @p script, that writes the command it was
+ * asked to run to @p record, one argument a line: no window opens.
+ */
+inline bool useRecordingTerminal(const QString &script, const QString &record)
 {
-    QStringList found;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly) && file.readAll().contains(needle))
-            found << path;
-    }
-    return found;
+    const QString text =
+        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record);
+    if (!writeFile(script, text.toUtf8()))
+        return false;
+    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("TERMINAL", QFile::encodeName(script));
+    return true;
 }
 
 /** The first popup (Dialog) called @p objectName under @p root. */

@@ -182,21 +182,11 @@ void TestSandboxesPage::initTestCase()
 
     // A stand-in terminal that writes down what it was asked to run: no window opens here.
     const QString record = m_home + QStringLiteral("/terminal-args");
-    const QString script = m_home + QStringLiteral("/fake-terminal");
-    QVERIFY(writeFile(
-        script,
-        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record).toUtf8()));
-    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    qputenv("TERMINAL", QFile::encodeName(script));
+    QVERIFY(useRecordingTerminal(m_home + QStringLiteral("/fake-terminal"), record));
 
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
     QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
     QVERIFY(launcher);
@@ -211,10 +201,8 @@ void TestSandboxesPage::cleanupTestCase()
 
 void TestSandboxesPage::cleanup()
 {
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestSandboxesPage::listFollowsStartAndStop()
@@ -727,12 +715,6 @@ void TestSandboxesPage::removeAsksFirst()
         QStringLiteral("no-such-sandbox"));
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QGuiApplication app(argc, argv);
-    TestSandboxesPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxesPage, QGuiApplication)
 
 #include "tst_sandboxes_page.moc"

@@ -65,13 +65,8 @@ void TestSecretsPage::initTestCase()
     m_home = isolateEnvironment();
     qputenv("PADDOCKD", PADDOCKD_BIN);
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTest::keyClick(m_window, Qt::Key_4, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(item(QStringLiteral("secretServiceField")), 20000);
     QTRY_VERIFY(isShown(item(QStringLiteral("secretsEmpty"))));
@@ -85,10 +80,8 @@ void TestSecretsPage::cleanupTestCase()
 
 void TestSecretsPage::cleanup()
 {
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestSecretsPage::setShowsTheKeyMasked()
@@ -173,12 +166,6 @@ void TestSecretsPage::noKeychainShowsWhatToInstall()
     QVERIFY(!item(QStringLiteral("secretSaveButton"))->isEnabled());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QGuiApplication app(argc, argv);
-    TestSecretsPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretsPage, QGuiApplication)
 
 #include "tst_secrets_page.moc"

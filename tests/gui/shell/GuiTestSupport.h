@@ -4,6 +4,8 @@
 // What the GUI tests share: a private environment, the window loaded the way main() loads
 // it, a record of every warning, and lookups of items by objectName.
 
+#include "../../support/IsolatedHome.h"
+
 #include "Application.h"
 
 #include <QAccessible>
@@ -81,11 +83,7 @@ private:
 inline QString isolateEnvironment()
 {
     static QTemporaryDir home;
-    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-        const QString dir = home.path() + QLatin1Char('/') + QLatin1String(name);
-        QDir().mkpath(dir);
-        qputenv(name, dir.toLocal8Bit());
-    }
+    test::useXdgOf(test::isolatedEnvironment(home.path()));
     return home.path();
 }
 
@@ -171,6 +169,35 @@ inline QQuickWindow *loadMainWindow(QQmlApplicationEngine &engine)
     if (window && !QTest::qWaitForWindowExposed(window))
         return nullptr;
     return window;
+}
+
+/**
+ * Sets the application up as main() does (in English), loads Main.qml with a new engine owned
+ * by @p parent (in @p engine) and returns its window, shown and active; nullptr when it is not.
+ */
+inline QQuickWindow *showMainWindow(QObject *parent, QQmlApplicationEngine **engine)
+{
+    gui::setUpApplication(*qGuiApp);
+    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
+    *engine = new QQmlApplicationEngine(parent);
+    QQuickWindow *window = loadMainWindow(**engine);
+    if (!window)
+        return nullptr;
+    window->requestActivate();
+    return QTest::qWaitForWindowActive(window) ? window : nullptr;
+}
+
+/**
+ * The warnings recorded since the last call, as the message of a failed test, and forgets
+ * them; empty when there were none. Any warning from QML (a failed binding, an unknown
+ * property) fails the test that caused it.
+ */
+inline QByteArray takeWarnings()
+{
+    const QStringList warnings = WarningRecorder::messages();
+    WarningRecorder::clear();
+    return warnings.isEmpty() ? QByteArray()
+                              : (QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))).toUtf8();
 }
 
 /** The centre of @p item in window coordinates, for mouse clicks. */

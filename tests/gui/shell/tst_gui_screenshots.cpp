@@ -48,10 +48,8 @@ void TestGuiScreenshots::initTestCase()
 
 void TestGuiScreenshots::cleanup()
 {
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestGuiScreenshots::grabEveryPage_data()

@@ -52,22 +52,15 @@ void TestGuiShell::initTestCase()
     QCOMPARE(qgetenv("QT_QPA_PLATFORM"), QByteArray("offscreen"));
     isolateEnvironment();
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
 }
 
 void TestGuiShell::cleanup()
 {
     // Any warning from QML (a failed binding, an unknown property) fails the test that caused it.
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestGuiShell::windowLoadsWithoutWarnings()

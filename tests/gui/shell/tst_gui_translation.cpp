@@ -52,10 +52,8 @@ void TestGuiTranslation::initTestCase()
 
 void TestGuiTranslation::cleanup()
 {
-    const QStringList warnings = WarningRecorder::messages();
-    WarningRecorder::clear();
-    if (!warnings.isEmpty())
-        QFAIL(qPrintable(QStringLiteral("warnings:\n") + warnings.join(QLatin1Char('\n'))));
+    const QByteArray warnings = takeWarnings();
+    QVERIFY2(warnings.isEmpty(), warnings.constData());
 }
 
 void TestGuiTranslation::systemLocaleGivesFrench()

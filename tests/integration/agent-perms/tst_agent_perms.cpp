@@ -5,7 +5,7 @@
 // The extension refuses; its refusals reach Paddock's stream within a second; Allow writes a
 // rule that lets the same call pass; and the rule tester agrees with the extension on the
 // documented cases.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "agentperms/AgentConfig.h"
 

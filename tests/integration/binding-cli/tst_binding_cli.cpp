@@ -2,7 +2,8 @@
 // `paddock binding approve|revoke|ls|check` and the interactive approval, run as a user runs
 // them: the real binary, a copy of a published kit with credentials, credentials.yaml in a
 // throwaway config directory and a real GNOME Keyring for the secrets `check` looks for.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
@@ -88,7 +89,7 @@ void TestBindingCli::init()
     m_home = std::make_unique<CliHome>();
     QVERIFY(m_home->isValid());
     m_kit = m_home->root() + QStringLiteral("/kits/sample agent");
-    QVERIFY(paddock::test::copyKit(kFixture, m_kit));
+    QVERIFY(paddock::test::copyFiles(kFixture, m_kit));
 }
 
 void TestBindingCli::cleanup()
@@ -335,12 +336,6 @@ void TestBindingCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestBindingCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestBindingCli, QCoreApplication)
 
 #include "tst_binding_cli.moc"

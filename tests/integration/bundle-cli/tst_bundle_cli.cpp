@@ -2,6 +2,9 @@
 // `paddock bundle export` and `paddock bundle import` as a teacher and a student run them: the
 // real binary, two separate sets of XDG directories (the teacher's and the student's), the
 // sample pi kit, and archives crafted byte by byte to attack the importer.
+#include "IsolatedHome.h"
+#include "ProcessRun.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -16,21 +19,16 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = paddock::test::Finished;
 
-/** One person's Paddock: private XDG directories under a temporary folder. */
+/** One person's Paddock: private XDG directories under a temporary folder, which is also HOME. */
 class Person
 {
 public:
     Person()
     {
-        for (const char *sub : {"config", "state", "data", "run"})
-            QDir().mkpath(path(QLatin1String(sub)));
+        m_env = paddock::test::isolatedEnvironment(m_root.path(), paddock::test::XdgFolders::shortNames());
+        m_env.insert(QStringLiteral("HOME"), m_root.path());
     }
     QString path(const QString &relative) const { return m_root.path() + QLatin1Char('/') + relative; }
     QString dataDir() const { return path(QStringLiteral("data")); }
@@ -54,21 +52,11 @@ public:
 
     Run run(const QString &program, const QStringList &arguments, const QString &workingDir = {})
     {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), path(QStringLiteral("config")));
-        env.insert(QStringLiteral("XDG_STATE_HOME"), path(QStringLiteral("state")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), path(QStringLiteral("data")));
-        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), path(QStringLiteral("run")));
-        env.insert(QStringLiteral("HOME"), m_root.path());
-        process.setProcessEnvironment(env);
-        process.setWorkingDirectory(workingDir.isEmpty() ? m_root.path() : workingDir);
-        process.start(program, arguments);
-        process.closeWriteChannel();
-        if (!process.waitForFinished(60000))
-            process.kill();
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+        paddock::test::ProcessOptions options;
+        options.environment = m_env;
+        options.workingDirectory = workingDir.isEmpty() ? m_root.path() : workingDir;
+        options.timeoutMs = 60000;
+        return paddock::test::runText(program, arguments, options);
     }
 
     QString home() const { return m_root.path(); }
@@ -88,11 +76,21 @@ public:
 
 private:
     QTemporaryDir m_root;
+    QProcessEnvironment m_env;
 };
 
 QString sampleKit(const QString &name)
 {
     return QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/") + name;
+}
+
+/** `paddock bundle export` of the sample shell kit by @p teacher: the bundle's path, or empty. */
+QString exportedShellKit(Person &teacher)
+{
+    const QString file = teacher.path(QStringLiteral("shell.paddock"));
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file});
+    return exported.exitCode == 0 ? file : QString();
 }
 
 QByteArray readAll(const QString &path)
@@ -333,11 +331,8 @@ void TestBundleCli::exportRefusesAKitWithASymlink()
 void TestBundleCli::dryRunPreviewsAndWritesNothing()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     Person student;
     const Run preview =
         student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
@@ -354,11 +349,8 @@ void TestBundleCli::dryRunPreviewsAndWritesNothing()
 void TestBundleCli::existingKitIsKeptUnlessReplaced()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     Person student;
     QCOMPARE(student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file}).exitCode, 0);
     const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/shell");
@@ -383,11 +375,8 @@ void TestBundleCli::existingKitIsKeptUnlessReplaced()
 void TestBundleCli::intoChoosesTheFolder()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     Person student;
     const QString into = student.path(QStringLiteral("course/kits/my-shell"));
     const Run imported =
@@ -585,11 +574,8 @@ void TestBundleCli::nameThatIsAPathIsRefused()
 void TestBundleCli::intoMustNameAKitFolder()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     Person student;
     for (const QString &into : {QStringLiteral(".config/autostart/.."), QStringLiteral(".config/Autostart")}) {
         const QString named = QFileInfo(QDir::cleanPath(student.path(into))).fileName();
@@ -610,11 +596,8 @@ void TestBundleCli::intoMustNameAKitFolder()
 void TestBundleCli::symlinkedKitsFolderIsFollowed()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     // A kits folder kept on another disk, behind a link, as people do with ~/.local/share.
     Person student;
     const QString real = student.path(QStringLiteral("disk/kits"));
@@ -637,11 +620,8 @@ void TestBundleCli::symlinkedKitsFolderIsFollowed()
 void TestBundleCli::linkInPlaceOfTheKitFolderIsNotReplaced()
 {
     Person teacher;
-    const QString file = teacher.path(QStringLiteral("shell.paddock"));
-    QVERIFY(teacher
-                .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
-                          sampleKit(QStringLiteral("shell")), QStringLiteral("-o"), file})
-                .exitCode == 0);
+    const QString file = exportedShellKit(teacher);
+    QVERIFY(!file.isEmpty());
     Person student;
     const QString autostart = student.home() + QStringLiteral("/.config/autostart");
     QVERIFY(QDir().mkpath(autostart));

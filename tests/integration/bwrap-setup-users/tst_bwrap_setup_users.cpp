@@ -2,7 +2,7 @@
 // Under bubblewrap, setup.install commands run as the uid the kit gives them (0 by default),
 // setup.startup commands as theirs (1000 by default) and the program as the sandbox's regular
 // user, 1000 — each only a name inside a user namespace that maps the host user alone.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "UsersKit.h"
 
 #include <QtTest>
@@ -20,15 +20,6 @@ class BwrapSetupUsersTest : public QObject
 private:
     std::unique_ptr<SandboxFixture> m_fixture;
 
-    QString writeKit(const QString &folder, const char *spec)
-    {
-        const QString dir = m_fixture->path(folder);
-        QDir().mkpath(dir);
-        QFile file(dir + QStringLiteral("/spec.yaml"));
-        if (!file.open(QIODevice::WriteOnly) || file.write(spec) < 0)
-            return {};
-        return dir;
-    }
     QString home(const QString &name) const
     {
         return m_fixture->path(QStringLiteral("data/paddock/sandboxes/%1/home").arg(name));
@@ -54,7 +45,7 @@ private slots:
 
     void eachCommandRunsAsItsUser()
     {
-        const QString kit = writeKit(QStringLiteral("users-kit"), paddock::test::kits::kUsersKit);
+        const QString kit = m_fixture->writeKit(QStringLiteral("users-kit"), paddock::test::kits::kUsersKit);
         QVERIFY(!kit.isEmpty());
         const QString name = QStringLiteral("users");
         const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit,
@@ -96,7 +87,7 @@ private slots:
 
     void unknownUserIsRefused()
     {
-        const QString kit = writeKit(QStringLiteral("unknown-kit"), paddock::test::kits::kUnknownUserKit);
+        const QString kit = m_fixture->writeKit(QStringLiteral("unknown-kit"), paddock::test::kits::kUnknownUserKit);
         const Finished run =
             m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
                                 QStringLiteral("unknown"), m_fixture->workspace()});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // On a host that restricts unprivileged user namespaces, Paddock says which setting does and
 // how to change it, instead of passing on a bubblewrap error.
+#include "IsolatedHome.h"
+
 #include "runtime/bwrap/UserNamespaces.h"
 
 #include <QDir>
@@ -79,16 +81,11 @@ void TestBwrapUserns::realLimitStopsRunWithTheSettingNamed()
     // A real restriction: a user namespace whose limit leaves no room for bubblewrap's, with
     // paddock, paddockd and bwrap running in it as an ordinary uid.
     QTemporaryDir root;
-    for (const char *sub : {"config", "state", "data", "run", "work"})
-        QDir().mkpath(root.filePath(QLatin1String(sub)));
+    QDir().mkpath(root.filePath(QStringLiteral("work")));
+    QProcessEnvironment env = paddock::test::isolatedEnvironment(root.path(), paddock::test::XdgFolders::shortNames());
     QFile::setPermissions(root.filePath(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                                    QFileDevice::ExeOwner);
     QProcess run;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), root.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_STATE_HOME"), root.filePath(QStringLiteral("state")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), root.filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), root.filePath(QStringLiteral("run")));
     env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
     env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
     env.insert(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix:///nonexistent.sock"));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock ca show|rotate|trust|trusted|untrust` as a user runs them: the real binary, the
 // local authority's key in a real GNOME Keyring, and certificates checked with openssl.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
@@ -300,12 +301,6 @@ void TestCaCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestCaCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestCaCli, QCoreApplication)
 
 #include "tst_ca_cli.moc"

@@ -5,7 +5,7 @@
 // user's, and its only way out is the proxy, which refuses and logs.
 #include "DockerSandboxFixture.h"
 
-#include "../sandbox-support/Terminal.h"
+#include "Terminal.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -67,11 +67,7 @@ private:
 void TestDockerSessions::initTestCase()
 {
     m_fixture = std::make_unique<DockerSandboxFixture>();
-    bool skip = false;
-    const QString problem = m_fixture->setUp(&skip, true);
-    if (skip)
-        QSKIP(qPrintable(problem));
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture, true);
     m_kit = m_fixture->writeKit(QStringLiteral("kit"), QStringLiteral("lived-in"), m_fixture->imageTag(),
                                 QStringLiteral("echo agent-ready; while read line; do echo \\\"echo:$line\\\"; done"),
                                 QStringLiteral("setup:\n"

@@ -4,6 +4,8 @@
 // Shared by the Docker integration tests: reaching the engine (or skipping with the reason)
 // and building the small busybox image every test runs its containers from.
 
+#include "../../support/IsolatedHome.h"
+
 #include "runtime/docker/DockerClient.h"
 
 #include <QCoreApplication>
@@ -120,12 +122,7 @@ inline bool writeCurlTree(const QString &root)
 /** Environment for a CLI the test starts: its own config and XDG directories. */
 inline QProcessEnvironment isolatedEnvironment(const QString &home)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-        const QString dir = home + QLatin1Char('/') + QString::fromLatin1(name);
-        QDir().mkpath(dir);
-        env.insert(QString::fromLatin1(name), dir);
-    }
+    QProcessEnvironment env = test::isolatedEnvironment(home);
     env.insert(QStringLiteral("DOCKER_CONFIG"), home + QStringLiteral("/docker-config"));
     return env;
 }

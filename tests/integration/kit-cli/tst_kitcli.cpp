@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock kit validate` and `paddock kit show`, run as a user runs them: the real
 // binary, real kit directories, exit codes and output.
+#include "CliHome.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -11,12 +13,7 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = paddock::test::Finished;
 
 QString fixture(const QString &relative)
 {
@@ -48,7 +45,7 @@ private slots:
 
 private:
     Run paddock(const QStringList &arguments);
-    QTemporaryDir m_home;
+    paddock::test::CliHome m_home;
 };
 
 void TestKitCli::initTestCase()
@@ -59,27 +56,7 @@ void TestKitCli::initTestCase()
 
 Run TestKitCli::paddock(const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-        const QString path = m_home.filePath(QLatin1String(name));
-        QDir().mkpath(path);
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        env.insert(QLatin1String(name), path);
-    }
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(PADDOCK_BIN), arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return m_home.paddock(arguments);
 }
 
 void TestKitCli::validateAllPublishedKits()

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock kit allow|deny` run as a user would: the real binary on a copy of a real kit.
+#include "CliHome.h"
+#include "TestFiles.h"
+
 #include "kit/KitLoader.h"
 
 #include <QDir>
@@ -10,40 +13,16 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = paddock::test::Finished;
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using paddock::test::readFile;
 
 QString fixture(const QString &relative)
 {
     return QStringLiteral(PADDOCK_FIXTURES "/kits/") + relative + QStringLiteral("/spec.yaml");
 }
 
-// The lines of @p after that @p before lacks, when nothing of @p before changed.
-std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after)
-{
-    QList<QByteArray> a = before.split('\n');
-    QList<QByteArray> b = after.split('\n');
-    qsizetype prefix = 0;
-    while (prefix < a.size() && prefix < b.size() && a.at(prefix) == b.at(prefix))
-        ++prefix;
-    qsizetype suffix = 0;
-    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-           a.at(a.size() - 1 - suffix) == b.at(b.size() - 1 - suffix))
-        ++suffix;
-    if (prefix + suffix != a.size())
-        return std::nullopt;
-    return b.mid(prefix, b.size() - prefix - suffix);
-}
+using paddock::test::addedLines;
 
 } // namespace
 
@@ -51,26 +30,11 @@ class TestKitEditCli : public QObject
 {
     Q_OBJECT
 
-    QTemporaryDir m_home;
+    paddock::test::CliHome m_home;
     QString m_kit;
     QByteArray m_original;
 
-    Run paddock(const QStringList &arguments)
-    {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-            const QString dir = m_home.filePath(QString::fromLatin1(name));
-            QDir().mkpath(dir);
-            env.insert(QString::fromLatin1(name), dir);
-        }
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(PADDOCK_BIN), arguments);
-        if (!process.waitForFinished(60000))
-            return {};
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-    }
+    Run paddock(const QStringList &arguments) { return m_home.paddock(arguments); }
 
     QString spec() const { return m_kit + QStringLiteral("/spec.yaml"); }
 

@@ -2,6 +2,9 @@
 // `paddock kit ls|add|forget|new`, run as a user runs them: the real binary, a private
 // configuration folder, real kit folders, exit codes and output. And every command that takes a
 // kit, given a kit of the library by name, a folder, or neither.
+#include "CliHome.h"
+#include "TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -16,18 +19,9 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = paddock::test::Finished;
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using paddock::test::readFile;
 
 } // namespace
 
@@ -60,14 +54,16 @@ private:
     QJsonArray lsJson();
     QString copyFixture(const QString &fixture, const QString &folder);
 
-    std::unique_ptr<QTemporaryDir> m_home;
+    std::unique_ptr<paddock::test::CliHome> m_home;
 };
 
 void TestKitLibraryCli::init()
 {
     QVERIFY(QFileInfo(QStringLiteral(PADDOCK_BIN)).isExecutable());
-    m_home = std::make_unique<QTemporaryDir>();
+    m_home = std::make_unique<paddock::test::CliHome>();
     QVERIFY(m_home->isValid());
+    m_home->environment().insert(QStringLiteral("PADDOCK_SAMPLE_KITS"), m_home->filePath(QStringLiteral("samples")));
+    m_home->setWorkingDirectory(m_home->root());
     // The samples this test sees: two real kits in a folder of its own.
     copyFixture(QStringLiteral("published/pi"), QStringLiteral("samples/pi"));
     copyFixture(QStringLiteral("published/aider"), QStringLiteral("samples/aider"));
@@ -84,28 +80,7 @@ QString TestKitLibraryCli::copyFixture(const QString &fixture, const QString &fo
 
 Run TestKitLibraryCli::paddock(const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"}) {
-        const QString path = m_home->filePath(QLatin1String(name));
-        QDir().mkpath(path);
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        env.insert(QLatin1String(name), path);
-    }
-    env.insert(QStringLiteral("PADDOCK_SAMPLE_KITS"), m_home->filePath(QStringLiteral("samples")));
-    process.setProcessEnvironment(env);
-    process.setWorkingDirectory(m_home->path());
-    process.start(QStringLiteral(PADDOCK_BIN), arguments);
-    Run run;
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return m_home->paddock(arguments);
 }
 
 QJsonArray TestKitLibraryCli::lsJson()
@@ -141,7 +116,7 @@ void TestKitLibraryCli::addThenLsShowsKitAsAdded()
     const Run run = paddock({QStringLiteral("kit"), QStringLiteral("add"), QStringLiteral("work/claude")});
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QStringLiteral("added claude (%1)\n").arg(kit));
-    QVERIFY(readAll(kitsYaml()).contains(kit.toUtf8()));
+    QVERIFY(readFile(kitsYaml()).contains(kit.toUtf8()));
 
     const Run again = paddock({QStringLiteral("kit"), QStringLiteral("add"), kit});
     QCOMPARE(again.exitCode, 0);
@@ -209,7 +184,7 @@ void TestKitLibraryCli::newWritesValidKitAndAddsIt()
     QCOMPARE(first.value(QStringLiteral("kind")).toString(), QStringLiteral("sandbox"));
     QCOMPARE(first.value(QStringLiteral("source")).toString(), QStringLiteral("added"));
     // The template's comments come with it.
-    QVERIFY(readAll(dir + QStringLiteral("/spec.yaml")).startsWith("# A sandbox kit"));
+    QVERIFY(readFile(dir + QStringLiteral("/spec.yaml")).startsWith("# A sandbox kit"));
 }
 
 void TestKitLibraryCli::newMixinWithName()
@@ -243,12 +218,12 @@ void TestKitLibraryCli::newNeedsKnownTemplate()
 void TestKitLibraryCli::newRefusesExistingKit()
 {
     const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
-    const QByteArray before = readAll(kit + QStringLiteral("/spec.yaml"));
+    const QByteArray before = readFile(kit + QStringLiteral("/spec.yaml"));
     const Run run = paddock(
         {QStringLiteral("kit"), QStringLiteral("new"), QStringLiteral("--template"), QStringLiteral("sandbox"), kit});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("already holds a spec.yaml")), qPrintable(run.err));
-    QCOMPARE(readAll(kit + QStringLiteral("/spec.yaml")), before);
+    QCOMPARE(readFile(kit + QStringLiteral("/spec.yaml")), before);
 }
 
 void TestKitLibraryCli::lsWithBrokenKitsYamlNamesLine()
@@ -270,7 +245,7 @@ void TestKitLibraryCli::lsWithBrokenKitsYamlNamesLine()
     const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
     const Run add = paddock({QStringLiteral("kit"), QStringLiteral("add"), kit});
     QCOMPARE(add.exitCode, 1);
-    QCOMPARE(readAll(kitsYaml()), broken);
+    QCOMPARE(readFile(kitsYaml()), broken);
 }
 
 void TestKitLibraryCli::lsJsonReportsErrors()
@@ -321,7 +296,7 @@ void TestKitLibraryCli::importedKitIsListedAndNamedByEveryCommand()
     const Run allowed = paddock(
         {QStringLiteral("kit"), QStringLiteral("allow"), QStringLiteral("codex"), QStringLiteral("docs.example.org")});
     QVERIFY2(allowed.exitCode == 0, qPrintable(allowed.err));
-    QVERIFY(readAll(imported + QStringLiteral("/spec.yaml")).contains("docs.example.org"));
+    QVERIFY(readFile(imported + QStringLiteral("/spec.yaml")).contains("docs.example.org"));
     // A sample is not edited by its name.
     const Run sample = paddock(
         {QStringLiteral("kit"), QStringLiteral("allow"), QStringLiteral("pi"), QStringLiteral("docs.example.org")});

@@ -2,7 +2,7 @@
 // policy.get/preset/add/update/remove/allow and events.denials/dismiss against the real
 // daemon: what they answer, what they write (policy.yaml, the kit's spec.yaml), and what a
 // sandbox can reach right after.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock policy` as a user runs it: the real binary on a private policy.yaml and event log.
-#include "PaddockProcess.h"
+#include "CliHome.h"
 
+#include <QDir>
+#include <QFile>
 #include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
 
-using paddock::test::PaddockHome;
-using paddock::test::Run;
+using paddock::test::CliHome;
+using paddock::test::Finished;
 
 namespace {
 
-QJsonObject jsonObject(const Run &run)
+QJsonObject jsonObject(const Finished &run)
 {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
@@ -52,7 +58,7 @@ private slots:
     void helpForEveryCommand();
 
 private:
-    Run policy(const QString &line) { return m_home.paddock(QStringList{QStringLiteral("policy")} + args(line)); }
+    Finished policy(const QString &line) { return m_home.paddock(QStringList{QStringLiteral("policy")} + args(line)); }
     QJsonArray rules()
     {
         return jsonObject(policy(QStringLiteral("ls --json"))).value(QStringLiteral("rules")).toArray();
@@ -66,7 +72,7 @@ private:
         return {};
     }
 
-    PaddockHome m_home;
+    CliHome m_home;
 };
 
 void TestPolicyCli::initTestCase()
@@ -79,14 +85,14 @@ void TestPolicyCli::initChoosesPreset()
 {
     QCOMPARE(jsonObject(policy(QStringLiteral("ls --json"))).value(QStringLiteral("preset")).toString(),
              QStringLiteral("deny-all"));
-    const Run init = policy(QStringLiteral("init balanced"));
+    const Finished init = policy(QStringLiteral("init balanced"));
     QVERIFY2(init.exitCode == 0, qPrintable(init.err));
     QVERIFY(init.out.contains(QLatin1String("balanced")));
     QCOMPARE(jsonObject(policy(QStringLiteral("ls --json"))).value(QStringLiteral("preset")).toString(),
              QStringLiteral("balanced"));
     QVERIFY(QFile::exists(m_home.policyFile()));
 
-    const Run bogus = policy(QStringLiteral("init most"));
+    const Finished bogus = policy(QStringLiteral("init most"));
     QCOMPARE(bogus.exitCode, 2);
     QVERIFY(bogus.err.contains(QLatin1String("'most'")));
     QCOMPARE(jsonObject(policy(QStringLiteral("ls --json"))).value(QStringLiteral("preset")).toString(),
@@ -106,7 +112,7 @@ void TestPolicyCli::lsPresetListsItsRules()
                  .value(QStringLiteral("pattern"))
                  .toString(),
              QStringLiteral("**"));
-    const Run table = policy(QStringLiteral("ls --preset balanced"));
+    const Finished table = policy(QStringLiteral("ls --preset balanced"));
     QCOMPARE(table.exitCode, 0);
     QVERIFY(table.out.contains(QLatin1String("PATTERN")));
     QCOMPARE(policy(QStringLiteral("ls --preset nope")).exitCode, 2);
@@ -114,7 +120,7 @@ void TestPolicyCli::lsPresetListsItsRules()
 
 void TestPolicyCli::allowAndDenyAddRules()
 {
-    const Run allow = policy(QStringLiteral("allow network example.com,api.example.org:8443 pypi.org"));
+    const Finished allow = policy(QStringLiteral("allow network example.com,api.example.org:8443 pypi.org"));
     QVERIFY2(allow.exitCode == 0, qPrintable(allow.err));
     for (const QString &pattern :
          {QStringLiteral("example.com"), QStringLiteral("api.example.org:8443"), QStringLiteral("pypi.org")}) {
@@ -125,13 +131,13 @@ void TestPolicyCli::allowAndDenyAddRules()
         QCOMPARE(rule.value(QStringLiteral("origin")).toString(), QStringLiteral("user"));
         QVERIFY(!rule.value(QStringLiteral("created")).toString().isEmpty());
     }
-    const Run deny = policy(QStringLiteral("deny network evil.example.com --sandbox web"));
+    const Finished deny = policy(QStringLiteral("deny network evil.example.com --sandbox web"));
     QVERIFY2(deny.exitCode == 0, qPrintable(deny.err));
     const QJsonObject denied = ruleWithPattern(QStringLiteral("evil.example.com"));
     QCOMPARE(denied.value(QStringLiteral("decision")).toString(), QStringLiteral("deny"));
     QCOMPARE(denied.value(QStringLiteral("scope")).toString(), QStringLiteral("sandbox:web"));
 
-    const Run table = policy(QStringLiteral("ls"));
+    const Finished table = policy(QStringLiteral("ls"));
     QCOMPARE(table.exitCode, 0);
     for (const char *column : {"ID", "SCOPE", "DECISION", "PATTERN", "ORIGIN", "CREATED"})
         QVERIFY(table.out.contains(QLatin1String(column)));
@@ -143,7 +149,7 @@ void TestPolicyCli::allowAndDenyAddRules()
 void TestPolicyCli::invalidPatternChangesNothing()
 {
     const int before = int(rules().size());
-    const Run run = policy(QStringLiteral("allow network good.example.net,*.com"));
+    const Finished run = policy(QStringLiteral("allow network good.example.net,*.com"));
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QLatin1String("'*.com'")), qPrintable(run.err));
     QCOMPARE(int(rules().size()), before);
@@ -154,18 +160,18 @@ void TestPolicyCli::invalidPatternChangesNothing()
 void TestPolicyCli::checkShowsRuleAndFailsOnDeny()
 {
     const QString allowId = ruleWithPattern(QStringLiteral("example.com")).value(QStringLiteral("id")).toString();
-    const Run allowed = policy(QStringLiteral("check network example.com"));
+    const Finished allowed = policy(QStringLiteral("check network example.com"));
     // example.com does not resolve here; the decision by rule stands and is reported.
     QCOMPARE(allowed.exitCode, 0);
     QVERIFY2(allowed.out.contains(QLatin1String("allowed")) && allowed.out.contains(allowId), qPrintable(allowed.out));
 
-    const Run nothing = policy(QStringLiteral("check network nothing.example:8080"));
+    const Finished nothing = policy(QStringLiteral("check network nothing.example:8080"));
     QCOMPARE(nothing.exitCode, 1);
     QVERIFY(nothing.out.contains(QLatin1String("default deny")));
     QVERIFY(nothing.out.contains(QLatin1String("paddock policy allow network nothing.example:8080")));
 
     const QString denyId = ruleWithPattern(QStringLiteral("evil.example.com")).value(QStringLiteral("id")).toString();
-    const Run denied = policy(QStringLiteral("check network evil.example.com --sandbox web"));
+    const Finished denied = policy(QStringLiteral("check network evil.example.com --sandbox web"));
     QCOMPARE(denied.exitCode, 1);
     QVERIFY2(denied.out.contains(denyId), qPrintable(denied.out));
     QVERIFY(denied.out.contains(QLatin1String("paddock policy rm ") + denyId));
@@ -176,7 +182,7 @@ void TestPolicyCli::checkShowsRuleAndFailsOnDeny()
 
 void TestPolicyCli::checkJsonParses()
 {
-    const Run run = policy(QStringLiteral("check network nothing.example --json"));
+    const Finished run = policy(QStringLiteral("check network nothing.example --json"));
     QCOMPARE(run.exitCode, 1);
     const QJsonObject object = jsonObject(run);
     QCOMPARE(object.value(QStringLiteral("allowed")).toBool(true), false);
@@ -190,7 +196,7 @@ void TestPolicyCli::checkCountsTheKitsPermissions()
     // The kit allows registry.npmjs.org; without the kit nothing does.
     const QString kit = QStringLiteral(PADDOCK_FIXTURES "/kits/published/agentmemory");
     QCOMPARE(policy(QStringLiteral("check network registry.npmjs.org")).exitCode, 1);
-    const Run withKit = policy(QStringLiteral("check network registry.npmjs.org --json --kit ") + kit);
+    const Finished withKit = policy(QStringLiteral("check network registry.npmjs.org --json --kit ") + kit);
     const QJsonObject object = jsonObject(withKit);
     QVERIFY2(object.value(QStringLiteral("allowed")).toBool(), qPrintable(withKit.out + withKit.err));
     QCOMPARE(withKit.exitCode, 0);
@@ -201,7 +207,7 @@ void TestPolicyCli::checkRefusesNameLeadingToLoopback()
 {
     // Under allow-all, `localhost` is still refused: `**` names no address.
     QCOMPARE(policy(QStringLiteral("init allow-all")).exitCode, 0);
-    const Run run = policy(QStringLiteral("check network localhost:8080"));
+    const Finished run = policy(QStringLiteral("check network localhost:8080"));
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.out.contains(QLatin1String("rebinding")) && run.out.contains(QLatin1String("127.0.0.1")),
              qPrintable(run.out));
@@ -226,7 +232,7 @@ void TestPolicyCli::checkRefusesNameLeadingToLoopback()
     if (self.isEmpty() || self.contains(QLatin1Char('.')) || !nonPublic)
         QSKIP("this machine's name does not resolve to a non-public address");
     QCOMPARE(policy(QStringLiteral("allow network ") + self).exitCode, 0);
-    const Run viaDns = policy(QStringLiteral("check network ") + self);
+    const Finished viaDns = policy(QStringLiteral("check network ") + self);
     QCOMPARE(viaDns.exitCode, 1);
     QVERIFY2(viaDns.out.contains(QLatin1String("rebinding")), qPrintable(viaDns.out));
     QCOMPARE(policy(QStringLiteral("rm ") + self).exitCode, 0);
@@ -237,7 +243,7 @@ void TestPolicyCli::checkTrustsResolveOverride()
     // An override is the user's own statement of where a name leads, so it is not rebinding.
     QCOMPARE(policy(QStringLiteral("allow network mirror.test")).exitCode, 0);
     QCOMPARE(policy(QStringLiteral("resolve set mirror.test 127.0.0.1")).exitCode, 0);
-    const Run run = policy(QStringLiteral("check network mirror.test"));
+    const Finished run = policy(QStringLiteral("check network mirror.test"));
     QVERIFY2(run.exitCode == 0, qPrintable(run.out));
     QCOMPARE(policy(QStringLiteral("resolve rm mirror.test")).exitCode, 0);
     QCOMPARE(policy(QStringLiteral("rm mirror.test")).exitCode, 0);
@@ -256,7 +262,7 @@ void TestPolicyCli::rmByIdAndByPattern()
     QCOMPARE(policy(QStringLiteral("rm evil.example.com --sandbox web")).exitCode, 0);
     QVERIFY(ruleWithPattern(QStringLiteral("evil.example.com")).isEmpty());
 
-    const Run missing = policy(QStringLiteral("rm deadbeef"));
+    const Finished missing = policy(QStringLiteral("rm deadbeef"));
     QCOMPARE(missing.exitCode, 1);
     QCOMPARE(missing.err.count(QLatin1Char('\n')), 1); // one plain sentence
 }
@@ -289,7 +295,7 @@ void TestPolicyCli::logAndExportShowRefusalsThroughProxy()
     // Stopping the proxy writes what it has queued.
     QVERIFY(paddock::test::terminateCleanly(serve));
 
-    const Run log = policy(QStringLiteral("log"));
+    const Finished log = policy(QStringLiteral("log"));
     QCOMPARE(log.exitCode, 0);
     QVERIFY(log.out.contains(QLatin1String("Blocked")));
     QVERIFY(log.out.contains(QLatin1String("Allowed")));
@@ -323,7 +329,7 @@ void TestPolicyCli::logAndExportShowRefusalsThroughProxy()
         jsonObject(policy(QStringLiteral("log --json --since 1h"))).value(QStringLiteral("blocked")).toArray().size(),
         2);
 
-    const Run exported = policy(QStringLiteral("export --jsonl"));
+    const Finished exported = policy(QStringLiteral("export --jsonl"));
     QCOMPARE(exported.exitCode, 0);
     const QStringList jsonl = exported.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(jsonl.size(), 4);
@@ -379,7 +385,7 @@ void TestPolicyCli::brokenPolicyFileIsReportedAndKept()
     file.write(broken);
     file.close();
 
-    const Run ls = policy(QStringLiteral("ls"));
+    const Finished ls = policy(QStringLiteral("ls"));
     QCOMPARE(ls.exitCode, 1);
     QVERIFY2(ls.err.contains(QLatin1String("policy.yaml:4:")), qPrintable(ls.err));
     QCOMPARE(policy(QStringLiteral("allow network y.example")).exitCode, 1);
@@ -400,7 +406,7 @@ void TestPolicyCli::helpForEveryCommand_data()
 void TestPolicyCli::helpForEveryCommand()
 {
     QFETCH(QString, command);
-    const Run run = policy(command + QStringLiteral(" --help"));
+    const Finished run = policy(command + QStringLiteral(" --help"));
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.startsWith(QLatin1String("Usage: paddock policy")));
 }

@@ -22,7 +22,7 @@ private:
     QTemporaryDir m_site;
     quint16 m_tlsPort = 0;
     QProcess m_tlsServer;
-    std::unique_ptr<HttpUpstream> m_http;
+    std::unique_ptr<LocalUpstream> m_http;
     std::unique_ptr<ProxyUnderTest> m_proxy;
 
     QString file(const QString &name) const { return m_home.filePath(name); }
@@ -97,8 +97,8 @@ private slots:
         QVERIFY(page.open(QIODevice::WriteOnly));
         page.write("plain text over a tunnel\n");
         page.close();
-        m_http = std::make_unique<HttpUpstream>();
-        QVERIFY(m_http->start(m_site.path(), m_home.path()));
+        m_http = std::make_unique<LocalUpstream>();
+        QVERIFY(m_http->start(m_site.path()));
     }
 
     void cleanupTestCase()
@@ -111,7 +111,7 @@ private slots:
     {
         ProxyLimits limits;
         limits.connectTimeout = std::chrono::milliseconds(1500);
-        limits.sniCheckedPorts = {443, m_tlsPort, m_http->port};
+        limits.sniCheckedPorts = {443, m_tlsPort, m_http->port()};
         m_proxy = std::make_unique<ProxyUnderTest>(limits);
         QVERIFY(m_proxy->start());
         for (const char *host : {"tls.test", "evil.test", "denied.test", "plain.test"})
@@ -234,7 +234,7 @@ private slots:
     {
         const QByteArray raw =
             rawExchange(QStringLiteral("CONNECT plain.test:%1 HTTP/1.1\r\n\r\nGET /plain.txt HTTP/1.0\r\n\r\n")
-                            .arg(m_http->port)
+                            .arg(m_http->port())
                             .toUtf8());
         QVERIFY2(raw.startsWith("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.0 200"), raw.constData());
         QVERIFY(raw.endsWith("plain text over a tunnel\n"));
@@ -286,7 +286,7 @@ private slots:
         tunnel.connectToHost(QHostAddress::LocalHost, m_proxy->port);
         QVERIFY(tunnel.waitForConnected(5000));
         tunnel.write(QStringLiteral("CONNECT plain.test:%1 HTTP/1.1\r\nHost: plain.test:%1\r\n\r\n")
-                         .arg(m_http->port)
+                         .arg(m_http->port())
                          .toLatin1());
         QVERIFY(tunnel.waitForReadyRead(5000));
         QVERIFY(tunnel.readAll().startsWith("HTTP/1.1 200"));
@@ -329,7 +329,7 @@ private slots:
         QLocalSocket tunnel;
         tunnel.connectToServer(path);
         QVERIFY(tunnel.waitForConnected(5000));
-        tunnel.write(QStringLiteral("CONNECT plain.test:%1 HTTP/1.1\r\n\r\n").arg(m_http->port).toUtf8());
+        tunnel.write(QStringLiteral("CONNECT plain.test:%1 HTTP/1.1\r\n\r\n").arg(m_http->port()).toUtf8());
         QVERIFY(tunnel.waitForReadyRead(5000));
         QCOMPARE(tunnel.readAll(), QByteArray("HTTP/1.1 200 Connection established\r\n\r\n"));
         QTRY_VERIFY(m_proxy->log.find(QStringLiteral("plain.test"), ProxyEvent::Kind::Allowed));

@@ -19,12 +19,12 @@ class TestProxyHttp : public QObject
 private:
     QTemporaryDir m_home;
     QTemporaryDir m_site;
-    std::unique_ptr<HttpUpstream> m_upstream;
+    std::unique_ptr<LocalUpstream> m_upstream;
     std::unique_ptr<ProxyUnderTest> m_proxy;
 
     QString target(const QString &host, const QString &path = QStringLiteral("/hello.txt")) const
     {
-        return QStringLiteral("http://%1:%2%3").arg(host).arg(m_upstream->port).arg(path);
+        return QStringLiteral("http://%1:%2%3").arg(host).arg(m_upstream->port()).arg(path);
     }
     RunResult curl(QStringList arguments) const
     {
@@ -41,8 +41,8 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("hello from upstream\n");
         file.close();
-        m_upstream = std::make_unique<HttpUpstream>();
-        QVERIFY(m_upstream->start(m_site.path(), m_home.path()));
+        m_upstream = std::make_unique<LocalUpstream>();
+        QVERIFY(m_upstream->start(m_site.path()));
     }
 
     void init()
@@ -66,7 +66,7 @@ private slots:
         QCOMPARE(event.sandbox, QStringLiteral("web"));
         QCOMPARE(event.kit, QStringLiteral("node"));
         QCOMPARE(event.protocol, Protocol::Http);
-        QCOMPARE(event.port, m_upstream->port);
+        QCOMPARE(event.port, m_upstream->port());
     }
 
     void theDeciderSeesTheResolvedAddresses()
@@ -186,7 +186,7 @@ private slots:
         QVERIFY(socket.waitForConnected(5000));
         const QByteArray request = QStringLiteral("GET %1 HTTP/1.1\r\nHost: allowed.test:%2\r\n\r\n")
                                        .arg(target(QStringLiteral("allowed.test")))
-                                       .arg(m_upstream->port)
+                                       .arg(m_upstream->port())
                                        .toUtf8();
         const auto exchange = [&]() {
             socket.write(request);
@@ -266,7 +266,7 @@ private slots:
         QTcpSocket idle;
         idle.connectToHost(QHostAddress::LocalHost, proxy.port);
         QVERIFY(idle.waitForConnected(5000));
-        idle.write(QStringLiteral("CONNECT allowed.test:%1 HTTP/1.1\r\n\r\n").arg(m_upstream->port).toUtf8());
+        idle.write(QStringLiteral("CONNECT allowed.test:%1 HTTP/1.1\r\n\r\n").arg(m_upstream->port()).toUtf8());
         QVERIFY(idle.waitForReadyRead(5000));
         QCOMPARE(idle.readAll(), QByteArray("HTTP/1.1 200 Connection established\r\n\r\n"));
         QVERIFY(idle.waitForDisconnected(10000)); // nothing either way: the tunnel is closed

@@ -4,6 +4,8 @@
 // command line, a leaf issuer over them, and an HTTPS upstream on 127.0.0.1 that echoes the
 // request heads it receives and streams server-sent events on /events.
 
+#include "../../support/TlsServer.h"
+
 #include "proxy/InterceptionConfig.h"
 
 #include <QByteArray>
@@ -175,7 +177,7 @@ inline bool decodeChunked(const QByteArray &data, qsizetype &consumed, QByteArra
  * /echo-chunked and /echo-length it echoes as a debugging endpoint or an error page might:
  * see echoEverything().
  */
-class EchoServer : public QTcpServer
+class EchoServer : public test::TlsServer
 {
 public:
     struct Request
@@ -191,17 +193,6 @@ public:
         connect(&m_fallback, &QTimer::timeout, this, [this] { sendEvent(); });
     }
 
-    bool start(const QString &certificateFile, const QString &keyFile)
-    {
-        QFile certificate(certificateFile);
-        QFile key(keyFile);
-        if (!certificate.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
-            return false;
-        m_certificate = QSslCertificate(certificate.readAll());
-        m_key = QSslKey(key.readAll(), QSsl::Ec);
-        return !m_certificate.isNull() && !m_key.isNull() && listen(QHostAddress::LocalHost, 0);
-    }
-
     QList<Request> requests;
     QString redirectTo;
     QStringList *sequence = nullptr; ///< "sent N" entries for /events go here
@@ -215,21 +206,11 @@ public:
     }
 
 protected:
-    void incomingConnection(qintptr descriptor) override
+    void serve(QSslSocket *socket) override
     {
-        auto *socket = new QSslSocket(this);
-        if (!socket->setSocketDescriptor(descriptor)) {
-            delete socket;
-            return;
-        }
-        socket->setLocalCertificate(m_certificate);
-        socket->setPrivateKey(m_key);
-        socket->setPeerVerifyMode(QSslSocket::VerifyNone);
         const int connection = ++m_connections;
         connect(socket, &QSslSocket::encrypted, this, [this] { ++handshakes; });
         connect(socket, &QSslSocket::readyRead, this, [this, socket, connection] { onData(socket, connection); });
-        connect(socket, &QSslSocket::disconnected, socket, &QObject::deleteLater);
-        socket->startServerEncryption();
     }
 
 private:
@@ -341,8 +322,6 @@ private:
         m_fallback.start(5000);
     }
 
-    QSslCertificate m_certificate;
-    QSslKey m_key;
     int m_connections = 0;
     QHash<QSslSocket *, QByteArray> m_buffers;
     QPointer<QSslSocket> m_events;

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock proxy serve` as a user runs it: the real binary in front of a real upstream,
 // reached with real curl.
-#include "PaddockProcess.h"
+#include "CliHome.h"
+#include "LocalUpstream.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
 
-using paddock::test::PaddockHome;
-using paddock::test::Run;
-using paddock::test::Upstream;
+using paddock::test::CliHome;
+using paddock::test::Finished;
+using paddock::test::LocalUpstream;
 
 class TestProxyServe : public QObject
 {
@@ -34,8 +41,8 @@ private:
     }
     QString jsonlPath() const { return m_home.filePath(QStringLiteral("events.jsonl")); }
 
-    PaddockHome m_home;
-    Upstream m_upstream;
+    CliHome m_home;
+    LocalUpstream m_upstream;
     QProcess m_serve;
     QString m_proxy;
 };
@@ -57,24 +64,24 @@ void TestProxyServe::initTestCase()
 
 void TestProxyServe::allowedNamePassesPlainHttp()
 {
-    const Run curl = m_home.curlVia(m_proxy, upstreamUrl(QStringLiteral("upstream.test")));
+    const Finished curl = m_home.curlVia(m_proxy, upstreamUrl(QStringLiteral("upstream.test")));
     QCOMPARE(curl.exitCode, 0);
     QVERIFY2(curl.out.startsWith(QLatin1String("HTTP/1.0 200")) || curl.out.startsWith(QLatin1String("HTTP/1.1 200")),
              qPrintable(curl.out));
-    QVERIFY(curl.out.endsWith(QLatin1String(Upstream::kBody)));
+    QVERIFY(curl.out.endsWith(QLatin1String(LocalUpstream::kBody)));
 }
 
 void TestProxyServe::allowedNamePassesThroughConnect()
 {
-    const Run curl = m_home.curlVia(m_proxy, upstreamUrl(QStringLiteral("upstream.test")), {QStringLiteral("-p")});
+    const Finished curl = m_home.curlVia(m_proxy, upstreamUrl(QStringLiteral("upstream.test")), {QStringLiteral("-p")});
     QCOMPARE(curl.exitCode, 0);
     QVERIFY2(curl.out.contains(QLatin1String("200 Connection established")), qPrintable(curl.out));
-    QVERIFY(curl.out.endsWith(QLatin1String(Upstream::kBody)));
+    QVERIFY(curl.out.endsWith(QLatin1String(LocalUpstream::kBody)));
 }
 
 void TestProxyServe::deniedNameGets403WithReasonAndFix()
 {
-    const Run curl = m_home.curlVia(m_proxy, QStringLiteral("http://denied.test/secret"));
+    const Finished curl = m_home.curlVia(m_proxy, QStringLiteral("http://denied.test/secret"));
     QCOMPARE(curl.exitCode, 0);
     QVERIFY2(curl.out.startsWith(QLatin1String("HTTP/1.1 403")), qPrintable(curl.out));
     static const QRegularExpression reasonHeader(QStringLiteral("(?im)^X-Paddock-Reason: .*denied\\.test.*$"));
@@ -83,7 +90,7 @@ void TestProxyServe::deniedNameGets403WithReasonAndFix()
              qPrintable(curl.out));
 
     // Through CONNECT the refusal is the proxy's answer to the tunnel request.
-    const Run tunnel = m_home.curlVia(m_proxy, QStringLiteral("http://denied.test/"), {QStringLiteral("-p")});
+    const Finished tunnel = m_home.curlVia(m_proxy, QStringLiteral("http://denied.test/"), {QStringLiteral("-p")});
     QVERIFY2(tunnel.out.contains(QLatin1String(" 403")), qPrintable(tunnel.out));
 }
 
@@ -121,18 +128,18 @@ void TestProxyServe::policyAllowAppliesWithoutRestart()
     const QString url = upstreamUrl(QStringLiteral("later.test"));
     QVERIFY(m_home.curlVia(m_proxy, url).out.startsWith(QLatin1String("HTTP/1.1 403")));
 
-    const Run allow = m_home.paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
+    const Finished allow = m_home.paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
                                       QStringLiteral("later.test:%1").arg(m_upstream.port()),
                                       QStringLiteral("--sandbox"), QStringLiteral("web")});
     QVERIFY2(allow.exitCode == 0, qPrintable(allow.err));
     // The proxy is still the same process; it picks the change up from the watched file.
-    QTRY_VERIFY_WITH_TIMEOUT(m_home.curlVia(m_proxy, url).out.endsWith(QLatin1String(Upstream::kBody)), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_home.curlVia(m_proxy, url).out.endsWith(QLatin1String(LocalUpstream::kBody)), 20000);
     QCOMPARE(m_serve.state(), QProcess::Running);
 }
 
 void TestProxyServe::invalidPatternIsUsageError()
 {
-    const Run run = m_home.paddock({QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"),
+    const Finished run = m_home.paddock({QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"),
                                     QStringLiteral("127.0.0.1:0"), QStringLiteral("--allow"), QStringLiteral("*.com")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QLatin1String("'*.com'")), qPrintable(run.err));
@@ -140,7 +147,7 @@ void TestProxyServe::invalidPatternIsUsageError()
     // The reason follows the pattern, after a colon.
     QVERIFY2(run.err.section(QLatin1String("'*.com':"), 1).trimmed().size() > 5, qPrintable(run.err));
 
-    const Run badListen = m_home.paddock(
+    const Finished badListen = m_home.paddock(
         {QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("nowhere")});
     QCOMPARE(badListen.exitCode, 2);
 }
@@ -172,7 +179,7 @@ void TestProxyServe::unixSocketListener()
         response += client.readAll();
     response += client.readAll();
     QVERIFY2(response.startsWith("HTTP/1.0 200") || response.startsWith("HTTP/1.1 200"), response.constData());
-    QVERIFY(response.endsWith(Upstream::kBody));
+    QVERIFY(response.endsWith(LocalUpstream::kBody));
     QVERIFY(paddock::test::terminateCleanly(serve));
 }
 

@@ -33,7 +33,7 @@ class TestProxySocks : public QObject
 private:
     QTemporaryDir m_home;
     QTemporaryDir m_site;
-    std::unique_ptr<HttpUpstream> m_http;
+    std::unique_ptr<LocalUpstream> m_http;
     std::unique_ptr<ProxyUnderTest> m_proxy;
 
     /** @brief A raw SOCKS5 client over a blocking QTcpSocket. */
@@ -70,8 +70,8 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("hello over socks\n");
         file.close();
-        m_http = std::make_unique<HttpUpstream>();
-        QVERIFY(m_http->start(m_site.path(), m_home.path()));
+        m_http = std::make_unique<LocalUpstream>();
+        QVERIFY(m_http->start(m_site.path()));
     }
 
     void init()
@@ -90,7 +90,7 @@ private slots:
         RunResult result = run(QStringLiteral("curl"),
                                {QStringLiteral("-q"), QStringLiteral("--silent"), QStringLiteral("--show-error"),
                                 QStringLiteral("--socks5-hostname"), QStringLiteral("127.0.0.1:%1").arg(m_proxy->port),
-                                QStringLiteral("http://socks.test:%1/hello.txt").arg(m_http->port)},
+                                QStringLiteral("http://socks.test:%1/hello.txt").arg(m_http->port())},
                                m_home.path());
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.out, QByteArray("hello over socks\n"));
@@ -100,7 +100,7 @@ private slots:
         result = run(QStringLiteral("curl"),
                      {QStringLiteral("-q"), QStringLiteral("--silent"), QStringLiteral("--show-error"),
                       QStringLiteral("--socks5-hostname"), QStringLiteral("127.0.0.1:%1").arg(m_proxy->port),
-                      QStringLiteral("http://denied.test:%1/hello.txt").arg(m_http->port)},
+                      QStringLiteral("http://denied.test:%1/hello.txt").arg(m_http->port())},
                      m_home.path());
         QCOMPARE(result.exitCode, 97); // curl: proxy handshake failed
         // curl prints the SOCKS reply code: 2 is "connection not allowed by ruleset".
@@ -111,14 +111,14 @@ private slots:
     void deniedIsNotAllowedByRuleset()
     {
         SocksClient client;
-        QCOMPARE(socksReply(client, domainRequest("denied.test", m_http->port)), 0x02);
+        QCOMPARE(socksReply(client, domainRequest("denied.test", m_http->port())), 0x02);
     }
 
     void ipv4AddressType()
     {
         m_proxy->allowList.allow(QStringLiteral("127.0.0.1"));
         SocksClient client;
-        QCOMPARE(socksReply(client, QByteArray("\x05\x01\x00\x01\x7f\x00\x00\x01", 8) + portBytes(m_http->port)), 0x00);
+        QCOMPARE(socksReply(client, QByteArray("\x05\x01\x00\x01\x7f\x00\x00\x01", 8) + portBytes(m_http->port())), 0x00);
         client.socket.write("GET /hello.txt HTTP/1.0\r\n\r\n");
         QByteArray response;
         while (client.socket.waitForReadyRead(10000))
@@ -162,7 +162,7 @@ private slots:
     void unsupportedCommandAndAddressType()
     {
         SocksClient bind;
-        QCOMPARE(socksReply(bind, domainRequest("socks.test", m_http->port, 0x02)), 0x07);
+        QCOMPARE(socksReply(bind, domainRequest("socks.test", m_http->port(), 0x02)), 0x07);
         SocksClient unknownType;
         QCOMPARE(socksReply(unknownType, QByteArray("\x05\x01\x00\x09", 4)), 0x08);
     }

@@ -3,6 +3,10 @@
 // What the proxy's integration tests share: a Decider over a mutable allow list, an event log
 // the tests can wait on, the engine on a TCP listener, and real local upstreams and clients.
 
+#include "IsolatedHome.h"
+#include "LocalUpstream.h"
+#include "ProcessRun.h"
+
 #include "proxy/ProxyEngine.h"
 
 #include <QDir>
@@ -105,38 +109,21 @@ inline quint16 freePort()
 /** An environment for child processes: no inherited proxy settings, XDG dirs in @p home. */
 inline QProcessEnvironment isolatedEnvironment(const QString &home)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name :
-         {"http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"})
-        env.remove(QString::fromLatin1(name));
+    QProcessEnvironment env = test::isolatedEnvironment(home);
+    test::removeProxySettings(env);
     env.insert(QStringLiteral("HOME"), home);
-    for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
-        env.insert(QString::fromLatin1(name), home + QLatin1Char('/') + QString::fromLatin1(name).toLower());
     return env;
 }
 
 /** @brief The result of running a client program. */
-struct RunResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using RunResult = test::ProcessOutput;
 
 inline RunResult run(const QString &program, const QStringList &arguments, const QString &home, int timeoutMs = 60000)
 {
-    QProcess process;
-    process.setProcessEnvironment(isolatedEnvironment(home));
-    process.start(program, arguments);
-    RunResult result;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
+    test::ProcessOptions options;
+    options.environment = isolatedEnvironment(home);
+    options.timeoutMs = timeoutMs;
+    return test::runProcess(program, arguments, options);
 }
 
 /** Waits until something accepts TCP connections on 127.0.0.1:@p port. */
@@ -154,29 +141,7 @@ inline bool waitForListener(quint16 port, int timeoutMs = 15000)
     return false;
 }
 
-/** @brief `python3 -m http.server` on 127.0.0.1 serving @p dir. */
-class HttpUpstream
-{
-public:
-    bool start(const QString &dir, const QString &home)
-    {
-        port = freePort();
-        m_process.setProcessEnvironment(isolatedEnvironment(home));
-        m_process.start(QStringLiteral("python3"),
-                        {QStringLiteral("-m"), QStringLiteral("http.server"), QString::number(port),
-                         QStringLiteral("--bind"), QStringLiteral("127.0.0.1"), QStringLiteral("--directory"), dir});
-        return m_process.waitForStarted() && waitForListener(port);
-    }
-    ~HttpUpstream()
-    {
-        m_process.kill();
-        m_process.waitForFinished();
-    }
-    quint16 port = 0;
-
-private:
-    QProcess m_process;
-};
+using test::LocalUpstream;
 
 /** @brief The engine on a TCP listener for sandbox "web" running kit "node". */
 struct ProxyUnderTest

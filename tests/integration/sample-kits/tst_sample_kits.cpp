@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sample kits in resources/kits: they validate as they are, the pi kit says what the course
 // says, and the shell kit runs in a real bubblewrap sandbox through the real daemon.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;

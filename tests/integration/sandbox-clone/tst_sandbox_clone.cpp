@@ -3,7 +3,7 @@
 // and its commits come back as branches, while the user's work tree stays as it was. The
 // clone is the sandbox's writing: configuration, hooks and a repository layout leading out of
 // it must neither run anything nor read anything on the host when its commits are fetched.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <QtTest>
 

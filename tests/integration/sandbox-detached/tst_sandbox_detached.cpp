@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A detached sandbox's life through the CLI and the daemon: create, start, ls, logs, exec,
 // the daemon killed and started again under it, stop, rm.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 using paddock::test::Finished;
 using paddock::test::LocalUpstream;

@@ -7,29 +7,38 @@
 
 #include "DockerTestSupport.h"
 
+#include "DaemonProcess.h"
+#include "ProcessRun.h"
+#include "SandboxFixture.h"
+#include "TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLocalSocket>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <memory>
 
-#include <csignal>
-
 namespace paddock::test {
 
-/** @brief What a finished process left. */
-struct DockerFinished
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using DockerFinished = Finished;
+
+/**
+ * Sets @p fixture up in initTestCase(): skips the test when the machine has no usable engine
+ * and fails it when anything else went wrong. What follows the fixture goes to its setUp().
+ */
+#define PADDOCK_SET_UP_DOCKER_FIXTURE(fixture, ...)                                                                    \
+    do {                                                                                                               \
+        bool skip_ = false;                                                                                            \
+        const QString problem_ = (fixture).setUp(&skip_ __VA_OPT__(, ) __VA_ARGS__);                                   \
+        if (skip_)                                                                                                     \
+            QSKIP(qPrintable(problem_));                                                                               \
+        QVERIFY2(problem_.isEmpty(), qPrintable(problem_));                                                            \
+    } while (false)
 
 /**
  * @brief One isolated Paddock installation using the Docker engine: XDG directories in a
@@ -58,8 +67,7 @@ public:
         m_env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
         m_env.remove(QStringLiteral("JOURNAL_STREAM"));
         // The test process talks to the daemon too: the same directories.
-        for (const char *name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
-            qputenv(name, m_env.value(QLatin1String(name)).toLocal8Bit());
+        useXdgOf(m_env);
 
         m_image = tests::docker::uniqueName(QStringLiteral("paddock-test/sandbox")) + QStringLiteral(":1");
         QTemporaryDir context;
@@ -78,7 +86,7 @@ public:
 
     ~DockerSandboxFixture()
     {
-        if (m_daemon) {
+        if (m_daemon.process()) {
             // Containers outlive the daemon by design; the test's own must not outlive the test.
             paddock({QStringLiteral("rm"), QStringLiteral("--all"), QStringLiteral("--force")});
             stopDaemon();
@@ -122,17 +130,11 @@ public:
 
     DockerFinished run(const QString &program, const QStringList &arguments, int timeoutMs = 180000)
     {
-        QProcess process;
-        process.setProcessEnvironment(m_env);
-        process.setWorkingDirectory(workspace());
-        process.start(program, arguments);
-        process.closeWriteChannel();
-        if (!process.waitForFinished(timeoutMs)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+        ProcessOptions options;
+        options.environment = m_env;
+        options.workingDirectory = workspace();
+        options.timeoutMs = timeoutMs;
+        return runText(program, arguments, options);
     }
     DockerFinished paddock(const QStringList &arguments) { return run(QStringLiteral(PADDOCK_BIN), arguments); }
 
@@ -150,57 +152,20 @@ public:
     /** The sandboxes `paddock ls --json` lists, by name. */
     QHash<QString, QJsonObject> listed()
     {
-        const DockerFinished ls = paddock({QStringLiteral("ls"), QStringLiteral("--json")});
-        QHash<QString, QJsonObject> result;
-        for (const QJsonValue &value : QJsonDocument::fromJson(ls.out.toUtf8()).array())
-            result.insert(value.toObject().value(QLatin1String("name")).toString(), value.toObject());
-        return result;
+        return sandboxesByName(paddock({QStringLiteral("ls"), QStringLiteral("--json")}).out);
     }
 
-    bool startDaemon()
-    {
-        m_daemon = std::make_unique<QProcess>();
-        m_daemon->setProcessEnvironment(m_env);
-        m_daemon->setStandardOutputFile(path(QStringLiteral("paddockd.out")), QIODevice::Append);
-        m_daemon->setStandardErrorFile(path(QStringLiteral("paddockd.out")), QIODevice::Append);
-        m_daemon->start(QStringLiteral(PADDOCKD_BIN), {QStringLiteral("--foreground")});
-        if (!m_daemon->waitForStarted(5000))
-            return false;
-        return QTest::qWaitFor([this] { return accepts() || m_daemon->state() == QProcess::NotRunning; }, 20000) &&
-               m_daemon->state() == QProcess::Running;
-    }
-
-    void stopDaemon()
-    {
-        if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
-            m_daemon->terminate();
-            if (!m_daemon->waitForFinished(10000)) {
-                ::kill(pid_t(m_daemon->processId()), SIGKILL);
-                m_daemon->waitForFinished(10000);
-            }
-        }
-    }
-
-    QString daemonLog() const
-    {
-        QFile file(path(QStringLiteral("paddockd.out")));
-        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-    }
+    bool startDaemon() { return m_daemon.start(m_env, socketPath(), path(QStringLiteral("paddockd.out"))); }
+    void stopDaemon() { m_daemon.stop(); }
+    QString daemonLog() const { return QString::fromUtf8(readFile(path(QStringLiteral("paddockd.out")))); }
 
 private:
-    bool accepts() const
-    {
-        QLocalSocket probe;
-        probe.connectToServer(socketPath());
-        return probe.waitForConnected(100);
-    }
-
     QTemporaryDir m_root;
     QProcessEnvironment m_env;
     runtime::docker::DockerClient m_client{tests::docker::testEndpoint()};
     QString m_image;
     QStringList m_images;
-    std::unique_ptr<QProcess> m_daemon;
+    DaemonProcess m_daemon;
 };
 
 } // namespace paddock::test

@@ -25,11 +25,7 @@ private:
 void TestSandboxDocker::initTestCase()
 {
     m_fixture = std::make_unique<DockerSandboxFixture>();
-    bool skip = false;
-    const QString problem = m_fixture->setUp(&skip);
-    if (skip)
-        QSKIP(qPrintable(problem));
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture);
     m_kit = m_fixture->writeKit(QStringLiteral("kit"), QStringLiteral("boxed"), m_fixture->imageTag(),
                                 QStringLiteral("echo hello from the container; echo to stderr >&2; exit 5"));
     QVERIFY(!m_kit.isEmpty());

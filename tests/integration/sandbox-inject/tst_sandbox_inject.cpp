@@ -4,8 +4,8 @@
 // `paddock ca trust`, its names led to 127.0.0.1 by the policy's resolver overrides) that
 // records the request heads it receives and streams server-sent events.
 #include "../proxy-inject/InjectTestSupport.h"
-#include "../sandbox-support/SandboxFixture.h"
-#include "../secrets-support/KeyringSession.h"
+#include "SandboxFixture.h"
+#include "KeyringSession.h"
 
 #include "api/DaemonConnection.h"
 
@@ -613,12 +613,6 @@ void TestSandboxInject::keyIsInNoFile()
                         [](const QString &p) { return p.contains(QLatin1String("/sandbox-credentials/")); }));
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSandboxInject test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxInject, QCoreApplication)
 
 #include "tst_sandbox_inject.moc"

@@ -4,7 +4,8 @@
 // sentinel. The image is built here from scratch: busybox and the host's curl with its libraries.
 #include "../docker-support/DockerTestSupport.h"
 #include "../proxy-inject/InjectTestSupport.h"
-#include "../secrets-support/KeyringSession.h"
+#include "IsolatedHome.h"
+#include "KeyringSession.h"
 
 #include "policy/PolicyStore.h"
 
@@ -71,14 +72,10 @@ void TestSandboxInjectDocker::initTestCase()
     const Result<QString> built = m_client.buildImage(build);
     QVERIFY2(built, qPrintable(built.errorMessage()));
 
-    for (const char *dir : {"config/paddock", "state", "data", "run", "workspace", "kit", "certs"})
+    for (const char *dir : {"config/paddock", "workspace", "kit", "certs"})
         QDir().mkpath(path(QLatin1String(dir)));
-    m_env = QProcessEnvironment::systemEnvironment();
-    for (const auto &[name, dir] : {std::pair{"XDG_CONFIG_HOME", "config"}, std::pair{"XDG_STATE_HOME", "state"},
-                                    std::pair{"XDG_DATA_HOME", "data"}, std::pair{"XDG_RUNTIME_DIR", "run"}}) {
-        m_env.insert(QLatin1String(name), path(QLatin1String(dir)));
-        qputenv(name, path(QLatin1String(dir)).toLocal8Bit());
-    }
+    m_env = paddock::test::isolatedEnvironment(m_root.path(), paddock::test::XdgFolders::shortNames());
+    paddock::test::useXdgOf(m_env);
     m_env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
     m_env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
     m_env.remove(QStringLiteral("JOURNAL_STREAM"));
@@ -210,12 +207,6 @@ void TestSandboxInjectDocker::keyReachesTheUpstreamFromAContainer()
              m_upstream.requests.last().head.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSandboxInjectDocker test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxInjectDocker, QCoreApplication)
 
 #include "tst_sandbox_inject_docker.moc"

@@ -2,7 +2,7 @@
 // Learning mode through the CLI and the daemon: a host no rule allows passes while a sandbox
 // is learning and is recorded as learned; `paddock policy propose` folds sibling hosts into
 // one pattern, and `--apply` makes the next request pass with learning off.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "events/EventStore.h"
 

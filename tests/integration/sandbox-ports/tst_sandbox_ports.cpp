@@ -2,7 +2,7 @@
 // A kit's `ports` published on the host for a bubblewrap sandbox: a real busybox httpd inside
 // a sandbox that has no network of its own, reached with curl on the address `paddock ls`
 // shows, through paddock-init and the daemon.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "PortsTestSupport.h"
 
 #include <QTcpSocket>

@@ -30,11 +30,7 @@ private:
 void TestSandboxPortsDocker::initTestCase()
 {
     m_fixture = std::make_unique<DockerSandboxFixture>();
-    bool skip = false;
-    const QString problem = m_fixture->setUp(&skip);
-    if (skip)
-        QSKIP(qPrintable(problem));
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture);
 
     const QString www = m_fixture->workspace() + QStringLiteral("/www");
     QVERIFY(paddock::test::writePage(www));

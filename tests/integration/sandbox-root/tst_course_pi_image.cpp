@@ -4,7 +4,7 @@
 // internet: FROM scratch, the Node and Pi that tests/support/install-pi.sh fetched from npm,
 // and the libraries Node loads, built by the local engine, saved, and loaded with `paddock
 // template load`. Run as an ordinary user (AS_USER).
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <QDirIterator>
 #include <QStandardPaths>

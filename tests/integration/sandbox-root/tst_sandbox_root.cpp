@@ -2,7 +2,7 @@
 // A bubblewrap sandbox's own root, with the real daemon, CLI, bwrap, fuse-overlayfs and, for
 // the image, a local Docker engine: run as an ordinary user (AS_USER).
 #include "../../unit/image-store/ArchiveBuilder.h"
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "RootKits.h"
 
 #include <QStandardPaths>
@@ -26,16 +26,6 @@ private slots:
     void devicesStayOutOfTheStore();
 
 private:
-    QString writeKit(const QString &dir, const char *spec)
-    {
-        const QString path = m_fixture->path(dir);
-        QDir().mkpath(path);
-        QFile file(path + QStringLiteral("/spec.yaml"));
-        if (!file.open(QIODevice::WriteOnly))
-            return {};
-        file.write(spec);
-        return path;
-    }
     Finished run(const QString &kit, const QString &name, const QStringList &command = {})
     {
         QStringList arguments{QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), name,
@@ -80,7 +70,7 @@ void TestSandboxRoot::initTestCase()
 
 void TestSandboxRoot::installedToolStays()
 {
-    const QString kit = writeKit(QStringLiteral("tool-kit"), kToolKit);
+    const QString kit = m_fixture->writeKit(QStringLiteral("tool-kit"), kToolKit);
     const QString name = QStringLiteral("tool");
     const Finished first = run(kit, name);
     QVERIFY2(first.exitCode == 0, qPrintable(first.err + m_fixture->daemonLog()));
@@ -159,7 +149,7 @@ void TestSandboxRoot::imageFromDockerSaveIsTheBase()
     const Finished listed = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls")});
     QVERIFY2(listed.out.contains(QLatin1String("store")), qPrintable(listed.out));
 
-    const QString kit = writeKit(QStringLiteral("image-kit"), kImageKit);
+    const QString kit = m_fixture->writeKit(QStringLiteral("image-kit"), kImageKit);
     const QString name = QStringLiteral("image");
     // Nothing in the kit says what runs: the image's Cmd, with the image's Env.
     const Finished first = run(kit, name);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock run` in the foreground, as a user runs it: the real daemon hosting the proxy, a real
 // bubblewrap sandbox built from a kit, real curl inside it.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 

@@ -2,8 +2,8 @@
 // A sandbox a person lives in, as an ordinary user (run by tests/support/run-as-user.sh):
 // it outlives its agent, terminals attach to the agent and leave, commands run beside it as
 // the agent's user or root, and nothing inside can reach or stop the session channel.
-#include "../sandbox-support/SandboxFixture.h"
-#include "../sandbox-support/Terminal.h"
+#include "SandboxFixture.h"
+#include "Terminal.h"
 
 #include <QJsonObject>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A kit's setup block: install commands once at creation, startup commands at every start
 // (a background one detached), setup files written into the home, refused elsewhere.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 #include "SetupKits.h"
 
 using paddock::test::Finished;
@@ -19,16 +19,6 @@ private slots:
     void failedInstallLeavesNoSandbox();
 
 private:
-    QString writeKit(const QString &dir, const char *spec)
-    {
-        const QString path = m_fixture->path(dir);
-        QDir().mkpath(path);
-        QFile file(path + QStringLiteral("/spec.yaml"));
-        if (!file.open(QIODevice::WriteOnly))
-            return {};
-        file.write(spec);
-        return path;
-    }
     Finished run(const QString &kit, const QString &name, const QString &script)
     {
         return m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), name,
@@ -46,7 +36,7 @@ void TestSandboxSetup::initTestCase()
 
 void TestSandboxSetup::installRunsOnceAndStartupEveryTime()
 {
-    const QString kit = writeKit(QStringLiteral("setup-kit"), kSetupKit);
+    const QString kit = m_fixture->writeKit(QStringLiteral("setup-kit"), kSetupKit);
     // The background startup command runs beside the program, which waits for its file.
     const QString script = QStringLiteral("until [ -e \"$HOME/background.txt\" ]; do sleep 0.05; done; "
                                           "cat \"$HOME/installed.txt\" \"$HOME/startups.txt\" \"$HOME/background.txt\" "
@@ -71,7 +61,7 @@ void TestSandboxSetup::installRunsOnceAndStartupEveryTime()
 
 void TestSandboxSetup::failedInstallLeavesNoSandbox()
 {
-    const QString kit = writeKit(QStringLiteral("failing-kit"), kFailingKit);
+    const QString kit = m_fixture->writeKit(QStringLiteral("failing-kit"), kFailingKit);
     const Finished create =
         m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
                             QStringLiteral("broken"), m_fixture->workspace()});

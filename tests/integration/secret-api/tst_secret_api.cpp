@@ -4,10 +4,10 @@
 // socket and comes back only masked; it is in no reply, no file and no log line.
 #include "DaemonFixture.h"
 #include "KeyringSession.h"
+#include "TestFiles.h"
 
 #include "api/DaemonConnection.h"
 
-#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,19 +21,7 @@ namespace {
 const QString kKey = QStringLiteral("sk-test-Zq8Wm3Rt6Yp1Ls9Kd4Hf7Gb2");
 const QString kSandboxKey = QStringLiteral("ghp_Mn5Bv8Cx2Zl7Kj4Hg1Fd9Sa6Qw3");
 
-/** Every file under @p root whose bytes contain @p needle. */
-QStringList filesContaining(const QString &root, const QByteArray &needle)
-{
-    QStringList found;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly) && file.readAll().contains(needle))
-            found << path;
-    }
-    return found;
-}
+using paddock::test::filesContaining;
 
 QString compact(const Reply &reply)
 {
@@ -380,12 +368,6 @@ void TestSecretApi::noKeychainSaysWhatToInstall()
     connection.close();
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretApi test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretApi, QCoreApplication)
 
 #include "tst_secret_api.moc"

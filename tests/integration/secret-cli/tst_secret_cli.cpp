@@ -2,7 +2,8 @@
 // `paddock secret set|ls|rm` as a user runs them: the real binary against a real GNOME Keyring
 // on a private session bus. The key goes in through stdin or a prompt that does not echo, is
 // shown only masked, and is written to no file and printed by no command.
-#include "CliHarness.h"
+#include "CliHome.h"
+#include "TestFiles.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
@@ -311,12 +312,6 @@ void TestSecretCli::helpDescribesEachCommand()
     QVERIFY2(help.outText().contains(mentions), help.out.constData());
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretCli test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretCli, QCoreApplication)
 
 #include "tst_secret_cli.moc"

@@ -2,7 +2,8 @@
 // `paddock secret test SERVICE`: one request through the proxy's injection, as a sandbox's
 // would go, to a local HTTPS provider that accepts one key and refuses any other with 401.
 #include "../proxy-inject/InjectTestSupport.h"
-#include "../secrets-support/KeyringSession.h"
+#include "IsolatedHome.h"
+#include "KeyringSession.h"
 
 #include "policy/PolicyStore.h"
 
@@ -17,30 +18,15 @@ using paddock::proxy::testing::CertificateFactory;
 namespace {
 
 /** @brief An HTTPS "provider": 200 for `Authorization: Bearer <accepted>`, 401 otherwise. */
-class Provider : public QTcpServer
+class Provider : public paddock::test::TlsServer
 {
 public:
     QByteArray accepted;
     QList<QByteArray> heads;
 
-    bool start(const QString &certificateFile, const QString &keyFile)
-    {
-        QFile certificate(certificateFile);
-        QFile key(keyFile);
-        if (!certificate.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
-            return false;
-        m_certificate = QSslCertificate(certificate.readAll());
-        m_key = QSslKey(key.readAll(), QSsl::Ec);
-        return listen(QHostAddress::LocalHost, 0);
-    }
-
 protected:
-    void incomingConnection(qintptr descriptor) override
+    void serve(QSslSocket *socket) override
     {
-        auto *socket = new QSslSocket(this);
-        socket->setSocketDescriptor(descriptor);
-        socket->setLocalCertificate(m_certificate);
-        socket->setPrivateKey(m_key);
         connect(socket, &QSslSocket::readyRead, this, [this, socket] {
             m_buffer += socket->readAll();
             const qsizetype end = m_buffer.indexOf("\r\n\r\n");
@@ -53,13 +39,9 @@ protected:
             socket->write(ok ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
                              : "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
         });
-        connect(socket, &QSslSocket::disconnected, socket, &QObject::deleteLater);
-        socket->startServerEncryption();
     }
 
 private:
-    QSslCertificate m_certificate;
-    QSslKey m_key;
     QByteArray m_buffer;
 };
 
@@ -99,11 +81,9 @@ void TestSecretTest::initTestCase()
     if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
         QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
     QVERIFY(m_root.isValid());
-    for (const char *dir : {"config", "state", "data", "run", "certs", "kit"})
+    for (const char *dir : {"certs", "kit"})
         QDir().mkpath(m_root.filePath(QLatin1String(dir)));
-    for (const auto &[name, dir] : {std::pair{"XDG_CONFIG_HOME", "config"}, std::pair{"XDG_STATE_HOME", "state"},
-                                    std::pair{"XDG_DATA_HOME", "data"}, std::pair{"XDG_RUNTIME_DIR", "run"}})
-        qputenv(name, m_root.filePath(QLatin1String(dir)).toLocal8Bit());
+    paddock::test::useXdgOf(paddock::test::isolatedEnvironment(m_root.path(), paddock::test::XdgFolders::shortNames()));
 
     m_certificates = std::make_unique<CertificateFactory>(m_root.filePath(QStringLiteral("certs")));
     QVERIFY(m_certificates->makeAuthority(QStringLiteral("ca"), QStringLiteral("Secret Test CA")));
@@ -219,12 +199,6 @@ void TestSecretTest::urlOutsideTheKitsDomainsIsRefused()
     QCOMPARE(m_provider.heads.size(), before);
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestSecretTest test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSecretTest, QCoreApplication)
 
 #include "tst_secret_test.moc"

@@ -3,6 +3,7 @@
 // reused, never on disk, rotated on request; leaf certificates checked with the openssl
 // command-line tool the way a TLS client would; trust bundles for sandboxes and the
 // upstream authorities a user adds.
+#include "IsolatedHome.h"
 #include "KeyringSession.h"
 
 #include "secrets/SecretStore.h"
@@ -104,8 +105,7 @@ void TestSecretsCa::init()
 {
     m_home = std::make_unique<QTemporaryDir>();
     QVERIFY(m_home->isValid());
-    for (const char *variable : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
-        qputenv(variable, QFile::encodeName(m_home->filePath(QString::fromLatin1(variable))));
+    paddock::test::useXdgOf(paddock::test::isolatedEnvironment(m_home->path()));
     m_store = std::make_unique<SecretStore>();
     m_authority = std::make_unique<LocalAuthority>(m_store.get());
     QString error;

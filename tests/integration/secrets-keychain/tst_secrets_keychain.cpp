@@ -3,10 +3,10 @@
 // removed globally and per sandbox, listed by name only, never written to any file, and a
 // missing keychain explained in words a person can act on.
 #include "KeyringSession.h"
+#include "TestFiles.h"
 
 #include "secrets/SecretStore.h"
 
-#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -19,19 +19,7 @@ namespace {
 const QByteArray kKey = "sk-ant-api03-Zq7v9LpXw2Rt5Ny8Kc3Bm6Hd1Fg4Js0Qa";
 const QByteArray kOtherKey = "ghp_4f9T2kLmQ8rVz1Xc7Nb3Wd6Hy0Pj5Sa";
 
-/** Every file under @p root whose bytes contain @p needle. */
-QStringList filesContaining(const QString &root, const QByteArray &needle)
-{
-    QStringList found;
-    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly) && file.readAll().contains(needle))
-            found << path;
-    }
-    return found;
-}
+using paddock::test::filesContaining;
 
 /** Child mode: probe and read with whatever session bus the environment names. */
 int probeChild()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock shim`: the launcher it writes, what it refuses to touch, and a shim typed in a project
 // folder running its command inside a real bubblewrap sandbox through the real daemon.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <csignal>
 

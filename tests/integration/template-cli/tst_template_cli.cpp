@@ -57,11 +57,7 @@ QJsonArray TestTemplateCli::listedImages()
 void TestTemplateCli::initTestCase()
 {
     m_fixture = std::make_unique<DockerSandboxFixture>();
-    bool skip = false;
-    const QString problem = m_fixture->setUp(&skip);
-    if (skip)
-        QSKIP(qPrintable(problem));
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture);
     m_tag = uniqueName(QStringLiteral("paddock-test/kit-built")) + QStringLiteral(":1");
     m_kit = writeBuildableKit(QStringLiteral("built-kit"), QStringLiteral("built"), m_tag);
     QVERIFY(!m_kit.isEmpty());

@@ -2,7 +2,7 @@
 // `paddock verify NAME` and the daemon's `sandbox.verify` it calls, the course's checklist,
 // against real bubblewrap sandboxes run by the real daemon, as an ordinary user: all green on a
 // sound sandbox with an event per check, and the right check red when one thing is wrong.
-#include "../sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 
@@ -53,7 +53,6 @@ private:
     /** Starts a detached sandbox of @p kit on @p workspace that sleeps until removed. */
     bool startSleeping(const QString &name, const QString &kit, const QString &workspace);
     Finished verify(const QString &name, bool json = true);
-    QString writeKit(const QString &folder, const QByteArray &spec);
 
     std::unique_ptr<SandboxFixture> m_fixture;
 };
@@ -81,16 +80,6 @@ Finished TestVerify::verify(const QString &name, bool json)
     if (json)
         arguments << QStringLiteral("--json");
     return m_fixture->paddock(arguments);
-}
-
-QString TestVerify::writeKit(const QString &folder, const QByteArray &spec)
-{
-    const QString dir = m_fixture->path(folder);
-    QDir().mkpath(dir);
-    QFile file(dir + QStringLiteral("/spec.yaml"));
-    if (!file.open(QIODevice::WriteOnly) || file.write(spec) != spec.size())
-        return {};
-    return dir;
 }
 
 void TestVerify::soundSandboxPassesEveryCheck()
@@ -195,7 +184,7 @@ void TestVerify::daemonMethodRefusesWhatItCannotCheck()
 void TestVerify::variableHoldingAKeyFailsTheCredentialCheck()
 {
     // A kit that hands the key itself to the sandbox, as a plain container would.
-    const QString kit = writeKit(QStringLiteral("leaky-kit"), R"(schemaVersion: "2"
+    const QString kit = m_fixture->writeKit(QStringLiteral("leaky-kit"), R"(schemaVersion: "2"
 kind: sandbox
 name: leaky
 sandbox:

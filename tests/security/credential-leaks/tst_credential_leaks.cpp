@@ -5,8 +5,8 @@
 // case tries to make the proxy send the key somewhere it should not, or keep sending it after
 // the person took it back, and checks that no byte of the key went there.
 #include "../../integration/proxy-inject/InjectTestSupport.h"
-#include "../../integration/secrets-support/KeyringSession.h"
-#include "../../support/AttackSupport.h"
+#include "KeyringSession.h"
+#include "AttackSupport.h"
 
 #include <QUuid>
 
@@ -263,12 +263,6 @@ void TestCredentialLeaks::keyIsNowhereInside()
     QVERIFY(!run.err.contains(QString::fromLatin1(m_key)));
 }
 
-int main(int argc, char **argv)
-{
-    paddock::secrets::test::enterPrivateKeyring(argc, argv);
-    QCoreApplication app(argc, argv);
-    TestCredentialLeaks test;
-    return QTest::qExec(&test, argc, argv);
-}
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestCredentialLeaks, QCoreApplication)
 
 #include "tst_credential_leaks.moc"

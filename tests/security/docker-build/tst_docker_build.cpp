@@ -4,7 +4,7 @@
 // real CLI, daemon and Docker Engine, as an ordinary user in the group docker; the engine is
 // reached through a relay that records what the daemon asked of it. The RUN step aims at a
 // server on one of the host's own addresses, which records that nothing arrived.
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include <QLocalSocket>
 #include <QNetworkInterface>

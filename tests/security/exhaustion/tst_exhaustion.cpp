@@ -5,7 +5,7 @@
 // hundred. Each stays the attacker's own problem: the disk, the daemon's memory and descriptors,
 // and the other sandboxes' lookups are not touched.
 #include "../../integration/sandbox-ports/PortsTestSupport.h"
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include "runtime/SandboxLog.h"
 

@@ -4,7 +4,7 @@
 // accepted silently. Each case makes the real attempt through the real CLI and daemon: without
 // approval nothing is created and nothing is recorded; once approved, a real sandbox reaches a
 // loopback server on this computer through the proxy, and a withdrawn approval stops it again.
-#include "../../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 

@@ -4,7 +4,7 @@
 // processes, read their memory or environment, signal them; and the same against the sandbox's
 // supervisor, which holds the session channel. The probe shows it can do each of these to a
 // process of its own, so a refusal is the boundary's and not the probe's.
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include <QCoreApplication>
 

@@ -5,7 +5,7 @@
 // ones of the bundle fuzz corpus (tests/fuzz/bundle-import/corpus), which the fuzzer replays as
 // well; here each goes through the real `paddock bundle import` as an ordinary user. Each is
 // refused with a reason, and nothing is written anywhere.
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

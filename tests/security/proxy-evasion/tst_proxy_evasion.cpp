@@ -5,7 +5,7 @@
 // own addresses (127.0.0.1, 169.254.169.254) spelled in decimal, octal, hex and short forms or
 // reached through names that resolve to them, request smuggling, and heads too large or too slow.
 // An upstream on the host's loopback records every byte: only the honest requests reach it.
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 using paddock::test::Finished;
 using paddock::test::RecordingServer;

@@ -2,7 +2,7 @@
 // Attacks from inside a real bubblewrap sandbox, as an ordinary user: the kernel interfaces a
 // coding agent has no use for are refused by the sandbox's seccomp filter, whatever user the
 // session runs as, and a fork bomb stops at the sandbox's process limit instead of the desktop's.
-#include "../../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <QtTest>
 

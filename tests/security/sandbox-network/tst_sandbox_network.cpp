@@ -4,7 +4,7 @@
 // host's resolver and to the outside, UDP, raw ICMP, and the host's unix sockets (X11 by path
 // and abstract name, the D-Bus buses, Docker, the keyring's control socket, the daemon's own).
 // Each attempt is made by a probe inside; servers on the host record that nothing reached them.
-#include "../../support/AttackSupport.h"
+#include "AttackSupport.h"
 
 #include <QNetworkInterface>
 #include <QUdpSocket>

@@ -4,7 +4,7 @@
 // the sandbox could rewrite its own policy and read ~/.ssh. Each case makes the real attempt
 // through the real CLI and daemon as an ordinary user, and checks it is refused with the reason
 // and that nothing was written.
-#include "../../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <QCryptographicHash>
 #include <QtTest>

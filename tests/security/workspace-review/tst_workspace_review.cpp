@@ -3,7 +3,7 @@
 // .envrc, .vscode/ tasks, a Makefile, CI). The first four stay read-only inside; every one that
 // changes is listed by `paddock review` with a diff and can be put back. As an ordinary user,
 // with a real git repository and a real bubblewrap sandbox.
-#include "../../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include <QtTest>
 

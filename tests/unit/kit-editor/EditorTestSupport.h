@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Helpers shared by the kit editor tests: the real kits, and line-level diffs.
+// Helpers shared by the kit editor tests: the real kits, and line-level diffs (the support
+// library's, with a count of changed lines).
+
+#include "TestFiles.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -28,39 +31,9 @@ inline QStringList fixtureSpecs(const QStringList &sets)
     return specs;
 }
 
-inline QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
-/** Lines split on "\n", each keeping any "\r", so a CRLF change shows as a changed line. */
-inline QList<QByteArray> linesOf(const QByteArray &text)
-{
-    QList<QByteArray> lines = text.split('\n');
-    if (text.endsWith('\n'))
-        lines.removeLast();
-    return lines;
-}
-
-/** The lines of @p after that are not in @p before, when @p before is @p after minus them in order. */
-inline std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByteArray &after)
-{
-    const QList<QByteArray> a = linesOf(before);
-    const QList<QByteArray> b = linesOf(after);
-    qsizetype prefix = 0;
-    while (prefix < a.size() && prefix < b.size() && a.at(prefix) == b.at(prefix))
-        ++prefix;
-    qsizetype suffix = 0;
-    while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-           a.at(a.size() - 1 - suffix) == b.at(b.size() - 1 - suffix))
-        ++suffix;
-    if (prefix + suffix != a.size())
-        return std::nullopt; // something of the original changed or went away
-    return b.mid(prefix, b.size() - prefix - suffix);
-}
+using ::paddock::test::addedLines;
+using ::paddock::test::linesOf;
+using ::paddock::test::readFile;
 
 /** Number of lines that differ between two texts with the same line count (-1 otherwise). */
 inline int changedLineCount(const QByteArray &before, const QByteArray &after)

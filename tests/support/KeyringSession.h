@@ -5,11 +5,9 @@
 // tests never see (or write into) the keyring of the person running them and need nothing
 // set up around them. Used as:
 //
-//     int main(int argc, char **argv)
-//     {
-//         paddock::secrets::test::enterPrivateKeyring(argc, argv);
-//         ...QTest::qExec...
-//     }
+//     PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestClass, QCoreApplication)
+//
+// or, for a main() of its own, paddock::secrets::test::enterPrivateKeyring(argc, argv) first.
 
 #include <QByteArray>
 #include <QStandardPaths>
@@ -91,3 +89,13 @@ inline void enterPrivateKeyring(int argc, char **argv)
 }
 
 } // namespace paddock::secrets::test
+
+/** main() of a Qt test that runs in a private keyring session (see enterPrivateKeyring()). */
+#define PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestClass, ApplicationClass)                                              \
+    int main(int argc, char **argv)                                                                                    \
+    {                                                                                                                  \
+        paddock::secrets::test::enterPrivateKeyring(argc, argv);                                                       \
+        ApplicationClass app(argc, argv);                                                                              \
+        TestClass test;                                                                                                \
+        return QTest::qExec(&test, argc, argv);                                                                        \
+    }
