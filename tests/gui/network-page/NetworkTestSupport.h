@@ -5,7 +5,7 @@
 // upstream reached through resolver overrides) with one running sandbox, and a way to make
 // that sandbox be refused.
 
-#include "../../integration/sandbox-support/SandboxFixture.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 
