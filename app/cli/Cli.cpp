@@ -11,9 +11,9 @@ Command rootCommand()
 {
     Command root;
     root.name = QStringLiteral("paddock");
-    root.description = QStringLiteral(
-        "Paddock runs coding agents in sandboxes whose only way out is a filtering proxy.\n"
-        "Without a command, paddock opens the desktop application.");
+    root.description =
+        QStringLiteral("Paddock runs coding agents in sandboxes whose only way out is a filtering proxy.\n"
+                       "Without a command, paddock opens the desktop application.");
     root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
     root.subcommands << sessionCommands() << sandboxCommands() << reviewCommand();
     root.subcommands << templateCommand();
@@ -30,7 +30,8 @@ int run(const QStringList &arguments)
     // The libraries log their progress for the daemon's log; a command's output is its own.
     if (qEnvironmentVariableIsEmpty("PADDOCK_DEBUG"))
         QLoggingCategory::setFilterRules(QStringLiteral("paddock.*.debug=false\npaddock.*.info=false"));
-    if (arguments.size() == 1 && (arguments.first() == QLatin1String("--version") || arguments.first() == QLatin1String("-V"))) {
+    if (arguments.size() == 1 &&
+        (arguments.first() == QLatin1String("--version") || arguments.first() == QLatin1String("-V"))) {
         out() << "paddock " << kVersion << '\n';
         out().flush();
         return ExitOk;

@@ -77,7 +77,10 @@ void printHelp(const Command &command, const QString &path)
     s.flush();
 }
 
-bool isHelp(const QString &arg) { return arg == QLatin1String("-h") || arg == QLatin1String("--help"); }
+bool isHelp(const QString &arg)
+{
+    return arg == QLatin1String("-h") || arg == QLatin1String("--help");
+}
 
 int dispatchAt(const Command &command, const QString &path, QStringList args)
 {

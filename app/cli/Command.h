@@ -42,8 +42,8 @@ struct Command
     QString summary;     ///< one line, shown in the parent's help
     QString description; ///< paragraphs shown in this command's --help
     QList<QCommandLineOption> options;
-    QString positionalSyntax;                       ///< e.g. "DIR..." in the usage line
-    QList<QPair<QString, QString>> positionalHelp;  ///< name and meaning of each argument
+    QString positionalSyntax;                      ///< e.g. "DIR..." in the usage line
+    QList<QPair<QString, QString>> positionalHelp; ///< name and meaning of each argument
     int minPositional = 0;
     int maxPositional = -1; ///< -1: no upper bound
     /// `exec NAME CMD -x`: everything after the first positional belongs to it.

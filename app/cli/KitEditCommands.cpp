@@ -141,14 +141,14 @@ Command isolationCommand()
     Command command;
     command.name = QStringLiteral("isolation");
     command.summary = QStringLiteral("Show or set the least isolation of a kit's sandboxes.");
-    command.description = QStringLiteral(
-        "With LEVEL gvisor, every sandbox made from KIT runs under gVisor (a kernel of its own,\n"
-        "through the Docker engine's runsc runtime): 'run' and 'create' choose it when no\n"
-        "--isolation is given, and refuse a lower one. LEVEL container lifts the setting.\n"
-        "Without LEVEL, prints the setting.\n"
-        "\n"
-        "The setting is Paddock's, kept in kit-settings.yaml in its configuration folder, so the\n"
-        "kit's spec.yaml stays as Docker Sandboxes reads it.");
+    command.description =
+        QStringLiteral("With LEVEL gvisor, every sandbox made from KIT runs under gVisor (a kernel of its own,\n"
+                       "through the Docker engine's runsc runtime): 'run' and 'create' choose it when no\n"
+                       "--isolation is given, and refuse a lower one. LEVEL container lifts the setting.\n"
+                       "Without LEVEL, prints the setting.\n"
+                       "\n"
+                       "The setting is Paddock's, kept in kit-settings.yaml in its configuration folder, so the\n"
+                       "kit's spec.yaml stays as Docker Sandboxes reads it.");
     command.positionalSyntax = QStringLiteral("KIT [LEVEL]");
     command.positionalHelp = {{QStringLiteral("KIT"), kitArgumentHelp()},
                               {QStringLiteral("LEVEL"), QStringLiteral("container or gvisor.")}};

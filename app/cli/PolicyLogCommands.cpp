@@ -63,13 +63,13 @@ int runDenials(const Invocation &call)
     for (const QJsonValue &value : denials) {
         const QJsonObject denial = value.toObject();
         const QString sandbox = denial.value(QLatin1String("sandbox")).toString();
-        rows << QStringList{denial.value(QLatin1String("host")).toString(),
-                            QString::number(denial.value(QLatin1String("port")).toInt()),
-                            sandbox.isEmpty() ? QStringLiteral("-") : sandbox,
-                            QString::number(denial.value(QLatin1String("count")).toInteger()),
-                            timeText(QDateTime::fromString(denial.value(QLatin1String("lastSeen")).toString(),
-                                                           Qt::ISODateWithMs)),
-                            denial.value(QLatin1String("reason")).toString()};
+        rows << QStringList{
+            denial.value(QLatin1String("host")).toString(),
+            QString::number(denial.value(QLatin1String("port")).toInt()),
+            sandbox.isEmpty() ? QStringLiteral("-") : sandbox,
+            QString::number(denial.value(QLatin1String("count")).toInteger()),
+            timeText(QDateTime::fromString(denial.value(QLatin1String("lastSeen")).toString(), Qt::ISODateWithMs)),
+            denial.value(QLatin1String("reason")).toString()};
     }
     printTable({QStringLiteral("HOST"), QStringLiteral("PORT"), QStringLiteral("SANDBOX"), QStringLiteral("COUNT"),
                 QStringLiteral("LAST SEEN"), QStringLiteral("REASON")},

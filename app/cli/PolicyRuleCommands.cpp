@@ -26,7 +26,8 @@ using namespace policycli;
 policy::Scope scopeOf(const Invocation &call)
 {
     if (call.parser.optionNames().contains(QStringLiteral("scope")) && call.parser.isSet(QStringLiteral("scope"))) {
-        if (const std::optional<policy::Scope> scope = policy::Scope::fromString(call.parser.value(QStringLiteral("scope"))))
+        if (const std::optional<policy::Scope> scope =
+                policy::Scope::fromString(call.parser.value(QStringLiteral("scope"))))
             return *scope;
     }
     const QString sandbox = call.parser.value(kSandbox);
@@ -212,8 +213,8 @@ int allowThroughDaemon(const Invocation &call)
     if (hosts.size() != 1)
         return usageError(call.commandPath, QStringLiteral("--where and --what allow one HOST at a time"));
     const QString where = call.parser.isSet(QStringLiteral("where")) ? call.parser.value(QStringLiteral("where"))
-                          : call.parser.isSet(kSandbox)               ? QStringLiteral("sandbox")
-                                                                      : QStringLiteral("global");
+                          : call.parser.isSet(kSandbox)              ? QStringLiteral("sandbox")
+                                                                     : QStringLiteral("global");
     QJsonObject params{{QStringLiteral("host"), hosts.constFirst()},
                        {QStringLiteral("where"), where},
                        {QStringLiteral("what"), call.parser.isSet(QStringLiteral("what"))
@@ -434,19 +435,17 @@ Command allowCommand()
     allow.positionalSyntax = QStringLiteral("network RESOURCES...");
     allow.positionalHelp = {{QStringLiteral("RESOURCES"), resourcesHelp()}};
     allow.minPositional = 1;
-    allow.options = {sandboxOption(QStringLiteral("Allow for this sandbox only.")),
-                     QCommandLineOption(QStringLiteral("scope"),
-                                        QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
-                                        QStringLiteral("SCOPE")),
-                     QCommandLineOption(QStringLiteral("where"),
-                                        QStringLiteral("Allow a refused HOST in: sandbox, kit or global."),
-                                        QStringLiteral("PLACE")),
-                     QCommandLineOption(QStringLiteral("what"),
-                                        QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
-                                        QStringLiteral("CHOICE")),
-                     QCommandLineOption(QStringLiteral("port"),
-                                        QStringLiteral("The port HOST was refused on (default 443)."),
-                                        QStringLiteral("PORT"))};
+    allow.options = {
+        sandboxOption(QStringLiteral("Allow for this sandbox only.")),
+        QCommandLineOption(QStringLiteral("scope"),
+                           QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
+                           QStringLiteral("SCOPE")),
+        QCommandLineOption(QStringLiteral("where"), QStringLiteral("Allow a refused HOST in: sandbox, kit or global."),
+                           QStringLiteral("PLACE")),
+        QCommandLineOption(QStringLiteral("what"), QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
+                           QStringLiteral("CHOICE")),
+        QCommandLineOption(QStringLiteral("port"), QStringLiteral("The port HOST was refused on (default 443)."),
+                           QStringLiteral("PORT"))};
     return allow;
 }
 

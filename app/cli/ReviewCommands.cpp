@@ -17,12 +17,14 @@ int runReview(const Invocation &call)
     const QString name = call.positional.first();
     const QString revert = call.parser.value(QStringLiteral("revert"));
     if (!revert.isEmpty()) {
-        if (!callDaemon(QStringLiteral("sandbox.revert"), {{QStringLiteral("name"), name}, {QStringLiteral("path"), revert}}))
+        if (!callDaemon(QStringLiteral("sandbox.revert"),
+                        {{QStringLiteral("name"), name}, {QStringLiteral("path"), revert}}))
             return ExitFailed;
         out() << "put back " << revert << " as it was when " << name << " started\n";
         return ExitOk;
     }
-    const std::optional<QJsonObject> reviewed = callDaemon(QStringLiteral("sandbox.review"), {{QStringLiteral("name"), name}});
+    const std::optional<QJsonObject> reviewed =
+        callDaemon(QStringLiteral("sandbox.review"), {{QStringLiteral("name"), name}});
     if (!reviewed)
         return ExitFailed;
     const QJsonArray changes = reviewed->value(QLatin1String("changes")).toArray();
@@ -36,8 +38,9 @@ int runReview(const Invocation &call)
     }
     for (const QJsonValue &value : changes) {
         const QJsonObject change = value.toObject();
-        out() << change.value(QLatin1String("change")).toString() << ' ' << change.value(QLatin1String("path")).toString()
-              << " (" << change.value(QLatin1String("what")).toString() << ")\n";
+        out() << change.value(QLatin1String("change")).toString() << ' '
+              << change.value(QLatin1String("path")).toString() << " ("
+              << change.value(QLatin1String("what")).toString() << ")\n";
         const QString diff = change.value(QLatin1String("diff")).toString();
         out() << (diff.endsWith(QLatin1Char('\n')) || diff.isEmpty() ? diff : diff + QLatin1Char('\n')) << '\n';
     }

@@ -93,7 +93,8 @@ std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
-    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(params.value(QLatin1String("kit")).toString(), options);
+    const kit::KitLoadResult loaded =
+        kit::KitLoader::loadDirectory(params.value(QLatin1String("kit")).toString(), options);
     if (!loaded.ok() || !loaded.kit)
         return std::nullopt;
     return *loaded.kit;

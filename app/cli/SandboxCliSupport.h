@@ -39,8 +39,7 @@ QCommandLineOption unprotectedOption();
 QString creationHelp();
 
 /** Calls @p method on a fresh connection; on failure prints the daemon's sentence. */
-std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params,
-                                      int timeoutMs = kCallTimeoutMs);
+std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs = kCallTimeoutMs);
 /** The runtime this process uses to reach a sandbox's sessions. */
 std::unique_ptr<runtime::Runtime> localRuntime(const QString &backend);
 void printNotes(const QJsonObject &result);

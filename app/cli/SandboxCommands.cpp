@@ -195,7 +195,7 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), isolationOption(), nameOption(), kitOption(),       argOption(),
+    create.options = {backendOption(), isolationOption(),         nameOption(),  kitOption(), argOption(),
                       approveOption(), approveHostGrantsOption(), cloneOption(), ttyOption(), unprotectedOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 

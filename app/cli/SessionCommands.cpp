@@ -30,7 +30,8 @@ std::optional<QJsonObject> inspect(const QString &name, bool quiet = false)
             return std::nullopt;
         return reply.result().value(QLatin1String("sandbox")).toObject();
     }
-    const std::optional<QJsonObject> reply = callDaemon(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}});
+    const std::optional<QJsonObject> reply =
+        callDaemon(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}});
     if (!reply)
         return std::nullopt;
     return reply->value(QLatin1String("sandbox")).toObject();
@@ -56,7 +57,8 @@ std::optional<QJsonObject> ensureRunning(const QString &name, const QJsonObject 
     if (!sandbox) {
         QJsonObject create = params;
         create.insert(QStringLiteral("name"), name);
-        const std::optional<QJsonObject> created = callDaemon(QStringLiteral("sandbox.create"), create, kCreateTimeoutMs);
+        const std::optional<QJsonObject> created =
+            callDaemon(QStringLiteral("sandbox.create"), create, kCreateTimeoutMs);
         if (!created)
             return std::nullopt;
         printNotes(*created);
@@ -153,12 +155,14 @@ int runRun(const Invocation &call)
     const int status = outcomeCode(result, name, false);
     // A clone's commits come back to the user's repository once the agent is done.
     if (sandbox->value(QLatin1String("workspaceMode")).toString() == QLatin1String("clone")) {
-        if (const std::optional<QJsonObject> finished = callDaemon(
-                QStringLiteral("sandbox.finished"), {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), status}}))
+        if (const std::optional<QJsonObject> finished =
+                callDaemon(QStringLiteral("sandbox.finished"),
+                           {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), status}}))
             printNotes(*finished);
     }
     if (call.parser.isSet(QStringLiteral("rm"))) {
-        if (!callDaemon(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), true}}))
+        if (!callDaemon(QStringLiteral("sandbox.remove"),
+                        {{QStringLiteral("name"), name}, {QStringLiteral("force"), true}}))
             return ExitFailed;
     }
     return status;
@@ -230,17 +234,17 @@ int runExec(const Invocation &call)
 
 QList<Command> sessionCommands()
 {
-    Command run = leaf(
-        QStringLiteral("run"), QStringLiteral("Run a kit's agent in a sandbox, on this terminal."),
-        QStringLiteral("Runs the kit's agent in its sandbox (KIT-FOLDER unless --name), making and starting the\n"
-                       "sandbox first when needed, and exits with the agent's status. The sandbox keeps running\n"
-                       "afterwards, until 'paddock stop NAME' (or with --rm, it is removed at the end).\n"
-                       "When its agent is already running, this terminal joins it (as 'paddock attach'); with\n"
-                       "'-- ARGS' a new session runs the kit's entrypoint with ARGS beside it.\n"
-                       "Ctrl-P Ctrl-Q leaves an agent running. With --detach the sandbox and its agent start\n"
-                       "in the background and the name is printed.\n\n") +
-            creationHelp(),
-        runRun);
+    Command run =
+        leaf(QStringLiteral("run"), QStringLiteral("Run a kit's agent in a sandbox, on this terminal."),
+             QStringLiteral("Runs the kit's agent in its sandbox (KIT-FOLDER unless --name), making and starting the\n"
+                            "sandbox first when needed, and exits with the agent's status. The sandbox keeps running\n"
+                            "afterwards, until 'paddock stop NAME' (or with --rm, it is removed at the end).\n"
+                            "When its agent is already running, this terminal joins it (as 'paddock attach'); with\n"
+                            "'-- ARGS' a new session runs the kit's entrypoint with ARGS beside it.\n"
+                            "Ctrl-P Ctrl-Q leaves an agent running. With --detach the sandbox and its agent start\n"
+                            "in the background and the name is printed.\n\n") +
+                 creationHelp(),
+             runRun);
     run.options = {backendOption(),
                    isolationOption(),
                    nameOption(),
@@ -258,12 +262,12 @@ QList<Command> sessionCommands()
                    unprotectedOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
-    Command attach = leaf(
-        QStringLiteral("attach"), QStringLiteral("Join a running sandbox's agent on this terminal."),
-        QStringLiteral("Joins this terminal to the agent of sandbox NAME, showing its recent output first.\n"
-                       "Ctrl-P Ctrl-Q leaves it running; when the agent ends, attach exits with its status.\n"
-                       "With --start, the sandbox and its agent are started first when they are not running."),
-        runAttach);
+    Command attach =
+        leaf(QStringLiteral("attach"), QStringLiteral("Join a running sandbox's agent on this terminal."),
+             QStringLiteral("Joins this terminal to the agent of sandbox NAME, showing its recent output first.\n"
+                            "Ctrl-P Ctrl-Q leaves it running; when the agent ends, attach exits with its status.\n"
+                            "With --start, the sandbox and its agent are started first when they are not running."),
+             runAttach);
     attach.options = {
         QCommandLineOption(QStringLiteral("start"), QStringLiteral("Start the sandbox or its agent when needed.")),
         QCommandLineOption(QStringLiteral("no-replay"), QStringLiteral("Do not show the agent's recent output."))};

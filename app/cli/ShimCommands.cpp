@@ -91,7 +91,8 @@ QString shimScript(const QString &command, const QString &kitDir)
                           "# agent with exactly these arguments, in the folder's sandbox (made and started when\n"
                           "# needed, and left running), as a session of its own.\n")
                .arg(command) +
-           QStringLiteral("exec %1 run --new-session --kit %2 -- \"$@\"\n").arg(shellQuote(paddock), shellQuote(kitDir));
+           QStringLiteral("exec %1 run --new-session --kit %2 -- \"$@\"\n")
+               .arg(shellQuote(paddock), shellQuote(kitDir));
 }
 
 int runInstall(const Invocation &call)
@@ -99,8 +100,9 @@ int runInstall(const Invocation &call)
     const QString command = call.positional.first();
     static const QRegularExpression validName(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9._+-]*$"));
     if (!validName.match(command).hasMatch())
-        return usageError(call.commandPath,
-                          QStringLiteral("'%1' is not a command name (letters, digits, '.', '_', '+', '-')").arg(command));
+        return usageError(
+            call.commandPath,
+            QStringLiteral("'%1' is not a command name (letters, digits, '.', '_', '+', '-')").arg(command));
     if (command == QLatin1String("paddock") || command == QLatin1String("paddockd"))
         return usageError(call.commandPath, QStringLiteral("a shim named %1 would run itself").arg(command));
     if (call.parser.value(QStringLiteral("kit")).isEmpty())
@@ -128,8 +130,8 @@ int runInstall(const Invocation &call)
     QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
                                       QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther |
                                       QFileDevice::ExeOther);
-    out() << "Installed " << target << ": '" << command << "' now runs in a sandbox of kit " << loaded.kit->name
-          << " (" << kitDir << ")\n";
+    out() << "Installed " << target << ": '" << command << "' now runs in a sandbox of kit " << loaded.kit->name << " ("
+          << kitDir << ")\n";
     if (!isOnPath(dir)) {
         err() << "paddock: warning: " << dir << " is not on your PATH, so typing '" << command
               << "' will not find the shim; add it, e.g. in ~/.profile: export PATH=\"" << dir << ":$PATH\"\n";
@@ -180,7 +182,8 @@ int runRm(const Invocation &call)
             continue;
         }
         if (!readShim(target)) {
-            code = failure(QStringLiteral("%1 was not written by 'paddock shim install'; it is left as it is").arg(target));
+            code = failure(
+                QStringLiteral("%1 was not written by 'paddock shim install'; it is left as it is").arg(target));
             continue;
         }
         if (!QFile::remove(target)) {
@@ -194,7 +197,8 @@ int runRm(const Invocation &call)
 
 QCommandLineOption dirOption()
 {
-    return {QStringLiteral("dir"), QStringLiteral("Where the shims live (default: ~/.local/bin)."), QStringLiteral("BIN")};
+    return {QStringLiteral("dir"), QStringLiteral("Where the shims live (default: ~/.local/bin)."),
+            QStringLiteral("BIN")};
 }
 
 } // namespace

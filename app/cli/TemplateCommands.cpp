@@ -39,8 +39,7 @@ public:
     {
         g_interrupted = 0;
         struct sigaction action
-        {
-        };
+        {};
         action.sa_handler = onInterrupt;
         sigemptyset(&action.sa_mask);
         action.sa_flags = SA_RESETHAND;
@@ -52,8 +51,7 @@ public:
 
 private:
     struct sigaction m_previous
-    {
-    };
+    {};
 };
 
 /** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */

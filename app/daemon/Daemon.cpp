@@ -128,8 +128,7 @@ Daemon::StartResult Daemon::clearStaleSocket(QString *message)
 {
     const QByteArray nativeSocket = QFile::encodeName(m_socketPath);
     struct stat st
-    {
-    };
+    {};
     if (::lstat(nativeSocket.constData(), &st) != 0)
         return StartResult::Started;
     // We hold the lock, so this is normally a socket left by a daemon that died; but a
@@ -196,8 +195,7 @@ bool Daemon::installSignalHandlers(QString *error)
         return false;
     }
     struct sigaction action
-    {
-    };
+    {};
     action.sa_handler = onSignalReceived;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;

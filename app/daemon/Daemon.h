@@ -31,7 +31,11 @@ class Daemon : public QObject
 {
     Q_OBJECT
 public:
-    enum class StartResult { Started, AlreadyRunning, Failed };
+    enum class StartResult {
+        Started,
+        AlreadyRunning,
+        Failed
+    };
 
     explicit Daemon(QObject *parent = nullptr);
     ~Daemon() override;

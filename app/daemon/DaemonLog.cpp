@@ -96,8 +96,7 @@ int openLogFile(const QString &path)
 {
     const QByteArray native = QFile::encodeName(path);
     struct stat st
-    {
-    };
+    {};
     if (::stat(native.constData(), &st) == 0 && st.st_size > kRotateBytes)
         ::rename(native.constData(), (native + ".1").constData());
     return ::open(native.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -118,8 +117,7 @@ bool stderrIsJournal()
     const qulonglong device = value.left(colon).toULongLong(&deviceOk);
     const qulonglong inode = value.mid(colon + 1).toULongLong(&inodeOk);
     struct stat st
-    {
-    };
+    {};
     if (!deviceOk || !inodeOk || ::fstat(STDERR_FILENO, &st) != 0)
         return false;
     return qulonglong(st.st_dev) == device && qulonglong(st.st_ino) == inode;

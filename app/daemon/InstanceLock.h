@@ -14,7 +14,11 @@ namespace paddock::daemon {
 class InstanceLock
 {
 public:
-    enum class Result { Acquired, HeldByOther, Failed };
+    enum class Result {
+        Acquired,
+        HeldByOther,
+        Failed
+    };
 
     InstanceLock() = default;
     ~InstanceLock();

@@ -22,7 +22,8 @@ constexpr qint64 kNotesReadBytes = 64 * 1024 + 1;
 
 QString quoted(const QString &text)
 {
-    static const QString plain = QStringLiteral("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@");
+    static const QString plain =
+        QStringLiteral("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@");
     if (!text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return plain.contains(c); }))
         return text;
     return QLatin1Char('\'') + QString(text).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\'');
@@ -40,7 +41,6 @@ QString humanSize(qint64 bytes)
 } // namespace
 
 BundleExporter::BundleExporter(QObject *parent) : QObject(parent) {}
-
 
 void BundleExporter::setIncludePolicy(bool include)
 {
@@ -148,11 +148,13 @@ void BundleExporter::exportBundle()
                          .arg(exported.fileCount)
                          .arg(humanSize(exported.bytes));
             if (exported.manifest.policy)
-                result += QLatin1Char('\n') + tr("Policy: preset %1, %n rule(s).", "", int(exported.manifest.policy->rules.size()))
-                                                  .arg(policy::presetName(exported.manifest.policy->preset));
-            result += QLatin1Char('\n') + (services.isEmpty() ? tr("Students provide no key.")
-                                                              : tr("Students provide their own keys for: %1 (the bundle holds no value).")
-                                                                    .arg(services.join(QStringLiteral(", "))));
+                result += QLatin1Char('\n') +
+                          tr("Policy: preset %1, %n rule(s).", "", int(exported.manifest.policy->rules.size()))
+                              .arg(policy::presetName(exported.manifest.policy->preset));
+            result += QLatin1Char('\n') +
+                      (services.isEmpty() ? tr("Students provide no key.")
+                                          : tr("Students provide their own keys for: %1 (the bundle holds no value).")
+                                                .arg(services.join(QStringLiteral(", "))));
         }
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),

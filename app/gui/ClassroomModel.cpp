@@ -40,8 +40,9 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
             lines << ClassroomModel::tr("• set the network policy preset: %1 → %2")
                          .arg(policy::presetName(plan.currentPreset), policy::presetName(plan.newPreset));
         for (const bundle::PlannedRule &rule : plan.rules) {
-            QString text = QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.rule.verdict), rule.rule.pattern,
-                                                             rule.rule.scope.toString());
+            QString text =
+                QStringLiteral("%1 %2 (%3)")
+                    .arg(policy::verdictName(rule.rule.verdict), rule.rule.pattern, rule.rule.scope.toString());
             const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(rule.rule.pattern));
             if (grant && rule.rule.verdict == policy::Verdict::Allow)
                 text += ClassroomModel::tr(", a host grant: reaches %1").arg(grant->reachPhrase());

@@ -63,10 +63,17 @@ QVariant DenialsModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> DenialsModel::roleNames() const
 {
-    return {{HostRole, "host"},           {SandboxRole, "sandbox"},     {KitRole, "kit"},
-            {PortRole, "port"},           {ProtocolRole, "protocol"},   {ReasonRole, "reason"},
-            {RuleRole, "rule"},           {CountRole, "count"},         {FirstSeenRole, "firstSeen"},
-            {LastSeenRole, "lastSeen"},   {LastSeenTextRole, "lastSeenText"}};
+    return {{HostRole, "host"},
+            {SandboxRole, "sandbox"},
+            {KitRole, "kit"},
+            {PortRole, "port"},
+            {ProtocolRole, "protocol"},
+            {ReasonRole, "reason"},
+            {RuleRole, "rule"},
+            {CountRole, "count"},
+            {FirstSeenRole, "firstSeen"},
+            {LastSeenRole, "lastSeen"},
+            {LastSeenTextRole, "lastSeenText"}};
 }
 
 QString DenialsModel::keyOf(const QString &host, const QString &sandbox)

@@ -17,7 +17,10 @@ namespace paddock::gui {
 /** @brief One line of the difference between the file on disk and the edited text. */
 struct KitTextChange
 {
-    enum class Kind { Removed, Added };
+    enum class Kind {
+        Removed,
+        Added
+    };
     Kind kind = Kind::Added;
     int line = 0; ///< 1-based: in the original for Removed, in the edited text for Added
     QString text;

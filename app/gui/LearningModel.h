@@ -39,7 +39,10 @@ class LearningModel : public QAbstractListModel
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
-    enum Role { PatternRole = Qt::UserRole + 1, CheckedRole };
+    enum Role {
+        PatternRole = Qt::UserRole + 1,
+        CheckedRole
+    };
     Q_ENUM(Role)
 
     explicit LearningModel(QObject *parent = nullptr);

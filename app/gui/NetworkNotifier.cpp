@@ -108,7 +108,8 @@ void NetworkNotifier::onActionInvoked(uint id, const QString &action)
     m_shown.erase(it);
     // The narrowest choice, as the page's Allow popup proposes first.
     if (m_policy)
-        m_policy->allow(pending.host, pending.port, pending.sandbox, QStringLiteral("sandbox"), QStringLiteral("exact"));
+        m_policy->allow(pending.host, pending.port, pending.sandbox, QStringLiteral("sandbox"),
+                        QStringLiteral("exact"));
     emit allowInvoked(pending.host, pending.sandbox);
 }
 

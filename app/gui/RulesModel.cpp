@@ -46,9 +46,15 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> RulesModel::roleNames() const
 {
-    return {{IdRole, "ruleId"},       {ScopeRole, "scope"},     {PatternRole, "pattern"},
-            {DecisionRole, "decision"}, {OriginRole, "origin"}, {CreatedRole, "created"},
-            {CreatedTextRole, "createdText"}, {SourceRole, "source"}, {ReadOnlyRole, "readOnly"}};
+    return {{IdRole, "ruleId"},
+            {ScopeRole, "scope"},
+            {PatternRole, "pattern"},
+            {DecisionRole, "decision"},
+            {OriginRole, "origin"},
+            {CreatedRole, "created"},
+            {CreatedTextRole, "createdText"},
+            {SourceRole, "source"},
+            {ReadOnlyRole, "readOnly"}};
 }
 
 void RulesModel::setRules(const QJsonArray &rules)
@@ -121,9 +127,9 @@ QVariantMap RulesModel::get(int row) const
     if (row < 0 || row >= m_shown.size())
         return {};
     const Rule &rule = m_rules.at(m_shown.at(row));
-    return {{QStringLiteral("ruleId"), rule.id},         {QStringLiteral("scope"), rule.scope},
-            {QStringLiteral("pattern"), rule.pattern},   {QStringLiteral("decision"), rule.decision},
-            {QStringLiteral("origin"), rule.origin},     {QStringLiteral("readOnly"), rule.readOnly},
+    return {{QStringLiteral("ruleId"), rule.id},       {QStringLiteral("scope"), rule.scope},
+            {QStringLiteral("pattern"), rule.pattern}, {QStringLiteral("decision"), rule.decision},
+            {QStringLiteral("origin"), rule.origin},   {QStringLiteral("readOnly"), rule.readOnly},
             {QStringLiteral("source"), rule.source}};
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SandboxReview.h"
 
-
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -62,18 +61,18 @@ void SandboxReview::revert(const QString &path)
         return setError(tr("The daemon is not connected."));
     setBusy(true);
     QPointer<SandboxReview> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("sandbox.revert"), {{QStringLiteral("name"), m_name}, {QStringLiteral("path"), path}},
-        [self, path](const api::Reply &reply) {
-            if (!self)
-                return;
-            self->setBusy(false);
-            if (reply.isError())
-                return self->setError(reply.errorMessage());
-            self->setError(QString());
-            self->setMessage(tr("%1 is back as it was when the sandbox started.").arg(path));
-            self->refresh();
-        });
+    m_daemon->client()->call(QStringLiteral("sandbox.revert"),
+                             {{QStringLiteral("name"), m_name}, {QStringLiteral("path"), path}},
+                             [self, path](const api::Reply &reply) {
+                                 if (!self)
+                                     return;
+                                 self->setBusy(false);
+                                 if (reply.isError())
+                                     return self->setError(reply.errorMessage());
+                                 self->setError(QString());
+                                 self->setMessage(tr("%1 is back as it was when the sandbox started.").arg(path));
+                                 self->refresh();
+                             });
 }
 
 void SandboxReview::setBusy(bool busy)

@@ -34,7 +34,14 @@ class SecretListModel : public QAbstractListModel
     Q_PROPERTY(int count READ count NOTIFY countChanged)
 
 public:
-    enum Role { ServiceRole = Qt::UserRole + 1, SandboxRole, MaskedRole, PresentRole, UpdatedRole, DisplayNameRole };
+    enum Role {
+        ServiceRole = Qt::UserRole + 1,
+        SandboxRole,
+        MaskedRole,
+        PresentRole,
+        UpdatedRole,
+        DisplayNameRole
+    };
     Q_ENUM(Role)
 
     explicit SecretListModel(QObject *parent = nullptr);

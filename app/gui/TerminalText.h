@@ -20,7 +20,13 @@ public:
     void reset() { m_state = State::Text; }
 
 private:
-    enum class State { Text, Escape, Csi, Osc, OscEscape };
+    enum class State {
+        Text,
+        Escape,
+        Csi,
+        Osc,
+        OscEscape
+    };
     State m_state = State::Text;
 };
 

@@ -9,9 +9,9 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
-#include <sys/resource.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -69,7 +69,11 @@ constexpr char kConnectByte = 'C';
 
 struct Channel
 {
-    enum class State { Idle, Connecting, Joined };
+    enum class State {
+        Idle,
+        Connecting,
+        Joined
+    };
     State state = State::Idle;
     size_t port = 0;  ///< index into the specs
     int daemon = -1;  ///< the connection to the daemon's socket
@@ -81,7 +85,9 @@ class Publisher
 {
 public:
     explicit Publisher(const std::vector<PublishSpec> &specs)
-        : m_specs(specs), m_idle(specs.size(), 0), m_nextDial(specs.size(), Clock::time_point()),
+        : m_specs(specs),
+          m_idle(specs.size(), 0),
+          m_nextDial(specs.size(), Clock::time_point()),
           m_epoll(epoll_create1(EPOLL_CLOEXEC))
     {}
 

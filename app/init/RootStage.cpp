@@ -243,8 +243,7 @@ pid_t startFuseOverlay(const RootOptions &options)
     // Mounted once the mount point reports FUSE; a few milliseconds as a rule.
     for (int waited = 0; waited < 10000; ++waited) {
         struct statfs fs
-        {
-        };
+        {};
         if (statfs(options.mountPoint.c_str(), &fs) == 0 && fs.f_type == kFuseSuperMagic)
             return child;
         if (waitpid(child, nullptr, WNOHANG) == child) {

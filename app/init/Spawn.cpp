@@ -2,8 +2,8 @@
 #include "Spawn.h"
 
 #include <cerrno>
-#include <cstdint>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,7 +19,12 @@
 namespace paddock::init {
 namespace {
 
-enum Stage : int { StageTerminal = 1, StageUser, StageDirectory, StageExec };
+enum Stage : int {
+    StageTerminal = 1,
+    StageUser,
+    StageDirectory,
+    StageExec
+};
 
 /** What the child reports through its close-on-exec pipe when it cannot exec. */
 struct ChildFailure
@@ -120,8 +125,7 @@ private:
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     struct sigaction defaults
-    {
-    };
+    {};
     defaults.sa_handler = SIG_DFL;
     for (int sig = 1; sig < 32; ++sig)
         sigaction(sig, &defaults, nullptr);
@@ -208,8 +212,7 @@ std::string findProgram(const std::string &program, const std::vector<std::strin
         const std::string dir = end > start ? path.substr(start, end - start) : std::string(".");
         const std::string candidate = dir + "/" + program;
         struct stat info
-        {
-        };
+        {};
         if (stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(candidate.c_str(), X_OK) == 0)
             return candidate;
         start = end + 1;

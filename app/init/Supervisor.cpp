@@ -50,8 +50,7 @@ bool isPrivateVariable(const char *entry)
 
 Supervisor::Supervisor(SupervisorConfig config, Identity identity)
     : m_config(std::move(config)), m_identity(std::move(identity))
-{
-}
+{}
 
 Supervisor::~Supervisor()
 {
@@ -183,7 +182,8 @@ std::vector<pollfd> Supervisor::pollSet(std::vector<std::pair<int, int>> &owners
         bool behind = false;
         for (int clientId : session->clients) {
             const auto client = m_clients.find(clientId);
-            behind = behind || (!session->agent && client != m_clients.end() && client->second->out.size() > kClientBacklog);
+            behind =
+                behind || (!session->agent && client != m_clients.end() && client->second->out.size() > kClientBacklog);
         }
         const int out = session->process.terminal >= 0 ? session->process.terminal : session->process.output;
         if (out >= 0 && !behind) {
@@ -210,9 +210,8 @@ int Supervisor::nextTimeoutMs() const
     for (const auto &[id, session] : m_sessions) {
         if (!session->exited)
             continue;
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              session->exitedAt + kDrain - moment)
-                              .count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(session->exitedAt + kDrain - moment).count();
         const int ms = int(std::max<long long>(0, left));
         timeout = timeout < 0 ? ms : std::min(timeout, ms);
     }

@@ -7,11 +7,11 @@
 #include "runtime/session/SessionProtocol.h"
 
 #include <chrono>
-#include <poll.h>
 #include <csignal>
 #include <map>
 #include <memory>
 #include <optional>
+#include <poll.h>
 #include <string>
 #include <vector>
 
@@ -26,9 +26,9 @@ struct SupervisorConfig
     /** setup.startup: shell scripts run once, in order, before anything else, each as its uid
      *  (-1: the agent's user). */
     std::vector<std::pair<int, std::string>> startup;
-    int listenFd = -1;                  ///< the session socket, inherited (bubblewrap)
-    std::string abstractName;           ///< or an abstract unix socket to listen on (containers)
-    std::string token;                  ///< required in every Hello when not empty
+    int listenFd = -1;        ///< the session socket, inherited (bubblewrap)
+    std::string abstractName; ///< or an abstract unix socket to listen on (containers)
+    std::string token;        ///< required in every Hello when not empty
 };
 
 /**
@@ -72,7 +72,14 @@ private:
     /** @brief One connection on the session channel. */
     struct Client
     {
-        enum class State { Hello, Waiting, Attached, Command, Watching, Closing };
+        enum class State {
+            Hello,
+            Waiting,
+            Attached,
+            Command,
+            Watching,
+            Closing
+        };
         int id = 0;
         int fd = -1;
         State state = State::Hello;
@@ -82,9 +89,9 @@ private:
         std::string hello; ///< a Hello kept while setup.startup runs (State::Waiting)
     };
 
-    static constexpr size_t kRingBytes = 64 * 1024;         ///< the agent's output kept for attach
+    static constexpr size_t kRingBytes = 64 * 1024;           ///< the agent's output kept for attach
     static constexpr size_t kClientBacklog = 4 * 1024 * 1024; ///< a client further behind is dropped or waited for
-    static constexpr size_t kInputBacklog = 1024 * 1024;    ///< a session's unwritten input before its client waits
+    static constexpr size_t kInputBacklog = 1024 * 1024;      ///< a session's unwritten input before its client waits
     static constexpr size_t kMaxClients = 64;
     /** After a process ends, its output still in flight is read for this long at most. */
     static constexpr std::chrono::milliseconds kDrain{200};

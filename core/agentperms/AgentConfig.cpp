@@ -29,7 +29,8 @@ std::optional<PatternRule> ruleFromValue(const QString &pattern, const JsonNode 
 }
 
 // Sets @p name to @p value in @p list, keeping the place of a name already there.
-template <typename T, typename Key> void setOrAppend(QList<T> &list, const T &value, Key key)
+template<typename T, typename Key>
+void setOrAppend(QList<T> &list, const T &value, Key key)
 {
     for (T &existing : list) {
         if (key(existing) == key(value)) {

@@ -12,7 +12,11 @@
 namespace paddock::agentperms {
 
 /** The three decisions of pi-permission-system, from the least restrictive to the most. */
-enum class State { Allow, Ask, Deny };
+enum class State {
+    Allow,
+    Ask,
+    Deny
+};
 
 std::optional<State> stateFromName(const QString &name);
 QString stateName(State state);

@@ -79,8 +79,7 @@ std::optional<QByteArray> readConfined(const QString &root, const QString &relat
         return std::nullopt;
     }
     struct stat st
-    {
-    };
+    {};
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
         *error = QStringLiteral("%1/%2 is not a regular file").arg(root, relative);
         return std::nullopt;
@@ -111,8 +110,7 @@ bool writeConfined(const QString &root, const QString &relative, const QByteArra
     const QByteArray name = QFile::encodeName(relative.section(QLatin1Char('/'), -1));
     mode_t mode = 0644;
     struct stat st
-    {
-    };
+    {};
     if (::fstatat(dir.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
         if (!S_ISREG(st.st_mode)) {
             *error = QStringLiteral("%1/%2 is not a regular file; it is not replaced").arg(root, relative);

@@ -18,7 +18,14 @@ namespace paddock::agentperms {
  */
 struct JsonNode
 {
-    enum class Kind { Object, Array, String, Number, Bool, Null };
+    enum class Kind {
+        Object,
+        Array,
+        String,
+        Number,
+        Bool,
+        Null
+    };
     struct Member;
 
     Kind kind = Kind::Null;

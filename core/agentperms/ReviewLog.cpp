@@ -136,8 +136,7 @@ QList<QByteArray> ReviewLogFollower::poll(QString *problem)
     const QByteArray name = QFile::encodeName(relative.section(QLatin1Char('/'), -1));
     UniqueFd fd(::openat(dir.get(), name.constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     struct stat st
-    {
-    };
+    {};
     if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
         if (problem && fd)
             *problem = QStringLiteral("the review log in %1 is not a regular file; it is not read").arg(m_home);

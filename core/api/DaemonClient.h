@@ -33,7 +33,11 @@ class DaemonClient : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { Disconnected, Connecting, Connected };
+    enum class State {
+        Disconnected,
+        Connecting,
+        Connected
+    };
     Q_ENUM(State)
     using Callback = std::function<void(const Reply &reply)>;
 

@@ -45,8 +45,7 @@ QString checkServerHello(const QJsonObject &hello, ServerInfo *info)
 QString checkDaemonPeer(qintptr socketDescriptor, const QString &socketPath)
 {
     struct ucred credentials
-    {
-    };
+    {};
     socklen_t length = sizeof(credentials);
     if (::getsockopt(int(socketDescriptor), SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 ||
         length != sizeof(credentials))

@@ -36,8 +36,7 @@ struct PeerCredentials
 PeerCredentials peerCredentials(int fd)
 {
     struct ucred credentials
-    {
-    };
+    {};
     socklen_t length = sizeof(credentials);
     if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 || length != sizeof(credentials))
         return {};

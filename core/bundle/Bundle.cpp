@@ -88,7 +88,9 @@ bool collectKitEntries(const QString &kitDir, QList<TarEntry> *entries, qint64 *
             entry.type = TarEntry::Type::Directory;
         } else if (info.isFile()) {
             if (info.size() > limits.maxEntrySize) {
-                *error = QStringLiteral("'%1' is larger than a bundle allows (%2 bytes)").arg(relative).arg(limits.maxEntrySize);
+                *error = QStringLiteral("'%1' is larger than a bundle allows (%2 bytes)")
+                             .arg(relative)
+                             .arg(limits.maxEntrySize);
                 return false;
             }
             QFile file(info.filePath());
@@ -226,8 +228,8 @@ bool writeEntries(const QString &root, const QList<TarEntry> &entries, QString *
             *error = QStringLiteral("cannot write %1: %2").arg(target, file.errorString());
             return false;
         }
-        QFileDevice::Permissions mode = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
-                                        QFileDevice::ReadOther;
+        QFileDevice::Permissions mode =
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther;
         if (entry.executable)
             mode |= QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther;
         file.setPermissions(mode);
@@ -238,8 +240,8 @@ bool writeEntries(const QString &root, const QList<TarEntry> &entries, QString *
 QString siblingPath(const QString &destination, const QString &what)
 {
     const QFileInfo info(destination);
-    return info.path() + QStringLiteral("/.%1.%2-%3")
-                             .arg(info.fileName(), what, QUuid::createUuid().toString(QUuid::Id128).left(12));
+    return info.path() +
+           QStringLiteral("/.%1.%2-%3").arg(info.fileName(), what, QUuid::createUuid().toString(QUuid::Id128).left(12));
 }
 
 bool applyPolicy(const ImportPlan &plan, const ImportOptions &options, QString *error)
@@ -261,7 +263,8 @@ bool applyPolicy(const ImportPlan &plan, const ImportOptions &options, QString *
     for (const PlannedRule &planned : plan.rules) {
         if (planned.alreadyPresent)
             continue;
-        const policy::StoreResult result = store.addRule(planned.rule.scope, planned.rule.verdict, planned.rule.pattern);
+        const policy::StoreResult result =
+            store.addRule(planned.rule.scope, planned.rule.verdict, planned.rule.pattern);
         if (!result.ok) {
             *error = result.error;
             return false;
@@ -295,7 +298,8 @@ QList<BundleSecret> secretsOf(const kit::Kit &kit)
 
 int ImportPlan::rulesToAdd() const
 {
-    return int(std::count_if(rules.cbegin(), rules.cend(), [](const PlannedRule &rule) { return !rule.alreadyPresent; }));
+    return int(
+        std::count_if(rules.cbegin(), rules.cend(), [](const PlannedRule &rule) { return !rule.alreadyPresent; }));
 }
 
 ExportResult exportBundle(const ExportRequest &request)
@@ -334,8 +338,8 @@ ExportResult exportBundle(const ExportRequest &request)
         // Rules for one sandbox name mean nothing on another machine; global ones and the
         // kit's own travel. Preset and kit rules are already carried by the preset and the kit.
         for (const policy::Rule &rule : data->rules) {
-            const bool portable = rule.scope.kind == policy::Scope::Kind::Global ||
-                                  rule.scope == policy::Scope::kit(manifest.kitName);
+            const bool portable =
+                rule.scope.kind == policy::Scope::Kind::Global || rule.scope == policy::Scope::kit(manifest.kitName);
             if (portable && (rule.origin == policy::Origin::User || rule.origin == policy::Origin::Approval))
                 bundlePolicy.rules.append({rule.verdict, rule.pattern.toString(), rule.scope});
         }
@@ -384,7 +388,8 @@ OpenResult openBundleData(const QByteArray &archive, const TarLimits &limits)
     }
     if (read.entries.isEmpty() || read.entries.first().path != BundleManifest::fileName() ||
         read.entries.first().type != TarEntry::Type::File) {
-        result.error = QStringLiteral("not a Paddock bundle: the archive does not start with %1").arg(BundleManifest::fileName());
+        result.error =
+            QStringLiteral("not a Paddock bundle: the archive does not start with %1").arg(BundleManifest::fileName());
         return result;
     }
     OpenedBundle bundle;
@@ -416,7 +421,8 @@ OpenResult openBundleData(const QByteArray &archive, const TarLimits &limits)
         result.error = QStringLiteral("the bundle's kit has no spec.yaml");
         return result;
     }
-    const kit::KitLoadResult loaded = kit::KitLoader::loadText(bundle.kitEntries.at(spec).data, QStringLiteral("spec.yaml"), {});
+    const kit::KitLoadResult loaded =
+        kit::KitLoader::loadText(bundle.kitEntries.at(spec).data, QStringLiteral("spec.yaml"), {});
     if (!loaded.ok()) {
         result.error = QStringLiteral("the bundle's kit does not validate: %1").arg(firstError(loaded));
         return result;
@@ -430,8 +436,9 @@ OpenResult openBundleData(const QByteArray &archive, const TarLimits &limits)
     for (const kit::Diagnostic &d : loaded.diagnostics)
         bundle.warnings << d.toString();
     if (secretsOf(bundle.kit) != bundle.manifest.secrets)
-        bundle.warnings << QStringLiteral("the manifest's list of secrets differs from the kit's credentials; the kit's "
-                                          "credentials are shown");
+        bundle.warnings << QStringLiteral(
+            "the manifest's list of secrets differs from the kit's credentials; the kit's "
+            "credentials are shown");
     result.bundle = std::move(bundle);
     return result;
 }
@@ -495,7 +502,8 @@ std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOpt
         for (const policy::Rule &rule : current->rules)
             ids.insert(rule.id);
         for (const BundleRule &rule : bundle.manifest.policy->rules) {
-            if (!(rule.scope.kind == policy::Scope::Kind::Global || rule.scope == policy::Scope::kit(bundle.kit.name))) {
+            if (!(rule.scope.kind == policy::Scope::Kind::Global ||
+                  rule.scope == policy::Scope::kit(bundle.kit.name))) {
                 *error = QStringLiteral("the bundle's rule '%1' has scope %2; a bundle may set global rules and rules "
                                         "for its own kit only")
                              .arg(rule.pattern, rule.scope.toString());
@@ -543,8 +551,8 @@ bool applyImport(const OpenedBundle &bundle, const ImportPlan &plan, const Impor
         return false;
     }
     QFile::setPermissions(staging.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
-                                              QFileDevice::ReadGroup | QFileDevice::ExeGroup |
-                                              QFileDevice::ReadOther | QFileDevice::ExeOther);
+                                              QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                              QFileDevice::ExeOther);
 
     QString previous;
     if (QFileInfo::exists(plan.destination)) {

@@ -47,10 +47,10 @@ ExportResult exportBundle(const ExportRequest &request);
 struct OpenedBundle
 {
     BundleManifest manifest;
-    kit::Kit kit;                ///< loaded from the bundle's spec.yaml
-    QList<TarEntry> kitEntries;  ///< paths relative to the kit folder
+    kit::Kit kit;               ///< loaded from the bundle's spec.yaml
+    QList<TarEntry> kitEntries; ///< paths relative to the kit folder
     qint64 kitBytes = 0;
-    QStringList warnings;        ///< the kit's own warnings, and mismatches with the manifest
+    QStringList warnings; ///< the kit's own warnings, and mismatches with the manifest
 };
 
 /** @brief An opened bundle, or the reason it was refused. */
@@ -75,7 +75,7 @@ struct ImportOptions
     /// The kit folder to create; empty: `paths::dataDir()/kits/NAME`. Either way its last
     /// component must be a kit name, and it is created directly inside its parent resolved.
     QString destination;
-    QString policyPath;  ///< empty: PolicyStore::defaultPath()
+    QString policyPath;   ///< empty: PolicyStore::defaultPath()
     bool replace = false; ///< replace an existing kit folder at the destination
 };
 

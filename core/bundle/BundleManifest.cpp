@@ -37,7 +37,8 @@ public:
         return true;
     }
 
-    std::optional<QString> string(const QJsonObject &object, const QString &key, bool required, qsizetype maxLength = 1024)
+    std::optional<QString> string(const QJsonObject &object, const QString &key, bool required,
+                                  qsizetype maxLength = 1024)
     {
         const QJsonValue value = object.value(key);
         if (value.isUndefined()) {
@@ -76,9 +77,10 @@ std::optional<QJsonObject> readRoot(Reader &read, const QByteArray &text)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        read.fail(parseError.error != QJsonParseError::NoError
-                      ? QStringLiteral("not valid JSON (%1 at offset %2)").arg(parseError.errorString()).arg(parseError.offset)
-                      : QStringLiteral("not a JSON object"));
+        read.fail(parseError.error != QJsonParseError::NoError ? QStringLiteral("not valid JSON (%1 at offset %2)")
+                                                                     .arg(parseError.errorString())
+                                                                     .arg(parseError.offset)
+                                                               : QStringLiteral("not a JSON object"));
         return std::nullopt;
     }
     const QJsonObject root = document.object();
@@ -138,9 +140,9 @@ std::optional<QString> readKitName(Reader &read, const QJsonObject &root)
 std::optional<BundleRule> readRule(Reader &read, const QJsonValue &value)
 {
     const QJsonObject object = value.toObject();
-    if (!value.isObject() || !read.onlyKeys(object, QStringLiteral("a rule"),
-                                            {QStringLiteral("verdict"), QStringLiteral("pattern"),
-                                             QStringLiteral("scope")})) {
+    if (!value.isObject() ||
+        !read.onlyKeys(object, QStringLiteral("a rule"),
+                       {QStringLiteral("verdict"), QStringLiteral("pattern"), QStringLiteral("scope")})) {
         read.fail(QStringLiteral("each rule must be an object with verdict, pattern and scope"));
         return std::nullopt;
     }
@@ -237,18 +239,19 @@ std::optional<QList<BundleSecret>> readSecrets(Reader &read, const QJsonObject &
 
 QJsonObject BundleManifest::toJson() const
 {
-    QJsonObject object{{QStringLiteral("format"), QStringLiteral("paddock-bundle")},
-                       {QStringLiteral("formatVersion"), formatVersion},
-                       {QStringLiteral("createdBy"), createdBy},
-                       {QStringLiteral("kit"), QJsonObject{{QStringLiteral("name"), kitName},
-                                                          {QStringLiteral("path"), kitFolder()}}},
-                       {QStringLiteral("notes"), notes}};
+    QJsonObject object{
+        {QStringLiteral("format"), QStringLiteral("paddock-bundle")},
+        {QStringLiteral("formatVersion"), formatVersion},
+        {QStringLiteral("createdBy"), createdBy},
+        {QStringLiteral("kit"), QJsonObject{{QStringLiteral("name"), kitName}, {QStringLiteral("path"), kitFolder()}}},
+        {QStringLiteral("notes"), notes}};
     if (policy) {
         QJsonArray rules;
         for (const BundleRule &rule : policy->rules)
             rules.append(ruleJson(rule));
-        object.insert(QStringLiteral("policy"), QJsonObject{{QStringLiteral("preset"), policy::presetName(policy->preset)},
-                                                           {QStringLiteral("rules"), rules}});
+        object.insert(QStringLiteral("policy"),
+                      QJsonObject{{QStringLiteral("preset"), policy::presetName(policy->preset)},
+                                  {QStringLiteral("rules"), rules}});
     }
     QJsonArray secretList;
     for (const BundleSecret &secret : secrets)

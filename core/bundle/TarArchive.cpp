@@ -99,7 +99,8 @@ QString describeType(char type)
     case 'K':
         return QStringLiteral("a GNU long-name header");
     default:
-        return QStringLiteral("an entry of unknown type '%1'").arg(QLatin1Char(type >= 0x20 && type < 0x7f ? type : '?'));
+        return QStringLiteral("an entry of unknown type '%1'")
+            .arg(QLatin1Char(type >= 0x20 && type < 0x7f ? type : '?'));
     }
 }
 
@@ -161,8 +162,7 @@ struct EntryHeader
 
 // The ustar header at @p position: magic, checksum, a UTF-8 name that is a safe path, a file or
 // folder type, and a readable size within the entry limit.
-std::optional<EntryHeader> readHeader(const char *header, qsizetype position, const TarLimits &limits,
-                                      QString *error)
+std::optional<EntryHeader> readHeader(const char *header, qsizetype position, const TarLimits &limits, QString *error)
 {
     const auto fail = [error](const QString &message) {
         *error = message;

@@ -10,7 +10,10 @@ namespace paddock::bundle {
 /** @brief One member of a tar archive: a regular file or a directory, nothing else. */
 struct TarEntry
 {
-    enum class Type { File, Directory };
+    enum class Type {
+        File,
+        Directory
+    };
 
     QString path; ///< relative, '/'-separated, no `.` or `..` component, no trailing '/'
     Type type = Type::File;

@@ -30,7 +30,8 @@ bool writeFileAtomically(const QString &path, const QByteArray &contents, QStrin
     QByteArray temp = dir + "/." + QFile::encodeName(info.fileName()) + ".XXXXXX";
 
     int mode = newFileMode;
-    struct stat st {};
+    struct stat st
+    {};
     if (::stat(target.constData(), &st) == 0)
         mode = st.st_mode & 07777;
 

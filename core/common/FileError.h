@@ -29,7 +29,7 @@ struct FileError
  * @p value: a missing file gives an empty Value, an unreadable or invalid one a FileError
  * (the latter also logged to @p category) and leaves @p value as it was.
  */
-template <typename Value, typename Parse>
+template<typename Value, typename Parse>
 std::optional<FileError> loadFile(const QString &path, Value *value, Parse &&parse, const QLoggingCategory &category)
 {
     QFile file(path);

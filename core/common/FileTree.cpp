@@ -37,8 +37,7 @@ qint64 usageBelow(int dirFd, int depth, QSet<Inode> &linked)
         if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0)
             continue;
         struct stat st
-        {
-        };
+        {};
         if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
@@ -78,8 +77,7 @@ bool emptyDirectory(int dirFd, int depth, const QString &where, QString *error)
         const int parent = ::dirfd(dir);
         const QString path = where + QLatin1Char('/') + QFile::decodeName(entry->d_name);
         struct stat st
-        {
-        };
+        {};
         if (::fstatat(parent, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (S_ISDIR(st.st_mode)) {
@@ -110,8 +108,7 @@ qint64 diskUsage(const QString &path)
 {
     const QByteArray encoded = QFile::encodeName(path);
     struct stat st
-    {
-    };
+    {};
     if (::lstat(encoded.constData(), &st) != 0)
         return 0;
     qint64 total = qint64(st.st_blocks) * 512;
@@ -127,8 +124,7 @@ bool removeTree(const QString &path, QString *error)
     QString problem;
     const QByteArray encoded = QFile::encodeName(path);
     struct stat st
-    {
-    };
+    {};
     bool ok = true;
     if (::lstat(encoded.constData(), &st) != 0) {
         ok = errno == ENOENT;

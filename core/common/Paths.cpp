@@ -22,9 +22,18 @@ QString xdgDir(const char *variable, const char *fallbackUnderHome)
 
 } // namespace
 
-QString configDir() { return xdgDir("XDG_CONFIG_HOME", ".config") + QStringLiteral("/paddock"); }
-QString stateDir() { return xdgDir("XDG_STATE_HOME", ".local/state") + QStringLiteral("/paddock"); }
-QString dataDir() { return xdgDir("XDG_DATA_HOME", ".local/share") + QStringLiteral("/paddock"); }
+QString configDir()
+{
+    return xdgDir("XDG_CONFIG_HOME", ".config") + QStringLiteral("/paddock");
+}
+QString stateDir()
+{
+    return xdgDir("XDG_STATE_HOME", ".local/state") + QStringLiteral("/paddock");
+}
+QString dataDir()
+{
+    return xdgDir("XDG_DATA_HOME", ".local/share") + QStringLiteral("/paddock");
+}
 
 QString runtimeDir()
 {
@@ -34,7 +43,10 @@ QString runtimeDir()
     return QStringLiteral("/tmp/paddock-%1").arg(::getuid());
 }
 
-QString daemonSocket() { return runtimeDir() + QStringLiteral("/paddockd.sock"); }
+QString daemonSocket()
+{
+    return runtimeDir() + QStringLiteral("/paddockd.sock");
+}
 
 bool ensurePrivateDir(const QString &dir, QString *error)
 {
@@ -44,7 +56,8 @@ bool ensurePrivateDir(const QString &dir, QString *error)
         return false;
     }
     const QByteArray native = QFile::encodeName(dir);
-    struct stat st {};
+    struct stat st
+    {};
     if (::lstat(native.constData(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) {
         if (error)
             *error = QStringLiteral("%1 is not a directory owned by this user").arg(dir);

@@ -33,10 +33,9 @@ inline FileError errorAt(const QString &file, const YAML::Mark &mark, const QStr
  * Loads @p text and gives its root to @p decode (YAML::Node → Value); a syntax error or a
  * DecodeError that @p decode throws becomes a FileError in @p file.
  */
-template <typename Decode>
-std::variant<std::invoke_result_t<Decode, const YAML::Node &>, FileError> decodeText(const QByteArray &text,
-                                                                                     const QString &file,
-                                                                                     Decode &&decode)
+template<typename Decode>
+std::variant<std::invoke_result_t<Decode, const YAML::Node &>, FileError>
+decodeText(const QByteArray &text, const QString &file, Decode &&decode)
 {
     try {
         return std::forward<Decode>(decode)(YAML::Load(text.toStdString()));

@@ -141,8 +141,7 @@ bool EventStore::Private::prepareFile()
     // every POSIX lock this process holds on it, those of another open connection included.
     const QByteArray native = QFile::encodeName(path);
     struct stat st
-    {
-    };
+    {};
     bool statOk = ::lstat(native.constData(), &st) == 0;
     if (!statOk) {
         const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -160,8 +159,7 @@ bool EventStore::Private::prepareFile()
     for (const char *suffix : {"-wal", "-shm"}) {
         const QByteArray side = native + suffix;
         struct stat sideStat
-        {
-        };
+        {};
         if (::lstat(side.constData(), &sideStat) == 0 && S_ISREG(sideStat.st_mode) && sideStat.st_uid == ::getuid() &&
             (sideStat.st_mode & 0777) != 0600)
             ::chmod(side.constData(), 0600);

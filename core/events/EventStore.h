@@ -80,8 +80,8 @@ struct EventFilter
     QDateTime until; ///< exclusive
     bool includeUpstreamFailures = false;
     bool includeLearned = false; ///< connections let through by learning mode, stored like refusals
-    bool newestFirst = false; ///< default: oldest first, the order of an export
-    int limit = 0;            ///< 0 or less: no limit
+    bool newestFirst = false;    ///< default: oldest first, the order of an export
+    int limit = 0;               ///< 0 or less: no limit
 };
 
 /**

@@ -106,7 +106,7 @@ struct EventStore::Private
     void readRefusalGroups(NetworkEvent::Outcome outcome, const LogFilter &filter, QList<BlockedEntry> *out);
     void readAllowed(const LogFilter &filter, QList<AllowedEntry> *out);
     /** Runs @p sql with @p values, forward only, appending each row as @p rowOf reads it to @p out. */
-    template <typename Entry>
+    template<typename Entry>
     void selectInto(const QString &sql, const QVariantList &values, Entry (*rowOf)(const QSqlQuery &),
                     QList<Entry> *out);
 };

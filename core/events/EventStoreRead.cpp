@@ -28,7 +28,8 @@ struct Statement
 };
 
 /** The columns both sections of the policy log start with: host, port, sandbox, kit. */
-template <typename Entry> Entry placeOf(const QSqlQuery &query)
+template<typename Entry>
+Entry placeOf(const QSqlQuery &query)
 {
     Entry entry;
     entry.host = query.value(0).toString();
@@ -65,7 +66,7 @@ AllowedEntry allowedEntryOf(const QSqlQuery &query)
 
 using namespace detail;
 
-template <typename Entry>
+template<typename Entry>
 void EventStore::Private::selectInto(const QString &sql, const QVariantList &values, Entry (*rowOf)(const QSqlQuery &),
                                      QList<Entry> *out)
 {

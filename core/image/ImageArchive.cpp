@@ -111,8 +111,7 @@ bool ImageArchive::open(const QString &path, const ImageLimits &limits, QString 
     m_limits = limits;
     m_fd.reset(::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC));
     struct stat st
-    {
-    };
+    {};
     if (m_fd.get() < 0 || ::fstat(m_fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
         *error = QStringLiteral("cannot read %1").arg(path);
         return false;

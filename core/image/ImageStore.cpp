@@ -319,8 +319,7 @@ std::optional<QByteArray> ImageStore::readLayerFile(const QString &layer, const 
     for (qsizetype i = 0; dir.get() >= 0 && i < parts.size(); ++i) {
         const QByteArray name = QFile::encodeName(parts.at(i));
         struct stat st
-        {
-        };
+        {};
         if (::fstatat(dir.get(), name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
             char value = 0;
             *hidden = ::fgetxattr(dir.get(), "user.overlay.opaque", &value, 1) == 1 && value == 'y';

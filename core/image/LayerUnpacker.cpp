@@ -136,8 +136,7 @@ private:
     bool makeRoom(int parent, const QByteArray &name, const QByteArray &path)
     {
         struct stat st
-        {
-        };
+        {};
         if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
             return true;
         if (S_ISDIR(st.st_mode)) {
@@ -236,8 +235,7 @@ private:
         const QByteArray &name = parts.last();
         if (::mkdirat(parent, name.constData(), 0700) != 0) {
             struct stat st
-            {
-            };
+            {};
             if (errno != EEXIST || ::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
                 return failed(QStringLiteral("cannot create %1: %2").arg(quoted(member.path), systemError())).ok;
             if (!S_ISDIR(st.st_mode) &&
@@ -291,8 +289,7 @@ private:
                 .ok;
         const UniqueFd targetParent = openChain(target->mid(0, target->size() - 1), false, &why);
         struct stat st
-        {
-        };
+        {};
         if (targetParent.get() < 0 ||
             ::fstatat(targetParent.get(), target->last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             S_ISDIR(st.st_mode))

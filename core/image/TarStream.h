@@ -60,7 +60,16 @@ private:
 /** @brief One member of a tar stream, with what pax and GNU extension headers said of it. */
 struct TarMember
 {
-    enum class Type { File, HardLink, SymLink, CharDevice, BlockDevice, Directory, Fifo, Other };
+    enum class Type {
+        File,
+        HardLink,
+        SymLink,
+        CharDevice,
+        BlockDevice,
+        Directory,
+        Fifo,
+        Other
+    };
     QByteArray path;     ///< as written, up to any trailing '/'
     QByteArray linkPath; ///< a link's target
     Type type = Type::Other;

@@ -9,7 +9,10 @@ namespace paddock::kit {
 /** @brief One problem found in a kit: where it is and what was expected. */
 struct Diagnostic
 {
-    enum class Severity { Error, Warning };
+    enum class Severity {
+        Error,
+        Warning
+    };
 
     Severity severity = Severity::Error;
     QString file;    ///< the file as the user named it (spec.yaml path)

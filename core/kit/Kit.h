@@ -13,7 +13,10 @@
 namespace paddock::kit {
 
 /** @brief `kind:` of a kit: a complete sandbox, or a mixin layered onto one. */
-enum class KitKind { Sandbox, Mixin };
+enum class KitKind {
+    Sandbox,
+    Mixin
+};
 
 /** @brief One `args:` declaration: a value whoever installs the kit supplies. */
 struct ArgDeclaration

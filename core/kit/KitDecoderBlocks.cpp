@@ -317,8 +317,8 @@ void KitDecoder::readSetupFile(const YAML::Node &value, const YAML::Node &key, c
                     file.content = str(v, k, a);
                     checkSetupFileContent(file, v, k, a);
                 }},
-               {"mode", [&](const YAML::Node &k, const YAML::Node &v,
-                            const At &a) { file.mode = octalMode(v, k, a, "0644"); }},
+               {"mode",
+                [&](const YAML::Node &k, const YAML::Node &v, const At &a) { file.mode = octalMode(v, k, a, "0644"); }},
                {"onlyIfMissing", [&](const YAML::Node &k, const YAML::Node &v,
                                      const At &a) { file.onlyIfMissing = boolean(v, k, a).value_or(false); }},
                {"description",

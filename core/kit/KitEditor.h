@@ -15,7 +15,10 @@ namespace paddock::kit {
 struct YamlEditOutcome;
 
 /** The two lists of `permissions.network`. */
-enum class NetworkList { Allow, Deny };
+enum class NetworkList {
+    Allow,
+    Deny
+};
 
 /** "permissions.network.allow" or "permissions.network.deny". */
 QString networkListPath(NetworkList list);

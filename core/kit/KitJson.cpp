@@ -29,7 +29,8 @@ QJsonObject pairsObject(const QList<QPair<QString, QString>> &pairs)
 }
 
 /** @p list as a JSON array, each item written by @p toJson. */
-template <typename Item, typename ToJson> QJsonArray arrayOf(const QList<Item> &list, ToJson toJson)
+template<typename Item, typename ToJson>
+QJsonArray arrayOf(const QList<Item> &list, ToJson toJson)
 {
     QJsonArray array;
     for (const Item &item : list)

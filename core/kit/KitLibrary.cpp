@@ -130,7 +130,8 @@ QString sourceName(KitSource source)
 }
 
 KitLibrary::KitLibrary(QString configFile, QStringList sampleRoots, QString importedRoot)
-    : m_configFile(std::move(configFile)), m_sampleRoots(std::move(sampleRoots)),
+    : m_configFile(std::move(configFile)),
+      m_sampleRoots(std::move(sampleRoots)),
       m_importedRoot(std::move(importedRoot))
 {
     reload();

@@ -478,7 +478,8 @@ std::optional<QList<TextRange>> YamlText::flowItems(const YAML::Node &collection
 namespace {
 
 // Depth-first search for the first block mapping or sequence nested under a block key.
-template <typename Found> bool findUnderKey(const YamlText &text, const YAML::Node &node, Found found)
+template<typename Found>
+bool findUnderKey(const YamlText &text, const YAML::Node &node, Found found)
 {
     if (!node.IsMap())
         return false;

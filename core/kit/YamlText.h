@@ -16,7 +16,13 @@
 namespace paddock::kit {
 
 /** How a scalar is written in the text. */
-enum class ScalarStyle { Plain, SingleQuoted, DoubleQuoted, Literal, Folded };
+enum class ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded
+};
 
 /** True when @p value written plain would not read back as the same string. */
 bool scalarNeedsQuotes(const QString &value, bool inFlow);

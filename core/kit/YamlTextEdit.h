@@ -10,7 +10,11 @@ namespace paddock::kit {
 /** What one text edit did: the new text, or why the text was left alone. */
 struct YamlEditOutcome
 {
-    enum class Status { Changed, Unchanged, Failed };
+    enum class Status {
+        Changed,
+        Unchanged,
+        Failed
+    };
     Status status = Status::Failed;
     QByteArray text; ///< the edited text when Changed, the input otherwise
     QString error;   ///< when Failed: one sentence a person can act on

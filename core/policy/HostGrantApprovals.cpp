@@ -11,7 +11,6 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
-
 Q_LOGGING_CATEGORY(lcApprovals, "paddock.policy.grants")
 
 namespace paddock::policy {

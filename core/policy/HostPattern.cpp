@@ -287,16 +287,15 @@ std::optional<HostTarget> parseDomain(QStringView hostPart, QString *error)
         return std::nullopt;
     }
     if (target.kind != HostPattern::Kind::ExactHost && lastDot == std::string::npos) {
-        *error = QStringLiteral("%1 would cover a whole top-level domain; name a domain under it")
-                     .arg(hostPart.toString());
+        *error =
+            QStringLiteral("%1 would cover a whole top-level domain; name a domain under it").arg(hostPart.toString());
         return std::nullopt;
     }
     return target;
 }
 
 /** The host part of a pattern: a range, an address, everything, or a name. */
-std::optional<HostTarget> parseHost(const HostAndPort &parts, bool manyColons, PatternContext context,
-                                    QString *error)
+std::optional<HostTarget> parseHost(const HostAndPort &parts, bool manyColons, PatternContext context, QString *error)
 {
     const QStringView hostPart = parts.host;
     const qsizetype slash = hostPart.indexOf(QLatin1Char('/'));

@@ -10,7 +10,6 @@
 #include <QLoggingCategory>
 #include <QSet>
 
-
 Q_LOGGING_CATEGORY(lcStore, "paddock.policy.store")
 
 namespace paddock::policy {

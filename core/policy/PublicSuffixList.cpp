@@ -26,8 +26,8 @@ PublicSuffixList::PublicSuffixList(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        qCWarning(lcPublicSuffix).noquote() << "the public suffix list" << path
-                                            << "cannot be read; only top-level domains count as public suffixes";
+        qCWarning(lcPublicSuffix).noquote()
+            << "the public suffix list" << path << "cannot be read; only top-level domains count as public suffixes";
         return;
     }
     while (!file.atEnd()) {

@@ -14,7 +14,11 @@ namespace paddock::policy {
 /** @brief Which connections a rule applies to: every sandbox, one sandbox, or one kit. */
 struct Scope
 {
-    enum class Kind { Global, Sandbox, Kit };
+    enum class Kind {
+        Global,
+        Sandbox,
+        Kit
+    };
 
     Kind kind = Kind::Global;
     QString name; ///< the sandbox or kit name; empty for global
@@ -30,7 +34,10 @@ struct Scope
     friend bool operator==(const Scope &, const Scope &) = default;
 };
 
-enum class Verdict { Allow, Deny };
+enum class Verdict {
+    Allow,
+    Deny
+};
 
 /** Where a rule came from, so a person knows whom to ask about it. */
 enum class Origin {

@@ -10,13 +10,15 @@
 namespace paddock::policy {
 namespace {
 
-template <typename Index> const typename Index::mapped_type *find(const Index &index, std::string_view key)
+template<typename Index>
+const typename Index::mapped_type *find(const Index &index, std::string_view key)
 {
     const auto it = index.find(key);
     return it == index.end() ? nullptr : &it->second;
 }
 
-template <typename Entry> const Entry *firstCovering(const std::vector<Entry> *entries, std::uint16_t port)
+template<typename Entry>
+const Entry *firstCovering(const std::vector<Entry> *entries, std::uint16_t port)
 {
     if (!entries)
         return nullptr;
@@ -179,9 +181,8 @@ Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address, 
     return decision;
 }
 
-const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets,
-                                           const std::optional<IpAddress> &literal, std::string_view name,
-                                           std::uint16_t port) const
+const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal,
+                                           std::string_view name, std::uint16_t port) const
 {
     const Entry *allowed = nullptr;
     if (!literal) {
@@ -204,7 +205,8 @@ const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets,
     return allowed;
 }
 
-template <typename Visit> bool Snapshot::Reach::forEachAddress(Visit &&visit) const
+template<typename Visit>
+bool Snapshot::Reach::forEachAddress(Visit &&visit) const
 {
     if (literal)
         return visit(*literal);
@@ -259,8 +261,8 @@ const Snapshot::Entry *Snapshot::findDeny(const Buckets &buckets, const Reach &r
     for (const Bucket *bucket : buckets) {
         if (!bucket)
             continue;
-        const Entry *entry = reach.literal ? bucket->deny.matchAddress(*reach.literal, port)
-                                           : bucket->deny.matchName(reach.name, port);
+        const Entry *entry =
+            reach.literal ? bucket->deny.matchAddress(*reach.literal, port) : bucket->deny.matchName(reach.name, port);
         if (!entry && reach.literal)
             entry = bucket->deny.matchEverything(port);
         if (!entry && !reach.literal) {

@@ -95,7 +95,8 @@ private:
         const QList<QHostAddress> *resolved = nullptr;
 
         /** Calls @p visit with each address the connection may reach until it returns true. */
-        template <typename Visit> bool forEachAddress(Visit &&visit) const;
+        template<typename Visit>
+        bool forEachAddress(Visit &&visit) const;
     };
     using Buckets = std::array<const Bucket *, 3>;
 
@@ -110,8 +111,8 @@ private:
     Decision guard(Decision decision, const Reach &reach) const;
     Decision refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const;
     /** The allow entry for @p request, searching @p buckets in order; a literal prefers address rules. */
-    const Entry *findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal,
-                           std::string_view name, std::uint16_t port) const;
+    const Entry *findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal, std::string_view name,
+                           std::uint16_t port) const;
 
     PolicyData m_data;
     std::vector<Rule> m_rules;

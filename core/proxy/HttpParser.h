@@ -73,7 +73,10 @@ std::string formatAuthority(const Authority &authority);
 /** @brief What a proxy client asked for, once its head is understood. */
 struct ProxyRequest
 {
-    enum class Kind { Connect, Forward };
+    enum class Kind {
+        Connect,
+        Forward
+    };
     Kind kind = Kind::Connect;
     Authority target;
     std::string method;

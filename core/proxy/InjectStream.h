@@ -106,7 +106,12 @@ public:
     bool betweenMessages() const { return m_state == State::Head && m_head.empty(); }
 
 private:
-    enum class State { Head, Length, Chunked, Raw };
+    enum class State {
+        Head,
+        Length,
+        Chunked,
+        Raw
+    };
     bool startMessage(std::string &out, std::vector<RequestNote> &notes);
     std::vector<const InjectRule *> rulesFor(const std::string &host) const;
     bool writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,

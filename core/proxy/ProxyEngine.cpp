@@ -85,8 +85,7 @@ ProxyEngine::EndpointId ProxyEngine::addUnixEndpoint(const QString &path, const 
     std::memcpy(address.sun_path, native.constData(), std::size_t(native.size()));
     // A socket left by a previous run is replaced; anything else at that path is not touched.
     struct stat existing
-    {
-    };
+    {};
     if (::lstat(native.constData(), &existing) == 0) {
         if (!S_ISSOCK(existing.st_mode)) {
             setError(error, QStringLiteral("%1 exists and is not a socket").arg(path));

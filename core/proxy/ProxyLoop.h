@@ -140,7 +140,11 @@ private:
     void onUpstreamEvent(Connection &c, std::uint32_t events);
     void collectResolutions();
 
-    enum class ReadResult { Open, Ended, Failed };
+    enum class ReadResult {
+        Open,
+        Ended,
+        Failed
+    };
     ReadResult readClient(Connection &c, std::size_t limit);
     void processInput(Connection &c);
     void processHttpHead(Connection &c);

@@ -19,7 +19,12 @@ using Phase = Connection::Phase;
 using Kind = ProxyEvent::Kind;
 
 // epoll data: an id and what it names, in the two low bits.
-enum Tag : quint64 { ClientTag = 0, UpstreamTag = 1, ListenerTag = 2, WakeTag = 3 };
+enum Tag : quint64 {
+    ClientTag = 0,
+    UpstreamTag = 1,
+    ListenerTag = 2,
+    WakeTag = 3
+};
 inline quint64 tag(quint64 id, Tag kind)
 {
     return id << 2 | kind;

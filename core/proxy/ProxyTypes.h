@@ -13,7 +13,11 @@
 namespace paddock::proxy {
 
 /** @brief How a sandbox asked for a connection. */
-enum class Protocol { Connect, Http, Socks };
+enum class Protocol {
+    Connect,
+    Http,
+    Socks
+};
 
 /** "connect", "http" or "socks": the names events and the policy log use. */
 QString protocolName(Protocol protocol);

@@ -10,7 +10,11 @@ using socks5::Reply;
 
 Refusal::Refusal(int httpStatus, socks5::Reply reply, ProxyEvent::Kind eventKind, QString ruleName, QString why,
                  QString command)
-    : status(httpStatus), socksReply(reply), kind(eventKind), rule(std::move(ruleName)), reason(std::move(why)),
+    : status(httpStatus),
+      socksReply(reply),
+      kind(eventKind),
+      rule(std::move(ruleName)),
+      reason(std::move(why)),
       fix(std::move(command))
 {}
 

@@ -75,7 +75,12 @@ private:
         std::size_t holding() const;
     };
 
-    enum class State { Head, Length, Chunked, UntilClose };
+    enum class State {
+        Head,
+        Length,
+        Chunked,
+        UntilClose
+    };
 
     void startBody();
     void endMessage();

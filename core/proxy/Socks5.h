@@ -24,7 +24,11 @@ enum class Reply : std::uint8_t {
     AddressTypeNotSupported = 0x08,
 };
 
-enum class ParseStatus { Incomplete, Complete, Invalid };
+enum class ParseStatus {
+    Incomplete,
+    Complete,
+    Invalid
+};
 
 /** @brief The client's first message: which authentication methods it offers. */
 struct Greeting

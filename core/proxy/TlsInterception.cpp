@@ -189,7 +189,11 @@ bool Interception::injectsAlike(const Interception *other, const std::string &ho
 /** @brief The state of one run(): both TLS objects and where the protocol stands. */
 struct InterceptedConnection::Session
 {
-    enum class Wait { Ready, TimedOut, Stopped };
+    enum class Wait {
+        Ready,
+        TimedOut,
+        Stopped
+    };
 
     /** One TLS endpoint and what its last operation waits for. */
     struct Side
@@ -209,7 +213,12 @@ struct InterceptedConnection::Session
         bool closeSent = false;
     };
 
-    enum class Io { Idle, Progress, Ended, Failed };
+    enum class Io {
+        Idle,
+        Progress,
+        Ended,
+        Failed
+    };
 
     InterceptedConnection &owner;
     const InterceptedSetup &setup;

@@ -37,9 +37,9 @@ inline QString statusName(SandboxStatus status)
 
 /** @brief Where a sandbox's agent session is: the kit's program, which terminals attach to. */
 enum class AgentState {
-    None,    ///< not started since the sandbox started
+    None, ///< not started since the sandbox started
     Running,
-    Exited,  ///< it ended; the sandbox keeps running
+    Exited, ///< it ended; the sandbox keeps running
 };
 
 inline QString agentStateName(AgentState state)
@@ -78,7 +78,7 @@ struct SandboxInfo
     qint64 pid = 0; ///< host pid of the sandbox's first process while running, else 0
     QDateTime startedAt;
     QDateTime finishedAt;
-    std::optional<int> exitCode; ///< as a shell reports it (128 + signal when killed)
+    std::optional<int> exitCode;                     ///< as a shell reports it (128 + signal when killed)
     QString isolation = QStringLiteral("container"); ///< "container" or "gvisor" (SandboxOptions::isolation)
     SandboxSpec spec;
     /**
@@ -119,7 +119,7 @@ struct ExecRequest
     QMap<QString, QString> environment; ///< added to (and overriding) the sandbox's environment
     bool interactive = false;           ///< give the command a terminal of its own
     QString user;                       ///< a name or uid inside; empty: the agent's user
-    bool asAgent = false; ///< the command becomes the sandbox's agent session, unless one runs already
+    bool asAgent = false;               ///< the command becomes the sandbox's agent session, unless one runs already
     /** SIGINT, SIGTERM, SIGHUP and SIGQUIT to this process go to the command (a person's CLI);
      *  false in a process that runs commands on its own behalf (the daemon). */
     bool forwardSignals = true;
@@ -290,9 +290,10 @@ public:
     {
         if (isolation.isEmpty() || isolation == QLatin1String("container"))
             return true;
-        *why = isolation == QLatin1String("gvisor")
-                   ? QStringLiteral("gVisor runs through the Docker engine: use --backend docker (or leave --backend out)")
-                   : QStringLiteral("unknown isolation '%1': expected container or gvisor").arg(isolation);
+        *why =
+            isolation == QLatin1String("gvisor")
+                ? QStringLiteral("gVisor runs through the Docker engine: use --backend docker (or leave --backend out)")
+                : QStringLiteral("unknown isolation '%1': expected container or gvisor").arg(isolation);
         return false;
     }
     /**

@@ -74,7 +74,7 @@ struct SandboxSpec
 
     /** The complete environment of the sandbox: nothing is inherited from the caller. */
     QMap<QString, QString> environment;
-    QStringList argv;   ///< the program and its arguments, resolved with the sandbox's PATH
+    QStringList argv; ///< the program and its arguments, resolved with the sandbox's PATH
     /** A shell script run once at each start, before the program (a kit's setup.startup), as the
      *  sandbox's user; for runtimes that give each command its own user, @ref startupSteps. */
     QString startup;

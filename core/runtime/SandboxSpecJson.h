@@ -24,7 +24,8 @@ inline QJsonObject toJson(const SandboxSpec &spec)
         steps.append(QJsonObject{{QStringLiteral("uid"), step.uid}, {QStringLiteral("script"), step.script}});
     QJsonArray binds;
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
-        binds.append(QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
+        binds.append(
+            QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
     const SandboxGrants &g = spec.grants;
     return {
         {QStringLiteral("name"), spec.name},
@@ -81,7 +82,8 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
     spec.proxyPort = o.value(QStringLiteral("proxyPort")).toInt(spec.proxyPort);
     spec.initPath = o.value(QStringLiteral("initPath")).toString();
     for (const QJsonValue &bind : o.value(QStringLiteral("readOnlyBinds")).toArray())
-        spec.readOnlyBinds.append({bind[QStringLiteral("host")].toString(), bind[QStringLiteral("sandbox")].toString()});
+        spec.readOnlyBinds.append(
+            {bind[QStringLiteral("host")].toString(), bind[QStringLiteral("sandbox")].toString()});
     const QJsonObject g = o.value(QStringLiteral("grants")).toObject();
     spec.grants.dockerSocket = g.value(QStringLiteral("dockerSocket")).toString();
     spec.grants.sshAgentSocket = g.value(QStringLiteral("sshAgentSocket")).toString();

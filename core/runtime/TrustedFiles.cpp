@@ -14,14 +14,10 @@ QStringList protectedPaths()
 
 QStringList reviewedPaths()
 {
-    return protectedPaths() + QStringList{QStringLiteral("Makefile"),
-                                          QStringLiteral("GNUmakefile"),
-                                          QStringLiteral("package.json"),
-                                          QStringLiteral("pyproject.toml"),
-                                          QStringLiteral("setup.py"),
-                                          QStringLiteral(".github/workflows"),
-                                          QStringLiteral(".gitlab-ci.yml"),
-                                          QStringLiteral(".pre-commit-config.yaml")};
+    return protectedPaths() + QStringList{QStringLiteral("Makefile"),       QStringLiteral("GNUmakefile"),
+                                          QStringLiteral("package.json"),   QStringLiteral("pyproject.toml"),
+                                          QStringLiteral("setup.py"),       QStringLiteral(".github/workflows"),
+                                          QStringLiteral(".gitlab-ci.yml"), QStringLiteral(".pre-commit-config.yaml")};
 }
 
 QStringList existingProtected(const QString &workspace)

@@ -192,18 +192,18 @@ void AgentPermsService::registerMethods()
                                 }
                                 return api::Reply::success({{QStringLiteral("refusals"), list}});
                             });
-    m_server.registerMethod(
-        QStringLiteral("agent.dismiss"), [this](const QJsonObject &params, const api::CallContext &) {
-            const int id = params.value(QLatin1String("id")).toInt();
-            for (Refusal &refusal : m_refusals) {
-                if (refusal.id == id) {
-                    refusal.dismissed = true;
-                    return api::Reply::success({{QStringLiteral("dismissed"), id}});
-                }
-            }
-            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
-                                       QStringLiteral("no agent refusal %1").arg(id));
-        });
+    m_server.registerMethod(QStringLiteral("agent.dismiss"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                const int id = params.value(QLatin1String("id")).toInt();
+                                for (Refusal &refusal : m_refusals) {
+                                    if (refusal.id == id) {
+                                        refusal.dismissed = true;
+                                        return api::Reply::success({{QStringLiteral("dismissed"), id}});
+                                    }
+                                }
+                                return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                                           QStringLiteral("no agent refusal %1").arg(id));
+                            });
     m_server.registerMethod(QStringLiteral("agent.counts"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonObject counts;
         for (const auto &[name, followed] : m_followed) {

@@ -369,8 +369,9 @@ CheckResult checkAgentRules(const api::Reply &answer, const QString &sandbox)
                     QStringLiteral("the rules could not be tested: %1").arg(answer.errorMessage()));
     const QJsonObject result = answer.result();
     const QJsonObject decided = result.value(QLatin1String("decidedBy")).toObject();
-    const QString rule = QStringLiteral("%1 rule %2").arg(decided.value(QLatin1String("layer")).toString(),
-                                                          decided.value(QLatin1String("rule")).toString());
+    const QString rule =
+        QStringLiteral("%1 rule %2")
+            .arg(decided.value(QLatin1String("layer")).toString(), decided.value(QLatin1String("rule")).toString());
     if (result.value(QLatin1String("state")).toString() == QLatin1String("deny"))
         return make(id, title, CheckResult::Status::Ok, QStringLiteral("reading .env is refused by the %1").arg(rule));
     return make(id, title, CheckResult::Status::Failed,

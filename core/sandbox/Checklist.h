@@ -22,7 +22,11 @@ namespace paddock::sandbox {
 /** @brief One line of the checklist: what was checked, the verdict and one sentence. */
 struct CheckResult
 {
-    enum class Status { Ok, Failed, Skipped };
+    enum class Status {
+        Ok,
+        Failed,
+        Skipped
+    };
 
     QString id;    ///< "credential", "blocked", "workspace", "log", "key", "agent"
     QString title; ///< what a student reads in the checklist

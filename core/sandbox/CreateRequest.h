@@ -31,7 +31,7 @@ struct CreateRequest
     QString isolation;              ///< `isolation`: "container" (the default) or "gvisor"
     bool backendGiven = false;      ///< whether `backend` was in the params
     bool isolationGiven = false;    ///< whether `isolation` was in the params
-    bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
+    bool protectHostFiles = true;   ///< see runtime::SandboxSpec::protectHostFiles
     bool interactive = false;       ///< `interactive`
     bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)
 

@@ -34,7 +34,7 @@ namespace {
 constexpr std::chrono::seconds kKeychainWait{30};
 
 /** Runs @p work on @p context's thread and waits for the value it hands to its promise. */
-template <typename T>
+template<typename T>
 std::optional<T> waitOnThreadOf(QObject *context, std::function<void(std::shared_ptr<std::promise<T>>)> work)
 {
     auto promise = std::make_shared<std::promise<T>>();
@@ -49,7 +49,8 @@ std::optional<T> waitOnThreadOf(QObject *context, std::function<void(std::shared
 } // namespace
 
 CredentialInjection::CredentialInjection(QObject *parent)
-    : QObject(parent), m_store(std::make_unique<secrets::SecretStore>()),
+    : QObject(parent),
+      m_store(std::make_unique<secrets::SecretStore>()),
       m_keys(std::make_unique<secrets::KeyCache>()),
       m_authority(std::make_unique<secrets::ca::LocalAuthority>(m_store.get()))
 {

@@ -163,7 +163,9 @@ QString ImageService::missingImageHint(const kit::Kit &kit, const QString &kitDi
 }
 
 ImageService::ImageService(api::Server &server, QObject *parent)
-    : QObject(parent), m_server(server), m_client(std::make_shared<DockerClient>(environmentEndpoint())),
+    : QObject(parent),
+      m_server(server),
+      m_client(std::make_shared<DockerClient>(environmentEndpoint())),
       m_alive(std::make_shared<int>(0))
 {}
 

@@ -79,8 +79,7 @@ UniqueFd openDirectoryChain(const QString &root, const QStringList &components, 
 bool existsBelow(const QString &root, const QStringList &components)
 {
     struct stat st
-    {
-    };
+    {};
     const QString path = root + QLatin1Char('/') + components.join(QLatin1Char('/'));
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0;
 }

@@ -67,8 +67,7 @@ QJsonObject ruleJson(const policy::Rule &rule)
 
 PolicyService::PolicyService(api::Server &server, SandboxService &sandboxes, QObject *parent)
     : QObject(parent), m_server(server), m_sandboxes(sandboxes)
-{
-}
+{}
 
 PolicyService::~PolicyService() = default;
 
@@ -84,12 +83,13 @@ void PolicyService::start()
     // Clients showing the rules read them again when anything changes them: this service, the
     // CLI writing policy.yaml, a hand edit, or a kit promoted into.
     m_server.registerTopic(policyTopic());
-    connect(&m_sandboxes.policyStore(), &policy::PolicyStore::policyChanged, this,
-            [this] { m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("policy")}}); });
+    connect(&m_sandboxes.policyStore(), &policy::PolicyStore::policyChanged, this, [this] {
+        m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("policy")}});
+    });
     // A sandbox started or stopped brings its kit's rules in or out of the list.
     connect(&m_sandboxes, &SandboxService::operationFinished, this, [this](const QString &name) {
-        m_server.publish(policyTopic(), {{QStringLiteral("changed"), QStringLiteral("sandbox")},
-                                         {QStringLiteral("sandbox"), name}});
+        m_server.publish(policyTopic(),
+                         {{QStringLiteral("changed"), QStringLiteral("sandbox")}, {QStringLiteral("sandbox"), name}});
     });
 }
 
@@ -182,21 +182,15 @@ void PolicyService::registerMethods()
     m_server.registerMethod(
         QStringLiteral("grant.revoke"),
         [this](const QJsonObject &params, const api::CallContext &) { return revokeGrants(params); });
-    m_server.registerAsyncMethod(
-        QStringLiteral("policy.allow"),
-        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
-            allow(params, reply);
-        });
-    m_server.registerAsyncMethod(
-        QStringLiteral("events.denials"),
-        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
-            denials(params, reply);
-        });
-    m_server.registerAsyncMethod(
-        QStringLiteral("events.dismiss"),
-        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
-            dismiss(params, reply);
-        });
+    m_server.registerAsyncMethod(QStringLiteral("policy.allow"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { allow(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("events.denials"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { denials(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("events.dismiss"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { dismiss(params, reply); });
 }
 
 api::Reply PolicyService::addRule(const QJsonObject &params)
@@ -408,9 +402,7 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
     const QString where = params.value(QLatin1String("where")).toString(QStringLiteral("sandbox"));
     const QString what = params.value(QLatin1String("what")).toString(QStringLiteral("exact"));
-    auto fail = [&reply](const QString &message) {
-        reply.fail(QLatin1String(api::errors::kInvalidParams), message);
-    };
+    auto fail = [&reply](const QString &message) { reply.fail(QLatin1String(api::errors::kInvalidParams), message); };
     if (host.isEmpty())
         return fail(QStringLiteral("policy.allow needs the host to allow"));
     if (port < 1 || port > 65535)
@@ -555,8 +547,8 @@ QJsonObject PolicyService::denialsPage(const QList<events::BlockedEntry> &sorted
 
 void PolicyService::dismiss(const QJsonObject &params, const api::PendingReply &reply)
 {
-    const QString host = QString::fromStdString(
-        policy::normaliseHostName(params.value(QLatin1String("host")).toString().trimmed()));
+    const QString host =
+        QString::fromStdString(policy::normaliseHostName(params.value(QLatin1String("host")).toString().trimmed()));
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
     if (host.isEmpty())
         return reply.fail(QLatin1String(api::errors::kInvalidParams), QStringLiteral("events.dismiss needs a host"));
@@ -576,13 +568,14 @@ void PolicyService::loadDismissed()
     QFile file(dismissedPath());
     if (!file.open(QIODevice::ReadOnly))
         return;
-    for (const QJsonValue &value : QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("dismissed")).toArray()) {
+    for (const QJsonValue &value :
+         QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("dismissed")).toArray()) {
         const QJsonObject item = value.toObject();
         const QDateTime time = QDateTime::fromString(item.value(QLatin1String("time")).toString(), Qt::ISODateWithMs);
         if (time.isValid())
-            m_dismissed.insert(groupKey(item.value(QLatin1String("sandbox")).toString(),
-                                        item.value(QLatin1String("host")).toString()),
-                               time.toUTC());
+            m_dismissed.insert(
+                groupKey(item.value(QLatin1String("sandbox")).toString(), item.value(QLatin1String("host")).toString()),
+                time.toUTC());
     }
 }
 

@@ -48,34 +48,35 @@ void SandboxService::registerReviewMethods()
         }
         return WorkspaceReview(runtime->inspect(name)->workspace, reviewDir(name));
     };
-    m_server.registerMethod(QStringLiteral("sandbox.review"), [reviewOf](const QJsonObject &params,
-                                                                          const api::CallContext &) {
-        api::Reply refusal;
-        const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
-        if (!review)
-            return refusal;
-        QString error;
-        const std::optional<QList<ReviewedChange>> changes = review->review(&error);
-        if (!changes)
-            return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
-        QJsonArray list;
-        for (const ReviewedChange &change : *changes)
-            list.append(change.toJson());
-        return api::Reply::success({{QStringLiteral("changes"), list}});
-    });
-    m_server.registerMethod(QStringLiteral("sandbox.revert"), [reviewOf](const QJsonObject &params,
-                                                                          const api::CallContext &) {
-        api::Reply refusal;
-        const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
-        if (!review)
-            return refusal;
-        const QString path = params.value(QLatin1String("path")).toString();
-        QString error;
-        if (!review->revert(path, &error))
-            return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
-        qCInfo(lcReview) << "put back" << path << "in the workspace of" << params.value(QLatin1String("name")).toString();
-        return api::Reply::success({{QStringLiteral("reverted"), path}});
-    });
+    m_server.registerMethod(QStringLiteral("sandbox.review"),
+                            [reviewOf](const QJsonObject &params, const api::CallContext &) {
+                                api::Reply refusal;
+                                const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
+                                if (!review)
+                                    return refusal;
+                                QString error;
+                                const std::optional<QList<ReviewedChange>> changes = review->review(&error);
+                                if (!changes)
+                                    return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
+                                QJsonArray list;
+                                for (const ReviewedChange &change : *changes)
+                                    list.append(change.toJson());
+                                return api::Reply::success({{QStringLiteral("changes"), list}});
+                            });
+    m_server.registerMethod(QStringLiteral("sandbox.revert"),
+                            [reviewOf](const QJsonObject &params, const api::CallContext &) {
+                                api::Reply refusal;
+                                const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
+                                if (!review)
+                                    return refusal;
+                                const QString path = params.value(QLatin1String("path")).toString();
+                                QString error;
+                                if (!review->revert(path, &error))
+                                    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
+                                qCInfo(lcReview) << "put back" << path << "in the workspace of"
+                                                 << params.value(QLatin1String("name")).toString();
+                                return api::Reply::success({{QStringLiteral("reverted"), path}});
+                            });
 }
 
 } // namespace paddock::sandbox

@@ -102,20 +102,21 @@ QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime
 
 void SandboxService::registerQueryMethods()
 {
-    m_server.registerMethod(QStringLiteral("sandbox.isolations"), [this](const QJsonObject &, const api::CallContext &) {
-        // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.
-        QJsonArray levels{QJsonObject{{QStringLiteral("id"), QStringLiteral("container")},
-                                      {QStringLiteral("available"), true}}};
-        QString why = QStringLiteral("the Docker engine does not answer");
-        const auto docker = m_runtimes.find(QStringLiteral("docker"));
-        const bool gvisor = docker != m_runtimes.end() && docker->second->isAvailable(&why) &&
-                            docker->second->offersIsolation(QStringLiteral("gvisor"), &why);
-        levels.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("gvisor")},
-                                  {QStringLiteral("backend"), QStringLiteral("docker")},
-                                  {QStringLiteral("available"), gvisor},
-                                  {QStringLiteral("problem"), gvisor ? QString() : why}});
-        return api::Reply::success({{QStringLiteral("isolations"), levels}});
-    });
+    m_server.registerMethod(QStringLiteral("sandbox.isolations"),
+                            [this](const QJsonObject &, const api::CallContext &) {
+                                // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.
+                                QJsonArray levels{QJsonObject{{QStringLiteral("id"), QStringLiteral("container")},
+                                                              {QStringLiteral("available"), true}}};
+                                QString why = QStringLiteral("the Docker engine does not answer");
+                                const auto docker = m_runtimes.find(QStringLiteral("docker"));
+                                const bool gvisor = docker != m_runtimes.end() && docker->second->isAvailable(&why) &&
+                                                    docker->second->offersIsolation(QStringLiteral("gvisor"), &why);
+                                levels.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("gvisor")},
+                                                          {QStringLiteral("backend"), QStringLiteral("docker")},
+                                                          {QStringLiteral("available"), gvisor},
+                                                          {QStringLiteral("problem"), gvisor ? QString() : why}});
+                                return api::Reply::success({{QStringLiteral("isolations"), levels}});
+                            });
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {

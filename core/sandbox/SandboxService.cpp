@@ -400,16 +400,15 @@ void SandboxService::registerMethods()
     m_server.registerMethod(
         QStringLiteral("sandbox.hostGrants"),
         [](const QJsonObject &params, const api::CallContext &) { return describeHostGrants(params); });
-    m_server.registerMethod(QStringLiteral("sandbox.credentials"),
-                            [this](const QJsonObject &params, const api::CallContext &) {
-                                return m_credentials->describe(params);
-                            });
-    m_server.registerAsyncMethod(QStringLiteral("sandbox.start"),
-                                 [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) {
-                                     m_credentials->admitStart(params.value(QLatin1String("name")).toString(), reply,
-                                                               [=, this] { startSandbox(params, reply); });
-                                 });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.credentials"),
+        [this](const QJsonObject &params, const api::CallContext &) { return m_credentials->describe(params); });
+    m_server.registerAsyncMethod(
+        QStringLiteral("sandbox.start"),
+        [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
+            m_credentials->admitStart(params.value(QLatin1String("name")).toString(), reply,
+                                      [=, this] { startSandbox(params, reply); });
+        });
     m_server.registerAsyncMethod(QStringLiteral("sandbox.stop"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { stopSandbox(params, reply); });

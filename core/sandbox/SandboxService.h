@@ -206,7 +206,8 @@ private:
     /** `sandbox.create`: planned here, then created on a worker (SandboxCreation). */
     void createSandbox(const QJsonObject &params, const api::PendingReply &reply);
     /** Refuses the name of a sandbox that exists already, on any runtime. */
-    bool admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime, api::Reply *refusal) const;
+    bool admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
+                   api::Reply *refusal) const;
     /** Records the sandbox with its kit's rules and credentials, and opens its endpoint. */
     bool recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);

@@ -257,8 +257,8 @@ void SecretService::keychainStatus(const api::PendingReply &reply)
                            {QStringLiteral("message"), available ? QString() : result.message}};
         // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
         // after its timeout): either way a keychain service is what is missing.
-        if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout
-            || result.error == secrets::SecretError::Other)
+        if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout ||
+            result.error == secrets::SecretError::Other)
             status.insert(QStringLiteral("install"),
                           QStringLiteral("GNOME Keyring (the gnome-keyring package), or KWallet with its Secret "
                                          "Service enabled"));
@@ -432,18 +432,18 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
         if (!state->rows.at(i).credential.apiKey)
             continue;
         // Presence is read from the keychain itself, as a start would; the value is dropped at once.
-        m_store->resolve(sandbox, state->rows.at(i).credential.service,
-                         [state, i, finish](secrets::SecretResult result) {
-                             secrets::wipe(result.value);
-                             state->rows[i].secret = result.ok();
-                             // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
-        // after its timeout): either way a keychain service is what is missing.
-        if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout
-            || result.error == secrets::SecretError::Other)
-                                 state->keychain = false;
-                             if (--state->pending == 0)
-                                 finish();
-                         });
+        m_store->resolve(
+            sandbox, state->rows.at(i).credential.service, [state, i, finish](secrets::SecretResult result) {
+                secrets::wipe(result.value);
+                state->rows[i].secret = result.ok();
+                // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
+                // after its timeout): either way a keychain service is what is missing.
+                if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout ||
+                    result.error == secrets::SecretError::Other)
+                    state->keychain = false;
+                if (--state->pending == 0)
+                    finish();
+            });
     }
 }
 

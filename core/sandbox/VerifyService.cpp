@@ -3,8 +3,8 @@
 
 #include "agentperms/AgentConfig.h"
 #include "api/Server.h"
-#include "sandbox/AgentPermsService.h"
 #include "runtime/Runtime.h"
+#include "sandbox/AgentPermsService.h"
 #include "sandbox/Checklist.h"
 #include "sandbox/SandboxService.h"
 
@@ -34,10 +34,12 @@ QString VerifyService::findCliProgram()
 
 VerifyService::VerifyService(api::Server &server, SandboxService &sandboxes, const AgentPermsService *agentPerms,
                              QObject *parent)
-    : QObject(parent), m_server(server), m_sandboxes(sandboxes), m_agentPerms(agentPerms),
+    : QObject(parent),
+      m_server(server),
+      m_sandboxes(sandboxes),
+      m_agentPerms(agentPerms),
       m_alive(std::make_shared<int>(0))
-{
-}
+{}
 
 VerifyService::~VerifyService() = default;
 
@@ -82,9 +84,10 @@ void VerifyService::verify(const QJsonObject &params, const api::PendingReply &r
     target.record = SandboxRecord::read(name);
     // The agent's rules are the daemon's to read: ask them here, before the worker starts.
     const QString kitDir = target.record ? target.record->kitDirectory : QString();
-    if (m_agentPerms && !kitDir.isEmpty()
-        && QFileInfo::exists(kitDir + QLatin1Char('/') + agentperms::kitConfigRelativePath()))
-        target.agentRules = m_agentPerms->test({{QStringLiteral("sandbox"), name}, {QStringLiteral("query"), agentRulesQuery()}});
+    if (m_agentPerms && !kitDir.isEmpty() &&
+        QFileInfo::exists(kitDir + QLatin1Char('/') + agentperms::kitConfigRelativePath()))
+        target.agentRules =
+            m_agentPerms->test({{QStringLiteral("sandbox"), name}, {QStringLiteral("query"), agentRulesQuery()}});
     VerifyOptions options;
     if (const QString program = findCliProgram(); !program.isEmpty())
         options.keyTest = keyTestThrough(program);
@@ -97,9 +100,12 @@ void VerifyService::verify(const QJsonObject &params, const api::PendingReply &r
         const int total = int(checkIds().size()) + (target.agentRules ? 1 : 0);
         int index = 0;
         const Checklist checklist = runChecklist(*runtime, target, options, [&](const CheckResult &check) {
-            const QJsonObject event{{QStringLiteral("run"), run},        {QStringLiteral("sandbox"), target.sandbox},
-                                    {QStringLiteral("kit"), target.kitName}, {QStringLiteral("index"), index++},
-                                    {QStringLiteral("total"), total},    {QStringLiteral("check"), check.toJson()}};
+            const QJsonObject event{{QStringLiteral("run"), run},
+                                    {QStringLiteral("sandbox"), target.sandbox},
+                                    {QStringLiteral("kit"), target.kitName},
+                                    {QStringLiteral("index"), index++},
+                                    {QStringLiteral("total"), total},
+                                    {QStringLiteral("check"), check.toJson()}};
             if (alive.expired())
                 return;
             QMetaObject::invokeMethod(
@@ -111,9 +117,8 @@ void VerifyService::verify(const QJsonObject &params, const api::PendingReply &r
             this,
             [this, name = target.sandbox, result = checklist.toJson(), reply] {
                 m_running.remove(name);
-                qCInfo(lcVerify) << "checklist of" << name << (result.value(QLatin1String("passed")).toBool()
-                                                                   ? "passed"
-                                                                   : "found failures");
+                qCInfo(lcVerify) << "checklist of" << name
+                                 << (result.value(QLatin1String("passed")).toBool() ? "passed" : "found failures");
                 reply.succeed(result);
             },
             Qt::QueuedConnection);

@@ -59,7 +59,7 @@ private:
     api::Server &m_server;
     SandboxService &m_sandboxes;
     const AgentPermsService *m_agentPerms;
-    QSet<QString> m_running; ///< sandboxes whose checklist runs now
+    QSet<QString> m_running;      ///< sandboxes whose checklist runs now
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
 };
 

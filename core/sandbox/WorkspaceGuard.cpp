@@ -39,8 +39,12 @@ QString shown(const QString &path)
 QStringList protectedFolders()
 {
     const QString data = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return {paths::configDir(), paths::dataDir(),     paths::stateDir(),
-            paths::runtimeDir(), data + QStringLiteral("/keyrings"), data + QStringLiteral("/kwalletd")};
+    return {paths::configDir(),
+            paths::dataDir(),
+            paths::stateDir(),
+            paths::runtimeDir(),
+            data + QStringLiteral("/keyrings"),
+            data + QStringLiteral("/kwalletd")};
 }
 
 std::optional<QString> workspaceProblem(const QString &folder, const QStringList &protectedList)
@@ -68,7 +72,8 @@ std::optional<QString> workspaceProblem(const QString &folder, const QStringList
                        .arg(shown(workspace), shown(guarded)) +
                    advice;
         if (isInside(workspace, guarded))
-            return QStringLiteral("%1 is inside %2, which the sandbox must not reach").arg(shown(workspace), shown(guarded)) +
+            return QStringLiteral("%1 is inside %2, which the sandbox must not reach")
+                       .arg(shown(workspace), shown(guarded)) +
                    advice;
     }
     return std::nullopt;

@@ -29,12 +29,16 @@ constexpr int kMaxFiles = 256;
 /** @brief One reviewed path as it is on disk, without following any link. */
 struct Entry
 {
-    enum class Type { File, Link, Other };
+    enum class Type {
+        File,
+        Link,
+        Other
+    };
     Type type = Type::Other;
-    QByteArray digest; ///< of the content (a file) or the target (a link)
+    QByteArray digest;  ///< of the content (a file) or the target (a link)
     QByteArray content; ///< a file's bytes when small enough to keep, else empty with @ref large
     bool large = false;
-    QString target; ///< a link's target, as written
+    QString target;  ///< a link's target, as written
     int mode = 0644; ///< a file's permission bits
 };
 
@@ -47,15 +51,15 @@ std::optional<QByteArray> readPlain(const QString &path, qint64 limit, bool *lar
     if (fd < 0)
         return std::nullopt;
     struct stat info
-    {
-    };
+    {};
     QByteArray bytes;
     if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
         *large = info.st_size > limit;
         if (!*large) {
             bytes.resize(qsizetype(info.st_size));
             qint64 done = 0;
-            for (ssize_t n; done < info.st_size && (n = ::read(fd, bytes.data() + done, size_t(info.st_size - done))) > 0;)
+            for (ssize_t n;
+                 done < info.st_size && (n = ::read(fd, bytes.data() + done, size_t(info.st_size - done))) > 0;)
                 done += n;
             bytes.resize(qsizetype(done));
         }
@@ -87,8 +91,7 @@ private:
         for (const QString &part : relative.split(QLatin1Char('/'))) {
             walked += (walked.isEmpty() ? QString() : QStringLiteral("/")) + part;
             struct stat info
-            {
-            };
+            {};
             if (::lstat(QFile::encodeName(m_root + QLatin1Char('/') + walked).constData(), &info) != 0)
                 return;
             if (S_ISLNK(info.st_mode))
@@ -97,9 +100,8 @@ private:
         const QString path = m_root + QLatin1Char('/') + relative;
         const QFileInfo info(path);
         if (info.isDir()) {
-            const QStringList children = QDir(path).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden |
-                                                                  QDir::System,
-                                                              QDir::Name);
+            const QStringList children =
+                QDir(path).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
             for (const QString &child : children)
                 visit(relative + QLatin1Char('/') + child);
         } else if (info.isFile()) {
@@ -112,8 +114,8 @@ private:
         entry.type = Entry::Type::Link;
         entry.target = QFile::symLinkTarget(m_root + QLatin1Char('/') + relative);
         char buffer[4096];
-        const ssize_t n = ::readlink(QFile::encodeName(m_root + QLatin1Char('/') + relative).constData(), buffer,
-                                     sizeof buffer);
+        const ssize_t n =
+            ::readlink(QFile::encodeName(m_root + QLatin1Char('/') + relative).constData(), buffer, sizeof buffer);
         if (n > 0)
             entry.target = QFile::decodeName(QByteArray(buffer, int(n)));
         entry.digest = QCryptographicHash::hash(entry.target.toUtf8(), QCryptographicHash::Sha256);
@@ -129,8 +131,7 @@ private:
             return;
         entry.content = *bytes;
         struct stat info
-        {
-        };
+        {};
         if (::lstat(QFile::encodeName(path).constData(), &info) == 0)
             entry.mode = int(info.st_mode & 0777);
         m_total += entry.content.size();
@@ -177,9 +178,9 @@ QString unifiedDiff(const QString &path, const QByteArray &before, const QByteAr
     a.close();
     b.close();
     QProcess diff;
-    diff.start(QStringLiteral("diff"), {QStringLiteral("-u"), QStringLiteral("--label"), QStringLiteral("a/") + path,
-                                        QStringLiteral("--label"), QStringLiteral("b/") + path, a.fileName(),
-                                        b.fileName()});
+    diff.start(QStringLiteral("diff"),
+               {QStringLiteral("-u"), QStringLiteral("--label"), QStringLiteral("a/") + path, QStringLiteral("--label"),
+                QStringLiteral("b/") + path, a.fileName(), b.fileName()});
     if (!diff.waitForFinished(5000))
         return QStringLiteral("changed");
     return QString::fromUtf8(diff.readAllStandardOutput());
@@ -200,8 +201,7 @@ bool noLinkOnTheWay(const QString &root, const QString &relative)
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
         path += QLatin1Char('/') + parts.at(i);
         struct stat info
-        {
-        };
+        {};
         if (::lstat(QFile::encodeName(path).constData(), &info) == 0 && !S_ISDIR(info.st_mode))
             return false;
     }
@@ -222,8 +222,7 @@ QJsonObject ReviewedChange::toJson() const
 
 WorkspaceReview::WorkspaceReview(QString workspace, QString recordDir)
     : m_workspace(std::move(workspace)), m_recordDir(std::move(recordDir))
-{
-}
+{}
 
 bool WorkspaceReview::snapshot(QString *error)
 {
@@ -238,12 +237,12 @@ bool WorkspaceReview::snapshot(QString *error)
     QJsonObject manifest;
     for (auto it = tree.cbegin(); it != tree.cend(); ++it) {
         const Entry &entry = it.value();
-        QJsonObject item{{QStringLiteral("type"), entry.type == Entry::Type::Link ? QStringLiteral("link")
-                                                                                   : QStringLiteral("file")},
-                         {QStringLiteral("digest"), QString::fromLatin1(entry.digest.toHex())},
-                         {QStringLiteral("target"), entry.target},
-                         {QStringLiteral("large"), entry.large},
-                         {QStringLiteral("mode"), entry.mode}};
+        QJsonObject item{
+            {QStringLiteral("type"), entry.type == Entry::Type::Link ? QStringLiteral("link") : QStringLiteral("file")},
+            {QStringLiteral("digest"), QString::fromLatin1(entry.digest.toHex())},
+            {QStringLiteral("target"), entry.target},
+            {QStringLiteral("large"), entry.large},
+            {QStringLiteral("mode"), entry.mode}};
         if (entry.type == Entry::Type::File && !entry.large) {
             const QString copy = m_recordDir + QStringLiteral("/base/") + it.key();
             if (!QDir().mkpath(QFileInfo(copy).absolutePath()) || !writeFileAtomically(copy, entry.content, error))

@@ -12,11 +12,15 @@ namespace paddock::sandbox {
 /** @brief One file the host runs or trusts that a session changed. */
 struct ReviewedChange
 {
-    enum class Kind { Added, Modified, Removed };
+    enum class Kind {
+        Added,
+        Modified,
+        Removed
+    };
     QString path; ///< relative to the workspace
     Kind kind = Kind::Modified;
-    QString what;  ///< what the host does with it: "git hook", "build file", ...
-    QString diff;  ///< a unified diff of the text, or a sentence (a link, a binary or large file)
+    QString what; ///< what the host does with it: "git hook", "build file", ...
+    QString diff; ///< a unified diff of the text, or a sentence (a link, a binary or large file)
     bool revertible = false;
 
     QJsonObject toJson() const;

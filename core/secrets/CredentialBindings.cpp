@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 
-
 #include <algorithm>
 
 Q_LOGGING_CATEGORY(lcBindings, "paddock.secrets.bindings")

@@ -116,7 +116,11 @@ signals:
     void secretsChanged();
 
 private:
-    enum class JobKind { Read, Write, Delete };
+    enum class JobKind {
+        Read,
+        Write,
+        Delete
+    };
     struct Operation
     {
         JobKind kind;

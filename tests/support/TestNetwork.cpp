@@ -50,7 +50,8 @@ bool lookUp(const char *variable, std::string_view key, std::string *value, bool
     return false;
 }
 
-template <typename Function> Function real(const char *name)
+template<typename Function>
+Function real(const char *name)
 {
     return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
 }

@@ -50,16 +50,14 @@ private:
         const QByteArray src = QFile::encodeName(from);
         const QByteArray dst = QFile::encodeName(to);
         struct stat st
-        {
-        };
+        {};
         if (::lstat(src.constData(), &st) != 0)
             return fail(QStringLiteral("cannot read %1: %2").arg(from, systemError()));
         if (S_ISLNK(st.st_mode))
             return copyLink(src, dst, rel);
         if (S_ISDIR(st.st_mode)) {
             struct stat existing
-            {
-            };
+            {};
             if (::lstat(dst.constData(), &existing) == 0 && !S_ISDIR(existing.st_mode) &&
                 ::unlink(dst.constData()) != 0)
                 return fail(QStringLiteral("cannot replace %1: %2").arg(to, systemError()));
@@ -93,8 +91,7 @@ private:
             return true;
         }
         struct stat existing
-        {
-        };
+        {};
         if (::lstat(dst.constData(), &existing) == 0 && !S_ISDIR(existing.st_mode))
             ::unlink(dst.constData());
         if (::symlink(target, dst.constData()) != 0 && errno != EEXIST)
@@ -110,8 +107,7 @@ private:
         // Replace rather than truncate: whatever sat at the destination (a link included) is
         // removed, and O_EXCL|O_NOFOLLOW guarantee the new file is the one written.
         struct stat existing
-        {
-        };
+        {};
         if (::lstat(dst.constData(), &existing) == 0 && !S_ISDIR(existing.st_mode))
             ::unlink(dst.constData());
         const int out = ::open(dst.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -158,8 +154,7 @@ HomeCopyResult copyHomeTree(const QString &source, const QString &home)
 {
     TreeCopy copy;
     struct stat st
-    {
-    };
+    {};
     if (::lstat(QFile::encodeName(home).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
         copy.result.error = QStringLiteral("%1 is not a directory").arg(home);
         return copy.result;

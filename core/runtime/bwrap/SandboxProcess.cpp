@@ -76,8 +76,7 @@ void writeAll(int fd, const void *data, size_t size)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     struct sigaction defaults
-    {
-    };
+    {};
     defaults.sa_handler = SIG_DFL;
     for (int sig : {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD})
         sigaction(sig, &defaults, nullptr);
@@ -202,13 +201,11 @@ bool AttachedChild::start(const ChildSetup &setup, QString *error)
         }
         // The sandbox's terminal starts with the caller's settings and size.
         struct termios mode
-        {
-        };
+        {};
         if (::tcgetattr(setup.in, &mode) == 0)
             ::tcsetattr(slave, TCSANOW, &mode);
         struct winsize size
-        {
-        };
+        {};
         if (::ioctl(setup.in, TIOCGWINSZ, &size) == 0 || ::ioctl(setup.out, TIOCGWINSZ, &size) == 0)
             ::ioctl(slave, TIOCSWINSZ, &size);
     }
@@ -279,8 +276,7 @@ void AttachedChild::relayTerminal()
     // Raw mode on the caller's terminal: every key (Ctrl-C included) goes to the sandbox's
     // own terminal, whose line discipline turns it into a signal for the sandbox only.
     struct termios saved
-    {
-    };
+    {};
     const bool restore = ::isatty(m_setup.in) && ::tcgetattr(m_setup.in, &saved) == 0;
     if (restore) {
         struct termios raw = saved;
@@ -288,8 +284,7 @@ void AttachedChild::relayTerminal()
         ::tcsetattr(m_setup.in, TCSANOW, &raw);
     }
     struct winsize lastSize
-    {
-    };
+    {};
     ::ioctl(m_master, TIOCGWINSZ, &lastSize);
     bool inputOpen = true;
     char buffer[16384];
@@ -301,8 +296,7 @@ void AttachedChild::relayTerminal()
         // Follow the caller's window size; checked on every wake-up rather than with a
         // SIGWINCH handler, which a library has no business installing.
         struct winsize size
-        {
-        };
+        {};
         if (::ioctl(m_setup.in, TIOCGWINSZ, &size) == 0 &&
             (size.ws_row != lastSize.ws_row || size.ws_col != lastSize.ws_col)) {
             ::ioctl(m_master, TIOCSWINSZ, &size);
@@ -323,8 +317,7 @@ void AttachedChild::relayTerminal()
                 // End of input becomes the terminal's end-of-file character.
                 inputOpen = false;
                 struct termios mode
-                {
-                };
+                {};
                 const char eof = ::tcgetattr(m_master, &mode) == 0 ? char(mode.c_cc[VEOF]) : char(4);
                 writeAll(m_master, &eof, 1);
             }

@@ -29,7 +29,8 @@ struct ChildSetup
 qint64 spawnDetached(const ChildSetup &setup, QString *error);
 
 /** Polls @p done every millisecond until it holds or @p timeoutMs passes. */
-template <typename Predicate> bool waitUntil(Predicate done, int timeoutMs)
+template<typename Predicate>
+bool waitUntil(Predicate done, int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();

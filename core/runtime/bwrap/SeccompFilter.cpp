@@ -30,12 +30,29 @@ struct Refused
 };
 
 const Refused kRefused[] = {
-    {"keyctl", EPERM},          {"add_key", EPERM},       {"request_key", EPERM},       {"bpf", EPERM},
-    {"userfaultfd", EPERM},     {"perf_event_open", EPERM}, {"kexec_load", EPERM},      {"kexec_file_load", EPERM},
-    {"io_uring_setup", ENOSYS}, {"io_uring_enter", ENOSYS}, {"io_uring_register", ENOSYS}, {"mount", EPERM},
-    {"umount2", EPERM},         {"pivot_root", EPERM},    {"move_mount", EPERM},        {"open_tree", EPERM},
-    {"fsopen", EPERM},          {"fsconfig", EPERM},      {"fsmount", EPERM},           {"fspick", EPERM},
-    {"mount_setattr", EPERM},   {"clone3", ENOSYS},       {"setns", EPERM},
+    {"keyctl", EPERM},
+    {"add_key", EPERM},
+    {"request_key", EPERM},
+    {"bpf", EPERM},
+    {"userfaultfd", EPERM},
+    {"perf_event_open", EPERM},
+    {"kexec_load", EPERM},
+    {"kexec_file_load", EPERM},
+    {"io_uring_setup", ENOSYS},
+    {"io_uring_enter", ENOSYS},
+    {"io_uring_register", ENOSYS},
+    {"mount", EPERM},
+    {"umount2", EPERM},
+    {"pivot_root", EPERM},
+    {"move_mount", EPERM},
+    {"open_tree", EPERM},
+    {"fsopen", EPERM},
+    {"fsconfig", EPERM},
+    {"fsmount", EPERM},
+    {"fspick", EPERM},
+    {"mount_setattr", EPERM},
+    {"clone3", ENOSYS},
+    {"setns", EPERM},
 };
 
 bool addRules(scmp_filter_ctx ctx, QString *error)

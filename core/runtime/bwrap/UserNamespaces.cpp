@@ -19,8 +19,8 @@ QString setting(const QString &procSys, const QString &path)
 
 QString userNamespaceProblem(const QString &bwrapError, const QString &procSys)
 {
-    const QString detail = bwrapError.trimmed().isEmpty() ? QString()
-                                                          : QStringLiteral(" (bubblewrap said: %1)").arg(bwrapError.trimmed());
+    const QString detail =
+        bwrapError.trimmed().isEmpty() ? QString() : QStringLiteral(" (bubblewrap said: %1)").arg(bwrapError.trimmed());
     if (setting(procSys, QStringLiteral("kernel/apparmor_restrict_unprivileged_userns")) == QLatin1String("1"))
         return QStringLiteral(
                    "this system's AppArmor forbids unprivileged user namespaces "

@@ -159,8 +159,7 @@ public:
             const QString relative = relativeDir.isEmpty() ? name : relativeDir + QLatin1Char('/') + name;
             const bool excluded = m_ignore.excludes(relative) && !m_forced.contains(relative);
             struct stat st
-            {
-            };
+            {};
             const QByteArray path = QFile::encodeName(m_root + QLatin1Char('/') + relative);
             if (::lstat(path.constData(), &st) != 0)
                 return Error{Error::Kind::Local, 0,

@@ -105,7 +105,7 @@ struct ContainerInfo
     qint64 memoryBytes = 0;
     qint64 nanoCpus = 0;
     QString networkMode;
-    QString runtime; ///< HostConfig.Runtime: the OCI runtime the engine runs it with
+    QString runtime;                   ///< HostConfig.Runtime: the OCI runtime the engine runs it with
     QList<PortBinding> portBindings;   ///< as requested (HostConfig.PortBindings)
     QList<PortBinding> publishedPorts; ///< as bound by the engine (NetworkSettings.Ports)
     QJsonObject raw;

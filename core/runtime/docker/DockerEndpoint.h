@@ -23,7 +23,10 @@ namespace paddock::runtime::docker {
  */
 struct Endpoint
 {
-    enum class Kind { Unix, Tcp };
+    enum class Kind {
+        Unix,
+        Tcp
+    };
 
     Kind kind = Kind::Unix;
     QString socketPath = QStringLiteral("/var/run/docker.sock"); ///< Unix only

@@ -27,7 +27,8 @@ struct Error
 };
 
 /** @brief A value or an Error; every DockerClient operation returns one. */
-template <typename T> class [[nodiscard]] Result
+template<typename T>
+class [[nodiscard]] Result
 {
 public:
     Result(T value) : m_value(std::move(value)) {}
@@ -47,7 +48,8 @@ private:
 };
 
 /** @brief Success or an Error, for operations that return nothing. */
-template <> class [[nodiscard]] Result<void>
+template<>
+class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;

@@ -44,7 +44,8 @@ RuntimeResult failure(const QString &message)
     return RuntimeResult::failure(message);
 }
 
-template <typename T> RuntimeResult failure(const Result<T> &result)
+template<typename T>
+RuntimeResult failure(const Result<T> &result)
 {
     return failure(result.errorMessage());
 }
@@ -151,12 +152,11 @@ QString DockerRuntime::gvisorRuntime()
 
 QString DockerRuntime::gvisorInstallHint()
 {
-    return QStringLiteral(
-        "install gVisor (sudo apt-get install runsc) and register it with the engine: add to "
-        "/etc/docker/daemon.json\n"
-        "  {\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", "
-        "\"runtimeArgs\": [\"--network=none\", \"--fsgofer-host-uds\"]}}}\n"
-        "then restart the engine (sudo systemctl restart docker)");
+    return QStringLiteral("install gVisor (sudo apt-get install runsc) and register it with the engine: add to "
+                          "/etc/docker/daemon.json\n"
+                          "  {\"runtimes\": {\"runsc\": {\"path\": \"/usr/bin/runsc\", "
+                          "\"runtimeArgs\": [\"--network=none\", \"--fsgofer-host-uds\"]}}}\n"
+                          "then restart the engine (sudo systemctl restart docker)");
 }
 
 bool DockerRuntime::offersIsolation(const QString &isolation, QString *why) const

@@ -35,7 +35,7 @@ struct DockerSandboxOptions
     qint64 memoryBytes = 0; ///< 0: no limit
     QList<DockerVolume> volumes;
     QList<DockerPort> ports;
-    QString user; ///< who the container runs as, "UID:GID"; empty: the invoking user's ids
+    QString user;          ///< who the container runs as, "UID:GID"; empty: the invoking user's ids
     QString engineRuntime; ///< the engine's OCI runtime (runsc for gVisor); empty: its default
 
     bool operator==(const DockerSandboxOptions &) const = default;

@@ -4,8 +4,8 @@
 // and commands run beside it. Those of the agent's user go through the sandbox's supervisor
 // (paddock-init) over the session channel that docker::SessionBridge opens; those of any other
 // user are Engine execs.
-#include "runtime/docker/DockerRuntime.h"
 #include "runtime/SandboxSpecJson.h"
+#include "runtime/docker/DockerRuntime.h"
 
 #include "runtime/docker/DockerSandboxLayout.h"
 #include "runtime/docker/SessionBridge.h"
@@ -39,7 +39,8 @@ constexpr int kStartupWaitMs = 60000;
 constexpr qint64 kAgentCacheMs = 2000;
 constexpr int kExecSettleAttempts = 100;
 
-template <typename T> RuntimeResult failure(const Result<T> &result)
+template<typename T>
+RuntimeResult failure(const Result<T> &result)
 {
     return RuntimeResult::failure(result.errorMessage());
 }

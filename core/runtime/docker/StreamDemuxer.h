@@ -20,7 +20,11 @@ namespace paddock::runtime::docker {
 class StreamDemuxer
 {
 public:
-    enum class Stream : uint8_t { Stdin = 0, Stdout = 1, Stderr = 2 };
+    enum class Stream : uint8_t {
+        Stdin = 0,
+        Stdout = 1,
+        Stderr = 2
+    };
     using Sink = std::function<void(Stream stream, const char *data, size_t size)>;
 
     /** Without a sink, output is collected into stdoutData() and stderrData(). */

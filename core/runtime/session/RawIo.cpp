@@ -10,7 +10,8 @@
 namespace paddock::runtime::session {
 namespace {
 
-template <typename Transfer> bool transferAll(const char *data, size_t size, Transfer transfer)
+template<typename Transfer>
+bool transferAll(const char *data, size_t size, Transfer transfer)
 {
     while (size > 0) {
         const ssize_t n = transfer(data, size);

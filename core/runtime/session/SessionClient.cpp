@@ -45,8 +45,7 @@ public:
         if (::pipe2(s_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
             s_pipe[0] = s_pipe[1] = -1;
         struct sigaction action
-        {
-        };
+        {};
         action.sa_handler = &SignalPipe::onSignal;
         sigemptyset(&action.sa_mask);
         for (size_t i = 0; i < std::size(kSignals); ++i)
@@ -147,10 +146,7 @@ public:
     }
 
 private:
-    SessionOutcome failed(const QString &error)
-    {
-        return {SessionOutcome::Kind::Failed, 0, error};
-    }
+    SessionOutcome failed(const QString &error) { return {SessionOutcome::Kind::Failed, 0, error}; }
 
     void queue(proto::FrameType type, const std::string &payload) { m_outgoing += proto::encodeFrame(type, payload); }
 
@@ -364,7 +360,8 @@ public:
             m_dir = ::open(encoded.left(std::max<qsizetype>(slash, 1)).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC);
             encoded = "/proc/self/fd/" + QByteArray::number(m_dir) + encoded.mid(slash);
         }
-        m_valid = (m_dir >= 0 || !encoded.startsWith("/proc/self/fd/")) && size_t(encoded.size()) < sizeof m_addr.sun_path;
+        m_valid =
+            (m_dir >= 0 || !encoded.startsWith("/proc/self/fd/")) && size_t(encoded.size()) < sizeof m_addr.sun_path;
         m_addr.sun_family = AF_UNIX;
         if (m_valid)
             std::memcpy(m_addr.sun_path, encoded.constData(), size_t(encoded.size()));

@@ -37,7 +37,11 @@ struct SessionRequest
 /** @brief How a session ended for its client. */
 struct SessionOutcome
 {
-    enum class Kind { Exited, Detached, Failed };
+    enum class Kind {
+        Exited,
+        Detached,
+        Failed
+    };
     Kind kind = Kind::Failed;
     int exitCode = 0;
     QString error;

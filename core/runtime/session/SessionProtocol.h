@@ -104,8 +104,8 @@ public:
         if (m_failed || buffered() < kHeaderSize)
             return std::nullopt;
         const unsigned char *head = reinterpret_cast<const unsigned char *>(m_buffer.data() + m_offset);
-        const uint32_t size = (uint32_t(head[1]) << 24) | (uint32_t(head[2]) << 16) | (uint32_t(head[3]) << 8) |
-                              uint32_t(head[4]);
+        const uint32_t size =
+            (uint32_t(head[1]) << 24) | (uint32_t(head[2]) << 16) | (uint32_t(head[3]) << 8) | uint32_t(head[4]);
         if (size > m_limit) {
             m_failed = true;
             return std::nullopt;

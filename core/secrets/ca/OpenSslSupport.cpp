@@ -27,8 +27,7 @@ QByteArray drain(BIO *bio)
 QDateTime fromAsn1(const ASN1_TIME *time)
 {
     struct tm parts
-    {
-    };
+    {};
     if (!time || ASN1_TIME_to_tm(time, &parts) != 1)
         return QDateTime();
     return QDateTime(QDate(parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday),

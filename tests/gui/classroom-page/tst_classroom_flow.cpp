@@ -186,8 +186,10 @@ void TestClassroomFlow::importCreateAndCheck()
     QVERIFY2(arguments.contains(QStringLiteral("-e")), qPrintable(arguments.join(QLatin1Char(' '))));
     QCOMPARE(arguments.mid(arguments.size() - 3),
              (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("attach"), name}));
-    const QJsonObject info =
-        daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}}).result().value(QLatin1String("sandbox")).toObject();
+    const QJsonObject info = daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}})
+                                 .result()
+                                 .value(QLatin1String("sandbox"))
+                                 .toObject();
     QCOMPARE(info.value(QLatin1String("status")).toString(), QStringLiteral("running"));
     QCOMPARE(info.value(QLatin1String("kit")).toString(), QStringLiteral("course"));
 
@@ -206,8 +208,8 @@ void TestClassroomFlow::importCreateAndCheck()
     QCOMPARE(verdict->property("text").toString(), QStringLiteral("No check failed: this sandbox is ready."));
     // Each check arrived as its event, before the answer.
     QCOMPARE(insertedWhileChecking, QList<bool>(5, true));
-    for (const QString &id :
-         {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"), QStringLiteral("log")}) {
+    for (const QString &id : {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"),
+                              QStringLiteral("log")}) {
         QQuickItem *row = pageItem(page, QStringLiteral("check_") + id);
         QVERIFY2(isShown(row), qPrintable(id));
         QCOMPARE(row->property("status").toString(), QStringLiteral("ok"));
@@ -218,7 +220,8 @@ void TestClassroomFlow::importCreateAndCheck()
                 .toString()
                 .contains(QLatin1String("COURSE_API_KEY is proxy-managed")));
     // The probe's file does not stay in the project.
-    QCOMPARE(QDir(m_project).entryList({QStringLiteral(".paddock-verify-*")}, QDir::Files | QDir::Hidden), QStringList());
+    QCOMPARE(QDir(m_project).entryList({QStringLiteral(".paddock-verify-*")}, QDir::Files | QDir::Hidden),
+             QStringList());
 }
 
 void TestClassroomFlow::kitsPageListsTheImportAndExportsIt()

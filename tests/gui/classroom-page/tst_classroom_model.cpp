@@ -22,7 +22,9 @@ namespace {
 
 QJsonObject sandbox(const QString &name, const QString &kit, const QString &status)
 {
-    return {{QStringLiteral("name"), name}, {QStringLiteral("kit"), kit}, {QStringLiteral("status"), status},
+    return {{QStringLiteral("name"), name},
+            {QStringLiteral("kit"), kit},
+            {QStringLiteral("status"), status},
             {QStringLiteral("backend"), QStringLiteral("bwrap")}};
 }
 
@@ -87,10 +89,11 @@ void TestClassroomModel::runningSandboxesOfTheKitAreOffered()
     QCOMPARE(model.kit(), QString());
     model.setKit(QStringLiteral("course"), m_home.filePath(QStringLiteral("kits/course")));
     QSignalSpy changed(&model, &ClassroomModel::sandboxesChanged);
-    model.applySandboxList(list({sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-old"), QStringLiteral("course"), QStringLiteral("stopped")),
-                                 sandbox(QStringLiteral("pi-neon"), QStringLiteral("pi"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running"))}));
+    model.applySandboxList(
+        list({sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-old"), QStringLiteral("course"), QStringLiteral("stopped")),
+              sandbox(QStringLiteral("pi-neon"), QStringLiteral("pi"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running"))}));
     QCOMPARE(changed.size(), 1);
     QCOMPARE(model.sandboxes(), (QStringList{QStringLiteral("course-a"), QStringLiteral("course-b")}));
     // Preselected when there is one.
@@ -98,19 +101,22 @@ void TestClassroomModel::runningSandboxesOfTheKitAreOffered()
 
     // The chosen one stays while it runs; the same list again changes nothing.
     model.setSandbox(QStringLiteral("course-b"));
-    model.applySandboxList(list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("running"))}));
+    model.applySandboxList(
+        list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("running"))}));
     QCOMPARE(changed.size(), 1);
     QCOMPARE(model.sandbox(), QStringLiteral("course-b"));
     // Once it stops, the first running one is taken.
-    model.applySandboxList(list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("stopped"))}));
+    model.applySandboxList(
+        list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-b"), QStringLiteral("course"), QStringLiteral("stopped"))}));
     QCOMPARE(model.sandboxes(), QStringList{QStringLiteral("course-a")});
     QCOMPARE(model.sandbox(), QStringLiteral("course-a"));
     // A sandbox just created is selected once the list shows it running.
     model.refreshSandboxes(QStringLiteral("course-new"));
-    model.applySandboxList(list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-new"), QStringLiteral("course"), QStringLiteral("running"))}));
+    model.applySandboxList(
+        list({sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-new"), QStringLiteral("course"), QStringLiteral("running"))}));
     QCOMPARE(model.sandbox(), QStringLiteral("course-new"));
     // None running: nothing to choose.
     model.applySandboxList(list({}));
@@ -121,9 +127,10 @@ void TestClassroomModel::runningSandboxesOfTheKitAreOffered()
 void TestClassroomModel::everyRunningSandboxWithoutAnImportedKit()
 {
     ClassroomModel model;
-    model.applySandboxList(list({sandbox(QStringLiteral("pi-neon"), QStringLiteral("pi"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
-                                 sandbox(QStringLiteral("idle"), QStringLiteral("pi"), QStringLiteral("created"))}));
+    model.applySandboxList(
+        list({sandbox(QStringLiteral("pi-neon"), QStringLiteral("pi"), QStringLiteral("running")),
+              sandbox(QStringLiteral("course-a"), QStringLiteral("course"), QStringLiteral("running")),
+              sandbox(QStringLiteral("idle"), QStringLiteral("pi"), QStringLiteral("created"))}));
     QCOMPARE(model.sandboxes(), (QStringList{QStringLiteral("course-a"), QStringLiteral("pi-neon")}));
 }
 
@@ -136,9 +143,10 @@ void TestClassroomModel::checksArriveOneByOneThenSettle()
     QVERIFY(model.checking());
     QCOMPARE(checks->rowCount(), 0);
 
-    model.applyVerifyEvent(verifyEvent(QStringLiteral("run-1"), 0,
-                                 check(QStringLiteral("credential"), QStringLiteral("ok"),
-                                       QStringLiteral("Inside the sandbox COURSE_API_KEY is proxy-managed, not a key."))));
+    model.applyVerifyEvent(
+        verifyEvent(QStringLiteral("run-1"), 0,
+                    check(QStringLiteral("credential"), QStringLiteral("ok"),
+                          QStringLiteral("Inside the sandbox COURSE_API_KEY is proxy-managed, not a key."))));
     QCOMPARE(checks->rowCount(), 1);
     QCOMPARE(cell(checks, 0, ChecklistModel::CheckIdRole).toString(), QStringLiteral("credential"));
     // A known check is titled in the window's language, here English.
@@ -150,9 +158,10 @@ void TestClassroomModel::checksArriveOneByOneThenSettle()
     QCOMPARE(model.checkProgress(), QStringLiteral("Checked 1 of 5…"));
     QVERIFY(model.checklistVerdict().isEmpty());
 
-    model.applyVerifyEvent(verifyEvent(QStringLiteral("run-1"), 1,
-                                 check(QStringLiteral("future"), QStringLiteral("skipped"), QStringLiteral("Later."),
-                                       {QStringLiteral("one"), QStringLiteral("two")})));
+    model.applyVerifyEvent(
+        verifyEvent(QStringLiteral("run-1"), 1,
+                    check(QStringLiteral("future"), QStringLiteral("skipped"), QStringLiteral("Later."),
+                          {QStringLiteral("one"), QStringLiteral("two")})));
     QCOMPARE(checks->rowCount(), 2);
     // A check this window does not know keeps the daemon's title; details come one per line.
     QCOMPARE(cell(checks, 1, ChecklistModel::TitleRole).toString(), QStringLiteral("Title of future"));
@@ -162,14 +171,13 @@ void TestClassroomModel::checksArriveOneByOneThenSettle()
 
     // The answer settles every row, in its order, and the verdict.
     QJsonArray all;
-    for (const QString &id : {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"),
-                              QStringLiteral("log")})
+    for (const QString &id :
+         {QStringLiteral("credential"), QStringLiteral("blocked"), QStringLiteral("workspace"), QStringLiteral("log")})
         all.append(check(id, QStringLiteral("ok"), QStringLiteral("Fine.")));
     all.append(check(QStringLiteral("key"), QStringLiteral("skipped"), QStringLiteral("The kit injects no key.")));
-    model.applyVerifyResult(QStringLiteral("run-1"),
-                            {{QStringLiteral("sandbox"), QStringLiteral("course-a")},
-                             {QStringLiteral("passed"), true},
-                             {QStringLiteral("checks"), all}});
+    model.applyVerifyResult(QStringLiteral("run-1"), {{QStringLiteral("sandbox"), QStringLiteral("course-a")},
+                                                      {QStringLiteral("passed"), true},
+                                                      {QStringLiteral("checks"), all}});
     QVERIFY(!model.checking());
     QCOMPARE(checks->rowCount(), 5);
     QCOMPARE(cell(checks, 4, ChecklistModel::CheckIdRole).toString(), QStringLiteral("key"));
@@ -186,20 +194,21 @@ void TestClassroomModel::failedCheckMakesTheVerdictRed()
     ClassroomModel model;
     model.beginRun(QStringLiteral("run-2"));
     model.applyVerifyEvent(verifyEvent(QStringLiteral("run-2"), 0,
-                                 check(QStringLiteral("workspace"), QStringLiteral("failed"),
-                                       QStringLiteral("Writing inside the sandbox failed."))));
+                                       check(QStringLiteral("workspace"), QStringLiteral("failed"),
+                                             QStringLiteral("Writing inside the sandbox failed."))));
     QCOMPARE(model.checks()->failedCount(), 1);
     // The same check again replaces its row.
-    model.applyVerifyEvent(verifyEvent(QStringLiteral("run-2"), 0,
-                                 check(QStringLiteral("workspace"), QStringLiteral("ok"), QStringLiteral("Fine."))));
+    model.applyVerifyEvent(verifyEvent(
+        QStringLiteral("run-2"), 0, check(QStringLiteral("workspace"), QStringLiteral("ok"), QStringLiteral("Fine."))));
     QCOMPARE(model.checks()->rowCount(), 1);
     QCOMPARE(model.checks()->failedCount(), 0);
-    model.applyVerifyResult(QStringLiteral("run-2"),
-                            {{QStringLiteral("passed"), false},
-                             {QStringLiteral("checks"),
-                              QJsonArray{check(QStringLiteral("log"), QStringLiteral("failed"),
-                                               QStringLiteral("1 destination(s) were refused without a rule choosing it."),
-                                               {QStringLiteral("other.test:80 refused 1 time(s)")})}}});
+    model.applyVerifyResult(
+        QStringLiteral("run-2"),
+        {{QStringLiteral("passed"), false},
+         {QStringLiteral("checks"),
+          QJsonArray{check(QStringLiteral("log"), QStringLiteral("failed"),
+                           QStringLiteral("1 destination(s) were refused without a rule choosing it."),
+                           {QStringLiteral("other.test:80 refused 1 time(s)")})}}});
     QVERIFY(!model.checklistPassed());
     QCOMPARE(model.checks()->failedCount(), 1);
     QCOMPARE(model.checklistVerdict(), QStringLiteral("Some checks failed: read each sentence for what to fix."));
@@ -211,20 +220,23 @@ void TestClassroomModel::otherRunsAndLateEventsAreIgnored()
 {
     ClassroomModel model;
     // No run under way: nothing is shown.
-    model.applyVerifyEvent(verifyEvent(QStringLiteral("run-3"), 0, check(QStringLiteral("credential"), QStringLiteral("ok"), {})));
+    model.applyVerifyEvent(
+        verifyEvent(QStringLiteral("run-3"), 0, check(QStringLiteral("credential"), QStringLiteral("ok"), {})));
     QCOMPARE(model.checks()->rowCount(), 0);
     model.beginRun(QStringLiteral("run-3"));
     // Another client's run of the checklist.
     model.applyVerifyEvent(verifyEvent(QStringLiteral("someone-else"), 0,
-                                 check(QStringLiteral("credential"), QStringLiteral("failed"), {})));
+                                       check(QStringLiteral("credential"), QStringLiteral("failed"), {})));
     QCOMPARE(model.checks()->rowCount(), 0);
     // The answer of another run does not end this one.
     model.applyVerifyResult(QStringLiteral("someone-else"), {{QStringLiteral("passed"), true}});
     QVERIFY(model.checking());
-    model.applyVerifyResult(QStringLiteral("run-3"), {{QStringLiteral("passed"), true}, {QStringLiteral("checks"), QJsonArray{}}});
+    model.applyVerifyResult(QStringLiteral("run-3"),
+                            {{QStringLiteral("passed"), true}, {QStringLiteral("checks"), QJsonArray{}}});
     QVERIFY(!model.checking());
     // An event after the answer changes nothing.
-    model.applyVerifyEvent(verifyEvent(QStringLiteral("run-3"), 0, check(QStringLiteral("blocked"), QStringLiteral("failed"), {})));
+    model.applyVerifyEvent(
+        verifyEvent(QStringLiteral("run-3"), 0, check(QStringLiteral("blocked"), QStringLiteral("failed"), {})));
     QCOMPARE(model.checks()->rowCount(), 0);
 }
 

@@ -24,7 +24,10 @@ private Q_SLOTS:
     void checklistWithoutDaemonSaysWhy();
 
 private:
-    QQuickItem *item(const QString &name) { return findItem(findItem(m_window, QStringLiteral("page_classroom")), name); }
+    QQuickItem *item(const QString &name)
+    {
+        return findItem(findItem(m_window, QStringLiteral("page_classroom")), name);
+    }
     QObject *model();
     void click(QQuickItem *button);
     QString writeBundle(const QByteArray &bytes, const QString &name);
@@ -112,7 +115,10 @@ void TestClassroomPage::hostileBundleIsRefused()
     std::memcpy(header.data() + 124, "00000000000", 11);
     header[156] = '2';
     std::memcpy(header.data() + 157, "/etc/passwd", 11);
-    std::memcpy(header.data() + 257, "ustar\0" "00", 8);
+    std::memcpy(header.data() + 257,
+                "ustar\0"
+                "00",
+                8);
     std::memset(header.data() + 148, ' ', 8);
     int sum = 0;
     for (const char c : std::as_const(header))

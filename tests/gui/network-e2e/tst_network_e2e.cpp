@@ -38,7 +38,8 @@ private:
     }
     gui::DenialsModel *denials()
     {
-        auto *policy = findItem(m_window, QStringLiteral("page_network"))->property("policy").value<gui::NetworkPolicy *>();
+        auto *policy =
+            findItem(m_window, QStringLiteral("page_network"))->property("policy").value<gui::NetworkPolicy *>();
         return policy ? policy->denials() : nullptr;
     }
 
@@ -83,8 +84,9 @@ void TestNetworkEndToEnd::refusalShowsWithinASecond()
     api::DaemonConnection watcher;
     QString error;
     QVERIFY2(watcher.open(m_network.socketPath(), 5000, &error), qPrintable(error));
-    QVERIFY(!watcher.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("network")}}})
-                 .isError());
+    QVERIFY(
+        !watcher.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("network")}}})
+             .isError());
     QVERIFY(m_network.startSandbox());
     std::optional<api::Event> event;
     for (int i = 0; i < 50 && !event; ++i) {

@@ -78,7 +78,8 @@ public:
     QStringList userRules()
     {
         QStringList rules;
-        for (const QJsonValue &value : call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
+        for (const QJsonValue &value :
+             call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
             const QJsonObject rule = value.toObject();
             if (!rule.value(QLatin1String("readOnly")).toBool())
                 rules << rule.value(QLatin1String("scope")).toString() + QLatin1Char(' ') +

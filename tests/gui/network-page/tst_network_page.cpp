@@ -29,7 +29,10 @@ private Q_SLOTS:
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
     int listCount(const QString &name) { return item(name) ? item(name)->property("count").toInt() : -1; }
-    QQuickItem *denialRow(const QString &host) { return findItemWith(m_window, QStringLiteral("denialRow"), "host", host); }
+    QQuickItem *denialRow(const QString &host)
+    {
+        return findItemWith(m_window, QStringLiteral("denialRow"), "host", host);
+    }
 
     NetworkFixture m_network;
     QQmlApplicationEngine *m_engine = nullptr;
@@ -122,8 +125,9 @@ void TestNetworkPage::refusedHostAllowedWithTheKeyboard()
     QVERIFY(!isShown(item(QStringLiteral("denialsEmpty"))));
     // Counted again in the same row.
     QCOMPARE(m_network.fetch(QStringLiteral("other.test")), QStringLiteral("403"));
-    QTRY_COMPARE(childOf(denialRow(QStringLiteral("other.test")), QStringLiteral("denialCount"))->property("text").toString(),
-                 QStringLiteral("× 2"));
+    QTRY_COMPARE(
+        childOf(denialRow(QStringLiteral("other.test")), QStringLiteral("denialCount"))->property("text").toString(),
+        QStringLiteral("× 2"));
     QCOMPARE(listCount(QStringLiteral("denialList")), 1);
 
     QQuickItem *list = item(QStringLiteral("denialList"));

@@ -3,8 +3,8 @@
 // them: the real binary, a copy of a published kit with credentials, credentials.yaml in a
 // throwaway config directory and a real GNOME Keyring for the secrets `check` looks for.
 #include "CliHome.h"
-#include "TestFiles.h"
 #include "KeyringSession.h"
+#include "TestFiles.h"
 
 #include "secrets/SecretStore.h"
 

@@ -57,14 +57,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             exec(runtime, bed, spec.name, script(QStringLiteral("cat /tmp/only-here"))).out == "inside\n", 10000);
 
-        const auto seen = exec(runtime, bed, spec.name,
-                               script(QStringLiteral("hostname; pwd; echo \"$KIT_VARIABLE ${%1:-no-marker}\"; "
-                                                     "tr '\\0' ' ' < /proc/1/cmdline; echo; "
-                                                     "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; "
-                                                     "grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status | grep -c '0000000000000000'; "
-                                                     "grep NoNewPrivs /proc/self/status | tr -d '\\t'; "
-                                                     "curl -s -i http://example.test/ | head -1")
-                                          .arg(QLatin1String(SandboxTestBed::kMarker))));
+        const auto seen = exec(
+            runtime, bed, spec.name,
+            script(QStringLiteral("hostname; pwd; echo \"$KIT_VARIABLE ${%1:-no-marker}\"; "
+                                  "tr '\\0' ' ' < /proc/1/cmdline; echo; "
+                                  "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; "
+                                  "grep -E '^Cap(Inh|Prm|Eff|Amb):' /proc/self/status | grep -c '0000000000000000'; "
+                                  "grep NoNewPrivs /proc/self/status | tr -d '\\t'; "
+                                  "curl -s -i http://example.test/ | head -1")
+                       .arg(QLatin1String(SandboxTestBed::kMarker))));
         QVERIFY2(seen.error.isEmpty(), qPrintable(seen.error));
         QCOMPARE(seen.exitCode, 0);
         const QList<QByteArray> lines = seen.out.trimmed().split('\n');

@@ -123,8 +123,9 @@ private slots:
         SandboxTestBed bed;
         BwrapRuntime runtime;
         const QString name = QStringLiteral("stubborn");
-        QVERIFY(runtime.create(
-                        detached(bed, name, QStringLiteral("trap '' TERM; touch ignoring-term; while :; do sleep 0.05; done")))
+        QVERIFY(runtime
+                    .create(detached(bed, name,
+                                     QStringLiteral("trap '' TERM; touch ignoring-term; while :; do sleep 0.05; done")))
                     .ok);
         QVERIFY(runtime.start(name).ok);
         // Stop only once the trap is in place: a TERM that arrives before it ends the shell with 143.

@@ -69,8 +69,7 @@ private slots:
         QCOMPARE(recorded(name, QStringLiteral("install-usr.txt")), QStringLiteral("wrote"));
         QVERIFY(!QFileInfo::exists(QStringLiteral("/usr/paddock-root-was-here")));
         struct stat st
-        {
-        };
+        {};
         QCOMPARE(::stat(QFile::encodeName(home(name) + QStringLiteral("/install-default.txt")).constData(), &st), 0);
         QCOMPARE(st.st_uid, ::getuid());
 

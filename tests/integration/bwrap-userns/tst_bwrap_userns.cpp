@@ -49,7 +49,8 @@ void TestBwrapUserns::appArmorRestrictionIsNamedWithItsFix()
 {
     FakeProcSys proc;
     proc.set(QStringLiteral("kernel/apparmor_restrict_unprivileged_userns"), "1");
-    const QString message = userNamespaceProblem(QStringLiteral("bwrap: setting up uid map: Permission denied"), proc.path());
+    const QString message =
+        userNamespaceProblem(QStringLiteral("bwrap: setting up uid map: Permission denied"), proc.path());
     QVERIFY2(message.contains(QLatin1String("kernel.apparmor_restrict_unprivileged_userns")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("apparmor_parser -r /etc/apparmor.d/bwrap")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("sysctl -w kernel.apparmor_restrict_unprivileged_userns=0")),
@@ -61,7 +62,8 @@ void TestBwrapUserns::debianSwitchIsNamedWithItsFix()
     FakeProcSys proc;
     proc.set(QStringLiteral("kernel/apparmor_restrict_unprivileged_userns"), "0");
     proc.set(QStringLiteral("kernel/unprivileged_userns_clone"), "0");
-    const QString message = userNamespaceProblem(QStringLiteral("bwrap: No permissions to create new namespace"), proc.path());
+    const QString message =
+        userNamespaceProblem(QStringLiteral("bwrap: No permissions to create new namespace"), proc.path());
     QVERIFY2(message.contains(QLatin1String("sysctl -w kernel.unprivileged_userns_clone=1")), qPrintable(message));
 }
 
@@ -83,20 +85,20 @@ void TestBwrapUserns::realLimitStopsRunWithTheSettingNamed()
     QTemporaryDir root;
     QDir().mkpath(root.filePath(QStringLiteral("work")));
     QProcessEnvironment env = paddock::test::isolatedEnvironment(root.path(), paddock::test::XdgFolders::shortNames());
-    QFile::setPermissions(root.filePath(QStringLiteral("run")), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                                   QFileDevice::ExeOwner);
+    QFile::setPermissions(root.filePath(QStringLiteral("run")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QProcess run;
     env.insert(QStringLiteral("PADDOCKD"), QStringLiteral(PADDOCKD_BIN));
     env.insert(QStringLiteral("PADDOCK_INIT"), QStringLiteral(PADDOCK_INIT_BIN));
     env.insert(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix:///nonexistent.sock"));
     run.setProcessEnvironment(env);
     run.setWorkingDirectory(root.filePath(QStringLiteral("work")));
-    const QString script = QStringLiteral(
-        "echo 1 > /proc/sys/user/max_user_namespaces && "
-        "exec unshare --user --map-user=1000 --map-group=1000 \"$0\" run --kit \"$1\" -- true");
-    run.start(QStringLiteral("unshare"), {QStringLiteral("--user"), QStringLiteral("--map-root-user"), QStringLiteral("sh"),
-                                          QStringLiteral("-c"), script, QStringLiteral(PADDOCK_BIN),
-                                          QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/shell")});
+    const QString script =
+        QStringLiteral("echo 1 > /proc/sys/user/max_user_namespaces && "
+                       "exec unshare --user --map-user=1000 --map-group=1000 \"$0\" run --kit \"$1\" -- true");
+    run.start(QStringLiteral("unshare"),
+              {QStringLiteral("--user"), QStringLiteral("--map-root-user"), QStringLiteral("sh"), QStringLiteral("-c"),
+               script, QStringLiteral(PADDOCK_BIN), QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/shell")});
     QVERIFY(run.waitForFinished(60000));
     const QString err = QString::fromUtf8(run.readAllStandardError());
     QCOMPARE(run.exitCode(), 1);

@@ -2,8 +2,8 @@
 // `paddock ca show|rotate|trust|trusted|untrust` as a user runs them: the real binary, the
 // local authority's key in a real GNOME Keyring, and certificates checked with openssl.
 #include "CliHome.h"
-#include "TestFiles.h"
 #include "KeyringSession.h"
+#include "TestFiles.h"
 
 #include "secrets/SecretStore.h"
 #include "secrets/ca/LocalAuthority.h"

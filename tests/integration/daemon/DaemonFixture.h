@@ -83,8 +83,7 @@ public:
     static uint mode(const QString &file)
     {
         struct stat st
-        {
-        };
+        {};
         if (::lstat(QFile::encodeName(file).constData(), &st) != 0)
             return 0xFFFF;
         return st.st_mode & 07777;

@@ -221,7 +221,8 @@ private Q_SLOTS:
         DaemonFixture fixture;
         fixture.environment().remove(QStringLiteral("PADDOCKD"));
         fixture.environment().insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
-        QCOMPARE(QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath(), QFileInfo(QStringLiteral(PADDOCKD_BIN)).absolutePath());
+        QCOMPARE(QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath(),
+                 QFileInfo(QStringLiteral(PADDOCKD_BIN)).absolutePath());
         const auto start = fixture.paddock({QStringLiteral("daemon"), QStringLiteral("start")});
         QVERIFY2(start.exitCode == 0, qPrintable(start.out + start.err));
         const auto stop = fixture.paddock({QStringLiteral("daemon"), QStringLiteral("stop")});

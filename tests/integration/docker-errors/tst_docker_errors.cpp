@@ -66,7 +66,8 @@ private:
 };
 
 /** Runs a blocking client call on a thread while this thread's event loop serves the fake. */
-template <typename Call> auto callAside(Call call)
+template<typename Call>
+auto callAside(Call call)
 {
     std::atomic_bool done{false};
     std::optional<decltype(call())> result;

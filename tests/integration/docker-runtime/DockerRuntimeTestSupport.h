@@ -124,7 +124,8 @@ public:
     }
 
     /** Calls @p run with fds whose output is collected once it returns; @p input is its stdin. */
-    template <typename Run> CommandRun capture(Run run, const QByteArray &input = {})
+    template<typename Run>
+    CommandRun capture(Run run, const QByteArray &input = {})
     {
         QTemporaryFile out(m_root.filePath(QStringLiteral("out-XXXXXX")));
         QTemporaryFile err(m_root.filePath(QStringLiteral("err-XXXXXX")));

@@ -180,7 +180,8 @@ private slots:
         const auto &labels = container.value().labels;
         // Named and labelled after its owner: another user's Paddock on this engine never sees it.
         QCOMPARE(container.value().name, DockerRuntime::containerName(m_name));
-        QVERIFY(container.value().name.startsWith(QStringLiteral("paddock-") + DockerRuntime::owner() + QLatin1Char('-')));
+        QVERIFY(
+            container.value().name.startsWith(QStringLiteral("paddock-") + DockerRuntime::owner() + QLatin1Char('-')));
         QCOMPARE(labels.value(QStringLiteral("paddock.owner")), DockerRuntime::owner());
         QCOMPARE(labels.value(QStringLiteral("paddock.sandbox")), m_name);
         QCOMPARE(labels.value(QStringLiteral("paddock.kit")), QStringLiteral("test-kit"));

@@ -72,7 +72,8 @@ private slots:
         QProcess process;
         process.start(QStringLiteral(PADDOCK_INIT_BIN),
                       {QStringLiteral("sh"), QStringLiteral("-c"),
-                       QStringLiteral("trap 'touch %1; exit 42' TERM; touch %1.ready; while :; do sleep 0.05; done").arg(marker)});
+                       QStringLiteral("trap 'touch %1; exit 42' TERM; touch %1.ready; while :; do sleep 0.05; done")
+                           .arg(marker)});
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker + QStringLiteral(".ready")), 10000);
         ::kill(pid_t(process.processId()), SIGTERM);
         QVERIFY(process.waitForFinished(10000));
@@ -87,9 +88,10 @@ private slots:
         // Inside a new PID namespace paddock-init is PID 1 and inherits every orphan.
         QProcess process;
         process.start(QStringLiteral("bwrap"),
-                      {QStringLiteral("--unshare-pid"), QStringLiteral("--as-pid-1"), QStringLiteral("--dev-bind"), QStringLiteral("/"), QStringLiteral("/"),
-                       QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral(PADDOCK_INIT_BIN), QStringLiteral("--"),
-                       QStringLiteral("sh"), QStringLiteral("-c"),
+                      {QStringLiteral("--unshare-pid"), QStringLiteral("--as-pid-1"), QStringLiteral("--dev-bind"),
+                       QStringLiteral("/"), QStringLiteral("/"), QStringLiteral("--proc"), QStringLiteral("/proc"),
+                       QStringLiteral(PADDOCK_INIT_BIN), QStringLiteral("--"), QStringLiteral("sh"),
+                       QStringLiteral("-c"),
                        QStringLiteral("for i in 1 2 3; do sh -c 'sleep 0.1 &'; done; sleep 1; "
                                       "echo pid1=$(cat /proc/1/comm); "
                                       "echo zombies=$(grep -l ' Z ' /proc/[0-9]*/stat 2>/dev/null | wc -l)")});
@@ -160,9 +162,10 @@ private slots:
             // Half-close: the proxy must see the end of the request and still answer.
             QCOMPARE(::shutdown(int(client.socketDescriptor()), SHUT_WR), 0);
             QByteArray answer;
-            QTRY_VERIFY_WITH_TIMEOUT((answer += client.readAll(), answer.size() >= expected.size()
-                                      || client.state() == QAbstractSocket::UnconnectedState),
-                                     20000);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                (answer += client.readAll(),
+                 answer.size() >= expected.size() || client.state() == QAbstractSocket::UnconnectedState),
+                20000);
             answer += client.readAll();
             QCOMPARE(answer.size(), expected.size());
             QVERIFY(answer == expected);

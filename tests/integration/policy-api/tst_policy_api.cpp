@@ -77,7 +77,8 @@ QJsonObject TestPolicyApi::denialOf(const QString &host)
 QStringList TestPolicyApi::userPatterns()
 {
     QStringList patterns;
-    for (const QJsonValue &value : call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
+    for (const QJsonValue &value :
+         call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
         const QJsonObject rule = value.toObject();
         if (!rule.value(QLatin1String("readOnly")).toBool())
             patterns << rule.value(QLatin1String("scope")).toString() + QLatin1Char(' ') +
@@ -116,8 +117,9 @@ void TestPolicyApi::freshPolicyHasNoRules()
 
 void TestPolicyApi::addUpdateRemoveEditPolicyYaml()
 {
-    const api::Reply added = call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("pypi.org")},
-                                                                  {QStringLiteral("scope"), QStringLiteral("sandbox:x")}});
+    const api::Reply added =
+        call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("pypi.org")},
+                                            {QStringLiteral("scope"), QStringLiteral("sandbox:x")}});
     QVERIFY2(!added.isError(), qPrintable(added.errorMessage()));
     const QJsonObject rule = added.result().value(QLatin1String("rule")).toObject();
     QCOMPARE(rule.value(QLatin1String("decision")).toString(), QStringLiteral("allow"));
@@ -138,10 +140,12 @@ void TestPolicyApi::addUpdateRemoveEditPolicyYaml()
                                                {QStringLiteral("decision"), QStringLiteral("deny")}});
     QVERIFY2(!updated.isError(), qPrintable(updated.errorMessage()));
     QCOMPARE(userPatterns(), QStringList{QStringLiteral("sandbox:x *.pypi.org")});
-    const QString newId = updated.result().value(QLatin1String("rule")).toObject().value(QLatin1String("id")).toString();
+    const QString newId =
+        updated.result().value(QLatin1String("rule")).toObject().value(QLatin1String("id")).toString();
     // A refused edit leaves the rule as it was.
-    const api::Reply refused = call(QStringLiteral("policy.update"),
-                                    {{QStringLiteral("id"), newId}, {QStringLiteral("pattern"), QStringLiteral("a b")}});
+    const api::Reply refused =
+        call(QStringLiteral("policy.update"),
+             {{QStringLiteral("id"), newId}, {QStringLiteral("pattern"), QStringLiteral("a b")}});
     QVERIFY(refused.isError());
     QCOMPARE(userPatterns(), QStringList{QStringLiteral("sandbox:x *.pypi.org")});
 
@@ -167,19 +171,32 @@ void TestPolicyApi::allowComputesPatterns_data()
     QTest::addColumn<QString>("what");
     QTest::addColumn<QString>("expected"); // empty: refused
 
-    QTest::newRow("exact") << "api.example.com" << 443 << "exact" << "api.example.com";
-    QTest::newRow("exact, other port") << "api.example.com" << 8080 << "exact" << "api.example.com:8080";
-    QTest::newRow("wildcard") << "api.example.com" << 443 << "wildcard" << "*.example.com";
-    QTest::newRow("deep") << "a.b.example.com" << 443 << "deep" << "**.b.example.com";
-    QTest::newRow("deep, other port") << "api.example.com" << 8080 << "deep" << "**.example.com:8080";
-    QTest::newRow("hostport") << "api.example.com" << 8443 << "hostport" << "api.example.com:8443";
-    QTest::newRow("hostport, 443 is the default") << "api.example.com" << 443 << "hostport" << "api.example.com";
-    QTest::newRow("upper case") << "API.Example.COM" << 443 << "exact" << "api.example.com";
-    QTest::newRow("registrable domain") << "example.com" << 443 << "wildcard" << "";
-    QTest::newRow("under a two-label suffix") << "shop.co.uk" << 443 << "deep" << "";
-    QTest::newRow("two-label suffix below") << "a.shop.co.uk" << 443 << "wildcard" << "*.shop.co.uk";
-    QTest::newRow("address") << "10.1.2.3" << 443 << "wildcard" << "";
-    QTest::newRow("unknown choice") << "api.example.com" << 443 << "everything" << "";
+    QTest::newRow("exact") << "api.example.com" << 443 << "exact"
+                           << "api.example.com";
+    QTest::newRow("exact, other port") << "api.example.com" << 8080 << "exact"
+                                       << "api.example.com:8080";
+    QTest::newRow("wildcard") << "api.example.com" << 443 << "wildcard"
+                              << "*.example.com";
+    QTest::newRow("deep") << "a.b.example.com" << 443 << "deep"
+                          << "**.b.example.com";
+    QTest::newRow("deep, other port") << "api.example.com" << 8080 << "deep"
+                                      << "**.example.com:8080";
+    QTest::newRow("hostport") << "api.example.com" << 8443 << "hostport"
+                              << "api.example.com:8443";
+    QTest::newRow("hostport, 443 is the default") << "api.example.com" << 443 << "hostport"
+                                                  << "api.example.com";
+    QTest::newRow("upper case") << "API.Example.COM" << 443 << "exact"
+                                << "api.example.com";
+    QTest::newRow("registrable domain") << "example.com" << 443 << "wildcard"
+                                        << "";
+    QTest::newRow("under a two-label suffix") << "shop.co.uk" << 443 << "deep"
+                                              << "";
+    QTest::newRow("two-label suffix below") << "a.shop.co.uk" << 443 << "wildcard"
+                                            << "*.shop.co.uk";
+    QTest::newRow("address") << "10.1.2.3" << 443 << "wildcard"
+                             << "";
+    QTest::newRow("unknown choice") << "api.example.com" << 443 << "everything"
+                                    << "";
 }
 
 void TestPolicyApi::allowComputesPatterns()
@@ -189,9 +206,9 @@ void TestPolicyApi::allowComputesPatterns()
     QFETCH(QString, what);
     QFETCH(QString, expected);
     const api::Reply reply = call(QStringLiteral("policy.allow"), {{QStringLiteral("host"), host},
-                                                                    {QStringLiteral("port"), port},
-                                                                    {QStringLiteral("where"), QStringLiteral("global")},
-                                                                    {QStringLiteral("what"), what}});
+                                                                   {QStringLiteral("port"), port},
+                                                                   {QStringLiteral("where"), QStringLiteral("global")},
+                                                                   {QStringLiteral("what"), what}});
     if (expected.isEmpty()) {
         QVERIFY(reply.isError());
         QCOMPARE(reply.errorCode(), QStringLiteral("invalid-params"));
@@ -212,24 +229,26 @@ void TestPolicyApi::policyTopicAnnouncesChanges()
     api::DaemonConnection connection;
     QString error;
     QVERIFY2(connection.open(m_fixture->socketPath(), 5000, &error), qPrintable(error));
-    QVERIFY(!connection.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("policy")}}})
+    QVERIFY(!connection
+                 .call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("policy")}}})
                  .isError());
-    const api::Reply added = call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("crates.io")}});
+    const api::Reply added =
+        call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("crates.io")}});
     QVERIFY(!added.isError());
     const std::optional<api::Event> event = connection.waitForEvent(10000);
     QVERIFY(event);
     QCOMPARE(event->topic, QStringLiteral("policy"));
     QVERIFY(!call(QStringLiteral("policy.remove"),
-                  {{QStringLiteral("id"), added.result().value(QLatin1String("rule")).toObject().value(QLatin1String("id"))}})
+                  {{QStringLiteral("id"),
+                    added.result().value(QLatin1String("rule")).toObject().value(QLatin1String("id"))}})
                  .isError());
 }
 
 void TestPolicyApi::refusalsAreGroupedByHostAndSandbox()
 {
-    const Finished create =
-        m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), m_fixture->kitDir(),
-                            QStringLiteral("--name"), QLatin1String(kName), m_fixture->workspace(),
-                            QStringLiteral("--"), QStringLiteral("while :; do sleep 1; done")});
+    const Finished create = m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), m_fixture->kitDir(),
+                                                QStringLiteral("--name"), QLatin1String(kName), m_fixture->workspace(),
+                                                QStringLiteral("--"), QStringLiteral("while :; do sleep 1; done")});
     QVERIFY2(create.exitCode == 0, qPrintable(create.err));
     const Finished start = m_fixture->paddock({QStringLiteral("start"), QLatin1String(kName)});
     QVERIFY2(start.exitCode == 0, qPrintable(start.err));
@@ -261,16 +280,16 @@ void TestPolicyApi::refusalsAreGroupedByHostAndSandbox()
 
 void TestPolicyApi::dismissHidesUntilRefusedAgain()
 {
-    QVERIFY(!call(QStringLiteral("events.dismiss"),
-                  {{QStringLiteral("host"), QStringLiteral("other.test")}, {QStringLiteral("sandbox"), QLatin1String(kName)}})
+    QVERIFY(!call(QStringLiteral("events.dismiss"), {{QStringLiteral("host"), QStringLiteral("other.test")},
+                                                     {QStringLiteral("sandbox"), QLatin1String(kName)}})
                  .isError());
     QVERIFY(denialOf(QStringLiteral("other.test")).isEmpty());
     QVERIFY(!denialOf(QStringLiteral("third.test")).isEmpty());
     QCOMPARE(fetch(m_fixture->otherUrl()), QStringLiteral("403"));
     // Back, counting only what came after the dismissal.
     QCOMPARE(denialOf(QStringLiteral("other.test")).value(QLatin1String("count")).toInt(), 1);
-    QVERIFY(!call(QStringLiteral("events.dismiss"),
-                  {{QStringLiteral("host"), QStringLiteral("other.test")}, {QStringLiteral("sandbox"), QLatin1String(kName)}})
+    QVERIFY(!call(QStringLiteral("events.dismiss"), {{QStringLiteral("host"), QStringLiteral("other.test")},
+                                                     {QStringLiteral("sandbox"), QLatin1String(kName)}})
                  .isError());
 }
 
@@ -295,13 +314,14 @@ void TestPolicyApi::allowForTheSandboxLetsTheNextRequestThrough()
              QStringLiteral("third.test:%1").arg(m_fixture->upstreamPort()));
     QCOMPARE(fetch(third), QStringLiteral("200"));
     // For this sandbox only: the global decision is unchanged.
-    const Finished check = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("check"),
-                                               QStringLiteral("network"),
-                                               QStringLiteral("third.test:%1").arg(m_fixture->upstreamPort())});
+    const Finished check =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("check"), QStringLiteral("network"),
+                            QStringLiteral("third.test:%1").arg(m_fixture->upstreamPort())});
     QCOMPARE(check.exitCode, 1);
     // Needs a sandbox.
-    QCOMPARE(call(QStringLiteral("policy.allow"), {{QStringLiteral("host"), QStringLiteral("x.example.com")}}).errorCode(),
-             QStringLiteral("invalid-params"));
+    QCOMPARE(
+        call(QStringLiteral("policy.allow"), {{QStringLiteral("host"), QStringLiteral("x.example.com")}}).errorCode(),
+        QStringLiteral("invalid-params"));
 }
 
 void TestPolicyApi::allowInTheKitChangesOneLineAndAppliesAtOnce()
@@ -339,7 +359,8 @@ void TestPolicyApi::allowInTheKitChangesOneLineAndAppliesAtOnce()
     QCOMPARE(fetch(fourth), QStringLiteral("200"));
     // And listed among the rules, as the kit's, read-only here.
     bool listed = false;
-    for (const QJsonValue &value : call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
+    for (const QJsonValue &value :
+         call(QStringLiteral("policy.get")).result().value(QLatin1String("rules")).toArray()) {
         const QJsonObject rule = value.toObject();
         if (rule.value(QLatin1String("pattern")).toString().startsWith(QLatin1String("fourth.test"))) {
             listed = true;
@@ -358,33 +379,32 @@ void TestPolicyApi::cliDoesWhatTheWindowDoes()
     const QString fifth = QStringLiteral("http://fifth.test:%1/hello.txt").arg(port);
     QCOMPARE(fetch(fifth), QStringLiteral("403"));
 
-    const Finished listed = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("denials"), QStringLiteral("--json")});
+    const Finished listed =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("denials"), QStringLiteral("--json")});
     QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
     QVERIFY(listed.out.contains(QLatin1String("fifth.test")));
 
-    const Finished dismissed = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("dismiss"),
-                                                   QStringLiteral("fifth.test"), QStringLiteral("--sandbox"),
-                                                   QLatin1String(kName)});
+    const Finished dismissed =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("dismiss"), QStringLiteral("fifth.test"),
+                            QStringLiteral("--sandbox"), QLatin1String(kName)});
     QVERIFY2(dismissed.exitCode == 0, qPrintable(dismissed.err));
     QVERIFY(denialOf(QStringLiteral("fifth.test")).isEmpty());
 
-    const Finished allowed = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("allow"),
-                                                 QStringLiteral("fifth.test"), QStringLiteral("--port"), port,
-                                                 QStringLiteral("--sandbox"), QLatin1String(kName),
-                                                 QStringLiteral("--where"), QStringLiteral("kit")});
+    const Finished allowed = m_fixture->paddock(
+        {QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("fifth.test"), QStringLiteral("--port"),
+         port, QStringLiteral("--sandbox"), QLatin1String(kName), QStringLiteral("--where"), QStringLiteral("kit")});
     QVERIFY2(allowed.exitCode == 0, qPrintable(allowed.err));
     QVERIFY2(allowed.out.contains(QLatin1String("fifth.test:") + port), qPrintable(allowed.out));
     QCOMPARE(fetch(fifth), QStringLiteral("200"));
 
-    const Finished wide = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("allow"),
-                                              QStringLiteral("network"), QStringLiteral("example.com"),
-                                              QStringLiteral("--where"), QStringLiteral("global"),
-                                              QStringLiteral("--what"), QStringLiteral("wildcard")});
+    const Finished wide = m_fixture->paddock(
+        {QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"), QStringLiteral("example.com"),
+         QStringLiteral("--where"), QStringLiteral("global"), QStringLiteral("--what"), QStringLiteral("wildcard")});
     QCOMPARE(wide.exitCode, 2);
 
-    const Finished added = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("allow"),
-                                               QStringLiteral("network"), QStringLiteral("docs.rs"),
-                                               QStringLiteral("--scope"), QStringLiteral("kit:probe")});
+    const Finished added =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
+                            QStringLiteral("docs.rs"), QStringLiteral("--scope"), QStringLiteral("kit:probe")});
     QVERIFY2(added.exitCode == 0, qPrintable(added.err));
     // Written by the CLI itself; the daemon reads policy.yaml again when it changes.
     QTRY_VERIFY(userPatterns().contains(QStringLiteral("kit:probe docs.rs")));

@@ -147,37 +147,45 @@ private slots:
         QVERIFY(readme.open(QIODevice::WriteOnly));
         readme.write("cloned through the proxy\n");
         readme.close();
-        QCOMPARE(run(git, {QStringLiteral("-C"), source, QStringLiteral("add"), QStringLiteral("README")}, home).exitCode, 0);
-        QCOMPARE(run(git, {QStringLiteral("-C"), source, QStringLiteral("-c"), QStringLiteral("user.name=Test"),
-                           QStringLiteral("-c"), QStringLiteral("user.email=test@example.test"), QStringLiteral("commit"),
-                           QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")},
-                     home).exitCode,
+        QCOMPARE(
+            run(git, {QStringLiteral("-C"), source, QStringLiteral("add"), QStringLiteral("README")}, home).exitCode,
+            0);
+        QCOMPARE(run(git,
+                     {QStringLiteral("-C"), source, QStringLiteral("-c"), QStringLiteral("user.name=Test"),
+                      QStringLiteral("-c"), QStringLiteral("user.email=test@example.test"), QStringLiteral("commit"),
+                      QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")},
+                     home)
+                     .exitCode,
                  0);
         const QString bare = site.filePath(QStringLiteral("www/repo.git"));
-        QCOMPARE(run(git, {QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), source, bare}, home).exitCode, 0);
+        QCOMPARE(run(git, {QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), source, bare}, home)
+                     .exitCode,
+                 0);
         QCOMPARE(run(git, {QStringLiteral("-C"), bare, QStringLiteral("update-server-info")}, home).exitCode, 0);
 
         const quint16 port = freePort();
         QProcess server;
         server.setProcessEnvironment(isolatedEnvironment(home));
-        server.start(QStringLiteral("python3"),
-                     {QStringLiteral("-c"),
-                      QStringLiteral("import functools, http.server, ssl, sys\n"
-                                     "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])\n"
-                                     "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), handler)\n"
-                                     "context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n"
-                                     "context.load_cert_chain(sys.argv[3], sys.argv[4])\n"
-                                     "httpd.socket = context.wrap_socket(httpd.socket, server_side=True)\n"
-                                     "httpd.serve_forever()\n"),
-                      QString::number(port), site.filePath(QStringLiteral("www")), file(QStringLiteral("server.pem")),
-                      file(QStringLiteral("server.key"))});
+        server.start(
+            QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import functools, http.server, ssl, sys\n"
+                            "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])\n"
+                            "httpd = http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), handler)\n"
+                            "context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n"
+                            "context.load_cert_chain(sys.argv[3], sys.argv[4])\n"
+                            "httpd.socket = context.wrap_socket(httpd.socket, server_side=True)\n"
+                            "httpd.serve_forever()\n"),
+             QString::number(port), site.filePath(QStringLiteral("www")), file(QStringLiteral("server.pem")),
+             file(QStringLiteral("server.key"))});
         QVERIFY(server.waitForStarted());
         QVERIFY(waitForListener(port));
         auto clone = [&](const QString &host, const QString &into) {
             // GIT_SSL_CAINFO is how a sandbox tells git which authorities to trust.
             return run(QStringLiteral("env"),
-                       {QStringLiteral("GIT_SSL_CAINFO=%1").arg(file(QStringLiteral("ca.pem"))), git, QStringLiteral("-c"),
-                        QStringLiteral("http.proxy=%1").arg(m_proxy->url()), QStringLiteral("clone"), QStringLiteral("-q"),
+                       {QStringLiteral("GIT_SSL_CAINFO=%1").arg(file(QStringLiteral("ca.pem"))), git,
+                        QStringLiteral("-c"), QStringLiteral("http.proxy=%1").arg(m_proxy->url()),
+                        QStringLiteral("clone"), QStringLiteral("-q"),
                         QStringLiteral("https://%1:%2/repo.git").arg(host).arg(port), into},
                        home);
         };
@@ -310,8 +318,7 @@ private slots:
             m_proxy->engine.addUnixEndpoint(path, {QStringLiteral("unixbox"), QStringLiteral("python")}, &error);
         QVERIFY2(id != 0, qPrintable(error));
         struct stat info
-        {
-        };
+        {};
         QCOMPARE(::stat(path.toLocal8Bit().constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, mode_t(0600));
 

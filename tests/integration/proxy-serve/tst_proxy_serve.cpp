@@ -129,8 +129,8 @@ void TestProxyServe::policyAllowAppliesWithoutRestart()
     QVERIFY(m_home.curlVia(m_proxy, url).out.startsWith(QLatin1String("HTTP/1.1 403")));
 
     const Finished allow = m_home.paddock({QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"),
-                                      QStringLiteral("later.test:%1").arg(m_upstream.port()),
-                                      QStringLiteral("--sandbox"), QStringLiteral("web")});
+                                           QStringLiteral("later.test:%1").arg(m_upstream.port()),
+                                           QStringLiteral("--sandbox"), QStringLiteral("web")});
     QVERIFY2(allow.exitCode == 0, qPrintable(allow.err));
     // The proxy is still the same process; it picks the change up from the watched file.
     QTRY_VERIFY_WITH_TIMEOUT(m_home.curlVia(m_proxy, url).out.endsWith(QLatin1String(LocalUpstream::kBody)), 20000);
@@ -139,8 +139,9 @@ void TestProxyServe::policyAllowAppliesWithoutRestart()
 
 void TestProxyServe::invalidPatternIsUsageError()
 {
-    const Finished run = m_home.paddock({QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"),
-                                    QStringLiteral("127.0.0.1:0"), QStringLiteral("--allow"), QStringLiteral("*.com")});
+    const Finished run =
+        m_home.paddock({QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"),
+                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--allow"), QStringLiteral("*.com")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QLatin1String("'*.com'")), qPrintable(run.err));
     QVERIFY(!run.out.contains(QLatin1String("listening")));

@@ -118,7 +118,8 @@ private slots:
     {
         m_proxy->allowList.allow(QStringLiteral("127.0.0.1"));
         SocksClient client;
-        QCOMPARE(socksReply(client, QByteArray("\x05\x01\x00\x01\x7f\x00\x00\x01", 8) + portBytes(m_http->port())), 0x00);
+        QCOMPARE(socksReply(client, QByteArray("\x05\x01\x00\x01\x7f\x00\x00\x01", 8) + portBytes(m_http->port())),
+                 0x00);
         client.socket.write("GET /hello.txt HTTP/1.0\r\n\r\n");
         QByteArray response;
         while (client.socket.waitForReadyRead(10000))

@@ -45,17 +45,18 @@ void TestSampleKits::initTestCase()
 
 void TestSampleKits::bothValidateWithoutWarnings()
 {
-    const Finished validated = m_fixture->paddock(
-        {QStringLiteral("kit"), QStringLiteral("validate"), sampleKit(QStringLiteral("shell")), sampleKit(QStringLiteral("pi"))});
+    const Finished validated =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("validate"), sampleKit(QStringLiteral("shell")),
+                            sampleKit(QStringLiteral("pi"))});
     QVERIFY2(validated.exitCode == 0, qPrintable(validated.out));
-    QCOMPARE(validated.out, sampleKit(QStringLiteral("shell")) + QStringLiteral(": ok\n") + sampleKit(QStringLiteral("pi")) +
-                                QStringLiteral(": ok\n"));
+    QCOMPARE(validated.out, sampleKit(QStringLiteral("shell")) + QStringLiteral(": ok\n") +
+                                sampleKit(QStringLiteral("pi")) + QStringLiteral(": ok\n"));
 }
 
 void TestSampleKits::piInjectsTheIlaasKeyAsBearer()
 {
-    const Finished shown =
-        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("--json"), sampleKit(QStringLiteral("pi"))});
+    const Finished shown = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("--json"), sampleKit(QStringLiteral("pi"))});
     QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
     const QJsonObject kit = QJsonDocument::fromJson(shown.out.toUtf8()).object();
     const QJsonArray credentials = kit.value(QLatin1String("credentials")).toArray();
@@ -69,7 +70,8 @@ void TestSampleKits::piInjectsTheIlaasKeyAsBearer()
     QCOMPARE(inject.value(QLatin1String("domain")).toString(), QStringLiteral("llm.ilaas.fr"));
     QCOMPARE(inject.value(QLatin1String("header")).toString(), QStringLiteral("Authorization"));
     QCOMPARE(inject.value(QLatin1String("format")).toString(), QStringLiteral("Bearer %s"));
-    QVERIFY2(shown.out.contains(QLatin1String("\"pi\"")) && shown.out.contains(QLatin1String("\"-a\"")), qPrintable(shown.out));
+    QVERIFY2(shown.out.contains(QLatin1String("\"pi\"")) && shown.out.contains(QLatin1String("\"-a\"")),
+             qPrintable(shown.out));
 }
 
 void TestSampleKits::piHomeFilesSelectTheIlaasProvider()
@@ -77,8 +79,11 @@ void TestSampleKits::piHomeFilesSelectTheIlaasProvider()
     const QString agent = sampleKit(QStringLiteral("pi/files/home/.pi/agent/"));
     const QJsonObject settings = readJson(agent + QStringLiteral("settings.json"));
     QCOMPARE(settings.value(QLatin1String("defaultProvider")).toString(), QStringLiteral("ilaas"));
-    const QJsonObject provider =
-        readJson(agent + QStringLiteral("models.json")).value(QLatin1String("providers")).toObject().value(QLatin1String("ilaas")).toObject();
+    const QJsonObject provider = readJson(agent + QStringLiteral("models.json"))
+                                     .value(QLatin1String("providers"))
+                                     .toObject()
+                                     .value(QLatin1String("ilaas"))
+                                     .toObject();
     QCOMPARE(provider.value(QLatin1String("baseUrl")).toString(), QStringLiteral("https://llm.ilaas.fr/v1"));
     // The key Pi sends is the sentinel in the variable; the proxy replaces it on the way out.
     QCOMPARE(provider.value(QLatin1String("apiKey")).toString(), QStringLiteral("$ILAAS_API_KEY"));
@@ -90,10 +95,11 @@ void TestSampleKits::piHomeFilesSelectTheIlaasProvider()
 
 void TestSampleKits::shellRunsUnderBubblewrap()
 {
-    const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), sampleKit(QStringLiteral("shell")),
-                                             QStringLiteral("--name"), QStringLiteral("shell-sample"), m_fixture->workspace(),
-                                             QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
-                                             QStringLiteral("echo \"prompt=$PS1\"; echo made > made-by-shell.txt; cat \"$HOME/AGENTS.md\"")});
+    const Finished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), sampleKit(QStringLiteral("shell")), QStringLiteral("--name"),
+         QStringLiteral("shell-sample"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("sh"),
+         QStringLiteral("-c"),
+         QStringLiteral("echo \"prompt=$PS1\"; echo made > made-by-shell.txt; cat \"$HOME/AGENTS.md\"")});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(run.out.startsWith(QLatin1String("prompt=shell$ \n")), qPrintable(run.out));
     QVERIFY2(run.out.contains(QLatin1String("You run in a Paddock sandbox.")), qPrintable(run.out));
@@ -109,8 +115,9 @@ void TestSampleKits::shellRunsItsDefaultCommand()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     process.setProcessEnvironment(env);
     process.setWorkingDirectory(m_fixture->workspace());
-    process.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("run"), QStringLiteral("--kit"), sampleKit(QStringLiteral("shell")),
-                                                QStringLiteral("--name"), QStringLiteral("shell-default"), m_fixture->workspace()});
+    process.start(QStringLiteral(PADDOCK_BIN),
+                  {QStringLiteral("run"), QStringLiteral("--kit"), sampleKit(QStringLiteral("shell")),
+                   QStringLiteral("--name"), QStringLiteral("shell-default"), m_fixture->workspace()});
     process.write("echo from stdin; exit 4\n");
     process.closeWriteChannel();
     QVERIFY(process.waitForFinished(120000));

@@ -156,7 +156,9 @@ private slots:
         QCOMPARE(
             m_fixture->listed().value(QStringLiteral("direct-work")).value(QLatin1String("workspaceMode")).toString(),
             QStringLiteral("direct"));
-        QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("direct-work")}).exitCode, 0);
+        QCOMPARE(
+            m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("direct-work")}).exitCode,
+            0);
         // The kit's workspace files land in a direct workspace: put it back as it was.
         QFile::remove(m_fixture->workspace() + QStringLiteral("/KIT-NOTES.md"));
     }

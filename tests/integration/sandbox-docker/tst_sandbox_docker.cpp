@@ -33,10 +33,9 @@ void TestSandboxDocker::initTestCase()
 
 void TestSandboxDocker::foregroundRunPrintsTheOutputAndExitsWithTheProgramsStatus()
 {
-    const DockerFinished run =
-        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"),
-                            QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("fg-probe"),
-                            m_fixture->workspace()});
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+         QStringLiteral("--name"), QStringLiteral("fg-probe"), m_fixture->workspace()});
     QVERIFY2(run.out.contains(QLatin1String("hello from the container\n")), qPrintable(run.out + run.err));
     QVERIFY2(run.err.contains(QLatin1String("to stderr\n")), qPrintable(run.err));
     QCOMPARE(run.exitCode, 5);
@@ -111,14 +110,13 @@ void TestSandboxDocker::detachedSandboxIsListedLoggedAndRemoved()
 
 void TestSandboxDocker::missingImageNamesItAndTheCommandThatLoadsIt()
 {
-    const QString image = paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/absent")) +
-                          QStringLiteral(":1");
-    const QString kit = m_fixture->writeKit(QStringLiteral("absent-kit"), QStringLiteral("absent"), image,
-                                            QStringLiteral("true"));
-    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"),
-                                                   QStringLiteral("docker"), QStringLiteral("--kit"), kit,
-                                                   QStringLiteral("--name"), QStringLiteral("absent-probe"),
-                                                   m_fixture->workspace()});
+    const QString image =
+        paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/absent")) + QStringLiteral(":1");
+    const QString kit =
+        m_fixture->writeKit(QStringLiteral("absent-kit"), QStringLiteral("absent"), image, QStringLiteral("true"));
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), kit,
+         QStringLiteral("--name"), QStringLiteral("absent-probe"), m_fixture->workspace()});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("image %1 is not present").arg(image)), qPrintable(run.err));
     QVERIFY2(run.err.contains(QLatin1String("paddock template load FILE")), qPrintable(run.err));
@@ -129,18 +127,17 @@ void TestSandboxDocker::missingImageNamesItAndTheCommandThatLoadsIt()
 
 void TestSandboxDocker::missingImageOfAKitWithADockerfileNamesTheBuildCommand()
 {
-    const QString image = paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/unbuilt")) +
-                          QStringLiteral(":1");
-    const QString kit = m_fixture->writeKit(QStringLiteral("unbuilt-kit"), QStringLiteral("unbuilt"), image,
-                                            QStringLiteral("true"));
+    const QString image =
+        paddock::tests::docker::uniqueName(QStringLiteral("paddock-test/unbuilt")) + QStringLiteral(":1");
+    const QString kit =
+        m_fixture->writeKit(QStringLiteral("unbuilt-kit"), QStringLiteral("unbuilt"), image, QStringLiteral("true"));
     QFile dockerfile(kit + QStringLiteral("/Dockerfile"));
     QVERIFY(dockerfile.open(QIODevice::WriteOnly));
     dockerfile.write("FROM scratch\n");
     dockerfile.close();
-    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"),
-                                                   QStringLiteral("docker"), QStringLiteral("--kit"), kit,
-                                                   QStringLiteral("--name"), QStringLiteral("unbuilt-probe"),
-                                                   m_fixture->workspace()});
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), kit,
+         QStringLiteral("--name"), QStringLiteral("unbuilt-probe"), m_fixture->workspace()});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("image %1 is not present").arg(image)), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("paddock template build --kit %1").arg(kit)), qPrintable(run.err));

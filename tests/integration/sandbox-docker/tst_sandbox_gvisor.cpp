@@ -46,22 +46,22 @@ void TestSandboxGvisor::initTestCase()
     if (skip)
         QSKIP(qPrintable(gvisor));
     QVERIFY2(gvisor.isEmpty(), qPrintable(gvisor));
-    m_kit = m_fixture->writeKit(QStringLiteral("kit"), QStringLiteral("gvisor-shell"), m_fixture->imageTag(),
-                                QStringLiteral("exec sleep 600"),
-                                QStringLiteral("environment:\n  variables:\n"
-                                               "    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu\n"));
+    m_kit = m_fixture->writeKit(
+        QStringLiteral("kit"), QStringLiteral("gvisor-shell"), m_fixture->imageTag(), QStringLiteral("exec sleep 600"),
+        QStringLiteral("environment:\n  variables:\n"
+                       "    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu\n"));
     QVERIFY(!m_kit.isEmpty());
-    const DockerFinished started =
-        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--isolation"),
-                            QStringLiteral("gvisor"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
-                            QStringLiteral("gv-box"), m_fixture->workspace()});
+    const DockerFinished started = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--isolation"), QStringLiteral("gvisor"),
+         QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("gv-box"), m_fixture->workspace()});
     QVERIFY2(started.exitCode == 0, qPrintable(started.err + m_fixture->daemonLog()));
 }
 
 void TestSandboxGvisor::theSandboxHasAKernelOfItsOwnAndSaysSo()
 {
-    const DockerFinished kernel = m_fixture->paddock(
-        {QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r")});
+    const DockerFinished kernel =
+        m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"),
+                            QStringLiteral("uname"), QStringLiteral("-r")});
     QVERIFY2(kernel.exitCode == 0, qPrintable(kernel.err));
     QVERIFY(!kernel.out.trimmed().isEmpty());
     QVERIFY2(kernel.out.trimmed() != QSysInfo::kernelVersion(),
@@ -74,8 +74,8 @@ void TestSandboxGvisor::theSandboxHasAKernelOfItsOwnAndSaysSo()
     const DockerFinished table = m_fixture->paddock({QStringLiteral("ls")});
     QVERIFY2(table.out.contains(QLatin1String("docker+gvisor")), qPrintable(table.out));
     // The engine runs it with runsc, not runc.
-    const auto container = m_fixture->client().inspectContainer(
-        paddock::runtime::DockerRuntime::containerName(QStringLiteral("gv-box")));
+    const auto container =
+        m_fixture->client().inspectContainer(paddock::runtime::DockerRuntime::containerName(QStringLiteral("gv-box")));
     QVERIFY2(container, qPrintable(container.errorMessage()));
     QCOMPARE(container.value().runtime, QStringLiteral("runsc"));
 }
@@ -104,8 +104,9 @@ void TestSandboxGvisor::theEscapeProbeFindsNoWayOut()
             .arg(QSysInfo::kernelVersion(), m_fixture->path(QStringLiteral("paddockd.out")))
             .arg(server.serverPort())
             .arg(hostAddress);
-    const DockerFinished probe = m_fixture->paddock(
-        {QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script});
+    const DockerFinished probe =
+        m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"),
+                            QStringLiteral("sh"), QStringLiteral("-c"), script});
     QVERIFY2(probe.exitCode == 0, qPrintable(probe.err));
     QCOMPARE(probe.out.count(QLatin1String("held ")), 8);
     QVERIFY2(!probe.out.contains(QLatin1String("ESCAPED")), qPrintable(probe.out));
@@ -131,10 +132,11 @@ void TestSandboxGvisor::theChecklistPasses()
 
 void TestSandboxGvisor::bubblewrapCannotGiveIt()
 {
-    const DockerFinished run = m_fixture->paddock(
-        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--backend"), QStringLiteral("bwrap"),
-         QStringLiteral("--isolation"), QStringLiteral("gvisor"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
-         QStringLiteral("gv-bwrap"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("true")});
+    const DockerFinished run =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--backend"),
+                            QStringLiteral("bwrap"), QStringLiteral("--isolation"), QStringLiteral("gvisor"),
+                            QStringLiteral("--kit"), m_kit, QStringLiteral("--name"), QStringLiteral("gv-bwrap"),
+                            m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("true")});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QLatin1String("gVisor runs through the Docker engine")), qPrintable(run.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("gv-bwrap")));

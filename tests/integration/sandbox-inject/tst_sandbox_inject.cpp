@@ -4,8 +4,8 @@
 // `paddock ca trust`, its names led to 127.0.0.1 by the policy's resolver overrides) that
 // records the request heads it receives and streams server-sent events.
 #include "../proxy-inject/InjectTestSupport.h"
-#include "SandboxFixture.h"
 #include "KeyringSession.h"
+#include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
 

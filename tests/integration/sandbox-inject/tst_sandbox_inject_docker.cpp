@@ -191,14 +191,14 @@ void TestSandboxInjectDocker::keyReachesTheUpstreamFromAContainer()
     }
     QCOMPARE(paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);
     const qsizetype before = m_upstream.requests.size();
-    const Ran run = paddock(
-        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--isolation"),
-         isolation, QStringLiteral("--approve-credentials"), QStringLiteral("--kit"), path(QStringLiteral("kit")),
-         QStringLiteral("--name"), QStringLiteral("in-docker-") + isolation, path(QStringLiteral("workspace")),
-         QStringLiteral("--"),
-         QStringLiteral("echo \"variable=$LLM_API_KEY\"; curl -sS -o /dev/null -w 'status=%{http_code}\\n' "
-                        "https://api.inject.test:%1/docker")
-             .arg(m_upstream.serverPort())});
+    const Ran run =
+        paddock({QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"),
+                 QStringLiteral("--isolation"), isolation, QStringLiteral("--approve-credentials"),
+                 QStringLiteral("--kit"), path(QStringLiteral("kit")), QStringLiteral("--name"),
+                 QStringLiteral("in-docker-") + isolation, path(QStringLiteral("workspace")), QStringLiteral("--"),
+                 QStringLiteral("echo \"variable=$LLM_API_KEY\"; curl -sS -o /dev/null -w 'status=%{http_code}\\n' "
+                                "https://api.inject.test:%1/docker")
+                     .arg(m_upstream.serverPort())});
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QVERIFY2(run.out.contains(QStringLiteral("variable=proxy-managed\n")), qPrintable(run.out));
     QVERIFY2(run.out.contains(QStringLiteral("status=200\n")), qPrintable(run.out + run.err));

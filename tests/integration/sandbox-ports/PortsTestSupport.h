@@ -59,9 +59,9 @@ struct Fetched
 inline Fetched fetch(const QString &address, const QString &path = QStringLiteral("/index.html"))
 {
     QProcess curl;
-    curl.start(QStringLiteral("curl"), {QStringLiteral("-s"), QStringLiteral("--noproxy"), QStringLiteral("*"),
-                                        QStringLiteral("--max-time"), QStringLiteral("60"),
-                                        QStringLiteral("http://") + address + path});
+    curl.start(QStringLiteral("curl"),
+               {QStringLiteral("-s"), QStringLiteral("--noproxy"), QStringLiteral("*"), QStringLiteral("--max-time"),
+                QStringLiteral("60"), QStringLiteral("http://") + address + path});
     curl.closeWriteChannel();
     if (!curl.waitForFinished(90000)) {
         curl.kill();
@@ -85,8 +85,8 @@ inline QList<Fetched> fetchAtOnce(const QString &address, int count)
     QList<Fetched> results;
     for (QProcess *curl : std::as_const(clients)) {
         curl->waitForFinished(90000);
-        results.append({curl->exitStatus() == QProcess::NormalExit ? curl->exitCode() : -1,
-                        curl->readAllStandardOutput()});
+        results.append(
+            {curl->exitStatus() == QProcess::NormalExit ? curl->exitCode() : -1, curl->readAllStandardOutput()});
         delete curl;
     }
     return results;

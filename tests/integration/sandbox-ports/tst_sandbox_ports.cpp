@@ -2,8 +2,8 @@
 // A kit's `ports` published on the host for a bubblewrap sandbox: a real busybox httpd inside
 // a sandbox that has no network of its own, reached with curl on the address `paddock ls`
 // shows, through paddock-init and the daemon.
-#include "SandboxFixture.h"
 #include "PortsTestSupport.h"
+#include "SandboxFixture.h"
 
 #include <QTcpSocket>
 
@@ -56,9 +56,8 @@ void TestSandboxPorts::initTestCase()
                paddock::test::portsBlock().toUtf8());
     spec.close();
 
-    const Finished run =
-        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), kitDir,
-                            QStringLiteral("--name"), m_name, m_fixture->workspace()});
+    const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
+                                             kitDir, QStringLiteral("--name"), m_name, m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     // UDP cannot go through the stream the sandbox dials: the user is told, the rest is published.
     QVERIFY2(run.err.contains(QLatin1String("port 5353/udp is not published")), qPrintable(run.err));

@@ -34,13 +34,11 @@ void TestSandboxPortsDocker::initTestCase()
 
     const QString www = m_fixture->workspace() + QStringLiteral("/www");
     QVERIFY(paddock::test::writePage(www));
-    const QString kit =
-        m_fixture->writeKit(QStringLiteral("web-kit"), QStringLiteral("web"), m_fixture->imageTag(),
-                            paddock::test::serverCommand(www), paddock::test::portsBlock());
-    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"),
-                                                   QStringLiteral("--backend"), QStringLiteral("docker"),
-                                                   QStringLiteral("--kit"), kit, QStringLiteral("--name"), m_name,
-                                                   m_fixture->workspace()});
+    const QString kit = m_fixture->writeKit(QStringLiteral("web-kit"), QStringLiteral("web"), m_fixture->imageTag(),
+                                            paddock::test::serverCommand(www), paddock::test::portsBlock());
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--backend"), QStringLiteral("docker"),
+         QStringLiteral("--kit"), kit, QStringLiteral("--name"), m_name, m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
 }
 

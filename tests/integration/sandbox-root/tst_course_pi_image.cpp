@@ -50,7 +50,8 @@ void TestCoursePiImage::initTestCase()
 {
     QProcess install;
     install.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    install.start(QStringLiteral(PADDOCK_SOURCE_DIR "/tests/support/install-pi.sh"), {QStringLiteral(PADDOCK_PI_CACHE)});
+    install.start(QStringLiteral(PADDOCK_SOURCE_DIR "/tests/support/install-pi.sh"),
+                  {QStringLiteral(PADDOCK_PI_CACHE)});
     if (!install.waitForFinished(480000) || install.exitCode() != 0)
         QSKIP("Node 22 and Pi could not be installed from npm (see above)");
     m_cache = QStringLiteral(PADDOCK_PI_CACHE);
@@ -143,8 +144,8 @@ void TestCoursePiImage::thePiKitRunsFromItsImage()
 
     // The kit as the course ships it, its key stored and approved as a student does.
     const QString kit = QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/pi");
-    const Finished stored = m_fixture->paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("ilaas")},
-                                               "sk-not-a-real-key\n");
+    const Finished stored = m_fixture->paddock(
+        {QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("ilaas")}, "sk-not-a-real-key\n");
     QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
     const Finished version = m_fixture->paddock(
         {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--approve-credentials"),
@@ -155,15 +156,15 @@ void TestCoursePiImage::thePiKitRunsFromItsImage()
              QStringLiteral("image"));
 
     // The agent is the image's: Pi answers inside, from /opt/pi, which this computer lacks.
-    const Finished inside = m_fixture->paddock(
-        {QStringLiteral("exec"), QStringLiteral("course-pi"), QStringLiteral("sh"), QStringLiteral("-c"),
-         QStringLiteral("command -v pi; pi --version")});
+    const Finished inside =
+        m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("course-pi"), QStringLiteral("sh"),
+                            QStringLiteral("-c"), QStringLiteral("command -v pi; pi --version")});
     QVERIFY2(inside.exitCode == 0, qPrintable(inside.err));
     QCOMPARE(inside.out, QStringLiteral("/usr/local/bin/pi\n0.87.1\n"));
     QVERIFY(!QFileInfo::exists(QStringLiteral("/opt/pi")));
     QVERIFY(!QFileInfo::exists(QStringLiteral("/usr/local/bin/pi")));
-    QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("course-pi")}).exitCode,
-             0);
+    QCOMPARE(
+        m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("course-pi")}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestCoursePiImage)

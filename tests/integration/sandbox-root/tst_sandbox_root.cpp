@@ -2,8 +2,8 @@
 // A bubblewrap sandbox's own root, with the real daemon, CLI, bwrap, fuse-overlayfs and, for
 // the image, a local Docker engine: run as an ordinary user (AS_USER).
 #include "../../unit/image-store/ArchiveBuilder.h"
-#include "SandboxFixture.h"
 #include "RootKits.h"
+#include "SandboxFixture.h"
 
 #include <QStandardPaths>
 

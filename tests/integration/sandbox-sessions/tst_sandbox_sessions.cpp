@@ -40,9 +40,9 @@ private:
     /** A sandbox whose agent runs @p script (the kit's entrypoint is `sh -c`) in a terminal, started at once. */
     void startDetached(const QString &name, const QString &script)
     {
-        const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("-t"), QStringLiteral("--kit"),
-                                      m_fixture->kitDir(), QStringLiteral("--name"), name, m_fixture->workspace(),
-                                      QStringLiteral("--"), script});
+        const Finished run = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("-t"),
+                                      QStringLiteral("--kit"), m_fixture->kitDir(), QStringLiteral("--name"), name,
+                                      m_fixture->workspace(), QStringLiteral("--"), script});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     }
     QProcessEnvironment environment() const
@@ -81,7 +81,8 @@ void TestSandboxSessions::sandboxOutlivesItsAgent()
     QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("state")].toString(), QStringLiteral("exited"));
     QCOMPARE(sandbox[QLatin1String("agent")][QLatin1String("exitCode")].toInt(), 3);
     const Finished ls = paddock({QStringLiteral("ls")});
-    QVERIFY2(ls.out.contains(QRegularExpression(QStringLiteral("lives .* running +exited \\(3\\)"))), qPrintable(ls.out));
+    QVERIFY2(ls.out.contains(QRegularExpression(QStringLiteral("lives .* running +exited \\(3\\)"))),
+             qPrintable(ls.out));
 
     // The same sandbox runs the next agent session: the home it wrote is still there.
     const Finished second =
@@ -105,13 +106,15 @@ void TestSandboxSessions::runRemovesWithRm()
 void TestSandboxSessions::execTakesUserDirectoryAndEnvironment()
 {
     startDetached(QStringLiteral("execs"), QStringLiteral("sleep 600"));
-    Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("-e"), QStringLiteral("FOO=bar baz"),
-                             QStringLiteral("-w"), QStringLiteral("/tmp"), QStringLiteral("execs"), QStringLiteral("sh"),
-                             QStringLiteral("-c"), QStringLiteral("id -u; pwd; echo \"$FOO\"; echo $KIT_GREETING")});
+    Finished exec =
+        paddock({QStringLiteral("exec"), QStringLiteral("-e"), QStringLiteral("FOO=bar baz"), QStringLiteral("-w"),
+                 QStringLiteral("/tmp"), QStringLiteral("execs"), QStringLiteral("sh"), QStringLiteral("-c"),
+                 QStringLiteral("id -u; pwd; echo \"$FOO\"; echo $KIT_GREETING")});
     QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
     QCOMPARE(exec.out, QStringLiteral("1000\n/tmp\nbar baz\nbonjour\n"));
-    exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("root"), QStringLiteral("execs"),
-                    QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("id -u; grep CapEff /proc/self/status")});
+    exec =
+        paddock({QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("root"), QStringLiteral("execs"),
+                 QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("id -u; grep CapEff /proc/self/status")});
     QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
     QCOMPARE(exec.out, QStringLiteral("0\nCapEff:\t0000000000000000\n"));
     // Any uid: each is a user namespace of its own inside the sandbox's, holding nothing more.
@@ -178,7 +181,8 @@ void TestSandboxSessions::attachLeavesAndRejoins()
         terminal.type("two\r");
         QVERIFY2(terminal.waitFor("echo:two"), terminal.screen().constData());
         // A Ctrl-P not followed by Ctrl-Q reaches the agent: the terminal does not leave.
-        terminal.type("\x10" "x\r");
+        terminal.type("\x10"
+                      "x\r");
         QVERIFY2(terminal.waitFor("echo:\x10x"), terminal.screen().constData());
         terminal.type("\x10\x11");
         QCOMPARE(terminal.wait(), 0);
@@ -215,7 +219,8 @@ void TestSandboxSessions::closingTheTerminalLeavesTheAgent()
 void TestSandboxSessions::terminalSizeFollows()
 {
     startDetached(QStringLiteral("sized"), QStringLiteral("while read line; do eval \"$line\"; done"));
-    Terminal terminal({QStringLiteral("attach"), QStringLiteral("sized")}, environment(), m_fixture->workspace(), 33, 91);
+    Terminal terminal({QStringLiteral("attach"), QStringLiteral("sized")}, environment(), m_fixture->workspace(), 33,
+                      91);
     terminal.type("echo size=$(stty size)\r");
     QVERIFY2(terminal.waitFor("size=33 91"), terminal.screen().constData());
     terminal.resize(50, 120);
@@ -251,12 +256,12 @@ void TestSandboxSessions::insideCannotReachTheSupervisor()
 {
     // Nothing inside names the session socket, paddock-init's memory, environment and fds are
     // closed to the agent's user and to root alike, and signals from inside cannot end it.
-    const QString probe = QStringLiteral(
-        "find / -path /proc -prune -o -name 'session.sock' -print 2>/dev/null | grep -c . ; "
-        "cat /proc/1/environ >/dev/null 2>&1 && echo environ-readable; "
-        "readlink /proc/1/fd/0 >/dev/null 2>&1 && echo fd-readable; "
-        "head -c1 /proc/1/mem >/dev/null 2>&1 && echo mem-readable; "
-        "kill -TERM 1; kill -INT 1; kill -HUP 1; kill -KILL 1; echo done");
+    const QString probe =
+        QStringLiteral("find / -path /proc -prune -o -name 'session.sock' -print 2>/dev/null | grep -c . ; "
+                       "cat /proc/1/environ >/dev/null 2>&1 && echo environ-readable; "
+                       "readlink /proc/1/fd/0 >/dev/null 2>&1 && echo fd-readable; "
+                       "head -c1 /proc/1/mem >/dev/null 2>&1 && echo mem-readable; "
+                       "kill -TERM 1; kill -INT 1; kill -HUP 1; kill -KILL 1; echo done");
     for (const QString &user : {QStringLiteral("agent"), QStringLiteral("root")}) {
         const Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("-u"), user, QStringLiteral("execs"),
                                        QStringLiteral("sh"), QStringLiteral("-c"), probe});
@@ -273,8 +278,8 @@ void TestSandboxSessions::sessionsSurviveADaemonRestart()
 {
     m_fixture->killDaemon();
     QVERIFY(m_fixture->startDaemon());
-    const Finished exec = paddock({QStringLiteral("exec"), QStringLiteral("talk"), QStringLiteral("echo"),
-                                   QStringLiteral("after restart")});
+    const Finished exec = paddock(
+        {QStringLiteral("exec"), QStringLiteral("talk"), QStringLiteral("echo"), QStringLiteral("after restart")});
     QVERIFY2(exec.exitCode == 0, qPrintable(exec.err));
     QCOMPARE(exec.out, QStringLiteral("after restart\n"));
     QCOMPARE(listed(QStringLiteral("talk"))[QLatin1String("agent")][QLatin1String("state")].toString(),

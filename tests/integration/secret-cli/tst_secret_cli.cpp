@@ -3,8 +3,8 @@
 // on a private session bus. The key goes in through stdin or a prompt that does not echo, is
 // shown only masked, and is written to no file and printed by no command.
 #include "CliHome.h"
-#include "TestFiles.h"
 #include "KeyringSession.h"
+#include "TestFiles.h"
 
 #include "secrets/SecretStore.h"
 

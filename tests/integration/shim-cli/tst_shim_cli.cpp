@@ -45,9 +45,9 @@ Finished TestShimCli::shim(const QStringList &arguments, const QString &path)
     // PATH is the fixture's unless a test gives one; the warning depends on it.
     if (path.isEmpty())
         return m_fixture->paddock(QStringList{QStringLiteral("shim")} + arguments);
-    return m_fixture->run(QStringLiteral("env"), QStringList{QStringLiteral("PATH=") + path, QStringLiteral(PADDOCK_BIN),
-                                                             QStringLiteral("shim")} +
-                                                     arguments);
+    return m_fixture->run(
+        QStringLiteral("env"),
+        QStringList{QStringLiteral("PATH=") + path, QStringLiteral(PADDOCK_BIN), QStringLiteral("shim")} + arguments);
 }
 
 void TestShimCli::installWritesAMarkedLauncher()
@@ -101,7 +101,8 @@ void TestShimCli::shimRunsTheAgentWithExactlyTheUsersArguments()
                    QStringLiteral("--dir"), bin()})
                  .exitCode,
              0);
-    const Finished ran = m_fixture->run(bin() + QStringLiteral("/pi"), {QStringLiteral("hello"), QStringLiteral("two words")});
+    const Finished ran =
+        m_fixture->run(bin() + QStringLiteral("/pi"), {QStringLiteral("hello"), QStringLiteral("two words")});
     QCOMPARE(ran.exitCode, 3);
     QCOMPARE(ran.out, QStringLiteral("argv: pi -a hello two words\npwd: %1\n").arg(m_fixture->workspace()));
     const Finished bare = m_fixture->run(bin() + QStringLiteral("/pi"), {});
@@ -177,7 +178,8 @@ void TestShimCli::refusesToOverwriteAFileItDidNotWrite()
     const Finished installed = shim({QStringLiteral("install"), QStringLiteral("mine"), QStringLiteral("--kit"),
                                      m_fixture->kitDir(), QStringLiteral("--dir"), bin()});
     QCOMPARE(installed.exitCode, 1);
-    QVERIFY2(installed.err.contains(QLatin1String("was not written by 'paddock shim install'")), qPrintable(installed.err));
+    QVERIFY2(installed.err.contains(QLatin1String("was not written by 'paddock shim install'")),
+             qPrintable(installed.err));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), QByteArray("#!/bin/sh\necho my own script\n"));
 }

@@ -49,8 +49,8 @@ QString TestTemplateCli::writeBuildableKit(const QString &dir, const QString &na
 
 QJsonArray TestTemplateCli::listedImages()
 {
-    const DockerFinished ls = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls"),
-                                                  QStringLiteral("--json")});
+    const DockerFinished ls =
+        m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls"), QStringLiteral("--json")});
     return QJsonDocument::fromJson(ls.out.toUtf8()).array();
 }
 
@@ -104,10 +104,9 @@ void TestTemplateCli::buildPrintsALinePerStepAndMakesTheKitsImage()
 
 void TestTemplateCli::builtImageRunsAsADockerSandbox()
 {
-    const DockerFinished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"),
-                                                   QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
-                                                   QStringLiteral("--name"), QStringLiteral("built-probe"),
-                                                   m_fixture->workspace()});
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+         QStringLiteral("--name"), QStringLiteral("built-probe"), m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(run.out, QStringLiteral("ran from the built image\n"));
 }
@@ -204,11 +203,12 @@ void TestTemplateCli::loadTakesAnArchiveMadeByDockerSave()
 void TestTemplateCli::ctrlCCancelsTheBuild()
 {
     const QString tag = uniqueName(QStringLiteral("paddock-test/cancelled")) + QStringLiteral(":1");
-    const QString kit = writeBuildableKit(QStringLiteral("slow-kit"), QStringLiteral("slow"), tag,
-                                          "RUN [\"/bin/sleep\", \"300\"]\n");
+    const QString kit =
+        writeBuildableKit(QStringLiteral("slow-kit"), QStringLiteral("slow"), tag, "RUN [\"/bin/sleep\", \"300\"]\n");
     QVERIFY(!kit.isEmpty());
-    const std::unique_ptr<QProcess> build = m_fixture->startPaddock(
-        {QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), kit, QStringLiteral("--no-cache")});
+    const std::unique_ptr<QProcess> build =
+        m_fixture->startPaddock({QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), kit,
+                                 QStringLiteral("--no-cache")});
     // Interrupted once the slow step has begun, as a user watching it would.
     QByteArray seen;
     while (!seen.contains("sleep") && build->waitForReadyRead(120000))
@@ -241,8 +241,8 @@ void TestTemplateCli::kitWithoutADockerfileHasNothingToBuild()
 {
     const QString kit = m_fixture->writeKit(QStringLiteral("plain-kit"), QStringLiteral("plain"),
                                             QStringLiteral("paddock-test/plain:1"), QStringLiteral("true"));
-    const DockerFinished build = m_fixture->paddock(
-        {QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), kit});
+    const DockerFinished build =
+        m_fixture->paddock({QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), kit});
     QCOMPARE(build.exitCode, 1);
     QVERIFY2(build.err.contains(QLatin1String("has nothing to build")), qPrintable(build.err));
     QVERIFY2(build.err.contains(QLatin1String("no Dockerfile")), qPrintable(build.err));

@@ -66,9 +66,9 @@ void TestVerify::initTestCase()
 bool TestVerify::startSleeping(const QString &name, const QString &kit, const QString &workspace)
 {
     QDir().mkpath(workspace);
-    const Finished started =
-        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), kit,
-                            QStringLiteral("--name"), name, workspace, QStringLiteral("--"), QStringLiteral("sleep 600")});
+    const Finished started = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"),
+                                                 QStringLiteral("--kit"), kit, QStringLiteral("--name"), name,
+                                                 workspace, QStringLiteral("--"), QStringLiteral("sleep 600")});
     if (started.exitCode != 0)
         qWarning().noquote() << started.err;
     return started.exitCode == 0;
@@ -92,7 +92,8 @@ void TestVerify::soundSandboxPassesEveryCheck()
     QVERIFY2(messageOf(checks, QStringLiteral("credential")).contains(QLatin1String("TEST_API_KEY is proxy-managed")),
              qPrintable(verified.out));
     QCOMPARE(statusOf(checks, QStringLiteral("blocked")), QStringLiteral("ok"));
-    QVERIFY2(messageOf(checks, QStringLiteral("blocked")).contains(QLatin1String("default deny")), qPrintable(verified.out));
+    QVERIFY2(messageOf(checks, QStringLiteral("blocked")).contains(QLatin1String("default deny")),
+             qPrintable(verified.out));
     QCOMPARE(statusOf(checks, QStringLiteral("workspace")), QStringLiteral("ok"));
     QCOMPARE(statusOf(checks, QStringLiteral("log")), QStringLiteral("ok"));
     // The probe kit injects no key, so there is nothing to send to a provider.
@@ -100,8 +101,8 @@ void TestVerify::soundSandboxPassesEveryCheck()
     QVERIFY(QJsonDocument::fromJson(verified.out.toUtf8()).object().value(QLatin1String("passed")).toBool());
 
     // The probe's file does not stay in the user's project.
-    const QStringList left = QDir(m_fixture->workspace()).entryList({QStringLiteral(".paddock-verify-*")},
-                                                                    QDir::Files | QDir::Hidden);
+    const QStringList left =
+        QDir(m_fixture->workspace()).entryList({QStringLiteral(".paddock-verify-*")}, QDir::Files | QDir::Hidden);
     QCOMPARE(left, QStringList());
 
     // The probe refusal is in the policy log, for this sandbox: the student can see it there.
@@ -111,7 +112,8 @@ void TestVerify::soundSandboxPassesEveryCheck()
     // Text form: one line per check, and a verdict.
     const Finished text = verify(QStringLiteral("v-sound"), false);
     QCOMPARE(text.exitCode, 0);
-    QVERIFY2(text.out.contains(QLatin1String("ok      The credential variable inside is the sentinel")), qPrintable(text.out));
+    QVERIFY2(text.out.contains(QLatin1String("ok      The credential variable inside is the sentinel")),
+             qPrintable(text.out));
     QVERIFY2(text.out.contains(QLatin1String("No check failed.")), qPrintable(text.out));
 }
 
@@ -205,7 +207,8 @@ credentials:
     QCOMPARE(verified.exitCode, 1);
     const QHash<QString, QJsonObject> checks = checksOf(verified);
     QCOMPARE(statusOf(checks, QStringLiteral("credential")), QStringLiteral("failed"));
-    QVERIFY2(messageOf(checks, QStringLiteral("credential")).contains(QLatin1String("LEAKY_API_KEY holds a value that is not the sentinel")),
+    QVERIFY2(messageOf(checks, QStringLiteral("credential"))
+                 .contains(QLatin1String("LEAKY_API_KEY holds a value that is not the sentinel")),
              qPrintable(verified.out));
     // The report names the variable, never its value.
     QVERIFY2(!verified.out.contains(QLatin1String("sk-live")), qPrintable(verified.out));
@@ -233,15 +236,18 @@ void TestVerify::readOnlyWorkspaceFailsTheWorkspaceCheck()
 
 void TestVerify::refusalNoRuleChoseIsNamed()
 {
-    QCOMPARE(m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
-                                 QStringLiteral("chosen.test:*")})
+    QCOMPARE(m_fixture
+                 ->paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
+                            QStringLiteral("chosen.test:*")})
                  .exitCode,
              0);
-    QVERIFY(startSleeping(QStringLiteral("v-refused"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("refused-ws"))));
+    QVERIFY(
+        startSleeping(QStringLiteral("v-refused"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("refused-ws"))));
     // The agent needed other.test, which no list allows; chosen.test is denied on purpose.
     for (const QString &url : {m_fixture->otherUrl(), QStringLiteral("http://chosen.test/")}) {
-        const Finished request = m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("v-refused"), QStringLiteral("curl"),
-                                                     QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), url});
+        const Finished request =
+            m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("v-refused"), QStringLiteral("curl"),
+                                QStringLiteral("-s"), QStringLiteral("-o"), QStringLiteral("/dev/null"), url});
         QVERIFY2(request.exitCode == 0, qPrintable(request.err)); // curl gets the proxy's 403
     }
     // The daemon stores events in batches: wait until both refusals are in the log.
@@ -256,14 +262,16 @@ void TestVerify::refusalNoRuleChoseIsNamed()
     const QHash<QString, QJsonObject> checks = checksOf(verified);
     QCOMPARE(statusOf(checks, QStringLiteral("log")), QStringLiteral("failed"));
     const QString message = messageOf(checks, QStringLiteral("log"));
-    QVERIFY2(message.contains(QStringLiteral("other.test:%1").arg(m_fixture->upstreamPort())), qPrintable(verified.out));
+    QVERIFY2(message.contains(QStringLiteral("other.test:%1").arg(m_fixture->upstreamPort())),
+             qPrintable(verified.out));
     QVERIFY2(!message.contains(QLatin1String("chosen.test")), qPrintable(verified.out));
     QCOMPARE(statusOf(checks, QStringLiteral("blocked")), QStringLiteral("ok"));
 }
 
 void TestVerify::stoppedSandboxIsNotVerified()
 {
-    QVERIFY(startSleeping(QStringLiteral("v-stopped"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("stopped-ws"))));
+    QVERIFY(
+        startSleeping(QStringLiteral("v-stopped"), m_fixture->kitDir(), m_fixture->path(QStringLiteral("stopped-ws"))));
     QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("v-stopped")}).exitCode, 0);
     const Finished verified = verify(QStringLiteral("v-stopped"), false);
     QCOMPARE(verified.exitCode, 1);

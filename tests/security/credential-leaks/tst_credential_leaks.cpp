@@ -5,8 +5,8 @@
 // case tries to make the proxy send the key somewhere it should not, or keep sending it after
 // the person took it back, and checks that no byte of the key went there.
 #include "../../integration/proxy-inject/InjectTestSupport.h"
-#include "KeyringSession.h"
 #include "AttackSupport.h"
+#include "KeyringSession.h"
 
 #include <QUuid>
 

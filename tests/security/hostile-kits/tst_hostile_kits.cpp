@@ -65,9 +65,9 @@ void TestHostileKits::initTestCase()
 void TestHostileKits::anHonestBundleIsImported()
 {
     // The control: the corpus's honest bundle goes in, so a refusal below is the archive's fault.
-    const Finished imported = m_fixture->paddock(
-        {QStringLiteral("bundle"), QStringLiteral("import"), QStringLiteral("--apply-policy"),
-         QStringLiteral(PADDOCK_BUNDLE_CORPUS "/valid")});
+    const Finished imported =
+        m_fixture->paddock({QStringLiteral("bundle"), QStringLiteral("import"), QStringLiteral("--apply-policy"),
+                            QStringLiteral(PADDOCK_BUNDLE_CORPUS "/valid")});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.out + imported.err));
     QVERIFY(QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/kits/tiny/spec.yaml"))));
     QVERIFY(QDir(m_fixture->path(QStringLiteral("data/paddock/kits/tiny"))).removeRecursively());

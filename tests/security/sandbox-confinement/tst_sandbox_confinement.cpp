@@ -23,9 +23,9 @@ private slots:
 private:
     QHash<QString, int> probe(const QString &user)
     {
-        const Finished run = m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("-u"), user,
-                                                 QStringLiteral("confined"), QStringLiteral("python3"),
-                                                 QStringLiteral(PADDOCK_SOURCE_DIR "/tests/security/sandbox-confinement/probe.py")});
+        const Finished run = m_fixture->paddock(
+            {QStringLiteral("exec"), QStringLiteral("-u"), user, QStringLiteral("confined"), QStringLiteral("python3"),
+             QStringLiteral(PADDOCK_SOURCE_DIR "/tests/security/sandbox-confinement/probe.py")});
         QHash<QString, int> results;
         for (const QString &line : run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             results.insert(line.section(QLatin1Char(' '), 0, 0), line.section(QLatin1Char(' '), 1).toInt());
@@ -60,10 +60,11 @@ void TestSandboxConfinement::refusedCalls_data()
     QTest::addColumn<QString>("call");
     QTest::addColumn<int>("expected");
     const QList<QPair<const char *, int>> calls = {
-        {"unshare-user", EPERM}, {"keyctl", EPERM},     {"add_key", EPERM},        {"request_key", EPERM},
-        {"bpf", EPERM},          {"userfaultfd", EPERM}, {"perf_event_open", EPERM}, {"kexec_load", EPERM},
-        {"io_uring_setup", ENOSYS}, {"mount", EPERM},   {"pivot_root", EPERM},     {"setns", EPERM},
-        {"clone3", ENOSYS},      {"TIOCSTI", EPERM}};
+        {"unshare-user", EPERM},    {"keyctl", EPERM},     {"add_key", EPERM},
+        {"request_key", EPERM},     {"bpf", EPERM},        {"userfaultfd", EPERM},
+        {"perf_event_open", EPERM}, {"kexec_load", EPERM}, {"io_uring_setup", ENOSYS},
+        {"mount", EPERM},           {"pivot_root", EPERM}, {"setns", EPERM},
+        {"clone3", ENOSYS},         {"TIOCSTI", EPERM}};
     for (const char *user : {"agent", "root"}) {
         for (const auto &[call, expected] : calls)
             QTest::addRow("%s: %s", user, call) << QString::fromLatin1(user) << QString::fromLatin1(call) << expected;
@@ -128,9 +129,9 @@ setup:
     - command: unshare -r true 2>/dev/null && echo escaped > "$HOME/install.txt" || echo refused > "$HOME/install.txt"
 )");
     spec.close();
-    const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit,
-                                             QStringLiteral("--name"), QStringLiteral("install-probe"),
-                                             m_fixture->workspace()});
+    const Finished run =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
+                            QStringLiteral("install-probe"), m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(run.out.trimmed(), QStringLiteral("refused"));
 }

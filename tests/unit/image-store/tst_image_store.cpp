@@ -78,8 +78,7 @@ private slots:
         const QString lower = store.layersDir() + QLatin1Char('/') + sha256(base);
         const QString upper = store.layersDir() + QLatin1Char('/') + sha256(top);
         struct stat st
-        {
-        };
+        {};
         // No setuid across; a link kept as written; the sticky bit kept; no device.
         QCOMPARE(::lstat(QFile::encodeName(lower + QStringLiteral("/bin/tool")).constData(), &st), 0);
         QCOMPARE(st.st_mode & 07777, mode_t(0755));
@@ -97,8 +96,7 @@ private slots:
         QCOMPARE(value, 'y');
         QVERIFY(!QFileInfo::exists(upper + QStringLiteral("/opt/old/.wh..wh..opq")));
         struct stat x
-        {
-        };
+        {};
         QCOMPARE(::lstat(QFile::encodeName(upper + QStringLiteral("/x")).constData(), &x), 0);
         QCOMPARE(::lstat(QFile::encodeName(upper + QStringLiteral("/y")).constData(), &st), 0);
         QCOMPARE(st.st_ino, x.st_ino);

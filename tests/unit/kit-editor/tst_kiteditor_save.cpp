@@ -176,8 +176,7 @@ private slots:
         // The write stops part-way through the temporary file (EFBIG): the kind of
         // failure that would leave a torn file without the rename.
         struct rlimit previous
-        {
-        };
+        {};
         QCOMPARE(getrlimit(RLIMIT_FSIZE, &previous), 0);
         const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
         struct rlimit small = previous;

@@ -227,14 +227,12 @@ void TestKitLibrary::kitsYamlIsReplacedAtomically()
     KitLibrary library(configFile(), {samplesRoot()});
     QVERIFY(library.add(claude));
     struct stat before
-    {
-    };
+    {};
     QCOMPARE(::stat(QFile::encodeName(configFile()).constData(), &before), 0);
     const QString codex = makeKit(m_dir.filePath(QStringLiteral("work/codex")), QStringLiteral("published/codex"));
     QVERIFY(library.add(codex));
     struct stat after
-    {
-    };
+    {};
     QCOMPARE(::stat(QFile::encodeName(configFile()).constData(), &after), 0);
     // A new inode: the file was renamed over, never truncated and rewritten in place.
     QVERIFY(before.st_ino != after.st_ino);

@@ -349,14 +349,14 @@ void TestKitLoader::nameIsNeverATemplate()
     QCOMPARE(errors.first().line, 3);
     QCOMPARE(errors.first().column, 8);
     QVERIFY2(errors.first().message.contains(QLatin1String("`name` is the kit's identity and cannot use a "
-                                                            "placeholder")),
+                                                           "placeholder")),
              qPrintable(errors.first().toString()));
     QVERIFY2(errors.first().message.contains(QLatin1String("'${{ kit.args.a }}/../../../../.config/autostart'")),
              qPrintable(errors.first().toString()));
 
     // An escaped opener is no placeholder, but still no kit name.
-    const KitLoadResult escaped = KitLoader::loadText(
-        "schemaVersion: \"2\"\nkind: mixin\nname: \"$${{ x }}\"\n", QStringLiteral("spec.yaml"), options);
+    const KitLoadResult escaped = KitLoader::loadText("schemaVersion: \"2\"\nkind: mixin\nname: \"$${{ x }}\"\n",
+                                                      QStringLiteral("spec.yaml"), options);
     QVERIFY(!escaped.ok());
     QVERIFY2(dump(escaped.diagnostics).contains(QLatin1String("cannot use a placeholder")),
              qPrintable(dump(escaped.diagnostics)));

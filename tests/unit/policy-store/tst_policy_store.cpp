@@ -157,8 +157,7 @@ void TestPolicyStore::writesAreAtomicAndPrivate()
     const QDir dir = QFileInfo(m_path).dir();
     QCOMPARE(dir.entryList(QDir::Files | QDir::Hidden | QDir::System), QStringList{QStringLiteral("policy.yaml")});
     struct stat st
-    {
-    };
+    {};
     QCOMPARE(::stat(QFile::encodeName(m_path).constData(), &st), 0);
     QCOMPARE(st.st_mode & 0777, 0600u);
 }
