@@ -18,13 +18,19 @@ else
     files=$(find core app tests -path tests/fixtures -prune -o -type f \( -name '*.cpp' -o -name '*.h' \) -print)
 fi
 
-unformatted=""
-for file in $files; do
-    [ -f "$file" ] || continue
-    if ! "$formatter" --dry-run -Werror "$file" >/dev/null 2>&1; then
-        unformatted="$unformatted $file"
-    fi
-done
+# One clang-format for every file (a process per file takes minutes): each misformatted line
+# is reported as FILE:LINE:COLUMN: ..., of which the file names are kept.
+status=0
+report=$(echo "$files" | xargs -r "$formatter" --dry-run -Werror 2>&1) || status=$?
+unformatted=$(echo "$report" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: \(error\|warning\): .*/\1/p' \
+    | sort -u | tr '\n' ' ')
+if [ "$status" -ne 0 ] && [ -z "$unformatted" ]; then
+    echo "check-format: $formatter failed:" >&2
+    echo "$report" >&2
+    exit 1
+fi
+unformatted=${unformatted% }
+if [ -n "$unformatted" ]; then unformatted=" $unformatted"; fi
 
 if [ -n "$unformatted" ]; then
     count=$(echo $unformatted | wc -w)
