@@ -32,13 +32,15 @@ done
 
 # Functions with their first and last lines, as Universal Ctags parses them.
 long=$(ctags --languages=C++ --kinds-C++=f --fields=+ne -x --_xformat='%{end} %n %N %F' $files 2>/dev/null \
-    | awk -v max="$max_function" '$1 ~ /^[0-9]+$/ { l = $1 - $2 + 1; if (l > max) print $4 ":" $2 " " $3 "(): " l " lines" }')
-for entry in $(echo "$long" | awk '{print $1}'); do
-    file=${entry%%:*}
+    | awk -v max="$max_function" '$1 ~ /^[0-9]+$/ { l = $1 - $2 + 1; if (l > max) print $4, $2, $3, l }')
+while read -r file line name lines; do
+    [ -n "$file" ] || continue
     excepted "$file" && continue
-    echo "  $(echo "$long" | grep -F "$entry " | head -n1) (at most $max_function)"
+    echo "  $file:$line $name(): $lines lines (at most $max_function)"
     failed=1
-done
+done <<EOF_LONG
+$long
+EOF_LONG
 
 if [ "$failed" -ne 0 ]; then
     echo "check-code-shape: split the files and functions above (see the README's Code shape)."
