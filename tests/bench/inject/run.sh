@@ -51,11 +51,12 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 WORK=$(mktemp -d /tmp/paddock-inject-bench.XXXXXX)
 chmod 755 "$WORK"
 PIDS=()
+# shellcheck source=../bench-support.sh
+source "$(dirname "$(realpath "$0")")/../bench-support.sh"
 cleanup() {
     "$PADDOCK" rm --all --force >/dev/null 2>&1 || true
     "$PADDOCK" daemon stop >/dev/null 2>&1 || true
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do timeout 10 tail --pid="$pid" -f /dev/null 2>/dev/null || kill -9 "$pid" 2>/dev/null || true; done
+    stop_pids
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -63,17 +64,6 @@ trap cleanup EXIT
 mkdir -p "$WORK/keyring"
 printf 'paddock-bench' | XDG_DATA_HOME="$WORK/keyring" gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { # PORT: up to 30 s
-    for _ in $(seq 300); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on port $1" >&2
-    return 1
-}
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
 
 KEY="sk-bench-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 
@@ -195,27 +185,7 @@ PIDS+=($!)
 wait_port "$MITM_PORT"
 for _ in $(seq 100); do [ -f "$WORK/mitm/mitmproxy-ca-cert.pem" ] && break; sleep 0.1; done
 
-SQUID_PORT=$(free_port)
-mkdir -p "$WORK/squid"
-chown proxy:proxy "$WORK/squid" 2>/dev/null || true
-cat >"$WORK/squid/squid.conf" <<CONF
-http_port 127.0.0.1:$SQUID_PORT
-http_access allow localhost
-http_access deny all
-cache deny all
-cache_mem 8 MB
-access_log none
-cache_store_log none
-cache_log $WORK/squid/cache.log
-pid_filename $WORK/squid/squid.pid
-coredump_dir $WORK/squid
-cache_effective_user proxy
-max_filedescriptors 16384
-shutdown_lifetime 1 seconds
-CONF
-squid -N -f "$WORK/squid/squid.conf" &
-PIDS+=($!)
-wait_port "$SQUID_PORT"
+start_squid
 
 # ---- 1. in-process -------------------------------------------------------------------------
 if [ -n "$INPROCESS" ] && [ -x "$INPROCESS" ]; then

@@ -33,23 +33,13 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 WORK=$(mktemp -d /tmp/paddock-proxy-bench.XXXXXX)
 chmod 755 "$WORK"
 PIDS=()
+# shellcheck source=../bench-support.sh
+source "$(dirname "$(realpath "$0")")/../bench-support.sh"
 cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do timeout 10 tail --pid="$pid" -f /dev/null 2>/dev/null || kill -9 "$pid" 2>/dev/null || true; done
+    stop_pids
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { # PORT: up to 20 s
-    for _ in $(seq 200); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on port $1" >&2
-    return 1
-}
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 # ---- upstream: nginx serving a 256 MiB file and a small one --------------------------------
 mkdir -p "$WORK/www" "$WORK/nginx"
@@ -82,7 +72,7 @@ http {
 CONF
 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
 PIDS+=($!)
-wait_port "$NGINX_PORT"
+wait_port "$NGINX_PORT" 20
 UPSTREAM=127.0.0.1:$NGINX_PORT
 
 # ---- the proxies ---------------------------------------------------------------------------
@@ -95,29 +85,9 @@ PADDOCK_PORT=$(free_port)
     --events-jsonl "$WORK/paddock-events.jsonl" --sandbox bench >"$WORK/paddock.out" 2>"$WORK/paddock.err" &
 PADDOCK_PID=$!
 PIDS+=($PADDOCK_PID)
-wait_port "$PADDOCK_PORT"
+wait_port "$PADDOCK_PORT" 20
 
-SQUID_PORT=$(free_port)
-mkdir -p "$WORK/squid"
-chown proxy:proxy "$WORK/squid"
-cat >"$WORK/squid/squid.conf" <<CONF
-http_port 127.0.0.1:$SQUID_PORT
-http_access allow localhost
-http_access deny all
-cache deny all
-cache_mem 8 MB
-access_log none
-cache_store_log none
-cache_log $WORK/squid/cache.log
-pid_filename $WORK/squid/squid.pid
-coredump_dir $WORK/squid
-cache_effective_user proxy
-max_filedescriptors 16384
-shutdown_lifetime 1 seconds
-CONF
-squid -N -f "$WORK/squid/squid.conf" &
-PIDS+=($!)
-wait_port "$SQUID_PORT"
+start_squid 20
 
 TINY_PORT=$(free_port)
 mkdir -p "$WORK/tinyproxy"
@@ -131,7 +101,7 @@ LogLevel Error
 CONF
 tinyproxy -d -c "$WORK/tinyproxy/tinyproxy.conf" >"$WORK/tinyproxy/output" 2>&1 &
 PIDS+=($!)
-wait_port "$TINY_PORT"
+wait_port "$TINY_PORT" 20
 
 # ---- 1. tunnel throughput ------------------------------------------------------------------
 echo "== tunnel throughput: 256 MiB through CONNECT, median of $RUNS rounds (each round runs all four in turn)"
@@ -153,7 +123,6 @@ T_DIRECT=$(speed direct)
 T_PADDOCK=$(speed paddock)
 T_SQUID=$(speed squid)
 T_TINY=$(speed tinyproxy)
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
 printf '  direct     %6s MiB/s\n  paddock    %6s MiB/s  (%s of direct, %sx squid)\n  squid      %6s MiB/s\n  tinyproxy  %6s MiB/s\n' \
     "$T_DIRECT" "$T_PADDOCK" "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")" "$T_SQUID" "$T_TINY"
 
