@@ -79,16 +79,19 @@ bool connectDaemon(api::DaemonConnection &connection, QString *error)
     return connection.open(socket, kConnectTimeoutMs, error);
 }
 
-std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
-                                      int *code, int timeoutMs)
+api::Reply daemonReply(const QString &method, const QJsonObject &params, int timeoutMs)
 {
     api::DaemonConnection connection;
     QString error;
-    if (!connectDaemon(connection, &error)) {
-        *code = failure(error);
-        return std::nullopt;
-    }
-    const api::Reply reply = connection.call(method, params, timeoutMs);
+    if (!connectDaemon(connection, &error))
+        return api::Reply::failure(QLatin1String(api::errors::kDisconnected), error);
+    return connection.call(method, params, timeoutMs);
+}
+
+std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
+                                      int *code, int timeoutMs)
+{
+    const api::Reply reply = daemonReply(method, params, timeoutMs);
     if (reply.isError()) {
         *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams)
                     ? usageError(call.commandPath, reply.errorMessage())

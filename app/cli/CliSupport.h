@@ -19,7 +19,8 @@
 
 namespace paddock::api {
 class DaemonConnection;
-}
+class Reply;
+} // namespace paddock::api
 
 namespace paddock::cli {
 
@@ -44,6 +45,11 @@ QString humanBytes(qint64 bytes);
 
 /** Connects to paddockd, starting it when nothing answers. */
 bool connectDaemon(api::DaemonConnection &connection, QString *error);
+/**
+ * Calls @p method on paddockd, started when nothing answers. When it cannot be reached the
+ * reply is a failure (api::errors::kDisconnected) with the reason. Prints nothing.
+ */
+api::Reply daemonReply(const QString &method, const QJsonObject &params, int timeoutMs);
 /**
  * Calls @p method on paddockd, started when nothing answers. On failure prints the daemon's
  * sentence and sets @p code: ExitUsage when the daemon found the parameters invalid, else

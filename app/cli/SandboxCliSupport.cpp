@@ -4,7 +4,7 @@
 #include "BindingApproval.h"
 #include "HostGrantCli.h"
 
-#include "api/DaemonConnection.h"
+#include "api/Protocol.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
@@ -109,13 +109,7 @@ QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit)
 
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs)
 {
-    api::DaemonConnection connection;
-    QString error;
-    if (!connectDaemon(connection, &error)) {
-        failure(error);
-        return std::nullopt;
-    }
-    const api::Reply reply = connection.call(method, params, timeoutMs);
+    const api::Reply reply = daemonReply(method, params, timeoutMs);
     if (reply.isError()) {
         failure(reply.errorMessage());
         return std::nullopt;
