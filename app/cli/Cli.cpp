@@ -18,6 +18,7 @@ Command rootCommand()
     root.subcommands << sessionCommands() << sandboxCommands() << reviewCommand();
     root.subcommands << templateCommand();
     root.subcommands << learnCommand();
+    root.subcommands << askModeCommand();
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()

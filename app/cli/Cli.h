@@ -6,25 +6,27 @@
 namespace paddock::cli {
 
 // Each command group lives in its own file and contributes one subtree.
-Command kitCommand();             // KitCommands.cpp: validate, show, ls, add, forget, new
-QList<Command> kitEditCommands(); // KitEditCommands.cpp: allow, deny
-Command daemonCommand();          // DaemonCommands.cpp
-Command policyCommand();          // PolicyCommands.cpp
-Command proxyCommand();           // ProxyCommands.cpp
-Command secretCommand();          // SecretCommands.cpp: set, ls, rm
-Command bindingCommand();         // BindingCommands.cpp: approve, revoke, ls, check
-Command grantCommand();           // GrantCommands.cpp: check, approve, ls, revoke
-Command caCommand();              // CaCommands.cpp: show, rotate, trust, trusted, untrust
-QList<Command> sessionCommands(); // SessionCommands.cpp: run, attach, exec
-QList<Command> sandboxCommands(); // SandboxCommands.cpp: create, start, ls, stop, rm, logs
-Command reviewCommand();          // ReviewCommands.cpp: review NAME
-Command templateCommand();        // TemplateCommands.cpp: build, load, ls
-Command learnCommand();           // LearnCommands.cpp: learn NAME on|off
-Command policyProposeCommand();   // LearnCommands.cpp: policy propose
-Command bundleCommand();          // BundleCommands.cpp: export, import
-Command verifyCommand();          // VerifyCommands.cpp: verify NAME
-Command shimCommand();            // ShimCommands.cpp: install, ls, rm
-Command agentPermsCommand();      // AgentPermsCommands.cpp: show, check, set, rm, move, test, refusals, allow
+Command kitCommand();               // KitCommands.cpp: validate, show, ls, add, forget, new
+QList<Command> kitEditCommands();   // KitEditCommands.cpp: allow, deny
+Command daemonCommand();            // DaemonCommands.cpp
+Command policyCommand();            // PolicyCommands.cpp
+Command proxyCommand();             // ProxyCommands.cpp
+Command secretCommand();            // SecretCommands.cpp: set, ls, rm
+Command bindingCommand();           // BindingCommands.cpp: approve, revoke, ls, check
+Command grantCommand();             // GrantCommands.cpp: check, approve, ls, revoke
+Command caCommand();                // CaCommands.cpp: show, rotate, trust, trusted, untrust
+QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
+QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs
+Command reviewCommand();            // ReviewCommands.cpp: review NAME
+Command templateCommand();          // TemplateCommands.cpp: build, load, ls
+Command learnCommand();             // LearnCommands.cpp: learn NAME on|off
+Command policyProposeCommand();     // LearnCommands.cpp: policy propose
+Command askModeCommand();           // AskCommands.cpp: ask NAME on|off
+QList<Command> policyAskCommands(); // AskCommands.cpp: policy ask, policy answer
+Command bundleCommand();            // BundleCommands.cpp: export, import
+Command verifyCommand();            // VerifyCommands.cpp: verify NAME
+Command shimCommand();              // ShimCommands.cpp: install, ls, rm
+Command agentPermsCommand();        // AgentPermsCommands.cpp: show, check, set, rm, move, test, refusals, allow
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

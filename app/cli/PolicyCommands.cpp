@@ -67,6 +67,7 @@ Command policyCommand()
     command.subcommands << policyRuleCommands() << policyResolveCommand() << policyLogCommands();
     quietWhileRunning(command);
     command.subcommands << policyProposeCommand(); // LearnCommands.cpp
+    command.subcommands << policyAskCommands();    // AskCommands.cpp
     return command;
 }
 

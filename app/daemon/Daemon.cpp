@@ -167,6 +167,9 @@ bool Daemon::startServices(QString *message)
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
+    // Connections held while the person decides (ask mode), for the prompt and `policy answer`.
+    m_asks = std::make_unique<sandbox::AskService>(m_server, *m_sandboxes, *m_policy);
+    m_asks->start();
     // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->start();

@@ -4,6 +4,7 @@
 #include "InstanceLock.h"
 #include "api/Server.h"
 #include "sandbox/AgentPermsService.h"
+#include "sandbox/AskService.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
@@ -61,6 +62,7 @@ private:
     std::unique_ptr<sandbox::SandboxService> m_sandboxes;
     std::unique_ptr<sandbox::ImageService> m_images;
     std::unique_ptr<sandbox::PolicyService> m_policy;
+    std::unique_ptr<sandbox::AskService> m_asks;
     std::unique_ptr<sandbox::SecretService> m_secrets;
     std::unique_ptr<sandbox::AgentPermsService> m_agentPerms;
     std::unique_ptr<sandbox::VerifyService> m_verify;

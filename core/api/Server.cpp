@@ -221,13 +221,24 @@ struct PendingReply::State
     QPointer<ServerConnection> connection;
     qint64 id = 0;
     bool done = false;
+    std::function<void(const Reply &)> then; ///< forward(): called instead of sending
 };
+
+PendingReply PendingReply::forward(std::function<void(const Reply &)> then)
+{
+    PendingReply reply;
+    reply.m_state = std::make_shared<State>();
+    reply.m_state->then = std::move(then);
+    return reply;
+}
 
 void PendingReply::complete(const Reply &reply) const
 {
     if (!m_state || m_state->done)
         return;
     m_state->done = true;
+    if (m_state->then)
+        return m_state->then(reply);
     if (m_state->connection)
         m_state->connection->send(encodeResponse(m_state->id, reply));
 }

@@ -40,6 +40,8 @@ public:
     void complete(const Reply &reply) const;
     void succeed(const QJsonObject &result = {}) const { complete(Reply::success(result)); }
     void fail(const QString &code, const QString &message) const { complete(Reply::failure(code, message)); }
+    /** A reply that calls @p then instead of answering a client: one method's handler used by another. */
+    static PendingReply forward(std::function<void(const Reply &)> then);
 
 private:
     friend class Server;

@@ -57,19 +57,41 @@ bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::Connec
 
 } // namespace
 
-void LearningSandboxes::setLearning(const QString &sandbox, bool enabled)
+void SandboxModes::setLearning(const QString &sandbox, bool enabled)
 {
     const std::lock_guard lock(m_mutex);
     if (enabled)
-        m_sandboxes.insert(sandbox);
+        m_learning.insert(sandbox);
     else
-        m_sandboxes.remove(sandbox);
+        m_learning.remove(sandbox);
 }
 
-bool LearningSandboxes::isLearning(const QString &sandbox) const
+bool SandboxModes::isLearning(const QString &sandbox) const
 {
     const std::lock_guard lock(m_mutex);
-    return m_sandboxes.contains(sandbox);
+    return m_learning.contains(sandbox);
+}
+
+void SandboxModes::setAsking(const QString &sandbox, bool enabled)
+{
+    const std::lock_guard lock(m_mutex);
+    if (enabled)
+        m_asking.insert(sandbox);
+    else
+        m_asking.remove(sandbox);
+}
+
+bool SandboxModes::isAsking(const QString &sandbox) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_asking.contains(sandbox);
+}
+
+void SandboxModes::forget(const QString &sandbox)
+{
+    const std::lock_guard lock(m_mutex);
+    m_learning.remove(sandbox);
+    m_asking.remove(sandbox);
 }
 
 QString LearnedRefusal::toLabel() const
@@ -87,20 +109,33 @@ std::optional<LearnedRefusal> LearnedRefusal::fromLabel(const QString &label)
     return LearnedRefusal{label.mid(1, split - 1), label.mid(split + 1)};
 }
 
-proxy::Verdict decide(const policy::PolicyEngine &engine, const LearningSandboxes &learning,
+proxy::Verdict decide(const policy::PolicyEngine &engine, const SandboxModes &learning,
                       const proxy::ConnectionQuery &query)
 {
     proxy::Verdict verdict = decide(engine, query);
-    if (verdict.allowed || !learning.isLearning(query.sandbox))
+    if (verdict.allowed)
+        return verdict;
+    const policy::AskSettings askSettings = engine.snapshot()->data().ask;
+    const bool asking = askSettings.everySandbox || learning.isAsking(query.sandbox);
+    if (!asking && !learning.isLearning(query.sandbox))
         return verdict;
     const policy::Request request = requestOf(query);
     if (engine.decide(request).basis != policy::Decision::Basis::NoMatchingRule || reachesLocalNetwork(engine, query))
         return verdict;
+    if (asking) {
+        verdict.ask = true;
+        verdict.askFor = std::chrono::seconds(askSettings.timeoutSeconds);
+        verdict.allowUnanswered = askSettings.allowUnanswered;
+        verdict.rule = kAskRule;
+        verdict.reason = QStringLiteral("no rule covers %1, and sandbox %2 asks before connecting")
+                             .arg(targetText(query.host, query.port), query.sandbox);
+        return verdict; // the fix stays: the command that would allow it for good
+    }
     qCDebug(lcDecider).noquote() << "learned" << targetText(query.host, query.port) << "for" << query.sandbox;
     return proxy::Verdict{true, LearnedRefusal{verdict.rule, verdict.reason}.toLabel(), {}, {}};
 }
 
-proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const LearningSandboxes> learning)
+proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const SandboxModes> learning)
 {
     return [&engine, learning](const proxy::ConnectionQuery &query) { return decide(engine, *learning, query); };
 }

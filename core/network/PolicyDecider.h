@@ -23,23 +23,34 @@ namespace paddock::network {
 proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query);
 
 /**
- * @brief The sandboxes in learning mode: for them a connection that no rule allows is let
- * through and recorded as learned, so a policy can be proposed from what the agent needed.
+ * @brief What each sandbox does with a connection that no rule covers, when not just refuse.
  *
- * Learning widens only the default: a host an explicit rule denies stays refused, and so
- * does an address on the host's own or the local network (loopback, private, link-local)
- * that no trusted resolver override leads to. Safe to use from any thread.
+ * - **Learning**: let it through and record it as learned, so a policy can be proposed from
+ *   what the agent needed.
+ * - **Asking**: hold it while a person decides (proxy::Verdict::ask); asking wins over learning.
+ *
+ * Both widen only the default: a host an explicit rule denies stays refused, and so does an
+ * address on the host's own or the local network (loopback, private, link-local) that no
+ * trusted resolver override leads to. Safe to use from any thread.
  */
-class LearningSandboxes
+class SandboxModes
 {
 public:
     void setLearning(const QString &sandbox, bool enabled);
     bool isLearning(const QString &sandbox) const;
+    void setAsking(const QString &sandbox, bool enabled);
+    bool isAsking(const QString &sandbox) const;
+    /** Forgets @p sandbox (removed). */
+    void forget(const QString &sandbox);
 
 private:
     mutable std::mutex m_mutex;
-    QSet<QString> m_sandboxes;
+    QSet<QString> m_learning;
+    QSet<QString> m_asking;
 };
+
+/** The rule name events and 403s give a connection ask mode decided (held, then timed out or answered). */
+inline constexpr QLatin1String kAskRule{"ask"};
 
 /**
  * @brief What a learned connection would have been refused by. The proxy carries the label of
@@ -56,17 +67,18 @@ struct LearnedRefusal
 };
 
 /**
- * Decides @p query with @p engine, and when @p learning has the query's sandbox, lets a
- * connection through that only the default refused (see LearningSandboxes).
+ * Decides @p query with @p engine; for a connection that only the default refuses, asks
+ * (Verdict::ask) or lets it through as learned when @p learning says so for the sandbox
+ * (see SandboxModes).
  */
-proxy::Verdict decide(const policy::PolicyEngine &engine, const LearningSandboxes &learning,
+proxy::Verdict decide(const policy::PolicyEngine &engine, const SandboxModes &learning,
                       const proxy::ConnectionQuery &query);
 
 /**
  * @brief A proxy Decider backed by @p engine and @p learning, which it keeps alive. The engine
  * must outlive the proxy that uses the Decider.
  */
-proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const LearningSandboxes> learning);
+proxy::Decider policyDecider(const policy::PolicyEngine &engine, std::shared_ptr<const SandboxModes> learning);
 
 /**
  * @brief A proxy Decider backed by @p engine. The engine must outlive the proxy that uses the

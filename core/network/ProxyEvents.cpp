@@ -23,6 +23,8 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
         result.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
         break;
     case proxy::ProxyEvent::Kind::Closed:
+    case proxy::ProxyEvent::Kind::Held: // waiting connections are the ask registry's, not the log's
+    case proxy::ProxyEvent::Kind::HoldEnded:
         return std::nullopt;
     }
     // Events keep millisecond precision; the proxy's time may be finer.

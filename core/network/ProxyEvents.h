@@ -12,7 +12,7 @@ namespace paddock::network {
  * The event-log form of what the proxy reported. An allowed connection is recorded once,
  * when the upstream answers; its `Closed` report has no event of its own (nullopt), so the
  * aggregated Allowed count is one per connection. A connection let through by learning mode
- * (see LearningSandboxes) becomes a `learned` event naming the rule and reason that would
+ * (see SandboxModes) becomes a `learned` event naming the rule and reason that would
  * have refused it.
  */
 std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &event);

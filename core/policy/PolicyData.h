@@ -12,8 +12,25 @@
 namespace paddock::policy {
 
 /**
+ * @brief Ask mode's settings (policy.yaml's `ask:`): which sandboxes ask, how long a held
+ * connection waits for an answer, and what no answer means.
+ */
+struct AskSettings
+{
+    static constexpr int kDefaultTimeoutSeconds = 30;
+    static constexpr int kMaxTimeoutSeconds = 3600;
+
+    bool everySandbox = false; ///< `all: true`: every sandbox asks, not only those switched on one by one
+    int timeoutSeconds = kDefaultTimeoutSeconds;
+    bool allowUnanswered = false; ///< `unanswered: allow`; the default refuses (403)
+
+    bool isDefault() const { return *this == AskSettings{}; }
+    friend bool operator==(const AskSettings &a, const AskSettings &b) = default;
+};
+
+/**
  * @brief What the user configured, as policy.yaml holds it: the preset, the rules of every
- * scope, and the resolver overrides.
+ * scope, the resolver overrides and ask mode's settings.
  */
 struct PolicyData
 {
@@ -24,10 +41,12 @@ struct PolicyData
      * it, so an override to a loopback or private address is not a rebinding attack.
      */
     QMap<QString, QHostAddress> resolveOverrides;
+    AskSettings ask;
 
     friend bool operator==(const PolicyData &a, const PolicyData &b)
     {
-        if (a.preset != b.preset || a.resolveOverrides != b.resolveOverrides || a.rules.size() != b.rules.size())
+        if (a.preset != b.preset || a.resolveOverrides != b.resolveOverrides || a.rules.size() != b.rules.size() ||
+            !(a.ask == b.ask))
             return false;
         for (qsizetype i = 0; i < a.rules.size(); ++i) {
             const Rule &x = a.rules[i];

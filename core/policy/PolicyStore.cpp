@@ -22,7 +22,8 @@ constexpr int kReloadDelayMs = 50;
 const char kHeader[] = "# Paddock network policy. Edit it here or with `paddock policy`; changes apply at once.\n"
                        "# preset: deny-all | balanced | allow-all. A rule's scope is global, sandbox:NAME or\n"
                        "# kit:NAME; its pattern is host, host:port, host:80-443, host:*, *.domain, **.domain,\n"
-                       "# an address or a CIDR range. Deny wins over allow; no match is deny.\n";
+                       "# an address or a CIDR range. Deny wins over allow; no match is deny (or, in ask mode,\n"
+                       "# a question: ask: {all: false, timeout: 30, unanswered: deny}).\n";
 
 using yaml::DecodeError;
 
@@ -98,6 +99,34 @@ Rule decodeRule(const YAML::Node &node)
     return rule;
 }
 
+AskSettings decodeAsk(const YAML::Node &node)
+{
+    if (!node.IsMap())
+        throw DecodeError{node.Mark(), QStringLiteral("ask must be a mapping with all, timeout and unanswered")};
+    expectKeys(node, {QStringLiteral("all"), QStringLiteral("timeout"), QStringLiteral("unanswered")}, "ask");
+    AskSettings ask;
+    if (const YAML::Node all = node["all"]) {
+        const QString value = text(all, "all");
+        if (value != QLatin1String("true") && value != QLatin1String("false"))
+            throw DecodeError{all.Mark(), QStringLiteral("all must be true or false")};
+        ask.everySandbox = value == QLatin1String("true");
+    }
+    if (const YAML::Node timeout = node["timeout"]) {
+        bool ok = false;
+        ask.timeoutSeconds = text(timeout, "timeout").toInt(&ok);
+        if (!ok || ask.timeoutSeconds < 1 || ask.timeoutSeconds > AskSettings::kMaxTimeoutSeconds)
+            throw DecodeError{timeout.Mark(), QStringLiteral("timeout must be a number of seconds from 1 to %1")
+                                                  .arg(AskSettings::kMaxTimeoutSeconds)};
+    }
+    if (const YAML::Node unanswered = node["unanswered"]) {
+        const QString value = text(unanswered, "unanswered");
+        if (value != QLatin1String("deny") && value != QLatin1String("allow"))
+            throw DecodeError{unanswered.Mark(), QStringLiteral("unanswered must be deny or allow")};
+        ask.allowUnanswered = value == QLatin1String("allow");
+    }
+    return ask;
+}
+
 PolicyData decode(const YAML::Node &root)
 {
     PolicyData data;
@@ -105,9 +134,10 @@ PolicyData decode(const YAML::Node &root)
         return data;
     if (!root.IsMap())
         throw DecodeError{root.Mark(), QStringLiteral("expected a mapping with preset, rules and resolve")};
-    expectKeys(
-        root, {QStringLiteral("version"), QStringLiteral("preset"), QStringLiteral("rules"), QStringLiteral("resolve")},
-        "the policy");
+    expectKeys(root,
+               {QStringLiteral("version"), QStringLiteral("preset"), QStringLiteral("rules"), QStringLiteral("resolve"),
+                QStringLiteral("ask")},
+               "the policy");
     if (const YAML::Node version = root["version"]) {
         if (text(version, "version") != QString::number(kFormatVersion))
             throw DecodeError{version.Mark(),
@@ -146,6 +176,8 @@ PolicyData decode(const YAML::Node &root)
             data.resolveOverrides.insert(QString::fromStdString(name), QHostAddress(address->toString()));
         }
     }
+    if (const YAML::Node ask = root["ask"]; ask && !ask.IsNull())
+        data.ask = decodeAsk(ask);
     return data;
 }
 
@@ -373,6 +405,13 @@ QByteArray PolicyStore::serialise(const PolicyData &data)
     for (auto it = data.resolveOverrides.cbegin(); it != data.resolveOverrides.cend(); ++it)
         out << YAML::Key << it.key().toStdString() << YAML::Value << it.value().toString().toStdString();
     out << YAML::EndMap;
+    if (!data.ask.isDefault()) {
+        out << YAML::Key << "ask" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "all" << YAML::Value << data.ask.everySandbox;
+        out << YAML::Key << "timeout" << YAML::Value << data.ask.timeoutSeconds;
+        out << YAML::Key << "unanswered" << YAML::Value << (data.ask.allowUnanswered ? "allow" : "deny");
+        out << YAML::EndMap;
+    }
     out << YAML::EndMap;
     return QByteArray(kHeader) + QByteArray(out.c_str()) + '\n';
 }

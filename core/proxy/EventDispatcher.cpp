@@ -27,6 +27,10 @@ QString eventKindName(ProxyEvent::Kind kind)
         return QStringLiteral("upstream-failed");
     case ProxyEvent::Kind::Closed:
         return QStringLiteral("closed");
+    case ProxyEvent::Kind::Held:
+        return QStringLiteral("held");
+    case ProxyEvent::Kind::HoldEnded:
+        return QStringLiteral("hold-ended");
     }
     return {};
 }

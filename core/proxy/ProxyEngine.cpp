@@ -184,6 +184,11 @@ void ProxyEngine::recheck()
     m_loop->recheck();
 }
 
+void ProxyEngine::answer(std::vector<quint64> connections, HoldAnswer answer)
+{
+    m_loop->answer(std::move(connections), std::move(answer));
+}
+
 int ProxyEngine::connectionCount() const
 {
     return m_loop->connectionCount();

@@ -38,6 +38,9 @@ class ProxyLoop;
  * - Plain HTTP: every request is decided, and gets its own upstream connection (told to close
  *   after the response), so a request to another host on a kept-alive client connection
  *   never reuses an upstream. Request bodies need a Content-Length (chunked uploads get 411).
+ * - A connection the Decider answers with Verdict::ask is held, unread and unresolved, until
+ *   answer(), a rule change that decides it (recheck()), its client leaving, or
+ *   ProxyLimits::askTimeout (then 403). Held and HoldEnded events bracket the wait.
  * - A tunnel to an inject domain of the endpoint's credentials (setInterception()) is not
  *   spliced: its TLS is terminated to add the credential, on a thread of its own
  *   (TlsInterception.h). Every other tunnel stays end to end.
@@ -61,6 +64,13 @@ public:
      * at once; the loop does it next.
      */
     void recheck();
+    /**
+     * Answers held connections (ProxyEvent::Kind::Held names each by its `connection`): allowed
+     * ones go on as if a rule allowed them, under @p answer's rule name (an address the policy
+     * refuses once resolved is still refused); refused ones get a 403 (or SOCKS refusal) with
+     * its rule, reason and fix. Ids no longer held are ignored. Returns at once.
+     */
+    void answer(std::vector<quint64> connections, HoldAnswer answer);
     /** Sets where events go. Only before start(). */
     void setEventSink(EventSink sink);
     /** Trusted host-to-address mappings consulted before DNS; editable at any time. */

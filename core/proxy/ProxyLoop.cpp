@@ -207,7 +207,10 @@ void ProxyLoop::recheck()
         return;
     post([this] {
         std::vector<std::pair<Connection *, Verdict>> refused;
+        std::vector<Connection *> held;
         for (auto &[id, connection] : m_connections) {
+            if (connection->phase == Phase::Held)
+                held.push_back(connection.get());
             if (!holdsAllowedUpstream(*connection))
                 continue;
             Verdict verdict = ask(*connection);
@@ -216,6 +219,8 @@ void ProxyLoop::recheck()
         }
         for (auto &[c, verdict] : refused)
             revoke(*c, verdict.rule, QStringLiteral("closed when the policy changed: %1").arg(verdict.reason));
+        for (Connection *c : held) // a new rule may answer what a person was asked
+            recheckHeld(*c);
     });
 }
 
@@ -377,6 +382,12 @@ void ProxyLoop::updateInterest(Connection &c)
     case Phase::Resolving:
         client = outPending ? Out : 0u;
         break;
+    case Phase::Held:
+        // A client that leaves is noticed, and its question goes with it. A client that only
+        // half-closes after its request is taken as gone too: a person would otherwise be
+        // asked about nobody, for the whole wait.
+        client = EPOLLRDHUP;
+        break;
     default: // reading from the client
         client = In | (outPending ? Out : 0u);
         break;
@@ -437,6 +448,7 @@ void ProxyLoop::close(Connection &c)
     if (c.closed)
         return;
     c.closed = true;
+    endHold(c);
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
     if (c.phase == Phase::Resolving)
@@ -444,15 +456,7 @@ void ProxyLoop::close(Connection &c)
     if (c.interception) {
         // Joined before the sockets it uses are closed; its byte counts go into the event.
         c.interception->stop();
-        ProxyEvent event;
-        event.time = QDateTime::currentDateTimeUtc();
-        event.sandbox = c.endpoint->identity.sandbox;
-        event.kit = c.endpoint->identity.kit;
-        event.host = qs(c.target.host);
-        event.port = c.target.port;
-        event.protocol = c.protocol;
-        event.kind = Kind::Closed;
-        event.rule = c.allowRule;
+        ProxyEvent event = eventOf(c, Kind::Closed, c.allowRule, {});
         event.bytesUp = c.interception->bytesUp();
         event.bytesDown = c.interception->bytesDown();
         m_events->post(std::move(event));
@@ -475,9 +479,9 @@ void ProxyLoop::destroyClosed()
     m_closed.clear();
 }
 
-void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason)
+ProxyEvent ProxyLoop::eventOf(const Connection &c, ProxyEvent::Kind kind, const QString &rule,
+                              const QString &reason) const
 {
-    Q_ASSERT(isLoopThread());
     ProxyEvent event;
     event.time = QDateTime::currentDateTimeUtc();
     event.sandbox = c.endpoint->identity.sandbox;
@@ -490,7 +494,14 @@ void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QStr
     event.reason = reason;
     event.bytesUp = c.up.bytes();
     event.bytesDown = c.down.bytes();
-    m_events->post(std::move(event));
+    event.connection = c.id;
+    return event;
+}
+
+void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason)
+{
+    Q_ASSERT(isLoopThread());
+    m_events->post(eventOf(c, kind, rule, reason));
 }
 
 } // namespace paddock::proxy

@@ -45,6 +45,7 @@ struct Connection
         HttpHead,      ///< reading a request head
         SocksGreeting, ///< reading the SOCKS5 method list
         SocksRequest,  ///< reading the SOCKS5 request
+        Held,          ///< waiting for a person's answer (Verdict::ask); nothing read or resolved meanwhile
         Resolving,
         Connecting,
         SniPeek,      ///< tunnel accepted, waiting for the ClientHello before relaying
@@ -75,6 +76,12 @@ struct Connection
     int lastConnectError = 0;
     QString allowRule;
     bool holdsTunnel = false;
+    /** A person allowed it while it was held: the policy's "ask" is taken as this answer. */
+    bool answeredAllow = false;
+    /** The verdict it is held with (Phase::Held): what a timeout refuses with. */
+    Verdict held;
+    /** A Held event went out and its HoldEnded has not yet. */
+    bool holdReported = false;
 
     Flow up;   ///< client to upstream
     Flow down; ///< upstream to client
@@ -120,6 +127,8 @@ public:
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
     /** Decides every open connection again; those the Decider now refuses are closed. */
     void recheck();
+    /** Answers the held connections among @p connections; the others are ignored (answered already). */
+    void answer(std::vector<quint64> connections, HoldAnswer answer);
     int connectionCount() const { return m_connectionCount.load(); }
     quint64 droppedEvents() const { return m_events ? m_events->dropped() : 0; }
     const ProxyLimits &limits() const { return m_limits; }
@@ -152,7 +161,19 @@ private:
     void processSocksRequest(Connection &c);
 
     void decide(Connection &c);
+    /** After the name itself was allowed: trusted overrides, else the resolver. */
+    void lookUp(Connection &c);
     Verdict ask(const Connection &c) const;
+    /** Waits for a person's answer (Verdict::ask) until the ask timeout; reports it as Held. */
+    void hold(Connection &c, const Verdict &verdict);
+    /** Reports the end of a hold, once, when @p c leaves Phase::Held for whatever reason. */
+    void endHold(Connection &c);
+    /** Goes on with a held connection that was allowed, from where it was held. */
+    void resumeHeld(Connection &c, const QString &rule);
+    /** Nobody answered in time: refused (403), or let through when the policy says so. */
+    void holdExpired(Connection &c);
+    /** Re-decides a held connection after a policy change: a rule may now cover it. */
+    void recheckHeld(Connection &c);
     void afterResolution(Connection &c);
     void connectUpstream(Connection &c);
     void tryNextAddress(Connection &c);
@@ -186,6 +207,7 @@ private:
     void close(Connection &c);
     /** Destroys the connections closed during the event batch just handled. */
     void destroyClosed();
+    ProxyEvent eventOf(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason) const;
     void emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason);
 
     ProxyLimits m_limits;

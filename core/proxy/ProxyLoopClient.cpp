@@ -48,6 +48,11 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
             return close(c); // the client gave up
         updateInterest(c);
         return;
+    case Phase::Held:
+        if (events & (EPOLLHUP | EPOLLERR | EPOLLRDHUP))
+            return close(c); // the client gave up waiting
+        updateInterest(c);
+        return;
     default:
         break;
     }
@@ -116,6 +121,8 @@ void ProxyLoop::onTimeout(Connection &c)
     case Phase::SocksGreeting:
     case Phase::SocksRequest:
         return close(c);
+    case Phase::Held:
+        return holdExpired(c);
     case Phase::Resolving:
     case Phase::Connecting:
         return refuse(c, Refusal::upstreamFailed(504, socks5::Reply::HostUnreachable,
@@ -138,6 +145,7 @@ void ProxyLoop::onTimeout(Connection &c)
 void ProxyLoop::refuse(Connection &c, const Refusal &refusal)
 {
     Q_ASSERT(isLoopThread());
+    endHold(c);
     emitEvent(c, refusal.kind, refusal.rule, refusal.reason);
     releaseUpstream(c);
     const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"

@@ -86,15 +86,24 @@ Verdict ProxyLoop::ask(const Connection &c) const
 
 void ProxyLoop::decide(Connection &c)
 {
+    c.answeredAllow = false; // an answer covers the request it was given for, not the next
     c.addresses.clear();
     if (c.target.isIpLiteral) {
         c.addresses.push_back(QHostAddress(qs(c.target.host)));
         return afterResolution(c);
     }
-    // A name the policy refuses is never looked up: DNS itself would carry data out.
+    // A name the policy refuses is never looked up: DNS itself would carry data out. Neither
+    // is one waiting for an answer.
     const Verdict verdict = ask(c);
+    if (verdict.ask)
+        return hold(c, verdict);
     if (!verdict.allowed)
         return refuse(c, Refusal::policy(verdict));
+    lookUp(c);
+}
+
+void ProxyLoop::lookUp(Connection &c)
+{
     if (auto mapped = m_overrides.lookup(c.target.host, c.target.port)) {
         c.addresses = std::move(*mapped);
         return afterResolution(c);
@@ -132,9 +141,14 @@ void ProxyLoop::collectResolutions()
 void ProxyLoop::afterResolution(Connection &c)
 {
     const Verdict verdict = ask(c);
-    if (!verdict.allowed)
+    // A person's "allow" stands in for the missing rule; a refusal the addresses bring (the
+    // local network) still refuses.
+    if (verdict.ask && !c.answeredAllow)
+        return hold(c, verdict);
+    if (!verdict.allowed && !(verdict.ask && c.answeredAllow))
         return refuse(c, Refusal::policy(verdict));
-    c.allowRule = verdict.rule;
+    if (verdict.allowed)
+        c.allowRule = verdict.rule;
     if (c.endpoint->tunnels >= m_limits.maxTunnelsPerEndpoint)
         return refuse(c, Refusal::limit(503, QStringLiteral("sandbox %1 already has %2 connections open")
                                                  .arg(c.endpoint->identity.sandbox)

@@ -53,6 +53,14 @@ struct Verdict
     QString rule;   ///< the rule that decided, or the default ("default deny")
     QString reason; ///< one sentence a person understands
     QString fix;    ///< the exact command that would allow it; empty when allowed
+    /**
+     * No rule covers the destination and its sandbox asks rather than refuses: the proxy holds
+     * the connection (reporting it as Held) until ProxyEngine::answer() or the ask timeout.
+     * Only with allowed false; @ref rule and @ref reason then say what the timeout refuses with.
+     */
+    bool ask = false;
+    std::chrono::milliseconds askFor{0}; ///< ask: how long to hold; 0: ProxyLimits::askTimeout
+    bool allowUnanswered = false;        ///< ask: let it through when nobody answers in time (else 403)
 };
 
 /**
@@ -69,6 +77,8 @@ struct ProxyEvent
         Denied,         ///< refused by the Decider, by the SNI check, or by a limit
         UpstreamFailed, ///< allowed, but the name did not resolve or the upstream did not answer
         Closed,         ///< an allowed connection ended; carries the byte counts
+        Held,           ///< waiting for a person's answer (Verdict::ask) until @ref deadline
+        HoldEnded,      ///< a Held connection was answered, timed out, or its client left
     };
 
     QDateTime time; ///< UTC
@@ -80,11 +90,22 @@ struct ProxyEvent
     Kind kind = Kind::Allowed;
     QString rule;
     QString reason;
-    quint64 bytesUp = 0;   ///< sandbox to upstream
-    quint64 bytesDown = 0; ///< upstream to sandbox
+    quint64 bytesUp = 0;    ///< sandbox to upstream
+    quint64 bytesDown = 0;  ///< upstream to sandbox
+    quint64 connection = 0; ///< the proxy's id of the client connection: what ProxyEngine::answer() names
+    QDateTime deadline;     ///< Held: when the proxy stops waiting and refuses
 };
 
-/** "allowed", "denied", "upstream-failed" or "closed". */
+/** @brief A person's answer to a held connection (ProxyEngine::answer()). */
+struct HoldAnswer
+{
+    bool allow = false;
+    QString rule;   ///< what the events name as the deciding rule
+    QString reason; ///< for a refusal: the sentence the 403 and the event carry
+    QString fix;    ///< for a refusal: the command that would allow it
+};
+
+/** "allowed", "denied", "upstream-failed", "closed", "held" or "hold-ended". */
 QString eventKindName(ProxyEvent::Kind kind);
 
 /**
@@ -101,6 +122,7 @@ struct ProxyLimits
     std::chrono::milliseconds headerTimeout{10'000};  ///< to receive a request head (and a ClientHello)
     std::chrono::milliseconds connectTimeout{10'000}; ///< name resolution plus TCP connect, then 504
     std::chrono::milliseconds idleTimeout{300'000};   ///< no bytes either way on a tunnel or keep-alive
+    std::chrono::milliseconds askTimeout{30'000};     ///< a held connection (Verdict::ask) waits this long, then 403
     int maxTunnelsPerEndpoint = 2048;                 ///< upstream connections at once; beyond, 503
     int maxClientsPerEndpoint = 4096;                 ///< client connections at once; beyond, closed at accept
     int pipeSize = 64 * 1024;                         ///< splice pipe capacity per direction (created lazily)

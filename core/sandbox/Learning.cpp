@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Learning mode and policy proposals: the daemon methods `sandbox.learning` and
-// `policy.proposal` of SandboxService (documented in SandboxService.h).
+// Learning mode, ask mode and policy proposals: the daemon methods `sandbox.learning`,
+// `sandbox.ask` and `policy.proposal` of SandboxService (documented in SandboxService.h).
 #include "api/Server.h"
 #include "events/EventStore.h"
 #include "sandbox/LearningProposal.h"
@@ -14,21 +14,32 @@ namespace paddock::sandbox {
 
 void SandboxService::registerLearningMethods()
 {
-    m_server.registerMethod(
-        QStringLiteral("sandbox.learning"), [this](const QJsonObject &params, const api::CallContext &) {
-            const QString name = params.value(QLatin1String("name")).toString();
-            const QJsonValue enabled = params.value(QLatin1String("enabled"));
-            if (!enabled.isBool())
-                return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
-                                           QStringLiteral("sandbox.learning needs enabled: true or false"));
-            const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-            if (!runtime)
-                return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
-                                           QStringLiteral("no sandbox named %1").arg(name));
-            m_learning->setLearning(name, enabled.toBool());
-            qCInfo(lcLearning) << "learning mode" << (enabled.toBool() ? "on" : "off") << "for" << name;
-            return api::Reply::success({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))}});
-        });
+    // The two modes are switched alike: {name, enabled}, answered with the sandbox's INFO.
+    const auto registerMode = [this](const QString &method, const char *label,
+                                     std::function<void(const QString &, bool)> apply) {
+        m_server.registerMethod(
+            method, [this, method, label, apply](const QJsonObject &params, const api::CallContext &) {
+                const QString name = params.value(QLatin1String("name")).toString();
+                const QJsonValue enabled = params.value(QLatin1String("enabled"));
+                if (!enabled.isBool())
+                    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
+                                               QStringLiteral("%1 needs enabled: true or false").arg(method));
+                const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+                if (!runtime)
+                    return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
+                                               QStringLiteral("no sandbox named %1").arg(name));
+                apply(name, enabled.toBool());
+                qCInfo(lcLearning) << label << (enabled.toBool() ? "on" : "off") << "for" << name;
+                return api::Reply::success({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))}});
+            });
+    };
+    registerMode(QStringLiteral("sandbox.learning"), "learning mode",
+                 [this](const QString &name, bool on) { m_modes->setLearning(name, on); });
+    registerMode(QStringLiteral("sandbox.ask"), "ask mode", [this](const QString &name, bool on) {
+        m_modes->setAsking(name, on);
+        if (!on)
+            m_proxy.recheck(); // what it holds is refused now, as the default says
+    });
 
     m_server.registerMethod(QStringLiteral("policy.proposal"), [this](const QJsonObject &params,
                                                                       const api::CallContext &) {

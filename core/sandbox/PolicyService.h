@@ -99,16 +99,19 @@ public:
     /** True when @p domain (normalised) is a public suffix: `com`, `co.uk`, `github.io`. */
     static bool isPublicSuffix(const QString &domain);
 
+    /** `policy.add`. */
+    api::Reply addRule(const QJsonObject &params);
+    /** `policy.allow`. */
+    void allow(const QJsonObject &params, const api::PendingReply &reply);
+
 private:
     void registerMethods();
     QJsonObject policyJson();
-    api::Reply addRule(const QJsonObject &params);       ///< policy.add
     api::Reply updateRule(const QJsonObject &params);    ///< policy.update
     static api::Reply listGrants();                      ///< grant.list
     api::Reply approveGrants(const QJsonObject &params); ///< grant.approve
     api::Reply revokeGrants(const QJsonObject &params);  ///< grant.revoke
     void grantsChanged(const QString &kitName);
-    void allow(const QJsonObject &params, const api::PendingReply &reply);
     /** `policy.allow` with `where: kit`: @p pattern added to the allowlist of @p sandbox's kit, in its spec.yaml. */
     void allowForKit(const QString &sandbox, const QString &pattern, QJsonObject result,
                      const api::PendingReply &reply);

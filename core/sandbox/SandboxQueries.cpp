@@ -32,7 +32,8 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
                        {QStringLiteral("pid"), info.pid},
                        {QStringLiteral("lifetime"), lifetimeName(info.spec.lifetime)},
                        {QStringLiteral("proxySocket"), endpointPath(info.name)},
-                       {QStringLiteral("learning"), m_learning->isLearning(info.name)},
+                       {QStringLiteral("learning"), m_modes->isLearning(info.name)},
+                       {QStringLiteral("asking"), m_modes->isAsking(info.name)},
                        {QStringLiteral("workspaceMode"), QStringLiteral("direct")}};
     if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(info.name)) {
         object.insert(QStringLiteral("workspace"), clone->folder());

@@ -124,8 +124,14 @@ bool SandboxService::start(QString *error)
             this, [this, data] { m_server.publish(networkTopic(), data); }, Qt::QueuedConnection);
     });
     events::EventHub *hub = m_hub.get();
-    m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_learning));
-    m_proxy.setEventSink([hub](const proxy::ProxyEvent &proxyEvent) {
+    m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_modes));
+    m_proxy.setEventSink([this, hub](const proxy::ProxyEvent &proxyEvent) {
+        if (proxyEvent.kind == proxy::ProxyEvent::Kind::Held || proxyEvent.kind == proxy::ProxyEvent::Kind::HoldEnded) {
+            // Held connections wait for a person: the service's thread keeps the list (AskService).
+            QMetaObject::invokeMethod(
+                this, [this, proxyEvent] { emit connectionHeld(proxyEvent); }, Qt::QueuedConnection);
+            return;
+        }
         if (const std::optional<events::NetworkEvent> event = network::toNetworkEvent(proxyEvent))
             hub->publish(*event);
     });
@@ -649,7 +655,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         SandboxRecord::remove(name);
         CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);
-        m_learning->setLearning(name, false);
+        m_modes->forget(name);
         QDir(reviewDir(name)).removeRecursively();
         // A container's home is a host directory the runtime leaves to its owner: this service.
         if (backend != QLatin1String("bwrap"))

@@ -102,8 +102,11 @@ struct CreationPlan;
  *   host runs or trusts (WorkspaceReview); `sandbox.revert` {name, path} → {reverted} puts one
  *   back as it was at the start (or removes one the session added).
  * - `sandbox.learning` {name, enabled: bool} → {sandbox: INFO}: learning mode on or off (see
- *   network::LearningSandboxes); a connection only the default refuses then passes and is
+ *   network::SandboxModes); a connection only the default refuses then passes and is
  *   recorded as `learned` with the rule and reason that would have refused it.
+ * - `sandbox.ask` {name, enabled: bool} → {sandbox: INFO}: ask mode on or off (see
+ *   network::SandboxModes); a connection only the default refuses is then held while a person
+ *   decides (AskService). Turned off, the connections it holds are refused at once.
  * - `policy.proposal` {sandbox, since?: ISO time} → {sandbox, kit, entries: [{host, port,
  *   count, lastSeen, suggestion}], patterns: [..]}: what the sandbox was refused or learned,
  *   folded into the smallest allowlist (proposePolicy()).
@@ -114,7 +117,7 @@ struct CreationPlan;
  *
  * INFO: {name, kit, backend, status: created|running|stopped, workspace, pid, startedAt,
  * finishedAt, exitCode, uptimeMs, lifetime: detached, proxySocket, ports?, agent?,
- * learning, workspaceMode: direct|clone, clone?: {path, branchPrefix}, root?: {base:
+ * learning, asking, workspaceMode: direct|clone, clone?: {path, branchPrefix}, root?: {base:
  * image|host|read-only, image?, bytes?}}. `root` is a bubblewrap sandbox's own root: its base
  * (the kit's image, the host's system, or the host's system read-only) and the bytes its
  * upper layer takes.
@@ -165,6 +168,8 @@ public:
 Q_SIGNALS:
     /** An operation on sandbox @p name (create, start, stop, remove) has finished, well or not. */
     void operationFinished(const QString &name);
+    /** The proxy holds a connection for a person's answer, or stopped holding it (Held / HoldEnded). */
+    void connectionHeld(const paddock::proxy::ProxyEvent &event);
 
 private:
     struct Work
@@ -175,7 +180,7 @@ private:
 
     void registerMethods();
     void registerQueryMethods();    ///< isolations, list, inspect, logs: in SandboxQueries.cpp
-    void registerLearningMethods(); ///< in Learning.cpp
+    void registerLearningMethods(); ///< learning and ask mode, in Learning.cpp
     void registerReviewMethods();   ///< in Review.cpp
     /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */
     static QString reviewDir(const QString &name);
@@ -241,7 +246,7 @@ private:
     int m_subscription = -1;
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
     /** Shared with the proxy's decider, which reads it on the proxy's thread. */
-    std::shared_ptr<network::LearningSandboxes> m_learning = std::make_shared<network::LearningSandboxes>();
+    std::shared_ptr<network::SandboxModes> m_modes = std::make_shared<network::SandboxModes>();
     std::unique_ptr<CredentialInjection> m_credentials; ///< keys into endpoints, the bundle sandboxes trust
 };
 

@@ -126,7 +126,7 @@ private slots:
         policy::PolicyData data;
         data.rules = {rule(policy::Verdict::Deny, QStringLiteral("evil.test"))};
         engine.setPolicy(data);
-        network::LearningSandboxes learning;
+        network::SandboxModes learning;
         learning.setLearning(QStringLiteral("web"), true);
         auto ask = [&](const QString &sandboxName, const QString &host, std::vector<QHostAddress> addresses = {}) {
             proxy::ConnectionQuery query;
