@@ -142,6 +142,11 @@ void TestPolicyStore::roundTrip()
     QCOMPARE(reread.policy().resolveOverrides.value(QStringLiteral("test.example")),
              QHostAddress(QStringLiteral("127.0.0.1")));
 
+    // Ask mode's settings are written only when they differ from the defaults, and read back.
+    QVERIFY(!PolicyStore::serialise(written).contains("\nask:"));
+    written.ask = AskSettings{true, 5, true};
+    QVERIFY(PolicyStore::serialise(written).contains("\nask:"));
+
     // The text form alone round-trips too.
     const auto parsed = PolicyStore::parse(PolicyStore::serialise(written), QStringLiteral("policy.yaml"));
     QVERIFY(std::holds_alternative<PolicyData>(parsed));
@@ -346,6 +351,10 @@ void TestPolicyStore::parseErrors_data()
     QTest::newRow("not a mapping") << QByteArray("- a\n- b\n") << 1 << 1 << "expected a mapping";
     QTest::newRow("syntax") << QByteArray("rules: [a\n") << 2 << 1 << "";
     QTest::newRow("version") << QByteArray("version: 2\n") << 1 << 10 << "version 1";
+    QTest::newRow("ask timeout") << QByteArray("ask:\n  timeout: 0\n") << 2 << 12 << "from 1 to 3600";
+    QTest::newRow("ask unanswered") << QByteArray("ask:\n  all: true\n  unanswered: maybe\n") << 3 << 15
+                                    << "deny or allow";
+    QTest::newRow("ask field") << QByteArray("ask:\n  wait: 3\n") << 2 << 3 << "unknown field \"wait\" in ask";
 }
 
 void TestPolicyStore::parseErrors()
