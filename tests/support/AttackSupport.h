@@ -59,16 +59,7 @@ inline QHash<QString, QString> probeResults(const QString &out)
  */
 inline bool writeShellKit(const QString &dir, const QString &name, const QString &extra = {})
 {
-    return writeFile(dir + QStringLiteral("/spec.yaml"), QStringLiteral(R"(schemaVersion: "2"
-kind: sandbox
-name: %1
-sandbox:
-  image: debian:12
-  entrypoint: [sh, -c]
-  command: ["true"]
-%2)")
-                                                             .arg(name, extra)
-                                                             .toUtf8());
+    return writeFile(dir + QStringLiteral("/spec.yaml"), shellKitSpec(name, extra));
 }
 
 /** Runs @p program while this thread's event loop goes on, so in-process servers answer. */

@@ -128,4 +128,19 @@ QHash<QString, QJsonObject> sandboxesByName(const QString &lsJson)
     return result;
 }
 
+std::unique_ptr<SandboxFixture> SandboxFixture::startWithAuthority(QString *why)
+{
+    auto fixture = std::make_unique<SandboxFixture>();
+    if (!fixture->setUp()) {
+        *why = QStringLiteral("the fixture could not start");
+        return nullptr;
+    }
+    const Finished authority = fixture->makeAuthority();
+    if (authority.exitCode != 0) {
+        *why = QStringLiteral("paddock ca show: ") + authority.err;
+        return nullptr;
+    }
+    return fixture;
+}
+
 } // namespace paddock::test

@@ -27,6 +27,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <memory>
 
 namespace paddock::test {
 
@@ -71,6 +72,15 @@ public:
 
     /** `paddock run --kit KIT --name NAME WORKSPACE -- SCRIPT`: the kit's `sh -c` runs SCRIPT. */
     Finished runScript(const QString &name, const QString &script);
+
+    /**
+     * `paddock ca show`: makes the local certificate authority that sandboxes' trust bundles
+     * name, as a user's first sandbox does.
+     */
+    Finished makeAuthority() { return paddock({QStringLiteral("ca"), QStringLiteral("show")}); }
+
+    /** A fixture set up, with its local certificate authority made; null (and @p why) when either failed. */
+    static std::unique_ptr<SandboxFixture> startWithAuthority(QString *why);
 
     /** The sandboxes `paddock ls --json` lists, by name. */
     QHash<QString, QJsonObject> listed();

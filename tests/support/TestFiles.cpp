@@ -70,4 +70,19 @@ std::optional<QList<QByteArray>> addedLines(const QByteArray &before, const QByt
     return b.mid(prefix, b.size() - prefix - suffix);
 }
 
+QByteArray shellKitSpec(const QString &name, const QString &rest)
+{
+    return QStringLiteral(R"(schemaVersion: "2"
+kind: sandbox
+name: %1
+sandbox:
+  image: debian:12
+  entrypoint: [sh, -c]
+  command: ["true"]
+)")
+               .arg(name)
+               .toUtf8() +
+           rest.toUtf8();
+}
+
 } // namespace paddock::test

@@ -18,6 +18,12 @@ bool writeFile(const QString &path, const QByteArray &contents);
 /** What @p path holds, or nothing when it cannot be read. */
 QByteArray readFile(const QString &path);
 
+/**
+ * A kit's spec.yaml: kit @p name on debian:12 whose command is `sh -c true`, followed by
+ * @p rest (YAML at the top level, such as `environment:` or `permissions:`).
+ */
+QByteArray shellKitSpec(const QString &name, const QString &rest = {});
+
 /** Every file under @p root (hidden ones too) whose bytes contain @p needle. */
 QStringList filesContaining(const QString &root, const QByteArray &needle);
 

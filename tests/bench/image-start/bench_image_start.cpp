@@ -11,9 +11,8 @@
 //
 //   image-start-bench [RUNS]      (default 30)
 #include "../../unit/image-store/ArchiveBuilder.h"
+#include "../StartTiming.h"
 #include "image/ImageStore.h"
-#include "runtime/SandboxSpec.h"
-#include "runtime/bwrap/BwrapRuntime.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -22,18 +21,11 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+using namespace paddock::bench;
 using paddock::image::ImageStore;
 using paddock::image::StoredImage;
 using paddock::runtime::BwrapRuntime;
@@ -41,69 +33,6 @@ using paddock::runtime::SandboxOptions;
 using paddock::runtime::SandboxSpec;
 
 namespace {
-
-/** Milliseconds from @p timer's start until @p fd has a byte to read; the bytes read go to @p got. */
-double untilFirstByte(int fd, const QElapsedTimer &timer, QByteArray *got = nullptr)
-{
-    pollfd wait{fd, POLLIN, 0};
-    if (::poll(&wait, 1, 30000) != 1) {
-        std::fprintf(stderr, "no output within 30 s\n");
-        std::exit(1);
-    }
-    const double ms = double(timer.nsecsElapsed()) / 1e6;
-    char buffer[256];
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (got && n > 0)
-        *got = QByteArray(buffer, int(n));
-    return ms;
-}
-
-double bareBwrap(const QByteArray &bwrap)
-{
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0)
-        return -1;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1);
-    const char *argv[] = {bwrap.constData(), "--ro-bind", "/", "/", "echo", "hi", nullptr};
-    char *envp[] = {nullptr};
-    QElapsedTimer timer;
-    timer.start();
-    pid_t pid = 0;
-    posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char **>(argv), envp);
-    ::close(pipe[1]);
-    const double ms = untilFirstByte(pipe[0], timer);
-    ::close(pipe[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&actions);
-    return ms;
-}
-
-/** Starts the created sandbox @p name; ms to its first output byte, which must be its command's. */
-double startToFirstByte(BwrapRuntime &runtime, const QString &name)
-{
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0)
-        return -1;
-    const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    QElapsedTimer timer;
-    timer.start();
-    std::thread run([&] { runtime.start(name, {devNull, pipe[1], pipe[1]}); });
-    QByteArray got;
-    const double ms = untilFirstByte(pipe[0], timer, &got);
-    run.join();
-    ::close(pipe[1]);
-    ::close(pipe[0]);
-    ::close(devNull);
-    // An error message is output too: only the command's own counts.
-    if (!got.startsWith("hi")) {
-        std::fprintf(stderr, "sandbox %s printed: %s\n", qPrintable(name), got.constData());
-        std::exit(1);
-    }
-    return ms;
-}
 
 /** Creates sandbox @p spec with @p options (its root); ms the creation took. */
 double create(BwrapRuntime &runtime, SandboxSpec spec, const SandboxOptions &options)
@@ -149,18 +78,6 @@ double loadImage(ImageStore &store, const QString &archivePath, StoredImage *ima
     return ms;
 }
 
-struct Figures
-{
-    double median;
-    double p90;
-};
-
-Figures figures(std::vector<double> samples)
-{
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples[std::min(samples.size() - 1, samples.size() * 9 / 10)]};
-}
-
 void print(const char *what, const std::vector<double> &samples)
 {
     const Figures f = figures(samples);
@@ -180,25 +97,13 @@ int main(int argc, char *argv[])
         return 1;
     }
     QTemporaryDir root;
-    for (const char *xdg : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
-        qputenv(xdg, QFile::encodeName(root.filePath(QString::fromLatin1(xdg))));
-    QDir().mkpath(root.filePath(QStringLiteral("workspace")));
+    const SandboxSpec spec = echoSpec(root);
 
     ImageStore store;
     StoredImage image;
     const double loadMs = loadImage(store, root.filePath(QStringLiteral("image.tar")), &image);
     if (loadMs < 0)
         return 1;
-
-    SandboxSpec spec;
-    spec.workspace = root.filePath(QStringLiteral("workspace"));
-    spec.initPath = QStringLiteral(PADDOCK_INIT_BIN);
-    // A socket file stands in for the proxy endpoint: the relay only connects on demand.
-    spec.proxySocket = root.filePath(QStringLiteral("proxy.sock"));
-    QFile(spec.proxySocket).open(QIODevice::WriteOnly);
-    spec.environment = paddock::runtime::baseEnvironment(spec);
-    spec.argv = QStringList{QStringLiteral("echo"), QStringLiteral("hi")};
-    spec.lifetime = SandboxSpec::Lifetime::Foreground;
 
     SandboxOptions onImage;
     onImage.writableRoot = true;

@@ -5,114 +5,34 @@
 // `bwrap --ro-bind / / echo` of the same command. The difference is what Paddock costs.
 //
 //   sandbox-start-bench [RUNS]      (default 50)
-#include "runtime/SandboxSpec.h"
+#include "../StartTiming.h"
 #include "runtime/bwrap/BwrapCommand.h"
-#include "runtime/bwrap/BwrapRuntime.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <thread>
-#include <vector>
-
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+using namespace paddock::bench;
 using paddock::runtime::BwrapRuntime;
 using paddock::runtime::SandboxSpec;
 
 namespace {
-
-/** Milliseconds from @p timer's start until @p fd has a byte to read. */
-double untilFirstByte(int fd, const QElapsedTimer &timer)
-{
-    pollfd wait{fd, POLLIN, 0};
-    if (::poll(&wait, 1, 30000) != 1) {
-        std::fprintf(stderr, "no output within 30 s\n");
-        std::exit(1);
-    }
-    const double ms = double(timer.nsecsElapsed()) / 1e6;
-    char buffer[256];
-    [[maybe_unused]] const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    return ms;
-}
-
-/** Spawns @p command (program first) with stdout on a pipe; ms to its first output byte. */
-double spawnToFirstByte(const QList<QByteArray> &command)
-{
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0)
-        return -1;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1);
-    std::vector<char *> argv;
-    for (const QByteArray &item : command)
-        argv.push_back(const_cast<char *>(item.constData()));
-    argv.push_back(nullptr);
-    char *envp[] = {nullptr};
-    QElapsedTimer timer;
-    timer.start();
-    pid_t pid = 0;
-    posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp);
-    ::close(pipe[1]);
-    const double ms = untilFirstByte(pipe[0], timer);
-    ::close(pipe[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&actions);
-    return ms;
-}
-
-double bareBwrap(const QByteArray &bwrap)
-{
-    return spawnToFirstByte({bwrap, "--ro-bind", "/", "/", "echo", "hi"});
-}
 
 double bwrapWithPaddockArguments(const QByteArray &bwrap, const QList<QByteArray> &arguments)
 {
     return spawnToFirstByte(QList<QByteArray>{bwrap} + arguments);
 }
 
-double paddockSandbox(BwrapRuntime &runtime, SandboxSpec spec, bool create)
+/** Starts @p spec, created first when @p create (and removed after); ms to its first output byte. */
+double paddockSandbox(BwrapRuntime &runtime, const SandboxSpec &spec, bool create)
 {
-    int pipe[2];
-    if (::pipe2(pipe, O_CLOEXEC) != 0)
-        return -1;
-    const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     QElapsedTimer timer;
     timer.start();
     if (create)
         runtime.create(spec);
-    std::thread run([&] { runtime.start(spec.name, {devNull, pipe[1], pipe[1]}); });
-    const double ms = untilFirstByte(pipe[0], timer);
-    run.join();
-    ::close(pipe[1]);
-    ::close(pipe[0]);
-    ::close(devNull);
+    const double ms = startToFirstByte(runtime, spec.name, &timer);
     if (create)
         runtime.remove(spec.name, true);
     return ms;
-}
-
-struct Figures
-{
-    double median;
-    double p90;
-};
-
-Figures figures(std::vector<double> samples)
-{
-    std::sort(samples.begin(), samples.end());
-    return {samples[samples.size() / 2], samples[std::min(samples.size() - 1, samples.size() * 9 / 10)]};
 }
 
 } // namespace
@@ -127,20 +47,8 @@ int main(int argc, char *argv[])
         return 1;
     }
     QTemporaryDir root;
-    for (const char *xdg : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"})
-        qputenv(xdg, QFile::encodeName(root.filePath(QString::fromLatin1(xdg))));
-    QDir().mkpath(root.filePath(QStringLiteral("workspace")));
-
-    SandboxSpec spec;
+    SandboxSpec spec = echoSpec(root);
     spec.name = QStringLiteral("bench");
-    spec.workspace = root.filePath(QStringLiteral("workspace"));
-    spec.initPath = QStringLiteral(PADDOCK_INIT_BIN);
-    // A socket file stands in for the proxy endpoint: the relay only connects on demand.
-    spec.proxySocket = root.filePath(QStringLiteral("proxy.sock"));
-    QFile(spec.proxySocket).open(QIODevice::WriteOnly);
-    spec.environment = paddock::runtime::baseEnvironment(spec);
-    spec.argv = QStringList{QStringLiteral("echo"), QStringLiteral("hi")};
-    spec.lifetime = SandboxSpec::Lifetime::Foreground;
     BwrapRuntime runtime;
 
     // The same mounts and init, launched without the runtime around them: what bwrap itself costs.

@@ -161,12 +161,8 @@ void TestAgentTerminal::initTestCase()
     WarningRecorder::install();
     m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
-    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
-    QVERIFY(launcher);
-    QVERIFY(launcher->property("available").toBool());
-    // This test program is not paddock: the terminal runs the one the build made.
-    launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
+    const QObject *launcher = readyTerminalLauncher(m_window);
+    QVERIFY(launcher && launcher->property("available").toBool());
 }
 
 void TestAgentTerminal::cleanupTestCase()

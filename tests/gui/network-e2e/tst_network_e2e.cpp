@@ -63,13 +63,8 @@ void TestNetworkEndToEnd::initTestCase()
     m_specBefore = spec.readAll();
 
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
     QTest::keyClick(m_window, Qt::Key_3, Qt::ControlModifier);
     QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("page_network"))));
     QTRY_VERIFY_WITH_TIMEOUT(!isShown(findItem(m_window, QStringLiteral("networkNotConnected"))), 15000);

@@ -65,16 +65,6 @@ inline QQuickItem *findItemWith(QObject *root, const QString &objectName, const 
     return nullptr;
 }
 
-/** Any object named @p objectName: a Popup (a dialog) is not an item. */
-inline QObject *findObject(QObject *root, const QString &objectName)
-{
-    for (QObject *object : allObjects(root)) {
-        if (object->objectName() == objectName)
-            return object;
-    }
-    return nullptr;
-}
-
 /** The child of @p row named @p objectName (a button of a list row). */
 inline QQuickItem *childOf(QQuickItem *row, const QString &objectName)
 {

@@ -44,10 +44,7 @@ void TestNetworkPage::initTestCase()
     QVERIFY2(m_network.setUp(), "the fixture did not start (python3, paddockd)");
     QVERIFY(m_network.startSandbox());
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = openMainWindow(this, &m_engine);
     QVERIFY(m_window);
     m_window->resize(1100, 900);
     QTest::keyClick(m_window, Qt::Key_3, Qt::ControlModifier);

@@ -85,14 +85,22 @@ inline bool useRecordingTerminal(const QString &script, const QString &record)
     return true;
 }
 
-/** The first popup (Dialog) called @p objectName under @p root. */
-inline QObject *findObject(QObject *root, const QString &objectName)
+/**
+ * The window's terminal launcher, once the daemon has answered (New sandbox is enabled), set to
+ * run the paddock this build made: this test program is not paddock. nullptr when there is none.
+ */
+inline QObject *readyTerminalLauncher(QQuickWindow *window)
 {
-    for (QObject *object : allObjects(root)) {
-        if (object->objectName() == objectName)
-            return object;
-    }
-    return nullptr;
+    const bool answered = QTest::qWaitFor(
+        [window] {
+            QQuickItem *button = findItem(window, QStringLiteral("newSandboxButton"));
+            return button && button->isEnabled();
+        },
+        20000);
+    QObject *launcher = answered ? findObject(window, QStringLiteral("terminalLauncher")) : nullptr;
+    if (launcher)
+        launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
+    return launcher;
 }
 
 /** The item called @p objectName in the content, header or footer of the popup @p popup. */

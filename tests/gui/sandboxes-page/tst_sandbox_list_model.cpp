@@ -44,6 +44,8 @@ class TestSandboxListModel : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void listsWhatTheDaemonRuns();
     void storedAndLiveRefusalsAreCountedOnce();
     void aRestartCountsFromTheNewStart();
@@ -73,15 +75,6 @@ private:
 void TestSandboxListModel::initTestCase()
 {
     guitest::isolateEnvironment();
-    m_sandboxes = {QJsonObject{{QStringLiteral("name"), QStringLiteral("web")},
-                               {QStringLiteral("kit"), QStringLiteral("pi")},
-                               {QStringLiteral("backend"), QStringLiteral("bwrap")},
-                               {QStringLiteral("status"), QStringLiteral("running")},
-                               {QStringLiteral("workspace"), QStringLiteral("/home/me/web")},
-                               {QStringLiteral("startedAt"), iso(kStart)},
-                               {QStringLiteral("root"), QJsonObject{{QStringLiteral("base"), QStringLiteral("image")},
-                                                                    {QStringLiteral("image"), QStringLiteral("pi:1")},
-                                                                    {QStringLiteral("bytes"), 1200000}}}}};
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         return api::Reply::success({{QStringLiteral("sandboxes"), m_sandboxes}});
     });
@@ -93,11 +86,37 @@ void TestSandboxListModel::initTestCase()
     m_server.registerTopic(QStringLiteral("network"));
     QString error;
     QVERIFY2(m_server.listen(paths::daemonSocket(), &error), qPrintable(error));
+}
 
+// Each test starts from one running sandbox, an empty store and a model that has just loaded
+// the list: none depends on what an earlier one changed.
+void TestSandboxListModel::init()
+{
+    m_sandboxes = {QJsonObject{{QStringLiteral("name"), QStringLiteral("web")},
+                               {QStringLiteral("kit"), QStringLiteral("pi")},
+                               {QStringLiteral("backend"), QStringLiteral("bwrap")},
+                               {QStringLiteral("status"), QStringLiteral("running")},
+                               {QStringLiteral("workspace"), QStringLiteral("/home/me/web")},
+                               {QStringLiteral("startedAt"), iso(kStart)},
+                               {QStringLiteral("root"), QJsonObject{{QStringLiteral("base"), QStringLiteral("image")},
+                                                                    {QStringLiteral("image"), QStringLiteral("pi:1")},
+                                                                    {QStringLiteral("bytes"), 1200000}}}}};
+    m_stored = {};
+    m_denialQueries.clear();
     m_status = new gui::DaemonStatus(this);
     m_model = new gui::SandboxListModel(this);
     m_model->setDaemon(m_status);
     QTRY_VERIFY(m_model->loaded());
+}
+
+void TestSandboxListModel::cleanup()
+{
+    delete m_model;
+    m_model = nullptr;
+    delete m_status;
+    m_status = nullptr;
+    // The next test's model is the only client events go to.
+    QTRY_COMPARE(m_server.clientCount(), 0);
 }
 
 void TestSandboxListModel::listsWhatTheDaemonRuns()

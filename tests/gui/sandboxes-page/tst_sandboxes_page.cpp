@@ -146,6 +146,24 @@ private:
             qWarning("sandbox.create: %s", qPrintable(reply.errorMessage()));
         return !reply.isError();
     }
+    /**
+     * The sandbox @p name of kit @p kit running, made and started unless an earlier test left it
+     * so: the tests that use alpha (made by listFollowsStartAndStop) each run alone.
+     */
+    bool ensureRunning(const QString &name, const QString &kit = QStringLiteral("plain"))
+    {
+        const api::Reply inspect = daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}});
+        if (inspect.isError() && !createFromDaemon(name, m_kits + QLatin1Char('/') + kit))
+            return false;
+        const QString status =
+            inspect.result().value(QLatin1String("sandbox")).toObject().value(QLatin1String("status")).toString();
+        if (status != QLatin1String("running") &&
+            daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}).isError())
+            return false;
+        return QTest::qWaitFor(
+            [&] { return rowText(name, QStringLiteral("sandboxStatus")) == QStringLiteral("Running · agent running"); },
+            20000);
+    }
 
     QString m_home;
     QString m_workspace;
@@ -187,11 +205,8 @@ void TestSandboxesPage::initTestCase()
     WarningRecorder::install();
     m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    QTRY_VERIFY_WITH_TIMEOUT(findItem(m_window, QStringLiteral("newSandboxButton"))->isEnabled(), 20000);
-    QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
-    QVERIFY(launcher);
-    launcher->setProperty("paddockProgram", QStringLiteral(PADDOCK_BIN));
-    QVERIFY(launcher->property("available").toBool());
+    const QObject *launcher = readyTerminalLauncher(m_window);
+    QVERIFY(launcher && launcher->property("available").toBool());
 }
 
 void TestSandboxesPage::cleanupTestCase()
@@ -249,6 +264,7 @@ void TestSandboxesPage::listFollowsStartAndStop()
 
 void TestSandboxesPage::reviewShowsAndRevertsWhatTheHostRuns()
 {
+    QVERIFY(ensureRunning(QStringLiteral("alpha")));
     // The agent plants a Makefile in the workspace of the running alpha.
     const QString makefile = m_workspace + QStringLiteral("/Makefile");
     QProcess exec;
@@ -311,6 +327,7 @@ void TestSandboxesPage::refusalsSinceStartAreCounted()
 
 void TestSandboxesPage::logViewFollowsAndSearches()
 {
+    QVERIFY(ensureRunning(QStringLiteral("alpha")));
     QObject *dialog = findObject(m_window, QStringLiteral("sandboxLogDialog"));
     QVERIFY(dialog);
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxLogsButton"))));
@@ -347,8 +364,7 @@ void TestSandboxesPage::logViewFollowsAndSearches()
 
 void TestSandboxesPage::terminalOpensTheAgentAndAShell()
 {
-    QTRY_COMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxStatus")),
-                 QStringLiteral("Running · agent running"));
+    QVERIFY(ensureRunning(QStringLiteral("alpha")));
 
     // Open agent: `paddock attach --start`, which also starts a stopped sandbox or an exited agent.
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxAgentButton"))));
@@ -381,6 +397,7 @@ void TestSandboxesPage::terminalOpensTheAgentAndAShell()
 
 void TestSandboxesPage::withoutTerminalTheCommandIsOffered()
 {
+    QVERIFY(ensureRunning(QStringLiteral("alpha")));
     QObject *launcher = findObject(m_window, QStringLiteral("terminalLauncher"));
     const QByteArray path = qgetenv("PATH");
     const QByteArray terminal = qgetenv("TERMINAL");
@@ -692,26 +709,25 @@ void TestSandboxesPage::removeAsksFirst()
 {
     QObject *dialog = findObject(m_window, QStringLiteral("sandboxRemoveDialog"));
     QVERIFY(dialog);
-    QTRY_COMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")),
-                 QStringLiteral("Running · agent running"));
+    QVERIFY(ensureRunning(QStringLiteral("doomed")));
     // Cancelled: still there.
-    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxRemoveButton"))));
+    QVERIFY(press(m_window, rowButton(QStringLiteral("doomed"), QStringLiteral("sandboxRemoveButton"))));
     QTRY_VERIFY(dialog->property("opened").toBool());
     QVERIFY(findInPopup(dialog, QStringLiteral("sandboxRemoveText"))
                 ->property("text")
                 .toString()
-                .contains(QStringLiteral("gated is running: it will be stopped first.")));
+                .contains(QStringLiteral("doomed is running: it will be stopped first.")));
     QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxRemoveCancelButton"))));
     QTRY_VERIFY(!dialog->property("visible").toBool());
-    QVERIFY(row(QStringLiteral("gated")));
+    QVERIFY(row(QStringLiteral("doomed")));
 
     // Confirmed: stopped, removed, gone from the daemon too.
-    QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxRemoveButton"))));
+    QVERIFY(press(m_window, rowButton(QStringLiteral("doomed"), QStringLiteral("sandboxRemoveButton"))));
     QTRY_VERIFY(dialog->property("opened").toBool());
     QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxRemoveConfirmButton"))));
-    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("gated")), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("doomed")), 20000);
     QCOMPARE(
-        daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("gated")}}).errorCode(),
+        daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("doomed")}}).errorCode(),
         QStringLiteral("no-such-sandbox"));
 }
 

@@ -131,6 +131,16 @@ inline QList<QQuickItem *> findItems(QObject *root, const QString &objectName)
     return items;
 }
 
+/** The first object named @p objectName under @p root: a Popup (a dialog) is not an item. */
+inline QObject *findObject(QObject *root, const QString &objectName)
+{
+    for (QObject *object : allObjects(root)) {
+        if (object->objectName() == objectName)
+            return object;
+    }
+    return nullptr;
+}
+
 /** True when @p item and all its ancestors are visible. */
 inline bool isShown(const QQuickItem *item)
 {
@@ -173,14 +183,20 @@ inline QQuickWindow *loadMainWindow(QQmlApplicationEngine &engine)
 
 /**
  * Sets the application up as main() does (in English), loads Main.qml with a new engine owned
- * by @p parent (in @p engine) and returns its window, shown and active; nullptr when it is not.
+ * by @p parent (in @p engine) and returns its window, exposed; nullptr when it is not.
  */
-inline QQuickWindow *showMainWindow(QObject *parent, QQmlApplicationEngine **engine)
+inline QQuickWindow *openMainWindow(QObject *parent, QQmlApplicationEngine **engine)
 {
     gui::setUpApplication(*qGuiApp);
     gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
     *engine = new QQmlApplicationEngine(parent);
-    QQuickWindow *window = loadMainWindow(**engine);
+    return loadMainWindow(**engine);
+}
+
+/** openMainWindow(), and the window shown and active; nullptr when it is not. */
+inline QQuickWindow *showMainWindow(QObject *parent, QQmlApplicationEngine **engine)
+{
+    QQuickWindow *window = openMainWindow(parent, engine);
     if (!window)
         return nullptr;
     window->requestActivate();

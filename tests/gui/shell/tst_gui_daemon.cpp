@@ -51,10 +51,7 @@ void TestGuiDaemon::initTestCase()
     // The daemon this build made, started the way every client starts it.
     qputenv("PADDOCKD", PADDOCKD_BIN);
     WarningRecorder::install();
-    gui::setUpApplication(*qGuiApp);
-    gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
-    m_engine = new QQmlApplicationEngine(this);
-    m_window = loadMainWindow(*m_engine);
+    m_window = openMainWindow(this, &m_engine);
     QVERIFY(m_window);
 }
 

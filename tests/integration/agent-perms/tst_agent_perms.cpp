@@ -148,6 +148,15 @@ private:
                 QStringLiteral("-p"),
                 QStringLiteral("go")};
     }
+    /**
+     * One Pi session: read .env and rm -rf game are refused; the model then waits until the
+     * file m_go exists, and asks for the same read again. Started unless an earlier test
+     * started it (the allow test uses it, and each test runs alone); true once both refusals
+     * reached the stream.
+     */
+    bool startRefusedSession();
+    /** The project file allows .env, as the allow test leaves it: allowed from the refused session if not. */
+    bool envAllowedInProject();
     /** Runs Pi once in the sandbox; the model asks for @p calls. */
     Finished runPi(const QString &prefix, const QJsonArray &calls)
     {
@@ -264,20 +273,48 @@ permissions:
     QTest::qWait(500); // subscribed
 }
 
+bool TestAgentPerms::startRefusedSession()
+{
+    if (m_pi.state() != QProcess::NotRunning)
+        return QTest::qWaitFor([this] { return m_stream.size() >= 2; }, 30000);
+    m_go = m_fixture->path(QStringLiteral("go"));
+    QFile::remove(m_go);
+    if (!m_model.plan(QStringLiteral("first"),
+                      {call(QStringLiteral("read"), QStringLiteral(".env")),
+                       call(QStringLiteral("bash"), QStringLiteral("rm -rf game")),
+                       QJsonArray{QStringLiteral("wait"), m_go}, call(QStringLiteral("read"), QStringLiteral(".env"))}))
+        return false;
+    m_pi.setProcessChannelMode(QProcess::MergedChannels);
+    m_pi.start(QStringLiteral(PADDOCK_BIN), piArguments());
+    if (!m_pi.waitForStarted())
+        return false;
+    m_pi.closeWriteChannel(); // Pi reads a prompt from a standard input that is not a terminal
+    return QTest::qWaitFor([this] { return m_stream.size() >= 2; }, 30000);
+}
+
+bool TestAgentPerms::envAllowedInProject()
+{
+    const QString project =
+        m_fixture->workspace() + QLatin1Char('/') + paddock::agentperms::projectConfigRelativePath();
+    if (readText(project).contains("\".env\": \"allow\""))
+        return true;
+    if (!startRefusedSession())
+        return false;
+    const QString id = QString::number(m_stream.at(0).value(QLatin1String("id")).toInt());
+    const Finished allow =
+        m_fixture->paddock({QStringLiteral("agent-perms"), QStringLiteral("allow"), id, QStringLiteral("--where"),
+                            QStringLiteral("project"), QStringLiteral("--yes")});
+    // The session goes on to its end, as in the allow test.
+    const bool ended =
+        writeText(m_go, "go\n") && QTest::qWaitFor([this] { return m_pi.state() == QProcess::NotRunning; }, 60000);
+    return ended && allow.exitCode == 0 && readText(project).contains("\".env\": \"allow\"");
+}
+
 void TestAgentPerms::refusalsReachTheStream()
 {
     // One session: read .env and rm -rf game are refused; the model then waits until the
     // rule is allowed, and asks for the same read again.
-    m_go = m_fixture->path(QStringLiteral("go"));
-    QVERIFY(m_model.plan(QStringLiteral("first"), {call(QStringLiteral("read"), QStringLiteral(".env")),
-                                                   call(QStringLiteral("bash"), QStringLiteral("rm -rf game")),
-                                                   QJsonArray{QStringLiteral("wait"), m_go},
-                                                   call(QStringLiteral("read"), QStringLiteral(".env"))}));
-    m_pi.setProcessChannelMode(QProcess::MergedChannels);
-    m_pi.start(QStringLiteral(PADDOCK_BIN), piArguments());
-    QVERIFY(m_pi.waitForStarted());
-    m_pi.closeWriteChannel(); // Pi reads a prompt from a standard input that is not a terminal
-    QVERIFY2(QTest::qWaitFor([this] { return m_stream.size() >= 2; }, 30000),
+    QVERIFY2(startRefusedSession(),
              qPrintable(QString::fromUtf8(readText(reviewLog()) + m_pi.readAll()) + m_fixture->daemonLog()));
 
     // The extension refused both: the agent never saw the key, and the folder is still there.
@@ -312,7 +349,7 @@ void TestAgentPerms::refusalsReachTheStream()
 
 void TestAgentPerms::allowLetsTheSameCallPass()
 {
-    QVERIFY(!m_stream.isEmpty());
+    QVERIFY(startRefusedSession());
     const QString id = QString::number(m_stream.at(0).value(QLatin1String("id")).toInt());
     const Finished preview =
         m_fixture->paddock({QStringLiteral("agent-perms"), QStringLiteral("allow"), id, QStringLiteral("--where"),
@@ -344,6 +381,7 @@ void TestAgentPerms::allowLetsTheSameCallPass()
 void TestAgentPerms::verifyNamesTheRuleThatRefusesEnv()
 {
     // The project file now allows .env for this sandbox: verify says so, then passes without it.
+    QVERIFY(envAllowedInProject());
     Finished verify = m_fixture->paddock({QStringLiteral("verify"), kSandbox, QStringLiteral("--json")});
     auto agentCheck = [](const Finished &finished) {
         for (const QJsonValue &check :
@@ -391,8 +429,10 @@ void TestAgentPerms::theTesterAgreesWithTheExtension()
     const QJsonObject documented = QJsonDocument::fromJson(file.readAll()).object();
     // The documented config is the only one in force: in the home, no project file.
     QVERIFY(writeText(homeConfig(), QJsonDocument(documented.value(QLatin1String("config")).toObject()).toJson()));
-    QVERIFY(
-        QFile::remove(m_fixture->workspace() + QLatin1Char('/') + paddock::agentperms::projectConfigRelativePath()));
+    const QString project =
+        m_fixture->workspace() + QLatin1Char('/') + paddock::agentperms::projectConfigRelativePath();
+    QFile::remove(project); // the allow test wrote one
+    QVERIFY(!QFile::exists(project));
     QVERIFY(writeText(m_fixture->workspace() + QStringLiteral("/src/app.js"), "a\n"));
 
     const QJsonArray cases = documented.value(QLatin1String("cases")).toArray();

@@ -59,6 +59,12 @@ public:
         return paddock::test::runText(program, arguments, options);
     }
 
+    /** `paddock bundle import FILE EXTRA...` */
+    Run importBundle(const QString &file, const QStringList &extra = {})
+    {
+        return paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file} + extra);
+    }
+
     QString home() const { return m_root.path(); }
 
     /** Every file and folder under the XDG directories, relative to the root. */
@@ -254,8 +260,7 @@ void TestBundleCli::exportThenImportRoundTrip()
     Person student;
     QVERIFY(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode ==
             0);
-    const Run imported =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--apply-policy")});
+    const Run imported = student.importBundle(file, {QStringLiteral("--apply-policy")});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
     const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/pi");
     // The preview says everything that changes, before the result.
@@ -305,8 +310,7 @@ void TestBundleCli::exportThenImportRoundTrip()
     QVERIFY2(rules.contains(QStringLiteral("tracker.example.net")), qPrintable(policy.out));
 
     // Importing the same policy again adds nothing twice.
-    const Run again = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file,
-                                       QStringLiteral("--dry-run"), QStringLiteral("--replace")});
+    const Run again = student.importBundle(file, {QStringLiteral("--dry-run"), QStringLiteral("--replace")});
     QVERIFY2(again.out.contains(QLatin1String("keep rule (already present): allow docs.example.org")),
              qPrintable(again.out));
     QVERIFY2(again.out.contains(QLatin1String("keep the policy preset deny-all")), qPrintable(again.out));
@@ -334,8 +338,7 @@ void TestBundleCli::dryRunPreviewsAndWritesNothing()
     const QString file = exportedShellKit(teacher);
     QVERIFY(!file.isEmpty());
     Person student;
-    const Run preview =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
+    const Run preview = student.importBundle(file, {QStringLiteral("--dry-run")});
     QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
     QVERIFY2(preview.out.contains(QLatin1String("write the kit folder")), qPrintable(preview.out));
     QVERIFY2(preview.out.contains(QLatin1String("leave the network policy as it is")), qPrintable(preview.out));
@@ -352,17 +355,16 @@ void TestBundleCli::existingKitIsKeptUnlessReplaced()
     const QString file = exportedShellKit(teacher);
     QVERIFY(!file.isEmpty());
     Person student;
-    QCOMPARE(student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file}).exitCode, 0);
+    QCOMPARE(student.importBundle(file).exitCode, 0);
     const QString destination = student.dataDir() + QStringLiteral("/paddock/kits/shell");
     QVERIFY(writeAll(destination + QStringLiteral("/NOTES.md"), "the student's own notes\n"));
 
-    const Run refused = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    const Run refused = student.importBundle(file);
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QLatin1String("already exists; pass --replace")), qPrintable(refused.err));
     QCOMPARE(readAll(destination + QStringLiteral("/NOTES.md")), QByteArray("the student's own notes\n"));
 
-    const Run replaced =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")});
+    const Run replaced = student.importBundle(file, {QStringLiteral("--replace")});
     QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
     QVERIFY2(replaced.out.contains(QLatin1String("replace the kit folder")), qPrintable(replaced.out));
     QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("shell"))));
@@ -379,8 +381,7 @@ void TestBundleCli::intoChoosesTheFolder()
     QVERIFY(!file.isEmpty());
     Person student;
     const QString into = student.path(QStringLiteral("course/kits/my-shell"));
-    const Run imported =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--into"), into});
+    const Run imported = student.importBundle(file, {QStringLiteral("--into"), into});
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
     QVERIFY(QFileInfo::exists(into + QStringLiteral("/spec.yaml")));
     QVERIFY(QFileInfo(into + QStringLiteral("/prepare-context.sh")).isExecutable());
@@ -438,8 +439,7 @@ void TestBundleCli::hostileArchiveIsRefused()
     const QString file = student.path(QStringLiteral("hostile.paddock"));
     QVERIFY(writeAll(file, archive));
     for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
-        const Run imported =
-            student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file} + extra);
+        const Run imported = student.importBundle(file, extra);
         QCOMPARE(imported.exitCode, 1);
         QVERIFY2(imported.err.contains(message), qPrintable(imported.err));
         QVERIFY2(imported.out.isEmpty(), qPrintable(imported.out));
@@ -454,7 +454,7 @@ void TestBundleCli::invalidKitInsideIsRefused()
     const QString file = student.path(QStringLiteral("broken.paddock"));
     const QByteArray spec = kSpec + "unknownField: 1\n";
     QVERIFY(writeAll(file, member("manifest.json", manifest()) + member("kit/spec.yaml", spec) + endMarker()));
-    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    const Run imported = student.importBundle(file);
     QCOMPARE(imported.exitCode, 1);
     QVERIFY2(imported.err.contains(QLatin1String("the bundle's kit does not validate")), qPrintable(imported.err));
     QVERIFY2(imported.err.contains(QLatin1String("unknownField")), qPrintable(imported.err));
@@ -511,8 +511,7 @@ void TestBundleCli::templateNameLeadingToAutostartIsRefused()
         const QString hostile = student.path(QStringLiteral("course.paddock"));
         QVERIFY(writeAll(hostile, bundleNamed(bundle.manifestName, kTemplateName)));
         for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
-            const Run imported =
-                student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), hostile} + extra);
+            const Run imported = student.importBundle(hostile, extra);
             QCOMPARE(imported.exitCode, 1);
             QVERIFY2(imported.err.contains(bundle.message), qPrintable(imported.err));
             QVERIFY2(!imported.out.contains(QLatin1String("write the kit folder")), qPrintable(imported.out));
@@ -559,8 +558,7 @@ void TestBundleCli::nameThatIsAPathIsRefused()
     const QString hostile = student.path(QStringLiteral("hostile.paddock"));
     QVERIFY(writeAll(hostile, bundleNamed(name, name)));
     for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
-        const Run imported =
-            student.paddock(QStringList{QStringLiteral("bundle"), QStringLiteral("import"), hostile} + extra);
+        const Run imported = student.importBundle(hostile, extra);
         QCOMPARE(imported.exitCode, 1);
         QVERIFY2(imported.err.contains(QLatin1String("'kit.name' must be a kit name")), qPrintable(imported.err));
         QVERIFY2(imported.err.contains(found), qPrintable(imported.err));
@@ -606,11 +604,10 @@ void TestBundleCli::symlinkedKitsFolderIsFollowed()
     QVERIFY(QFile::link(real, student.dataDir() + QStringLiteral("/paddock/kits")));
     const QString destination = QFileInfo(real).canonicalFilePath() + QStringLiteral("/shell");
 
-    const Run preview =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--dry-run")});
+    const Run preview = student.importBundle(file, {QStringLiteral("--dry-run")});
     QVERIFY2(preview.exitCode == 0, qPrintable(preview.err));
     QVERIFY2(preview.out.contains(QStringLiteral("write the kit folder ") + destination), qPrintable(preview.out));
-    const Run imported = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    const Run imported = student.importBundle(file);
     QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
     QCOMPARE(filesUnder(destination), filesUnder(sampleKit(QStringLiteral("shell"))));
     QCOMPARE(QDir(real).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
@@ -629,8 +626,7 @@ void TestBundleCli::linkInPlaceOfTheKitFolderIsNotReplaced()
     const QString link = student.dataDir() + QStringLiteral("/paddock/kits/shell");
     QVERIFY(QFile::link(autostart, link));
     for (const QStringList &extra : {QStringList{QStringLiteral("--dry-run")}, QStringList()}) {
-        const Run imported = student.paddock(
-            QStringList{QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--replace")} + extra);
+        const Run imported = student.importBundle(file, QStringList{QStringLiteral("--replace")} + extra);
         QCOMPARE(imported.exitCode, 1);
         QVERIFY2(imported.err.contains(link + QStringLiteral(" exists and is not a folder")), qPrintable(imported.err));
         QVERIFY(QFileInfo(link).isSymLink());
@@ -671,7 +667,7 @@ void TestBundleCli::allowAllPresetNeedsConsent()
     const QStringList before = student.written();
 
     // A script without a flag: the preview lists the grants, then nothing is written.
-    const Run refused = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file});
+    const Run refused = student.importBundle(file);
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.out.contains(QLatin1String("allow 10.0.0.0/8 (global), a host grant: reaches private")),
              qPrintable(refused.out));
@@ -684,16 +680,14 @@ void TestBundleCli::allowAllPresetNeedsConsent()
     QCOMPARE(presetOf(student), QStringLiteral("balanced"));
 
     // --skip-policy: the kit alone.
-    const Run kitAlone =
-        student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file, QStringLiteral("--skip-policy")});
+    const Run kitAlone = student.importBundle(file, {QStringLiteral("--skip-policy")});
     QVERIFY2(kitAlone.exitCode == 0, qPrintable(kitAlone.err));
     QVERIFY(QFileInfo::exists(student.dataDir() + QStringLiteral("/paddock/kits/homebound/spec.yaml")));
     QCOMPARE(presetOf(student), QStringLiteral("balanced"));
     QVERIFY2(kitAlone.out.contains(QLatin1String("paddock grant check --kit")), qPrintable(kitAlone.out));
 
     // --apply-policy: the person said yes.
-    const Run applied = student.paddock({QStringLiteral("bundle"), QStringLiteral("import"), file,
-                                         QStringLiteral("--replace"), QStringLiteral("--apply-policy")});
+    const Run applied = student.importBundle(file, {QStringLiteral("--replace"), QStringLiteral("--apply-policy")});
     QVERIFY2(applied.exitCode == 0, qPrintable(applied.err));
     QCOMPARE(presetOf(student), QStringLiteral("allow-all"));
 }

@@ -34,11 +34,9 @@ private:
 private slots:
     void initTestCase()
     {
-        m_fixture = std::make_unique<SandboxFixture>();
-        QVERIFY2(m_fixture->setUp(), "the fixture could not start");
-        // The local certificate authority the sandboxes' trust bundle names, made once as on first use.
-        const Finished authority = m_fixture->paddock({QStringLiteral("ca"), QStringLiteral("show")});
-        QVERIFY2(authority.exitCode == 0, qPrintable(authority.err));
+        QString why;
+        m_fixture = SandboxFixture::startWithAuthority(&why);
+        QVERIFY2(m_fixture, qPrintable(why));
     }
 
     void cleanupTestCase() { m_fixture.reset(); }

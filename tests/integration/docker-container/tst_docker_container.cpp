@@ -48,6 +48,47 @@ private:
         return ids;
     }
 
+    /**
+     * The confined container the tests look into, created and started once, whichever test
+     * runs first: empty when it runs and has printed its lines (its trap is set), else why not.
+     */
+    QString ensureStarted()
+    {
+        if (!m_id.isEmpty())
+            return {};
+        ContainerSpec spec;
+        spec.image = m_image;
+        spec.name = m_sandbox;
+        spec.hostname = QStringLiteral("sandbox-host");
+        // sh is PID 1: its trap makes the stop's SIGTERM end it with a known code.
+        spec.cmd = {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                    QStringLiteral("trap 'exit 7' TERM; echo started; echo warning >&2; "
+                                   "while true; do sleep 1; done")};
+        spec.env = {{QStringLiteral("PADDOCK_TEST_VALUE"), QStringLiteral("hello world")}};
+        spec.workingDir = m_workspace.path();
+        spec.labels = {{QStringLiteral("paddock.sandbox"), m_sandbox}};
+        spec.binds = {BindMount{m_workspace.path(), m_workspace.path(), false}};
+        spec.tmpfs = {TmpfsMount{QStringLiteral("/scratch"), QStringLiteral("rw,size=16m")}};
+        spec.memoryBytes = kMemory;
+        spec.nanoCpus = kNanoCpus;
+        spec.ports = {PortBinding{8080, QStringLiteral("tcp"), QStringLiteral("127.0.0.1"), 0}};
+        const Result<QString> id = m_client.createContainer(spec);
+        if (!id.ok())
+            return id.errorMessage();
+        m_id = id.value();
+        m_created.append(m_id);
+        const Status started = m_client.startContainer(m_id);
+        if (!started.ok())
+            return started.errorMessage();
+        const bool printed = QTest::qWaitFor(
+            [this] {
+                const Result<ContainerLogs> logs = m_client.logs(m_id);
+                return logs.ok() && logs.value().stderrData.contains("warning\n");
+            },
+            30000);
+        return printed ? QString() : QStringLiteral("the container printed nothing within 30 s");
+    }
+
 private slots:
     void initTestCase()
     {
@@ -75,33 +116,14 @@ private slots:
 
     void createsAndStartsAConfinedContainer()
     {
-        ContainerSpec spec;
-        spec.image = m_image;
-        spec.name = m_sandbox;
-        spec.hostname = QStringLiteral("sandbox-host");
-        // sh is PID 1: its trap makes the stop's SIGTERM end it with a known code.
-        spec.cmd = {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                    QStringLiteral("trap 'exit 7' TERM; echo started; echo warning >&2; "
-                                   "while true; do sleep 1; done")};
-        spec.env = {{QStringLiteral("PADDOCK_TEST_VALUE"), QStringLiteral("hello world")}};
-        spec.workingDir = m_workspace.path();
-        spec.labels = {{QStringLiteral("paddock.sandbox"), m_sandbox}};
-        spec.binds = {BindMount{m_workspace.path(), m_workspace.path(), false}};
-        spec.tmpfs = {TmpfsMount{QStringLiteral("/scratch"), QStringLiteral("rw,size=16m")}};
-        spec.memoryBytes = kMemory;
-        spec.nanoCpus = kNanoCpus;
-        spec.ports = {PortBinding{8080, QStringLiteral("tcp"), QStringLiteral("127.0.0.1"), 0}};
-        const Result<QString> id = m_client.createContainer(spec);
-        QVERIFY2(id.ok(), qPrintable(id.errorMessage()));
-        m_id = id.value();
-        m_created.append(m_id);
-        const Status started = m_client.startContainer(m_id);
-        QVERIFY2(started.ok(), qPrintable(started.errorMessage()));
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
     }
 
     void execSeesTheContainersSetup()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         ExecResult result = run({QStringLiteral("cat"), QStringLiteral("/etc/hostname")});
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.stdoutData, QByteArray("sandbox-host\n"));
@@ -119,7 +141,8 @@ private slots:
 
     void hasNoNetworkButLoopback()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const ExecResult result = run({QStringLiteral("cat"), QStringLiteral("/proc/net/dev")});
         QCOMPARE(result.exitCode, 0);
         QStringList interfaces;
@@ -132,7 +155,8 @@ private slots:
 
     void writesInTheBoundDirectoryReachTheHost()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const QString path = m_workspace.filePath(QStringLiteral("written.txt"));
         const ExecResult result =
             run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo from-container > '%1'").arg(path)});
@@ -144,7 +168,8 @@ private slots:
 
     void execSeparatesOutputAndKeepsTheExitCode()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const ExecResult result =
             run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo out; echo err >&2; exit 5")});
         QCOMPARE(result.exitCode, 5);
@@ -154,7 +179,8 @@ private slots:
 
     void execPassesInput()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const QByteArray input = QByteArray("line one\nline two\n").repeated(1000);
         const ExecResult result = run({QStringLiteral("cat")}, input);
         QCOMPARE(result.exitCode, 0);
@@ -163,7 +189,8 @@ private slots:
 
     void logsHoldWhatTheCommandPrinted()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const Result<ContainerLogs> logs = m_client.logs(m_id);
         QVERIFY2(logs.ok(), qPrintable(logs.errorMessage()));
         QCOMPARE(logs.value().stdoutData, QByteArray("started\n"));
@@ -172,7 +199,8 @@ private slots:
 
     void inspectShowsStateAndLimits()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const Result<ContainerInfo> info = m_client.inspectContainer(m_id);
         QVERIFY2(info.ok(), qPrintable(info.errorMessage()));
         QCOMPARE(info.value().id, m_id);
@@ -196,7 +224,8 @@ private slots:
 
     void listFindsItByLabel()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         QCOMPARE(containerIdsWithLabel(), QStringList{m_id});
         const auto other =
             m_client.listContainers({QStringLiteral("paddock.sandbox=") + m_sandbox + QStringLiteral("-other")});
@@ -235,7 +264,8 @@ private slots:
 
     void stopWaitAndRemove()
     {
-        QVERIFY(!m_id.isEmpty());
+        const QString notStarted = ensureStarted();
+        QVERIFY2(notStarted.isEmpty(), qPrintable(notStarted));
         const Status stopped = m_client.stopContainer(m_id, 30);
         QVERIFY2(stopped.ok(), qPrintable(stopped.errorMessage()));
         const Result<int> code = m_client.waitContainer(m_id);

@@ -150,3 +150,15 @@ private:
 };
 
 } // namespace paddock::tests::docker
+
+/**
+ * Makes @p bed (a std::unique_ptr<DockerTestBed>) and prepares it in a test function
+ * (initTestCase): skips the test when the engine or the image is not there.
+ */
+#define PADDOCK_PREPARE_DOCKER_TEST_BED(bed)                                                                           \
+    do {                                                                                                               \
+        (bed) = std::make_unique<paddock::tests::docker::DockerTestBed>();                                             \
+        const QString reason_ = (bed)->prepare();                                                                      \
+        if (!reason_.isEmpty())                                                                                        \
+            QSKIP(qPrintable(reason_));                                                                                \
+    } while (false)

@@ -28,10 +28,7 @@ private:
 private slots:
     void initTestCase()
     {
-        m_bed = std::make_unique<DockerTestBed>();
-        const QString reason = m_bed->prepare();
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_PREPARE_DOCKER_TEST_BED(m_bed);
         m_name = m_bed->newName(QStringLiteral("confined"));
         m_spec = m_bed->idleSpec(m_name);
         m_spec.environment.insert(QStringLiteral("PADDOCK_KIT_VALUE"), QStringLiteral("with spaces = and signs"));

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -16,6 +17,7 @@ using paddock::runtime::DockerSandboxOptions;
 using paddock::runtime::DockerVolume;
 using paddock::runtime::LogPage;
 using paddock::runtime::ProcessIo;
+using paddock::runtime::RuntimeResult;
 using paddock::runtime::SandboxSpec;
 using paddock::runtime::SandboxStatus;
 
@@ -36,14 +38,31 @@ private:
         return false;
     }
 
-private slots:
-    void initTestCase()
+    /** Runs @p first and then @p second for every name in @p names at once; their errors. */
+    QStringList onEachAtOnce(const QStringList &names, const std::function<RuntimeResult(const QString &)> &first,
+                             const std::function<RuntimeResult(const QString &)> &second)
     {
-        m_bed = std::make_unique<DockerTestBed>();
-        const QString reason = m_bed->prepare();
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        std::vector<std::thread> threads;
+        std::vector<QString> errors(size_t(names.size()));
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            threads.emplace_back([&, i] {
+                auto result = first(names.at(i));
+                if (result.ok)
+                    result = second(names.at(i));
+                errors[size_t(i)] = result.error;
+            });
+        }
+        for (auto &thread : threads)
+            thread.join();
+        QStringList failed;
+        for (const QString &error : errors)
+            if (!error.isEmpty())
+                failed << error;
+        return failed;
     }
+
+private slots:
+    void initTestCase() { PADDOCK_PREPARE_DOCKER_TEST_BED(m_bed); }
 
     void cleanupTestCase() { m_bed.reset(); }
 
@@ -237,36 +256,17 @@ private slots:
         QStringList names;
         for (int i = 0; i < 10; ++i)
             names.append(m_bed->newName(QStringLiteral("many")));
-        std::vector<std::thread> threads;
-        std::vector<QString> errors(size_t(names.size()));
-        for (qsizetype i = 0; i < names.size(); ++i) {
-            threads.emplace_back([&, i] {
-                auto result = runtime().create(m_bed->idleSpec(names.at(i)));
-                if (result.ok)
-                    result = runtime().start(names.at(i));
-                errors[size_t(i)] = result.error;
-            });
-        }
-        for (auto &thread : threads)
-            thread.join();
-        for (const QString &error : errors)
-            QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QStringList started = onEachAtOnce(
+            names, [this](const QString &name) { return runtime().create(m_bed->idleSpec(name)); },
+            [this](const QString &name) { return runtime().start(name); });
+        QVERIFY2(started.isEmpty(), qPrintable(started.join(QLatin1Char('\n'))));
         for (const QString &name : std::as_const(names))
             QVERIFY2(listed(runtime(), name, SandboxStatus::Running), qPrintable(name));
 
-        threads.clear();
-        for (qsizetype i = 0; i < names.size(); ++i) {
-            threads.emplace_back([&, i] {
-                auto result = runtime().stop(names.at(i), std::chrono::seconds(10));
-                if (result.ok)
-                    result = runtime().remove(names.at(i), true);
-                errors[size_t(i)] = result.error;
-            });
-        }
-        for (auto &thread : threads)
-            thread.join();
-        for (const QString &error : errors)
-            QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QStringList removed = onEachAtOnce(
+            names, [this](const QString &name) { return runtime().stop(name, std::chrono::seconds(10)); },
+            [this](const QString &name) { return runtime().remove(name, true); });
+        QVERIFY2(removed.isEmpty(), qPrintable(removed.join(QLatin1Char('\n'))));
         for (const QString &name : std::as_const(names))
             QVERIFY(!runtime().inspect(name).has_value());
     }

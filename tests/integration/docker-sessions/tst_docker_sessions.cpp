@@ -51,6 +51,21 @@ private:
     {
         return paddock(QStringList{QStringLiteral("exec")} + arguments);
     }
+    /**
+     * `talk`, the sandbox the exec, attach and verify tests use, started detached unless an
+     * earlier test left it running: each test can run alone. -t: the agent gets a terminal of
+     * its own, which attach joins.
+     */
+    void ensureTalk()
+    {
+        if (listed(QStringLiteral("talk")).value(QLatin1String("status")).toString() == QLatin1String("running"))
+            return;
+        const DockerFinished started =
+            paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("-t"),
+                     QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+                     QStringLiteral("--name"), QStringLiteral("talk"), m_fixture->workspace()});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    }
     std::unique_ptr<QProcess> startExec(const QStringList &arguments)
     {
         auto process = std::make_unique<QProcess>();
@@ -123,13 +138,7 @@ void TestDockerSessions::runReturnsTheAgentsStatusAndTheSandboxStays()
 
 void TestDockerSessions::execRunsAsTheUserOrAsRoot()
 {
-    // -t: the agent gets a terminal of its own, which attach joins below.
-    const DockerFinished started =
-        paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("-t"), QStringLiteral("--backend"),
-                 QStringLiteral("docker"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
-                 QStringLiteral("talk"), m_fixture->workspace()});
-    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
-
+    ensureTalk();
     DockerFinished id = exec({QStringLiteral("talk"), QStringLiteral("id"), QStringLiteral("-u")});
     QVERIFY2(id.exitCode == 0, qPrintable(id.err));
     QCOMPARE(id.out, m_uid + QLatin1Char('\n'));
@@ -158,6 +167,7 @@ void TestDockerSessions::execRunsAsTheUserOrAsRoot()
 
 void TestDockerSessions::execPassesInputAndStatus()
 {
+    ensureTalk();
     std::unique_ptr<QProcess> wc = startExec(
         {QStringLiteral("talk"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("wc -c; exit 42")});
     QVERIFY(wc->waitForStarted());
@@ -171,6 +181,7 @@ void TestDockerSessions::execPassesInputAndStatus()
 
 void TestDockerSessions::interruptReachesTheCommand()
 {
+    ensureTalk();
     // No terminal: the CLI's SIGINT travels to the command (the engine could not signal it).
     std::unique_ptr<QProcess> loop =
         startExec({QStringLiteral("talk"), QStringLiteral("sh"), QStringLiteral("-c"),
@@ -185,6 +196,7 @@ void TestDockerSessions::interruptReachesTheCommand()
 
 void TestDockerSessions::filesWrittenInsideAreTheUsers()
 {
+    ensureTalk();
     const QString path = m_fixture->workspace() + QStringLiteral("/written-inside.txt");
     const DockerFinished write = exec({QStringLiteral("talk"), QStringLiteral("sh"), QStringLiteral("-c"),
                                        QStringLiteral("echo from-inside > '%1' && echo home > ~/home-note").arg(path)});
@@ -200,6 +212,7 @@ void TestDockerSessions::filesWrittenInsideAreTheUsers()
 
 void TestDockerSessions::attachLeavesTheAgentRunning()
 {
+    ensureTalk();
     {
         Terminal terminal({QStringLiteral("attach"), QStringLiteral("talk")}, m_fixture->environment(),
                           m_fixture->workspace());
@@ -224,6 +237,7 @@ void TestDockerSessions::attachLeavesTheAgentRunning()
 
 void TestDockerSessions::verifyPassesItsChecks()
 {
+    ensureTalk();
     const DockerFinished verified =
         paddock({QStringLiteral("verify"), QStringLiteral("talk"), QStringLiteral("--json")});
     QVERIFY2(verified.exitCode == 0, qPrintable(verified.out + verified.err));
@@ -241,6 +255,7 @@ void TestDockerSessions::verifyPassesItsChecks()
 
 void TestDockerSessions::deniedRequestIsRefusedAndLogged()
 {
+    ensureTalk();
     // Through the loopback relay to this sandbox's proxy socket, in the user's runtime directory.
     const DockerFinished plain = exec({QStringLiteral("talk"), QStringLiteral("curl"), QStringLiteral("-sS"),
                                        QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-w"),
@@ -267,6 +282,7 @@ void TestDockerSessions::deniedRequestIsRefusedAndLogged()
 
 void TestDockerSessions::stopEndsTheSandbox()
 {
+    ensureTalk();
     const DockerFinished stop = paddock({QStringLiteral("stop"), QStringLiteral("talk")});
     QVERIFY2(stop.exitCode == 0, qPrintable(stop.err));
     QCOMPARE(listed(QStringLiteral("talk")).value(QLatin1String("status")).toString(), QStringLiteral("stopped"));

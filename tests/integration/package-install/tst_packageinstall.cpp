@@ -48,7 +48,9 @@ private slots:
     void removingLeavesNoFileBehind();
 
 private:
-    void requireInstalled() const;
+    /** apt-get install of the package from its folder, as a user installs a downloaded package. */
+    ToolRun installPackage();
+    void requireInstalled();
     QString packageStatus(const QString &name) const;
 
     BuiltPackage m_package;
@@ -97,19 +99,28 @@ QString TestPackageInstall::packageStatus(const QString &name) const
         .out.trimmed();
 }
 
-void TestPackageInstall::requireInstalled() const
+ToolRun TestPackageInstall::installPackage()
 {
-    if (!m_installed)
-        QFAIL("the package is not installed (see aptInstallsItWithItsDependencies)");
+    return m_tree->shell(QStringLiteral("cd /mnt/package && apt-get install --yes -q --no-install-recommends ./%1")
+                             .arg(m_package.fileName()));
+}
+
+// Each test that needs the package installs it when no earlier one did, so each runs alone.
+void TestPackageInstall::requireInstalled()
+{
+    if (m_installed)
+        return;
+    const ToolRun install = installPackage();
+    if (!install.ok() || packageStatus(QStringLiteral("paddock")) != QLatin1String("install ok installed"))
+        QFAIL(install.describe(QStringLiteral("apt-get install ./") + m_package.fileName()).constData());
+    m_installed = true;
 }
 
 void TestPackageInstall::aptInstallsItWithItsDependencies()
 {
     // As a user installs a downloaded package: apt resolves Depends from the mirror. Recommends
     // (a keyring, Docker) are left out to prove the package works without them.
-    const ToolRun install =
-        m_tree->shell(QStringLiteral("cd /mnt/package && apt-get install --yes -q --no-install-recommends ./%1")
-                          .arg(m_package.fileName()));
+    const ToolRun install = installPackage();
     QVERIFY2(install.ok(), install.describe(QStringLiteral("apt-get install ./") + m_package.fileName()));
     QCOMPARE(packageStatus(QStringLiteral("paddock")), QStringLiteral("install ok installed"));
     m_installed = true;
@@ -265,6 +276,7 @@ void TestPackageInstall::removingLeavesNoFileBehind()
     const ToolRun purge = m_tree->run({QStringLiteral("apt-get"), QStringLiteral("purge"), QStringLiteral("--yes"),
                                        QStringLiteral("-q"), QStringLiteral("paddock")});
     QVERIFY2(purge.ok(), purge.describe(QStringLiteral("apt-get purge paddock")));
+    m_installed = false;
     QCOMPARE(packageStatus(QStringLiteral("paddock")), QString());
 
     // No file of the package, and none of the directories that only it owns.

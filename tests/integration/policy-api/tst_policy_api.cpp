@@ -91,8 +91,7 @@ void TestPolicyApi::initTestCase()
 {
     m_fixture = std::make_unique<SandboxFixture>();
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
-    // Sandboxes trust Paddock's local authority, made on first use: made here first.
-    const Finished ca = m_fixture->paddock({QStringLiteral("ca"), QStringLiteral("show")});
+    const Finished ca = m_fixture->makeAuthority();
     QVERIFY2(ca.exitCode == 0, qPrintable(ca.err));
     // More names leading to the upstream, for the sandbox to be refused on.
     policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));

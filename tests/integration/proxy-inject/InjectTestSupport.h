@@ -141,6 +141,23 @@ private:
     QString m_dir;
 };
 
+/**
+ * A kit's credentials entry (under `credentials:`): the model key LLM_API_KEY of service `llm`,
+ * which the proxy keeps and adds as a bearer token to requests for api.inject.test.
+ */
+inline QString bearerModelKey()
+{
+    return QStringLiteral(R"(  - service: llm
+    required: true
+    apiKey:
+      name: LLM_API_KEY
+      proxyManaged: true
+      inject:
+        - domain: api.inject.test
+          scheme: bearer
+)");
+}
+
 /** Decodes a complete chunked body at the start of @p data; false while incomplete. */
 inline bool decodeChunked(const QByteArray &data, qsizetype &consumed, QByteArray &body)
 {

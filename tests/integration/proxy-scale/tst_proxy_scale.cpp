@@ -60,6 +60,17 @@ public:
             size -= n;
         }
     }
+    /** Checks all that arrives on the socket @p fd until it is closed or fails. */
+    void feedUntilClosed(int fd)
+    {
+        QByteArray buffer(256 * 1024, Qt::Uninitialized);
+        while (true) {
+            const ssize_t n = ::recv(fd, buffer.data(), std::size_t(buffer.size()), 0);
+            if (n <= 0)
+                break;
+            feed(buffer.constData(), n);
+        }
+    }
     qint64 total() const { return m_total; }
     /** Offset of the first chunk that differed, or -1. */
     qint64 firstMismatch() const { return m_firstMismatch; }
@@ -281,13 +292,7 @@ private slots:
         const int fd = openTunnel(QStringLiteral("bulk.test"), source.port);
         QVERIFY(fd >= 0);
         StreamVerifier verifier;
-        QByteArray buffer(256 * 1024, Qt::Uninitialized);
-        while (true) {
-            const ssize_t n = ::recv(fd, buffer.data(), std::size_t(buffer.size()), 0);
-            if (n <= 0)
-                break;
-            verifier.feed(buffer.constData(), n);
-        }
+        verifier.feedUntilClosed(fd);
         ::close(fd);
         QCOMPARE(verifier.total(), BulkBytes);
         QCOMPARE(verifier.firstMismatch(), qint64(-1));
@@ -299,13 +304,7 @@ private slots:
         // arrived and where the first difference was (-1: none).
         Upstream sink([](int fd) {
             StreamVerifier verifier;
-            QByteArray buffer(256 * 1024, Qt::Uninitialized);
-            while (true) {
-                const ssize_t n = ::recv(fd, buffer.data(), std::size_t(buffer.size()), 0);
-                if (n <= 0)
-                    break;
-                verifier.feed(buffer.constData(), n);
-            }
+            verifier.feedUntilClosed(fd);
             const QByteArray answer =
                 QByteArray::number(verifier.total()) + ' ' + QByteArray::number(verifier.firstMismatch());
             writeAll(fd, answer.constData(), std::size_t(answer.size()));

@@ -6,6 +6,7 @@
 #include "../proxy-inject/InjectTestSupport.h"
 #include "KeyringSession.h"
 #include "SandboxFixture.h"
+#include "TestFiles.h"
 
 #include "api/DaemonConnection.h"
 
@@ -13,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QUuid>
 
+using paddock::proxy::testing::bearerModelKey;
 using paddock::proxy::testing::CertificateFactory;
 using paddock::proxy::testing::EchoServer;
 using paddock::test::Finished;
@@ -111,16 +113,7 @@ void TestSandboxInject::initTestCase()
     m_fixture->stopDaemon();
     QVERIFY(m_fixture->startDaemon());
 
-    QVERIFY(writeKit(QStringLiteral("bearer"), QStringLiteral(R"(  - service: llm
-    description: The model provider
-    required: true
-    apiKey:
-      name: LLM_API_KEY
-      proxyManaged: true
-      inject:
-        - domain: api.inject.test
-          scheme: bearer
-)")));
+    QVERIFY(writeKit(QStringLiteral("bearer"), bearerModelKey()));
     QVERIFY(writeKit(QStringLiteral("basic"), QStringLiteral(R"(  - service: gitsvc
     required: true
     apiKey:
@@ -183,27 +176,17 @@ bool TestSandboxInject::writeKit(const QString &name, const QString &credential)
     QStringList allow;
     for (const QString &host : kNames)
         allow << QStringLiteral("      - %1:%2").arg(host).arg(m_upstream.serverPort());
-    const QByteArray spec = QStringLiteral(R"(schemaVersion: "2"
-kind: sandbox
-name: %1
-sandbox:
-  image: debian:12
-  entrypoint: [sh, -c]
-  command: ["true"]
-environment:
+    const QByteArray spec = paddock::test::shellKitSpec(name, QStringLiteral(R"(environment:
   variables:
     SSL_CERT_FILE: /nowhere.pem
 credentials:
-%2permissions:
+%1permissions:
   network:
     allow:
-%3
+%2
 )")
-                                .arg(name, credential, allow.join(QLatin1Char('\n')))
-                                .toUtf8();
-    QDir().mkpath(kitPath(name));
-    QFile file(kitPath(name) + QStringLiteral("/spec.yaml"));
-    return file.open(QIODevice::WriteOnly) && file.write(spec) == spec.size();
+                                                                  .arg(credential, allow.join(QLatin1Char('\n'))));
+    return paddock::test::writeFile(kitPath(name) + QStringLiteral("/spec.yaml"), spec);
 }
 
 Finished TestSandboxInject::paddock(const QStringList &arguments, const QByteArray &input,

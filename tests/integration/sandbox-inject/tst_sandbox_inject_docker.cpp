@@ -13,6 +13,7 @@
 #include <QRegularExpression>
 #include <QUuid>
 
+using paddock::proxy::testing::bearerModelKey;
 using paddock::proxy::testing::CertificateFactory;
 using paddock::proxy::testing::EchoServer;
 using namespace paddock::tests::docker;
@@ -105,19 +106,12 @@ environment:
   variables:
     LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
 credentials:
-  - service: llm
-    required: true
-    apiKey:
-      name: LLM_API_KEY
-      proxyManaged: true
-      inject:
-        - domain: api.inject.test
-          scheme: bearer
-permissions:
+%2permissions:
   network:
-    allow: [api.inject.test:%2]
+    allow: [api.inject.test:%3]
 )")
                    .arg(m_image)
+                   .arg(bearerModelKey())
                    .arg(m_upstream.serverPort())
                    .toUtf8());
     spec.close();

@@ -61,6 +61,8 @@ void TestSandboxPorts::initTestCase()
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     // UDP cannot go through the stream the sandbox dials: the user is told, the rest is published.
     QVERIFY2(run.err.contains(QLatin1String("port 5353/udp is not published")), qPrintable(run.err));
+    // Where 8080 is published on the host, for every test (each can run alone).
+    m_address = hostAddress(8080);
 }
 
 void TestSandboxPorts::publishedPortIsListedAndAnswersOnTheHost()
@@ -69,7 +71,7 @@ void TestSandboxPorts::publishedPortIsListedAndAnswersOnTheHost()
     QCOMPARE(sandbox.value(QLatin1String("status")).toString(), QStringLiteral("running"));
     const QJsonArray ports = sandbox.value(QLatin1String("ports")).toArray();
     QCOMPARE(ports.size(), 2); // 8080 and 9090; not the UDP one
-    m_address = paddock::test::hostAddressOf(sandbox, 8080);
+    QCOMPARE(paddock::test::hostAddressOf(sandbox, 8080), m_address);
     static const QRegularExpression loopback(QStringLiteral("^127\\.0\\.0\\.1:\\d+$"));
     QVERIFY2(loopback.match(m_address).hasMatch(), qPrintable(m_address));
 

@@ -40,13 +40,15 @@ void TestSandboxPortsDocker::initTestCase()
         {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--backend"), QStringLiteral("docker"),
          QStringLiteral("--kit"), kit, QStringLiteral("--name"), m_name, m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    // Where 8080 is published on the host, for every test (each can run alone).
+    m_address = hostAddress(8080);
 }
 
 void TestSandboxPortsDocker::publishedPortAnswersOnTheHost()
 {
     const QJsonObject sandbox = m_fixture->listed().value(m_name);
     QCOMPARE(sandbox.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
-    m_address = paddock::test::hostAddressOf(sandbox, 8080);
+    QCOMPARE(paddock::test::hostAddressOf(sandbox, 8080), m_address);
     QVERIFY2(m_address.startsWith(QLatin1String("127.0.0.1:")), qPrintable(m_address));
     const Fetched page = paddock::test::fetch(m_address);
     QCOMPARE(page.exitCode, 0);

@@ -45,6 +45,19 @@ private:
                                       m_fixture->workspace(), QStringLiteral("--"), script});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     }
+    /** startDetached(), unless an earlier test left @p name running: each test can run alone. */
+    void ensureRunning(const QString &name, const QString &script)
+    {
+        if (listed(name).value(QLatin1String("status")).toString() != QLatin1String("running"))
+            startDetached(name, script);
+    }
+    /** `execs`, an agent that sleeps, for the exec tests. */
+    void ensureExecs() { ensureRunning(QStringLiteral("execs"), QStringLiteral("sleep 600")); }
+    /** `talk`, an agent that echoes each line it reads, for attach and what outlives a daemon. */
+    void ensureTalk()
+    {
+        ensureRunning(QStringLiteral("talk"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    }
     QProcessEnvironment environment() const
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -105,7 +118,7 @@ void TestSandboxSessions::runRemovesWithRm()
 
 void TestSandboxSessions::execTakesUserDirectoryAndEnvironment()
 {
-    startDetached(QStringLiteral("execs"), QStringLiteral("sleep 600"));
+    ensureExecs();
     Finished exec =
         paddock({QStringLiteral("exec"), QStringLiteral("-e"), QStringLiteral("FOO=bar baz"), QStringLiteral("-w"),
                  QStringLiteral("/tmp"), QStringLiteral("execs"), QStringLiteral("sh"), QStringLiteral("-c"),
@@ -133,6 +146,7 @@ void TestSandboxSessions::execTakesUserDirectoryAndEnvironment()
 
 void TestSandboxSessions::execPassesInputAndStatus()
 {
+    ensureExecs();
     QProcess exec;
     exec.setProcessEnvironment(environment());
     exec.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("sh"),
@@ -148,6 +162,7 @@ void TestSandboxSessions::execPassesInputAndStatus()
 
 void TestSandboxSessions::interruptReachesTheCommand()
 {
+    ensureExecs();
     QProcess exec;
     exec.setProcessEnvironment(environment());
     exec.start(QStringLiteral(PADDOCK_BIN),
@@ -163,7 +178,7 @@ void TestSandboxSessions::interruptReachesTheCommand()
 
 void TestSandboxSessions::attachLeavesAndRejoins()
 {
-    startDetached(QStringLiteral("talk"), QStringLiteral("while read line; do echo \"echo:$line\"; done"));
+    ensureTalk();
     {
         Terminal terminal({QStringLiteral("attach"), QStringLiteral("talk")}, environment(), m_fixture->workspace());
         terminal.type("one\r");
@@ -254,6 +269,7 @@ void TestSandboxSessions::agentExitEndsAttachWithItsStatus()
 
 void TestSandboxSessions::insideCannotReachTheSupervisor()
 {
+    ensureExecs();
     // Nothing inside names the session socket, paddock-init's memory, environment and fds are
     // closed to the agent's user and to root alike, and signals from inside cannot end it.
     const QString probe =
@@ -276,6 +292,7 @@ void TestSandboxSessions::insideCannotReachTheSupervisor()
 
 void TestSandboxSessions::sessionsSurviveADaemonRestart()
 {
+    ensureTalk();
     m_fixture->killDaemon();
     QVERIFY(m_fixture->startDaemon());
     const Finished exec = paddock(
@@ -288,6 +305,7 @@ void TestSandboxSessions::sessionsSurviveADaemonRestart()
 
 void TestSandboxSessions::stopEndsEverything()
 {
+    ensureTalk();
     const Finished stop = paddock({QStringLiteral("stop"), QStringLiteral("talk")});
     QVERIFY2(stop.exitCode == 0, qPrintable(stop.err));
     QCOMPARE(listed(QStringLiteral("talk")).value(QLatin1String("status")).toString(), QStringLiteral("stopped"));

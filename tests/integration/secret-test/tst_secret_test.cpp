@@ -68,6 +68,24 @@ private slots:
 
 private:
     Ran paddock(const QStringList &arguments, const QByteArray &input = {});
+    /** `paddock secret set llm`, the key typed in; its exit code. */
+    int storeKey(const QByteArray &key)
+    {
+        return paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, key).exitCode;
+    }
+    /** `paddock binding approve --kit KIT llm`; its exit code. */
+    int approve()
+    {
+        return paddock({QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--kit"), m_kit,
+                        QStringLiteral("llm")})
+            .exitCode;
+    }
+    /** `paddock secret test llm --kit KIT --url URL`. */
+    Ran testKey(const QString &url)
+    {
+        return paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
+                        QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url});
+    }
     QString url() const { return QStringLiteral("https://api.secret.test:%1/v1/models").arg(m_provider.serverPort()); }
 
     QTemporaryDir m_root;
@@ -139,8 +157,7 @@ Ran TestSecretTest::paddock(const QStringList &arguments, const QByteArray &inpu
 
 void TestSecretTest::noStoredKeySaysHowToStoreIt()
 {
-    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
-                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    const Ran test = testKey(url());
     QCOMPARE(test.exitCode, 1);
     QVERIFY2(test.err.contains(QStringLiteral("`paddock secret set llm`")), qPrintable(test.err));
     QVERIFY(m_provider.heads.isEmpty());
@@ -148,11 +165,8 @@ void TestSecretTest::noStoredKeySaysHowToStoreIt()
 
 void TestSecretTest::unapprovedDomainIsNotSent()
 {
-    QCOMPARE(
-        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_provider.accepted).exitCode,
-        0);
-    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
-                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    QCOMPARE(storeKey(m_provider.accepted), 0);
+    const Ran test = testKey(url());
     QCOMPARE(test.exitCode, 1);
     QVERIFY2(test.err.contains(QStringLiteral("paddock binding approve")), qPrintable(test.err));
     QVERIFY(m_provider.heads.isEmpty());
@@ -160,12 +174,10 @@ void TestSecretTest::unapprovedDomainIsNotSent()
 
 void TestSecretTest::acceptedKeyReportsTheStatusLine()
 {
-    QCOMPARE(paddock({QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--kit"), m_kit,
-                      QStringLiteral("llm")})
-                 .exitCode,
-             0);
-    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
-                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    // The key the provider accepts, stored as the test before stores it, so this one runs alone.
+    QCOMPARE(storeKey(m_provider.accepted), 0);
+    QCOMPARE(approve(), 0);
+    const Ran test = testKey(url());
     QVERIFY2(test.exitCode == 0, qPrintable(test.out + test.err));
     QVERIFY2(test.out.contains(QStringLiteral("accepted")) && test.out.contains(QStringLiteral("HTTP/1.1 200 OK")),
              qPrintable(test.out));
@@ -176,12 +188,10 @@ void TestSecretTest::acceptedKeyReportsTheStatusLine()
 
 void TestSecretTest::refusedKeyExitsOne()
 {
-    QCOMPARE(
-        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, "sk-a-revoked-key-000000")
-            .exitCode,
-        0);
-    const Ran test = paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"),
-                              QStringLiteral("--kit"), m_kit, QStringLiteral("--url"), url()});
+    // Approved as the test before approves it, so this one runs alone.
+    QCOMPARE(approve(), 0);
+    QCOMPARE(storeKey("sk-a-revoked-key-000000"), 0);
+    const Ran test = testKey(url());
     QCOMPARE(test.exitCode, 1);
     QVERIFY2(test.err.contains(QStringLiteral("refused")) && test.err.contains(QStringLiteral("401 Unauthorized")),
              qPrintable(test.err));
@@ -191,9 +201,7 @@ void TestSecretTest::refusedKeyExitsOne()
 void TestSecretTest::urlOutsideTheKitsDomainsIsRefused()
 {
     const qsizetype before = m_provider.heads.size();
-    const Ran test =
-        paddock({QStringLiteral("secret"), QStringLiteral("test"), QStringLiteral("llm"), QStringLiteral("--kit"),
-                 m_kit, QStringLiteral("--url"), QStringLiteral("https://elsewhere.test/")});
+    const Ran test = testKey(QStringLiteral("https://elsewhere.test/"));
     QCOMPARE(test.exitCode, 1);
     QVERIFY2(test.err.contains(QStringLiteral("elsewhere.test")), qPrintable(test.err));
     QCOMPARE(m_provider.heads.size(), before);

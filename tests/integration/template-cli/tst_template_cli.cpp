@@ -31,6 +31,8 @@ private:
     QString writeBuildableKit(const QString &dir, const QString &name, const QString &image,
                               const QByteArray &extraLines = {});
     QJsonArray listedImages();
+    /** True when the kit's image is there: built by `paddock template build` unless an earlier test did. */
+    bool imageBuilt();
 
     std::unique_ptr<DockerSandboxFixture> m_fixture;
     QString m_kit;
@@ -52,6 +54,18 @@ QJsonArray TestTemplateCli::listedImages()
     const DockerFinished ls =
         m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls"), QStringLiteral("--json")});
     return QJsonDocument::fromJson(ls.out.toUtf8()).array();
+}
+
+bool TestTemplateCli::imageBuilt()
+{
+    const auto exists = m_fixture->client().imageExists(m_tag);
+    if (exists.ok() && exists.value())
+        return true;
+    const DockerFinished build =
+        m_fixture->paddock({QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), m_kit});
+    if (build.exitCode != 0)
+        qWarning().noquote() << build.out << build.err;
+    return build.exitCode == 0;
 }
 
 void TestTemplateCli::initTestCase()
@@ -104,6 +118,7 @@ void TestTemplateCli::buildPrintsALinePerStepAndMakesTheKitsImage()
 
 void TestTemplateCli::builtImageRunsAsADockerSandbox()
 {
+    QVERIFY(imageBuilt());
     const DockerFinished run = m_fixture->paddock(
         {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
          QStringLiteral("--name"), QStringLiteral("built-probe"), m_fixture->workspace()});
@@ -113,6 +128,7 @@ void TestTemplateCli::builtImageRunsAsADockerSandbox()
 
 void TestTemplateCli::lsListsTheImagesPaddockBuilt()
 {
+    QVERIFY(imageBuilt());
     bool found = false;
     for (const QJsonValue &value : listedImages()) {
         const QJsonObject image = value.toObject();
@@ -138,6 +154,7 @@ void TestTemplateCli::lsListsTheImagesPaddockBuilt()
 
 void TestTemplateCli::inspectSaysWhetherTheEngineHoldsAnImage()
 {
+    QVERIFY(imageBuilt());
     // What the window asks before a Docker sandbox is made: build or load only when missing.
     paddock::api::DaemonConnection connection;
     QString error;

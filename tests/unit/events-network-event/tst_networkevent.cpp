@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The event model and its JSON form: the field names scripts rely on, and the strictness of
 // reading an export back.
+#include "EventLines.h"
 #include "events/Jsonl.h"
 #include "events/NetworkEvent.h"
 
@@ -132,19 +133,10 @@ private Q_SLOTS:
         }
         text += "\n"; // blank lines are skipped
 
-        QBuffer buffer(&text);
-        QVERIFY(buffer.open(QIODevice::ReadOnly));
-        QList<NetworkEvent> back;
         QString error;
-        QVERIFY2(readJsonl(
-                     buffer,
-                     [&](const NetworkEvent &event) {
-                         back << event;
-                         return true;
-                     },
-                     &error),
-                 qPrintable(error));
-        QCOMPARE(back, events);
+        const std::optional<QList<NetworkEvent>> back = paddock::test::readEventLines(text, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(*back, events);
     }
 
     void readingJsonLinesNamesTheBadLine()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The event log on disk: what `paddock policy log` and `policy export --jsonl` read back,
 // and the properties of the file itself (WAL, permissions, schema version, corruption).
+#include "EventLines.h"
 #include "events/EventStore.h"
 #include "events/Jsonl.h"
 
@@ -351,18 +352,9 @@ private Q_SLOTS:
         out.close();
         QCOMPARE(text.count('\n'), 50);
 
-        QBuffer in(&text);
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        QList<NetworkEvent> back;
-        QVERIFY2(readJsonl(
-                     in,
-                     [&](const NetworkEvent &event) {
-                         back << event;
-                         return true;
-                     },
-                     &error),
-                 qPrintable(error));
-        QCOMPARE(back, events);
+        const std::optional<QList<NetworkEvent>> back = paddock::test::readEventLines(text, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(*back, events);
     }
 
     void usesWriteAheadLogging()

@@ -47,6 +47,26 @@ bool loaderAcceptsPublishedKits()
     return KitLoader::loadText(readFile(fixture(QStringLiteral("published/pi"))), QStringLiteral("spec.yaml")).ok();
 }
 
+/** A copy of the published Pi kit with github.com added to its allowed hosts: an edit not saved yet. */
+struct PendingEdit
+{
+    QTemporaryDir root;
+    QString dir;
+    QByteArray original; ///< its spec.yaml before the edit
+    std::optional<KitEditor> editor;
+    QString error;
+
+    /** Copies, opens and edits the kit; false (and error) when it did not open or nothing changed. */
+    bool open()
+    {
+        dir = copyKit(root, QStringLiteral("published/pi"));
+        original = readFile(spec());
+        editor = KitEditor::open(dir, &error);
+        return editor && editor->addNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed();
+    }
+    QString spec() const { return dir + QStringLiteral("/spec.yaml"); }
+};
+
 } // namespace
 
 class TestKitEditorSave : public QObject
@@ -71,20 +91,17 @@ private slots:
     {
         if (!loaderAcceptsPublishedKits())
             QSKIP("KitLoader does not accept the published kits yet");
-        QTemporaryDir root;
-        const QString dir = copyKit(root, QStringLiteral("published/pi"));
+        PendingEdit edit;
+        QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
-        std::optional<KitEditor> editor = KitEditor::open(dir, &error);
-        QVERIFY2(editor, qPrintable(error));
-        QVERIFY(editor->addNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed());
-        QVERIFY2(editor->save(&error), qPrintable(error));
-        QVERIFY(!editor->isModified());
-        const QByteArray saved = readFile(dir + QStringLiteral("/spec.yaml"));
-        QCOMPARE(saved, editor->text());
+        QVERIFY2(edit.editor->save(&error), qPrintable(error));
+        QVERIFY(!edit.editor->isModified());
+        const QByteArray saved = readFile(edit.spec());
+        QCOMPARE(saved, edit.editor->text());
         QCOMPARE(*addedLines(readFile(fixture(QStringLiteral("published/pi"))), saved),
                  QList<QByteArray>{"      - github.com"});
-        QCOMPARE(entries(dir), QStringList{QStringLiteral("spec.yaml")});
-        QCOMPARE(KitEditor::open(dir, &error)->networkPatterns(NetworkList::Allow),
+        QCOMPARE(entries(edit.dir), QStringList{QStringLiteral("spec.yaml")});
+        QCOMPARE(KitEditor::open(edit.dir, &error)->networkPatterns(NetworkList::Allow),
                  (QStringList{QStringLiteral("registry.npmjs.org"), QStringLiteral("github.com")}));
     }
 
@@ -129,20 +146,18 @@ private slots:
     {
         if (!loaderAcceptsPublishedKits())
             QSKIP("KitLoader does not accept the published kits yet");
-        QTemporaryDir root;
-        const QString dir = copyKit(root, QStringLiteral("published/pi"));
+        PendingEdit edit;
+        QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
-        std::optional<KitEditor> editor = KitEditor::open(dir, &error);
-        QVERIFY(editor->addNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed());
-        const QByteArray theirs = readFile(dir + QStringLiteral("/spec.yaml")) + "# edited elsewhere\n";
+        const QByteArray theirs = readFile(edit.spec()) + "# edited elsewhere\n";
         {
-            QFile file(dir + QStringLiteral("/spec.yaml"));
+            QFile file(edit.spec());
             QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
             file.write(theirs);
         }
-        QVERIFY(!editor->save(&error));
+        QVERIFY(!edit.editor->save(&error));
         QVERIFY2(error.contains(QLatin1String("changed on disk")), qPrintable(error));
-        QCOMPARE(readFile(dir + QStringLiteral("/spec.yaml")), theirs);
+        QCOMPARE(readFile(edit.spec()), theirs);
     }
 
     void writesThroughASymbolicLink()
@@ -166,12 +181,9 @@ private slots:
     {
         if (!loaderAcceptsPublishedKits())
             QSKIP("KitLoader does not accept the published kits yet");
-        QTemporaryDir root;
-        const QString dir = copyKit(root, QStringLiteral("published/pi"));
-        const QByteArray original = readFile(dir + QStringLiteral("/spec.yaml"));
+        PendingEdit edit;
+        QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
-        std::optional<KitEditor> editor = KitEditor::open(dir, &error);
-        QVERIFY(editor->addNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed());
 
         // The write stops part-way through the temporary file (EFBIG): the kind of
         // failure that would leave a torn file without the rename.
@@ -182,29 +194,26 @@ private slots:
         struct rlimit small = previous;
         small.rlim_cur = 64;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const bool saved = editor->save(&error);
+        const bool saved = edit.editor->save(&error);
         setrlimit(RLIMIT_FSIZE, &previous);
         std::signal(SIGXFSZ, previousHandler);
 
         QVERIFY(!saved);
         QVERIFY2(error.startsWith(QLatin1String("cannot save ")), qPrintable(error));
-        QCOMPARE(readFile(dir + QStringLiteral("/spec.yaml")), original);
-        QCOMPARE(entries(dir), QStringList{QStringLiteral("spec.yaml")});
-        QVERIFY(editor->isModified());
+        QCOMPARE(readFile(edit.spec()), edit.original);
+        QCOMPARE(entries(edit.dir), QStringList{QStringLiteral("spec.yaml")});
+        QVERIFY(edit.editor->isModified());
     }
 
     void readOnlyDirectoryLeavesTheOriginal()
     {
         if (!loaderAcceptsPublishedKits())
             QSKIP("KitLoader does not accept the published kits yet");
-        QTemporaryDir root;
-        const QString dir = copyKit(root, QStringLiteral("published/pi"));
-        const QByteArray original = readFile(dir + QStringLiteral("/spec.yaml"));
+        PendingEdit edit;
+        QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
-        std::optional<KitEditor> editor = KitEditor::open(dir, &error);
-        QVERIFY(editor->addNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed());
-        QCOMPARE(::chmod(QFile::encodeName(root.path()).constData(), 0755), 0);
-        QCOMPARE(::chmod(QFile::encodeName(dir).constData(), 0555), 0);
+        QCOMPARE(::chmod(QFile::encodeName(edit.root.path()).constData(), 0755), 0);
+        QCOMPARE(::chmod(QFile::encodeName(edit.dir).constData(), 0555), 0);
 
         bool saved = true;
         if (::geteuid() == 0) {
@@ -215,7 +224,7 @@ private slots:
                 if (::setgid(65534) != 0 || ::setuid(65534) != 0)
                     ::_exit(3);
                 QString childError;
-                const bool ok = editor->save(&childError);
+                const bool ok = edit.editor->save(&childError);
                 ::_exit(ok ? 0 : childError.startsWith(QLatin1String("cannot save ")) ? 1 : 2);
             }
             int status = 0;
@@ -224,13 +233,13 @@ private slots:
             QCOMPARE(WEXITSTATUS(status), 1); // refused, because the write failed
             saved = false;
         } else {
-            saved = editor->save(&error);
+            saved = edit.editor->save(&error);
             QVERIFY2(error.startsWith(QLatin1String("cannot save ")), qPrintable(error));
         }
-        ::chmod(QFile::encodeName(dir).constData(), 0755);
+        ::chmod(QFile::encodeName(edit.dir).constData(), 0755);
         QVERIFY(!saved);
-        QCOMPARE(readFile(dir + QStringLiteral("/spec.yaml")), original);
-        QCOMPARE(entries(dir), QStringList{QStringLiteral("spec.yaml")});
+        QCOMPARE(readFile(edit.spec()), edit.original);
+        QCOMPARE(entries(edit.dir), QStringList{QStringLiteral("spec.yaml")});
     }
 
     void savingAnUnmodifiedKitWritesNothing()
