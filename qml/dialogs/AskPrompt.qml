@@ -197,11 +197,14 @@ Dialog {
                 choices: prompt.asks ? prompt.asks.allowChoices(prompt.host, prompt.port)
                                      : ({ exact: "", wildcard: "", deep: "", hostport: "" })
             }
-            CommandHint {
+            Loader {
                 Layout.fillWidth: true
-                visible: prompt.choosing
-                command: prompt.asks ? prompt.asks.answerCommand(prompt.askId, "allow", allowChoices.where, allowChoices.what) : ""
-                purpose: qsTr("The same from a terminal:")
+                active: prompt.choosing
+                visible: active
+                sourceComponent: CommandHint {
+                    command: prompt.asks ? prompt.asks.answerCommand(prompt.askId, "allow", allowChoices.where, allowChoices.what) : ""
+                    purpose: qsTr("The same from a terminal:")
+                }
             }
             Label {
                 objectName: "askError"

@@ -78,9 +78,10 @@ private:
     {
         return QStringLiteral("curl -s -o /dev/null -w '%{http_code}\\n' ") + m_network.url(host);
     }
+    /** What @p process printed once it ended; the window goes on answering meanwhile. */
     static QString finish(QProcess &process)
     {
-        if (!process.waitForFinished(60000))
+        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 60000))
             return QStringLiteral("(still running)");
         return QString::fromUtf8(process.readAllStandardOutput()).trimmed();
     }
@@ -284,7 +285,18 @@ void TestAskPrompt::escapeDeniesOnceAndEnterDoesNothing()
     QVERIFY(promptOpen());
     QCOMPARE(fetch->state(), QProcess::Running);
     QCOMPARE(asks()->rowCount(), 1);
-    // Escape: "Deny once".
+    // "Allow…" shows the Allow dialog's choices and the command; Escape goes back from them.
+    QVERIFY(clickItem(m_window, findItem(m_window, QStringLiteral("askAllowChooseButton"))));
+    QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("askAllowWhatExact"))));
+    QCOMPARE(promptText(QStringLiteral("askAllowWhatExact")),
+             QStringLiteral("Exactly ") + destination(QStringLiteral("escape.test")));
+    QVERIFY(isShown(findItem(m_window, QStringLiteral("askAllowConfirmButton"))));
+    QTest::qWait(300);
+    saveScreenshot(QStringLiteral("ask-prompt-allow-choices"));
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    QTRY_VERIFY(!isShown(findItem(m_window, QStringLiteral("askAllowWhatExact"))));
+    QCOMPARE(fetch->state(), QProcess::Running);
+    // Escape again: "Deny once".
     QTest::keyClick(m_window, Qt::Key_Escape);
     QCOMPARE(finish(*fetch), QStringLiteral("403"));
     QTRY_VERIFY(!promptOpen());
