@@ -102,6 +102,8 @@ private:
     }
     gui::AskModel *asks() { return qobject_cast<gui::AskModel *>(findObject(m_window, QStringLiteral("askModel"))); }
     QString saveScreenshot(const QString &name);
+    /** Ask mode on for the sandbox, through the page's switch, and the window in front. */
+    bool ensureAsking();
 
     NetworkFixture m_network;
     FakeNotifications m_notifications;
@@ -157,6 +159,21 @@ QString TestAskPrompt::saveScreenshot(const QString &name)
     return path;
 }
 
+bool TestAskPrompt::ensureAsking()
+{
+    if (!m_window->isActive()) {
+        m_window->requestActivate();
+        if (!QTest::qWaitForWindowActive(m_window))
+            return false;
+    }
+    QQuickItem *toggle = findItem(m_window, QStringLiteral("askSwitch"));
+    if (!toggle || !QTest::qWaitFor([toggle] { return toggle->isEnabled(); }, 10000))
+        return false;
+    if (!toggle->property("checked").toBool() && !clickItem(m_window, toggle))
+        return false;
+    return QTest::qWaitFor([this] { return asks()->isAsking(QLatin1String(NetworkFixture::kSandbox)); }, 10000);
+}
+
 void TestAskPrompt::theSwitchTurnsAskModeOn()
 {
     QQuickItem *toggle = findItem(m_window, QStringLiteral("askSwitch"));
@@ -177,6 +194,7 @@ void TestAskPrompt::inTheBackgroundANotificationAsks()
 {
     if (!m_notificationsServed)
         QSKIP("another notification server owns org.freedesktop.Notifications on this bus");
+    QVERIFY(ensureAsking());
     // Another window in front: Paddock's is in the background.
     QWindow other;
     other.resize(200, 100);
@@ -205,12 +223,11 @@ void TestAskPrompt::inTheBackgroundANotificationAsks()
     QVERIFY(!m_network.userRules().join(QLatin1Char('\n')).contains(QLatin1String("third.test")));
 
     other.close();
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
 }
 
 void TestAskPrompt::allowOnceThenDenyAlwaysFromThePrompt()
 {
+    QVERIFY(ensureAsking());
     const int notified = int(m_notifications.summaries.size());
     // Two connections to one host, then one to another.
     const std::unique_ptr<QProcess> both = inSandbox(curl(QStringLiteral("fourth.test")) + QStringLiteral(" & ") +
@@ -260,6 +277,7 @@ void TestAskPrompt::allowOnceThenDenyAlwaysFromThePrompt()
 
 void TestAskPrompt::anAnswerFromTheCliClosesThePrompt()
 {
+    QVERIFY(ensureAsking());
     const std::unique_ptr<QProcess> fetch = inSandbox(curl(QStringLiteral("cli.test")));
     QTRY_VERIFY_WITH_TIMEOUT(promptOpen(), 30000);
     QCOMPARE(promptText(QStringLiteral("askDestination")), destination(QStringLiteral("cli.test")));
@@ -275,6 +293,7 @@ void TestAskPrompt::anAnswerFromTheCliClosesThePrompt()
 
 void TestAskPrompt::escapeDeniesOnceAndEnterDoesNothing()
 {
+    QVERIFY(ensureAsking());
     const std::unique_ptr<QProcess> fetch = inSandbox(curl(QStringLiteral("escape.test")));
     QTRY_VERIFY_WITH_TIMEOUT(promptOpen(), 30000);
     QCOMPARE(promptText(QStringLiteral("askDestination")), destination(QStringLiteral("escape.test")));
