@@ -65,7 +65,7 @@ ApplicationWindow {
 
             SandboxesPage {}
             KitsPage {}
-            NetworkPage {}
+            NetworkPage { asks: askModel }
             SecretsPage {}
             ClassroomPage {}
         }
@@ -73,6 +73,23 @@ ApplicationWindow {
 
     footer: StatusFooter {
         objectName: "statusFooter"
+    }
+
+    // Ask mode: what waits for an answer, asked here from any page, or by a desktop
+    // notification while the window is in the background.
+    AskModel {
+        id: askModel
+        objectName: "askModel"
+        daemon: DaemonStatus
+    }
+    AskNotifier {
+        objectName: "askNotifier"
+        asks: askModel
+        windowActive: window.active
+    }
+    AskPrompt {
+        parent: Overlay.overlay
+        asks: askModel
     }
 
     AboutDialog {

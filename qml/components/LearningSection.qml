@@ -11,6 +11,8 @@ ColumnLayout {
     objectName: "learningSection"
 
     required property LearningModel learning
+    // Ask mode, switched per sandbox beside learning mode.
+    property AskModel asks
 
     spacing: Theme.spacingSmall
 
@@ -60,12 +62,27 @@ ColumnLayout {
             Accessible.name: qsTr("Learning mode for %1").arg(section.learning.sandbox)
             onToggled: section.learning.setLearning(checked)
         }
+        Switch {
+            objectName: "askSwitch"
+            text: qsTr("Ask before connecting")
+            enabled: section.asks !== null && section.learning.sandbox.length > 0
+            checked: section.asks !== null && section.asks.askingSandboxes.indexOf(section.learning.sandbox) >= 0
+            Accessible.name: qsTr("Ask mode for %1").arg(section.learning.sandbox)
+            ToolTip.visible: hovered
+            ToolTip.delay: 600
+            ToolTip.text: qsTr("A connection no rule covers waits while you answer, instead of being refused.")
+            onToggled: section.asks.setAsking(section.learning.sandbox, checked)
+        }
         Item { Layout.fillWidth: true }
         Button {
             objectName: "learningRefreshButton"
             text: qsTr("Refresh")
             Accessible.name: qsTr("Refresh the proposed allowlist")
-            onClicked: section.learning.refresh()
+            onClicked: {
+                section.learning.refresh()
+                if (section.asks)
+                    section.asks.reload()
+            }
         }
     }
     Label {

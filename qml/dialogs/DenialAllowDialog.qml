@@ -5,9 +5,8 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// Allow a refused host: where (this sandbox, the kit's spec.yaml, every sandbox) and what
-// (the host, its siblings, everything under its parent, or the host on this port only).
-// Starts at the narrowest choice: this sandbox, this exact host.
+// Allow a refused host: where and what (AllowChoices), starting at the narrowest choice:
+// this sandbox, this exact host.
 Dialog {
     id: dialog
     objectName: "denialAllowDialog"
@@ -17,8 +16,8 @@ Dialog {
     property int port: 443
     property string sandbox
     property string kit
-    property string where: "sandbox"
-    property string what: "exact"
+    property alias where: allowChoices.where
+    property alias what: allowChoices.what
     property string errorText
     property bool waiting: false
     readonly property var choices: dialog.policy ? dialog.policy.allowChoices(dialog.host, dialog.port)
@@ -29,12 +28,11 @@ Dialog {
         port = denial.port
         sandbox = denial.sandbox
         kit = denial.kit
-        where = "sandbox"
-        what = "exact"
+        allowChoices.reset()
         errorText = ""
         waiting = false
         open()
-        whereSandbox.forceActiveFocus()
+        allowChoices.focusFirst()
     }
 
     title: qsTr("Allow %1").arg(dialog.host)
@@ -60,74 +58,12 @@ Dialog {
         anchors.fill: parent
         spacing: Theme.spacingSmall
 
-        Label {
-            text: qsTr("Where")
-            font.weight: Font.DemiBold
-        }
-        ButtonGroup { id: whereGroup }
-        RadioButton {
-            id: whereSandbox
-            objectName: "allowWhereSandbox"
-            text: qsTr("This sandbox (%1)").arg(dialog.sandbox)
-            checked: dialog.where === "sandbox"
-            ButtonGroup.group: whereGroup
-            onToggled: if (checked) dialog.where = "sandbox"
-        }
-        RadioButton {
-            objectName: "allowWhereKit"
-            text: qsTr("The kit's spec.yaml (%1)").arg(dialog.kit)
-            checked: dialog.where === "kit"
-            enabled: dialog.kit.length > 0
-            ButtonGroup.group: whereGroup
-            onToggled: if (checked) dialog.where = "kit"
-        }
-        RadioButton {
-            objectName: "allowWhereGlobal"
-            text: qsTr("Every sandbox")
-            checked: dialog.where === "global"
-            ButtonGroup.group: whereGroup
-            onToggled: if (checked) dialog.where = "global"
-        }
-
-        Label {
-            Layout.topMargin: Theme.spacing
-            text: qsTr("What")
-            font.weight: Font.DemiBold
-        }
-        ButtonGroup { id: whatGroup }
-        RadioButton {
-            objectName: "allowWhatExact"
-            text: qsTr("Exactly %1").arg(dialog.choices.exact)
-            checked: dialog.what === "exact"
-            ButtonGroup.group: whatGroup
-            onToggled: if (checked) dialog.what = "exact"
-        }
-        RadioButton {
-            objectName: "allowWhatWildcard"
-            text: dialog.choices.wildcard.length > 0
-                  ? qsTr("%1 (one level under the parent domain)").arg(dialog.choices.wildcard)
-                  : qsTr("One level under the parent domain (not possible for this host)")
-            enabled: dialog.choices.wildcard.length > 0
-            checked: dialog.what === "wildcard"
-            ButtonGroup.group: whatGroup
-            onToggled: if (checked) dialog.what = "wildcard"
-        }
-        RadioButton {
-            objectName: "allowWhatDeep"
-            text: dialog.choices.deep.length > 0
-                  ? qsTr("%1 (any depth under the parent domain)").arg(dialog.choices.deep)
-                  : qsTr("Any depth under the parent domain (not possible for this host)")
-            enabled: dialog.choices.deep.length > 0
-            checked: dialog.what === "deep"
-            ButtonGroup.group: whatGroup
-            onToggled: if (checked) dialog.what = "deep"
-        }
-        RadioButton {
-            objectName: "allowWhatHostPort"
-            text: qsTr("%1 (this port only)").arg(dialog.choices.hostport)
-            checked: dialog.what === "hostport"
-            ButtonGroup.group: whatGroup
-            onToggled: if (checked) dialog.what = "hostport"
+        AllowChoices {
+            id: allowChoices
+            Layout.fillWidth: true
+            sandbox: dialog.sandbox
+            kit: dialog.kit
+            choices: dialog.choices
         }
 
         CommandHint {

@@ -15,6 +15,8 @@ ScrollablePage {
     readonly property alias policy: networkPolicy
     readonly property alias notifier: networkNotifier
     readonly property alias learning: learningModel
+    // Ask mode's waiting connections (the window's): the switch beside learning mode.
+    property AskModel asks
     readonly property var presets: ["deny-all", "balanced", "allow-all"]
     property string message
 
@@ -331,6 +333,7 @@ ScrollablePage {
         Layout.fillWidth: true
         Layout.topMargin: Theme.spacing
         learning: learningModel
+        asks: page.asks
     }
 
     DenialAllowDialog {

@@ -193,6 +193,157 @@
     </message>
 </context>
 <context>
+    <name>AllowChoices</name>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AskPrompt</name>
+    <message>
+        <source>A connection waits for your answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Destination %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1 is in ask mode and no rule covers this destination.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n connection(s)</source>
+        <translation>
+            <numerusform>%n connection</numerusform>
+            <numerusform>%n connections</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Refused in %n second(s) unless you answer.</source>
+        <translation>
+            <numerusform>Refused in %n second unless you answer.</numerusform>
+            <numerusform>Refused in %n seconds unless you answer.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more waiting after this one.</source>
+        <translation>
+            <numerusform>%n more waiting after this one.</numerusform>
+            <numerusform>%n more waiting after this one.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1 this time only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1 with a rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1 as chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny %1 this time only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny always</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny %1 for sandbox %2 from now on</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -681,50 +832,6 @@
     <name>DenialAllowDialog</name>
     <message>
         <source>Allow %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This sandbox (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The kit&apos;s spec.yaml (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every sandbox</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exactly %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (one level under the parent domain)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>One level under the parent domain (not possible for this host)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (any depth under the parent domain)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Any depth under the parent domain (not possible for this host)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (this port only)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1787,6 +1894,18 @@
         <source>Refresh the proposed allowlist</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Ask before connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask mode for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A connection no rule covers waits while you answer, instead of being refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -2806,6 +2925,35 @@
     </message>
     <message>
         <source>No change: the file already says so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskNotifier</name>
+    <message>
+        <source>Sandbox %1 waits to reach %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>No rule covers it. Answer within %n second(s), or it is refused.</source>
+        <translation>
+            <numerusform>No rule covers it. Answer within %n second, or it is refused.</numerusform>
+            <numerusform>No rule covers it. Answer within %n seconds, or it is refused.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -193,6 +193,157 @@
     </message>
 </context>
 <context>
+    <name>AllowChoices</name>
+    <message>
+        <source>Where</source>
+        <translation>Dónde</translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation>Este entorno aislado (%1)</translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation>El spec.yaml del kit (%1)</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Qué</translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation>Exactamente %1</translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation>%1 (un nivel bajo el dominio padre)</translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation>Un nivel bajo el dominio padre (no es posible para este host)</translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation>%1 (cualquier profundidad bajo el dominio padre)</translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation>Cualquier profundidad bajo el dominio padre (no es posible para este host)</translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation>%1 (solo este puerto)</translation>
+    </message>
+</context>
+<context>
+    <name>AskPrompt</name>
+    <message>
+        <source>A connection waits for your answer</source>
+        <translation>Una conexión espera su respuesta</translation>
+    </message>
+    <message>
+        <source>Destination %1</source>
+        <translation>Destino %1</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 is in ask mode and no rule covers this destination.</source>
+        <translation>El entorno aislado %1 pregunta antes de conectarse y ninguna regla cubre este destino.</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Entorno aislado</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>Protocolo</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>En espera</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n connection(s)</source>
+        <translation>
+            <numerusform>%n conexión</numerusform>
+            <numerusform>%n conexiones</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Refused in %n second(s) unless you answer.</source>
+        <translation>
+            <numerusform>Se rechaza en %n segundo si no responde.</numerusform>
+            <numerusform>Se rechaza en %n segundos si no responde.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more waiting after this one.</source>
+        <translation>
+            <numerusform>%n más en espera después de esta.</numerusform>
+            <numerusform>%n más en espera después de esta.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>Lo mismo desde un terminal:</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>Permitir una vez</translation>
+    </message>
+    <message>
+        <source>Allow %1 this time only</source>
+        <translation>Permitir %1 solo esta vez</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Permitir…</translation>
+    </message>
+    <message>
+        <source>Allow %1 with a rule</source>
+        <translation>Permitir %1 con una regla</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Permitir</translation>
+    </message>
+    <message>
+        <source>Allow %1 as chosen</source>
+        <translation>Permitir %1 como se eligió</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Atrás</translation>
+    </message>
+    <message>
+        <source>Deny once</source>
+        <translation>Denegar una vez</translation>
+    </message>
+    <message>
+        <source>Deny %1 this time only</source>
+        <translation>Denegar %1 solo esta vez</translation>
+    </message>
+    <message>
+        <source>Deny always</source>
+        <translation>Denegar siempre</translation>
+    </message>
+    <message>
+        <source>Deny %1 for sandbox %2 from now on</source>
+        <translation>Denegar %1 para el entorno aislado %2 a partir de ahora</translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -682,50 +833,6 @@
     <message>
         <source>Allow %1</source>
         <translation>Permitir %1</translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation>Dónde</translation>
-    </message>
-    <message>
-        <source>This sandbox (%1)</source>
-        <translation>Este entorno aislado (%1)</translation>
-    </message>
-    <message>
-        <source>The kit&apos;s spec.yaml (%1)</source>
-        <translation>El spec.yaml del kit (%1)</translation>
-    </message>
-    <message>
-        <source>Every sandbox</source>
-        <translation>Todos los entornos aislados</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>Qué</translation>
-    </message>
-    <message>
-        <source>Exactly %1</source>
-        <translation>Exactamente %1</translation>
-    </message>
-    <message>
-        <source>%1 (one level under the parent domain)</source>
-        <translation>%1 (un nivel por debajo del dominio superior)</translation>
-    </message>
-    <message>
-        <source>One level under the parent domain (not possible for this host)</source>
-        <translation>Un nivel por debajo del dominio superior (no es posible para este host)</translation>
-    </message>
-    <message>
-        <source>%1 (any depth under the parent domain)</source>
-        <translation>%1 (cualquier nivel por debajo del dominio superior)</translation>
-    </message>
-    <message>
-        <source>Any depth under the parent domain (not possible for this host)</source>
-        <translation>Cualquier nivel por debajo del dominio superior (no es posible para este host)</translation>
-    </message>
-    <message>
-        <source>%1 (this port only)</source>
-        <translation>%1 (solo este puerto)</translation>
     </message>
     <message>
         <source>The same from a terminal:</source>
@@ -1787,6 +1894,18 @@
         <source>Refresh the proposed allowlist</source>
         <translation>Actualizar la lista de permitidos propuesta</translation>
     </message>
+    <message>
+        <source>Ask before connecting</source>
+        <translation>Preguntar antes de conectar</translation>
+    </message>
+    <message>
+        <source>Ask mode for %1</source>
+        <translation>Preguntar antes de conectar en %1</translation>
+    </message>
+    <message>
+        <source>A connection no rule covers waits while you answer, instead of being refused.</source>
+        <translation>Una conexión que ninguna regla cubre espera su respuesta en lugar de rechazarse.</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -2807,6 +2926,35 @@
     <message>
         <source>No change: the file already says so.</source>
         <translation>Sin cambios: el archivo ya lo dice.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El demonio no está conectado.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskNotifier</name>
+    <message>
+        <source>Sandbox %1 waits to reach %2</source>
+        <translation>El entorno aislado %1 espera para conectar con %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No rule covers it. Answer within %n second(s), or it is refused.</source>
+        <translation>
+            <numerusform>Ninguna regla la cubre. Responda en %n segundo o se rechazará.</numerusform>
+            <numerusform>Ninguna regla la cubre. Responda en %n segundos o se rechazará.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>Permitir una vez</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Denegar</translation>
     </message>
 </context>
 <context>

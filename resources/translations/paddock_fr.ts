@@ -193,6 +193,157 @@
     </message>
 </context>
 <context>
+    <name>AllowChoices</name>
+    <message>
+        <source>Where</source>
+        <translation>Où</translation>
+    </message>
+    <message>
+        <source>This sandbox (%1)</source>
+        <translation>Ce bac à sable (%1)</translation>
+    </message>
+    <message>
+        <source>The kit&apos;s spec.yaml (%1)</source>
+        <translation>Le spec.yaml du kit (%1)</translation>
+    </message>
+    <message>
+        <source>Every sandbox</source>
+        <translation>Tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Quoi</translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation>Exactement %1</translation>
+    </message>
+    <message>
+        <source>%1 (one level under the parent domain)</source>
+        <translation>%1 (un niveau sous le domaine parent)</translation>
+    </message>
+    <message>
+        <source>One level under the parent domain (not possible for this host)</source>
+        <translation>Un niveau sous le domaine parent (impossible pour cet hôte)</translation>
+    </message>
+    <message>
+        <source>%1 (any depth under the parent domain)</source>
+        <translation>%1 (toute profondeur sous le domaine parent)</translation>
+    </message>
+    <message>
+        <source>Any depth under the parent domain (not possible for this host)</source>
+        <translation>Toute profondeur sous le domaine parent (impossible pour cet hôte)</translation>
+    </message>
+    <message>
+        <source>%1 (this port only)</source>
+        <translation>%1 (ce port uniquement)</translation>
+    </message>
+</context>
+<context>
+    <name>AskPrompt</name>
+    <message>
+        <source>A connection waits for your answer</source>
+        <translation>Une connexion attend votre réponse</translation>
+    </message>
+    <message>
+        <source>Destination %1</source>
+        <translation>Destination %1</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 is in ask mode and no rule covers this destination.</source>
+        <translation>Le bac à sable %1 demande avant de se connecter, et aucune règle ne couvre cette destination.</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Bac à sable</translation>
+    </message>
+    <message>
+        <source>Kit</source>
+        <translation>Kit</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>Protocole</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>En attente</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n connection(s)</source>
+        <translation>
+            <numerusform>%n connexion</numerusform>
+            <numerusform>%n connexions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Refused in %n second(s) unless you answer.</source>
+        <translation>
+            <numerusform>Refusée dans %n seconde sans votre réponse.</numerusform>
+            <numerusform>Refusée dans %n secondes sans votre réponse.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more waiting after this one.</source>
+        <translation>
+            <numerusform>%n autre en attente après celle-ci.</numerusform>
+            <numerusform>%n autres en attente après celle-ci.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>La même chose dans un terminal :</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>Autoriser une fois</translation>
+    </message>
+    <message>
+        <source>Allow %1 this time only</source>
+        <translation>Autoriser %1 cette fois seulement</translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation>Autoriser…</translation>
+    </message>
+    <message>
+        <source>Allow %1 with a rule</source>
+        <translation>Autoriser %1 par une règle</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Autoriser</translation>
+    </message>
+    <message>
+        <source>Allow %1 as chosen</source>
+        <translation>Autoriser %1 comme choisi</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Retour</translation>
+    </message>
+    <message>
+        <source>Deny once</source>
+        <translation>Refuser une fois</translation>
+    </message>
+    <message>
+        <source>Deny %1 this time only</source>
+        <translation>Refuser %1 cette fois seulement</translation>
+    </message>
+    <message>
+        <source>Deny always</source>
+        <translation>Toujours refuser</translation>
+    </message>
+    <message>
+        <source>Deny %1 for sandbox %2 from now on</source>
+        <translation>Refuser désormais %1 pour le bac à sable %2</translation>
+    </message>
+</context>
+<context>
     <name>BackendChoice</name>
     <message>
         <source>Backend</source>
@@ -682,50 +833,6 @@
     <message>
         <source>Allow %1</source>
         <translation>Autoriser %1</translation>
-    </message>
-    <message>
-        <source>Where</source>
-        <translation>Où</translation>
-    </message>
-    <message>
-        <source>This sandbox (%1)</source>
-        <translation>Ce bac à sable (%1)</translation>
-    </message>
-    <message>
-        <source>The kit&apos;s spec.yaml (%1)</source>
-        <translation>Le spec.yaml du kit (%1)</translation>
-    </message>
-    <message>
-        <source>Every sandbox</source>
-        <translation>Tous les bacs à sable</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>Quoi</translation>
-    </message>
-    <message>
-        <source>Exactly %1</source>
-        <translation>Exactement %1</translation>
-    </message>
-    <message>
-        <source>%1 (one level under the parent domain)</source>
-        <translation>%1 (un niveau sous le domaine parent)</translation>
-    </message>
-    <message>
-        <source>One level under the parent domain (not possible for this host)</source>
-        <translation>Un niveau sous le domaine parent (impossible pour cet hôte)</translation>
-    </message>
-    <message>
-        <source>%1 (any depth under the parent domain)</source>
-        <translation>%1 (toute profondeur sous le domaine parent)</translation>
-    </message>
-    <message>
-        <source>Any depth under the parent domain (not possible for this host)</source>
-        <translation>Toute profondeur sous le domaine parent (impossible pour cet hôte)</translation>
-    </message>
-    <message>
-        <source>%1 (this port only)</source>
-        <translation>%1 (ce port uniquement)</translation>
     </message>
     <message>
         <source>The same from a terminal:</source>
@@ -1787,6 +1894,18 @@
         <source>Refresh the proposed allowlist</source>
         <translation>Actualiser la liste d’autorisation proposée</translation>
     </message>
+    <message>
+        <source>Ask before connecting</source>
+        <translation>Demander avant de se connecter</translation>
+    </message>
+    <message>
+        <source>Ask mode for %1</source>
+        <translation>Demande avant connexion pour %1</translation>
+    </message>
+    <message>
+        <source>A connection no rule covers waits while you answer, instead of being refused.</source>
+        <translation>Une connexion qu’aucune règle ne couvre attend votre réponse au lieu d’être refusée.</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -2807,6 +2926,35 @@
     <message>
         <source>No change: the file already says so.</source>
         <translation>Aucune modification : le fichier le dit déjà.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskModel</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le démon n’est pas connecté.</translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AskNotifier</name>
+    <message>
+        <source>Sandbox %1 waits to reach %2</source>
+        <translation>Le bac à sable %1 attend pour joindre %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No rule covers it. Answer within %n second(s), or it is refused.</source>
+        <translation>
+            <numerusform>Aucune règle ne la couvre. Répondez d’ici %n seconde, sinon elle est refusée.</numerusform>
+            <numerusform>Aucune règle ne la couvre. Répondez d’ici %n secondes, sinon elle est refusée.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>Autoriser une fois</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Refuser</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "DaemonStatus.h"
+
+#include <QAbstractListModel>
+#include <QDateTime>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+namespace paddock::api {
+class DaemonClient;
+} // namespace paddock::api
+
+namespace paddock::gui {
+
+/**
+ * @brief The connections that wait for an answer (ask mode), one row per ASK, oldest first.
+ *
+ * Filled from the daemon's `policy.asks` when connected (again on every reconnection), then
+ * kept live from the `asks` topic: `held` adds a row, `updated` changes it in place (how many
+ * connections wait), `ended` takes it away, whoever answered (this window, `paddock policy
+ * answer`, the timeout or a client that left). While rows wait, `secondsLeft` counts down
+ * once a second. answer() and setAsking() report through answered() and askingChanged().
+ */
+class AskModel : public QAbstractListModel
+{
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
+    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+    Q_PROPERTY(QVariantMap oldest READ oldest NOTIFY oldestChanged)
+    Q_PROPERTY(QStringList askingSandboxes READ askingSandboxes NOTIFY askingChanged)
+    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
+
+public:
+    enum Role {
+        AskIdRole = Qt::UserRole + 1,
+        SandboxRole,
+        KitRole,
+        HostRole,
+        PortRole,
+        ProtocolRole,
+        WaitingRole,
+        SinceRole,
+        DeadlineRole,
+        ReasonRole,
+        SecondsLeftRole,
+    };
+    Q_ENUM(Role)
+
+    struct Ask
+    {
+        QString id;
+        QString sandbox;
+        QString kit;
+        QString host;
+        int port = 0;
+        QString protocol;
+        int waiting = 0;
+        QDateTime since;
+        QDateTime deadline;
+        QString reason;
+    };
+
+    explicit AskModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    DaemonStatus *daemon() const { return m_daemon; }
+    void setDaemon(DaemonStatus *daemon);
+    /** Follows @p client directly (tests, and anything without the window's DaemonStatus). */
+    void setClient(api::DaemonClient *client);
+
+    /** The oldest waiting ASK as get() gives it; empty when nothing waits. */
+    QVariantMap oldest() const { return get(0); }
+    /** The sandboxes in ask mode, as `sandbox.list` and setAsking() last said. */
+    QStringList askingSandboxes() const { return m_asking; }
+    QString error() const { return m_error; }
+
+    /** Asks the daemon again for what waits, and which sandboxes ask. */
+    Q_INVOKABLE void reload();
+    /**
+     * Answers the ASK @p id: @p decision allow or deny; @p where empty for these connections
+     * only, else sandbox, kit or global with @p what exact, wildcard, deep or hostport.
+     */
+    Q_INVOKABLE void answer(const QString &id, const QString &decision, const QString &where = {},
+                            const QString &what = {});
+    /** Switches ask mode of @p sandbox (`sandbox.ask`). */
+    Q_INVOKABLE void setAsking(const QString &sandbox, bool enabled);
+    Q_INVOKABLE bool isAsking(const QString &sandbox) const { return m_asking.contains(sandbox); }
+    /** The row as {askId, sandbox, kit, host, port, protocol, waiting, secondsLeft, ...}. */
+    Q_INVOKABLE QVariantMap get(int row) const;
+    Q_INVOKABLE int rowOf(const QString &id) const;
+    /** The patterns of the Allow choices for @p host (NetworkPolicy::allowChoicesFor). */
+    Q_INVOKABLE QVariantMap allowChoices(const QString &host, int port) const;
+    /** The command line answering @p id as answer() would, shown in the prompt. */
+    Q_INVOKABLE QString answerCommand(const QString &id, const QString &decision, const QString &where,
+                                      const QString &what) const;
+
+    /** Replaces the rows with a `policy.asks` answer. */
+    void setAsks(const QJsonArray &asks);
+    /** Applies one `asks` event {change, ask}. */
+    void addEvent(const QJsonObject &event);
+    /** Reads which sandboxes ask from a `sandbox.list` answer. */
+    void setSandboxes(const QJsonArray &sandboxes);
+    /** Seconds until @p deadline, never below 0. */
+    static int secondsUntil(const QDateTime &deadline, const QDateTime &now = QDateTime::currentDateTimeUtc());
+
+Q_SIGNALS:
+    void daemonChanged();
+    void countChanged();
+    void oldestChanged();
+    void askingChanged();
+    void errorChanged();
+    /** An ASK appeared (live, or in a reload). */
+    void held(const QString &id);
+    /** The ASK @p id is gone: answered, timed out, or its client left. */
+    void ended(const QString &id);
+    /** answer() finished: @p message is the daemon's, or why it failed. */
+    void answered(const QString &id, bool ok, const QString &message);
+
+private:
+    static Ask fromJson(const QJsonObject &object);
+    void insertOrUpdate(const Ask &ask);
+    void remove(const QString &id);
+    void tick();
+    void updateTimer();
+    void setError(const QString &error);
+    void setAsked(const QString &sandbox, bool asking);
+    void loadSandboxes();
+
+    QPointer<DaemonStatus> m_daemon;
+    QPointer<api::DaemonClient> m_client;
+    QList<Ask> m_rows; ///< oldest first
+    QStringList m_asking;
+    QString m_error;
+    QTimer m_ticker;
+    bool m_loading = false;
+    quint64 m_generation = 0;
+};
+
+} // namespace paddock::gui
