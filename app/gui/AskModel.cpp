@@ -234,6 +234,9 @@ void AskModel::addEvent(const QJsonObject &event)
     if (m_loading)
         return;
     const QString change = event.value(QLatin1String("change")).toString();
+    if (change == QLatin1String("mode")) // switched here, in the CLI or in another window
+        return setAsked(event.value(QLatin1String("sandbox")).toString(),
+                        event.value(QLatin1String("asking")).toBool());
     const Ask ask = fromJson(event.value(QLatin1String("ask")).toObject());
     if (ask.id.isEmpty())
         return;

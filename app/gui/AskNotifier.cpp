@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AskNotifier.h"
+#include "DesktopNotifications.h"
 
 #include <QDBusConnection>
 #include <QDBusMessage>
@@ -12,9 +13,6 @@ Q_LOGGING_CATEGORY(lcAskNotifier, "paddock.gui.notifications.asks", QtInfoMsg)
 namespace paddock::gui {
 namespace {
 
-const QString kService = QStringLiteral("org.freedesktop.Notifications");
-const QString kPath = QStringLiteral("/org/freedesktop/Notifications");
-const QString kInterface = QStringLiteral("org.freedesktop.Notifications");
 const QString kAllowAction = QStringLiteral("allow");
 const QString kDenyAction = QStringLiteral("deny");
 
@@ -54,17 +52,7 @@ void AskNotifier::setWindowActive(bool active)
 
 bool AskNotifier::listen()
 {
-    QDBusConnection bus = QDBusConnection::sessionBus();
-    if (!bus.isConnected())
-        return false;
-    if (!m_listening) {
-        bus.connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
-                    SLOT(onActionInvoked(uint, QString)));
-        bus.connect(kService, kPath, kInterface, QStringLiteral("NotificationClosed"), this,
-                    SLOT(onClosed(uint, uint)));
-        m_listening = true;
-    }
-    return true;
+    return desktop::listenForNotifications(this, &m_listening);
 }
 
 void AskNotifier::onHeld(const QString &id)
@@ -81,11 +69,10 @@ void AskNotifier::onHeld(const QString &id)
     const QString summary =
         tr("Sandbox %1 waits to reach %2").arg(ask.value(QStringLiteral("sandbox")).toString(), destination);
     const QString body = tr("No rule covers it. Answer within %n second(s), or it is refused.", nullptr, seconds);
-    QDBusMessage message = QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Notify"));
     // Gone by itself when the wait is over; closed earlier when the ASK ends.
-    message << QStringLiteral("Paddock") << uint(0) << QStringLiteral("paddock") << summary << body
-            << QStringList{kAllowAction, tr("Allow once"), kDenyAction, tr("Deny")}
-            << QVariantMap{{QStringLiteral("urgency"), QVariant::fromValue(uchar(2))}} << int(seconds * 1000);
+    const QDBusMessage message =
+        desktop::notifyMessage(summary, body, {kAllowAction, tr("Allow once"), kDenyAction, tr("Deny")},
+                               {{QStringLiteral("urgency"), QVariant::fromValue(uchar(2))}}, seconds * 1000);
     auto *watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(message), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher, id](QDBusPendingCallWatcher *) {
         watcher->deleteLater();
@@ -117,7 +104,8 @@ void AskNotifier::onEnded(const QString &id)
     emit shownChanged();
     QDBusConnection bus = QDBusConnection::sessionBus();
     if (bus.isConnected())
-        bus.asyncCall(QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("CloseNotification"))
+        bus.asyncCall(QDBusMessage::createMethodCall(desktop::kService, desktop::kPath, desktop::kInterface,
+                                                     QStringLiteral("CloseNotification"))
                       << notification);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "NetworkNotifier.h"
 
+#include "DesktopNotifications.h"
 #include "NetworkPolicy.h"
 
 #include <QDBusConnection>
@@ -15,9 +16,6 @@ Q_LOGGING_CATEGORY(lcNotifier, "paddock.gui.notifications", QtInfoMsg)
 namespace paddock::gui {
 namespace {
 
-const QString kService = QStringLiteral("org.freedesktop.Notifications");
-const QString kPath = QStringLiteral("/org/freedesktop/Notifications");
-const QString kInterface = QStringLiteral("org.freedesktop.Notifications");
 const QString kAllowAction = QStringLiteral("allow");
 const QString kSettingsKey = QStringLiteral("network/notifications");
 
@@ -66,25 +64,15 @@ void NetworkNotifier::onDenied(const QString &host, const QString &sandbox, int 
     const auto last = m_lastSent.constFind(host);
     if (last != m_lastSent.cend() && last.value().msecsTo(now) < kPerHostIntervalMs)
         return;
-    QDBusConnection bus = QDBusConnection::sessionBus();
-    if (!bus.isConnected())
+    if (!desktop::listenForNotifications(this, &m_listening))
         return;
-    if (!m_listening) {
-        bus.connect(kService, kPath, kInterface, QStringLiteral("ActionInvoked"), this,
-                    SLOT(onActionInvoked(uint, QString)));
-        bus.connect(kService, kPath, kInterface, QStringLiteral("NotificationClosed"), this,
-                    SLOT(onClosed(uint, uint)));
-        m_listening = true;
-    }
     m_lastSent.insert(host, now);
 
-    QDBusMessage message = QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Notify"));
     const QString summary = tr("Paddock refused %1").arg(host);
     const QString body = sandbox.isEmpty() ? tr("A connection to %1 was refused.").arg(host)
                                            : tr("Sandbox %1 tried to reach %2.").arg(sandbox, host);
-    message << QStringLiteral("Paddock") << uint(0) << QStringLiteral("paddock") << summary << body
-            << QStringList{kAllowAction, tr("Allow")} << QVariantMap{} << int(-1);
-    auto *watcher = new QDBusPendingCallWatcher(bus.asyncCall(message), this);
+    const QDBusMessage message = desktop::notifyMessage(summary, body, {kAllowAction, tr("Allow")});
+    auto *watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(message), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this,
             [this, watcher, host, sandbox, port](QDBusPendingCallWatcher *) {
                 watcher->deleteLater();

@@ -39,7 +39,8 @@ class SandboxService;
  *
  * ASK: {id, sandbox, kit, host, port, protocol, waiting: N, since, deadline, reason}.
  * Topic `asks`: {change: held|updated|ended, ask: ASK} for every ASK that appears, changes
- * (one more connection waiting, one fewer) or goes.
+ * (one more connection waiting, one fewer) or goes; and {change: mode, sandbox, asking: bool}
+ * when a sandbox's ask mode is switched (`sandbox.ask`, published by SandboxService).
  */
 class AskService : public QObject
 {

@@ -3,6 +3,7 @@
 // `sandbox.ask` and `policy.proposal` of SandboxService (documented in SandboxService.h).
 #include "api/Server.h"
 #include "events/EventStore.h"
+#include "sandbox/AskService.h"
 #include "sandbox/LearningProposal.h"
 #include "sandbox/SandboxService.h"
 
@@ -39,6 +40,10 @@ void SandboxService::registerLearningMethods()
         m_modes->setAsking(name, on);
         if (!on)
             m_proxy.recheck(); // what it holds is refused now, as the default says
+        // A window's switch follows a change made elsewhere (the CLI, another window).
+        m_server.publish(AskService::asksTopic(), {{QStringLiteral("change"), QStringLiteral("mode")},
+                                                   {QStringLiteral("sandbox"), name},
+                                                   {QStringLiteral("asking"), on}});
     });
 
     m_server.registerMethod(QStringLiteral("policy.proposal"), [this](const QJsonObject &params,

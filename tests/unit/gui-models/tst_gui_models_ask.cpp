@@ -186,6 +186,10 @@ void TestGuiModelsAsk::askingSandboxesComeFromTheList()
     // A sandbox with a waiting connection asks, whatever the list said last.
     model.addEvent(wireEvent(QStringLiteral("ask-held"), QStringLiteral("asks")));
     QVERIFY(model.isAsking(QStringLiteral("web")));
+    // Switched off elsewhere (`paddock ask web off`): the switch follows.
+    model.addEvent(wireEvent(QStringLiteral("ask-mode-off"), QStringLiteral("asks")));
+    QVERIFY(!model.isAsking(QStringLiteral("web")));
+    QCOMPARE(model.rowCount(), 1); // what waits still waits until the proxy refuses it
 }
 
 void TestGuiModelsAsk::theAnswerCommandSaysWhatTheButtonsDo()
