@@ -23,12 +23,6 @@ std::atomic<int> grownPipes{0};
 // Rounds per wake-up: a busy flow yields so one tunnel cannot starve the others.
 constexpr int MaxRounds = 8;
 
-std::size_t pipeCapacity(int fd)
-{
-    const int size = ::fcntl(fd, F_GETPIPE_SZ);
-    return size > 0 ? std::size_t(size) : std::size_t(4096);
-}
-
 bool wouldBlock()
 {
     return errno == EAGAIN || errno == EWOULDBLOCK;
@@ -103,9 +97,11 @@ bool Flow::ensurePipe(int pipeSize)
         return false;
     m_pipeOut.reset(ends[0]);
     m_pipeIn.reset(ends[1]);
-    if (pipeSize > 0 && pipeSize != DefaultPipeSize)
-        ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, pipeSize);
-    m_pipeCapacity = pipeCapacity(m_pipeIn.get());
+    // F_SETPIPE_SZ answers the capacity it gave. A pipe left as made is taken to hold the default:
+    // were it smaller (its user is past the bound on pipe pages), reads would only be shorter.
+    const int capacity =
+        pipeSize > 0 && pipeSize != DefaultPipeSize ? ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, pipeSize) : -1;
+    m_pipeCapacity = std::size_t(capacity > 0 ? capacity : DefaultPipeSize);
     return true;
 }
 
@@ -121,9 +117,9 @@ void Flow::growPipe(int maxPipeSize)
         return;
     }
     m_triedGrowing = true;
-    if (::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, maxPipeSize) >= 0) {
+    if (const int capacity = ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, maxPipeSize); capacity > 0) {
         m_pipeGrown = true;
-        m_pipeCapacity = pipeCapacity(m_pipeIn.get());
+        m_pipeCapacity = std::size_t(capacity);
     } else {
         --grownPipes;
     }
