@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <vector>
 
 namespace paddock::proxy {
 namespace {
@@ -22,6 +23,19 @@ constexpr int MaxGrownPipes = 8;
 std::atomic<int> grownPipes{0};
 // Rounds per wake-up: a busy flow yields so one tunnel cannot starve the others.
 constexpr int MaxRounds = 8;
+
+/**
+ * Empty pipes of the default size that flows of this thread gave back: a tunnel carrying one
+ * request and its answer would otherwise spend more calls making and closing its two pipes
+ * than moving its bytes.
+ */
+struct SparePipe
+{
+    UniqueFd out;
+    UniqueFd in;
+};
+constexpr std::size_t MaxSparePipes = 64;
+thread_local std::vector<SparePipe> sparePipes;
 
 bool wouldBlock()
 {
@@ -54,6 +68,10 @@ void Flow::reset()
 {
     if (m_pipeGrown)
         --grownPipes;
+    // Nothing left in the pipe (every byte spliced in went out): the next flow may use it.
+    if (m_pipeOut && m_inPipe == 0 && !m_pipeGrown && m_pipeCapacity == std::size_t(DefaultPipeSize) &&
+        sparePipes.size() < MaxSparePipes)
+        sparePipes.push_back({std::move(m_pipeOut), std::move(m_pipeIn)});
     m_pipeOut.reset();
     m_pipeIn.reset();
     m_from = m_to = -1;
@@ -92,6 +110,13 @@ bool Flow::ensurePipe(int pipeSize)
 {
     if (m_pipeOut)
         return true;
+    if ((pipeSize <= 0 || pipeSize == DefaultPipeSize) && !sparePipes.empty()) {
+        m_pipeOut = std::move(sparePipes.back().out);
+        m_pipeIn = std::move(sparePipes.back().in);
+        sparePipes.pop_back();
+        m_pipeCapacity = DefaultPipeSize;
+        return true;
+    }
     int ends[2] = {-1, -1};
     if (::pipe2(ends, O_NONBLOCK | O_CLOEXEC) != 0)
         return false;

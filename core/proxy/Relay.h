@@ -17,7 +17,8 @@ namespace paddock::proxy {
  *
  * Bytes already read by the proxy (a request head, a peeked ClientHello) go first from
  * @ref pending; after that the kernel moves them with splice(2) through a pipe that is
- * created on first use, so an idle tunnel holds no user-space buffer. A flow that keeps its pipe
+ * created on first use (or an empty one that another flow of the thread gave back), so an idle
+ * tunnel holds no user-space buffer. A flow that keeps its pipe
  * full (a download) gets a larger pipe, so that each wake-up moves more; a few flows of a
  * process at a time, since a user's pipe pages are bounded. When splice cannot be
  * used on a pair of sockets, the flow falls back to read/write through @ref pending.
