@@ -72,7 +72,13 @@ int listenOn(const RelaySpec &spec, std::string *error)
 namespace {
 
 /** A connection from inside the sandbox (a) joined to the proxy socket (b). */
-using Pair = Splice;
+struct Pair
+{
+    Splice splice;
+    /** What a and b are registered for in the epoll set: changed only when a flow needs it. */
+    unsigned maskA = 0;
+    unsigned maskB = 0;
+};
 
 class RelayLoop
 {
@@ -98,7 +104,7 @@ public:
                 if (const int index = listenerIndex(fd); index >= 0)
                     acceptAll(fd, m_specs[size_t(index)]);
                 else if (auto it = m_pairs.find(fd); it != m_pairs.end())
-                    pump(it->second);
+                    pump(it->second, fd, events[i].events);
             }
         }
     }
@@ -135,35 +141,40 @@ private:
                 continue;
             }
             auto pair = std::make_shared<Pair>();
-            pair->a = client;
-            pair->b = proxy;
+            pair->splice.a = client;
+            pair->splice.b = proxy;
             m_pairs[client] = pair;
             m_pairs[proxy] = pair;
-            watch(*pair, EPOLL_CTL_ADD);
+            watch(client, pair->maskA, pair->splice.eventsFor(client), EPOLL_CTL_ADD);
+            watch(proxy, pair->maskB, pair->splice.eventsFor(proxy), EPOLL_CTL_ADD);
         }
     }
 
-    void watch(const Pair &pair, int op)
+    /** Registers @p fd for @p wanted, unless it already is: most pumps change nothing. */
+    void watch(int fd, unsigned &current, unsigned wanted, int op)
     {
-        for (const int fd : {pair.a, pair.b}) {
-            epoll_event event{};
-            event.events = pair.eventsFor(fd);
-            event.data.fd = fd;
-            epoll_ctl(m_epoll, op, fd, &event);
-        }
+        if (op == EPOLL_CTL_MOD && current == wanted)
+            return;
+        epoll_event event{};
+        event.events = wanted;
+        event.data.fd = fd;
+        epoll_ctl(m_epoll, op, fd, &event);
+        current = wanted;
     }
 
-    void pump(std::shared_ptr<Pair> pair)
+    void pump(std::shared_ptr<Pair> pair, int fd, unsigned events)
     {
-        const bool ok = pair->pump();
-        if (!ok || pair->done()) {
-            m_pairs.erase(pair->a);
-            m_pairs.erase(pair->b);
-            close(pair->a); // closing removes them from the epoll set
-            close(pair->b);
+        Splice &splice = pair->splice;
+        const bool ok = splice.pump(fd, events);
+        if (!ok || splice.done()) {
+            m_pairs.erase(splice.a);
+            m_pairs.erase(splice.b);
+            close(splice.a); // closing removes them from the epoll set
+            close(splice.b);
             return;
         }
-        watch(*pair, EPOLL_CTL_MOD);
+        watch(splice.a, pair->maskA, splice.eventsFor(splice.a), EPOLL_CTL_MOD);
+        watch(splice.b, pair->maskB, splice.eventsFor(splice.b), EPOLL_CTL_MOD);
     }
 
     std::vector<RelaySpec> m_specs;

@@ -13,9 +13,18 @@ constexpr int kPipeSize = 64 * 1024;
 
 bool Splice::pump()
 {
+    return pump(a, EPOLLIN | EPOLLOUT);
+}
+
+bool Splice::pump(int fd, unsigned events)
+{
     ab.attach(a, b);
     ba.attach(b, a);
-    if (!ab.pump(kPipeSize) || !ba.pump(kPipeSize))
+    constexpr unsigned Ended = EPOLLHUP | EPOLLERR | EPOLLRDHUP;
+    proxy::Flow &from = fd == a ? ab : ba; // reads fd
+    proxy::Flow &to = fd == a ? ba : ab;   // writes fd
+    if (((events & (EPOLLIN | Ended)) && !from.pump(kPipeSize)) ||
+        ((events & (EPOLLOUT | Ended)) && !to.pump(kPipeSize)))
         return false;
     ab.shutdownDestinationOnce();
     ba.shutdownDestinationOnce();

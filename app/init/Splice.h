@@ -22,6 +22,8 @@ struct Splice
 
     /** Moves what both directions can move now; false when a socket failed. */
     bool pump();
+    /** Moves what epoll @p events on @p fd (a or b) let move: reading from it, writing to it. */
+    bool pump(int fd, unsigned events);
     /** Both directions ended and drained. */
     bool done() const { return ab.finished() && ba.finished(); }
     /** The epoll events @p fd (a or b) waits for in the current state. */

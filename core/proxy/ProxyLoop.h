@@ -183,7 +183,8 @@ private:
     bool startInterception(Connection &c);
     void startHttpExchange(Connection &c);
     void readResponseHead(Connection &c);
-    void pumpFlows(Connection &c);
+    /** Relays what the events on the client and upstream sockets allow; all flows by default. */
+    void pumpFlows(Connection &c, std::uint32_t clientEvents = ~0u, std::uint32_t upstreamEvents = ~0u);
     void finishHttpExchange(Connection &c);
     void onTimeout(Connection &c);
     /** Whether @p c holds an upstream the Decider allowed (or is connecting to one). */

@@ -29,7 +29,7 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
         if (events & EPOLLERR)
             return close(c);
         c.deadline = m_now + m_limits.idleTimeout;
-        pumpFlows(c);
+        pumpFlows(c, events, 0);
         return;
     case Phase::Closing:
         if (c.draining && (events & (EPOLLIN | EPOLLHUP | EPOLLERR))) {

@@ -5,6 +5,8 @@
 
 #include "proxy/ClientHello.h"
 
+#include <sys/epoll.h>
+
 #include <algorithm>
 
 namespace paddock::proxy {
@@ -99,10 +101,16 @@ bool ProxyLoop::startInterception(Connection &c)
     return true;
 }
 
-void ProxyLoop::pumpFlows(Connection &c)
+void ProxyLoop::pumpFlows(Connection &c, std::uint32_t clientEvents, std::uint32_t upstreamEvents)
 {
+    // Only the flows the events concern are pumped: asking a socket that did not wake the loop
+    // would mostly cost a call that fails with EAGAIN. The sockets are watched level-triggered,
+    // so a flow left alone here is woken on its own when its socket is ready.
+    constexpr std::uint32_t Ended = EPOLLHUP | EPOLLERR | EPOLLRDHUP;
+    const bool upReady = (clientEvents & (EPOLLIN | Ended)) || (upstreamEvents & (EPOLLOUT | Ended));
+    const bool downReady = (upstreamEvents & (EPOLLIN | Ended)) || (clientEvents & (EPOLLOUT | Ended));
     const int pipeSize = m_limits.pipeSize;
-    if (!c.up.pump(pipeSize) || !c.down.pump(pipeSize))
+    if ((upReady && !c.up.pump(pipeSize)) || (downReady && !c.down.pump(pipeSize)))
         return close(c);
     if (c.phase == Phase::Tunnel) {
         c.up.shutdownDestinationOnce();

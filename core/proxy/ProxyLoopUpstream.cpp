@@ -222,7 +222,7 @@ void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
     }
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange) {
         c.deadline = m_now + m_limits.idleTimeout;
-        pumpFlows(c);
+        pumpFlows(c, 0, events);
         return;
     }
     if (events & (EPOLLERR | EPOLLHUP)) // the upstream left while the client is still being checked

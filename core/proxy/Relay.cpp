@@ -6,14 +6,36 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <vector>
 
 namespace paddock::proxy {
 namespace {
 
 constexpr std::size_t CopyChunk = 16 * 1024;
+constexpr int DefaultPipeSize = 64 * 1024;
+// What a flow that keeps its pipe full grows the pipe to: fewer, larger moves per wake-up.
+constexpr int BulkPipeSize = 1024 * 1024;
+// Grown pipes at once in this process. A user's pipe pages are bounded (fs.pipe-user-pages-soft):
+// past the bound every new pipe of that user, in any program, gets two pages only.
+constexpr int MaxGrownPipes = 8;
+std::atomic<int> grownPipes{0};
 // Rounds per wake-up: a busy flow yields so one tunnel cannot starve the others.
 constexpr int MaxRounds = 8;
+
+/**
+ * Empty pipes of the default size that flows of this thread gave back: a tunnel carrying one
+ * request and its answer would otherwise spend more calls making and closing its two pipes
+ * than moving its bytes.
+ */
+struct SparePipe
+{
+    UniqueFd out;
+    UniqueFd in;
+};
+constexpr std::size_t MaxSparePipes = 64;
+thread_local std::vector<SparePipe> sparePipes;
 
 bool wouldBlock()
 {
@@ -44,14 +66,20 @@ void Flow::queue(std::string_view bytes)
 
 void Flow::reset()
 {
+    if (m_pipeGrown)
+        --grownPipes;
+    // Nothing left in the pipe (every byte spliced in went out): the next flow may use it.
+    if (m_pipeOut && m_inPipe == 0 && !m_pipeGrown && m_pipeCapacity == std::size_t(DefaultPipeSize) &&
+        sparePipes.size() < MaxSparePipes)
+        sparePipes.push_back({std::move(m_pipeOut), std::move(m_pipeIn)});
     m_pipeOut.reset();
     m_pipeIn.reset();
     m_from = m_to = -1;
     std::string().swap(m_pending);
-    m_pendingSent = m_inPipe = 0;
+    m_pendingSent = m_inPipe = m_pipeCapacity = 0;
     m_remaining = std::numeric_limits<std::uint64_t>::max();
     m_bytes = 0;
-    m_sourceDone = m_paused = m_copyMode = m_shutDown = false;
+    m_sourceDone = m_paused = m_copyMode = m_shutDown = m_pipeGrown = m_triedGrowing = false;
 }
 
 void Flow::shutdownDestinationOnce()
@@ -82,18 +110,52 @@ bool Flow::ensurePipe(int pipeSize)
 {
     if (m_pipeOut)
         return true;
+    if ((pipeSize <= 0 || pipeSize == DefaultPipeSize) && !sparePipes.empty()) {
+        m_pipeOut = std::move(sparePipes.back().out);
+        m_pipeIn = std::move(sparePipes.back().in);
+        sparePipes.pop_back();
+        m_pipeCapacity = DefaultPipeSize;
+        return true;
+    }
     int ends[2] = {-1, -1};
     if (::pipe2(ends, O_NONBLOCK | O_CLOEXEC) != 0)
         return false;
     m_pipeOut.reset(ends[0]);
     m_pipeIn.reset(ends[1]);
-    if (pipeSize > 0 && pipeSize != 65536)
-        ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, pipeSize);
+    // F_SETPIPE_SZ answers the capacity it gave. A pipe left as made is taken to hold the default:
+    // were it smaller (its user is past the bound on pipe pages), reads would only be shorter.
+    const int capacity =
+        pipeSize > 0 && pipeSize != DefaultPipeSize ? ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, pipeSize) : -1;
+    m_pipeCapacity = std::size_t(capacity > 0 ? capacity : DefaultPipeSize);
     return true;
+}
+
+void Flow::growPipe(int maxPipeSize)
+{
+    // Only a flow that fills its pipe gets a larger one: a tunnel carrying requests and
+    // answers keeps the default. The kernel may refuse (a user's pipe pages are bounded); the
+    // pipe then stays as it is.
+    if (!m_pipeIn || m_pipeGrown || m_triedGrowing || m_pipeCapacity >= std::size_t(maxPipeSize))
+        return;
+    if (++grownPipes > MaxGrownPipes) {
+        --grownPipes; // tried again on a later fill, when another flow may have ended
+        return;
+    }
+    m_triedGrowing = true;
+    if (const int capacity = ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, maxPipeSize); capacity > 0) {
+        m_pipeGrown = true;
+        m_pipeCapacity = std::size_t(capacity);
+    } else {
+        --grownPipes;
+    }
 }
 
 bool Flow::pump(int pipeSize)
 {
+    // A read that returns much less than asked for has emptied the socket for now: the loops using
+    // a flow watch their sockets level-triggered, so they are woken again when more comes,
+    // and asking again here would only cost a call that fails with EAGAIN.
+    bool sourceMayHaveMore = true;
     for (int round = 0; round < MaxRounds; ++round) {
         if (!flushPending())
             return false;
@@ -108,28 +170,15 @@ bool Flow::pump(int pipeSize)
             if (m_inPipe > 0)
                 return true;
         }
-        if (m_sourceDone || m_paused || m_remaining == 0)
+        if (m_sourceDone || m_paused || m_remaining == 0 || !sourceMayHaveMore)
             return true;
-
-        const std::size_t want =
-            std::size_t(std::min<std::uint64_t>(m_remaining, std::uint64_t(std::max(pipeSize, 4096))));
-        if (m_copyMode) {
-            m_pending.resize(std::min(want, CopyChunk));
-            const ssize_t n = ::recv(m_from, m_pending.data(), m_pending.size(), 0);
-            if (n <= 0)
-                m_pending.clear();
-            if (n == 0)
-                m_sourceDone = true;
-            if (n <= 0)
-                return n == 0 || wouldBlock();
-            m_pending.resize(std::size_t(n));
-            m_bytes += std::uint64_t(n);
-            m_remaining -= std::uint64_t(n);
-            continue;
-        }
-        if (!ensurePipe(pipeSize))
+        if (!m_copyMode && !ensurePipe(pipeSize))
             return false;
-        const ssize_t n = ::splice(m_from, nullptr, m_pipeIn.get(), nullptr, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        const std::size_t room = m_copyMode ? CopyChunk : m_pipeCapacity;
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(m_remaining, room));
+        const ssize_t n =
+            m_copyMode ? readCopy(want)
+                       : ::splice(m_from, nullptr, m_pipeIn.get(), nullptr, want, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
         if (n == 0) {
             m_sourceDone = true;
             return true;
@@ -137,16 +186,30 @@ bool Flow::pump(int pipeSize)
         if (n < 0) {
             if (wouldBlock())
                 return true;
-            if (errno != EINVAL)
+            if (m_copyMode || errno != EINVAL)
                 return false;
             m_copyMode = true; // this socket type cannot splice
             continue;
         }
-        m_inPipe += std::size_t(n);
+        if (!m_copyMode)
+            m_inPipe += std::size_t(n);
         m_bytes += std::uint64_t(n);
         m_remaining -= std::uint64_t(n);
+        // A pipe's room is counted in pages, and the socket's data seldom fills them whole:
+        // a read of at least half of what was asked for is taken for a stream, not a message.
+        sourceMayHaveMore = std::size_t(n) >= want / 2;
+        if (sourceMayHaveMore && !m_copyMode && m_remaining > 0)
+            growPipe(std::max(pipeSize, BulkPipeSize));
     }
     return true;
+}
+
+ssize_t Flow::readCopy(std::size_t want)
+{
+    m_pending.resize(want);
+    const ssize_t n = ::recv(m_from, m_pending.data(), m_pending.size(), 0);
+    m_pending.resize(n > 0 ? std::size_t(n) : 0);
+    return n;
 }
 
 } // namespace paddock::proxy

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <sys/types.h>
+
 namespace paddock::proxy {
 
 /**
@@ -15,8 +17,14 @@ namespace paddock::proxy {
  *
  * Bytes already read by the proxy (a request head, a peeked ClientHello) go first from
  * @ref pending; after that the kernel moves them with splice(2) through a pipe that is
- * created on first use, so an idle tunnel holds no user-space buffer. When splice cannot be
+ * created on first use (or an empty one that another flow of the thread gave back), so an idle
+ * tunnel holds no user-space buffer. A flow that keeps its pipe
+ * full (a download) gets a larger pipe, so that each wake-up moves more; a few flows of a
+ * process at a time, since a user's pipe pages are bounded. When splice cannot be
  * used on a pair of sockets, the flow falls back to read/write through @ref pending.
+ *
+ * The caller watches the sockets level-triggered: a read that returns less than it asked for
+ * ends the pump, and the caller is woken again when more bytes come.
  */
 class Flow
 {
@@ -28,7 +36,10 @@ public:
 
     /** Sets the sockets; the flow does not own them. */
     void attach(int from, int to);
-    /** Moves as many bytes as the sockets accept now. False on an error that ends the connection. */
+    /**
+     * Moves as many bytes as the sockets accept now, through a pipe of @p pipeSize bytes at
+     * first. False on an error that ends the connection.
+     */
     bool pump(int pipeSize);
 
     /** The flow wants to know when @ref from is readable. */
@@ -56,6 +67,9 @@ public:
 private:
     bool flushPending();
     bool ensurePipe(int pipeSize);
+    void growPipe(int maxPipeSize);
+    /** recv() into @ref m_pending, for sockets that cannot splice. */
+    ssize_t readCopy(std::size_t want);
 
     int m_from = -1;
     int m_to = -1;
@@ -64,12 +78,15 @@ private:
     UniqueFd m_pipeOut; ///< the pipe's read end, towards @ref m_to
     UniqueFd m_pipeIn;  ///< the pipe's write end, from @ref m_from
     std::size_t m_inPipe = 0;
+    std::size_t m_pipeCapacity = 0;
     std::uint64_t m_remaining = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t m_bytes = 0;
     bool m_sourceDone = false;
     bool m_paused = false;
     bool m_copyMode = false;
     bool m_shutDown = false;
+    bool m_triedGrowing = false; ///< the kernel was asked once (it may refuse)
+    bool m_pipeGrown = false;    ///< the pipe is larger than it was made; counted until reset
 };
 
 } // namespace paddock::proxy

@@ -170,7 +170,17 @@ for kit in bench-inject bench-tunnel; do
     "$PADDOCK" run --detach --approve-credentials --kit "$WORK/kits/$kit" --name "$kit" "$WORK/workspace" \
         -- 'sleep 86400' >"$WORK/$kit.out" 2>&1 || { cat "$WORK/$kit.out" >&2; exit 1; }
 done
-PADDOCKD_PID=$(pgrep -u "$(id -u)" -n -x paddockd || true)
+# This run's daemon (others may run under the same user): the one using this run's folders.
+PADDOCKD_PID=$(for pid in $(pgrep -u "$(id -u)" -x paddockd); do
+    grep -qaz "^XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR\$" "/proc/$pid/environ" 2>/dev/null && echo "$pid"; done | tail -n1 || true)
+# curl reads its CA file for every connection it opens. The sandbox's bundle holds the system's
+# authorities too (about 40 ms of curl's CPU each time), the host's contenders one certificate:
+# inside, curl gets the one authority it needs as well, Paddock's or the upstream's.
+cp "$CERTS/upstream-ca.pem" "$WORK/workspace/upstream-ca.pem"
+cp "$XDG_CONFIG_HOME/paddock/ca.pem" "$WORK/workspace/paddock-ca.pem"
+chmod 644 "$WORK/workspace/upstream-ca.pem" "$WORK/workspace/paddock-ca.pem"
+IN_INJECT="--cacert $WORK/workspace/paddock-ca.pem"
+IN_TUNNEL="--cacert $WORK/workspace/upstream-ca.pem"
 
 # ---- mitmproxy and squid on loopback -------------------------------------------------------
 MITM_PORT=$(free_port)
@@ -218,7 +228,11 @@ declare -A RATES SPEEDS DETAIL CPU
 # CPU time (clock ticks) of the daemon and of the sandboxes' paddock-init (whose relay thread
 # joins 127.0.0.1:3128 inside to the proxy socket): each one's share of a contender's run.
 HZ=$(getconf CLK_TCK)
-INIT_PIDS=$(for dir in /proc/[0-9]*; do grep -qa -- --relay "$dir/cmdline" 2>/dev/null && echo "${dir#/proc/}"; done | tr '\n' ' ' || true)
+# This run's sandboxes (their inits are not the daemon's children): those mounting this run's folder.
+INIT_PIDS=$(for dir in /proc/[0-9]*; do
+    grep -qa -- --relay "$dir/cmdline" 2>/dev/null && grep -qF "$WORK" "$dir/mountinfo" 2>/dev/null && echo "${dir#/proc/}"
+done | tr '\n' ' ' || true)
+echo "== CPU counted for the daemon ($PADDOCKD_PID) and $(wc -w <<<"$INIT_PIDS") sandbox relays ($INIT_PIDS)"
 ticks() { # PID...: user and system time, summed
     for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || true; done | awk '{t += $1} END {print t + 0}'
 }
@@ -270,17 +284,17 @@ print_profile() {
 
 run_round() {
     local out
-    measured inject-par-paddock eval 'out=$(in_sandbox bench-inject "$(gets "$PARALLEL" "$INJECT_URL")")'
+    measured inject-par-paddock eval 'out=$(in_sandbox bench-inject "$(gets "$PARALLEL $IN_INJECT" "$INJECT_URL")")'
     record inject-par-paddock "$out"
     record inject-par-mitm "$(on_host "$(gets "$PARALLEL $MITM" "$LOCAL_URL")")"
     record par-direct "$(on_host "$(gets "$PARALLEL $DIRECT" "$LOCAL_URL")")"
     profile start
-    measured inject-seq-paddock eval 'out=$(in_sandbox bench-inject "$(gets "" "$INJECT_URL")")'
+    measured inject-seq-paddock eval 'out=$(in_sandbox bench-inject "$(gets "$IN_INJECT" "$INJECT_URL")")'
     profile stop
     record inject-seq-paddock "$out"
     record inject-seq-mitm "$(on_host "$(gets "$MITM" "$LOCAL_URL")")"
     record seq-direct "$(on_host "$(gets "$DIRECT" "$LOCAL_URL")")"
-    measured tunnel-par-paddock eval 'out=$(in_sandbox bench-tunnel "$(gets "$PARALLEL" "$TUNNEL_URL")")'
+    measured tunnel-par-paddock eval 'out=$(in_sandbox bench-tunnel "$(gets "$PARALLEL $IN_TUNNEL" "$TUNNEL_URL")")'
     record tunnel-par-paddock "$out"
     record tunnel-par-squid "$(on_host "$(gets "$PARALLEL $SQUID" "$LOCAL_URL")")"
     measured big-paddock eval 'out=$(in_sandbox bench-tunnel "$(big "-p" "http://tunnel.bench.test:$HTTP_PORT/big")")'
