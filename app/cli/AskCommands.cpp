@@ -56,28 +56,15 @@ const QStringList kAskHeader{QStringLiteral("ID"), QStringLiteral("SANDBOX"), QS
 
 int runAskMode(const Invocation &call)
 {
-    const QString name = call.positional.at(0);
-    const QString state = call.positional.at(1);
-    if (state != QLatin1String("on") && state != QLatin1String("off"))
-        return usageError(call.commandPath, QStringLiteral("expected on or off, not '%1'").arg(state));
-    int code = ExitOk;
-    const std::optional<QJsonObject> result =
-        callDaemon(call, QStringLiteral("sandbox.ask"),
-                   {{QStringLiteral("name"), name}, {QStringLiteral("enabled"), state == QLatin1String("on")}}, &code,
-                   kPolicyCallTimeoutMs);
-    if (!result)
-        return code;
-    if (call.parser.isSet(kJson)) {
-        out() << QJsonDocument(result->value(QLatin1String("sandbox")).toObject()).toJson(QJsonDocument::Indented);
-        return ExitOk;
-    }
-    if (state == QLatin1String("on"))
-        out() << "Ask mode is on for " << name
-              << ": a connection no rule covers now waits for an answer (in the window, or\n"
-                 "'paddock policy ask' and 'paddock policy answer ID allow|deny').\n";
-    else
-        out() << "Ask mode is off for " << name << ": what no rule allows is refused at once again.\n";
-    return ExitOk;
+    return switchSandboxMode(
+        call, QStringLiteral("sandbox.ask"), kPolicyCallTimeoutMs, [](const QString &name, bool on) {
+            if (on)
+                out() << "Ask mode is on for " << name
+                      << ": a connection no rule covers now waits for an answer (in the window, or\n"
+                         "'paddock policy ask' and 'paddock policy answer ID allow|deny').\n";
+            else
+                out() << "Ask mode is off for " << name << ": what no rule allows is refused at once again.\n";
+        });
 }
 
 /** Prints each ASK that appears until interrupted: a line, or its JSON with --json. */

@@ -5,6 +5,7 @@
 #include "api/DaemonLauncher.h"
 #include "common/Paths.h"
 
+#include <QJsonDocument>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -99,6 +100,26 @@ std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &met
         return std::nullopt;
     }
     return reply.result();
+}
+
+int switchSandboxMode(const Invocation &call, const QString &method, int timeoutMs,
+                      const std::function<void(const QString &name, bool on)> &describe)
+{
+    const QString name = call.positional.at(0);
+    const QString state = call.positional.at(1);
+    if (state != QLatin1String("on") && state != QLatin1String("off"))
+        return usageError(call.commandPath, QStringLiteral("expected on or off, not '%1'").arg(state));
+    const bool on = state == QLatin1String("on");
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, method, {{QStringLiteral("name"), name}, {QStringLiteral("enabled"), on}}, &code, timeoutMs);
+    if (!result)
+        return code;
+    if (call.parser.isSet(QStringLiteral("json")))
+        out() << QJsonDocument(result->value(QLatin1String("sandbox")).toObject()).toJson(QJsonDocument::Indented);
+    else
+        describe(name, on);
+    return ExitOk;
 }
 
 } // namespace paddock::cli

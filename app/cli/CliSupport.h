@@ -58,4 +58,11 @@ api::Reply daemonReply(const QString &method, const QJsonObject &params, int tim
 std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &method, const QJsonObject &params,
                                       int *code, int timeoutMs);
 
+/**
+ * `COMMAND NAME on|off` for a mode of a sandbox: calls @p method {name, enabled} and prints the
+ * sandbox's INFO with --json, else what @p describe says of (name, on). Returns the exit code.
+ */
+int switchSandboxMode(const Invocation &call, const QString &method, int timeoutMs,
+                      const std::function<void(const QString &name, bool on)> &describe);
+
 } // namespace paddock::cli

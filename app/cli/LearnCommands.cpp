@@ -21,29 +21,16 @@ constexpr int kLearnCallTimeoutMs = 60000;
 
 int runLearn(const Invocation &call)
 {
-    const QString name = call.positional.at(0);
-    const QString state = call.positional.at(1);
-    if (state != QLatin1String("on") && state != QLatin1String("off"))
-        return usageError(call.commandPath, QStringLiteral("expected on or off, not '%1'").arg(state));
-    int code = ExitOk;
-    const std::optional<QJsonObject> result =
-        callDaemon(call, QStringLiteral("sandbox.learning"),
-                   {{QStringLiteral("name"), name}, {QStringLiteral("enabled"), state == QLatin1String("on")}}, &code,
-                   kLearnCallTimeoutMs);
-    if (!result)
-        return code;
-    if (call.parser.isSet(QStringLiteral("json"))) {
-        out() << QJsonDocument(result->value(QLatin1String("sandbox")).toObject()).toJson(QJsonDocument::Indented);
-        return ExitOk;
-    }
-    if (state == QLatin1String("on"))
-        out() << "Learning mode is on for " << name
-              << ": connections no rule allows pass and are recorded.\n"
-                 "See what it learned with 'paddock policy propose "
-              << name << "', and turn it off with 'paddock learn " << name << " off'.\n";
-    else
-        out() << "Learning mode is off for " << name << ": the policy decides alone again.\n";
-    return ExitOk;
+    return switchSandboxMode(
+        call, QStringLiteral("sandbox.learning"), kLearnCallTimeoutMs, [](const QString &name, bool on) {
+            if (on)
+                out() << "Learning mode is on for " << name
+                      << ": connections no rule allows pass and are recorded.\n"
+                         "See what it learned with 'paddock policy propose "
+                      << name << "', and turn it off with 'paddock learn " << name << " off'.\n";
+            else
+                out() << "Learning mode is off for " << name << ": the policy decides alone again.\n";
+        });
 }
 
 void printProposal(const QJsonObject &proposal)

@@ -120,6 +120,25 @@ bool SandboxFixture::mapNames()
            store.setResolveOverride(u"other.test", loopback).ok;
 }
 
+Finished SandboxFixture::mapToUpstream(const QStringList &hosts)
+{
+    Finished done;
+    done.exitCode = 0;
+    for (const QString &host : hosts) {
+        const Finished set = paddock({QStringLiteral("policy"), QStringLiteral("resolve"), QStringLiteral("set"), host,
+                                      QStringLiteral("127.0.0.1")});
+        if (set.exitCode != 0)
+            return set;
+    }
+    return done;
+}
+
+Finished SandboxFixture::runDetached(const QString &name)
+{
+    return paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), kitDir(),
+                    QStringLiteral("--name"), name, workspace(), QStringLiteral("--"), QStringLiteral("sleep 600")});
+}
+
 QHash<QString, QJsonObject> sandboxesByName(const QString &lsJson)
 {
     QHash<QString, QJsonObject> result;

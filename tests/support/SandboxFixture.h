@@ -78,6 +78,11 @@ public:
      * name, as a user's first sandbox does.
      */
     Finished makeAuthority() { return paddock({QStringLiteral("ca"), QStringLiteral("show")}); }
+    /** `paddock policy resolve set HOST 127.0.0.1` for each of @p hosts: names that lead to the upstream.
+     *  The first that failed, or a success. */
+    Finished mapToUpstream(const QStringList &hosts);
+    /** `paddock run --detach` of the probe kit as @p name, running `sleep 600`: a sandbox that stays. */
+    Finished runDetached(const QString &name);
 
     /** A fixture set up, with its local certificate authority made; null (and @p why) when either failed. */
     static std::unique_ptr<SandboxFixture> startWithAuthority(QString *why);

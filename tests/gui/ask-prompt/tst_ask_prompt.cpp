@@ -136,9 +136,7 @@ void TestAskPrompt::initTestCase()
     WarningRecorder::install();
     m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    QTest::keyClick(m_window, Qt::Key_3, Qt::ControlModifier);
-    QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("page_network"))));
-    QTRY_VERIFY_WITH_TIMEOUT(!isShown(findItem(m_window, QStringLiteral("networkNotConnected"))), 15000);
+    QVERIFY(openNetworkPage(m_window));
     QVERIFY(asks());
     QVERIFY(!promptOpen());
 }

@@ -65,9 +65,7 @@ void TestNetworkEndToEnd::initTestCase()
     WarningRecorder::install();
     m_window = showMainWindow(this, &m_engine);
     QVERIFY(m_window);
-    QTest::keyClick(m_window, Qt::Key_3, Qt::ControlModifier);
-    QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("page_network"))));
-    QTRY_VERIFY_WITH_TIMEOUT(!isShown(findItem(m_window, QStringLiteral("networkNotConnected"))), 15000);
+    QVERIFY(openNetworkPage(m_window));
     QVERIFY(denials());
     QTRY_VERIFY(!denials()->loading());
     QCOMPARE(denials()->rowCount(), 0);

@@ -203,6 +203,15 @@ inline QQuickWindow *showMainWindow(QObject *parent, QQmlApplicationEngine **eng
     return QTest::qWaitForWindowActive(window) ? window : nullptr;
 }
 
+/** Goes to the Network page (Ctrl+3) and waits until it talks to the daemon; false when it never does. */
+inline bool openNetworkPage(QQuickWindow *window)
+{
+    QTest::keyClick(window, Qt::Key_3, Qt::ControlModifier);
+    return QTest::qWaitFor([window] { return isShown(findItem(window, QStringLiteral("page_network"))); }, 5000) &&
+           QTest::qWaitFor([window] { return !isShown(findItem(window, QStringLiteral("networkNotConnected"))); },
+                           15000);
+}
+
 /**
  * The warnings recorded since the last call, as the message of a failed test, and forgets
  * them; empty when there were none. Any warning from QML (a failed binding, an unknown

@@ -113,22 +113,17 @@ private slots:
     {
         m_fixture = std::make_unique<SandboxFixture>();
         QVERIFY2(m_fixture->setUp(), "the fixture could not start");
-        const Finished authority = m_fixture->paddock({QStringLiteral("ca"), QStringLiteral("show")});
+        const Finished authority = m_fixture->makeAuthority();
         QVERIFY2(authority.exitCode == 0, qPrintable(authority.err));
-        for (const char *host : {"once.test", "kept.test", "never.test", "slow.test", "many.test", "gone.test",
-                                 "denied.test", "later.test", "tunnel.test", "socks.test"}) {
-            const Finished set =
-                m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("resolve"), QStringLiteral("set"),
-                                    QLatin1String(host), QStringLiteral("127.0.0.1")});
-            QVERIFY2(set.exitCode == 0, qPrintable(set.err));
-        }
+        const Finished mapped = m_fixture->mapToUpstream(
+            QStringLiteral("once.test kept.test never.test slow.test many.test gone.test denied.test later.test "
+                           "tunnel.test socks.test")
+                .split(QLatin1Char(' ')));
+        QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
         const Finished deny = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("deny"),
                                                   QStringLiteral("network"), QStringLiteral("denied.test:") + port()});
         QVERIFY2(deny.exitCode == 0, qPrintable(deny.err));
-        const Finished run =
-            m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
-                                m_fixture->kitDir(), QStringLiteral("--name"), QLatin1String(kName),
-                                m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("sleep 600")});
+        const Finished run = m_fixture->runDetached(QLatin1String(kName));
         QVERIFY2(run.exitCode == 0, qPrintable(run.err + m_fixture->daemonLog()));
         QFile policy(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
         QVERIFY(policy.open(QIODevice::ReadOnly));

@@ -46,19 +46,14 @@ private slots:
         m_fixture = SandboxFixture::startWithAuthority(&why);
         QVERIFY2(m_fixture, qPrintable(why));
         // The test's names lead to the local upstream through trusted overrides.
-        for (const char *host : {"api.tools.test", "cdn.tools.test", "new.tools.test", "solo.test", "evil.test"}) {
-            const Finished set =
-                m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("resolve"), QStringLiteral("set"),
-                                    QLatin1String(host), QStringLiteral("127.0.0.1")});
-            QVERIFY2(set.exitCode == 0, qPrintable(set.err));
-        }
+        const Finished mapped = m_fixture->mapToUpstream(
+            {QStringLiteral("api.tools.test"), QStringLiteral("cdn.tools.test"), QStringLiteral("new.tools.test"),
+             QStringLiteral("solo.test"), QStringLiteral("evil.test")});
+        QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
         const Finished deny = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("deny"),
                                                   QStringLiteral("network"), QStringLiteral("evil.test:") + port()});
         QVERIFY2(deny.exitCode == 0, qPrintable(deny.err));
-        const Finished run =
-            m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
-                                m_fixture->kitDir(), QStringLiteral("--name"), QLatin1String(kName),
-                                m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("sleep 600")});
+        const Finished run = m_fixture->runDetached(QLatin1String(kName));
         QVERIFY2(run.exitCode == 0, qPrintable(run.err + m_fixture->daemonLog()));
     }
 
