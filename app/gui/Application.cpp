@@ -83,6 +83,11 @@ bool installTranslations(QCoreApplication &app, const QLocale &locale)
     removeTranslator(app, kQtTranslator);
     const bool found =
         addTranslator(app, kPaddockTranslator, locale, QStringLiteral("paddock"), QStringLiteral(":/i18n"));
+    // No translation for the locale (or the C locale of a bare session): English, whose file
+    // holds the plural forms ("1 connection", "2 connections") the source strings only hint at.
+    if (!found)
+        addTranslator(app, kPaddockTranslator, QLocale(QLocale::English), QStringLiteral("paddock"),
+                      QStringLiteral(":/i18n"));
     // Qt's own strings (context menus of text fields) when the distribution ships them.
     addTranslator(app, kQtTranslator, locale, QStringLiteral("qtbase"),
                   QLibraryInfo::path(QLibraryInfo::TranslationsPath));

@@ -27,7 +27,8 @@ void setUpApplication(QGuiApplication &app);
 /**
  * Replaces the interface translation with the one for @p locale (its uiLanguages(), so
  * `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` decide for the system locale). English is
- * the source language. Returns true when a Paddock translation was found.
+ * the source language, and its translation (plural forms) is used when the locale has none.
+ * Returns true when a Paddock translation for @p locale was found.
  */
 bool installTranslations(QCoreApplication &app, const QLocale &locale = QLocale());
 

@@ -85,6 +85,10 @@ void TestGuiTranslation::unknownLocaleFallsBackToEnglish()
     m_engine->retranslate();
     QCOMPARE(text(QStringLiteral("nav_network")), QStringLiteral("Network"));
     QCOMPARE(pageTitle(QStringLiteral("classroom")), QStringLiteral("Classroom"));
+    // English's plural forms, not the source's "(s)": also in a bare session's C locale.
+    QCOMPARE(QCoreApplication::translate("AskPrompt", "%n connection(s)", "", 2), QStringLiteral("2 connections"));
+    QVERIFY(!gui::installTranslations(*qApp, QLocale::c()));
+    QCOMPARE(QCoreApplication::translate("AskPrompt", "%n connection(s)", "", 1), QStringLiteral("1 connection"));
 }
 
 QTEST_MAIN(TestGuiTranslation)
