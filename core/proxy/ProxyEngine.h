@@ -40,7 +40,8 @@ class ProxyLoop;
  *   never reuses an upstream. Request bodies need a Content-Length (chunked uploads get 411).
  * - A connection the Decider answers with Verdict::ask is held, unread and unresolved, until
  *   answer(), a rule change that decides it (recheck()), its client leaving, or
- *   ProxyLimits::askTimeout (then 403). Held and HoldEnded events bracket the wait.
+ *   ProxyLimits::askTimeout (then 403). Held and HoldEnded events bracket the wait. A sandbox
+ *   has at most ProxyLimits::maxHeldPerEndpoint connections waiting; beyond, 503 at once.
  * - A tunnel to an inject domain of the endpoint's credentials (setInterception()) is not
  *   spliced: its TLS is terminated to add the credential, on a thread of its own
  *   (TlsInterception.h). Every other tunnel stays end to end.

@@ -33,6 +33,7 @@ struct Endpoint
     QString unixPath; ///< empty for TCP
     int clients = 0;
     int tunnels = 0;
+    int held = 0; ///< connections in Phase::Held
     /** Inject domains whose tunnels are intercepted (TLS terminated); null: none. */
     std::shared_ptr<const Interception> interception;
 };

@@ -30,6 +30,13 @@ void ProxyLoop::answer(std::vector<quint64> connections, HoldAnswer answer)
 void ProxyLoop::hold(Connection &c, const Verdict &verdict)
 {
     Q_ASSERT(isLoopThread());
+    // A sandbox cannot bury the person under questions, nor hold descriptors without end.
+    if (c.endpoint->held >= m_limits.maxHeldPerEndpoint)
+        return refuse(c,
+                      Refusal::limit(503, QStringLiteral("sandbox %1 already has %2 connections waiting for an answer")
+                                              .arg(c.endpoint->identity.sandbox)
+                                              .arg(m_limits.maxHeldPerEndpoint)));
+    ++c.endpoint->held;
     c.phase = Phase::Held;
     c.held = verdict;
     const std::chrono::milliseconds wait = verdict.askFor.count() > 0 ? verdict.askFor : m_limits.askTimeout;
@@ -46,6 +53,7 @@ void ProxyLoop::endHold(Connection &c)
     if (!c.holdReported)
         return;
     c.holdReported = false;
+    --c.endpoint->held;
     emitEvent(c, Kind::HoldEnded, c.held.rule, {});
 }
 
@@ -66,7 +74,8 @@ void ProxyLoop::holdExpired(Connection &c)
         c.answeredAllow = true;
         return resumeHeld(c, c.held.rule + QStringLiteral(" (unanswered: allowed)"));
     }
-    const qint64 seconds = (c.held.askFor.count() > 0 ? c.held.askFor : m_limits.askTimeout).count() / 1000;
+    const std::chrono::milliseconds wait = c.held.askFor.count() > 0 ? c.held.askFor : m_limits.askTimeout;
+    const qint64 seconds = (wait.count() + 999) / 1000; // a wait under a second still reads "1 s"
     refuse(c, Refusal::policy(Verdict{false, c.held.rule,
                                       QStringLiteral("nobody answered within %1 s; %2").arg(seconds).arg(c.held.reason),
                                       c.held.fix}));

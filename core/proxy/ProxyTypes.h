@@ -125,7 +125,8 @@ struct ProxyLimits
     std::chrono::milliseconds askTimeout{30'000};     ///< a held connection (Verdict::ask) waits this long, then 403
     int maxTunnelsPerEndpoint = 2048;                 ///< upstream connections at once; beyond, 503
     int maxClientsPerEndpoint = 4096;                 ///< client connections at once; beyond, closed at accept
-    int pipeSize = 64 * 1024; ///< starting splice pipe capacity per direction (a bulk flow grows it)
+    int maxHeldPerEndpoint = 256; ///< connections waiting for an answer (Verdict::ask) at once; beyond, 503
+    int pipeSize = 64 * 1024;     ///< starting splice pipe capacity per direction (a bulk flow grows it)
     int resolverThreads = 8;
     int lookupsPerEndpoint = 2;                ///< name lookups of one sandbox running at once
     std::size_t queuedLookupsPerEndpoint = 64; ///< waiting beyond those; more get 503

@@ -37,6 +37,12 @@ public:
         const std::lock_guard lock(m_mutex);
         m_allowed.erase(host);
     }
+    /** @p host, while not allowed, is asked about (Verdict::ask) rather than refused. */
+    void ask(const QString &host)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_asked.insert(host);
+    }
     std::vector<ConnectionQuery> queries() const
     {
         const std::lock_guard lock(m_mutex);
@@ -49,15 +55,21 @@ public:
             m_queries.push_back(query);
             if (m_allowed.count(query.host))
                 return Verdict{true, QStringLiteral("allow %1").arg(query.host), {}, {}};
-            return Verdict{
+            Verdict verdict{
                 false, QStringLiteral("default deny"), QStringLiteral("%1 is not in the allowlist").arg(query.host),
                 QStringLiteral("paddock policy allow network %1 --sandbox %2").arg(query.host, query.sandbox)};
+            if (m_asked.count(query.host)) {
+                verdict.ask = true;
+                verdict.rule = QStringLiteral("ask");
+            }
+            return verdict;
         };
     }
 
 private:
     mutable std::mutex m_mutex;
     std::set<QString> m_allowed;
+    std::set<QString> m_asked;
     std::vector<ConnectionQuery> m_queries;
 };
 
