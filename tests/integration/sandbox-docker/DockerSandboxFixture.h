@@ -77,6 +77,10 @@ public:
         runtime::docker::BuildOptions options;
         options.contextDir = context.path();
         options.tag = m_image;
+        // An image of its own, not only a name: tests share the engine, and the same build
+        // context would otherwise give every test the same image id, which another test's
+        // running sandbox then "uses" (the image list matches by id).
+        options.labels.insert(QStringLiteral("paddock-test.fixture"), m_image);
         const runtime::docker::Result<QString> built = m_client.buildImage(options);
         if (!built)
             return QStringLiteral("the busybox image did not build: ") + built.errorMessage();
