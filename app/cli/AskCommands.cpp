@@ -47,12 +47,17 @@ QString secondsLeft(const QJsonObject &ask)
 
 QStringList askRow(const QJsonObject &ask)
 {
-    return {ask.value(QLatin1String("id")).toString(), ask.value(QLatin1String("sandbox")).toString(), target(ask),
-            QString::number(ask.value(QLatin1String("waiting")).toInt()), secondsLeft(ask)};
+    const QString program = ask.value(QLatin1String("program")).toString();
+    return {ask.value(QLatin1String("id")).toString(),
+            ask.value(QLatin1String("sandbox")).toString(),
+            target(ask),
+            program.isEmpty() ? QStringLiteral("-") : program,
+            QString::number(ask.value(QLatin1String("waiting")).toInt()),
+            secondsLeft(ask)};
 }
 
-const QStringList kAskHeader{QStringLiteral("ID"), QStringLiteral("SANDBOX"), QStringLiteral("DESTINATION"),
-                             QStringLiteral("WAITING"), QStringLiteral("TIME LEFT")};
+const QStringList kAskHeader{QStringLiteral("ID"),      QStringLiteral("SANDBOX"), QStringLiteral("DESTINATION"),
+                             QStringLiteral("PROGRAM"), QStringLiteral("WAITING"), QStringLiteral("TIME LEFT")};
 
 int runAskMode(const Invocation &call)
 {

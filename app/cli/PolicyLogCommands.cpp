@@ -136,6 +136,8 @@ QJsonObject blockedJson(const events::BlockedEntry &entry)
                        {QStringLiteral("protocol"), entry.protocol},
                        {QStringLiteral("rule"), entry.rule},
                        {QStringLiteral("reason"), entry.reason},
+                       {QStringLiteral("program"), entry.program},
+                       {QStringLiteral("command"), entry.command},
                        {QStringLiteral("count"), entry.count},
                        {QStringLiteral("firstSeen"), events::formatEventTime(entry.firstSeen)},
                        {QStringLiteral("lastSeen"), events::formatEventTime(entry.lastSeen)}};
@@ -166,12 +168,13 @@ void printBlocked(const char *title, const QList<events::BlockedEntry> &entries)
     for (const events::BlockedEntry &e : entries)
         rows << QStringList{e.sandbox.isEmpty() ? QStringLiteral("-") : e.sandbox,
                             hostPort(e.host, e.port),
+                            e.program.isEmpty() ? QStringLiteral("-") : e.program,
                             e.rule,
                             QString::number(e.count),
                             timeText(e.lastSeen),
                             e.reason};
-    printTable({QStringLiteral("SANDBOX"), QStringLiteral("HOST"), QStringLiteral("RULE"), QStringLiteral("COUNT"),
-                QStringLiteral("LAST SEEN"), QStringLiteral("REASON")},
+    printTable({QStringLiteral("SANDBOX"), QStringLiteral("HOST"), QStringLiteral("PROGRAM"), QStringLiteral("RULE"),
+                QStringLiteral("COUNT"), QStringLiteral("LAST SEEN"), QStringLiteral("REASON")},
                rows);
 }
 
@@ -215,7 +218,8 @@ int followLog(events::EventStore &store, const QString &sandbox, bool json)
             else
                 out() << timeText(event.time) << "  " << (event.sandbox.isEmpty() ? QStringLiteral("-") : event.sandbox)
                       << "  " << events::outcomeToken(event.outcome) << "  " << hostPort(event.host, event.port) << "  "
-                      << event.rule << "  " << event.reason << '\n';
+                      << (event.program.isEmpty() ? QStringLiteral("-") : event.program) << "  " << event.rule << "  "
+                      << event.reason << '\n';
             if (event.time > newest) {
                 newest = event.time;
                 printedAtNewest.clear();
@@ -330,7 +334,8 @@ Command logCommand()
 {
     Command log = leaf(QStringLiteral("log"), QStringLiteral("Show what was refused and allowed."),
                        QStringLiteral("Prints the Blocked section (refusals grouped by sandbox, host, port and rule,\n"
-                                      "with the reason, the count and when last seen), the Allowed section, and\n"
+                                      "with the program inside that asked last, the reason, the count and when\n"
+                                      "last seen), the Allowed section, and\n"
                                       "connections that were allowed but could not reach their destination.\n"
                                       "With --follow, prints each refusal as it happens until interrupted."),
                        runLog);

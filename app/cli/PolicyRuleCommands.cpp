@@ -69,7 +69,8 @@ void printRules(const QList<policy::Rule> &rules)
         rows << QStringList{rule.id,
                             rule.scope.toString(),
                             policy::verdictName(rule.verdict),
-                            rule.pattern.toString(),
+                            rule.program.isEmpty() ? rule.pattern.toString()
+                                                   : rule.pattern.toString() + QStringLiteral(" for ") + rule.program,
                             policy::originName(rule.origin),
                             timeText(rule.created)};
     printTable({QStringLiteral("ID"), QStringLiteral("SCOPE"), QStringLiteral("DECISION"), QStringLiteral("PATTERN"),
@@ -181,6 +182,9 @@ int addRules(const Invocation &call, policy::Verdict verdict)
         if (!parsed)
             return usageError(call.commandPath, QStringLiteral("invalid pattern '%1': %2").arg(resource, parsed.error));
     }
+    const QString program = call.parser.value(QStringLiteral("program"));
+    if (QString why; call.parser.isSet(QStringLiteral("program")) && !policy::isValidProgramCondition(program, &why))
+        return usageError(call.commandPath, QStringLiteral("invalid --program: %1").arg(why));
     policy::PolicyStore store;
     if (const std::optional<int> stopped = loadStore(store))
         return *stopped;
@@ -188,14 +192,15 @@ int addRules(const Invocation &call, policy::Verdict verdict)
     const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
     for (const QString &resource : std::as_const(resources)) {
         const QList<policy::Rule> before = store.policy().rules;
-        const policy::StoreResult result = store.addRule(scope, verdict, resource);
+        const policy::StoreResult result = store.addRule(scope, verdict, resource, policy::Origin::User, program);
         if (!result.ok)
             return failure(result.error);
         const bool existed = std::any_of(before.cbegin(), before.cend(),
                                          [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
         out() << (existed ? QStringLiteral("Already %1: ").arg(verb)
                           : verb.at(0).toUpper() + verb.mid(1) + QStringLiteral(": "))
-              << result.rule->pattern.toString() << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
+              << result.rule->pattern.toString() << (program.isEmpty() ? QString() : QStringLiteral(" for ") + program)
+              << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
     }
     return ExitOk;
 }
@@ -242,8 +247,11 @@ int allowThroughDaemon(const Invocation &call)
 int runAllow(const Invocation &call)
 {
     if (call.parser.isSet(QStringLiteral("where")) || call.parser.isSet(QStringLiteral("what")) ||
-        call.parser.isSet(QStringLiteral("port")))
+        call.parser.isSet(QStringLiteral("port"))) {
+        if (call.parser.isSet(QStringLiteral("program")))
+            return usageError(call.commandPath, QStringLiteral("--program goes with a pattern, not with --where"));
         return allowThroughDaemon(call);
+    }
     return addRules(call, policy::Verdict::Allow);
 }
 int runDeny(const Invocation &call)
@@ -417,6 +425,15 @@ Command lsCommand()
     return ls;
 }
 
+QCommandLineOption programOption(const QString &what)
+{
+    return QCommandLineOption(
+        QStringLiteral("program"),
+        what + QStringLiteral(": a file name (pip, curl) or an absolute path (/usr/bin/git). An interpreter's\n"
+                              "script counts as the program: python3 /usr/bin/pip is pip."),
+        QStringLiteral("PROGRAM"));
+}
+
 Command allowCommand()
 {
     Command allow =
@@ -445,7 +462,8 @@ Command allowCommand()
         QCommandLineOption(QStringLiteral("what"), QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
                            QStringLiteral("CHOICE")),
         QCommandLineOption(QStringLiteral("port"), QStringLiteral("The port HOST was refused on (default 443)."),
-                           QStringLiteral("PORT"))};
+                           QStringLiteral("PORT")),
+        programOption(QStringLiteral("Allow only connections this program opens"))};
     return allow;
 }
 
@@ -461,7 +479,9 @@ Command denyCommand()
     deny.options = {sandboxOption(QStringLiteral("Deny for this sandbox only.")),
                     QCommandLineOption(QStringLiteral("scope"),
                                        QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
-                                       QStringLiteral("SCOPE"))};
+                                       QStringLiteral("SCOPE")),
+                    programOption(QStringLiteral("Deny only connections this program opens (and those whose "
+                                                 "program is not known)"))};
     return deny;
 }
 

@@ -51,6 +51,10 @@ QVariant AskModel::data(const QModelIndex &index, int role) const
         return row.port;
     case ProtocolRole:
         return row.protocol;
+    case ProgramRole:
+        return row.program;
+    case CommandRole:
+        return row.command;
     case WaitingRole:
         return row.waiting;
     case SinceRole:
@@ -79,7 +83,9 @@ QHash<int, QByteArray> AskModel::roleNames() const
             {SinceRole, "since"},
             {DeadlineRole, "deadline"},
             {ReasonRole, "reason"},
-            {SecondsLeftRole, "secondsLeft"}};
+            {SecondsLeftRole, "secondsLeft"},
+            {ProgramRole, "program"},
+            {CommandRole, "command"}};
 }
 
 int AskModel::secondsUntil(const QDateTime &deadline, const QDateTime &now)
@@ -196,6 +202,8 @@ AskModel::Ask AskModel::fromJson(const QJsonObject &object)
     ask.since = parseTime(object.value(QLatin1String("since")));
     ask.deadline = parseTime(object.value(QLatin1String("deadline")));
     ask.reason = object.value(QLatin1String("reason")).toString();
+    ask.program = object.value(QLatin1String("program")).toString();
+    ask.command = object.value(QLatin1String("command")).toString();
     return ask;
 }
 
@@ -326,6 +334,8 @@ QVariantMap AskModel::get(int row) const
             {QStringLiteral("since"), ask.since},
             {QStringLiteral("deadline"), ask.deadline},
             {QStringLiteral("reason"), ask.reason},
+            {QStringLiteral("program"), ask.program},
+            {QStringLiteral("command"), ask.command},
             {QStringLiteral("secondsLeft"), secondsUntil(ask.deadline)}};
 }
 

@@ -54,6 +54,8 @@ public:
         DeadlineRole,
         ReasonRole,
         SecondsLeftRole,
+        ProgramRole,
+        CommandRole,
     };
     Q_ENUM(Role)
 
@@ -69,6 +71,8 @@ public:
         QDateTime since;
         QDateTime deadline;
         QString reason;
+        QString program; ///< which program inside asked (the newest connection's); empty: not known
+        QString command; ///< its command line
     };
 
     explicit AskModel(QObject *parent = nullptr);

@@ -43,6 +43,10 @@ QVariant DenialsModel::data(const QModelIndex &index, int role) const
         return row.protocol;
     case ReasonRole:
         return row.reason;
+    case ProgramRole:
+        return row.program;
+    case CommandRole:
+        return row.command;
     case RuleRole:
         return row.rule;
     case CountRole:
@@ -69,6 +73,8 @@ QHash<int, QByteArray> DenialsModel::roleNames() const
             {PortRole, "port"},
             {ProtocolRole, "protocol"},
             {ReasonRole, "reason"},
+            {ProgramRole, "program"},
+            {CommandRole, "command"},
             {RuleRole, "rule"},
             {CountRole, "count"},
             {FirstSeenRole, "firstSeen"},
@@ -172,6 +178,8 @@ void DenialsModel::setDenials(const QJsonArray &denials)
         row.protocol = object.value(QLatin1String("protocol")).toString();
         row.reason = object.value(QLatin1String("reason")).toString();
         row.rule = object.value(QLatin1String("rule")).toString();
+        row.program = object.value(QLatin1String("program")).toString();
+        row.command = object.value(QLatin1String("command")).toString();
         row.count = object.value(QLatin1String("count")).toInteger();
         row.firstSeen = parseTime(object.value(QLatin1String("firstSeen")));
         row.lastSeen = parseTime(object.value(QLatin1String("lastSeen")));
@@ -220,6 +228,8 @@ void DenialsModel::addEvent(const QJsonObject &event)
         denial.protocol = event.value(QLatin1String("protocol")).toString();
         denial.reason = event.value(QLatin1String("reason")).toString();
         denial.rule = event.value(QLatin1String("rule")).toString();
+        denial.program = event.value(QLatin1String("program")).toString();
+        denial.command = event.value(QLatin1String("command")).toString();
         const QModelIndex changed = index(row);
         emit dataChanged(changed, changed);
         emit denied(host, sandbox, port, false);
@@ -233,6 +243,8 @@ void DenialsModel::addEvent(const QJsonObject &event)
     denial.protocol = event.value(QLatin1String("protocol")).toString();
     denial.reason = event.value(QLatin1String("reason")).toString();
     denial.rule = event.value(QLatin1String("rule")).toString();
+    denial.program = event.value(QLatin1String("program")).toString();
+    denial.command = event.value(QLatin1String("command")).toString();
     denial.count = 1;
     denial.firstSeen = time;
     denial.lastSeen = time;
@@ -275,7 +287,8 @@ QVariantMap DenialsModel::get(int row) const
     return {{QStringLiteral("host"), denial.host},         {QStringLiteral("sandbox"), denial.sandbox},
             {QStringLiteral("kit"), denial.kit},           {QStringLiteral("port"), denial.port},
             {QStringLiteral("protocol"), denial.protocol}, {QStringLiteral("reason"), denial.reason},
-            {QStringLiteral("rule"), denial.rule},         {QStringLiteral("count"), denial.count}};
+            {QStringLiteral("rule"), denial.rule},         {QStringLiteral("count"), denial.count},
+            {QStringLiteral("program"), denial.program},   {QStringLiteral("command"), denial.command}};
 }
 
 } // namespace paddock::gui

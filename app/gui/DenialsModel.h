@@ -45,6 +45,8 @@ public:
         PortRole,
         ProtocolRole,
         ReasonRole,
+        ProgramRole,
+        CommandRole,
         RuleRole,
         CountRole,
         FirstSeenRole,
@@ -61,6 +63,8 @@ public:
         int port = 0;
         QString protocol;
         QString reason;
+        QString program; ///< which program inside asked last; empty: not known
+        QString command;
         QString rule;
         qint64 count = 0;
         QDateTime firstSeen;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Relay.h"
+#include "ClientOwner.h"
 #include "Splice.h"
 
 #include <cerrno>
@@ -140,6 +141,13 @@ private:
                 close(client);
                 continue;
             }
+            // Who asked goes first, before any byte of the client's: the proxy believes it
+            // because this process (paddock-init) is the socket's peer (core/common/ClientProgram.h).
+            if (!sendPreamble(client, proxy)) {
+                close(proxy);
+                close(client);
+                continue;
+            }
             auto pair = std::make_shared<Pair>();
             pair->splice.a = client;
             pair->splice.b = proxy;
@@ -148,6 +156,21 @@ private:
             watch(client, pair->maskA, pair->splice.eventsFor(client), EPOLL_CTL_ADD);
             watch(proxy, pair->maskB, pair->splice.eventsFor(proxy), EPOLL_CTL_ADD);
         }
+    }
+
+    bool sendPreamble(int client, int proxy)
+    {
+        sockaddr_in peer{};
+        sockaddr_in local{};
+        socklen_t peerLength = sizeof peer;
+        socklen_t localLength = sizeof local;
+        ClientProgram program;
+        if (getpeername(client, reinterpret_cast<sockaddr *>(&peer), &peerLength) == 0 &&
+            getsockname(client, reinterpret_cast<sockaddr *>(&local), &localLength) == 0 && peer.sin_family == AF_INET)
+            program = m_owners.find(peer, local);
+        const std::string line = preamble::encode(program);
+        // An empty unix socket takes a few kilobytes at once: this write never blocks or splits.
+        return send(proxy, line.data(), line.size(), MSG_NOSIGNAL) == ssize_t(line.size());
     }
 
     /** Registers @p fd for @p wanted, unless it already is: most pumps change nothing. */
@@ -181,6 +204,7 @@ private:
     std::vector<int> m_listeners;
     int m_epoll;
     std::unordered_map<int, std::shared_ptr<Pair>> m_pairs;
+    ClientOwnerFinder m_owners;
 };
 
 } // namespace

@@ -29,7 +29,9 @@ struct BlockedEntry
     QString kit;      ///< of the most recent refusal
     QString protocol; ///< of the most recent refusal
     QString rule;
-    QString reason; ///< of the most recent refusal
+    QString reason;  ///< of the most recent refusal
+    QString program; ///< of the most recent refusal: which program inside asked; empty when not known
+    QString command; ///< its command line
     qint64 count = 0;
     QDateTime firstSeen;
     QDateTime lastSeen;

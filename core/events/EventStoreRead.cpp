@@ -47,6 +47,8 @@ BlockedEntry blockedEntryOf(const QSqlQuery &query)
     entry.reason = query.value(6).toString();
     entry.count = query.value(7).toLongLong();
     entry.lastSeen = detail::fromMs(query.value(8).toLongLong());
+    entry.program = query.value(9).toString();
+    entry.command = query.value(10).toString();
     return entry;
 }
 
@@ -86,9 +88,11 @@ void EventStore::Private::readRefusalGroups(NetworkEvent::Outcome outcome, const
     // MAX(time_ms), so each line shows the most recent reason).
     Statement statement{filter.since.isValid()
                             ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, COUNT(*),"
-                                             " MAX(time_ms) AS last FROM events WHERE outcome = ? AND time_ms >= ?")
+                                             " MAX(time_ms) AS last, program, command FROM events"
+                                             " WHERE outcome = ? AND time_ms >= ?")
                             : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
-                                             " last_ms AS last FROM refusal_groups WHERE outcome = ?"),
+                                             " last_ms AS last, program, command FROM refusal_groups"
+                                             " WHERE outcome = ?"),
                         {outcomeToken(outcome)}};
     if (filter.since.isValid())
         statement.values << filter.since.toMSecsSinceEpoch();
@@ -128,7 +132,7 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
     if (!isOpen())
         return d->notOpen();
     Statement statement{QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
-                                       " bytes_up, bytes_down FROM events WHERE "),
+                                       " bytes_up, bytes_down, pid, program, exe, command FROM events WHERE "),
                         {outcomeToken(NetworkEvent::Outcome::Denied)}};
     if (filter.includeUpstreamFailures)
         statement.values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
@@ -161,6 +165,10 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
         event.reason = query.value(8).toString();
         event.bytesUp = query.value(9).toLongLong();
         event.bytesDown = query.value(10).toLongLong();
+        event.pid = query.value(11).toLongLong();
+        event.program = query.value(12).toString();
+        event.exe = query.value(13).toString();
+        event.command = query.value(14).toString();
         if (!sink(event))
             break;
     }

@@ -45,6 +45,15 @@ const QList<QStringList> &migrations()
                            " SELECT outcome, sandbox, host, port, rule, kit, protocol, reason, COUNT(*), MAX(time_ms)"
                            " FROM events GROUP BY outcome, sandbox, host, port, rule"),
         },
+        // 3: which program inside the sandbox opened the connection (a group keeps its newest).
+        {
+            QStringLiteral("ALTER TABLE events ADD COLUMN pid INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE events ADD COLUMN program TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE events ADD COLUMN exe TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE events ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN program TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return steps;
 }

@@ -50,7 +50,8 @@ bool EventStore::Private::storeRefusal(const NetworkEvent &event, qint64 ms)
 {
     return run(*insertEvent,
                {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
-                outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown},
+                outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown,
+                event.pid, text(event.program), text(event.exe), text(event.command)},
                "write to");
 }
 
@@ -69,7 +70,7 @@ bool EventStore::Private::storeRefusalGroup(const GroupTotals &totals)
     return run(*upsertRefusalGroup,
                {outcomeToken(latest.outcome), text(latest.sandbox), text(latest.host), int(latest.port),
                 text(latest.rule), text(latest.kit), text(latest.protocol), text(latest.reason), totals.count,
-                totals.lastMs},
+                totals.lastMs, text(latest.program), text(latest.command)},
                "write to");
 }
 

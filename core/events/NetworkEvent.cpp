@@ -3,6 +3,8 @@
 
 #include <QJsonValue>
 
+#include <limits>
+
 namespace paddock::events {
 namespace {
 
@@ -17,6 +19,10 @@ const QString kRule = QStringLiteral("rule");
 const QString kReason = QStringLiteral("reason");
 const QString kBytesUp = QStringLiteral("bytesUp");
 const QString kBytesDown = QStringLiteral("bytesDown");
+const QString kPid = QStringLiteral("pid");
+const QString kProgram = QStringLiteral("program");
+const QString kExe = QStringLiteral("exe");
+const QString kCommand = QStringLiteral("command");
 
 bool fail(QString *error, const QString &message)
 {
@@ -101,7 +107,7 @@ QString formatEventTime(const QDateTime &time)
 
 QJsonObject NetworkEvent::toJson() const
 {
-    return QJsonObject{
+    QJsonObject json{
         {kTime, formatEventTime(time)},
         {kSandbox, sandbox},
         {kKit, kit},
@@ -114,6 +120,13 @@ QJsonObject NetworkEvent::toJson() const
         {kBytesUp, double(bytesUp)},
         {kBytesDown, double(bytesDown)},
     };
+    if (pid > 0) {
+        json.insert(kPid, double(pid));
+        json.insert(kProgram, program);
+        json.insert(kExe, exe);
+        json.insert(kCommand, command);
+    }
+    return json;
 }
 
 std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QString *error)
@@ -140,7 +153,9 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
 
     if (!readString(object, kSandbox, &event.sandbox, error) || !readString(object, kKit, &event.kit, error) ||
         !readString(object, kHost, &event.host, error) || !readString(object, kRule, &event.rule, error) ||
-        !readString(object, kReason, &event.reason, error) || !readString(object, kProtocol, &event.protocol, error))
+        !readString(object, kReason, &event.reason, error) || !readString(object, kProtocol, &event.protocol, error) ||
+        !readString(object, kProgram, &event.program, error) || !readString(object, kExe, &event.exe, error) ||
+        !readString(object, kCommand, &event.command, error))
         return std::nullopt;
     if (event.host.isEmpty()) {
         fail(error, QStringLiteral("the field \"host\" is missing"));
@@ -156,7 +171,8 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
     constexpr qint64 maxBytes = qint64(1) << 53;
     if (!readInteger(object, kPort, 0, 65535, &port, error) ||
         !readInteger(object, kBytesUp, 0, maxBytes, &event.bytesUp, error) ||
-        !readInteger(object, kBytesDown, 0, maxBytes, &event.bytesDown, error))
+        !readInteger(object, kBytesDown, 0, maxBytes, &event.bytesDown, error) ||
+        !readInteger(object, kPid, 0, std::numeric_limits<int>::max(), &event.pid, error))
         return std::nullopt;
     event.port = static_cast<quint16>(port);
     return event;

@@ -54,6 +54,14 @@ struct NetworkEvent
     QString reason;
     qint64 bytesUp = 0;
     qint64 bytesDown = 0;
+    /**
+     * Which program inside the sandbox opened the connection, as its paddock-init said
+     * (common/ClientProgram.h); pid 0 and empty strings when not known.
+     */
+    qint64 pid = 0;
+    QString program; ///< the name a rule's program condition matches: "curl", "pip"
+    QString exe;     ///< the executable's path inside the sandbox
+    QString command; ///< its command line, cut to about 1 KiB
 
     QJsonObject toJson() const;
     /** Reads the form toJson() writes. Returns nothing and sets @p error for anything else. */

@@ -26,6 +26,7 @@ policy::Request requestOf(const proxy::ConnectionQuery &query)
     request.host = query.host;
     request.port = query.port;
     request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+    request.program = query.program;
     return request;
 }
 

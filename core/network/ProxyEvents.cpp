@@ -47,6 +47,12 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
     }
     result.bytesUp = qint64(event.bytesUp);
     result.bytesDown = qint64(event.bytesDown);
+    if (event.program.known()) {
+        result.pid = event.program.pid;
+        result.program = QString::fromStdString(event.program.name());
+        result.exe = QString::fromStdString(event.program.exe);
+        result.command = QString::fromStdString(event.program.commandLine());
+    }
     qCDebug(lcProxyEvents).noquote() << events::outcomeToken(result.outcome) << result.host << result.port;
     return result;
 }

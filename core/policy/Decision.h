@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/ClientProgram.h"
 #include "policy/IpAddress.h"
 #include "policy/Rule.h"
 
@@ -22,6 +23,8 @@ struct Request
     std::uint16_t port = 443;
     /** What the caller resolved @ref host to; empty for IP literals or when not resolved yet. */
     QList<QHostAddress> addresses;
+    /** Which program inside the sandbox connects, when known: what rules' program conditions match. */
+    ClientProgram program;
 };
 
 /** @brief The answer for one Request: allowed or not, which rule decided, and why. */

@@ -52,7 +52,7 @@ struct PolicyData
             const Rule &x = a.rules[i];
             const Rule &y = b.rules[i];
             if (x.id != y.id || !(x.scope == y.scope) || x.verdict != y.verdict || !(x.pattern == y.pattern) ||
-                x.origin != y.origin || x.created != y.created)
+                x.program != y.program || x.origin != y.origin || x.created != y.created)
                 return false;
         }
         return true;

@@ -22,7 +22,8 @@ constexpr int kReloadDelayMs = 50;
 const char kHeader[] = "# Paddock network policy. Edit it here or with `paddock policy`; changes apply at once.\n"
                        "# preset: deny-all | balanced | allow-all. A rule's scope is global, sandbox:NAME or\n"
                        "# kit:NAME; its pattern is host, host:port, host:80-443, host:*, *.domain, **.domain,\n"
-                       "# an address or a CIDR range. Deny wins over allow; no match is deny (or, in ask mode,\n"
+                       "# an address or a CIDR range; program: NAME limits it to one program inside the sandbox.\n"
+                       "# Deny wins over allow; no match is deny (or, in ask mode,\n"
                        "# a question: ask: {all: false, timeout: 30, unanswered: deny}).\n";
 
 using yaml::DecodeError;
@@ -54,7 +55,7 @@ Rule decodeRule(const YAML::Node &node)
         throw DecodeError{node.Mark(), QStringLiteral("each rule must be a mapping with decision and pattern")};
     expectKeys(node,
                {QStringLiteral("id"), QStringLiteral("scope"), QStringLiteral("decision"), QStringLiteral("pattern"),
-                QStringLiteral("origin"), QStringLiteral("created")},
+                QStringLiteral("program"), QStringLiteral("origin"), QStringLiteral("created")},
                "a rule");
     Rule rule;
     if (const YAML::Node scope = node["scope"]) {
@@ -84,6 +85,12 @@ Rule decodeRule(const YAML::Node &node)
     if (!parsed)
         throw DecodeError{pattern.Mark(), parsed.error};
     rule.pattern = *parsed.pattern;
+    if (const YAML::Node program = node["program"]) {
+        rule.program = text(program, "program");
+        QString why;
+        if (!isValidProgramCondition(rule.program, &why))
+            throw DecodeError{program.Mark(), why};
+    }
     if (const YAML::Node created = node["created"]) {
         rule.created = QDateTime::fromString(text(created, "created"), Qt::ISODate);
         if (!rule.created.isValid())
@@ -95,7 +102,7 @@ Rule decodeRule(const YAML::Node &node)
     if (const YAML::Node id = node["id"])
         rule.id = text(id, "id");
     if (rule.id.isEmpty())
-        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern);
+        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern, rule.program);
     return rule;
 }
 
@@ -289,11 +296,14 @@ StoreResult PolicyStore::change(const std::function<StoreResult(PolicyData &)> &
     return result;
 }
 
-StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin)
+StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin,
+                                 const QString &program)
 {
     const HostPatternParse parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
     if (!parsed)
         return StoreResult::failure(parsed.error);
+    if (QString why; !program.isEmpty() && !isValidProgramCondition(program, &why))
+        return StoreResult::failure(why);
     if (scope.kind != Scope::Kind::Global && scope.name.isEmpty())
         return StoreResult::failure(QStringLiteral("a sandbox or kit scope needs a name"));
     return change([&](PolicyData &data) -> StoreResult {
@@ -302,9 +312,11 @@ StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringVie
         rule.verdict = verdict;
         rule.pattern = *parsed.pattern;
         rule.origin = origin;
-        rule.id = ruleIdFor(scope, verdict, rule.pattern);
+        rule.program = program;
+        rule.id = ruleIdFor(scope, verdict, rule.pattern, program);
         for (const Rule &existing : std::as_const(data.rules)) {
-            if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern)
+            if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern &&
+                existing.program == program)
                 return StoreResult::success(existing);
         }
         // Ids are eight hex digits of a hash; on the rare collision, extend the id.
@@ -395,6 +407,8 @@ QByteArray PolicyStore::serialise(const PolicyData &data)
         out << YAML::Key << "scope" << YAML::Value << rule.scope.toString().toStdString();
         out << YAML::Key << "decision" << YAML::Value << verdictName(rule.verdict).toStdString();
         out << YAML::Key << "pattern" << YAML::Value << rule.pattern.toString().toStdString();
+        if (!rule.program.isEmpty())
+            out << YAML::Key << "program" << YAML::Value << rule.program.toStdString();
         out << YAML::Key << "origin" << YAML::Value << originName(rule.origin).toStdString();
         if (rule.created.isValid())
             out << YAML::Key << "created" << YAML::Value << rule.created.toString(Qt::ISODate).toStdString();

@@ -74,16 +74,40 @@ std::optional<Origin> originFromName(QStringView name)
 
 QString Rule::describe() const
 {
-    return QStringLiteral("%1 %2 (%3, %4)")
-        .arg(verdictName(verdict), pattern.toString(), scope.toString(), originName(origin));
+    const QString what =
+        program.isEmpty() ? pattern.toString() : pattern.toString() + QStringLiteral(" for ") + program;
+    return QStringLiteral("%1 %2 (%3, %4)").arg(verdictName(verdict), what, scope.toString(), originName(origin));
 }
 
-QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern)
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const QString &program)
 {
-    const QString canonical =
+    QString canonical =
         scope.toString() + QLatin1Char('\n') + verdictName(verdict) + QLatin1Char('\n') + pattern.toString();
+    if (!program.isEmpty()) // rules without a program keep the ids they always had
+        canonical += QStringLiteral("\nprogram ") + program;
     const QByteArray digest = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256);
     return QString::fromLatin1(digest.toHex().left(8));
+}
+
+bool isValidProgramCondition(const QString &program, QString *error)
+{
+    const auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (program.isEmpty() || program.size() > 1024)
+        return fail(QStringLiteral(
+            "a program is a file name (pip) or an absolute path (/usr/bin/git), at most 1024 characters"));
+    for (const QChar ch : program) {
+        if (ch.unicode() <= 0x20 || ch.unicode() == 0x7f)
+            return fail(QStringLiteral("a program holds no spaces or control characters: '%1'").arg(program));
+    }
+    if (program.contains(QLatin1Char('/')) &&
+        (!program.startsWith(QLatin1Char('/')) || program.endsWith(QLatin1Char('/')) ||
+         program.split(QLatin1Char('/')).contains(QStringLiteral(".."))))
+        return fail(QStringLiteral("a program with a slash is an absolute path to a file: '%1'").arg(program));
+    return true;
 }
 
 PatternContext patternContextFor(Verdict verdict, Origin origin)

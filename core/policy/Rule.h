@@ -59,6 +59,11 @@ struct Rule
     Scope scope;
     Verdict verdict = Verdict::Allow;
     HostPattern pattern;
+    /**
+     * Empty: any program. Else only connections from this program (ClientProgram::matches():
+     * a file name like `pip`, or an absolute path); part of what the rule says, so of its id.
+     */
+    QString program;
     Origin origin = Origin::User;
     QDateTime created; ///< UTC; invalid for rules that were never created by a person (presets, kits)
 
@@ -70,7 +75,10 @@ struct Rule
  * A short id derived from what the rule says (scope, verdict, pattern): the same rule gets
  * the same id on every machine, and a duplicate is recognised as such.
  */
-QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern);
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const QString &program = {});
+
+/** Whether @p program can be a rule's program condition: a file name or an absolute path, printable, no spaces. */
+bool isValidProgramCondition(const QString &program, QString *error = nullptr);
 
 /** The context a pattern is parsed in for a rule of @p verdict from @p origin. */
 PatternContext patternContextFor(Verdict verdict, Origin origin);

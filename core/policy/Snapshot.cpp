@@ -17,13 +17,13 @@ const typename Index::mapped_type *find(const Index &index, std::string_view key
     return it == index.end() ? nullptr : &it->second;
 }
 
-template<typename Entry>
-const Entry *firstCovering(const std::vector<Entry> *entries, std::uint16_t port)
+template<typename Entry, typename Target>
+const Entry *firstCovering(const std::vector<Entry> *entries, const Target &target)
 {
     if (!entries)
         return nullptr;
     for (const Entry &entry : *entries) {
-        if (entry.ports.contains(port))
+        if (entry.covers(target))
             return &entry;
     }
     return nullptr;
@@ -59,9 +59,10 @@ std::size_t Snapshot::AddressHash::operator()(const IpAddress &address) const
     return std::hash<std::uint64_t>{}(high * 0x9e3779b97f4a7c15ULL ^ low);
 }
 
-void Snapshot::RuleSet::add(const HostPattern &pattern, std::uint32_t rule)
+void Snapshot::RuleSet::add(const Rule &rule, std::uint32_t index)
 {
-    const Entry entry{pattern.ports(), rule};
+    const HostPattern &pattern = rule.pattern;
+    const Entry entry{pattern.ports(), index, rule.program.toStdString(), rule.verdict == Verdict::Deny};
     switch (pattern.kind()) {
     case HostPattern::Kind::ExactHost:
         exact[pattern.domain()].push_back(entry);
@@ -92,40 +93,40 @@ void Snapshot::RuleSet::add(const HostPattern &pattern, std::uint32_t rule)
     }
 }
 
-const Snapshot::Entry *Snapshot::RuleSet::matchName(std::string_view host, std::uint16_t port) const
+const Snapshot::Entry *Snapshot::RuleSet::matchName(std::string_view host, const Target &target) const
 {
-    if (const Entry *entry = firstCovering(find(exact, host), port))
+    if (const Entry *entry = firstCovering(find(exact, host), target))
         return entry;
     const std::size_t firstDot = host.find('.');
     if (firstDot != std::string_view::npos) {
-        if (const Entry *entry = firstCovering(find(oneLabel, host.substr(firstDot + 1)), port))
+        if (const Entry *entry = firstCovering(find(oneLabel, host.substr(firstDot + 1)), target))
             return entry;
     }
     // `**.example.com` covers every name that ends in ".example.com": try each suffix.
     if (!anyDepth.empty()) {
         for (std::size_t dot = firstDot; dot != std::string_view::npos; dot = host.find('.', dot + 1)) {
-            if (const Entry *entry = firstCovering(find(anyDepth, host.substr(dot + 1)), port))
+            if (const Entry *entry = firstCovering(find(anyDepth, host.substr(dot + 1)), target))
                 return entry;
         }
     }
-    return matchEverything(port);
+    return matchEverything(target);
 }
 
-const Snapshot::Entry *Snapshot::RuleSet::matchAddress(const IpAddress &address, std::uint16_t port) const
+const Snapshot::Entry *Snapshot::RuleSet::matchAddress(const IpAddress &address, const Target &target) const
 {
     for (const NetworkTable &table : networks) {
         const auto it = table.byBase.find(address.masked(table.prefixLength));
         if (it == table.byBase.end())
             continue;
-        if (const Entry *entry = firstCovering(&it->second, port))
+        if (const Entry *entry = firstCovering(&it->second, target))
             return entry;
     }
     return nullptr;
 }
 
-const Snapshot::Entry *Snapshot::RuleSet::matchEverything(std::uint16_t port) const
+const Snapshot::Entry *Snapshot::RuleSet::matchEverything(const Target &target) const
 {
-    return firstCovering(&everything, port);
+    return firstCovering(&everything, target);
 }
 
 void Snapshot::add(const Rule &rule)
@@ -137,7 +138,7 @@ void Snapshot::add(const Rule &rule)
         bucket = &m_kits[rule.scope.name];
     const auto index = std::uint32_t(m_rules.size());
     m_rules.push_back(rule);
-    (rule.verdict == Verdict::Allow ? bucket->allow : bucket->deny).add(rule.pattern, index);
+    (rule.verdict == Verdict::Allow ? bucket->allow : bucket->deny).add(rule, index);
 }
 
 std::shared_ptr<const Snapshot> Snapshot::build(const PolicyData &data, const QHash<QString, QList<Rule>> &kitRules,
@@ -182,13 +183,13 @@ Decision Snapshot::refuseNonPublic(Decision decision, const IpAddress &address, 
 }
 
 const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal,
-                                           std::string_view name, std::uint16_t port) const
+                                           std::string_view name, const Target &target) const
 {
     const Entry *allowed = nullptr;
     if (!literal) {
         for (const Bucket *bucket : buckets) {
             if (bucket && !allowed)
-                allowed = bucket->allow.matchName(name, port);
+                allowed = bucket->allow.matchName(name, target);
         }
         return allowed;
     }
@@ -196,11 +197,11 @@ const Snapshot::Entry *Snapshot::findAllow(const Buckets &buckets, const std::op
     // opens a guarded address, wherever it is.
     for (const Bucket *bucket : buckets) {
         if (bucket && !allowed)
-            allowed = bucket->allow.matchAddress(*literal, port);
+            allowed = bucket->allow.matchAddress(*literal, target);
     }
     for (const Bucket *bucket : buckets) {
         if (bucket && !allowed)
-            allowed = bucket->allow.matchEverything(port);
+            allowed = bucket->allow.matchEverything(target);
     }
     return allowed;
 }
@@ -256,18 +257,18 @@ std::optional<Snapshot::Reach> Snapshot::reachOf(const Request &request) const
     return reach;
 }
 
-const Snapshot::Entry *Snapshot::findDeny(const Buckets &buckets, const Reach &reach, std::uint16_t port) const
+const Snapshot::Entry *Snapshot::findDeny(const Buckets &buckets, const Reach &reach, const Target &target) const
 {
     for (const Bucket *bucket : buckets) {
         if (!bucket)
             continue;
-        const Entry *entry =
-            reach.literal ? bucket->deny.matchAddress(*reach.literal, port) : bucket->deny.matchName(reach.name, port);
+        const Entry *entry = reach.literal ? bucket->deny.matchAddress(*reach.literal, target)
+                                           : bucket->deny.matchName(reach.name, target);
         if (!entry && reach.literal)
-            entry = bucket->deny.matchEverything(port);
+            entry = bucket->deny.matchEverything(target);
         if (!entry && !reach.literal) {
             reach.forEachAddress([&](const IpAddress &address) {
-                entry = bucket->deny.matchAddress(address, port);
+                entry = bucket->deny.matchAddress(address, target);
                 return entry != nullptr;
             });
         }
@@ -323,12 +324,13 @@ Decision Snapshot::decide(const Request &request) const
 
     // Deny wins: any deny rule in any applicable scope decides at once.
     const Buckets buckets = bucketsFor(request);
-    if (const Entry *denied = findDeny(buckets, *reach, request.port)) {
+    const Target target{request.port, &request.program};
+    if (const Entry *denied = findDeny(buckets, *reach, target)) {
         decision.basis = Decision::Basis::DeniedByRule;
         decision.rule = m_rules[denied->rule];
         return decision;
     }
-    const Entry *allowed = findAllow(buckets, reach->literal, reach->name, request.port);
+    const Entry *allowed = findAllow(buckets, reach->literal, reach->name, target);
     if (!allowed) {
         decision.basis = Decision::Basis::NoMatchingRule;
         return decision;

@@ -43,10 +43,27 @@ public:
     const std::vector<Rule> &rules() const { return m_rules; }
 
 private:
+    /** What an entry is matched against besides the host: the port, and who connects. */
+    struct Target
+    {
+        std::uint16_t port = 0;
+        const ClientProgram *program = nullptr;
+    };
     struct Entry
     {
         PortRange ports;
-        std::uint32_t rule; ///< index into m_rules
+        std::uint32_t rule;  ///< index into m_rules
+        std::string program; ///< the rule's program condition; empty: any program
+        bool deny = false;
+        /**
+         * A program condition holds for that program; a deny's also when nobody said which
+         * program connected, so that not knowing never lets through what a deny names.
+         */
+        bool covers(const Target &target) const
+        {
+            return ports.contains(target.port) &&
+                   (program.empty() || target.program->matches(program) || (deny && !target.program->known()));
+        }
     };
     using Entries = std::vector<Entry>;
     struct StringHash
@@ -74,10 +91,10 @@ private:
         Entries everything;
         std::vector<NetworkTable> networks; ///< longest prefix first
 
-        void add(const HostPattern &pattern, std::uint32_t rule);
-        const Entry *matchName(std::string_view host, std::uint16_t port) const;
-        const Entry *matchAddress(const IpAddress &address, std::uint16_t port) const;
-        const Entry *matchEverything(std::uint16_t port) const;
+        void add(const Rule &rule, std::uint32_t index);
+        const Entry *matchName(std::string_view host, const Target &target) const;
+        const Entry *matchAddress(const IpAddress &address, const Target &target) const;
+        const Entry *matchEverything(const Target &target) const;
     };
     struct Bucket
     {
@@ -106,13 +123,13 @@ private:
     /** The reach of @p request; nullopt when its host is no host name or its port is 0. */
     std::optional<Reach> reachOf(const Request &request) const;
     /** The first deny entry any bucket holds for @p reach. */
-    const Entry *findDeny(const Buckets &buckets, const Reach &reach, std::uint16_t port) const;
+    const Entry *findDeny(const Buckets &buckets, const Reach &reach, const Target &target) const;
     /** Refuses an allowed @p decision whose reach is a guarded address nothing names. */
     Decision guard(Decision decision, const Reach &reach) const;
     Decision refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const;
     /** The allow entry for @p request, searching @p buckets in order; a literal prefers address rules. */
     const Entry *findAllow(const Buckets &buckets, const std::optional<IpAddress> &literal, std::string_view name,
-                           std::uint16_t port) const;
+                           const Target &target) const;
 
     PolicyData m_data;
     std::vector<Rule> m_rules;

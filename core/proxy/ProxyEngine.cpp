@@ -159,6 +159,11 @@ ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address,
     return m_loop->addEndpoint(std::move(fd), {}, identity);
 }
 
+void ProxyEngine::setTrustedClient(EndpointId id, long pid)
+{
+    m_loop->setTrustedClient(id, pid);
+}
+
 bool ProxyEngine::removeEndpoint(EndpointId id)
 {
     return m_loop->removeEndpoint(id);

@@ -91,6 +91,12 @@ public:
     /** Listens on TCP; @p port 0 picks a free one, reported in @p boundPort. */
     EndpointId addTcpEndpoint(const QHostAddress &address, quint16 port, const EndpointIdentity &identity,
                               quint16 *boundPort = nullptr, QString *error = nullptr);
+    /**
+     * The endpoint's clients whose peer process (SO_PEERCRED) is @p pid, a host pid, say which
+     * program inside opened each connection (common/ClientProgram.h); every other client's preamble
+     * is read and ignored. The sandbox's paddock-init is that process. 0: nobody is believed.
+     */
+    void setTrustedClient(EndpointId id, long pid);
     /** Stops listening and closes the endpoint's connections; returns when done. */
     bool removeEndpoint(EndpointId id);
 

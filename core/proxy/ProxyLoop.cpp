@@ -171,6 +171,14 @@ bool ProxyLoop::removeEndpoint(quint64 id)
     return result.get();
 }
 
+void ProxyLoop::setTrustedClient(quint64 id, long pid)
+{
+    post([this, id, pid] {
+        if (const auto it = m_endpoints.find(id); it != m_endpoints.end())
+            it->second->trustedClient = pid;
+    });
+}
+
 bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> interception)
 {
     if (!m_running || isLoopThread())
@@ -345,6 +353,12 @@ void ProxyLoop::accept(Endpoint &endpoint)
         const int clientFd = fd.get();
         connection->client = std::move(fd);
         connection->deadline = m_now + m_limits.headerTimeout;
+        if (!endpoint.unixPath.isEmpty()) {
+            ucred peer{};
+            socklen_t length = sizeof peer;
+            if (::getsockopt(clientFd, SOL_SOCKET, SO_PEERCRED, &peer, &length) == 0 && length == sizeof peer)
+                connection->peerPid = peer.pid;
+        }
         ++endpoint.clients;
         ++m_connectionCount;
         Connection &c = *connection;
@@ -495,6 +509,7 @@ ProxyEvent ProxyLoop::eventOf(const Connection &c, ProxyEvent::Kind kind, const 
     event.bytesUp = c.up.bytes();
     event.bytesDown = c.down.bytes();
     event.connection = c.id;
+    event.program = c.program;
     return event;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/ClientProgram.h"
 #include "common/UniqueFd.h"
 #include "proxy/EventDispatcher.h"
 #include "proxy/HttpParser.h"
@@ -34,6 +35,8 @@ struct Endpoint
     int clients = 0;
     int tunnels = 0;
     int held = 0; ///< connections in Phase::Held
+    /** The host pid of the sandbox's paddock-init: the one peer whose preamble (common/ClientProgram.h) is believed. */
+    long trustedClient = 0;
     /** Inject domains whose tunnels are intercepted (TLS terminated); null: none. */
     std::shared_ptr<const Interception> interception;
 };
@@ -63,6 +66,13 @@ struct Connection
     Phase phase = Phase::Greeting;
     Protocol protocol = Protocol::Http;
     std::chrono::steady_clock::time_point deadline;
+
+    /** The client's peer process (SO_PEERCRED) on a unix endpoint; 0 on TCP. */
+    long peerPid = 0;
+    /** The preamble was read (or the client's first bytes showed there is none). */
+    bool preambleDone = false;
+    /** Who opened it inside the sandbox, as paddock-init said; unknown unless the peer was trusted. */
+    ClientProgram program;
 
     std::string in;  ///< client bytes read but not consumed (a head, a greeting, a ClientHello)
     std::string out; ///< answers to the client outside the relay
@@ -126,6 +136,8 @@ public:
      * Intercepted tunnels whose credentials it no longer adds alike are closed.
      */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
+    /** Believes the preamble (common/ClientProgram.h) of the endpoint's clients whose peer is process @p pid (0: nobody). */
+    void setTrustedClient(quint64 id, long pid);
     /** Decides every open connection again; those the Decider now refuses are closed. */
     void recheck();
     /** Answers the held connections among @p connections; the others are ignored (answered already). */
@@ -157,6 +169,8 @@ private:
     };
     ReadResult readClient(Connection &c, std::size_t limit);
     void processInput(Connection &c);
+    /** Reads paddock-init's preamble, if the connection starts with one; false while it is incomplete. */
+    bool readPreamble(Connection &c);
     void processHttpHead(Connection &c);
     void processSocksGreeting(Connection &c);
     void processSocksRequest(Connection &c);

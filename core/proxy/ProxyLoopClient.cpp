@@ -90,8 +90,35 @@ ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
     return ReadResult::Open;
 }
 
+bool ProxyLoop::readPreamble(Connection &c)
+{
+    ClientProgram program;
+    std::size_t consumed = 0;
+    switch (preamble::parse(c.in, &program, &consumed)) {
+    case preamble::Parse::NotPreamble:
+        c.preambleDone = true;
+        return true;
+    case preamble::Parse::NeedMore:
+        return false;
+    case preamble::Parse::Malformed:
+        close(c);
+        return false;
+    case preamble::Parse::Done:
+        break;
+    }
+    c.in.erase(0, consumed);
+    c.preambleDone = true;
+    // Anyone in the sandbox can connect to the socket and write such a line: only the one from
+    // paddock-init, known by the kernel's peer credentials, is believed.
+    if (c.peerPid > 0 && c.peerPid == c.endpoint->trustedClient)
+        c.program = std::move(program);
+    return true;
+}
+
 void ProxyLoop::processInput(Connection &c)
 {
+    if (!c.preambleDone && (c.in.empty() || !readPreamble(c) || c.in.empty()))
+        return;
     if (c.phase == Phase::Greeting && !c.in.empty()) {
         c.phase = std::uint8_t(c.in[0]) == socks5::Version ? Phase::SocksGreeting : Phase::HttpHead;
         c.protocol = c.phase == Phase::SocksGreeting ? Protocol::Socks : Protocol::Http;

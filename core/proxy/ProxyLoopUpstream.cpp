@@ -70,6 +70,7 @@ Verdict ProxyLoop::ask(const Connection &c) const
     query.port = c.target.port;
     query.protocol = c.protocol;
     query.addresses = c.addresses;
+    query.program = c.program;
     std::shared_ptr<const Decider> decider;
     {
         const std::lock_guard lock(m_deciderMutex);

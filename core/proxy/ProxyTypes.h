@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/ClientProgram.h"
+
 #include <QDateTime>
 #include <QHostAddress>
 #include <QString>
@@ -44,6 +46,8 @@ struct ConnectionQuery
     quint16 port = 0;
     Protocol protocol = Protocol::Connect;
     std::vector<QHostAddress> addresses; ///< empty while not resolved yet
+    /** The program inside that opened the connection, when paddock-init said so (common/ClientProgram.h). */
+    ClientProgram program;
 };
 
 /** @brief The answer to a ConnectionQuery. */
@@ -94,6 +98,7 @@ struct ProxyEvent
     quint64 bytesDown = 0;  ///< upstream to sandbox
     quint64 connection = 0; ///< the proxy's id of the client connection: what ProxyEngine::answer() names
     QDateTime deadline;     ///< Held: when the proxy stops waiting and refuses
+    ClientProgram program;  ///< who opened the connection inside the sandbox; pid 0 when not known
 };
 
 /** @brief A person's answer to a held connection (ProxyEngine::answer()). */

@@ -65,6 +65,7 @@ void AskService::onHold(const proxy::ProxyEvent &event)
     if (it != m_asks.end()) {
         it->connections.append(event.connection);
         it->deadline = std::max(it->deadline, event.deadline);
+        noteProgram(*it, event);
         return publish(QStringLiteral("updated"), *it);
     }
     Ask ask;
@@ -78,9 +79,21 @@ void AskService::onHold(const proxy::ProxyEvent &event)
     ask.since = event.time;
     ask.deadline = event.deadline;
     ask.connections = {event.connection};
+    noteProgram(ask, event);
     m_asks.append(ask);
     qCInfo(lcAsk).noquote() << "sandbox" << ask.sandbox << "waits for an answer about" << ask.host << ask.port;
     publish(QStringLiteral("held"), ask);
+}
+
+void AskService::noteProgram(Ask &ask, const proxy::ProxyEvent &event)
+{
+    if (!event.program.known())
+        return;
+    ask.pid = event.program.pid;
+    ask.program = QString::fromStdString(event.program.name());
+    ask.command = QString::fromStdString(event.program.commandLine());
+    if (!ask.programs.contains(ask.program))
+        ask.programs.append(ask.program);
 }
 
 void AskService::answer(const QJsonObject &params, const api::PendingReply &reply)
@@ -188,7 +201,11 @@ QJsonObject AskService::askJson(const Ask &ask)
             {QStringLiteral("waiting"), ask.connections.size()},
             {QStringLiteral("since"), isoTime(ask.since)},
             {QStringLiteral("deadline"), isoTime(ask.deadline)},
-            {QStringLiteral("reason"), ask.reason}};
+            {QStringLiteral("reason"), ask.reason},
+            {QStringLiteral("pid"), ask.pid},
+            {QStringLiteral("program"), ask.program},
+            {QStringLiteral("command"), ask.command},
+            {QStringLiteral("programs"), QJsonArray::fromStringList(ask.programs)}};
 }
 
 } // namespace paddock::sandbox

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace paddock::api {
 class Server;
@@ -62,12 +63,18 @@ private:
         quint16 port = 0;
         QString protocol;
         QString reason;
+        /** Which program inside asked, newest connection first (pid 0: not known), and every one waiting. */
+        qint64 pid = 0;
+        QString program;
+        QString command;
+        QStringList programs;
         QDateTime since;
         QDateTime deadline;
         QList<quint64> connections;
     };
 
     void onHold(const proxy::ProxyEvent &event);
+    static void noteProgram(Ask &ask, const proxy::ProxyEvent &event);
     void answer(const QJsonObject &params, const api::PendingReply &reply);
     /** After a rule was written (or none is), answers @p id's connections and replies. */
     void finishAnswer(const QString &id, bool allow, const QString &rule, QJsonObject result,

@@ -60,6 +60,7 @@ QJsonObject ruleJson(const policy::Rule &rule)
                        {QStringLiteral("pattern"), rule.pattern.toString()},
                        {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
                        {QStringLiteral("origin"), policy::originName(rule.origin)},
+                       {QStringLiteral("program"), rule.program},
                        {QStringLiteral("created"), timeJson(rule.created)}};
 }
 
@@ -207,8 +208,9 @@ api::Reply PolicyService::addRule(const QJsonObject &params)
         return invalid(QStringLiteral("the decision must be allow or deny"));
     if (!scope)
         return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
+    const QString program = params.value(QLatin1String("program")).toString();
     const QList<policy::Rule> before = store.policy().rules;
-    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern);
+    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern, policy::Origin::User, program);
     if (!result.ok)
         return invalid(result.error);
     const bool existed = std::any_of(before.cbegin(), before.cend(),
@@ -246,9 +248,9 @@ api::Reply PolicyService::updateRule(const QJsonObject &params)
     const policy::StoreResult removed = store.removeRule(id);
     if (!removed.ok)
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
-    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
+    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.program);
     if (!added.ok) {
-        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
+        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.program);
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
     }
     return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
@@ -538,6 +540,8 @@ QJsonObject PolicyService::denialsPage(const QList<events::BlockedEntry> &sorted
                              {QStringLiteral("protocol"), entry.protocol},
                              {QStringLiteral("reason"), entry.reason},
                              {QStringLiteral("rule"), entry.rule},
+                             {QStringLiteral("program"), entry.program},
+                             {QStringLiteral("command"), entry.command},
                              {QStringLiteral("count"), entry.count},
                              {QStringLiteral("firstSeen"), timeJson(entry.firstSeen)},
                              {QStringLiteral("lastSeen"), timeJson(entry.lastSeen)}};

@@ -198,9 +198,10 @@ void SandboxService::refindSandboxes()
             if (info.status != runtime::SandboxStatus::Running)
                 continue;
             QString error;
-            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
+            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
-            else
+                trustSandboxInit(info.name, info.pid);
+            } else
                 qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
         }
     }
@@ -251,6 +252,21 @@ bool SandboxService::openEndpoint(const QString &name, const QString &kitName, Q
         return false;
     }
     return true;
+}
+
+void SandboxService::trustSandboxInit(const QString &name, std::optional<qint64> pid)
+{
+    const auto endpoint = m_endpoints.constFind(name);
+    if (endpoint == m_endpoints.cend())
+        return;
+    if (!pid) {
+        const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+        const std::optional<runtime::SandboxInfo> info = runtime ? runtime->inspect(name) : std::nullopt;
+        pid = info && info->status == runtime::SandboxStatus::Running ? info->pid : 0;
+    }
+    // Its first process is paddock-init, the relay every connection from inside comes through:
+    // the one peer whose word on which program connected the proxy takes.
+    m_proxy.setTrustedClient(endpoint.value(), long(*pid));
 }
 
 void SandboxService::closeEndpoint(const QString &name)
@@ -385,6 +401,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
             [this, name, done, result] {
                 m_busy.remove(name);
                 done(result);
+                trustSandboxInit(name);
                 emit operationFinished(name);
             },
             Qt::QueuedConnection);

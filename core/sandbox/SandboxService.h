@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace paddock::api {
 class Server;
@@ -196,6 +197,11 @@ private:
     /** Also publishes @p ports (see PortForwarder) through `ports.sock` beside the endpoint. */
     bool openEndpoint(const QString &name, const QString &kitName, QString *error, const QList<quint16> &ports = {});
     void closeEndpoint(const QString &name);
+    /**
+     * Tells the proxy which process is the sandbox's paddock-init (@p pid, or as the runtime
+     * reports it now): only that peer may say which program opened a connection.
+     */
+    void trustSandboxInit(const QString &name, std::optional<qint64> pid = std::nullopt);
     void applyKitRules(const SandboxRecord &record, QStringList *notes);
     void forgetKitRulesIfUnused(const QString &kitName);
 

@@ -16,6 +16,7 @@ ItemDelegate {
     required property string kit
     required property int port
     required property string reason
+    required property string program
     required property var count
     required property string lastSeenText
 
@@ -46,7 +47,12 @@ ItemDelegate {
             }
             Label {
                 Layout.fillWidth: true
-                text: qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox : "-").arg(row.reason)
+                objectName: "denialDetail"
+                // Which program inside asked, when paddock-init could tell.
+                text: row.program.length > 0
+                      ? qsTr("Sandbox %1 · %2 · %3").arg(row.sandbox.length > 0 ? row.sandbox : "-")
+                            .arg(row.program).arg(row.reason)
+                      : qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox : "-").arg(row.reason)
                 textFormat: Text.PlainText
                 font.pixelSize: Theme.smallFontSize
                 opacity: 0.75

@@ -146,6 +146,22 @@ Dialog {
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
                 }
+                Label { text: qsTr("Program"); opacity: 0.7 }
+                Label {
+                    objectName: "askProgram"
+                    Layout.fillWidth: true
+                    // What paddock-init saw run inside; the command line is the program's own say.
+                    text: prompt.ask.command !== undefined && prompt.ask.command.length > 0
+                          ? prompt.ask.command
+                          : qsTr("not known")
+                    textFormat: Text.PlainText
+                    elide: Text.ElideRight
+                    maximumLineCount: 2
+                    wrapMode: Text.WrapAnywhere
+                    ToolTip.visible: programHover.hovered && truncated
+                    ToolTip.text: text
+                    HoverHandler { id: programHover }
+                }
                 Label { text: qsTr("Protocol"); opacity: 0.7 }
                 Label {
                     objectName: "askProtocol"

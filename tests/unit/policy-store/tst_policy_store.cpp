@@ -128,10 +128,17 @@ void TestPolicyStore::roundTrip()
                 .ok);
         QVERIFY(store.addRule(Scope::global(), Verdict::Allow, u"[fd00::/8]:443").ok);
         QVERIFY(store.addRule(Scope::global(), Verdict::Deny, u"**").ok);
+        // The same host for one program is another rule, with an id of its own.
+        QVERIFY(store.addRule(Scope::global(), Verdict::Allow, u"example.com:8080", Origin::User, QStringLiteral("pip"))
+                    .ok);
+        QVERIFY(
+            !store.addRule(Scope::global(), Verdict::Allow, u"example.com", Origin::User, QStringLiteral("a b")).ok);
         QVERIFY(store.setResolveOverride(u"Test.Example.", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
         written = store.policy();
     }
-    QCOMPARE(written.rules.size(), 5);
+    QCOMPARE(written.rules.size(), 6);
+    QCOMPARE(written.rules[5].program, QStringLiteral("pip"));
+    QVERIFY(written.rules[5].id != written.rules[0].id);
     QVERIFY(written.rules[0].created.isValid());
 
     PolicyStore reread(m_path);
@@ -139,6 +146,7 @@ void TestPolicyStore::roundTrip()
     QVERIFY(reread.policy() == written);
     QCOMPARE(reread.policy().rules[1].pattern.toString(), QStringLiteral("*.evil.example"));
     QCOMPARE(reread.policy().rules[2].origin, Origin::Approval);
+    QCOMPARE(reread.policy().rules[5].program, QStringLiteral("pip"));
     QCOMPARE(reread.policy().resolveOverrides.value(QStringLiteral("test.example")),
              QHostAddress(QStringLiteral("127.0.0.1")));
 
@@ -355,6 +363,12 @@ void TestPolicyStore::parseErrors_data()
     QTest::newRow("ask unanswered") << QByteArray("ask:\n  all: true\n  unanswered: maybe\n") << 3 << 15
                                     << "deny or allow";
     QTest::newRow("ask field") << QByteArray("ask:\n  wait: 3\n") << 2 << 3 << "unknown field \"wait\" in ask";
+    QTest::newRow("program with a space")
+        << QByteArray("rules:\n  - decision: allow\n    pattern: a.b\n    program: my tool\n") << 4 << 14
+        << "no spaces";
+    QTest::newRow("relative program path")
+        << QByteArray("rules:\n  - decision: allow\n    pattern: a.b\n    program: bin/pip\n") << 4 << 14
+        << "absolute path";
 }
 
 void TestPolicyStore::parseErrors()

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Plain C++ (no Qt): paddock-init writes these lines, the proxy reads them.
+#include "common/ClientProgram.h"
+
+#include <array>
+#include <cstdio>
+
+namespace paddock {
+namespace {
+
+bool plain(unsigned char byte)
+{
+    return byte > ' ' && byte <= '~' && byte != '%';
+}
+
+void appendEncoded(std::string &out, std::string_view text)
+{
+    static constexpr char Hex[] = "0123456789ABCDEF";
+    for (const char ch : text) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (plain(byte)) {
+            out += ch;
+        } else {
+            out += '%';
+            out += Hex[byte >> 4];
+            out += Hex[byte & 0xf];
+        }
+    }
+    if (text.empty())
+        out += "%00"; // a field is never empty on the line; %00 alone means ""
+}
+
+int hexValue(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+bool decode(std::string_view field, std::string *out)
+{
+    out->clear();
+    if (field.empty())
+        return false; // two spaces in a row: the encoder never writes that
+    if (field == "%00")
+        return true;
+    for (std::size_t i = 0; i < field.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(field[i]);
+        if (byte != '%') {
+            if (!plain(byte))
+                return false;
+            *out += field[i];
+            continue;
+        }
+        if (i + 2 >= field.size())
+            return false;
+        const int high = hexValue(field[i + 1]);
+        const int low = hexValue(field[i + 2]);
+        if (high < 0 || low < 0 || (high == 0 && low == 0))
+            return false;
+        *out += char(high * 16 + low);
+        i += 2;
+    }
+    return true;
+}
+
+std::string_view fileName(std::string_view path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+/** Whether @p name is an interpreter whose first argument names the program it runs. */
+bool isInterpreter(std::string_view name)
+{
+    static constexpr std::array<std::string_view, 9> Prefixes{"python", "perl", "ruby", "node", "bash",
+                                                              "sh",     "dash", "zsh",  "php"};
+    for (const std::string_view prefix : Prefixes) {
+        if (name.starts_with(prefix)) {
+            const std::string_view rest = name.substr(prefix.size());
+            // python3, python3.11, perl5.36: a version may follow, nothing else
+            if (rest.find_first_not_of("0123456789.") == std::string_view::npos)
+                return true;
+        }
+    }
+    return false;
+}
+
+/** The script (or Python module, `-m pip`) an interpreter runs; empty for anything else. */
+std::string_view scriptOf(const ClientProgram &program)
+{
+    if (!isInterpreter(fileName(program.exe)) || program.args.size() < 2)
+        return {};
+    for (std::size_t i = 1; i < program.args.size(); ++i) {
+        const std::string &arg = program.args[i];
+        if (arg == "-m" && i + 1 < program.args.size())
+            return program.args[i + 1];
+        if (arg == "-c" || arg == "-e")
+            return {}; // code on the command line: no file names it
+        if (!arg.empty() && arg[0] != '-')
+            return arg;
+    }
+    return {};
+}
+
+} // namespace
+
+std::string ClientProgram::commandLine() const
+{
+    std::string line;
+    for (const std::string &arg : args) {
+        if (!line.empty())
+            line += ' ';
+        if (arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos) {
+            line += '\'';
+            for (const char ch : arg)
+                line += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+            line += '\'';
+        } else {
+            line += arg;
+        }
+    }
+    if (truncated)
+        line += " …";
+    return line;
+}
+
+std::string ClientProgram::name() const
+{
+    const std::string_view script = scriptOf(*this);
+    return std::string(fileName(script.empty() ? std::string_view(exe) : script));
+}
+
+bool ClientProgram::matches(std::string_view condition) const
+{
+    if (!known() || condition.empty())
+        return false;
+    const std::string_view script = scriptOf(*this);
+    if (condition.find('/') != std::string_view::npos)
+        return condition == exe || (!script.empty() && condition == script);
+    // A bare name also matches the name it was started by (argv[0]: `python3` for python3.11).
+    const std::string_view started = args.empty() ? std::string_view() : fileName(args.front());
+    return condition == fileName(exe) || condition == started || (!script.empty() && condition == fileName(script));
+}
+
+namespace preamble {
+
+std::string encode(const ClientProgram &program)
+{
+    std::string line(Magic);
+    line += "1 ";
+    line += std::to_string(program.pid > 0 ? program.pid : 0);
+    line += ' ';
+    appendEncoded(line, std::string_view(program.exe).substr(0, MaxExeBytes));
+    std::size_t budget = MaxArgBytes;
+    bool truncated = program.truncated;
+    for (const std::string &arg : program.args) {
+        if (budget == 0) {
+            truncated = true;
+            break;
+        }
+        const std::string_view piece = std::string_view(arg).substr(0, budget);
+        truncated = truncated || piece.size() < arg.size();
+        budget -= piece.size();
+        line += ' ';
+        appendEncoded(line, piece);
+    }
+    // The line says it was cut with a last field of its own, "%00%00": an argument can't be that.
+    if (truncated)
+        line += " %00%00";
+    line += '\n';
+    return line;
+}
+
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed)
+{
+    const std::size_t compared = std::min(bytes.size(), Magic.size());
+    if (bytes.substr(0, compared) != Magic.substr(0, compared))
+        return Parse::NotPreamble;
+    const std::size_t end = bytes.find('\n');
+    if (end == std::string_view::npos)
+        return bytes.size() >= MaxBytes ? Parse::Malformed : Parse::NeedMore;
+    if (end + 1 > MaxBytes)
+        return Parse::Malformed;
+    std::vector<std::string_view> fields;
+    std::string_view rest = bytes.substr(Magic.size(), end - Magic.size());
+    while (!rest.empty()) {
+        const std::size_t space = rest.find(' ');
+        fields.push_back(rest.substr(0, space));
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    if (fields.size() < 3 || fields[0] != "1")
+        return Parse::Malformed;
+    ClientProgram parsed;
+    const std::string_view pid = fields[1];
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string_view::npos)
+        return Parse::Malformed;
+    parsed.pid = std::stol(std::string(pid));
+    if (!decode(fields[2], &parsed.exe))
+        return Parse::Malformed;
+    for (std::size_t i = 3; i < fields.size(); ++i) {
+        if (fields[i] == "%00%00" && i + 1 == fields.size()) {
+            parsed.truncated = true;
+            break;
+        }
+        std::string arg;
+        if (!decode(fields[i], &arg))
+            return Parse::Malformed;
+        parsed.args.push_back(std::move(arg));
+    }
+    *program = std::move(parsed);
+    *consumed = end + 1;
+    return Parse::Done;
+}
+
+} // namespace preamble
+} // namespace paddock

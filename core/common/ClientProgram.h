@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace paddock {
+
+/**
+ * @brief The program inside a sandbox that opened a connection: what paddock-init tells the proxy.
+ *
+ * paddock-init accepts a sandbox's TCP connection on loopback, finds the process that owns the
+ * client socket (/proc/net/tcp's inode, then /proc/PID/fd), and writes one line before the
+ * client's first byte on the proxy's unix socket:
+ *
+ *     PADDOCK-CLIENT 1 PID EXE ARG0 ARG1 ...\n
+ *
+ * Every field is percent-encoded (every byte outside '!'..'~', and '%' itself), so the line holds
+ * no space, control byte or newline of its own. PID 0 means the owner was not found (it had
+ * already left, or hides its /proc entry). The line is bounded (@ref MaxBytes); longer command
+ * lines are cut (@ref ClientProgram::truncated).
+ *
+ * Anyone inside a sandbox can reach the proxy's socket and write such a line: the proxy strips
+ * it from every connection, but believes it only on a connection whose peer (SO_PEERCRED, set by
+ * the kernel at connect) is that sandbox's paddock-init. See proxy::ProxyEngine::setTrustedClient().
+ */
+struct ClientProgram
+{
+    long pid = 0;                  ///< in the sandbox's pid namespace; 0: unknown
+    std::string exe;               ///< /proc/PID/exe: the file the kernel runs, as the sandbox sees it
+    std::vector<std::string> args; ///< /proc/PID/cmdline, cut to fit
+    bool truncated = false;
+
+    bool known() const { return pid > 0; }
+    /** "curl -s https://example.com": arguments joined by spaces, quoted when they hold one. */
+    std::string commandLine() const;
+    /** The file name of the executable, or of the script an interpreter runs: "curl", "pip". */
+    std::string name() const;
+    /**
+     * Whether a rule's program condition @p condition names this program: a path is compared
+     * with the executable and with the script an interpreter runs (its first argument that is
+     * not an option); a bare name with their file names and with the name it was started by
+     * (argv[0]). The executable's path is the kernel's; the rest is what the process says, so
+     * a program condition names a tool, not a wall against code that imitates it.
+     */
+    bool matches(std::string_view condition) const;
+};
+
+namespace preamble {
+
+inline constexpr std::string_view Magic = "PADDOCK-CLIENT ";
+/** The longest preamble line, its newline included; a longer one is refused. */
+inline constexpr std::size_t MaxBytes = 4096;
+/** The longest executable path and total of arguments a preamble carries. */
+inline constexpr std::size_t MaxExeBytes = 1024;
+inline constexpr std::size_t MaxArgBytes = 1024;
+
+/** The line for @p program, newline included, cut to the bounds above. */
+std::string encode(const ClientProgram &program);
+
+enum class Parse {
+    NotPreamble, ///< the bytes do not start a preamble: the client's own protocol
+    NeedMore,    ///< a prefix of a preamble: wait for more bytes
+    Done,        ///< @p program filled, @p consumed bytes belong to the preamble
+    Malformed,   ///< starts like one but is not (too long, bad field): close the connection
+};
+
+/** Reads a preamble at the start of @p bytes. */
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed);
+
+} // namespace preamble
+} // namespace paddock

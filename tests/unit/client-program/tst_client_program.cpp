@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The line paddock-init writes before a sandbox's connection, and what a rule's program
+// condition matches. The trust in it (only paddock-init's line is believed) is tested through
+// a real sandbox in tests/integration/sandbox-program.
+#include "common/ClientProgram.h"
+
+#include <QtTest>
+
+using paddock::ClientProgram;
+namespace preamble = paddock::preamble;
+
+namespace {
+
+ClientProgram program(long pid, const std::string &exe, std::vector<std::string> args)
+{
+    ClientProgram p;
+    p.pid = pid;
+    p.exe = exe;
+    p.args = std::move(args);
+    return p;
+}
+
+} // namespace
+
+class ClientProgramTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTripsAnyBytes()
+    {
+        const ClientProgram sent = program(4242, "/usr/bin/my tool", {"tool", "a b", "", "100%", "new\nline", "é"});
+        const std::string line = preamble::encode(sent);
+        QCOMPARE(std::count(line.begin(), line.end(), '\n'), 1);
+        QVERIFY(line.ends_with('\n'));
+        ClientProgram read;
+        std::size_t consumed = 0;
+        QCOMPARE(preamble::parse(line + "GET / HTTP/1.1\r\n", &read, &consumed), preamble::Parse::Done);
+        QCOMPARE(consumed, line.size());
+        QCOMPARE(read.pid, 4242L);
+        QCOMPARE(read.exe, sent.exe);
+        QCOMPARE(read.args, sent.args);
+        QVERIFY(!read.truncated);
+    }
+
+    void longCommandLinesAreCutAndSaySo()
+    {
+        const ClientProgram sent = program(7, "/usr/bin/curl", {"curl", std::string(5000, 'x'), "tail"});
+        const std::string line = preamble::encode(sent);
+        QVERIFY(line.size() <= preamble::MaxBytes);
+        ClientProgram read;
+        std::size_t consumed = 0;
+        QCOMPARE(preamble::parse(line, &read, &consumed), preamble::Parse::Done);
+        QVERIFY(read.truncated);
+        QCOMPARE(read.args.size(), std::size_t(2));
+        QVERIFY(read.commandLine().ends_with("…"));
+    }
+
+    void otherBytesAreNotAPreamble_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("expected");
+        const int notPreamble = int(preamble::Parse::NotPreamble);
+        const int needMore = int(preamble::Parse::NeedMore);
+        const int malformed = int(preamble::Parse::Malformed);
+        QTest::newRow("http") << QByteArray("GET http://a/ HTTP/1.1\r\n") << notPreamble;
+        QTest::newRow("connect") << QByteArray("CONNECT a:443 HTTP/1.1\r\n") << notPreamble;
+        QTest::newRow("socks") << QByteArray("\x05\x01\x00", 3) << notPreamble;
+        QTest::newRow("a prefix") << QByteArray("PADDOCK-CL") << needMore;
+        QTest::newRow("no newline yet") << QByteArray("PADDOCK-CLIENT 1 5 /bin/sh") << needMore;
+        QTest::newRow("endless") << QByteArray("PADDOCK-CLIENT 1 5 ") + QByteArray(5000, 'a') << malformed;
+        QTest::newRow("version") << QByteArray("PADDOCK-CLIENT 2 5 /bin/sh sh\n") << malformed;
+        QTest::newRow("pid") << QByteArray("PADDOCK-CLIENT 1 -5 /bin/sh sh\n") << malformed;
+        QTest::newRow("raw space") << QByteArray("PADDOCK-CLIENT 1 5 /bin/sh  sh\n") << malformed;
+        QTest::newRow("bad escape") << QByteArray("PADDOCK-CLIENT 1 5 /bin/%zz sh\n") << malformed;
+        QTest::newRow("nul escape") << QByteArray("PADDOCK-CLIENT 1 5 /bin/a%00b sh\n") << malformed;
+        QTest::newRow("control") << QByteArray("PADDOCK-CLIENT 1 5 /bin/\x01 sh\n") << malformed;
+    }
+    void otherBytesAreNotAPreamble()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, expected);
+        ClientProgram read;
+        std::size_t consumed = 0;
+        QCOMPARE(int(preamble::parse(bytes.toStdString(), &read, &consumed)), expected);
+    }
+
+    void namesAndMatches_data()
+    {
+        QTest::addColumn<QString>("exe");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("matching");
+        QTest::addColumn<QStringList>("notMatching");
+        QTest::newRow("curl") << "/usr/bin/curl" << QStringList{"curl", "-s", "https://x/pip"} << "curl"
+                              << QStringList{"curl", "/usr/bin/curl"} << QStringList{"pip", "/usr/bin/pip", "x", "cur"};
+        QTest::newRow("pip") << "/usr/bin/python3.11" << QStringList{"/usr/bin/python3", "/usr/bin/pip", "install", "x"}
+                             << "pip" << QStringList{"pip", "/usr/bin/pip", "python3", "python3.11"}
+                             << QStringList{"install", "/tmp/pip"};
+        QTest::newRow("python -m pip") << "/usr/bin/python3.11" << QStringList{"python3", "-m", "pip", "install"}
+                                       << "pip" << QStringList{"pip", "python3"} << QStringList{"install", "-m"};
+        QTest::newRow("python -c") << "/usr/bin/python3.11" << QStringList{"python3", "-c", "import pip"}
+                                   << "python3.11" << QStringList{"python3", "/usr/bin/python3.11"}
+                                   << QStringList{"pip", "import pip"};
+        QTest::newRow("git helper") << "/usr/lib/git-core/git-remote-http"
+                                    << QStringList{"git-remote-http", "origin", "http://h/r"} << "git-remote-http"
+                                    << QStringList{"git-remote-http"} << QStringList{"git", "r", "origin"};
+        QTest::newRow("a copy named pip") << "/tmp/pip" << QStringList{"pip"} << "pip" << QStringList{"pip", "/tmp/pip"}
+                                          << QStringList{"/usr/bin/pip"};
+    }
+    void namesAndMatches()
+    {
+        QFETCH(QString, exe);
+        QFETCH(QStringList, args);
+        QFETCH(QString, name);
+        QFETCH(QStringList, matching);
+        QFETCH(QStringList, notMatching);
+        ClientProgram p = program(9, exe.toStdString(), {});
+        for (const QString &arg : args)
+            p.args.push_back(arg.toStdString());
+        QCOMPARE(QString::fromStdString(p.name()), name);
+        for (const QString &condition : matching)
+            QVERIFY2(p.matches(condition.toStdString()), qPrintable(condition));
+        for (const QString &condition : notMatching)
+            QVERIFY2(!p.matches(condition.toStdString()), qPrintable(condition));
+        p.pid = 0; // nobody said: no condition holds
+        QVERIFY(!p.matches(name.toStdString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(ClientProgramTest)
+#include "tst_client_program.moc"
