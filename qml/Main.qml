@@ -53,7 +53,7 @@ ApplicationWindow {
             pages: window.pages
             currentIndex: window.currentIndex
             onPageRequested: (index) => window.showPage(index)
-            onAboutRequested: aboutDialog.open()
+            onAboutRequested: aboutDialog.dialog().open()
         }
         Rectangle {
             Layout.fillHeight: true
@@ -131,8 +131,13 @@ ApplicationWindow {
         asks: askModel
     }
 
-    AboutDialog {
+    LazyDialog {
         id: aboutDialog
-        objectName: "aboutDialog"
+        sourceComponent: Component {
+            AboutDialog {
+                objectName: "aboutDialog"
+                parent: Overlay.overlay
+            }
+        }
     }
 }
