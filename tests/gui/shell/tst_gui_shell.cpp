@@ -23,6 +23,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanup();
     void windowLoadsWithoutWarnings();
+    void refusalNotifierRunsBeforeTheNetworkPage();
     void everyPageShowsItsTitle();
     void ctrlNumberSwitchesPages_data();
     void ctrlNumberSwitchesPages();
@@ -73,6 +74,28 @@ void TestGuiShell::windowLoadsWithoutWarnings()
     QCOMPARE(QCoreApplication::applicationName(), QStringLiteral("paddock"));
     QVERIFY(!QCoreApplication::organizationName().isEmpty());
     QVERIFY(WarningRecorder::messages().isEmpty());
+}
+
+void TestGuiShell::refusalNotifierRunsBeforeTheNetworkPage()
+{
+    // The Network page is made on its first visit; the notifications of refused connections
+    // belong to the window and run from start-up, whichever page is shown.
+    QCOMPARE(currentIndex(), 0);
+    QVERIFY(!page(QStringLiteral("network")));
+    QObject *policy = findObject(m_window, QStringLiteral("networkPolicy"));
+    QObject *notifier = findObject(m_window, QStringLiteral("networkNotifier"));
+    QVERIFY(policy && notifier);
+    QCOMPARE(notifier->property("policy").value<QObject *>(), policy);
+    QVERIFY(notifier->property("enabled").toBool());
+    QCOMPARE(notifier->property("windowActive").toBool(), m_window->isActive());
+
+    // The page shows the window's own.
+    QQuickItem *network = openPage(m_window, QStringLiteral("network"));
+    QVERIFY(network);
+    QCOMPARE(network->property("policy").value<QObject *>(), policy);
+    QCOMPARE(network->property("notifier").value<QObject *>(), notifier);
+    QCOMPARE(findItem(network, QStringLiteral("notificationSwitch"))->property("checked").toBool(), true);
+    QTest::keyClick(m_window, Qt::Key_1, Qt::ControlModifier);
 }
 
 void TestGuiShell::everyPageShowsItsTitle()
