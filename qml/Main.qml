@@ -18,6 +18,10 @@ ApplicationWindow {
     visible: true
 
     property int currentIndex: 0
+    // The pages shown so far, one bit each: a page is made on its first visit and kept from
+    // then on (what was typed, where it was scrolled), so the window starts with one page.
+    property int visitedPages: 1 << currentIndex
+    onCurrentIndexChanged: visitedPages |= 1 << currentIndex
     readonly property var pages: [
         { key: "sandboxes", title: qsTr("Sandboxes"), icon: Icons.sandboxes },
         { key: "kits", title: qsTr("Kits"), icon: Icons.kits },
@@ -49,7 +53,7 @@ ApplicationWindow {
             pages: window.pages
             currentIndex: window.currentIndex
             onPageRequested: (index) => window.showPage(index)
-            onAboutRequested: aboutDialog.open()
+            onAboutRequested: aboutDialog.dialog().open()
         }
         Rectangle {
             Layout.fillHeight: true
@@ -63,16 +67,51 @@ ApplicationWindow {
             Layout.fillHeight: true
             currentIndex: window.currentIndex
 
-            SandboxesPage {}
-            KitsPage {}
-            NetworkPage { asks: askModel }
-            SecretsPage {}
-            ClassroomPage {}
+            Loader {
+                active: (window.visitedPages & (1 << 0)) !== 0
+                sourceComponent: Component { SandboxesPage {} }
+            }
+            Loader {
+                active: (window.visitedPages & (1 << 1)) !== 0
+                sourceComponent: Component { KitsPage {} }
+            }
+            Loader {
+                active: (window.visitedPages & (1 << 2)) !== 0
+                sourceComponent: Component {
+                    NetworkPage {
+                        policy: networkPolicy
+                        notifier: networkNotifier
+                        asks: askModel
+                    }
+                }
+            }
+            Loader {
+                active: (window.visitedPages & (1 << 3)) !== 0
+                sourceComponent: Component { SecretsPage {} }
+            }
+            Loader {
+                active: (window.visitedPages & (1 << 4)) !== 0
+                sourceComponent: Component { ClassroomPage {} }
+            }
         }
     }
 
     footer: StatusFooter {
         objectName: "statusFooter"
+    }
+
+    // The network policy and the desktop notifications of refused connections, for the whole
+    // session: they notify from start-up, whichever page is shown. The Network page shows them.
+    NetworkPolicy {
+        id: networkPolicy
+        objectName: "networkPolicy"
+        daemon: DaemonStatus
+    }
+    NetworkNotifier {
+        id: networkNotifier
+        objectName: "networkNotifier"
+        policy: networkPolicy
+        windowActive: window.active
     }
 
     // Ask mode: what waits for an answer, asked here from any page, or by a desktop
@@ -92,8 +131,13 @@ ApplicationWindow {
         asks: askModel
     }
 
-    AboutDialog {
+    LazyDialog {
         id: aboutDialog
-        objectName: "aboutDialog"
+        sourceComponent: Component {
+            AboutDialog {
+                objectName: "aboutDialog"
+                parent: Overlay.overlay
+            }
+        }
     }
 }

@@ -71,6 +71,15 @@ void setUpApplication(QGuiApplication &app)
         icon.addFile(QStringLiteral(":/icons/paddock-%1.png").arg(size), QSize(size, size));
     app.setWindowIcon(icon);
 
+    // Qt Quick sizes its texture atlas for small images to the window rounded up to powers of
+    // two (2048x1024 RGBA, 8 MiB, for the 1100x720 window) as soon as one image is shown; the
+    // window's few icons fit in 512x512 (1 MiB). Larger images get textures of their own, as
+    // before. The user's setting still wins.
+    if (qEnvironmentVariableIsEmpty("QSG_ATLAS_WIDTH") && qEnvironmentVariableIsEmpty("QSG_ATLAS_HEIGHT")) {
+        qputenv("QSG_ATLAS_WIDTH", "512");
+        qputenv("QSG_ATLAS_HEIGHT", "512");
+    }
+
     // Fusion draws with the palette, so it follows the desktop's light or dark colours
     // and renders the same on X11, Wayland and offscreen. The user's choice still wins.
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))

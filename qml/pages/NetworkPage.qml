@@ -12,27 +12,22 @@ ScrollablePage {
     title: qsTr("Network")
     summary: qsTr("Which domains sandboxes may reach, and the connections that were refused.")
 
-    readonly property alias policy: networkPolicy
-    readonly property alias notifier: networkNotifier
+    // The window's, as they live for the whole session (see Main.qml).
+    property NetworkPolicy policy
+    property NetworkNotifier notifier
     readonly property alias learning: learningModel
     // Ask mode's waiting connections (the window's): the switch beside learning mode.
     property AskModel asks
     readonly property var presets: ["deny-all", "balanced", "allow-all"]
     property string message
 
-    NetworkPolicy {
-        id: networkPolicy
-        daemon: DaemonStatus
-        onActionFinished: (action, ok, text) => page.message = text
-    }
-    NetworkNotifier {
-        id: networkNotifier
-        policy: networkPolicy
-        windowActive: page.Window.active
+    Connections {
+        target: page.policy
+        function onActionFinished(action, ok, text) { page.message = text }
     }
     LearningModel {
         id: learningModel
-        policy: networkPolicy
+        policy: page.policy
     }
     // The agent's own refusals (pi-permission-system), listed beside the network's.
     AgentRefusalsModel {
@@ -45,19 +40,19 @@ ScrollablePage {
 
     function allowCurrent() {
         if (denialList.currentIndex >= 0)
-            allowDialog.openFor(networkPolicy.denials.get(denialList.currentIndex))
+            allowDialog.openFor(page.policy.denials.get(denialList.currentIndex))
     }
     function dismissCurrent() {
         if (denialList.currentIndex < 0)
             return
-        const denial = networkPolicy.denials.get(denialList.currentIndex)
-        networkPolicy.dismiss(denial.host, denial.sandbox)
+        const denial = page.policy.denials.get(denialList.currentIndex)
+        page.policy.dismiss(denial.host, denial.sandbox)
     }
 
     Label {
         objectName: "networkNotConnected"
         Layout.fillWidth: true
-        visible: !networkPolicy.connected
+        visible: !page.policy.connected
         text: qsTr("The daemon is not connected: rules and refused connections appear once it is.")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
@@ -77,19 +72,19 @@ ScrollablePage {
             objectName: "presetBox"
             Layout.preferredWidth: 160
             model: page.presets
-            enabled: networkPolicy.connected
-            currentIndex: Math.max(0, page.presets.indexOf(networkPolicy.preset))
+            enabled: page.policy.connected
+            currentIndex: Math.max(0, page.presets.indexOf(page.policy.preset))
             Accessible.name: qsTr("Global preset")
             onActivated: (index) => {
-                networkPolicy.setPreset(page.presets[index])
+                page.policy.setPreset(page.presets[index])
                 // Shows the preset in force again once the daemon has answered (or refused).
-                currentIndex = Qt.binding(() => Math.max(0, page.presets.indexOf(networkPolicy.preset)))
+                currentIndex = Qt.binding(() => Math.max(0, page.presets.indexOf(page.policy.preset)))
             }
         }
         Label {
             objectName: "presetDescription"
             Layout.fillWidth: true
-            text: networkPolicy.presetDescription
+            text: page.policy.presetDescription
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             opacity: 0.75
@@ -98,9 +93,9 @@ ScrollablePage {
     Switch {
         objectName: "notificationSwitch"
         text: qsTr("Notify me of refused connections while the window is in the background")
-        checked: networkNotifier.enabled
+        checked: page.notifier.enabled
         Accessible.name: text
-        onToggled: networkNotifier.enabled = checked
+        onToggled: page.notifier.enabled = checked
     }
 
     // ---- refused connections
@@ -144,7 +139,7 @@ ScrollablePage {
         objectName: "denialsEmpty"
         Layout.fillWidth: true
         visible: denialList.count === 0 && page.refusalKind !== "agent"
-        text: networkPolicy.denials.loading ? qsTr("Loading…") : qsTr("Nothing has been refused.")
+        text: page.policy.denials.loading ? qsTr("Loading…") : qsTr("Nothing has been refused.")
         textFormat: Text.PlainText
         opacity: 0.7
     }
@@ -163,7 +158,7 @@ ScrollablePage {
             anchors.fill: parent
             anchors.margins: 1
             clip: true
-            model: networkPolicy.denials
+            model: page.policy.denials
             currentIndex: count > 0 ? 0 : -1
             activeFocusOnTab: true
             keyNavigationEnabled: true
@@ -184,7 +179,7 @@ ScrollablePage {
 
             delegate: DenialRow {
                 onAllowRequested: page.allowCurrent()
-                onDismissRequested: networkPolicy.dismiss(host, sandbox)
+                onDismissRequested: page.policy.dismiss(host, sandbox)
             }
         }
     }
@@ -251,12 +246,12 @@ ScrollablePage {
             Layout.preferredWidth: 220
             placeholderText: qsTr("Filter rules")
             Accessible.name: qsTr("Filter rules")
-            onTextChanged: networkPolicy.rules.filter = text
+            onTextChanged: page.policy.rules.filter = text
         }
         Button {
             objectName: "ruleAddButton"
             text: qsTr("Add rule…")
-            enabled: networkPolicy.connected
+            enabled: page.policy.connected
             onClicked: ruleDialog.openForNew()
         }
     }
@@ -277,9 +272,9 @@ ScrollablePage {
         objectName: "rulesEmpty"
         Layout.fillWidth: true
         visible: ruleList.count === 0
-        text: networkPolicy.rules.totalCount > 0 ? qsTr("No rule matches the filter.")
+        text: page.policy.rules.totalCount > 0 ? qsTr("No rule matches the filter.")
                                                  : qsTr("No rules yet: with the %1 preset, only what you allow gets through.")
-                                                       .arg(networkPolicy.preset.length > 0 ? networkPolicy.preset : "deny-all")
+                                                       .arg(page.policy.preset.length > 0 ? page.policy.preset : "deny-all")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         opacity: 0.7
@@ -291,7 +286,7 @@ ScrollablePage {
         implicitHeight: Math.min(contentHeight, 360)
         visible: count > 0
         clip: true
-        model: networkPolicy.rules
+        model: page.policy.rules
         currentIndex: -1
         activeFocusOnTab: true
         keyNavigationEnabled: true
@@ -302,11 +297,11 @@ ScrollablePage {
         Keys.onPressed: (event) => {
             if (currentIndex < 0)
                 return
-            const rule = networkPolicy.rules.get(currentIndex)
+            const rule = page.policy.rules.get(currentIndex)
             if (rule.readOnly)
                 return
             if (event.key === Qt.Key_Delete) {
-                networkPolicy.removeRule(rule.ruleId)
+                page.policy.removeRule(rule.ruleId)
                 event.accepted = true
             } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                 ruleDialog.openForRule(rule)
@@ -314,8 +309,8 @@ ScrollablePage {
             }
         }
         delegate: RuleRow {
-            onEditRequested: ruleDialog.openForRule(networkPolicy.rules.get(index))
-            onRemoveRequested: networkPolicy.removeRule(ruleId)
+            onEditRequested: ruleDialog.openForRule(page.policy.rules.get(index))
+            onRemoveRequested: page.policy.removeRule(ruleId)
         }
     }
 
@@ -326,7 +321,7 @@ ScrollablePage {
         text: page.message
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
-        color: networkPolicy.error.length > 0 ? Theme.errorColor : palette.windowText
+        color: page.policy.error.length > 0 ? Theme.errorColor : palette.windowText
     }
 
     LearningSection {
@@ -339,7 +334,7 @@ ScrollablePage {
     DenialAllowDialog {
         id: allowDialog
         parent: Overlay.overlay
-        policy: networkPolicy
+        policy: page.policy
     }
     AgentAllowDialog {
         id: agentAllowDialog
@@ -349,6 +344,6 @@ ScrollablePage {
     RuleDialog {
         id: ruleDialog
         parent: Overlay.overlay
-        policy: networkPolicy
+        policy: page.policy
     }
 }

@@ -28,7 +28,7 @@ ScrollablePage {
         onActionFailed: (text) => page.showMessage(text, true)
         onApprovalNeeded: (name, kitDirectory, pending) => {
             page.approvingSandbox = name
-            bindingDialog.ask(kitDirectory, sandboxes.get(name).kit, pending)
+            bindingDialog.dialog().ask(kitDirectory, sandboxes.get(name).kit, pending)
         }
     }
     property string approvingSandbox
@@ -63,7 +63,7 @@ ScrollablePage {
             highlighted: true
             text: qsTr("New sandbox…")
             Accessible.name: qsTr("Create a new sandbox")
-            onClicked: wizardDialog.begin()
+            onClicked: wizardDialog.dialog().begin()
         }
         Label {
             objectName: "sandboxesMessage"
@@ -118,10 +118,10 @@ ScrollablePage {
                     terminalAvailable: terminal.available
                     onStartRequested: { page.message = ""; sandboxes.start(name) }
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
-                    onRemoveRequested: removeDialog.ask(name, running)
-                    onLogsRequested: logDialog.show(name)
-                    onReviewRequested: reviewDialog.show(name)
-                    onPermissionsRequested: permissionsDialog.show(name)
+                    onRemoveRequested: removeDialog.dialog().ask(name, running)
+                    onLogsRequested: logDialog.dialog().show(name)
+                    onReviewRequested: reviewDialog.dialog().show(name)
+                    onPermissionsRequested: permissionsDialog.dialog().show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
                     onAgentRequested: page.openAgent(name, true)
                     onShellRequested: {
@@ -135,47 +135,72 @@ ScrollablePage {
         }
     }
 
-    WizardDialog {
+    // Each dialog is made when it first opens.
+    LazyDialog {
         id: wizardDialog
-        objectName: "wizardDialog"
-        parent: Overlay.overlay
-        terminalAvailable: terminal.available
-        onSandboxCreated: (name) => {
-            sandboxes.refresh()
-            // Its agent started with it: the terminal joins it.
-            if (terminal.openAgent(name, false))
-                page.showMessage(qsTr("%1 is running; its agent opens in a terminal.").arg(name), false)
-            else if (!terminal.available)
-                page.showMessage(qsTr("%1 is running. No terminal emulator was found: its row shows the command that opens its agent.").arg(name), false)
-            else
-                page.showMessage(terminal.error, true)
+        sourceComponent: Component {
+            WizardDialog {
+                objectName: "wizardDialog"
+                parent: Overlay.overlay
+                terminalAvailable: terminal.available
+                onSandboxCreated: (name) => {
+                    sandboxes.refresh()
+                    // Its agent started with it: the terminal joins it.
+                    if (terminal.openAgent(name, false))
+                        page.showMessage(qsTr("%1 is running; its agent opens in a terminal.").arg(name), false)
+                    else if (!terminal.available)
+                        page.showMessage(qsTr("%1 is running. No terminal emulator was found: its row shows the command that opens its agent.").arg(name), false)
+                    else
+                        page.showMessage(terminal.error, true)
+                }
+            }
         }
     }
-    SandboxRemoveDialog {
+    LazyDialog {
         id: removeDialog
-        objectName: "sandboxRemoveDialog"
-        parent: Overlay.overlay
-        onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+        sourceComponent: Component {
+            SandboxRemoveDialog {
+                objectName: "sandboxRemoveDialog"
+                parent: Overlay.overlay
+                onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+            }
+        }
     }
-    SandboxPermissionsDialog {
+    LazyDialog {
         id: permissionsDialog
-        parent: Overlay.overlay
+        sourceComponent: Component {
+            SandboxPermissionsDialog {
+                parent: Overlay.overlay
+            }
+        }
     }
-    SandboxReviewDialog {
+    LazyDialog {
         id: reviewDialog
-        objectName: "sandboxReviewDialog"
-        parent: Overlay.overlay
+        sourceComponent: Component {
+            SandboxReviewDialog {
+                objectName: "sandboxReviewDialog"
+                parent: Overlay.overlay
+            }
+        }
     }
-    SandboxLogDialog {
+    LazyDialog {
         id: logDialog
-        objectName: "sandboxLogDialog"
-        parent: Overlay.overlay
+        sourceComponent: Component {
+            SandboxLogDialog {
+                objectName: "sandboxLogDialog"
+                parent: Overlay.overlay
+            }
+        }
     }
-    BindingDialog {
+    LazyDialog {
         id: bindingDialog
-        objectName: "bindingDialog"
-        parent: Overlay.overlay
-        onApprovalsRecorded: sandboxes.start(page.approvingSandbox, true)
-        onDenied: page.showMessage(qsTr("%1 was not started: its kit's keys were not approved.").arg(page.approvingSandbox), true)
+        sourceComponent: Component {
+            BindingDialog {
+                objectName: "bindingDialog"
+                parent: Overlay.overlay
+                onApprovalsRecorded: sandboxes.start(page.approvingSandbox, true)
+                onDenied: page.showMessage(qsTr("%1 was not started: its kit's keys were not approved.").arg(page.approvingSandbox), true)
+            }
+        }
     }
 }

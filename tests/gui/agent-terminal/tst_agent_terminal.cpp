@@ -200,9 +200,9 @@ void TestAgentTerminal::saveScreenshots(const QString &name)
 void TestAgentTerminal::wizardOpensTheAgentInATerminal()
 {
     QVERIFY(xtermWindows().isEmpty());
-    QObject *wizard = findObject(m_window, QStringLiteral("wizardDialog"));
     QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
-    QTRY_VERIFY(wizard->property("opened").toBool());
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
     QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
     QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
 

@@ -275,10 +275,9 @@ void TestSandboxesPage::reviewShowsAndRevertsWhatTheHostRuns()
     QVERIFY2(exec.exitCode() == 0, exec.readAllStandardError().constData());
     QVERIFY(QFileInfo::exists(makefile));
 
-    QObject *dialog = findObject(m_window, QStringLiteral("sandboxReviewDialog"));
-    QVERIFY(dialog);
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxReviewButton"))));
-    QTRY_VERIFY(dialog->property("opened").toBool());
+    QObject *dialog = openedDialog(m_window, QStringLiteral("sandboxReviewDialog"));
+    QVERIFY(dialog);
     QQuickItem *change = nullptr;
     QObject *model = findObject(dialog, QStringLiteral("sandboxReviewModel"));
     QVERIFY(model);
@@ -328,10 +327,9 @@ void TestSandboxesPage::refusalsSinceStartAreCounted()
 void TestSandboxesPage::logViewFollowsAndSearches()
 {
     QVERIFY(ensureRunning(QStringLiteral("alpha")));
-    QObject *dialog = findObject(m_window, QStringLiteral("sandboxLogDialog"));
-    QVERIFY(dialog);
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxLogsButton"))));
-    QTRY_VERIFY(dialog->property("opened").toBool());
+    QObject *dialog = openedDialog(m_window, QStringLiteral("sandboxLogDialog"));
+    QVERIFY(dialog);
     QQuickItem *text = findInPopup(dialog, QStringLiteral("logText"));
     QVERIFY(text);
     QTRY_VERIFY_WITH_TIMEOUT(text->property("text").toString().contains(QStringLiteral("hello-from-the-sandbox")),
@@ -418,7 +416,12 @@ void TestSandboxesPage::withoutTerminalTheCommandIsOffered()
     QCOMPARE(rowText(QStringLiteral("alpha"), QStringLiteral("sandboxAgentCommand")),
              QStringLiteral("paddock attach alpha"));
     // The wizard knows too: its last step does not promise a terminal.
-    QCOMPARE(findObject(m_window, QStringLiteral("wizardDialog"))->property("terminalAvailable").toBool(), false);
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    QCOMPARE(wizard->property("terminalAvailable").toBool(), false);
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardCancelButton"))));
+    QTRY_VERIFY(!wizard->property("visible").toBool());
     QGuiApplication::clipboard()->clear();
     QVERIFY(press(m_window, rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxCopyButton"))));
     QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("paddock attach alpha"));
@@ -444,12 +447,11 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
 {
     QVERIFY(createFromDaemon(QStringLiteral("gated"), m_kits + QStringLiteral("/optional")));
     QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("gated")), 15000);
-    QObject *dialog = findObject(m_window, QStringLiteral("bindingDialog"));
-    QVERIFY(dialog);
 
     // Denied: nothing is approved and the sandbox stays as it was.
     QVERIFY(press(m_window, rowButton(QStringLiteral("gated"), QStringLiteral("sandboxStartStopButton"))));
-    QTRY_VERIFY_WITH_TIMEOUT(dialog->property("opened").toBool(), 10000);
+    QObject *dialog = openedDialog(m_window, QStringLiteral("bindingDialog"), 10000);
+    QVERIFY(dialog);
     QCOMPARE(findInPopup(dialog, QStringLiteral("bindingService"))->property("text").toString(),
              QStringLiteral("othersvc (optional)"));
     QCOMPARE(findInPopup(dialog, QStringLiteral("bindingDomains"))->property("text").toString(),
@@ -483,10 +485,9 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
 
 void TestSandboxesPage::wizardCreatesAndStartsASandbox()
 {
-    QObject *wizard = findObject(m_window, QStringLiteral("wizardDialog"));
-    QVERIFY(wizard);
     QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
-    QTRY_VERIFY(wizard->property("opened").toBool());
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
     QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
     QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
     QVERIFY(next && stepTitle);
@@ -658,9 +659,9 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
 
 void TestSandboxesPage::wizardAsksBeforeHostGrants()
 {
-    QObject *wizard = findObject(m_window, QStringLiteral("wizardDialog"));
     QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
-    QTRY_VERIFY(wizard->property("opened").toBool());
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
     QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
     QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
@@ -707,12 +708,11 @@ void TestSandboxesPage::wizardAsksBeforeHostGrants()
 
 void TestSandboxesPage::removeAsksFirst()
 {
-    QObject *dialog = findObject(m_window, QStringLiteral("sandboxRemoveDialog"));
-    QVERIFY(dialog);
     QVERIFY(ensureRunning(QStringLiteral("doomed")));
     // Cancelled: still there.
     QVERIFY(press(m_window, rowButton(QStringLiteral("doomed"), QStringLiteral("sandboxRemoveButton"))));
-    QTRY_VERIFY(dialog->property("opened").toBool());
+    QObject *dialog = openedDialog(m_window, QStringLiteral("sandboxRemoveDialog"));
+    QVERIFY(dialog);
     QVERIFY(findInPopup(dialog, QStringLiteral("sandboxRemoveText"))
                 ->property("text")
                 .toString()

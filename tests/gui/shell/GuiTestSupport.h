@@ -141,6 +141,22 @@ inline QObject *findObject(QObject *root, const QString &objectName)
     return nullptr;
 }
 
+/**
+ * The dialog named @p objectName once it is open; nullptr when it does not open within
+ * @p timeoutMs. A dialog is made the first time it opens: look it up after opening it.
+ */
+inline QObject *openedDialog(QObject *root, const QString &objectName, int timeoutMs = 5000)
+{
+    QObject *dialog = nullptr;
+    const bool opened = QTest::qWaitFor(
+        [&] {
+            dialog = findObject(root, objectName);
+            return dialog && dialog->property("opened").toBool();
+        },
+        timeoutMs);
+    return opened ? dialog : nullptr;
+}
+
 /** True when @p item and all its ancestors are visible. */
 inline bool isShown(const QQuickItem *item)
 {
@@ -229,6 +245,30 @@ inline QByteArray takeWarnings()
 inline QPoint centreOf(QQuickItem *item)
 {
     return item->mapToScene(QPointF(item->width() / 2, item->height() / 2)).toPoint();
+}
+
+/**
+ * Opens the page @p key ("kits") by clicking its navigation button, as a user does, and returns
+ * it once shown; nullptr when it never shows. A page is made on its first visit.
+ */
+inline QQuickItem *openPage(QQuickWindow *window, const QString &key)
+{
+    QQuickItem *page = nullptr;
+    // Clicks again until the page shows: after a retranslation the buttons are made anew, and
+    // where they are is known only once the rail is laid out again.
+    const bool shown = QTest::qWaitFor(
+        [&] {
+            page = findItem(window, QStringLiteral("page_") + key);
+            if (isShown(page))
+                return true;
+            for (QQuickItem *button : findItems(window, QStringLiteral("nav_") + key)) {
+                if (isShown(button))
+                    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centreOf(button));
+            }
+            return false;
+        },
+        5000);
+    return shown ? page : nullptr;
 }
 
 } // namespace paddock::guitest

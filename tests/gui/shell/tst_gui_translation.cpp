@@ -29,7 +29,8 @@ private:
     }
     QString pageTitle(const QString &key)
     {
-        QQuickItem *title = findItem(findItem(m_window, QStringLiteral("page_") + key), QStringLiteral("pageTitle"));
+        QQuickItem *page = openPage(m_window, key);
+        QQuickItem *title = page ? findItem(page, QStringLiteral("pageTitle")) : nullptr;
         return title ? title->property("text").toString() : QString();
     }
 
@@ -64,7 +65,9 @@ void TestGuiTranslation::systemLocaleGivesFrench()
     QTRY_COMPARE(text(QStringLiteral("daemonStatusText")), QStringLiteral("Service non connecté"));
     QCOMPARE(text(QStringLiteral("daemonRetryButton")), QStringLiteral("Vérifier à nouveau"));
     // Commands are never translated: they are what the user types.
-    QQuickItem *command = findItem(findItem(m_window, QStringLiteral("page_kits")), QStringLiteral("commandText"));
+    QQuickItem *kits = openPage(m_window, QStringLiteral("kits"));
+    QVERIFY(kits);
+    QQuickItem *command = findItem(kits, QStringLiteral("commandText"));
     QVERIFY(command);
     QCOMPARE(command->property("text").toString(), QStringLiteral("paddock kit validate DIR"));
     QCOMPARE(m_window->title(), QStringLiteral("Paddock"));
