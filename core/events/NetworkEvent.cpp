@@ -101,7 +101,7 @@ QString formatEventTime(const QDateTime &time)
 
 QJsonObject NetworkEvent::toJson() const
 {
-    return QJsonObject{
+    QJsonObject object{
         {kTime, formatEventTime(time)},
         {kSandbox, sandbox},
         {kKit, kit},
@@ -114,6 +114,13 @@ QJsonObject NetworkEvent::toJson() const
         {kBytesUp, double(bytesUp)},
         {kBytesDown, double(bytesDown)},
     };
+    if (request) {
+        object.insert(QStringLiteral("method"), request->method);
+        object.insert(QStringLiteral("path"), request->path);
+        object.insert(QStringLiteral("status"), request->status);
+        object.insert(QStringLiteral("durationMs"), double(request->durationMs));
+    }
+    return object;
 }
 
 std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QString *error)

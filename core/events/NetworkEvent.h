@@ -34,6 +34,21 @@ namespace paddock::events {
  * | `bytesUp`   | number  | bytes sent by the sandbox (0 for a refusal)                    |
  * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
  */
+/**
+ * @brief One HTTP request inside a connection the proxy sees into (plain HTTP, TLS it
+ * terminates). JSON adds `method`, `path` (query redacted), `status` (0: no response) and
+ * `durationMs` to the event's fields; `rule` is the rule that decided the request.
+ */
+struct RequestDetail
+{
+    QString method;
+    QString path;
+    int status = 0;
+    qint64 durationMs = 0;
+
+    bool operator==(const RequestDetail &other) const = default;
+};
+
 struct NetworkEvent
 {
     enum class Outcome {
@@ -54,6 +69,8 @@ struct NetworkEvent
     QString reason;
     qint64 bytesUp = 0;
     qint64 bytesDown = 0;
+    /** Set: a request record (its bytes are the exchange's), stored apart from connections. */
+    std::optional<RequestDetail> request;
 
     QJsonObject toJson() const;
     /** Reads the form toJson() writes. Returns nothing and sets @p error for anything else. */

@@ -22,8 +22,9 @@ constexpr int kReloadDelayMs = 50;
 const char kHeader[] = "# Paddock network policy. Edit it here or with `paddock policy`; changes apply at once.\n"
                        "# preset: deny-all | balanced | allow-all. A rule's scope is global, sandbox:NAME or\n"
                        "# kit:NAME; its pattern is host, host:port, host:80-443, host:*, *.domain, **.domain,\n"
-                       "# an address or a CIDR range. Deny wins over allow; no match is deny (or, in ask mode,\n"
-                       "# a question: ask: {all: false, timeout: 30, unanswered: deny}).\n";
+                       "# an address or a CIDR range; method (GET,POST) and path (/gists, /org/**) limit a rule to\n"
+                       "# the requests Paddock sees (plain HTTP, TLS it terminates). Deny wins over allow; no match\n"
+                       "# is deny (or, in ask mode, a question: ask: {all: false, timeout: 30, unanswered: deny}).\n";
 
 using yaml::DecodeError;
 
@@ -48,13 +49,29 @@ void expectKeys(const YAML::Node &map, const QSet<QString> &known, const char *w
     }
 }
 
+/** The rule's `method` and `path`, each error marked at its own line. */
+RequestMatch decodeRequestMatch(const YAML::Node &node)
+{
+    const YAML::Node method = node["method"];
+    const YAML::Node path = node["path"];
+    QString error;
+    const QString methodText = method ? text(method, "method") : QString();
+    if (!RequestMatch::parse(methodText, {}, &error))
+        throw DecodeError{method.Mark(), QStringLiteral("method: %1").arg(error)};
+    const QString pathText = path ? text(path, "path") : QString();
+    const std::optional<RequestMatch> parsed = RequestMatch::parse(methodText, pathText, &error);
+    if (!parsed)
+        throw DecodeError{path.Mark(), QStringLiteral("path: %1").arg(error)};
+    return *parsed;
+}
+
 Rule decodeRule(const YAML::Node &node)
 {
     if (!node.IsMap())
         throw DecodeError{node.Mark(), QStringLiteral("each rule must be a mapping with decision and pattern")};
     expectKeys(node,
                {QStringLiteral("id"), QStringLiteral("scope"), QStringLiteral("decision"), QStringLiteral("pattern"),
-                QStringLiteral("origin"), QStringLiteral("created")},
+                QStringLiteral("origin"), QStringLiteral("created"), QStringLiteral("method"), QStringLiteral("path")},
                "a rule");
     Rule rule;
     if (const YAML::Node scope = node["scope"]) {
@@ -84,6 +101,7 @@ Rule decodeRule(const YAML::Node &node)
     if (!parsed)
         throw DecodeError{pattern.Mark(), parsed.error};
     rule.pattern = *parsed.pattern;
+    rule.request = decodeRequestMatch(node);
     if (const YAML::Node created = node["created"]) {
         rule.created = QDateTime::fromString(text(created, "created"), Qt::ISODate);
         if (!rule.created.isValid())
@@ -95,7 +113,7 @@ Rule decodeRule(const YAML::Node &node)
     if (const YAML::Node id = node["id"])
         rule.id = text(id, "id");
     if (rule.id.isEmpty())
-        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern);
+        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern, rule.request);
     return rule;
 }
 
@@ -289,7 +307,8 @@ StoreResult PolicyStore::change(const std::function<StoreResult(PolicyData &)> &
     return result;
 }
 
-StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin)
+StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin,
+                                 const RequestMatch &request)
 {
     const HostPatternParse parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
     if (!parsed)
@@ -302,9 +321,11 @@ StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringVie
         rule.verdict = verdict;
         rule.pattern = *parsed.pattern;
         rule.origin = origin;
-        rule.id = ruleIdFor(scope, verdict, rule.pattern);
+        rule.request = request;
+        rule.id = ruleIdFor(scope, verdict, rule.pattern, request);
         for (const Rule &existing : std::as_const(data.rules)) {
-            if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern)
+            if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern &&
+                existing.request == request)
                 return StoreResult::success(existing);
         }
         // Ids are eight hex digits of a hash; on the rare collision, extend the id.
@@ -396,6 +417,10 @@ QByteArray PolicyStore::serialise(const PolicyData &data)
         out << YAML::Key << "decision" << YAML::Value << verdictName(rule.verdict).toStdString();
         out << YAML::Key << "pattern" << YAML::Value << rule.pattern.toString().toStdString();
         out << YAML::Key << "origin" << YAML::Value << originName(rule.origin).toStdString();
+        if (!rule.request.methods.isEmpty())
+            out << YAML::Key << "method" << YAML::Value << rule.request.methods.join(QLatin1Char(',')).toStdString();
+        if (!rule.request.path.isEmpty())
+            out << YAML::Key << "path" << YAML::Value << rule.request.path.toStdString();
         if (rule.created.isValid())
             out << YAML::Key << "created" << YAML::Value << rule.created.toString(Qt::ISODate).toStdString();
         out << YAML::EndMap;

@@ -72,7 +72,8 @@ public:
     /** The problem with the file as it is on disk now, if any. */
     std::optional<PolicyError> lastError() const { return m_lastError; }
 
-    StoreResult addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin = Origin::User);
+    StoreResult addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin = Origin::User,
+                        const RequestMatch &request = {});
     StoreResult removeRule(const QString &id);
     /** Removes every rule of @p scope whose pattern is @p pattern (after normalisation). */
     StoreResult removeRule(QStringView pattern, const Scope &scope);

@@ -74,14 +74,25 @@ std::optional<Origin> originFromName(QStringView name)
 
 QString Rule::describe() const
 {
-    return QStringLiteral("%1 %2 (%3, %4)")
-        .arg(verdictName(verdict), pattern.toString(), scope.toString(), originName(origin));
+    const QString what =
+        request.isEmpty() ? pattern.toString() : pattern.toString() + QLatin1Char(' ') + request.toString();
+    return QStringLiteral("%1 %2 (%3, %4)").arg(verdictName(verdict), what, scope.toString(), originName(origin));
 }
 
 QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern)
 {
     const QString canonical =
         scope.toString() + QLatin1Char('\n') + verdictName(verdict) + QLatin1Char('\n') + pattern.toString();
+    const QByteArray digest = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256);
+    return QString::fromLatin1(digest.toHex().left(8));
+}
+
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const RequestMatch &request)
+{
+    if (request.isEmpty())
+        return ruleIdFor(scope, verdict, pattern);
+    const QString canonical = scope.toString() + QLatin1Char('\n') + verdictName(verdict) + QLatin1Char('\n') +
+                              pattern.toString() + QLatin1Char('\n') + request.toString();
     const QByteArray digest = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256);
     return QString::fromLatin1(digest.toHex().left(8));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "policy/HostPattern.h"
+#include "policy/RequestMatch.h"
 
 #include <QDateTime>
 #include <QList>
@@ -61,8 +62,10 @@ struct Rule
     HostPattern pattern;
     Origin origin = Origin::User;
     QDateTime created; ///< UTC; invalid for rules that were never created by a person (presets, kits)
+    /** Methods and paths the rule is limited to; empty: the whole host (see RequestMatch). */
+    RequestMatch request;
 
-    /** "allow example.com (global, user)", for logs and messages. */
+    /** "allow example.com (global, user)" or "deny api.github.com POST /gists (global, user)". */
     QString describe() const;
 };
 
@@ -71,6 +74,8 @@ struct Rule
  * the same id on every machine, and a duplicate is recognised as such.
  */
 QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern);
+/** The same for a rule limited to methods or paths; an empty @p request gives the id above. */
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const RequestMatch &request);
 
 /** The context a pattern is parsed in for a rule of @p verdict from @p origin. */
 PatternContext patternContextFor(Verdict verdict, Origin origin);
