@@ -55,12 +55,15 @@ QJsonValue timeJson(const QDateTime &time)
 
 QJsonObject ruleJson(const policy::Rule &rule)
 {
-    return QJsonObject{{QStringLiteral("id"), rule.id},
+    QJsonObject object{{QStringLiteral("id"), rule.id},
                        {QStringLiteral("scope"), rule.scope.toString()},
                        {QStringLiteral("pattern"), rule.pattern.toString()},
                        {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
                        {QStringLiteral("origin"), policy::originName(rule.origin)},
                        {QStringLiteral("created"), timeJson(rule.created)}};
+    if (!rule.request.isEmpty()) // "POST /gists": the window shows it beside the pattern
+        object.insert(QStringLiteral("request"), rule.request.toString());
+    return object;
 }
 
 } // namespace
@@ -188,6 +191,9 @@ void PolicyService::registerMethods()
     m_server.registerAsyncMethod(QStringLiteral("events.denials"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { denials(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("events.requests"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { requests(params, reply); });
     m_server.registerAsyncMethod(QStringLiteral("events.dismiss"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { dismiss(params, reply); });
@@ -246,9 +252,10 @@ api::Reply PolicyService::updateRule(const QJsonObject &params)
     const policy::StoreResult removed = store.removeRule(id);
     if (!removed.ok)
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
-    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin);
+    // The methods and paths stay: an edit of the host must not widen a rule to the whole host.
+    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.request);
     if (!added.ok) {
-        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin);
+        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.request);
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
     }
     return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
@@ -590,6 +597,28 @@ bool PolicyService::saveDismissed(QString *error) const
         return false;
     return writeFileAtomically(dismissedPath(),
                                QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(), error, 0600);
+}
+
+void PolicyService::requests(const QJsonObject &params, const api::PendingReply &reply)
+{
+    events::RequestFilter filter;
+    filter.sandbox = params.value(QLatin1String("sandbox")).toString();
+    filter.host = params.value(QLatin1String("host")).toString();
+    filter.limit = std::clamp(params.value(QLatin1String("limit")).toInt(filter.limit), 1, 10000);
+    events::EventHub *hub = m_sandboxes.eventHub();
+    if (!hub)
+        return reply.fail(QLatin1String(api::errors::kInternal), QStringLiteral("the event log is not open"));
+    hub->flush(std::chrono::milliseconds(kFlushTimeoutMs)); // what the requests topic sent is stored
+    events::EventStore store(hub->databasePath());
+    if (!store.open())
+        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
+    QJsonArray records;
+    if (!store.forEachRequest(filter, [&records](const events::NetworkEvent &event) {
+            records.append(event.toJson());
+            return true;
+        }))
+        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
+    reply.succeed({{QStringLiteral("requests"), records}});
 }
 
 } // namespace paddock::sandbox

@@ -42,6 +42,7 @@ private slots:
     void requiredKeyNotStoredStopsTheRun();
     void unapprovedKeyStopsANonInteractiveRun();
     void bearerKeyReachesTheUpstreamAndTheSandboxSeesTheSentinel();
+    void methodPathRuleRefusesPostWhileGetPasses();
     void serverSentEventsArriveOneByOne();
     void redirectToAnotherHostDoesNotCarryTheKey();
     void basicSchemeAndHeaderFormatKits();
@@ -50,7 +51,6 @@ private slots:
     void sandboxFoundAgainAfterADaemonRestartStillGetsItsKey();
     void changedKeyIsInjectedAfterTheChange();
     void revokedBindingOrRemovedKeyIsNoLongerInjected();
-    void methodPathRuleRefusesPostWhileGetPasses();
     void keyIsInNoFile();
 
 private:

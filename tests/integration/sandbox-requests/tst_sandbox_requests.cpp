@@ -158,6 +158,19 @@ private slots:
         QCOMPARE(event->data.value(QLatin1String("method")).toString(), QStringLiteral("GET"));
         QCOMPARE(event->data.value(QLatin1String("status")).toInt(), 200);
         QVERIFY(!QJsonDocument(event->data).toJson().contains(kSecret));
+
+        // What the window reads for a sandbox's requests, filtered by host.
+        const paddock::api::Reply listed = connection.call(
+            QStringLiteral("events.requests"),
+            {{QStringLiteral("sandbox"), QLatin1String(kName)}, {QStringLiteral("host"), QStringLiteral("rules.test")}},
+            10000);
+        QVERIFY2(!listed.isError(), qPrintable(listed.errorMessage()));
+        const QJsonArray requests = listed.result().value(QLatin1String("requests")).toArray();
+        QVERIFY(requests.size() >= 5);
+        QCOMPARE(requests.first().toObject().value(QLatin1String("status")).toInt(), 200); // newest first
+        for (const QJsonValue &record : requests)
+            QCOMPARE(record.toObject().value(QLatin1String("host")).toString(), QStringLiteral("rules.test"));
+        QVERIFY(!QJsonDocument(requests).toJson().contains(kSecret));
     }
 
     void allowLimitedToAPathOpensOnlyThatPath()
@@ -176,6 +189,20 @@ private slots:
         const QString tunnel = inSandbox(
             QStringLiteral("curl -s -S --proxytunnel -o /dev/null -w '%{http_code}' http://%1/hello.txt").arg(host));
         QVERIFY2(tunnel.contains(QStringLiteral("403")), qPrintable(tunnel));
+    }
+
+    void editingARuleKeepsItsMethodAndPath()
+    {
+        const Finished added = m_fixture->paddock(
+            {QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"), QStringLiteral("edit.test"),
+             QStringLiteral("--method"), QStringLiteral("GET"), QStringLiteral("--path"), QStringLiteral("/docs")});
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        const Finished edited = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("edit"), ruleId(added),
+                                                    QStringLiteral("--pattern"), QStringLiteral("edit2.test")});
+        QVERIFY2(edited.exitCode == 0, qPrintable(edited.err));
+        // Not widened to the whole host.
+        const Finished listed = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("ls")});
+        QVERIFY2(listed.out.contains(QStringLiteral("edit2.test GET /docs")), qPrintable(listed.out));
     }
 
     void malformedValuesAreRefused()
