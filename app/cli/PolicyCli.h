@@ -34,6 +34,11 @@ std::optional<int> loadStore(policy::PolicyStore &store);
 QString timeText(const QDateTime &time);
 void printJson(const QJsonDocument &document);
 /**
+ * `policy log --requests [SANDBOX]`: the request records (RequestLogCommands.cpp), newest
+ * first, at most @p limit (the default when 0); `--json` and `--follow` as for the log.
+ */
+int runRequestLog(const Invocation &call, const QString &sandbox, const QDateTime &since, int limit);
+/**
  * How long a policy command waits for paddockd, which acts at once where it must (a kit edited
  * under running sandboxes) or holds the state (dismissed refusals).
  */

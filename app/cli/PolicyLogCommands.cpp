@@ -254,6 +254,9 @@ int runLog(const Invocation &call)
         if (!ok || filter.limit < 1)
             return usageError(call.commandPath, QStringLiteral("--limit takes a positive number"));
     }
+    if (call.parser.isSet(QStringLiteral("requests")))
+        return runRequestLog(call, sandbox, filter.since,
+                             call.parser.isSet(QStringLiteral("limit")) ? filter.limit : 0);
     events::EventStore store;
     if (const std::optional<int> stopped = openEvents(store))
         return *stopped;
@@ -337,7 +340,11 @@ Command logCommand()
                                       "with the program inside that asked last, the reason, the count and when\n"
                                       "last seen), the Allowed section, and\n"
                                       "connections that were allowed but could not reach their destination.\n"
-                                      "With --follow, prints each refusal as it happens until interrupted."),
+                                      "With --follow, prints each refusal as it happens until interrupted.\n"
+                                      "With --requests, prints the HTTP requests Paddock saw instead: plain HTTP\n"
+                                      "and HTTPS to hosts whose TLS it terminates (a bound credential), each with\n"
+                                      "its method, path (the query shown as ?…), status, bytes up and down, time\n"
+                                      "taken and the rule that decided; never a header or a key."),
                        runLog);
     log.positionalSyntax = QStringLiteral("[SANDBOX]");
     log.positionalHelp = {{QStringLiteral("SANDBOX"), QStringLiteral("Only this sandbox's connections.")}};
@@ -349,7 +356,9 @@ Command logCommand()
                    QCommandLineOption(QStringLiteral("since"),
                                       QStringLiteral("Only what happened in the last DURATION (30s, 10m, 2h, 7d)."),
                                       QStringLiteral("DURATION")),
-                   QCommandLineOption(QStringLiteral("follow"), QStringLiteral("Print new refusals as they happen."))};
+                   QCommandLineOption(QStringLiteral("follow"), QStringLiteral("Print new refusals as they happen.")),
+                   QCommandLineOption(QStringLiteral("requests"),
+                                      QStringLiteral("List the HTTP requests Paddock saw, newest first."))};
     return log;
 }
 

@@ -49,7 +49,35 @@ std::optional<int> checkScopeOption(const Invocation &call)
     return std::nullopt;
 }
 
+/** The note `policy ls` and the help print about rules that look inside requests. */
+const char kRequestRulesNote[] =
+    "A rule with --method or --path is decided for each request Paddock sees: plain HTTP, and\n"
+    "HTTPS to a host whose TLS it terminates (a bound credential). Inside other HTTPS tunnels\n"
+    "requests cannot be seen, so a connection to a host such a rule names is refused there: a\n"
+    "deny limited to a path does not turn into an allow of the rest, and an allow limited to a\n"
+    "path does not open the whole tunnel. Host rules (without --method or --path) still apply.\n";
+
+QString patternCell(const policy::Rule &rule)
+{
+    return rule.pattern.toString() + (rule.request.isEmpty() ? QString() : QLatin1Char(' ') + rule.request.toString()) +
+           (rule.program.isEmpty() ? QString() : QStringLiteral(" for ") + rule.program);
+}
+
+QJsonObject ruleJsonBase(const policy::Rule &rule);
+
 QJsonObject ruleJson(const policy::Rule &rule)
+{
+    QJsonObject object = ruleJsonBase(rule);
+    if (!rule.request.methods.isEmpty())
+        object.insert(QStringLiteral("method"), rule.request.methods.join(QLatin1Char(',')));
+    if (!rule.request.path.isEmpty())
+        object.insert(QStringLiteral("path"), rule.request.path);
+    if (!rule.program.isEmpty())
+        object.insert(QStringLiteral("program"), rule.program);
+    return object;
+}
+
+QJsonObject ruleJsonBase(const policy::Rule &rule)
 {
     return QJsonObject{
         {QStringLiteral("id"), rule.id},
@@ -66,16 +94,28 @@ void printRules(const QList<policy::Rule> &rules)
 {
     QList<QStringList> rows;
     for (const policy::Rule &rule : rules)
-        rows << QStringList{rule.id,
-                            rule.scope.toString(),
-                            policy::verdictName(rule.verdict),
-                            rule.program.isEmpty() ? rule.pattern.toString()
-                                                   : rule.pattern.toString() + QStringLiteral(" for ") + rule.program,
-                            policy::originName(rule.origin),
-                            timeText(rule.created)};
+        rows << QStringList{rule.id,           rule.scope.toString(),           policy::verdictName(rule.verdict),
+                            patternCell(rule), policy::originName(rule.origin), timeText(rule.created)};
     printTable({QStringLiteral("ID"), QStringLiteral("SCOPE"), QStringLiteral("DECISION"), QStringLiteral("PATTERN"),
                 QStringLiteral("ORIGIN"), QStringLiteral("CREATED")},
                rows);
+    if (std::any_of(rules.cbegin(), rules.cend(), [](const policy::Rule &rule) { return !rule.request.isEmpty(); }))
+        out() << '\n' << kRequestRulesNote;
+}
+
+/** `--method` and `--path`, checked; the exit code when they are wrong. */
+std::optional<int> requestOptions(const Invocation &call, policy::RequestMatch *match)
+{
+    const QStringList names = call.parser.optionNames();
+    if (!names.contains(QStringLiteral("method")) && !names.contains(QStringLiteral("path")))
+        return std::nullopt;
+    QString error;
+    const std::optional<policy::RequestMatch> parsed = policy::RequestMatch::parse(
+        call.parser.value(QStringLiteral("method")), call.parser.value(QStringLiteral("path")), &error);
+    if (!parsed)
+        return usageError(call.commandPath, error);
+    *match = *parsed;
+    return std::nullopt;
 }
 
 /** "network RESOURCES...": checks the resource kind and splits the comma-separated lists. */
@@ -175,6 +215,9 @@ int addRules(const Invocation &call, policy::Verdict verdict)
         return *stopped;
     if (const std::optional<int> stopped = networkResources(call, &resources))
         return *stopped;
+    policy::RequestMatch match;
+    if (const std::optional<int> stopped = requestOptions(call, &match))
+        return *stopped;
     // Every pattern is checked before anything is written: all or nothing.
     for (const QString &resource : std::as_const(resources)) {
         const policy::HostPatternParse parsed =
@@ -192,16 +235,18 @@ int addRules(const Invocation &call, policy::Verdict verdict)
     const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
     for (const QString &resource : std::as_const(resources)) {
         const QList<policy::Rule> before = store.policy().rules;
-        const policy::StoreResult result = store.addRule(scope, verdict, resource, policy::Origin::User, program);
+        const policy::StoreResult result =
+            store.addRule(scope, verdict, resource, policy::Origin::User, match, program);
         if (!result.ok)
             return failure(result.error);
         const bool existed = std::any_of(before.cbegin(), before.cend(),
                                          [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
         out() << (existed ? QStringLiteral("Already %1: ").arg(verb)
                           : verb.at(0).toUpper() + verb.mid(1) + QStringLiteral(": "))
-              << result.rule->pattern.toString() << (program.isEmpty() ? QString() : QStringLiteral(" for ") + program)
-              << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
+              << patternCell(*result.rule) << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
     }
+    if (!match.isEmpty())
+        out() << kRequestRulesNote;
     return ExitOk;
 }
 
@@ -249,7 +294,11 @@ int runAllow(const Invocation &call)
     if (call.parser.isSet(QStringLiteral("where")) || call.parser.isSet(QStringLiteral("what")) ||
         call.parser.isSet(QStringLiteral("port"))) {
         if (call.parser.isSet(QStringLiteral("program")))
-            return usageError(call.commandPath, QStringLiteral("--program goes with a pattern, not with --where"));
+            return usageError(call.commandPath,
+                              QStringLiteral("--program goes with network RESOURCES, not with --where"));
+        if (call.parser.isSet(QStringLiteral("method")) || call.parser.isSet(QStringLiteral("path")))
+            return usageError(call.commandPath, QStringLiteral("--method and --path go with network RESOURCES, not "
+                                                               "with --where, --what or --port"));
         return allowThroughDaemon(call);
     }
     return addRules(call, policy::Verdict::Allow);
@@ -434,6 +483,21 @@ QCommandLineOption programOption(const QString &what)
         QStringLiteral("PROGRAM"));
 }
 
+QCommandLineOption methodOption()
+{
+    return QCommandLineOption(QStringLiteral("method"),
+                              QStringLiteral("Only requests with this method (GET, POST; a comma list: GET,HEAD)."),
+                              QStringLiteral("METHOD"));
+}
+
+QCommandLineOption pathOption()
+{
+    return QCommandLineOption(QStringLiteral("path"),
+                              QStringLiteral("Only requests under this path: a prefix (/gists) or a glob where * stays "
+                                             "in one segment and ** crosses them (/org/**). Queries are not matched."),
+                              QStringLiteral("PATH"));
+}
+
 Command allowCommand()
 {
     Command allow =
@@ -463,7 +527,10 @@ Command allowCommand()
                            QStringLiteral("CHOICE")),
         QCommandLineOption(QStringLiteral("port"), QStringLiteral("The port HOST was refused on (default 443)."),
                            QStringLiteral("PORT")),
-        programOption(QStringLiteral("Allow only connections this program opens"))};
+        programOption(QStringLiteral("Allow only connections this program opens")),
+        methodOption(),
+        pathOption()};
+    allow.description += QStringLiteral("\n\n") + QLatin1String(kRequestRulesNote);
     return allow;
 }
 
@@ -481,7 +548,9 @@ Command denyCommand()
                                        QStringLiteral("The rule's scope: global, sandbox:NAME or kit:NAME."),
                                        QStringLiteral("SCOPE")),
                     programOption(QStringLiteral("Deny only connections this program opens (and those whose "
-                                                 "program is not known)"))};
+                                                 "program is not known)")),
+                    methodOption(), pathOption()};
+    deny.description += QStringLiteral("\n\n") + QLatin1String(kRequestRulesNote);
     return deny;
 }
 

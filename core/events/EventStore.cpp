@@ -274,7 +274,7 @@ bool EventStore::open()
         return false;
     }
 
-    if (!d->configure() || !d->migrate() || !d->prepareStatements()) {
+    if (!d->configure() || !d->migrate() || !d->prepareStatements() || !d->prepareRequestStatements()) {
         d->closeConnection();
         return false;
     }

@@ -86,6 +86,16 @@ struct EventFilter
     int limit = 0;               ///< 0 or less: no limit
 };
 
+/** @brief Which request records to read (`paddock policy log --requests`, the Network page). */
+struct RequestFilter
+{
+    QString sandbox; ///< empty: every sandbox
+    QString host;    ///< empty: every host
+    QDateTime since; ///< inclusive
+    bool newestFirst = true;
+    int limit = 200; ///< 0 or less: no limit
+};
+
 /**
  * @brief The event log on disk: an SQLite database (`paths::stateDir()/events.sqlite`) kept
  * in WAL mode so several processes can read and write it at once.
@@ -146,6 +156,11 @@ public:
      * @p sink returns false to stop early. Returns false on a database error.
      */
     bool forEachEvent(const EventFilter &filter, const std::function<bool(const NetworkEvent &)> &sink) const;
+    /**
+     * Calls @p sink for each stored request record (NetworkEvent::request set) matching
+     * @p filter; @p sink returns false to stop. Returns false on a database error.
+     */
+    bool forEachRequest(const RequestFilter &filter, const std::function<bool(const NetworkEvent &)> &sink) const;
     /** Refusals for @p sandbox (every sandbox when empty) at or after @p since (all when invalid). */
     qint64 countDenials(const QString &sandbox, const QDateTime &since = {}) const;
 

@@ -66,6 +66,7 @@ struct EventStore::Private
     std::optional<QSqlQuery> insertEvent;
     std::optional<QSqlQuery> upsertAllowed;
     std::optional<QSqlQuery> upsertRefusalGroup;
+    std::optional<QSqlQuery> insertRequest;
     QString error;
 
     // -- failures and statements (EventStore.cpp) ---------------------------------------
@@ -101,6 +102,11 @@ struct EventStore::Private
     bool storeRefusal(const NetworkEvent &event, qint64 ms);
     bool storeAllowedGroup(const detail::GroupTotals &totals);
     bool storeRefusalGroup(const detail::GroupTotals &totals);
+    // -- request records (EventStoreRequests.cpp) ----------------------------------------
+    bool prepareRequestStatements();
+    bool storeRequest(const NetworkEvent &event, qint64 ms);
+    /** Deletes request records older than @p cutoffMs; sets @p deleted when some went. */
+    bool expireRequests(qint64 cutoffMs, bool *deleted);
 
     // -- queries (EventStoreRead.cpp) ------------------------------------------------------
     void readRefusalGroups(NetworkEvent::Outcome outcome, const LogFilter &filter, QList<BlockedEntry> *out);

@@ -54,6 +54,19 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN program TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
         },
+        // 4: HTTP requests the proxy saw into, one row each (never a header value or a query).
+        {
+            QStringLiteral("CREATE TABLE requests ("
+                           " id INTEGER PRIMARY KEY,"
+                           " time_ms INTEGER NOT NULL,"
+                           " sandbox TEXT NOT NULL, kit TEXT NOT NULL,"
+                           " host TEXT NOT NULL, port INTEGER NOT NULL, protocol TEXT NOT NULL,"
+                           " method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL,"
+                           " outcome TEXT NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,"
+                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL, duration_ms INTEGER NOT NULL)"),
+            QStringLiteral("CREATE INDEX requests_by_time ON requests (time_ms)"),
+            QStringLiteral("CREATE INDEX requests_by_sandbox ON requests (sandbox, time_ms)"),
+        },
     };
     return steps;
 }

@@ -123,6 +123,13 @@ bool EventStore::write(const QList<NetworkEvent> &events)
         return false;
     for (const NetworkEvent &event : events) {
         const qint64 ms = event.time.isValid() ? event.time.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+        if (event.request) { // a request record: its own table, not the connection counts
+            if (!d->storeRequest(event, ms)) {
+                d->rollback();
+                return false;
+            }
+            continue;
+        }
         batch.add(event, ms);
         if (event.outcome != NetworkEvent::Outcome::Allowed && !d->storeRefusal(event, ms)) {
             d->rollback();
@@ -180,6 +187,10 @@ bool EventStore::applyRetention(const QDateTime &now)
             return false;
         }
         deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
+        if (!d->expireRequests(cutoff, &deleted)) {
+            d->rollback();
+            return false;
+        }
         if (!d->commit("trim"))
             return false;
     }
@@ -191,9 +202,10 @@ bool EventStore::applyRetention(const QDateTime &now)
         for (int pass = 0; pass < 16 && used > policy.maxBytes; ++pass) {
             const auto events = d->scalar(QStringLiteral("SELECT COUNT(*) FROM events"), "measure");
             const auto aggregates = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed"), "measure");
-            if (!events || !aggregates)
+            const auto requests = d->scalar(QStringLiteral("SELECT COUNT(*) FROM requests"), "measure");
+            if (!events || !aggregates || !requests)
                 return false;
-            if (events->toLongLong() + aggregates->toLongLong() == 0)
+            if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() == 0)
                 break;
             // Rows are about the same size, so the share of bytes to free is the share of rows.
             const double share = double(used - target) / double(used);
@@ -202,7 +214,9 @@ bool EventStore::applyRetention(const QDateTime &now)
                 return false;
             if (!d->deleteOldest(QStringLiteral("events"), QStringLiteral("time_ms"), rowsFor(events->toLongLong())) ||
                 !d->deleteOldest(QStringLiteral("allowed"), QStringLiteral("last_ms"),
-                                 rowsFor(aggregates->toLongLong()))) {
+                                 rowsFor(aggregates->toLongLong())) ||
+                !d->deleteOldest(QStringLiteral("requests"), QStringLiteral("time_ms"),
+                                 rowsFor(requests->toLongLong()))) {
                 d->rollback();
                 return false;
             }

@@ -126,6 +126,12 @@ QJsonObject NetworkEvent::toJson() const
         json.insert(kExe, exe);
         json.insert(kCommand, command);
     }
+    if (request) {
+        json.insert(QStringLiteral("method"), request->method);
+        json.insert(QStringLiteral("path"), request->path);
+        json.insert(QStringLiteral("status"), request->status);
+        json.insert(QStringLiteral("durationMs"), double(request->durationMs));
+    }
     return json;
 }
 

@@ -34,6 +34,21 @@ namespace paddock::events {
  * | `bytesUp`   | number  | bytes sent by the sandbox (0 for a refusal)                    |
  * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
  */
+/**
+ * @brief One HTTP request inside a connection the proxy sees into (plain HTTP, TLS it
+ * terminates). JSON adds `method`, `path` (query redacted), `status` (0: no response) and
+ * `durationMs` to the event's fields; `rule` is the rule that decided the request.
+ */
+struct RequestDetail
+{
+    QString method;
+    QString path;
+    int status = 0;
+    qint64 durationMs = 0;
+
+    bool operator==(const RequestDetail &other) const = default;
+};
+
 struct NetworkEvent
 {
     enum class Outcome {
@@ -62,6 +77,8 @@ struct NetworkEvent
     QString program; ///< the name a rule's program condition matches: "curl", "pip"
     QString exe;     ///< the executable's path inside the sandbox
     QString command; ///< its command line, cut to about 1 KiB
+    /** Set: a request record (its bytes are the exchange's), stored apart from connections. */
+    std::optional<RequestDetail> request;
 
     QJsonObject toJson() const;
     /** Reads the form toJson() writes. Returns nothing and sets @p error for anything else. */

@@ -27,6 +27,9 @@ policy::Request requestOf(const proxy::ConnectionQuery &query)
     request.port = query.port;
     request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
     request.program = query.program;
+    request.method = query.method;
+    request.path = query.target;
+    request.seesRequests = query.seesRequests;
     return request;
 }
 
@@ -151,10 +154,8 @@ proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::Connectio
     verdict.rule = decision.ruleLabel();
     verdict.reason = decision.reason();
     if (!decision.allowed) {
-        // Only refusals pay for the fix text; check() decides again the same way.
-        const policy::Explanation explanation =
-            engine.check(targetText(query.host, query.port), query.sandbox, query.kit, request.addresses);
-        verdict.fix = explanation.fix;
+        // Only refusals pay for the fix text; explain() decides again the same way.
+        verdict.fix = engine.explain(request).fix;
         qCDebug(lcDecider).noquote() << "refused" << targetText(query.host, query.port) << verdict.reason;
     }
     return verdict;

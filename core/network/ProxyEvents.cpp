@@ -22,6 +22,10 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
     case proxy::ProxyEvent::Kind::UpstreamFailed:
         result.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
         break;
+    case proxy::ProxyEvent::Kind::Request:
+        result.outcome = event.refused ? events::NetworkEvent::Outcome::Denied : events::NetworkEvent::Outcome::Allowed;
+        result.request = events::RequestDetail{event.method, event.path, event.status, qint64(event.duration.count())};
+        break;
     case proxy::ProxyEvent::Kind::Closed:
     case proxy::ProxyEvent::Kind::Held: // waiting connections are the ask registry's, not the log's
     case proxy::ProxyEvent::Kind::HoldEnded:

@@ -13,7 +13,7 @@ namespace paddock::network {
  * when the upstream answers; its `Closed` report has no event of its own (nullopt), so the
  * aggregated Allowed count is one per connection. A connection let through by learning mode
  * (see SandboxModes) becomes a `learned` event naming the rule and reason that would
- * have refused it.
+ * have refused it. A `Request` report becomes a request record (NetworkEvent::request set).
  */
 std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &event);
 

@@ -30,13 +30,16 @@ QString Decision::basisToken() const
         return QStringLiteral("non-public-address");
     case Basis::InvalidHost:
         return QStringLiteral("invalid-host");
+    case Basis::RequestsUnseen:
+        return QStringLiteral("requests-unseen");
     }
     return {};
 }
 
 QString Decision::reason() const
 {
-    const QString where = target(host, port);
+    const QString where =
+        request.isEmpty() ? target(host, port) : request + QStringLiteral(" on ") + target(host, port);
     switch (basis) {
     case Basis::AllowedByRule:
         return QStringLiteral("%1 is allowed by rule %2: %3").arg(where, rule->id, rule->describe());
@@ -57,6 +60,11 @@ QString Decision::reason() const
     }
     case Basis::InvalidHost:
         return QStringLiteral("\"%1\" is not a valid host name or address").arg(host);
+    case Basis::RequestsUnseen:
+        return QStringLiteral("%1 is covered by rule %2 (%3), which names methods or paths, and Paddock does not see "
+                              "the requests of this connection (TLS it does not terminate): it is refused rather than "
+                              "let through unchecked")
+            .arg(where, rule->id, rule->describe());
     }
     return {};
 }

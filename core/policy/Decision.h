@@ -25,6 +25,14 @@ struct Request
     QList<QHostAddress> addresses;
     /** Which program inside the sandbox connects, when known: what rules' program conditions match. */
     ClientProgram program;
+    /**
+     * For one HTTP request the proxy sees: its method and target (as sent, query included);
+     * empty when the question is about a connection. Rules with methods or paths decide these.
+     */
+    QString method;
+    QString path;
+    /** For a connection: the proxy sees each of its requests and asks about each again. */
+    bool seesRequests = false;
 };
 
 /** @brief The answer for one Request: allowed or not, which rule decided, and why. */
@@ -36,6 +44,11 @@ struct Decision
         NoMatchingRule,   ///< nothing allowed it: the default is deny
         NonPublicAddress, ///< allowed, but it leads to a guarded address no rule names (IpAddress::isNonPublic())
         InvalidHost,      ///< the host is not a host name or address
+        /**
+         * A rule with methods or paths covers the host, and the proxy cannot see the requests of
+         * this connection (a tunnel it does not terminate): refused rather than let through unchecked.
+         */
+        RequestsUnseen,
     };
 
     bool allowed = false;
@@ -46,6 +59,7 @@ struct Decision
     IpAddress address;                 ///< for NonPublicAddress, the address that was refused
     const char *addressKind = nullptr; ///< for NonPublicAddress: "loopback", "this computer's own", ...
     bool literal = false;              ///< the host was an address, not a name
+    QString request;                   ///< for a request: "POST /gists" (query redacted); empty for a connection
 
     /** The rule id, or "default deny" when no rule decided. */
     QString ruleLabel() const;

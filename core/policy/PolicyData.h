@@ -52,7 +52,7 @@ struct PolicyData
             const Rule &x = a.rules[i];
             const Rule &y = b.rules[i];
             if (x.id != y.id || !(x.scope == y.scope) || x.verdict != y.verdict || !(x.pattern == y.pattern) ||
-                x.program != y.program || x.origin != y.origin || x.created != y.created)
+                x.program != y.program || x.origin != y.origin || x.created != y.created || !(x.request == y.request))
                 return false;
         }
         return true;

@@ -76,6 +76,17 @@ QString guardFix(const Decision &decision, const QString &sandbox)
         .arg(QString::fromStdString(name), decision.address.toString());
 }
 
+/** The command that allows this one request: its method, and its path without the query. */
+QString requestAllowCommand(const Decision &decision, const QString &sandbox)
+{
+    const std::string name = normaliseHostName(decision.host);
+    const qsizetype space = decision.request.indexOf(QLatin1Char(' '));
+    QString path = decision.request.mid(space + 1);
+    path.truncate(path.indexOf(QLatin1Char('?')) < 0 ? path.size() : path.indexOf(QLatin1Char('?')));
+    return allowCommand(patternFor(QString::fromStdString(name), decision.port), sandbox) +
+           QStringLiteral(" --method %1 --path '%2'").arg(decision.request.left(space), path);
+}
+
 QString fixFor(const Decision &decision, const QString &sandbox)
 {
     switch (decision.basis) {
@@ -83,11 +94,19 @@ QString fixFor(const Decision &decision, const QString &sandbox)
     case Decision::Basis::InvalidHost:
         return {};
     case Decision::Basis::NoMatchingRule: {
+        if (!decision.request.isEmpty())
+            return requestAllowCommand(decision, sandbox);
         const std::string name = normaliseHostName(decision.host);
         return allowCommand(patternFor(QString::fromStdString(name), decision.port), sandbox);
     }
     case Decision::Basis::NonPublicAddress:
         return guardFix(decision, sandbox);
+    case Decision::Basis::RequestsUnseen:
+        if (decision.rule->verdict == Verdict::Allow) {
+            const std::string name = normaliseHostName(decision.host);
+            return allowCommand(patternFor(QString::fromStdString(name), decision.port), sandbox);
+        }
+        [[fallthrough]];
     case Decision::Basis::DeniedByRule:
         switch (decision.rule->origin) {
         case Origin::User:
@@ -189,6 +208,14 @@ Explanation PolicyEngine::check(QStringView target, const QString &sandbox, cons
     }
     explanation.decision = decide(request);
     explanation.fix = fixFor(explanation.decision, sandbox);
+    return explanation;
+}
+
+Explanation PolicyEngine::explain(const Request &request) const
+{
+    Explanation explanation;
+    explanation.decision = decide(request);
+    explanation.fix = fixFor(explanation.decision, request.sandbox);
     return explanation;
 }
 

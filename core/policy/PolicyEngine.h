@@ -52,6 +52,8 @@ public:
      */
     Explanation check(QStringView target, const QString &sandbox, const QString &kit = {},
                       const QList<QHostAddress> &addresses = {}) const;
+    /** The decision for @p request (a connection or one HTTP request) and the command that would change a refusal. */
+    Explanation explain(const Request &request) const;
     /** The trusted address configured for @p host, if any: callers use it instead of DNS. */
     std::optional<QHostAddress> resolveOverride(QStringView host) const;
     /** The addresses the guard counts as this computer's own. */

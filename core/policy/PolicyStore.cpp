@@ -22,9 +22,10 @@ constexpr int kReloadDelayMs = 50;
 const char kHeader[] = "# Paddock network policy. Edit it here or with `paddock policy`; changes apply at once.\n"
                        "# preset: deny-all | balanced | allow-all. A rule's scope is global, sandbox:NAME or\n"
                        "# kit:NAME; its pattern is host, host:port, host:80-443, host:*, *.domain, **.domain,\n"
-                       "# an address or a CIDR range; program: NAME limits it to one program inside the sandbox.\n"
-                       "# Deny wins over allow; no match is deny (or, in ask mode,\n"
-                       "# a question: ask: {all: false, timeout: 30, unanswered: deny}).\n";
+                       "# an address or a CIDR range; method (GET,POST) and path (/gists, /org/**) limit a rule to\n"
+                       "# the requests Paddock sees (plain HTTP, TLS it terminates); program: NAME to one program\n"
+                       "# inside the sandbox. Deny wins over allow; no match is deny (or, in ask mode, a question:\n"
+                       "# ask: {all: false, timeout: 30, unanswered: deny}).\n";
 
 using yaml::DecodeError;
 
@@ -49,13 +50,30 @@ void expectKeys(const YAML::Node &map, const QSet<QString> &known, const char *w
     }
 }
 
+/** The rule's `method` and `path`, each error marked at its own line. */
+RequestMatch decodeRequestMatch(const YAML::Node &node)
+{
+    const YAML::Node method = node["method"];
+    const YAML::Node path = node["path"];
+    QString error;
+    const QString methodText = method ? text(method, "method") : QString();
+    if (!RequestMatch::parse(methodText, {}, &error))
+        throw DecodeError{method.Mark(), QStringLiteral("method: %1").arg(error)};
+    const QString pathText = path ? text(path, "path") : QString();
+    const std::optional<RequestMatch> parsed = RequestMatch::parse(methodText, pathText, &error);
+    if (!parsed)
+        throw DecodeError{path.Mark(), QStringLiteral("path: %1").arg(error)};
+    return *parsed;
+}
+
 Rule decodeRule(const YAML::Node &node)
 {
     if (!node.IsMap())
         throw DecodeError{node.Mark(), QStringLiteral("each rule must be a mapping with decision and pattern")};
     expectKeys(node,
                {QStringLiteral("id"), QStringLiteral("scope"), QStringLiteral("decision"), QStringLiteral("pattern"),
-                QStringLiteral("program"), QStringLiteral("origin"), QStringLiteral("created")},
+                QStringLiteral("program"), QStringLiteral("origin"), QStringLiteral("created"),
+                QStringLiteral("method"), QStringLiteral("path")},
                "a rule");
     Rule rule;
     if (const YAML::Node scope = node["scope"]) {
@@ -91,6 +109,7 @@ Rule decodeRule(const YAML::Node &node)
         if (!isValidProgramCondition(rule.program, &why))
             throw DecodeError{program.Mark(), why};
     }
+    rule.request = decodeRequestMatch(node);
     if (const YAML::Node created = node["created"]) {
         rule.created = QDateTime::fromString(text(created, "created"), Qt::ISODate);
         if (!rule.created.isValid())
@@ -102,7 +121,7 @@ Rule decodeRule(const YAML::Node &node)
     if (const YAML::Node id = node["id"])
         rule.id = text(id, "id");
     if (rule.id.isEmpty())
-        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern, rule.program);
+        rule.id = ruleIdFor(rule.scope, rule.verdict, rule.pattern, rule.request, rule.program);
     return rule;
 }
 
@@ -297,7 +316,7 @@ StoreResult PolicyStore::change(const std::function<StoreResult(PolicyData &)> &
 }
 
 StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin,
-                                 const QString &program)
+                                 const RequestMatch &request, const QString &program)
 {
     const HostPatternParse parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
     if (!parsed)
@@ -312,11 +331,12 @@ StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringVie
         rule.verdict = verdict;
         rule.pattern = *parsed.pattern;
         rule.origin = origin;
+        rule.request = request;
         rule.program = program;
-        rule.id = ruleIdFor(scope, verdict, rule.pattern, program);
+        rule.id = ruleIdFor(scope, verdict, rule.pattern, request, program);
         for (const Rule &existing : std::as_const(data.rules)) {
             if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern &&
-                existing.program == program)
+                existing.request == request && existing.program == program)
                 return StoreResult::success(existing);
         }
         // Ids are eight hex digits of a hash; on the rare collision, extend the id.
@@ -410,6 +430,10 @@ QByteArray PolicyStore::serialise(const PolicyData &data)
         if (!rule.program.isEmpty())
             out << YAML::Key << "program" << YAML::Value << rule.program.toStdString();
         out << YAML::Key << "origin" << YAML::Value << originName(rule.origin).toStdString();
+        if (!rule.request.methods.isEmpty())
+            out << YAML::Key << "method" << YAML::Value << rule.request.methods.join(QLatin1Char(',')).toStdString();
+        if (!rule.request.path.isEmpty())
+            out << YAML::Key << "path" << YAML::Value << rule.request.path.toStdString();
         if (rule.created.isValid())
             out << YAML::Key << "created" << YAML::Value << rule.created.toString(Qt::ISODate).toStdString();
         out << YAML::EndMap;

@@ -73,7 +73,7 @@ public:
     std::optional<PolicyError> lastError() const { return m_lastError; }
 
     StoreResult addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin = Origin::User,
-                        const QString &program = {});
+                        const RequestMatch &request = {}, const QString &program = {});
     StoreResult removeRule(const QString &id);
     /** Removes every rule of @p scope whose pattern is @p pattern (after normalisation). */
     StoreResult removeRule(QStringView pattern, const Scope &scope);

@@ -74,16 +74,20 @@ std::optional<Origin> originFromName(QStringView name)
 
 QString Rule::describe() const
 {
-    const QString what =
-        program.isEmpty() ? pattern.toString() : pattern.toString() + QStringLiteral(" for ") + program;
+    const QString what = pattern.toString() + (request.isEmpty() ? QString() : QLatin1Char(' ') + request.toString()) +
+                         (program.isEmpty() ? QString() : QStringLiteral(" for ") + program);
     return QStringLiteral("%1 %2 (%3, %4)").arg(verdictName(verdict), what, scope.toString(), originName(origin));
 }
 
-QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const QString &program)
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const RequestMatch &request,
+                  const QString &program)
 {
     QString canonical =
         scope.toString() + QLatin1Char('\n') + verdictName(verdict) + QLatin1Char('\n') + pattern.toString();
-    if (!program.isEmpty()) // rules without a program keep the ids they always had
+    // Rules without methods, paths or a program keep the ids they always had.
+    if (!request.isEmpty())
+        canonical += QLatin1Char('\n') + request.toString();
+    if (!program.isEmpty())
         canonical += QStringLiteral("\nprogram ") + program;
     const QByteArray digest = QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256);
     return QString::fromLatin1(digest.toHex().left(8));

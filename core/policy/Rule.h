@@ -2,6 +2,7 @@
 #pragma once
 
 #include "policy/HostPattern.h"
+#include "policy/RequestMatch.h"
 
 #include <QDateTime>
 #include <QList>
@@ -66,8 +67,10 @@ struct Rule
     QString program;
     Origin origin = Origin::User;
     QDateTime created; ///< UTC; invalid for rules that were never created by a person (presets, kits)
+    /** Methods and paths the rule is limited to; empty: the whole host (see RequestMatch). */
+    RequestMatch request;
 
-    /** "allow example.com (global, user)", for logs and messages. */
+    /** "allow example.com (global, user)" or "deny api.github.com POST /gists (global, user)". */
     QString describe() const;
 };
 
@@ -75,7 +78,8 @@ struct Rule
  * A short id derived from what the rule says (scope, verdict, pattern): the same rule gets
  * the same id on every machine, and a duplicate is recognised as such.
  */
-QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const QString &program = {});
+QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const RequestMatch &request = {},
+                  const QString &program = {});
 
 /** Whether @p program can be a rule's program condition: a file name or an absolute path, printable, no spaces. */
 bool isValidProgramCondition(const QString &program, QString *error = nullptr);

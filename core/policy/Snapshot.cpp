@@ -138,6 +138,8 @@ void Snapshot::add(const Rule &rule)
         bucket = &m_kits[rule.scope.name];
     const auto index = std::uint32_t(m_rules.size());
     m_rules.push_back(rule);
+    if (!rule.request.isEmpty())
+        return m_requestRules.add(index);
     (rule.verdict == Verdict::Allow ? bucket->allow : bucket->deny).add(rule, index);
 }
 
@@ -330,14 +332,15 @@ Decision Snapshot::decide(const Request &request) const
         decision.rule = m_rules[denied->rule];
         return decision;
     }
-    const Entry *allowed = findAllow(buckets, reach->literal, reach->name, target);
-    if (!allowed) {
-        decision.basis = Decision::Basis::NoMatchingRule;
-        return decision;
+    if (const Entry *allowed = findAllow(buckets, reach->literal, reach->name, target)) {
+        decision.allowed = true;
+        decision.basis = Decision::Basis::AllowedByRule;
+        decision.rule = m_rules[allowed->rule];
     }
-    decision.allowed = true;
-    decision.basis = Decision::Basis::AllowedByRule;
-    decision.rule = m_rules[allowed->rule];
+    if (!m_requestRules.empty())
+        decision = m_requestRules.apply(std::move(decision), request, m_rules, reach->name, reach->literal);
+    if (!decision.allowed)
+        return decision;
     return guard(std::move(decision), *reach);
 }
 

@@ -4,6 +4,7 @@
 #include "policy/Decision.h"
 #include "policy/LocalAddresses.h"
 #include "policy/PolicyData.h"
+#include "policy/RequestRules.h"
 
 #include <QHash>
 #include <QList>
@@ -138,6 +139,7 @@ private:
     QHash<QString, Bucket> m_kits;
     std::unordered_map<std::string, IpAddress, StringHash, std::equal_to<>> m_overrides;
     std::shared_ptr<const LocalAddresses> m_local;
+    RequestRules m_requestRules; ///< rules with methods or paths: not in the host indexes
 };
 
 } // namespace paddock::policy

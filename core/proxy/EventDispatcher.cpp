@@ -29,6 +29,8 @@ QString eventKindName(ProxyEvent::Kind kind)
         return QStringLiteral("closed");
     case ProxyEvent::Kind::Held:
         return QStringLiteral("held");
+    case ProxyEvent::Kind::Request:
+        return QStringLiteral("request");
     case ProxyEvent::Kind::HoldEnded:
         return QStringLiteral("hold-ended");
     }

@@ -407,6 +407,7 @@ std::optional<RequestError> interpretRequest(const RequestHead &head, ProxyReque
     if (std::optional<RequestError> error = parseAbsoluteUri(head.target, request.target, path))
         return error;
     request.kind = ProxyRequest::Kind::Forward;
+    request.path = path;
     request.headRequest = head.method == "HEAD";
     if (std::optional<RequestError> error = checkRequestHeaders(head, request))
         return error;

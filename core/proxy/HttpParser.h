@@ -80,6 +80,8 @@ struct ProxyRequest
     Kind kind = Kind::Connect;
     Authority target;
     std::string method;
+    /** For Forward: the origin-form target as sent (path and query), for rules and records. */
+    std::string path;
     /** For Forward: the head to send upstream (origin-form, hop-by-hop and Proxy-* removed). */
     std::string upstreamHead;
     std::uint64_t contentLength = 0;

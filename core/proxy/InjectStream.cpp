@@ -329,6 +329,17 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
     RequestNote note;
     note.host = *host;
     note.method = head.method;
+    note.target = head.target;
+    if (m_check) {
+        RequestVerdict verdict = m_check(head.method, head.target);
+        note.rule = verdict.rule;
+        if (!verdict.allowed) {
+            note.refused = true;
+            notes.push_back(std::move(note));
+            m_refusal = std::move(verdict);
+            return fail(403, m_refusal->reason);
+        }
+    }
     const std::vector<const InjectRule *> rules = rulesFor(*host);
     if (rules.empty())
         out.append(m_head, 0, head.size); // not ours to touch: the head goes as it came

@@ -7,6 +7,8 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,7 +71,23 @@ struct RequestNote
     std::string method;
     QStringList injectedHeaders; ///< names set from a rule
     QString ruleDomain;          ///< the rule's domain when injected
+    std::string target;          ///< the request target as sent; records keep only its redacted form
+    /** The policy's answer when RequestStream::setCheck() is used; empty rule otherwise. */
+    std::string rule;
+    bool refused = false; ///< the check refused it: it did not go upstream
 };
+
+/** @brief The policy's answer for one request (RequestStream::setCheck()); carries no secret. */
+struct RequestVerdict
+{
+    bool allowed = true;
+    std::string rule;   ///< the rule that decided
+    std::string reason; ///< one sentence, for a refusal
+    std::string fix;    ///< the command that would allow it, for a refusal
+};
+
+/** Decides one request from its method and target (origin-form, as sent). Thread-safe. */
+using RequestCheck = std::function<RequestVerdict(const std::string &method, const std::string &target)>;
 
 /**
  * @brief The request side of one intercepted connection.
@@ -100,8 +118,12 @@ public:
      */
     bool feed(std::string_view data, std::string &out, std::vector<RequestNote> &notes);
 
+    /** From now on every request head is decided by @p check first; a refused one is not forwarded. */
+    void setCheck(RequestCheck check) { m_check = std::move(check); }
     /** The status and reason to answer after feed() failed. */
     const http::RequestError &error() const { return m_error; }
+    /** After feed() failed because the check refused a request: its answer. */
+    const std::optional<RequestVerdict> &refusal() const { return m_refusal; }
     /** Between two messages: nothing of a request is held or half forwarded. */
     bool betweenMessages() const { return m_state == State::Head && m_head.empty(); }
 
@@ -127,6 +149,8 @@ private:
     ChunkedTracker m_chunked;
     http::RequestError m_error;
     ResponseStream *m_responses;
+    RequestCheck m_check;
+    std::optional<RequestVerdict> m_refusal;
 };
 
 } // namespace paddock::proxy::inject

@@ -463,6 +463,8 @@ void ProxyLoop::close(Connection &c)
         return;
     c.closed = true;
     endHold(c);
+    if (c.phase == Phase::HttpExchange)
+        recordRequest(c, c.responseStatus, c.allowRule, false, {});
     if (c.phase == Phase::Tunnel || c.phase == Phase::HttpExchange)
         emitEvent(c, Kind::Closed, c.allowRule, {});
     if (c.phase == Phase::Resolving)

@@ -100,6 +100,14 @@ struct Connection
     bool responseHeadDone = false;
     bool keepClientAlive = false;
 
+    /** A plain-HTTP request was read and its record (ProxyEvent::Kind::Request) is still to go out. */
+    bool recordPending = false;
+    std::chrono::steady_clock::time_point requestStarted;
+    int responseStatus = 0; ///< of the current exchange's final response; 0 until it came
+    /** Bytes of the exchange the proxy queued itself (heads, what came with them); the flows count the rest. */
+    std::uint64_t queuedUp = 0;
+    std::uint64_t queuedDown = 0;
+
     /** The events each socket is registered for; Detached when it is out of the epoll set. */
     static constexpr std::uint32_t Detached = 0xffffffff;
     std::uint32_t clientMask = 0;
@@ -179,6 +187,10 @@ private:
     /** After the name itself was allowed: trusted overrides, else the resolver. */
     void lookUp(Connection &c);
     Verdict ask(const Connection &c) const;
+    /** Who asks for what: the endpoint's identity, the target, the protocol, the addresses. */
+    static ConnectionQuery queryOf(const Connection &c);
+    /** What @p decider answers for @p query; a refusal when there is none or it throws. */
+    static Verdict consult(const std::shared_ptr<const Decider> &decider, const ConnectionQuery &query);
     /** Waits for a person's answer (Verdict::ask) until the ask timeout; reports it as Held. */
     void hold(Connection &c, const Verdict &verdict);
     /** Reports the end of a hold, once, when @p c leaves Phase::Held for whatever reason. */
@@ -196,11 +208,17 @@ private:
     void checkClientHello(Connection &c);
     void startTunnel(Connection &c);
     bool startInterception(Connection &c);
+    /** How an intercepted tunnel of @p c has each of its requests decided (method and path rules). */
+    inject::RequestCheck requestCheck(const Connection &c) const;
     void startHttpExchange(Connection &c);
     void readResponseHead(Connection &c);
     /** Relays what the events on the client and upstream sockets allow; all flows by default. */
     void pumpFlows(Connection &c, std::uint32_t clientEvents = ~0u, std::uint32_t upstreamEvents = ~0u);
     void finishHttpExchange(Connection &c);
+    /** Reports the record of @p c's current plain-HTTP request, once; nothing when none is pending. */
+    void recordRequest(Connection &c, int status, const QString &rule, bool refused, const QString &reason);
+    /** The decider as it is now, for an intercepted connection's own thread. */
+    std::shared_ptr<const Decider> currentDecider() const;
     void onTimeout(Connection &c);
     /** Whether @p c holds an upstream the Decider allowed (or is connecting to one). */
     static bool holdsAllowedUpstream(const Connection &c);

@@ -174,6 +174,7 @@ void ProxyLoop::refuse(Connection &c, const Refusal &refusal)
     Q_ASSERT(isLoopThread());
     endHold(c);
     emitEvent(c, refusal.kind, refusal.rule, refusal.reason);
+    recordRequest(c, refusal.status, refusal.rule, refusal.kind == Kind::Denied, refusal.reason);
     releaseUpstream(c);
     const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"
     // The answer goes out through the plain output buffer, in one write, once nothing else can.

@@ -3,6 +3,8 @@
 // request on a kept-alive client connection.
 #include "proxy/ProxyLoopInternal.h"
 
+#include "common/RequestTarget.h"
+
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -32,6 +34,9 @@ void ProxyLoop::processHttpHead(Connection &c)
     c.request = http::ProxyRequest();
     const std::optional<http::RequestError> error = http::interpretRequest(head, c.request);
     c.protocol = c.request.kind == http::ProxyRequest::Kind::Connect ? Protocol::Connect : Protocol::Http;
+    c.recordPending = c.protocol == Protocol::Http && head.method != "CONNECT";
+    c.requestStarted = m_now;
+    c.responseStatus = 0;
     if (error) {
         // Name the host in the event when the target says one, even if the request is refused.
         std::string_view authority = head.target;
@@ -55,6 +60,8 @@ void ProxyLoop::startHttpExchange(Connection &c)
     const std::size_t body = std::size_t(std::min<std::uint64_t>(c.in.size(), c.request.contentLength));
     c.up.queue(c.request.upstreamHead);
     c.up.queue(std::string_view(c.in).substr(0, body));
+    c.queuedUp = c.request.upstreamHead.size() + body;
+    c.queuedDown = 0;
     c.in.erase(0, body);
     c.up.limit(c.request.contentLength - body);
     std::string().swap(c.request.upstreamHead);
@@ -96,12 +103,15 @@ void ProxyLoop::readResponseHead(Connection &c)
         }
         const http::ResponseRewrite rewrite = http::rewriteResponseHead(head, c.request);
         c.down.queue(rewrite.head);
+        c.queuedDown += rewrite.head.size();
         c.responseHead.erase(0, head.size);
         if (head.status >= 100 && head.status < 200 && head.status != 101)
             continue; // an interim answer (100 Continue); the final one follows
         c.keepClientAlive = rewrite.keepAlive;
         c.responseHeadDone = true;
+        c.responseStatus = head.status;
         c.down.queue(c.responseHead);
+        c.queuedDown += c.responseHead.size();
         std::string().swap(c.responseHead);
         c.down.pause(false);
         if (head.status == 101)
@@ -116,6 +126,7 @@ void ProxyLoop::finishHttpExchange(Connection &c)
     // request only if the response told it where the body ends and the request body was read.
     if (!c.keepClientAlive || !c.up.finished())
         return close(c);
+    recordRequest(c, c.responseStatus, c.allowRule, false, {});
     emitEvent(c, Kind::Closed, c.allowRule, {});
     releaseUpstream(c);
     c.phase = Phase::HttpHead;
@@ -124,6 +135,23 @@ void ProxyLoop::finishHttpExchange(Connection &c)
     if (!c.in.empty())
         processInput(c);
     updateInterest(c);
+}
+
+void ProxyLoop::recordRequest(Connection &c, int status, const QString &rule, bool refused, const QString &reason)
+{
+    if (!c.recordPending)
+        return;
+    c.recordPending = false;
+    ProxyEvent event = eventOf(c, Kind::Request, rule, reason);
+    event.method = qs(c.request.method);
+    event.path = redactedTarget(c.request.path);
+    event.status = status;
+    event.refused = refused;
+    event.duration = std::chrono::duration_cast<std::chrono::milliseconds>(m_now - c.requestStarted);
+    event.bytesUp = refused ? 0 : event.bytesUp + c.queuedUp; // refused: nothing went upstream
+    event.bytesDown = refused ? 0 : event.bytesDown + c.queuedDown;
+    c.queuedUp = c.queuedDown = 0;
+    m_events->post(std::move(event));
 }
 
 } // namespace paddock::proxy

@@ -54,6 +54,19 @@ void ProxyLoop::startTunnel(Connection &c)
     pumpFlows(c);
 }
 
+inject::RequestCheck ProxyLoop::requestCheck(const Connection &c) const
+{
+    return [decider = currentDecider(), base = queryOf(c)](const std::string &method, const std::string &target) {
+        ConnectionQuery query = base;
+        query.method = QString::fromStdString(method);
+        query.target = QString::fromStdString(target);
+        // Ask holds connections, not requests inside one: unanswered here is refused.
+        const Verdict verdict = consult(decider, query);
+        return inject::RequestVerdict{verdict.allowed, verdict.rule.toStdString(), verdict.reason.toStdString(),
+                                      verdict.fix.toStdString()};
+    };
+}
+
 bool ProxyLoop::startInterception(Connection &c)
 {
     const std::shared_ptr<const Interception> interception = c.endpoint->interception;
@@ -79,6 +92,7 @@ bool ProxyLoop::startInterception(Connection &c)
     setup.eventTemplate.protocol = c.protocol;
     setup.eventTemplate.rule = c.allowRule;
     setup.report = [events = m_events.get()](ProxyEvent event) { events->post(std::move(event)); };
+    setup.checkRequest = requestCheck(c);
     const quint64 id = c.id;
     setup.finished = [this, id] {
         post([this, id] {

@@ -61,7 +61,13 @@ bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage &sto
 
 } // namespace
 
-Verdict ProxyLoop::ask(const Connection &c) const
+std::shared_ptr<const Decider> ProxyLoop::currentDecider() const
+{
+    const std::lock_guard lock(m_deciderMutex);
+    return m_decider;
+}
+
+ConnectionQuery ProxyLoop::queryOf(const Connection &c)
 {
     ConnectionQuery query;
     query.sandbox = c.endpoint->identity.sandbox;
@@ -71,11 +77,11 @@ Verdict ProxyLoop::ask(const Connection &c) const
     query.protocol = c.protocol;
     query.addresses = c.addresses;
     query.program = c.program;
-    std::shared_ptr<const Decider> decider;
-    {
-        const std::lock_guard lock(m_deciderMutex);
-        decider = m_decider;
-    }
+    return query;
+}
+
+Verdict ProxyLoop::consult(const std::shared_ptr<const Decider> &decider, const ConnectionQuery &query)
+{
     if (!decider || !*decider)
         return Verdict{false, QStringLiteral("default deny"), QStringLiteral("no policy is loaded"), {}};
     try {
@@ -83,6 +89,19 @@ Verdict ProxyLoop::ask(const Connection &c) const
     } catch (...) {
         return Verdict{false, QStringLiteral("default deny"), QStringLiteral("the policy could not be evaluated"), {}};
     }
+}
+
+Verdict ProxyLoop::ask(const Connection &c) const
+{
+    ConnectionQuery query = queryOf(c);
+    if (c.protocol == Protocol::Http) { // each plain-HTTP request is decided with what it asks for
+        query.method = qs(c.request.method);
+        query.target = qs(c.request.path);
+    } else {
+        const std::shared_ptr<const Interception> &interception = c.endpoint->interception;
+        query.seesRequests = interception && interception->intercepts(c.target.host);
+    }
+    return consult(currentDecider(), query);
 }
 
 void ProxyLoop::decide(Connection &c)

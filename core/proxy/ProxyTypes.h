@@ -48,6 +48,14 @@ struct ConnectionQuery
     std::vector<QHostAddress> addresses; ///< empty while not resolved yet
     /** The program inside that opened the connection, when paddock-init said so (common/ClientProgram.h). */
     ClientProgram program;
+    /**
+     * For one HTTP request the proxy sees (plain HTTP, or inside a tunnel whose TLS it
+     * terminates): its method and target as sent. Empty when asking about a connection.
+     */
+    QString method;
+    QString target;
+    /** For a connection: each of its requests will be seen and asked about (see method). */
+    bool seesRequests = false;
 };
 
 /** @brief The answer to a ConnectionQuery. */
@@ -83,6 +91,11 @@ struct ProxyEvent
         Closed,         ///< an allowed connection ended; carries the byte counts
         Held,           ///< waiting for a person's answer (Verdict::ask) until @ref deadline
         HoldEnded,      ///< a Held connection was answered, timed out, or its client left
+        /**
+         * One HTTP request the proxy saw (plain HTTP, or TLS it terminates) and what came of it:
+         * @ref method, @ref path, @ref status, the bytes of this exchange, @ref duration.
+         */
+        Request,
     };
 
     QDateTime time; ///< UTC
@@ -99,6 +112,13 @@ struct ProxyEvent
     quint64 connection = 0; ///< the proxy's id of the client connection: what ProxyEngine::answer() names
     QDateTime deadline;     ///< Held: when the proxy stops waiting and refuses
     ClientProgram program;  ///< who opened the connection inside the sandbox; pid 0 when not known
+
+    // Request only. Never a header value: the path keeps no query (policy::redactedTarget()).
+    QString method;
+    QString path;
+    int status = 0;                        ///< the response's, or the proxy's own answer; 0: none came
+    std::chrono::milliseconds duration{0}; ///< from the request head to the end of the response
+    bool refused = false;                  ///< the proxy answered it itself (policy, limit, protocol)
 };
 
 /** @brief A person's answer to a held connection (ProxyEngine::answer()). */

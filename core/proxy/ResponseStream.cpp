@@ -174,6 +174,8 @@ void ResponseStream::feed(std::string_view data, std::string &out)
 
 void ResponseStream::finish(std::string &out)
 {
+    if (m_status != 0)
+        m_ended.push_back({std::exchange(m_status, 0), std::exchange(m_messageBytes, 0)});
     m_raw.reset();
     m_content.reset();
     release(out);
@@ -188,6 +190,8 @@ void ResponseStream::startBody()
         m_state = State::UntilClose;
         return;
     }
+    if (head.status >= 200 || head.status == 101)
+        m_status = head.status;
     if (head.status == 101) { // what follows is no longer HTTP
         m_state = State::UntilClose;
         return;
@@ -230,10 +234,13 @@ void ResponseStream::endMessage()
     m_raw.reset();
     m_content.reset();
     m_state = State::Head;
+    if (m_status != 0)
+        m_ended.push_back({std::exchange(m_status, 0), std::exchange(m_messageBytes, 0)});
 }
 
 void ResponseStream::consume(std::string_view bytes, bool content)
 {
+    m_messageBytes += bytes.size();
     m_held.append(bytes);
     if (m_needles.empty()) {
         m_scanned += bytes.size();

@@ -10,6 +10,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace paddock::proxy::inject {
@@ -58,6 +59,15 @@ public:
     /** The upstream ended: what was held back goes to @p out. */
     void finish(std::string &out);
 
+    /** @brief One response that ended: its status and its bytes (head and body) as received. */
+    struct Ended
+    {
+        int status = 0;
+        std::uint64_t bytes = 0;
+    };
+    /** The responses that ended since the last call, in order (request records pair them). */
+    std::vector<Ended> takeEnded() { return std::exchange(m_ended, {}); }
+
 private:
     struct Needle
     {
@@ -105,6 +115,10 @@ private:
     std::string m_held;          ///< bytes received but not released, masks already applied
     std::uint64_t m_heldAt = 0;  ///< stream offset of m_held's first byte
     std::uint64_t m_scanned = 0; ///< stream offset of the next byte
+
+    int m_status = 0;                 ///< the final status of the message being read; 0 before its head
+    std::uint64_t m_messageBytes = 0; ///< bytes of it (interim answers included)
+    std::vector<Ended> m_ended;
 };
 
 } // namespace paddock::proxy::inject

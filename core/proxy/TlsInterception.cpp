@@ -3,9 +3,12 @@
 
 #include "proxy/InjectStream.h"
 #include "proxy/Refusal.h"
+#include "proxy/RequestRecorder.h"
 #include "proxy/ResponseStream.h"
 
 #include <QLoggingCategory>
+
+#include "common/RequestTarget.h"
 
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
@@ -111,6 +114,25 @@ std::string errorResponse(int status, const QString &reason)
            "\r\nX-Paddock-Reason: " + http::headerSafe(reason.toStdString()) +
            "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
            "\r\nConnection: close\r\n\r\n" + body;
+}
+
+/** The 403 for a request a method or path rule refused, naming the rule and how to allow it. */
+std::string requestRefusal(const inject::RequestVerdict &verdict, const inject::RequestNote &note,
+                           const ProxyEvent &connection)
+{
+    QString body = QStringLiteral("Paddock refused %1 %2 on %3:%4 from sandbox %5.\n")
+                       .arg(qs(note.method), redactedTarget(note.target), connection.host)
+                       .arg(connection.port)
+                       .arg(connection.sandbox);
+    body += QStringLiteral("Rule: %1\nReason: %2\n").arg(qs(verdict.rule), qs(verdict.reason));
+    if (!verdict.fix.empty())
+        body += QStringLiteral("To allow it: %1\n").arg(qs(verdict.fix));
+    const QByteArray bytes = body.toUtf8();
+    return "HTTP/1.1 403 " + std::string(http::statusText(403)) +
+           "\r\nX-Paddock-Reason: " + http::headerSafe(verdict.reason) +
+           "\r\nX-Paddock-Rule: " + http::headerSafe(verdict.rule) +
+           "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(bytes.size()) +
+           "\r\nConnection: close\r\n\r\n" + bytes.toStdString();
 }
 
 } // namespace
@@ -388,9 +410,15 @@ struct InterceptedConnection::Session
         return noteWant(from, n) ? Io::Idle : Io::Failed;
     }
 
-    void emitNotes(std::vector<inject::RequestNote> &notes) const
+    void emitNotes(std::vector<inject::RequestNote> &notes, RequestRecorder &records,
+                   const inject::RequestStream &requests) const
     {
         for (const inject::RequestNote &note : notes) {
+            if (note.refused) { // the refusal itself is reported where it is answered
+                records.started(note, qs(requests.refusal() ? requests.refusal()->reason : std::string()));
+                continue;
+            }
+            records.started(note);
             QString reason;
             if (!note.injectedHeaders.isEmpty())
                 reason = QStringLiteral("%1 request: %2 set from the credential for %3")
@@ -403,12 +431,38 @@ struct InterceptedConnection::Session
         notes.clear();
     }
 
+    /** A request that cannot be forwarded (refused, malformed): answered, and the connection ends once it is sent. */
+    void answerUnforwarded(const inject::RequestStream &requests, inject::ResponseStream &responses,
+                           RequestRecorder &records, std::vector<inject::RequestNote> &notes, Direction &up,
+                           Direction &down) const
+    {
+        const http::RequestError &error = requests.error();
+        const std::optional<inject::RequestNote> refused =
+            !notes.empty() && notes.back().refused ? std::optional(notes.back()) : std::nullopt;
+        emitNotes(notes, records, requests);
+        responses.finish(down.pending);
+        records.ended(responses.takeEnded());
+        if (refused && requests.refusal()) {
+            report(Kind::Denied, qs(error.reason), qs(requests.refusal()->rule));
+            down.pending += requestRefusal(*requests.refusal(), *refused, setup.eventTemplate);
+        } else {
+            report(error.status == 503 ? Kind::UpstreamFailed : Kind::Denied, qs(error.reason),
+                   error.status == 503 ? QString() : QString(Refusal::ProtocolRule));
+            down.pending += errorResponse(error.status, qs(error.reason));
+        }
+        up.sourceEnded = down.sourceEnded = true;
+        inject::wipe(up.pending);
+    }
+
     /** Relays both directions until one side ends, the connection idles out or stop(). */
     void relay()
     {
         const InterceptionConfig &config = setup.interception->config();
         inject::ResponseStream responses(setup.limits.maxResponseHeaderBytes);
         inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes, &responses);
+        if (setup.checkRequest)
+            requests.setCheck(setup.checkRequest);
+        RequestRecorder records(setup.eventTemplate, setup.report); // reports what is open when it goes
         std::vector<inject::RequestNote> notes;
         Direction up;
         Direction down;
@@ -430,18 +484,11 @@ struct InterceptedConnection::Session
                     return;
                 if (io == Io::Ended)
                     up.sourceEnded = true;
-                if (io == Io::Progress && !requests.feed(std::string_view(buffer, length), up.pending, notes)) {
-                    // The request cannot be forwarded: answer it, and end once that is sent.
-                    const http::RequestError &error = requests.error();
-                    emitNotes(notes);
-                    report(error.status == 503 ? Kind::UpstreamFailed : Kind::Denied, qs(error.reason),
-                           error.status == 503 ? QString() : QString(Refusal::ProtocolRule));
-                    responses.finish(down.pending);
-                    down.pending += errorResponse(error.status, qs(error.reason));
-                    up.sourceEnded = down.sourceEnded = true;
-                    inject::wipe(up.pending);
-                }
-                emitNotes(notes);
+                if (io == Io::Progress && !requests.feed(std::string_view(buffer, length), up.pending, notes))
+                    answerUnforwarded(requests, responses, records, notes, up, down);
+                emitNotes(notes, records, requests);
+                if (io == Io::Progress)
+                    records.sentUp(length);
                 progress |= io != Io::Idle;
             }
             if (up.sourceEnded && up.pending.empty() && !up.closeSent) {
@@ -466,6 +513,7 @@ struct InterceptedConnection::Session
                     down.sourceEnded = true;
                     responses.finish(down.pending);
                 }
+                records.ended(responses.takeEnded());
                 progress |= io != Io::Idle;
             }
             if (down.sourceEnded && down.pending.empty()) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/UniqueFd.h"
+#include "proxy/InjectStream.h"
 #include "proxy/InterceptionConfig.h"
 #include "proxy/ProxyTypes.h"
 
@@ -61,6 +62,8 @@ struct InterceptedSetup
     ProxyEvent eventTemplate;
     /** Called on the connection's thread; must be thread-safe. */
     std::function<void(ProxyEvent)> report;
+    /** Decides each request (method and path rules); empty: every request goes as the tunnel did. */
+    inject::RequestCheck checkRequest;
     /** Called on the connection's thread as its last act. */
     std::function<void()> finished;
 };

@@ -55,13 +55,16 @@ QJsonValue timeJson(const QDateTime &time)
 
 QJsonObject ruleJson(const policy::Rule &rule)
 {
-    return QJsonObject{{QStringLiteral("id"), rule.id},
+    QJsonObject object{{QStringLiteral("id"), rule.id},
                        {QStringLiteral("scope"), rule.scope.toString()},
                        {QStringLiteral("pattern"), rule.pattern.toString()},
                        {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
                        {QStringLiteral("origin"), policy::originName(rule.origin)},
                        {QStringLiteral("program"), rule.program},
                        {QStringLiteral("created"), timeJson(rule.created)}};
+    if (!rule.request.isEmpty()) // "POST /gists": the window shows it beside the pattern
+        object.insert(QStringLiteral("request"), rule.request.toString());
+    return object;
 }
 
 } // namespace
@@ -189,6 +192,9 @@ void PolicyService::registerMethods()
     m_server.registerAsyncMethod(QStringLiteral("events.denials"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { denials(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("events.requests"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { requests(params, reply); });
     m_server.registerAsyncMethod(QStringLiteral("events.dismiss"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { dismiss(params, reply); });
@@ -210,7 +216,7 @@ api::Reply PolicyService::addRule(const QJsonObject &params)
         return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
     const QString program = params.value(QLatin1String("program")).toString();
     const QList<policy::Rule> before = store.policy().rules;
-    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern, policy::Origin::User, program);
+    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern, policy::Origin::User, {}, program);
     if (!result.ok)
         return invalid(result.error);
     const bool existed = std::any_of(before.cbegin(), before.cend(),
@@ -248,9 +254,10 @@ api::Reply PolicyService::updateRule(const QJsonObject &params)
     const policy::StoreResult removed = store.removeRule(id);
     if (!removed.ok)
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
-    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.program);
+    // The methods, paths and program stay: an edit of the host must not widen a rule.
+    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.request, old.program);
     if (!added.ok) {
-        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.program);
+        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.request, old.program);
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
     }
     return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
@@ -594,6 +601,28 @@ bool PolicyService::saveDismissed(QString *error) const
         return false;
     return writeFileAtomically(dismissedPath(),
                                QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(), error, 0600);
+}
+
+void PolicyService::requests(const QJsonObject &params, const api::PendingReply &reply)
+{
+    events::RequestFilter filter;
+    filter.sandbox = params.value(QLatin1String("sandbox")).toString();
+    filter.host = params.value(QLatin1String("host")).toString();
+    filter.limit = std::clamp(params.value(QLatin1String("limit")).toInt(filter.limit), 1, 10000);
+    events::EventHub *hub = m_sandboxes.eventHub();
+    if (!hub)
+        return reply.fail(QLatin1String(api::errors::kInternal), QStringLiteral("the event log is not open"));
+    hub->flush(std::chrono::milliseconds(kFlushTimeoutMs)); // what the requests topic sent is stored
+    events::EventStore store(hub->databasePath());
+    if (!store.open())
+        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
+    QJsonArray records;
+    if (!store.forEachRequest(filter, [&records](const events::NetworkEvent &event) {
+            records.append(event.toJson());
+            return true;
+        }))
+        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
+    reply.succeed({{QStringLiteral("requests"), records}});
 }
 
 } // namespace paddock::sandbox

@@ -120,8 +120,9 @@ bool SandboxService::start(QString *error)
     // Subscribers' callbacks run on the proxy's event thread; the API server lives here.
     m_subscription = m_hub->subscribe([this](const events::NetworkEvent &event) {
         const QJsonObject data = event.toJson();
+        const QString topic = event.request ? requestsTopic() : networkTopic();
         QMetaObject::invokeMethod(
-            this, [this, data] { m_server.publish(networkTopic(), data); }, Qt::QueuedConnection);
+            this, [this, topic, data] { m_server.publish(topic, data); }, Qt::QueuedConnection);
     });
     events::EventHub *hub = m_hub.get();
     m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_modes));
@@ -140,6 +141,7 @@ bool SandboxService::start(QString *error)
         return false;
 
     m_server.registerTopic(networkTopic());
+    m_server.registerTopic(requestsTopic());
     registerMethods();
     refindSandboxes();
     return true;

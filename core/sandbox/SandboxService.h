@@ -132,6 +132,8 @@ class SandboxService : public QObject
 public:
     /** The `network` topic clients subscribe to for live events. */
     static QString networkTopic() { return QStringLiteral("network"); }
+    /** Request records (method, path, status, bytes, duration) of plain HTTP and terminated TLS. */
+    static QString requestsTopic() { return QStringLiteral("requests"); }
     /** `paths::runtimeDir()/sandboxes/NAME/proxy.sock`. */
     static QString endpointPath(const QString &name);
     /** Where paddock-init is: `$PADDOCK_INIT`, next to the executable, or in ../libexec/paddock. */

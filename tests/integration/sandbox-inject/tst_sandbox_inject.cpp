@@ -12,6 +12,7 @@
 
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QUuid>
 
 using paddock::proxy::testing::bearerModelKey;
@@ -41,6 +42,7 @@ private slots:
     void requiredKeyNotStoredStopsTheRun();
     void unapprovedKeyStopsANonInteractiveRun();
     void bearerKeyReachesTheUpstreamAndTheSandboxSeesTheSentinel();
+    void methodPathRuleRefusesPostWhileGetPasses();
     void serverSentEventsArriveOneByOne();
     void redirectToAnotherHostDoesNotCarryTheKey();
     void basicSchemeAndHeaderFormatKits();
@@ -547,6 +549,63 @@ void TestSandboxInject::revokedBindingOrRemovedKeyIsNoLongerInjected()
         if (request.head.contains(" /removed") || request.head.contains(" /revoked"))
             QVERIFY2(!request.head.contains(m_llmKey), request.head.constData());
     }
+}
+
+void TestSandboxInject::methodPathRuleRefusesPostWhileGetPasses()
+{
+    // Inside TLS Paddock terminates for the bound key, each request is decided and recorded.
+    const QString host = QStringLiteral("api.inject.test:%1").arg(m_upstream.serverPort());
+    const Finished denied = paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"), host,
+                                     QStringLiteral("--method"), QStringLiteral("POST"), QStringLiteral("--path"),
+                                     QStringLiteral("/gists")});
+    QVERIFY2(denied.exitCode == 0, qPrintable(denied.err));
+    const QString id = QRegularExpression(QStringLiteral("\\(rule ([0-9a-f-]+),")).match(denied.out).captured(1);
+    QVERIFY(!id.isEmpty());
+    m_upstream.requests.clear();
+    const QString url = QStringLiteral("https://%1/gists").arg(host);
+    const Finished run =
+        runInSandbox(QStringLiteral("bearer"), QStringLiteral("bearer"),
+                     QStringLiteral("curl -sS -o /dev/null -w 'get=%{http_code}\\n' '%1?token=query-secret'; "
+                                    "curl -sS -X POST -d x -w '\\npost=%{http_code}\\n' %1; "
+                                    "curl -sS -X POST -d x -o /dev/null -w 'other=%{http_code}\\n' %2")
+                         .arg(url, QStringLiteral("https://%1/echo").arg(host)));
+    QVERIFY2(run.out.contains(QStringLiteral("get=200\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("post=403\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("Rule: ") + id), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("To allow it: paddock policy rm ") + id), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("other=200\n")), qPrintable(run.out + run.err));
+    QCOMPARE(requestsFor("/gists?token=query-secret").size(), 1);
+    QVERIFY(requestsFor("/gists").isEmpty()); // the POST never reached the upstream
+
+    QJsonArray records;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const Finished log = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--requests"),
+                                          QStringLiteral("bearer"), QStringLiteral("--json")});
+            records = QJsonDocument::fromJson(log.out.toUtf8()).object().value(QLatin1String("requests")).toArray();
+            return records.size() >= 3;
+        },
+        10000));
+    const QByteArray all = QJsonDocument(records).toJson();
+    QVERIFY(!all.contains("query-secret") && !all.contains(m_llmKey));
+    QJsonObject get, post;
+    for (const QJsonValue &value : std::as_const(records)) {
+        const QJsonObject record = value.toObject();
+        if (record.value(QLatin1String("path")).toString() == QStringLiteral("/gists?") + QChar(0x2026))
+            get = record;
+        if (record.value(QLatin1String("path")).toString() == QStringLiteral("/gists"))
+            post = record;
+    }
+    QCOMPARE(get.value(QLatin1String("method")).toString(), QStringLiteral("GET"));
+    QCOMPARE(get.value(QLatin1String("status")).toInt(), 200);
+    QCOMPARE(get.value(QLatin1String("protocol")).toString(), QStringLiteral("connect"));
+    QVERIFY(get.value(QLatin1String("bytesUp")).toDouble() > 0 && get.value(QLatin1String("bytesDown")).toDouble() > 0);
+    QCOMPARE(post.value(QLatin1String("method")).toString(), QStringLiteral("POST"));
+    QCOMPARE(post.value(QLatin1String("status")).toInt(), 403);
+    QCOMPARE(post.value(QLatin1String("rule")).toString(), id);
+    QCOMPARE(post.value(QLatin1String("outcome")).toString(), QStringLiteral("denied"));
+
+    QCOMPARE(paddock({QStringLiteral("policy"), QStringLiteral("rm"), id}).exitCode, 0);
 }
 
 void TestSandboxInject::keyIsInNoFile()

@@ -395,11 +395,44 @@ private Q_SLOTS:
         QCOMPARE(mode(EventStore::defaultPath()), 0600);
     }
 
+    void requestRecordsAreKeptApartAndExpire()
+    {
+        const QDateTime now = currentEventTime();
+        NetworkEvent record = allowed(QStringLiteral("web"), QStringLiteral("api.example"), now);
+        record.request = RequestDetail{QStringLiteral("POST"), QStringLiteral("/gists?") + QChar(0x2026), 201, 42};
+        record.bytesUp = 300;
+        record.bytesDown = 1200;
+        NetworkEvent old = record;
+        old.time = now.addDays(-40);
+        NetworkEvent other = record;
+        other.sandbox = QStringLiteral("cli");
+        EventStore store;
+        QVERIFY(store.open());
+        QVERIFY(store.write({old, record, other}));
+        // Not counted as connections.
+        QVERIFY(store.log().allowed.isEmpty());
+        QList<NetworkEvent> read;
+        const auto collect = [&read](const NetworkEvent &event) {
+            read << event;
+            return true;
+        };
+        RequestFilter filter;
+        filter.sandbox = QStringLiteral("web");
+        QVERIFY(store.forEachRequest(filter, collect));
+        QCOMPARE(read.size(), 2);
+        QCOMPARE(read.first(), record); // newest first, every field back
+        QVERIFY(store.applyRetention());
+        read.clear();
+        QVERIFY(store.forEachRequest(filter, collect));
+        QCOMPARE(read.size(), 1); // the 40-day-old one went with the age limit
+        QCOMPARE(read.first().toJson().value(QLatin1String("status")).toInt(), 201);
+    }
+
     void recordsTheSchemaVersion()
     {
         EventStore store;
         QVERIFY(store.open());
-        QCOMPARE(EventStore::currentSchemaVersion(), 2);
+        QCOMPARE(EventStore::currentSchemaVersion(), 4);
         QCOMPARE(store.schemaVersion(), EventStore::currentSchemaVersion());
         store.close();
         QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT MAX(version) FROM schema_version").toInt(),
@@ -407,7 +440,7 @@ private Q_SLOTS:
         // Opening again does not apply the migration twice.
         QVERIFY(store.open());
         store.close();
-        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 2);
+        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 4);
     }
 
     void migratesAVersionOneLog()
@@ -440,7 +473,7 @@ private Q_SLOTS:
 
         EventStore store(EventStore::defaultPath(), {std::chrono::seconds(0), 0});
         QVERIFY2(store.open(), qPrintable(store.errorString()));
-        QCOMPARE(store.schemaVersion(), 2);
+        QCOMPARE(store.schemaVersion(), 4);
         const PolicyLog log = store.log();
         QCOMPARE(log.blocked.size(), 1);
         QCOMPARE(log.blocked.first().count, 2);

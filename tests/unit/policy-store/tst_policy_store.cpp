@@ -74,6 +74,7 @@ private slots:
     void handEditInPlaceByAnotherProcessIsPickedUp();
     void brokenFileKeepsTheLastGoodPolicy();
     void changesAreRefusedWhileTheFileIsBroken();
+    void requestRulesRoundTrip();
     void parseErrors_data();
     void parseErrors();
 
@@ -129,10 +130,11 @@ void TestPolicyStore::roundTrip()
         QVERIFY(store.addRule(Scope::global(), Verdict::Allow, u"[fd00::/8]:443").ok);
         QVERIFY(store.addRule(Scope::global(), Verdict::Deny, u"**").ok);
         // The same host for one program is another rule, with an id of its own.
-        QVERIFY(store.addRule(Scope::global(), Verdict::Allow, u"example.com:8080", Origin::User, QStringLiteral("pip"))
-                    .ok);
         QVERIFY(
-            !store.addRule(Scope::global(), Verdict::Allow, u"example.com", Origin::User, QStringLiteral("a b")).ok);
+            store.addRule(Scope::global(), Verdict::Allow, u"example.com:8080", Origin::User, {}, QStringLiteral("pip"))
+                .ok);
+        QVERIFY(!store.addRule(Scope::global(), Verdict::Allow, u"example.com", Origin::User, {}, QStringLiteral("a b"))
+                     .ok);
         QVERIFY(store.setResolveOverride(u"Test.Example.", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
         written = store.policy();
     }
@@ -369,6 +371,62 @@ void TestPolicyStore::parseErrors_data()
     QTest::newRow("relative program path")
         << QByteArray("rules:\n  - decision: allow\n    pattern: a.b\n    program: bin/pip\n") << 4 << 14
         << "absolute path";
+    QTest::newRow("bad method") << QByteArray("rules:\n  - decision: deny\n    pattern: a.b\n    method: \"PO ST\"\n")
+                                << 4 << 13 << "not an HTTP method";
+    QTest::newRow("connect method") << QByteArray("rules:\n  - decision: deny\n    pattern: a.b\n    method: connect\n")
+                                    << 4 << 13 << "CONNECT opens a tunnel";
+    QTest::newRow("relative path") << QByteArray("rules:\n  - decision: deny\n    pattern: a.b\n    path: gists\n") << 4
+                                   << 11 << "starts with /";
+    QTest::newRow("path with query")
+        << QByteArray("rules:\n  - decision: allow\n    pattern: a.b\n    method: GET\n    path: /x?y=1\n") << 5 << 11
+        << "queries are not matched";
+    QTest::newRow("dot segments") << QByteArray("rules:\n  - decision: deny\n    pattern: a.b\n    path: /a/../b\n")
+                                  << 4 << 11 << "without . or .. segments";
+    QTest::newRow("triple star") << QByteArray("rules:\n  - decision: deny\n    pattern: a.b\n    path: /a/***\n") << 4
+                                 << 11 << "not ***";
+}
+
+void TestPolicyStore::requestRulesRoundTrip()
+{
+    PolicyData written;
+    {
+        PolicyStore store(m_path);
+        QVERIFY(store.load());
+        const auto gists = RequestMatch::parse(u"post", u"/gists", nullptr);
+        const auto org = RequestMatch::parse(u"GET,HEAD", u"/org/**", nullptr);
+        QVERIFY(gists && org);
+        QVERIFY(store.addRule(Scope::global(), Verdict::Deny, u"api.github.com", Origin::User, *gists).ok);
+        QVERIFY(
+            store.addRule(Scope::sandbox(QStringLiteral("web")), Verdict::Allow, u"github.com", Origin::User, *org).ok);
+        // The same host without the request part is another rule, with the id it always had.
+        QVERIFY(store.addRule(Scope::global(), Verdict::Deny, u"api.github.com").ok);
+        written = store.policy();
+    }
+    QCOMPARE(written.rules.size(), 3);
+    QCOMPARE(written.rules[0].request.methods, QStringList{QStringLiteral("POST")});
+    QCOMPARE(written.rules[0].request.path, QStringLiteral("/gists"));
+    QVERIFY(written.rules[0].id != written.rules[2].id);
+    QCOMPARE(written.rules[2].id, ruleIdFor(Scope::global(), Verdict::Deny, written.rules[2].pattern));
+    QCOMPARE(written.rules[0].describe(), QStringLiteral("deny api.github.com POST /gists (global, user)"));
+
+    QFile file(m_path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY2(text.contains("method: POST\n") && text.contains("path: /gists\n") &&
+                 text.contains("method: GET,HEAD\n") && text.contains("path: /org/**\n"),
+             text.constData());
+
+    PolicyStore reread(m_path);
+    QVERIFY(reread.load());
+    QVERIFY(reread.policy() == written);
+    QCOMPARE(reread.policy().rules[1].request.toString(), QStringLiteral("GET,HEAD /org/**"));
+
+    // A rule written by hand without an id gets the one its fields give.
+    const auto parsed = PolicyStore::parse("rules:\n  - decision: deny\n    pattern: api.github.com\n"
+                                           "    method: POST\n    path: /gists\n",
+                                           QStringLiteral("policy.yaml"));
+    QVERIFY(std::holds_alternative<PolicyData>(parsed));
+    QCOMPARE(std::get<PolicyData>(parsed).rules[0].id, written.rules[0].id);
 }
 
 void TestPolicyStore::parseErrors()
