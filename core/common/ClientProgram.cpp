@@ -3,6 +3,7 @@
 #include "common/ClientProgram.h"
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 
 namespace paddock {
@@ -105,12 +106,72 @@ std::string_view scriptOf(const ClientProgram &program)
     return {};
 }
 
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    if (text.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i])
+            return false;
+    }
+    return true;
+}
+
+/** Options whose value is a credential more often than not: the value is never shown. */
+bool takesSecret(std::string_view option)
+{
+    static constexpr std::array<std::string_view, 12> Options{
+        "-h",       "--header", "-u",        "--user",          "--proxy-user", "--password",
+        "--passwd", "--token",  "--api-key", "--oauth2-bearer", "--auth",       "--proxy-header"};
+    std::string lower(option);
+    for (char &ch : lower)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    for (const std::string_view name : Options) {
+        if (lower == name)
+            return true;
+    }
+    return false;
+}
+
+/**
+ * What a command line shows of one argument: a URL without its user information or query
+ * (`https://…@host/path?…`), a header or `--option=value` that carries a credential without
+ * its value. A command line is the program's own text, often with a token in it.
+ */
+std::string redacted(const std::string &arg, bool secretValue)
+{
+    if (secretValue)
+        return "…";
+    if (const std::size_t equals = arg.find('=');
+        arg.starts_with("--") && equals != std::string::npos && takesSecret(std::string_view(arg).substr(0, equals)))
+        return arg.substr(0, equals + 1) + "…";
+    for (const std::string_view header : {"authorization:", "proxy-authorization:", "cookie:", "x-api-key:"}) {
+        if (startsWithNoCase(arg, header))
+            return arg.substr(0, header.size()) + " …";
+    }
+    std::string text = arg;
+    const std::size_t scheme = text.find("://");
+    if (scheme == std::string::npos)
+        return text;
+    const std::size_t hostStart = scheme + 3;
+    const std::size_t hostEnd = text.find_first_of("/?#", hostStart);
+    const std::size_t at = text.rfind('@', hostEnd == std::string::npos ? std::string::npos : hostEnd);
+    if (at != std::string::npos && at >= hostStart)
+        text.replace(hostStart, at - hostStart, "…");
+    if (const std::size_t query = text.find('?', hostStart); query != std::string::npos)
+        text.replace(query, std::string::npos, "?…");
+    return text;
+}
+
 } // namespace
 
 std::string ClientProgram::commandLine() const
 {
     std::string line;
-    for (const std::string &arg : args) {
+    bool secretNext = false;
+    for (const std::string &original : args) {
+        const std::string arg = redacted(original, secretNext);
+        secretNext = takesSecret(original);
         if (!line.empty())
             line += ' ';
         if (arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos) {

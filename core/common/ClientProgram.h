@@ -34,7 +34,11 @@ struct ClientProgram
     bool truncated = false;
 
     bool known() const { return pid > 0; }
-    /** "curl -s https://example.com": arguments joined by spaces, quoted when they hold one. */
+    /**
+     * "curl -s https://example.com/path?…": arguments joined by spaces, quoted when they hold
+     * one, without what often carries a credential (URL queries and user information, header
+     * values, the values of --user, --password, --token and the like).
+     */
     std::string commandLine() const;
     /** The file name of the executable, or of the script an interpreter runs: "curl", "pip". */
     std::string name() const;

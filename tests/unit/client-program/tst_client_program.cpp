@@ -56,6 +56,34 @@ private slots:
         QVERIFY(read.commandLine().ends_with("…"));
     }
 
+    void commandLinesHideWhatCarriesCredentials_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("query") << QStringList{"curl", "https://h.test/a/b?token=T0K3N&x=1"}
+                               << "curl https://h.test/a/b?…";
+        QTest::newRow("user info") << QStringList{"git", "clone", "https://me:T0K3N@h.test/r.git"}
+                                   << "git clone https://…@h.test/r.git";
+        QTest::newRow("header") << QStringList{"curl", "-H", "Authorization: Bearer T0K3N", "https://h.test/"}
+                                << "curl -H … https://h.test/";
+        QTest::newRow("user") << QStringList{"curl", "-u", "me:T0K3N", "https://h.test/"}
+                              << "curl -u … https://h.test/";
+        QTest::newRow("option=value") << QStringList{"tool", "--token=T0K3N", "--name=x"} << "tool --token=… --name=x";
+        QTest::newRow("bare header") << QStringList{"http", "h.test", "authorization:T0K3N"}
+                                     << "http h.test 'authorization: …'";
+    }
+    void commandLinesHideWhatCarriesCredentials()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, shown);
+        ClientProgram p = program(3, "/usr/bin/x", {});
+        for (const QString &arg : args)
+            p.args.push_back(arg.toStdString());
+        const QString line = QString::fromStdString(p.commandLine());
+        QCOMPARE(line, shown);
+        QVERIFY(!line.contains(QStringLiteral("T0K3N")));
+    }
+
     void otherBytesAreNotAPreamble_data()
     {
         QTest::addColumn<QByteArray>("bytes");
