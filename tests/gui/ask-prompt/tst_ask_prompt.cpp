@@ -239,6 +239,11 @@ void TestAskPrompt::allowOnceThenDenyAlwaysFromThePrompt()
     QCOMPARE(promptText(QStringLiteral("askSandbox")), QLatin1String(NetworkFixture::kSandbox));
     QCOMPARE(promptText(QStringLiteral("askKit")), QStringLiteral("probe"));
     QCOMPARE(promptText(QStringLiteral("askProtocol")), QStringLiteral("http"));
+    // Which program asked, as paddock-init saw it: curl and the URL it was given.
+    const QString program = promptText(QStringLiteral("askProgram"));
+    QVERIFY2(program.startsWith(QLatin1String("curl ")) &&
+                 program.contains(m_network.url(QStringLiteral("fourth.test"))),
+             qPrintable(program));
     QVERIFY2(promptText(QStringLiteral("askCountdown")).startsWith(QLatin1String("Refused in ")),
              qPrintable(promptText(QStringLiteral("askCountdown"))));
     QCOMPARE(m_notifications.summaries.size(), notified); // the window is in front: no notification
