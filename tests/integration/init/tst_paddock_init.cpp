@@ -16,6 +16,7 @@
 
 #include <string>
 #include <thread>
+#include <vector>
 
 class TestPaddockInit : public QObject
 {
@@ -115,7 +116,10 @@ private slots:
         qstrncpy(address.sun_path, QFile::encodeName(socketPath).constData(), sizeof address.sun_path);
         QCOMPARE(::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
         QCOMPARE(::listen(listener, 8), 0);
-        std::thread proxy([listener] {
+        // Each connection starts with paddock-init's line naming the program that opened it
+        // (common/ClientProgram.h): kept aside, and the rest reversed.
+        std::vector<std::string> preambles;
+        std::thread proxy([listener, &preambles] {
             for (int round = 0; round < 3; ++round) {
                 const int peer = ::accept(listener, nullptr, nullptr);
                 if (peer < 0)
@@ -124,6 +128,9 @@ private slots:
                 char buffer[65536];
                 for (ssize_t n; (n = ::read(peer, buffer, sizeof buffer)) > 0;)
                     received.append(buffer, size_t(n));
+                const size_t lineEnd = received.find('\n');
+                preambles.push_back(received.substr(0, lineEnd == std::string::npos ? 0 : lineEnd + 1));
+                received.erase(0, lineEnd == std::string::npos ? 0 : lineEnd + 1);
                 std::reverse(received.begin(), received.end());
                 for (size_t sent = 0; sent < received.size();) {
                     const ssize_t n = ::write(peer, received.data() + sent, received.size() - sent);
@@ -175,6 +182,12 @@ private slots:
         ::shutdown(listener, SHUT_RDWR);
         ::close(listener);
         proxy.join();
+        // This test is the program that connected, and paddock-init said so each time.
+        QCOMPARE(int(preambles.size()), 3);
+        const std::string named = "PADDOCK-CLIENT 1 " + std::to_string(::getpid()) + " " +
+                                  QFile::encodeName(QCoreApplication::applicationFilePath()).toStdString() + " ";
+        for (const std::string &line : preambles)
+            QVERIFY2(line.starts_with(named) && line.ends_with("\n"), line.c_str());
     }
 };
 
