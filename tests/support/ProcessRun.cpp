@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ProcessRun.h"
 
+#include <QElapsedTimer>
 #include <QTest>
+
+#include <algorithm>
 
 namespace paddock::test {
 
@@ -38,6 +41,20 @@ Finished runText(const QString &program, const QStringList &arguments, const Pro
 {
     const ProcessOutput output = runProcess(program, arguments, options);
     return {output.exitCode, QString::fromUtf8(output.out), QString::fromUtf8(output.err)};
+}
+
+bool waitForOutput(QProcess &process, const QByteArray &text, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    for (;;) {
+        if (process.peek(process.bytesAvailable()).contains(text))
+            return true;
+        const qint64 left = timeoutMs - clock.elapsed();
+        if (left <= 0 || process.state() == QProcess::NotRunning)
+            return process.peek(process.bytesAvailable()).contains(text);
+        process.waitForReadyRead(int(std::min<qint64>(left, 100)));
+    }
 }
 
 bool terminateCleanly(QProcess &process)

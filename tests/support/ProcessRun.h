@@ -45,6 +45,13 @@ struct Finished
 /** runProcess() with the output read as UTF-8. */
 Finished runText(const QString &program, const QStringList &arguments, const ProcessOptions &options = {});
 
+/**
+ * Waits until @p process's current read channel holds @p text, without reading it away.
+ * Checks what is already buffered first: output that arrived while events were processed
+ * elsewhere brings no further readyRead, so waiting for one would miss it.
+ */
+bool waitForOutput(QProcess &process, const QByteArray &text, int timeoutMs);
+
 /** Sends SIGTERM and waits; true when the process exited normally with status 0. */
 bool terminateCleanly(QProcess &process);
 

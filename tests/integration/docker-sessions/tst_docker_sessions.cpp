@@ -4,6 +4,7 @@
 // and leave, commands run beside it as that user or as root, the files it writes are the
 // user's, and its only way out is the proxy, which refuses and logs.
 #include "DockerSandboxFixture.h"
+#include "ProcessRun.h"
 
 #include "Terminal.h"
 
@@ -187,7 +188,7 @@ void TestDockerSessions::interruptReachesTheCommand()
         startExec({QStringLiteral("talk"), QStringLiteral("sh"), QStringLiteral("-c"),
                    QStringLiteral("trap 'echo got-int; exit 9' INT; echo ready; while :; do sleep 0.1; done")});
     QVERIFY(loop->waitForStarted());
-    QVERIFY(QTest::qWaitFor([&] { return loop->waitForReadyRead(100) && loop->peek(64).contains("ready"); }, 30000));
+    QVERIFY(paddock::test::waitForOutput(*loop, "ready", 30000));
     ::kill(pid_t(loop->processId()), SIGINT);
     QVERIFY(loop->waitForFinished(15000));
     QCOMPARE(loop->exitCode(), 9);

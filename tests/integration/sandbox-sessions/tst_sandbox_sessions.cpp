@@ -2,6 +2,7 @@
 // A sandbox a person lives in, as an ordinary user (run by tests/support/run-as-user.sh):
 // it outlives its agent, terminals attach to the agent and leave, commands run beside it as
 // the agent's user or root, and nothing inside can reach or stop the session channel.
+#include "ProcessRun.h"
 #include "SandboxFixture.h"
 #include "Terminal.h"
 
@@ -169,7 +170,7 @@ void TestSandboxSessions::interruptReachesTheCommand()
                {QStringLiteral("exec"), QStringLiteral("execs"), QStringLiteral("sh"), QStringLiteral("-c"),
                 QStringLiteral("trap 'echo got-int; exit 9' INT; echo ready; while :; do sleep 0.1; done")});
     QVERIFY(exec.waitForStarted());
-    QVERIFY(QTest::qWaitFor([&] { return exec.waitForReadyRead(100) && exec.peek(64).contains("ready"); }, 15000));
+    QVERIFY(paddock::test::waitForOutput(exec, "ready", 15000));
     ::kill(pid_t(exec.processId()), SIGINT);
     QVERIFY(exec.waitForFinished(15000));
     QCOMPARE(exec.exitCode(), 9);

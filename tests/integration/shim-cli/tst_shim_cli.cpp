@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock shim`: the launcher it writes, what it refuses to touch, and a shim typed in a project
 // folder running its command inside a real bubblewrap sandbox through the real daemon.
+#include "ProcessRun.h"
 #include "SandboxFixture.h"
 
 #include <csignal>
@@ -141,7 +142,7 @@ void TestShimCli::shimPassesInterruptAndStatus()
     typed.setWorkingDirectory(m_fixture->workspace());
     typed.start(bin() + QStringLiteral("/pi"), {QStringLiteral("trap")});
     QVERIFY(typed.waitForStarted());
-    QVERIFY(QTest::qWaitFor([&] { return typed.waitForReadyRead(100) && typed.peek(64).contains("ready"); }, 20000));
+    QVERIFY(paddock::test::waitForOutput(typed, "ready", 20000));
     ::kill(pid_t(typed.processId()), SIGINT); // what Ctrl-C does to a program without a terminal
     QVERIFY(typed.waitForFinished(15000));
     QCOMPARE(typed.exitCode(), 9);
