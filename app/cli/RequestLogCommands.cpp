@@ -27,6 +27,7 @@ QStringList requestRow(const events::NetworkEvent &event)
         event.host.contains(QLatin1Char(':')) ? QLatin1Char('[') + event.host + QLatin1Char(']') : event.host;
     return {timeText(event.time),
             event.sandbox.isEmpty() ? QStringLiteral("-") : event.sandbox,
+            event.program.isEmpty() ? QStringLiteral("-") : event.program,
             request.method,
             host + QLatin1Char(':') + QString::number(event.port) + request.path,
             request.status > 0 ? QString::number(request.status) : QStringLiteral("-"),
@@ -36,9 +37,10 @@ QStringList requestRow(const events::NetworkEvent &event)
             event.rule};
 }
 
-const QStringList kHeader{QStringLiteral("TIME"), QStringLiteral("SANDBOX"),    QStringLiteral("METHOD"),
-                          QStringLiteral("URL"),  QStringLiteral("STATUS"),     QStringLiteral("UP"),
-                          QStringLiteral("DOWN"), QStringLiteral("TIME TAKEN"), QStringLiteral("RULE")};
+const QStringList kHeader{QStringLiteral("TIME"),   QStringLiteral("SANDBOX"), QStringLiteral("PROGRAM"),
+                          QStringLiteral("METHOD"), QStringLiteral("URL"),     QStringLiteral("STATUS"),
+                          QStringLiteral("UP"),     QStringLiteral("DOWN"),    QStringLiteral("TIME TAKEN"),
+                          QStringLiteral("RULE")};
 
 /** Prints new records every 200 ms until SIGINT or SIGTERM; rows with the same time print once. */
 int followRequests(events::EventStore &store, events::RequestFilter filter, bool json)

@@ -11,7 +11,8 @@ bool EventStore::Private::prepareRequestStatements()
     insertRequest.emplace(db);
     if (insertRequest->prepare(QStringLiteral(
             "INSERT INTO requests (time_ms, sandbox, kit, host, port, protocol, method, path, status, outcome, rule,"
-            " reason, bytes_up, bytes_down, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+            " reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
         return true;
     return failQuery(insertRequest->lastError(), "prepare");
 }
@@ -22,7 +23,8 @@ bool EventStore::Private::storeRequest(const NetworkEvent &event, qint64 ms)
     return run(*insertRequest,
                {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
                 text(request.method), text(request.path), request.status, outcomeToken(event.outcome), text(event.rule),
-                text(event.reason), event.bytesUp, event.bytesDown, request.durationMs},
+                text(event.reason), event.bytesUp, event.bytesDown, request.durationMs, event.pid, text(event.program),
+                text(event.exe), text(event.command)},
                "write to");
 }
 
@@ -41,7 +43,8 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
     if (!isOpen())
         return d->notOpen();
     QString sql = QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, method, path, status, outcome,"
-                                 " rule, reason, bytes_up, bytes_down, duration_ms FROM requests WHERE 1");
+                                 " rule, reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command"
+                                 " FROM requests WHERE 1");
     QVariantList values;
     const auto andIf = [&](bool wanted, QLatin1String clause, const QVariant &value) {
         if (wanted) {
@@ -75,6 +78,10 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
         event.reason = query.value(11).toString();
         event.bytesUp = query.value(12).toLongLong();
         event.bytesDown = query.value(13).toLongLong();
+        event.pid = query.value(15).toLongLong();
+        event.program = query.value(16).toString();
+        event.exe = query.value(17).toString();
+        event.command = query.value(18).toString();
         if (!sink(event))
             break;
     }

@@ -67,6 +67,13 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX requests_by_time ON requests (time_ms)"),
             QStringLiteral("CREATE INDEX requests_by_sandbox ON requests (sandbox, time_ms)"),
         },
+        // 5: which program inside the sandbox made each request, as for events.
+        {
+            QStringLiteral("ALTER TABLE requests ADD COLUMN pid INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE requests ADD COLUMN program TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE requests ADD COLUMN exe TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE requests ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return steps;
 }

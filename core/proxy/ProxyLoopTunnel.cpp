@@ -91,6 +91,7 @@ bool ProxyLoop::startInterception(Connection &c)
     setup.eventTemplate.port = c.target.port;
     setup.eventTemplate.protocol = c.protocol;
     setup.eventTemplate.rule = c.allowRule;
+    setup.eventTemplate.program = c.program;
     setup.report = [events = m_events.get()](ProxyEvent event) { events->post(std::move(event)); };
     setup.checkRequest = requestCheck(c);
     const quint64 id = c.id;

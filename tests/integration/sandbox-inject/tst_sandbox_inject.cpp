@@ -604,6 +604,11 @@ void TestSandboxInject::methodPathRuleRefusesPostWhileGetPasses()
     QCOMPARE(post.value(QLatin1String("status")).toInt(), 403);
     QCOMPARE(post.value(QLatin1String("rule")).toString(), id);
     QCOMPARE(post.value(QLatin1String("outcome")).toString(), QStringLiteral("denied"));
+    // Which program made them, inside the TLS Paddock terminates as on plain HTTP.
+    QCOMPARE(get.value(QLatin1String("program")).toString(), QStringLiteral("curl"));
+    QCOMPARE(post.value(QLatin1String("program")).toString(), QStringLiteral("curl"));
+    QVERIFY2(post.value(QLatin1String("command")).toString().contains(QStringLiteral("-X POST")),
+             qPrintable(post.value(QLatin1String("command")).toString()));
 
     QCOMPARE(paddock({QStringLiteral("policy"), QStringLiteral("rm"), id}).exitCode, 0);
 }

@@ -131,10 +131,14 @@ private slots:
         QCOMPARE(post.value(QLatin1String("status")).toInt(), 403);
         QCOMPARE(post.value(QLatin1String("outcome")).toString(), QStringLiteral("denied"));
         QCOMPARE(post.value(QLatin1String("bytesUp")).toDouble(), 0.0);
+        QCOMPARE(get.value(QLatin1String("program")).toString(), QStringLiteral("curl"));
+        QCOMPARE(post.value(QLatin1String("program")).toString(), QStringLiteral("curl"));
 
         const Finished table = m_fixture->paddock(
             {QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--requests"), QLatin1String(kName)});
         QVERIFY2(table.out.contains(QStringLiteral("rules.test:") + port() + QStringLiteral("/hello.txt?")),
+                 qPrintable(table.out));
+        QVERIFY2(table.out.contains(QStringLiteral("PROGRAM")) && table.out.contains(QStringLiteral("  curl  ")),
                  qPrintable(table.out));
         // The query is never stored: not in the log, not in the database.
         QVERIFY(!table.out.contains(QLatin1String(kSecret)));

@@ -402,6 +402,10 @@ private Q_SLOTS:
         record.request = RequestDetail{QStringLiteral("POST"), QStringLiteral("/gists?") + QChar(0x2026), 201, 42};
         record.bytesUp = 300;
         record.bytesDown = 1200;
+        record.pid = 4242;
+        record.program = QStringLiteral("curl");
+        record.exe = QStringLiteral("/usr/bin/curl");
+        record.command = QStringLiteral("curl -X POST https://api.example/gists?\u2026");
         NetworkEvent old = record;
         old.time = now.addDays(-40);
         NetworkEvent other = record;
@@ -432,7 +436,7 @@ private Q_SLOTS:
     {
         EventStore store;
         QVERIFY(store.open());
-        QCOMPARE(EventStore::currentSchemaVersion(), 4);
+        QCOMPARE(EventStore::currentSchemaVersion(), 5);
         QCOMPARE(store.schemaVersion(), EventStore::currentSchemaVersion());
         store.close();
         QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT MAX(version) FROM schema_version").toInt(),
@@ -440,7 +444,7 @@ private Q_SLOTS:
         // Opening again does not apply the migration twice.
         QVERIFY(store.open());
         store.close();
-        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 4);
+        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 5);
     }
 
     void migratesAVersionOneLog()
@@ -473,7 +477,7 @@ private Q_SLOTS:
 
         EventStore store(EventStore::defaultPath(), {std::chrono::seconds(0), 0});
         QVERIFY2(store.open(), qPrintable(store.errorString()));
-        QCOMPARE(store.schemaVersion(), 4);
+        QCOMPARE(store.schemaVersion(), 5);
         const PolicyLog log = store.log();
         QCOMPARE(log.blocked.size(), 1);
         QCOMPARE(log.blocked.first().count, 2);
