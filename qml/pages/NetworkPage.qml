@@ -5,7 +5,7 @@ import QtQuick.Layouts
 import Paddock
 
 // Network: the preset, the refused connections as they happen (allow or dismiss each), the
-// rules, and learning mode. Every change goes through the daemon.
+// rules, what each request did, and learning mode. Every change goes through the daemon.
 ScrollablePage {
     id: page
     objectName: "page_network"
@@ -322,6 +322,15 @@ ScrollablePage {
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         color: page.policy.error.length > 0 ? Theme.errorColor : palette.windowText
+    }
+
+    RequestsSection {
+        id: requestsSection
+        objectName: "requestsSection"
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
+        policy: page.policy
+        sandboxes: learningModel.sandboxes
     }
 
     LearningSection {

@@ -342,6 +342,14 @@
         <source>Deny %1 for sandbox %2 from now on</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>BackendChoice</name>
@@ -885,6 +893,10 @@
     </message>
     <message>
         <source>Dismiss %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2 · %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2095,6 +2107,95 @@
     </message>
     <message>
         <source>This is not an existing folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <source>%1 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2, status %3, sandbox %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 up, %2 down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused by Paddock, status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RequestsSection</name>
+    <message>
+        <source>Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What each request did, live: plain HTTP, and HTTPS to hosts whose TLS Paddock terminates (those with a bound credential). Queries and header values are never kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All sandboxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests of sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by method, URL, status or program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s)</source>
+        <translation>
+            <numerusform>%n request</numerusform>
+            <numerusform>%n requests</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No request matches the filter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No requests recorded yet.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -342,6 +342,14 @@
         <source>Deny %1 for sandbox %2 from now on</source>
         <translation>Denegar %1 para el entorno aislado %2 a partir de ahora</translation>
     </message>
+    <message>
+        <source>Program</source>
+        <translation>Programa</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>desconocido</translation>
+    </message>
 </context>
 <context>
     <name>BackendChoice</name>
@@ -886,6 +894,10 @@
     <message>
         <source>Dismiss %1</source>
         <translation>Descartar %1</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2 · %3</source>
+        <translation>Entorno aislado %1 · %2 · %3</translation>
     </message>
 </context>
 <context>
@@ -2096,6 +2108,95 @@
     <message>
         <source>This is not an existing folder.</source>
         <translation>No es una carpeta existente.</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 %2, status %3, sandbox %4</source>
+        <translation>%1 %2, estado %3, entorno aislado %4</translation>
+    </message>
+    <message>
+        <source>Sandbox %1</source>
+        <translation>Entorno aislado %1</translation>
+    </message>
+    <message>
+        <source>%1 up, %2 down</source>
+        <translation>%1 enviados, %2 recibidos</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Refused by Paddock, status %1</source>
+        <translation>Rechazada por Paddock, estado %1</translation>
+    </message>
+    <message>
+        <source>Status %1</source>
+        <translation>Estado %1</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsSection</name>
+    <message>
+        <source>Requests</source>
+        <translation>Solicitudes</translation>
+    </message>
+    <message>
+        <source>What each request did, live: plain HTTP, and HTTPS to hosts whose TLS Paddock terminates (those with a bound credential). Queries and header values are never kept.</source>
+        <translation>Lo que hizo cada solicitud, en directo: HTTP sin cifrar, y HTTPS a los hosts cuyo TLS termina Paddock (los que tienen una credencial vinculada). Nunca se guardan los parámetros de consulta ni los valores de las cabeceras.</translation>
+    </message>
+    <message>
+        <source>All sandboxes</source>
+        <translation>Todos los entornos aislados</translation>
+    </message>
+    <message>
+        <source>Requests of sandbox</source>
+        <translation>Solicitudes del entorno aislado</translation>
+    </message>
+    <message>
+        <source>Filter by method, URL, status or program</source>
+        <translation>Filtrar por método, URL, estado o programa</translation>
+    </message>
+    <message>
+        <source>Filter requests</source>
+        <translation>Filtrar solicitudes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s)</source>
+        <translation>
+            <numerusform>%n solicitud</numerusform>
+            <numerusform>%n solicitudes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>No request matches the filter.</source>
+        <translation>Ninguna solicitud coincide con el filtro.</translation>
+    </message>
+    <message>
+        <source>No requests recorded yet.</source>
+        <translation>Aún no se ha registrado ninguna solicitud.</translation>
     </message>
 </context>
 <context>

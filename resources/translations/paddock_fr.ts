@@ -342,6 +342,14 @@
         <source>Deny %1 for sandbox %2 from now on</source>
         <translation>Refuser désormais %1 pour le bac à sable %2</translation>
     </message>
+    <message>
+        <source>Program</source>
+        <translation>Programme</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>inconnu</translation>
+    </message>
 </context>
 <context>
     <name>BackendChoice</name>
@@ -886,6 +894,10 @@
     <message>
         <source>Dismiss %1</source>
         <translation>Ignorer %1</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 · %2 · %3</source>
+        <translation>Bac à sable %1 · %2 · %3</translation>
     </message>
 </context>
 <context>
@@ -2096,6 +2108,95 @@
     <message>
         <source>This is not an existing folder.</source>
         <translation>Ce n’est pas un dossier existant.</translation>
+    </message>
+</context>
+<context>
+    <name>RequestRow</name>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 o</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 Kio</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 Mio</translation>
+    </message>
+    <message>
+        <source>%1 %2, status %3, sandbox %4</source>
+        <translation>%1 %2, statut %3, bac à sable %4</translation>
+    </message>
+    <message>
+        <source>Sandbox %1</source>
+        <translation>Bac à sable %1</translation>
+    </message>
+    <message>
+        <source>%1 up, %2 down</source>
+        <translation>%1 envoyés, %2 reçus</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Refused by Paddock, status %1</source>
+        <translation>Refusée par Paddock, statut %1</translation>
+    </message>
+    <message>
+        <source>Status %1</source>
+        <translation>Statut %1</translation>
+    </message>
+</context>
+<context>
+    <name>RequestsSection</name>
+    <message>
+        <source>Requests</source>
+        <translation>Requêtes</translation>
+    </message>
+    <message>
+        <source>What each request did, live: plain HTTP, and HTTPS to hosts whose TLS Paddock terminates (those with a bound credential). Queries and header values are never kept.</source>
+        <translation>Ce que chaque requête a fait, en direct : HTTP en clair, et HTTPS vers les hôtes dont Paddock termine le TLS (ceux qui ont un identifiant lié). Les paramètres de requête et les valeurs d’en-tête ne sont jamais conservés.</translation>
+    </message>
+    <message>
+        <source>All sandboxes</source>
+        <translation>Tous les bacs à sable</translation>
+    </message>
+    <message>
+        <source>Requests of sandbox</source>
+        <translation>Requêtes du bac à sable</translation>
+    </message>
+    <message>
+        <source>Filter by method, URL, status or program</source>
+        <translation>Filtrer par méthode, URL, statut ou programme</translation>
+    </message>
+    <message>
+        <source>Filter requests</source>
+        <translation>Filtrer les requêtes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s)</source>
+        <translation>
+            <numerusform>%n requête</numerusform>
+            <numerusform>%n requêtes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Chargement…</translation>
+    </message>
+    <message>
+        <source>No request matches the filter.</source>
+        <translation>Aucune requête ne correspond au filtre.</translation>
+    </message>
+    <message>
+        <source>No requests recorded yet.</source>
+        <translation>Aucune requête enregistrée pour l’instant.</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "LearningModel.h"
 #include "NetworkNotifier.h"
 #include "NetworkPolicy.h"
+#include "RequestsModel.h"
 #include "RulesModel.h"
 #include "api/DaemonClient.h"
 
@@ -63,6 +64,8 @@ private Q_SLOTS:
     void dismissTakesTheRowAwayUntilRefusedAgain();
     void allowTakesTheRowAwayAndLetsTheNextRequestThrough();
     void learningProposalIsChecked();
+    void requestsLoadThenFollowLive();
+    void requestsKeepTheNewestWithinTheLimit();
     void notifiesOncePerHostWhileInTheBackground();
 
 private:
@@ -260,6 +263,93 @@ void TestNetworkModels::allowTakesTheRowAwayAndLetsTheNextRequestThrough()
     QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("200"));
     QVERIFY(m_network->userRules().contains(
         QStringLiteral("sandbox:net third.test:%1").arg(m_network->fixture().upstreamPort())));
+}
+
+void TestNetworkModels::requestsLoadThenFollowLive()
+{
+    const QString port = QString::number(m_network->fixture().upstreamPort());
+    QVERIFY(
+        !m_network
+             ->call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("fourth.test:") + port}})
+             .isError());
+    QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("200")); // before the model: loaded
+
+    NetworkPolicy policy;
+    policy.setClient(m_client.get());
+    RequestsModel requests;
+    requests.setPolicy(&policy);
+    QTRY_VERIFY(!requests.loading() && requests.rowCount() == 1);
+    QVariantMap row = requests.get(0);
+    QCOMPARE(row.value(QStringLiteral("method")).toString(), QStringLiteral("GET"));
+    QCOMPARE(row.value(QStringLiteral("url")).toString(), QStringLiteral("http://fourth.test:%1/hello.txt").arg(port));
+    QCOMPARE(row.value(QStringLiteral("status")).toInt(), 200);
+    QCOMPARE(row.value(QStringLiteral("sandbox")).toString(), QLatin1String(NetworkFixture::kSandbox));
+    QCOMPARE(row.value(QStringLiteral("program")).toString(), QStringLiteral("curl"));
+    QVERIFY(row.value(QStringLiteral("bytesDown")).toLongLong() > 0);
+
+    // A request made now arrives live, at the top, once.
+    const test::Finished post = m_network->fixture().paddock(
+        {QStringLiteral("exec"), QLatin1String(NetworkFixture::kSandbox), QStringLiteral("curl"), QStringLiteral("-s"),
+         QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-X"), QStringLiteral("POST"),
+         QStringLiteral("-d"), QStringLiteral("x"), m_network->url(QStringLiteral("fourth.test"))});
+    QCOMPARE(post.exitCode, 0);
+    QTRY_COMPARE(requests.rowCount(), 2);
+    QCOMPARE(requests.get(0).value(QStringLiteral("method")).toString(), QStringLiteral("POST"));
+    QTest::qWait(300);
+    QCOMPARE(requests.rowCount(), 2);
+    requests.reload(); // the same two from the log, not four
+    QTRY_VERIFY(!requests.loading());
+    QCOMPARE(requests.rowCount(), 2);
+
+    // The filter hides without asking again; another sandbox's requests are none of these.
+    requests.setFilter(QStringLiteral("post"));
+    QCOMPARE(requests.rowCount(), 1);
+    QCOMPARE(requests.totalCount(), 2);
+    requests.setFilter(QStringLiteral("curl"));
+    QCOMPARE(requests.rowCount(), 2);
+    requests.setFilter({});
+    requests.setSandbox(QStringLiteral("another"));
+    QTRY_VERIFY(!requests.loading());
+    QCOMPARE(requests.totalCount(), 0);
+    QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("200"));
+    QTest::qWait(500);
+    QCOMPARE(requests.totalCount(), 0);
+    requests.setSandbox(QLatin1String(NetworkFixture::kSandbox));
+    QTRY_COMPARE(requests.totalCount(), 3);
+}
+
+void TestNetworkModels::requestsKeepTheNewestWithinTheLimit()
+{
+    RequestsModel requests;
+    const auto record = [](int n) {
+        return QJsonObject{
+            {QStringLiteral("time"), QStringLiteral("2026-12-01T10:00:%1.000Z").arg(n, 2, 10, QLatin1Char('0'))},
+            {QStringLiteral("sandbox"), QStringLiteral("net")},
+            {QStringLiteral("method"), n % 2 ? QStringLiteral("POST") : QStringLiteral("GET")},
+            {QStringLiteral("host"), QStringLiteral("api.example.com")},
+            {QStringLiteral("port"), 443},
+            {QStringLiteral("protocol"), QStringLiteral("connect")},
+            {QStringLiteral("path"), QStringLiteral("/n/%1").arg(n)},
+            {QStringLiteral("status"), 200}};
+    };
+    requests.setLimit(3);
+    requests.setRecords({record(5), record(4), record(3), record(2)}); // newest first, one too many
+    QCOMPARE(requests.rowCount(), 3);
+    QCOMPARE(requests.get(0).value(QStringLiteral("url")).toString(), QStringLiteral("https://api.example.com/n/5"));
+    requests.setFilter(QStringLiteral("POST"));
+    QCOMPARE(requests.rowCount(), 2); // 5 and 3
+    requests.addRecord(record(6));    // GET: kept, not shown; 3 goes
+    QCOMPARE(requests.totalCount(), 3);
+    QCOMPARE(requests.rowCount(), 1);
+    QCOMPARE(requests.get(0).value(QStringLiteral("path")).toString(), QStringLiteral("/n/5"));
+    requests.addRecord(record(7)); // POST: shown at the top; 4 goes
+    QCOMPARE(requests.rowCount(), 2);
+    QCOMPARE(requests.get(0).value(QStringLiteral("path")).toString(), QStringLiteral("/n/7"));
+    requests.setFilter({});
+    QStringList paths;
+    for (int i = 0; i < requests.rowCount(); ++i)
+        paths << requests.get(i).value(QStringLiteral("path")).toString();
+    QCOMPARE(paths, (QStringList{QStringLiteral("/n/7"), QStringLiteral("/n/6"), QStringLiteral("/n/5")}));
 }
 
 void TestNetworkModels::learningProposalIsChecked()

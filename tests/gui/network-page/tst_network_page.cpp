@@ -25,6 +25,7 @@ private Q_SLOTS:
     void refusedHostDismissedWithTheKeyboard();
     void presetChangedFromThePage();
     void learningSwitchedFromThePage();
+    void requestsShownLiveAndFiltered();
 
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
@@ -198,6 +199,48 @@ void TestNetworkPage::learningSwitchedFromThePage()
     QVERIFY(clickItem(m_window, item(QStringLiteral("learningSwitch"))));
     QTRY_VERIFY(!learningOf(QStringLiteral("net")));
     QTRY_VERIFY(!item(QStringLiteral("learningSwitch"))->property("checked").toBool());
+}
+
+void TestNetworkPage::requestsShownLiveAndFiltered()
+{
+    const QString port = QString::number(m_network.fixture().upstreamPort());
+    QVERIFY(
+        !m_network
+             .call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("fifth.test:") + port}})
+             .isError());
+    QCOMPARE(m_network.fetch(QStringLiteral("fifth.test")), QStringLiteral("200"));
+    const test::Finished post = m_network.fixture().paddock(
+        {QStringLiteral("exec"), QStringLiteral("net"), QStringLiteral("curl"), QStringLiteral("-s"),
+         QStringLiteral("-o"), QStringLiteral("/dev/null"), QStringLiteral("-X"), QStringLiteral("POST"),
+         QStringLiteral("-d"), QStringLiteral("x"), m_network.url(QStringLiteral("fifth.test"))});
+    QCOMPARE(post.exitCode, 0);
+
+    // Both arrive live: the method, the URL, which program, and what the upstream answered.
+    const QString url = QStringLiteral("http://fifth.test:%1/hello.txt").arg(port);
+    QTRY_VERIFY(findItemWith(m_window, QStringLiteral("requestRow"), "method", QStringLiteral("POST")));
+    QQuickItem *postRow = findItemWith(m_window, QStringLiteral("requestRow"), "method", QStringLiteral("POST"));
+    QCOMPARE(childOf(postRow, QStringLiteral("requestUrl"))->property("text").toString(), url);
+    QVERIFY2(
+        childOf(postRow, QStringLiteral("requestDetail"))->property("text").toString().contains(QLatin1String("curl")),
+        qPrintable(childOf(postRow, QStringLiteral("requestDetail"))->property("text").toString()));
+    // Python's test server has no POST: its 501 is shown as the upstream's answer.
+    QCOMPARE(childOf(postRow, QStringLiteral("requestStatus"))->property("text").toString(), QStringLiteral("501"));
+    QVERIFY(!isShown(item(QStringLiteral("requestsEmpty"))));
+    const int all = listCount(QStringLiteral("requestList"));
+    QVERIFY(all >= 2);
+
+    // Typing in the filter narrows the list to the POST; emptying it shows them all again.
+    QQuickItem *filter = item(QStringLiteral("requestFilterField"));
+    typeInto(m_window, filter, QStringLiteral("post"));
+    QTRY_COMPARE(listCount(QStringLiteral("requestList")), 1);
+    QCOMPARE(item(QStringLiteral("requestCount"))->property("text").toString(), QStringLiteral("1 of %1").arg(all));
+    filter->setProperty("text", QString());
+    QTRY_COMPARE(listCount(QStringLiteral("requestList")), all);
+    // The sandboxes to choose from: all, or one by name.
+    QString second;
+    QVERIFY(QMetaObject::invokeMethod(item(QStringLiteral("requestSandboxBox")), "textAt",
+                                      Q_RETURN_ARG(QString, second), Q_ARG(int, 1)));
+    QCOMPARE(second, QStringLiteral("net"));
 }
 
 QTEST_MAIN(TestNetworkPage)
