@@ -256,19 +256,14 @@ bool SandboxService::openEndpoint(const QString &name, const QString &kitName, Q
     return true;
 }
 
-void SandboxService::trustSandboxInit(const QString &name, std::optional<qint64> pid)
+void SandboxService::trustSandboxInit(const QString &name, qint64 pid)
 {
     const auto endpoint = m_endpoints.constFind(name);
     if (endpoint == m_endpoints.cend())
         return;
-    if (!pid) {
-        const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-        const std::optional<runtime::SandboxInfo> info = runtime ? runtime->inspect(name) : std::nullopt;
-        pid = info && info->status == runtime::SandboxStatus::Running ? info->pid : 0;
-    }
     // Its first process is paddock-init, the relay every connection from inside comes through:
     // the one peer whose word on which program connected the proxy takes.
-    m_proxy.setTrustedClient(endpoint.value(), long(*pid));
+    m_proxy.setTrustedClient(endpoint.value(), long(pid));
 }
 
 void SandboxService::closeEndpoint(const QString &name)
@@ -403,7 +398,9 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
             [this, name, done, result] {
                 m_busy.remove(name);
                 done(result);
-                trustSandboxInit(name);
+                if (result.sandbox) // started: its paddock-init is new
+                    trustSandboxInit(
+                        name, result.sandbox->status == runtime::SandboxStatus::Running ? result.sandbox->pid : 0);
                 emit operationFinished(name);
             },
             Qt::QueuedConnection);
@@ -593,14 +590,18 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         }
         recordForReview(name, spec.workspace);
         work.result = runtime->start(name, {}, startOptions);
+        if (work.result.ok)
+            work.sandbox = runtime->inspect(name); // here, not on the daemon's thread
         return work;
     };
-    auto done = [this, name, runtime, reply](const Work &work) {
-        if (!work.result.ok) {
+    auto done = [this, name, reply](const Work &work) {
+        if (!work.result.ok || !work.sandbox) {
             closeEndpoint(name);
-            return reply.fail(QLatin1String(api::errors::kStartFailed), work.result.error);
+            return reply.fail(QLatin1String(api::errors::kStartFailed),
+                              work.result.ok ? QStringLiteral("sandbox %1 was removed while it started").arg(name)
+                                             : work.result.error);
         }
-        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*work.sandbox)},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
     if (!runOperation(name, std::move(job), std::move(done), &error)) {

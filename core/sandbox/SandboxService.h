@@ -179,6 +179,8 @@ private:
     {
         runtime::RuntimeResult result;
         QStringList notes;
+        /** The sandbox as the work left it, read on the work's thread (a start sets it). */
+        std::optional<runtime::SandboxInfo> sandbox = std::nullopt;
     };
 
     void registerMethods();
@@ -200,10 +202,10 @@ private:
     bool openEndpoint(const QString &name, const QString &kitName, QString *error, const QList<quint16> &ports = {});
     void closeEndpoint(const QString &name);
     /**
-     * Tells the proxy which process is the sandbox's paddock-init (@p pid, or as the runtime
-     * reports it now): only that peer may say which program opened a connection.
+     * Tells the proxy which process is the sandbox's paddock-init (@p pid; 0 when it does not
+     * run): only that peer may say which program opened a connection.
      */
-    void trustSandboxInit(const QString &name, std::optional<qint64> pid = std::nullopt);
+    void trustSandboxInit(const QString &name, qint64 pid);
     void applyKitRules(const SandboxRecord &record, QStringList *notes);
     void forgetKitRulesIfUnused(const QString &kitName);
 
