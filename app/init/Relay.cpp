@@ -143,7 +143,14 @@ private:
             }
             // Who asked goes first, before any byte of the client's: the proxy believes it
             // because this process (paddock-init) is the socket's peer (core/common/ClientProgram.h).
-            if (!sendPreamble(client, proxy)) {
+            const ClientProgram program = ownerOf(client);
+            const HandOver passed = spec.handOver ? handOver(program, client, proxy) : HandOver::NotSent;
+            if (passed != HandOver::NotSent) {
+                close(proxy); // sent: the proxy holds the client's socket now, the line waits for it
+                close(client);
+                continue;
+            }
+            if (!sendPreamble(program, proxy)) {
                 close(proxy);
                 close(client);
                 continue;
@@ -158,19 +165,53 @@ private:
         }
     }
 
-    bool sendPreamble(int client, int proxy)
+    /** The process inside that holds @p client's other end. */
+    ClientProgram ownerOf(int client)
     {
         sockaddr_in peer{};
         sockaddr_in local{};
         socklen_t peerLength = sizeof peer;
         socklen_t localLength = sizeof local;
-        ClientProgram program;
         if (getpeername(client, reinterpret_cast<sockaddr *>(&peer), &peerLength) == 0 &&
             getsockname(client, reinterpret_cast<sockaddr *>(&local), &localLength) == 0 && peer.sin_family == AF_INET)
-            program = m_owners.find(peer, local);
+            return m_owners.find(peer, local);
+        return {};
+    }
+
+    static bool sendPreamble(const ClientProgram &program, int proxy)
+    {
         const std::string line = preamble::encode(program);
         // An empty unix socket takes a few kilobytes at once: this write never blocks or splits.
         return send(proxy, line.data(), line.size(), MSG_NOSIGNAL) == ssize_t(line.size());
+    }
+
+    enum class HandOver {
+        Sent,
+        NotSent,
+        Broken
+    };
+
+    /** Sends the line with @p client attached; NotSent: nothing went, splice instead. */
+    static HandOver handOver(const ClientProgram &program, int client, int proxy)
+    {
+        const std::string line = preamble::encode(program, preamble::Delivery::Attached);
+        iovec data{const_cast<char *>(line.data()), line.size()};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+        msghdr message{};
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        cmsghdr *attached = CMSG_FIRSTHDR(&message);
+        attached->cmsg_level = SOL_SOCKET;
+        attached->cmsg_type = SCM_RIGHTS;
+        attached->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(attached), &client, sizeof(int));
+        // Into an empty unix socket it all goes at once; a part is a broken connection.
+        const ssize_t sent = sendmsg(proxy, &message, MSG_NOSIGNAL);
+        if (sent == ssize_t(line.size()))
+            return HandOver::Sent;
+        return sent > 0 ? HandOver::Broken : HandOver::NotSent;
     }
 
     /** Registers @p fd for @p wanted, unless it already is: most pumps change nothing. */

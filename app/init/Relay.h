@@ -12,6 +12,12 @@ struct RelaySpec
     std::string host; ///< an IPv4 literal, normally 127.0.0.1
     int port = 0;
     std::string socketPath;
+    /**
+     * Pass each accepted client's socket to the proxy with its preamble (SCM_RIGHTS) and leave
+     * the path, instead of splicing its bytes: one process and two copies fewer per byte. Not
+     * under gVisor, whose sockets are not the host kernel's; a failed pass falls back to splicing.
+     */
+    bool handOver = false;
 };
 
 /** Parses "HOST:PORT=UNIX_SOCKET". */

@@ -61,7 +61,8 @@ constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, 
 
 void usage(FILE *to)
 {
-    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...\n"
+    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--relay-hand-over]\n"
+                     "                    [--publish PORT=UNIX_SOCKET]...\n"
                      "                    [--session-fd FD | --session-listen NAME --session-token TOKEN]\n"
                      "                    [--agent-user UID:GID] [--start-agent [--agent-terminal]]\n"
                      "                    [--startup SCRIPT] [--startup-step UID:SCRIPT]... [--seccomp-fd FD]\n"
@@ -87,6 +88,7 @@ int exitStatusOf(int status)
 struct Options
 {
     std::vector<paddock::init::RelaySpec> relays;
+    bool handOver = false; ///< relays pass each client's socket to the proxy instead of splicing
     std::vector<paddock::init::PublishSpec> publishes;
     paddock::init::SupervisorConfig supervisor;
     std::string agentUser;
@@ -218,6 +220,8 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
             options->supervisor.startAgent = true;
         else if (arg == "--agent-terminal")
             options->supervisor.agentTerminal = true;
+        else if (arg == "--relay-hand-over")
+            options->handOver = true;
         else if (i + 1 < argc && parseValueOption(arg, argv[i + 1], options, &error))
             ++i;
         else if (arg.rfind("-", 0) == 0)
@@ -246,8 +250,11 @@ std::optional<int> startNetwork(const Options &options, std::vector<int> *listen
         }
         listeners->push_back(fd);
     }
+    std::vector<paddock::init::RelaySpec> relays = options.relays;
+    for (auto &spec : relays)
+        spec.handOver = options.handOver;
     if (!listeners->empty())
-        std::thread([relays = options.relays, fds = *listeners] { paddock::init::runRelay(relays, fds); }).detach();
+        std::thread([relays, fds = *listeners] { paddock::init::runRelay(relays, fds); }).detach();
     if (!options.publishes.empty())
         std::thread([publishes = options.publishes] { paddock::init::runPublisher(publishes); }).detach();
     return std::nullopt;

@@ -208,10 +208,10 @@ bool ClientProgram::matches(std::string_view condition) const
 
 namespace preamble {
 
-std::string encode(const ClientProgram &program)
+std::string encode(const ClientProgram &program, Delivery delivery)
 {
     std::string line(Magic);
-    line += "1 ";
+    line += delivery == Delivery::Attached ? "2 " : "1 ";
     line += std::to_string(program.pid > 0 ? program.pid : 0);
     line += ' ';
     appendEncoded(line, std::string_view(program.exe).substr(0, MaxExeBytes));
@@ -235,7 +235,7 @@ std::string encode(const ClientProgram &program)
     return line;
 }
 
-Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed)
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery)
 {
     const std::size_t compared = std::min(bytes.size(), Magic.size());
     if (bytes.substr(0, compared) != Magic.substr(0, compared))
@@ -252,7 +252,7 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
         fields.push_back(rest.substr(0, space));
         rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
     }
-    if (fields.size() < 3 || fields[0] != "1")
+    if (fields.size() < 3 || (fields[0] != "1" && fields[0] != "2"))
         return Parse::Malformed;
     ClientProgram parsed;
     const std::string_view pid = fields[1];
@@ -273,6 +273,8 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
     }
     *program = std::move(parsed);
     *consumed = end + 1;
+    if (delivery)
+        *delivery = fields[0] == "2" ? Delivery::Attached : Delivery::Relayed;
     return Parse::Done;
 }
 

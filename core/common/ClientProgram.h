@@ -17,6 +17,10 @@ namespace paddock {
  *
  *     PADDOCK-CLIENT 1 PID EXE ARG0 ARG1 ...\n
  *
+ * Version 1: the client's bytes follow on the same unix connection (paddock-init splices them).
+ * Version 2: the client's own socket is attached to the line (SCM_RIGHTS) and nothing follows;
+ * the proxy reads and writes that socket itself, and paddock-init leaves the path.
+ *
  * Every field is percent-encoded (every byte outside '!'..'~', and '%' itself), so the line holds
  * no space, control byte or newline of its own. PID 0 means the owner was not found (it had
  * already left, or hides its /proc entry). The line is bounded (@ref MaxBytes); longer command
@@ -61,8 +65,14 @@ inline constexpr std::size_t MaxBytes = 4096;
 inline constexpr std::size_t MaxExeBytes = 1024;
 inline constexpr std::size_t MaxArgBytes = 1024;
 
+/** How the client's bytes reach the proxy after the line. */
+enum class Delivery {
+    Relayed,  ///< on the same connection, after the line (version 1)
+    Attached, ///< on the client's own socket, passed with the line (version 2)
+};
+
 /** The line for @p program, newline included, cut to the bounds above. */
-std::string encode(const ClientProgram &program);
+std::string encode(const ClientProgram &program, Delivery delivery = Delivery::Relayed);
 
 enum class Parse {
     NotPreamble, ///< the bytes do not start a preamble: the client's own protocol
@@ -71,8 +81,8 @@ enum class Parse {
     Malformed,   ///< starts like one but is not (too long, bad field): close the connection
 };
 
-/** Reads a preamble at the start of @p bytes. */
-Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed);
+/** Reads a preamble at the start of @p bytes; @p delivery, when given, says which version it was. */
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery = nullptr);
 
 } // namespace preamble
 } // namespace paddock

@@ -73,6 +73,8 @@ struct Connection
     bool preambleDone = false;
     /** Who opened it inside the sandbox, as paddock-init said; unknown unless the peer was trusted. */
     ClientProgram program;
+    /** The client's own socket, passed with the preamble; it replaces @ref client once the line is read. */
+    UniqueFd handedOver;
 
     std::string in;  ///< client bytes read but not consumed (a head, a greeting, a ClientHello)
     std::string out; ///< answers to the client outside the relay
@@ -177,8 +179,12 @@ private:
     };
     ReadResult readClient(Connection &c, std::size_t limit);
     void processInput(Connection &c);
+    /** recv() that also takes a socket passed with the bytes (unix endpoints, before the preamble). */
+    ssize_t receiveFromUnixClient(Connection &c, char *buffer, std::size_t size);
     /** Reads paddock-init's preamble, if the connection starts with one; false while it is incomplete. */
     bool readPreamble(Connection &c);
+    /** Makes the socket passed with the preamble the connection's client; false when it is not one. */
+    bool takeHandedOverSocket(Connection &c);
     void processHttpHead(Connection &c);
     void processSocksGreeting(Connection &c);
     void processSocksRequest(Connection &c);

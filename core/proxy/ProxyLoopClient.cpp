@@ -6,11 +6,15 @@
 #include "proxy/ClientHello.h"
 #include "proxy/Socks5.h"
 
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 namespace paddock::proxy {
 
@@ -59,6 +63,7 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
     if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
         const std::size_t limit =
             c.phase == Phase::SniPeek ? tls::MaxClientHelloBytes : m_limits.maxRequestHeaderBytes + 1;
+        const int readFrom = c.client.get();
         const ReadResult read = readClient(c, limit);
         if (read == ReadResult::Failed)
             return close(c);
@@ -66,7 +71,8 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
         processInput(c);
         if (c.closed)
             return;
-        if (read == ReadResult::Ended &&
+        // The end of paddock-init's connection once it handed the client's own socket over is not the client's.
+        if (read == ReadResult::Ended && c.client.get() == readFrom &&
             (c.phase == Phase::Greeting || c.phase == Phase::HttpHead || c.phase == Phase::SocksGreeting ||
              c.phase == Phase::SocksRequest || c.phase == Phase::SniPeek))
             return close(c);
@@ -76,9 +82,12 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
 
 ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
 {
+    const bool mayPassSocket = !c.preambleDone && !c.endpoint->unixPath.isEmpty();
     while (c.in.size() < limit) {
         char buffer[ReadChunk];
-        const ssize_t n = ::recv(c.client.get(), buffer, std::min(sizeof buffer, limit - c.in.size()), 0);
+        const std::size_t wanted = std::min(sizeof buffer, limit - c.in.size());
+        const ssize_t n =
+            mayPassSocket ? receiveFromUnixClient(c, buffer, wanted) : ::recv(c.client.get(), buffer, wanted, 0);
         if (n > 0) {
             c.in.append(buffer, std::size_t(n));
             continue;
@@ -90,12 +99,45 @@ ProxyLoop::ReadResult ProxyLoop::readClient(Connection &c, std::size_t limit)
     return ReadResult::Open;
 }
 
+ssize_t ProxyLoop::receiveFromUnixClient(Connection &c, char *buffer, std::size_t size)
+{
+    iovec data{buffer, size};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(c.client.get(), &message, MSG_CMSG_CLOEXEC);
+    if (n < 0)
+        return n;
+    for (cmsghdr *part = CMSG_FIRSTHDR(&message); part; part = CMSG_NXTHDR(&message, part)) {
+        if (part->cmsg_level != SOL_SOCKET || part->cmsg_type != SCM_RIGHTS)
+            continue;
+        const std::size_t count = (part->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (std::size_t i = 0; i < count; ++i) {
+            int fd = -1;
+            std::memcpy(&fd, CMSG_DATA(part) + i * sizeof(int), sizeof fd);
+            if (!c.handedOver)
+                c.handedOver.reset(fd);
+            else
+                ::close(fd); // one socket per connection; a second is nobody's
+        }
+    }
+    return n;
+}
+
 bool ProxyLoop::readPreamble(Connection &c)
 {
     ClientProgram program;
     std::size_t consumed = 0;
-    switch (preamble::parse(c.in, &program, &consumed)) {
+    preamble::Delivery delivery = preamble::Delivery::Relayed;
+    switch (preamble::parse(c.in, &program, &consumed, &delivery)) {
     case preamble::Parse::NotPreamble:
+        if (c.handedOver) { // a socket passed without the line that says so
+            close(c);
+            return false;
+        }
         c.preambleDone = true;
         return true;
     case preamble::Parse::NeedMore:
@@ -108,11 +150,43 @@ bool ProxyLoop::readPreamble(Connection &c)
     }
     c.in.erase(0, consumed);
     c.preambleDone = true;
+    // The line says whether the client's socket came with it, and then nothing may follow it.
+    const bool attached = delivery == preamble::Delivery::Attached;
+    if (attached != bool(c.handedOver) || (attached && (!c.in.empty() || !takeHandedOverSocket(c)))) {
+        close(c);
+        return false;
+    }
     // Anyone in the sandbox can connect to the socket and write such a line: only the one from
     // paddock-init, known by the kernel's peer credentials, is believed.
     if (c.peerPid > 0 && c.peerPid == c.endpoint->trustedClient)
         c.program = std::move(program);
     return true;
+}
+
+bool ProxyLoop::takeHandedOverSocket(Connection &c)
+{
+    // A connected TCP stream inside the sandbox is all a relay passes. Whatever else a process
+    // inside might pass (a file, a listening socket) is refused; a socket it passes is its own,
+    // so serving it gives it nothing it could not do by writing to the proxy itself.
+    const int fd = c.handedOver.get();
+    struct stat status
+    {};
+    int type = 0;
+    int domain = 0;
+    int listening = 1;
+    socklen_t length = sizeof(int);
+    if (::fstat(fd, &status) != 0 || !S_ISSOCK(status.st_mode) ||
+        ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM ||
+        ::getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &length) != 0 || (domain != AF_INET && domain != AF_INET6) ||
+        ::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || listening != 0)
+        return false;
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0)
+        return false;
+    epollControl(EPOLL_CTL_DEL, c.client.get(), 0, 0);
+    c.client = std::move(c.handedOver);
+    c.clientMask = EPOLLIN;
+    return epollControl(EPOLL_CTL_ADD, c.client.get(), EPOLLIN, tag(c.id, ClientTag));
 }
 
 void ProxyLoop::processInput(Connection &c)

@@ -230,9 +230,11 @@ void addWritableMounts(QStringList &args, const SandboxSpec &spec, const LaunchP
 /** paddock-init's options: the proxy relay, published ports and, when supervised, the agent's sessions. */
 void addInitOptions(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
 {
+    // Each client's socket goes to the proxy itself: the relay leaves the data path.
     if (!spec.proxySocket.isEmpty())
         add(args, {QStringLiteral("--relay"),
-                   QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket)});
+                   QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket),
+                   QStringLiteral("--relay-hand-over")});
     // Published ports reach paddock-init as options, as in the Docker runtime, so the
     // variable the daemon uses to pass them is not part of the sandbox's environment.
     for (const QString &publish : spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))

@@ -90,13 +90,19 @@ QString newSessionToken()
     return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(bytes), sizeof bytes).toHex());
 }
 
-/** paddock-init and its options, before the program: the container's entrypoint. */
-QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken)
+/**
+ * paddock-init and its options, before the program: the container's entrypoint. Under runc the
+ * relay hands each client's socket to the proxy; a gVisor sandbox's sockets live in its own
+ * kernel and cannot leave it, so its relay splices (@p userSpaceKernel).
+ */
+QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken, bool userSpaceKernel)
 {
     QStringList command{layout::kInitInside};
     if (!spec.proxySocket.isEmpty())
         command << QStringLiteral("--relay")
                 << QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket);
+    if (!spec.proxySocket.isEmpty() && !userSpaceKernel)
+        command << QStringLiteral("--relay-hand-over");
     const QStringList publishes =
         spec.environment.value(layout::kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const QString &publish : publishes)
@@ -171,7 +177,7 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     // a foreground one's runs the program to its end. Docker's own init is not needed.
     const bool supervised = spec.lifetime == SandboxSpec::Lifetime::Detached;
     const QString token = supervised ? newSessionToken() : QString();
-    container.entrypoint = initCommand(spec, token);
+    container.entrypoint = initCommand(spec, token, !options.engineRuntime.isEmpty());
     container.cmd = spec.argv;
     container.init = false;
 

@@ -9,7 +9,9 @@
 #include <QtTest>
 
 #include <csignal>
+#include <cstring>
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -103,8 +105,15 @@ private slots:
         QCOMPARE(process.exitCode(), 0);
     }
 
+    void relaysConnectionsToTheProxySocketBothWays_data()
+    {
+        QTest::addColumn<bool>("handOver");
+        QTest::newRow("spliced") << false;
+        QTest::newRow("socket handed over") << true;
+    }
     void relaysConnectionsToTheProxySocketBothWays()
     {
+        QFETCH(bool, handOver);
         QTemporaryDir dir;
         const QString socketPath = dir.filePath(QStringLiteral("proxy.sock"));
         // The stand-in proxy reads each request to its end (the client half-closes), then
@@ -117,36 +126,51 @@ private slots:
         QCOMPARE(::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
         QCOMPARE(::listen(listener, 8), 0);
         // Each connection starts with paddock-init's line naming the program that opened it
-        // (common/ClientProgram.h): kept aside, and the rest reversed.
+        // (common/ClientProgram.h): kept aside, and the rest reversed. Handed over, the client's
+        // own socket comes with the line and nothing follows it on the unix connection.
         std::vector<std::string> preambles;
-        std::thread proxy([listener, &preambles] {
+        std::vector<bool> passed;
+        std::vector<std::size_t> afterLine;
+        std::thread proxy([listener, &preambles, &passed, &afterLine] {
             for (int round = 0; round < 3; ++round) {
                 const int peer = ::accept(listener, nullptr, nullptr);
                 if (peer < 0)
                     return;
                 std::string received;
                 char buffer[65536];
-                for (ssize_t n; (n = ::read(peer, buffer, sizeof buffer)) > 0;)
-                    received.append(buffer, size_t(n));
+                const int client = receiveWithSocket(peer, &received);
+                int source = peer;
+                if (client >= 0) {
+                    for (ssize_t n; (n = ::read(peer, buffer, sizeof buffer)) > 0;)
+                        received.append(buffer, size_t(n));
+                    ::close(peer);
+                    source = client;
+                    ::fcntl(source, F_SETFL, ::fcntl(source, F_GETFL) & ~O_NONBLOCK);
+                }
                 const size_t lineEnd = received.find('\n');
                 preambles.push_back(received.substr(0, lineEnd == std::string::npos ? 0 : lineEnd + 1));
                 received.erase(0, lineEnd == std::string::npos ? 0 : lineEnd + 1);
+                passed.push_back(client >= 0);
+                afterLine.push_back(received.size());
+                for (ssize_t n; (n = ::read(source, buffer, sizeof buffer)) > 0;)
+                    received.append(buffer, size_t(n));
                 std::reverse(received.begin(), received.end());
                 for (size_t sent = 0; sent < received.size();) {
-                    const ssize_t n = ::write(peer, received.data() + sent, received.size() - sent);
+                    const ssize_t n = ::write(source, received.data() + sent, received.size() - sent);
                     if (n <= 0)
                         break;
                     sent += size_t(n);
                 }
-                ::close(peer);
+                ::close(source);
             }
         });
 
         const int port = freePort();
         QProcess init;
-        init.start(QStringLiteral(PADDOCK_INIT_BIN),
-                   {QStringLiteral("--relay"), QStringLiteral("127.0.0.1:%1=%2").arg(port).arg(socketPath),
-                    QStringLiteral("sleep"), QStringLiteral("30")});
+        QStringList arguments{QStringLiteral("--relay"), QStringLiteral("127.0.0.1:%1=%2").arg(port).arg(socketPath)};
+        if (handOver)
+            arguments << QStringLiteral("--relay-hand-over");
+        init.start(QStringLiteral(PADDOCK_INIT_BIN), arguments << QStringLiteral("sleep") << QStringLiteral("30"));
         QVERIFY(init.waitForStarted());
 
         QByteArray payload(3 * 1024 * 1024, '\0');
@@ -182,12 +206,40 @@ private slots:
         ::shutdown(listener, SHUT_RDWR);
         ::close(listener);
         proxy.join();
-        // This test is the program that connected, and paddock-init said so each time.
+        // This test is the program that connected, and paddock-init said so each time, with the
+        // version that says whether the socket came along.
         QCOMPARE(int(preambles.size()), 3);
-        const std::string named = "PADDOCK-CLIENT 1 " + std::to_string(::getpid()) + " " +
+        const std::string named = std::string("PADDOCK-CLIENT ") + (handOver ? "2 " : "1 ") +
+                                  std::to_string(::getpid()) + " " +
                                   QFile::encodeName(QCoreApplication::applicationFilePath()).toStdString() + " ";
-        for (const std::string &line : preambles)
-            QVERIFY2(line.starts_with(named) && line.ends_with("\n"), line.c_str());
+        for (size_t i = 0; i < preambles.size(); ++i) {
+            QVERIFY2(preambles[i].starts_with(named) && preambles[i].ends_with("\n"), preambles[i].c_str());
+            QCOMPARE(bool(passed[i]), handOver);
+            if (handOver)
+                QCOMPARE(afterLine[i], std::size_t(0));
+        }
+    }
+
+private:
+    /** Reads what @p peer sent first into @p received; the socket attached to it, or -1. */
+    static int receiveWithSocket(int peer, std::string *received)
+    {
+        char buffer[65536];
+        iovec data{buffer, sizeof buffer};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+        msghdr message{};
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(peer, &message, MSG_CMSG_CLOEXEC);
+        if (n > 0)
+            received->append(buffer, size_t(n));
+        const cmsghdr *part = n > 0 ? CMSG_FIRSTHDR(&message) : nullptr;
+        int fd = -1;
+        if (part && part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS)
+            std::memcpy(&fd, CMSG_DATA(part), sizeof fd);
+        return fd;
     }
 };
 

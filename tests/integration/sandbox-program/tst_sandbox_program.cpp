@@ -36,6 +36,43 @@ while b'\r\n' not in answer:
 print(answer.split(b'\r\n')[0].decode())
 )PY";
 
+/**
+ * Python run inside: connects to the proxy's unix socket itself and passes a descriptor with a
+ * line that claims python3 and says a socket is attached, as paddock-init's relay does. "file"
+ * passes an open file and prints whether the proxy closed the connection; "socket" passes one
+ * end of a loopback TCP connection, "unix" one of a unix socket pair, sends @p head on the other
+ * and prints the status line ("closed" when none came).
+ */
+const char kPassDescriptor[] = R"PY(
+import socket, sys
+kind, head = sys.argv[1], sys.argv[2].encode().decode('unicode_escape').encode('latin-1')
+claim = b'PADDOCK-CLIENT 2 1 /usr/bin/python3.11 python3\n'
+proxy = socket.socket(socket.AF_UNIX); proxy.connect('/run/paddock/endpoint/proxy.sock')
+if kind == 'file':
+    with open('/etc/passwd', 'rb') as f:
+        socket.send_fds(proxy, [claim], [f.fileno()])
+    proxy.settimeout(10)
+    print('closed' if proxy.recv(4096) == b'' else 'answered')
+    sys.exit()
+if kind == 'unix':
+    mine, theirs = socket.socketpair()
+else:
+    listener = socket.socket(); listener.bind(('127.0.0.1', 0)); listener.listen(1)
+    mine = socket.create_connection(listener.getsockname()); theirs, _ = listener.accept()
+socket.send_fds(proxy, [claim], [theirs.fileno()]); theirs.close(); proxy.close()
+mine.sendall(head)
+mine.settimeout(10)
+answer = b''
+try:
+    while b'\r\n' not in answer:
+        chunk = mine.recv(4096)
+        if not chunk: break
+        answer += chunk
+except ConnectionResetError:
+    pass
+print(answer.split(b'\r\n')[0].decode() if answer else 'closed')
+)PY";
+
 } // namespace
 
 class SandboxProgramTest : public QObject
@@ -177,6 +214,27 @@ private slots:
         QCOMPARE(refused.value(QLatin1String("program")).toString(), QString());
         // Through the relay, paddock-init's line comes first and the forged one is a bad request.
         QCOMPARE(rawStatus(QStringLiteral("tcp"), claim + request), QStringLiteral("HTTP/1.1 400 Bad Request"));
+    }
+
+    void passedDescriptorsAreCheckedAndTheirLineNotBelieved()
+    {
+        // paddock-init hands each client's socket to the proxy; a process inside can pass one
+        // too. A file or a unix socket is refused outright; a TCP socket of its own is served like any connection
+        // of the sandbox, and its claim to be python3 is not believed (the python3-only rule
+        // of forgedIdentityIsIgnored refuses it).
+        const auto pass = [this](const QString &kind, const QString &head) {
+            const Finished sent =
+                m_fixture->paddock({QStringLiteral("exec"), QLatin1String(kName), QStringLiteral("python3"),
+                                    QStringLiteral("-c"), QLatin1String(kPassDescriptor), kind, head});
+            return sent.out.trimmed() + sent.err.trimmed();
+        };
+        QCOMPARE(pass(QStringLiteral("file"), QString()), QStringLiteral("closed"));
+        const QString request = QStringLiteral("GET http://forged.test:%1/hello.txt HTTP/1.1\\r\\nHost: "
+                                               "forged.test:%1\\r\\nConnection: close\\r\\n\\r\\n")
+                                    .arg(port());
+        QCOMPARE(pass(QStringLiteral("unix"), request), QStringLiteral("closed")); // not what a relay passes
+        QCOMPARE(pass(QStringLiteral("socket"), request), QStringLiteral("HTTP/1.1 403 Forbidden"));
+        QCOMPARE(pythonStatus(QStringLiteral("forged.test")), QStringLiteral("200")); // python3 itself still passes
     }
 
     void aProgramRuleDecides()

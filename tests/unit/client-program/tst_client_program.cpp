@@ -43,6 +43,21 @@ private slots:
         QVERIFY(!read.truncated);
     }
 
+    void theLineSaysHowTheClientsBytesCome()
+    {
+        const ClientProgram sent = program(7, "/usr/bin/curl", {"curl"});
+        ClientProgram read;
+        std::size_t consumed = 0;
+        preamble::Delivery delivery = preamble::Delivery::Attached;
+        QCOMPARE(preamble::parse(preamble::encode(sent), &read, &consumed, &delivery), preamble::Parse::Done);
+        QCOMPARE(delivery, preamble::Delivery::Relayed);
+        const std::string attached = preamble::encode(sent, preamble::Delivery::Attached);
+        QVERIFY(attached.starts_with("PADDOCK-CLIENT 2 7 "));
+        QCOMPARE(preamble::parse(attached, &read, &consumed, &delivery), preamble::Parse::Done);
+        QCOMPARE(delivery, preamble::Delivery::Attached);
+        QCOMPARE(read.exe, sent.exe);
+    }
+
     void longCommandLinesAreCutAndSaySo()
     {
         const ClientProgram sent = program(7, "/usr/bin/curl", {"curl", std::string(5000, 'x'), "tail"});
@@ -97,7 +112,7 @@ private slots:
         QTest::newRow("a prefix") << QByteArray("PADDOCK-CL") << needMore;
         QTest::newRow("no newline yet") << QByteArray("PADDOCK-CLIENT 1 5 /bin/sh") << needMore;
         QTest::newRow("endless") << QByteArray("PADDOCK-CLIENT 1 5 ") + QByteArray(5000, 'a') << malformed;
-        QTest::newRow("version") << QByteArray("PADDOCK-CLIENT 2 5 /bin/sh sh\n") << malformed;
+        QTest::newRow("version") << QByteArray("PADDOCK-CLIENT 3 5 /bin/sh sh\n") << malformed;
         QTest::newRow("pid") << QByteArray("PADDOCK-CLIENT 1 -5 /bin/sh sh\n") << malformed;
         QTest::newRow("raw space") << QByteArray("PADDOCK-CLIENT 1 5 /bin/sh  sh\n") << malformed;
         QTest::newRow("bad escape") << QByteArray("PADDOCK-CLIENT 1 5 /bin/%zz sh\n") << malformed;
