@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -58,11 +59,19 @@ private:
             pollfd fd{m_listener, POLLIN, 0};
             if (::poll(&fd, 1, 100) <= 0)
                 continue;
-            const int client = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
-            if (client < 0)
+            const int peer = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
+            if (peer < 0)
                 continue;
             QByteArray request;
             char buffer[4096];
+            // paddock-init's relay may pass the client's own socket with its first line.
+            const int passed = receive(peer, &request);
+            const int client = passed >= 0 ? passed : peer;
+            if (passed >= 0) {
+                ::close(peer);
+                request.clear();
+                ::fcntl(client, F_SETFL, ::fcntl(client, F_GETFL) & ~O_NONBLOCK);
+            }
             while (!request.contains("\r\n\r\n")) {
                 pollfd in{client, POLLIN, 0};
                 if (::poll(&in, 1, 5000) <= 0)
@@ -78,9 +87,35 @@ private:
                 "HTTP/1.1 403 Forbidden\r\nX-Paddock-Reason: test\r\nContent-Type: text/plain\r\n"
                 "Content-Length: " +
                 QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
-            [[maybe_unused]] const ssize_t written = ::write(client, response.constData(), size_t(response.size()));
+            [[maybe_unused]] const ssize_t written =
+                ::send(client, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
             ::close(client);
         }
+    }
+
+    /** Reads what @p peer sends first into @p into; the socket attached to it, or -1. */
+    static int receive(int peer, QByteArray *into)
+    {
+        pollfd in{peer, POLLIN, 0};
+        if (::poll(&in, 1, 5000) <= 0)
+            return -1;
+        char buffer[4096];
+        iovec data{buffer, sizeof buffer};
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+        msghdr message{};
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        const ssize_t n = ::recvmsg(peer, &message, MSG_CMSG_CLOEXEC);
+        if (n <= 0)
+            return -1;
+        into->append(buffer, n);
+        const cmsghdr *part = CMSG_FIRSTHDR(&message);
+        int fd = -1;
+        if (part && part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS)
+            std::memcpy(&fd, CMSG_DATA(part), sizeof fd);
+        return fd;
     }
 
     QString m_path;

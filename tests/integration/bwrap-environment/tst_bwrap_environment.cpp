@@ -73,8 +73,9 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QCOMPARE(QString::fromUtf8(lines[0]), bed.workspace());
         QCOMPARE(lines[1], QByteArray("named-box"));
-        // paddock-init is PID 1, relaying the proxy port, with the program as its child.
-        QVERIFY2(lines[2].startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock -- sh -c"),
+        // paddock-init is PID 1, handing the proxy port's connections over, with the program as its child.
+        QVERIFY2(lines[2].startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock "
+                                     "--relay-hand-over -- sh -c"),
                  lines[2].constData());
     }
 

@@ -147,7 +147,7 @@ private slots:
         // The session token was wiped from paddock-init's command line before anything else ran.
         const CommandRun init = run(QStringLiteral("cat /proc/1/cmdline | tr '\\0' ' '"));
         QVERIFY2(init.out.startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock "
-                                     "--session-listen paddock-session --session-token "),
+                                     "--relay-hand-over --session-listen paddock-session --session-token "),
                  init.out.constData());
         const auto container = m_bed->runtime().client().inspectContainer(DockerRuntime::containerName(m_name));
         const QString token = container.value().labels.value(QStringLiteral("paddock.session-token"));
