@@ -169,8 +169,7 @@ bool ProxyLoop::takeHandedOverSocket(Connection &c)
     // inside might pass (a file, a listening socket) is refused; a socket it passes is its own,
     // so serving it gives it nothing it could not do by writing to the proxy itself.
     const int fd = c.handedOver.get();
-    struct stat status
-    {};
+    struct stat status = {};
     int type = 0;
     int domain = 0;
     int listening = 1;
