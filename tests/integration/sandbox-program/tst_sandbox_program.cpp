@@ -60,15 +60,15 @@ else:
     listener = socket.socket(); listener.bind(('127.0.0.1', 0)); listener.listen(1)
     mine = socket.create_connection(listener.getsockname()); theirs, _ = listener.accept()
 socket.send_fds(proxy, [claim], [theirs.fileno()]); theirs.close(); proxy.close()
-mine.sendall(head)
 mine.settimeout(10)
 answer = b''
 try:
+    mine.sendall(head)  # the proxy may have closed a refused one already
     while b'\r\n' not in answer:
         chunk = mine.recv(4096)
         if not chunk: break
         answer += chunk
-except ConnectionResetError:
+except (BrokenPipeError, ConnectionResetError):
     pass
 print(answer.split(b'\r\n')[0].decode() if answer else 'closed')
 )PY";
