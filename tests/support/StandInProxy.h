@@ -20,6 +20,34 @@
 namespace paddock::test {
 
 /**
+ * Reads what @p peer (a unix connection from paddock-init's relay) sends first into @p into,
+ * waiting up to 5 s: the client socket passed with it (SCM_RIGHTS), or -1.
+ */
+inline int receiveWithSocket(int peer, QByteArray *into)
+{
+    pollfd in{peer, POLLIN, 0};
+    if (::poll(&in, 1, 5000) <= 0)
+        return -1;
+    char buffer[4096];
+    iovec data{buffer, sizeof buffer};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(peer, &message, MSG_CMSG_CLOEXEC);
+    if (n <= 0)
+        return -1;
+    into->append(buffer, n);
+    const cmsghdr *part = CMSG_FIRSTHDR(&message);
+    int fd = -1;
+    if (part && part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS)
+        std::memcpy(&fd, CMSG_DATA(part), sizeof fd);
+    return fd;
+}
+
+/**
  * @brief A unix socket server standing in for the egress proxy: it refuses every request with
  * `403 Forbidden` and `X-Paddock-Reason: test`, as the real proxy refuses a denied one.
  */
@@ -65,7 +93,7 @@ private:
             QByteArray request;
             char buffer[4096];
             // paddock-init's relay may pass the client's own socket with its first line.
-            const int passed = receive(peer, &request);
+            const int passed = receiveWithSocket(peer, &request);
             const int client = passed >= 0 ? passed : peer;
             if (passed >= 0) {
                 ::close(peer);
@@ -91,31 +119,6 @@ private:
                 ::send(client, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
             ::close(client);
         }
-    }
-
-    /** Reads what @p peer sends first into @p into; the socket attached to it, or -1. */
-    static int receive(int peer, QByteArray *into)
-    {
-        pollfd in{peer, POLLIN, 0};
-        if (::poll(&in, 1, 5000) <= 0)
-            return -1;
-        char buffer[4096];
-        iovec data{buffer, sizeof buffer};
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-        msghdr message{};
-        message.msg_iov = &data;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        const ssize_t n = ::recvmsg(peer, &message, MSG_CMSG_CLOEXEC);
-        if (n <= 0)
-            return -1;
-        into->append(buffer, n);
-        const cmsghdr *part = CMSG_FIRSTHDR(&message);
-        int fd = -1;
-        if (part && part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS)
-            std::memcpy(&fd, CMSG_DATA(part), sizeof fd);
-        return fd;
     }
 
     QString m_path;

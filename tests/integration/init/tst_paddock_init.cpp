@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock-init as a sandbox sees it: exit status, signals, zombies, and the relay from a
 // loopback port to the proxy's unix socket.
+#include "StandInProxy.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -138,7 +140,9 @@ private slots:
                     return;
                 std::string received;
                 char buffer[65536];
-                const int client = receiveWithSocket(peer, &received);
+                QByteArray first;
+                const int client = paddock::test::receiveWithSocket(peer, &first);
+                received.assign(first.constData(), size_t(first.size()));
                 int source = peer;
                 if (client >= 0) {
                     for (ssize_t n; (n = ::read(peer, buffer, sizeof buffer)) > 0;)
@@ -218,28 +222,6 @@ private slots:
             if (handOver)
                 QCOMPARE(afterLine[i], std::size_t(0));
         }
-    }
-
-private:
-    /** Reads what @p peer sent first into @p received; the socket attached to it, or -1. */
-    static int receiveWithSocket(int peer, std::string *received)
-    {
-        char buffer[65536];
-        iovec data{buffer, sizeof buffer};
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-        msghdr message{};
-        message.msg_iov = &data;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        const ssize_t n = ::recvmsg(peer, &message, MSG_CMSG_CLOEXEC);
-        if (n > 0)
-            received->append(buffer, size_t(n));
-        const cmsghdr *part = n > 0 ? CMSG_FIRSTHDR(&message) : nullptr;
-        int fd = -1;
-        if (part && part->cmsg_level == SOL_SOCKET && part->cmsg_type == SCM_RIGHTS)
-            std::memcpy(&fd, CMSG_DATA(part), sizeof fd);
-        return fd;
     }
 };
 
