@@ -151,7 +151,7 @@ struct ProxyLimits
     int maxTunnelsPerEndpoint = 2048;                 ///< upstream connections at once; beyond, 503
     int maxClientsPerEndpoint = 4096;                 ///< client connections at once; beyond, closed at accept
     int maxHeldPerEndpoint = 256; ///< connections waiting for an answer (Verdict::ask) at once; beyond, 503
-    int pipeSize = 64 * 1024;     ///< starting splice pipe capacity per direction (a bulk flow grows it)
+    int pipeSize = 64 * 1024;     ///< splice pipe capacity per direction (a bulk flow moves to a buffer, see Flow)
     int resolverThreads = 8;
     int lookupsPerEndpoint = 2;                ///< name lookups of one sandbox running at once
     std::size_t queuedLookupsPerEndpoint = 64; ///< waiting beyond those; more get 503

@@ -2,6 +2,7 @@
 #include "proxy/Relay.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,12 +16,10 @@ namespace {
 
 constexpr std::size_t CopyChunk = 16 * 1024;
 constexpr int DefaultPipeSize = 64 * 1024;
-// What a flow that keeps its pipe full grows the pipe to: fewer, larger moves per wake-up.
-constexpr int BulkPipeSize = 1024 * 1024;
-// Grown pipes at once in this process. A user's pipe pages are bounded (fs.pipe-user-pages-soft):
-// past the bound every new pipe of that user, in any program, gets two pages only.
-constexpr int MaxGrownPipes = 8;
-std::atomic<int> grownPipes{0};
+// Bulk buffers at once in this process: at most this many times BulkBufferSize of memory,
+// and only while flows move bytes (an idle flow's buffer is given back).
+constexpr int MaxBulkBuffers = 8;
+std::atomic<int> bulkBuffers{0};
 // Rounds per wake-up: a busy flow yields so one tunnel cannot starve the others.
 constexpr int MaxRounds = 8;
 
@@ -66,10 +65,9 @@ void Flow::queue(std::string_view bytes)
 
 void Flow::reset()
 {
-    if (m_pipeGrown)
-        --grownPipes;
+    releaseBulkBuffer();
     // Nothing left in the pipe (every byte spliced in went out): the next flow may use it.
-    if (m_pipeOut && m_inPipe == 0 && !m_pipeGrown && m_pipeCapacity == std::size_t(DefaultPipeSize) &&
+    if (m_pipeOut && m_inPipe == 0 && m_pipeCapacity == std::size_t(DefaultPipeSize) &&
         sparePipes.size() < MaxSparePipes)
         sparePipes.push_back({std::move(m_pipeOut), std::move(m_pipeIn)});
     m_pipeOut.reset();
@@ -78,8 +76,48 @@ void Flow::reset()
     std::string().swap(m_pending);
     m_pendingSent = m_inPipe = m_pipeCapacity = 0;
     m_remaining = std::numeric_limits<std::uint64_t>::max();
-    m_bytes = 0;
-    m_sourceDone = m_paused = m_copyMode = m_shutDown = m_pipeGrown = m_triedGrowing = false;
+    m_bytes = m_bytesAtLastLook = 0;
+    m_sourceDone = m_paused = m_copyMode = m_shutDown = false;
+}
+
+int Flow::bulkBuffersInUse()
+{
+    return bulkBuffers.load();
+}
+
+void Flow::takeBulkBuffer()
+{
+    if (m_bulk || m_copyMode)
+        return;
+    if (++bulkBuffers > MaxBulkBuffers) {
+        --bulkBuffers; // asked again on a later full read, when another flow may have given one back
+        return;
+    }
+    // A mapping of its own: given back whole on release, rather than left in the heap.
+    void *mapped = ::mmap(nullptr, BulkBufferSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) {
+        --bulkBuffers;
+        return;
+    }
+    m_bulk = static_cast<char *>(mapped);
+    m_bulkFilled = m_bulkSent = 0;
+}
+
+void Flow::releaseBulkBuffer()
+{
+    if (!m_bulk)
+        return;
+    ::munmap(m_bulk, BulkBufferSize);
+    m_bulk = nullptr;
+    m_bulkFilled = m_bulkSent = 0;
+    --bulkBuffers;
+}
+
+void Flow::releaseIdleBuffer()
+{
+    if (m_bulk && m_bytes == m_bytesAtLastLook && m_bulkSent == m_bulkFilled)
+        releaseBulkBuffer();
+    m_bytesAtLastLook = m_bytes;
 }
 
 void Flow::shutdownDestinationOnce()
@@ -130,26 +168,6 @@ bool Flow::ensurePipe(int pipeSize)
     return true;
 }
 
-void Flow::growPipe(int maxPipeSize)
-{
-    // Only a flow that fills its pipe gets a larger one: a tunnel carrying requests and
-    // answers keeps the default. The kernel may refuse (a user's pipe pages are bounded); the
-    // pipe then stays as it is.
-    if (!m_pipeIn || m_pipeGrown || m_triedGrowing || m_pipeCapacity >= std::size_t(maxPipeSize))
-        return;
-    if (++grownPipes > MaxGrownPipes) {
-        --grownPipes; // tried again on a later fill, when another flow may have ended
-        return;
-    }
-    m_triedGrowing = true;
-    if (const int capacity = ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, maxPipeSize); capacity > 0) {
-        m_pipeGrown = true;
-        m_pipeCapacity = std::size_t(capacity);
-    } else {
-        --grownPipes;
-    }
-}
-
 bool Flow::pump(int pipeSize)
 {
     // A read that returns much less than asked for has emptied the socket for now: the loops using
@@ -169,6 +187,13 @@ bool Flow::pump(int pipeSize)
             m_inPipe -= std::size_t(n);
             if (m_inPipe > 0)
                 return true;
+        }
+        if (m_bulk) { // the pipe is empty: bytes go through the bulk buffer from now on
+            if (!pumpBulk(sourceMayHaveMore))
+                return false;
+            if (!sourceMayHaveMore || m_bulkSent < m_bulkFilled)
+                return true;
+            continue;
         }
         if (m_sourceDone || m_paused || m_remaining == 0 || !sourceMayHaveMore)
             return true;
@@ -198,10 +223,45 @@ bool Flow::pump(int pipeSize)
         // A pipe's room is counted in pages, and the socket's data seldom fills them whole:
         // a read of at least half of what was asked for is taken for a stream, not a message.
         sourceMayHaveMore = std::size_t(n) >= want / 2;
-        if (sourceMayHaveMore && !m_copyMode && m_remaining > 0)
-            growPipe(std::max(pipeSize, BulkPipeSize));
+        if (sourceMayHaveMore && m_remaining > 0)
+            takeBulkBuffer();
     }
     return true;
+}
+
+bool Flow::pumpBulk(bool &sourceMayHaveMore)
+{
+    // Sends what the buffer holds, reads once, and sends that at once: a read left in the
+    // buffer would wait for another wake-up.
+    bool read = false;
+    while (true) {
+        while (m_bulkSent < m_bulkFilled) {
+            const ssize_t n = ::send(m_to, m_bulk + m_bulkSent, m_bulkFilled - m_bulkSent, MSG_NOSIGNAL);
+            if (n < 0)
+                return wouldBlock();
+            m_bulkSent += std::size_t(n);
+        }
+        m_bulkFilled = m_bulkSent = 0;
+        if (read)
+            return true;
+        if (m_sourceDone || m_paused || m_remaining == 0) {
+            sourceMayHaveMore = false;
+            return true;
+        }
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(m_remaining, BulkBufferSize));
+        const ssize_t n = ::recv(m_from, m_bulk, want, 0);
+        if (n <= 0) {
+            sourceMayHaveMore = false;
+            if (n == 0)
+                m_sourceDone = true;
+            return n == 0 || wouldBlock();
+        }
+        m_bulkFilled = std::size_t(n);
+        m_bytes += std::uint64_t(n);
+        m_remaining -= std::uint64_t(n);
+        sourceMayHaveMore = std::size_t(n) >= want / 2;
+        read = true;
+    }
 }
 
 ssize_t Flow::readCopy(std::size_t want)
