@@ -62,6 +62,28 @@ void EventDispatcher::post(ProxyEvent event)
     m_ready.notify_one();
 }
 
+void EventDispatcher::post(std::vector<ProxyEvent> &events)
+{
+    if (events.empty())
+        return;
+    bool wasEmpty = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        wasEmpty = m_queue.empty();
+        for (ProxyEvent &event : events) {
+            if (m_queue.size() >= MaxPending) {
+                m_queue.pop_front();
+                ++m_dropped;
+            }
+            m_queue.push_back(std::move(event));
+        }
+    }
+    events.clear();
+    // A queue that held events already has the thread awake, or about to take them.
+    if (wasEmpty)
+        m_ready.notify_one();
+}
+
 void EventDispatcher::run()
 {
     std::unique_lock lock(m_mutex);

@@ -8,6 +8,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace paddock::proxy {
 
@@ -28,6 +29,8 @@ public:
     EventDispatcher &operator=(const EventDispatcher &) = delete;
 
     void post(ProxyEvent event);
+    /** Posts several at once: one lock and at most one wake-up for all of them. */
+    void post(std::vector<ProxyEvent> &events);
     quint64 dropped() const { return m_dropped.load(); }
 
 private:

@@ -178,7 +178,7 @@ bool ProxyEngine::setInterception(EndpointId id, InterceptionConfig config, QStr
             return false;
     }
     if (!m_loop->setInterception(id, std::move(interception))) {
-        setError(error, QStringLiteral("no such endpoint, or the proxy is not running"));
+        setError(error, QStringLiteral("the proxy is not running"));
         return false;
     }
     return true;

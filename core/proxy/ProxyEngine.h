@@ -105,7 +105,9 @@ public:
      * adds their credentials to requests (see TlsInterception.h); every other tunnel stays end
      * to end. Replaces the endpoint's earlier rules; no rules turns it off. A tunnel intercepted
      * already is closed unless the new rules add the same credentials to its host the same way.
-     * False with @p error when the config is unusable or the endpoint does not exist.
+     * Takes effect on the proxy's thread without waiting for it: connections accepted after
+     * the call see the new rules. False with @p error when the config is unusable or the proxy
+     * is not running.
      */
     bool setInterception(EndpointId id, InterceptionConfig config, QString *error = nullptr);
 

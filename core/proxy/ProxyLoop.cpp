@@ -181,14 +181,16 @@ void ProxyLoop::setTrustedClient(quint64 id, long pid)
 
 bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> interception)
 {
-    if (!m_running || isLoopThread())
+    if (!m_running)
         return false;
-    auto done = std::make_shared<std::promise<bool>>();
-    std::future<bool> result = done->get_future();
-    post([this, id, interception = std::move(interception), done] {
+    // Not waited for: closing a stale tunnel joins its thread, which may itself be waiting for
+    // the caller's thread (a key read from the keychain there); a caller waiting here would
+    // hold both until the keychain gave up. Commands run in order, so whatever the caller
+    // does to the loop next sees the new interception.
+    post([this, id, interception = std::move(interception)] {
         const auto it = m_endpoints.find(id);
         if (it == m_endpoints.end())
-            return done->set_value(false);
+            return;
         it->second->interception = interception;
         // A tunnel already intercepted goes on only while the same credentials are added the
         // same way: a binding revoked takes its key out of the tunnels open now too.
@@ -204,9 +206,8 @@ bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> 
             revoke(
                 *c, QStringLiteral("credentials"),
                 QStringLiteral("the credentials added to %1 changed; the tunnel was closed").arg(qs(c->target.host)));
-        done->set_value(true);
     });
-    return result.get();
+    return true;
 }
 
 void ProxyLoop::recheck()
@@ -300,6 +301,7 @@ void ProxyLoop::run()
             m_nextSweep = m_now + SweepInterval;
         }
         destroyClosed();
+        m_events->post(m_turnEvents);
     }
 
     runCommands();
@@ -315,6 +317,7 @@ void ProxyLoop::run()
             ::unlink(endpoint->unixPath.toLocal8Bit().constData());
     }
     m_endpoints.clear();
+    m_events->post(m_turnEvents);
     m_loopThread = std::thread::id();
 }
 
@@ -478,7 +481,7 @@ void ProxyLoop::close(Connection &c)
         ProxyEvent event = eventOf(c, Kind::Closed, c.allowRule, {});
         event.bytesUp = c.interception->bytesUp();
         event.bytesDown = c.interception->bytesDown();
-        m_events->post(std::move(event));
+        postEvent(std::move(event));
         c.interception.reset();
     }
     releaseUpstream(c);
@@ -521,7 +524,7 @@ ProxyEvent ProxyLoop::eventOf(const Connection &c, ProxyEvent::Kind kind, const 
 void ProxyLoop::emitEvent(const Connection &c, ProxyEvent::Kind kind, const QString &rule, const QString &reason)
 {
     Q_ASSERT(isLoopThread());
-    m_events->post(eventOf(c, kind, rule, reason));
+    postEvent(eventOf(c, kind, rule, reason));
 }
 
 } // namespace paddock::proxy

@@ -142,8 +142,9 @@ public:
     quint64 addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity);
     bool removeEndpoint(quint64 id);
     /**
-     * Sets which tunnels of the endpoint are intercepted; returns once the loop uses it.
-     * Intercepted tunnels whose credentials it no longer adds alike are closed.
+     * Sets which tunnels of the endpoint are intercepted, from the loop's next turn (not waited
+     * for; an endpoint removed meanwhile is left alone). Intercepted tunnels whose credentials
+     * it no longer adds alike are closed. False when the loop is not running.
      */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
     /** Believes the preamble (common/ClientProgram.h) of the endpoint's clients whose peer is process @p pid (0: nobody). */
@@ -166,6 +167,8 @@ private:
     void runCommands();
     void wake();
     void sweepDeadlines();
+    /** Queues an event of this turn (loop thread only); see @ref m_turnEvents. */
+    void postEvent(ProxyEvent event) { m_turnEvents.push_back(std::move(event)); }
 
     void accept(Endpoint &endpoint);
     void onClientEvent(Connection &c, std::uint32_t events);
@@ -269,6 +272,8 @@ private:
     std::atomic<int> m_connectionCount{0};
 
     std::unique_ptr<EventDispatcher> m_events;
+    /** Events of the loop's current turn, handed to @ref m_events together when the turn ends. */
+    std::vector<ProxyEvent> m_turnEvents;
     std::unique_ptr<ResolverPool> m_resolver;
     std::unordered_map<quint64, std::shared_ptr<Endpoint>> m_endpoints;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;

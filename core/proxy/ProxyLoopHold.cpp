@@ -43,7 +43,7 @@ void ProxyLoop::hold(Connection &c, const Verdict &verdict)
     c.deadline = m_now + wait;
     ProxyEvent event = eventOf(c, Kind::Held, verdict.rule, verdict.reason);
     event.deadline = event.time.addMSecs(wait.count());
-    m_events->post(std::move(event));
+    postEvent(std::move(event));
     c.holdReported = true;
     updateInterest(c);
 }

@@ -151,7 +151,7 @@ void ProxyLoop::recordRequest(Connection &c, int status, const QString &rule, bo
     event.bytesUp = refused ? 0 : event.bytesUp + c.queuedUp; // refused: nothing went upstream
     event.bytesDown = refused ? 0 : event.bytesDown + c.queuedDown;
     c.queuedUp = c.queuedDown = 0;
-    m_events->post(std::move(event));
+    postEvent(std::move(event));
 }
 
 } // namespace paddock::proxy

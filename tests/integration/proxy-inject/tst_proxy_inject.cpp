@@ -9,6 +9,9 @@
 #include <QEventLoop>
 #include <QMutex>
 
+#include <atomic>
+#include <future>
+
 using namespace paddock::proxy;
 using namespace paddock::proxy::testing;
 
@@ -523,6 +526,46 @@ private slots:
         QCOMPARE(result.exitCode, 0);
         QVERIFY2(result.out.contains("STATUS 503"), result.out.constData());
         QVERIFY(m_llm->requests.isEmpty());
+    }
+
+    void rulesChangedWhileAKeyIsReadOnTheCallersThread()
+    {
+        // The daemon reads keys on its main thread; an intercepted connection's thread waits for
+        // that. Changing the rules from the main thread closes the tunnel, which joins that
+        // thread: had the call waited for the proxy, each would wait for the other until the
+        // key read gave up.
+        struct KeyRead
+        {
+            std::promise<QByteArray> answer;
+            std::atomic<bool> asked{false};
+            std::atomic<bool> answered{false};
+        };
+        auto read = std::make_shared<KeyRead>();
+        InjectRule waiting = rule(QStringLiteral("Authorization"), QStringLiteral("Bearer %s"), QByteArray());
+        waiting.secret = [read, future = std::make_shared<std::shared_future<QByteArray>>(
+                                    read->answer.get_future().share())]() -> QByteArray {
+            read->asked = true;
+            if (future->wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+                return {};
+            read->answered = true;
+            return future->get();
+        };
+        QVERIFY(intercept({waiting}));
+        QProcess client;
+        client.start(QStringLiteral("openssl"),
+                     {QStringLiteral("s_client"), QStringLiteral("-quiet"), QStringLiteral("-proxy"),
+                      QStringLiteral("127.0.0.1:%1").arg(m_proxy->port), QStringLiteral("-connect"),
+                      QStringLiteral("llm.test:%1").arg(m_llm->serverPort()), QStringLiteral("-servername"),
+                      QStringLiteral("llm.test"), QStringLiteral("-CAfile"),
+                      m_certs->path(QStringLiteral("sandbox-bundle.pem"))});
+        QVERIFY(client.waitForStarted());
+        client.write("GET /waiting HTTP/1.1\r\nHost: llm.test\r\n\r\n");
+        QTRY_VERIFY_WITH_TIMEOUT(read->asked, 10000);
+
+        QVERIFY(intercept({})); // from this (the "main") thread, while the key is being read here
+        read->answer.set_value(QByteArray(Key));
+        QTRY_VERIFY_WITH_TIMEOUT(client.state() == QProcess::NotRunning, 15000);
+        QVERIFY2(read->answered, "the key read waited for a thread that waited for the proxy");
     }
 };
 
