@@ -97,7 +97,11 @@ public:
      * is read and ignored. The sandbox's paddock-init is that process. 0: nobody is believed.
      */
     void setTrustedClient(EndpointId id, long pid);
-    /** Stops listening and closes the endpoint's connections; returns when done. */
+    /**
+     * Stops listening and closes the endpoint's connections. A unix endpoint's socket file is gone
+     * when this returns; the rest happens on the proxy's thread without waiting for it (closing
+     * an intercepted tunnel may wait for a key being read on the caller's thread).
+     */
     bool removeEndpoint(EndpointId id);
 
     /**

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <future>
 
 Q_LOGGING_CATEGORY(lcProxy, "paddock.proxy")
 
@@ -130,6 +129,10 @@ quint64 ProxyLoop::addEndpoint(UniqueFd fd, const QString &unixPath, const Endpo
     endpoint->fd = std::move(fd);
     endpoint->unixPath = unixPath;
     const quint64 id = endpoint->id;
+    if (!unixPath.isEmpty()) {
+        const std::lock_guard lock(m_unixPathMutex);
+        m_unixPaths.emplace(id, unixPath);
+    }
     post([this, endpoint] {
         // A listener the loop cannot watch is closed, so clients are refused at once rather than
         // left waiting; the endpoint stays known so that removing it still cleans up.
@@ -144,21 +147,29 @@ quint64 ProxyLoop::addEndpoint(UniqueFd fd, const QString &unixPath, const Endpo
 
 bool ProxyLoop::removeEndpoint(quint64 id)
 {
-    if (!m_running || isLoopThread())
+    if (!m_running)
         return false;
-    auto done = std::make_shared<std::promise<bool>>();
-    std::future<bool> result = done->get_future();
-    post([this, id, done] {
-        const auto it = m_endpoints.find(id);
-        if (it == m_endpoints.end()) {
-            done->set_value(false);
-            return;
+    // The socket file goes now, on the caller's thread: nobody connects to it from here on, and
+    // an endpoint the caller makes again at the same path next is not unlinked later by this.
+    QString unixPath;
+    {
+        const std::lock_guard lock(m_unixPathMutex);
+        if (const auto it = m_unixPaths.find(id); it != m_unixPaths.end()) {
+            unixPath = it->second;
+            m_unixPaths.erase(it);
         }
+    }
+    if (!unixPath.isEmpty())
+        ::unlink(unixPath.toLocal8Bit().constData());
+    // The rest is not waited for, as with setInterception(): closing an intercepted tunnel
+    // joins its thread, which may be waiting for the caller's thread.
+    post([this, id] {
+        const auto it = m_endpoints.find(id);
+        if (it == m_endpoints.end())
+            return;
         const std::shared_ptr<Endpoint> endpoint = it->second;
         m_endpoints.erase(it);
         endpoint->fd.reset();
-        if (!endpoint->unixPath.isEmpty())
-            ::unlink(endpoint->unixPath.toLocal8Bit().constData());
         std::vector<Connection *> owned;
         for (auto &[connectionId, connection] : m_connections) {
             if (connection->endpoint == endpoint)
@@ -166,9 +177,8 @@ bool ProxyLoop::removeEndpoint(quint64 id)
         }
         for (Connection *connection : owned)
             close(*connection);
-        done->set_value(true);
     });
-    return result.get();
+    return true;
 }
 
 void ProxyLoop::setTrustedClient(quint64 id, long pid)

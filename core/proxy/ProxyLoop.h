@@ -140,6 +140,10 @@ public:
     bool running() const { return m_running.load(); }
 
     quint64 addEndpoint(UniqueFd fd, const QString &unixPath, const EndpointIdentity &identity);
+    /**
+     * Removes the endpoint's socket file at once; stops listening and closes its connections on
+     * the loop's next turn (not waited for). False when the loop is not running.
+     */
     bool removeEndpoint(quint64 id);
     /**
      * Sets which tunnels of the endpoint are intercepted, from the loop's next turn (not waited
@@ -276,6 +280,9 @@ private:
     std::vector<ProxyEvent> m_turnEvents;
     std::unique_ptr<ResolverPool> m_resolver;
     std::unordered_map<quint64, std::shared_ptr<Endpoint>> m_endpoints;
+    /** The socket files of unix endpoints, for removeEndpoint() on its caller's thread. */
+    std::mutex m_unixPathMutex;
+    std::unordered_map<quint64, QString> m_unixPaths;
     std::unordered_map<quint64, std::unique_ptr<Connection>> m_connections;
     /** Closed during the current event batch; destroyed once the batch is handled. */
     std::vector<std::unique_ptr<Connection>> m_closed;

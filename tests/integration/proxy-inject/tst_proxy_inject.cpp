@@ -10,6 +10,7 @@
 #include <QMutex>
 
 #include <atomic>
+#include <functional>
 #include <future>
 
 using namespace paddock::proxy;
@@ -194,6 +195,49 @@ private:
     std::unique_ptr<EchoServer> m_other;     // other.test: allowed, no credential
     std::unique_ptr<EchoServer> m_untrusted; // untrusted.test: certificate from an unknown authority
     QByteArray m_streamed;
+
+    /**
+     * Intercepts llm.test with a key read that waits for this thread, sends a request so that
+     * the read starts, runs @p change here meanwhile, then answers the read. Whether the read
+     * got its answer, rather than giving up after 10 s.
+     */
+    bool keyReadAnsweredWhile(const std::function<void()> &change)
+    {
+        struct KeyRead
+        {
+            std::promise<QByteArray> answer;
+            std::atomic<bool> asked{false};
+            std::atomic<bool> answered{false};
+        };
+        auto read = std::make_shared<KeyRead>();
+        InjectRule waiting = rule(QStringLiteral("Authorization"), QStringLiteral("Bearer %s"), QByteArray());
+        waiting.secret = [read, future = read->answer.get_future().share()]() -> QByteArray {
+            read->asked = true;
+            if (future.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+                return {};
+            read->answered = true;
+            return future.get();
+        };
+        if (!intercept({waiting}))
+            return false;
+        QProcess client;
+        client.start(QStringLiteral("openssl"),
+                     {QStringLiteral("s_client"), QStringLiteral("-quiet"), QStringLiteral("-proxy"),
+                      QStringLiteral("127.0.0.1:%1").arg(m_proxy->port), QStringLiteral("-connect"),
+                      QStringLiteral("llm.test:%1").arg(m_llm->serverPort()), QStringLiteral("-servername"),
+                      QStringLiteral("llm.test"), QStringLiteral("-CAfile"),
+                      m_certs->path(QStringLiteral("sandbox-bundle.pem"))});
+        if (!client.waitForStarted())
+            return false;
+        client.write("GET /waiting HTTP/1.1\r\nHost: llm.test\r\n\r\n");
+        if (!QTest::qWaitFor([&read] { return read->asked.load(); }, 10000))
+            return false;
+        change(); // on this thread, while the key is being read for this thread
+        read->answer.set_value(QByteArray(Key));
+        // The tunnel is closed either way; once the client saw that, the read is over.
+        const bool closed = QTest::qWaitFor([&client] { return client.state() == QProcess::NotRunning; }, 15000);
+        return closed && read->answered;
+    }
 
 private slots:
     void initTestCase()
@@ -534,38 +578,23 @@ private slots:
         // that. Changing the rules from the main thread closes the tunnel, which joins that
         // thread: had the call waited for the proxy, each would wait for the other until the
         // key read gave up.
-        struct KeyRead
-        {
-            std::promise<QByteArray> answer;
-            std::atomic<bool> asked{false};
-            std::atomic<bool> answered{false};
-        };
-        auto read = std::make_shared<KeyRead>();
-        InjectRule waiting = rule(QStringLiteral("Authorization"), QStringLiteral("Bearer %s"), QByteArray());
-        waiting.secret = [read, future = std::make_shared<std::shared_future<QByteArray>>(
-                                    read->answer.get_future().share())]() -> QByteArray {
-            read->asked = true;
-            if (future->wait_for(std::chrono::seconds(10)) != std::future_status::ready)
-                return {};
-            read->answered = true;
-            return future->get();
-        };
-        QVERIFY(intercept({waiting}));
-        QProcess client;
-        client.start(QStringLiteral("openssl"),
-                     {QStringLiteral("s_client"), QStringLiteral("-quiet"), QStringLiteral("-proxy"),
-                      QStringLiteral("127.0.0.1:%1").arg(m_proxy->port), QStringLiteral("-connect"),
-                      QStringLiteral("llm.test:%1").arg(m_llm->serverPort()), QStringLiteral("-servername"),
-                      QStringLiteral("llm.test"), QStringLiteral("-CAfile"),
-                      m_certs->path(QStringLiteral("sandbox-bundle.pem"))});
-        QVERIFY(client.waitForStarted());
-        client.write("GET /waiting HTTP/1.1\r\nHost: llm.test\r\n\r\n");
-        QTRY_VERIFY_WITH_TIMEOUT(read->asked, 10000);
+        QVERIFY2(keyReadAnsweredWhile([this] { QVERIFY(intercept({})); }),
+                 "the key read waited for a thread that waited for the proxy");
+    }
 
-        QVERIFY(intercept({})); // from this (the "main") thread, while the key is being read here
-        read->answer.set_value(QByteArray(Key));
-        QTRY_VERIFY_WITH_TIMEOUT(client.state() == QProcess::NotRunning, 15000);
-        QVERIFY2(read->answered, "the key read waited for a thread that waited for the proxy");
+    void endpointRemovedWhileAKeyIsReadOnTheCallersThread()
+    {
+        // The same with a sandbox stopped: its endpoint goes, and its tunnels with it.
+        QVERIFY2(keyReadAnsweredWhile([this] { QVERIFY(m_proxy->engine.removeEndpoint(m_proxy->endpoint)); }),
+                 "the key read waited for a thread that waited for the proxy");
+        // Later tests get a proxy with an endpoint again.
+        m_proxy = std::make_unique<ProxyUnderTest>();
+        QVERIFY(m_proxy->start());
+        for (const QString &host :
+             {QStringLiteral("llm.test"), QStringLiteral("other.test"), QStringLiteral("untrusted.test")}) {
+            m_proxy->allowList.allow(host);
+            m_proxy->mapToLoopback(host);
+        }
     }
 };
 
