@@ -196,6 +196,20 @@ private:
     std::unique_ptr<EchoServer> m_untrusted; // untrusted.test: certificate from an unknown authority
     QByteArray m_streamed;
 
+    /** A proxy with one endpoint, allowing the three upstreams, each mapped to loopback. */
+    bool startProxy()
+    {
+        m_proxy = std::make_unique<ProxyUnderTest>();
+        if (!m_proxy->start())
+            return false;
+        for (const QString &host :
+             {QStringLiteral("llm.test"), QStringLiteral("other.test"), QStringLiteral("untrusted.test")}) {
+            m_proxy->allowList.allow(host);
+            m_proxy->mapToLoopback(host);
+        }
+        return true;
+    }
+
     /**
      * Intercepts llm.test with a key read that waits for this thread, sends a request so that
      * the read starts, runs @p change here meanwhile, then answers the read. Whether the read
@@ -273,13 +287,7 @@ private slots:
                                    m_certs->path(QStringLiteral("untrusted.key"))));
         m_llm->redirectTo = url(*m_other, QStringLiteral("other.test"), QStringLiteral("/landing"));
 
-        m_proxy = std::make_unique<ProxyUnderTest>();
-        QVERIFY(m_proxy->start());
-        for (const QString &host :
-             {QStringLiteral("llm.test"), QStringLiteral("other.test"), QStringLiteral("untrusted.test")}) {
-            m_proxy->allowList.allow(host);
-            m_proxy->mapToLoopback(host);
-        }
+        QVERIFY(startProxy());
     }
 
     void init()
@@ -588,13 +596,7 @@ private slots:
         QVERIFY2(keyReadAnsweredWhile([this] { QVERIFY(m_proxy->engine.removeEndpoint(m_proxy->endpoint)); }),
                  "the key read waited for a thread that waited for the proxy");
         // Later tests get a proxy with an endpoint again.
-        m_proxy = std::make_unique<ProxyUnderTest>();
-        QVERIFY(m_proxy->start());
-        for (const QString &host :
-             {QStringLiteral("llm.test"), QStringLiteral("other.test"), QStringLiteral("untrusted.test")}) {
-            m_proxy->allowList.allow(host);
-            m_proxy->mapToLoopback(host);
-        }
+        QVERIFY(startProxy());
     }
 };
 
