@@ -127,11 +127,12 @@ private slots:
         QString error;
         QTRY_VERIFY(restarted.logs(name, 0, 1 << 20, &error).value_or(LogPage()).data.contains("to stderr"));
         // The agent's output (it has no terminal: the spec is not interactive), both streams,
-        // each in its order; they are copied apart, so lines of one may come before a slightly
-        // earlier line of the other.
+        // each in its order; they are copied apart, so a line of one may come before, or between,
+        // slightly earlier lines of the other.
         const QByteArray logs = restarted.logs(name, 0, 1 << 20, &error)->data;
         QCOMPARE(logs.size(), qsizetype(sizeof "hello from the log\nsecond\nto stderr\n" - 1));
-        QVERIFY2(logs.contains("hello from the log\nsecond\n") && logs.contains("to stderr\n"), logs.constData());
+        const qsizetype first = logs.indexOf("hello from the log\n");
+        QVERIFY2(first >= 0 && logs.indexOf("second\n") > first && logs.contains("to stderr\n"), logs.constData());
 
         const auto busy = restarted.remove(name);
         QVERIFY(!busy.ok);
