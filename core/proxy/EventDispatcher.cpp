@@ -49,15 +49,20 @@ EventDispatcher::~EventDispatcher()
     m_thread.join();
 }
 
+void EventDispatcher::enqueueLocked(ProxyEvent &&event)
+{
+    if (m_queue.size() >= MaxPending) {
+        m_queue.pop_front();
+        ++m_dropped;
+    }
+    m_queue.push_back(std::move(event));
+}
+
 void EventDispatcher::post(ProxyEvent event)
 {
     {
         const std::lock_guard lock(m_mutex);
-        if (m_queue.size() >= MaxPending) {
-            m_queue.pop_front();
-            ++m_dropped;
-        }
-        m_queue.push_back(std::move(event));
+        enqueueLocked(std::move(event));
     }
     m_ready.notify_one();
 }
@@ -70,13 +75,8 @@ void EventDispatcher::post(std::vector<ProxyEvent> &events)
     {
         const std::lock_guard lock(m_mutex);
         wasEmpty = m_queue.empty();
-        for (ProxyEvent &event : events) {
-            if (m_queue.size() >= MaxPending) {
-                m_queue.pop_front();
-                ++m_dropped;
-            }
-            m_queue.push_back(std::move(event));
-        }
+        for (ProxyEvent &event : events)
+            enqueueLocked(std::move(event));
     }
     events.clear();
     // A queue that held events already has the thread awake, or about to take them.

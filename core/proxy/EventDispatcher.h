@@ -35,6 +35,8 @@ public:
 
 private:
     void run();
+    /** Appends under @ref m_mutex, dropping the oldest past MaxPending. */
+    void enqueueLocked(ProxyEvent &&event);
 
     EventSink m_sink;
     std::mutex m_mutex;
