@@ -2,6 +2,7 @@
 // Plain C++ (no Qt): paddock-init writes these lines, the proxy reads them.
 #include "common/ClientProgram.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -208,10 +209,72 @@ bool ClientProgram::matches(std::string_view condition) const
 
 namespace preamble {
 
-std::string encode(const ClientProgram &program, Delivery delivery)
+namespace {
+
+const char *versionOf(Delivery delivery)
+{
+    switch (delivery) {
+    case Delivery::Relayed:
+        return "1 ";
+    case Delivery::Attached:
+        return "2 ";
+    case Delivery::Report:
+        break;
+    }
+    return "3 ";
+}
+
+/** "tcp:host:port", "tcp:[v6]:port": the value of a `to=` field before it is encoded. */
+std::string destinationText(const Destination &to)
+{
+    const bool v6 = to.host.find(':') != std::string::npos;
+    return to.transport + ':' + (v6 ? "[" + to.host + "]" : to.host) + ':' + std::to_string(to.port);
+}
+
+bool parseDestination(std::string_view text, Destination *to)
+{
+    const std::size_t colon = text.find(':');
+    const std::size_t portColon = text.rfind(':');
+    if (colon == std::string_view::npos || portColon <= colon)
+        return false;
+    to->transport = std::string(text.substr(0, colon));
+    if (to->transport != "tcp" && to->transport != "udp" && to->transport != "dns")
+        return false;
+    std::string_view host = text.substr(colon + 1, portColon - colon - 1);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    const std::string_view port = text.substr(portColon + 1);
+    if (host.empty() || host.size() > 253 || port.empty() || port.size() > 5 ||
+        port.find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+    to->host = std::string(host);
+    to->port = unsigned(std::stoul(std::string(port)));
+    return to->port <= 65535;
+}
+
+/** Splits the line's fields (after the magic, before the newline) at single spaces. */
+std::vector<std::string_view> fieldsOf(std::string_view rest)
+{
+    std::vector<std::string_view> fields;
+    while (!rest.empty()) {
+        const std::size_t space = rest.find(' ');
+        fields.push_back(rest.substr(0, space));
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    return fields;
+}
+
+} // namespace
+
+std::string encode(const ClientProgram &program, Delivery delivery, const Destination &to)
 {
     std::string line(Magic);
-    line += delivery == Delivery::Attached ? "2 " : "1 ";
+    line += versionOf(delivery);
+    if (!to.empty()) {
+        line += "to=";
+        appendEncoded(line, destinationText(to));
+        line += ' ';
+    }
     line += std::to_string(program.pid > 0 ? program.pid : 0);
     line += ' ';
     appendEncoded(line, std::string_view(program.exe).substr(0, MaxExeBytes));
@@ -235,7 +298,7 @@ std::string encode(const ClientProgram &program, Delivery delivery)
     return line;
 }
 
-Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery)
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery, Destination *to)
 {
     const std::size_t compared = std::min(bytes.size(), Magic.size());
     if (bytes.substr(0, compared) != Magic.substr(0, compared))
@@ -245,23 +308,29 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
         return bytes.size() >= MaxBytes ? Parse::Malformed : Parse::NeedMore;
     if (end + 1 > MaxBytes)
         return Parse::Malformed;
-    std::vector<std::string_view> fields;
-    std::string_view rest = bytes.substr(Magic.size(), end - Magic.size());
-    while (!rest.empty()) {
-        const std::size_t space = rest.find(' ');
-        fields.push_back(rest.substr(0, space));
-        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    std::vector<std::string_view> fields = fieldsOf(bytes.substr(Magic.size(), end - Magic.size()));
+    if (fields.empty() || (fields[0] != "1" && fields[0] != "2" && fields[0] != "3"))
+        return Parse::Malformed;
+    const std::string_view version = fields[0];
+    fields.erase(fields.begin());
+    Destination destination;
+    if (!fields.empty() && fields[0].substr(0, 3) == "to=") {
+        std::string text;
+        if (!decode(fields[0].substr(3), &text) || !parseDestination(text, &destination))
+            return Parse::Malformed;
+        fields.erase(fields.begin());
     }
-    if (fields.size() < 3 || (fields[0] != "1" && fields[0] != "2"))
+    // A report says what it reports.
+    if (fields.size() < 2 || (version == "3" && destination.empty()))
         return Parse::Malformed;
     ClientProgram parsed;
-    const std::string_view pid = fields[1];
+    const std::string_view pid = fields[0];
     if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string_view::npos)
         return Parse::Malformed;
     parsed.pid = std::stol(std::string(pid));
-    if (!decode(fields[2], &parsed.exe))
+    if (!decode(fields[1], &parsed.exe))
         return Parse::Malformed;
-    for (std::size_t i = 3; i < fields.size(); ++i) {
+    for (std::size_t i = 2; i < fields.size(); ++i) {
         if (fields[i] == "%00%00" && i + 1 == fields.size()) {
             parsed.truncated = true;
             break;
@@ -274,7 +343,9 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
     *program = std::move(parsed);
     *consumed = end + 1;
     if (delivery)
-        *delivery = fields[0] == "2" ? Delivery::Attached : Delivery::Relayed;
+        *delivery = version == "2" ? Delivery::Attached : version == "3" ? Delivery::Report : Delivery::Relayed;
+    if (to)
+        *to = std::move(destination);
     return Parse::Done;
 }
 

@@ -15,11 +15,20 @@ namespace paddock {
  * client socket (/proc/net/tcp's inode, then /proc/PID/fd), and writes one line before the
  * client's first byte on the proxy's unix socket:
  *
- *     PADDOCK-CLIENT 1 PID EXE ARG0 ARG1 ...\n
+ *     PADDOCK-CLIENT 1 [to=TRANSPORT:HOST:PORT] PID EXE ARG0 ARG1 ...\n
  *
  * Version 1: the client's bytes follow on the same unix connection (paddock-init splices them).
  * Version 2: the client's own socket is attached to the line (SCM_RIGHTS) and nothing follows;
  * the proxy reads and writes that socket itself, and paddock-init leaves the path.
+ * Version 3: a report, with nothing after it: a datagram the sandbox's capture refused, or a
+ * name its resolver could not answer; the proxy records it and closes.
+ *
+ * `to=` says where a captured connection was going (capture redirects every TCP connection
+ * of the sandbox to paddock-init, see app/init/Capture.h): `tcp:git.example.com:22`,
+ * `tcp:[2001:db8::1]:443`, `udp:198.51.100.7:123`. The host is the name the sandbox looked up
+ * when the address was one its resolver handed out. Without it the client is a proxy client
+ * that says where it goes itself (CONNECT, absolute-form HTTP, SOCKS5). A destination is no
+ * privilege: it asks for what a CONNECT asks for, and is decided the same way.
  *
  * Every field is percent-encoded (every byte outside '!'..'~', and '%' itself), so the line holds
  * no space, control byte or newline of its own. PID 0 means the owner was not found (it had
@@ -69,10 +78,22 @@ inline constexpr std::size_t MaxArgBytes = 1024;
 enum class Delivery {
     Relayed,  ///< on the same connection, after the line (version 1)
     Attached, ///< on the client's own socket, passed with the line (version 2)
+    Report,   ///< none: the line reports something refused inside the sandbox (version 3)
 };
 
-/** The line for @p program, newline included, cut to the bounds above. */
-std::string encode(const ClientProgram &program, Delivery delivery = Delivery::Relayed);
+/** @brief Where a captured connection (or a refused datagram) was going: the `to=` field. */
+struct Destination
+{
+    std::string transport; ///< "tcp", "udp" or "dns"; empty: none given
+    std::string host;      ///< a name (lower case) or an IP literal without brackets
+    unsigned port = 0;
+
+    bool empty() const { return transport.empty(); }
+    friend bool operator==(const Destination &, const Destination &) = default;
+};
+
+/** The line for @p program, newline included, cut to the bounds above; a Report needs @p to. */
+std::string encode(const ClientProgram &program, Delivery delivery = Delivery::Relayed, const Destination &to = {});
 
 enum class Parse {
     NotPreamble, ///< the bytes do not start a preamble: the client's own protocol
@@ -81,8 +102,12 @@ enum class Parse {
     Malformed,   ///< starts like one but is not (too long, bad field): close the connection
 };
 
-/** Reads a preamble at the start of @p bytes; @p delivery, when given, says which version it was. */
-Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery = nullptr);
+/**
+ * Reads a preamble at the start of @p bytes; @p delivery, when given, says which version it was,
+ * and @p to where the connection was going (empty when the line does not say).
+ */
+Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consumed, Delivery *delivery = nullptr,
+            Destination *to = nullptr);
 
 } // namespace preamble
 } // namespace paddock

@@ -58,6 +58,67 @@ private slots:
         QCOMPARE(read.exe, sent.exe);
     }
 
+    void aCapturedConnectionSaysWhereItWasGoing_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::newRow("name") << "tcp"
+                              << "git.example.com" << 22;
+        QTest::newRow("IPv4") << "tcp"
+                              << "192.0.2.7" << 5432;
+        QTest::newRow("IPv6") << "tcp"
+                              << "2001:db8::1" << 443;
+        QTest::newRow("datagram") << "udp"
+                                  << "time.example.org" << 123;
+        QTest::newRow("name refused") << "dns"
+                                      << "x.example" << 53;
+    }
+
+    void aCapturedConnectionSaysWhereItWasGoing()
+    {
+        QFETCH(QString, transport);
+        QFETCH(QString, host);
+        QFETCH(int, port);
+        const preamble::Destination to{transport.toStdString(), host.toStdString(), unsigned(port)};
+        const ClientProgram sent = program(9, "/usr/bin/ssh", {"ssh", "-p", "22", "git.example.com"});
+        const auto delivery = to.transport == "tcp" ? preamble::Delivery::Attached : preamble::Delivery::Report;
+        const std::string line = preamble::encode(sent, delivery, to);
+        ClientProgram read;
+        std::size_t consumed = 0;
+        preamble::Delivery readDelivery = preamble::Delivery::Relayed;
+        preamble::Destination readTo;
+        QCOMPARE(preamble::parse(line, &read, &consumed, &readDelivery, &readTo), preamble::Parse::Done);
+        QCOMPARE(consumed, line.size());
+        QCOMPARE(readDelivery, delivery);
+        QVERIFY(readTo == to);
+        QCOMPARE(read.args, sent.args);
+        // Without a destination the line is a proxy client's, as before.
+        QCOMPARE(preamble::parse(preamble::encode(sent), &read, &consumed, &readDelivery, &readTo),
+                 preamble::Parse::Done);
+        QVERIFY(readTo.empty());
+    }
+
+    void destinationsAndReportsThatDoNotParseAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("unknown transport") << QByteArray("PADDOCK-CLIENT 2 to=sctp:h.test:1 1 %00\n");
+        QTest::newRow("no port") << QByteArray("PADDOCK-CLIENT 2 to=tcp:h.test 1 %00\n");
+        QTest::newRow("port too large") << QByteArray("PADDOCK-CLIENT 2 to=tcp:h.test:70000 1 %00\n");
+        QTest::newRow("empty host") << QByteArray("PADDOCK-CLIENT 2 to=tcp::22 1 %00\n");
+        QTest::newRow("a report of nothing") << QByteArray("PADDOCK-CLIENT 3 1 %00\n");
+        QTest::newRow("version 4") << QByteArray("PADDOCK-CLIENT 4 1 %00\n");
+    }
+
+    void destinationsAndReportsThatDoNotParseAreRefused()
+    {
+        QFETCH(QByteArray, line);
+        ClientProgram read;
+        std::size_t consumed = 0;
+        preamble::Destination to;
+        QCOMPARE(preamble::parse(line.toStdString(), &read, &consumed, nullptr, &to), preamble::Parse::Malformed);
+    }
+
     void longCommandLinesAreCutAndSaySo()
     {
         const ClientProgram sent = program(7, "/usr/bin/curl", {"curl", std::string(5000, 'x'), "tail"});
