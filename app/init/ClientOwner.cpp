@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ClientOwner.h"
+#include "Netlink.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,29 +11,55 @@
 #include <utility>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <unistd.h>
 
 namespace paddock::init {
 namespace {
 
-/** "0100007F:1F90": how /proc/net/tcp prints an IPv4 socket address. */
-std::string tableAddress(const sockaddr_in &address)
+/** Whether two /proc/net/udp addresses name the same port, the one bound to any address. */
+bool sameUdpPort(const std::string &sent, const char *bound)
 {
-    char text[16];
-    std::snprintf(text, sizeof text, "%08X:%04X", unsigned(address.sin_addr.s_addr), unsigned(ntohs(address.sin_port)));
+    const std::string text(bound);
+    const std::size_t colon = text.rfind(':');
+    return colon != std::string::npos && text.find_first_not_of('0') == colon &&
+           sent.substr(sent.rfind(':')) == text.substr(colon);
+}
+
+/** "0100007F:1F90" (or 32 hex digits for IPv6): how /proc/net/tcp prints a socket address. */
+std::string tableAddress(const sockaddr_storage &address)
+{
+    char text[48];
+    if (address.ss_family == AF_INET) {
+        const auto &in = reinterpret_cast<const sockaddr_in &>(address);
+        std::snprintf(text, sizeof text, "%08X:%04X", unsigned(in.sin_addr.s_addr), unsigned(ntohs(in.sin_port)));
+        return text;
+    }
+    const auto &in6 = reinterpret_cast<const sockaddr_in6 &>(address);
+    std::uint32_t words[4];
+    std::memcpy(words, &in6.sin6_addr, sizeof words);
+    std::snprintf(text, sizeof text, "%08X%08X%08X%08X:%04X", unsigned(words[0]), unsigned(words[1]),
+                  unsigned(words[2]), unsigned(words[3]), unsigned(ntohs(in6.sin6_port)));
     return text;
 }
 
-/** The inode of the socket whose local address is @p client and remote @p server; 0 if none. */
-unsigned long socketInode(const sockaddr_in &client, const sockaddr_in &server)
+/** The inode from this namespace's table in /proc/net; 0 if none. */
+unsigned long inodeFromTable(const sockaddr_storage &client, const sockaddr_storage &server, int protocol)
 {
-    FILE *table = std::fopen("/proc/net/tcp", "re");
+    std::string path = protocol == IPPROTO_UDP ? "/proc/net/udp" : "/proc/net/tcp";
+    if (client.ss_family == AF_INET6)
+        path += '6';
+    FILE *table = std::fopen(path.c_str(), "re");
     if (!table)
         return 0;
     const std::string local = tableAddress(client);
-    const std::string remote = tableAddress(server);
+    // An unconnected datagram socket has no remote address: its local one says enough.
+    const std::string remote = protocol == IPPROTO_UDP ? std::string() : tableAddress(server);
     unsigned long inode = 0;
     char line[512];
     bool heading = true;
@@ -43,11 +70,50 @@ unsigned long socketInode(const sockaddr_in &client, const sockaddr_in &server)
         unsigned long found = 0;
         // sl local rem st tx:rx tr:when retrnsmt uid timeout inode
         if (std::sscanf(line, "%*s %63s %63s %*s %*s %*s %*s %*s %*s %lu", localText, remoteText, &found) == 3 &&
-            local == localText && remote == remoteText)
+            (local == localText || (protocol == IPPROTO_UDP && sameUdpPort(local, localText))) &&
+            (remote.empty() || remote == remoteText))
             inode = found;
     }
     std::fclose(table);
     return inode;
+}
+
+/** The inode of exactly that socket, asked of the kernel (NETLINK_SOCK_DIAG); 0 if none. */
+unsigned long inodeFromKernel(const sockaddr_storage &client, const sockaddr_storage &server, int protocol)
+{
+    static thread_local netlink::Socket diag(NETLINK_SOCK_DIAG);
+    if (!diag.valid())
+        return 0;
+    inet_diag_req_v2 request{};
+    request.sdiag_family = std::uint8_t(client.ss_family);
+    request.sdiag_protocol = std::uint8_t(protocol);
+    request.idiag_states = ~0u;
+    request.id.idiag_cookie[0] = request.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
+    // TCP's lookup takes the socket's own address as the source; UDP's, for historical reasons,
+    // the other way round.
+    const sockaddr_storage &source = protocol == IPPROTO_UDP ? server : client;
+    const sockaddr_storage &destination = protocol == IPPROTO_UDP ? client : server;
+    // The port sits at the same place in both address families.
+    request.id.idiag_sport = reinterpret_cast<const sockaddr_in &>(source).sin_port;
+    request.id.idiag_dport = reinterpret_cast<const sockaddr_in &>(destination).sin_port;
+    if (client.ss_family == AF_INET) {
+        request.id.idiag_src[0] = reinterpret_cast<const sockaddr_in &>(source).sin_addr.s_addr;
+        request.id.idiag_dst[0] = reinterpret_cast<const sockaddr_in &>(destination).sin_addr.s_addr;
+    } else {
+        std::memcpy(request.id.idiag_src, &reinterpret_cast<const sockaddr_in6 &>(source).sin6_addr, 16);
+        std::memcpy(request.id.idiag_dst, &reinterpret_cast<const sockaddr_in6 &>(destination).sin6_addr, 16);
+    }
+    netlink::Message message(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &request, sizeof request);
+    std::string answer;
+    if (!diag.query(message.finish(1), &answer) || answer.size() < NLMSG_HDRLEN + sizeof(inet_diag_msg))
+        return 0;
+    nlmsghdr header{};
+    std::memcpy(&header, answer.data(), sizeof header);
+    if (header.nlmsg_type != SOCK_DIAG_BY_FAMILY)
+        return 0;
+    inet_diag_msg found{};
+    std::memcpy(&found, answer.data() + NLMSG_HDRLEN, sizeof found);
+    return found.idiag_inode;
 }
 
 /** Whether process @p pid holds a descriptor for the socket @p link ("socket:[INODE]"). */
@@ -137,10 +203,12 @@ std::vector<std::string> commandLine(long pid, bool *truncated)
 
 } // namespace
 
-ClientProgram ClientOwnerFinder::find(const sockaddr_in &client, const sockaddr_in &server)
+ClientProgram ClientOwnerFinder::find(const sockaddr_storage &client, const sockaddr_storage &server, int protocol)
 {
     ClientProgram program;
-    const unsigned long inode = socketInode(client, server);
+    unsigned long inode = inodeFromKernel(client, server, protocol);
+    if (inode == 0)
+        inode = inodeFromTable(client, server, protocol);
     if (inode == 0)
         return program;
     const long pid = ownerOf(inode, m_lastOwner);

@@ -205,6 +205,13 @@ bool Identity::readFilter(int fd, std::string *error)
     return true;
 }
 
+bool Identity::dropAllCapabilities()
+{
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    return syscall(SYS_capset, &header, data) == 0;
+}
+
 void Identity::dropOwnCapabilities()
 {
     // One is kept: mapping uid 0 of the sandbox into a user's namespace, made when a session

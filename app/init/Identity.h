@@ -53,6 +53,8 @@ public:
 
     /** paddock-init's own capabilities, once setup needing them is over (CAP_SETFCAP stays: ensureUser()). */
     static void dropOwnCapabilities();
+    /** Empties the permitted, effective and inheritable sets; false (errno set) when the kernel refused. */
+    static bool dropAllCapabilities();
 
     /**
      * The seccomp program (struct sock_filter instructions, as libseccomp exports them) read

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Relay.h"
+#include "Capture.h"
 #include "ClientOwner.h"
 #include "Splice.h"
 
@@ -51,18 +52,31 @@ bool parseRelaySpec(const std::string &text, RelaySpec *spec, std::string *error
 
 int listenOn(const RelaySpec &spec, std::string *error)
 {
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const bool v6 = spec.host.find(':') != std::string::npos;
+    const int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         *error = std::string("cannot create a socket: ") + std::strerror(errno);
         return -1;
     }
     const int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(uint16_t(spec.port));
-    inet_pton(AF_INET, spec.host.c_str(), &addr.sin_addr);
-    if (bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || listen(fd, 128) != 0) {
+    sockaddr_storage addr{};
+    socklen_t length = 0;
+    if (v6) {
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        auto &in6 = reinterpret_cast<sockaddr_in6 &>(addr);
+        in6.sin6_family = AF_INET6;
+        in6.sin6_port = htons(uint16_t(spec.port));
+        inet_pton(AF_INET6, spec.host.c_str(), &in6.sin6_addr);
+        length = sizeof in6;
+    } else {
+        auto &in = reinterpret_cast<sockaddr_in &>(addr);
+        in.sin_family = AF_INET;
+        in.sin_port = htons(uint16_t(spec.port));
+        inet_pton(AF_INET, spec.host.c_str(), &in.sin_addr);
+        length = sizeof in;
+    }
+    if (bind(fd, reinterpret_cast<sockaddr *>(&addr), length) != 0 || listen(fd, 1024) != 0) {
         *error = "cannot listen on " + spec.host + ":" + std::to_string(spec.port) + ": " + std::strerror(errno);
         close(fd);
         return -1;
@@ -84,8 +98,8 @@ struct Pair
 class RelayLoop
 {
 public:
-    RelayLoop(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners)
-        : m_specs(specs), m_listeners(listeners), m_epoll(epoll_create1(EPOLL_CLOEXEC))
+    RelayLoop(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners, std::shared_ptr<NameTable> names)
+        : m_specs(specs), m_listeners(listeners), m_epoll(epoll_create1(EPOLL_CLOEXEC)), m_names(std::move(names))
     {
         for (size_t i = 0; i < listeners.size(); ++i) {
             epoll_event event{};
@@ -143,14 +157,19 @@ private:
             }
             // Who asked goes first, before any byte of the client's: the proxy believes it
             // because this process (paddock-init) is the socket's peer (core/common/ClientProgram.h).
-            const ClientProgram program = ownerOf(client);
-            const HandOver passed = spec.handOver ? handOver(program, client, proxy) : HandOver::NotSent;
+            sockaddr_storage original{};
+            const bool captured = m_names && originalDestination(client, &original);
+            preamble::Destination to;
+            if (captured)
+                to = {"tcp", hostOf(original, *m_names), ntohs(reinterpret_cast<sockaddr_in &>(original).sin_port)};
+            const ClientProgram program = ownerOf(client, captured ? &original : nullptr);
+            const HandOver passed = spec.handOver ? handOver(program, to, client, proxy) : HandOver::NotSent;
             if (passed != HandOver::NotSent) {
                 close(proxy); // sent: the proxy holds the client's socket now, the line waits for it
                 close(client);
                 continue;
             }
-            if (!sendPreamble(program, proxy)) {
+            if (!sendPreamble(program, to, proxy)) {
                 close(proxy);
                 close(client);
                 continue;
@@ -165,22 +184,25 @@ private:
         }
     }
 
-    /** The process inside that holds @p client's other end. */
-    ClientProgram ownerOf(int client)
+    /**
+     * The process inside that holds @p client's other end. Its socket is connected to where it
+     * was going: @p captured when it was redirected here, else this relay.
+     */
+    ClientProgram ownerOf(int client, const sockaddr_storage *captured)
     {
-        sockaddr_in peer{};
-        sockaddr_in local{};
+        sockaddr_storage peer{};
+        sockaddr_storage local{};
         socklen_t peerLength = sizeof peer;
         socklen_t localLength = sizeof local;
-        if (getpeername(client, reinterpret_cast<sockaddr *>(&peer), &peerLength) == 0 &&
-            getsockname(client, reinterpret_cast<sockaddr *>(&local), &localLength) == 0 && peer.sin_family == AF_INET)
-            return m_owners.find(peer, local);
-        return {};
+        if (getpeername(client, reinterpret_cast<sockaddr *>(&peer), &peerLength) != 0 ||
+            getsockname(client, reinterpret_cast<sockaddr *>(&local), &localLength) != 0)
+            return {};
+        return m_owners.find(peer, captured ? *captured : local);
     }
 
-    static bool sendPreamble(const ClientProgram &program, int proxy)
+    static bool sendPreamble(const ClientProgram &program, const preamble::Destination &to, int proxy)
     {
-        const std::string line = preamble::encode(program);
+        const std::string line = preamble::encode(program, preamble::Delivery::Relayed, to);
         // An empty unix socket takes a few kilobytes at once: this write never blocks or splits.
         return send(proxy, line.data(), line.size(), MSG_NOSIGNAL) == ssize_t(line.size());
     }
@@ -192,9 +214,9 @@ private:
     };
 
     /** Sends the line with @p client attached; NotSent: nothing went, splice instead. */
-    static HandOver handOver(const ClientProgram &program, int client, int proxy)
+    static HandOver handOver(const ClientProgram &program, const preamble::Destination &to, int client, int proxy)
     {
-        const std::string line = preamble::encode(program, preamble::Delivery::Attached);
+        const std::string line = preamble::encode(program, preamble::Delivery::Attached, to);
         iovec data{const_cast<char *>(line.data()), line.size()};
         alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
         msghdr message{};
@@ -246,13 +268,14 @@ private:
     int m_epoll;
     std::unordered_map<int, std::shared_ptr<Pair>> m_pairs;
     ClientOwnerFinder m_owners;
+    std::shared_ptr<NameTable> m_names; ///< null: capture is off, every client is a proxy client
 };
 
 } // namespace
 
-void runRelay(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners)
+void runRelay(const std::vector<RelaySpec> &specs, const std::vector<int> &listeners, std::shared_ptr<NameTable> names)
 {
-    RelayLoop(specs, listeners).run();
+    RelayLoop(specs, listeners, std::move(names)).run();
 }
 
 } // namespace paddock::init

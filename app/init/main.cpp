@@ -2,7 +2,8 @@
 //
 // paddock-init: PID 1 inside a sandbox.
 //
-//   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--publish PORT=UNIX_SOCKET]...
+//   paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--capture] [--publish PORT=UNIX_SOCKET]...
+//                [--become UID:GID]
 //                [--session-fd FD | --session-listen NAME --session-token TOKEN]
 //                [--agent-user UID:GID] [--start-agent [--agent-terminal]]
 //                [--startup SCRIPT] [--startup-step UID:SCRIPT]...
@@ -10,11 +11,16 @@
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
 //   paddock-init --write-log PATH [--log-limit BYTES]
+//   paddock-init --drop-capabilities -- PROGRAM [ARG]...   (an Engine exec as another user)
 //   paddock-init --mount-root OPTIONS -- BWRAP [ARG]...   (on the host: see RootStage.h)
 //
 // - Listens on each HOST:PORT (loopback inside the sandbox) and relays every connection
 //   to UNIX_SOCKET, the sandbox's own proxy endpoint bind-mounted from the host. The
 //   sandbox has no other network, so this is its only way out.
+// - With --capture, every TCP connection of the sandbox to any address comes to the first
+//   relay too, and says where it was going; names are answered inside (SandboxNetwork.h).
+// - With --become (a container started as root for capture), it becomes UID:GID and gives up
+//   every capability before anything of the sandbox runs.
 // - Publishes each PORT: keeps connections open to UNIX_SOCKET, the daemon's side of the
 //   published ports, and joins each one the daemon uses to a new connection to
 //   127.0.0.1:PORT inside (see Publish.h). The variable PADDOCK_PUBLISH ("PORT=SOCKET ...")
@@ -38,6 +44,7 @@
 #include "Publish.h"
 #include "Relay.h"
 #include "RootStage.h"
+#include "SandboxNetwork.h"
 #include "Supervisor.h"
 
 #include <cerrno>
@@ -50,6 +57,7 @@
 #include <thread>
 #include <vector>
 
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -61,8 +69,8 @@ constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, 
 
 void usage(FILE *to)
 {
-    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--relay-hand-over]\n"
-                     "                    [--publish PORT=UNIX_SOCKET]...\n"
+    std::fprintf(to, "Usage: paddock-init [--relay HOST:PORT=UNIX_SOCKET]... [--relay-hand-over] [--capture]\n"
+                     "                    [--publish PORT=UNIX_SOCKET]... [--become UID:GID]\n"
                      "                    [--session-fd FD | --session-listen NAME --session-token TOKEN]\n"
                      "                    [--agent-user UID:GID] [--start-agent [--agent-terminal]]\n"
                      "                    [--startup SCRIPT] [--startup-step UID:SCRIPT]... [--seccomp-fd FD]\n"
@@ -87,10 +95,9 @@ int exitStatusOf(int status)
 /** @brief paddock-init's command line. */
 struct Options
 {
-    std::vector<paddock::init::RelaySpec> relays;
-    bool handOver = false; ///< relays pass each client's socket to the proxy instead of splicing
-    std::vector<paddock::init::PublishSpec> publishes;
+    paddock::init::NetworkOptions network;
     paddock::init::SupervisorConfig supervisor;
+    std::string become; ///< UID:GID to become once capture is set up (a container started as root)
     std::string agentUser;
     std::string sessionClient;
     std::string logPath;
@@ -144,11 +151,13 @@ bool parseValueOption(const std::string &arg, char *value, Options *options, std
     if (arg == "--relay") {
         paddock::init::RelaySpec spec;
         if (paddock::init::parseRelaySpec(value, &spec, error))
-            options->relays.push_back(spec);
+            options->network.relays.push_back(spec);
     } else if (arg == "--publish") {
         paddock::init::PublishSpec spec;
         if (paddock::init::parsePublishSpec(value, &spec, error))
-            options->publishes.push_back(spec);
+            options->network.publishes.push_back(spec);
+    } else if (arg == "--become") {
+        options->become = value;
     } else if (arg == "--session-listen") {
         options->supervisor.abstractName = value;
     } else if (arg == "--session-token") {
@@ -191,7 +200,7 @@ std::optional<int> takeProgram(int argc, char *argv[], int first, Options *optio
         options->supervisor.agentArgv.emplace_back(argv[k]);
     if (const char *fromEnvironment = std::getenv(paddock::init::kPublishVariable)) {
         std::string error;
-        if (!paddock::init::parsePublishList(fromEnvironment, &options->publishes, &error)) {
+        if (!paddock::init::parsePublishList(fromEnvironment, &options->network.publishes, &error)) {
             std::fprintf(stderr, "paddock-init: %s: %s\n", paddock::init::kPublishVariable, error.c_str());
             return 2;
         }
@@ -221,7 +230,9 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
         else if (arg == "--agent-terminal")
             options->supervisor.agentTerminal = true;
         else if (arg == "--relay-hand-over")
-            options->handOver = true;
+            options->network.handOver = true;
+        else if (arg == "--capture")
+            options->network.capture = true;
         else if (i + 1 < argc && parseValueOption(arg, argv[i + 1], options, &error))
             ++i;
         else if (arg.rfind("-", 0) == 0)
@@ -238,25 +249,77 @@ std::optional<int> parseOptions(int argc, char *argv[], Options *options)
     return takeProgram(argc, argv, i, options);
 }
 
-/** Opens the relays' listening sockets and starts the relay and publisher threads. */
-std::optional<int> startNetwork(const Options &options, std::vector<int> *listeners)
+/**
+ * Gives @p uid a line in the image's /etc/passwd (and @p gid one in /etc/group) when it has none:
+ * ssh, git and psql look their user up and stop without one. The files are root's, and this
+ * runs as root before becoming the user; an image whose /etc cannot be written keeps its own.
+ */
+void ensureAccount(int uid, int gid)
 {
-    for (const auto &spec : options.relays) {
-        std::string error;
-        const int fd = paddock::init::listenOn(spec, &error);
-        if (fd < 0) {
-            std::fprintf(stderr, "paddock-init: %s\n", error.c_str());
-            return 1;
+    const auto hasId = [](const char *path, int id) {
+        FILE *file = std::fopen(path, "re");
+        if (!file)
+            return true; // nothing to add to
+        char line[1024];
+        bool found = false;
+        while (!found && std::fgets(line, sizeof line, file)) {
+            const char *third = std::strchr(line, ':');
+            third = third ? std::strchr(third + 1, ':') : nullptr;
+            found = third && std::atoi(third + 1) == id && third[1] >= '0' && third[1] <= '9';
         }
-        listeners->push_back(fd);
+        std::fclose(file);
+        return found;
+    };
+    const char *home = std::getenv("HOME");
+    if (!hasId("/etc/passwd", uid)) {
+        if (FILE *passwd = std::fopen("/etc/passwd", "ae")) {
+            std::fprintf(passwd, "agent:x:%d:%d:Paddock agent:%s:/bin/sh\n", uid, gid, home ? home : "/");
+            std::fclose(passwd);
+        }
     }
-    std::vector<paddock::init::RelaySpec> relays = options.relays;
-    for (auto &spec : relays)
-        spec.handOver = options.handOver;
-    if (!listeners->empty())
-        std::thread([relays, fds = *listeners] { paddock::init::runRelay(relays, fds); }).detach();
-    if (!options.publishes.empty())
-        std::thread([publishes = options.publishes] { paddock::init::runPublisher(publishes); }).detach();
+    if (!hasId("/etc/group", gid)) {
+        if (FILE *group = std::fopen("/etc/group", "ae")) {
+            std::fprintf(group, "agent:x:%d:\n", gid);
+            std::fclose(group);
+        }
+    }
+}
+
+/**
+ * Becomes @p user ("UID:GID") for good: a container started as root so that capture could be set
+ * up gives every capability up, the bounding set first (no program started later regains one).
+ */
+bool become(const std::string &user)
+{
+    int uid = -1;
+    int gid = -1;
+    const std::size_t colon = user.find(':');
+    if (colon == std::string::npos || !parseNumber(user.substr(0, colon).c_str(), &uid) ||
+        !parseNumber(user.substr(colon + 1).c_str(), &gid)) {
+        std::fprintf(stderr, "paddock-init: --become expects UID:GID, got '%s'\n", user.c_str());
+        return false;
+    }
+    ensureAccount(uid, gid);
+    for (int cap = 0; cap <= 63; ++cap) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1)
+            prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    if (setgroups(0, nullptr) != 0 || setresgid(gid_t(gid), gid_t(gid), gid_t(gid)) != 0 ||
+        setresuid(uid_t(uid), uid_t(uid), uid_t(uid)) != 0) {
+        std::fprintf(stderr, "paddock-init: cannot become %s: %s\n", user.c_str(), std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/** Capture while it can, then who it runs as: a status when it must stop. */
+std::optional<int> setUpPrivileged(const Options &options, paddock::init::CapturedNetwork *captured)
+{
+    *captured = paddock::init::prepareCapture(options.network);
+    if (!options.become.empty() && !become(options.become))
+        return 1;
+    // A change of user makes a process dumpable again: nothing inside may trace paddock-init.
+    prctl(PR_SET_DUMPABLE, 0);
     return std::nullopt;
 }
 
@@ -265,6 +328,9 @@ int runSupervised(Options &options, const sigset_t &handled)
 {
     // Nothing in the sandbox may trace paddock-init or read its memory, environment or fds.
     prctl(PR_SET_DUMPABLE, 0);
+    paddock::init::CapturedNetwork captured;
+    if (const std::optional<int> failed = setUpPrivileged(options, &captured))
+        return *failed;
     paddock::init::Identity identity;
     std::string error;
     // Every process of the sandbox counts against one limit: set before the agent's namespace is
@@ -282,7 +348,7 @@ int runSupervised(Options &options, const sigset_t &handled)
     }
     paddock::init::Identity::dropOwnCapabilities();
     std::vector<int> listeners;
-    if (const std::optional<int> failed = startNetwork(options, &listeners))
+    if (const std::optional<int> failed = paddock::init::startNetwork(options.network, captured, &listeners))
         return *failed;
     paddock::init::Supervisor supervisor(std::move(options.supervisor), identity);
     const int status = supervisor.run(handled);
@@ -293,8 +359,11 @@ int runSupervised(Options &options, const sigset_t &handled)
 /** A program run to its end: paddock-init exits with its status. */
 int runProgram(const Options &options, const sigset_t &original, const sigset_t &handled)
 {
+    paddock::init::CapturedNetwork captured;
+    if (const std::optional<int> failed = setUpPrivileged(options, &captured))
+        return *failed;
     std::vector<int> listeners;
-    if (const std::optional<int> failed = startNetwork(options, &listeners))
+    if (const std::optional<int> failed = paddock::init::startNetwork(options.network, captured, &listeners))
         return *failed;
     const pid_t child = fork();
     if (child < 0) {
@@ -333,12 +402,40 @@ int runProgram(const Options &options, const sigset_t &original, const sigset_t 
     }
 }
 
+/**
+ * Gives up every capability, for good, then runs PROGRAM: an Engine exec in a container that
+ * started as root for capture gets that container's capabilities, which no command of the
+ * sandbox may hold (DockerSandboxLayout.h).
+ */
+int dropCapabilitiesAndRun(int argc, char *argv[])
+{
+    if (argc < 4 || std::strcmp(argv[2], "--") != 0) {
+        usage(stderr);
+        return 2;
+    }
+    for (int cap = 0; cap <= 63; ++cap) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1)
+            prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (!paddock::init::Identity::dropAllCapabilities()) {
+        std::fprintf(stderr, "paddock-init: cannot give up capabilities: %s\n", std::strerror(errno));
+        return 126;
+    }
+    execvp(argv[3], argv + 3);
+    std::fprintf(stderr, "paddock-init: cannot run %s: %s\n", argv[3], std::strerror(errno));
+    return errno == ENOENT ? 127 : 126;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     if (argc > 1 && std::strcmp(argv[1], "--mount-root") == 0)
         return paddock::init::runRootStage(argc, argv);
+    if (argc > 1 && std::strcmp(argv[1], "--drop-capabilities") == 0)
+        return dropCapabilitiesAndRun(argc, argv);
     Options options;
     if (const std::optional<int> stop = parseOptions(argc, argv, &options))
         return *stop;
