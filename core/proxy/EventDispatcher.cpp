@@ -12,6 +12,12 @@ QString protocolName(Protocol protocol)
         return QStringLiteral("http");
     case Protocol::Socks:
         return QStringLiteral("socks");
+    case Protocol::Tcp:
+        return QStringLiteral("tcp");
+    case Protocol::Udp:
+        return QStringLiteral("udp");
+    case Protocol::Dns:
+        return QStringLiteral("dns");
     }
     return {};
 }

@@ -56,6 +56,7 @@ struct Connection
         Tunnel,       ///< CONNECT or SOCKS5: bytes both ways
         HttpExchange, ///< one plain-HTTP request and its response
         Closing,      ///< sending a last answer, then draining what the client still sends
+        RefusalPeek,  ///< a refused captured client: its first bytes say in which protocol to tell it why
         Intercepted,  ///< a tunnel to an inject domain: both sockets belong to @ref interception
     };
 
@@ -75,6 +76,14 @@ struct Connection
     ClientProgram program;
     /** The client's own socket, passed with the preamble; it replaces @ref client once the line is read. */
     UniqueFd handedOver;
+    /**
+     * Captured inside the sandbox: the client connected to @ref target itself (the preamble's
+     * `to=`), not to a proxy. Nothing is sent before the upstream's own bytes, port 80 carries
+     * origin-form HTTP requests, and a refusal speaks the port's protocol where it can.
+     */
+    bool captured = false;
+    /** The refusal a captured connection waits to be told in its protocol (Phase::RefusalPeek). */
+    std::optional<Refusal> pendingRefusal;
 
     std::string in;  ///< client bytes read but not consumed (a head, a greeting, a ClientHello)
     std::string out; ///< answers to the client outside the relay
@@ -192,6 +201,19 @@ private:
     bool readPreamble(Connection &c);
     /** Makes the socket passed with the preamble the connection's client; false when it is not one. */
     bool takeHandedOverSocket(Connection &c);
+    /** A captured connection's destination, from the preamble; false when the proxy cannot serve it. */
+    bool takeDestination(Connection &c, const preamble::Destination &to);
+    /** Records what paddock-init reports it refused inside the sandbox (a datagram, a name), then closes. */
+    void recordReport(Connection &c, const preamble::Destination &to);
+    /** Goes on with a captured connection once its destination is known: HTTP on port 80, else decided now. */
+    void startCaptured(Connection &c);
+    /**
+     * A refused captured connection: told why at once where the port's protocol has the server
+     * speak first, else once its first bytes (or a moment without any) say what it speaks.
+     */
+    void refuseCaptured(Connection &c, const Refusal &refusal, bool tunnelOpen);
+    /** Tells a refused captured client why in its protocol (@ref Connection::in holds its first bytes), or resets it. */
+    void answerCapturedRefusal(Connection &c);
     void processHttpHead(Connection &c);
     void processSocksGreeting(Connection &c);
     void processSocksRequest(Connection &c);

@@ -57,6 +57,11 @@ void ProxyLoop::onClientEvent(Connection &c, std::uint32_t events)
             return close(c); // the client gave up waiting
         updateInterest(c);
         return;
+    case Phase::RefusalPeek:
+        // Its first bytes (or its end) came: they say in which protocol to tell it.
+        if (readClient(c, 4096) == ReadResult::Failed)
+            return close(c);
+        return answerCapturedRefusal(c);
     default:
         break;
     }
@@ -132,7 +137,8 @@ bool ProxyLoop::readPreamble(Connection &c)
     ClientProgram program;
     std::size_t consumed = 0;
     preamble::Delivery delivery = preamble::Delivery::Relayed;
-    switch (preamble::parse(c.in, &program, &consumed, &delivery)) {
+    preamble::Destination to;
+    switch (preamble::parse(c.in, &program, &consumed, &delivery, &to)) {
     case preamble::Parse::NotPreamble:
         if (c.handedOver) { // a socket passed without the line that says so
             close(c);
@@ -150,16 +156,35 @@ bool ProxyLoop::readPreamble(Connection &c)
     }
     c.in.erase(0, consumed);
     c.preambleDone = true;
+    // Anyone in the sandbox can connect to the socket and write such a line: only the one from
+    // paddock-init, known by the kernel's peer credentials, is believed.
+    const bool trusted = c.peerPid > 0 && c.peerPid == c.endpoint->trustedClient;
+    if (delivery == preamble::Delivery::Report) {
+        // Nothing comes with a report. It asks for nothing: anyone inside could cause the same
+        // entry by trying the connection (and under gVisor paddock-init is no peer the kernel
+        // names), so it is recorded from anyone, its program only from paddock-init.
+        if (!c.in.empty() || c.handedOver) {
+            close(c);
+            return false;
+        }
+        if (trusted)
+            c.program = std::move(program);
+        recordReport(c, to);
+        return false;
+    }
     // The line says whether the client's socket came with it, and then nothing may follow it.
     const bool attached = delivery == preamble::Delivery::Attached;
     if (attached != bool(c.handedOver) || (attached && (!c.in.empty() || !takeHandedOverSocket(c)))) {
         close(c);
         return false;
     }
-    // Anyone in the sandbox can connect to the socket and write such a line: only the one from
-    // paddock-init, known by the kernel's peer credentials, is believed.
-    if (c.peerPid > 0 && c.peerPid == c.endpoint->trustedClient)
+    if (trusted)
         c.program = std::move(program);
+    // Where a captured connection goes asks for no more than a CONNECT does: believed from anyone.
+    if (!to.empty() && !takeDestination(c, to)) {
+        close(c);
+        return false;
+    }
     return true;
 }
 
@@ -190,8 +215,15 @@ bool ProxyLoop::takeHandedOverSocket(Connection &c)
 
 void ProxyLoop::processInput(Connection &c)
 {
-    if (!c.preambleDone && (c.in.empty() || !readPreamble(c) || c.in.empty()))
-        return;
+    if (!c.preambleDone) {
+        if (c.in.empty() || !readPreamble(c))
+            return;
+        // A captured client may wait for the server to speak first (SSH): it is decided now.
+        if (c.captured)
+            return startCaptured(c);
+        if (c.in.empty())
+            return;
+    }
     if (c.phase == Phase::Greeting && !c.in.empty()) {
         c.phase = std::uint8_t(c.in[0]) == socks5::Version ? Phase::SocksGreeting : Phase::HttpHead;
         c.protocol = c.phase == Phase::SocksGreeting ? Protocol::Socks : Protocol::Http;
@@ -223,6 +255,8 @@ void ProxyLoop::onTimeout(Connection &c)
         return close(c);
     case Phase::Held:
         return holdExpired(c);
+    case Phase::RefusalPeek:
+        return answerCapturedRefusal(c);
     case Phase::Resolving:
     case Phase::Connecting:
         return refuse(c, Refusal::upstreamFailed(504, socks5::Reply::HostUnreachable,
@@ -252,6 +286,8 @@ void ProxyLoop::refuse(Connection &c, const Refusal &refusal)
     const bool tunnelOpen = c.phase == Phase::SniPeek; // the client was already told "connected"
     // The answer goes out through the plain output buffer, in one write, once nothing else can.
     c.phase = Phase::Closing;
+    if (c.captured && c.protocol != Protocol::Http)
+        return refuseCaptured(c, refusal, tunnelOpen);
     if (c.protocol == Protocol::Socks) {
         if (!tunnelOpen)
             writeClient(c, socks5::reply(refusal.socksReply));

@@ -31,6 +31,12 @@ void ProxyLoop::processHttpHead(Connection &c)
     case http::ParseStatus::Complete:
         break;
     }
+    if (c.captured) {
+        // The client connected to the server itself, and asks for a path on it.
+        if (head.target.empty() || head.target.front() != '/')
+            return refuse(c, Refusal::badRequest(QStringLiteral("a request to port 80 must ask for a path")));
+        head.target = "http://" + http::formatAuthority(c.target) + head.target;
+    }
     c.request = http::ProxyRequest();
     const std::optional<http::RequestError> error = http::interpretRequest(head, c.request);
     c.protocol = c.request.kind == http::ProxyRequest::Kind::Connect ? Protocol::Connect : Protocol::Http;

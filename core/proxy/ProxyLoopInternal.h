@@ -35,6 +35,9 @@ inline quint64 tag(quint64 id, Tag kind)
 inline constexpr std::chrono::milliseconds DrainTime{2000};
 inline constexpr std::size_t DrainLimit = 1024 * 1024;
 inline constexpr std::size_t ReadChunk = 16 * 1024;
+// How long a refused captured client may take to say what it speaks (ssh, psql and curl do at
+// once); one that says nothing by then is answered by its port, or reset.
+inline constexpr std::chrono::milliseconds RefusalPeekTime{100};
 
 inline QString qs(const std::string &text)
 {

@@ -82,8 +82,9 @@ bool ProxyLoop::startInterception(Connection &c)
     setup.upstream = c.upstream.get();
     setup.host = c.target.host;
     setup.hostIsAddress = c.target.isIpLiteral;
-    setup.greeting = c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
-                                                   : std::string("HTTP/1.1 200 Connection established\r\n\r\n");
+    if (!c.captured)
+        setup.greeting = c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
+                                                       : std::string("HTTP/1.1 200 Connection established\r\n\r\n");
     setup.limits = m_limits;
     setup.eventTemplate.sandbox = c.endpoint->identity.sandbox;
     setup.eventTemplate.kit = c.endpoint->identity.kit;

@@ -3,6 +3,8 @@
 // resolved, each address tried in turn.
 #include "proxy/ProxyLoopInternal.h"
 
+#include "common/HostAlias.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -124,6 +126,11 @@ void ProxyLoop::decide(Connection &c)
 
 void ProxyLoop::lookUp(Connection &c)
 {
+    // A sandbox's name for this computer is its loopback, whatever a resolver would say.
+    if (c.target.host == kHostAlias) {
+        c.addresses = {QHostAddress(QHostAddress::LocalHost), QHostAddress(QHostAddress::LocalHostIPv6)};
+        return afterResolution(c);
+    }
     if (auto mapped = m_overrides.lookup(c.target.host, c.target.port)) {
         c.addresses = std::move(*mapped);
         return afterResolution(c);
@@ -257,8 +264,10 @@ void ProxyLoop::onUpstreamConnected(Connection &c)
     // A tunnel to an inject domain of the endpoint's credentials is terminated, not spliced.
     if (startInterception(c))
         return;
-    writeClient(c, c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
-                                                 : std::string("HTTP/1.1 200 Connection established\r\n\r\n"));
+    // A captured client believes it is connected already; the upstream speaks next.
+    if (!c.captured)
+        writeClient(c, c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
+                                                     : std::string("HTTP/1.1 200 Connection established\r\n\r\n"));
     const auto &ports = m_limits.sniCheckedPorts;
     if (std::find(ports.begin(), ports.end(), c.target.port) == ports.end())
         return startTunnel(c);

@@ -18,10 +18,13 @@ namespace paddock::proxy {
 enum class Protocol {
     Connect,
     Http,
-    Socks
+    Socks,
+    Tcp, ///< a connection captured inside the sandbox, to any port (app/init/Capture.h)
+    Udp, ///< a datagram capture refused: reported, never forwarded
+    Dns, ///< a captured connection to a name server (port 53 or 853), or a name the sandbox's resolver refused
 };
 
-/** "connect", "http" or "socks": the names events and the policy log use. */
+/** "connect", "http", "socks", "tcp", "udp" or "dns": the names events and the policy log use. */
 QString protocolName(Protocol protocol);
 
 /** @brief Who an endpoint belongs to. Set by whoever creates the endpoint, never by the client. */
@@ -157,6 +160,8 @@ struct ProxyLimits
     std::size_t queuedLookupsPerEndpoint = 64; ///< waiting beyond those; more get 503
     /** Tunnels to these ports must start with a TLS ClientHello whose SNI (if any) is the target. */
     std::vector<quint16> sniCheckedPorts{443};
+    /** Captured connections to these ports carry plain HTTP: each request is decided and recorded. */
+    std::vector<quint16> plainHttpPorts{80};
 };
 
 } // namespace paddock::proxy

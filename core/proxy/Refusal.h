@@ -24,6 +24,7 @@ struct Refusal
     static constexpr QLatin1String ProtocolRule{"protocol"}; ///< a request that cannot be forwarded as sent
     static constexpr QLatin1String SniRule{"sni"};           ///< the TLS server name is not the tunnel's host
     static constexpr QLatin1String TlsRule{"tls"};           ///< the sandbox's TLS handshake with the proxy failed
+    static constexpr QLatin1String CaptureRule{"capture"};   ///< what capture refuses in the sandbox (UDP, names)
 
     /** The policy refused: 403, with the rule that decided and the command that would allow it. */
     static Refusal policy(const Verdict &verdict);
