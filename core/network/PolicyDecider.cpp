@@ -50,7 +50,7 @@ bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::Connec
         return policy::guardedKind(*literal, local) != nullptr;
     if (engine.resolveOverride(query.host))
         return false; // the user's own mapping, trusted
-    if (query.host == QLatin1String("localhost") || query.host.endsWith(QLatin1String(".localhost")))
+    if (policy::isLoopbackName(policy::normaliseHostName(query.host)))
         return true;
     for (const QHostAddress &address : query.addresses) {
         if (policy::guardedKind(policy::IpAddress::fromHostAddress(address), local))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/HostGrant.h"
 
+#include "common/HostAlias.h"
+
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -32,11 +34,6 @@ const std::vector<IpNetwork> &loopbackNetworks()
     static const std::vector<IpNetwork> networks{{IpAddress::parse(u"127.0.0.0")->masked(104), 104},
                                                  {*IpAddress::parse(u"::1"), 128}};
     return networks;
-}
-
-bool isLocalhostName(std::string_view name)
-{
-    return name == "localhost" || name.ends_with(".localhost");
 }
 
 void addKind(QStringList *kinds, const char *kind)
@@ -85,7 +82,7 @@ QStringList reachOfNetwork(const IpNetwork &network, const LocalAddresses &local
 QStringList reachOfName(const HostPattern &pattern)
 {
     QStringList kinds;
-    if (isLocalhostName(pattern.domain()))
+    if (isLoopbackName(pattern.domain()))
         addKind(&kinds, "loopback");
     else if (!fixedReachOf(pattern.domain()).empty())
         addKind(&kinds, "cloud metadata");
@@ -122,9 +119,15 @@ std::optional<IpAddress> legacyIpv4Spelling(std::string_view name)
     return IpAddress::fromBytes(bytes);
 }
 
+bool isLoopbackName(std::string_view normalisedName)
+{
+    // RFC 6761: these always mean the loopback interface, whatever a resolver says.
+    return normalisedName == "localhost" || normalisedName.ends_with(".localhost") || normalisedName == kHostAlias;
+}
+
 std::vector<IpNetwork> fixedReachOf(std::string_view normalisedName)
 {
-    if (isLocalhostName(normalisedName))
+    if (isLoopbackName(normalisedName))
         return loopbackNetworks();
     for (std::string_view name : kMetadataNames) {
         if (normalisedName == name)

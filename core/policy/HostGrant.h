@@ -46,8 +46,15 @@ std::optional<HostGrant> hostGrantOf(QStringView text, const LocalAddresses &loc
 QList<HostGrant> hostGrantsOf(const QStringList &allow, const LocalAddresses &local = *LocalAddresses::system());
 
 /**
+ * Whether @p normalisedName always means loopback: `localhost` and names under it (RFC 6761),
+ * and `host.paddock.internal`, a sandbox's name for this computer (common/HostAlias.h).
+ */
+bool isLoopbackName(std::string_view normalisedName);
+
+/**
  * For a host name whose meaning is fixed, the addresses it means: `localhost` and names under
- * it are loopback (RFC 6761), the cloud metadata names are the metadata services. A rule
+ * it are loopback (RFC 6761), so is `host.paddock.internal`, the cloud metadata names are the
+ * metadata services. A rule
  * naming such a name (`localhost:8080`, `*.localhost`) opens exactly these addresses; every
  * other name reaches a guarded address only through a trusted resolver override. Empty for
  * other names; @p normalisedName is a name as HostPattern::domain() holds it.

@@ -164,6 +164,9 @@ const char *IpAddress::nonPublicKind() const
         return "site-local";
     if ((m_bytes[0] & 0xfe) == 0xfc) // fc00::/7
         return "unique-local";
+    if (m_bytes[0] == 0x20 && m_bytes[1] == 0x01 && m_bytes[2] == 0 && m_bytes[3] == 0x02 && m_bytes[4] == 0 &&
+        m_bytes[5] == 0) // 2001:2::/48 (RFC 5180), as 198.18.0.0/15: a sandbox's resolver hands these out
+        return "benchmarking";
     return nullptr;
 }
 
@@ -211,6 +214,8 @@ const std::vector<GuardedRange> &guardedRanges()
         add({0xfe, 0x80}, 10, "link-local");
         add({0xfe, 0xc0}, 10, "site-local");
         add({0xfc}, 7, "unique-local");
+        // IPv6's benchmarking range: a sandbox's resolver hands its addresses out, as 198.18.0.0/15's.
+        add({0x20, 0x01, 0x00, 0x02, 0x00, 0x00}, 48, "benchmarking");
         std::stable_sort(result.begin(), result.end(), [](const GuardedRange &a, const GuardedRange &b) {
             return a.network.prefixLength > b.network.prefixLength;
         });

@@ -237,6 +237,12 @@ bool PolicyStore::load()
     return !m_lastError;
 }
 
+void PolicyStore::reloadNow()
+{
+    m_reloadTimer.stop();
+    reload();
+}
+
 void PolicyStore::watch()
 {
     // An atomic rename replaces the file's inode, which drops the file from the watcher:

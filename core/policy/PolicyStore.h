@@ -64,6 +64,11 @@ public:
 
     /** Reads the file (a missing file is the default policy) and starts watching it. */
     bool load();
+    /**
+     * Reads the file again now, as its watch does a moment after it changed; policyChanged()
+     * is emitted (and handled) before this returns when the policy in force changed.
+     */
+    void reloadNow();
 
     PolicyData policy() const { return m_data; }
     /** The engine that decides with the current policy. */

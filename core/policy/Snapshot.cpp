@@ -36,12 +36,6 @@ QStringView withoutBrackets(QStringView host)
     return host;
 }
 
-bool isLocalhostName(std::string_view name)
-{
-    // RFC 6761: these always mean the loopback interface, whatever a resolver says.
-    return name == "localhost" || name.ends_with(".localhost");
-}
-
 const IpAddress &loopbackAddress()
 {
     static const IpAddress loopback = *IpAddress::parse(u"127.0.0.1");
@@ -255,7 +249,7 @@ std::optional<Snapshot::Reach> Snapshot::reachOf(const Request &request) const
     // The addresses the connection may actually reach. A trusted override replaces DNS.
     if (const auto it = m_overrides.find(reach.name); it != m_overrides.end())
         reach.overridden = it->second;
-    reach.localhost = !reach.overridden && isLocalhostName(reach.name);
+    reach.localhost = !reach.overridden && isLoopbackName(reach.name);
     return reach;
 }
 
