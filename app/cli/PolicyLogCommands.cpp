@@ -368,7 +368,8 @@ Command exportCommand()
         leaf(QStringLiteral("export"), QStringLiteral("Export the stored refusals for audit."),
              QStringLiteral("Writes every stored refusal and upstream failure, oldest first, one JSON\n"
                             "object per line (time, sandbox, kit, host, port, protocol, outcome, rule,\n"
-                            "reason, bytesUp, bytesDown), to standard output or FILE."),
+                            "reason, bytesUp, bytesDown, and repeats where one line stands for the same\n"
+                            "refusal many times in a second), to standard output or FILE."),
              runExport);
     exportCommand.maxPositional = 0;
     exportCommand.options = {

@@ -200,8 +200,11 @@ bool EventStore::Private::prepareStatements()
             " bytes_up = bytes_up + excluded.bytes_up,"
             " bytes_down = bytes_down + excluded.bytes_down"));
     upsertRefusalGroup.emplace(db);
+    countRepeat.emplace(db);
     const bool groupPrepared =
         prepared &&
+        countRepeat->prepare(
+            QStringLiteral("UPDATE events SET repeats = repeats + 1, time_ms = MAX(time_ms, ?) WHERE id = ?")) &&
         upsertRefusalGroup->prepare(QStringLiteral(
             "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms,"
             " program, command)"
@@ -226,6 +229,8 @@ bool EventStore::Private::prepareStatements()
 
 void EventStore::Private::closeConnection()
 {
+    countRepeat.reset();
+    budgets.clear();
     insertEvent.reset();
     upsertAllowed.reset();
     upsertRefusalGroup.reset();

@@ -136,7 +136,15 @@ public:
     RetentionPolicy retention() const;
     void setRetention(const RetentionPolicy &retention);
 
-    /** Stores @p events in one transaction: refusals one row each, allowed ones aggregated. */
+    /**
+     * At most this many rows a second are written for one destination's refusals (outcome,
+     * sandbox, host, port, rule); beyond, the latest row counts the repeats. A loop inside a
+     * sandbox refusing itself thousands of times a second costs a few rows, and every count
+     * (policy log, countDenials) still includes each refusal.
+     */
+    static constexpr int kRowsPerSecondPerDestination = 10;
+
+    /** Stores @p events in one transaction: refusals one row each (within the rate above), allowed ones aggregated. */
     bool write(const QList<NetworkEvent> &events);
 
     /**

@@ -67,6 +67,15 @@ struct EventStore::Private
     std::optional<QSqlQuery> upsertAllowed;
     std::optional<QSqlQuery> upsertRefusalGroup;
     std::optional<QSqlQuery> insertRequest;
+    std::optional<QSqlQuery> countRepeat;
+    /** @brief The rows written this second for one destination's refusals, and the latest. */
+    struct RowBudget
+    {
+        qint64 windowMs = 0;
+        int rows = 0;
+        qint64 lastId = 0;
+    };
+    QHash<QString, RowBudget> budgets;
     QString error;
 
     // -- failures and statements (EventStore.cpp) ---------------------------------------

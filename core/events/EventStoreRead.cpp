@@ -87,7 +87,7 @@ void EventStore::Private::readRefusalGroups(NetworkEvent::Outcome outcome, const
     // since then are grouped (SQLite takes the bare columns from the row holding
     // MAX(time_ms), so each line shows the most recent reason).
     Statement statement{filter.since.isValid()
-                            ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, COUNT(*),"
+                            ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, SUM(repeats),"
                                              " MAX(time_ms) AS last, program, command FROM events"
                                              " WHERE outcome = ? AND time_ms >= ?")
                             : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
@@ -132,7 +132,7 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
     if (!isOpen())
         return d->notOpen();
     Statement statement{QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
-                                       " bytes_up, bytes_down, pid, program, exe, command FROM events WHERE "),
+                                       " bytes_up, bytes_down, pid, program, exe, command, repeats FROM events WHERE "),
                         {outcomeToken(NetworkEvent::Outcome::Denied)}};
     if (filter.includeUpstreamFailures)
         statement.values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
@@ -169,6 +169,7 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
         event.program = query.value(12).toString();
         event.exe = query.value(13).toString();
         event.command = query.value(14).toString();
+        event.repeats = query.value(15).toLongLong();
         if (!sink(event))
             break;
     }
@@ -184,7 +185,7 @@ qint64 EventStore::countDenials(const QString &sandbox, const QDateTime &since) 
 {
     if (!isOpen())
         return 0;
-    Statement statement{QStringLiteral("SELECT COUNT(*) FROM events WHERE outcome = ?"),
+    Statement statement{QStringLiteral("SELECT COALESCE(SUM(repeats), 0) FROM events WHERE outcome = ?"),
                         {outcomeToken(NetworkEvent::Outcome::Denied)}};
     statement.andIf(!sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), sandbox);
     statement.andIf(since.isValid(), QLatin1String(" AND time_ms >= ?"), since.toMSecsSinceEpoch());

@@ -74,6 +74,11 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE requests ADD COLUMN exe TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE requests ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
         },
+        // 6: a row may stand for several refusals of one destination in the same second
+        // (EventStore::kRowsPerSecondPerDestination).
+        {
+            QStringLiteral("ALTER TABLE events ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1"),
+        },
     };
     return steps;
 }

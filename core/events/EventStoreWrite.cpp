@@ -48,11 +48,32 @@ using namespace detail;
 
 bool EventStore::Private::storeRefusal(const NetworkEvent &event, qint64 ms)
 {
-    return run(*insertEvent,
-               {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
-                outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown,
-                event.pid, text(event.program), text(event.exe), text(event.command)},
-               "write to");
+    const QChar separator(0x1f);
+    const QString key = outcomeToken(event.outcome) + separator + event.sandbox + separator + event.host + separator +
+                        QString::number(event.port) + separator + event.rule;
+    if (budgets.size() > 4096)
+        budgets.clear(); // each entry only spans a second; many keys at once are a flood anyway
+    RowBudget &budget = budgets[key];
+    if (ms - budget.windowMs >= 1000 || ms < budget.windowMs) {
+        budget.windowMs = ms;
+        budget.rows = 0;
+    }
+    // Over the rate: the destination's latest row counts this refusal too, if it is still there.
+    if (budget.rows >= kRowsPerSecondPerDestination && budget.lastId > 0) {
+        if (!run(*countRepeat, {ms, budget.lastId}, "write to"))
+            return false;
+        if (countRepeat->numRowsAffected() == 1)
+            return true;
+    }
+    if (!run(*insertEvent,
+             {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
+              outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown,
+              event.pid, text(event.program), text(event.exe), text(event.command)},
+             "write to"))
+        return false;
+    budget.lastId = insertEvent->lastInsertId().toLongLong();
+    ++budget.rows;
+    return true;
 }
 
 bool EventStore::Private::storeAllowedGroup(const GroupTotals &totals)
@@ -92,7 +113,7 @@ bool EventStore::Private::deleteEvents(const QString &condition, const QVariantL
 {
     const QString statements[] = {
         QStringLiteral("UPDATE refusal_groups SET count = count - gone.n FROM"
-                       " (SELECT outcome, sandbox, host, port, rule, COUNT(*) AS n FROM events WHERE %1"
+                       " (SELECT outcome, sandbox, host, port, rule, SUM(repeats) AS n FROM events WHERE %1"
                        "  GROUP BY outcome, sandbox, host, port, rule) AS gone"
                        " WHERE refusal_groups.outcome = gone.outcome AND refusal_groups.sandbox = gone.sandbox"
                        " AND refusal_groups.host = gone.host AND refusal_groups.port = gone.port"

@@ -3,6 +3,7 @@
 
 #include <QJsonValue>
 
+#include <algorithm>
 #include <limits>
 
 namespace paddock::events {
@@ -23,6 +24,7 @@ const QString kPid = QStringLiteral("pid");
 const QString kProgram = QStringLiteral("program");
 const QString kExe = QStringLiteral("exe");
 const QString kCommand = QStringLiteral("command");
+const QString kRepeats = QStringLiteral("repeats");
 
 bool fail(QString *error, const QString &message)
 {
@@ -91,8 +93,9 @@ std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token)
 
 bool isKnownProtocol(const QString &protocol)
 {
-    return protocol == QLatin1String("connect") || protocol == QLatin1String("http") ||
-           protocol == QLatin1String("socks");
+    static const QStringList known{QStringLiteral("connect"), QStringLiteral("http"), QStringLiteral("socks"),
+                                   QStringLiteral("tcp"),     QStringLiteral("udp"),  QStringLiteral("dns")};
+    return known.contains(protocol);
 }
 
 QDateTime currentEventTime()
@@ -126,6 +129,8 @@ QJsonObject NetworkEvent::toJson() const
         json.insert(kExe, exe);
         json.insert(kCommand, command);
     }
+    if (repeats > 1)
+        json.insert(kRepeats, double(repeats));
     if (request) {
         json.insert(QStringLiteral("method"), request->method);
         json.insert(QStringLiteral("path"), request->path);
@@ -168,7 +173,7 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
         return std::nullopt;
     }
     if (!isKnownProtocol(event.protocol)) {
-        fail(error, QStringLiteral("the field \"protocol\" must be connect, http or socks"));
+        fail(error, QStringLiteral("the field \"protocol\" must be connect, http, socks, tcp, udp or dns"));
         return std::nullopt;
     }
 
@@ -178,8 +183,10 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
     if (!readInteger(object, kPort, 0, 65535, &port, error) ||
         !readInteger(object, kBytesUp, 0, maxBytes, &event.bytesUp, error) ||
         !readInteger(object, kBytesDown, 0, maxBytes, &event.bytesDown, error) ||
-        !readInteger(object, kPid, 0, std::numeric_limits<int>::max(), &event.pid, error))
+        !readInteger(object, kPid, 0, std::numeric_limits<int>::max(), &event.pid, error) ||
+        !readInteger(object, kRepeats, 0, maxBytes, &event.repeats, error))
         return std::nullopt;
+    event.repeats = std::max<qint64>(event.repeats, 1);
     event.port = static_cast<quint16>(port);
     return event;
 }

@@ -26,13 +26,17 @@ namespace paddock::events {
  * | `kit`       | string  | the kit that sandbox runs                                      |
  * | `host`      | string  | the host name or IP literal the client asked for               |
  * | `port`      | number  | destination port, 0-65535                                      |
- * | `protocol`  | string  | `connect`, `http` or `socks`                                   |
+ * | `protocol`  | string  | `connect`, `http` or `socks` through the proxy; `tcp` for a    |
+ * |             |         | connection captured inside the sandbox, `udp` for a datagram   |
+ * |             |         | it refused, `dns` for a name server or a name                  |
  * | `outcome`   | string  | `allowed`, `denied`, `upstream-failed` or `learned`            |
  * | `rule`      | string  | the rule that decided, or the default (`default deny`); for    |
  * |             |         | `learned`, what would have refused it                          |
  * | `reason`    | string  | one sentence saying why                                        |
  * | `bytesUp`   | number  | bytes sent by the sandbox (0 for a refusal)                    |
  * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
+ * | `repeats`   | number  | present when above 1: the same refusal this many times within  |
+ * |             |         | a second, kept as one (EventStore::kRowsPerSecondPerDestination)|
  */
 /**
  * @brief One HTTP request inside a connection the proxy sees into (plain HTTP, TLS it
@@ -63,7 +67,7 @@ struct NetworkEvent
     QString kit;
     QString host;
     quint16 port = 0;
-    QString protocol = QStringLiteral("connect"); ///< connect | http | socks
+    QString protocol = QStringLiteral("connect"); ///< connect | http | socks | tcp | udp | dns
     Outcome outcome = Outcome::Denied;
     QString rule;
     QString reason;
@@ -79,6 +83,8 @@ struct NetworkEvent
     QString command; ///< its command line, cut to about 1 KiB
     /** Set: a request record (its bytes are the exchange's), stored apart from connections. */
     std::optional<RequestDetail> request;
+    /** How many refusals this one stands for: more than 1 when a destination was refused many times a second. */
+    qint64 repeats = 1;
 
     QJsonObject toJson() const;
     /** Reads the form toJson() writes. Returns nothing and sets @p error for anything else. */
@@ -90,7 +96,7 @@ struct NetworkEvent
 /** `allowed`, `denied`, `upstream-failed` or `learned`. */
 QString outcomeToken(NetworkEvent::Outcome outcome);
 std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token);
-/** True for the protocols an event may name: connect, http, socks. */
+/** True for the protocols an event may name: connect, http, socks, tcp, udp, dns. */
 bool isKnownProtocol(const QString &protocol);
 
 /** The current time in UTC, truncated to the millisecond precision events keep. */

@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QTimeZone>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 using namespace paddock::events;
@@ -283,6 +285,50 @@ private Q_SLOTS:
         QCOMPARE(store.countDenials(QStringLiteral("cli"), at(4)), 0);
     }
 
+    void aLoopOfRefusalsCostsAFewRowsAndEveryOneIsCounted()
+    {
+        EventStore store;
+        QVERIFY(store.open());
+        // 5,000 refusals of one destination within half a second, as a loop inside would make,
+        // in batches as the hub writes them; and one other destination beside them.
+        for (int batch = 0; batch < 50; ++batch) {
+            QList<NetworkEvent> events;
+            for (int i = 0; i < 100; ++i)
+                events << denial("loop", "flood.example", at(0, batch * 10 + i / 10), 22);
+            events << denial("loop", "other.example", at(0, batch * 10), 22);
+            QVERIFY(store.write(events));
+        }
+        const qint64 rows = rawScalar(store.path(), QStringLiteral("SELECT COUNT(*) FROM events WHERE host = "
+                                                                   "'flood.example'"))
+                                .toLongLong();
+        QVERIFY2(rows <= EventStore::kRowsPerSecondPerDestination, qPrintable(QString::number(rows)));
+        // Another destination is not held back by the flood: each of its refusals has a row.
+        QCOMPARE(rawScalar(store.path(), QStringLiteral("SELECT COUNT(*) FROM events WHERE host = 'other.example'"))
+                     .toLongLong(),
+                 qint64(EventStore::kRowsPerSecondPerDestination));
+        const PolicyLog log = store.log();
+        const auto flood = std::find_if(log.blocked.cbegin(), log.blocked.cend(),
+                                        [](const BlockedEntry &e) { return e.host == QLatin1String("flood.example"); });
+        QVERIFY(flood != log.blocked.cend());
+        QCOMPARE(flood->count, 5000);
+        QCOMPARE(store.countDenials(QStringLiteral("loop")), 5050);
+        LogFilter since;
+        since.since = at(0);
+        const PolicyLog recent = store.log(since);
+        QCOMPARE(std::find_if(recent.blocked.cbegin(), recent.blocked.cend(),
+                              [](const BlockedEntry &e) { return e.host == QLatin1String("flood.example"); })
+                     ->count,
+                 5000);
+        // A second later the destination gets rows of its own again.
+        QVERIFY(store.write({denial("loop", "flood.example", at(0, 2000), 22)}));
+        QCOMPARE(rawScalar(store.path(), QStringLiteral("SELECT COUNT(*) FROM events WHERE host = 'flood.example'"))
+                     .toLongLong(),
+                 rows + 1);
+        // Trimming by age takes the repeats with their row: the summary stays the sum of what is kept.
+        QVERIFY(store.applyRetention(at(0).addSecs(30 * 24 * 3600 + 1)));
+        QCOMPARE(store.countDenials(QStringLiteral("loop")), 1);
+    }
+
     void upstreamFailuresAreKeptApartFromRefusals()
     {
         EventStore store;
@@ -436,7 +482,7 @@ private Q_SLOTS:
     {
         EventStore store;
         QVERIFY(store.open());
-        QCOMPARE(EventStore::currentSchemaVersion(), 5);
+        QCOMPARE(EventStore::currentSchemaVersion(), 6);
         QCOMPARE(store.schemaVersion(), EventStore::currentSchemaVersion());
         store.close();
         QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT MAX(version) FROM schema_version").toInt(),
@@ -444,7 +490,7 @@ private Q_SLOTS:
         // Opening again does not apply the migration twice.
         QVERIFY(store.open());
         store.close();
-        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 5);
+        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 6);
     }
 
     void migratesAVersionOneLog()
@@ -477,7 +523,7 @@ private Q_SLOTS:
 
         EventStore store(EventStore::defaultPath(), {std::chrono::seconds(0), 0});
         QVERIFY2(store.open(), qPrintable(store.errorString()));
-        QCOMPARE(store.schemaVersion(), 5);
+        QCOMPARE(store.schemaVersion(), 6);
         const PolicyLog log = store.log();
         QCOMPARE(log.blocked.size(), 1);
         QCOMPARE(log.blocked.first().count, 2);
