@@ -7,8 +7,11 @@
 #include <QFile>
 #include <QString>
 
+#include <QList>
+
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include <fcntl.h>
@@ -79,6 +82,12 @@ public:
     StandInProxy &operator=(const StandInProxy &) = delete;
 
     int requests() const { return m_requests; }
+    /** The line paddock-init wrote before each connection (common/ClientProgram.h), in order. */
+    QList<QByteArray> lines() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_lines;
+    }
 
 private:
     void serve()
@@ -95,6 +104,10 @@ private:
             // paddock-init's relay may pass the client's own socket with its first line.
             const int passed = receiveWithSocket(peer, &request);
             const int client = passed >= 0 ? passed : peer;
+            if (request.startsWith("PADDOCK-CLIENT ")) {
+                const std::lock_guard lock(m_mutex);
+                m_lines.append(request.left(request.indexOf('\n')));
+            }
             if (passed >= 0) {
                 ::close(peer);
                 request.clear();
@@ -125,6 +138,8 @@ private:
     int m_listener = -1;
     std::atomic<bool> m_stopping{false};
     std::atomic<int> m_requests{0};
+    mutable std::mutex m_mutex;
+    QList<QByteArray> m_lines;
     std::thread m_thread;
 };
 

@@ -31,7 +31,8 @@ const QString kDockerInside = QStringLiteral("/var/run/docker.sock");
 // user and group names (so `id`, `ls -l` and shells work), how to look names up, the trust
 // store for TLS (certificates and OpenSSL's configuration), the CA bundle configuration, the
 // dynamic linker's cache, and the time zone. Deliberately absent: resolv.conf (there is no
-// DNS), hosts (generated), ssl/private, ld.so.conf (only ldconfig reads it), everything else.
+// DNS but paddock-init's, which answers where it captures, and resolv.conf is generated then),
+// hosts (generated), ssl/private, ld.so.conf (only ldconfig reads it), everything else.
 //
 // Single files are copied in by bwrap from an fd (--file) rather than bind-mounted: a copy
 // taken at start costs nothing, where every mount adds to the start time.
@@ -148,6 +149,16 @@ bool isSupervised(const LaunchPaths &paths)
     return paths.sessionFd >= 0;
 }
 
+/**
+ * Whether paddock-init captures every connection (app/init/Capture.h): where it starts with the
+ * capabilities of the sandbox's namespaces, as a supervisor does, and there is a proxy to bring
+ * them to. The foreground runs of `setup.install` have neither the capabilities nor the capture.
+ */
+bool capturesConnections(const SandboxSpec &spec, const LaunchPaths &paths)
+{
+    return isSupervised(paths) && !spec.proxySocket.isEmpty();
+}
+
 /** The namespaces, the ids inside and the capabilities of a sandbox, and how it runs. */
 void addNamespaces(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
 {
@@ -197,6 +208,9 @@ void addSystemMounts(QStringList &args, const SandboxSpec &spec, const LaunchPat
     // Loopback and the sandbox's own name, so `localhost` and `hostname -f` resolve without DNS.
     if (!paths.hostsFile.isEmpty())
         add(args, {QStringLiteral("--ro-bind"), paths.hostsFile, QStringLiteral("/etc/hosts")});
+    // Names are answered by paddock-init where it captures connections: a supervised sandbox.
+    if (capturesConnections(spec, paths) && !paths.resolvConfFile.isEmpty())
+        add(args, {QStringLiteral("--ro-bind"), paths.resolvConfFile, QStringLiteral("/etc/resolv.conf")});
 
     // paddock-init, read-only, the program bwrap starts.
     add(args, {QStringLiteral("--ro-bind"), spec.initPath, kInitInside});
@@ -235,6 +249,8 @@ void addInitOptions(QStringList &args, const SandboxSpec &spec, const LaunchPath
         add(args, {QStringLiteral("--relay"),
                    QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket),
                    QStringLiteral("--relay-hand-over")});
+    if (capturesConnections(spec, paths))
+        args << QStringLiteral("--capture");
     // Published ports reach paddock-init as options, as in the Docker runtime, so the
     // variable the daemon uses to pass them is not part of the sandbox's environment.
     for (const QString &publish : spec.environment.value(kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts))

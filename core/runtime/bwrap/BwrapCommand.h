@@ -12,12 +12,16 @@
 
 namespace paddock::runtime::bwrap {
 
+/** /etc/resolv.conf of a sandbox whose paddock-init answers names (app/init/NameServer.h). */
+inline constexpr char kResolvConf[] = "# paddock-init answers every name inside this sandbox\nnameserver 127.0.0.1\n";
+
 /** @brief Host paths a launch needs besides the spec: where the runtime keeps this sandbox. */
 struct LaunchPaths
 {
-    QString homeDir;   ///< host directory mounted as $HOME (already created, 0700)
-    QString hostsFile; ///< generated /etc/hosts naming only loopback and the sandbox
-    int statusFd = -1; ///< fd bwrap reports the sandbox pid and exit code on, or -1
+    QString homeDir;        ///< host directory mounted as $HOME (already created, 0700)
+    QString hostsFile;      ///< generated /etc/hosts naming only loopback and the sandbox
+    QString resolvConfFile; ///< generated /etc/resolv.conf naming the sandbox's own resolver (kResolvConf)
+    int statusFd = -1;      ///< fd bwrap reports the sandbox pid and exit code on, or -1
     /** Files bwrap copies into the sandbox from an fd it inherits: (fd, path inside). */
     QList<QPair<int, QString>> copiedFiles;
     /** The user the sandbox runs as inside, and where its workspace comes from. */

@@ -40,6 +40,41 @@ QString systemError()
 }
 
 /** The host files bwrap copies into the sandbox, open for the launch and closed after it. */
+/**
+ * The host's /etc/passwd or /etc/group (@p path) as the sandbox reads it: with a line for the
+ * agent's id when the host has none, since ssh, git and psql look their user up and stop when
+ * it is missing. The file itself when nothing is added; -1 when it cannot be read.
+ */
+int accountFile(const QString &path, const bwrap::BwrapOptions &options, const QString &home)
+{
+    const bool users = path == QLatin1String("/etc/passwd");
+    const int id = users ? options.uid : options.gid;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    QByteArray content = file.readAll();
+    for (const QByteArray &line : content.split('\n')) {
+        if (line.split(':').value(2) == QByteArray::number(id))
+            return ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    }
+    if (!content.isEmpty() && !content.endsWith('\n'))
+        content += '\n';
+    content += users ? QStringLiteral("agent:x:%1:%2:Paddock agent:%3:/bin/sh\n")
+                           .arg(options.uid)
+                           .arg(options.gid)
+                           .arg(home)
+                           .toUtf8()
+                     : QStringLiteral("agent:x:%1:\n").arg(options.gid).toUtf8();
+    const int fd = ::memfd_create("paddock-account", MFD_CLOEXEC);
+    if (fd < 0 || ::write(fd, content.constData(), size_t(content.size())) != content.size() ||
+        ::lseek(fd, 0, SEEK_SET) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 class CopiedFiles
 {
 public:
@@ -47,12 +82,14 @@ public:
      * Opens each file that exists; the child gets them as fds @p firstFd, firstFd + 1, ...
      * None for a root made from an image, which has its own /etc.
      */
-    CopiedFiles(int firstFd, const bwrap::RootChoice &root)
+    CopiedFiles(int firstFd, const bwrap::SandboxState &state)
     {
-        if (root.base == bwrap::RootChoice::Base::Image)
+        if (state.root.base == bwrap::RootChoice::Base::Image)
             return;
         for (const QString &path : bwrap::copiedHostFiles()) {
-            const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+            const bool account = path == QLatin1String("/etc/passwd") || path == QLatin1String("/etc/group");
+            const int fd = account ? accountFile(path, state.options, state.spec.sandboxHome)
+                                   : ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
             if (fd < 0)
                 continue;
             m_fds << fd;
@@ -156,7 +193,7 @@ QStringList scopeFor(const QString &name, const SandboxLimits &limits)
 class LaunchFiles
 {
 public:
-    explicit LaunchFiles(const bwrap::RootChoice &root) : m_copied(kFirstCopiedFd, root) {}
+    explicit LaunchFiles(const bwrap::SandboxState &state) : m_copied(kFirstCopiedFd, state) {}
 
     /** Opens the status report at @p statusPath and makes the seccomp filter; false with @p error. */
     bool open(const QString &name, const QString &statusPath, QString *error)
@@ -202,6 +239,7 @@ bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
     bwrap::LaunchPaths paths;
     paths.homeDir = homeOf(state);
     paths.hostsFile = sandboxDir(state.spec.name) + QStringLiteral("/hosts");
+    paths.resolvConfFile = sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf");
     paths.statusFd = 3;
     paths.options = state.options;
     paths.root = state.root;
@@ -238,7 +276,7 @@ RuntimeResult BwrapRuntime::startDetached(SandboxState state, const StartOptions
 {
     const QString name = state.spec.name;
     QString error;
-    LaunchFiles files(state.root);
+    LaunchFiles files(state);
     if (!files.open(name, statusPath(name), &error))
         return RuntimeResult::failure(error);
     const UniqueFd devNull(::open("/dev/null", O_RDWR | O_CLOEXEC));
@@ -319,7 +357,7 @@ RuntimeResult BwrapRuntime::runForeground(SandboxState state, const ProcessIo &i
 {
     const QString name = state.spec.name;
     QString error;
-    LaunchFiles files(state.root);
+    LaunchFiles files(state);
     if (!files.open(name, statusPath(name), &error))
         return RuntimeResult::failure(error);
 

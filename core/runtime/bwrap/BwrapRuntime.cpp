@@ -240,16 +240,22 @@ bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) cons
         *error = QStringLiteral("the home directory %1 does not exist").arg(home);
         return false;
     }
-    // Rewritten only when it changes: an fsync on every start would cost milliseconds.
     const QByteArray hosts =
         QStringLiteral("127.0.0.1\tlocalhost\n127.0.1.1\t%1\n::1\tlocalhost ip6-localhost ip6-loopback\n")
             .arg(state.spec.name)
             .toUtf8();
-    const QString hostsPath = sandboxDir(state.spec.name) + QStringLiteral("/hosts");
-    QFile existing(hostsPath);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == hosts)
+    // The one name server a sandbox has is its own paddock-init (app/init/NameServer.h).
+    return writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, error) &&
+           writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, error);
+}
+
+bool BwrapRuntime::writeIfChanged(const QString &path, const QByteArray &content, QString *error)
+{
+    // Rewritten only when it changes: an fsync on every start would cost milliseconds.
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == content)
         return true;
-    return writeFileAtomically(hostsPath, hosts, error, 0644);
+    return writeFileAtomically(path, content, error, 0644);
 }
 
 bool BwrapRuntime::isRunning(const SandboxState &state) const
@@ -415,7 +421,7 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
         const std::lock_guard lock(m_optionsMutex);
         m_measures.remove(name);
     }
-    for (const char *file : {"/state.json", "/bwrap-status.json", "/hosts", "/session.sock"})
+    for (const char *file : {"/state.json", "/bwrap-status.json", "/hosts", "/resolv.conf", "/session.sock"})
         QFile::remove(dir + QLatin1String(file));
     bwrap::removeLog(logPath(name));
     // Only the private home is ever deleted; a home the user chose stays theirs.

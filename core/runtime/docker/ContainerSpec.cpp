@@ -146,6 +146,8 @@ QJsonObject ContainerSpec::toJson() const
         tmpfsMap.insert(mount.containerPath, mount.options);
     host.insert(QStringLiteral("Tmpfs"), tmpfsMap);
     host.insert(QStringLiteral("NetworkMode"), networkMode);
+    if (!dns.isEmpty())
+        host.insert(QStringLiteral("Dns"), toArray(dns));
 
     addPorts(ports, &config, &host);
     addLimits(*this, &host);

@@ -63,6 +63,7 @@ struct ContainerSpec
     QList<TmpfsMount> tmpfs;
     QList<VolumeMount> volumes;
     QString networkMode = QStringLiteral("none");
+    QStringList dns; ///< the name servers /etc/resolv.conf lists (HostConfig.Dns); empty: the engine's choice
     QList<PortBinding> ports;
     qint64 nanoCpus = 0;    ///< 1e9 per CPU; 0: no limit
     qint64 memoryBytes = 0; ///< 0: no limit

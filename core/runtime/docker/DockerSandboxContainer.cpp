@@ -95,7 +95,8 @@ QString newSessionToken()
  * relay hands each client's socket to the proxy; a gVisor sandbox's sockets live in its own
  * kernel and cannot leave it, so its relay splices (@p userSpaceKernel).
  */
-QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken, bool userSpaceKernel)
+QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken, bool userSpaceKernel,
+                        const QString &become)
 {
     QStringList command{layout::kInitInside};
     if (!spec.proxySocket.isEmpty())
@@ -103,6 +104,8 @@ QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken, bo
                 << QStringLiteral("127.0.0.1:%1=%2").arg(spec.proxyPort).arg(spec.sandboxProxySocket);
     if (!spec.proxySocket.isEmpty() && !userSpaceKernel)
         command << QStringLiteral("--relay-hand-over");
+    if (!become.isEmpty())
+        command << QStringLiteral("--capture") << QStringLiteral("--become") << become;
     const QStringList publishes =
         spec.environment.value(layout::kPublishVariable).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const QString &publish : publishes)
@@ -177,7 +180,16 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     // a foreground one's runs the program to its end. Docker's own init is not needed.
     const bool supervised = spec.lifetime == SandboxSpec::Lifetime::Detached;
     const QString token = supervised ? newSessionToken() : QString();
-    container.entrypoint = initCommand(spec, token, !options.engineRuntime.isEmpty());
+    // A supervised sandbox's paddock-init captures every connection (app/init/Capture.h): it
+    // starts as root with the few capabilities that takes, sets capture up, then becomes the
+    // agent's user and gives them all up before anything of the sandbox runs.
+    const QString agentUser = supervised && !spec.proxySocket.isEmpty() ? container.user : QString();
+    if (!agentUser.isEmpty()) {
+        container.user = QStringLiteral("0:0");
+        container.capAdd = layout::kCaptureCapabilities;
+        container.dns = QStringList{QStringLiteral("127.0.0.1")}; // paddock-init answers names
+    }
+    container.entrypoint = initCommand(spec, token, !options.engineRuntime.isEmpty(), agentUser);
     container.cmd = spec.argv;
     container.init = false;
 
@@ -197,6 +209,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
         {layout::kLabelSpec, QString::fromUtf8(QJsonDocument(toJson(spec)).toJson(QJsonDocument::Compact))}};
     if (supervised)
         container.labels.insert(layout::kLabelSessionToken, token);
+    if (!agentUser.isEmpty())
+        container.labels.insert(layout::kLabelAgentUser, agentUser);
     // gVisor: the engine's runsc runtime gives the container a user-space kernel of its own.
     container.runtime = options.engineRuntime;
     if (!options.engineRuntime.isEmpty())
@@ -204,7 +218,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     addMounts(container, spec, options);
 
     // No network but loopback; the relay is the way out. Capabilities and privilege gains are
-    // the ContainerSpec defaults: all dropped, no-new-privileges.
+    // the ContainerSpec defaults, all dropped and no-new-privileges, but for those capture
+    // lends paddock-init above.
     container.networkMode = QStringLiteral("none");
     for (const DockerPort &port : options.ports)
         container.ports.append(docker::PortBinding{port.containerPort, port.protocol, QStringLiteral("127.0.0.1"), 0});

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 // Where Paddock's own pieces sit in a sandbox's container, and the labels that describe the
 // sandbox to a later DockerRuntime (a restarted daemon, the CLI). Shared by the files of the
@@ -39,5 +40,18 @@ inline const QString kLabelIsolation = QStringLiteral("paddock.isolation");
  * process an exec starts inherits it.
  */
 inline const QString kLabelSessionToken = QStringLiteral("paddock.session-token");
+/**
+ * The agent's user ("UID:GID") of a container that starts as root so that paddock-init can
+ * capture its connections (app/init/Capture.h) and then becomes this user (--become). Its
+ * Config.User is "0:0"; every exec names its user, and one as root gives up its capabilities
+ * first (kDropCapabilities). Absent: the container runs as Config.User from the start.
+ */
+inline const QString kLabelAgentUser = QStringLiteral("paddock.user");
+/** The capabilities such a container starts with, for paddock-init alone: each is gone before the sandbox runs. */
+inline const QStringList kCaptureCapabilities{QStringLiteral("NET_ADMIN"), QStringLiteral("NET_BIND_SERVICE"),
+                                              QStringLiteral("SETUID"), QStringLiteral("SETGID"),
+                                              QStringLiteral("SETPCAP")};
+/** paddock-init's option that gives up every capability, then runs the rest of its command line. */
+inline const QString kDropCapabilities = QStringLiteral("--drop-capabilities");
 
 } // namespace paddock::runtime::docker::layout

@@ -60,12 +60,19 @@ QString nameOf(const ContainerInfo &container)
     return container.labels.value(layout::kLabelSandbox);
 }
 
-/** The uid the container runs as ("1500" of "1500:1500"); the agent's user inside. */
+/** The agent's user inside ("1500:1500"): the one paddock-init became, else the one the container runs as. */
+QString agentUserOf(const ContainerInfo &container)
+{
+    const QString became = container.labels.value(layout::kLabelAgentUser);
+    if (!became.isEmpty())
+        return became;
+    return container.raw.value(QStringLiteral("Config")).toObject().value(QStringLiteral("User")).toString();
+}
+
+/** The agent's uid ("1500" of "1500:1500"). */
 QString containerUid(const ContainerInfo &container)
 {
-    const QString user =
-        container.raw.value(QStringLiteral("Config")).toObject().value(QStringLiteral("User")).toString();
-    return user.section(QLatin1Char(':'), 0, 0);
+    return agentUserOf(container).section(QLatin1Char(':'), 0, 0);
 }
 
 /**
@@ -133,7 +140,7 @@ RuntimeResult DockerRuntime::awaitSupervisor(const ContainerInfo &container, con
     if (!options.startAgent)
         return RuntimeResult::success();
     std::unique_ptr<docker::SessionBridge> bridge =
-        docker::SessionBridge::open(m_client, container.id, layout::kSessionSocket, &error);
+        docker::SessionBridge::open(m_client, container.id, agentUserOf(container), layout::kSessionSocket, &error);
     // A terminal of its own when the sandbox was made for one, as paddock-init's --agent-terminal.
     const bool terminal = specOf(container).interactive;
     const bool started = bridge && session::startAgent(bridge->takeFd(), tokenOf(container), terminal, &error);
@@ -154,7 +161,7 @@ RuntimeResult DockerRuntime::runSessionRequest(const ContainerInfo &container, c
         return RuntimeResult::failure(noChannel(container));
     QString error;
     std::unique_ptr<docker::SessionBridge> bridge =
-        docker::SessionBridge::open(m_client, container.id, layout::kSessionSocket, &error);
+        docker::SessionBridge::open(m_client, container.id, agentUserOf(container), layout::kSessionSocket, &error);
     if (!bridge)
         return RuntimeResult::failure(error);
     session::SessionRequest withToken = request;
@@ -172,7 +179,7 @@ std::optional<AgentInfo> DockerRuntime::queryAgent(const ContainerInfo &containe
     }
     QString problem;
     std::unique_ptr<docker::SessionBridge> bridge =
-        docker::SessionBridge::open(m_client, container.id, layout::kSessionSocket, &problem);
+        docker::SessionBridge::open(m_client, container.id, agentUserOf(container), layout::kSessionSocket, &problem);
     std::optional<AgentInfo> info;
     if (bridge) {
         info = session::queryAgent(bridge->takeFd(), tokenOf(container), &problem);
@@ -260,6 +267,14 @@ RuntimeResult DockerRuntime::execThroughEngine(const ContainerInfo &container, c
     spec.env = request.environment;
     spec.workingDir = request.workingDir;
     spec.user = request.user == QLatin1String("root") ? QStringLiteral("0") : request.user;
+    // A container started as root for capture: the engine would give an exec its capabilities.
+    // The agent's user is named, and any other gives them up before its command runs.
+    if (container.labels.contains(layout::kLabelAgentUser)) {
+        if (spec.user.isEmpty() || spec.user == QLatin1String("agent"))
+            spec.user = agentUserOf(container);
+        else
+            spec.cmd = QStringList{layout::kInitInside, layout::kDropCapabilities, QStringLiteral("--")} + spec.cmd;
+    }
     spec.tty = request.interactive && ::isatty(io.in);
     // The client attaches stdin when there is input to send; the input here is the caller's
     // fd, relayed below, so any non-empty placeholder asks for the attachment.

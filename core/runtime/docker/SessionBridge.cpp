@@ -27,10 +27,11 @@ constexpr int kWindDownMs = 2000;
 } // namespace
 
 std::unique_ptr<SessionBridge> SessionBridge::open(const DockerClient &client, const QString &containerId,
-                                                   const QString &socketName, QString *error)
+                                                   const QString &user, const QString &socketName, QString *error)
 {
     ExecSpec spec;
     spec.cmd = QStringList{layout::kInitInside, QStringLiteral("--session-client"), socketName};
+    spec.user = user;
     // The client attaches stdin when there is input to send; the input here is the caller's
     // frames, relayed by the thread, so any non-empty placeholder asks for the attachment.
     spec.stdinData = QByteArrayLiteral("-");

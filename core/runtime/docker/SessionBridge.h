@@ -31,11 +31,11 @@ class SessionBridge
 {
 public:
     /**
-     * Starts the relay exec in container @p containerId for the abstract socket @p socketName;
-     * nullptr with @p error when the engine refuses it.
+     * Starts the relay exec in container @p containerId, as @p user (the agent's), for the
+     * abstract socket @p socketName; nullptr with @p error when the engine refuses it.
      */
     static std::unique_ptr<SessionBridge> open(const DockerClient &client, const QString &containerId,
-                                               const QString &socketName, QString *error);
+                                               const QString &user, const QString &socketName, QString *error);
     ~SessionBridge();
     SessionBridge(const SessionBridge &) = delete;
     SessionBridge &operator=(const SessionBridge &) = delete;

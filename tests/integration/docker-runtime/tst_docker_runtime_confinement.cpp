@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <unistd.h>
+
 using namespace paddock::tests::docker;
 using paddock::runtime::DockerRuntime;
 using paddock::runtime::SandboxSpec;
@@ -78,17 +80,22 @@ private slots:
         QCOMPARE(m_bed->proxy().requests(), before + 2);
     }
 
-    void directConnectionsFail()
+    void directConnectionsReachOnlyTheProxy()
     {
+        // Capture brings a connection to any address to the sandbox's proxy, saying where it was
+        // going: the (stand-in) proxy answers it, nothing else does.
         const int before = m_bed->proxy().requests();
-        const CommandRun nc = run(QStringLiteral("echo GET | nc -w 3 10.0.0.1 80"));
+        const CommandRun nc = run(QStringLiteral("printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 3 10.0.0.1 80"));
         QVERIFY2(nc.result.ok, qPrintable(nc.result.error));
-        QVERIFY(nc.result.exitCode != 0);
-        QVERIFY2(nc.err.contains("unreachable"), nc.err.constData());
-        // Without a proxy variable wget goes direct too, and fails the same way.
-        const CommandRun wget = run(QStringLiteral("unset http_proxy HTTP_PROXY; wget -T 3 -O- http://10.0.0.1/"));
-        QVERIFY(wget.result.exitCode != 0);
-        QCOMPARE(m_bed->proxy().requests(), before);
+        QVERIFY2(nc.out.startsWith("HTTP/1.1 403 Forbidden\r\n"), nc.out.constData());
+        // Another address and port, over IPv4: the same.
+        const CommandRun other = run(QStringLiteral("printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc -w 3 192.0.2.1 5432"));
+        QVERIFY2(other.out.startsWith("HTTP/1.1 403 Forbidden\r\n"), other.out.constData());
+        QCOMPARE(m_bed->proxy().requests(), before + 2);
+        const QList<QByteArray> lines = m_bed->proxy().lines();
+        QVERIFY2(lines.size() >= 2 && lines.at(lines.size() - 2).contains(" to=tcp:10.0.0.1:80 ") &&
+                     lines.last().contains(" to=tcp:192.0.2.1:5432 "),
+                 lines.join('\n').constData());
     }
 
     void onlyLoopbackExists()
@@ -146,9 +153,13 @@ private slots:
         QVERIFY2(status.out.contains("NoNewPrivs:\t1"), status.out.constData());
         // The session token was wiped from paddock-init's command line before anything else ran.
         const CommandRun init = run(QStringLiteral("cat /proc/1/cmdline | tr '\\0' ' '"));
-        QVERIFY2(init.out.startsWith("/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock "
-                                     "--relay-hand-over --session-listen paddock-session --session-token "),
-                 init.out.constData());
+        // It captures every connection, then becomes the user it started for and gives up the
+        // capabilities that took (DockerSandboxLayout.h).
+        const QByteArray expected = "/run/paddock/init --relay 127.0.0.1:3128=/run/paddock/proxy.sock "
+                                    "--relay-hand-over --capture --become " +
+                                    QByteArray::number(::getuid()) + ':' + QByteArray::number(::getgid()) +
+                                    " --session-listen paddock-session --session-token ";
+        QVERIFY2(init.out.startsWith(expected), init.out.constData());
         const auto container = m_bed->runtime().client().inspectContainer(DockerRuntime::containerName(m_name));
         const QString token = container.value().labels.value(QStringLiteral("paddock.session-token"));
         QCOMPARE(token.size(), 64);
