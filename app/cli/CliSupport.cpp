@@ -69,6 +69,20 @@ QString humanBytes(qint64 bytes)
     return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
 }
 
+bool applyPolicyInDaemon(QString *error)
+{
+    api::DaemonConnection connection;
+    QString unreachable;
+    if (!connection.open(paths::daemonSocket(), kConnectTimeoutMs, &unreachable))
+        return true; // not running: it reads policy.yaml when it starts
+    const api::Reply reply = connection.call(QStringLiteral("policy.reload"), {}, 30000);
+    if (reply.isError()) {
+        *error = reply.errorMessage();
+        return false;
+    }
+    return true;
+}
+
 bool connectDaemon(api::DaemonConnection &connection, QString *error)
 {
     const QString socket = paths::daemonSocket();

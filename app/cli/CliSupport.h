@@ -43,6 +43,14 @@ void printTable(const QStringList &header, const QList<QStringList> &rows);
 /** "12.3 kB", "4.5 MB", "1.25 GB". */
 QString humanBytes(qint64 bytes);
 
+/**
+ * When paddockd runs, has it read policy.yaml now (`policy.reload`) and waits until it applied
+ * it: a change this command wrote to the file is in force when the command returns, not when
+ * the daemon's file watch notices. Nothing when it does not run (it reads the file as it
+ * starts). False with @p error when it runs and could not apply the file.
+ */
+bool applyPolicyInDaemon(QString *error);
+
 /** Connects to paddockd, starting it when nothing answers. */
 bool connectDaemon(api::DaemonConnection &connection, QString *error);
 /**

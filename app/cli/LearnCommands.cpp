@@ -127,6 +127,9 @@ int runPropose(const Invocation &call)
     } else if (patterns.isEmpty()) {
         out() << "Nothing to apply.\n";
     }
+    QString error;
+    if (!applyPolicyInDaemon(&error))
+        return failure(QStringLiteral("policy.yaml was written, but paddockd could not apply it: %1").arg(error));
     return ExitOk;
 }
 

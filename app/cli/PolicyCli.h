@@ -30,6 +30,12 @@ inline const QString kSandbox = QStringLiteral("sandbox");
 QCommandLineOption sandboxOption(const QString &meaning);
 /** Loads policy.yaml; a broken file is a failure naming its line (its exit code), and nothing is written. */
 std::optional<int> loadStore(policy::PolicyStore &store);
+/**
+ * The end of a command that wrote policy.yaml: ExitOk once a running daemon applied it
+ * (applyPolicyInDaemon()), so the change is in force when the command returns; a failure
+ * saying why when the daemon could not.
+ */
+int inForce();
 /** A time as the tables show it (UTC), or "-". */
 QString timeText(const QDateTime &time);
 void printJson(const QJsonDocument &document);

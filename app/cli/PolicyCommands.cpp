@@ -22,6 +22,14 @@ std::optional<int> loadStore(policy::PolicyStore &store)
     return std::nullopt;
 }
 
+int inForce()
+{
+    QString error;
+    if (!applyPolicyInDaemon(&error))
+        return failure(QStringLiteral("policy.yaml was written, but paddockd could not apply it: %1").arg(error));
+    return ExitOk;
+}
+
 QString timeText(const QDateTime &time)
 {
     return time.isValid() ? time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss'Z'")) : QStringLiteral("-");

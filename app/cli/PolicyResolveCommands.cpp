@@ -28,7 +28,7 @@ int runResolveSet(const Invocation &call)
     if (!result.ok)
         return failure(result.error);
     out() << call.positional.constFirst().toLower() << " now resolves to " << address.toString() << ".\n";
-    return ExitOk;
+    return inForce();
 }
 
 int runResolveRm(const Invocation &call)
@@ -40,7 +40,7 @@ int runResolveRm(const Invocation &call)
     if (!result.ok)
         return failure(result.error);
     out() << "Removed the override for " << call.positional.constFirst() << ".\n";
-    return ExitOk;
+    return inForce();
 }
 
 int runResolveLs(const Invocation &call)

@@ -151,7 +151,7 @@ int runInit(const Invocation &call)
         return failure(result.error);
     out() << "Preset set to " << policy::presetName(*preset) << " (" << policy::presetRules(*preset).size()
           << " rules): " << policy::presetDescription(*preset) << '\n';
-    return ExitOk;
+    return inForce();
 }
 
 int runLs(const Invocation &call)
@@ -247,7 +247,7 @@ int addRules(const Invocation &call, policy::Verdict verdict)
     }
     if (!match.isEmpty())
         out() << kRequestRulesNote;
-    return ExitOk;
+    return inForce();
 }
 
 /**
@@ -330,7 +330,7 @@ int runRm(const Invocation &call)
     if (!result.ok)
         return failure(result.error);
     out() << "Removed " << result.removed << (result.removed == 1 ? " rule" : " rules") << ".\n";
-    return ExitOk;
+    return inForce();
 }
 
 /** `policy edit ID [--pattern P] [--decision D] [--scope S]`: the window's Edit, through the daemon. */

@@ -178,6 +178,14 @@ void PolicyService::registerMethods()
                                 return api::Reply::success({{QStringLiteral("removed"), result.removed}});
                             });
 
+    m_server.registerMethod(QStringLiteral("policy.reload"), [this](const QJsonObject &, const api::CallContext &) {
+        policy::PolicyStore &store = m_sandboxes.policyStore();
+        store.reloadNow(); // the change signal applies it to the proxy before this returns
+        if (const std::optional<policy::PolicyError> error = store.lastError())
+            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error->toString());
+        return api::Reply::success({{QStringLiteral("rules"), store.policy().rules.size()}});
+    });
+
     m_server.registerMethod(QStringLiteral("grant.list"),
                             [](const QJsonObject &, const api::CallContext &) { return listGrants(); });
     m_server.registerMethod(

@@ -40,6 +40,9 @@ class SandboxService;
  *   (global)} → {rule: RULE, existed: bool}.
  * - `policy.update` {id, pattern?, decision?, scope?} → {rule: RULE}: replaces the rule.
  * - `policy.remove` {id} → {removed: N}.
+ * - `policy.reload` {} → {rules: N}: reads policy.yaml now rather than when the file watch
+ *   says it changed, and applies it before answering: a command that wrote the file (the CLI's
+ *   `policy allow|deny|rm|init|resolve`) is in force when it returns.
  * - `policy.allow` {host, port?: 443, sandbox?, where?: sandbox|kit|global (sandbox), what?:
  *   exact|wildcard|deep|hostport (exact)} → {pattern, where, scope?, kitFile?, rule?,
  *   changed: bool, message}: allows a refused destination. The pattern is made from the host:
