@@ -17,7 +17,8 @@ bubblewrap fuse-overlayfs gnome-keyring dbus dbus-x11 libsecret-tools publicsuff
 TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
 curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd
-xterm xdotool x11-utils runsc clang-format universal-ctags"
+xterm xdotool x11-utils runsc clang-format universal-ctags
+openssh-server openssh-client postgresql postgresql-client"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do
