@@ -4,6 +4,8 @@
 // host's resolver and to the outside, UDP, raw ICMP, and the host's unix sockets (X11 by path
 // and abstract name, the D-Bus buses, Docker, the keyring's control socket, the daemon's own).
 // Each attempt is made by a probe inside; servers on the host record that nothing reached them.
+// The sandbox captures every TCP connection and answers every name itself: a connection to any
+// address reaches the proxy, which refuses it (and logs it), and no query reaches a resolver.
 #include "AttackSupport.h"
 
 #include <QNetworkInterface>
@@ -22,6 +24,8 @@ private slots:
     void theProxyIsReachable();
     void noOtherWayOut_data();
     void noOtherWayOut();
+    void capturedAndRefused_data();
+    void capturedAndRefused();
     void nothingReachedTheHost();
 
 private:
@@ -35,6 +39,7 @@ private:
     QUdpSocket m_udp;
     QHash<QString, QString> m_sockets;
     QHash<QString, QString> m_results;
+    QString m_host4; ///< the host's IPv4 address the probe aims at
 };
 
 QString TestSandboxNetwork::busSocket(const QString &busAddress)
@@ -92,13 +97,14 @@ void TestSandboxNetwork::initTestCase()
     addSocket(QStringLiteral("socket-keyring"), keyring.isEmpty() ? QString() : keyring + QStringLiteral("/control"));
     addSocket(QStringLiteral("socket-paddockd"), m_fixture->socketPath());
 
+    m_host4 = host4.isEmpty() ? QStringLiteral("192.0.2.1") : host4;
     QStringList arguments{QStringLiteral("port4=%1").arg(m_tcp4.port()),
                           QStringLiteral("port6=%1").arg(m_tcp6.port()),
                           QStringLiteral("udp=%1").arg(m_udp.localPort()),
                           QStringLiteral("resolver=") + resolver,
                           QStringLiteral("outside4=1.1.1.1"),
                           QStringLiteral("outside6=2606:4700:4700::1111"),
-                          QStringLiteral("host4=") + (host4.isEmpty() ? QStringLiteral("192.0.2.1") : host4)};
+                          QStringLiteral("host4=") + m_host4};
     if (!host6.isEmpty())
         arguments << QStringLiteral("host6=") + host6;
     for (auto it = m_sockets.cbegin(); it != m_sockets.cend(); ++it) {
@@ -145,6 +151,55 @@ void TestSandboxNetwork::noOtherWayOut()
     const QString result = m_results.value(attempt);
     QVERIFY2(result != QLatin1String("reached"), qPrintable(attempt + QStringLiteral(" got through")));
     QVERIFY2(!result.isEmpty(), qPrintable(attempt));
+}
+
+void TestSandboxNetwork::capturedAndRefused_data()
+{
+    QTest::addColumn<QString>("attempt");
+    QTest::addColumn<QString>("result");
+    QTest::addColumn<QString>("logged"); ///< the host the refusal names in the log; empty: none
+    QTest::newRow("host address") << "ipv4-host-address"
+                                  << "reset" << m_host4;
+    QTest::newRow("outside") << "ipv4-outside"
+                             << "reset"
+                             << "1.1.1.1";
+    QTest::newRow("outside over IPv6") << "ipv6-outside"
+                                       << "reset"
+                                       << "2606:4700:4700::1111";
+    QTest::newRow("host's resolver") << "dns-host-resolver"
+                                     << "inside" << QString();
+    QTest::newRow("outside resolver") << "dns-outside"
+                                      << "inside" << QString();
+    QTest::newRow("lookup") << "dns-lookup"
+                            << "inside" << QString();
+}
+
+void TestSandboxNetwork::capturedAndRefused()
+{
+    // Capture takes the connection (a reset from the proxy, not ENETUNREACH) and the name
+    // server inside answers: both prove the attempt went nowhere but to Paddock.
+    QFETCH(QString, attempt);
+    QFETCH(QString, result);
+    QFETCH(QString, logged);
+    QCOMPARE(m_results.value(attempt), result);
+    if (logged.isEmpty())
+        return;
+    QJsonArray blocked;
+    const auto found = [&] {
+        blocked = QJsonDocument::fromJson(
+                      m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")})
+                          .out.toUtf8())
+                      .object()
+                      .value(QLatin1String("blocked"))
+                      .toArray();
+        return std::any_of(blocked.begin(), blocked.end(), [&](const QJsonValue &value) {
+            const QJsonObject entry = value.toObject();
+            return entry.value(QLatin1String("host")).toString() == logged &&
+                   entry.value(QLatin1String("protocol")).toString() == QLatin1String("tcp") &&
+                   entry.value(QLatin1String("program")).toString() == QLatin1String("network_probe.py");
+        });
+    };
+    QVERIFY2(QTest::qWaitFor(found, 15000), qPrintable(QJsonDocument(blocked).toJson()));
 }
 
 void TestSandboxNetwork::nothingReachedTheHost()
