@@ -30,6 +30,8 @@ private:
         process->setWorkingDirectory(m_fixture->workspace());
         process->start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("exec"), QLatin1String(kName), QStringLiteral("sh"),
                                                      QStringLiteral("-c"), script});
+        // Started before anything is asked of it: its state is the program's, not QProcess's start-up.
+        process->waitForStarted();
         process->closeWriteChannel();
         return process;
     }

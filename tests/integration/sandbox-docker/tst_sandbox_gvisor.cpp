@@ -24,6 +24,8 @@ private slots:
     void theSandboxHasAKernelOfItsOwnAndSaysSo();
     void theEscapeProbeFindsNoWayOut();
     void theChecklistPasses();
+    // After the checklist, whose log check counts this sandbox's refusals since it started.
+    void namesLookedUpAreRefusedAndLogged();
     void bubblewrapCannotGiveIt();
     void aKitThatAsksForGvisorGetsIt();
     void anEngineWithoutRunscRefusesAndSaysHow();
@@ -112,6 +114,36 @@ void TestSandboxGvisor::theEscapeProbeFindsNoWayOut()
     QVERIFY2(!probe.out.contains(QLatin1String("ESCAPED")), qPrintable(probe.out));
     QTest::qWait(200);
     QVERIFY2(!server.hasPendingConnections(), "a connection reached the host's server");
+}
+
+void TestSandboxGvisor::namesLookedUpAreRefusedAndLogged()
+{
+    // gVisor has no netfilter: connections that do not use the proxy cannot be captured. The
+    // sandbox's resolver refuses every name at once, and each name looked up is in the log,
+    // saying why, so a person sees what the agent tried to reach.
+    const DockerFinished looked =
+        m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("gv-box"), QStringLiteral("--"),
+                            QStringLiteral("nslookup"), QStringLiteral("gvisor-lookup.example")});
+    QVERIFY2(looked.exitCode != 0, qPrintable(looked.out));
+    QJsonObject entry;
+    QVERIFY2(
+        QTest::qWaitFor(
+            [&] {
+                const DockerFinished log =
+                    m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
+                for (const QJsonValue &value :
+                     QJsonDocument::fromJson(log.out.toUtf8()).object().value(QLatin1String("blocked")).toArray()) {
+                    if (value.toObject().value(QLatin1String("host")).toString() ==
+                        QLatin1String("gvisor-lookup.example"))
+                        entry = value.toObject();
+                }
+                return !entry.isEmpty();
+            },
+            15000),
+        qPrintable(m_fixture->daemonLog()));
+    QCOMPARE(entry.value(QLatin1String("protocol")).toString(), QStringLiteral("dns"));
+    QVERIFY2(entry.value(QLatin1String("reason")).toString().contains(QLatin1String("cannot be captured")),
+             qPrintable(entry.value(QLatin1String("reason")).toString()));
 }
 
 void TestSandboxGvisor::theChecklistPasses()
