@@ -17,6 +17,7 @@ ItemDelegate {
     required property int port
     required property string reason
     required property string program
+    required property string protocol
     required property var count
     required property string lastSeenText
 
@@ -48,11 +49,14 @@ ItemDelegate {
             Label {
                 Layout.fillWidth: true
                 objectName: "denialDetail"
-                // Which program inside asked, when paddock-init could tell.
+                // Which program inside asked, when paddock-init could tell, and how a connection
+                // that did not use the proxy went (tcp, udp, dns): captured inside the sandbox.
+                readonly property string how: ["tcp", "udp", "dns"].indexOf(row.protocol) >= 0
+                                              ? " · " + row.protocol : ""
                 text: row.program.length > 0
                       ? qsTr("Sandbox %1 · %2 · %3").arg(row.sandbox.length > 0 ? row.sandbox : "-")
-                            .arg(row.program).arg(row.reason)
-                      : qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox : "-").arg(row.reason)
+                            .arg(row.program + how).arg(row.reason)
+                      : qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox + how : "-").arg(row.reason)
                 textFormat: Text.PlainText
                 font.pixelSize: Theme.smallFontSize
                 opacity: 0.75
@@ -77,6 +81,10 @@ ItemDelegate {
         Button {
             objectName: "denialAllowButton"
             text: qsTr("Allow…")
+            // Only TCP leaves a sandbox: no rule lets a datagram out.
+            enabled: row.protocol !== "udp"
+            ToolTip.visible: hovered && !enabled
+            ToolTip.text: qsTr("Only TCP leaves a sandbox; UDP has no rule to allow it")
             Accessible.name: qsTr("Allow %1").arg(row.host)
             onClicked: {
                 row.ListView.view.currentIndex = row.index
