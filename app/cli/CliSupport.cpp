@@ -76,7 +76,8 @@ bool applyPolicyInDaemon(QString *error)
     if (!connection.open(paths::daemonSocket(), kConnectTimeoutMs, &unreachable))
         return true; // not running: it reads policy.yaml when it starts
     const api::Reply reply = connection.call(QStringLiteral("policy.reload"), {}, 30000);
-    if (reply.isError()) {
+    // A daemon from before this method reads the file when its watch sees it change, as it always did.
+    if (reply.isError() && reply.errorCode() != QLatin1String(api::errors::kUnknownMethod)) {
         *error = reply.errorMessage();
         return false;
     }

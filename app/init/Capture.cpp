@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/ip6.h>
+#include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <unistd.h>
 
@@ -33,7 +34,9 @@ using netlink::Message;
 constexpr int kOriginalDestination = 80;
 constexpr char kTable[] = "paddock";
 constexpr std::uint32_t kRegister = NFT_REG_1;
-// The hook priorities of NAT before routing decisions and of filtering (NF_IP_PRI_NAT_DST, NF_IP_PRI_FILTER).
+// The hook priorities of connection tracking's exemptions, of NAT before routing decisions and
+// of filtering (NF_IP_PRI_RAW, NF_IP_PRI_NAT_DST, NF_IP_PRI_FILTER).
+constexpr std::int32_t kRawPriority = -300;
 constexpr std::int32_t kNatPriority = -100;
 constexpr std::int32_t kFilterPriority = 0;
 
@@ -154,16 +157,26 @@ public:
         m_message.putBe32(NFTA_PAYLOAD_LEN, length);
         return close(data);
     }
-    /** The destination is not loopback: 127.0.0.0/8, or ::1. */
-    Rule &notLoopback(int family)
+    /** The destination is not loopback (127.0.0.0/8, or ::1); or is, with @p op NFT_CMP_EQ. */
+    Rule &notLoopback(int family, std::uint32_t op = NFT_CMP_NEQ)
     {
         meta(NFT_META_NFPROTO).equals(family == AF_INET ? NFPROTO_IPV4 : NFPROTO_IPV6);
         if (family == AF_INET) {
             const std::uint8_t net = 127;
-            return payload(NFT_PAYLOAD_NETWORK_HEADER, offsetof(iphdr, daddr), 1).compare(NFT_CMP_NEQ, &net, 1);
+            return payload(NFT_PAYLOAD_NETWORK_HEADER, offsetof(iphdr, daddr), 1).compare(op, &net, 1);
         }
-        return payload(NFT_PAYLOAD_NETWORK_HEADER, offsetof(ip6_hdr, ip6_dst), 16)
-            .compare(NFT_CMP_NEQ, &in6addr_loopback, 16);
+        return payload(NFT_PAYLOAD_NETWORK_HEADER, offsetof(ip6_hdr, ip6_dst), 16).compare(op, &in6addr_loopback, 16);
+    }
+    /** The TCP source or destination port (@p offset) is not @p port. */
+    Rule &tcpPortIsNot(std::size_t offset, std::uint16_t port)
+    {
+        const std::uint16_t be = htons(port);
+        return payload(NFT_PAYLOAD_TRANSPORT_HEADER, std::uint32_t(offset), 2).compare(NFT_CMP_NEQ, &be, sizeof be);
+    }
+    Rule &notrack()
+    {
+        const std::size_t data = open("notrack");
+        return close(data);
     }
     Rule &redirectTo(std::uint16_t port)
     {
@@ -241,18 +254,30 @@ std::string captureBatch(const CaptureSettings &settings, int *acks)
     Message table = nftMessage(NFT_MSG_NEWTABLE);
     table.putString(NFTA_TABLE_NAME, kTable);
     batch += table.finish(sequence++);
+    batch += baseChain("untracked", "filter", kRawPriority, sequence++);
     batch += baseChain("capture", "nat", kNatPriority, sequence++);
     batch += baseChain("guard", "filter", kFilterPriority, sequence++);
-    *acks = 3;
+    *acks = 4;
     const int families[] = {AF_INET, AF_INET6};
     for (int family : families) {
+        // TCP within loopback but for capture's port is not tracked: tracked, a new connection
+        // may have its source port changed where it meets an old one's reply (NAT's clash
+        // handling), and the relay would no longer find the client's socket by its address.
+        batch += Rule("untracked")
+                     .notLoopback(family, NFT_CMP_EQ)
+                     .meta(NFT_META_L4PROTO)
+                     .equals(IPPROTO_TCP)
+                     .tcpPortIsNot(offsetof(tcphdr, th_sport), settings.capturePort)
+                     .tcpPortIsNot(offsetof(tcphdr, th_dport), settings.capturePort)
+                     .notrack()
+                     .finish(sequence++);
         batch += Rule("capture")
                      .notLoopback(family)
                      .meta(NFT_META_L4PROTO)
                      .equals(IPPROTO_TCP)
-                     .redirectTo(settings.relayPort)
+                     .redirectTo(settings.capturePort)
                      .finish(sequence++);
-        ++*acks;
+        *acks += 2;
     }
     const std::uint16_t dns = htons(53);
     batch += Rule("capture")

@@ -14,9 +14,12 @@ namespace paddock::init {
  * The namespace has loopback only. Capture gives it a default route through loopback (IPv4
  * and IPv6, source 127.0.0.1 and ::1) and an nftables table of its own, `inet paddock`:
  *
- * - nat/output: TCP to any address outside loopback is redirected to @ref relayPort on
+ * - nat/output: TCP to any address outside loopback is redirected to @ref capturePort on
  *   loopback, where the relay reads where it was going (SO_ORIGINAL_DST); UDP to port 53 of
  *   any address goes to the sandbox's resolver on @ref dnsPort.
+ * - raw/output: TCP within loopback, but to or from @ref capturePort, is not tracked (the
+ *   proxy's own clients on 3128 and the sandbox's own services), so NAT never changes its
+ *   source port and the relay finds each client's socket by its address.
  * - filter/output: every other packet to an address outside loopback (UDP, ICMP, anything
  *   else) is refused at once (the sender gets EPERM or port unreachable); UDP is first copied
  *   to the NFLOG group @ref logGroup so the refusal can be reported.
@@ -28,7 +31,7 @@ namespace paddock::init {
  */
 struct CaptureSettings
 {
-    std::uint16_t relayPort = 3128;
+    std::uint16_t capturePort = 3129;
     std::uint16_t dnsPort = 53;
     std::uint16_t logGroup = 7;
 };

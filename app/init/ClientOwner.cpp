@@ -78,6 +78,50 @@ unsigned long inodeFromTable(const sockaddr_storage &client, const sockaddr_stor
     return inode;
 }
 
+/**
+ * The inode of a TCP socket connected (or connecting) to @p server, from a dump of this
+ * namespace's sockets: for a captured connection whose source port NAT changed, where the
+ * exact question finds nothing. Several sockets to one destination are nearly always one
+ * program's; the first is taken. 0 if none.
+ */
+unsigned long inodeByDestination(const sockaddr_storage &server)
+{
+    netlink::Socket diag(NETLINK_SOCK_DIAG);
+    if (!diag.valid())
+        return 0;
+    inet_diag_req_v2 request{};
+    request.sdiag_family = std::uint8_t(server.ss_family);
+    request.sdiag_protocol = IPPROTO_TCP;
+    request.idiag_states = (1u << 1) | (1u << 2); // TCP_ESTABLISHED, TCP_SYN_SENT
+    netlink::Message message(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP, &request, sizeof request);
+    const std::string sent = message.finish(1);
+    sockaddr_nl kernel{};
+    kernel.nl_family = AF_NETLINK;
+    if (sendto(diag.fd(), sent.data(), sent.size(), 0, reinterpret_cast<sockaddr *>(&kernel), sizeof kernel) < 0)
+        return 0;
+    const std::size_t addressBytes = server.ss_family == AF_INET ? 4 : 16;
+    const void *address = server.ss_family == AF_INET
+                              ? static_cast<const void *>(&reinterpret_cast<const sockaddr_in &>(server).sin_addr)
+                              : static_cast<const void *>(&reinterpret_cast<const sockaddr_in6 &>(server).sin6_addr);
+    const std::uint16_t port = reinterpret_cast<const sockaddr_in &>(server).sin_port;
+    alignas(nlmsghdr) char buffer[16384];
+    for (;;) {
+        const ssize_t n = recv(diag.fd(), buffer, sizeof buffer, 0);
+        if (n <= 0)
+            return 0;
+        int left = int(n);
+        for (auto *header = reinterpret_cast<nlmsghdr *>(buffer); NLMSG_OK(header, unsigned(left));
+             header = NLMSG_NEXT(header, left)) {
+            if (header->nlmsg_type == NLMSG_DONE || header->nlmsg_type == NLMSG_ERROR)
+                return 0;
+            inet_diag_msg found{};
+            std::memcpy(&found, NLMSG_DATA(header), sizeof found);
+            if (found.id.idiag_dport == port && std::memcmp(found.id.idiag_dst, address, addressBytes) == 0)
+                return found.idiag_inode;
+        }
+    }
+}
+
 /** The inode of exactly that socket, asked of the kernel (NETLINK_SOCK_DIAG); 0 if none. */
 unsigned long inodeFromKernel(const sockaddr_storage &client, const sockaddr_storage &server, int protocol)
 {
@@ -105,7 +149,8 @@ unsigned long inodeFromKernel(const sockaddr_storage &client, const sockaddr_sto
     }
     netlink::Message message(SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, &request, sizeof request);
     std::string answer;
-    if (!diag.query(message.finish(1), &answer) || answer.size() < NLMSG_HDRLEN + sizeof(inet_diag_msg))
+    static thread_local std::uint32_t sequence = 0;
+    if (!diag.query(message.finish(++sequence), &answer) || answer.size() < NLMSG_HDRLEN + sizeof(inet_diag_msg))
         return 0;
     nlmsghdr header{};
     std::memcpy(&header, answer.data(), sizeof header);
@@ -203,10 +248,13 @@ std::vector<std::string> commandLine(long pid, bool *truncated)
 
 } // namespace
 
-ClientProgram ClientOwnerFinder::find(const sockaddr_storage &client, const sockaddr_storage &server, int protocol)
+ClientProgram ClientOwnerFinder::find(const sockaddr_storage &client, const sockaddr_storage &server, int protocol,
+                                      bool redirected)
 {
     ClientProgram program;
     unsigned long inode = inodeFromKernel(client, server, protocol);
+    if (inode == 0 && redirected)
+        inode = inodeByDestination(server);
     if (inode == 0)
         inode = inodeFromTable(client, server, protocol);
     if (inode == 0)

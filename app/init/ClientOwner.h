@@ -24,8 +24,13 @@ namespace paddock::init {
 class ClientOwnerFinder
 {
 public:
-    /** @p protocol is IPPROTO_TCP or IPPROTO_UDP; the addresses are AF_INET or AF_INET6 alike. */
-    ClientProgram find(const sockaddr_storage &client, const sockaddr_storage &server, int protocol = IPPROTO_TCP);
+    /**
+     * @p protocol is IPPROTO_TCP or IPPROTO_UDP; the addresses are AF_INET or AF_INET6 alike.
+     * With @p redirected (a captured connection, @p server being where it was going), a client
+     * whose source port NAT changed is found by that destination instead.
+     */
+    ClientProgram find(const sockaddr_storage &client, const sockaddr_storage &server, int protocol = IPPROTO_TCP,
+                       bool redirected = false);
 
 private:
     /** The process that owned the last connection: checked first, since it often opens the next. */

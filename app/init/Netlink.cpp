@@ -150,17 +150,30 @@ bool Socket::transact(const std::string &messages, int acks, std::string *error)
 
 bool Socket::query(const std::string &request, std::string *answer)
 {
+    // Whatever an earlier question left unread (an answer that came late) is not this one's.
+    char stale[8192];
+    while (recv(m_fd, stale, sizeof stale, MSG_DONTWAIT) > 0) {
+    }
+    nlmsghdr header{};
+    std::memcpy(&header, request.data(), sizeof header);
     sockaddr_nl kernel{};
     kernel.nl_family = AF_NETLINK;
     if (sendto(m_fd, request.data(), request.size(), 0, reinterpret_cast<sockaddr *>(&kernel), sizeof kernel) !=
         ssize_t(request.size()))
         return false;
-    answer->resize(8192);
-    const ssize_t n = recv(m_fd, answer->data(), answer->size(), 0);
-    if (n <= 0)
-        return false;
-    answer->resize(std::size_t(n));
-    return true;
+    for (;;) {
+        answer->resize(8192);
+        const ssize_t n = recv(m_fd, answer->data(), answer->size(), 0);
+        if (n <= 0)
+            return false;
+        answer->resize(std::size_t(n));
+        nlmsghdr first{};
+        if (answer->size() < sizeof first)
+            return false;
+        std::memcpy(&first, answer->data(), sizeof first);
+        if (first.nlmsg_seq == header.nlmsg_seq)
+            return first.nlmsg_type != NLMSG_ERROR;
+    }
 }
 
 std::vector<std::pair<std::uint16_t, std::string_view>> attributes(std::string_view bytes)

@@ -158,7 +158,7 @@ private:
             // Who asked goes first, before any byte of the client's: the proxy believes it
             // because this process (paddock-init) is the socket's peer (core/common/ClientProgram.h).
             sockaddr_storage original{};
-            const bool captured = m_names && originalDestination(client, &original);
+            const bool captured = spec.captures && m_names && originalDestination(client, &original);
             preamble::Destination to;
             if (captured)
                 to = {"tcp", hostOf(original, *m_names), ntohs(reinterpret_cast<sockaddr_in &>(original).sin_port)};
@@ -197,7 +197,7 @@ private:
         if (getpeername(client, reinterpret_cast<sockaddr *>(&peer), &peerLength) != 0 ||
             getsockname(client, reinterpret_cast<sockaddr *>(&local), &localLength) != 0)
             return {};
-        return m_owners.find(peer, captured ? *captured : local);
+        return m_owners.find(peer, captured ? *captured : local, IPPROTO_TCP, captured != nullptr);
     }
 
     static bool sendPreamble(const ClientProgram &program, const preamble::Destination &to, int proxy)

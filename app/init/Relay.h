@@ -21,6 +21,8 @@ struct RelaySpec
      * under gVisor, whose sockets are not the host kernel's; a failed pass falls back to splicing.
      */
     bool handOver = false;
+    /** Connections here were redirected by capture (Capture.h): each says where it was going. */
+    bool captures = false;
 };
 
 /** Parses "HOST:PORT=UNIX_SOCKET". */

@@ -16,7 +16,6 @@ CapturedNetwork prepareCapture(const NetworkOptions &options)
     if (!options.capture || options.relays.empty())
         return captured;
     CaptureSettings settings;
-    settings.relayPort = std::uint16_t(options.relays.front().port);
     std::string error;
     if (!captureConnections(settings, &error)) {
         std::fprintf(stderr,
@@ -44,9 +43,14 @@ std::optional<int> startNetwork(const NetworkOptions &options, const CapturedNet
                                 std::vector<int> *listeners)
 {
     std::vector<RelaySpec> relays = options.relays;
-    // Capture brings IPv6 connections to the same port on ::1.
-    if (captured.names && captured.ipv6 && !relays.empty())
-        relays.push_back(RelaySpec{"::1", relays.front().port, relays.front().socketPath});
+    // Capture brings every connection to a port of its own, on 127.0.0.1 and ::1, relayed to the
+    // same proxy socket as the proxy's clients.
+    if (captured.names && !relays.empty()) {
+        const CaptureSettings settings;
+        relays.push_back(RelaySpec{"127.0.0.1", settings.capturePort, relays.front().socketPath, false, true});
+        if (captured.ipv6)
+            relays.push_back(RelaySpec{"::1", settings.capturePort, relays.front().socketPath, false, true});
+    }
     for (auto &spec : relays) {
         spec.handOver = options.handOver;
         std::string error;
