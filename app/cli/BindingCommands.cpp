@@ -102,6 +102,15 @@ void warnAboutWildcards(const QStringList &domains)
     }
 }
 
+/** ExitOk once a running daemon applied credentials.yaml as this command left it. */
+int credentialsInForce()
+{
+    QString error;
+    if (!applyCredentialsInDaemon(&error))
+        return failure(QStringLiteral("credentials.yaml was written, but paddockd could not apply it: %1").arg(error));
+    return ExitOk;
+}
+
 int reportInteractive(const LoadedKit &loaded, const ApprovalOutcome &outcome)
 {
     using Status = ApprovalOutcome::Status;
@@ -112,7 +121,7 @@ int reportInteractive(const LoadedKit &loaded, const ApprovalOutcome &outcome)
         return ExitOk;
     case Status::Approved:
         out() << "Approved " << outcome.approved.join(QStringLiteral(", ")) << ".\n";
-        return ExitOk;
+        return credentialsInForce();
     case Status::PartlyApproved:
         out() << "Approved " << outcome.approved.join(QStringLiteral(", ")) << ".\n";
         return failure(QStringLiteral("%1 not approved").arg(pending));
@@ -175,7 +184,7 @@ int runApprove(const Invocation &call)
     }
     if (approved == 0 && all)
         out() << "The kit " << loaded.kit->name << " sends no key to any domain: nothing to approve.\n";
-    return ExitOk;
+    return credentialsInForce();
 }
 
 int runRevoke(const Invocation &call)
@@ -188,7 +197,7 @@ int runRevoke(const Invocation &call)
     if (!bindings->revoke(service, &error))
         return failure(error);
     out() << "Revoked " << service << ": the proxy no longer sends its key anywhere.\n";
-    return ExitOk;
+    return credentialsInForce();
 }
 
 int runList(const Invocation &call)

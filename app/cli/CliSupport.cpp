@@ -69,19 +69,34 @@ QString humanBytes(qint64 bytes)
     return QStringLiteral("%1 GB").arg(double(bytes) / 1e9, 0, 'f', 2);
 }
 
-bool applyPolicyInDaemon(QString *error)
+namespace {
+
+/** Calls @p method on a running daemon; nothing when none runs (it reads the files as it starts). */
+bool applyInRunningDaemon(const QString &method, QString *error)
 {
     api::DaemonConnection connection;
     QString unreachable;
     if (!connection.open(paths::daemonSocket(), kConnectTimeoutMs, &unreachable))
-        return true; // not running: it reads policy.yaml when it starts
-    const api::Reply reply = connection.call(QStringLiteral("policy.reload"), {}, 30000);
+        return true;
+    const api::Reply reply = connection.call(method, {}, 30000);
     // A daemon from before this method reads the file when its watch sees it change, as it always did.
     if (reply.isError() && reply.errorCode() != QLatin1String(api::errors::kUnknownMethod)) {
         *error = reply.errorMessage();
         return false;
     }
     return true;
+}
+
+} // namespace
+
+bool applyPolicyInDaemon(QString *error)
+{
+    return applyInRunningDaemon(QStringLiteral("policy.reload"), error);
+}
+
+bool applyCredentialsInDaemon(QString *error)
+{
+    return applyInRunningDaemon(QStringLiteral("credentials.reload"), error);
 }
 
 bool connectDaemon(api::DaemonConnection &connection, QString *error)

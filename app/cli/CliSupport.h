@@ -50,6 +50,11 @@ QString humanBytes(qint64 bytes);
  * starts). False with @p error when it runs and could not apply the file.
  */
 bool applyPolicyInDaemon(QString *error);
+/**
+ * The same for credentials.yaml and the keychain (`credentials.reload`): a binding revoked or a
+ * key removed by this command is out of force when it returns.
+ */
+bool applyCredentialsInDaemon(QString *error);
 
 /** Connects to paddockd, starting it when nothing answers. */
 bool connectDaemon(api::DaemonConnection &connection, QString *error);

@@ -93,6 +93,9 @@ int runSet(const Invocation &call)
     if (!result.ok())
         return failure(result.message);
     out() << "Stored " << id.displayName() << " in the keychain (" << scopeOf(id) << ").\n";
+    // A sandbox's next request carries the new key, not one the daemon held from before.
+    if (QString error; !applyCredentialsInDaemon(&error))
+        return failure(QStringLiteral("the key was stored, but paddockd could not take it up: %1").arg(error));
     return ExitOk;
 }
 
@@ -175,6 +178,9 @@ int runRemove(const Invocation &call)
     if (!result.ok())
         return failure(result.message);
     out() << "Removed " << id.displayName() << " from the keychain (" << scopeOf(id) << ").\n";
+    // The key the daemon may hold for a sandbox goes with it before this returns.
+    if (QString error; !applyCredentialsInDaemon(&error))
+        return failure(QStringLiteral("the key was removed, but paddockd could not forget it: %1").arg(error));
     return ExitOk;
 }
 

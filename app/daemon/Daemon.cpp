@@ -172,6 +172,7 @@ bool Daemon::startServices(QString *message)
     m_asks->start();
     // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
+    m_secrets->onCredentialsChanged([sandboxes = m_sandboxes.get()] { sandboxes->applyCredentialsNow(); });
     m_secrets->start();
     // The agent's own guard: pi-permission-system's rules and the refusals in its review log.
     m_agentPerms = std::make_unique<sandbox::AgentPermsService>(m_server, *m_sandboxes);

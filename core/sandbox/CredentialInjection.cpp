@@ -78,6 +78,15 @@ CredentialInjection::CredentialInjection(QObject *parent)
     watchFiles();
 }
 
+void CredentialInjection::reloadNow()
+{
+    m_settle.stop();
+    if (watchFiles()) {
+        m_keys->clear();
+        Q_EMIT credentialsChanged();
+    }
+}
+
 bool CredentialInjection::watchFiles()
 {
     // An atomic rename replaces a file's inode, which drops it from the watcher: the folder is

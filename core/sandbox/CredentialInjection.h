@@ -96,6 +96,12 @@ public:
      * Nothing happens for a sandbox that remembers no credential.
      */
     void applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint, const QString &sandbox);
+    /**
+     * Reads credentials.yaml and the secret index now rather than when the file watch settles,
+     * and, when they changed, forgets the cached keys and emits credentialsChanged() (applied
+     * to every endpoint before this returns): a revoked binding is out of force at once.
+     */
+    void reloadNow();
 
     /**
      * The key of @p service for sandbox @p sandbox (its own, else the global one) from @p store,

@@ -408,10 +408,22 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
     return true;
 }
 
+void SandboxService::applyCredentialsNow()
+{
+    m_credentials->reloadNow();
+}
+
 void SandboxService::registerMethods()
 {
     registerLearningMethods();
     registerReviewMethods();
+    // A command that changed credentials.yaml or a key (the CLI's binding and secret verbs) has
+    // them applied before it returns, not when the file watch settles.
+    m_server.registerMethod(QStringLiteral("credentials.reload"),
+                            [this](const QJsonObject &, const api::CallContext &) {
+                                applyCredentialsNow();
+                                return api::Reply::success({});
+                            });
     m_server.registerAsyncMethod(
         QStringLiteral("sandbox.create"),
         [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {

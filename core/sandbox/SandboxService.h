@@ -165,6 +165,8 @@ public:
      * or its spec.yaml no longer loads (the rules in force stay then).
      */
     bool reloadKitRules(const QString &kitName, QString *error);
+    /** Applies credentials.yaml and the keychain's index as they are now (CredentialInjection::reloadNow()). */
+    void applyCredentialsNow();
     /** The runtime that knows sandbox @p name, among those that answer now; null when none does. */
     std::shared_ptr<runtime::Runtime> runtimeOf(const QString &name) const;
 

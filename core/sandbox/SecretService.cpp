@@ -229,23 +229,28 @@ void SecretService::start()
         return api::Reply::success({{QStringLiteral("bindings"), list}});
     });
 
-    m_server.registerMethod(QStringLiteral("binding.approve"), [](const QJsonObject &params, const api::CallContext &) {
-        return approveBindings(params);
-    });
+    m_server.registerMethod(QStringLiteral("binding.approve"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                const api::Reply reply = approveBindings(params);
+                                credentialsChanged();
+                                return reply;
+                            });
 
-    m_server.registerMethod(QStringLiteral("binding.revoke"), [](const QJsonObject &params, const api::CallContext &) {
-        const QString service = params.value(QLatin1String("service")).toString();
-        if (service.isEmpty())
-            return invalid(QStringLiteral("a service name is required"));
-        auto loaded = loadBindings();
-        if (auto *failed = std::get_if<api::Reply>(&loaded))
-            return *failed;
-        QString error;
-        if (!std::get<secrets::CredentialBindings>(loaded).revoke(service, &error))
-            return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
-        qCInfo(lcSecretService).noquote() << "revoked the binding of" << service;
-        return api::Reply::success({{QStringLiteral("revoked"), service}});
-    });
+    m_server.registerMethod(QStringLiteral("binding.revoke"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                const QString service = params.value(QLatin1String("service")).toString();
+                                if (service.isEmpty())
+                                    return invalid(QStringLiteral("a service name is required"));
+                                auto loaded = loadBindings();
+                                if (auto *failed = std::get_if<api::Reply>(&loaded))
+                                    return *failed;
+                                QString error;
+                                if (!std::get<secrets::CredentialBindings>(loaded).revoke(service, &error))
+                                    return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
+                                qCInfo(lcSecretService).noquote() << "revoked the binding of" << service;
+                                credentialsChanged();
+                                return api::Reply::success({{QStringLiteral("revoked"), service}});
+                            });
 }
 
 void SecretService::keychainStatus(const api::PendingReply &reply)
@@ -352,6 +357,7 @@ void SecretService::setSecret(const QJsonObject &params, const api::PendingReply
         if (!result.ok())
             return reply.fail(codeFor(result.error), result.message);
         recordUpdate(id, true);
+        credentialsChanged();
         reply.succeed(idJson(id));
     });
     secrets::wipe(bytes);
@@ -367,6 +373,7 @@ void SecretService::removeSecret(const QJsonObject &params, const api::PendingRe
         if (!result.ok())
             return reply.fail(codeFor(result.error), result.message);
         recordUpdate(id, false);
+        credentialsChanged();
         reply.succeed({{QStringLiteral("removed"), id.displayName()}});
     });
 }

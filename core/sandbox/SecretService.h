@@ -57,6 +57,11 @@ public:
 
     /** Registers the methods on the server. */
     void start();
+    /**
+     * Called once a binding or a key was changed through this service, before the method
+     * answers: the daemon applies the change to the running sandboxes there.
+     */
+    void onCredentialsChanged(std::function<void()> changed) { m_changed = std::move(changed); }
 
     /** Where the times of the last `secret.set` are kept: `paths::stateDir()/secret-updates.json`. */
     static QString updatesPath();
@@ -71,8 +76,15 @@ private:
     void recordUpdate(const secrets::SecretId &id, bool present);
     QJsonObject readUpdates() const;
 
+    void credentialsChanged() const
+    {
+        if (m_changed)
+            m_changed();
+    }
+
     api::Server &m_server;
     std::unique_ptr<secrets::SecretStore> m_store;
+    std::function<void()> m_changed;
 };
 
 } // namespace paddock::sandbox
