@@ -23,6 +23,7 @@ private Q_SLOTS:
     void addFilterAndRemoveARule();
     void refusedHostAllowedWithTheKeyboard();
     void refusedHostDismissedWithTheKeyboard();
+    void capturedConnectionAllowedForItsPort();
     void presetChangedFromThePage();
     void learningSwitchedFromThePage();
     void requestsShownLiveAndFiltered();
@@ -165,6 +166,41 @@ void TestNetworkPage::refusedHostDismissedWithTheKeyboard()
     list->forceActiveFocus();
     QTest::keyClick(m_window, Qt::Key_Delete);
     QTRY_VERIFY(!denialRow(QStringLiteral("third.test")));
+}
+
+void TestNetworkPage::capturedConnectionAllowedForItsPort()
+{
+    // A client that ignores the proxy: its connection is captured inside the sandbox and refused.
+    QVERIFY(m_network.fixture().mapToUpstream({QStringLiteral("raw.test")}).exitCode == 0);
+    const QString port = QString::number(m_network.fixture().upstreamPort());
+    const auto statusLine = [&] {
+        const QString script =
+            QStringLiteral("import socket\ns = socket.create_connection(('raw.test', %1), timeout=20)\n"
+                           "s.sendall(b'GET /hello.txt HTTP/1.0\\r\\n\\r\\n')\n"
+                           "print(s.makefile('rb').readline().decode().strip())")
+                .arg(port);
+        return m_network.fixture()
+            .paddock({QStringLiteral("exec"), QStringLiteral("net"), QStringLiteral("python3"), QStringLiteral("-c"),
+                      script})
+            .out.trimmed();
+    };
+    QCOMPARE(statusLine(), QStringLiteral("HTTP/1.1 403 Forbidden"));
+    QTRY_VERIFY(denialRow(QStringLiteral("raw.test")));
+    QQuickItem *row = denialRow(QStringLiteral("raw.test"));
+    // The row names the port, and how the connection was made.
+    QCOMPARE(childOf(row, QStringLiteral("denialHost"))->property("text").toString(),
+             QStringLiteral("raw.test:") + port);
+    QVERIFY2(childOf(row, QStringLiteral("denialDetail"))->property("text").toString().contains(QLatin1String("tcp")),
+             qPrintable(childOf(row, QStringLiteral("denialDetail"))->property("text").toString()));
+    QVERIFY(clickItem(m_window, childOf(row, QStringLiteral("denialAllowButton"))));
+    QObject *dialog = findObject(m_window, QStringLiteral("denialAllowDialog"));
+    QTRY_VERIFY(dialog && dialog->property("opened").toBool());
+    QVERIFY(item(QStringLiteral("allowWhatExact"))->property("checked").toBool());
+    QVERIFY(clickItem(m_window, item(QStringLiteral("allowConfirmButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_VERIFY(!denialRow(QStringLiteral("raw.test")));
+    QVERIFY(m_network.userRules().contains(QStringLiteral("sandbox:net raw.test:") + port));
+    QCOMPARE(statusLine(), QStringLiteral("HTTP/1.0 200 OK"));
 }
 
 void TestNetworkPage::presetChangedFromThePage()

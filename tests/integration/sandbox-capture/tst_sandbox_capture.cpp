@@ -49,7 +49,8 @@ private slots:
         m_fixture = std::make_unique<SandboxFixture>();
         QVERIFY2(m_fixture->setUp(), "the fixture could not start");
         const Finished mapped = m_fixture->mapToUpstream(
-            QStringLiteral("web.test refused.test ssh.test db.test ask.test node.test").split(QLatin1Char(' ')));
+            QStringLiteral("web.test refused.test ssh.test db.test ask.test node.test learn.test")
+                .split(QLatin1Char(' ')));
         QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
         QString error;
         QVERIFY2(m_ssh.start(m_fixture->path(QStringLiteral("sshd")), &error), qPrintable(error));
@@ -222,6 +223,21 @@ private slots:
         QCOMPARE(entry.value(QLatin1String("protocol")).toString(), QStringLiteral("udp"));
         QVERIFY2(entry.value(QLatin1String("reason")).toString().contains(QLatin1String("only TCP leaves a sandbox")),
                  qPrintable(entry.value(QLatin1String("reason")).toString()));
+    }
+
+    void learningModeLearnsACapturedConnection()
+    {
+        QVERIFY(m_fixture->paddock({QStringLiteral("learn"), QLatin1String(kName), QStringLiteral("on")}).exitCode ==
+                0);
+        const Finished learned =
+            inSandbox(paddock::test::curlDirect(QStringLiteral("http://learn.test:%1/hello.txt").arg(port())));
+        QVERIFY(m_fixture->paddock({QStringLiteral("learn"), QLatin1String(kName), QStringLiteral("off")}).exitCode ==
+                0);
+        QVERIFY2(learned.out.endsWith(QLatin1String("\n200")), qPrintable(learned.out + learned.err));
+        // Learned, not allowed: the same connection is refused once learning is off.
+        const Finished after =
+            inSandbox(paddock::test::curlDirect(QStringLiteral("http://learn.test:%1/hello.txt").arg(port())));
+        QVERIFY2(after.out.endsWith(QLatin1String("\n403")), qPrintable(after.out + after.err));
     }
 
     void askModeHoldsACapturedConnection()
