@@ -51,7 +51,7 @@ QStringList askRow(const QJsonObject &ask)
     return {ask.value(QLatin1String("id")).toString(),
             ask.value(QLatin1String("sandbox")).toString(),
             target(ask),
-            program.isEmpty() ? QStringLiteral("-") : program,
+            programCell(program, ask.value(QLatin1String("written")).toString()),
             QString::number(ask.value(QLatin1String("waiting")).toInt()),
             secondsLeft(ask)};
 }

@@ -60,6 +60,13 @@ void printTable(const QStringList &header, const QList<QStringList> &rows)
         print(row);
 }
 
+QString programCell(const QString &program, const QString &written)
+{
+    if (program.isEmpty())
+        return QStringLiteral("-");
+    return written.isEmpty() ? program : QStringLiteral("%1 (written inside the sandbox: %2)").arg(program, written);
+}
+
 QString humanBytes(qint64 bytes)
 {
     if (bytes < 1000 * 1000)

@@ -42,6 +42,11 @@ void quietLibraryLogs(const QString &warningCategories);
 void printTable(const QStringList &header, const QList<QStringList> &rows);
 /** "12.3 kB", "4.5 MB", "1.25 GB". */
 QString humanBytes(qint64 bytes);
+/**
+ * A program as a table shows it: "curl", "curl (written inside the sandbox: /tmp)" when its
+ * file is not the sandbox's base's (whatever its name says), "-" when not known.
+ */
+QString programCell(const QString &program, const QString &written);
 
 /**
  * When paddockd runs, has it read policy.yaml now (`policy.reload`) and waits until it applied

@@ -138,6 +138,7 @@ QJsonObject blockedJson(const events::BlockedEntry &entry)
                        {QStringLiteral("reason"), entry.reason},
                        {QStringLiteral("program"), entry.program},
                        {QStringLiteral("command"), entry.command},
+                       {QStringLiteral("written"), entry.written},
                        {QStringLiteral("count"), entry.count},
                        {QStringLiteral("firstSeen"), events::formatEventTime(entry.firstSeen)},
                        {QStringLiteral("lastSeen"), events::formatEventTime(entry.lastSeen)}};
@@ -168,7 +169,7 @@ void printBlocked(const char *title, const QList<events::BlockedEntry> &entries)
     for (const events::BlockedEntry &e : entries)
         rows << QStringList{e.sandbox.isEmpty() ? QStringLiteral("-") : e.sandbox,
                             hostPort(e.host, e.port),
-                            e.program.isEmpty() ? QStringLiteral("-") : e.program,
+                            programCell(e.program, e.written),
                             e.rule,
                             QString::number(e.count),
                             timeText(e.lastSeen),
@@ -218,8 +219,8 @@ int followLog(events::EventStore &store, const QString &sandbox, bool json)
             else
                 out() << timeText(event.time) << "  " << (event.sandbox.isEmpty() ? QStringLiteral("-") : event.sandbox)
                       << "  " << events::outcomeToken(event.outcome) << "  " << hostPort(event.host, event.port) << "  "
-                      << (event.program.isEmpty() ? QStringLiteral("-") : event.program) << "  " << event.rule << "  "
-                      << event.reason << '\n';
+                      << programCell(event.program, event.written) << "  " << event.rule << "  " << event.reason
+                      << '\n';
             if (event.time > newest) {
                 newest = event.time;
                 printedAtNewest.clear();

@@ -22,6 +22,8 @@ namespace {
 
 using namespace policycli;
 
+const QString kProgramSha256 = QStringLiteral("program-sha256");
+
 /** The scope --sandbox selects: that sandbox, or every sandbox when absent; --scope names any. */
 policy::Scope scopeOf(const Invocation &call)
 {
@@ -116,6 +118,26 @@ std::optional<int> requestOptions(const Invocation &call, policy::RequestMatch *
         return usageError(call.commandPath, error);
     *match = *parsed;
     return std::nullopt;
+}
+
+/**
+ * The rule's program condition from --program and --program-sha256: `NAME`, `/PATH`,
+ * `sha256:HEX` or `NAME@sha256:HEX`; empty for none. Nothing (after saying why) when invalid.
+ */
+std::optional<QString> programCondition(const Invocation &call)
+{
+    QString program = call.parser.value(QStringLiteral("program"));
+    if (call.parser.isSet(kProgramSha256)) {
+        const QString digest = call.parser.value(kProgramSha256).toLower();
+        program =
+            program.isEmpty() ? QStringLiteral("sha256:") + digest : program + QStringLiteral("@sha256:") + digest;
+    }
+    QString why;
+    if (!program.isEmpty() && !policy::isValidProgramCondition(program, &why)) {
+        usageError(call.commandPath, QStringLiteral("invalid --program or --program-sha256: %1").arg(why));
+        return std::nullopt;
+    }
+    return program;
 }
 
 /** "network RESOURCES...": checks the resource kind and splits the comma-separated lists. */
@@ -225,9 +247,9 @@ int addRules(const Invocation &call, policy::Verdict verdict)
         if (!parsed)
             return usageError(call.commandPath, QStringLiteral("invalid pattern '%1': %2").arg(resource, parsed.error));
     }
-    const QString program = call.parser.value(QStringLiteral("program"));
-    if (QString why; call.parser.isSet(QStringLiteral("program")) && !policy::isValidProgramCondition(program, &why))
-        return usageError(call.commandPath, QStringLiteral("invalid --program: %1").arg(why));
+    const std::optional<QString> program = programCondition(call);
+    if (!program)
+        return ExitUsage;
     policy::PolicyStore store;
     if (const std::optional<int> stopped = loadStore(store))
         return *stopped;
@@ -236,7 +258,7 @@ int addRules(const Invocation &call, policy::Verdict verdict)
     for (const QString &resource : std::as_const(resources)) {
         const QList<policy::Rule> before = store.policy().rules;
         const policy::StoreResult result =
-            store.addRule(scope, verdict, resource, policy::Origin::User, match, program);
+            store.addRule(scope, verdict, resource, policy::Origin::User, match, *program);
         if (!result.ok)
             return failure(result.error);
         const bool existed = std::any_of(before.cbegin(), before.cend(),
@@ -293,7 +315,7 @@ int runAllow(const Invocation &call)
 {
     if (call.parser.isSet(QStringLiteral("where")) || call.parser.isSet(QStringLiteral("what")) ||
         call.parser.isSet(QStringLiteral("port"))) {
-        if (call.parser.isSet(QStringLiteral("program")))
+        if (call.parser.isSet(QStringLiteral("program")) || call.parser.isSet(kProgramSha256))
             return usageError(call.commandPath,
                               QStringLiteral("--program goes with network RESOURCES, not with --where"));
         if (call.parser.isSet(QStringLiteral("method")) || call.parser.isSet(QStringLiteral("path")))
@@ -478,9 +500,19 @@ QCommandLineOption programOption(const QString &what)
 {
     return QCommandLineOption(
         QStringLiteral("program"),
-        what + QStringLiteral(": a file name (pip, curl) or an absolute path (/usr/bin/git). An interpreter's\n"
-                              "script counts as the program: python3 /usr/bin/pip is pip."),
+        what + QStringLiteral(": a file name (pip, curl) or an absolute path (/usr/bin/git), as\n"
+                              "the sandbox's base has it: a copy, a link or a rewrite inside the sandbox is\n"
+                              "another program. An interpreter's script counts: python3 /usr/bin/pip is pip."),
         QStringLiteral("PROGRAM"));
+}
+
+QCommandLineOption programSha256Option()
+{
+    return QCommandLineOption(
+        kProgramSha256,
+        QStringLiteral("Only this very file: its SHA-256 (64 hexadecimal digits, as sha256sum prints\n"
+                       "it), wherever it is; with --program, a file of that name too."),
+        QStringLiteral("HEX"));
 }
 
 QCommandLineOption methodOption()
@@ -528,6 +560,7 @@ Command allowCommand()
         QCommandLineOption(QStringLiteral("port"), QStringLiteral("The port HOST was refused on (default 443)."),
                            QStringLiteral("PORT")),
         programOption(QStringLiteral("Allow only connections this program opens")),
+        programSha256Option(),
         methodOption(),
         pathOption()};
     allow.description += QStringLiteral("\n\n") + QLatin1String(kRequestRulesNote);
@@ -549,7 +582,9 @@ Command denyCommand()
                                        QStringLiteral("SCOPE")),
                     programOption(QStringLiteral("Deny only connections this program opens (and those whose "
                                                  "program is not known)")),
-                    methodOption(), pathOption()};
+                    programSha256Option(),
+                    methodOption(),
+                    pathOption()};
     deny.description += QStringLiteral("\n\n") + QLatin1String(kRequestRulesNote);
     return deny;
 }

@@ -27,7 +27,7 @@ QStringList requestRow(const events::NetworkEvent &event)
         event.host.contains(QLatin1Char(':')) ? QLatin1Char('[') + event.host + QLatin1Char(']') : event.host;
     return {timeText(event.time),
             event.sandbox.isEmpty() ? QStringLiteral("-") : event.sandbox,
-            event.program.isEmpty() ? QStringLiteral("-") : event.program,
+            programCell(event.program, event.written),
             request.method,
             host + QLatin1Char(':') + QString::number(event.port) + request.path,
             request.status > 0 ? QString::number(request.status) : QStringLiteral("-"),

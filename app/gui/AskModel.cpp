@@ -55,6 +55,8 @@ QVariant AskModel::data(const QModelIndex &index, int role) const
         return row.program;
     case CommandRole:
         return row.command;
+    case WrittenRole:
+        return row.written;
     case WaitingRole:
         return row.waiting;
     case SinceRole:
@@ -85,7 +87,8 @@ QHash<int, QByteArray> AskModel::roleNames() const
             {ReasonRole, "reason"},
             {SecondsLeftRole, "secondsLeft"},
             {ProgramRole, "program"},
-            {CommandRole, "command"}};
+            {CommandRole, "command"},
+            {WrittenRole, "written"}};
 }
 
 int AskModel::secondsUntil(const QDateTime &deadline, const QDateTime &now)
@@ -204,6 +207,7 @@ AskModel::Ask AskModel::fromJson(const QJsonObject &object)
     ask.reason = object.value(QLatin1String("reason")).toString();
     ask.program = object.value(QLatin1String("program")).toString();
     ask.command = object.value(QLatin1String("command")).toString();
+    ask.written = object.value(QLatin1String("written")).toString();
     return ask;
 }
 
@@ -324,19 +328,13 @@ QVariantMap AskModel::get(int row) const
     if (row < 0 || row >= m_rows.size())
         return {};
     const Ask &ask = m_rows.at(row);
-    return {{QStringLiteral("askId"), ask.id},
-            {QStringLiteral("sandbox"), ask.sandbox},
-            {QStringLiteral("kit"), ask.kit},
-            {QStringLiteral("host"), ask.host},
-            {QStringLiteral("port"), ask.port},
-            {QStringLiteral("protocol"), ask.protocol},
-            {QStringLiteral("waiting"), ask.waiting},
-            {QStringLiteral("since"), ask.since},
-            {QStringLiteral("deadline"), ask.deadline},
-            {QStringLiteral("reason"), ask.reason},
-            {QStringLiteral("program"), ask.program},
-            {QStringLiteral("command"), ask.command},
-            {QStringLiteral("secondsLeft"), secondsUntil(ask.deadline)}};
+    return {{QStringLiteral("askId"), ask.id},          {QStringLiteral("sandbox"), ask.sandbox},
+            {QStringLiteral("kit"), ask.kit},           {QStringLiteral("host"), ask.host},
+            {QStringLiteral("port"), ask.port},         {QStringLiteral("protocol"), ask.protocol},
+            {QStringLiteral("waiting"), ask.waiting},   {QStringLiteral("since"), ask.since},
+            {QStringLiteral("deadline"), ask.deadline}, {QStringLiteral("reason"), ask.reason},
+            {QStringLiteral("program"), ask.program},   {QStringLiteral("command"), ask.command},
+            {QStringLiteral("written"), ask.written},   {QStringLiteral("secondsLeft"), secondsUntil(ask.deadline)}};
 }
 
 void AskModel::answer(const QString &id, const QString &decision, const QString &where, const QString &what)

@@ -56,6 +56,7 @@ public:
         SecondsLeftRole,
         ProgramRole,
         CommandRole,
+        WrittenRole, ///< where the program's file was written inside the sandbox; empty: its base's
     };
     Q_ENUM(Role)
 
@@ -73,6 +74,7 @@ public:
         QString reason;
         QString program; ///< which program inside asked (the newest connection's); empty: not known
         QString command; ///< its command line
+        QString written; ///< where its file was written inside the sandbox: not its base's, whatever its name
     };
 
     explicit AskModel(QObject *parent = nullptr);

@@ -47,6 +47,8 @@ QVariant DenialsModel::data(const QModelIndex &index, int role) const
         return row.program;
     case CommandRole:
         return row.command;
+    case WrittenRole:
+        return row.written;
     case RuleRole:
         return row.rule;
     case CountRole:
@@ -67,19 +69,13 @@ QVariant DenialsModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> DenialsModel::roleNames() const
 {
-    return {{HostRole, "host"},
-            {SandboxRole, "sandbox"},
-            {KitRole, "kit"},
-            {PortRole, "port"},
-            {ProtocolRole, "protocol"},
-            {ReasonRole, "reason"},
-            {ProgramRole, "program"},
-            {CommandRole, "command"},
-            {RuleRole, "rule"},
-            {CountRole, "count"},
-            {FirstSeenRole, "firstSeen"},
-            {LastSeenRole, "lastSeen"},
-            {LastSeenTextRole, "lastSeenText"}};
+    return {{HostRole, "host"},         {SandboxRole, "sandbox"},
+            {KitRole, "kit"},           {PortRole, "port"},
+            {ProtocolRole, "protocol"}, {ReasonRole, "reason"},
+            {ProgramRole, "program"},   {CommandRole, "command"},
+            {WrittenRole, "written"},   {RuleRole, "rule"},
+            {CountRole, "count"},       {FirstSeenRole, "firstSeen"},
+            {LastSeenRole, "lastSeen"}, {LastSeenTextRole, "lastSeenText"}};
 }
 
 QString DenialsModel::keyOf(const QString &host, const QString &sandbox)
@@ -180,6 +176,7 @@ void DenialsModel::setDenials(const QJsonArray &denials)
         row.rule = object.value(QLatin1String("rule")).toString();
         row.program = object.value(QLatin1String("program")).toString();
         row.command = object.value(QLatin1String("command")).toString();
+        row.written = object.value(QLatin1String("written")).toString();
         row.count = object.value(QLatin1String("count")).toInteger();
         row.firstSeen = parseTime(object.value(QLatin1String("firstSeen")));
         row.lastSeen = parseTime(object.value(QLatin1String("lastSeen")));
@@ -230,6 +227,7 @@ void DenialsModel::addEvent(const QJsonObject &event)
         denial.rule = event.value(QLatin1String("rule")).toString();
         denial.program = event.value(QLatin1String("program")).toString();
         denial.command = event.value(QLatin1String("command")).toString();
+        denial.written = event.value(QLatin1String("written")).toString();
         const QModelIndex changed = index(row);
         emit dataChanged(changed, changed);
         emit denied(host, sandbox, port, false);
@@ -245,6 +243,7 @@ void DenialsModel::addEvent(const QJsonObject &event)
     denial.rule = event.value(QLatin1String("rule")).toString();
     denial.program = event.value(QLatin1String("program")).toString();
     denial.command = event.value(QLatin1String("command")).toString();
+    denial.written = event.value(QLatin1String("written")).toString();
     denial.count = 1;
     denial.firstSeen = time;
     denial.lastSeen = time;
@@ -288,7 +287,8 @@ QVariantMap DenialsModel::get(int row) const
             {QStringLiteral("kit"), denial.kit},           {QStringLiteral("port"), denial.port},
             {QStringLiteral("protocol"), denial.protocol}, {QStringLiteral("reason"), denial.reason},
             {QStringLiteral("rule"), denial.rule},         {QStringLiteral("count"), denial.count},
-            {QStringLiteral("program"), denial.program},   {QStringLiteral("command"), denial.command}};
+            {QStringLiteral("program"), denial.program},   {QStringLiteral("command"), denial.command},
+            {QStringLiteral("written"), denial.written}};
 }
 
 } // namespace paddock::gui

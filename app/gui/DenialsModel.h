@@ -47,6 +47,7 @@ public:
         ReasonRole,
         ProgramRole,
         CommandRole,
+        WrittenRole, ///< where its file was written inside the sandbox; empty: its base's
         RuleRole,
         CountRole,
         FirstSeenRole,
@@ -65,6 +66,7 @@ public:
         QString reason;
         QString program; ///< which program inside asked last; empty: not known
         QString command;
+        QString written;
         QString rule;
         qint64 count = 0;
         QDateTime firstSeen;

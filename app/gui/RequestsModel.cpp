@@ -69,6 +69,8 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
         return row.program;
     case CommandRole:
         return row.command;
+    case WrittenRole:
+        return row.written;
     case BytesUpRole:
         return row.bytesUp;
     case BytesDownRole:
@@ -82,12 +84,15 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> RequestsModel::roleNames() const
 {
-    return {
-        {TimeRole, "time"},          {TimeTextRole, "timeText"}, {SandboxRole, "sandbox"}, {MethodRole, "method"},
-        {HostRole, "host"},          {PortRole, "port"},         {PathRole, "path"},       {UrlRole, "url"},
-        {StatusRole, "status"},      {OutcomeRole, "outcome"},   {RuleRole, "rule"},       {ReasonRole, "reason"},
-        {ProgramRole, "program"},    {CommandRole, "command"},   {BytesUpRole, "bytesUp"}, {BytesDownRole, "bytesDown"},
-        {DurationRole, "durationMs"}};
+    return {{TimeRole, "time"},           {TimeTextRole, "timeText"},
+            {SandboxRole, "sandbox"},     {MethodRole, "method"},
+            {HostRole, "host"},           {PortRole, "port"},
+            {PathRole, "path"},           {UrlRole, "url"},
+            {StatusRole, "status"},       {OutcomeRole, "outcome"},
+            {RuleRole, "rule"},           {ReasonRole, "reason"},
+            {ProgramRole, "program"},     {CommandRole, "command"},
+            {BytesUpRole, "bytesUp"},     {BytesDownRole, "bytesDown"},
+            {DurationRole, "durationMs"}, {WrittenRole, "written"}};
 }
 
 void RequestsModel::setPolicy(NetworkPolicy *policy)
@@ -217,6 +222,7 @@ RequestsModel::Record RequestsModel::recordOf(const QJsonObject &json)
     record.reason = text("reason");
     record.program = text("program");
     record.command = text("command");
+    record.written = text("written");
     record.bytesUp = qint64(json.value(QLatin1String("bytesUp")).toDouble());
     record.bytesDown = qint64(json.value(QLatin1String("bytesDown")).toDouble());
     record.durationMs = qint64(json.value(QLatin1String("durationMs")).toDouble());

@@ -60,6 +60,7 @@ public:
         ReasonRole,
         ProgramRole,
         CommandRole,
+        WrittenRole, ///< where the program's file was written inside the sandbox; empty: its base's
         BytesUpRole,
         BytesDownRole,
         DurationRole, ///< milliseconds
@@ -81,6 +82,7 @@ public:
         QString reason;
         QString program;
         QString command;
+        QString written;
         qint64 bytesUp = 0;
         qint64 bytesDown = 0;
         qint64 durationMs = 0;

@@ -266,6 +266,7 @@ ClientProgram ClientOwnerFinder::find(const sockaddr_storage &client, const sock
     program.exe = readLink("/proc/" + std::to_string(pid) + "/exe");
     program.args = commandLine(pid, &program.truncated);
     program.pid = pid;
+    m_files.identify(program);
     return program;
 }
 

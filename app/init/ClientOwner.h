@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "ProgramFiles.h"
 #include "common/ClientProgram.h"
 
 #include <netinet/in.h>
@@ -17,7 +18,7 @@ namespace paddock::init {
  * for that one socket through NETLINK_SOCK_DIAG, or where that is missing (gVisor) found in
  * this network namespace's /proc/net/tcp, tcp6, udp or udp6. The process holding that inode
  * among its descriptors (/proc/PID/fd) is the owner, and /proc/PID/exe and /proc/PID/cmdline
- * say what it runs. Everything here reads kernel tables: nothing the process wrote about
+ * say what it runs, and ProgramFiles what those files are. Everything here reads kernel tables: nothing the process wrote about
  * itself, except its command line (which the proxy shows as such). A pid of 0 when the owner
  * has already left or cannot be read.
  */
@@ -35,6 +36,8 @@ public:
 private:
     /** The process that owned the last connection: checked first, since it often opens the next. */
     long m_lastOwner = 0;
+    /** What the owner's executable and script are (and their digests, read once each). */
+    ProgramFiles m_files;
 };
 
 } // namespace paddock::init

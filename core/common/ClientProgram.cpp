@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <tuple>
 
 namespace paddock {
 namespace {
@@ -90,15 +91,23 @@ bool isInterpreter(std::string_view name)
     return false;
 }
 
-/** The script (or Python module, `-m pip`) an interpreter runs; empty for anything else. */
-std::string_view scriptOf(const ClientProgram &program)
+/**
+ * The script (or Python module, `-m pip`) an interpreter runs; empty for anything else.
+ * @p module tells which of the two it is.
+ */
+std::string_view scriptOf(const ClientProgram &program, bool *module = nullptr)
 {
+    if (module)
+        *module = false;
     if (!isInterpreter(fileName(program.exe)) || program.args.size() < 2)
         return {};
     for (std::size_t i = 1; i < program.args.size(); ++i) {
         const std::string &arg = program.args[i];
-        if (arg == "-m" && i + 1 < program.args.size())
+        if (arg == "-m" && i + 1 < program.args.size()) {
+            if (module)
+                *module = true;
             return program.args[i + 1];
+        }
         if (arg == "-c" || arg == "-e")
             return {}; // code on the command line: no file names it
         if (!arg.empty() && arg[0] != '-')
@@ -189,22 +198,111 @@ std::string ClientProgram::commandLine() const
     return line;
 }
 
+std::string ClientProgram::scriptArgument() const
+{
+    bool module = false;
+    const std::string_view script = scriptOf(*this, &module);
+    return module ? std::string() : std::string(script);
+}
+
 std::string ClientProgram::name() const
 {
-    const std::string_view script = scriptOf(*this);
+    // A module (`python3 -m pip`) is no file: the interpreter runs what it finds on its path.
+    bool module = false;
+    std::string_view script = scriptFile.path.empty() ? scriptOf(*this, &module) : std::string_view(scriptFile.path);
+    if (module)
+        script = {};
     return std::string(fileName(script.empty() ? std::string_view(exe) : script));
 }
 
-bool ClientProgram::matches(std::string_view condition) const
+namespace {
+
+/** @brief A program condition: a name or an absolute path, a digest, or both. */
+struct Condition
 {
-    if (!known() || condition.empty())
+    std::string_view file; ///< a name or a path; empty: only the digest
+    std::string_view sha256;
+};
+
+Condition parseCondition(std::string_view condition)
+{
+    constexpr std::string_view Digest = "sha256:";
+    if (condition.starts_with(Digest))
+        return {{}, condition.substr(Digest.size())};
+    if (const std::size_t at = condition.find("@sha256:"); at != std::string_view::npos)
+        return {condition.substr(0, at), condition.substr(at + 1 + Digest.size())};
+    return {condition, {}};
+}
+
+bool sameDigest(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size() || a.empty())
         return false;
-    const std::string_view script = scriptOf(*this);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    }
+    return true;
+}
+
+/** @p file's name is @p name, or @p name with a version after it (python3.11 for python3). */
+bool isNamed(std::string_view file, std::string_view name)
+{
+    if (!file.starts_with(name))
+        return false;
+    const std::string_view rest = file.substr(name.size());
+    return rest.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+/** Whether the file at @p path is what @p condition's name or path says; an empty one says nothing. */
+bool names(std::string_view path, std::string_view condition)
+{
+    if (condition.empty())
+        return true;
+    if (path.empty())
+        return false;
     if (condition.find('/') != std::string_view::npos)
-        return condition == exe || (!script.empty() && condition == script);
-    // A bare name also matches the name it was started by (argv[0]: `python3` for python3.11).
+        return condition == path;
+    return isNamed(fileName(path), condition);
+}
+
+} // namespace
+
+bool ClientProgram::matches(std::string_view text) const
+{
+    const Condition condition = parseCondition(text);
+    if (!known() || (condition.file.empty() && condition.sha256.empty()))
+        return false;
+    const auto holds = [&](const FileIdentity &file, std::string_view path, bool fromBase) {
+        if (!names(path, condition.file))
+            return false;
+        // A digest says what the file is wherever it came from; a name or a path only from the base.
+        return condition.sha256.empty() ? fromBase : sameDigest(file.sha256, condition.sha256);
+    };
+    const bool interpreterFromBase = exeOrigin == FileOrigin::Base;
+    if (holds(exeFile, exe, interpreterFromBase))
+        return true;
+    return !scriptFile.path.empty() &&
+           holds(scriptFile, scriptFile.path, interpreterFromBase && scriptOrigin == FileOrigin::Base);
+}
+
+bool ClientProgram::mayBe(std::string_view text) const
+{
+    const Condition condition = parseCondition(text);
+    if (!known())
+        return false;
+    if (!condition.sha256.empty() && !exeFile.sha256.empty() && !sameDigest(exeFile.sha256, condition.sha256) &&
+        !sameDigest(scriptFile.sha256, condition.sha256))
+        return false;
+    if (condition.file.empty())
+        return true;
+    const std::string_view script = scriptFile.path.empty() ? scriptOf(*this) : std::string_view(scriptFile.path);
+    if (condition.file.find('/') != std::string_view::npos)
+        return condition.file == exe || (!script.empty() && condition.file == script);
+    // A bare name also matches the name it was started by (argv[0]), whatever it runs.
     const std::string_view started = args.empty() ? std::string_view() : fileName(args.front());
-    return condition == fileName(exe) || condition == started || (!script.empty() && condition == fileName(script));
+    return isNamed(fileName(exe), condition.file) || condition.file == started ||
+           (!script.empty() && isNamed(fileName(script), condition.file));
 }
 
 namespace preamble {
@@ -252,6 +350,119 @@ bool parseDestination(std::string_view text, Destination *to)
     return to->port <= 65535;
 }
 
+/** The PLACE field: where a file lives, with the colons of a mount point encoded. */
+std::string placeText(const FileIdentity &file)
+{
+    using Place = FileIdentity::Place;
+    switch (file.place) {
+    case Place::Unknown:
+        return {};
+    case Place::ReadOnly:
+        return "ro";
+    case Place::Root:
+        return "root";
+    case Place::Elsewhere:
+        return "moved";
+    case Place::Mount:
+        break;
+    }
+    std::string text = "m";
+    for (const char ch : file.mountPoint.substr(0, MaxExeBytes)) {
+        if (ch == ':')
+            text += "%3A";
+        else if (ch == '%')
+            text += "%25";
+        else
+            text += ch;
+    }
+    return text;
+}
+
+bool parsePlace(std::string_view text, FileIdentity *file)
+{
+    using Place = FileIdentity::Place;
+    if (text.empty() || text == "ro" || text == "root" || text == "moved") {
+        file->place = text.empty()     ? Place::Unknown
+                      : text == "ro"   ? Place::ReadOnly
+                      : text == "root" ? Place::Root
+                                       : Place::Elsewhere;
+        return true;
+    }
+    if (text.front() != 'm')
+        return false;
+    // The colons and percent signs of the mount point, encoded once more inside the field.
+    std::string point;
+    for (std::size_t i = 1; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            point += text[i];
+            continue;
+        }
+        const std::string_view code = text.substr(i, 3);
+        if (code != "%3A" && code != "%25")
+            return false;
+        point += code == "%3A" ? ':' : '%';
+        i += 2;
+    }
+    if (point.empty() || point.front() != '/')
+        return false;
+    file->place = Place::Mount;
+    file->mountPoint = std::move(point);
+    return true;
+}
+
+/** "DEV:INO:SIZE:CTIME:SHA256:PLACE", then ":PATH" for a script: a FileIdentity on the line. */
+std::string identityText(const FileIdentity &file, bool withPath)
+{
+    std::string text = std::to_string(file.device) + ':' + std::to_string(file.inode) + ':' +
+                       std::to_string(file.size) + ':' + std::to_string(file.changedNs) + ':' +
+                       file.sha256.substr(0, 64) + ':' + placeText(file);
+    if (withPath)
+        text += ':' + file.path.substr(0, MaxExeBytes);
+    return text;
+}
+
+bool parseNumber(std::string_view text, unsigned long long *value)
+{
+    if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+    *value = std::stoull(std::string(text));
+    return true;
+}
+
+bool parseIdentity(std::string_view text, bool withPath, FileIdentity *file)
+{
+    std::array<std::string_view, 6> parts;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const std::size_t colon = text.find(':');
+        const bool last = i + 1 == parts.size() && !withPath;
+        if (last) {
+            parts[i] = text; // the place is the last field of an executable's identity
+            break;
+        }
+        if (colon == std::string_view::npos)
+            return false;
+        parts[i] = text.substr(0, colon);
+        text.remove_prefix(colon + 1);
+    }
+    // What is left of a script's is its path, which may hold colons of its own.
+    if (withPath) {
+        file->path = std::string(text);
+        if (file->path.empty() || file->path.front() != '/')
+            return false;
+    }
+    unsigned long long changed = 0;
+    if (!parseNumber(parts[0], &file->device) || !parseNumber(parts[1], &file->inode) ||
+        !parseNumber(parts[2], &file->size) || !parseNumber(parts[3], &changed) || !parsePlace(parts[5], file))
+        return false;
+    file->changedNs = static_cast<long long>(changed);
+    const std::string_view digest = parts[4];
+    if (!digest.empty() &&
+        (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string_view::npos))
+        return false;
+    file->sha256 = std::string(digest);
+    return true;
+}
+
 /** Splits the line's fields (after the magic, before the newline) at single spaces. */
 std::vector<std::string_view> fieldsOf(std::string_view rest)
 {
@@ -273,6 +484,16 @@ std::string encode(const ClientProgram &program, Delivery delivery, const Destin
     if (!to.empty()) {
         line += "to=";
         appendEncoded(line, destinationText(to));
+        line += ' ';
+    }
+    if (program.exeFile.known()) {
+        line += "exe=";
+        appendEncoded(line, identityText(program.exeFile, false));
+        line += ' ';
+    }
+    if (program.scriptFile.known() && !program.scriptFile.path.empty()) {
+        line += "script=";
+        appendEncoded(line, identityText(program.scriptFile, true));
         line += ' ';
     }
     line += std::to_string(program.pid > 0 ? program.pid : 0);
@@ -320,16 +541,27 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
             return Parse::Malformed;
         fields.erase(fields.begin());
     }
+    ClientProgram parsed;
+    for (const auto &[key, withPath, file] : {std::tuple{std::string_view("exe="), false, &parsed.exeFile},
+                                              std::tuple{std::string_view("script="), true, &parsed.scriptFile}}) {
+        if (fields.empty() || !fields[0].starts_with(key))
+            continue;
+        std::string text;
+        if (!decode(fields[0].substr(key.size()), &text) || !parseIdentity(text, withPath, file))
+            return Parse::Malformed;
+        fields.erase(fields.begin());
+    }
     // A report says what it reports.
     if (fields.size() < 2 || (version == "3" && destination.empty()))
         return Parse::Malformed;
-    ClientProgram parsed;
     const std::string_view pid = fields[0];
     if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string_view::npos)
         return Parse::Malformed;
     parsed.pid = std::stol(std::string(pid));
     if (!decode(fields[1], &parsed.exe))
         return Parse::Malformed;
+    if (parsed.exeFile.known())
+        parsed.exeFile.path = parsed.exe;
     for (std::size_t i = 2; i < fields.size(); ++i) {
         if (fields[i] == "%00%00" && i + 1 == fields.size()) {
             parsed.truncated = true;

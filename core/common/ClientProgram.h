@@ -23,6 +23,11 @@ namespace paddock {
  * Version 3: a report, with nothing after it: a datagram the sandbox's capture refused, or a
  * name its resolver could not answer; the proxy records it and closes.
  *
+ * `exe=DEV:INO:SIZE:CTIME:SHA256:PLACE` and `script=DEV:INO:SIZE:CTIME:SHA256:PLACE:PATH`
+ * (before the PID, after `to=`) say what the executable and an interpreter's script are
+ * (FileIdentity); the digest may be empty. PLACE is `ro`, `root`, `moved`, `m` and the mount
+ * point with ':' and '%' percent-encoded, or empty (unknown).
+ *
  * `to=` says where a captured connection was going (capture redirects every TCP connection
  * of the sandbox to paddock-init, see app/init/Capture.h): `tcp:git.example.com:22`,
  * `tcp:[2001:db8::1]:443`, `udp:198.51.100.7:123`. The host is the name the sandbox looked up
@@ -39,30 +44,99 @@ namespace paddock {
  * it from every connection, but believes it only on a connection whose peer (SO_PEERCRED, set by
  * the kernel at connect) is that sandbox's paddock-init. See proxy::ProxyEngine::setTrustedClient().
  */
+/**
+ * @brief What paddock-init read of a file a program runs (its executable, or the script an
+ * interpreter reads): enough to tell it from any other file, and its content's digest.
+ */
+struct FileIdentity
+{
+    std::string path; ///< inside the sandbox, every link resolved (the executable's is ClientProgram::exe)
+    unsigned long long device = 0;
+    unsigned long long inode = 0;
+    unsigned long long size = 0;
+    long long changedNs = 0; ///< st_ctime: any change of the file or its metadata moves it, and nothing can set it back
+    std::string sha256;      ///< lower-case hex; empty when not read (too large, unreadable)
+
+    /** @brief Which of the sandbox's mounts holds the file, as paddock-init's own view says. */
+    enum class Place {
+        Unknown,   ///< not found out
+        ReadOnly,  ///< a read-only mount: the image's or the host's, the sandbox cannot change it
+        Root,      ///< the sandbox's writable root: the daemon tells its own writes from its base
+        Mount,     ///< another writable mount (@ref mountPoint): the workspace, home, /tmp
+        Elsewhere, ///< not the file at @ref path in the sandbox (another mount namespace, or replaced since)
+    };
+    Place place = Place::Unknown;
+    std::string mountPoint; ///< with Place::Mount
+
+    bool known() const { return inode != 0; }
+    friend bool operator==(const FileIdentity &, const FileIdentity &) = default;
+};
+
+/**
+ * @brief Where a program's file comes from, as the daemon tells from the sandbox's layout
+ * (sandbox::ProgramOrigins): the sandbox's read-only base (the image's layers or the host's
+ * system, and what is mounted read-only), or somewhere the sandbox can write (its own root,
+ * the workspace, its home, /tmp).
+ */
+enum class FileOrigin {
+    Unknown,
+    Base,
+    Written,
+};
+
 struct ClientProgram
 {
     long pid = 0;                  ///< in the sandbox's pid namespace; 0: unknown
     std::string exe;               ///< /proc/PID/exe: the file the kernel runs, as the sandbox sees it
     std::vector<std::string> args; ///< /proc/PID/cmdline, cut to fit
     bool truncated = false;
+    /** The executable (its path is @ref exe) and the script an interpreter runs (none: no path). */
+    FileIdentity exeFile;
+    FileIdentity scriptFile;
+    FileOrigin exeOrigin = FileOrigin::Unknown;
+    FileOrigin scriptOrigin = FileOrigin::Unknown;
+    /** Where a file of it was written inside the sandbox ("/tmp", "the workspace"); empty when none was. */
+    std::string writtenWhere;
 
     bool known() const { return pid > 0; }
+    /** Its executable, and its script if it has one, come unmodified from the sandbox's base. */
+    bool fromBase() const
+    {
+        return exeOrigin == FileOrigin::Base && (scriptFile.path.empty() || scriptOrigin == FileOrigin::Base);
+    }
     /**
      * "curl -s https://example.com/path?…": arguments joined by spaces, quoted when they hold
      * one, without what often carries a credential (URL queries and user information, header
      * values, the values of --user, --password, --token and the like).
      */
     std::string commandLine() const;
-    /** The file name of the executable, or of the script an interpreter runs: "curl", "pip". */
-    std::string name() const;
     /**
-     * Whether a rule's program condition @p condition names this program: a path is compared
-     * with the executable and with the script an interpreter runs (its first argument that is
-     * not an option); a bare name with their file names and with the name it was started by
-     * (argv[0]). The executable's path is the kernel's; the rest is what the process says, so
-     * a program condition names a tool, not a wall against code that imitates it.
+     * The file name of the executable, or of the script an interpreter runs: "curl", "pip";
+     * an interpreter running a module (`python3 -m pip`) is the interpreter: no file is the module.
+     */
+    std::string name() const;
+    /** The script file an interpreter runs as its arguments name it (`/usr/bin/pip`); empty for others and a module (`-m pip`). */
+    std::string scriptArgument() const;
+    /**
+     * Whether a rule's program condition @p condition is this program, strictly: what an allow
+     * needs. A condition is `NAME`, `/ABS/PATH`, `sha256:HEX` or either form with `@sha256:HEX`
+     * after it. It is held by the executable, or by the script an interpreter runs (its first
+     * argument that is not an option), when:
+     * - a NAME is that file's name (or its name with a version after it: `python3` for
+     *   python3.11), a PATH is that file's path (links resolved by the kernel, not by the
+     *   process: argv[0] and `exec -a` count for nothing);
+     * - the file comes unmodified from the sandbox's base (FileOrigin::Base), and for a script
+     *   the interpreter too: a copy, a rename, an overwrite or a file in the workspace is
+     *   another program, whatever its name;
+     * - with a digest, the file's SHA-256 is that digest (then the origin does not matter).
      */
     bool matches(std::string_view condition) const;
+    /**
+     * Whether @p condition may name this program: what a deny needs, so that an imitation is
+     * refused too. Names and paths compare with the executable, the script and argv[0]'s name,
+     * whatever their origin; a digest not read counts as the same.
+     */
+    bool mayBe(std::string_view condition) const;
 };
 
 namespace preamble {

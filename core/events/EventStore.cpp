@@ -188,7 +188,8 @@ bool EventStore::Private::prepareStatements()
     const bool prepared =
         insertEvent->prepare(QStringLiteral(
             "INSERT INTO events (time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, bytes_up,"
-            " bytes_down, pid, program, exe, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
+            " bytes_down, pid, program, exe, command, written)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) &&
         upsertAllowed->prepare(QStringLiteral(
             "INSERT INTO allowed (sandbox, host, port, rule, kit, count, first_ms, last_ms, bytes_up, bytes_down)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -207,12 +208,13 @@ bool EventStore::Private::prepareStatements()
             QStringLiteral("UPDATE events SET repeats = repeats + 1, time_ms = MAX(time_ms, ?) WHERE id = ?")) &&
         upsertRefusalGroup->prepare(QStringLiteral(
             "INSERT INTO refusal_groups (outcome, sandbox, host, port, rule, kit, protocol, reason, count, last_ms,"
-            " program, command)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " program, command, written)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (outcome, sandbox, host, port, rule) DO UPDATE SET"
             " kit = CASE WHEN excluded.last_ms >= last_ms THEN excluded.kit ELSE kit END,"
             " program = CASE WHEN excluded.last_ms >= last_ms THEN excluded.program ELSE program END,"
             " command = CASE WHEN excluded.last_ms >= last_ms THEN excluded.command ELSE command END,"
+            " written = CASE WHEN excluded.last_ms >= last_ms THEN excluded.written ELSE written END,"
             " protocol = CASE WHEN excluded.last_ms >= last_ms THEN excluded.protocol ELSE protocol END,"
             " reason = CASE WHEN excluded.last_ms >= last_ms THEN excluded.reason ELSE reason END,"
             " count = count + excluded.count,"

@@ -32,6 +32,7 @@ struct BlockedEntry
     QString reason;  ///< of the most recent refusal
     QString program; ///< of the most recent refusal: which program inside asked; empty when not known
     QString command; ///< its command line
+    QString written; ///< where its file was written inside the sandbox; empty: its base's (NetworkEvent::written)
     qint64 count = 0;
     QDateTime firstSeen;
     QDateTime lastSeen;

@@ -49,6 +49,7 @@ BlockedEntry blockedEntryOf(const QSqlQuery &query)
     entry.lastSeen = detail::fromMs(query.value(8).toLongLong());
     entry.program = query.value(9).toString();
     entry.command = query.value(10).toString();
+    entry.written = query.value(11).toString();
     return entry;
 }
 
@@ -88,10 +89,10 @@ void EventStore::Private::readRefusalGroups(NetworkEvent::Outcome outcome, const
     // MAX(time_ms), so each line shows the most recent reason).
     Statement statement{filter.since.isValid()
                             ? QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, SUM(repeats),"
-                                             " MAX(time_ms) AS last, program, command FROM events"
+                                             " MAX(time_ms) AS last, program, command, written FROM events"
                                              " WHERE outcome = ? AND time_ms >= ?")
                             : QStringLiteral("SELECT host, port, sandbox, kit, protocol, rule, reason, count,"
-                                             " last_ms AS last, program, command FROM refusal_groups"
+                                             " last_ms AS last, program, command, written FROM refusal_groups"
                                              " WHERE outcome = ?"),
                         {outcomeToken(outcome)}};
     if (filter.since.isValid())
@@ -131,9 +132,10 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
 {
     if (!isOpen())
         return d->notOpen();
-    Statement statement{QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
-                                       " bytes_up, bytes_down, pid, program, exe, command, repeats FROM events WHERE "),
-                        {outcomeToken(NetworkEvent::Outcome::Denied)}};
+    Statement statement{
+        QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
+                       " bytes_up, bytes_down, pid, program, exe, command, repeats, written FROM events WHERE "),
+        {outcomeToken(NetworkEvent::Outcome::Denied)}};
     if (filter.includeUpstreamFailures)
         statement.values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
     if (filter.includeLearned)
@@ -170,6 +172,7 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
         event.exe = query.value(13).toString();
         event.command = query.value(14).toString();
         event.repeats = query.value(15).toLongLong();
+        event.written = query.value(16).toString();
         if (!sink(event))
             break;
     }

@@ -11,8 +11,8 @@ bool EventStore::Private::prepareRequestStatements()
     insertRequest.emplace(db);
     if (insertRequest->prepare(QStringLiteral(
             "INSERT INTO requests (time_ms, sandbox, kit, host, port, protocol, method, path, status, outcome, rule,"
-            " reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+            " reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command, written)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
         return true;
     return failQuery(insertRequest->lastError(), "prepare");
 }
@@ -21,10 +21,26 @@ bool EventStore::Private::storeRequest(const NetworkEvent &event, qint64 ms)
 {
     const RequestDetail &request = *event.request;
     return run(*insertRequest,
-               {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
-                text(request.method), text(request.path), request.status, outcomeToken(event.outcome), text(event.rule),
-                text(event.reason), event.bytesUp, event.bytesDown, request.durationMs, event.pid, text(event.program),
-                text(event.exe), text(event.command)},
+               {ms,
+                text(event.sandbox),
+                text(event.kit),
+                text(event.host),
+                int(event.port),
+                text(event.protocol),
+                text(request.method),
+                text(request.path),
+                request.status,
+                outcomeToken(event.outcome),
+                text(event.rule),
+                text(event.reason),
+                event.bytesUp,
+                event.bytesDown,
+                request.durationMs,
+                event.pid,
+                text(event.program),
+                text(event.exe),
+                text(event.command),
+                text(event.written)},
                "write to");
 }
 
@@ -43,7 +59,7 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
     if (!isOpen())
         return d->notOpen();
     QString sql = QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, method, path, status, outcome,"
-                                 " rule, reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command"
+                                 " rule, reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command, written"
                                  " FROM requests WHERE 1");
     QVariantList values;
     const auto andIf = [&](bool wanted, QLatin1String clause, const QVariant &value) {
@@ -82,6 +98,7 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
         event.program = query.value(16).toString();
         event.exe = query.value(17).toString();
         event.command = query.value(18).toString();
+        event.written = query.value(19).toString();
         if (!sink(event))
             break;
     }

@@ -74,10 +74,15 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE requests ADD COLUMN exe TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE requests ADD COLUMN command TEXT NOT NULL DEFAULT ''"),
         },
-        // 6: a row may stand for several refusals of one destination in the same second
-        // (EventStore::kRowsPerSecondPerDestination).
+        // 6: a row may stand for several refusals of a destination in a second (kRowsPerSecondPerDestination).
         {
             QStringLiteral("ALTER TABLE events ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1"),
+        },
+        // 7: where the program's file was written inside the sandbox, when it was not its base's.
+        {
+            QStringLiteral("ALTER TABLE events ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE requests ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
         },
     };
     return steps;

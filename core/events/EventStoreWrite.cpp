@@ -68,7 +68,7 @@ bool EventStore::Private::storeRefusal(const NetworkEvent &event, qint64 ms)
     if (!run(*insertEvent,
              {ms, text(event.sandbox), text(event.kit), text(event.host), int(event.port), text(event.protocol),
               outcomeToken(event.outcome), text(event.rule), text(event.reason), event.bytesUp, event.bytesDown,
-              event.pid, text(event.program), text(event.exe), text(event.command)},
+              event.pid, text(event.program), text(event.exe), text(event.command), text(event.written)},
              "write to"))
         return false;
     budget.lastId = insertEvent->lastInsertId().toLongLong();
@@ -91,7 +91,7 @@ bool EventStore::Private::storeRefusalGroup(const GroupTotals &totals)
     return run(*upsertRefusalGroup,
                {outcomeToken(latest.outcome), text(latest.sandbox), text(latest.host), int(latest.port),
                 text(latest.rule), text(latest.kit), text(latest.protocol), text(latest.reason), totals.count,
-                totals.lastMs, text(latest.program), text(latest.command)},
+                totals.lastMs, text(latest.program), text(latest.command), text(latest.written)},
                "write to");
 }
 

@@ -24,6 +24,7 @@ const QString kPid = QStringLiteral("pid");
 const QString kProgram = QStringLiteral("program");
 const QString kExe = QStringLiteral("exe");
 const QString kCommand = QStringLiteral("command");
+const QString kWritten = QStringLiteral("written");
 const QString kRepeats = QStringLiteral("repeats");
 
 bool fail(QString *error, const QString &message)
@@ -128,6 +129,8 @@ QJsonObject NetworkEvent::toJson() const
         json.insert(kProgram, program);
         json.insert(kExe, exe);
         json.insert(kCommand, command);
+        if (!written.isEmpty())
+            json.insert(kWritten, written);
     }
     if (repeats > 1)
         json.insert(kRepeats, double(repeats));
@@ -166,7 +169,7 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
         !readString(object, kHost, &event.host, error) || !readString(object, kRule, &event.rule, error) ||
         !readString(object, kReason, &event.reason, error) || !readString(object, kProtocol, &event.protocol, error) ||
         !readString(object, kProgram, &event.program, error) || !readString(object, kExe, &event.exe, error) ||
-        !readString(object, kCommand, &event.command, error))
+        !readString(object, kCommand, &event.command, error) || !readString(object, kWritten, &event.written, error))
         return std::nullopt;
     if (event.host.isEmpty()) {
         fail(error, QStringLiteral("the field \"host\" is missing"));

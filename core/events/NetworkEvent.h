@@ -37,6 +37,8 @@ namespace paddock::events {
  * | `bytesDown` | number  | bytes received by the sandbox (0 for a refusal)                |
  * | `repeats`   | number  | present when above 1: the same refusal this many times within  |
  * |             |         | a second, kept as one (EventStore::kRowsPerSecondPerDestination)|
+ * | `written`   | string  | present when the program's file was written inside the sandbox: |
+ * |             |         | where ("/tmp", "the workspace")                                 |
  */
 /**
  * @brief One HTTP request inside a connection the proxy sees into (plain HTTP, TLS it
@@ -81,6 +83,12 @@ struct NetworkEvent
     QString program; ///< the name a rule's program condition matches: "curl", "pip"
     QString exe;     ///< the executable's path inside the sandbox
     QString command; ///< its command line, cut to about 1 KiB
+    /**
+     * Where its executable or script was written inside the sandbox ("/tmp", "the workspace",
+     * "its own root"): not a program of the sandbox's base, whatever its name says. Empty when
+     * it comes from the base or nobody knows.
+     */
+    QString written;
     /** Set: a request record (its bytes are the exchange's), stored apart from connections. */
     std::optional<RequestDetail> request;
     /** How many refusals this one stands for: more than 1 when a destination was refused many times a second. */

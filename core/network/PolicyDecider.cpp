@@ -59,6 +59,64 @@ bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::Connec
     return false;
 }
 
+/** "/tmp/curl", "/work/curl (python3)": the file of @p program a person should look at. */
+QString writtenFile(const ClientProgram &program)
+{
+    const bool script = !program.scriptFile.path.empty() && program.scriptOrigin == FileOrigin::Written;
+    return QString::fromStdString(script ? program.scriptFile.path : program.exe);
+}
+
+/**
+ * Why @p query was refused when a rule names a program it pretends to be: a file written inside
+ * the sandbox under the name of one of its base's, or a program started under another's name
+ * (`exec -a curl`, a link named curl). Empty when no allow would hold for the program it imitates.
+ */
+QString imitationReason(const policy::PolicyEngine &engine, const policy::Request &request)
+{
+    const ClientProgram &program = request.program;
+    if (!program.known())
+        return {};
+    policy::Request imitated = request;
+    if (!program.fromBase() && program.exeOrigin != FileOrigin::Unknown) {
+        imitated.program.exeOrigin = FileOrigin::Base;
+        imitated.program.scriptOrigin = FileOrigin::Base;
+        const policy::Decision decision = engine.decide(imitated);
+        if (decision.allowed && decision.rule)
+            return QStringLiteral("%1 is not the sandbox's %2: it was written inside the sandbox (%3), and rule %4 "
+                                  "holds only for the %2 of its base")
+                .arg(writtenFile(program), QString::fromStdString(program.name()),
+                     QString::fromStdString(program.writtenWhere), decision.rule->id);
+    }
+    const QString started = program.args.empty() ? QString() : QString::fromStdString(program.args.front());
+    const QString startedName = started.section(QLatin1Char('/'), -1);
+    const QString runs = QString::fromStdString(program.exe);
+    if (startedName.isEmpty() || startedName == runs.section(QLatin1Char('/'), -1) || !program.scriptFile.path.empty())
+        return {};
+    imitated = request;
+    imitated.program.exe = runs.section(QLatin1Char('/'), 0, -2).toStdString() + '/' + startedName.toStdString();
+    imitated.program.exeOrigin = FileOrigin::Base;
+    const policy::Decision decision = engine.decide(imitated);
+    if (!decision.allowed || !decision.rule)
+        return {};
+    return QStringLiteral("the program started as %1 runs %2: rule %3 holds only for the sandbox's own %4, not for "
+                          "another program under its name")
+        .arg(started, runs, decision.rule->id, startedName);
+}
+
+/** The command that allows @p query for this very file, by its digest, when it has one. */
+QString digestFix(const policy::Request &request)
+{
+    const ClientProgram &program = request.program;
+    const bool script = !program.scriptFile.path.empty();
+    const std::string &digest = script ? program.scriptFile.sha256 : program.exeFile.sha256;
+    if (digest.empty())
+        return {};
+    return QStringLiteral("if you trust this very file: paddock policy allow network %1 --sandbox %2 --program %3 "
+                          "--program-sha256 %4")
+        .arg(targetText(request.host, request.port), request.sandbox, QString::fromStdString(program.name()),
+             QString::fromStdString(digest));
+}
+
 } // namespace
 
 void SandboxModes::setLearning(const QString &sandbox, bool enabled)
@@ -156,6 +214,13 @@ proxy::Verdict decide(const policy::PolicyEngine &engine, const proxy::Connectio
     if (!decision.allowed) {
         // Only refusals pay for the fix text; explain() decides again the same way.
         verdict.fix = engine.explain(request).fix;
+        if (decision.basis == policy::Decision::Basis::NoMatchingRule) {
+            if (const QString imitation = imitationReason(engine, request); !imitation.isEmpty()) {
+                verdict.reason = imitation;
+                if (const QString fix = digestFix(request); !fix.isEmpty())
+                    verdict.fix = fix;
+            }
+        }
         qCDebug(lcDecider).noquote() << "refused" << targetText(query.host, query.port) << verdict.reason;
     }
     return verdict;

@@ -56,6 +56,7 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
         result.program = QString::fromStdString(event.program.name());
         result.exe = QString::fromStdString(event.program.exe);
         result.command = QString::fromStdString(event.program.commandLine());
+        result.written = QString::fromStdString(event.program.writtenWhere);
     }
     qCDebug(lcProxyEvents).noquote() << events::outcomeToken(result.outcome) << result.host << result.port;
     return result;

@@ -60,8 +60,7 @@ std::vector<const Rule *> RequestRules::covering(const Request &request, const s
         if (!scopeCovers(rule.scope, request))
             continue;
         // A program condition as in the host rules: a deny's also holds where nobody said.
-        if (!rule.program.isEmpty() && !request.program.matches(rule.program.toStdString()) &&
-            !(rule.verdict == Verdict::Deny && !request.program.known()))
+        if (!programConditionHolds(rule.program.toStdString(), rule.verdict == Verdict::Deny, request.program))
             continue;
         const bool host = literal ? rule.pattern.matchesAddress(*literal, request.port)
                                   : rule.pattern.matchesName(name, request.port);

@@ -2,6 +2,7 @@
 #include "policy/Rule.h"
 
 #include <QCryptographicHash>
+#include <QRegularExpression>
 
 namespace paddock::policy {
 
@@ -95,23 +96,40 @@ QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &patter
 
 bool isValidProgramCondition(const QString &program, QString *error)
 {
-    const auto fail = [error](const QString &why) {
+    const auto fail = [error](const QString &message) {
         if (error)
-            *error = why;
+            *error = message;
         return false;
     };
-    if (program.isEmpty() || program.size() > 1024)
+    static const QRegularExpression digest(QStringLiteral("^[0-9a-fA-F]{64}$"));
+    QString file = program;
+    const qsizetype at = program.indexOf(QLatin1String("sha256:"));
+    if (at >= 0) {
+        if (!digest.match(program.mid(at + 7)).hasMatch() || (at > 0 && program.at(at - 1) != QLatin1Char('@')))
+            return fail(QStringLiteral("a digest is sha256: and 64 hexadecimal digits, alone or after NAME@: '%1'")
+                            .arg(program));
+        if (at == 0)
+            return true;
+        file = program.left(at - 1);
+    }
+    if (file.isEmpty() || file.size() > 1024)
         return fail(QStringLiteral(
             "a program is a file name (pip) or an absolute path (/usr/bin/git), at most 1024 characters"));
-    for (const QChar ch : program) {
-        if (ch.unicode() <= 0x20 || ch.unicode() == 0x7f)
-            return fail(QStringLiteral("a program holds no spaces or control characters: '%1'").arg(program));
+    for (const QChar ch : file) {
+        if (ch.unicode() <= 0x20 || ch.unicode() == 0x7f || ch == QLatin1Char('@'))
+            return fail(QStringLiteral("a program holds no spaces, '@' or control characters: '%1'").arg(program));
     }
-    if (program.contains(QLatin1Char('/')) &&
-        (!program.startsWith(QLatin1Char('/')) || program.endsWith(QLatin1Char('/')) ||
-         program.split(QLatin1Char('/')).contains(QStringLiteral(".."))))
+    if (file.contains(QLatin1Char('/')) && (!file.startsWith(QLatin1Char('/')) || file.endsWith(QLatin1Char('/')) ||
+                                            file.split(QLatin1Char('/')).contains(QStringLiteral(".."))))
         return fail(QStringLiteral("a program with a slash is an absolute path to a file: '%1'").arg(program));
     return true;
+}
+
+bool programConditionHolds(std::string_view condition, bool deny, const ClientProgram &program)
+{
+    if (condition.empty())
+        return true;
+    return deny ? program.mayBe(condition) || !program.known() : program.matches(condition);
 }
 
 PatternContext patternContextFor(Verdict verdict, Origin origin)

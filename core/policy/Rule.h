@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/ClientProgram.h"
 #include "policy/HostPattern.h"
 #include "policy/RequestMatch.h"
 
@@ -9,6 +10,7 @@
 #include <QString>
 
 #include <optional>
+#include <string_view>
 
 namespace paddock::policy {
 
@@ -61,8 +63,10 @@ struct Rule
     Verdict verdict = Verdict::Allow;
     HostPattern pattern;
     /**
-     * Empty: any program. Else only connections from this program (ClientProgram::matches():
-     * a file name like `pip`, or an absolute path); part of what the rule says, so of its id.
+     * Empty: any program. Else only connections from this program: a file name like `pip`, an
+     * absolute path, `sha256:HEX`, or either with `@sha256:HEX` (programConditionHolds(): an
+     * allow holds for the sandbox's own program only, a deny for anything that may be it).
+     * Part of what the rule says, so of its id.
      */
     QString program;
     Origin origin = Origin::User;
@@ -81,8 +85,19 @@ struct Rule
 QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &pattern, const RequestMatch &request = {},
                   const QString &program = {});
 
-/** Whether @p program can be a rule's program condition: a file name or an absolute path, printable, no spaces. */
+/**
+ * Whether @p program can be a rule's program condition: a file name or an absolute path,
+ * printable, no spaces; or `sha256:HEX`, or either with `@sha256:HEX` after it.
+ */
 bool isValidProgramCondition(const QString &program, QString *error = nullptr);
+
+/**
+ * Whether a rule's program condition @p condition holds for @p program: any program when it is
+ * empty; for an allow, the program is what it names (ClientProgram::matches(): from the base,
+ * not an imitation); for a deny, it may be (ClientProgram::mayBe()), or nobody said which
+ * program connected: not knowing never lets through what a deny names.
+ */
+bool programConditionHolds(std::string_view condition, bool deny, const ClientProgram &program);
 
 /** The context a pattern is parsed in for a rule of @p verdict from @p origin. */
 PatternContext patternContextFor(Verdict verdict, Origin origin);

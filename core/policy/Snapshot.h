@@ -62,8 +62,7 @@ private:
          */
         bool covers(const Target &target) const
         {
-            return ports.contains(target.port) &&
-                   (program.empty() || target.program->matches(program) || (deny && !target.program->known()));
+            return ports.contains(target.port) && programConditionHolds(program, deny, *target.program);
         }
     };
     using Entries = std::vector<Entry>;

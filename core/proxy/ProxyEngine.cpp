@@ -43,6 +43,11 @@ void ProxyEngine::setDecider(Decider decider)
     m_loop->setDecider(std::move(decider));
 }
 
+void ProxyEngine::setProgramClassifier(ProgramClassifier classifier)
+{
+    m_loop->setProgramClassifier(std::move(classifier));
+}
+
 void ProxyEngine::setEventSink(EventSink sink)
 {
     m_loop->setEventSink(std::move(sink));

@@ -59,6 +59,8 @@ public:
 
     /** Replaces the Decider; the next connection or request uses the new one. */
     void setDecider(Decider decider);
+    /** Sets what tells where a named program's files come from; without it every origin is unknown. */
+    void setProgramClassifier(ProgramClassifier classifier);
     /**
      * Asks the Decider again about every connection open now, as the next one would be asked
      * (after a rule change): those it refuses now are closed, each with a Denied event. Returns

@@ -42,6 +42,13 @@ void ProxyLoop::setDecider(Decider decider)
     m_decider = std::move(shared);
 }
 
+void ProxyLoop::setProgramClassifier(ProgramClassifier classifier)
+{
+    auto shared = std::make_shared<const ProgramClassifier>(std::move(classifier));
+    const std::lock_guard lock(m_deciderMutex);
+    m_classifier = std::move(shared);
+}
+
 bool ProxyLoop::start(QString *error)
 {
     if (m_running)

@@ -141,6 +141,7 @@ public:
     ~ProxyLoop();
 
     void setDecider(Decider decider);
+    void setProgramClassifier(ProgramClassifier classifier);
     void setEventSink(EventSink sink) { m_sink = std::move(sink); }
     ResolveOverrides &overrides() { return m_overrides; }
 
@@ -199,6 +200,8 @@ private:
     ssize_t receiveFromUnixClient(Connection &c, char *buffer, std::size_t size);
     /** Reads paddock-init's preamble, if the connection starts with one; false while it is incomplete. */
     bool readPreamble(Connection &c);
+    /** @p program with the origins of its files, as the classifier tells them for @p c's sandbox. */
+    ClientProgram classified(const Connection &c, ClientProgram program) const;
     /** Makes the socket passed with the preamble the connection's client; false when it is not one. */
     bool takeHandedOverSocket(Connection &c);
     /** A captured connection's destination, from the preamble; false when the proxy cannot serve it. */
@@ -284,6 +287,7 @@ private:
     EventSink m_sink;
     mutable std::mutex m_deciderMutex;
     std::shared_ptr<const Decider> m_decider;
+    std::shared_ptr<const ProgramClassifier> m_classifier; ///< under m_deciderMutex too
 
     UniqueFd m_epoll;
     UniqueFd m_wakeFd;

@@ -168,7 +168,7 @@ bool ProxyLoop::readPreamble(Connection &c)
             return false;
         }
         if (trusted)
-            c.program = std::move(program);
+            c.program = classified(c, std::move(program));
         recordReport(c, to);
         return false;
     }
@@ -179,13 +179,25 @@ bool ProxyLoop::readPreamble(Connection &c)
         return false;
     }
     if (trusted)
-        c.program = std::move(program);
+        c.program = classified(c, std::move(program));
     // Where a captured connection goes asks for no more than a CONNECT does: believed from anyone.
     if (!to.empty() && !takeDestination(c, to)) {
         close(c);
         return false;
     }
     return true;
+}
+
+ClientProgram ProxyLoop::classified(const Connection &c, ClientProgram program) const
+{
+    std::shared_ptr<const ProgramClassifier> classifier;
+    {
+        const std::lock_guard lock(m_deciderMutex);
+        classifier = m_classifier;
+    }
+    if (classifier && *classifier)
+        (*classifier)(c.endpoint->identity, program);
+    return program;
 }
 
 bool ProxyLoop::takeHandedOverSocket(Connection &c)

@@ -84,6 +84,13 @@ struct Verdict
  */
 using Decider = std::function<Verdict(const ConnectionQuery &)>;
 
+/**
+ * @brief Tells where the files of a program that paddock-init named come from (the origins of
+ * ClientProgram), for the sandbox of an endpoint. Called on the proxy's thread once for each
+ * connection whose program is believed; it must be cheap and thread-safe.
+ */
+using ProgramClassifier = std::function<void(const EndpointIdentity &, ClientProgram &)>;
+
 /** @brief Something the proxy did that the event log and the live view want to know. */
 struct ProxyEvent
 {

@@ -89,6 +89,13 @@ struct SandboxInfo
     QString rootBase;
     QString rootImage;     ///< with "image": the image it was made from
     qint64 rootBytes = -1; ///< the space its own writes take (its upper layer); -1: not known
+    /** Where its root's own writes are, on the host, when the runtime keeps them there (bubblewrap). */
+    QString rootUpper;
+    /**
+     * When it was made, once its kit's setup.install had run (bubblewrap), or when its
+     * container was (Docker): what its root held then is its base.
+     */
+    QDateTime createdAt;
 };
 
 /**

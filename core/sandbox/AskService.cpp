@@ -92,6 +92,7 @@ void AskService::noteProgram(Ask &ask, const proxy::ProxyEvent &event)
     ask.pid = event.program.pid;
     ask.program = QString::fromStdString(event.program.name());
     ask.command = QString::fromStdString(event.program.commandLine());
+    ask.written = QString::fromStdString(event.program.writtenWhere);
     if (!ask.programs.contains(ask.program))
         ask.programs.append(ask.program);
 }
@@ -205,6 +206,7 @@ QJsonObject AskService::askJson(const Ask &ask)
             {QStringLiteral("pid"), ask.pid},
             {QStringLiteral("program"), ask.program},
             {QStringLiteral("command"), ask.command},
+            {QStringLiteral("written"), ask.written},
             {QStringLiteral("programs"), QJsonArray::fromStringList(ask.programs)}};
 }
 

@@ -67,6 +67,7 @@ private:
         qint64 pid = 0;
         QString program;
         QString command;
+        QString written; ///< where its file was written inside the sandbox; empty: its base's
         QStringList programs;
         QDateTime since;
         QDateTime deadline;

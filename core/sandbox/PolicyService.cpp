@@ -557,6 +557,7 @@ QJsonObject PolicyService::denialsPage(const QList<events::BlockedEntry> &sorted
                              {QStringLiteral("rule"), entry.rule},
                              {QStringLiteral("program"), entry.program},
                              {QStringLiteral("command"), entry.command},
+                             {QStringLiteral("written"), entry.written},
                              {QStringLiteral("count"), entry.count},
                              {QStringLiteral("firstSeen"), timeJson(entry.firstSeen)},
                              {QStringLiteral("lastSeen"), timeJson(entry.lastSeen)}};

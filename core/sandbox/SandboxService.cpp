@@ -126,6 +126,10 @@ bool SandboxService::start(QString *error)
     });
     events::EventHub *hub = m_hub.get();
     m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_modes));
+    m_proxy.setProgramClassifier(
+        [origins = m_origins](const proxy::EndpointIdentity &identity, ClientProgram &program) {
+            origins->classify(identity.sandbox, program);
+        });
     m_proxy.setEventSink([this, hub](const proxy::ProxyEvent &proxyEvent) {
         if (proxyEvent.kind == proxy::ProxyEvent::Kind::Held || proxyEvent.kind == proxy::ProxyEvent::Kind::HoldEnded) {
             // Held connections wait for a person: the service's thread keeps the list (AskService).
@@ -202,7 +206,7 @@ void SandboxService::refindSandboxes()
             QString error;
             if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
-                trustSandboxInit(info.name, info.pid);
+                trustSandboxInit(info);
             } else
                 qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
         }
@@ -256,18 +260,21 @@ bool SandboxService::openEndpoint(const QString &name, const QString &kitName, Q
     return true;
 }
 
-void SandboxService::trustSandboxInit(const QString &name, qint64 pid)
+void SandboxService::trustSandboxInit(const runtime::SandboxInfo &info)
 {
-    const auto endpoint = m_endpoints.constFind(name);
+    const auto endpoint = m_endpoints.constFind(info.name);
     if (endpoint == m_endpoints.cend())
         return;
     // Its first process is paddock-init, the relay every connection from inside comes through:
     // the one peer whose word on which program connected the proxy takes.
-    m_proxy.setTrustedClient(endpoint.value(), long(pid));
+    const bool running = info.status == runtime::SandboxStatus::Running;
+    m_proxy.setTrustedClient(endpoint.value(), long(running ? info.pid : 0));
+    m_origins->set(info.name, ProgramOrigins::layoutOf(info));
 }
 
 void SandboxService::closeEndpoint(const QString &name)
 {
+    m_origins->forget(name);
     m_ports.close(name);
     const auto it = m_endpoints.find(name);
     if (it == m_endpoints.end())
@@ -399,8 +406,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
                 m_busy.remove(name);
                 done(result);
                 if (result.sandbox) // started: its paddock-init is new
-                    trustSandboxInit(
-                        name, result.sandbox->status == runtime::SandboxStatus::Running ? result.sandbox->pid : 0);
+                    trustSandboxInit(*result.sandbox);
                 emit operationFinished(name);
             },
             Qt::QueuedConnection);

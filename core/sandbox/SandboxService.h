@@ -7,6 +7,7 @@
 #include "proxy/ProxyEngine.h"
 #include "runtime/Runtime.h"
 #include "sandbox/PortForwarder.h"
+#include "sandbox/ProgramOrigins.h"
 #include "sandbox/SandboxRecord.h"
 
 #include <QElapsedTimer>
@@ -204,10 +205,10 @@ private:
     bool openEndpoint(const QString &name, const QString &kitName, QString *error, const QList<quint16> &ports = {});
     void closeEndpoint(const QString &name);
     /**
-     * Tells the proxy which process is the sandbox's paddock-init (@p pid; 0 when it does not
-     * run): only that peer may say which program opened a connection.
+     * The sandbox @p info runs with a new paddock-init (pid 0: none): the one peer whose word on
+     * which program connected its proxy takes, and what its layout says of its programs' files.
      */
-    void trustSandboxInit(const QString &name, qint64 pid);
+    void trustSandboxInit(const runtime::SandboxInfo &info);
     void applyKitRules(const SandboxRecord &record, QStringList *notes);
     void forgetKitRulesIfUnused(const QString &kitName);
 
@@ -259,6 +260,8 @@ private:
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
     /** Shared with the proxy's decider, which reads it on the proxy's thread. */
     std::shared_ptr<network::SandboxModes> m_modes = std::make_shared<network::SandboxModes>();
+    /** Where running sandboxes' programs come from; shared with the proxy's classifier. */
+    std::shared_ptr<ProgramOrigins> m_origins = std::make_shared<ProgramOrigins>();
     std::unique_ptr<CredentialInjection> m_credentials; ///< keys into endpoints, the bundle sandboxes trust
 };
 

@@ -17,6 +17,8 @@ ItemDelegate {
     required property int port
     required property string reason
     required property string program
+    // Where the program's file was written inside the sandbox: not its base's, whatever its name.
+    required property string written
     required property string protocol
     required property var count
     required property string lastSeenText
@@ -53,9 +55,12 @@ ItemDelegate {
                 // that did not use the proxy went (tcp, udp, dns): captured inside the sandbox.
                 readonly property string how: ["tcp", "udp", "dns"].indexOf(row.protocol) >= 0
                                               ? " · " + row.protocol : ""
+                readonly property string who: row.written.length > 0
+                                              ? qsTr("%1 (written inside the sandbox: %2)").arg(row.program).arg(row.written)
+                                              : row.program
                 text: row.program.length > 0
                       ? qsTr("Sandbox %1 · %2 · %3").arg(row.sandbox.length > 0 ? row.sandbox : "-")
-                            .arg(row.program + how).arg(row.reason)
+                            .arg(who + how).arg(row.reason)
                       : qsTr("Sandbox %1 · %2").arg(row.sandbox.length > 0 ? row.sandbox + how : "-").arg(row.reason)
                 textFormat: Text.PlainText
                 font.pixelSize: Theme.smallFontSize

@@ -19,6 +19,7 @@ ItemDelegate {
     required property string outcome
     required property string reason
     required property string program
+    required property string written
     required property string command
     required property var bytesUp
     required property var bytesDown
@@ -74,7 +75,9 @@ ItemDelegate {
                 text: {
                     const parts = [qsTr("Sandbox %1").arg(row.sandbox.length > 0 ? row.sandbox : "-")]
                     if (row.program.length > 0)
-                        parts.push(row.program)
+                        parts.push(row.written.length > 0
+                                   ? qsTr("%1 (written inside the sandbox: %2)").arg(row.program).arg(row.written)
+                                   : row.program)
                     parts.push(qsTr("%1 up, %2 down").arg(row.size(row.bytesUp)).arg(row.size(row.bytesDown)))
                     parts.push(qsTr("%1 ms").arg(Number(row.durationMs)))
                     if (row.refused && row.reason.length > 0)

@@ -162,6 +162,24 @@ Dialog {
                     ToolTip.text: text
                     HoverHandler { id: programHover }
                 }
+                Label {
+                    visible: askWritten.visible
+                    text: ""
+                }
+                Label {
+                    id: askWritten
+                    objectName: "askWritten"
+                    Layout.fillWidth: true
+                    // A file the sandbox wrote itself: its name is its own choice, not the base's program.
+                    visible: prompt.ask.written !== undefined && prompt.ask.written.length > 0
+                    text: visible ? qsTr("Written inside the sandbox (%1): not the sandbox's own %2, whatever its name says")
+                                        .arg(prompt.ask.written).arg(prompt.ask.program)
+                                  : ""
+                    textFormat: Text.PlainText
+                    color: Theme.warningColor
+                    font.weight: Font.DemiBold
+                    wrapMode: Text.Wrap
+                }
                 Label { text: qsTr("Protocol"); opacity: 0.7 }
                 Label {
                     objectName: "askProtocol"

@@ -285,8 +285,11 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
         info.rootImage = state.root.image;
         break;
     }
-    if (state.root.writable())
+    if (state.root.writable()) {
         info.rootBytes = upperBytes(state.spec.name);
+        info.rootUpper = rootDir(state.spec.name) + QStringLiteral("/upper");
+    }
+    info.createdAt = state.createdAt;
     if (!state.startedAt.isValid()) {
         info.status = SandboxStatus::Created;
     } else if (isRunning(state)) {

@@ -185,6 +185,7 @@ ContainerInfo ContainerInfo::fromJson(const QJsonObject &json)
     info.error = state.value(QStringLiteral("Error")).toString();
     info.startedAt = toTime(state.value(QStringLiteral("StartedAt")));
     info.finishedAt = toTime(state.value(QStringLiteral("FinishedAt")));
+    info.created = toTime(json.value(QStringLiteral("Created")));
     const QJsonObject host = json.value(QStringLiteral("HostConfig")).toObject();
     info.memoryBytes = host.value(QStringLiteral("Memory")).toInteger();
     info.nanoCpus = host.value(QStringLiteral("NanoCpus")).toInteger();

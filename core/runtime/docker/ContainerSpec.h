@@ -101,6 +101,7 @@ struct ContainerInfo
     QString error;
     QDateTime startedAt; ///< invalid when never started
     QDateTime finishedAt;
+    QDateTime created; ///< when the container (and its writable layer) was made
     bool tty = false;
     QMap<QString, QString> labels;
     qint64 memoryBytes = 0;

@@ -252,6 +252,7 @@ SandboxInfo DockerRuntime::infoOf(const ContainerInfo &container) const
         info.isolation = QStringLiteral("gvisor");
     info.startedAt = container.startedAt;
     info.finishedAt = container.finishedAt;
+    info.createdAt = container.created;
     if (container.running || container.status == QLatin1String("paused") ||
         container.status == QLatin1String("restarting")) {
         info.status = SandboxStatus::Running;

@@ -6,7 +6,10 @@
 #
 #   1. 256 MiB from a local nginx: curl inside the sandbox without the proxy (captured), curl
 #      inside through CONNECT (the proxy path), curl on the host (direct); MiB/s and ratios;
-#   2. connect + request rate: N small GETs, a new connection each, 32 at a time, the same three.
+#   2. connect + request rate: N small GETs, a new connection each, 32 at a time, the same three;
+#   3. what naming each connection's program costs (paddock-init reads its executable's file:
+#      identity, mount, digest once per file): the rate of (2), captured and through the proxy,
+#      against a second sandbox told not to read program files (PADDOCK_PROGRAM_FILES=off).
 #
 #   tests/bench/capture/run.sh PADDOCK_BIN [BENCH_BIN]   (the second is ignored)
 # Environment: BENCH_REQUESTS (default 2000), BENCH_ROUNDS (default 5).
@@ -86,9 +89,16 @@ printf 'permissions:\n  network:\n    allow:\n      - capture.bench.test:%s\n' "
 "$PADDOCK" daemon stop >/dev/null 2>&1 || true
 "$PADDOCK" run --detach --kit "$WORK/kit" --name bench-capture "$WORK/workspace" -- 'sleep 86400' \
     >"$WORK/run.out" 2>&1 || { cat "$WORK/run.out" >&2; exit 1; }
+# The reference for what identifying programs costs: the same kit, its files never read.
+mkdir -p "$WORK/kit-anon"
+sed 's/^name: bench-capture/name: bench-anon/' "$WORK/kit/spec.yaml" >"$WORK/kit-anon/spec.yaml"
+printf 'environment:\n  variables:\n    PADDOCK_PROGRAM_FILES: "off"\n' >>"$WORK/kit-anon/spec.yaml"
+"$PADDOCK" run --detach --kit "$WORK/kit-anon" --name bench-anon "$WORK/workspace" -- 'sleep 86400' \
+    >"$WORK/run.out" 2>&1 || { cat "$WORK/run.out" >&2; exit 1; }
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy no_proxy NO_PROXY
 
 in_sandbox() { "$PADDOCK" exec bench-capture sh -c "$1"; }
+in_anon() { "$PADDOCK" exec bench-anon sh -c "$1"; }
 on_host() { sh -c "$1"; }
 URL=http://capture.bench.test:$PORT
 HOST_URL=http://127.0.0.1:$PORT
@@ -120,8 +130,18 @@ for round in $(seq "$ROUNDS"); do
     SPEEDS[captured]+="$(in_sandbox "$(big "--noproxy '*'" "$URL")") "
     SPEEDS[proxy]+="$(in_sandbox "$(big "-p $VIA_PROXY" "$URL")") "
     SPEEDS[direct]+="$(on_host "$(big "--noproxy '*'" "$HOST_URL")") "
-    record_rate captured "$(in_sandbox "$(gets "--noproxy '*'" "$URL")")"
-    record_rate proxy "$(in_sandbox "$(gets "-p $VIA_PROXY" "$URL")")"
+    # Each beside its reference, the order swapped every other round.
+    if ((round % 2)); then
+        record_rate captured "$(in_sandbox "$(gets "--noproxy '*'" "$URL")")"
+        record_rate captured-anon "$(in_anon "$(gets "--noproxy '*'" "$URL")")"
+        record_rate proxy "$(in_sandbox "$(gets "-p $VIA_PROXY" "$URL")")"
+        record_rate proxy-anon "$(in_anon "$(gets "-p $VIA_PROXY" "$URL")")"
+    else
+        record_rate captured-anon "$(in_anon "$(gets "--noproxy '*'" "$URL")")"
+        record_rate captured "$(in_sandbox "$(gets "--noproxy '*'" "$URL")")"
+        record_rate proxy-anon "$(in_anon "$(gets "-p $VIA_PROXY" "$URL")")"
+        record_rate proxy "$(in_sandbox "$(gets "-p $VIA_PROXY" "$URL")")"
+    fi
     record_rate direct "$(on_host "$(gets "--noproxy '*'" "$HOST_URL")")"
     last() { tr ' ' '\n' <<<"${RATES[$1]}" | grep . | tail -n1; }
     echo "  round $round of $ROUNDS: GETs/s captured $(last captured), proxy $(last proxy), direct $(last direct)"
@@ -132,7 +152,9 @@ rate() { tr ' ' '\n' <<<"${RATES[$1]}" | grep . | median; }
 echo "== 256 MiB, MiB/s (median)"
 for who in captured proxy direct; do printf '  %-40s %7s MiB/s\n' "$who" "$(mib "$who")"; done
 echo "== connect + GET, new connection each, 32 at a time (median)"
-for who in captured proxy direct; do printf '  %-40s %7s /s  (%s/%s ok)\n' "$who" "$(rate "$who")" "${OK[$who]}" "$REQUESTS"; done
+for who in captured proxy direct captured-anon proxy-anon; do
+    printf '  %-40s %7s /s  (%s/%s ok)\n' "$who" "$(rate "$who")" "${OK[$who]}" "$REQUESTS"
+done
 
 echo
 echo "== summary (loopback, one run; figures depend on the machine's load)"
@@ -145,3 +167,7 @@ printf '  %-46s %10s %10s %8s %s\n' "connect + GET /s (ref the proxy path inside
     "$(ratio "$(rate captured)" "$(rate proxy)")" ">= 1.0"
 printf '  %-46s %10s %10s %8s\n' "connect + GET /s (ref direct, from the host)" "$(rate captured)" "$(rate direct)" \
     "$(ratio "$(rate captured)" "$(rate direct)")"
+printf '  %-46s %10s %10s %8s %s\n' "captured /s, programs named (ref files not read)" "$(rate captured)" \
+    "$(rate captured-anon)" "$(ratio "$(rate captured)" "$(rate captured-anon)")" ">= 0.95"
+printf '  %-46s %10s %10s %8s %s\n' "proxy path /s, programs named (ref not read)" "$(rate proxy)" \
+    "$(rate proxy-anon)" "$(ratio "$(rate proxy)" "$(rate proxy-anon)")" ">= 0.95"

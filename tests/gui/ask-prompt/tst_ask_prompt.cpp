@@ -60,6 +60,7 @@ private Q_SLOTS:
     void allowOnceThenDenyAlwaysFromThePrompt();
     void anAnswerFromTheCliClosesThePrompt();
     void escapeDeniesOnceAndEnterDoesNothing();
+    void aProgramWrittenInsideIsMarked();
 
 private:
     /** `paddock exec net sh -c SCRIPT`, left running while the test answers. */
@@ -119,7 +120,7 @@ void TestAskPrompt::initTestCase()
     QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
     m_outputDir = qEnvironmentVariable("PADDOCK_TEST_OUTPUT", QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en"));
     QVERIFY2(m_network.setUp(), "the fixture did not start (paddockd, bubblewrap)");
-    for (const char *host : {"cli.test", "escape.test"}) {
+    for (const char *host : {"cli.test", "escape.test", "copied.test"}) {
         const test::Finished set =
             m_network.fixture().paddock({QStringLiteral("policy"), QStringLiteral("resolve"), QStringLiteral("set"),
                                          QLatin1String(host), QStringLiteral("127.0.0.1")});
@@ -244,6 +245,7 @@ void TestAskPrompt::allowOnceThenDenyAlwaysFromThePrompt()
     QVERIFY2(program.startsWith(QLatin1String("curl ")) &&
                  program.contains(m_network.url(QStringLiteral("fourth.test"))),
              qPrintable(program));
+    QVERIFY(!isShown(findItem(m_window, QStringLiteral("askWritten")))); // the sandbox's own curl
     QVERIFY2(promptText(QStringLiteral("askCountdown")).startsWith(QLatin1String("Refused in ")),
              qPrintable(promptText(QStringLiteral("askCountdown"))));
     QCOMPARE(m_notifications.summaries.size(), notified); // the window is in front: no notification
@@ -324,6 +326,24 @@ void TestAskPrompt::escapeDeniesOnceAndEnterDoesNothing()
     QTRY_VERIFY(!promptOpen());
     QVERIFY(!m_network.userRules().join(QLatin1Char('\n')).contains(QLatin1String("escape.test")));
     QVERIFY2(WarningRecorder::messages().isEmpty(), qPrintable(WarningRecorder::messages().join(QLatin1Char('\n'))));
+}
+
+void TestAskPrompt::aProgramWrittenInsideIsMarked()
+{
+    QVERIFY(ensureAsking());
+    // A copy of curl in /tmp: the person is told it is not the sandbox's curl before answering.
+    const std::unique_ptr<QProcess> fetch =
+        inSandbox(QStringLiteral("cp /usr/bin/curl /tmp/curl && /tmp/") + curl(QStringLiteral("copied.test")));
+    QTRY_VERIFY_WITH_TIMEOUT(promptOpen(), 30000);
+    QCOMPARE(promptText(QStringLiteral("askDestination")), destination(QStringLiteral("copied.test")));
+    QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("askWritten"))));
+    QCOMPARE(promptText(QStringLiteral("askWritten")),
+             QStringLiteral("Written inside the sandbox (/tmp): not the sandbox's own curl, whatever its name says"));
+    QTest::qWait(300);
+    saveScreenshot(QStringLiteral("ask-prompt-written-inside"));
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    QCOMPARE(finish(*fetch), QStringLiteral("403"));
+    QTRY_VERIFY(!promptOpen());
 }
 
 QTEST_MAIN(TestAskPrompt)

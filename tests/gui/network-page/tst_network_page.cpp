@@ -24,6 +24,7 @@ private Q_SLOTS:
     void refusedHostAllowedWithTheKeyboard();
     void refusedHostDismissedWithTheKeyboard();
     void capturedConnectionAllowedForItsPort();
+    void aCopiedProgramIsMarkedWrittenInside();
     void presetChangedFromThePage();
     void learningSwitchedFromThePage();
     void requestsShownLiveAndFiltered();
@@ -201,6 +202,20 @@ void TestNetworkPage::capturedConnectionAllowedForItsPort()
     QTRY_VERIFY(!denialRow(QStringLiteral("raw.test")));
     QVERIFY(m_network.userRules().contains(QStringLiteral("sandbox:net raw.test:") + port));
     QCOMPARE(statusLine(), QStringLiteral("HTTP/1.0 200 OK"));
+}
+
+void TestNetworkPage::aCopiedProgramIsMarkedWrittenInside()
+{
+    QVERIFY(m_network.fixture().mapToUpstream({QStringLiteral("copied.test")}).exitCode == 0);
+    const test::Finished ran = m_network.fixture().paddock(
+        {QStringLiteral("exec"), QStringLiteral("net"), QStringLiteral("sh"), QStringLiteral("-c"),
+         QStringLiteral("cp /usr/bin/curl /tmp/curl && /tmp/curl -s -o /dev/null -w '%{http_code}' ") +
+             m_network.url(QStringLiteral("copied.test"))});
+    QCOMPARE(ran.out.trimmed(), QStringLiteral("403"));
+    QTRY_VERIFY(denialRow(QStringLiteral("copied.test")));
+    const QString detail =
+        childOf(denialRow(QStringLiteral("copied.test")), QStringLiteral("denialDetail"))->property("text").toString();
+    QVERIFY2(detail.contains(QLatin1String("curl (written inside the sandbox: /tmp)")), qPrintable(detail));
 }
 
 void TestNetworkPage::presetChangedFromThePage()

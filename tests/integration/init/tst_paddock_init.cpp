@@ -2,6 +2,7 @@
 // paddock-init as a sandbox sees it: exit status, signals, zombies, and the relay from a
 // loopback port to the proxy's unix socket.
 #include "StandInProxy.h"
+#include "common/ClientProgram.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -211,13 +212,21 @@ private slots:
         ::close(listener);
         proxy.join();
         // This test is the program that connected, and paddock-init said so each time, with the
-        // version that says whether the socket came along.
+        // version that says whether the socket came along, and what its executable is.
         QCOMPARE(int(preambles.size()), 3);
-        const std::string named = std::string("PADDOCK-CLIENT ") + (handOver ? "2 " : "1 ") +
-                                  std::to_string(::getpid()) + " " +
-                                  QFile::encodeName(QCoreApplication::applicationFilePath()).toStdString() + " ";
+        const std::string version = std::string("PADDOCK-CLIENT ") + (handOver ? "2 " : "1 ");
+        const std::string exe = QFile::encodeName(QCoreApplication::applicationFilePath()).toStdString();
         for (size_t i = 0; i < preambles.size(); ++i) {
-            QVERIFY2(preambles[i].starts_with(named) && preambles[i].ends_with("\n"), preambles[i].c_str());
+            QVERIFY2(preambles[i].starts_with(version) && preambles[i].ends_with("\n"), preambles[i].c_str());
+            paddock::ClientProgram program;
+            std::size_t consumed = 0;
+            QCOMPARE(paddock::preamble::parse(preambles[i], &program, &consumed), paddock::preamble::Parse::Done);
+            QCOMPARE(program.pid, long(::getpid()));
+            QCOMPARE(program.exe, exe);
+            QVERIFY(program.exeFile.known());
+            QCOMPARE(program.exeFile.path, exe);
+            QCOMPARE(program.exeFile.sha256.size(), std::size_t(64));
+            QVERIFY(program.exeFile.place != paddock::FileIdentity::Place::Unknown);
             QCOMPARE(bool(passed[i]), handOver);
             if (handOver)
                 QCOMPARE(afterLine[i], std::size_t(0));

@@ -3,7 +3,8 @@
 // Debian image with the clients, run by an ordinary user in the group docker, names are answered
 // inside, curl without the proxy, ssh to a real sshd and psql to a real PostgreSQL on this
 // computer's loopback are decided, logged and allowed by host:port rules, datagrams are refused
-// and logged, and nothing in the container keeps the capability capture was set up with.
+// and logged, a rule for curl holds for the image's curl only, and nothing in the container keeps
+// the capability capture was set up with.
 #include "CaptureTestSupport.h"
 #include "DockerSandboxFixture.h"
 #include "LocalServices.h"
@@ -50,7 +51,7 @@ private slots:
         m_fixture = std::make_unique<DockerSandboxFixture>();
         PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture);
         QVERIFY(m_upstream.start());
-        for (const char *name : {"web.test", "refused.test", "ssh.test", "db.test"}) {
+        for (const char *name : {"web.test", "refused.test", "ssh.test", "db.test", "prog.test"}) {
             const DockerFinished mapped =
                 m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("resolve"), QStringLiteral("set"),
                                     QLatin1String(name), QStringLiteral("127.0.0.1")});
@@ -131,6 +132,43 @@ private slots:
         QVERIFY(allow(QStringLiteral("db.test:%1").arg(m_postgres.port())).exitCode == 0);
         const DockerFinished answered = inSandbox(psql);
         QVERIFY2(answered.out.trimmed() == QLatin1String("42"), qPrintable(answered.out + answered.err));
+    }
+
+    void aProgramRuleHoldsForTheImagesProgramOnly()
+    {
+        const QString target = QStringLiteral("prog.test:%1").arg(m_upstream.port());
+        const DockerFinished rule = m_fixture->paddock(
+            {QStringLiteral("policy"), QStringLiteral("allow"), QStringLiteral("network"), target,
+             QStringLiteral("--sandbox"), QLatin1String(kName), QStringLiteral("--program"), QStringLiteral("curl")});
+        QVERIFY2(rule.exitCode == 0, qPrintable(rule.err));
+        const QString url = QStringLiteral("http://%1/hello.txt").arg(target);
+        const DockerFinished genuine = inSandbox(paddock::test::curlDirect(url));
+        QVERIFY2(genuine.out.endsWith(QLatin1String("\n200")), qPrintable(genuine.out + genuine.err));
+        // A copy in the container's own layer is another program, whatever its name and bytes.
+        const DockerFinished copy =
+            inSandbox(QStringLiteral("cp /usr/bin/curl /tmp/curl && /tmp/") + paddock::test::curlDirect(url));
+        QVERIFY2(copy.out.endsWith(QLatin1String("\n403")), qPrintable(copy.out + copy.err));
+        QJsonObject entry = blockedEntry(*m_fixture, QStringLiteral("prog.test"), m_upstream.port());
+        QVERIFY2(entry.value(QLatin1String("reason"))
+                     .toString()
+                     .contains(QLatin1String("/tmp/curl is not the sandbox's curl: it was written inside the sandbox "
+                                             "(its own root)")),
+                 qPrintable(entry.value(QLatin1String("reason")).toString()));
+        QCOMPARE(entry.value(QLatin1String("written")).toString(), QStringLiteral("its own root"));
+        // Started under curl's name, python3 is python3.
+        const DockerFinished renamed = inSandbox(
+            QStringLiteral("bash -c \"exec -a curl python3 -c 'import urllib.request as r, urllib.error as e\n"
+                           "try: print(r.urlopen(\\\"%1\\\").status)\nexcept e.HTTPError as x: print(x.code)'\"")
+                .arg(url));
+        QVERIFY2(renamed.out.trimmed() == QLatin1String("403"), qPrintable(renamed.out + renamed.err));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                entry = blockedEntry(*m_fixture, QStringLiteral("prog.test"), m_upstream.port());
+                return entry.value(QLatin1String("program")).toString().startsWith(QLatin1String("python3"));
+            },
+            15000));
+        QVERIFY2(entry.value(QLatin1String("reason")).toString().contains(QLatin1String("the program started as curl")),
+                 qPrintable(entry.value(QLatin1String("reason")).toString()));
     }
 
     void datagramsAreRefusedAndLogged()

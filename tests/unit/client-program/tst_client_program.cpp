@@ -7,9 +7,34 @@
 #include <QtTest>
 
 using paddock::ClientProgram;
+using paddock::FileOrigin;
 namespace preamble = paddock::preamble;
 
 namespace {
+
+paddock::FileIdentity file(const std::string &path, unsigned long long inode)
+{
+    paddock::FileIdentity identity;
+    identity.path = path;
+    identity.device = 64;
+    identity.inode = inode;
+    identity.size = 1000;
+    identity.changedNs = 1700000000000000000LL;
+    identity.place = paddock::FileIdentity::Place::ReadOnly;
+    return identity;
+}
+
+/** A program whose executable paddock-init identified and the daemon found in the base. */
+ClientProgram fromBase(const std::string &exe, std::vector<std::string> args)
+{
+    ClientProgram p;
+    p.pid = 9;
+    p.exe = exe;
+    p.args = std::move(args);
+    p.exeFile = file(exe, 11);
+    p.exeOrigin = FileOrigin::Base;
+    return p;
+}
 
 ClientProgram program(long pid, const std::string &exe, std::vector<std::string> args)
 {
@@ -193,35 +218,47 @@ private slots:
     {
         QTest::addColumn<QString>("exe");
         QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("script"); ///< the script paddock-init found, from the base
         QTest::addColumn<QString>("name");
         QTest::addColumn<QStringList>("matching");
         QTest::addColumn<QStringList>("notMatching");
-        QTest::newRow("curl") << "/usr/bin/curl" << QStringList{"curl", "-s", "https://x/pip"} << "curl"
-                              << QStringList{"curl", "/usr/bin/curl"} << QStringList{"pip", "/usr/bin/pip", "x", "cur"};
+        QTest::newRow("curl") << "/usr/bin/curl" << QStringList{"curl", "-s", "https://x/pip"} << ""
+                              << "curl" << QStringList{"curl", "/usr/bin/curl"}
+                              << QStringList{"pip", "/usr/bin/pip", "x", "cur"};
         QTest::newRow("pip") << "/usr/bin/python3.11" << QStringList{"/usr/bin/python3", "/usr/bin/pip", "install", "x"}
+                             << "/usr/bin/pip"
                              << "pip" << QStringList{"pip", "/usr/bin/pip", "python3", "python3.11"}
                              << QStringList{"install", "/tmp/pip"};
-        QTest::newRow("python -m pip") << "/usr/bin/python3.11" << QStringList{"python3", "-m", "pip", "install"}
-                                       << "pip" << QStringList{"pip", "python3"} << QStringList{"install", "-m"};
-        QTest::newRow("python -c") << "/usr/bin/python3.11" << QStringList{"python3", "-c", "import pip"}
+        // A module is whatever the interpreter finds first on its path (the working folder
+        // first): no file says it is the base's pip.
+        QTest::newRow("python -m pip") << "/usr/bin/python3.11" << QStringList{"python3", "-m", "pip", "install"} << ""
+                                       << "python3.11" << QStringList{"python3"} << QStringList{"pip", "install", "-m"};
+        QTest::newRow("python -c") << "/usr/bin/python3.11" << QStringList{"python3", "-c", "import pip"} << ""
                                    << "python3.11" << QStringList{"python3", "/usr/bin/python3.11"}
                                    << QStringList{"pip", "import pip"};
         QTest::newRow("git helper") << "/usr/lib/git-core/git-remote-http"
-                                    << QStringList{"git-remote-http", "origin", "http://h/r"} << "git-remote-http"
-                                    << QStringList{"git-remote-http"} << QStringList{"git", "r", "origin"};
-        QTest::newRow("a copy named pip") << "/tmp/pip" << QStringList{"pip"} << "pip" << QStringList{"pip", "/tmp/pip"}
-                                          << QStringList{"/usr/bin/pip"};
+                                    << QStringList{"git-remote-http", "origin", "http://h/r"} << ""
+                                    << "git-remote-http" << QStringList{"git-remote-http"}
+                                    << QStringList{"git", "r", "origin"};
+        // argv[0] is the process's own say: `exec -a curl wget` is wget.
+        QTest::newRow("exec -a curl") << "/usr/bin/wget" << QStringList{"curl", "http://x/"} << ""
+                                      << "wget" << QStringList{"wget"} << QStringList{"curl", "/usr/bin/curl"};
     }
     void namesAndMatches()
     {
         QFETCH(QString, exe);
         QFETCH(QStringList, args);
+        QFETCH(QString, script);
         QFETCH(QString, name);
         QFETCH(QStringList, matching);
         QFETCH(QStringList, notMatching);
-        ClientProgram p = program(9, exe.toStdString(), {});
+        ClientProgram p = fromBase(exe.toStdString(), {});
         for (const QString &arg : args)
             p.args.push_back(arg.toStdString());
+        if (!script.isEmpty()) {
+            p.scriptFile = file(script.toStdString(), 12);
+            p.scriptOrigin = FileOrigin::Base;
+        }
         QCOMPARE(QString::fromStdString(p.name()), name);
         for (const QString &condition : matching)
             QVERIFY2(p.matches(condition.toStdString()), qPrintable(condition));
@@ -229,6 +266,124 @@ private slots:
             QVERIFY2(!p.matches(condition.toStdString()), qPrintable(condition));
         p.pid = 0; // nobody said: no condition holds
         QVERIFY(!p.matches(name.toStdString()));
+    }
+
+    void aFileWrittenInsideIsNotTheBasesProgram_data()
+    {
+        QTest::addColumn<QString>("exe");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exeOrigin");
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<int>("scriptOrigin");
+        QTest::addColumn<QString>("condition");
+        const int base = int(FileOrigin::Base);
+        const int written = int(FileOrigin::Written);
+        const int unknown = int(FileOrigin::Unknown);
+        QTest::newRow("wget copied to /tmp/curl") << "/tmp/curl" << QStringList{"curl"} << written << "" << 0 << "curl";
+        QTest::newRow("/usr/bin/curl overwritten")
+            << "/usr/bin/curl" << QStringList{"curl"} << written << "" << 0 << "/usr/bin/curl";
+        QTest::newRow("origin not known") << "/usr/bin/curl" << QStringList{"curl"} << unknown << "" << 0 << "curl";
+        QTest::newRow("python3 /tmp/pip")
+            << "/usr/bin/python3.11" << QStringList{"python3", "/tmp/pip"} << base << "/tmp/pip" << written << "pip";
+        QTest::newRow("a copied python3 runs the base's pip")
+            << "/work/python3" << QStringList{"python3", "/usr/bin/pip"} << written << "/usr/bin/pip" << base << "pip";
+    }
+    void aFileWrittenInsideIsNotTheBasesProgram()
+    {
+        QFETCH(QString, exe);
+        QFETCH(QStringList, args);
+        QFETCH(int, exeOrigin);
+        QFETCH(QString, script);
+        QFETCH(int, scriptOrigin);
+        QFETCH(QString, condition);
+        ClientProgram p = fromBase(exe.toStdString(), {});
+        p.exeOrigin = FileOrigin(exeOrigin);
+        for (const QString &arg : args)
+            p.args.push_back(arg.toStdString());
+        if (!script.isEmpty()) {
+            p.scriptFile = file(script.toStdString(), 12);
+            p.scriptOrigin = FileOrigin(scriptOrigin);
+        }
+        QVERIFY(!p.matches(condition.toStdString()));
+        // A deny names it all the same: an imitation is refused what the original is.
+        QVERIFY(p.mayBe(condition.toStdString()));
+    }
+
+    void aDigestNamesTheFileWhereverItIs()
+    {
+        const std::string digest(64, 'a');
+        ClientProgram p = fromBase("/work/tool", {"tool"});
+        p.exeFile.sha256 = digest;
+        p.exeOrigin = FileOrigin::Written;
+        QVERIFY(!p.matches("tool"));
+        QVERIFY(p.matches("sha256:" + digest));
+        QVERIFY(p.matches("tool@sha256:" + std::string(64, 'A')));
+        QVERIFY(!p.matches("other@sha256:" + digest));
+        QVERIFY(!p.matches("sha256:" + std::string(64, 'b')));
+        QVERIFY(!p.mayBe("sha256:" + std::string(64, 'b')));
+        p.exeFile.sha256.clear(); // too large to read: no digest holds
+        QVERIFY(!p.matches("sha256:" + digest));
+        QVERIFY(p.mayBe("sha256:" + digest));
+    }
+
+    void whatAFileIsRoundTrips_data()
+    {
+        QTest::addColumn<int>("place");
+        QTest::addColumn<QString>("mountPoint");
+        QTest::addColumn<QString>("scriptPath");
+        using Place = paddock::FileIdentity::Place;
+        QTest::newRow("read-only") << int(Place::ReadOnly) << ""
+                                   << "/usr/bin/pip";
+        QTest::newRow("root") << int(Place::Root) << ""
+                              << "/opt/a:b/pip";
+        QTest::newRow("a mount with colons") << int(Place::Mount) << "/work/a:b %x"
+                                             << "/work/a:b %x/run.py";
+        QTest::newRow("elsewhere") << int(Place::Elsewhere) << ""
+                                   << "/tmp/x";
+        QTest::newRow("unknown") << int(Place::Unknown) << ""
+                                 << "/tmp/x";
+    }
+    void whatAFileIsRoundTrips()
+    {
+        QFETCH(int, place);
+        QFETCH(QString, mountPoint);
+        QFETCH(QString, scriptPath);
+        ClientProgram sent = fromBase("/usr/bin/python3.11", {"python3", scriptPath.toStdString()});
+        sent.exeFile.place = paddock::FileIdentity::Place(place);
+        sent.exeFile.mountPoint = mountPoint.toStdString();
+        sent.exeFile.sha256 = std::string(64, 'f');
+        sent.scriptFile = file(scriptPath.toStdString(), 77);
+        sent.scriptFile.place = sent.exeFile.place;
+        sent.scriptFile.mountPoint = sent.exeFile.mountPoint;
+        const std::string line = preamble::encode(sent, preamble::Delivery::Attached, {"tcp", "example.com", 22});
+        ClientProgram read;
+        std::size_t consumed = 0;
+        QCOMPARE(preamble::parse(line, &read, &consumed), preamble::Parse::Done);
+        QCOMPARE(read.exe, sent.exe);
+        QCOMPARE(read.args, sent.args);
+        QVERIFY(read.exeFile == sent.exeFile); // its path is the exe field's
+
+        QVERIFY(read.scriptFile == sent.scriptFile);
+        // What the line says of origins counts for nothing: the daemon tells them.
+        QCOMPARE(read.exeOrigin, FileOrigin::Unknown);
+        QCOMPARE(read.scriptOrigin, FileOrigin::Unknown);
+    }
+
+    void malformedIdentitiesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("short") << QByteArray("PADDOCK-CLIENT 1 exe=1:2:3 7 /x x\n");
+        QTest::newRow("bad digest") << QByteArray("PADDOCK-CLIENT 1 exe=1:2:3:4:xyz:ro 7 /x x\n");
+        QTest::newRow("bad place") << QByteArray("PADDOCK-CLIENT 1 exe=1:2:3:4::elsewhere 7 /x x\n");
+        QTest::newRow("relative mount") << QByteArray("PADDOCK-CLIENT 1 exe=1:2:3:4::mtmp 7 /x x\n");
+        QTest::newRow("relative script") << QByteArray("PADDOCK-CLIENT 1 script=1:2:3:4::ro:x.py 7 /x x\n");
+    }
+    void malformedIdentitiesAreRefused()
+    {
+        QFETCH(QByteArray, line);
+        ClientProgram read;
+        std::size_t consumed = 0;
+        QCOMPARE(preamble::parse(line.toStdString(), &read, &consumed), preamble::Parse::Malformed);
     }
 };
 

@@ -50,6 +50,24 @@ private Q_SLOTS:
         QCOMPARE(json.value("protocol").toString(), QStringLiteral("http"));
     }
 
+    void aProgramWrittenInsideSaysWhere()
+    {
+        NetworkEvent event = sample();
+        event.pid = 12;
+        event.program = QStringLiteral("curl");
+        event.exe = QStringLiteral("/tmp/curl");
+        event.command = QStringLiteral("curl https://tracker.example.com");
+        event.written = QStringLiteral("/tmp");
+        const QJsonObject json = event.toJson();
+        QCOMPARE(json.value("written").toString(), QStringLiteral("/tmp"));
+        QString error;
+        const auto back = NetworkEvent::fromJson(json, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(*back, event);
+        event.written.clear(); // from the sandbox's base: no field
+        QVERIFY(!event.toJson().contains(QLatin1String("written")));
+    }
+
     void roundTripsEveryOutcome_data()
     {
         QTest::addColumn<int>("outcome");

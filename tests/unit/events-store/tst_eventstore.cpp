@@ -128,11 +128,18 @@ private Q_SLOTS:
         event.reason = QStringLiteral("tracker.example.com is denied by **.example.com — «quoted»");
         event.bytesUp = 7;
         event.bytesDown = 9;
+        event.pid = 77;
+        event.program = QStringLiteral("curl");
+        event.exe = QStringLiteral("/tmp/curl");
+        event.command = QStringLiteral("curl https://tracker.example.com");
+        event.written = QStringLiteral("/tmp");
         QVERIFY(store.write({event}));
 
         const QList<NetworkEvent> back = storedEvents(store);
         QCOMPARE(back.size(), 1);
         QCOMPARE(back.first(), event);
+        // The summary a person reads says the program was written inside the sandbox.
+        QCOMPARE(store.log().blocked.value(0).written, QStringLiteral("/tmp"));
         QCOMPARE(back.first().time.timeSpec(), Qt::UTC);
     }
 
@@ -452,6 +459,7 @@ private Q_SLOTS:
         record.program = QStringLiteral("curl");
         record.exe = QStringLiteral("/usr/bin/curl");
         record.command = QStringLiteral("curl -X POST https://api.example/gists?\u2026");
+        record.written = QStringLiteral("the workspace");
         NetworkEvent old = record;
         old.time = now.addDays(-40);
         NetworkEvent other = record;
@@ -482,7 +490,7 @@ private Q_SLOTS:
     {
         EventStore store;
         QVERIFY(store.open());
-        QCOMPARE(EventStore::currentSchemaVersion(), 6);
+        QCOMPARE(EventStore::currentSchemaVersion(), 7);
         QCOMPARE(store.schemaVersion(), EventStore::currentSchemaVersion());
         store.close();
         QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT MAX(version) FROM schema_version").toInt(),
@@ -490,7 +498,7 @@ private Q_SLOTS:
         // Opening again does not apply the migration twice.
         QVERIFY(store.open());
         store.close();
-        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 6);
+        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 7);
     }
 
     void migratesAVersionOneLog()
@@ -523,7 +531,7 @@ private Q_SLOTS:
 
         EventStore store(EventStore::defaultPath(), {std::chrono::seconds(0), 0});
         QVERIFY2(store.open(), qPrintable(store.errorString()));
-        QCOMPARE(store.schemaVersion(), 6);
+        QCOMPARE(store.schemaVersion(), 7);
         const PolicyLog log = store.log();
         QCOMPARE(log.blocked.size(), 1);
         QCOMPARE(log.blocked.first().count, 2);
