@@ -22,6 +22,8 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
     case PatternRole:
         return rule.pattern;
+    case ConditionRole:
+        return rule.condition;
     case IdRole:
         return rule.id;
     case ScopeRole:
@@ -54,7 +56,8 @@ QHash<int, QByteArray> RulesModel::roleNames() const
             {CreatedRole, "created"},
             {CreatedTextRole, "createdText"},
             {SourceRole, "source"},
-            {ReadOnlyRole, "readOnly"}};
+            {ReadOnlyRole, "readOnly"},
+            {ConditionRole, "condition"}};
 }
 
 void RulesModel::setRules(const QJsonArray &rules)
@@ -66,6 +69,13 @@ void RulesModel::setRules(const QJsonArray &rules)
         rule.id = object.value(QLatin1String("id")).toString();
         rule.scope = object.value(QLatin1String("scope")).toString();
         rule.pattern = object.value(QLatin1String("pattern")).toString();
+        // A rule limited to requests or to one program says so beside its pattern.
+        QStringList condition;
+        if (const QString request = object.value(QLatin1String("request")).toString(); !request.isEmpty())
+            condition << request;
+        if (const QString program = object.value(QLatin1String("program")).toString(); !program.isEmpty())
+            condition << tr("for %1").arg(program);
+        rule.condition = condition.join(QLatin1Char(' '));
         rule.decision = object.value(QLatin1String("decision")).toString();
         rule.origin = object.value(QLatin1String("origin")).toString();
         rule.created = QDateTime::fromString(object.value(QLatin1String("created")).toString(), Qt::ISODateWithMs);
@@ -97,7 +107,7 @@ bool RulesModel::matches(const Rule &rule) const
     const QString needle = m_filter.trimmed();
     if (needle.isEmpty())
         return true;
-    for (const QString &field : {rule.scope, rule.pattern, rule.decision, rule.origin}) {
+    for (const QString &field : {rule.scope, rule.pattern, rule.condition, rule.decision, rule.origin}) {
         if (field.contains(needle, Qt::CaseInsensitive))
             return true;
     }

@@ -37,6 +37,7 @@ public:
         CreatedTextRole, ///< "2026-01-31 09:15" in local time, or empty
         SourceRole,      ///< the kit's spec.yaml for kit rules
         ReadOnlyRole,
+        ConditionRole, ///< what the rule is limited to beyond its pattern: "POST /gists", "for curl"
     };
     Q_ENUM(Role)
 
@@ -45,6 +46,7 @@ public:
         QString id;
         QString scope;
         QString pattern;
+        QString condition;
         QString decision;
         QString origin;
         QDateTime created;

@@ -103,7 +103,7 @@ QString imitationReason(const policy::PolicyEngine &engine, const policy::Reques
         .arg(started, runs, decision.rule->id, startedName);
 }
 
-/** The command that allows @p query for this very file, by its digest, when it has one. */
+/** The command that allows @p request's program as this very file (its digest, wherever it is), when it has one. */
 QString digestFix(const policy::Request &request)
 {
     const ClientProgram &program = request.program;
@@ -111,8 +111,7 @@ QString digestFix(const policy::Request &request)
     const std::string &digest = script ? program.scriptFile.sha256 : program.exeFile.sha256;
     if (digest.empty())
         return {};
-    return QStringLiteral("if you trust this very file: paddock policy allow network %1 --sandbox %2 --program %3 "
-                          "--program-sha256 %4")
+    return QStringLiteral("paddock policy allow network %1 --sandbox %2 --program %3 --program-sha256 %4")
         .arg(targetText(request.host, request.port), request.sandbox, QString::fromStdString(program.name()),
              QString::fromStdString(digest));
 }

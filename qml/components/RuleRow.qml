@@ -13,6 +13,7 @@ ItemDelegate {
     required property string ruleId
     required property string scope
     required property string pattern
+    required property string condition
     required property string decision
     required property string origin
     required property string createdText
@@ -41,7 +42,7 @@ ItemDelegate {
         Label {
             objectName: "rulePattern"
             Layout.fillWidth: true
-            text: row.pattern
+            text: row.condition.length > 0 ? row.pattern + "  " + row.condition : row.pattern
             textFormat: Text.PlainText
             font.family: "monospace"
             elide: Text.ElideRight

@@ -32,6 +32,7 @@ private Q_SLOTS:
     void whatIsLoadedOrAllowedDoesNotCount();
     void aRemovedRowComesBackOnlyWithANewRefusal();
     void rulesSayWhereEachComesFrom();
+    void aRuleLimitedToAProgramOrRequestsSaysSo();
     void theLearningProposalListsPatternsChecked();
     void agentRefusalsLeaveOutTheDismissed();
     void anAgentRefusalComesToTheTop();
@@ -183,6 +184,30 @@ void TestGuiModelsNetwork::rulesSayWhereEachComesFrom()
     QCOMPARE(rules.totalCount(), 3);
     rules.setFilter({});
     QCOMPARE(rules.rowCount(), 3);
+}
+
+void TestGuiModelsNetwork::aRuleLimitedToAProgramOrRequestsSaysSo()
+{
+    RulesModel rules;
+    rules.setRules(QJsonArray{
+        QJsonObject{{"id", "a"},
+                    {"scope", "global"},
+                    {"pattern", "pypi.org"},
+                    {"decision", "allow"},
+                    {"origin", "user"},
+                    {"program", "pip"}},
+        QJsonObject{{"id", "b"},
+                    {"scope", "global"},
+                    {"pattern", "api.github.com"},
+                    {"decision", "deny"},
+                    {"origin", "user"},
+                    {"request", "POST /gists"}},
+        QJsonObject{
+            {"id", "c"}, {"scope", "global"}, {"pattern", "example.com"}, {"decision", "allow"}, {"origin", "user"}}});
+    QCOMPARE(column(rules, "condition"),
+             QStringList({QStringLiteral("for pip"), QStringLiteral("POST /gists"), QString()}));
+    rules.setFilter(QStringLiteral("pip"));
+    QCOMPARE(column(rules, "pattern"), QStringList({QStringLiteral("pypi.org")}));
 }
 
 void TestGuiModelsNetwork::theLearningProposalListsPatternsChecked()
