@@ -81,12 +81,13 @@ Daemon::StartResult Daemon::start(const QString &socketPath, QString *message)
     if (!startServices(message))
         return StartResult::Failed;
 
-    if (!m_server.listen(socketPath, &error)) {
+    // The handlers first: a client that sees the socket may stop the daemon at once, and a
+    // SIGTERM before them would kill it without removing the socket.
+    if (!installSignalHandlers(&error)) {
         *message = error;
         return StartResult::Failed;
     }
-    if (!installSignalHandlers(&error)) {
-        m_server.close();
+    if (!m_server.listen(socketPath, &error)) {
         *message = error;
         return StartResult::Failed;
     }
