@@ -318,7 +318,9 @@ Status DockerClient::removeImage(const QString &reference, bool force) const
     HttpRequest request;
     request.method = "DELETE";
     request.path = QStringLiteral("/images/%1").arg(reference);
-    request.query = {{QStringLiteral("force"), boolParam(force)}};
+    // Untagged parents stay: with the classic builder they are the build cache, and another
+    // build running at the same moment may be about to use one as its next step's parent.
+    request.query = {{QStringLiteral("force"), boolParam(force)}, {QStringLiteral("noprune"), boolParam(true)}};
     request.timeoutSeconds = kShortTimeoutSeconds;
     const Result<HttpResponse> response = call(request);
     if (!response)

@@ -134,6 +134,7 @@ public:
                                   const std::function<void(qint64 sent, qint64 total)> &onUpload = {}) const;
     /** Builds an image; returns its id. A set cancel flag ends it with Error::Kind::Cancelled. */
     Result<QString> buildImage(const BuildOptions &options) const;
+    /** Removes one image; its untagged parents (cache another build may be using) are kept. */
     Status removeImage(const QString &reference, bool force = false) const;
 
     /** Returns the new container's id. */

@@ -152,6 +152,34 @@ private slots:
         QVERIFY(m_client.imageExists(m_tag).value());
     }
 
+    void removingAnImageKeepsTheCacheOthersBuildOn()
+    {
+        // Two builds sharing their first steps, as the test fixtures' images do. Removing one
+        // must not take the cached parent the other's next step is about to stand on.
+        QTemporaryDir context;
+        // A step of its own before the last, so its image has no other child to keep it.
+        const QByteArray unique = uniqueName(QStringLiteral("step")).toUtf8();
+        QVERIFY(
+            writeBusyboxContext(context.path(), "LABEL org.example.step=" + unique + "\nLABEL org.example.last=yes\n"));
+        BuildOptions options;
+        options.contextDir = context.path();
+        options.tag = uniqueName(QStringLiteral("paddock-test-removed")) + QStringLiteral(":1");
+        const Result<QString> built = m_client.buildImage(options);
+        QVERIFY2(built.ok(), qPrintable(built.errorMessage()));
+        const Result<ImageInfo> info = m_client.inspectImage(options.tag);
+        QVERIFY(info.ok());
+        const QString parent = info.value().raw.value(QStringLiteral("Parent")).toString();
+        QVERIFY2(!parent.isEmpty(), "the classic builder names the previous step's image as the parent");
+
+        const Status removed = m_client.removeImage(options.tag, true);
+        QVERIFY2(removed.ok(), qPrintable(removed.errorMessage()));
+        QVERIFY(!m_client.imageExists(options.tag).value());
+        const Result<bool> parentExists = m_client.imageExists(parent);
+        QVERIFY(parentExists.ok());
+        QVERIFY2(parentExists.value(), "the removal pruned the build cache another build may be using");
+        (void)m_client.removeImage(parent, true); // this test's own step; the shared ones stay
+    }
+
     void loadingAMissingFileSaysWhich()
     {
         const Result<QStringList> loaded = m_client.loadImage(m_home.filePath(QStringLiteral("nothing.tar")));
