@@ -43,6 +43,11 @@ void ProxyEngine::setDecider(Decider decider)
     m_loop->setDecider(std::move(decider));
 }
 
+void ProxyEngine::setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy)
+{
+    m_loop->setUpstreamProxy(std::move(proxy));
+}
+
 void ProxyEngine::setProgramClassifier(ProgramClassifier classifier)
 {
     m_loop->setProgramClassifier(std::move(classifier));

@@ -4,6 +4,7 @@
 #include "proxy/InterceptionConfig.h"
 #include "proxy/ProxyTypes.h"
 #include "proxy/Resolver.h"
+#include "proxy/UpstreamProxy.h"
 
 #include <QHostAddress>
 #include <QString>
@@ -59,6 +60,11 @@ public:
 
     /** Replaces the Decider; the next connection or request uses the new one. */
     void setDecider(Decider decider);
+    /**
+     * Sends the connections opened from now on through @p proxy, a corporate proxy on a network
+     * where only it reaches out (null: straight out). The policy decides first, as ever.
+     */
+    void setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy);
     /** Sets what tells where a named program's files come from; without it every origin is unknown. */
     void setProgramClassifier(ProgramClassifier classifier);
     /**

@@ -42,6 +42,12 @@ void ProxyLoop::setDecider(Decider decider)
     m_decider = std::move(shared);
 }
 
+void ProxyLoop::setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy)
+{
+    const std::lock_guard lock(m_deciderMutex);
+    m_upstreamProxy = std::move(proxy);
+}
+
 void ProxyLoop::setProgramClassifier(ProgramClassifier classifier)
 {
     auto shared = std::make_shared<const ProgramClassifier>(std::move(classifier));
@@ -254,6 +260,7 @@ bool ProxyLoop::holdsAllowedUpstream(const Connection &c)
 {
     switch (c.phase) {
     case Phase::Connecting:
+    case Phase::ProxyHandshake:
     case Phase::SniPeek:
     case Phase::Tunnel:
     case Phase::HttpExchange:
@@ -414,6 +421,10 @@ void ProxyLoop::updateInterest(Connection &c)
         break;
     case Phase::Connecting:
         upstream = Out;
+        client = outPending ? Out : 0u;
+        break;
+    case Phase::ProxyHandshake:
+        upstream = In | (c.handshakeOut.empty() ? 0u : Out);
         client = outPending ? Out : 0u;
         break;
     case Phase::Resolving:

@@ -11,6 +11,7 @@
 #include "proxy/Resolver.h"
 #include "proxy/Socks5.h"
 #include "proxy/TlsInterception.h"
+#include "proxy/UpstreamProxy.h"
 
 #include <atomic>
 #include <chrono>
@@ -52,12 +53,13 @@ struct Connection
         Held,          ///< waiting for a person's answer (Verdict::ask); nothing read or resolved meanwhile
         Resolving,
         Connecting,
-        SniPeek,      ///< tunnel accepted, waiting for the ClientHello before relaying
-        Tunnel,       ///< CONNECT or SOCKS5: bytes both ways
-        HttpExchange, ///< one plain-HTTP request and its response
-        Closing,      ///< sending a last answer, then draining what the client still sends
-        RefusalPeek,  ///< a refused captured client: its first bytes say in which protocol to tell it why
-        Intercepted,  ///< a tunnel to an inject domain: both sockets belong to @ref interception
+        ProxyHandshake, ///< connected to the upstream proxy, opening the tunnel through it
+        SniPeek,        ///< tunnel accepted, waiting for the ClientHello before relaying
+        Tunnel,         ///< CONNECT or SOCKS5: bytes both ways
+        HttpExchange,   ///< one plain-HTTP request and its response
+        Closing,        ///< sending a last answer, then draining what the client still sends
+        RefusalPeek,    ///< a refused captured client: its first bytes say in which protocol to tell it why
+        Intercepted,    ///< a tunnel to an inject domain: both sockets belong to @ref interception
     };
 
     quint64 id = 0;
@@ -94,6 +96,12 @@ struct Connection
     http::Authority target;
     http::ProxyRequest request;
     std::vector<QHostAddress> addresses;
+    /** The upstream (corporate) proxy this connection goes through; null: straight to the target. */
+    std::shared_ptr<const UpstreamProxy> via;
+    /** Opening the tunnel through @ref via (Phase::ProxyHandshake), what is still to send, what came early. */
+    std::unique_ptr<UpstreamHandshake> handshake;
+    std::string handshakeOut;
+    std::string early; ///< the target's first bytes, read with the proxy's answer
     std::size_t nextAddress = 0;
     int lastConnectError = 0;
     QString allowRule;
@@ -142,6 +150,8 @@ public:
 
     void setDecider(Decider decider);
     void setProgramClassifier(ProgramClassifier classifier);
+    /** Sends every connection from the next one on through @p proxy (null: straight out). */
+    void setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy);
     void setEventSink(EventSink sink) { m_sink = std::move(sink); }
     ResolveOverrides &overrides() { return m_overrides; }
 
@@ -243,6 +253,14 @@ private:
     void connectUpstream(Connection &c);
     void tryNextAddress(Connection &c);
     void onUpstreamConnected(Connection &c);
+    /** The upstream proxy @p c should go through now, if any (UpstreamProxy::carries()). */
+    std::shared_ptr<const UpstreamProxy> upstreamProxyFor(const Connection &c) const;
+    /** Connected to the upstream proxy: a plain-HTTP request goes as it is, anything else opens a tunnel first. */
+    void startProxyHandshake(Connection &c);
+    /** The upstream proxy sent or can take bytes during the handshake. */
+    void onProxyHandshakeEvent(Connection &c, std::uint32_t events);
+    /** Sends what the handshake still has to send; false when the socket failed. */
+    bool flushHandshake(Connection &c);
     void checkClientHello(Connection &c);
     void startTunnel(Connection &c);
     bool startInterception(Connection &c);
@@ -288,6 +306,7 @@ private:
     mutable std::mutex m_deciderMutex;
     std::shared_ptr<const Decider> m_decider;
     std::shared_ptr<const ProgramClassifier> m_classifier; ///< under m_deciderMutex too
+    std::shared_ptr<const UpstreamProxy> m_upstreamProxy;  ///< under m_deciderMutex too
 
     UniqueFd m_epoll;
     UniqueFd m_wakeFd;

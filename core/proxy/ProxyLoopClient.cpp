@@ -275,6 +275,12 @@ void ProxyLoop::onTimeout(Connection &c)
                                                  QStringLiteral("%1 did not answer within %2 ms")
                                                      .arg(qs(http::formatAuthority(c.target)))
                                                      .arg(m_limits.connectTimeout.count())));
+    case Phase::ProxyHandshake:
+        return refuse(c, Refusal::upstreamFailed(504, socks5::Reply::HostUnreachable,
+                                                 QStringLiteral("the upstream proxy %1 did not open a tunnel to %2 "
+                                                                "within %3 ms")
+                                                     .arg(c.via->authority(), qs(http::formatAuthority(c.target)))
+                                                     .arg(m_limits.connectTimeout.count())));
     case Phase::SniPeek:
         // The client sent nothing: a protocol where the server speaks first. Not TLS, so relay.
         if (c.in.empty())

@@ -107,6 +107,13 @@ void ProxyLoop::readResponseHead(Connection &c)
             emitEvent(c, Kind::UpstreamFailed, {}, reason);
             return close(c);
         }
+        // Only a proxy answers 407: the corporate proxy refused the request, not the server.
+        if (head.status == 407 && c.via && c.down.bytes() == 0 && c.down.drained())
+            return refuse(
+                c,
+                Refusal::upstreamFailed(
+                    502, socks5::Reply::NotAllowedByRuleset,
+                    QStringLiteral("the upstream proxy %1 refused: 407 %2").arg(c.via->authority(), qs(head.reason))));
         const http::ResponseRewrite rewrite = http::rewriteResponseHead(head, c.request);
         c.down.queue(rewrite.head);
         c.queuedDown += rewrite.head.size();

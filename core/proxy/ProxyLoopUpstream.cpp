@@ -135,6 +135,12 @@ void ProxyLoop::lookUp(Connection &c)
         c.addresses = std::move(*mapped);
         return afterResolution(c);
     }
+    // Behind an HTTP or socks5h upstream proxy the proxy resolves the name, as curl leaves it
+    // to the proxy: a lookup here would only wait for an intranet name this computer cannot
+    // resolve. (socks5:// sends an address, so it needs one.)
+    if (const std::shared_ptr<const UpstreamProxy> via = upstreamProxyFor(c);
+        via && via->kind != UpstreamProxy::Kind::Socks5)
+        return afterResolution(c);
     // Each sandbox has its own share of the resolver: one that asks for many slow names
     // waits behind its own lookups, never the others'.
     if (!m_resolver->submit(c.endpoint->id, c.id, c.target.host))
@@ -183,8 +189,24 @@ void ProxyLoop::afterResolution(Connection &c)
     connectUpstream(c);
 }
 
+std::shared_ptr<const UpstreamProxy> ProxyLoop::upstreamProxyFor(const Connection &c) const
+{
+    std::shared_ptr<const UpstreamProxy> proxy;
+    {
+        const std::lock_guard lock(m_deciderMutex);
+        proxy = m_upstreamProxy;
+    }
+    // A sandbox's name for this computer, and the user's own mappings, are reached directly.
+    if (!proxy || c.target.host == kHostAlias || m_overrides.lookup(c.target.host, c.target.port))
+        return nullptr;
+    return proxy->carries(c.target.host, c.target.port, c.addresses) ? proxy : nullptr;
+}
+
 void ProxyLoop::connectUpstream(Connection &c)
 {
+    c.via = upstreamProxyFor(c);
+    if (c.via && !c.via->unresolved.isEmpty())
+        return refuse(c, Refusal::upstreamFailed(502, socks5::Reply::GeneralFailure, c.via->unresolved));
     c.phase = Phase::Connecting;
     c.deadline = m_now + m_limits.connectTimeout;
     c.nextAddress = 0;
@@ -196,10 +218,12 @@ void ProxyLoop::connectUpstream(Connection &c)
 
 void ProxyLoop::tryNextAddress(Connection &c)
 {
-    while (c.nextAddress < c.addresses.size()) {
+    const std::vector<QHostAddress> &addresses = c.via ? c.via->addresses : c.addresses;
+    const quint16 port = c.via ? c.via->port : c.target.port;
+    while (c.nextAddress < addresses.size()) {
         sockaddr_storage address{};
         socklen_t length = 0;
-        if (!toSockaddr(c.addresses[c.nextAddress++], c.target.port, address, length))
+        if (!toSockaddr(addresses[c.nextAddress++], port, address, length))
             continue;
         UniqueFd fd(::socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
         if (!fd) {
@@ -220,10 +244,11 @@ void ProxyLoop::tryNextAddress(Connection &c)
         return;
     }
     const int error = c.lastConnectError ? c.lastConnectError : EHOSTUNREACH;
+    const QString where =
+        c.via ? QStringLiteral("the upstream proxy ") + c.via->authority() : qs(http::formatAuthority(c.target));
     refuse(c, Refusal::upstreamFailed(
                   502, socksReplyFor(error),
-                  QStringLiteral("cannot connect to %1: %2")
-                      .arg(qs(http::formatAuthority(c.target)), QString::fromLocal8Bit(strerror(error)))));
+                  QStringLiteral("cannot connect to %1: %2").arg(where, QString::fromLocal8Bit(strerror(error)))));
 }
 
 void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
@@ -234,7 +259,7 @@ void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
         socklen_t length = sizeof error;
         ::getsockopt(c.upstream.get(), SOL_SOCKET, SO_ERROR, &error, &length);
         if (error == 0 && !(events & (EPOLLERR | EPOLLHUP)))
-            return onUpstreamConnected(c);
+            return c.via ? startProxyHandshake(c) : onUpstreamConnected(c);
         if (error == 0 && !(events & EPOLLOUT))
             return;
         c.lastConnectError = error ? error : ECONNREFUSED;
@@ -242,6 +267,8 @@ void ProxyLoop::onUpstreamEvent(Connection &c, std::uint32_t events)
         c.upstreamMask = 0;
         return tryNextAddress(c);
     }
+    if (c.phase == Phase::ProxyHandshake)
+        return onProxyHandshakeEvent(c, events);
     if (c.phase == Phase::HttpExchange && !c.responseHeadDone) {
         c.deadline = m_now + m_limits.idleTimeout;
         readResponseHead(c);
@@ -268,6 +295,11 @@ void ProxyLoop::onUpstreamConnected(Connection &c)
     if (!c.captured)
         writeClient(c, c.protocol == Protocol::Socks ? socks5::reply(socks5::Reply::Succeeded)
                                                      : std::string("HTTP/1.1 200 Connection established\r\n\r\n"));
+    // What the target said first, read with the upstream proxy's answer (an SSH banner).
+    if (!c.early.empty()) {
+        writeClient(c, c.early);
+        std::string().swap(c.early);
+    }
     const auto &ports = m_limits.sniCheckedPorts;
     if (std::find(ports.begin(), ports.end(), c.target.port) == ports.end())
         return startTunnel(c);
