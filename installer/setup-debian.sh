@@ -18,7 +18,8 @@ TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
 curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd
 xterm xdotool x11-utils runsc clang-format universal-ctags
-openssh-server openssh-client postgresql postgresql-client python3-pip"
+openssh-server openssh-client postgresql postgresql-client python3-pip
+squid mitmproxy"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

@@ -22,7 +22,7 @@ Command rootCommand()
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << grantCommand() << caCommand() << daemonCommand();
+                     << grantCommand() << caCommand() << settingsCommand() << daemonCommand();
     return root;
 }
 

@@ -15,6 +15,7 @@ Command secretCommand();            // SecretCommands.cpp: set, ls, rm
 Command bindingCommand();           // BindingCommands.cpp: approve, revoke, ls, check
 Command grantCommand();             // GrantCommands.cpp: check, approve, ls, revoke
 Command caCommand();                // CaCommands.cpp: show, rotate, trust, trusted, untrust
+Command settingsCommand();          // SettingsCommands.cpp: ls, set, unset
 QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs
 Command reviewCommand();            // ReviewCommands.cpp: review NAME

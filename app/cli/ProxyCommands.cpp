@@ -2,6 +2,7 @@
 // paddock proxy serve
 #include "Cli.h"
 #include "CliSupport.h"
+#include "SecretCliSupport.h"
 
 #include "events/EventHub.h"
 #include "events/Jsonl.h"
@@ -11,6 +12,7 @@
 #include "policy/PolicyStore.h"
 #include "policy/Preset.h"
 #include "proxy/ProxyEngine.h"
+#include "secrets/SecretStore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -254,6 +256,20 @@ void followPolicyFile(policy::PolicyStore &store, policy::PolicyEngine &engine, 
     });
 }
 
+/** Out through the same upstream (company) proxy the daemon would use, said on stderr. */
+void useUpstreamProxy(proxy::ProxyEngine &proxy)
+{
+    secrets::SecretStore keychain;
+    QString problem;
+    if (std::optional<proxy::UpstreamProxy> upstream = upstreamProxyForCli(keychain, &problem)) {
+        err() << "connections out go through " << upstream->display() << " (from " << upstream->source << ")\n";
+        proxy.setUpstreamProxy(std::make_shared<const proxy::UpstreamProxy>(std::move(*upstream)));
+    }
+    if (!problem.isEmpty())
+        err() << "note: " << problem << "\n";
+}
+
+/** The proxy, run until SIGINT or SIGTERM. */
 int runServe(const Invocation &call)
 {
     // In the foreground only warnings belong beside the refusals; the store's are printed
@@ -314,6 +330,7 @@ int runServe(const Invocation &call)
     if (!installStopSignals(&stopNotifier))
         return failure(QStringLiteral("cannot install the signal handlers"));
 
+    useUpstreamProxy(proxy);
     QString error;
     if (!proxy.start(&error))
         return failure(QStringLiteral("the proxy did not start: %1").arg(error));
@@ -354,7 +371,10 @@ Command proxyCommand()
                        "'paddock policy allow network HOST' applies to the next connection without a restart.\n"
                        "Prints 'listening on ADDRESS' once ready, and one line on stderr per refusal (time,\n"
                        "host:port, rule, reason). Every event goes to the event log ('paddock policy log') and,\n"
-                       "with --events-jsonl, to a file as JSON lines. SIGINT or SIGTERM stop it (exit 0).");
+                       "with --events-jsonl, to a file as JSON lines. SIGINT or SIGTERM stop it (exit 0).\n"
+                       "Allowed connections go out through the upstream proxy 'paddock settings' shows, as the\n"
+                       "daemon's do (the settings, then HTTPS_PROXY/ALL_PROXY/http_proxy and NO_PROXY, then the\n"
+                       "desktop's).");
     serve.maxPositional = 0;
     serve.options = {
         QCommandLineOption(QStringLiteral("listen"), QStringLiteral("ADDRESS:PORT or a unix socket path to listen on."),

@@ -318,7 +318,7 @@ int refuseUnsentHost(const kit::Credential &credential, const QString &service, 
  */
 std::optional<TestResponse> requestThroughTestProxy(const QString &url, proxy::InterceptionConfig config,
                                                     const proxy::EndpointIdentity &owner, const QString &caFile,
-                                                    QString *error)
+                                                    secrets::SecretStore &store, QString *error)
 {
     const QUrl parsed(url);
     const QString host = parsed.host().toLower();
@@ -334,6 +334,12 @@ std::optional<TestResponse> requestThroughTestProxy(const QString &url, proxy::I
         return verdict;
     });
     network::syncResolveOverrides(engine.resolveOverrides(), {}, policy.resolveOverrides());
+    // Through the upstream proxy a sandbox's request would take.
+    QString upstreamProblem;
+    if (std::optional<proxy::UpstreamProxy> upstream = upstreamProxyForCli(store, &upstreamProblem))
+        engine.setUpstreamProxy(std::make_shared<const proxy::UpstreamProxy>(std::move(*upstream)));
+    if (!upstreamProblem.isEmpty())
+        err() << "note: " << upstreamProblem << "\n";
     if (!engine.start(error))
         return std::nullopt;
     quint16 proxyPort = 0;
@@ -437,7 +443,7 @@ int runTest(const Invocation &call)
     };
 
     const std::optional<TestResponse> response = requestThroughTestProxy(
-        url, std::move(config), {sandboxName, tested->kitName}, authorityFile.fileName(), &error);
+        url, std::move(config), {sandboxName, tested->kitName}, authorityFile.fileName(), store, &error);
     if (!response)
         return failure(error);
     return reportTestResponse(*response, service, url, host);

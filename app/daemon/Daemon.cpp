@@ -175,6 +175,9 @@ bool Daemon::startServices(QString *message)
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->onCredentialsChanged([sandboxes = m_sandboxes.get()] { sandboxes->applyCredentialsNow(); });
     m_secrets->start();
+    // The upstream (corporate) proxy connections out go through, and the other settings.
+    m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
+    m_settings->start();
     // The agent's own guard: pi-permission-system's rules and the refusals in its review log.
     m_agentPerms = std::make_unique<sandbox::AgentPermsService>(m_server, *m_sandboxes);
     m_agentPerms->start();

@@ -9,6 +9,7 @@
 #include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SecretService.h"
+#include "sandbox/SettingsService.h"
 #include "sandbox/VerifyService.h"
 
 #include <QObject>
@@ -64,6 +65,7 @@ private:
     std::unique_ptr<sandbox::PolicyService> m_policy;
     std::unique_ptr<sandbox::AskService> m_asks;
     std::unique_ptr<sandbox::SecretService> m_secrets;
+    std::unique_ptr<sandbox::SettingsService> m_settings;
     std::unique_ptr<sandbox::AgentPermsService> m_agentPerms;
     std::unique_ptr<sandbox::VerifyService> m_verify;
     InstanceLock m_lock;

@@ -10,9 +10,7 @@
 #include <QThread>
 
 namespace paddock::test {
-namespace {
 
-/** Runs @p program to its end; its output when it failed. */
 bool runTool(const QString &program, const QStringList &arguments, QString *error)
 {
     QProcess process;
@@ -25,7 +23,7 @@ bool runTool(const QString &program, const QStringList &arguments, QString *erro
     return false;
 }
 
-bool answers(quint16 port, int timeoutMs)
+bool answersOnLoopback(quint16 port, int timeoutMs)
 {
     for (int waited = 0; waited < timeoutMs; waited += 100) {
         QTcpSocket socket;
@@ -36,6 +34,8 @@ bool answers(quint16 port, int timeoutMs)
     }
     return false;
 }
+
+namespace {
 
 bool writeFile(const QString &path, const QByteArray &content)
 {
@@ -106,7 +106,7 @@ bool SshServer::start(const QString &folder, QString *error)
     m_process.setStandardOutputFile(folder + QStringLiteral("/sshd.log"));
     m_process.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                                                        folder + QStringLiteral("/sshd_config")});
-    if (!m_process.waitForStarted(10000) || !answers(m_port, 10000)) {
+    if (!m_process.waitForStarted(10000) || !answersOnLoopback(m_port, 10000)) {
         QFile log(folder + QStringLiteral("/sshd.log"));
         log.open(QIODevice::ReadOnly);
         *error =
@@ -163,7 +163,7 @@ bool PostgresServer::start(const QString &folder, QString *error)
                  error))
         return false;
     m_started = true;
-    return answers(m_port, 10000);
+    return answersOnLoopback(m_port, 10000);
 }
 
 } // namespace paddock::test

@@ -12,6 +12,12 @@ namespace paddock::test {
 /** A free TCP port on 127.0.0.1 at the time of asking. */
 quint16 freeLoopbackPort();
 
+/** Runs @p program to its end (at most two minutes); false with its output in @p error when it failed. */
+bool runTool(const QString &program, const QStringList &arguments, QString *error);
+
+/** Whether something accepts connections on 127.0.0.1:@p port within @p timeoutMs. */
+bool answersOnLoopback(quint16 port, int timeoutMs);
+
 /**
  * @brief sshd on 127.0.0.1, its own host key and config in @ref folder, letting in the user
  * running it with the key pair `client`/`client.pub` it made there.
