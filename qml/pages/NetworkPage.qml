@@ -5,7 +5,8 @@ import QtQuick.Layouts
 import Paddock
 
 // Network: the preset, the refused connections as they happen (allow or dismiss each), the
-// rules, what each request did, and learning mode. Every change goes through the daemon.
+// rules, what each request did, learning mode, and the upstream (company) proxy. Every change
+// goes through the daemon.
 ScrollablePage {
     id: page
     objectName: "page_network"
@@ -338,6 +339,11 @@ ScrollablePage {
         Layout.topMargin: Theme.spacing
         learning: learningModel
         asks: page.asks
+    }
+
+    UpstreamProxySection {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
     }
 
     DenialAllowDialog {

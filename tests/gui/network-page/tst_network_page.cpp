@@ -4,6 +4,7 @@
 // dialog, a refused host allowed with the keyboard (A) and another dismissed (D).
 #include "NetworkTestSupport.h"
 #include "PageDriver.h"
+#include "TestFiles.h"
 
 #include <QtTest>
 
@@ -28,6 +29,7 @@ private Q_SLOTS:
     void presetChangedFromThePage();
     void learningSwitchedFromThePage();
     void requestsShownLiveAndFiltered();
+    void upstreamProxySetFromThePage();
 
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
@@ -292,6 +294,45 @@ void TestNetworkPage::requestsShownLiveAndFiltered()
     QVERIFY(QMetaObject::invokeMethod(item(QStringLiteral("requestSandboxBox")), "textAt",
                                       Q_RETURN_ARG(QString, second), Q_ARG(int, 1)));
     QCOMPARE(second, QStringLiteral("net"));
+}
+
+void TestNetworkPage::upstreamProxySetFromThePage()
+{
+    const QString password = QStringLiteral("gui-corp-pw-4410");
+    const QString summary = QStringLiteral("upstreamProxySummary");
+    QTRY_VERIFY(item(summary)->property("text").toString().startsWith(QLatin1String("None")));
+    const auto typeFresh = [this](const QString &field, const QString &text) {
+        item(field)->setProperty("text", QString());
+        typeInto(m_window, item(field), text);
+    };
+    typeFresh(QStringLiteral("upstreamProxyUrlField"), QStringLiteral("http://carol@127.0.0.1:3128"));
+    typeFresh(QStringLiteral("upstreamNoProxyField"), QStringLiteral("intranet.test"));
+    typeFresh(QStringLiteral("upstreamPasswordField"), password);
+    QVERIFY(clickItem(m_window, item(QStringLiteral("upstreamSaveButton"))));
+    QTRY_COMPARE_WITH_TIMEOUT(item(summary)->property("text").toString(),
+                              QStringLiteral("Allowed connections go out through http://carol@127.0.0.1:3128 (from the "
+                                             "settings, with a password from the keychain)."),
+                              15000);
+    QTRY_VERIFY(item(QStringLiteral("upstreamPasswordField"))->property("text").toString().isEmpty());
+    QVERIFY(isShown(item(QStringLiteral("upstreamForgetPasswordButton"))));
+    // What the CLI reads is what the window set; the password is in no file.
+    const test::Finished listed = m_network.fixture().paddock({QStringLiteral("settings"), QStringLiteral("ls")});
+    QVERIFY2(listed.out.contains(QStringLiteral("not for:       intranet.test")), qPrintable(listed.out));
+    QVERIFY(test::filesContaining(m_network.fixture().path(QStringLiteral("config")), password.toUtf8()).isEmpty());
+
+    // A URL Paddock cannot use is refused with the reason, and what is in force stays.
+    typeFresh(QStringLiteral("upstreamProxyUrlField"), QStringLiteral("https://tls-proxy:443"));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("upstreamSaveButton"))));
+    QTRY_VERIFY(item(QStringLiteral("upstreamMessage"))->property("text").toString().contains(QLatin1String("https")));
+    QVERIFY(item(summary)->property("text").toString().contains(QLatin1String("carol@127.0.0.1:3128")));
+
+    // Emptied, the setting is gone: straight out again.
+    item(QStringLiteral("upstreamProxyUrlField"))->setProperty("text", QString());
+    item(QStringLiteral("upstreamNoProxyField"))->setProperty("text", QString());
+    QVERIFY(clickItem(m_window, item(QStringLiteral("upstreamForgetPasswordButton"))));
+    QTRY_VERIFY(!isShown(item(QStringLiteral("upstreamForgetPasswordButton"))));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("upstreamSaveButton"))));
+    QTRY_VERIFY(item(summary)->property("text").toString().startsWith(QLatin1String("None")));
 }
 
 QTEST_MAIN(TestNetworkPage)
