@@ -24,8 +24,11 @@ median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }'; }
 
 start_squid() { # [WAIT SECONDS]: squid on loopback, no cache, its files in $WORK/squid; sets SQUID_PORT
+    # It resolves upstream.bench.test to loopback itself, as a company's proxy resolves names
+    # the desktop cannot (the proxy benchmark's upstream hop).
     SQUID_PORT=$(free_port)
     mkdir -p "$WORK/squid"
+    echo "127.0.0.1 localhost upstream.bench.test" >"$WORK/squid/hosts"
     chown proxy:proxy "$WORK/squid"
     cat >"$WORK/squid/squid.conf" <<CONF
 http_port 127.0.0.1:$SQUID_PORT
@@ -38,6 +41,7 @@ cache_store_log none
 cache_log $WORK/squid/cache.log
 pid_filename $WORK/squid/squid.pid
 coredump_dir $WORK/squid
+hosts_file $WORK/squid/hosts
 cache_effective_user proxy
 max_filedescriptors 16384
 shutdown_lifetime 1 seconds

@@ -6,7 +6,9 @@
 #   1. tunnel throughput: 256 MiB through CONNECT (curl --proxytunnel), MiB/s and ratios;
 #   2. tunnel rate: CONNECT + small GET, 32 clients, requests/s and p50/p99;
 #   3. memory per idle tunnel: 2,000 idle tunnels held by paddock, RSS delta per tunnel;
-#   4. denial latency: refused request to its line in the --events-jsonl file, p50/p99.
+#   4. denial latency: refused request to its line in the --events-jsonl file, p50/p99;
+#   5. upstream hop: paddock in front of squid as a company's proxy (the name resolves only
+#      there), throughput and rate beside paddock alone and squid alone.
 #
 # Usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN. Environment: BENCH_RATE_COUNT (default 4000),
 # BENCH_IDLE_TUNNELS (2000), BENCH_DENIALS (300), BENCH_THROUGHPUT_RUNS (3).
@@ -146,6 +148,35 @@ D_PADDOCK=$("$LOAD" deny --proxy "127.0.0.1:$PADDOCK_PORT" --jsonl "$WORK/paddoc
     --seconds 120 || true)
 echo "  paddock    $D_PADDOCK"
 
+# ---- 5. upstream hop ------------------------------------------------------------------------
+echo "== upstream hop: paddock going out through squid (HTTPS_PROXY), as behind a company's proxy"
+HOP_PORT=$(free_port)
+HTTPS_PROXY="http://127.0.0.1:$SQUID_PORT" "$PADDOCK" proxy serve --listen "127.0.0.1:$HOP_PORT" --no-policy-file \
+    --allow "upstream.bench.test:$NGINX_PORT" --no-event-log --sandbox bench-hop >"$WORK/hop.out" 2>"$WORK/hop.err" &
+PIDS+=($!)
+wait_port "$HOP_PORT" 20
+HOP_TARGET=upstream.bench.test:$NGINX_PORT
+declare -A HOPS
+for _ in $(seq "$RUNS"); do
+    for who in paddock hop squid; do
+        case $who in
+        paddock) via=(-x "http://127.0.0.1:$PADDOCK_PORT" "http://$UPSTREAM/big") ;;
+        hop) via=(-x "http://127.0.0.1:$HOP_PORT" "http://$HOP_TARGET/big") ;;
+        squid) via=(-x "http://127.0.0.1:$SQUID_PORT" "http://$HOP_TARGET/big") ;;
+        esac
+        HOPS[$who]+="$(curl -s -p -o /dev/null --max-time 120 -w '%{speed_download}' "${via[@]}") "
+    done
+done
+hop_speed() { tr ' ' '\n' <<<"${HOPS[$1]}" | grep . | median | awk '{printf "%.0f", $1/1048576}'; }
+H_PADDOCK=$(hop_speed paddock)
+H_HOP=$(hop_speed hop)
+H_SQUID=$(hop_speed squid)
+R_HOP=$("$LOAD" rate --proxy "127.0.0.1:$HOP_PORT" --target "$HOP_TARGET" --path /small --clients 32 \
+    --count "$RATE_COUNT" --seconds 120 || true)
+printf '  throughput: paddock %s, paddock+squid %s, squid %s MiB/s (hop %s of paddock alone, %s of squid alone)\n' \
+    "$H_PADDOCK" "$H_HOP" "$H_SQUID" "$(ratio "$H_HOP" "$H_PADDOCK")" "$(ratio "$H_HOP" "$H_SQUID")"
+printf '  rate:       paddock+squid %s\n' "$R_HOP"
+
 # ---- summary -------------------------------------------------------------------------------
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 echo
@@ -159,4 +190,6 @@ printf '  %-34s %12s %12s\n' "idle tunnel (KiB each, target 64)" - "$(field kib_
 printf '  %-34s %12s %12s\n' "idle tunnels held (of $IDLE_TUNNELS)" - "$(field still_open "$I_PADDOCK")"
 printf '  %-34s %12s %12s\n' "denial to JSONL p50 (ms)" - "$(field p50_ms "$D_PADDOCK")"
 printf '  %-34s %12s %12s\n' "denial to JSONL p99 (ms, target 20)" - "$(field p99_ms "$D_PADDOCK")"
+printf '  %-34s %12s %12s %12s\n' "behind squid: throughput (MiB/s)" - "$H_HOP" "$H_SQUID"
+printf '  %-34s %12s %12s %12s\n' "behind squid: rate (req/s)" - "$(field rps "$R_HOP")" "$(field rps "$R_SQUID")"
 printf '  targets: paddock >= 85%% of direct (%s), >= 1.5x squid (%s)\n' "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")"
