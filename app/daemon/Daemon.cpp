@@ -178,6 +178,7 @@ bool Daemon::startServices(QString *message)
     // The upstream (corporate) proxy connections out go through, and the other settings.
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();
+    m_images->setBuildArguments([settings = m_settings.get()] { return settings->buildArguments(); });
     // The agent's own guard: pi-permission-system's rules and the refusals in its review log.
     m_agentPerms = std::make_unique<sandbox::AgentPermsService>(m_server, *m_sandboxes);
     m_agentPerms->start();

@@ -335,6 +335,12 @@ api::Reply ImageService::startBuild(const QJsonObject &params)
     build.tag = plan->tag;
     build.target = plan->target;
     build.buildArgs = plan->buildArgs;
+    if (m_buildArguments) {
+        const QMap<QString, QString> extra = m_buildArguments();
+        for (auto it = extra.cbegin(); it != extra.cend(); ++it)
+            if (!build.buildArgs.contains(it.key()))
+                build.buildArgs.insert(it.key(), it.value());
+    }
     build.labels = {{kKitLabel, loaded.kit->name}};
     build.noCache = params.value(QLatin1String("noCache")).toBool();
     qCInfo(lcImages) << "job" << job.id << "builds" << plan->tag << "from" << plan->contextDir;

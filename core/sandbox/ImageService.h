@@ -98,6 +98,14 @@ public:
 
     /** Registers the methods and the topic. */
     void start();
+    /**
+     * Build arguments every build gets unless its kit sets them (the upstream proxy: see
+     * SettingsService::buildArguments()), asked for at the start of each build.
+     */
+    void setBuildArguments(std::function<QMap<QString, QString>()> arguments)
+    {
+        m_buildArguments = std::move(arguments);
+    }
 
 private:
     struct Job
@@ -128,6 +136,7 @@ private:
     QStringList m_order; ///< job ids, oldest first, so finished ones can be forgotten
     int m_nextJob = 0;
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
+    std::function<QMap<QString, QString>()> m_buildArguments;
 };
 
 } // namespace paddock::sandbox

@@ -146,6 +146,24 @@ void SettingsService::finish(network::UpstreamChoice choice, int generation)
                           });
 }
 
+QMap<QString, QString> SettingsService::buildArguments() const
+{
+    QMap<QString, QString> arguments;
+    const std::optional<proxy::UpstreamProxy> &proxy = m_choice.proxy;
+    if (!proxy)
+        return arguments;
+    const QString scheme = proxy->kind == proxy::UpstreamProxy::Kind::Http     ? QStringLiteral("http")
+                           : proxy->kind == proxy::UpstreamProxy::Kind::Socks5 ? QStringLiteral("socks5")
+                                                                               : QStringLiteral("socks5h");
+    const QString url = scheme + QStringLiteral("://") + proxy->authority();
+    for (const char *name : {"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"})
+        arguments.insert(QLatin1String(name), url);
+    if (!proxy->noProxy.text().isEmpty())
+        for (const char *name : {"NO_PROXY", "no_proxy"})
+            arguments.insert(QLatin1String(name), proxy->noProxy.text());
+    return arguments;
+}
+
 QJsonObject SettingsService::describe() const
 {
     QJsonValue upstream = QJsonValue::Null;

@@ -43,6 +43,13 @@ public:
     static QString topic();
     /** Registers the methods and puts the settings in force. */
     void start();
+    /**
+     * The upstream proxy for an image build's own downloads, as the build arguments Docker
+     * predefines (HTTP_PROXY, HTTPS_PROXY, NO_PROXY, each in both cases; kept out of `docker
+     * history`): the proxy's URL without user or password, since a kit's build steps are the
+     * kit's code. Empty without a proxy.
+     */
+    QMap<QString, QString> buildArguments() const;
 
 private:
     void registerMethods();

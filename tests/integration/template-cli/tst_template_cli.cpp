@@ -25,6 +25,7 @@ private slots:
     void ctrlCCancelsTheBuild();
     void failedBuildNamesTheStep();
     void kitWithoutADockerfileHasNothingToBuild();
+    void buildStepsGetTheUpstreamProxyWithoutItsUser();
 
 private:
     /** A kit in path(DIR) whose image is @p image and whose Dockerfile adds @p extraLines. */
@@ -263,6 +264,28 @@ void TestTemplateCli::kitWithoutADockerfileHasNothingToBuild()
     QCOMPARE(build.exitCode, 1);
     QVERIFY2(build.err.contains(QLatin1String("has nothing to build")), qPrintable(build.err));
     QVERIFY2(build.err.contains(QLatin1String("no Dockerfile")), qPrintable(build.err));
+}
+
+void TestTemplateCli::buildStepsGetTheUpstreamProxyWithoutItsUser()
+{
+    const auto settings = [this](const QStringList &arguments) {
+        const DockerFinished done = m_fixture->paddock(QStringList{QStringLiteral("settings")} + arguments);
+        QVERIFY2(done.exitCode == 0, qPrintable(done.err));
+    };
+    settings({QStringLiteral("set"), QStringLiteral("upstream-proxy"), QStringLiteral("http://alice@10.0.0.5:3128")});
+    settings({QStringLiteral("set"), QStringLiteral("no-proxy"), QStringLiteral("intranet.test")});
+    // The step fails unless it sees the company's proxy, as Docker's predefined arguments, and
+    // never its user (a kit's steps are the kit's code).
+    const QString tag = uniqueName(QStringLiteral("paddock-test/proxied")) + QStringLiteral(":1");
+    const QString kit = writeBuildableKit(
+        QStringLiteral("proxied-kit"), QStringLiteral("proxied"), tag,
+        "RUN [\"/bin/sh\", \"-c\", \"test \\\"$HTTPS_PROXY\\\" = http://10.0.0.5:3128 && "
+        "test \\\"$http_proxy\\\" = http://10.0.0.5:3128 && test \\\"$NO_PROXY\\\" = intranet.test\"]\n");
+    const DockerFinished build =
+        m_fixture->paddock({QStringLiteral("template"), QStringLiteral("build"), QStringLiteral("--kit"), kit});
+    settings({QStringLiteral("unset"), QStringLiteral("upstream-proxy")});
+    settings({QStringLiteral("unset"), QStringLiteral("no-proxy")});
+    QVERIFY2(build.exitCode == 0, qPrintable(build.out + build.err));
 }
 
 QTEST_GUILESS_MAIN(TestTemplateCli)
