@@ -65,7 +65,7 @@ void TestCoursePiImage::initTestCase()
 void TestCoursePiImage::cleanupTestCase()
 {
     if (!m_docker.isEmpty())
-        docker({QStringLiteral("rmi"), QString::fromLatin1(kImage)});
+        docker({QStringLiteral("rmi"), QStringLiteral("--no-prune"), QString::fromLatin1(kImage)});
 }
 
 Finished TestCoursePiImage::docker(const QStringList &arguments)

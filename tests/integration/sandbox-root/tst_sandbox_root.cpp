@@ -129,7 +129,8 @@ QString TestSandboxRoot::savedImage(QString *why)
     const Finished saved =
         docker({QStringLiteral("save"), QStringLiteral("-o"), archive, QStringLiteral("paddock-test/root-image:1")});
     // The engine is the machine's: the image leaves it once saved.
-    docker({QStringLiteral("rmi"), QStringLiteral("paddock-test/root-image:1")});
+    // --no-prune: its cached steps are other tests' build cache, maybe in use this moment.
+    docker({QStringLiteral("rmi"), QStringLiteral("--no-prune"), QStringLiteral("paddock-test/root-image:1")});
     if (saved.exitCode != 0) {
         *why = QStringLiteral("docker save failed: ") + saved.err;
         return {};
