@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "common/QuotedString.h"
 #include "common/YamlDecode.h"
+#include "policy/IpAddress.h"
 
 #include <QDir>
 #include <QFile>
@@ -189,6 +190,10 @@ UpstreamChoice chooseUpstream(const SettingsFile &file, const QProcessEnvironmen
     }
     proxy->noProxy = proxy::NoProxy(noProxy);
     proxy->source = source;
+    // What the rebinding guard calls non-public is what no company proxy can reach: one list.
+    proxy->isLocal = [](const QHostAddress &address) {
+        return policy::IpAddress::fromHostAddress(address).isNonPublic();
+    };
     choice.proxy = std::move(proxy);
     choice.source = source;
     return choice;

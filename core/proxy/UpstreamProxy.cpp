@@ -39,20 +39,6 @@ std::pair<QString, std::uint16_t> splitPort(const QString &entry)
     return {entry, 0};
 }
 
-/** This computer or its networks: loopback, link-local, the private ranges (RFC 1918, 6598, 4193). */
-bool isLocalNetwork(const QHostAddress &address)
-{
-    static const std::pair<QHostAddress, int> Ranges[] = {
-        {QHostAddress(QStringLiteral("10.0.0.0")), 8},     {QHostAddress(QStringLiteral("172.16.0.0")), 12},
-        {QHostAddress(QStringLiteral("192.168.0.0")), 16}, {QHostAddress(QStringLiteral("100.64.0.0")), 10},
-        {QHostAddress(QStringLiteral("0.0.0.0")), 8},
-    };
-    if (address.isLoopback() || address.isLinkLocal() || address.isSiteLocal() || address.isUniqueLocalUnicast())
-        return true;
-    return std::any_of(std::begin(Ranges), std::end(Ranges),
-                       [&](const auto &range) { return address.isInSubnet(range.first, range.second); });
-}
-
 bool portMatches(std::uint16_t wanted, std::uint16_t port)
 {
     return wanted == 0 || wanted == port;
@@ -139,10 +125,12 @@ bool UpstreamProxy::carries(const std::string &target, std::uint16_t targetPort,
     // them, and the policy lets them through only on a grant the person approved.
     if (target == "localhost" || (target.size() > 10 && target.compare(target.size() - 10, 10, ".localhost") == 0))
         return false;
+    if (!isLocal)
+        return true;
     std::vector<QHostAddress> candidates = targetAddresses;
     if (const QHostAddress literal(QString::fromStdString(target)); !literal.isNull())
         candidates.push_back(literal);
-    return std::none_of(candidates.begin(), candidates.end(), isLocalNetwork);
+    return std::none_of(candidates.begin(), candidates.end(), isLocal);
 }
 
 std::string UpstreamProxy::authorizationHeader() const

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,6 +78,12 @@ struct UpstreamProxy
     QString unresolved;
     /** Where the setting came from: "the settings", "HTTPS_PROXY", "GNOME's proxy settings". */
     QString source;
+    /**
+     * Whether an address is this computer's or on its networks, which a company's proxy cannot
+     * reach: set by whoever builds it (network::chooseUpstream asks the rebinding guard's list,
+     * policy::IpAddress::isNonPublic). Unset, no address is.
+     */
+    std::function<bool(const QHostAddress &)> isLocal;
 
     /** "http://user@proxy.corp:3128": the URL without its password. */
     QString display() const;

@@ -48,6 +48,7 @@ private slots:
     void environmentAsCurlReadsIt();
     void desktopIsLast();
     void noneAtAll();
+    void localNetworksGoStraightOut();
     void unusableSettingSaysWhere();
 };
 
@@ -163,6 +164,20 @@ void TestUpstreamSettings::noneAtAll()
     const network::UpstreamChoice choice = network::chooseUpstream({}, {}, desktopSaying({}, &asked));
     QVERIFY(!choice.proxy.has_value());
     QVERIFY(choice.problem.isEmpty());
+}
+
+void TestUpstreamSettings::localNetworksGoStraightOut()
+{
+    // The chosen proxy calls local what the rebinding guard calls non-public, in every spelling.
+    int asked = 0;
+    const network::UpstreamChoice choice =
+        network::chooseUpstream({}, environment({{"HTTPS_PROXY", "http://proxy:3128"}}), desktopSaying({}, &asked));
+    QVERIFY(choice.proxy.has_value());
+    for (const char *local : {"127.0.0.1", "10.1.2.3", "172.16.0.9", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+                              "::1", "fd12::1", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3"})
+        QVERIFY2(!choice.proxy->carries("somewhere", 443, {QHostAddress(QLatin1String(local))}), local);
+    QVERIFY(choice.proxy->carries("github.com", 443, {QHostAddress(QStringLiteral("140.82.121.4"))}));
+    QVERIFY(choice.proxy->carries("github.com", 443, {}));
 }
 
 void TestUpstreamSettings::unusableSettingSaysWhere()
