@@ -11,44 +11,10 @@
 #include <QThread>
 
 namespace paddock::test {
-namespace {
-
-void stop(QProcess &process)
-{
-    if (process.state() == QProcess::NotRunning)
-        return;
-    process.terminate();
-    if (!process.waitForFinished(5000))
-        process.kill();
-    process.waitForFinished(2000);
-}
-
-QString logOf(const QString &path)
-{
-    return QString::fromUtf8(readFile(path));
-}
-
-/** Starts @p process and waits for 127.0.0.1:@p port; its log in @p error when it does not answer. */
-bool startAndWait(QProcess &process, const QString &program, const QStringList &arguments, quint16 port,
-                  const QString &log, QString *error)
-{
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.setStandardOutputFile(log);
-    process.start(program, arguments);
-    if (process.waitForStarted(10000) && answersOnLoopback(port, 20000))
-        return true;
-    *error = QStringLiteral("%1 did not answer on 127.0.0.1:%2: %3")
-                 .arg(QFileInfo(program).fileName())
-                 .arg(port)
-                 .arg(logOf(log));
-    return false;
-}
-
-} // namespace
 
 SquidProxy::~SquidProxy()
 {
-    stop(m_process);
+    stopServer(m_process);
 }
 
 bool SquidProxy::start(const QString &folder, const QString &user, const QString &password, const QStringList &names,
@@ -98,15 +64,15 @@ bool SquidProxy::start(const QString &folder, const QString &user, const QString
     }
     // -n: a service name of its own, so that two test runs' squids never share their IPC names.
     const QString service = QStringLiteral("paddock%1").arg(m_port);
-    return startAndWait(m_process, squid,
-                        {QStringLiteral("-N"), QStringLiteral("-n"), service, QStringLiteral("-f"),
-                         folder + QStringLiteral("/squid.conf")},
-                        m_port, folder + QStringLiteral("/squid.out"), error);
+    return startServer(m_process, squid,
+                       {QStringLiteral("-N"), QStringLiteral("-n"), service, QStringLiteral("-f"),
+                        folder + QStringLiteral("/squid.conf")},
+                       m_port, folder + QStringLiteral("/squid.out"), error);
 }
 
 QString SquidProxy::accessLog() const
 {
-    return logOf(m_folder + QStringLiteral("/access.log"));
+    return QString::fromUtf8(readFile(m_folder + QStringLiteral("/access.log")));
 }
 
 QStringList SquidProxy::linesFor(const QString &host) const
@@ -120,7 +86,7 @@ QStringList SquidProxy::linesFor(const QString &host) const
 
 InspectingProxy::~InspectingProxy()
 {
-    stop(m_process);
+    stopServer(m_process);
 }
 
 bool InspectingProxy::start(const QString &folder, const QString &upstreamUrl, const QString &upstreamAuth,
@@ -136,12 +102,12 @@ bool InspectingProxy::start(const QString &folder, const QString &upstreamUrl, c
     m_port = freeLoopbackPort();
     // It checks nothing it connects to (the site behind it has a test CA): a company's proxy
     // decides that for itself, and the tests are about what Paddock trusts.
-    if (!startAndWait(m_process, mitmdump,
-                      {QStringLiteral("--listen-host"), QStringLiteral("127.0.0.1"), QStringLiteral("--listen-port"),
-                       QString::number(m_port), QStringLiteral("--mode"), QStringLiteral("upstream:") + upstreamUrl,
-                       QStringLiteral("--upstream-auth"), upstreamAuth, QStringLiteral("--ssl-insecure"),
-                       QStringLiteral("--set"), QStringLiteral("confdir=") + folder},
-                      m_port, folder + QStringLiteral("/mitmdump.out"), error))
+    if (!startServer(m_process, mitmdump,
+                     {QStringLiteral("--listen-host"), QStringLiteral("127.0.0.1"), QStringLiteral("--listen-port"),
+                      QString::number(m_port), QStringLiteral("--mode"), QStringLiteral("upstream:") + upstreamUrl,
+                      QStringLiteral("--upstream-auth"), upstreamAuth, QStringLiteral("--ssl-insecure"),
+                      QStringLiteral("--set"), QStringLiteral("confdir=") + folder},
+                     m_port, folder + QStringLiteral("/mitmdump.out"), error))
         return false;
     for (int waited = 0; waited < 10000 && !QFileInfo::exists(authorityFile()); waited += 100)
         QThread::msleep(100);
@@ -158,7 +124,7 @@ QString InspectingProxy::authorityFile() const
 
 TlsSite::~TlsSite()
 {
-    stop(m_process);
+    stopServer(m_process);
 }
 
 bool TlsSite::start(const QString &folder, const QString &name, QString *error)
@@ -190,12 +156,12 @@ bool TlsSite::start(const QString &folder, const QString &name, QString *error)
                  error))
         return false;
     m_port = freeLoopbackPort();
-    return startAndWait(m_process, QStringLiteral("openssl"),
-                        {QStringLiteral("s_server"), QStringLiteral("-accept"),
-                         QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("-cert"),
-                         at + QStringLiteral("site.pem"), QStringLiteral("-key"), at + QStringLiteral("site.key"),
-                         QStringLiteral("-www")},
-                        m_port, at + QStringLiteral("s_server.out"), error);
+    return startServer(m_process, QStringLiteral("openssl"),
+                       {QStringLiteral("s_server"), QStringLiteral("-accept"),
+                        QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("-cert"),
+                        at + QStringLiteral("site.pem"), QStringLiteral("-key"), at + QStringLiteral("site.key"),
+                        QStringLiteral("-www")},
+                       m_port, at + QStringLiteral("s_server.out"), error);
 }
 
 } // namespace paddock::test

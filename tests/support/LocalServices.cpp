@@ -52,14 +52,36 @@ quint16 freeLoopbackPort()
     return server.serverPort();
 }
 
+void stopServer(QProcess &process)
+{
+    if (process.state() == QProcess::NotRunning)
+        return;
+    process.terminate();
+    if (!process.waitForFinished(5000))
+        process.kill();
+    process.waitForFinished(2000);
+}
+
+bool startServer(QProcess &process, const QString &program, const QStringList &arguments, quint16 port,
+                 const QString &log, QString *error, int timeoutMs)
+{
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setStandardOutputFile(log);
+    process.start(program, arguments);
+    if (process.waitForStarted(10000) && answersOnLoopback(port, timeoutMs))
+        return true;
+    QFile output(log);
+    output.open(QIODevice::ReadOnly);
+    *error = QStringLiteral("%1 did not answer on 127.0.0.1:%2: %3")
+                 .arg(QFileInfo(program).fileName())
+                 .arg(port)
+                 .arg(QString::fromUtf8(output.readAll()));
+    return false;
+}
+
 SshServer::~SshServer()
 {
-    if (m_process.state() != QProcess::NotRunning) {
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
-        m_process.waitForFinished(2000);
-    }
+    stopServer(m_process);
 }
 
 bool SshServer::start(const QString &folder, QString *error)
@@ -102,18 +124,10 @@ bool SshServer::start(const QString &folder, QString *error)
         *error = QStringLiteral("cannot write sshd_config in ") + folder;
         return false;
     }
-    m_process.setProcessChannelMode(QProcess::MergedChannels);
-    m_process.setStandardOutputFile(folder + QStringLiteral("/sshd.log"));
-    m_process.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                                                       folder + QStringLiteral("/sshd_config")});
-    if (!m_process.waitForStarted(10000) || !answersOnLoopback(m_port, 10000)) {
-        QFile log(folder + QStringLiteral("/sshd.log"));
-        log.open(QIODevice::ReadOnly);
-        *error =
-            QStringLiteral("sshd did not answer on 127.0.0.1:%1: %2").arg(m_port).arg(QString::fromUtf8(log.readAll()));
-        return false;
-    }
-    return true;
+    return startServer(
+        m_process, QStringLiteral("/usr/sbin/sshd"),
+        {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), folder + QStringLiteral("/sshd_config")},
+        m_port, folder + QStringLiteral("/sshd.log"), error, 10000);
 }
 
 QString PostgresServer::binDir()

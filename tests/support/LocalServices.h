@@ -15,6 +15,16 @@ quint16 freeLoopbackPort();
 /** Runs @p program to its end (at most two minutes); false with its output in @p error when it failed. */
 bool runTool(const QString &program, const QStringList &arguments, QString *error);
 
+/**
+ * Starts @p program as a server that should answer on 127.0.0.1:@p port, its output in
+ * @p log; false with the log in @p error when it does not answer within @p timeoutMs.
+ */
+bool startServer(QProcess &process, const QString &program, const QStringList &arguments, quint16 port,
+                 const QString &log, QString *error, int timeoutMs = 20000);
+
+/** Stops a server startServer() started: SIGTERM, then SIGKILL after five seconds. */
+void stopServer(QProcess &process);
+
 /** Whether something accepts connections on 127.0.0.1:@p port within @p timeoutMs. */
 bool answersOnLoopback(quint16 port, int timeoutMs);
 
