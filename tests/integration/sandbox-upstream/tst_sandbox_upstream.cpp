@@ -78,6 +78,7 @@ private slots:
     void settingsSayWhereTheProxyComesFrom();
     void allowedRequestsGoThroughItAsTheUser();
     void refusedRequestsNeverReachIt();
+    void theSandboxCannotUseTheProxyItself();
     void noProxyGoesStraightOut();
     void wrongPasswordIsAnEventWithTheProxysAnswer();
     void passwordIsInNoFileLogOrEvent();
@@ -149,6 +150,22 @@ void TestSandboxUpstream::refusedRequestsNeverReachIt()
     QCOMPARE(curl(web(QStringLiteral("denied.corp.test")), QStringLiteral("--noproxy '*'")), QStringLiteral("403"));
     QTRY_VERIFY_WITH_TIMEOUT(policyLog().contains(QStringLiteral("denied.corp.test")), 10000);
     QVERIFY2(m_squid.linesFor(QStringLiteral("denied.corp.test")).isEmpty(), qPrintable(m_squid.accessLog()));
+}
+
+void TestSandboxUpstream::theSandboxCannotUseTheProxyItself()
+{
+    // The agent knows where the company's proxy is and tries it directly, around Paddock:
+    // this computer's loopback is not the sandbox's, and its name for it needs a grant.
+    const qsizetype before = m_squid.accessLog().size();
+    const QString denied = web(QStringLiteral("denied.corp.test"));
+    for (const QString &via : {QStringLiteral("127.0.0.1"), QStringLiteral("host.paddock.internal")})
+        QVERIFY(
+            curl(denied, QStringLiteral("--noproxy '*' -x http://alice:guess@%1:%2").arg(via).arg(m_squid.port())) !=
+            QLatin1String("200"));
+    QCOMPARE(
+        curl(QStringLiteral("http://host.paddock.internal:%1/").arg(m_squid.port()), QStringLiteral("--noproxy '*'")),
+        QStringLiteral("403"));
+    QCOMPARE(m_squid.accessLog().size(), before);
 }
 
 void TestSandboxUpstream::noProxyGoesStraightOut()
