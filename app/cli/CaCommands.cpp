@@ -108,14 +108,7 @@ int runRotate(const Invocation &)
 
 int runTrust(const Invocation &call)
 {
-    secrets::ca::TrustStore trust;
-    QString error;
-    const auto added = trust.addTrustedAuthority(call.positional.constFirst(), &error);
-    if (!added)
-        return failure(error);
-    out() << "Trusting " << added->subject << " (SHA-256 " << colonFingerprint(added->fingerprint) << ") until "
-          << isoDate(added->notAfter) << ".\n";
-    return ExitOk;
+    return trustAuthority(call.positional.constFirst());
 }
 
 int runTrusted(const Invocation &call)
@@ -238,6 +231,17 @@ Command caCommand()
     ca.subcommands << show << rotate << trust << trusted << untrust;
     runQuietly(ca);
     return ca;
+}
+
+int trustAuthority(const QString &file)
+{
+    QString error;
+    const auto added = secrets::ca::TrustStore().addTrustedAuthority(file, &error);
+    if (!added)
+        return failure(error);
+    out() << "Trusting " << added->subject << " (SHA-256 " << colonFingerprint(added->fingerprint) << ") until "
+          << isoDate(added->notAfter) << ".\n";
+    return ExitOk;
 }
 
 } // namespace paddock::cli

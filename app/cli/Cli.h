@@ -29,6 +29,9 @@ Command verifyCommand();            // VerifyCommands.cpp: verify NAME
 Command shimCommand();              // ShimCommands.cpp: install, ls, rm
 Command agentPermsCommand();        // AgentPermsCommands.cpp: show, check, set, rm, move, test, refusals, allow
 
+/** CaCommands.cpp: trusts the CA in @p file upstream and in sandboxes (`ca trust`, `settings set upstream-ca`). */
+int trustAuthority(const QString &file);
+
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();
 

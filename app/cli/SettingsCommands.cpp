@@ -72,24 +72,23 @@ int runList(const Invocation &call)
     return settings ? report(call, *settings) : code;
 }
 
-/** `upstream-ca FILE`: the authority a TLS-inspecting proxy signs with, trusted upstream and inside. */
-int trustUpstreamAuthority(const QString &file)
+/** `upstream-ca FILE`: the authority a TLS-inspecting proxy signs with, as `ca trust` adds one. */
+int trustUpstreamAuthority(const Invocation &call)
 {
-    QString error;
-    const auto added = secrets::ca::TrustStore().addTrustedAuthority(file, &error);
-    if (!added)
-        return failure(error);
-    out() << "Trusting " << added->subject << " upstream and in sandboxes started from now on (SHA-256 "
-          << added->fingerprint.left(16) << "…). `paddock ca trusted` lists it, `paddock ca untrust` removes it.\n";
-    return ExitOk;
+    if (call.positional.size() != 2)
+        return usageError(call.commandPath, QStringLiteral("upstream-ca takes a FILE"));
+    const int code = trustAuthority(call.positional.at(1));
+    if (code == ExitOk)
+        out() << "Trusted upstream and in sandboxes started from now on; `paddock ca trusted` lists it, `paddock ca "
+                 "untrust` removes it.\n";
+    return code;
 }
 
 int runSet(const Invocation &call)
 {
     const QString key = call.positional.constFirst();
     if (key == kUpstreamCa)
-        return call.positional.size() == 2 ? trustUpstreamAuthority(call.positional.at(1))
-                                           : usageError(call.commandPath, QStringLiteral("upstream-ca takes a FILE"));
+        return trustUpstreamAuthority(call);
     QJsonObject params{{QStringLiteral("key"), key}};
     if (key == kPassword) {
         if (call.positional.size() > 1)
