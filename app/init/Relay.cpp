@@ -217,20 +217,8 @@ private:
     static HandOver handOver(const ClientProgram &program, const preamble::Destination &to, int client, int proxy)
     {
         const std::string line = preamble::encode(program, preamble::Delivery::Attached, to);
-        iovec data{const_cast<char *>(line.data()), line.size()};
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-        msghdr message{};
-        message.msg_iov = &data;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        cmsghdr *attached = CMSG_FIRSTHDR(&message);
-        attached->cmsg_level = SOL_SOCKET;
-        attached->cmsg_type = SCM_RIGHTS;
-        attached->cmsg_len = CMSG_LEN(sizeof(int));
-        std::memcpy(CMSG_DATA(attached), &client, sizeof(int));
         // Into an empty unix socket it all goes at once; a part is a broken connection.
-        const ssize_t sent = sendmsg(proxy, &message, MSG_NOSIGNAL);
+        const ssize_t sent = preamble::sendAttached(proxy, line, client);
         if (sent == ssize_t(line.size()))
             return HandOver::Sent;
         return sent > 0 ? HandOver::Broken : HandOver::NotSent;

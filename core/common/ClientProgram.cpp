@@ -6,7 +6,11 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <tuple>
+
+#include <sys/socket.h>
+#include <sys/uio.h>
 
 namespace paddock {
 namespace {
@@ -579,6 +583,23 @@ Parse parse(std::string_view bytes, ClientProgram *program, std::size_t *consume
     if (to)
         *to = std::move(destination);
     return Parse::Done;
+}
+
+long sendAttached(int unixSocket, const std::string &line, int fd)
+{
+    iovec data{const_cast<char *>(line.data()), line.size()};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    cmsghdr *attached = CMSG_FIRSTHDR(&message);
+    attached->cmsg_level = SOL_SOCKET;
+    attached->cmsg_type = SCM_RIGHTS;
+    attached->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(attached), &fd, sizeof(int));
+    return ::sendmsg(unixSocket, &message, MSG_NOSIGNAL);
 }
 
 } // namespace preamble

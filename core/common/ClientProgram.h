@@ -177,6 +177,12 @@ enum class Parse {
 };
 
 /**
+ * Sends @p line on the unix socket @p unixSocket with @p fd attached (SCM_RIGHTS), as version 2
+ * delivers a client; what sendmsg() returns (the whole line, a part, or -1 with errno).
+ */
+long sendAttached(int unixSocket, const std::string &line, int fd);
+
+/**
  * Reads a preamble at the start of @p bytes; @p delivery, when given, says which version it was,
  * and @p to where the connection was going (empty when the line does not say).
  */

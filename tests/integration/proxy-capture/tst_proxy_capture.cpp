@@ -122,19 +122,7 @@ private:
         program.args = {"ssh", host.toStdString()};
         const std::string line =
             preamble::encode(program, preamble::Delivery::Attached, {"tcp", host.toStdString(), port});
-        iovec data{const_cast<char *>(line.data()), line.size()};
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-        msghdr message{};
-        message.msg_iov = &data;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        cmsghdr *attached = CMSG_FIRSTHDR(&message);
-        attached->cmsg_level = SOL_SOCKET;
-        attached->cmsg_type = SCM_RIGHTS;
-        attached->cmsg_len = CMSG_LEN(sizeof(int));
-        std::memcpy(CMSG_DATA(attached), &pair.theirs, sizeof(int));
-        ::sendmsg(proxy, &message, MSG_NOSIGNAL);
+        preamble::sendAttached(proxy, line, pair.theirs);
         ::close(proxy);
         ::close(pair.theirs);
         return pair.mine;
