@@ -8,6 +8,7 @@ namespace paddock::cli {
 // Each command group lives in its own file and contributes one subtree.
 Command kitCommand();               // KitCommands.cpp: validate, show, ls, add, forget, new
 QList<Command> kitEditCommands();   // KitEditCommands.cpp: allow, deny
+Command kitShareCommand();          // KitShareCommands.cpp: share
 Command daemonCommand();            // DaemonCommands.cpp
 Command policyCommand();            // PolicyCommands.cpp
 Command proxyCommand();             // ProxyCommands.cpp

@@ -360,7 +360,7 @@ Command kitCommand()
 
     kit.subcommands << validateCommand() << showCommand();
     kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand();
-    kit.subcommands << kitEditCommands();
+    kit.subcommands << kitEditCommands() << kitShareCommand();
     return kit;
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/docker/DockerRuntime.h"
 #include "sandbox/CredentialSetup.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/SharedFolders.h"
 #include "secrets/SecretIndex.h"
 
 #include <QCoreApplication>
@@ -25,8 +26,9 @@ QString creationHelp()
 {
     return QStringLiteral(
         "The sandbox sees PATH (default: the current directory) read-write at the same path, further\n"
-        "PATHs read-only, a private home filled from the kit, and the network only through its own\n"
-        "endpoint of paddockd's proxy, which applies the policy and the kit's network permissions.\n"
+        "PATHs read-only, a private home filled from the kit, the folders and variables given with\n"
+        "--mount and --env (and those of 'paddock kit share KIT'), and the network only through its\n"
+        "own endpoint of paddockd's proxy, which applies the policy and the kit's network permissions.\n"
         "Arguments after '--' replace the kit's command (the entrypoint stays).\n\n"
         "Provider keys stay in the keychain: the proxy adds them to requests for the domains the kit\n"
         "names, once approved. A required key that is not stored stops the start with the command\n"
@@ -77,6 +79,54 @@ QCommandLineOption unprotectedOption()
     return {QStringLiteral("unprotected"),
             QStringLiteral("Let the sandbox change .git/hooks, .git/config, .envrc and .vscode/ of a workspace used in "
                            "place (read-only otherwise); 'paddock review NAME' lists what it changed.")};
+}
+
+QCommandLineOption mountOption()
+{
+    return {QStringLiteral("mount"),
+            QStringLiteral("Share a host folder or file (repeatable): INSIDE defaults to the same path, the mode to "
+                           "rw. The home folder, ~/.ssh, ~/.gnupg, keyrings, Paddock's folders and the Docker "
+                           "socket are refused."),
+            QStringLiteral("HOST[:INSIDE][:ro|rw]")};
+}
+
+QCommandLineOption envOption()
+{
+    return {QStringLiteral("env"),
+            QStringLiteral("Set a variable inside (repeatable); NAME alone takes this shell's value. A provider "
+                           "key is refused: store it with 'paddock secret set'."),
+            QStringLiteral("NAME=VALUE|NAME")};
+}
+
+/** `--mount` and `--env` as the `mounts` and `env` params; nullopt after printing what is wrong. */
+std::optional<std::pair<QJsonArray, QJsonObject>> sharesJson(const Invocation &call, int *code)
+{
+    QJsonArray mounts;
+    QString error;
+    for (const QString &text : call.parser.values(QStringLiteral("mount"))) {
+        const std::optional<sandbox::SharedFolder> folder =
+            sandbox::SharedFolder::parse(text, QDir::currentPath(), &error);
+        if (!folder) {
+            *code = usageError(call.commandPath, QStringLiteral("--mount %1").arg(error));
+            return std::nullopt;
+        }
+        mounts.append(folder->toJson());
+    }
+    QJsonObject env;
+    for (const QString &text : call.parser.values(QStringLiteral("env"))) {
+        const std::optional<sandbox::VariableArgument> variable = sandbox::parseVariable(text, &error);
+        if (!variable) {
+            *code = usageError(call.commandPath, QStringLiteral("--env %1").arg(error));
+            return std::nullopt;
+        }
+        // NAME alone: this shell's value, as docker run -e NAME does; left out when it has none.
+        if (!variable->value && !qEnvironmentVariableIsSet(qPrintable(variable->name))) {
+            err() << "paddock: note: --env " << variable->name << ": not set here, so not set in the sandbox\n";
+            continue;
+        }
+        env.insert(variable->name, variable->value.value_or(qEnvironmentVariable(qPrintable(variable->name))));
+    }
+    return std::make_pair(mounts, env);
 }
 
 QCommandLineOption cloneOption()
@@ -159,7 +209,12 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     const std::optional<QJsonObject> kitArgs = kitArgsJson(call, code);
     if (!kitArgs)
         return std::nullopt;
+    const std::optional<std::pair<QJsonArray, QJsonObject>> shares = sharesJson(call, code);
+    if (!shares)
+        return std::nullopt;
     QJsonObject params{
+        {QStringLiteral("mounts"), shares->first},
+        {QStringLiteral("env"), shares->second},
         {QStringLiteral("kit"), *kit},
         {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
         {QStringLiteral("paths"), extra},

@@ -32,6 +32,8 @@ QCommandLineOption nameOption();
 QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();
+QCommandLineOption mountOption();
+QCommandLineOption envOption();
 QCommandLineOption ttyOption();
 QCommandLineOption unprotectedOption();
 

@@ -161,6 +161,16 @@ int runRm(const Invocation &call)
     return code;
 }
 
+int runInspect(const Invocation &call)
+{
+    const std::optional<QJsonObject> inspected =
+        callDaemon(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), call.positional.first()}});
+    if (!inspected)
+        return ExitFailed;
+    out() << QJsonDocument(inspected->value(QLatin1String("sandbox")).toObject()).toJson(QJsonDocument::Indented);
+    return ExitOk;
+}
+
 int runLogs(const Invocation &call)
 {
     const QString name = call.positional.first();
@@ -195,8 +205,9 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(), isolationOption(),         nameOption(),  kitOption(), argOption(),
-                      approveOption(), approveHostGrantsOption(), cloneOption(), ttyOption(), unprotectedOption()};
+    create.options = {
+        backendOption(),           isolationOption(), nameOption(), kitOption(),         argOption(),   approveOption(),
+        approveHostGrantsOption(), cloneOption(),     ttyOption(),  unprotectedOption(), mountOption(), envOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),
@@ -237,7 +248,15 @@ QList<Command> sandboxCommands()
     logs.positionalSyntax = QStringLiteral("NAME");
     logs.minPositional = logs.maxPositional = 1;
 
-    return {create, start, ls, stop, rm, logs};
+    Command inspect =
+        leaf(QStringLiteral("inspect"), QStringLiteral("Print what a sandbox is, as JSON."),
+             QStringLiteral("Prints sandbox NAME as JSON: its kit, backend, status and workspace, the folders\n"
+                            "and variables it shares (mounts, env), its published ports, its program and environment."),
+             runInspect);
+    inspect.positionalSyntax = QStringLiteral("NAME");
+    inspect.minPositional = inspect.maxPositional = 1;
+
+    return {create, start, ls, inspect, stop, rm, logs};
 }
 
 } // namespace paddock::cli

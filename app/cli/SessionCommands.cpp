@@ -54,6 +54,13 @@ std::optional<QJsonObject> ensureRunning(const QString &name, const QJsonObject 
                     .arg(name, sandbox->value(QLatin1String("kit")).toString()));
         return std::nullopt;
     }
+    const bool sharesGiven = !params.value(QLatin1String("mounts")).toArray().isEmpty() ||
+                             !params.value(QLatin1String("env")).toObject().isEmpty();
+    if (sandbox && sharesGiven)
+        err() << "paddock: note: sandbox " << name
+              << " exists already and keeps the folders and variables it was created with; --mount and --env "
+                 "apply to a new sandbox ('paddock rm "
+              << name << "' first to change them)\n";
     if (!sandbox) {
         QJsonObject create = params;
         create.insert(QStringLiteral("name"), name);
@@ -259,7 +266,9 @@ QList<Command> sessionCommands()
                                                      "(what shims do).")),
                    cloneOption(),
                    ttyOption(),
-                   unprotectedOption()};
+                   unprotectedOption(),
+                   mountOption(),
+                   envOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command attach =

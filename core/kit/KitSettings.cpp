@@ -10,6 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <functional>
+
 namespace paddock::kit {
 namespace {
 
@@ -37,7 +39,8 @@ std::optional<YAML::Node> readFile(QString *error)
         if (root.IsNull())
             return YAML::Node(YAML::NodeType::Map);
         if (!root.IsMap() || (root["kits"] && !root["kits"].IsMap()))
-            throw YAML::Exception(YAML::Mark::null_mark(), "expected kits: {FOLDER: {isolation: LEVEL}}");
+            throw YAML::Exception(YAML::Mark::null_mark(),
+                                  "expected kits: {FOLDER: {isolation: LEVEL, mounts: [...], env: {...}}}");
         return root;
     } catch (const YAML::Exception &problem) {
         // The shape check has no position to give: the line is named only when the parser has one.
@@ -50,6 +53,38 @@ std::optional<YAML::Node> readFile(QString *error)
                          : QStringLiteral("%1: %2").arg(file.fileName(), QString::fromStdString(problem.msg));
         return std::nullopt;
     }
+}
+
+/** Writes @p root back, atomically, creating the folder as needed. */
+bool writeFile(const YAML::Node &root, QString *error)
+{
+    YAML::Emitter out;
+    out << YAML::Comment("Paddock's own settings of kits, by folder: the least isolation of their sandboxes, "
+                         "the folders and variables they share.")
+        << YAML::Newline << root;
+    if (!QDir().mkpath(paths::configDir())) {
+        *error = QStringLiteral("%1 cannot be created").arg(paths::configDir());
+        return false;
+    }
+    return writeFileAtomically(KitSettings::path(), QByteArray(out.c_str()) + '\n', error, 0600);
+}
+
+/** Changes the kit's entry with @p edit and writes the file; an entry left empty goes. */
+bool editKit(const QString &kitDirectory, const std::function<void(YAML::Node &)> &edit, QString *error)
+{
+    std::optional<YAML::Node> root = readFile(error);
+    if (!root)
+        return false;
+    YAML::Node kits = (*root)["kits"] ? YAML::Node((*root)["kits"]) : YAML::Node(YAML::NodeType::Map);
+    const std::string key = keyOf(kitDirectory).toStdString();
+    YAML::Node kit = kits[key] && kits[key].IsMap() ? YAML::Node(kits[key]) : YAML::Node(YAML::NodeType::Map);
+    edit(kit);
+    if (kit.size() == 0)
+        kits.remove(key);
+    else
+        kits[key] = kit;
+    (*root)["kits"] = kits;
+    return writeFile(*root, error);
 }
 
 } // namespace
@@ -86,24 +121,67 @@ bool KitSettings::setMinimumIsolation(const QString &kitDirectory, const QString
         *error = QStringLiteral("the isolation is container or gvisor, not '%1'").arg(isolation);
         return false;
     }
-    std::optional<YAML::Node> root = readFile(error);
+    return editKit(
+        kitDirectory,
+        [&isolation](YAML::Node &kit) {
+            if (isolation == QLatin1String("container"))
+                kit.remove("isolation");
+            else
+                kit["isolation"] = isolation.toStdString();
+        },
+        error);
+}
+
+KitShares KitSettings::shares(const QString &kitDirectory, QString *error)
+{
+    KitShares shares;
+    const std::optional<YAML::Node> root = readFile(error);
     if (!root)
-        return false;
-    YAML::Node kits = (*root)["kits"] ? YAML::Node((*root)["kits"]) : YAML::Node(YAML::NodeType::Map);
-    const std::string key = keyOf(kitDirectory).toStdString();
-    if (isolation == QLatin1String("container"))
-        kits.remove(key);
-    else
-        kits[key]["isolation"] = isolation.toStdString();
-    (*root)["kits"] = kits;
-    YAML::Emitter out;
-    out << YAML::Comment("Paddock's own settings of kits, by folder: the least isolation of their sandboxes.")
-        << YAML::Newline << *root;
-    if (!QDir().mkpath(paths::configDir())) {
-        *error = QStringLiteral("%1 cannot be created").arg(paths::configDir());
-        return false;
+        return shares;
+    try {
+        const YAML::Node kits = (*root)["kits"];
+        const YAML::Node kit = kits && kits.IsMap() ? kits[keyOf(kitDirectory).toStdString()] : YAML::Node();
+        if (!kit || !kit.IsMap())
+            return shares;
+        if (const YAML::Node mounts = kit["mounts"]) {
+            for (const YAML::Node &mount : mounts)
+                shares.mounts << QString::fromStdString(mount.as<std::string>());
+        }
+        if (const YAML::Node env = kit["env"]) {
+            for (const auto &entry : env)
+                shares.variables.insert(QString::fromStdString(entry.first.as<std::string>()),
+                                        QString::fromStdString(entry.second.as<std::string>()));
+        }
+    } catch (const YAML::Exception &problem) {
+        if (error)
+            *error = QStringLiteral("%1: mounts is a list of HOST:INSIDE:MODE and env a map of NAME: VALUE (%2)")
+                         .arg(path(), QString::fromStdString(problem.msg));
+        return {};
     }
-    return writeFileAtomically(path(), QByteArray(out.c_str()) + '\n', error, 0600);
+    return shares;
+}
+
+bool KitSettings::setShares(const QString &kitDirectory, const KitShares &shares, QString *error)
+{
+    return editKit(
+        kitDirectory,
+        [&shares](YAML::Node &kit) {
+            kit.remove("mounts");
+            kit.remove("env");
+            if (!shares.mounts.isEmpty()) {
+                YAML::Node mounts(YAML::NodeType::Sequence);
+                for (const QString &mount : shares.mounts)
+                    mounts.push_back(mount.toStdString());
+                kit["mounts"] = mounts;
+            }
+            if (!shares.variables.isEmpty()) {
+                YAML::Node env(YAML::NodeType::Map);
+                for (auto it = shares.variables.cbegin(); it != shares.variables.cend(); ++it)
+                    env[it.key().toStdString()] = it.value().toStdString();
+                kit["env"] = env;
+            }
+        },
+        error);
 }
 
 } // namespace paddock::kit

@@ -17,6 +17,16 @@ struct ReadOnlyBind
     bool operator==(const ReadOnlyBind &) const = default;
 };
 
+/** @brief A folder the person shares with the sandbox (`--mount`), read-only or read-write. */
+struct SharedMount
+{
+    QString hostPath;    ///< canonical, checked by the caller
+    QString sandboxPath; ///< absolute
+    bool writable = false;
+
+    bool operator==(const SharedMount &) const = default;
+};
+
 /**
  * @brief Host facilities a sandbox reaches only when the user granted them.
  *
@@ -95,6 +105,9 @@ struct SandboxSpec
     QString initPath;     ///< host path of paddock-init
 
     QList<ReadOnlyBind> readOnlyBinds;
+    QList<SharedMount> sharedMounts; ///< the person's shared folders, after the binds above
+    /** Names of the variables in @ref environment the person set (`--env`): shown, not special. */
+    QStringList personVariables;
     SandboxGrants grants;
     SandboxLimits limits;
 

@@ -26,6 +26,11 @@ inline QJsonObject toJson(const SandboxSpec &spec)
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         binds.append(
             QJsonObject{{QStringLiteral("host"), bind.hostPath}, {QStringLiteral("sandbox"), bind.sandboxPath}});
+    QJsonArray mounts;
+    for (const SharedMount &mount : spec.sharedMounts)
+        mounts.append(QJsonObject{{QStringLiteral("host"), mount.hostPath},
+                                  {QStringLiteral("sandbox"), mount.sandboxPath},
+                                  {QStringLiteral("writable"), mount.writable}});
     const SandboxGrants &g = spec.grants;
     return {
         {QStringLiteral("name"), spec.name},
@@ -43,6 +48,8 @@ inline QJsonObject toJson(const SandboxSpec &spec)
         {QStringLiteral("proxyPort"), spec.proxyPort},
         {QStringLiteral("initPath"), spec.initPath},
         {QStringLiteral("readOnlyBinds"), binds},
+        {QStringLiteral("sharedMounts"), mounts},
+        {QStringLiteral("personVariables"), QJsonArray::fromStringList(spec.personVariables)},
         {QStringLiteral("grants"), QJsonObject{{QStringLiteral("dockerSocket"), g.dockerSocket},
                                                {QStringLiteral("sshAgentSocket"), g.sshAgentSocket},
                                                {QStringLiteral("x11Display"), g.x11Display},
@@ -84,6 +91,11 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
     for (const QJsonValue &bind : o.value(QStringLiteral("readOnlyBinds")).toArray())
         spec.readOnlyBinds.append(
             {bind[QStringLiteral("host")].toString(), bind[QStringLiteral("sandbox")].toString()});
+    for (const QJsonValue &mount : o.value(QStringLiteral("sharedMounts")).toArray())
+        spec.sharedMounts.append({mount[QStringLiteral("host")].toString(), mount[QStringLiteral("sandbox")].toString(),
+                                  mount[QStringLiteral("writable")].toBool()});
+    for (const QJsonValue &name : o.value(QStringLiteral("personVariables")).toArray())
+        spec.personVariables << name.toString();
     const QJsonObject g = o.value(QStringLiteral("grants")).toObject();
     spec.grants.dockerSocket = g.value(QStringLiteral("dockerSocket")).toString();
     spec.grants.sshAgentSocket = g.value(QStringLiteral("sshAgentSocket")).toString();

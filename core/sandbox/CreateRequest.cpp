@@ -57,6 +57,17 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
             return std::nullopt;
         }
     }
+    for (const QJsonValue &mount : params.value(QLatin1String("mounts")).toArray()) {
+        const SharedFolder folder = SharedFolder::fromJson(mount.toObject());
+        if (!QDir::isAbsolutePath(folder.hostPath) || !QDir::isAbsolutePath(folder.insidePath)) {
+            *error = QStringLiteral("a mount is {host, inside, mode} with absolute paths");
+            return std::nullopt;
+        }
+        request.sharedFolders.append(folder);
+    }
+    const QJsonObject variables = params.value(QLatin1String("env")).toObject();
+    for (auto it = variables.begin(); it != variables.end(); ++it)
+        request.variables.insert(it.key(), it.value().toString());
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         request.kitArgs.insert(it.key(), it.value().toString());
@@ -104,6 +115,32 @@ bool CreateRequest::meetKitMinimum(QString *error)
     }
     isolation = *minimum;
     backend = QStringLiteral("docker");
+    return true;
+}
+
+bool CreateRequest::addKitShares(QString *error)
+{
+    QString unreadable;
+    const kit::KitShares shares = kit::KitSettings::shares(kitDirectory, &unreadable);
+    if (!unreadable.isEmpty()) {
+        *error = QStringLiteral("the kits' settings cannot be read: %1").arg(unreadable);
+        return false;
+    }
+    for (const QString &text : shares.mounts) {
+        const std::optional<SharedFolder> folder = SharedFolder::parse(text, QDir::homePath(), error);
+        if (!folder) {
+            *error = QStringLiteral("the settings of kit %1: %2").arg(kitDirectory, *error);
+            return false;
+        }
+        const bool overridden = std::any_of(sharedFolders.cbegin(), sharedFolders.cend(),
+                                            [&](const SharedFolder &f) { return f.insidePath == folder->insidePath; });
+        if (!overridden)
+            sharedFolders.append(*folder);
+    }
+    for (auto it = shares.variables.cbegin(); it != shares.variables.cend(); ++it) {
+        if (!variables.contains(it.key()))
+            variables.insert(it.key(), it.value());
+    }
     return true;
 }
 

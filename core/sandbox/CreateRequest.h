@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/KitLoader.h"
+#include "sandbox/SharedFolders.h"
 
 #include <QJsonObject>
 #include <QMap>
@@ -27,13 +28,17 @@ struct CreateRequest
     QString name;                   ///< `name`; empty: the kit's default name for the workspace
     QStringList extraPaths;         ///< `paths`: absolute and existing, shown read-only
     QStringList commandArgs;        ///< `args`: replace the kit's command when not empty
-    QString backend;                ///< `backend`: "bwrap" when absent, "docker" for gVisor
-    QString isolation;              ///< `isolation`: "container" (the default) or "gvisor"
-    bool backendGiven = false;      ///< whether `backend` was in the params
-    bool isolationGiven = false;    ///< whether `isolation` was in the params
-    bool protectHostFiles = true;   ///< see runtime::SandboxSpec::protectHostFiles
-    bool interactive = false;       ///< `interactive`
-    bool cloneWorkspace = false;    ///< `workspaceMode` "clone" (else "direct", the default)
+    /** `mounts` ([{host, inside, mode}]), then the kit's settings' for other inside paths. */
+    QList<SharedFolder> sharedFolders;
+    /** `env` ({NAME: VALUE}), over the kit's settings' variables. Checked by the creation. */
+    QMap<QString, QString> variables;
+    QString backend;              ///< `backend`: "bwrap" when absent, "docker" for gVisor
+    QString isolation;            ///< `isolation`: "container" (the default) or "gvisor"
+    bool backendGiven = false;    ///< whether `backend` was in the params
+    bool isolationGiven = false;  ///< whether `isolation` was in the params
+    bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
+    bool interactive = false;     ///< `interactive`
+    bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
 
     /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */
     static std::optional<CreateRequest> parse(const QJsonObject &params, QString *error);
@@ -43,6 +48,12 @@ struct CreateRequest
      * request named a lower level, or a backend that cannot give it.
      */
     bool meetKitMinimum(QString *error);
+    /**
+     * Adds the shared folders and variables of the kit's settings (kit::KitSettings) that the
+     * request does not set itself. False with @p error when the settings cannot be read or hold
+     * one that is not well formed.
+     */
+    bool addKitShares(QString *error);
     /** How the kit is loaded for the request: with @ref kitArgs, every required argument given. */
     kit::KitLoadOptions kitLoadOptions() const;
 };

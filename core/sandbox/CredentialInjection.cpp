@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/SharedFolders.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/KeyCache.h"
 #include "secrets/Masking.h"
@@ -246,6 +247,43 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
             return reply.fail(QLatin1String(api::errors::kTrustFailed), problem);
         proceed();
     });
+}
+
+void CredentialInjection::refuseStoredKeys(const QMap<QString, QString> &variables,
+                                           std::function<void(QString problem)> done)
+{
+    QList<secrets::SecretId> stored = m_store->list();
+    if (variables.isEmpty() || stored.isEmpty())
+        return done(QString());
+    // One key at a time, from the keychain's own queue; the first match ends the walk.
+    auto next = std::make_shared<std::function<void()>>();
+    *next = [this, variables, stored, done = std::move(done), next]() mutable {
+        if (stored.isEmpty()) {
+            auto finish = std::move(done);
+            const auto keep = next;
+            *next = nullptr; // breaks the cycle; this lambda's captures are gone from here on
+            return finish(QString());
+        }
+        const secrets::SecretId id = stored.takeFirst();
+        m_store->get(id, [variables, id, done, next](secrets::SecretResult result) {
+            QString problem;
+            // Shorter values than this are no keys, and would match any variable by chance.
+            if (result.ok() && result.value.size() >= 8) {
+                for (auto it = variables.cbegin(); it != variables.cend() && problem.isEmpty(); ++it) {
+                    if (it.value().toUtf8().contains(result.value))
+                        problem = storedKeyProblem(it.key(), id.displayName());
+                }
+            }
+            secrets::wipe(result.value);
+            if (!problem.isEmpty()) {
+                auto finish = std::move(done);
+                *next = nullptr;
+                return finish(problem);
+            }
+            (*next)();
+        });
+    };
+    (*next)();
 }
 
 void CredentialInjection::admitStart(const QString &sandbox, const api::PendingReply &reply,

@@ -80,6 +80,12 @@ public:
      * in credentials.yaml first. A kit that does not load goes on to @p proceed, which reports it.
      */
     void admit(const QJsonObject &params, const api::PendingReply &reply, std::function<void()> proceed);
+    /**
+     * Calls @p done with an empty string when no value of @p variables is, or holds, a key stored
+     * in the keychain (a secret of this computer), else with the refusal naming the variable and
+     * the secret. Reads each stored key once, compares and wipes it.
+     */
+    void refuseStoredKeys(const QMap<QString, QString> &variables, std::function<void(QString problem)> done);
     /** The answer to `sandbox.credentials` (see SandboxService). */
     api::Reply describe(const QJsonObject &params) const;
     /** Before `sandbox.start`: the authority and the bundle for sandbox @p sandbox's credentials. */

@@ -266,6 +266,8 @@ QMap<QString, QString> sandboxEnvironment(const kit::Kit &kit, const SandboxChoi
         if (credential.apiKey && credential.apiKey->proxyManaged && !credential.apiKey->name.isEmpty())
             environment.insert(credential.apiKey->name, kSentinel);
     }
+    for (auto it = choices.variables.cbegin(); it != choices.variables.cend(); ++it)
+        environment.insert(it.key(), it.value());
     // The way out, the home and the trust are the sandbox's, not the kit's to change: a kit
     // that pointed SSL_CERT_FILE elsewhere would break every key the proxy adds.
     for (const QString &key : std::as_const(fixed)) {
@@ -331,6 +333,8 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     spec.lifetime = choices.lifetime;
     for (const QString &path : choices.extraPaths)
         spec.readOnlyBinds.append({path, {}});
+    spec.sharedMounts = choices.sharedMounts;
+    spec.personVariables = choices.variables.keys();
     if (block.resources) {
         spec.limits.memoryBytes = block.resources->memoryBytes.value_or(0);
         spec.limits.cpus = block.resources->cpu.value_or(0);

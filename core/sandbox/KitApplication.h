@@ -5,6 +5,7 @@
 #include "kit/Kit.h"
 #include "runtime/SandboxSpec.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -15,10 +16,12 @@ namespace paddock::sandbox {
 /** @brief What the user chose when asking for a sandbox, besides the kit itself. */
 struct SandboxChoices
 {
-    QString name;            ///< empty: defaultSandboxName(kit, workspace)
-    QString workspace;       ///< absolute host path, mounted read-write at the same path
-    QStringList extraPaths;  ///< further host paths, visible read-only at the same path
-    QStringList commandArgs; ///< when not empty, replaces the kit's command (the entrypoint stays)
+    QString name;                             ///< empty: defaultSandboxName(kit, workspace)
+    QString workspace;                        ///< absolute host path, mounted read-write at the same path
+    QStringList extraPaths;                   ///< further host paths, visible read-only at the same path
+    QStringList commandArgs;                  ///< when not empty, replaces the kit's command (the entrypoint stays)
+    QList<runtime::SharedMount> sharedMounts; ///< the person's shared folders, checked (SharedFolders.h)
+    QMap<QString, QString> variables;         ///< the person's variables, checked, over the kit's
     bool interactive = false;
     runtime::SandboxSpec::Lifetime lifetime = runtime::SandboxSpec::Lifetime::Detached;
     QString proxySocket; ///< host path of this sandbox's proxy endpoint
@@ -92,8 +95,8 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace);
  * - Environment: runtime::baseEnvironment() (HOME, PATH, the proxy variables), then the kit's
  *   `environment.variables` in file order, then, for every credential whose `apiKey` is
  *   proxy-managed, the sentinel `proxy-managed` in the variable `apiKey.name` (an empty name
- *   sets nothing: some kits only want the injection). Nothing of the caller's environment is
- *   inherited. The kit cannot override the proxy variables or HOME: they are set again last.
+ *   sets nothing: some kits only want the injection), then the person's own variables
+ *   (SandboxChoices::variables). Nothing of the caller's environment is inherited. The kit cannot override the proxy variables or HOME: they are set again last.
  * - Trust: with SandboxChoices::caBundle, the bundle (system roots, the authorities the user
  *   trusts and Paddock's own, whose certificates the proxy presents where it adds a key) is
  *   mounted read-only at kCaBundleInside and every variable of caBundleVariables() points at

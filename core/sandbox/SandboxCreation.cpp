@@ -11,6 +11,7 @@
 #include "sandbox/ImageService.h"
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
+#include "sandbox/SharedFolders.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -59,12 +60,50 @@ std::optional<kit::Kit> loadKit(const CreateRequest &request, api::Reply *refusa
     return std::nullopt;
 }
 
+/**
+ * The request's shared folders and variables, checked (sharedFolderProblem(), variableProblem())
+ * into @p choices; a read-write folder the host runs programs from adds a warning to @p notes.
+ */
+bool addShares(const kit::Kit &kit, const CreateRequest &request, SandboxChoices &choices, QStringList *notes,
+               api::Reply *refusal)
+{
+    const QString sandboxHome = runtime::SandboxSpec().sandboxHome;
+    for (SharedFolder folder : request.sharedFolders) {
+        QString warning;
+        if (const std::optional<QString> problem =
+                sharedFolderProblem(&folder, request.workspace, sandboxHome, &warning)) {
+            *refusal =
+                refuse(api::errors::kInvalidParams, QStringLiteral("--mount %1: %2").arg(folder.toString(), *problem));
+            return false;
+        }
+        if (!warning.isEmpty())
+            notes->append(warning);
+        choices.sharedMounts.append({folder.hostPath, folder.insidePath, folder.writable});
+    }
+    QStringList credentialVariables;
+    for (const kit::Credential &credential : kit.credentials) {
+        if (credential.apiKey && !credential.apiKey->name.isEmpty())
+            credentialVariables << credential.apiKey->name;
+    }
+    for (auto it = request.variables.cbegin(); it != request.variables.cend(); ++it) {
+        if (const std::optional<QString> problem = variableProblem(it.key(), it.value(), credentialVariables)) {
+            *refusal = refuse(api::errors::kInvalidParams, QStringLiteral("--env %1: %2").arg(it.key(), *problem));
+            return false;
+        }
+    }
+    choices.variables = request.variables;
+    return true;
+}
+
 /** The spec @p kit gives for @p request on @p runtime (see applyKit()), with a valid name. */
 std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateRequest &request,
                                             const runtime::Runtime &runtime,
-                                            const std::optional<image::ImageConfig> &image, api::Reply *refusal)
+                                            const std::optional<image::ImageConfig> &image, QStringList *notes,
+                                            api::Reply *refusal)
 {
     SandboxChoices choices;
+    if (!addShares(kit, request, choices, notes, refusal))
+        return std::nullopt;
     choices.image = image;
     choices.name = request.name;
     choices.workspace = request.workspace;
@@ -172,8 +211,9 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.kit = std::move(*kit);
     locateImage(plan, runtime);
     const bool fromImage = plan.image || !plan.imageToExport.isEmpty();
-    std::optional<runtime::SandboxSpec> spec =
-        specFor(plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, refusal);
+    QStringList shareNotes;
+    std::optional<runtime::SandboxSpec> spec = specFor(
+        plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, &shareNotes, refusal);
     if (!spec)
         return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
@@ -181,7 +221,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
     endpointBind(plan.spec, SandboxService::endpointPath(plan.spec.name));
-    plan.notes = PortForwarder::publishInto(plan.spec, plan.kit.ports);
+    plan.notes += PortForwarder::publishInto(plan.spec, plan.kit.ports) + shareNotes;
     if (!plan.spec.protectHostFiles && !plan.cloneWorkspace)
         plan.notes << QStringLiteral("the sandbox may change .git/hooks, .git/config, .envrc and .vscode/ in %1, "
                                      "which your tools run later; 'paddock review %2' lists what it changed")

@@ -5,6 +5,7 @@
 #include "api/Server.h"
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/SandboxService.h"
+#include "sandbox/SharedFolders.h"
 
 #include <QJsonArray>
 
@@ -65,6 +66,17 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     }
     if (!ports.isEmpty())
         object.insert(QStringLiteral("ports"), ports);
+    // What the person shared beyond the kit (--mount, --env, the kit's settings).
+    QJsonArray mounts;
+    for (const runtime::SharedMount &mount : info.spec.sharedMounts)
+        mounts.append(SharedFolder{mount.hostPath, mount.sandboxPath, mount.writable}.toJson());
+    QJsonObject variables;
+    for (const QString &name : info.spec.personVariables)
+        variables.insert(name, info.spec.environment.value(name));
+    if (!mounts.isEmpty())
+        object.insert(QStringLiteral("mounts"), mounts);
+    if (!variables.isEmpty())
+        object.insert(QStringLiteral("env"), variables);
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

@@ -293,6 +293,16 @@ void SandboxService::applyKitRules(const SandboxRecord &record, QStringList *not
     m_policy.engine().setKitRules(record.kitName, rules.rules);
 }
 
+/** The variables a `sandbox.create` asks for, its own and its kit's settings'; none when unreadable. */
+static QMap<QString, QString> requestedVariables(const QJsonObject &params)
+{
+    QString ignored; // createSandbox() reports what is wrong with the request
+    std::optional<CreateRequest> request = CreateRequest::parse(params, &ignored);
+    if (!request || !request->addKitShares(&ignored))
+        return {};
+    return request->variables;
+}
+
 std::optional<api::Reply> SandboxService::admitCreation(const QJsonObject &params)
 {
     QString name;
@@ -435,7 +445,15 @@ void SandboxService::registerMethods()
         [this](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
             if (const std::optional<api::Reply> refusal = admitCreation(params))
                 return reply.complete(*refusal);
-            m_credentials->admit(params, reply, [=, this] { createSandbox(params, reply); });
+            m_credentials->admit(params, reply, [=, this] {
+                // A variable's value may be a key of the keychain: only the daemon can tell.
+                m_credentials->refuseStoredKeys(requestedVariables(params), [=, this](const QString &problem) {
+                    if (!problem.isEmpty())
+                        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                                          QStringLiteral("--env: %1").arg(problem));
+                    createSandbox(params, reply);
+                });
+            });
         });
     m_server.registerMethod(
         QStringLiteral("sandbox.hostGrants"),
@@ -485,7 +503,7 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
 {
     QString error;
     std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
-    if (!request || !request->meetKitMinimum(&error))
+    if (!request || !request->meetKitMinimum(&error) || !request->addKitShares(&error))
         return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
     const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
     if (!runtime)

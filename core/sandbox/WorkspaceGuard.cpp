@@ -10,19 +10,6 @@
 namespace paddock::sandbox {
 namespace {
 
-/** @p path with every link resolved, for the part that exists; the rest appended as written. */
-QString resolved(const QString &path)
-{
-    QString existing = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-    QString rest;
-    while (!QFileInfo::exists(existing) && existing != QLatin1String("/")) {
-        rest = QLatin1Char('/') + QFileInfo(existing).fileName() + rest;
-        existing = QFileInfo(existing).absolutePath();
-    }
-    const QString canonical = QFileInfo(existing).canonicalFilePath();
-    return QDir::cleanPath((canonical.isEmpty() ? existing : canonical) + rest);
-}
-
 bool isInside(const QString &path, const QString &folder)
 {
     return path == folder || path.startsWith(folder == QLatin1String("/") ? folder : folder + QLatin1Char('/'));
@@ -35,6 +22,28 @@ QString shown(const QString &path)
 }
 
 } // namespace
+
+QString resolvedPath(const QString &path)
+{
+    QString existing = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    QString rest;
+    while (!QFileInfo::exists(existing) && existing != QLatin1String("/")) {
+        rest = QLatin1Char('/') + QFileInfo(existing).fileName() + rest;
+        existing = QFileInfo(existing).absolutePath();
+    }
+    const QString canonical = QFileInfo(existing).canonicalFilePath();
+    return QDir::cleanPath((canonical.isEmpty() ? existing : canonical) + rest);
+}
+
+bool isPathInside(const QString &path, const QString &folder)
+{
+    return isInside(path, folder);
+}
+
+QString shownPath(const QString &path)
+{
+    return shown(path);
+}
 
 QStringList protectedFolders()
 {
@@ -49,19 +58,19 @@ QStringList protectedFolders()
 
 std::optional<QString> workspaceProblem(const QString &folder, const QStringList &protectedList)
 {
-    const QString workspace = resolved(folder);
+    const QString workspace = resolvedPath(folder);
     const QString advice = QStringLiteral("; choose a project folder, such as ~/projects/NAME, or a folder "
                                           "made for the sandbox");
     if (workspace == QLatin1String("/"))
         return QStringLiteral("the whole file system cannot be a workspace: the sandbox could change every file "
                               "you can") +
                advice;
-    if (workspace == resolved(QDir::homePath()))
+    if (workspace == resolvedPath(QDir::homePath()))
         return QStringLiteral("your home folder cannot be a workspace: the sandbox could read ~/.ssh and your "
                               "other projects, and rewrite Paddock's own settings") +
                advice;
     for (const QString &entry : protectedList.isEmpty() ? protectedFolders() : protectedList) {
-        const QString guarded = resolved(entry);
+        const QString guarded = resolvedPath(entry);
         if (workspace == guarded)
             return QStringLiteral("%1 is one of Paddock's own folders, which the sandbox must not reach")
                        .arg(shown(workspace)) +

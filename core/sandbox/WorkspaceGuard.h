@@ -19,6 +19,13 @@ namespace paddock::sandbox {
  */
 std::optional<QString> workspaceProblem(const QString &folder, const QStringList &protectedFolders = {});
 
+/** @p path with every link resolved, for the part that exists; the rest appended as written. */
+QString resolvedPath(const QString &path);
+/** Whether @p path is @p folder or inside it (both clean and absolute). */
+bool isPathInside(const QString &path, const QString &folder);
+/** @p path for a message: under the home folder as `~/...`. */
+QString shownPath(const QString &path);
+
 /** Paddock's folders and the keyrings' that no workspace may contain or be inside of. */
 QStringList protectedFolders();
 

@@ -359,6 +359,9 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         add(args, {QStringLiteral("--ro-bind"), bind.hostPath,
                    bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath});
+    for (const SharedMount &mount : spec.sharedMounts)
+        add(args, {mount.writable ? QStringLiteral("--bind") : QStringLiteral("--ro-bind"), mount.hostPath,
+                   mount.sandboxPath});
     addGrants(args, env, spec.grants);
 
     // A tmpfs root (holding the mount points) becomes read-only last: only the binds above are

@@ -150,6 +150,8 @@ void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSa
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         container.binds.append(
             BindMount{bind.hostPath, bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath, true});
+    for (const SharedMount &mount : spec.sharedMounts)
+        container.binds.append(BindMount{mount.hostPath, mount.sandboxPath, !mount.writable});
     addGrants(container, spec.grants);
 
     // The kit's volumes: tmpfs in memory, the others named after the sandbox so they outlive

@@ -16,6 +16,7 @@ private slots:
     void detachedSandboxIsListedLoggedAndRemoved();
     void missingImageNamesItAndTheCommandThatLoadsIt();
     void missingImageOfAKitWithADockerfileNamesTheBuildCommand();
+    void sharedFoldersAndVariablesStayAcrossAStop();
 
 private:
     std::unique_ptr<DockerSandboxFixture> m_fixture;
@@ -141,6 +142,42 @@ void TestSandboxDocker::missingImageOfAKitWithADockerfileNamesTheBuildCommand()
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("image %1 is not present").arg(image)), qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("paddock template build --kit %1").arg(kit)), qPrintable(run.err));
+}
+
+void TestSandboxDocker::sharedFoldersAndVariablesStayAcrossAStop()
+{
+    QVERIFY(QDir().mkpath(m_fixture->path(QStringLiteral("shared"))));
+    QFile readOnly(m_fixture->path(QStringLiteral("models.json")));
+    QVERIFY(readOnly.open(QIODevice::WriteOnly) && readOnly.write("{}\n") == 3);
+    readOnly.close();
+    const QStringList runDocker{
+        QStringLiteral("run"),    QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+        QStringLiteral("--name"), QStringLiteral("shares")};
+    const DockerFinished first = m_fixture->paddock(
+        QStringList(runDocker) << QStringLiteral("--mount")
+                               << m_fixture->path(QStringLiteral("shared")) + QStringLiteral(":/home/agent/shared")
+                               << QStringLiteral("--mount")
+                               << m_fixture->path(QStringLiteral("models.json")) + QStringLiteral(":/opt/m.json:ro")
+                               << QStringLiteral("--env") << QStringLiteral("PGHOST=postgres") << m_fixture->workspace()
+                               << QStringLiteral("--")
+                               << QStringLiteral("echo \"PGHOST=$PGHOST\"; echo first > /home/agent/shared/w; "
+                                                 "echo x >> /opt/m.json || echo write-refused"));
+    QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+    QVERIFY2(first.out.contains(QStringLiteral("PGHOST=postgres\nwrite-refused\n")), qPrintable(first.out));
+    QVERIFY2(first.err.contains(QStringLiteral("Read-only file system")), qPrintable(first.err));
+    QFile written(m_fixture->path(QStringLiteral("shared/w")));
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(written.readAll(), QByteArray("first\n"));
+
+    // Stopped and run again with nothing given: the container comes back with both.
+    QVERIFY(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("shares")}).exitCode == 0);
+    const DockerFinished again = m_fixture->paddock(
+        QStringList(runDocker) << m_fixture->workspace() << QStringLiteral("--")
+                               << QStringLiteral("echo \"PGHOST=$PGHOST\"; cat /home/agent/shared/w /opt/m.json"));
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QCOMPARE(again.out, QStringLiteral("PGHOST=postgres\nfirst\n{}\n"));
+    QVERIFY(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("shares")}).exitCode ==
+            0);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxDocker)

@@ -78,6 +78,37 @@ private slots:
                  qPrintable(error));
     }
 
+    void sharesAreKeptBesideTheIsolation()
+    {
+        QString error;
+        const paddock::kit::KitShares shares{
+            {QStringLiteral("/home/me/.nuget:/home/agent/.nuget:rw"), QStringLiteral("/srv/m.json:/m.json:ro")},
+            {{QStringLiteral("PGHOST"), QStringLiteral("postgres")}, {QStringLiteral("A"), QStringLiteral("x: y")}}};
+        QVERIFY2(KitSettings::setShares(kit(), shares, &error), qPrintable(error));
+        QVERIFY2(KitSettings::setMinimumIsolation(kit(), QStringLiteral("gvisor"), &error), qPrintable(error));
+        QCOMPARE(KitSettings::shares(kit()), shares);
+        // Lowering the isolation leaves the shares, and clearing the shares leaves nothing.
+        QVERIFY(KitSettings::setMinimumIsolation(kit(), QStringLiteral("container"), &error));
+        QCOMPARE(KitSettings::shares(kit()), shares);
+        QVERIFY(KitSettings::setShares(kit(), {}, &error));
+        QVERIFY(KitSettings::shares(kit()).isEmpty());
+        QFile file(KitSettings::path());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY2(!file.readAll().contains("strict"), "an emptied kit leaves no entry");
+    }
+
+    void sharesOfAnotherShapeSayWhatIsExpected()
+    {
+        QVERIFY(QDir().mkpath(QFileInfo(KitSettings::path()).absolutePath()));
+        QFile file(KitSettings::path());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("kits:\n  %1:\n    env: [a, b]\n").arg(kit()).toUtf8());
+        file.close();
+        QString error;
+        QVERIFY(KitSettings::shares(kit(), &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("env a map of NAME: VALUE")), qPrintable(error));
+    }
+
 private:
     QString kit() const { return m_root.filePath(QStringLiteral("kits/strict")); }
     QTemporaryDir m_root;

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sandbox/SharedFolders.h"
+
+#include "sandbox/KitApplication.h"
+#include "sandbox/WorkspaceGuard.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace paddock::sandbox {
+namespace {
+
+QString home()
+{
+    return resolvedPath(QDir::homePath());
+}
+
+QString expandHome(const QString &path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
+}
+
+/** Folders a program on this computer runs from or a service starts from. */
+QStringList executedFolders()
+{
+    QStringList folders;
+    for (const char *relative :
+         {".local/bin", "bin", ".dotnet/tools", ".cargo/bin", "go/bin", ".npm-global", ".local/share/applications",
+          ".config/autostart", ".config/systemd", ".local/share/systemd", ".config/environment.d"})
+        folders << home() + QLatin1Char('/') + QLatin1String(relative);
+    const QString path = QProcessEnvironment::systemEnvironment().value(QStringLiteral("PATH"));
+    for (const QString &entry : path.split(QLatin1Char(':'), Qt::SkipEmptyParts)) {
+        if (QDir::isAbsolutePath(entry))
+            folders << resolvedPath(entry);
+    }
+    return folders;
+}
+
+std::optional<QString> insidePathProblem(const SharedFolder &folder, const QString &workspace,
+                                         const QString &sandboxHome)
+{
+    const QString inside = folder.insidePath;
+    if (inside == QLatin1String("/"))
+        return QStringLiteral("%1 cannot be shared at / inside: the sandbox needs its own system").arg(folder.hostPath);
+    for (const char *system : {"/proc", "/sys", "/dev", "/run/paddock"}) {
+        if (isPathInside(inside, QLatin1String(system)))
+            return QStringLiteral("%1 inside is the sandbox's own (%2): share the folder somewhere else")
+                .arg(inside, QLatin1String(system));
+    }
+    if (inside == QDir::cleanPath(sandboxHome))
+        return QStringLiteral("%1 is the sandbox's home: share a folder inside it instead, such as %1/.nuget")
+            .arg(inside);
+    if (!workspace.isEmpty() && isPathInside(inside, QDir::cleanPath(workspace)))
+        return QStringLiteral("%1 is in the workspace: a mount there would leave an empty folder in your project; "
+                              "share it outside the workspace")
+            .arg(inside);
+    return std::nullopt;
+}
+
+std::optional<QString> hostPathProblem(const QString &host)
+{
+    const QString advice = QStringLiteral("; share a folder made for it, such as ~/.nuget or ~/shared/NAME");
+    if (host == QLatin1String("/"))
+        return QStringLiteral("/ cannot be shared: the sandbox would see every file you can") + advice;
+    if (isPathInside(home(), host))
+        return QStringLiteral("%1 holds your home folder, which cannot be shared: the sandbox could read ~/.ssh "
+                              "and rewrite Paddock's own settings")
+                   .arg(shownPath(host)) +
+               advice;
+    for (const QString &entry : sensitiveFolders()) {
+        const QString guarded = resolvedPath(entry);
+        if (!isPathInside(host, guarded) && !isPathInside(guarded, host))
+            continue;
+        const QString where = host == guarded ? shownPath(host)
+                              : isPathInside(host, guarded)
+                                  ? QStringLiteral("%1 is inside %2, which").arg(shownPath(host), shownPath(guarded))
+                                  : QStringLiteral("%1 holds %2, which").arg(shownPath(host), shownPath(guarded));
+        return QStringLiteral("%1 holds credentials or the sandbox's own boundary and is never shared").arg(where) +
+               advice;
+    }
+    if (const std::optional<QString> problem = workspaceProblem(host))
+        return QString(*problem).replace(QStringLiteral("cannot be a workspace"), QStringLiteral("cannot be shared"));
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<SharedFolder> SharedFolder::parse(const QString &text, const QString &baseDir, QString *error)
+{
+    const QStringList parts = text.split(QLatin1Char(':'));
+    SharedFolder folder;
+    qsizetype count = parts.size();
+    if (count >= 2 && (parts.last() == QLatin1String("ro") || parts.last() == QLatin1String("rw"))) {
+        folder.writable = parts.last() == QLatin1String("rw");
+        --count;
+    }
+    if (count < 1 || count > 2 || parts.first().isEmpty() || (count == 2 && parts.at(1).isEmpty())) {
+        *error = QStringLiteral("'%1' is not HOST[:INSIDE][:ro|rw] (a path may not contain ':')").arg(text);
+        return std::nullopt;
+    }
+    const QString host = expandHome(parts.first());
+    folder.hostPath = QDir::cleanPath(QDir::isAbsolutePath(host) ? host : QDir(baseDir).absoluteFilePath(host));
+    const QString inside = count == 2 ? parts.at(1) : folder.hostPath;
+    if (!QDir::isAbsolutePath(inside)) {
+        *error = QStringLiteral("the path inside, '%1', must be absolute").arg(inside);
+        return std::nullopt;
+    }
+    folder.insidePath = QDir::cleanPath(inside);
+    return folder;
+}
+
+QString SharedFolder::toString() const
+{
+    return hostPath + QLatin1Char(':') + insidePath + (writable ? QStringLiteral(":rw") : QStringLiteral(":ro"));
+}
+
+QJsonObject SharedFolder::toJson() const
+{
+    return {{QStringLiteral("host"), hostPath},
+            {QStringLiteral("inside"), insidePath},
+            {QStringLiteral("mode"), writable ? QStringLiteral("rw") : QStringLiteral("ro")}};
+}
+
+SharedFolder SharedFolder::fromJson(const QJsonObject &object)
+{
+    return {object.value(QLatin1String("host")).toString(), object.value(QLatin1String("inside")).toString(),
+            object.value(QLatin1String("mode")).toString() != QLatin1String("ro")};
+}
+
+QJsonArray toJson(const QList<SharedFolder> &folders)
+{
+    QJsonArray array;
+    for (const SharedFolder &folder : folders)
+        array.append(folder.toJson());
+    return array;
+}
+
+QList<SharedFolder> sharedFoldersFromJson(const QJsonArray &array)
+{
+    QList<SharedFolder> folders;
+    for (const QJsonValue &value : array)
+        folders.append(SharedFolder::fromJson(value.toObject()));
+    return folders;
+}
+
+QStringList sensitiveFolders()
+{
+    const QString h = QDir::homePath() + QLatin1Char('/');
+    QStringList folders;
+    for (const char *relative : {".ssh", ".gnupg", ".docker", ".aws", ".azure", ".kube", ".netrc", ".git-credentials",
+                                 ".password-store", ".pki", ".mozilla", ".config/gh", ".config/gcloud",
+                                 ".config/google-chrome", ".config/chromium", ".local/share/keyrings"})
+        folders << h + QLatin1String(relative);
+    folders << QStringLiteral("/var/run/docker.sock") << QStringLiteral("/run/docker.sock") << QStringLiteral("/proc")
+            << QStringLiteral("/sys") << QStringLiteral("/dev");
+    const QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (!runtime.isEmpty() && runtime != QDir::tempPath())
+        folders << runtime;
+    return folders;
+}
+
+std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &workspace, const QString &sandboxHome,
+                                           QString *warning)
+{
+    if (!QDir::isAbsolutePath(folder->hostPath) || !QFileInfo::exists(folder->hostPath))
+        return QStringLiteral("%1 does not exist: create it first (it is shared as it is)").arg(folder->hostPath);
+    folder->hostPath = resolvedPath(folder->hostPath);
+    folder->insidePath = QDir::cleanPath(folder->insidePath);
+    if (const std::optional<QString> problem = hostPathProblem(folder->hostPath))
+        return problem;
+    if (const std::optional<QString> problem = insidePathProblem(*folder, workspace, sandboxHome))
+        return problem;
+    if (folder->writable && warning) {
+        for (const QString &executed : executedFolders()) {
+            if (isPathInside(folder->hostPath, executed) || isPathInside(executed, folder->hostPath)) {
+                *warning = QStringLiteral("%1 is shared read-write and this computer runs programs from %2: what "
+                                          "the sandbox writes there runs outside it the next time you start it "
+                                          "('paddock review NAME' shows what a session changed there)")
+                               .arg(shownPath(folder->hostPath), shownPath(executed));
+                break;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<VariableArgument> parseVariable(const QString &text, QString *error)
+{
+    static const QRegularExpression name(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
+    const qsizetype equals = text.indexOf(QLatin1Char('='));
+    VariableArgument variable;
+    variable.name = equals < 0 ? text : text.left(equals);
+    if (equals >= 0)
+        variable.value = text.mid(equals + 1);
+    if (!name.match(variable.name).hasMatch()) {
+        *error = QStringLiteral("'%1' is not NAME=VALUE or NAME (a name is letters, digits and '_', not starting "
+                                "with a digit)")
+                     .arg(text);
+        return std::nullopt;
+    }
+    return variable;
+}
+
+std::optional<QString> variableProblem(const QString &name, const QString &value,
+                                       const QStringList &credentialVariables)
+{
+    QString error;
+    if (!parseVariable(name, &error))
+        return error;
+    QStringList fixed{QStringLiteral("HOME"),       QStringLiteral("HTTP_PROXY"),  QStringLiteral("HTTPS_PROXY"),
+                      QStringLiteral("ALL_PROXY"),  QStringLiteral("NO_PROXY"),    QStringLiteral("FTP_PROXY"),
+                      QStringLiteral("http_proxy"), QStringLiteral("https_proxy"), QStringLiteral("all_proxy"),
+                      QStringLiteral("no_proxy"),   QStringLiteral("ftp_proxy")};
+    fixed << caBundleVariables();
+    if (fixed.contains(name) || name.startsWith(QLatin1String("PADDOCK_")))
+        return QStringLiteral("%1 is set by Paddock itself (the sandbox's home, its only way out and its trust)")
+            .arg(name);
+    const QString store = QStringLiteral("store the key with 'paddock secret set SERVICE' and bind it to the kit's "
+                                         "credential: the proxy adds it to requests, and the sandbox never holds it");
+    if (credentialVariables.contains(name))
+        return QStringLiteral("%1 is where the kit's credential keeps its placeholder: %2").arg(name, store);
+    static const QRegularExpression keyFormat(QStringLiteral(
+        "\\b(sk-ant-[A-Za-z0-9_-]{16,}|sk-(proj-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]"
+        "{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|hf_[A-"
+        "Za-z0-9]{30,})"));
+    if (keyFormat.match(value).hasMatch())
+        return QStringLiteral("the value of %1 looks like an API key, which a sandbox never holds: %2")
+            .arg(name, store);
+    return std::nullopt;
+}
+
+QString storedKeyProblem(const QString &name, const QString &service)
+{
+    return QStringLiteral("the value of %1 is the key stored as secret '%2', which a sandbox never holds: bind that "
+                          "secret to the kit's credential instead ('paddock binding approve'), and the proxy adds it "
+                          "to requests")
+        .arg(name, service);
+}
+
+} // namespace paddock::sandbox
