@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/SandboxService.h"
+#include "sandbox/SharedFolders.h"
 #include "sandbox/WorkspaceReview.h"
 
 #include <QJsonArray>
@@ -29,6 +30,18 @@ void SandboxService::recordForReview(const QString &name, const QString &workspa
         qCWarning(lcReview).noquote() << "the files of" << workspace << "are not recorded for review:" << error;
 }
 
+QList<ReviewedChange> SandboxService::sharedFolderChanges(const QString &name) const
+{
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    const std::optional<runtime::SandboxInfo> info = runtime ? runtime->inspect(name) : std::nullopt;
+    if (!info || !info->startedAt.isValid())
+        return {};
+    QList<SharedFolder> mounts;
+    for (const runtime::SharedMount &mount : info->spec.sharedMounts)
+        mounts.append({mount.hostPath, mount.sandboxPath, mount.writable});
+    return programFolderChanges(mounts, info->startedAt);
+}
+
 void SandboxService::registerReviewMethods()
 {
     auto reviewOf = [this](const QJsonObject &params, api::Reply *refusal) -> std::optional<WorkspaceReview> {
@@ -49,7 +62,7 @@ void SandboxService::registerReviewMethods()
         return WorkspaceReview(runtime->inspect(name)->workspace, reviewDir(name));
     };
     m_server.registerMethod(QStringLiteral("sandbox.review"),
-                            [reviewOf](const QJsonObject &params, const api::CallContext &) {
+                            [this, reviewOf](const QJsonObject &params, const api::CallContext &) {
                                 api::Reply refusal;
                                 const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
                                 if (!review)
@@ -59,7 +72,8 @@ void SandboxService::registerReviewMethods()
                                 if (!changes)
                                     return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
                                 QJsonArray list;
-                                for (const ReviewedChange &change : *changes)
+                                for (const ReviewedChange &change :
+                                     *changes + sharedFolderChanges(params.value(QLatin1String("name")).toString()))
                                     list.append(change.toJson());
                                 return api::Reply::success({{QStringLiteral("changes"), list}});
                             });

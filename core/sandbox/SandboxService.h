@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "sandbox/WorkspaceReview.h"
+
 #include "events/EventHub.h"
 #include "network/PolicyDecider.h"
 #include "policy/PolicyStore.h"
@@ -194,6 +196,8 @@ private:
     static QString reviewDir(const QString &name);
     /** Records, for review, what the host runs or trusts in @p workspace (not for a clone). */
     static void recordForReview(const QString &name, const QString &workspace);
+    /** What changed since @p name started in the read-write folders it shares that the host runs programs from. */
+    QList<ReviewedChange> sharedFolderChanges(const QString &name) const;
     void refindSandboxes();
     void onPolicyChanged();
 

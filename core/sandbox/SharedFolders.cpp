@@ -3,8 +3,10 @@
 
 #include "sandbox/KitApplication.h"
 #include "sandbox/WorkspaceGuard.h"
+#include "sandbox/WorkspaceReview.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QProcessEnvironment>
@@ -165,6 +167,48 @@ QStringList sensitiveFolders()
     if (!runtime.isEmpty() && runtime != QDir::tempPath())
         folders << runtime;
     return folders;
+}
+
+bool runsPrograms(const QString &hostPath)
+{
+    const QString host = resolvedPath(hostPath);
+    const QStringList folders = executedFolders();
+    return std::any_of(folders.cbegin(), folders.cend(), [&host](const QString &executed) {
+        return isPathInside(host, executed) || isPathInside(executed, host);
+    });
+}
+
+QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &since)
+{
+    QList<ReviewedChange> changes;
+    for (const SharedFolder &mount : mounts) {
+        if (!mount.writable || !runsPrograms(mount.hostPath))
+            continue;
+        QDirIterator it(mount.hostPath, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        int seen = 0;
+        while (it.hasNext() && seen++ < 5000 && changes.size() < 200) {
+            const QFileInfo file(it.next());
+            if (file.isDir() && !file.isSymLink())
+                continue;
+            if (file.metadataChangeTime() < since)
+                continue;
+            ReviewedChange change;
+            change.path = shownPath(file.filePath());
+            change.kind = file.birthTime().isValid() && file.birthTime() >= since ? ReviewedChange::Kind::Added
+                                                                                  : ReviewedChange::Kind::Modified;
+            change.what = QStringLiteral("a folder this computer runs programs from, shared read-write");
+            change.diff = file.isSymLink()
+                              ? QStringLiteral("a link to %1").arg(file.symLinkTarget())
+                              : QStringLiteral("changed at %1 while the sandbox ran (%2 bytes%3): read it before "
+                                               "you run it")
+                                    .arg(file.metadataChangeTime().toString(QStringLiteral("HH:mm:ss")))
+                                    .arg(file.size())
+                                    .arg(file.isExecutable() ? QStringLiteral(", executable") : QString());
+            changes.append(change);
+        }
+    }
+    return changes;
 }
 
 std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &workspace, const QString &sandboxHome,

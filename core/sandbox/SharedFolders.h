@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "sandbox/WorkspaceReview.h"
+
+#include <QDateTime>
 #include <QJsonArray>
 #include <QList>
 #include <QMap>
@@ -53,6 +56,17 @@ QList<SharedFolder> sharedFoldersFromJson(const QJsonArray &array);
  */
 std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &workspace, const QString &sandboxHome,
                                            QString *warning);
+
+/** Whether this computer runs programs or starts services from @p hostPath (or a folder in or around it). */
+bool runsPrograms(const QString &hostPath);
+
+/**
+ * The files of the read-write folders among @p mounts that this computer runs programs from,
+ * whose inode changed since @p since (their ctime, which no one inside can set back), as review
+ * entries (see WorkspaceReview): for `paddock review`. Links are listed, not followed; at most
+ * 200 files per folder are looked at past the first 5000 entries.
+ */
+QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &since);
 
 /** The host folders sharedFolderProblem() refuses beside workspaceProblem()'s (for tests and docs). */
 QStringList sensitiveFolders();

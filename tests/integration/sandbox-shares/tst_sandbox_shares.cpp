@@ -210,6 +210,12 @@ void TestSandboxShares::aReadWriteProgramFolderIsSharedWithAWarning()
                                              "~/.local/bin")),
              qPrintable(ran.err));
     QVERIFY(QFileInfo::exists(home(QStringLiteral(".local/bin/tool"))));
+    // `paddock review` lists what the session put there.
+    const Finished reviewed = m_fixture->paddock({QStringLiteral("review"), QStringLiteral("tools")});
+    QVERIFY2(reviewed.exitCode == 0, qPrintable(reviewed.err));
+    QVERIFY2(reviewed.out.contains(QStringLiteral("~/.local/bin/tool (a folder this computer runs programs from, "
+                                                  "shared read-write)")),
+             qPrintable(reviewed.out));
     // Read-only, no warning.
     const Finished readOnly = run(QStringLiteral("tools-ro"),
                                   {QStringLiteral("--mount"), QStringLiteral("~/.local/bin:/opt/b:ro")},
