@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SandboxListModel.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QLocale>
 #include <QLoggingCategory>
@@ -136,6 +137,8 @@ QVariant SandboxListModel::data(const QModelIndex &index, int role) const
         return describeState(row.status, row.agentState, row.agentExitCode);
     case RootTextRole:
         return row.rootText;
+    case SharesTextRole:
+        return row.sharesText;
     default:
         return {};
     }
@@ -158,7 +161,8 @@ QHash<int, QByteArray> SandboxListModel::roleNames() const
             {AgentAttachedRole, "agentAttached"},
             {StateTextRole, "stateText"},
             {AgentRefusalsRole, "agentRefusals"},
-            {RootTextRole, "rootText"}};
+            {RootTextRole, "rootText"},
+            {SharesTextRole, "sharesText"}};
 }
 
 QVariantMap SandboxListModel::get(const QString &name) const
@@ -204,6 +208,27 @@ QString SandboxListModel::describeState(const QString &status, const QString &ag
     return status;
 }
 
+QString SandboxListModel::describeShares(const QJsonObject &info)
+{
+    const QString home = QDir::homePath();
+    auto shown = [&home](const QString &path) {
+        return path.startsWith(home + QLatin1Char('/')) ? QStringLiteral("~") + path.mid(home.size()) : path;
+    };
+    QStringList parts;
+    for (const QJsonValue &value : info.value(QLatin1String("mounts")).toArray()) {
+        const QJsonObject mount = value.toObject();
+        parts << tr("%1 → %2 (%3)")
+                     .arg(shown(mount.value(QLatin1String("host")).toString()),
+                          mount.value(QLatin1String("inside")).toString(),
+                          mount.value(QLatin1String("mode")).toString() == QLatin1String("ro") ? tr("read-only")
+                                                                                               : tr("read-write"));
+    }
+    const QStringList variables = info.value(QLatin1String("env")).toObject().keys();
+    if (!variables.isEmpty())
+        parts << tr("variables %1").arg(variables.join(QStringLiteral(", ")));
+    return parts.isEmpty() ? QString() : tr("Shares %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
 QString SandboxListModel::describeRoot(const QString &base, const QString &image, qint64 bytes)
 {
     if (base != QLatin1String("image") && base != QLatin1String("host"))
@@ -219,7 +244,7 @@ bool SandboxListModel::Row::sameState(const Row &other) const
 {
     return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
            exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
-           agentAttached == other.agentAttached && rootText == other.rootText;
+           agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText;
 }
 
 int SandboxListModel::rowOf(const QString &name) const
@@ -306,6 +331,7 @@ void SandboxListModel::applyList(const QJsonArray &sandboxes)
         row.rootText =
             describeRoot(root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),
                          root.value(QLatin1String("bytes")).toInteger(-1));
+        row.sharesText = describeShares(info);
         if (const int old = rowOf(row.name); old >= 0)
             row.busy = m_rows.at(old).busy;
         rows << row;

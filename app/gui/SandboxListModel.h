@@ -59,6 +59,7 @@ public:
         StateTextRole,     ///< the sandbox's and its agent's state in words
         AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
         RootTextRole,      ///< its own root: "root 1.2 MB over image pi:1"; empty when it has none
+        SharesTextRole,    ///< the folders and variables it shares: "~/.nuget → /home/agent/.nuget (rw) · PGHOST"
     };
     Q_ENUM(Role)
 
@@ -97,6 +98,8 @@ public:
      * root that is not its own ("read-only", or none said).
      */
     static QString describeRoot(const QString &base, const QString &image, qint64 bytes);
+    /** What a sandbox (its INFO) shares beyond its kit, in one line: folders with their mode, variables' names. */
+    static QString describeShares(const QJsonObject &info);
 
     // What the daemon sends, handed in as it arrives (refresh() and the client's events do).
     /** A `sandbox.list` answer's `sandboxes`: rows sorted by name, updated in place when the names stay. */
@@ -136,6 +139,7 @@ private:
         int agentExitCode = -1;
         int agentAttached = 0;
         QString rootText;
+        QString sharesText;
         bool busy = false;
 
         bool sameState(const Row &other) const;

@@ -42,7 +42,7 @@ void wipe(QString &value)
 
 } // namespace
 
-SandboxWizard::SandboxWizard(QObject *parent) : QObject(parent)
+SandboxWizard::SandboxWizard(QObject *parent) : QObject(parent), m_shares(new WizardShares(this))
 {
     reloadKits();
 }
@@ -85,6 +85,7 @@ void SandboxWizard::setFolder(const QString &folder)
     m_folder = cleaned;
     Q_EMIT folderChanged();
     updateWarnings();
+    m_shares->setContext(m_daemon, m_kitDirectory, m_folder);
 }
 
 void SandboxWizard::setFolderUrl(const QUrl &url)
@@ -262,6 +263,7 @@ void SandboxWizard::loadKit()
     Q_EMIT credentialsChanged();
     updateWarnings();
     checkRoot();
+    m_shares->setContext(m_daemon, m_kitValid ? m_kitDirectory : QString(), m_folder);
 }
 
 void SandboxWizard::checkRoot()
@@ -465,6 +467,12 @@ void SandboxWizard::create()
         params.insert(QStringLiteral("isolation"), m_isolation);
     if (m_approvalGiven)
         params.insert(QStringLiteral("approveCredentials"), true);
+    // The list started from the kit's own shares and was edited here: it is the whole of them.
+    params.insert(QStringLiteral("mounts"), m_shares->mountsJson());
+    params.insert(QStringLiteral("env"), m_shares->envJson());
+    params.insert(QStringLiteral("kitShares"), false);
+    if (QString error; !m_shares->saveForKit(&error))
+        return setError(tr("The kit's shared folders were not kept: %1").arg(error));
     if (!m_hostGrants.isEmpty())
         params.insert(QStringLiteral("approveHostGrants"), true);
     setError(QString());
@@ -513,6 +521,7 @@ void SandboxWizard::reset()
     m_workspaceMode = QStringLiteral("direct");
     m_createdName.clear();
     m_keychainAvailable = true;
+    m_shares->clear();
     setError(QString());
     setPhase(QString());
     loadKit();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "DaemonStatus.h"
+#include "WizardShares.h"
 
 #include <QObject>
 #include <QPointer>
@@ -73,6 +74,8 @@ class SandboxWizard : public QObject
     Q_PROPERTY(QString phase READ phase NOTIFY busyChanged)
     Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString createdName READ createdName NOTIFY createdNameChanged)
+    /** The folders and variables the sandbox shares (`--mount`, `--env`). */
+    Q_PROPERTY(paddock::gui::WizardShares *shares READ shares CONSTANT)
 
 public:
     explicit SandboxWizard(QObject *parent = nullptr);
@@ -118,6 +121,7 @@ public:
     QString phase() const { return m_phase; }
     QString error() const { return m_error; }
     QString createdName() const { return m_createdName; }
+    WizardShares *shares() const { return m_shares; }
 
     /** Lists the kits of the library again (added folders, then samples): valid sandbox kits only. */
     Q_INVOKABLE void reloadKits();
@@ -193,6 +197,7 @@ private:
     QString m_error;
     QString m_createdName;
     quint64 m_checkGeneration = 0;
+    WizardShares *m_shares = nullptr;
 };
 
 } // namespace paddock::gui

@@ -65,6 +65,7 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         }
         request.sharedFolders.append(folder);
     }
+    request.kitShares = params.value(QLatin1String("kitShares")).toBool(true);
     const QJsonObject variables = params.value(QLatin1String("env")).toObject();
     for (auto it = variables.begin(); it != variables.end(); ++it)
         request.variables.insert(it.key(), it.value().toString());
@@ -120,6 +121,8 @@ bool CreateRequest::meetKitMinimum(QString *error)
 
 bool CreateRequest::addKitShares(QString *error)
 {
+    if (!kitShares)
+        return true;
     QString unreadable;
     const kit::KitShares shares = kit::KitSettings::shares(kitDirectory, &unreadable);
     if (!unreadable.isEmpty()) {

@@ -39,6 +39,7 @@ struct CreateRequest
     bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
     bool interactive = false;     ///< `interactive`
     bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
+    bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself
 
     /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */
     static std::optional<CreateRequest> parse(const QJsonObject &params, QString *error);

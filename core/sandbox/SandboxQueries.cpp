@@ -7,6 +7,9 @@
 #include "sandbox/SandboxService.h"
 #include "sandbox/SharedFolders.h"
 
+#include "kit/KitLoader.h"
+#include <QDir>
+
 #include <QJsonArray>
 
 namespace paddock::sandbox {
@@ -18,6 +21,45 @@ QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
 {
     return lifetime == runtime::SandboxSpec::Lifetime::Foreground ? QStringLiteral("foreground")
                                                                   : QStringLiteral("detached");
+}
+
+/** The answer to `sandbox.checkShares` (see SandboxService.h). */
+api::Reply checkShares(const QJsonObject &params)
+{
+    QStringList credentialVariables;
+    const QString kitDirectory = params.value(QLatin1String("kit")).toString();
+    if (!kitDirectory.isEmpty()) {
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDirectory);
+        for (const kit::Credential &credential : loaded.kit ? loaded.kit->credentials : QList<kit::Credential>()) {
+            if (credential.apiKey && !credential.apiKey->name.isEmpty())
+                credentialVariables << credential.apiKey->name;
+        }
+    }
+    const QString workspace = params.value(QLatin1String("workspace")).toString();
+    QJsonArray mounts;
+    for (const QJsonValue &value : params.value(QLatin1String("mounts")).toArray()) {
+        SharedFolder folder = SharedFolder::fromJson(value.toObject());
+        QString warning;
+        const std::optional<QString> problem =
+            QDir::isAbsolutePath(folder.hostPath) && QDir::isAbsolutePath(folder.insidePath)
+                ? sharedFolderProblem(&folder, workspace, runtime::SandboxSpec().sandboxHome, &warning)
+                : std::optional<QString>(QStringLiteral("both paths must be absolute"));
+        QJsonObject entry = folder.toJson();
+        if (problem)
+            entry.insert(QStringLiteral("problem"), *problem);
+        if (!warning.isEmpty())
+            entry.insert(QStringLiteral("warning"), warning);
+        mounts.append(entry);
+    }
+    QJsonArray env;
+    const QJsonObject variables = params.value(QLatin1String("env")).toObject();
+    for (auto it = variables.begin(); it != variables.end(); ++it) {
+        QJsonObject entry{{QStringLiteral("name"), it.key()}};
+        if (const auto problem = variableProblem(it.key(), it.value().toString(), credentialVariables))
+            entry.insert(QStringLiteral("problem"), *problem);
+        env.append(entry);
+    }
+    return api::Reply::success({{QStringLiteral("mounts"), mounts}, {QStringLiteral("env"), env}});
 }
 
 } // namespace
@@ -115,6 +157,8 @@ QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime
 
 void SandboxService::registerQueryMethods()
 {
+    m_server.registerMethod(QStringLiteral("sandbox.checkShares"),
+                            [](const QJsonObject &params, const api::CallContext &) { return checkShares(params); });
     m_server.registerMethod(QStringLiteral("sandbox.isolations"),
                             [this](const QJsonObject &, const api::CallContext &) {
                                 // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.

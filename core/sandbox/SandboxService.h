@@ -57,8 +57,9 @@ struct CreationPlan;
  *
  * Methods (params → result; errors carry a sentence for the user):
  * - `sandbox.create` {kit: DIR, workspace, name?, paths?: [..], args?: [..], kitArgs?: {..},
- *   backend?: "bwrap"|"docker", interactive?: bool, protectHostFiles?: bool} → {sandbox: INFO,
- *   notes: [..]}: records
+ *   backend?: "bwrap"|"docker", interactive?: bool, protectHostFiles?: bool, mounts?: [{host,
+ *   inside, mode: rw|ro}], env?: {NAME: VALUE}, kitShares?: bool} → {sandbox: INFO, notes: [..]}:
+ *   records
  *   a sandbox, fills its home and runs `setup.install` once. `interactive` (default true)
  *   gives the agent started with the sandbox a terminal of its own. A docker sandbox's home is
  *   the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
@@ -96,6 +97,12 @@ struct CreationPlan;
  *   problem?}]}: the levels a new sandbox may ask for here (`isolation` of `sandbox.create`),
  *   with what stands in the way of one that is not available.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
+ * - Shared folders and variables (SharedFolders.h): `mounts` and `env` of `sandbox.create`, then
+ *   those of the kit's settings (kit::KitSettings; not with `kitShares: false`, for a caller that
+ *   sent them itself), each checked, and a value holding a key of the keychain refused.
+ *   `sandbox.checkShares` {kit?, workspace?, mounts, env} → {mounts: [{host, inside, mode,
+ *   problem?, warning?}], env: [{name, problem?}]} says the same before a create (the window's
+ *   wizard), host paths made canonical; INFO carries them as `mounts` and `env`.
  * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, start, size}: the output of
  *   a detached sandbox from @c offset, at most 512 KiB per call. Offsets count from the first
  *   byte the sandbox wrote; only the newest output is kept (Runtime::logs), from @c start to

@@ -21,15 +21,6 @@ QString home()
     return resolvedPath(QDir::homePath());
 }
 
-QString expandHome(const QString &path)
-{
-    if (path == QLatin1String("~"))
-        return QDir::homePath();
-    if (path.startsWith(QLatin1String("~/")))
-        return QDir::homePath() + path.mid(1);
-    return path;
-}
-
 /** Folders a program on this computer runs from or a service starts from. */
 QStringList executedFolders()
 {
@@ -94,64 +85,6 @@ std::optional<QString> hostPathProblem(const QString &host)
 }
 
 } // namespace
-
-std::optional<SharedFolder> SharedFolder::parse(const QString &text, const QString &baseDir, QString *error)
-{
-    const QStringList parts = text.split(QLatin1Char(':'));
-    SharedFolder folder;
-    qsizetype count = parts.size();
-    if (count >= 2 && (parts.last() == QLatin1String("ro") || parts.last() == QLatin1String("rw"))) {
-        folder.writable = parts.last() == QLatin1String("rw");
-        --count;
-    }
-    if (count < 1 || count > 2 || parts.first().isEmpty() || (count == 2 && parts.at(1).isEmpty())) {
-        *error = QStringLiteral("'%1' is not HOST[:INSIDE][:ro|rw] (a path may not contain ':')").arg(text);
-        return std::nullopt;
-    }
-    const QString host = expandHome(parts.first());
-    folder.hostPath = QDir::cleanPath(QDir::isAbsolutePath(host) ? host : QDir(baseDir).absoluteFilePath(host));
-    const QString inside = count == 2 ? parts.at(1) : folder.hostPath;
-    if (!QDir::isAbsolutePath(inside)) {
-        *error = QStringLiteral("the path inside, '%1', must be absolute").arg(inside);
-        return std::nullopt;
-    }
-    folder.insidePath = QDir::cleanPath(inside);
-    return folder;
-}
-
-QString SharedFolder::toString() const
-{
-    return hostPath + QLatin1Char(':') + insidePath + (writable ? QStringLiteral(":rw") : QStringLiteral(":ro"));
-}
-
-QJsonObject SharedFolder::toJson() const
-{
-    return {{QStringLiteral("host"), hostPath},
-            {QStringLiteral("inside"), insidePath},
-            {QStringLiteral("mode"), writable ? QStringLiteral("rw") : QStringLiteral("ro")}};
-}
-
-SharedFolder SharedFolder::fromJson(const QJsonObject &object)
-{
-    return {object.value(QLatin1String("host")).toString(), object.value(QLatin1String("inside")).toString(),
-            object.value(QLatin1String("mode")).toString() != QLatin1String("ro")};
-}
-
-QJsonArray toJson(const QList<SharedFolder> &folders)
-{
-    QJsonArray array;
-    for (const SharedFolder &folder : folders)
-        array.append(folder.toJson());
-    return array;
-}
-
-QList<SharedFolder> sharedFoldersFromJson(const QJsonArray &array)
-{
-    QList<SharedFolder> folders;
-    for (const QJsonValue &value : array)
-        folders.append(SharedFolder::fromJson(value.toObject()));
-    return folders;
-}
 
 QStringList sensitiveFolders()
 {
@@ -234,23 +167,6 @@ std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &
         }
     }
     return std::nullopt;
-}
-
-std::optional<VariableArgument> parseVariable(const QString &text, QString *error)
-{
-    static const QRegularExpression name(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
-    const qsizetype equals = text.indexOf(QLatin1Char('='));
-    VariableArgument variable;
-    variable.name = equals < 0 ? text : text.left(equals);
-    if (equals >= 0)
-        variable.value = text.mid(equals + 1);
-    if (!name.match(variable.name).hasMatch()) {
-        *error = QStringLiteral("'%1' is not NAME=VALUE or NAME (a name is letters, digits and '_', not starting "
-                                "with a digit)")
-                     .arg(text);
-        return std::nullopt;
-    }
-    return variable;
 }
 
 std::optional<QString> variableProblem(const QString &name, const QString &value,

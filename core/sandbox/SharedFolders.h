@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "kit/KitShares.h"
 #include "sandbox/WorkspaceReview.h"
 
 #include <QDateTime>
@@ -19,29 +20,11 @@
  */
 namespace paddock::sandbox {
 
-/** @brief A host folder (or file) the sandbox sees at a path of its own, read-only or read-write. */
-struct SharedFolder
-{
-    QString hostPath;   ///< absolute; canonical once checked
-    QString insidePath; ///< absolute, clean
-    bool writable = true;
-
-    /**
-     * Reads `HOST[:INSIDE][:ro|rw]` as `docker run -v` does: INSIDE defaults to HOST, the mode to
-     * rw. A relative HOST is taken from @p baseDir; `~` at its start is the home folder. Nullopt
-     * with @p error naming what is wrong.
-     */
-    static std::optional<SharedFolder> parse(const QString &text, const QString &baseDir, QString *error);
-    /** `HOST:INSIDE:ro|rw`, the form parse() reads. */
-    QString toString() const;
-    QJsonObject toJson() const;
-    static SharedFolder fromJson(const QJsonObject &object);
-
-    bool operator==(const SharedFolder &) const = default;
-};
-
-QJsonArray toJson(const QList<SharedFolder> &folders);
-QList<SharedFolder> sharedFoldersFromJson(const QJsonArray &array);
+using kit::parseVariable;
+using kit::SharedFolder;
+using kit::sharedFoldersFromJson;
+using kit::toJson;
+using kit::VariableArgument;
 
 /**
  * Why @p folder cannot be shared with a sandbox, or nullopt; its host path is made canonical
@@ -70,16 +53,6 @@ QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, co
 
 /** The host folders sharedFolderProblem() refuses beside workspaceProblem()'s (for tests and docs). */
 QStringList sensitiveFolders();
-
-/** @brief `NAME=VALUE` or `NAME` read from the command line: the value, if any, as given. */
-struct VariableArgument
-{
-    QString name;
-    std::optional<QString> value;
-};
-
-/** Reads `NAME=VALUE` or `NAME`; nullopt with @p error when the name is not a variable name. */
-std::optional<VariableArgument> parseVariable(const QString &text, QString *error);
 
 /**
  * Why variable @p name with @p value cannot be set in a sandbox, or nullopt. Refused: a name that

@@ -24,6 +24,7 @@ Rectangle {
     required property int agentAttached
     required property string stateText
     required property string rootText
+    required property string sharesText
     // Whether a terminal emulator was found: the page knows, not the model.
     property bool terminalAvailable: true
 
@@ -108,6 +109,16 @@ Rectangle {
             textFormat: Text.PlainText
             elide: Text.ElideMiddle
             font.family: "monospace"
+            color: palette.text
+            opacity: 0.8
+        }
+        Label {
+            objectName: "sandboxShares"
+            Layout.fillWidth: true
+            visible: row.sharesText.length > 0
+            text: row.sharesText
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
             color: palette.text
             opacity: 0.8
         }

@@ -14,11 +14,14 @@ Dialog {
     readonly property int stepFolder: 0
     readonly property int stepKit: 1
     readonly property int stepOptions: 2
-    readonly property int stepReview: 3
-    readonly property int stepCredentials: 4
-    readonly property int stepCreate: 5
+    readonly property int stepShares: 3
+    readonly property int stepReview: 4
+    readonly property int stepCredentials: 5
+    readonly property int stepCreate: 6
     property int step: stepFolder
     property bool advanceAfterCheck: false
+    // Whether this run of the wizard showed the key step: the steps after it are numbered so.
+    property bool keyStepShown: false
     property alias wizard: wizard
     // Whether the agent can be opened in a terminal emulator once it runs.
     property bool terminalAvailable: true
@@ -30,6 +33,7 @@ Dialog {
         wizard.reloadKits()
         step = stepFolder
         advanceAfterCheck = false
+        keyStepShown = false
         open()
         folderStep.focusField()
     }
@@ -40,6 +44,7 @@ Dialog {
         case stepFolder: return wizard.folderValid
         case stepKit: return wizard.kitValid
         case stepOptions: return true
+        case stepShares: return wizard.shares.ready
         case stepReview: return wizard.kitValid && wizard.hostGrantsReady
         case stepCredentials: return wizard.credentialsReady
         }
@@ -77,6 +82,7 @@ Dialog {
             if (!dialog.advanceAfterCheck || !wizard.credentialsChecked)
                 return
             dialog.advanceAfterCheck = false
+            dialog.keyStepShown = wizard.needsCredentialStep
             dialog.step = wizard.needsCredentialStep ? dialog.stepCredentials : dialog.stepCreate
         }
         onErrorChanged: if (wizard.error.length > 0) dialog.advanceAfterCheck = false
@@ -107,8 +113,12 @@ Dialog {
             objectName: "wizardStepTitle"
             Layout.fillWidth: true
             Layout.leftMargin: Theme.spacingLarge
-            text: [qsTr("1. Project folder"), qsTr("2. Kit"), qsTr("3. Backend and workspace"),
-                   qsTr("4. Review"), qsTr("5. Keys and approvals"), qsTr("6. Create and start")][dialog.step]
+            // Numbered as shown: without a key step, creating is the step after the review.
+            text: dialog.step === dialog.stepCreate && !dialog.keyStepShown
+                  ? qsTr("6. Create and start")
+                  : [qsTr("1. Project folder"), qsTr("2. Kit"), qsTr("3. Backend and workspace"),
+                     qsTr("4. Shared folders and variables"), qsTr("5. Review"), qsTr("6. Keys and approvals"),
+                     qsTr("7. Create and start")][dialog.step]
             textFormat: Text.PlainText
             opacity: 0.75
         }
@@ -233,7 +243,10 @@ Dialog {
                 Item { Layout.fillHeight: true }
             }
 
-            // 4. What the kit asks for.
+            // 4. Folders and variables shared beyond the project folder.
+            SharedFoldersStep { shares: wizard.shares }
+
+            // 5. What the kit asks for.
             ScrollView {
                 clip: true
                 contentWidth: availableWidth
@@ -290,6 +303,14 @@ Dialog {
                                 ? qsTr("%1 (sent to %2)").arg(c.service).arg(c.domains.join(", "))
                                 : c.service).join("; "))
                         }
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                    }
+                    Label {
+                        objectName: "wizardReviewShares"
+                        Layout.fillWidth: true
+                        visible: text.length > 0
+                        text: wizard.shares.summary
                         textFormat: Text.PlainText
                         wrapMode: Text.Wrap
                     }
@@ -354,10 +375,10 @@ Dialog {
                 }
             }
 
-            // 5. Keys to enter and approvals to give.
+            // 6. Keys to enter and approvals to give.
             CredentialsStep { wizard: dialog.wizard }
 
-            // 6. Create and start.
+            // 7. Create and start.
             ColumnLayout {
                 spacing: Theme.spacing
                 Label {

@@ -217,7 +217,10 @@ void TestAgentTerminal::wizardOpensTheAgentInATerminal()
     QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("3. Backend and workspace"));
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), kName));
     QVERIFY(press(m_window, next));
-    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Shared folders and variables"));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("5. Review"));
     QVERIFY(press(m_window, next));
     // No keys to ask for: straight to the last step.
     QTRY_COMPARE_WITH_TIMEOUT(stepTitle->property("text").toString(), QStringLiteral("6. Create and start"), 15000);

@@ -566,8 +566,43 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), QStringLiteral("wiz")));
     QVERIFY(press(m_window, next));
 
-    // 4. Review: what the kit asks for, and what it reaches on this computer as warnings.
-    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
+    // 4. Shared folders and variables: optional; a refused folder says why and holds Next.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Shared folders and variables"));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardShareHostField")),
+                 m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock")));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardAddFolderButton"))));
+    QTRY_VERIFY(isShown(findInPopup(wizard, QStringLiteral("wizardSharedFolderProblem"))));
+    QVERIFY2(findInPopup(wizard, QStringLiteral("wizardSharedFolderProblem"))
+                 ->property("text")
+                 .toString()
+                 .contains(QStringLiteral("one of Paddock's own folders")),
+             qPrintable(findInPopup(wizard, QStringLiteral("wizardSharedFolderProblem"))->property("text").toString()));
+    QVERIFY(!next->isEnabled());
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardRemoveFolderButton"))));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/cache")));
+    QVERIFY(
+        type(m_window, findInPopup(wizard, QStringLiteral("wizardShareHostField")), m_home + QStringLiteral("/cache")));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardShareInsideField")),
+                 QStringLiteral("/home/agent/.cache/shared")));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardAddFolderButton"))));
+    QVERIFY(
+        type(m_window, findInPopup(wizard, QStringLiteral("wizardVariableField")), QStringLiteral("PGHOST=postgres")));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardAddVariableButton"))));
+    QTRY_VERIFY(findInPopup(wizard, QStringLiteral("wizardVariable")));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(!isShown(findInPopup(wizard, QStringLiteral("wizardSharedFolderProblem"))));
+    if (const QString shots = qEnvironmentVariable("PADDOCK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(m_window->grabWindow().save(shots + QStringLiteral("/wizard-shares.png")));
+    QVERIFY(press(m_window, next));
+
+    // 5. Review: what the kit asks for, and what it reaches on this computer as warnings.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("5. Review"));
+    const QString sharesLine = findInPopup(wizard, QStringLiteral("wizardReviewShares"))->property("text").toString();
+    QVERIFY2(sharesLine.contains(QStringLiteral("/home/agent/.cache/shared (read-write)")) &&
+                 sharesLine.contains(QStringLiteral("PGHOST")),
+             qPrintable(sharesLine));
     QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewImage"))->property("text").toString(),
              QStringLiteral("Image: debian:12"));
     // What the sandbox's root will be, in one line: the image when it is there, else the host's system.
@@ -593,8 +628,8 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
              qPrintable(warnings.join(QLatin1Char('\n'))));
     QVERIFY(press(m_window, next));
 
-    // 5. The key is missing: the key step asks for it; then the approval.
-    QTRY_COMPARE_WITH_TIMEOUT(stepTitle->property("text").toString(), QStringLiteral("5. Keys and approvals"), 15000);
+    // 6. The key is missing: the key step asks for it; then the approval.
+    QTRY_COMPARE_WITH_TIMEOUT(stepTitle->property("text").toString(), QStringLiteral("6. Keys and approvals"), 15000);
     QQuickItem *keyField = findInPopup(wizard, QStringLiteral("wizardKeyField_testsvc"));
     QVERIFY(isShown(keyField));
     QCOMPARE(keyField->property("echoMode").toInt(), 2); // TextInput.Password
@@ -617,8 +652,8 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
     QVERIFY(next->isEnabled());
     QVERIFY(press(m_window, next));
 
-    // 6. Create and start.
-    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("6. Create and start"));
+    // 7. Create and start.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("7. Create and start"));
     QVERIFY(findInPopup(wizard, QStringLiteral("wizardSummary"))
                 ->property("text")
                 .toString()
@@ -634,6 +669,21 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
                               QStringLiteral("Running · agent running"), 15000);
     QVERIFY(rowText(QStringLiteral("wiz"), QStringLiteral("sandboxDetails"))
                 .startsWith(QStringLiteral("Kit keyed · bwrap")));
+    // What it shares is in its row, and in the sandbox itself.
+    const QString shares = rowText(QStringLiteral("wiz"), QStringLiteral("sandboxShares"));
+    QVERIFY2(shares.contains(QStringLiteral("→ /home/agent/.cache/shared (read-write)")) &&
+                 shares.contains(QStringLiteral("variables PGHOST")),
+             qPrintable(shares));
+    const api::Reply inspected =
+        daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("wiz")}});
+    QCOMPARE(inspected.result()
+                 .value(QLatin1String("sandbox"))
+                 .toObject()
+                 .value(QLatin1String("env"))
+                 .toObject()
+                 .value(QLatin1String("PGHOST"))
+                 .toString(),
+             QStringLiteral("postgres"));
 
     // The key reached the keychain and nothing else.
     const api::Reply secrets = daemonCall(QStringLiteral("secret.list"));
@@ -672,9 +722,11 @@ void TestSandboxesPage::wizardAsksBeforeHostGrants()
     QVERIFY(press(m_window, next));
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), QStringLiteral("homebound")));
     QVERIFY(press(m_window, next));
+    QTRY_VERIFY(next->isEnabled()); // nothing shared
+    QVERIFY(press(m_window, next));
 
-    // 4. The review lists each grant with what it reaches, and goes no further until allowed.
-    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Review"));
+    // 5. The review lists each grant with what it reaches, and goes no further until allowed.
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("5. Review"));
     QStringList grants;
     for (QQuickItem *item : findItems(findInPopup(wizard, QStringLiteral("wizardReviewTitle"))->parentItem(),
                                       QStringLiteral("wizardHostGrant")))
