@@ -22,7 +22,7 @@ Command rootCommand()
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << grantCommand() << caCommand() << settingsCommand() << daemonCommand();
+                     << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << daemonCommand();
     return root;
 }
 

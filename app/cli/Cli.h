@@ -17,6 +17,7 @@ Command bindingCommand();           // BindingCommands.cpp: approve, revoke, ls,
 Command grantCommand();             // GrantCommands.cpp: check, approve, ls, revoke
 Command caCommand();                // CaCommands.cpp: show, rotate, trust, trusted, untrust
 Command settingsCommand();          // SettingsCommands.cpp: ls, set, unset
+Command serviceCommand();           // ServiceCommands.cpp: add, ls, rm
 QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs
 Command reviewCommand();            // ReviewCommands.cpp: review NAME

@@ -226,6 +226,15 @@ QString SandboxListModel::describeShares(const QJsonObject &info)
     const QStringList variables = info.value(QLatin1String("env")).toObject().keys();
     if (!variables.isEmpty())
         parts << tr("variables %1").arg(variables.join(QStringLiteral(", ")));
+    QStringList services;
+    for (const QJsonValue &value : info.value(QLatin1String("services")).toArray()) {
+        QStringList reach;
+        for (const QJsonValue &port : value[QLatin1String("ports")].toArray())
+            reach << value[QLatin1String("name")].toString() + QLatin1Char(':') + QString::number(port.toInt());
+        services << (reach.isEmpty() ? value[QLatin1String("name")].toString() : reach.join(QStringLiteral(", ")));
+    }
+    if (!services.isEmpty())
+        parts << tr("services %1").arg(services.join(QStringLiteral(", ")));
     return parts.isEmpty() ? QString() : tr("Shares %1").arg(parts.join(QStringLiteral(" · ")));
 }
 

@@ -59,7 +59,7 @@ public:
         StateTextRole,     ///< the sandbox's and its agent's state in words
         AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
         RootTextRole,      ///< its own root: "root 1.2 MB over image pi:1"; empty when it has none
-        SharesTextRole,    ///< the folders and variables it shares: "~/.nuget → /home/agent/.nuget (rw) · PGHOST"
+        SharesTextRole, ///< what it shares and runs beside it: "~/.nuget → /home/agent/.nuget (rw) · services postgres:5432"
     };
     Q_ENUM(Role)
 

@@ -194,6 +194,12 @@ bool ProxyEngine::setInterception(EndpointId id, InterceptionConfig config, QStr
     return true;
 }
 
+bool ProxyEngine::setServices(EndpointId id, std::vector<ServiceRoute> services)
+{
+    return m_loop->setServices(
+        id, services.empty() ? nullptr : std::make_shared<const std::vector<ServiceRoute>>(std::move(services)));
+}
+
 void ProxyEngine::recheck()
 {
     m_loop->recheck();

@@ -123,6 +123,14 @@ public:
      */
     bool setInterception(EndpointId id, InterceptionConfig config, QString *error = nullptr);
 
+    /**
+     * The endpoint's sandbox reaches each of @p services (a companion such as a dev database) at
+     * its name and port: allowed without the Decider (an Allowed event names the rule
+     * `service:HOST`), dialled at its address, never through the upstream proxy. Replaces the
+     * earlier list; connections to a service no longer listed are closed. False when the proxy
+     * is not running.
+     */
+    bool setServices(EndpointId id, std::vector<ServiceRoute> services);
     /** Client connections open right now, across endpoints. */
     int connectionCount() const;
     /** Events dropped because the sink fell too far behind. */

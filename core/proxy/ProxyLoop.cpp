@@ -202,6 +202,28 @@ void ProxyLoop::setTrustedClient(quint64 id, long pid)
     });
 }
 
+bool ProxyLoop::setServices(quint64 id, std::shared_ptr<const std::vector<ServiceRoute>> services)
+{
+    if (!m_running)
+        return false;
+    post([this, id, services = std::move(services)] {
+        const auto it = m_endpoints.find(id);
+        if (it == m_endpoints.end())
+            return;
+        it->second->services = services;
+        std::vector<Connection *> gone;
+        for (auto &[connectionId, connection] : m_connections) {
+            Connection &c = *connection;
+            if (c.endpoint == it->second && c.allowRule.startsWith(QLatin1String("service:")) && !serviceFor(c))
+                gone.push_back(&c);
+        }
+        for (Connection *c : gone)
+            revoke(*c, QStringLiteral("service"),
+                   QStringLiteral("the service %1 of this sandbox was removed").arg(qs(c->target.host)));
+    });
+    return true;
+}
+
 bool ProxyLoop::setInterception(quint64 id, std::shared_ptr<const Interception> interception)
 {
     if (!m_running)

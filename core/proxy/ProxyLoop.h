@@ -40,6 +40,8 @@ struct Endpoint
     long trustedClient = 0;
     /** Inject domains whose tunnels are intercepted (TLS terminated); null: none. */
     std::shared_ptr<const Interception> interception;
+    /** The sandbox's companion services (ServiceRoute); null: none. */
+    std::shared_ptr<const std::vector<ServiceRoute>> services;
 };
 
 /** @brief One client connection, from accept to close, and the upstream it leads to. */
@@ -171,6 +173,8 @@ public:
      * it no longer adds alike are closed. False when the loop is not running.
      */
     bool setInterception(quint64 id, std::shared_ptr<const Interception> interception);
+    /** Replaces the endpoint's companion services; open connections to a removed one are closed. */
+    bool setServices(quint64 id, std::shared_ptr<const std::vector<ServiceRoute>> services);
     /** Believes the preamble (common/ClientProgram.h) of the endpoint's clients whose peer is process @p pid (0: nobody). */
     void setTrustedClient(quint64 id, long pid);
     /** Decides every open connection again; those the Decider now refuses are closed. */
@@ -235,6 +239,8 @@ private:
     /** After the name itself was allowed: trusted overrides, else the resolver. */
     void lookUp(Connection &c);
     Verdict ask(const Connection &c) const;
+    /** The endpoint's companion service @p c dials (its host and port), or null. */
+    const ServiceRoute *serviceFor(const Connection &c) const;
     /** Who asks for what: the endpoint's identity, the target, the protocol, the addresses. */
     static ConnectionQuery queryOf(const Connection &c);
     /** What @p decider answers for @p query; a refusal when there is none or it throws. */

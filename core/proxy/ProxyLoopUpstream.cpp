@@ -93,8 +93,27 @@ Verdict ProxyLoop::consult(const std::shared_ptr<const Decider> &decider, const 
     }
 }
 
+const ServiceRoute *ProxyLoop::serviceFor(const Connection &c) const
+{
+    const std::shared_ptr<const std::vector<ServiceRoute>> &services = c.endpoint->services;
+    if (!services)
+        return nullptr;
+    for (const ServiceRoute &route : *services) {
+        if (route.port == c.target.port && route.host == c.target.host)
+            return &route;
+    }
+    return nullptr;
+}
+
 Verdict ProxyLoop::ask(const Connection &c) const
 {
+    // The sandbox's own companion, at its port: its, and no one else's.
+    if (serviceFor(c))
+        return Verdict{true,
+                       QStringLiteral("service:") + qs(c.target.host),
+                       QStringLiteral("%1 is a companion service of sandbox %2")
+                           .arg(qs(c.target.host), c.endpoint->identity.sandbox),
+                       {}};
     ConnectionQuery query = queryOf(c);
     if (c.protocol == Protocol::Http) { // each plain-HTTP request is decided with what it asks for
         query.method = qs(c.request.method);
@@ -129,6 +148,10 @@ void ProxyLoop::lookUp(Connection &c)
     // A sandbox's name for this computer is its loopback, whatever a resolver would say.
     if (c.target.host == kHostAlias) {
         c.addresses = {QHostAddress(QHostAddress::LocalHost), QHostAddress(QHostAddress::LocalHostIPv6)};
+        return afterResolution(c);
+    }
+    if (const ServiceRoute *service = serviceFor(c)) {
+        c.addresses = {service->address};
         return afterResolution(c);
     }
     if (auto mapped = m_overrides.lookup(c.target.host, c.target.port)) {
@@ -197,7 +220,7 @@ std::shared_ptr<const UpstreamProxy> ProxyLoop::upstreamProxyFor(const Connectio
         proxy = m_upstreamProxy;
     }
     // A sandbox's name for this computer, and the user's own mappings, are reached directly.
-    if (!proxy || c.target.host == kHostAlias || m_overrides.lookup(c.target.host, c.target.port))
+    if (!proxy || c.target.host == kHostAlias || m_overrides.lookup(c.target.host, c.target.port) || serviceFor(c))
         return nullptr;
     return proxy->carries(c.target.host, c.target.port, c.addresses) ? proxy : nullptr;
 }

@@ -7,6 +7,8 @@
 #include <QHostAddress>
 #include <QString>
 
+#include <string>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -32,6 +34,18 @@ struct EndpointIdentity
 {
     QString sandbox;
     QString kit;
+};
+
+/**
+ * @brief A companion service of one sandbox (a dev database beside it): its name and port as the
+ * sandbox dials them, and the address the proxy reaches it at. Allowed for that sandbox only,
+ * without asking the policy, and reached directly (never through an upstream proxy).
+ */
+struct ServiceRoute
+{
+    std::string host; ///< lower case, as the sandbox names it: "postgres"
+    quint16 port = 0;
+    QHostAddress address;
 };
 
 /**

@@ -4,6 +4,7 @@
 // INFO object every sandbox method answers with.
 #include "api/Server.h"
 #include "sandbox/CloneWorkspace.h"
+#include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SharedFolders.h"
 
@@ -119,6 +120,9 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("mounts"), mounts);
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
+    if (const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+        record && !record->services.isEmpty())
+        object.insert(QStringLiteral("services"), toJson(record->services));
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

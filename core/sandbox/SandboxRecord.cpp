@@ -24,7 +24,8 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("backend"), backend},
             {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
             {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
-            {QStringLiteral("setupFiles"), files}};
+            {QStringLiteral("setupFiles"), files},
+            {QStringLiteral("services"), sandbox::toJson(services)}};
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -49,6 +50,7 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
         setup.onlyIfMissing = file.value(QLatin1String("onlyIfMissing")).toBool();
         record.setupFiles.append(setup);
     }
+    record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     return record;
 }
 

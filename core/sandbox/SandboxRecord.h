@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/Kit.h"
+#include "sandbox/Companions.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -28,6 +29,7 @@ struct SandboxRecord
     QStringList networkAllow;
     QStringList networkDeny;
     QList<kit::SetupFile> setupFiles;
+    QList<Companion> services; ///< companion services (`paddock service add`)
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

@@ -207,6 +207,8 @@ void SandboxService::refindSandboxes()
             if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
                 trustSandboxInit(info);
+                if (!startCompanions(m_proxy, m_endpoints.value(info.name), info.name, &error))
+                    qCWarning(lcSandbox).noquote() << "sandbox" << info.name << "has lost its services:" << error;
             } else
                 qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
         }
@@ -497,6 +499,7 @@ void SandboxService::registerMethods()
                 reply.succeed({});
         });
     registerQueryMethods();
+    registerServiceMethods();
 }
 
 void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -617,7 +620,8 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
     // The agent starts with the sandbox, unless the caller starts it itself (`paddock run`).
     const runtime::StartOptions startOptions{params.value(QLatin1String("agent")).toBool(true)};
-    auto job = [runtime, name, spec = info.spec, home, files, notes, startOptions]() -> Work {
+    auto job = [runtime, name, spec = info.spec, home, files, notes, startOptions, proxy = &m_proxy,
+                endpoint = m_endpoints.value(name)]() -> Work {
         Work work{runtime::RuntimeResult::success(), notes};
         QString problem;
         if (!writeSetupFiles(files, spec, home, &work.notes, &problem)) {
@@ -625,6 +629,10 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
             return work;
         }
         recordForReview(name, spec.workspace);
+        if (!startCompanions(*proxy, endpoint, name, &problem)) {
+            work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
         work.result = runtime->start(name, {}, startOptions);
         if (work.result.ok)
             work.sandbox = runtime->inspect(name); // here, not on the daemon's thread
@@ -653,6 +661,8 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
         return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     auto job = [runtime, name]() -> Work {
         const runtime::RuntimeResult stopped = runtime->stop(name);
+        if (stopped.ok)
+            stopCompanions(name, false);
         return {stopped, stopped.ok ? fetchCloneBack(name) : QStringList()};
     };
     auto done = [this, name, runtime, reply](const Work &work) {
@@ -687,6 +697,8 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         // The clone's last commits come back before it goes; the fetched branches stay.
         const QStringList notes = fetchCloneBack(name);
         const runtime::RuntimeResult removed = runtime->remove(name, true);
+        if (removed.ok)
+            stopCompanions(name, true);
         // Layers of an image removed while this sandbox used them go with it.
         if (removed.ok && runtime->id() == QLatin1String("bwrap")) {
             QString error;

@@ -97,6 +97,11 @@ struct CreationPlan;
  *   problem?}]}: the levels a new sandbox may ask for here (`isolation` of `sandbox.create`),
  *   with what stands in the way of one that is not available.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
+ * - Companion services (Companions.h), kept in the sandbox's record: `service.add` {sandbox,
+ *   service: {name, image, env, ports, volumes, command}} → {service, routes}, `service.remove`
+ *   {sandbox, name} → {removed}, `service.list` {sandbox} → {services: [..], running: bool}. They
+ *   start before and stop after the sandbox; one added to a running sandbox starts at once. They
+ *   need a Docker engine whatever runs the sandbox.
  * - Shared folders and variables (SharedFolders.h): `mounts` and `env` of `sandbox.create`, then
  *   those of the kit's settings (kit::KitSettings; not with `kitShares: false`, for a caller that
  *   sent them itself), each checked, and a value holding a key of the keychain refused.
@@ -196,7 +201,18 @@ private:
     };
 
     void registerMethods();
-    void registerQueryMethods();    ///< isolations, list, inspect, logs: in SandboxQueries.cpp
+    void registerQueryMethods();   ///< isolations, list, inspect, logs: in SandboxQueries.cpp
+    void registerServiceMethods(); ///< service.add, service.remove, service.list: in CompanionService.cpp
+    void addService(const QJsonObject &params, const api::PendingReply &reply);
+    void removeService(const QJsonObject &params, const api::PendingReply &reply);
+    /**
+     * Starts sandbox @p name's companion services (its record's) and gives endpoint @p endpoint
+     * their routes; on any thread. True when it has none; false with @p error when one fails.
+     */
+    static bool startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint, const QString &name,
+                                QString *error);
+    /** Stops (or with @p remove, removes with their volumes and network) sandbox @p name's services. */
+    static void stopCompanions(const QString &name, bool remove);
     void registerLearningMethods(); ///< learning and ask mode, in Learning.cpp
     void registerReviewMethods();   ///< in Review.cpp
     /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */

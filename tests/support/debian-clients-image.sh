@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Makes the Docker image the tests of captured connections run their clients in: a minimal
-# Debian 12 with curl, ssh, psql and python3, built once per build tree with mmdebstrap from
+# Makes the Docker image the tests of captured connections run their clients in, and the tests
+# of companion services run their database from: a minimal Debian 12 with curl, ssh, psql,
+# the PostgreSQL server and python3, built once per build tree with mmdebstrap from
 # the mirror this machine's apt uses (no registry can be reached) and imported into the engine.
 #
 #   debian-clients-image.sh TAG TARBALL
@@ -32,7 +33,7 @@ if [ ! -s "$tarball" ]; then
     # mmdebstrap picks the format from the name's ending: the part being written ends in .tar too.
     part="${tarball%.tar}.part.tar"
     if ! mmdebstrap --quiet --variant=minbase \
-            --include=curl,openssh-client,postgresql-client,python3,ca-certificates,iproute2 \
+            --include=curl,openssh-client,postgresql-client,postgresql,python3,ca-certificates,iproute2 \
             bookworm "$part" "$mirror" >&2; then
         rm -rf "$part"
         echo "debian-clients-image: mmdebstrap could not make the image from $mirror" >&2

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QThread>
+#include <QUrl>
 
 Q_LOGGING_CATEGORY(lcDocker, "paddock.runtime.docker", QtInfoMsg)
 
@@ -350,6 +351,51 @@ Result<QString> DockerClient::createContainer(const ContainerSpec &spec) const
     if (id.isEmpty())
         return protocolError(QStringLiteral("the engine created a container without an id"));
     return id;
+}
+
+Status DockerClient::createNetwork(const QString &name, bool internal, const QMap<QString, QString> &labels) const
+{
+    QJsonObject labelObject;
+    for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+        labelObject.insert(it.key(), it.value());
+    HttpRequest request;
+    request.method = "POST";
+    request.path = QStringLiteral("/networks/create");
+    request.contentType = "application/json";
+    request.body = compactJson(QJsonObject{{QStringLiteral("Name"), name},
+                                           {QStringLiteral("Driver"), QStringLiteral("bridge")},
+                                           {QStringLiteral("Internal"), internal},
+                                           {QStringLiteral("CheckDuplicate"), true},
+                                           {QStringLiteral("Labels"), labelObject}});
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response && !response.is(Error::Kind::Conflict))
+        return response.error();
+    return {};
+}
+
+Status DockerClient::removeNetwork(const QString &name) const
+{
+    HttpRequest request;
+    request.method = "DELETE";
+    request.path = QStringLiteral("/networks/") + QString::fromLatin1(QUrl::toPercentEncoding(name));
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response && !response.is(Error::Kind::NotFound))
+        return response.error();
+    return {};
+}
+
+Status DockerClient::removeVolume(const QString &name) const
+{
+    HttpRequest request;
+    request.method = "DELETE";
+    request.path = QStringLiteral("/volumes/") + QString::fromLatin1(QUrl::toPercentEncoding(name));
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response && !response.is(Error::Kind::NotFound))
+        return response.error();
+    return {};
 }
 
 Status DockerClient::startContainer(const QString &id) const

@@ -139,6 +139,15 @@ public:
 
     /** Returns the new container's id. */
     Result<QString> createContainer(const ContainerSpec &spec) const;
+    /**
+     * Creates bridge network @p name; @p internal: no route out of it (the engine's isolation).
+     * An existing network of that name is fine.
+     */
+    Status createNetwork(const QString &name, bool internal, const QMap<QString, QString> &labels) const;
+    /** Removes network @p name; one that does not exist is fine. */
+    Status removeNetwork(const QString &name) const;
+    /** Removes named volume @p name; one that does not exist is fine. */
+    Status removeVolume(const QString &name) const;
     Status startContainer(const QString &id) const;
     /** SIGTERM, then SIGKILL after @p timeoutSeconds. Stopping a stopped container succeeds. */
     Status stopContainer(const QString &id, int timeoutSeconds = 10) const;

@@ -8,6 +8,7 @@
 #include "SandboxListModel.h"
 #include "SecretListModel.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QLocale>
 #include <QSignalSpy>
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void storedRefusalsAddToTheLiveOnes();
     void agentRefusalsShowOnTheirRow();
     void aStoppedSandboxChangesInPlace();
+    void whatASandboxSharesIsOneLine();
     void aRemovedSandboxLeavesTheList();
     void keysAreListedMaskedWithWhereTheyApply();
     void theKeychainBannerSaysWhatToInstall();
@@ -262,6 +264,26 @@ void TestGuiModelsSandboxes::aRemovedKeyLeavesTheList()
     secrets.applySecretList(list);
     QCOMPARE(column(secrets, "displayName"), QStringList({QStringLiteral("anthropic"), QStringLiteral("github")}));
     QCOMPARE(count.size(), 1);
+}
+
+void TestGuiModelsSandboxes::whatASandboxSharesIsOneLine()
+{
+    QCOMPARE(SandboxListModel::describeShares({{QStringLiteral("name"), QStringLiteral("plain")}}), QString());
+    const QJsonObject info{
+        {QStringLiteral("mounts"),
+         QJsonArray{QJsonObject{{QStringLiteral("host"), QDir::homePath() + QStringLiteral("/.nuget")},
+                                {QStringLiteral("inside"), QStringLiteral("/home/agent/.nuget")},
+                                {QStringLiteral("mode"), QStringLiteral("rw")}},
+                    QJsonObject{{QStringLiteral("host"), QStringLiteral("/srv/m.json")},
+                                {QStringLiteral("inside"), QStringLiteral("/m.json")},
+                                {QStringLiteral("mode"), QStringLiteral("ro")}}}},
+        {QStringLiteral("env"), QJsonObject{{QStringLiteral("PGHOST"), QStringLiteral("postgres")}}},
+        {QStringLiteral("services"),
+         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("postgres")},
+                                {QStringLiteral("ports"), QJsonArray{5432}}}}}};
+    QCOMPARE(SandboxListModel::describeShares(info),
+             QStringLiteral("Shares ~/.nuget → /home/agent/.nuget (read-write) · /srv/m.json → /m.json (read-only) · "
+                            "variables PGHOST · services postgres:5432"));
 }
 
 QTEST_GUILESS_MAIN(TestGuiModelsSandboxes)
