@@ -101,6 +101,13 @@ bool applyPolicyInDaemon(QString *error)
     return applyInRunningDaemon(QStringLiteral("policy.reload"), error);
 }
 
+void flushEventsInDaemon()
+{
+    // Best effort: without a daemon there is nothing unwritten; a failure reads what is stored.
+    QString ignored;
+    applyInRunningDaemon(QStringLiteral("events.flush"), &ignored);
+}
+
 bool applyCredentialsInDaemon(QString *error)
 {
     return applyInRunningDaemon(QStringLiteral("credentials.reload"), error);

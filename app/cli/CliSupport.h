@@ -56,6 +56,13 @@ QString programCell(const QString &program, const QString &written);
  */
 bool applyPolicyInDaemon(QString *error);
 /**
+ * Asks a running daemon to write what its proxy did a moment ago into the event log (a
+ * refusal a client already has), so a reader that opens the log next sees it; nothing when
+ * no daemon runs.
+ */
+void flushEventsInDaemon();
+
+/**
  * The same for credentials.yaml and the keychain (`credentials.reload`): a binding revoked or a
  * key removed by this command is out of force when it returns.
  */

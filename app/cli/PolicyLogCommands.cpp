@@ -113,9 +113,10 @@ std::optional<int> sinceOption(const Invocation &call, QDateTime *since)
     return std::nullopt;
 }
 
-/** Opens the event log for reading; the exit code when it cannot be used. */
+/** Opens the event log for reading, with what happened up to now in it; the exit code when it cannot be used. */
 std::optional<int> openEvents(events::EventStore &store)
 {
+    flushEventsInDaemon();
     if (!store.open())
         return failure(store.errorString());
     return std::nullopt;

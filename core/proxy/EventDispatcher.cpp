@@ -99,13 +99,23 @@ void EventDispatcher::run()
             return; // stopping, and everything was delivered
         std::deque<ProxyEvent> batch;
         batch.swap(m_queue);
+        m_delivering = true;
         lock.unlock();
         if (m_sink) {
             for (const ProxyEvent &event : batch)
                 m_sink(event);
         }
         lock.lock();
+        m_delivering = false;
+        if (m_queue.empty())
+            m_idle.notify_all();
     }
+}
+
+bool EventDispatcher::drain(std::chrono::milliseconds timeout)
+{
+    std::unique_lock lock(m_mutex);
+    return m_idle.wait_for(lock, timeout, [this] { return m_queue.empty() && !m_delivering; });
 }
 
 } // namespace paddock::proxy

@@ -4,6 +4,7 @@
 #include "proxy/ProxyTypes.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -32,6 +33,11 @@ public:
     /** Posts several at once: one lock and at most one wake-up for all of them. */
     void post(std::vector<ProxyEvent> &events);
     quint64 dropped() const { return m_dropped.load(); }
+    /**
+     * Waits until every event posted before the call has reached the sink, at most @p timeout.
+     * False when it timed out.
+     */
+    bool drain(std::chrono::milliseconds timeout);
 
 private:
     void run();
@@ -41,6 +47,8 @@ private:
     EventSink m_sink;
     std::mutex m_mutex;
     std::condition_variable m_ready;
+    std::condition_variable m_idle; ///< the queue is empty and nothing is being delivered
+    bool m_delivering = false;
     std::deque<ProxyEvent> m_queue;
     bool m_stopping = false;
     std::atomic<quint64> m_dropped{0};

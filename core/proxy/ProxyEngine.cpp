@@ -200,6 +200,11 @@ bool ProxyEngine::setServices(EndpointId id, std::vector<ServiceRoute> services)
         id, services.empty() ? nullptr : std::make_shared<const std::vector<ServiceRoute>>(std::move(services)));
 }
 
+bool ProxyEngine::drainEvents(std::chrono::milliseconds timeout)
+{
+    return m_loop->drainEvents(timeout);
+}
+
 void ProxyEngine::recheck()
 {
     m_loop->recheck();

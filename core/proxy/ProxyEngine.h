@@ -9,6 +9,7 @@
 #include <QHostAddress>
 #include <QString>
 
+#include <chrono>
 #include <memory>
 
 namespace paddock::proxy {
@@ -131,6 +132,12 @@ public:
      * is not running.
      */
     bool setServices(EndpointId id, std::vector<ServiceRoute> services);
+    /**
+     * Waits until every event of what the proxy did before the call (a refusal whose 403 a
+     * client already has) has reached the sink, at most @p timeout: what a reader of the event
+     * log calls first. False when it timed out or the proxy is not running.
+     */
+    bool drainEvents(std::chrono::milliseconds timeout = std::chrono::seconds(2));
     /** Client connections open right now, across endpoints. */
     int connectionCount() const;
     /** Events dropped because the sink fell too far behind. */

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <future>
 
 Q_LOGGING_CATEGORY(lcProxy, "paddock.proxy")
 
@@ -120,6 +121,19 @@ void ProxyLoop::post(std::function<void()> command)
         m_commands.push_back(std::move(command));
     }
     wake();
+}
+
+bool ProxyLoop::drainEvents(std::chrono::milliseconds timeout)
+{
+    if (!m_running || isLoopThread())
+        return false;
+    // A command runs between turns: once it has, the events of every turn before it are posted.
+    auto turnEnded = std::make_shared<std::promise<void>>();
+    std::future<void> ended = turnEnded->get_future();
+    post([turnEnded] { turnEnded->set_value(); });
+    if (ended.wait_for(timeout) != std::future_status::ready)
+        return false;
+    return m_events->drain(timeout);
 }
 
 void ProxyLoop::runCommands()

@@ -183,6 +183,8 @@ public:
     void answer(std::vector<quint64> connections, HoldAnswer answer);
     int connectionCount() const { return m_connectionCount.load(); }
     quint64 droppedEvents() const { return m_events ? m_events->dropped() : 0; }
+    /** Waits until the loop's current turn has ended and its events reached the sink (see ProxyEngine). */
+    bool drainEvents(std::chrono::milliseconds timeout);
     const ProxyLimits &limits() const { return m_limits; }
 
 private:

@@ -197,6 +197,13 @@ void PolicyService::registerMethods()
     m_server.registerAsyncMethod(QStringLiteral("policy.allow"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { allow(params, reply); });
+    // What a reader of the event log asks first: what the proxy did until now, written.
+    m_server.registerMethod(QStringLiteral("events.flush"), [this](const QJsonObject &, const api::CallContext &) {
+        return m_sandboxes.flushEvents()
+                   ? api::Reply::success({})
+                   : api::Reply::failure(QLatin1String(api::errors::kInternal),
+                                         QStringLiteral("the event log did not take every event in time"));
+    });
     m_server.registerAsyncMethod(QStringLiteral("events.denials"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { denials(params, reply); });
@@ -484,7 +491,7 @@ void PolicyService::denials(const QJsonObject &params, const api::PendingReply &
         return reply.fail(QLatin1String(api::errors::kInternal), QStringLiteral("the event log is not open"));
     // Every event a client was sent before this call is then in the database: a client that
     // subscribed first and asks second misses nothing and counts nothing twice.
-    hub->flush(std::chrono::milliseconds(kFlushTimeoutMs));
+    m_sandboxes.flushEvents();
     events::EventStore store(hub->databasePath());
     if (!store.open())
         return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());

@@ -52,6 +52,9 @@ class SandboxService;
  *   pattern, so the refused request passes. `where: kit` adds it to the `permissions.network
  *   .allow` list of the spec.yaml the sandbox was made from, and the kit's sandboxes read it
  *   again at once; the others add a rule of scope `sandbox:NAME` or `global` (origin approval).
+ * - `events.flush` {} → {}: every event of what the proxy did before the call is in the event
+ *   log when this returns (a refusal whose 403 a client has): what a reader of the log calls
+ *   first (`paddock policy log`, exports, `events.denials` itself).
  * - `events.denials` {since?: ISO time, sandbox?, limit?: 500, offset?: 0} → {denials:
  *   [DENIAL..], total}: refusals grouped by host and sandbox, most recent first, `limit` of
  *   them from `offset` (an answer must fit a protocol line: read a long list in pages; the

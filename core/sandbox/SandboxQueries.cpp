@@ -159,6 +159,12 @@ QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime
     return object;
 }
 
+bool SandboxService::flushEvents()
+{
+    const bool drained = m_proxy.drainEvents(std::chrono::seconds(2));
+    return m_hub && m_hub->flush(std::chrono::seconds(5)) && drained;
+}
+
 void SandboxService::registerQueryMethods()
 {
     m_server.registerMethod(QStringLiteral("sandbox.checkShares"),

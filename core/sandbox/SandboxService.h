@@ -169,6 +169,11 @@ public:
     policy::PolicyStore &policyStore() { return m_policy; }
     /** Where every proxy event goes; null before start(). */
     events::EventHub *eventHub() const { return m_hub.get(); }
+    /**
+     * Writes into the event log every event of what the proxy did before the call (its current
+     * turn ended, its dispatcher drained, the hub flushed). False when that took too long.
+     */
+    bool flushEvents();
     /** The names of the sandboxes running now, on every runtime that answers. */
     QStringList runningSandboxes() const;
     /** What the runtime that holds sandbox @p name knows of it; nothing when none does. */

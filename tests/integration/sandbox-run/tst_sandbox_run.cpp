@@ -22,6 +22,7 @@ private slots:
     void kitCommandRunsWithoutArguments();
     void terminalGetsTheInteractiveCommand();
     void deniedHostGets403AndAnEventNamingSandboxAndKit();
+    void aRefusalIsInTheLogTheMomentTheClientHasIt();
     void kitAllowedNameReachesTheUpstreamThroughItsOverride();
     void overrideAloneDoesNotAllowAName();
     void fileWrittenInTheWorkspaceAppearsOnTheHost();
@@ -99,6 +100,25 @@ void TestSandboxRun::terminalGetsTheInteractiveCommand()
     QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
     QVERIFY2(run.out.contains(QLatin1String("interactive")), qPrintable(run.out));
     QVERIFY2(run.out.contains(QLatin1String("on a terminal")), qPrintable(run.out));
+}
+
+void TestSandboxRun::aRefusalIsInTheLogTheMomentTheClientHasIt()
+{
+    // As a script (or the course's check) does: the run returns with its 403, the log is read
+    // at once, with no wait in between. Several times, so that luck with the writer's timer
+    // cannot make it pass.
+    const Finished created = m_fixture->runScript(QStringLiteral("read-at-once"), QStringLiteral("true"));
+    QVERIFY2(created.exitCode == 0, qPrintable(created.err));
+    for (int i = 0; i < 6; ++i) {
+        const QString host = QStringLiteral("at-once-%1.test").arg(i);
+        const Finished run =
+            m_fixture->runScript(QStringLiteral("read-at-once"),
+                                 QStringLiteral("curl -s -o /dev/null -w '%{http_code}' http://%1/").arg(host));
+        QCOMPARE(run.out, QStringLiteral("403"));
+        const Finished log = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"),
+                                                 QStringLiteral("--json"), QStringLiteral("read-at-once")});
+        QVERIFY2(log.out.contains(host), qPrintable(host + QStringLiteral(" is not in the log read at once")));
+    }
 }
 
 void TestSandboxRun::deniedHostGets403AndAnEventNamingSandboxAndKit()

@@ -66,9 +66,9 @@ void TestSandboxServices::initTestCase()
     // This test's sandboxes reach the engine, as a user's do (the fixture hides it otherwise).
     m_fixture->addEnvironment(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix:///var/run/docker.sock"));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
-    const Finished created = m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"),
-                                                 m_fixture->kitDir(), QStringLiteral("--name"), QStringLiteral("dev"),
-                                                 m_fixture->workspace()});
+    const Finished created =
+        m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), m_fixture->kitDir(),
+                            QStringLiteral("--name"), QStringLiteral("dev"), m_fixture->workspace()});
     QVERIFY2(created.exitCode == 0, qPrintable(created.err));
     const Finished added = m_fixture->paddock(
         {QStringLiteral("service"), QStringLiteral("add"), QStringLiteral("dev"), QStringLiteral("postgres"),
@@ -126,9 +126,9 @@ void TestSandboxServices::nothingElseOfItsNetworkIsReachable()
         psql(QStringLiteral("select 1"), address, 5432).replace(QStringLiteral("seq 40"), QStringLiteral("seq 1")));
     QVERIFY2(!byAddress.out.startsWith(QStringLiteral("1\n")), qPrintable(byAddress.out));
     // The engine keeps the services' network without a route out.
-    const Finished network = m_fixture->run(
-        QStringLiteral("docker"), {QStringLiteral("network"), QStringLiteral("inspect"), QStringLiteral("-f"),
-                                   QStringLiteral("{{.Internal}}"), QStringLiteral("paddock-svc-dev")});
+    const Finished network = m_fixture->run(QStringLiteral("docker"),
+                                            {QStringLiteral("network"), QStringLiteral("inspect"), QStringLiteral("-f"),
+                                             QStringLiteral("{{.Internal}}"), QStringLiteral("paddock-svc-dev")});
     QCOMPARE(network.out, QStringLiteral("true\n"));
 }
 
@@ -157,17 +157,19 @@ void TestSandboxServices::addingOneToARunningSandboxStartsIt()
     const Finished reached = inSandbox(QStringLiteral(
         "for i in $(seq 20); do curl -sf -o /dev/null -w '%{http_code}' http://web:8080/ && break; sleep 0.5; done"));
     QVERIFY2(reached.out.endsWith(QStringLiteral("200")), qPrintable(reached.out + reached.err));
-    const Finished listed = m_fixture->paddock({QStringLiteral("service"), QStringLiteral("ls"), QStringLiteral("dev")});
+    const Finished listed =
+        m_fixture->paddock({QStringLiteral("service"), QStringLiteral("ls"), QStringLiteral("dev")});
     QVERIFY2(listed.out.contains(QStringLiteral("postgres")) && listed.out.contains(QStringLiteral("web ")),
              qPrintable(listed.out));
     // Removed: the sandbox no longer reaches it, at once.
-    QVERIFY(m_fixture->paddock({QStringLiteral("service"), QStringLiteral("rm"), QStringLiteral("dev"),
-                                QStringLiteral("web")})
-                .exitCode == 0);
+    QVERIFY(
+        m_fixture
+            ->paddock({QStringLiteral("service"), QStringLiteral("rm"), QStringLiteral("dev"), QStringLiteral("web")})
+            .exitCode == 0);
     const Finished gone = inSandbox(QStringLiteral("curl -s -o /dev/null -w '%{http_code}' http://web:8080/"));
     QVERIFY2(gone.out != QStringLiteral("200"), qPrintable(gone.out));
-    QVERIFY(m_engine.inspectContainer(QStringLiteral("paddock-svc-dev-web")).is(
-        paddock::runtime::docker::Error::Kind::NotFound));
+    QVERIFY(m_engine.inspectContainer(QStringLiteral("paddock-svc-dev-web"))
+                .is(paddock::runtime::docker::Error::Kind::NotFound));
 }
 
 void TestSandboxServices::removingTheSandboxRemovesItsServices()
@@ -175,11 +177,13 @@ void TestSandboxServices::removingTheSandboxRemovesItsServices()
     QVERIFY(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("dev")}).exitCode == 0);
     using paddock::runtime::docker::Error;
     QVERIFY(m_engine.inspectContainer(QStringLiteral("paddock-svc-dev-postgres")).is(Error::Kind::NotFound));
-    QVERIFY(m_fixture->run(QStringLiteral("docker"), {QStringLiteral("network"), QStringLiteral("inspect"),
-                                                      QStringLiteral("paddock-svc-dev")})
+    QVERIFY(m_fixture
+                ->run(QStringLiteral("docker"),
+                      {QStringLiteral("network"), QStringLiteral("inspect"), QStringLiteral("paddock-svc-dev")})
                 .exitCode != 0);
-    QVERIFY(m_fixture->run(QStringLiteral("docker"), {QStringLiteral("volume"), QStringLiteral("inspect"),
-                                                      QStringLiteral("paddock-svc-dev-postgres-0")})
+    QVERIFY(m_fixture
+                ->run(QStringLiteral("docker"), {QStringLiteral("volume"), QStringLiteral("inspect"),
+                                                 QStringLiteral("paddock-svc-dev-postgres-0")})
                 .exitCode != 0);
 }
 

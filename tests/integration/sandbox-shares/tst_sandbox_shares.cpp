@@ -62,16 +62,16 @@ void TestSandboxShares::initTestCase()
 
 void TestSandboxShares::foldersAndVariablesReachTheSandbox()
 {
-    const Finished ran = run(QStringLiteral("shares"),
-                             {QStringLiteral("--mount"), QStringLiteral("~/.nuget:/home/agent/.nuget"),
-                              QStringLiteral("--mount"), home(QStringLiteral("models/models.json")) +
-                                                             QStringLiteral(":/home/agent/models.json:ro"),
-                              QStringLiteral("--env"), QStringLiteral("PGHOST=postgres"), QStringLiteral("--env"),
-                              QStringLiteral("FROM_SHELL")},
-                             QStringLiteral("echo \"PGHOST=$PGHOST\"; echo \"FROM_SHELL=$FROM_SHELL\"; "
-                                            "echo from-the-sandbox > /home/agent/.nuget/written; "
-                                            "cat /home/agent/models.json; "
-                                            "echo changed >> /home/agent/models.json || echo write-refused"));
+    const Finished ran =
+        run(QStringLiteral("shares"),
+            {QStringLiteral("--mount"), QStringLiteral("~/.nuget:/home/agent/.nuget"), QStringLiteral("--mount"),
+             home(QStringLiteral("models/models.json")) + QStringLiteral(":/home/agent/models.json:ro"),
+             QStringLiteral("--env"), QStringLiteral("PGHOST=postgres"), QStringLiteral("--env"),
+             QStringLiteral("FROM_SHELL")},
+            QStringLiteral("echo \"PGHOST=$PGHOST\"; echo \"FROM_SHELL=$FROM_SHELL\"; "
+                           "echo from-the-sandbox > /home/agent/.nuget/written; "
+                           "cat /home/agent/models.json; "
+                           "echo changed >> /home/agent/models.json || echo write-refused"));
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
     QVERIFY2(ran.out.contains(QStringLiteral("PGHOST=postgres\n")), qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QStringLiteral("FROM_SHELL=the shell's value\n")), qPrintable(ran.out));
@@ -116,8 +116,8 @@ void TestSandboxShares::theyStayAcrossStopStartAndADaemonRestart()
     QCOMPARE(mount.value(QLatin1String("mode")).toString(), QStringLiteral("rw"));
     QCOMPARE(info.value(QLatin1String("env")).toObject().value(QLatin1String("NUGET_PACKAGES")).toString(),
              QStringLiteral("/home/agent/.nuget/packages"));
-    const Finished ignored = run(QStringLiteral("kept"), {QStringLiteral("--env"), QStringLiteral("X=1")},
-                                 QStringLiteral("echo \"X=$X\""));
+    const Finished ignored =
+        run(QStringLiteral("kept"), {QStringLiteral("--env"), QStringLiteral("X=1")}, QStringLiteral("echo \"X=$X\""));
     QVERIFY2(ignored.out.contains(QStringLiteral("X=\n")), qPrintable(ignored.out));
     QVERIFY2(ignored.err.contains(QStringLiteral("keeps the folders and variables it was created with")),
              qPrintable(ignored.err));
@@ -126,7 +126,8 @@ void TestSandboxShares::theyStayAcrossStopStartAndADaemonRestart()
 void TestSandboxShares::expectRefused(const QStringList &options, const QString &reason)
 {
     const Finished ran = run(QStringLiteral("refused"), options, QStringLiteral("echo started"));
-    QVERIFY2(ran.exitCode == 1 || ran.exitCode == 2, qPrintable(options.join(QLatin1Char(' ')) + QStringLiteral(": ") + ran.err));
+    QVERIFY2(ran.exitCode == 1 || ran.exitCode == 2,
+             qPrintable(options.join(QLatin1Char(' ')) + QStringLiteral(": ") + ran.err));
     QVERIFY2(!ran.out.contains(QStringLiteral("started")), qPrintable(ran.out));
     QVERIFY2(ran.err.contains(reason), qPrintable(options.join(QLatin1Char(' ')) + QStringLiteral(": ") + ran.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("refused")));
@@ -143,8 +144,8 @@ void TestSandboxShares::sensitiveFoldersAreRefusedWithTheReason()
     expectRefused({QStringLiteral("--mount"), m_fixture->path(QString()) + QStringLiteral(":/mnt/all")},
                   QStringLiteral("holds your home folder, which cannot be shared"));
     expectRefused({QStringLiteral("--mount"), QStringLiteral("/:/mnt/root:ro")}, QStringLiteral("/ cannot be shared"));
-    expectRefused({QStringLiteral("--mount"), m_fixture->path(QStringLiteral("config/paddock")) +
-                                                  QStringLiteral(":/home/agent/p")},
+    expectRefused({QStringLiteral("--mount"),
+                   m_fixture->path(QStringLiteral("config/paddock")) + QStringLiteral(":/home/agent/p")},
                   QStringLiteral("one of Paddock's own folders"));
     expectRefused({QStringLiteral("--mount"), QStringLiteral("/proc:/mnt/proc:ro")}, never);
     expectRefused({QStringLiteral("--mount"), QStringLiteral("~/missing")}, QStringLiteral("does not exist"));
@@ -162,9 +163,9 @@ void TestSandboxShares::placesTheSandboxNeedsCannotBeCovered()
                   QStringLiteral("is the sandbox's own"));
     expectRefused({QStringLiteral("--mount"), QStringLiteral("~/.nuget:/home/agent")},
                   QStringLiteral("is the sandbox's home"));
-    expectRefused({QStringLiteral("--mount"), QStringLiteral("~/.nuget:") + m_fixture->workspace() +
-                                                  QStringLiteral("/nuget")},
-                  QStringLiteral("is in the workspace"));
+    expectRefused(
+        {QStringLiteral("--mount"), QStringLiteral("~/.nuget:") + m_fixture->workspace() + QStringLiteral("/nuget")},
+        QStringLiteral("is in the workspace"));
     expectRefused({QStringLiteral("--mount"), QStringLiteral("~/.nuget:relative")}, QStringLiteral("must be absolute"));
 }
 
@@ -185,8 +186,8 @@ void TestSandboxShares::variablesPaddockSetsAndKeysAreRefused()
 void TestSandboxShares::aStoredKeyAsAValueIsRefusedWithoutShowingIt()
 {
     const QByteArray key = "corp-" + QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
-    const Finished stored = m_fixture->paddock({QStringLiteral("secret"), QStringLiteral("set"),
-                                                QStringLiteral("corp")}, key);
+    const Finished stored =
+        m_fixture->paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("corp")}, key);
     if (stored.exitCode != 0)
         QSKIP(qPrintable(QStringLiteral("no keychain here: ") + stored.err));
     const Finished ran = run(QStringLiteral("refused"), {QStringLiteral("--env"), QStringLiteral("CORP_TOKEN=") + key},
@@ -203,8 +204,9 @@ void TestSandboxShares::aStoredKeyAsAValueIsRefusedWithoutShowingIt()
 
 void TestSandboxShares::aReadWriteProgramFolderIsSharedWithAWarning()
 {
-    const Finished ran = run(QStringLiteral("tools"), {QStringLiteral("--mount"), QStringLiteral("~/.local/bin:/opt/b")},
-                             QStringLiteral("printf '#!/bin/sh\\necho hi\\n' > /opt/b/tool"));
+    const Finished ran =
+        run(QStringLiteral("tools"), {QStringLiteral("--mount"), QStringLiteral("~/.local/bin:/opt/b")},
+            QStringLiteral("printf '#!/bin/sh\\necho hi\\n' > /opt/b/tool"));
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
     QVERIFY2(ran.err.contains(QStringLiteral("~/.local/bin is shared read-write and this computer runs programs from "
                                              "~/.local/bin")),
@@ -217,9 +219,9 @@ void TestSandboxShares::aReadWriteProgramFolderIsSharedWithAWarning()
                                                   "shared read-write)")),
              qPrintable(reviewed.out));
     // Read-only, no warning.
-    const Finished readOnly = run(QStringLiteral("tools-ro"),
-                                  {QStringLiteral("--mount"), QStringLiteral("~/.local/bin:/opt/b:ro")},
-                                  QStringLiteral("ls /opt/b"));
+    const Finished readOnly =
+        run(QStringLiteral("tools-ro"), {QStringLiteral("--mount"), QStringLiteral("~/.local/bin:/opt/b:ro")},
+            QStringLiteral("ls /opt/b"));
     QVERIFY2(readOnly.exitCode == 0 && readOnly.out.contains(QStringLiteral("tool")), qPrintable(readOnly.err));
     QVERIFY2(!readOnly.err.contains(QStringLiteral("runs programs")), qPrintable(readOnly.err));
 }
@@ -243,9 +245,8 @@ void TestSandboxShares::kitSharesApplyToNewSandboxesAndLeaveTheKitAlone()
                              QStringLiteral("echo \"PGHOST=$PGHOST\""));
     QVERIFY2(own.out.contains(QStringLiteral("PGHOST=mine\n")), qPrintable(own.out + own.err));
 
-    const Finished refused = m_fixture->paddock(
-        {QStringLiteral("kit"), QStringLiteral("share"), m_fixture->kitDir(), QStringLiteral("--mount"),
-         QStringLiteral("~/.ssh")});
+    const Finished refused = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("share"), m_fixture->kitDir(),
+                                                 QStringLiteral("--mount"), QStringLiteral("~/.ssh")});
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("never shared")), qPrintable(refused.err));
     const Finished cleared = m_fixture->paddock(

@@ -278,9 +278,8 @@ void TestGuiModelsSandboxes::whatASandboxSharesIsOneLine()
                                 {QStringLiteral("inside"), QStringLiteral("/m.json")},
                                 {QStringLiteral("mode"), QStringLiteral("ro")}}}},
         {QStringLiteral("env"), QJsonObject{{QStringLiteral("PGHOST"), QStringLiteral("postgres")}}},
-        {QStringLiteral("services"),
-         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("postgres")},
-                                {QStringLiteral("ports"), QJsonArray{5432}}}}}};
+        {QStringLiteral("services"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("postgres")},
+                                                            {QStringLiteral("ports"), QJsonArray{5432}}}}}};
     QCOMPARE(SandboxListModel::describeShares(info),
              QStringLiteral("Shares ~/.nuget → /home/agent/.nuget (read-write) · /srv/m.json → /m.json (read-only) · "
                             "variables PGHOST · services postgres:5432"));
