@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Fails when a file in core/ or app/ passes 800 lines or a function there passes 80 lines,
 # naming each. Files listed in tests/style/shape-exceptions.txt (generated files and data
-# tables, each with its reason, also named in the README) are left out.
+# tables, each with its reason, also named in docs/design.md) are left out.
 set -eu
 cd "$(dirname "$0")/../.."
 
@@ -43,7 +43,7 @@ $long
 EOF_LONG
 
 if [ "$failed" -ne 0 ]; then
-    echo "check-code-shape: split the files and functions above (see the README's Code shape)."
+    echo "check-code-shape: split the files and functions above (see Code shape in docs/design.md)."
     exit 1
 fi
 echo "check-code-shape: no file in core/ or app/ passes $max_file lines, no function $max_function."
