@@ -10,7 +10,9 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
+#include <vector>
 
 namespace paddock::kit {
 
@@ -70,6 +72,49 @@ void addError(QList<Diagnostic> &diagnostics, const QString &file, int line, int
     diagnostics.append(d);
 }
 
+/**
+ * Where the innermost flow collection ('[' or '{', as @p open) still open at byte @p end of
+ * @p text begins: yaml-cpp notices a missing ']' only where the text stops making sense,
+ * often lines below. Quoted strings and comments are skipped. Nullopt when none is open.
+ */
+std::optional<Loc> unclosedFlowOpening(const QByteArray &text, qsizetype end, char open)
+{
+    const char close = open == '[' ? ']' : '}';
+    std::vector<Loc> stack;
+    int line = 1, column = 1;
+    char quote = 0;
+    bool comment = false;
+    for (qsizetype i = 0; i < std::min(end, text.size()); ++i, ++column) {
+        const char c = text.at(i);
+        if (c == '\n') {
+            ++line;
+            column = 0;
+            comment = false;
+            continue;
+        }
+        if (comment)
+            continue;
+        if (quote) {
+            if (c == '\\' && quote == '"')
+                ++i, ++column;
+            else if (c == quote)
+                quote = 0;
+            continue;
+        }
+        const char before = i == 0 ? '\n' : text.at(i - 1);
+        // A quote opens a scalar only where one may start; an apostrophe in a plain word does not.
+        if ((c == '"' || c == '\'') && std::strchr(" \t\n[{,:-", before))
+            quote = c;
+        else if (c == '#' && (i == 0 || text.at(i - 1) == ' ' || text.at(i - 1) == '\t'))
+            comment = true;
+        else if (c == open)
+            stack.push_back({line, column});
+        else if (c == close && !stack.empty())
+            stack.pop_back();
+    }
+    return stack.empty() ? std::nullopt : std::optional<Loc>(stack.back());
+}
+
 /** Parses @p text into @p root, or says why it cannot be. */
 bool parseYaml(const QByteArray &text, const QString &fileName, YAML::Node &root, QList<Diagnostic> &diagnostics)
 {
@@ -82,8 +127,21 @@ bool parseYaml(const QByteArray &text, const QString &fileName, YAML::Node &root
         root = YAML::Load(text.toStdString());
     } catch (const YAML::Exception &e) {
         const Loc loc = locOf(e.mark);
-        addError(diagnostics, fileName, loc.line, loc.column,
-                 QStringLiteral("YAML syntax error: %1").arg(QString::fromStdString(e.msg)));
+        const QString what = QString::fromStdString(e.msg);
+        // A flow collection never closed: named where it opens, which is where the fix goes.
+        for (const auto &[open, close, kind] : {std::tuple{'[', ']', "sequence"}, std::tuple{'{', '}', "map"}}) {
+            if (!what.contains(QLatin1String("end of %1 flow not found").arg(QLatin1String(kind))))
+                continue;
+            if (const std::optional<Loc> opening = unclosedFlowOpening(text, e.mark.pos, open)) {
+                addError(diagnostics, fileName, opening->line, opening->column,
+                         QStringLiteral("YAML syntax error: the '%1' opened here is never closed (a '%2' is "
+                                        "missing before line %3)")
+                             .arg(QString(QLatin1Char(open)), QString(QLatin1Char(close)))
+                             .arg(loc.line));
+                return false;
+            }
+        }
+        addError(diagnostics, fileName, loc.line, loc.column, QStringLiteral("YAML syntax error: %1").arg(what));
         return false;
     }
     return true;

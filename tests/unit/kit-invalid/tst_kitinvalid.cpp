@@ -168,8 +168,12 @@ const Variant kVariants[] = {
      "unterminated"},
 
     // syntax
+    // An unclosed flow collection is named where it opens, not where the parser gave up.
     {"YAML syntax error", kSample, "entrypoint: [\"sample-bin\", \"--verbose\"]",
-     "entrypoint: [\"sample-bin\", \"--verbose\"", 16, 0, "YAML syntax error"},
+     "entrypoint: [\"sample-bin\", \"--verbose\"", 15, 15, "the '[' opened here is never closed"},
+    {"unclosed flow map", kSample, "sentinels: {}", "sentinels: {", 74, 18, "the '{' opened here is never closed"},
+    {"other syntax errors keep the parser's place", kSample, "entrypoint: [\"sample-bin\", \"--verbose\"]",
+     "entrypoint: [\"sample-bin\", \"--verbose\"]]", 15, 0, "YAML syntax error"},
 };
 
 QByteArray readFixture(const char *kit)
