@@ -62,11 +62,36 @@ public:
                 return failed(
                     QStringLiteral("cannot set the mode of %1: %2").arg(quoted(parts.join('/')), systemError()));
         }
+        noteDevices();
         m_result.ok = true;
         return m_result;
     }
 
 private:
+    /**
+     * Device nodes are never made (a sandbox has its own /dev). The ones every base image ships
+     * under dev/ go without a word; any other is named, all in one note.
+     */
+    void noteDevices()
+    {
+        static const QStringList standard{QStringLiteral("null"),    QStringLiteral("zero"),    QStringLiteral("full"),
+                                          QStringLiteral("random"),  QStringLiteral("urandom"), QStringLiteral("tty"),
+                                          QStringLiteral("console"), QStringLiteral("ptmx"),    QStringLiteral("kmsg")};
+        QStringList unusual;
+        for (const QString &path : std::as_const(m_devices)) {
+            QString bare = path;
+            bare.remove(QLatin1Char('\''));
+            while (bare.startsWith(QLatin1String("./")))
+                bare.remove(0, 2);
+            if (!(bare.startsWith(QLatin1String("dev/")) && standard.contains(bare.mid(4))))
+                unusual << path;
+        }
+        if (!unusual.isEmpty())
+            m_result.notes << QStringLiteral("%1 device node(s) left out, as a sandbox has its own /dev: %2")
+                                  .arg(unusual.size())
+                                  .arg(unusual.join(QStringLiteral(", ")));
+    }
+
     UnpackResult failed(const QString &error)
     {
         m_result.ok = false;
@@ -195,8 +220,7 @@ private:
             return true;
         case TarMember::Type::CharDevice:
         case TarMember::Type::BlockDevice:
-            m_result.notes << QStringLiteral("the device node %1 was left out: a sandbox has its own /dev")
-                                  .arg(quoted(member.path));
+            m_devices << quoted(member.path);
             return true;
         case TarMember::Type::Other:
             break;
@@ -308,6 +332,7 @@ private:
     int m_root;
     const ImageLimits &m_limits;
     UnpackResult m_result;
+    QStringList m_devices; ///< device nodes met, quoted, for noteDevices()
     QList<std::pair<QList<QByteArray>, mode_t>> m_folders;
 };
 
