@@ -117,6 +117,7 @@ void SandboxWizard::setBackend(const QString &backend)
     if (m_backend == backend)
         return;
     m_backend = backend;
+    setError(QString()); // an error of the other backend no longer holds
     // gVisor is the engine's: bubblewrap means namespaces over this computer's kernel.
     if (backend != QLatin1String("docker"))
         m_isolation = QStringLiteral("container");
@@ -150,6 +151,15 @@ void SandboxWizard::checkIsolations()
             self->m_gvisorAvailable = level[QLatin1String("available")].toBool();
             self->m_gvisorProblem = level[QLatin1String("problem")].toString();
         }
+        for (const QJsonValue &backend : reply.result().value(QLatin1String("backends")).toArray()) {
+            if (backend[QLatin1String("id")].toString() != QLatin1String("docker"))
+                continue;
+            self->m_dockerAvailable = backend[QLatin1String("available")].toBool();
+            self->m_dockerProblem = backend[QLatin1String("problem")].toString();
+        }
+        // A choice that cannot be made any more is not left standing.
+        if (!self->m_dockerAvailable && self->m_backend == QLatin1String("docker"))
+            self->setBackend(QStringLiteral("bwrap"));
         Q_EMIT self->isolationsChanged();
     });
 }

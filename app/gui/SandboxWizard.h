@@ -56,6 +56,10 @@ class SandboxWizard : public QObject
     Q_PROPERTY(bool gvisorAvailable READ gvisorAvailable NOTIFY isolationsChanged)
     /// Why gVisor cannot be chosen here, and how to get it (empty when it can).
     Q_PROPERTY(QString gvisorProblem READ gvisorProblem NOTIFY isolationsChanged)
+    /** Whether the Docker engine answers (the daemon says so); the Docker choices are off otherwise. */
+    Q_PROPERTY(bool dockerAvailable READ dockerAvailable NOTIFY isolationsChanged)
+    /** What stands in the way of Docker, with the fix (joining the docker group, starting it). */
+    Q_PROPERTY(QString dockerProblem READ dockerProblem NOTIFY isolationsChanged)
     Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
     Q_PROPERTY(QVariantList warnings READ warnings NOTIFY warningsChanged)
@@ -98,6 +102,8 @@ public:
     void setIsolation(const QString &isolation);
     bool gvisorAvailable() const { return m_gvisorAvailable; }
     QString gvisorProblem() const { return m_gvisorProblem; }
+    bool dockerAvailable() const { return m_dockerAvailable; }
+    QString dockerProblem() const { return m_dockerProblem; }
     QString workspaceMode() const { return m_workspaceMode; }
     void setWorkspaceMode(const QString &mode);
     QString sandboxName() const { return m_sandboxName; }
@@ -184,6 +190,8 @@ private:
     QString m_isolation = QStringLiteral("container");
     bool m_gvisorAvailable = false;
     QString m_gvisorProblem;
+    bool m_dockerAvailable = true; ///< until the daemon says otherwise
+    QString m_dockerProblem;
     QString m_workspaceMode = QStringLiteral("direct");
     QString m_sandboxName;
     QVariantList m_warnings;

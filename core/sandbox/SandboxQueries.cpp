@@ -159,6 +159,29 @@ QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime
     return object;
 }
 
+QJsonArray SandboxService::backends() const
+{
+    QString why;
+    const auto docker = m_runtimes.find(QStringLiteral("docker"));
+    const bool reachable = docker != m_runtimes.end() && docker->second->isAvailable(&why);
+    QJsonObject dockerEntry{{QStringLiteral("id"), QStringLiteral("docker")}, {QStringLiteral("available"), reachable}};
+    if (!reachable)
+        dockerEntry.insert(QStringLiteral("problem"), dockerProblem(why));
+    return {QJsonObject{{QStringLiteral("id"), QStringLiteral("bwrap")}, {QStringLiteral("available"), true}},
+            dockerEntry};
+}
+
+QString SandboxService::dockerProblem(const QString &why)
+{
+    if (why.contains(QLatin1String("permission denied"), Qt::CaseInsensitive))
+        return QStringLiteral("Docker is there, but your account may not use it: join the docker group (sudo usermod "
+                              "-aG docker $USER) and log in again. (%1)")
+            .arg(why);
+    return QStringLiteral("The Docker engine does not answer: install it (sudo apt install docker.io) and start it "
+                          "(sudo systemctl start docker), or use bubblewrap. (%1)")
+        .arg(why);
+}
+
 bool SandboxService::flushEvents()
 {
     const bool drained = m_proxy.drainEvents(std::chrono::seconds(2));
@@ -169,21 +192,21 @@ void SandboxService::registerQueryMethods()
 {
     m_server.registerMethod(QStringLiteral("sandbox.checkShares"),
                             [](const QJsonObject &params, const api::CallContext &) { return checkShares(params); });
-    m_server.registerMethod(QStringLiteral("sandbox.isolations"),
-                            [this](const QJsonObject &, const api::CallContext &) {
-                                // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.
-                                QJsonArray levels{QJsonObject{{QStringLiteral("id"), QStringLiteral("container")},
-                                                              {QStringLiteral("available"), true}}};
-                                QString why = QStringLiteral("the Docker engine does not answer");
-                                const auto docker = m_runtimes.find(QStringLiteral("docker"));
-                                const bool gvisor = docker != m_runtimes.end() && docker->second->isAvailable(&why) &&
-                                                    docker->second->offersIsolation(QStringLiteral("gvisor"), &why);
-                                levels.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("gvisor")},
-                                                          {QStringLiteral("backend"), QStringLiteral("docker")},
-                                                          {QStringLiteral("available"), gvisor},
-                                                          {QStringLiteral("problem"), gvisor ? QString() : why}});
-                                return api::Reply::success({{QStringLiteral("isolations"), levels}});
-                            });
+    m_server.registerMethod(QStringLiteral("sandbox.isolations"), [this](const QJsonObject &,
+                                                                         const api::CallContext &) {
+        // What a new sandbox may get here; gVisor when the engine reports its runsc runtime.
+        QJsonArray levels{
+            QJsonObject{{QStringLiteral("id"), QStringLiteral("container")}, {QStringLiteral("available"), true}}};
+        QString why = QStringLiteral("the Docker engine does not answer");
+        const auto docker = m_runtimes.find(QStringLiteral("docker"));
+        const bool gvisor = docker != m_runtimes.end() && docker->second->isAvailable(&why) &&
+                            docker->second->offersIsolation(QStringLiteral("gvisor"), &why);
+        levels.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("gvisor")},
+                                  {QStringLiteral("backend"), QStringLiteral("docker")},
+                                  {QStringLiteral("available"), gvisor},
+                                  {QStringLiteral("problem"), gvisor ? QString() : why}});
+        return api::Reply::success({{QStringLiteral("isolations"), levels}, {QStringLiteral("backends"), backends()}});
+    });
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {

@@ -94,8 +94,9 @@ struct CreationPlan;
  *   stopped first; its home goes with it.
  * - `sandbox.list` {} → {sandboxes: [INFO..]}.
  * - `sandbox.isolations` {} → {isolations: [{id: container|gvisor, available, backend?,
- *   problem?}]}: the levels a new sandbox may ask for here (`isolation` of `sandbox.create`),
- *   with what stands in the way of one that is not available.
+ *   problem?}], backends: [{id: bwrap|docker, available, problem?}]}: the levels and backends a
+ *   new sandbox may ask for here (`isolation`, `backend` of `sandbox.create`), with what stands
+ *   in the way of one that is not available and how to fix it.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
  * - Companion services (Companions.h), kept in the sandbox's record: `service.add` {sandbox,
  *   service: {name, image, env, ports, volumes, command}} → {service, routes}, `service.remove`
@@ -174,6 +175,10 @@ public:
      * turn ended, its dispatcher drained, the hub flushed). False when that took too long.
      */
     bool flushEvents();
+    /** [{id: bwrap|docker, available, problem?}]: the backends a new sandbox may use here. */
+    QJsonArray backends() const;
+    /** What stands in the way of the Docker backend, for a person: the engine's @p why and the fix. */
+    static QString dockerProblem(const QString &why);
     /** The names of the sandboxes running now, on every runtime that answers. */
     QStringList runningSandboxes() const;
     /** What the runtime that holds sandbox @p name knows of it; nothing when none does. */

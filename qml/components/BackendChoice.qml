@@ -31,10 +31,22 @@ ColumnLayout {
     RadioButton {
         objectName: choice.namePrefix + "BackendDocker"
         ButtonGroup.group: backendGroup
+        enabled: choice.wizard.dockerAvailable
         checked: choice.wizard.backend === "docker" && !choice.gvisorChosen
         text: qsTr("Docker: runs the kit's image in a container")
         Accessible.name: qsTr("Docker backend")
         onToggled: if (checked) { choice.wizard.backend = "docker"; choice.wizard.isolation = "container" }
+    }
+    Label {
+        objectName: choice.namePrefix + "DockerProblem"
+        Layout.fillWidth: true
+        Layout.leftMargin: Theme.spacing * 2
+        visible: !choice.wizard.dockerAvailable && choice.wizard.dockerProblem.length > 0
+        text: choice.wizard.dockerProblem
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.pixelSize: Theme.smallFontSize
+        opacity: 0.8
     }
     RadioButton {
         objectName: choice.namePrefix + "BackendGvisor"

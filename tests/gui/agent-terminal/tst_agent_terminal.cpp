@@ -152,6 +152,8 @@ void TestAgentTerminal::initTestCase()
     m_home = isolateEnvironment();
     m_outputDir = qEnvironmentVariable("PADDOCK_TEST_OUTPUT", QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en"));
     qputenv("PADDOCKD", PADDOCKD_BIN);
+    // A desktop without a Docker engine: the wizard must not offer what cannot run.
+    qputenv("DOCKER_HOST", QFile::encodeName(QStringLiteral("unix://") + m_home + QStringLiteral("/no-docker.sock")));
     qputenv("TERMINAL", QFile::encodeName(QStandardPaths::findExecutable(QStringLiteral("xterm"))));
     const QString kits = m_home + QStringLiteral("/kits");
     qputenv("PADDOCK_SAMPLE_KITS", QFile::encodeName(kits));
@@ -215,6 +217,15 @@ void TestAgentTerminal::wizardOpensTheAgentInATerminal()
     QTRY_VERIFY(next->isEnabled());
     QVERIFY(press(m_window, next));
     QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("3. Backend and workspace"));
+    // No engine answers: Docker cannot be chosen, and the step says why and what fixes it.
+    QTRY_VERIFY(!findInPopup(wizard, QStringLiteral("wizardBackendDocker"))->isEnabled());
+    QVERIFY(!findInPopup(wizard, QStringLiteral("wizardBackendGvisor"))->isEnabled());
+    QQuickItem *dockerProblem = findInPopup(wizard, QStringLiteral("wizardDockerProblem"));
+    QVERIFY(dockerProblem && dockerProblem->isVisible());
+    QVERIFY2(dockerProblem->property("text").toString().startsWith(
+                 QStringLiteral("The Docker engine does not answer: install it (sudo apt install docker.io)")),
+             qPrintable(dockerProblem->property("text").toString()));
+    QVERIFY(findInPopup(wizard, QStringLiteral("wizardBackendBwrap"))->property("checked").toBool());
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardNameField")), kName));
     QVERIFY(press(m_window, next));
     QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("4. Shared folders and variables"));

@@ -6,6 +6,7 @@
 #include "GuiModelsSupport.h"
 
 #include "SandboxListModel.h"
+#include "SandboxWizard.h"
 #include "SecretListModel.h"
 
 #include <QDir>
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void agentRefusalsShowOnTheirRow();
     void aStoppedSandboxChangesInPlace();
     void whatASandboxSharesIsOneLine();
+    void anotherBackendClearsTheLastError();
     void aRemovedSandboxLeavesTheList();
     void keysAreListedMaskedWithWhereTheyApply();
     void theKeychainBannerSaysWhatToInstall();
@@ -283,6 +285,18 @@ void TestGuiModelsSandboxes::whatASandboxSharesIsOneLine()
     QCOMPARE(SandboxListModel::describeShares(info),
              QStringLiteral("Shares ~/.nuget → /home/agent/.nuget (read-write) · /srv/m.json → /m.json (read-only) · "
                             "variables PGHOST · services postgres:5432"));
+}
+
+void TestGuiModelsSandboxes::anotherBackendClearsTheLastError()
+{
+    // An error of a failed create (here: no daemon) does not stay on the review once the person
+    // chose another backend: it was the other backend's.
+    SandboxWizard wizard;
+    wizard.setBackend(QStringLiteral("docker"));
+    wizard.create();
+    QCOMPARE(wizard.error(), QStringLiteral("The daemon is not connected."));
+    wizard.setBackend(QStringLiteral("bwrap"));
+    QCOMPARE(wizard.error(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestGuiModelsSandboxes)
