@@ -19,7 +19,7 @@ curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd
 xterm xdotool x11-utils runsc clang-format universal-ctags
 openssh-server openssh-client postgresql postgresql-client python3-pip
-squid mitmproxy"
+squid mitmproxy podman uidmap"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

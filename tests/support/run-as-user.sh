@@ -12,6 +12,8 @@
 # anyone else, it runs TEST directly: that user is the ordinary user.
 #
 # What it changes on the machine, and says so on stderr:
+# - Subordinate ids (/etc/subuid, /etc/subgid) for the user when it has none, as useradd gives
+#   a desktop account: rootless Podman needs them.
 # - XDG_RUNTIME_DIR: the user gets a private one under /tmp (mode 0700). /run/user/UID would
 #   need logind, and on machines where /run is mode 0700 the user could not reach it at all.
 # - /run mode 0700 (Debian's default is 0755) keeps an ordinary user from /run/docker.sock:
@@ -41,6 +43,13 @@ if ! id "$user" >/dev/null 2>&1; then
     useradd --uid "$uid" --user-group --create-home --shell /bin/sh "$user" 2>/dev/null \
         || useradd --user-group --create-home --shell /bin/sh "$user"
     echo "run-as-user: made the ordinary user $user (uid $(id -u "$user"))" >&2
+fi
+# Rootless Podman maps the user's ids through subordinate ranges, as a desktop account has them.
+if ! grep -q "^$user:" /etc/subuid 2>/dev/null; then
+    touch /etc/subuid /etc/subgid
+    if usermod --add-subuids 100000-165535 --add-subgids 100000-165535 "$user" 2>/dev/null; then
+        echo "run-as-user: gave $user subordinate ids (for rootless Podman)" >&2
+    fi
 fi
 if getent group docker >/dev/null 2>&1 && ! id -nG "$user" | tr ' ' '\n' | grep -qx docker; then
     usermod -aG docker "$user"

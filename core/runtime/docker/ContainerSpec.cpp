@@ -159,6 +159,12 @@ QJsonObject ContainerSpec::toJson() const
     host.insert(QStringLiteral("AutoRemove"), autoRemove);
     if (!runtime.isEmpty())
         host.insert(QStringLiteral("Runtime"), runtime);
+    if (!usernsMode.isEmpty())
+        host.insert(QStringLiteral("UsernsMode"), usernsMode);
+    if (openFilesLimit > 0)
+        host.insert(QStringLiteral("Ulimits"), QJsonArray{QJsonObject{{QStringLiteral("Name"), QStringLiteral("nofile")},
+                                                                     {QStringLiteral("Soft"), openFilesLimit},
+                                                                     {QStringLiteral("Hard"), openFilesLimit}}});
     config.insert(QStringLiteral("HostConfig"), host);
     return config;
 }

@@ -81,6 +81,10 @@ struct ContainerSpec
     bool autoRemove = false;
     /** The engine's OCI runtime (HostConfig.Runtime), e.g. "runsc" for gVisor; empty: the engine's default. */
     QString runtime;
+    /** HostConfig.UsernsMode: "keep-id" on rootless Podman (the user is the same uid inside); empty: none. */
+    QString usernsMode;
+    /** Soft and hard RLIMIT_NOFILE (HostConfig.Ulimits); 0: the engine's default. */
+    qint64 openFilesLimit = 0;
 
     /** The request body of POST /containers/create (the name goes in the query). */
     QJsonObject toJson() const;

@@ -85,10 +85,40 @@ Result<VersionInfo> DockerClient::version() const
     info.minApiVersion = json.value(QStringLiteral("MinAPIVersion")).toString();
     info.os = json.value(QStringLiteral("Os")).toString();
     info.arch = json.value(QStringLiteral("Arch")).toString();
+    for (const QJsonValue &component : json.value(QStringLiteral("Components")).toArray())
+        info.components << component[QStringLiteral("Name")].toString();
     if (info.apiVersion.isEmpty())
         return protocolError(
             QStringLiteral("the engine at %1 did not say which API version it speaks").arg(endpoint().display()));
     return info;
+}
+
+Result<EngineShape> DockerClient::engineShape() const
+{
+    const Result<VersionInfo> version = this->version();
+    if (!version)
+        return version.error();
+    EngineShape shape;
+    shape.podman = version.value().components.contains(QStringLiteral("Podman Engine"));
+    HttpRequest request;
+    request.path = shape.podman ? QStringLiteral("/libpod/info") : QStringLiteral("/info");
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    const QJsonObject json = jsonObject(response.value().body);
+    if (shape.podman) {
+        shape.rootless = json.value(QStringLiteral("host"))
+                             .toObject()
+                             .value(QStringLiteral("security"))
+                             .toObject()
+                             .value(QStringLiteral("rootless"))
+                             .toBool();
+    } else {
+        for (const QJsonValue &option : json.value(QStringLiteral("SecurityOptions")).toArray())
+            shape.rootless = shape.rootless || option.toString().contains(QLatin1String("name=rootless"));
+    }
+    return shape;
 }
 
 Result<QString> DockerClient::apiVersion() const

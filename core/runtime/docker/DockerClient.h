@@ -28,6 +28,14 @@ struct VersionInfo
     QString minApiVersion;
     QString os;
     QString arch;
+    QStringList components; ///< Components[].Name: "Engine" for Docker, "Podman Engine" for Podman
+};
+
+/** @brief What kind of engine answers, where it changes how a container must be asked for. */
+struct EngineShape
+{
+    bool podman = false;   ///< Podman's Docker-compatible service
+    bool rootless = false; ///< runs as an ordinary user (rootless Docker or Podman): uids inside are mapped
 };
 
 /** @brief What POST /build needs. */
@@ -114,6 +122,8 @@ public:
     Result<VersionInfo> version() const;
     /** "1.41" or lower; negotiated once, then cached. */
     Result<QString> apiVersion() const;
+    /** Podman or Docker, rootless or not (GET /version, /info, and Podman's /libpod/info). */
+    Result<EngineShape> engineShape() const;
     /** The OCI runtimes the engine has registered (GET /info → Runtimes), e.g. runc, runsc. */
     Result<QStringList> runtimes() const;
 

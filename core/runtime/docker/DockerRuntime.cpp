@@ -25,6 +25,7 @@
 #include <optional>
 
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcDockerRuntime, "paddock.runtime.docker", QtInfoMsg)
@@ -191,6 +192,20 @@ void DockerRuntime::setLaunchOptions(const QString &name, const LaunchOptions &l
     m_options.insert(name, options);
 }
 
+void DockerRuntime::adaptToEngine(docker::ContainerSpec &container) const
+{
+    const Result<docker::EngineShape> shape = m_client.engineShape();
+    if (!shape || !shape.value().rootless)
+        return;
+    // A rootless engine is an ordinary user's: the user stays the same uid inside on Podman
+    // (on rootless Docker root inside is the user), and no limit may pass the user's own.
+    if (shape.value().podman)
+        container.usernsMode = QStringLiteral("keep-id");
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_max != RLIM_INFINITY)
+        container.openFilesLimit = qint64(std::min<rlim_t>(files.rlim_max, 1048576));
+}
+
 DockerSandboxOptions DockerRuntime::optionsFor(const QString &name) const
 {
     const std::lock_guard lock(m_optionsMutex);
@@ -304,7 +319,9 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
         return failure(QStringLiteral("image %1 is not present: %2").arg(options.image, hint));
     }
 
-    const Result<QString> created = m_client.createContainer(containerSpec(spec, options));
+    docker::ContainerSpec container = containerSpec(spec, options);
+    adaptToEngine(container);
+    const Result<QString> created = m_client.createContainer(container);
     // The container's name is the sandbox's: the engine refuses a second one.
     if (created.is(Error::Kind::Conflict))
         return failure(QStringLiteral("a sandbox named %1 exists already (container %2)")
