@@ -162,9 +162,10 @@ QJsonObject ContainerSpec::toJson() const
     if (!usernsMode.isEmpty())
         host.insert(QStringLiteral("UsernsMode"), usernsMode);
     if (openFilesLimit > 0)
-        host.insert(QStringLiteral("Ulimits"), QJsonArray{QJsonObject{{QStringLiteral("Name"), QStringLiteral("nofile")},
-                                                                     {QStringLiteral("Soft"), openFilesLimit},
-                                                                     {QStringLiteral("Hard"), openFilesLimit}}});
+        host.insert(QStringLiteral("Ulimits"),
+                    QJsonArray{QJsonObject{{QStringLiteral("Name"), QStringLiteral("nofile")},
+                                           {QStringLiteral("Soft"), openFilesLimit},
+                                           {QStringLiteral("Hard"), openFilesLimit}}});
     config.insert(QStringLiteral("HostConfig"), host);
     return config;
 }
