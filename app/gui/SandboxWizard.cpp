@@ -4,6 +4,7 @@
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
 #include "policy/HostGrant.h"
+#include "policy/HostGrantApprovals.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -212,9 +213,16 @@ void SandboxWizard::reviewKit(const kit::Kit &kit)
         {QStringLiteral("ports"), ports},
         {QStringLiteral("installCommands"), int(kit.setup.install.size())},
     };
-    for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow))
+    // Grants approved for this kit before (an earlier sandbox of it) are not asked about again.
+    policy::HostGrantApprovals approvals;
+    const bool approvalsRead = !approvals.load();
+    for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow)) {
+        const bool approved = approvalsRead && approvals.isApproved(kit.name, grant);
+        m_hostGrantsPending = m_hostGrantsPending || !approved;
         m_hostGrants << QVariantMap{{QStringLiteral("pattern"), grant.pattern},
-                                    {QStringLiteral("reaches"), grant.reachPhrase()}};
+                                    {QStringLiteral("reaches"), grant.reachPhrase()},
+                                    {QStringLiteral("approved"), approved}};
+    }
     if (kit.privileged.value_or(false))
         m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
     for (const QString &pattern : kit.networkAllow) {
@@ -241,6 +249,7 @@ void SandboxWizard::loadKit()
     m_hostWarnings.clear();
     m_hostGrants.clear();
     m_hostGrantsAllowed = false;
+    m_hostGrantsPending = false;
     m_credentials.clear();
     m_credentialsChecked = false;
     m_approvalGiven = false;
@@ -483,7 +492,7 @@ void SandboxWizard::create()
     params.insert(QStringLiteral("kitShares"), false);
     if (QString error; !m_shares->saveForKit(&error))
         return setError(tr("The kit's shared folders were not kept: %1").arg(error));
-    if (!m_hostGrants.isEmpty())
+    if (m_hostGrantsPending)
         params.insert(QStringLiteral("approveHostGrants"), true);
     setError(QString());
     setPhase(QStringLiteral("creating"));

@@ -66,6 +66,8 @@ class SandboxWizard : public QObject
     Q_PROPERTY(QVariantList hostGrants READ hostGrants NOTIFY kitChanged)
     Q_PROPERTY(bool hostGrantsAllowed READ hostGrantsAllowed WRITE setHostGrantsAllowed NOTIFY hostGrantsChanged)
     Q_PROPERTY(bool hostGrantsReady READ hostGrantsReady NOTIFY hostGrantsChanged)
+    /** Some of the kit's host grants are not approved for it yet: the review asks for them. */
+    Q_PROPERTY(bool hostGrantsPending READ hostGrantsPending NOTIFY kitChanged)
     Q_PROPERTY(QVariantList credentials READ credentials NOTIFY credentialsChanged)
     Q_PROPERTY(bool credentialsChecked READ credentialsChecked NOTIFY credentialsChanged)
     Q_PROPERTY(bool keychainAvailable READ keychainAvailable NOTIFY credentialsChanged)
@@ -109,12 +111,13 @@ public:
     QString sandboxName() const { return m_sandboxName; }
     void setSandboxName(const QString &name);
     QVariantList warnings() const { return m_warnings; }
-    /** [{pattern, reaches}]: the kit's allow rules that reach this computer or its networks. */
+    /** [{pattern, reaches, approved}]: the kit's allow rules that reach this computer or its networks. */
     QVariantList hostGrants() const { return m_hostGrants; }
     bool hostGrantsAllowed() const { return m_hostGrantsAllowed; }
     void setHostGrantsAllowed(bool allowed);
     /** No host grant, or the user allowed them. */
-    bool hostGrantsReady() const { return m_hostGrants.isEmpty() || m_hostGrantsAllowed; }
+    bool hostGrantsReady() const { return !m_hostGrantsPending || m_hostGrantsAllowed; }
+    bool hostGrantsPending() const { return m_hostGrantsPending; }
     QVariantList credentials() const { return m_credentials; }
     bool credentialsChecked() const { return m_credentialsChecked; }
     bool keychainAvailable() const { return m_keychainAvailable; }
@@ -197,6 +200,7 @@ private:
     QVariantList m_warnings;
     QVariantList m_hostGrants;
     bool m_hostGrantsAllowed = false;
+    bool m_hostGrantsPending = false; ///< a grant of m_hostGrants not in host-grants.yaml for the kit
     QVariantList m_credentials;
     bool m_credentialsChecked = false;
     bool m_keychainAvailable = true;

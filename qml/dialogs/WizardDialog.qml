@@ -351,10 +351,12 @@ Dialog {
                             required property var modelData
                             objectName: "wizardHostGrant"
                             Layout.fillWidth: true
-                            text: "⚠ " + qsTr("%1 reaches %2").arg(modelData.pattern).arg(modelData.reaches)
+                            text: (modelData.approved ? "✓ " : "⚠ ")
+                                  + (modelData.approved ? qsTr("%1 reaches %2 (approved for this kit)")
+                                                        : qsTr("%1 reaches %2")).arg(modelData.pattern).arg(modelData.reaches)
                             textFormat: Text.PlainText
                             wrapMode: Text.Wrap
-                            color: Theme.warningColor
+                            color: modelData.approved ? palette.text : Theme.warningColor
                         }
                     }
                     Label {
@@ -366,7 +368,7 @@ Dialog {
                     }
                     CheckBox {
                         objectName: "wizardHostGrantsCheck"
-                        visible: wizard.hostGrants.length > 0
+                        visible: wizard.hostGrantsPending
                         checked: wizard.hostGrantsAllowed
                         text: qsTr("Allow this kit to reach them")
                         Accessible.name: qsTr("Allow this kit to reach this computer and its networks")

@@ -756,6 +756,32 @@ void TestSandboxesPage::wizardAsksBeforeHostGrants()
     QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
                         {{QStringLiteral("name"), QStringLiteral("homebound")}, {QStringLiteral("force"), true}})
                  .isError());
+
+    // A second sandbox of the kit: its grants are approved already, so the review lists them as
+    // such and asks for nothing.
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_homebound"))));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(press(m_window, next));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("5. Review"));
+    QVERIFY(!isShown(findInPopup(wizard, QStringLiteral("wizardHostGrantsCheck"))));
+    QVERIFY(next->isEnabled());
+    QStringList again;
+    for (QQuickItem *item : findItems(findInPopup(wizard, QStringLiteral("wizardReviewTitle"))->parentItem(),
+                                      QStringLiteral("wizardHostGrant")))
+        again << item->property("text").toString();
+    QVERIFY2(again.size() == 2 && again.at(0).contains(QStringLiteral("(approved for this kit)")),
+             qPrintable(again.join(QLatin1Char('\n'))));
+    QMetaObject::invokeMethod(wizard, "close");
 }
 
 void TestSandboxesPage::removeAsksFirst()
