@@ -98,10 +98,7 @@ private slots:
         QTemporaryDir context;
         QVERIFY(writeBusyboxContext(context.path()));
         m_image = uniqueName(QStringLiteral("paddock-test-container")) + QStringLiteral(":1");
-        BuildOptions options;
-        options.contextDir = context.path();
-        options.tag = m_image;
-        const Result<QString> built = m_client.buildImage(options);
+        const Result<QString> built = m_client.buildImage(ownImage(context.path(), m_image));
         QVERIFY2(built.ok(), qPrintable(built.errorMessage()));
         m_sandbox = uniqueName(QStringLiteral("sandbox"));
     }

@@ -200,9 +200,8 @@ private slots:
             QSKIP(qPrintable(reason));
         QTemporaryDir context;
         QVERIFY(writeBusyboxContext(context.path()));
-        BuildOptions options;
-        options.contextDir = context.path();
-        options.tag = uniqueName(QStringLiteral("paddock-test-errors")) + QStringLiteral(":1");
+        const BuildOptions options =
+            ownImage(context.path(), uniqueName(QStringLiteral("paddock-test-errors")) + QStringLiteral(":1"));
         QVERIFY(m_client.buildImage(options).ok());
         ContainerSpec spec;
         spec.image = options.tag;

@@ -75,10 +75,7 @@ public:
         if (!writeBusyboxContext(context.path()))
             return QStringLiteral("cannot write the image's build context");
         const QString image = uniqueName(QStringLiteral("paddock-test-runtime")) + QStringLiteral(":1");
-        BuildOptions options;
-        options.contextDir = context.path();
-        options.tag = image;
-        const Result<QString> built = m_runtime.client().buildImage(options);
+        const Result<QString> built = m_runtime.client().buildImage(ownImage(context.path(), image));
         if (!built)
             return QStringLiteral("cannot build the test image: ") + built.errorMessage();
         m_image = image;

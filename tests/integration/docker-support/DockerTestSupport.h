@@ -85,6 +85,21 @@ inline bool writeBusyboxContext(const QString &dir, const QByteArray &extraDocke
     return true;
 }
 
+/**
+ * What a test builds its own image with: @p contextDir tagged @p tag, with a label of its own.
+ * The label makes the image's last layer the test's alone, so removing the image (with force)
+ * never removes a cached step that another test's build, running at the same moment, has just
+ * taken as the parent of its next step ("unknown parent image ID").
+ */
+inline runtime::docker::BuildOptions ownImage(const QString &contextDir, const QString &tag)
+{
+    runtime::docker::BuildOptions options;
+    options.contextDir = contextDir;
+    options.tag = tag;
+    options.labels.insert(QStringLiteral("paddock-test.image"), tag);
+    return options;
+}
+
 /** Copies @p file into @p root at the same absolute path, following links to the real file. */
 inline bool copyInto(const QString &root, const QString &file)
 {

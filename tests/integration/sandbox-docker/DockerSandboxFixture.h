@@ -74,14 +74,11 @@ public:
         if (!tests::docker::writeBusyboxContext(context.path(), withCurl ? "COPY rootfs/ /\n" : "") ||
             (withCurl && !tests::docker::writeCurlTree(context.path() + QStringLiteral("/rootfs"))))
             return QStringLiteral("cannot write the image's build context");
-        runtime::docker::BuildOptions options;
-        options.contextDir = context.path();
-        options.tag = m_image;
         // An image of its own, not only a name: tests share the engine, and the same build
         // context would otherwise give every test the same image id, which another test's
         // running sandbox then "uses" (the image list matches by id).
-        options.labels.insert(QStringLiteral("paddock-test.fixture"), m_image);
-        const runtime::docker::Result<QString> built = m_client.buildImage(options);
+        const runtime::docker::Result<QString> built =
+            m_client.buildImage(tests::docker::ownImage(context.path(), m_image));
         if (!built)
             return QStringLiteral("the busybox image did not build: ") + built.errorMessage();
         m_images << m_image;

@@ -67,10 +67,7 @@ void TestSandboxInjectDocker::initTestCase()
     QVERIFY(writeBusyboxContext(context.path(), "COPY rootfs/ /\n"));
     QVERIFY(writeCurlTree(context.filePath(QStringLiteral("rootfs"))));
     m_image = uniqueName(QStringLiteral("paddock-test-inject")) + QStringLiteral(":1");
-    BuildOptions build;
-    build.contextDir = context.path();
-    build.tag = m_image;
-    const Result<QString> built = m_client.buildImage(build);
+    const Result<QString> built = m_client.buildImage(ownImage(context.path(), m_image));
     QVERIFY2(built, qPrintable(built.errorMessage()));
 
     for (const char *dir : {"config/paddock", "workspace", "kit", "certs"})
