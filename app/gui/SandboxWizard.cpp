@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QStandardPaths>
 
 Q_LOGGING_CATEGORY(lcWizard, "paddock.gui.wizard", QtWarningMsg)
 
@@ -212,6 +213,9 @@ void SandboxWizard::reviewKit(const kit::Kit &kit)
         {QStringLiteral("credentials"), credentials},
         {QStringLiteral("ports"), ports},
         {QStringLiteral("installCommands"), int(kit.setup.install.size())},
+        // What the sandbox starts (under bubblewrap, with no image: from this computer's system).
+        {QStringLiteral("program"),
+         kit.sandbox ? (kit.sandbox->entrypoint + kit.sandbox->commandDefault).value(0) : QString()},
     };
     // Grants approved for this kit before (an earlier sandbox of it) are not asked about again.
     policy::HostGrantApprovals approvals;
@@ -314,8 +318,29 @@ void SandboxWizard::checkRoot()
             else
                 self->m_rootNote = tr("The sandbox's root is your system, read-only: %1")
                                        .arg(reply.result().value(QLatin1String("problem")).toString());
+            if (base != QLatin1String("image"))
+                self->m_rootNote += self->missingProgramNote();
             Q_EMIT self->rootNoteChanged();
         });
+}
+
+QString SandboxWizard::missingProgramNote() const
+{
+    const QString program = m_review.value(QStringLiteral("program")).toString();
+    if (program.isEmpty())
+        return {};
+    const bool found = program.contains(QLatin1Char('/')) ? QFileInfo(program).isExecutable()
+                                                          : !QStandardPaths::findExecutable(program).isEmpty();
+    if (found)
+        return {};
+    // The sandbox stands on this computer's system: a program it does not have, the agent lacks.
+    return m_review.value(QStringLiteral("installCommands")).toInt() > 0
+               ? tr(" The kit starts %1, which this computer does not have: the agent starts only if the kit's "
+                    "setup installs it, or once the kit's image is loaded.")
+                     .arg(program)
+               : tr(" The kit starts %1, which this computer does not have: the agent cannot start until the "
+                    "kit's image is loaded (paddock template load FILE) or %1 is installed.")
+                     .arg(program);
 }
 
 void SandboxWizard::setHostGrantsAllowed(bool allowed)

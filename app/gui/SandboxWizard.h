@@ -175,6 +175,8 @@ private:
     void updateWarnings();
     /** Asks the daemon what the root of a sandbox made now would stand on (rootNote). */
     void checkRoot();
+    /** A sentence for the review when the kit's program is not on this computer (a root of its system). */
+    QString missingProgramNote() const;
     void setPhase(const QString &phase);
     void setError(const QString &error);
     void startCreated(const QString &name);

@@ -99,6 +99,7 @@ private Q_SLOTS:
     void bindingDialogApprovesBeforeStart();
     void wizardCreatesAndStartsASandbox();
     void wizardAsksBeforeHostGrants();
+    void wizardSaysWhenTheKitsProgramIsMissing();
     void removeAsksFirst();
 
 private:
@@ -197,6 +198,10 @@ void TestSandboxesPage::initTestCase()
                                              "\"169.254.169.254:80\"]\n"))));
     QVERIFY(writeFile(m_kits + QStringLiteral("/optional/spec.yaml"),
                       kitSpec(QStringLiteral("optional"), QStringLiteral("sleep 600"), kOptionalExtra)));
+    // A kit whose program comes only with its image, which is not loaded.
+    QVERIFY(writeFile(m_kits + QStringLiteral("/ghostly/spec.yaml"),
+                      QByteArray("schemaVersion: \"2\"\nkind: sandbox\nname: ghostly\nsandbox:\n"
+                                 "  image: ghostly-agent:1\n  entrypoint: [no-such-agent-7]\n")));
 
     // A stand-in terminal that writes down what it was asked to run: no window opens here.
     const QString record = m_home + QStringLiteral("/terminal-args");
@@ -781,6 +786,33 @@ void TestSandboxesPage::wizardAsksBeforeHostGrants()
         again << item->property("text").toString();
     QVERIFY2(again.size() == 2 && again.at(0).contains(QStringLiteral("(approved for this kit)")),
              qPrintable(again.join(QLatin1Char('\n'))));
+    QMetaObject::invokeMethod(wizard, "close");
+}
+
+void TestSandboxesPage::wizardSaysWhenTheKitsProgramIsMissing()
+{
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QQuickItem *stepTitle = findInPopup(wizard, QStringLiteral("wizardStepTitle"));
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_ghostly"))));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardBackendBwrap"))));
+    QVERIFY(press(m_window, next));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    QCOMPARE(stepTitle->property("text").toString(), QStringLiteral("5. Review"));
+    // Under bubblewrap, with no image, the root is this computer's system, which has no such program.
+    QTRY_VERIFY(findInPopup(wizard, QStringLiteral("wizardReviewRoot"))
+                    ->property("text")
+                    .toString()
+                    .contains(QStringLiteral("The kit starts no-such-agent-7, which this computer does not have: "
+                                             "the agent cannot start until the kit's image is loaded")));
     QMetaObject::invokeMethod(wizard, "close");
 }
 
