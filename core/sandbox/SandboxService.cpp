@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxService.h"
+#include "sandbox/SharedFolders.h"
 
 #include "api/Server.h"
 #include "common/Paths.h"
@@ -601,6 +602,10 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     // A sandbox made before the workspace rules were what they are is not started on such a folder.
     const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
     if (const std::optional<QString> problem = workspaceProblem(clone ? clone->folder() : info.workspace))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
+    // What it shares is checked again: a sandbox could have put a link where a shared folder was.
+    if (const std::optional<QString> problem = sharedMountsProblem(info.spec))
         return reply.fail(QLatin1String(api::errors::kInvalidParams),
                           QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);

@@ -102,6 +102,21 @@ QStringList sensitiveFolders()
     return folders;
 }
 
+std::optional<QString> sharedMountsProblem(const runtime::SandboxSpec &spec)
+{
+    for (const runtime::SharedMount &mount : spec.sharedMounts) {
+        SharedFolder folder{mount.hostPath, mount.sandboxPath, mount.writable};
+        if (const std::optional<QString> problem =
+                sharedFolderProblem(&folder, spec.workspace, spec.sandboxHome, nullptr))
+            return QStringLiteral("the shared folder %1: %2").arg(mount.hostPath, *problem);
+        if (folder.hostPath != mount.hostPath)
+            return QStringLiteral("the shared folder %1 now leads to %2: a link was put in its place, which is not "
+                                  "followed; put the folder back, or remove the sandbox and share another")
+                .arg(mount.hostPath, folder.hostPath);
+    }
+    return std::nullopt;
+}
+
 bool runsPrograms(const QString &hostPath)
 {
     const QString host = resolvedPath(hostPath);

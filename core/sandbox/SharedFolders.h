@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/KitShares.h"
+#include "runtime/SandboxSpec.h"
 #include "sandbox/WorkspaceReview.h"
 
 #include <QDateTime>
@@ -39,6 +40,14 @@ using kit::VariableArgument;
  */
 std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &workspace, const QString &sandboxHome,
                                            QString *warning);
+
+/**
+ * Why a sandbox made with @p spec may not start with its shared folders as they are now, or
+ * nullopt: each is checked again (sharedFolderProblem()), and one whose path now leads elsewhere
+ * (a link put in place of a folder, by a sandbox that could write where it lies) is refused
+ * rather than followed.
+ */
+std::optional<QString> sharedMountsProblem(const runtime::SandboxSpec &spec);
 
 /** Whether this computer runs programs or starts services from @p hostPath (or a folder in or around it). */
 bool runsPrograms(const QString &hostPath);

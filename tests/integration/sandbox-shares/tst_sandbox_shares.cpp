@@ -26,6 +26,7 @@ private slots:
     void aStoredKeyAsAValueIsRefusedWithoutShowingIt();
     void aReadWriteProgramFolderIsSharedWithAWarning();
     void kitSharesApplyToNewSandboxesAndLeaveTheKitAlone();
+    void aLinkPutInPlaceOfASharedFolderIsNotFollowed();
 
 private:
     QString home(const QString &relative = {}) const
@@ -252,6 +253,35 @@ void TestSandboxShares::kitSharesApplyToNewSandboxesAndLeaveTheKitAlone()
     const Finished cleared = m_fixture->paddock(
         {QStringLiteral("kit"), QStringLiteral("share"), m_fixture->kitDir(), QStringLiteral("--clear")});
     QVERIFY2(cleared.out.contains(QStringLiteral("share no folder or variable")), qPrintable(cleared.out));
+}
+
+void TestSandboxShares::aLinkPutInPlaceOfASharedFolderIsNotFollowed()
+{
+    // The hostile agent: a folder shared read-only lies in its writable workspace, so it puts a
+    // link to ~/.ssh in its place, hoping the next start mounts what the link leads to.
+    const QString cache = m_fixture->workspace() + QStringLiteral("/cache");
+    QVERIFY(QDir().mkpath(cache));
+    const Finished swapped =
+        run(QStringLiteral("swap"), {QStringLiteral("--mount"), cache + QStringLiteral(":/opt/cache:ro")},
+            QStringLiteral("rm -rf '%1' && ln -s '%2' '%1' && echo swapped").arg(cache, home(QStringLiteral(".ssh"))));
+    QVERIFY2(swapped.out.contains(QStringLiteral("swapped")), qPrintable(swapped.out + swapped.err));
+    QVERIFY(QFileInfo(cache).isSymLink());
+    QVERIFY(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("swap")}).exitCode == 0);
+    const Finished started = m_fixture->paddock({QStringLiteral("start"), QStringLiteral("swap")});
+    QCOMPARE(started.exitCode, 1);
+    QVERIFY2(started.err.contains(QStringLiteral("sandbox swap is not started")) &&
+                 started.err.contains(QStringLiteral("~/.ssh holds credentials")),
+             qPrintable(started.err));
+    QCOMPARE(m_fixture->listed().value(QStringLiteral("swap")).value(QLatin1String("status")).toString(),
+             QStringLiteral("stopped"));
+    // A link to a folder that could be shared is not followed either: what was shared is what is.
+    QVERIFY(QFile::remove(cache));
+    QVERIFY(QFile::link(home(QStringLiteral("models")), cache));
+    const Finished moved = m_fixture->paddock({QStringLiteral("start"), QStringLiteral("swap")});
+    QCOMPARE(moved.exitCode, 1);
+    QVERIFY2(moved.err.contains(QStringLiteral("a link was put in its place, which is not followed")),
+             qPrintable(moved.err));
+    QFile::remove(cache);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxShares)
