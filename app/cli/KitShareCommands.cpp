@@ -22,8 +22,10 @@ bool addMounts(const Invocation &call, const QString &kitDir, kit::KitShares &sh
         QString warning;
         if (folder) {
             if (const std::optional<QString> problem =
-                    sandbox::sharedFolderProblem(&*folder, QString(), runtime::SandboxSpec().sandboxHome, &warning))
-                error = *problem, folder.reset();
+                    sandbox::sharedFolderProblem(&*folder, QString(), runtime::SandboxSpec().sandboxHome, &warning)) {
+                error = *problem;
+                folder.reset();
+            }
         }
         if (!folder) {
             failure(QStringLiteral("--mount %1: %2").arg(text, error));

@@ -6,7 +6,6 @@
 
 #include "kit/KitShares.h"
 
-#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -14,14 +13,6 @@ namespace paddock::cli {
 namespace {
 
 constexpr int kServiceTimeoutMs = 120000;
-
-/** The arguments after '--': the service's command. */
-QStringList commandAfterDoubleDash()
-{
-    const QStringList all = QCoreApplication::arguments();
-    const qsizetype at = all.indexOf(QStringLiteral("--"));
-    return at < 0 ? QStringList() : all.mid(at + 1);
-}
 
 std::optional<QJsonObject> serviceJson(const Invocation &call, int *code)
 {
@@ -52,7 +43,7 @@ std::optional<QJsonObject> serviceJson(const Invocation &call, int *code)
         {QStringLiteral("env"), env},
         {QStringLiteral("ports"), ports},
         {QStringLiteral("volumes"), QJsonArray::fromStringList(call.parser.values(QStringLiteral("volume")))},
-        {QStringLiteral("command"), QJsonArray::fromStringList(commandAfterDoubleDash())}};
+        {QStringLiteral("command"), QJsonArray::fromStringList(argumentsAfterDoubleDash())}};
 }
 
 int runAdd(const Invocation &call)

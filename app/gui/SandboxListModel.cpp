@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SandboxListModel.h"
 
+#include "common/Paths.h"
+
 #include <QDir>
 #include <QJsonArray>
 #include <QLocale>
@@ -210,10 +212,7 @@ QString SandboxListModel::describeState(const QString &status, const QString &ag
 
 QString SandboxListModel::describeShares(const QJsonObject &info)
 {
-    const QString home = QDir::homePath();
-    auto shown = [&home](const QString &path) {
-        return path.startsWith(home + QLatin1Char('/')) ? QStringLiteral("~") + path.mid(home.size()) : path;
-    };
+    const auto shown = [](const QString &path) { return paths::tildePath(path); };
     QStringList parts;
     for (const QJsonValue &value : info.value(QLatin1String("mounts")).toArray()) {
         const QJsonObject mount = value.toObject();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "WizardShares.h"
 
+#include "common/Paths.h"
 #include "kit/KitSettings.h"
 
 #include <QDir>
@@ -10,8 +11,7 @@ namespace {
 
 QString shown(const QString &path)
 {
-    const QString home = QDir::homePath();
-    return path.startsWith(home + QLatin1Char('/')) ? QStringLiteral("~") + path.mid(home.size()) : path;
+    return paths::tildePath(path);
 }
 
 } // namespace

@@ -71,4 +71,12 @@ bool ensurePrivateDir(const QString &dir, QString *error)
     return true;
 }
 
+QString tildePath(const QString &path)
+{
+    const QString home = QDir::homePath();
+    return path.startsWith(home + QLatin1Char('/')) && home != QLatin1String("/")
+               ? QStringLiteral("~") + path.mid(home.size())
+               : path;
+}
+
 } // namespace paddock::paths

@@ -17,6 +17,9 @@ QString runtimeDir();
 /** The daemon's socket, `runtimeDir()/paddockd.sock`. */
 QString daemonSocket();
 
+/** @p path for a person to read: under the home folder as `~/...`; else as it is. */
+QString tildePath(const QString &path);
+
 /** Creates @p dir (and parents) and sets its mode to 0700. Returns false with @p error set. */
 bool ensurePrivateDir(const QString &dir, QString *error = nullptr);
 

@@ -19,8 +19,7 @@ namespace {
 
 runtime::docker::DockerClient engine()
 {
-    const auto endpoint = runtime::docker::Endpoint::fromEnvironment();
-    return runtime::docker::DockerClient(endpoint ? endpoint.value() : runtime::docker::Endpoint());
+    return runtime::docker::DockerClient(runtime::docker::Endpoint::environmentOrDefault());
 }
 
 api::Reply fail(const char *code, const QString &message)

@@ -40,12 +40,6 @@ api::Reply invalid(const QString &message)
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
 }
 
-runtime::docker::Endpoint environmentEndpoint()
-{
-    const Result<runtime::docker::Endpoint> endpoint = runtime::docker::Endpoint::fromEnvironment();
-    return endpoint ? endpoint.value() : runtime::docker::Endpoint();
-}
-
 QString loadedImagesFile()
 {
     return paths::dataDir() + QStringLiteral("/images.json");
@@ -165,7 +159,7 @@ QString ImageService::missingImageHint(const kit::Kit &kit, const QString &kitDi
 ImageService::ImageService(api::Server &server, QObject *parent)
     : QObject(parent),
       m_server(server),
-      m_client(std::make_shared<DockerClient>(environmentEndpoint())),
+      m_client(std::make_shared<DockerClient>(runtime::docker::Endpoint::environmentOrDefault())),
       m_alive(std::make_shared<int>(0))
 {}
 

@@ -80,13 +80,9 @@ bool addShares(const kit::Kit &kit, const CreateRequest &request, SandboxChoices
             notes->append(warning);
         choices.sharedMounts.append({folder.hostPath, folder.insidePath, folder.writable});
     }
-    QStringList credentialVariables;
-    for (const kit::Credential &credential : kit.credentials) {
-        if (credential.apiKey && !credential.apiKey->name.isEmpty())
-            credentialVariables << credential.apiKey->name;
-    }
+    const QStringList kitVariables = credentialVariables(kit);
     for (auto it = request.variables.cbegin(); it != request.variables.cend(); ++it) {
-        if (const std::optional<QString> problem = variableProblem(it.key(), it.value(), credentialVariables)) {
+        if (const std::optional<QString> problem = variableProblem(it.key(), it.value(), kitVariables)) {
             *refusal = refuse(api::errors::kInvalidParams, QStringLiteral("--env %1: %2").arg(it.key(), *problem));
             return false;
         }
@@ -143,8 +139,7 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
 
 runtime::docker::DockerClient engineClient()
 {
-    const auto endpoint = runtime::docker::Endpoint::fromEnvironment();
-    return runtime::docker::DockerClient(endpoint ? endpoint.value() : runtime::docker::Endpoint());
+    return runtime::docker::DockerClient(runtime::docker::Endpoint::environmentOrDefault());
 }
 
 /**

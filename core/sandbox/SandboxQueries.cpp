@@ -27,14 +27,11 @@ QString lifetimeName(runtime::SandboxSpec::Lifetime lifetime)
 /** The answer to `sandbox.checkShares` (see SandboxService.h). */
 api::Reply checkShares(const QJsonObject &params)
 {
-    QStringList credentialVariables;
+    QStringList kitVariables;
     const QString kitDirectory = params.value(QLatin1String("kit")).toString();
     if (!kitDirectory.isEmpty()) {
-        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDirectory);
-        for (const kit::Credential &credential : loaded.kit ? loaded.kit->credentials : QList<kit::Credential>()) {
-            if (credential.apiKey && !credential.apiKey->name.isEmpty())
-                credentialVariables << credential.apiKey->name;
-        }
+        if (const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDirectory); loaded.kit)
+            kitVariables = credentialVariables(*loaded.kit);
     }
     const QString workspace = params.value(QLatin1String("workspace")).toString();
     QJsonArray mounts;
@@ -56,7 +53,7 @@ api::Reply checkShares(const QJsonObject &params)
     const QJsonObject variables = params.value(QLatin1String("env")).toObject();
     for (auto it = variables.begin(); it != variables.end(); ++it) {
         QJsonObject entry{{QStringLiteral("name"), it.key()}};
-        if (const auto problem = variableProblem(it.key(), it.value().toString(), credentialVariables))
+        if (const auto problem = variableProblem(it.key(), it.value().toString(), kitVariables))
             entry.insert(QStringLiteral("problem"), *problem);
         env.append(entry);
     }

@@ -212,6 +212,16 @@ std::optional<QString> variableProblem(const QString &name, const QString &value
     return std::nullopt;
 }
 
+QStringList credentialVariables(const kit::Kit &kit)
+{
+    QStringList variables;
+    for (const kit::Credential &credential : kit.credentials) {
+        if (credential.apiKey && !credential.apiKey->name.isEmpty())
+            variables << credential.apiKey->name;
+    }
+    return variables;
+}
+
 QString storedKeyProblem(const QString &name, const QString &service)
 {
     return QStringLiteral("the value of %1 is the key stored as secret '%2', which a sandbox never holds: bind that "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "kit/Kit.h"
 #include "kit/KitShares.h"
 #include "runtime/SandboxSpec.h"
 #include "sandbox/WorkspaceReview.h"
@@ -73,6 +74,9 @@ QStringList sensitiveFolders();
  */
 std::optional<QString> variableProblem(const QString &name, const QString &value,
                                        const QStringList &credentialVariables);
+
+/** The variables @p kit's credentials keep their placeholders in (variableProblem()'s @p credentialVariables). */
+QStringList credentialVariables(const kit::Kit &kit);
 
 /** The refusal of a variable whose value is a key in the keychain (secret @p service). */
 QString storedKeyProblem(const QString &name, const QString &service);

@@ -17,8 +17,7 @@ bool isInside(const QString &path, const QString &folder)
 
 QString shown(const QString &path)
 {
-    const QString home = QDir::homePath();
-    return isInside(path, home) && path != home ? QStringLiteral("~") + path.mid(home.size()) : path;
+    return paths::tildePath(path);
 }
 
 } // namespace

@@ -125,4 +125,10 @@ Result<Endpoint> Endpoint::fromEnvironment(const QProcessEnvironment &environmen
     return parse(environment.value(QStringLiteral("DOCKER_HOST")), environment);
 }
 
+Endpoint Endpoint::environmentOrDefault()
+{
+    const Result<Endpoint> endpoint = fromEnvironment();
+    return endpoint ? endpoint.value() : Endpoint();
+}
+
 } // namespace paddock::runtime::docker

@@ -51,6 +51,8 @@ struct Endpoint
     /** DOCKER_HOST or the default socket, with the TLS variables. */
     static Result<Endpoint>
     fromEnvironment(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    /** fromEnvironment(), or the default socket when the environment names none that can be used. */
+    static Endpoint environmentOrDefault();
 };
 
 } // namespace paddock::runtime::docker

@@ -60,15 +60,7 @@ SandboxSpec specFromJson(const QByteArray &json)
 
 // --- construction and options ---------------------------------------------------------------
 
-namespace {
-docker::Endpoint environmentEndpoint()
-{
-    const Result<docker::Endpoint> endpoint = docker::Endpoint::fromEnvironment();
-    return endpoint ? endpoint.value() : docker::Endpoint();
-}
-} // namespace
-
-DockerRuntime::DockerRuntime() : DockerRuntime(environmentEndpoint()) {}
+DockerRuntime::DockerRuntime() : DockerRuntime(docker::Endpoint::environmentOrDefault()) {}
 
 DockerRuntime::DockerRuntime(const docker::Endpoint &endpoint) : m_client(endpoint), m_transport(endpoint) {}
 
