@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "network/PolicyDecider.h"
 
-#include "policy/HostGrant.h"
-#include "policy/IpAddress.h"
-
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcDecider, "paddock.network.decider")
@@ -35,29 +32,6 @@ policy::Request requestOf(const proxy::ConnectionQuery &query)
 
 /** The label marker: a control character no rule id or default label contains. */
 constexpr QChar kLearnedMark = QChar(0x1e);
-
-/**
- * Whether letting @p query through would reach the host's own or the local network: learning
- * never opens that, since the rebinding guard protects more than the policy's default.
- */
-bool reachesLocalNetwork(const policy::PolicyEngine &engine, const proxy::ConnectionQuery &query)
-{
-    const policy::LocalAddresses &local = engine.localAddresses();
-    std::optional<policy::IpAddress> literal = policy::IpAddress::parse(query.host);
-    if (!literal)
-        literal = policy::legacyIpv4Spelling(policy::normaliseHostName(query.host));
-    if (literal)
-        return policy::guardedKind(*literal, local) != nullptr;
-    if (engine.resolveOverride(query.host))
-        return false; // the user's own mapping, trusted
-    if (policy::isLoopbackName(policy::normaliseHostName(query.host)))
-        return true;
-    for (const QHostAddress &address : query.addresses) {
-        if (policy::guardedKind(policy::IpAddress::fromHostAddress(address), local))
-            return true;
-    }
-    return false;
-}
 
 /** "/tmp/curl", "/work/curl (python3)": the file of @p program a person should look at. */
 QString writtenFile(const ClientProgram &program)
@@ -181,7 +155,10 @@ proxy::Verdict decide(const policy::PolicyEngine &engine, const SandboxModes &le
     if (!asking && !learning.isLearning(query.sandbox))
         return verdict;
     const policy::Request request = requestOf(query);
-    if (engine.decide(request).basis != policy::Decision::Basis::NoMatchingRule || reachesLocalNetwork(engine, query))
+    // Learning and asking never open the host's own or the local network: the rebinding guard
+    // protects more than the policy's default.
+    if (engine.decide(request).basis != policy::Decision::Basis::NoMatchingRule ||
+        engine.snapshot()->reachesGuardedAddress(request))
         return verdict;
     if (asking) {
         verdict.ask = true;

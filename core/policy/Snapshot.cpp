@@ -274,6 +274,28 @@ const Snapshot::Entry *Snapshot::findDeny(const Buckets &buckets, const Reach &r
     return nullptr;
 }
 
+std::optional<Snapshot::Guarded> Snapshot::firstGuarded(const Reach &reach, const std::vector<IpNetwork> &exempt) const
+{
+    if (reach.overridden)
+        return std::nullopt; // the user's own mapping, trusted
+    std::optional<Guarded> found;
+    reach.forEachAddress([&](const IpAddress &address) {
+        const char *kind = guardedKind(address, *m_local);
+        if (!kind || std::any_of(exempt.cbegin(), exempt.cend(),
+                                 [&](const IpNetwork &network) { return network.contains(address); }))
+            return false;
+        found = Guarded{address, kind};
+        return true;
+    });
+    return found;
+}
+
+bool Snapshot::reachesGuardedAddress(const Request &request) const
+{
+    const std::optional<Reach> reach = reachOf(request);
+    return reach && firstGuarded(*reach).has_value();
+}
+
 Decision Snapshot::guard(Decision decision, const Reach &reach) const
 {
     // The guard: a guarded address (this computer, its networks, special-purpose ranges) is
@@ -281,28 +303,14 @@ Decision Snapshot::guard(Decision decision, const Reach &reach) const
     // range; for a name, a trusted override, or a name whose meaning is fixed (localhost) and
     // only its own addresses. A rule for one thing never opens the guard for another, so an
     // allowed name or `**` cannot be pointed at the host's services (DNS rebinding).
-    if (reach.overridden)
-        return decision;
     const HostPattern &pattern = decision.rule->pattern;
-    const bool namedByRule = reach.literal && pattern.isNetwork();
+    if (reach.literal && pattern.isNetwork())
+        return decision; // a rule naming the address or its range
     const std::vector<IpNetwork> fixedReach = reach.literal || pattern.kind() == HostPattern::Kind::Everything
                                                   ? std::vector<IpNetwork>()
                                                   : fixedReachOf(pattern.domain());
-    std::optional<IpAddress> refused;
-    const char *refusedKind = nullptr;
-    reach.forEachAddress([&](const IpAddress &address) {
-        const char *kind = guardedKind(address, *m_local);
-        if (!kind || namedByRule)
-            return false;
-        if (std::any_of(fixedReach.cbegin(), fixedReach.cend(),
-                        [&](const IpNetwork &network) { return network.contains(address); }))
-            return false;
-        refused = address;
-        refusedKind = kind;
-        return true;
-    });
-    if (refused)
-        return refuseNonPublic(std::move(decision), *refused, refusedKind);
+    if (const std::optional<Guarded> refused = firstGuarded(reach, fixedReach))
+        return refuseNonPublic(std::move(decision), refused->address, refused->kind);
     return decision;
 }
 

@@ -40,6 +40,14 @@ public:
     /** The trusted address configured for @p host (any case, trailing dot, IDNA), if any. */
     std::optional<QHostAddress> resolveOverride(QStringView host) const;
     const PolicyData &data() const { return m_data; }
+    /**
+     * Whether @p request could reach an address the rebinding guard protects (this computer,
+     * its networks, special-purpose ranges): its host as an address in any spelling, a name
+     * that always means loopback, or a name resolved to such an address. A trusted override
+     * is the user's own mapping and reaches nothing guarded. The one answer to "is this
+     * local": decide() refuses by it, and learning and ask mode never open what it names.
+     */
+    bool reachesGuardedAddress(const Request &request) const;
     /** Every rule in force: the preset's, the stored ones, and the kits'. */
     const std::vector<Rule> &rules() const { return m_rules; }
 
@@ -124,6 +132,13 @@ private:
     std::optional<Reach> reachOf(const Request &request) const;
     /** The first deny entry any bucket holds for @p reach. */
     const Entry *findDeny(const Buckets &buckets, const Reach &reach, const Target &target) const;
+    /** A guarded address @p reach may connect to, outside @p exempt, and what it is. */
+    struct Guarded
+    {
+        IpAddress address;
+        const char *kind = nullptr;
+    };
+    std::optional<Guarded> firstGuarded(const Reach &reach, const std::vector<IpNetwork> &exempt = {}) const;
     /** Refuses an allowed @p decision whose reach is a guarded address nothing names. */
     Decision guard(Decision decision, const Reach &reach) const;
     Decision refuseNonPublic(Decision decision, const IpAddress &address, const char *kind) const;

@@ -162,6 +162,75 @@ private slots:
         learning.setLearning(QStringLiteral("web"), false);
         QVERIFY(!ask(QStringLiteral("web"), QStringLiteral("new.test")).allowed);
     }
+
+    // One answer to "is this the host's own or the local network", for the rebinding guard of
+    // an allowed request and for what learning or ask mode may open: each spelling below once
+    // had two answers (brackets were not stripped on one path).
+    void oneAnswerForWhatIsLocal_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QStringList>("resolved");
+        QTest::addColumn<bool>("guarded");
+        const QStringList none;
+        QTest::newRow("IPv4 loopback") << "127.0.0.1" << none << true;
+        QTest::newRow("IPv6 loopback in brackets") << "[::1]" << none << true;
+        QTest::newRow("IPv6 loopback bare") << "::1" << none << true;
+        QTest::newRow("trailing dot") << "127.0.0.1." << none << true;
+        QTest::newRow("short form") << "127.1" << none << true;
+        QTest::newRow("hex form") << "0x7f000001" << none << true;
+        QTest::newRow("metadata service") << "169.254.169.254" << none << true;
+        QTest::newRow("private range") << "10.1.2.3" << none << true;
+        QTest::newRow("unique local v6 in brackets") << "[fd00::2]" << none << true;
+        QTest::newRow("localhost") << "LocalHost" << none << true;
+        QTest::newRow("a .localhost name") << "db.localhost." << none << true;
+        QTest::newRow("name resolved to loopback") << "new.test" << QStringList{"127.0.0.1"} << true;
+        QTest::newRow("name resolved to a LAN") << "new.test" << QStringList{"93.184.216.34", "192.168.1.5"} << true;
+        QTest::newRow("overridden name") << "db.corp.test" << QStringList{"10.0.0.5"} << false;
+        QTest::newRow("public name") << "new.test" << QStringList{"93.184.216.34"} << false;
+        QTest::newRow("public address") << "93.184.216.34" << none << false;
+        QTest::newRow("public v6 in brackets") << "[2606:2800:220:1::1]" << none << false;
+    }
+
+    void oneAnswerForWhatIsLocal()
+    {
+        QFETCH(QString, host);
+        QFETCH(QStringList, resolved);
+        QFETCH(bool, guarded);
+        policy::PolicyEngine engine;
+        policy::PolicyData data;
+        data.resolveOverrides.insert(QStringLiteral("db.corp.test"), QHostAddress(QStringLiteral("10.0.0.5")));
+        engine.setPolicy(data);
+        proxy::ConnectionQuery query;
+        query.sandbox = QStringLiteral("web");
+        query.host = host;
+        query.port = 443;
+        for (const QString &address : resolved)
+            query.addresses.emplace_back(address);
+        policy::Request request;
+        request.sandbox = query.sandbox;
+        request.host = host;
+        request.port = 443;
+        request.addresses = QList<QHostAddress>(query.addresses.cbegin(), query.addresses.cend());
+        QCOMPARE(engine.snapshot()->reachesGuardedAddress(request), guarded);
+
+        // Learning opens exactly what is not guarded.
+        network::SandboxModes learning;
+        learning.setLearning(QStringLiteral("web"), true);
+        QCOMPARE(network::decide(engine, learning, query).allowed, !guarded);
+
+        // An allow of everything opens exactly the same: the guard gives the same answer.
+        policy::Rule everything; // as the allow-all preset has it
+        everything.verdict = policy::Verdict::Allow;
+        everything.origin = policy::Origin::Preset;
+        everything.pattern = *policy::HostPattern::parse(QStringLiteral("**"), policy::PatternContext::Preset).pattern;
+        everything.id = QStringLiteral("allow-all");
+        data.rules = {everything};
+        engine.setPolicy(data);
+        const policy::Decision decision = engine.decide(request);
+        QCOMPARE(decision.allowed, !guarded);
+        if (guarded)
+            QCOMPARE(decision.basis, policy::Decision::Basis::NonPublicAddress);
+    }
 };
 
 QTEST_GUILESS_MAIN(LearningProposalTest)
