@@ -6,7 +6,10 @@
 #  2. builds the fuzz targets with clang and libFuzzer in build-fuzz/,
 #  3. builds everything with -Werror in build-tests/,
 #  4. starts what the tests need — a private D-Bus session with GNOME Keyring unlocked,
-#     and an Xvfb display — and runs ctest there (the fuzzers run briefly as ctest tests).
+#     an Xvfb display and a Docker engine — and runs ctest there (the fuzzers run briefly as
+#     ctest tests); a service that does not start fails the command, naming it,
+#  5. prints how many test functions skipped and why (tests/skip-summary.sh): a skip that
+#     tests/allowed-skips.txt does not list fails the command.
 #
 # Environment: PADDOCK_TEST_JOBS (ctest parallelism, default 2), PADDOCK_FUZZ_SECONDS
 # (time per fuzzer, default 30), extra arguments are passed to ctest (e.g. -R kit).
@@ -32,6 +35,10 @@ cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPADDOCK_W
     -DPADDOCK_FUZZER_BUILD_DIR="$fuzz_dir"
 cmake --build build-tests --parallel "$jobs"
 
-exec dbus-run-session -- "$ROOT/tests/with-services.sh" \
+status=0
+dbus-run-session -- "$ROOT/tests/with-services.sh" \
     ctest --test-dir "$ROOT/build-tests" --output-on-failure \
-    --parallel "${PADDOCK_TEST_JOBS:-2}" "$@"
+    --parallel "${PADDOCK_TEST_JOBS:-2}" "$@" || status=$?
+# How many test functions skipped and why; a skip not listed as allowed fails the command.
+"$ROOT/tests/skip-summary.sh" "$ROOT/build-tests/Testing/Temporary/LastTest.log" || [ "$status" -ne 0 ] || status=1
+exit "$status"

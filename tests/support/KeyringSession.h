@@ -30,7 +30,7 @@ inline constexpr char kUnavailableVariable[] = "PADDOCK_TEST_KEYRING_UNAVAILABLE
  * Re-runs this executable under `dbus-run-session` with a fresh, unlocked keyring whose files
  * live in a temporary directory (removed afterwards) and exits with its status. Returns at
  * once when already inside such a session. When the tools are missing it returns with
- * kUnavailableVariable set to the reason, for the tests to QSKIP with.
+ * kUnavailableVariable set to the reason, for the tests' PADDOCK_NEED (Needs.h).
  */
 inline void enterPrivateKeyring(int argc, char **argv)
 {

@@ -93,7 +93,7 @@ home=$(getent passwd "$user" | cut -d: -f6)
 set -- env -i HOME="$home" USER="$user" LOGNAME="$user" SHELL=/bin/sh PATH=/usr/local/bin:/usr/bin:/bin \
     LANG="${LANG:-C.UTF-8}" XDG_RUNTIME_DIR="$runtime_dir" PADDOCK_TEST_AS_USER=1 \
     ${DISPLAY:+DISPLAY="$DISPLAY"} ${QT_QPA_PLATFORM:+QT_QPA_PLATFORM="$QT_QPA_PLATFORM"} \
-    ${PADDOCK_TEST_KEEP:+PADDOCK_TEST_KEEP="$PADDOCK_TEST_KEEP"} ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
+    ${PADDOCK_TEST_KEEP:+PADDOCK_TEST_KEEP="$PADDOCK_TEST_KEEP"} ${PADDOCK_TESTS_COMPLETE:+PADDOCK_TESTS_COMPLETE="$PADDOCK_TESTS_COMPLETE"} ${DOCKER_HOST:+DOCKER_HOST="$DOCKER_HOST"} \
     ${output_dir:+PADDOCK_TEST_OUTPUT="$output_dir"} \
     dbus-run-session -- sh -c '
         keyring_home=$(mktemp -d "$XDG_RUNTIME_DIR/keyring.XXXXXX")

@@ -6,6 +6,8 @@
 // button ends it. Pictures of the window and of the whole screen go to the screenshots.
 #include "PageDriving.h"
 
+#include "Needs.h"
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -141,11 +143,10 @@ private:
 
 void TestAgentTerminal::initTestCase()
 {
-    if (qEnvironmentVariableIsEmpty("DISPLAY"))
-        QSKIP("needs an X display (tests/with-services.sh starts Xvfb)");
+    PADDOCK_NEED(!qEnvironmentVariableIsEmpty("DISPLAY"), "an X display (tests/with-services.sh starts Xvfb)");
     for (const char *tool : {"xterm", "xdotool"}) {
-        if (QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty())
-            QSKIP("needs xterm and xdotool (installer/setup-debian.sh installs them)");
+        PADDOCK_NEED(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty(),
+                     "xterm and xdotool (installer/setup-debian.sh installs them)");
     }
     if (::getuid() == 0)
         qWarning("running as root: ctest runs this test as an ordinary user (tests/support/run-as-user.sh)");

@@ -9,6 +9,8 @@
 
 #include "bundle/Bundle.h"
 
+#include "Needs.h"
+
 #include <QtTest>
 
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
@@ -78,8 +80,8 @@ private:
 
 void TestClassroomFlow::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable))
-        QSKIP(qgetenv(secrets::test::kUnavailableVariable).constData());
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(secrets::test::kUnavailableVariable));
     m_home = isolateEnvironment();
     qputenv("PADDOCKD", PADDOCKD_BIN);
     qputenv("PADDOCK_INIT", PADDOCK_INIT_BIN);

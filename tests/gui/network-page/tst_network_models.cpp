@@ -14,6 +14,8 @@
 #include "RulesModel.h"
 #include "api/DaemonClient.h"
 
+#include "Needs.h"
+
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QGuiApplication>
@@ -394,13 +396,12 @@ void TestNetworkModels::learningProposalIsChecked()
 void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
 {
     QDBusConnection bus = QDBusConnection::sessionBus();
-    if (!bus.isConnected())
-        QSKIP("no D-Bus session bus (run under dbus-run-session, as tests/run-all.sh does)");
+    PADDOCK_NEED(bus.isConnected(), "a D-Bus session bus (run under dbus-run-session, as tests/run-all.sh does)");
     FakeNotifications server;
     QVERIFY(
         bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), &server, QDBusConnection::ExportAllSlots));
-    if (!bus.registerService(QStringLiteral("org.freedesktop.Notifications")))
-        QSKIP("another notification server owns org.freedesktop.Notifications on this bus");
+    PADDOCK_NEED(bus.registerService(QStringLiteral("org.freedesktop.Notifications")),
+                 "a session bus where no other notification server owns org.freedesktop.Notifications");
 
     NetworkPolicy policy;
     policy.setClient(m_client.get());

@@ -12,6 +12,8 @@
 
 #include "SandboxListModel.h"
 
+#include "Needs.h"
+
 #include <QClipboard>
 #include <QJsonArray>
 #include <QProcess>
@@ -175,8 +177,8 @@ private:
 
 void TestSandboxesPage::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable))
-        QSKIP(qgetenv(secrets::test::kUnavailableVariable).constData());
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(secrets::test::kUnavailableVariable));
     m_home = isolateEnvironment();
     qputenv("PADDOCKD", PADDOCKD_BIN);
     m_workspace = m_home + QStringLiteral("/project");

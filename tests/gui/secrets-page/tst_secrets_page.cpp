@@ -6,6 +6,8 @@
 #include "KeyringSession.h"
 #include "PageDriving.h"
 
+#include "Needs.h"
+
 #include <QtTest>
 
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
@@ -74,8 +76,8 @@ private:
 
 void TestSecretsPage::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable))
-        QSKIP(qgetenv(secrets::test::kUnavailableVariable).constData());
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(secrets::test::kUnavailableVariable));
     m_home = isolateEnvironment();
     qputenv("PADDOCKD", PADDOCKD_BIN);
     WarningRecorder::install();

@@ -8,6 +8,8 @@
 
 #include "secrets/SecretStore.h"
 
+#include "Needs.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -79,8 +81,8 @@ private:
 
 void TestBindingCli::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
     QVERIFY(QFileInfo(QStringLiteral(PADDOCK_BIN)).isExecutable());
 }
 

@@ -8,6 +8,8 @@
 #include "secrets/SecretStore.h"
 #include "secrets/ca/LocalAuthority.h"
 
+#include "Needs.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -93,11 +95,11 @@ private:
 
 void TestCaCli::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
     QVERIFY(QFileInfo(QStringLiteral(PADDOCK_BIN)).isExecutable());
-    if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
-        QSKIP("the openssl command is needed (package openssl)");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty(),
+                 "the openssl command (package openssl)");
 }
 
 void TestCaCli::init()

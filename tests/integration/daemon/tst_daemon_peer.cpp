@@ -3,6 +3,8 @@
 // not, the daemon itself checks the peer's uid and closes the connection.
 #include "DaemonFixture.h"
 
+#include "Needs.h"
+
 #include <QTest>
 
 #include <cerrno>
@@ -122,11 +124,7 @@ class TestDaemonPeer : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        if (::getuid() != 0)
-            QSKIP("needs root to act as another user");
-    }
+    void initTestCase() { PADDOCK_NEED(::getuid() == 0, "root, to act as another user"); }
 
     void anotherUserIsKeptOutAndRefused()
     {

@@ -92,9 +92,7 @@ private:
 private slots:
     void initTestCase()
     {
-        const QString reason = engineUnavailableReason(m_client);
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_NEED_DOCKER();
         QTemporaryDir context;
         QVERIFY(writeBusyboxContext(context.path()));
         m_image = uniqueName(QStringLiteral("paddock-test-container")) + QStringLiteral(":1");

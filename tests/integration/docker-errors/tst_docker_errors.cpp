@@ -174,9 +174,7 @@ private slots:
 
     void missingImageIsNamed()
     {
-        const QString reason = engineUnavailableReason(m_client);
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_NEED_DOCKER();
         const QString image = uniqueName(QStringLiteral("paddock-missing-image")) + QStringLiteral(":1");
         ContainerSpec spec;
         spec.image = image;
@@ -195,9 +193,7 @@ private slots:
 
     void nameInUseIsAConflictWithTheEnginesMessage()
     {
-        const QString reason = engineUnavailableReason(m_client);
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_NEED_DOCKER();
         QTemporaryDir context;
         QVERIFY(writeBusyboxContext(context.path()));
         const BuildOptions options =
@@ -221,9 +217,7 @@ private slots:
 
     void execInAMissingContainerIsNotFound()
     {
-        const QString reason = engineUnavailableReason(m_client);
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_NEED_DOCKER();
         ExecSpec spec;
         spec.cmd = {QStringLiteral("true")};
         const Result<ExecResult> result = m_client.exec(QStringLiteral("paddock-no-such-container"), spec);

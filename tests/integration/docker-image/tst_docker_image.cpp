@@ -36,9 +36,7 @@ private:
 private slots:
     void initTestCase()
     {
-        const QString reason = engineUnavailableReason(m_client);
-        if (!reason.isEmpty())
-            QSKIP(qPrintable(reason));
+        PADDOCK_NEED_DOCKER();
         m_tag = uniqueName(QStringLiteral("paddock-test-image")) + QStringLiteral(":1");
     }
 

@@ -5,6 +5,7 @@
 // and building the small busybox image every test runs its containers from.
 
 #include "../../support/IsolatedHome.h"
+#include "../../support/Needs.h"
 
 #include "runtime/docker/DockerClient.h"
 
@@ -38,16 +39,10 @@ inline Endpoint testEndpoint()
     return endpoint ? endpoint.value() : Endpoint();
 }
 
-/** Empty when the engine answers, else why not (for QSKIP). */
-inline QString engineUnavailableReason(const DockerClient &client)
+/** Empty when an engine answers, else why not: decided in plain HTTP (Needs.h), not by DockerClient. */
+inline QString engineUnavailableReason()
 {
-    const Status ping = client.ping();
-    if (!ping)
-        return QStringLiteral("no Docker engine: ") + ping.errorMessage();
-    const Result<QString> api = client.apiVersion();
-    if (!api)
-        return QStringLiteral("unusable Docker engine: ") + api.errorMessage();
-    return {};
+    return paddock::tests::dockerEngineProblem();
 }
 
 /**

@@ -4,6 +4,8 @@
 #include "StandInProxy.h"
 #include "common/ClientProgram.h"
 
+#include "Needs.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -89,8 +91,7 @@ private slots:
 
     void reapsOrphansAsPid1()
     {
-        if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty())
-            QSKIP("bubblewrap is not installed");
+        PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty(), "bubblewrap");
         // Inside a new PID namespace paddock-init is PID 1 and inherits every orphan.
         QProcess process;
         process.start(QStringLiteral("bwrap"),

@@ -6,6 +6,8 @@
 #include "DebianTree.h"
 #include "PackageTestSupport.h"
 
+#include "Needs.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,8 +62,7 @@ private:
 
 void TestPackageInstall::initTestCase()
 {
-    if (::geteuid() != 0)
-        QSKIP("installing a package into a Debian tree needs root (chroot, mounts)");
+    PADDOCK_NEED(::geteuid() == 0, "root: installing a package into a Debian tree needs chroot and mounts");
     for (const auto &[tool, package] : {std::pair{"mmdebstrap", "mmdebstrap"}, std::pair{"unshare", "util-linux"},
                                         std::pair{"curl", "curl"}, std::pair{"dpkg-shlibdeps", "dpkg-dev"}}) {
         QVERIFY2(!QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty() ||
@@ -77,11 +78,11 @@ void TestPackageInstall::initTestCase()
                                   {QStringLiteral("--fail"), QStringLiteral("--silent"), QStringLiteral("--show-error"),
                                    QStringLiteral("--max-time"), QStringLiteral("60"), QStringLiteral("--output"),
                                    QStringLiteral("/dev/null"), release});
-    if (!probe.ok())
-        QSKIP(qPrintable(
-            QStringLiteral("the Debian mirror %1 (apt's here, or $PADDOCK_DEBIAN_MIRROR) is unreachable (%2): no clean "
-                           "Debian 12 tree can be made to install the package into")
-                .arg(sources.mirror, probe.err.trimmed())));
+    PADDOCK_NEED(
+        probe.ok(),
+        QStringLiteral("the Debian mirror %1 (apt's here, or $PADDOCK_DEBIAN_MIRROR) is unreachable (%2): no clean "
+                       "Debian 12 tree can be made to install the package into")
+            .arg(sources.mirror, probe.err.trimmed()));
 
     QString error;
     QVERIFY2(m_package.build(&error), qPrintable(error));

@@ -106,6 +106,11 @@ void TestSampleKits::shellRunsUnderBubblewrap()
     QFile made(m_fixture->workspace() + QStringLiteral("/made-by-shell.txt"));
     QVERIFY(made.open(QIODevice::ReadOnly));
     QCOMPARE(made.readAll(), QByteArray("made\n"));
+    // It ran under bubblewrap, as the kit's default says, and not on another backend.
+    const Finished inspect = m_fixture->paddock({QStringLiteral("inspect"), QStringLiteral("shell-sample")});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    QCOMPARE(QJsonDocument::fromJson(inspect.out.toUtf8()).object().value(QLatin1String("backend")).toString(),
+             QStringLiteral("bwrap"));
 }
 
 void TestSampleKits::shellRunsItsDefaultCommand()

@@ -8,6 +8,8 @@
 #include "LocalServices.h"
 #include "TestFiles.h"
 
+#include "Needs.h"
+
 #include <QtTest>
 
 #include <memory>
@@ -195,8 +197,7 @@ private slots:
 
     void nodeFetchIsDecidedToo()
     {
-        if (m_nodeDir.isEmpty())
-            QSKIP("Node 22 could not be fetched from npm (the pi_cache test says why)");
+        PADDOCK_NEED(!m_nodeDir.isEmpty(), "Node 22 from the npm registry (the pi_cache test says why it is missing)");
         const QString fetch = QStringLiteral("%1/node -e \"fetch('http://node.test:%2/hello.txt')"
                                              ".then(async r => console.log(r.status, (await r.text()).trim()))"
                                              ".catch(e => console.log('failed', e.cause && e.cause.code))\"")

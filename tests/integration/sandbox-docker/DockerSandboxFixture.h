@@ -28,15 +28,14 @@ namespace paddock::test {
 using DockerFinished = Finished;
 
 /**
- * Sets @p fixture up in initTestCase(): skips the test when the machine has no usable engine
- * and fails it when anything else went wrong. What follows the fixture goes to its setUp().
+ * Sets @p fixture up in initTestCase(): without an engine the test skips (fails under the test
+ * command, Needs.h); anything else that went wrong fails it. What follows the fixture goes to its setUp().
  */
 #define PADDOCK_SET_UP_DOCKER_FIXTURE(fixture, ...)                                                                    \
     do {                                                                                                               \
         bool skip_ = false;                                                                                            \
         const QString problem_ = (fixture).setUp(&skip_ __VA_OPT__(, ) __VA_ARGS__);                                   \
-        if (skip_)                                                                                                     \
-            QSKIP(qPrintable(problem_));                                                                               \
+        PADDOCK_NEED(!skip_, problem_);                                                                                \
         QVERIFY2(problem_.isEmpty(), qPrintable(problem_));                                                            \
     } while (false)
 
@@ -54,7 +53,7 @@ public:
     QString setUp(bool *skip, bool withCurl = false)
     {
         *skip = false;
-        const QString unavailable = tests::docker::engineUnavailableReason(m_client);
+        const QString unavailable = tests::docker::engineUnavailableReason();
         if (!unavailable.isEmpty()) {
             *skip = true;
             return unavailable;

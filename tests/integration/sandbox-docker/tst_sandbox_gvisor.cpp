@@ -7,6 +7,8 @@
 
 #include "runtime/docker/DockerRuntime.h"
 
+#include "Needs.h"
+
 #include <QHostAddress>
 #include <QNetworkInterface>
 #include <QSysInfo>
@@ -41,12 +43,10 @@ void TestSandboxGvisor::initTestCase()
     m_fixture = std::make_unique<DockerSandboxFixture>();
     bool skip = false;
     const QString problem = m_fixture->setUp(&skip, true);
-    if (skip)
-        QSKIP(qPrintable(problem));
+    PADDOCK_NEED(!skip, problem);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const QString gvisor = paddock::tests::docker::gvisorUnavailableReason(m_fixture->client(), &skip);
-    if (skip)
-        QSKIP(qPrintable(gvisor));
+    PADDOCK_NEED(!skip, gvisor);
     QVERIFY2(gvisor.isEmpty(), qPrintable(gvisor));
     m_kit = m_fixture->writeKit(
         QStringLiteral("kit"), QStringLiteral("gvisor-shell"), m_fixture->imageTag(), QStringLiteral("exec sleep 600"),

@@ -10,6 +10,8 @@
 
 #include "api/DaemonConnection.h"
 
+#include "Needs.h"
+
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QRegularExpression>
@@ -79,11 +81,11 @@ private:
 
 void TestSandboxInject::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
-    if (QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty() ||
-        QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty())
-        QSKIP("bubblewrap and curl are needed");
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty() &&
+                     !QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty(),
+                 "bubblewrap and curl");
     m_fixture = std::make_unique<SandboxFixture>();
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
     m_env = QProcessEnvironment::systemEnvironment();
@@ -420,8 +422,8 @@ void TestSandboxInject::echoedKeyNeverReachesTheSandbox()
 
 void TestSandboxInject::personAtATerminalIsAsked()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("script")).isEmpty())
-        QSKIP("script (util-linux) gives the run a terminal");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("script")).isEmpty(),
+                 "script (util-linux), which gives the run a terminal");
     // The search kit's key, approved here for header.inject.test already, is wanted by a
     // second kit for another domain: the run asks, and goes on once the answer is "approve".
     QVERIFY(writeKit(QStringLiteral("asking"), QStringLiteral(R"(  - service: search

@@ -9,6 +9,8 @@
 
 #include "policy/PolicyStore.h"
 
+#include "Needs.h"
+
 #include <QLocalSocket>
 #include <QRegularExpression>
 #include <QUuid>
@@ -56,11 +58,9 @@ private:
 
 void TestSandboxInjectDocker::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
-    const QString reason = engineUnavailableReason(m_client);
-    if (!reason.isEmpty())
-        QSKIP(qPrintable(reason));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
+    PADDOCK_NEED_DOCKER();
     QVERIFY(m_root.isValid());
 
     QTemporaryDir context;
@@ -176,8 +176,7 @@ void TestSandboxInjectDocker::keyReachesTheUpstreamFromAContainer()
     if (isolation == QLatin1String("gvisor")) {
         bool skip = false;
         const QString gvisor = gvisorUnavailableReason(m_client, &skip);
-        if (skip)
-            QSKIP(qPrintable(gvisor));
+        PADDOCK_NEED(!skip, gvisor);
         QVERIFY2(gvisor.isEmpty(), qPrintable(gvisor));
     }
     QCOMPARE(paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);

@@ -4,6 +4,8 @@
 // image built through Podman's Docker-compatible API.
 #include "DockerSandboxFixture.h"
 
+#include "Needs.h"
+
 #include <QTemporaryDir>
 
 #include <sys/resource.h>
@@ -40,10 +42,9 @@ private:
 void TestSandboxPodman::initTestCase()
 {
     const QString podman = QStandardPaths::findExecutable(QStringLiteral("podman"));
-    if (podman.isEmpty())
-        QSKIP("podman is not installed (installer/setup-debian.sh installs it)");
-    if (::getuid() == 0)
-        QSKIP("rootless Podman is an ordinary user's: ctest runs this test as one (tests/support/run-as-user.sh)");
+    PADDOCK_NEED(!podman.isEmpty(), "podman (installer/setup-debian.sh installs it)");
+    PADDOCK_NEED(::getuid() != 0,
+                 "an ordinary user: rootless Podman is one's, and ctest runs this test as one (run-as-user.sh)");
     const QString socket = m_run.filePath(QStringLiteral("podman.sock"));
     m_service.setProcessChannelMode(QProcess::MergedChannels);
     m_service.start(podman, {QStringLiteral("system"), QStringLiteral("service"), QStringLiteral("--time=0"),

@@ -6,6 +6,8 @@
 // template load`. Run as an ordinary user (AS_USER).
 #include "SandboxFixture.h"
 
+#include "Needs.h"
+
 #include <QDirIterator>
 #include <QStandardPaths>
 
@@ -52,12 +54,12 @@ void TestCoursePiImage::initTestCase()
     install.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     install.start(QStringLiteral(PADDOCK_SOURCE_DIR "/tests/support/install-pi.sh"),
                   {QStringLiteral(PADDOCK_PI_CACHE)});
-    if (!install.waitForFinished(480000) || install.exitCode() != 0)
-        QSKIP("Node 22 and Pi could not be installed from npm (see above)");
+    PADDOCK_NEED(install.waitForFinished(480000) && install.exitCode() == 0,
+                 "Node 22 and Pi from the npm registry (see above why they could not be installed)");
     m_cache = QStringLiteral(PADDOCK_PI_CACHE);
     m_docker = QStandardPaths::findExecutable(QStringLiteral("docker"));
-    if (m_docker.isEmpty() || docker({QStringLiteral("version")}).exitCode != 0)
-        QSKIP("no Docker engine to build the image with");
+    PADDOCK_NEED(!m_docker.isEmpty() && docker({QStringLiteral("version")}).exitCode == 0,
+                 "a Docker engine and the docker command, to build the image with");
     m_fixture = std::make_unique<SandboxFixture>();
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }

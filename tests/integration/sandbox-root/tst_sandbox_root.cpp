@@ -5,6 +5,8 @@
 #include "RootKits.h"
 #include "SandboxFixture.h"
 
+#include "Needs.h"
+
 #include <QStandardPaths>
 
 using paddock::test::Finished;
@@ -142,8 +144,7 @@ void TestSandboxRoot::imageFromDockerSaveIsTheBase()
 {
     QString why;
     const QString archive = savedImage(&why);
-    if (archive.isEmpty())
-        QSKIP(qPrintable(why));
+    PADDOCK_NEED(!archive.isEmpty(), why);
     const Finished loaded = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("load"), archive});
     QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
     QVERIFY2(loaded.out.contains(QLatin1String("paddock-test/root-image:1")), qPrintable(loaded.out));

@@ -2,6 +2,7 @@
 // Companion services, as the person whose wrapper started a PostgreSQL container on a network
 // shared with the agent: the real paddock and paddockd, a bubblewrap sandbox, the real Docker
 // engine, psql inside reaching `postgres:5432` by name through the sandbox's proxy.
+#include "Needs.h"
 #include "SandboxFixture.h"
 
 #include "runtime/docker/DockerClient.h"
@@ -58,10 +59,8 @@ private:
 
 void TestSandboxServices::initTestCase()
 {
-    if (!m_engine.ping())
-        QSKIP("no Docker engine answers: companion services run on one");
-    if (QStandardPaths::findExecutable(QStringLiteral("psql")).isEmpty())
-        QSKIP("psql is needed (postgresql-client)");
+    PADDOCK_NEED_DOCKER();
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("psql")).isEmpty(), "psql (postgresql-client)");
     m_fixture = std::make_unique<SandboxFixture>();
     // This test's sandboxes reach the engine, as a user's do (the fixture hides it otherwise).
     m_fixture->addEnvironment(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix:///var/run/docker.sock"));

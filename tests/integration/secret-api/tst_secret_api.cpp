@@ -8,6 +8,8 @@
 
 #include "api/DaemonConnection.h"
 
+#include "Needs.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -82,8 +84,8 @@ private:
 
 void TestSecretApi::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qgetenv(paddock::secrets::test::kUnavailableVariable).constData());
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
     m_fixture = std::make_unique<DaemonFixture>();
     QVERIFY(m_fixture->startDaemon());
     QString error;

@@ -8,6 +8,8 @@
 
 #include "secrets/SecretStore.h"
 
+#include "Needs.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -67,8 +69,8 @@ private:
 
 void TestSecretCli::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
     QVERIFY(QFileInfo(QStringLiteral(PADDOCK_BIN)).isExecutable());
 }
 

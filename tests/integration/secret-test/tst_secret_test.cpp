@@ -7,6 +7,8 @@
 
 #include "policy/PolicyStore.h"
 
+#include "Needs.h"
+
 #include <QProcess>
 #include <QSslSocket>
 #include <QTcpServer>
@@ -96,8 +98,8 @@ private:
 
 void TestSecretTest::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
     QVERIFY(m_root.isValid());
     for (const char *dir : {"certs", "kit"})
         QDir().mkpath(m_root.filePath(QLatin1String(dir)));

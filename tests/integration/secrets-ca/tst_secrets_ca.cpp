@@ -10,6 +10,8 @@
 #include "secrets/ca/LocalAuthority.h"
 #include "secrets/ca/TrustStore.h"
 
+#include "Needs.h"
+
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
@@ -95,10 +97,10 @@ private:
 
 void TestSecretsCa::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(test::kUnavailableVariable)));
-    if (QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty())
-        QSKIP("the openssl command (package openssl) checks the certificates");
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(test::kUnavailableVariable),
+                 qEnvironmentVariable(test::kUnavailableVariable));
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty(),
+                 "the openssl command (package openssl), which checks the certificates");
 }
 
 void TestSecretsCa::init()
@@ -339,8 +341,7 @@ void TestSecretsCa::hostsThatCannotBeNamedAreRefused()
 void TestSecretsCa::sandboxBundleHoldsSystemRootsAndTheAuthority()
 {
     const QByteArray roots = readFile(kSystemRoots);
-    if (roots.isEmpty())
-        QSKIP("the system's roots (package ca-certificates) are not installed");
+    PADDOCK_NEED(!roots.isEmpty(), "the system's roots (package ca-certificates)");
     TrustStore trust;
     QString error;
     QVERIFY2(trust.writeSandboxBundle(m_authority->certificatePem(), &error), qPrintable(error));

@@ -8,6 +8,8 @@
 #include "secrets/LockedSecret.h"
 #include "secrets/SecretStore.h"
 
+#include "Needs.h"
+
 #include <QDBusConnection>
 #include <QDBusMessage>
 #include <QDBusObjectPath>
@@ -65,8 +67,8 @@ private:
 
 void TestSecretsKeyCache::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(test::kUnavailableVariable),
+                 qEnvironmentVariable(test::kUnavailableVariable));
     QVERIFY(m_dir.isValid());
     m_store = std::make_unique<SecretStore>(m_dir.filePath(QStringLiteral("secrets.yaml")), nullptr);
     const ProbeResult probe = m_store->probeAndWait();
@@ -145,8 +147,8 @@ void TestSecretsKeyCache::keySetInTheKeychainDropsHeldKeys()
 
 void TestSecretsKeyCache::keySetByAnotherProgramDropsHeldKeys()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("secret-tool")).isEmpty())
-        QSKIP("secret-tool (libsecret-tools) changes the keychain as another program");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("secret-tool")).isEmpty(),
+                 "secret-tool (libsecret-tools), which changes the keychain as another program");
     KeyCache cache;
     QVERIFY(cache.watchKeychain());
     hold(cache);

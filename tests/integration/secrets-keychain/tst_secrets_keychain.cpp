@@ -7,6 +7,8 @@
 
 #include "secrets/SecretStore.h"
 
+#include "Needs.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -61,8 +63,8 @@ private:
 
 void TestSecretsKeychain::initTestCase()
 {
-    if (qEnvironmentVariableIsSet(test::kUnavailableVariable))
-        QSKIP(qPrintable(qEnvironmentVariable(test::kUnavailableVariable)));
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(test::kUnavailableVariable),
+                 qEnvironmentVariable(test::kUnavailableVariable));
 }
 
 void TestSecretsKeychain::init()

@@ -6,6 +6,8 @@
 // server on one of the host's own addresses, which records that nothing arrived.
 #include "AttackSupport.h"
 
+#include "Needs.h"
+
 #include <QLocalSocket>
 #include <QNetworkInterface>
 
@@ -40,10 +42,8 @@ void TestDockerBuild::initTestCase()
     QVERIFY2(::getuid() != 0, "run through tests/support/run-as-user.sh");
     QLocalSocket engine;
     engine.connectToServer(kEngine);
-    if (!engine.waitForConnected(2000))
-        QSKIP("no Docker Engine answers on /var/run/docker.sock for this user");
-    if (!QFileInfo(QStringLiteral("/bin/busybox")).isExecutable())
-        QSKIP("busybox-static is needed for the image");
+    PADDOCK_NEED(engine.waitForConnected(2000), "a Docker Engine on /var/run/docker.sock for this user");
+    PADDOCK_NEED(QFileInfo(QStringLiteral("/bin/busybox")).isExecutable(), "busybox-static, for the image");
     m_fixture = std::make_unique<SandboxFixture>();
     const QString relay = m_fixture->path(QStringLiteral("engine.sock"));
     m_relay.start(QStringLiteral("python3"), {paddock::test::securityScript(QStringLiteral("engine_relay.py")), relay,

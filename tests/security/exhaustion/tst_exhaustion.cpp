@@ -47,7 +47,7 @@ void TestExhaustion::initTestCase()
     m_fixture = std::make_unique<SandboxFixture>();
     // A name server that takes six seconds to fail on *.slow.test and answers fast.rebind.test
     // at once, with a private address the proxy refuses.
-    m_fixture->addEnvironment(QStringLiteral("LD_PRELOAD"), QStringLiteral(PADDOCK_TEST_NETWORK_LIB));
+    m_fixture->addEnvironment(QStringLiteral("LD_PRELOAD"), QStringLiteral(PADDOCK_STANDIN_NETWORK_LIB));
     m_fixture->addEnvironment(QStringLiteral("PADDOCK_TEST_DNS_SLOW"), QStringLiteral(".slow.test=6000"));
     m_fixture->addEnvironment(QStringLiteral("PADDOCK_TEST_DNS"), QStringLiteral("fast.rebind.test=10.1.2.3"));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");

@@ -68,7 +68,7 @@ void TestProxyEvasion::initTestCase()
     m_fixture = std::make_unique<SandboxFixture>();
     // A hostile name server for *.rebind.test, and 127.0.0.1:443 (which an ordinary user cannot
     // listen on) led to the TLS upstream.
-    m_fixture->addEnvironment(QStringLiteral("LD_PRELOAD"), QStringLiteral(PADDOCK_TEST_NETWORK_LIB));
+    m_fixture->addEnvironment(QStringLiteral("LD_PRELOAD"), QStringLiteral(PADDOCK_STANDIN_NETWORK_LIB));
     m_fixture->addEnvironment(QStringLiteral("PADDOCK_TEST_DNS"),
                               QStringLiteral("loopback.rebind.test=127.0.0.1;metadata.rebind.test=169.254.169.254"));
     m_fixture->addEnvironment(QStringLiteral("PADDOCK_TEST_CONNECT"),

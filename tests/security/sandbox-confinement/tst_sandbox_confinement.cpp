@@ -126,14 +126,15 @@ sandbox:
   command: ["cat $HOME/install.txt"]
 setup:
   install:
-    - command: unshare -r true 2>/dev/null && echo escaped > "$HOME/install.txt" || echo refused > "$HOME/install.txt"
+    - command: unshare -r true 2> "$HOME/install.txt" && echo escaped > "$HOME/install.txt"; true
 )");
     spec.close();
     const Finished run =
         m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
                             QStringLiteral("install-probe"), m_fixture->workspace()});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QCOMPARE(run.out.trimmed(), QStringLiteral("refused"));
+    // Refused by the filter's EPERM, not for another reason (a missing unshare, a namespace limit).
+    QVERIFY2(run.out.contains(QLatin1String("unshare failed: Operation not permitted")), qPrintable(run.out));
 }
 
 QTEST_GUILESS_MAIN(TestSandboxConfinement)

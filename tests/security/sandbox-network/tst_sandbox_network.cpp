@@ -38,6 +38,7 @@ private:
     RecordingServer m_tcp6;
     QUdpSocket m_udp;
     QHash<QString, QString> m_sockets;
+    bool m_hasHost6 = false;
     QHash<QString, QString> m_results;
     QString m_host4; ///< the host's IPv4 address the probe aims at
 };
@@ -105,7 +106,8 @@ void TestSandboxNetwork::initTestCase()
                           QStringLiteral("outside4=1.1.1.1"),
                           QStringLiteral("outside6=2606:4700:4700::1111"),
                           QStringLiteral("host4=") + m_host4};
-    if (!host6.isEmpty())
+    m_hasHost6 = !host6.isEmpty();
+    if (m_hasHost6)
         arguments << QStringLiteral("host6=") + host6;
     for (auto it = m_sockets.cbegin(); it != m_sockets.cend(); ++it) {
         if (!it.value().isEmpty())
@@ -131,12 +133,18 @@ void TestSandboxNetwork::theProxyIsReachable()
 
 void TestSandboxNetwork::noOtherWayOut_data()
 {
+    // Each row aims at something the host itself reaches: its loopback, its own addresses (where
+    // this test listens), its resolver and sockets. An address outside is not a row here, since
+    // a host without a route there would pass it whatever the sandbox did: capturedAndRefused
+    // shows those went to Paddock's capture and were refused.
     QTest::addColumn<QString>("attempt");
-    for (const char *name : {"ipv4-host-loopback", "ipv4-host-address", "ipv4-outside", "ipv6-host-loopback",
-                             "ipv6-host-address", "ipv6-outside", "dns-host-resolver", "dns-outside", "dns-lookup",
-                             "udp-host", "icmp-raw", "socket-x11", "socket-x11-abstract", "socket-dbus-session",
-                             "socket-dbus-system", "socket-docker", "socket-keyring", "socket-paddockd"})
+    for (const char *name :
+         {"ipv4-host-loopback", "ipv4-host-address", "ipv6-host-loopback", "dns-host-resolver", "dns-outside",
+          "dns-lookup", "udp-host", "icmp-raw", "socket-x11", "socket-x11-abstract", "socket-dbus-session",
+          "socket-dbus-system", "socket-docker", "socket-keyring", "socket-paddockd"})
         QTest::newRow(name) << QString::fromLatin1(name);
+    if (m_hasHost6) // a host without an IPv6 address of its own has nothing there to reach
+        QTest::newRow("ipv6-host-address") << QStringLiteral("ipv6-host-address");
 }
 
 void TestSandboxNetwork::noOtherWayOut()

@@ -41,12 +41,6 @@ QStringList entries(const QString &dir)
     return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
 }
 
-// Until the strict loader exists, loadText() answers nothing at all for a valid kit.
-bool loaderAcceptsPublishedKits()
-{
-    return KitLoader::loadText(readFile(fixture(QStringLiteral("published/pi"))), QStringLiteral("spec.yaml")).ok();
-}
-
 /** A copy of the published Pi kit with github.com added to its allowed hosts: an edit not saved yet. */
 struct PendingEdit
 {
@@ -89,8 +83,6 @@ private slots:
 
     void savesAValidEditAtomically()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         PendingEdit edit;
         QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
@@ -116,11 +108,9 @@ private slots:
         QVERIFY(editor->setScalar(QStringLiteral("name"), QStringLiteral("Not A Valid Name")).changed());
         QList<Diagnostic> diagnostics;
         QVERIFY(!editor->save(&error, &diagnostics));
-        if (loaderAcceptsPublishedKits()) {
-            QVERIFY2(error.contains(QLatin1String("would make")) && error.contains(QLatin1String("invalid")),
-                     qPrintable(error));
-            QVERIFY(hasErrors(diagnostics));
-        }
+        QVERIFY2(error.contains(QLatin1String("would make")) && error.contains(QLatin1String("invalid")),
+                 qPrintable(error));
+        QVERIFY(hasErrors(diagnostics));
         QCOMPARE(readFile(dir + QStringLiteral("/spec.yaml")), original);
         QCOMPARE(entries(dir), QStringList{QStringLiteral("spec.yaml")});
         QVERIFY(editor->isModified());
@@ -128,8 +118,6 @@ private slots:
 
     void refusesAKitThatWasInvalidBefore()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         QTemporaryDir root;
         const QString dir = copyKit(root, QStringLiteral("draft-keys/aws"));
         const QByteArray original = readFile(dir + QStringLiteral("/spec.yaml"));
@@ -144,8 +132,6 @@ private slots:
 
     void refusesWhenTheFileChangedOnDisk()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         PendingEdit edit;
         QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
@@ -162,8 +148,6 @@ private slots:
 
     void writesThroughASymbolicLink()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         QTemporaryDir root;
         const QString real = copyKit(root, QStringLiteral("published/pi"));
         const QString linked = root.filePath(QStringLiteral("linked"));
@@ -179,8 +163,6 @@ private slots:
 
     void failedWriteLeavesTheOriginalAndNoTemporaryFile()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         PendingEdit edit;
         QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;
@@ -207,8 +189,6 @@ private slots:
 
     void readOnlyDirectoryLeavesTheOriginal()
     {
-        if (!loaderAcceptsPublishedKits())
-            QSKIP("KitLoader does not accept the published kits yet");
         PendingEdit edit;
         QVERIFY2(edit.open(), qPrintable(edit.error));
         QString error;

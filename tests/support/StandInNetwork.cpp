@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The network as a hostile name server and a privileged port would make it, for paddockd in the
-// attack tests (LD_PRELOAD). Nothing here is part of Paddock: the daemon resolves and connects
+// A stand-in for the network (a mock, since no hostile name server or privileged port can be
+// had here): the network as those would make it, for paddockd in the attack tests
+// (LD_PRELOAD). Nothing here is part of Paddock: the daemon resolves and connects
 // as it always does, and this library answers in its place.
 //
 //   PADDOCK_TEST_DNS="NAME=ADDRESS;..."   NAME resolves to ADDRESS (v4 or v6), as a name server
