@@ -15,6 +15,7 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <functional>
 #include <optional>
 
 namespace paddock::events {
@@ -28,6 +29,39 @@ const QList<QStringList> &migrations();
 /** Qt binds a null QString as SQL NULL; every text column is NOT NULL, so store "" instead. */
 QVariant text(const QString &value);
 QDateTime fromMs(qint64 ms);
+
+/**
+ * The columns the events and requests tables share, in this order: every SELECT that reads
+ * an event back starts with them, then names its table's own (events: repeats; requests:
+ * method, path, status, duration_ms), which start at kEventColumnCount.
+ */
+inline constexpr char kEventColumns[] = "time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason, "
+                                        "bytes_up, bytes_down, pid, program, exe, command, written";
+inline constexpr int kEventColumnCount = 16;
+/** The event in a row that starts with kEventColumns. */
+NetworkEvent eventOf(const QSqlQuery &query);
+
+/** A statement's text and the values bound to its '?', built clause by clause. */
+struct Statement
+{
+    QString sql;
+    QVariantList values;
+
+    /** Appends @p clause (" AND column = ?") bound to @p value, when @p wanted. */
+    void andIf(bool wanted, QLatin1String clause, const QVariant &value)
+    {
+        if (!wanted)
+            return;
+        sql += clause;
+        values << value;
+    }
+    /** At most @p count rows; none or a negative count means no limit (SQLite's -1). */
+    void limit(int count)
+    {
+        sql += QLatin1String(" LIMIT ?");
+        values << (count > 0 ? qint64(count) : qint64(-1));
+    }
+};
 
 /** The events of one write summed per group, so a burst to one host costs one upsert. */
 struct GroupTotals
@@ -124,6 +158,12 @@ struct EventStore::Private
     template<typename Entry>
     void selectInto(const QString &sql, const QVariantList &values, Entry (*rowOf)(const QSqlQuery &),
                     QList<Entry> *out);
+    /**
+     * Runs @p statement forward only (rows come from SQLite one at a time, not cached by Qt),
+     * handing each row to @p row until it returns false, then ends the read transaction at
+     * once, so a long-lived store does not pin the WAL. False when the read failed.
+     */
+    bool forEachRow(const detail::Statement &statement, const std::function<bool(const QSqlQuery &)> &row);
 };
 
 } // namespace paddock::events

@@ -5,27 +5,7 @@
 namespace paddock::events {
 namespace {
 
-/** A statement's text and the values bound to its '?', built clause by clause. */
-struct Statement
-{
-    QString sql;
-    QVariantList values;
-
-    /** Appends @p clause (" AND column = ?") bound to @p value, when @p wanted. */
-    void andIf(bool wanted, QLatin1String clause, const QVariant &value)
-    {
-        if (!wanted)
-            return;
-        sql += clause;
-        values << value;
-    }
-    /** At most @p count rows; none or a negative count means no limit (SQLite's -1). */
-    void limit(int count)
-    {
-        sql += QLatin1String(" LIMIT ?");
-        values << (count > 0 ? qint64(count) : qint64(-1));
-    }
-};
+using detail::Statement;
 
 /** The columns both sections of the policy log start with: host, port, sandbox, kit. */
 template<typename Entry>
@@ -68,6 +48,43 @@ AllowedEntry allowedEntryOf(const QSqlQuery &query)
 } // namespace
 
 using namespace detail;
+
+NetworkEvent detail::eventOf(const QSqlQuery &query)
+{
+    NetworkEvent event;
+    event.time = fromMs(query.value(0).toLongLong());
+    event.sandbox = query.value(1).toString();
+    event.kit = query.value(2).toString();
+    event.host = query.value(3).toString();
+    event.port = quint16(query.value(4).toUInt());
+    event.protocol = query.value(5).toString();
+    event.outcome = outcomeFromToken(query.value(6).toString()).value_or(NetworkEvent::Outcome::Denied);
+    event.rule = query.value(7).toString();
+    event.reason = query.value(8).toString();
+    event.bytesUp = query.value(9).toLongLong();
+    event.bytesDown = query.value(10).toLongLong();
+    event.pid = query.value(11).toLongLong();
+    event.program = query.value(12).toString();
+    event.exe = query.value(13).toString();
+    event.command = query.value(14).toString();
+    event.written = query.value(15).toString();
+    return event;
+}
+
+bool EventStore::Private::forEachRow(const Statement &statement, const std::function<bool(const QSqlQuery &)> &row)
+{
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    if (!run(query, statement.sql, statement.values, "read"))
+        return false;
+    while (query.next()) {
+        if (!row(query))
+            break;
+    }
+    const QSqlError problem = query.lastError();
+    query.finish();
+    return problem.isValid() ? failQuery(problem, "read") : true;
+}
 
 template<typename Entry>
 void EventStore::Private::selectInto(const QString &sql, const QVariantList &values, Entry (*rowOf)(const QSqlQuery &),
@@ -132,10 +149,8 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
 {
     if (!isOpen())
         return d->notOpen();
-    Statement statement{
-        QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, outcome, rule, reason,"
-                       " bytes_up, bytes_down, pid, program, exe, command, repeats, written FROM events WHERE "),
-        {outcomeToken(NetworkEvent::Outcome::Denied)}};
+    Statement statement{QStringLiteral("SELECT %1, repeats FROM events WHERE ").arg(QLatin1String(kEventColumns)),
+                        {outcomeToken(NetworkEvent::Outcome::Denied)}};
     if (filter.includeUpstreamFailures)
         statement.values << outcomeToken(NetworkEvent::Outcome::UpstreamFailed);
     if (filter.includeLearned)
@@ -149,39 +164,11 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
                                         : QStringLiteral(" ORDER BY time_ms, id");
     statement.limit(filter.limit);
 
-    // Forward-only: rows come from SQLite one at a time instead of being cached by Qt.
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    if (!d->run(query, statement.sql, statement.values, "read"))
-        return false;
-    while (query.next()) {
-        NetworkEvent event;
-        event.time = fromMs(query.value(0).toLongLong());
-        event.sandbox = query.value(1).toString();
-        event.kit = query.value(2).toString();
-        event.host = query.value(3).toString();
-        event.port = quint16(query.value(4).toUInt());
-        event.protocol = query.value(5).toString();
-        event.outcome = outcomeFromToken(query.value(6).toString()).value_or(NetworkEvent::Outcome::Denied);
-        event.rule = query.value(7).toString();
-        event.reason = query.value(8).toString();
-        event.bytesUp = query.value(9).toLongLong();
-        event.bytesDown = query.value(10).toLongLong();
-        event.pid = query.value(11).toLongLong();
-        event.program = query.value(12).toString();
-        event.exe = query.value(13).toString();
-        event.command = query.value(14).toString();
-        event.repeats = query.value(15).toLongLong();
-        event.written = query.value(16).toString();
-        if (!sink(event))
-            break;
-    }
-    const QSqlError error = query.lastError();
-    // Ends the read transaction at once, so a long-lived store does not pin the WAL.
-    query.finish();
-    if (error.isValid())
-        return d->failQuery(error, "read");
-    return true;
+    return d->forEachRow(statement, [&sink](const QSqlQuery &query) {
+        NetworkEvent event = eventOf(query);
+        event.repeats = query.value(kEventColumnCount).toLongLong();
+        return sink(event);
+    });
 }
 
 qint64 EventStore::countDenials(const QString &sandbox, const QDateTime &since) const

@@ -58,55 +58,22 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
 {
     if (!isOpen())
         return d->notOpen();
-    QString sql = QStringLiteral("SELECT time_ms, sandbox, kit, host, port, protocol, method, path, status, outcome,"
-                                 " rule, reason, bytes_up, bytes_down, duration_ms, pid, program, exe, command, written"
-                                 " FROM requests WHERE 1");
-    QVariantList values;
-    const auto andIf = [&](bool wanted, QLatin1String clause, const QVariant &value) {
-        if (wanted) {
-            sql += clause;
-            values << value;
-        }
-    };
-    andIf(!filter.sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), filter.sandbox);
-    andIf(!filter.host.isEmpty(), QLatin1String(" AND host = ?"), filter.host);
-    andIf(filter.since.isValid(), QLatin1String(" AND time_ms >= ?"), filter.since.toMSecsSinceEpoch());
-    sql += filter.newestFirst ? QStringLiteral(" ORDER BY time_ms DESC, id DESC LIMIT ?")
-                              : QStringLiteral(" ORDER BY time_ms, id LIMIT ?");
-    values << (filter.limit > 0 ? qint64(filter.limit) : qint64(-1));
-
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    if (!d->run(query, sql, values, "read"))
-        return false;
-    while (query.next()) {
-        NetworkEvent event;
-        event.time = detail::fromMs(query.value(0).toLongLong());
-        event.sandbox = query.value(1).toString();
-        event.kit = query.value(2).toString();
-        event.host = query.value(3).toString();
-        event.port = quint16(query.value(4).toUInt());
-        event.protocol = query.value(5).toString();
-        event.request = RequestDetail{query.value(6).toString(), query.value(7).toString(), query.value(8).toInt(),
-                                      query.value(14).toLongLong()};
-        event.outcome = outcomeFromToken(query.value(9).toString()).value_or(NetworkEvent::Outcome::Denied);
-        event.rule = query.value(10).toString();
-        event.reason = query.value(11).toString();
-        event.bytesUp = query.value(12).toLongLong();
-        event.bytesDown = query.value(13).toLongLong();
-        event.pid = query.value(15).toLongLong();
-        event.program = query.value(16).toString();
-        event.exe = query.value(17).toString();
-        event.command = query.value(18).toString();
-        event.written = query.value(19).toString();
-        if (!sink(event))
-            break;
-    }
-    const QSqlError error = query.lastError();
-    query.finish(); // ends the read transaction at once
-    if (error.isValid())
-        return d->failQuery(error, "read");
-    return true;
+    Statement statement{QStringLiteral("SELECT %1, method, path, status, duration_ms FROM requests WHERE 1")
+                            .arg(QLatin1String(kEventColumns)),
+                        {}};
+    statement.andIf(!filter.sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), filter.sandbox);
+    statement.andIf(!filter.host.isEmpty(), QLatin1String(" AND host = ?"), filter.host);
+    statement.andIf(filter.since.isValid(), QLatin1String(" AND time_ms >= ?"), filter.since.toMSecsSinceEpoch());
+    statement.sql += filter.newestFirst ? QStringLiteral(" ORDER BY time_ms DESC, id DESC")
+                                        : QStringLiteral(" ORDER BY time_ms, id");
+    statement.limit(filter.limit);
+    return d->forEachRow(statement, [&sink](const QSqlQuery &query) {
+        NetworkEvent event = eventOf(query);
+        const int own = kEventColumnCount;
+        event.request = RequestDetail{query.value(own).toString(), query.value(own + 1).toString(),
+                                      query.value(own + 2).toInt(), query.value(own + 3).toLongLong()};
+        return sink(event);
+    });
 }
 
 } // namespace paddock::events

@@ -2,6 +2,7 @@
 #include "proxy/ProxyEngine.h"
 
 #include "proxy/ProxyLoop.h"
+#include "proxy/SocketAddress.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -128,22 +129,7 @@ ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address,
     }
     sockaddr_storage storage{};
     socklen_t length = 0;
-    bool isV4 = false;
-    const quint32 v4 = address.toIPv4Address(&isV4);
-    if (isV4) {
-        auto *in = reinterpret_cast<sockaddr_in *>(&storage);
-        in->sin_family = AF_INET;
-        in->sin_port = htons(port);
-        in->sin_addr.s_addr = htonl(v4);
-        length = sizeof(sockaddr_in);
-    } else if (address.protocol() == QAbstractSocket::IPv6Protocol) {
-        auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
-        in6->sin6_family = AF_INET6;
-        in6->sin6_port = htons(port);
-        const Q_IPV6ADDR bytes = address.toIPv6Address();
-        std::memcpy(&in6->sin6_addr, bytes.c, 16);
-        length = sizeof(sockaddr_in6);
-    } else {
+    if (!toSockaddr(address, port, storage, length)) {
         setError(error, QStringLiteral("not an IP address: %1").arg(address.toString()));
         return 0;
     }
@@ -163,8 +149,7 @@ ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address,
         sockaddr_storage bound{};
         socklen_t boundLength = sizeof bound;
         ::getsockname(fd.get(), reinterpret_cast<sockaddr *>(&bound), &boundLength);
-        *boundPort = ntohs(bound.ss_family == AF_INET ? reinterpret_cast<sockaddr_in *>(&bound)->sin_port
-                                                      : reinterpret_cast<sockaddr_in6 *>(&bound)->sin6_port);
+        *boundPort = portOf(bound);
     }
     return m_loop->addEndpoint(std::move(fd), {}, identity);
 }

@@ -4,6 +4,7 @@
 #include "proxy/ProxyLoopInternal.h"
 
 #include "common/HostAlias.h"
+#include "proxy/SocketAddress.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -35,30 +36,6 @@ socks5::Reply socksReplyFor(int error)
     default:
         return socks5::Reply::GeneralFailure;
     }
-}
-
-bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage &storage, socklen_t &length)
-{
-    std::memset(&storage, 0, sizeof storage);
-    bool isV4 = false;
-    const quint32 v4 = address.toIPv4Address(&isV4);
-    if (isV4) {
-        auto *in = reinterpret_cast<sockaddr_in *>(&storage);
-        in->sin_family = AF_INET;
-        in->sin_port = htons(port);
-        in->sin_addr.s_addr = htonl(v4);
-        length = sizeof(sockaddr_in);
-        return true;
-    }
-    if (address.protocol() != QAbstractSocket::IPv6Protocol)
-        return false;
-    auto *in6 = reinterpret_cast<sockaddr_in6 *>(&storage);
-    in6->sin6_family = AF_INET6;
-    in6->sin6_port = htons(port);
-    const Q_IPV6ADDR bytes = address.toIPv6Address();
-    std::memcpy(&in6->sin6_addr, bytes.c, 16);
-    length = sizeof(sockaddr_in6);
-    return true;
 }
 
 } // namespace
