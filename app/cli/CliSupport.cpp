@@ -5,10 +5,15 @@
 #include "api/DaemonLauncher.h"
 #include "common/Paths.h"
 
+#include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QSet>
+#include <QThread>
 
 #include <algorithm>
+#include <csignal>
 
 namespace paddock::cli {
 namespace {
@@ -144,6 +149,50 @@ std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &met
         return std::nullopt;
     }
     return reply.result();
+}
+
+namespace {
+
+volatile std::sig_atomic_t g_stopFollowing = 0;
+void onFollowSignal(int)
+{
+    g_stopFollowing = 1;
+}
+
+} // namespace
+
+int followEventLog(const QString &method, QJsonObject params, const QString &listKey,
+                   const std::function<void(const QJsonObject &entry)> &print)
+{
+    struct sigaction action = {};
+    action.sa_handler = onFollowSignal;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    QString since = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    QSet<QByteArray> printedAtSince;
+    while (!g_stopFollowing) {
+        params.insert(QStringLiteral("since"), since);
+        const api::Reply reply = daemonReply(method, params, kConnectTimeoutMs * 6);
+        if (reply.isError())
+            return failure(reply.errorMessage());
+        for (const QJsonValue &value : reply.result().value(listKey).toArray()) {
+            const QJsonObject entry = value.toObject();
+            const QString time = entry.value(QLatin1String("time")).toString();
+            const QByteArray line = QJsonDocument(entry).toJson(QJsonDocument::Compact);
+            if (time == since && printedAtSince.contains(line))
+                continue;
+            if (time != since) {
+                since = time;
+                printedAtSince.clear();
+            }
+            printedAtSince.insert(line);
+            print(entry);
+        }
+        out().flush();
+        QThread::msleep(200);
+    }
+    return ExitOk;
 }
 
 int switchSandboxMode(const Invocation &call, const QString &method, int timeoutMs,

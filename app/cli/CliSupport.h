@@ -84,6 +84,16 @@ std::optional<QJsonObject> callDaemon(const Invocation &call, const QString &met
                                       int *code, int timeoutMs);
 
 /**
+ * Prints what the daemon's @p method (events.export or events.requests) adds to the event log
+ * from now on, asking it every 200 ms for the entries of @p listKey at or after the newest
+ * time seen (an entry already printed at that time is not printed again), until SIGINT or
+ * SIGTERM (ExitOk) or a failure. The daemon reads what every proxy wrote, its own and a
+ * `paddock proxy serve`'s.
+ */
+int followEventLog(const QString &method, QJsonObject params, const QString &listKey,
+                   const std::function<void(const QJsonObject &entry)> &print);
+
+/**
  * `COMMAND NAME on|off` for a mode of a sandbox: calls @p method {name, enabled} and prints the
  * sandbox's INFO with --json, else what @p describe says of (name, on). Returns the exit code.
  */

@@ -6,6 +6,7 @@
 
 #include "events/EventStore.h"
 #include "events/Jsonl.h"
+#include "events/LogJson.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -13,10 +14,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QSet>
-#include <QThread>
 
-#include <csignal>
 #include <optional>
 
 namespace paddock::cli {
@@ -113,50 +111,10 @@ std::optional<int> sinceOption(const Invocation &call, QDateTime *since)
     return std::nullopt;
 }
 
-/** Opens the event log for reading, with what happened up to now in it; the exit code when it cannot be used. */
-std::optional<int> openEvents(events::EventStore &store)
-{
-    flushEventsInDaemon();
-    if (!store.open())
-        return failure(store.errorString());
-    return std::nullopt;
-}
-
 QString hostPort(const QString &host, quint16 port)
 {
     return (host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QLatin1Char(':') +
            QString::number(port);
-}
-
-QJsonObject blockedJson(const events::BlockedEntry &entry)
-{
-    return QJsonObject{{QStringLiteral("sandbox"), entry.sandbox},
-                       {QStringLiteral("kit"), entry.kit},
-                       {QStringLiteral("host"), entry.host},
-                       {QStringLiteral("port"), entry.port},
-                       {QStringLiteral("protocol"), entry.protocol},
-                       {QStringLiteral("rule"), entry.rule},
-                       {QStringLiteral("reason"), entry.reason},
-                       {QStringLiteral("program"), entry.program},
-                       {QStringLiteral("command"), entry.command},
-                       {QStringLiteral("written"), entry.written},
-                       {QStringLiteral("count"), entry.count},
-                       {QStringLiteral("firstSeen"), events::formatEventTime(entry.firstSeen)},
-                       {QStringLiteral("lastSeen"), events::formatEventTime(entry.lastSeen)}};
-}
-
-QJsonObject allowedJson(const events::AllowedEntry &entry)
-{
-    return QJsonObject{{QStringLiteral("sandbox"), entry.sandbox},
-                       {QStringLiteral("kit"), entry.kit},
-                       {QStringLiteral("host"), entry.host},
-                       {QStringLiteral("port"), entry.port},
-                       {QStringLiteral("rule"), entry.rule},
-                       {QStringLiteral("count"), entry.count},
-                       {QStringLiteral("bytesUp"), entry.bytesUp},
-                       {QStringLiteral("bytesDown"), entry.bytesDown},
-                       {QStringLiteral("firstSeen"), events::formatEventTime(entry.firstSeen)},
-                       {QStringLiteral("lastSeen"), events::formatEventTime(entry.lastSeen)}};
 }
 
 void printBlocked(const char *title, const QList<events::BlockedEntry> &entries)
@@ -180,66 +138,41 @@ void printBlocked(const char *title, const QList<events::BlockedEntry> &entries)
                rows);
 }
 
-volatile std::sig_atomic_t g_stopFollowing = 0;
-void onFollowSignal(int)
+/** Prints each refusal (and failed upstream) the daemon reports, as it happens. */
+int followLog(const QString &sandbox, bool json)
 {
-    g_stopFollowing = 1;
-}
-
-/**
- * Prints refusals as they are stored, polling the database every 200 ms for rows at or after
- * the newest time seen (the lines already printed at that time are remembered, so none is
- * printed twice). Stops on SIGINT or SIGTERM.
- */
-int followLog(events::EventStore &store, const QString &sandbox, bool json)
-{
-    struct sigaction action = {};
-    action.sa_handler = onFollowSignal;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
-
-    events::EventFilter filter;
-    filter.sandbox = sandbox;
-    filter.includeUpstreamFailures = true;
-    filter.since = events::currentEventTime();
-    QSet<QByteArray> printedAtSince;
     if (!json) {
         err() << "Following refusals as they happen; Ctrl-C stops.\n";
         err().flush();
     }
-    while (!g_stopFollowing) {
-        QDateTime newest = filter.since;
-        QSet<QByteArray> printedAtNewest;
-        const bool ok = store.forEachEvent(filter, [&](const events::NetworkEvent &event) {
-            const QByteArray line = events::toJsonLine(event);
-            if (event.time == filter.since && printedAtSince.contains(line))
-                return true;
-            if (json)
-                out() << line;
-            else
-                out() << timeText(event.time) << "  " << (event.sandbox.isEmpty() ? QStringLiteral("-") : event.sandbox)
-                      << "  " << events::outcomeToken(event.outcome) << "  " << hostPort(event.host, event.port) << "  "
-                      << programCell(event.program, event.written) << "  " << event.rule << "  " << event.reason
-                      << '\n';
-            if (event.time > newest) {
-                newest = event.time;
-                printedAtNewest.clear();
+    QJsonObject params;
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    return followEventLog(
+        QStringLiteral("events.export"), params, QStringLiteral("events"), [json](const QJsonObject &data) {
+            const std::optional<events::NetworkEvent> event = events::NetworkEvent::fromJson(data);
+            if (!event)
+                return;
+            if (json) {
+                out() << events::toJsonLine(*event);
+                return;
             }
-            printedAtNewest.insert(line);
-            return true;
+            out() << timeText(event->time) << "  " << (event->sandbox.isEmpty() ? QStringLiteral("-") : event->sandbox)
+                  << "  " << events::outcomeToken(event->outcome) << "  " << hostPort(event->host, event->port) << "  "
+                  << programCell(event->program, event->written) << "  " << event->rule << "  " << event->reason
+                  << '\n';
         });
-        out().flush();
-        if (!ok)
-            return failure(store.errorString());
-        if (newest == filter.since)
-            printedAtSince.unite(printedAtNewest);
-        else
-            printedAtSince = printedAtNewest;
-        filter.since = newest;
-        QThread::msleep(200);
-    }
-    return ExitOk;
+}
+
+/** The log's filter as the daemon's events.* methods take it. */
+QJsonObject logParams(const QString &sandbox, const QDateTime &since)
+{
+    QJsonObject params;
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    if (since.isValid())
+        params.insert(QStringLiteral("since"), events::formatEventTime(since));
+    return params;
 }
 
 int runLog(const Invocation &call)
@@ -259,26 +192,20 @@ int runLog(const Invocation &call)
     if (call.parser.isSet(QStringLiteral("requests")))
         return runRequestLog(call, sandbox, filter.since,
                              call.parser.isSet(QStringLiteral("limit")) ? filter.limit : 0);
-    events::EventStore store;
-    if (const std::optional<int> stopped = openEvents(store))
-        return *stopped;
     if (call.parser.isSet(QStringLiteral("follow")))
-        return followLog(store, sandbox, json);
-
-    const events::PolicyLog log = store.log(filter);
+        return followLog(sandbox, json);
+    QJsonObject params = logParams(sandbox, filter.since);
+    params.insert(QStringLiteral("limit"), filter.limit);
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("events.log"), params, &code, kPolicyCallTimeoutMs);
+    if (!answer)
+        return code;
     if (json) {
-        QJsonArray blocked, allowed, failed;
-        for (const events::BlockedEntry &entry : log.blocked)
-            blocked << blockedJson(entry);
-        for (const events::AllowedEntry &entry : log.allowed)
-            allowed << allowedJson(entry);
-        for (const events::BlockedEntry &entry : log.failed)
-            failed << blockedJson(entry);
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("blocked"), blocked},
-                                            {QStringLiteral("allowed"), allowed},
-                                            {QStringLiteral("failed"), failed}}));
+        printJson(QJsonDocument(*answer));
         return ExitOk;
     }
+    const events::PolicyLog log = events::policyLogFromJson(*answer);
     printBlocked("Blocked requests", log.blocked);
     out() << "\nAllowed requests:\n";
     if (log.allowed.isEmpty()) {
@@ -299,6 +226,35 @@ int runLog(const Invocation &call)
     return ExitOk;
 }
 
+/**
+ * Writes the stored refusals @p filter names to @p device, one JSON line each, reading them
+ * from the daemon a page at a time up to the moment the export began. The exit code on a
+ * failure.
+ */
+std::optional<int> exportPages(const Invocation &call, const events::EventFilter &filter, QIODevice &device,
+                               qint64 *lines)
+{
+    QJsonObject params = logParams(filter.sandbox, filter.since);
+    params.insert(QStringLiteral("until"), events::formatEventTime(events::currentEventTime().addMSecs(1)));
+    for (;;) {
+        params.insert(QStringLiteral("offset"), *lines);
+        int code = ExitOk;
+        const std::optional<QJsonObject> page =
+            callDaemon(call, QStringLiteral("events.export"), params, &code, kPolicyCallTimeoutMs);
+        if (!page)
+            return code;
+        const QJsonArray events = page->value(QLatin1String("events")).toArray();
+        if (events.isEmpty())
+            return std::nullopt;
+        for (const QJsonValue &event : events) {
+            const QByteArray line = QJsonDocument(event.toObject()).toJson(QJsonDocument::Compact) + '\n';
+            if (device.write(line) != line.size())
+                return failure(QStringLiteral("Cannot write the export: %1.").arg(device.errorString()));
+            ++*lines;
+        }
+    }
+}
+
 int runExport(const Invocation &call)
 {
     if (!call.parser.isSet(QStringLiteral("jsonl")))
@@ -308,27 +264,24 @@ int runExport(const Invocation &call)
     filter.includeUpstreamFailures = true;
     if (const std::optional<int> stopped = sinceOption(call, &filter.since))
         return *stopped;
-    events::EventStore store;
-    if (const std::optional<int> stopped = openEvents(store))
-        return *stopped;
-    QString error;
     const QString path = call.parser.value(QStringLiteral("output"));
+    QSaveFile file(path);
+    QFile standardOutput;
+    QIODevice *device = &standardOutput;
     if (path.isEmpty() || path == QLatin1String("-")) {
         out().flush();
-        QFile stdoutFile;
-        if (!stdoutFile.open(stdout, QIODevice::WriteOnly))
+        if (!standardOutput.open(stdout, QIODevice::WriteOnly))
             return failure(QStringLiteral("cannot write to standard output"));
-        if (events::writeJsonl(store, filter, stdoutFile, &error) < 0)
-            return failure(error);
-        return ExitOk;
-    }
-    // Written beside the target and renamed into place, so a reader never sees half a file.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
+    } else if (file.open(QIODevice::WriteOnly)) {
+        device = &file; // written beside the target and renamed into place: no reader sees half a file
+    } else {
         return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    const qint64 lines = events::writeJsonl(store, filter, file, &error);
-    if (lines < 0)
-        return failure(error);
+    }
+    qint64 lines = 0;
+    if (const std::optional<int> stopped = exportPages(call, filter, *device, &lines))
+        return *stopped;
+    if (device != &file)
+        return ExitOk;
     if (!file.commit())
         return failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
     err() << "Wrote " << lines << (lines == 1 ? " event" : " events") << " to " << path << ".\n";

@@ -5,20 +5,13 @@
 #include "PolicyCli.h"
 
 #include "events/EventStore.h"
+#include "events/Jsonl.h"
 
 #include <QJsonArray>
-#include <QThread>
-
-#include <csignal>
+#include <QJsonDocument>
 
 namespace paddock::cli::policycli {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void onSignal(int)
-{
-    g_stop = 1;
-}
 
 QStringList requestRow(const events::NetworkEvent &event)
 {
@@ -42,45 +35,24 @@ const QStringList kHeader{QStringLiteral("TIME"),   QStringLiteral("SANDBOX"), Q
                           QStringLiteral("UP"),     QStringLiteral("DOWN"),    QStringLiteral("TIME TAKEN"),
                           QStringLiteral("RULE")};
 
-/** Prints new records every 200 ms until SIGINT or SIGTERM; rows with the same time print once. */
-int followRequests(events::EventStore &store, events::RequestFilter filter, bool json)
+/** Prints each request record the daemon reports, as it happens. */
+int followRequests(const QString &sandbox, bool json)
 {
-    struct sigaction action = {};
-    action.sa_handler = onSignal;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
-    filter.newestFirst = false;
-    filter.limit = 0;
-    filter.since = events::currentEventTime();
-    QSet<QByteArray> printed; // the lines at filter.since
     if (!json) {
         err() << "Following requests as they happen; Ctrl-C stops.\n";
         err().flush();
     }
-    while (!g_stop) {
-        QDateTime newest = filter.since;
-        QSet<QByteArray> atNewest = printed;
-        const bool ok = store.forEachRequest(filter, [&](const events::NetworkEvent &event) {
-            const QByteArray line = QJsonDocument(event.toJson()).toJson(QJsonDocument::Compact) + '\n';
-            if (event.time == filter.since && printed.contains(line))
-                return true;
-            out() << (json ? QString::fromUtf8(line) : requestRow(event).join(QStringLiteral("  ")) + '\n');
-            if (event.time > newest) {
-                newest = event.time;
-                atNewest.clear();
-            }
-            atNewest.insert(line);
-            return true;
-        });
-        out().flush();
-        if (!ok)
-            return failure(store.errorString());
-        printed = atNewest;
-        filter.since = newest;
-        QThread::msleep(200);
-    }
-    return ExitOk;
+    QJsonObject params{{QStringLiteral("oldestFirst"), true}, {QStringLiteral("limit"), 10000}};
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    return followEventLog(QStringLiteral("events.requests"), params, QStringLiteral("requests"),
+                          [json](const QJsonObject &data) {
+                              const std::optional<events::NetworkEvent> event = events::NetworkEvent::fromJson(data);
+                              if (!event || !event->request)
+                                  return;
+                              out() << (json ? events::toJsonLine(*event)
+                                             : (requestRow(*event).join(QStringLiteral("  ")) + '\n').toUtf8());
+                          });
 }
 
 } // namespace
@@ -88,22 +60,26 @@ int followRequests(events::EventStore &store, events::RequestFilter filter, bool
 int runRequestLog(const Invocation &call, const QString &sandbox, const QDateTime &since, int limit)
 {
     const bool json = call.parser.isSet(kJson);
-    events::RequestFilter filter;
-    filter.sandbox = sandbox;
-    filter.since = since;
-    if (limit > 0)
-        filter.limit = limit;
-    events::EventStore store;
-    if (!store.open())
-        return failure(store.errorString());
     if (call.parser.isSet(QStringLiteral("follow")))
-        return followRequests(store, filter, json);
+        return followRequests(sandbox, json);
+    QJsonObject params;
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    if (since.isValid())
+        params.insert(QStringLiteral("since"), events::formatEventTime(since));
+    if (limit > 0)
+        params.insert(QStringLiteral("limit"), limit);
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("events.requests"), params, &code, kPolicyCallTimeoutMs);
+    if (!answer)
+        return code;
     QList<events::NetworkEvent> records;
-    if (!store.forEachRequest(filter, [&](const events::NetworkEvent &event) {
-            records.append(event);
-            return true;
-        }))
-        return failure(store.errorString());
+    for (const QJsonValue &value : answer->value(QLatin1String("requests")).toArray()) {
+        if (std::optional<events::NetworkEvent> event = events::NetworkEvent::fromJson(value.toObject());
+            event && event->request)
+            records << *event;
+    }
     if (json) {
         QJsonArray array;
         for (const events::NetworkEvent &event : std::as_const(records))

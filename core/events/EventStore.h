@@ -85,6 +85,7 @@ struct EventFilter
     bool includeLearned = false; ///< connections let through by learning mode, stored like refusals
     bool newestFirst = false;    ///< default: oldest first, the order of an export
     int limit = 0;               ///< 0 or less: no limit
+    int offset = 0;              ///< rows passed over first (an export read a page at a time)
 };
 
 /** @brief Which request records to read (`paddock policy log --requests`, the Network page). */

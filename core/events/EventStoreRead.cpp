@@ -163,7 +163,7 @@ bool EventStore::forEachEvent(const EventFilter &filter, const std::function<boo
     statement.sql += filter.newestFirst ? QStringLiteral(" ORDER BY time_ms DESC, id DESC")
                                         : QStringLiteral(" ORDER BY time_ms, id");
     statement.limit(filter.limit);
-
+    statement.andIf(filter.offset > 0, QLatin1String(" OFFSET ?"), filter.offset);
     return d->forEachRow(statement, [&sink](const QSqlQuery &query) {
         NetworkEvent event = eventOf(query);
         event.repeats = query.value(kEventColumnCount).toLongLong();

@@ -191,6 +191,17 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
         return std::nullopt;
     event.repeats = std::max<qint64>(event.repeats, 1);
     event.port = static_cast<quint16>(port);
+    if (object.contains(QLatin1String("method"))) { // a request record
+        RequestDetail request;
+        qint64 status = 0;
+        if (!readString(object, QStringLiteral("method"), &request.method, error) ||
+            !readString(object, QStringLiteral("path"), &request.path, error) ||
+            !readInteger(object, QStringLiteral("status"), 0, 999, &status, error) ||
+            !readInteger(object, QStringLiteral("durationMs"), 0, maxBytes, &request.durationMs, error))
+            return std::nullopt;
+        request.status = int(status);
+        event.request = request;
+    }
     return event;
 }
 

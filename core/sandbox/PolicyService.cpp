@@ -12,6 +12,7 @@
 #include "policy/Preset.h"
 #include "policy/PublicSuffixList.h"
 #include "sandbox/CredentialInjection.h"
+#include "sandbox/EventLogMethods.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
@@ -204,12 +205,10 @@ void PolicyService::registerMethods()
                    : api::Reply::failure(QLatin1String(api::errors::kInternal),
                                          QStringLiteral("the event log did not take every event in time"));
     });
+    registerEventLogMethods(m_server, m_sandboxes);
     m_server.registerAsyncMethod(QStringLiteral("events.denials"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { denials(params, reply); });
-    m_server.registerAsyncMethod(QStringLiteral("events.requests"),
-                                 [this](const QJsonObject &params, const api::CallContext &,
-                                        const api::PendingReply &reply) { requests(params, reply); });
     m_server.registerAsyncMethod(QStringLiteral("events.dismiss"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { dismiss(params, reply); });
@@ -617,28 +616,6 @@ bool PolicyService::saveDismissed(QString *error) const
         return false;
     return writeFileAtomically(dismissedPath(),
                                QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(), error, 0600);
-}
-
-void PolicyService::requests(const QJsonObject &params, const api::PendingReply &reply)
-{
-    events::RequestFilter filter;
-    filter.sandbox = params.value(QLatin1String("sandbox")).toString();
-    filter.host = params.value(QLatin1String("host")).toString();
-    filter.limit = std::clamp(params.value(QLatin1String("limit")).toInt(filter.limit), 1, 10000);
-    events::EventHub *hub = m_sandboxes.eventHub();
-    if (!hub)
-        return reply.fail(QLatin1String(api::errors::kInternal), QStringLiteral("the event log is not open"));
-    hub->flush(std::chrono::milliseconds(kFlushTimeoutMs)); // what the requests topic sent is stored
-    events::EventStore store(hub->databasePath());
-    if (!store.open())
-        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
-    QJsonArray records;
-    if (!store.forEachRequest(filter, [&records](const events::NetworkEvent &event) {
-            records.append(event.toJson());
-            return true;
-        }))
-        return reply.fail(QLatin1String(api::errors::kInternal), store.errorString());
-    reply.succeed({{QStringLiteral("requests"), records}});
 }
 
 } // namespace paddock::sandbox

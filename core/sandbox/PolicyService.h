@@ -62,9 +62,8 @@ class SandboxService;
  *   port, protocol, reason, rule, count, firstSeen, lastSeen} (of the most recent refusal for
  *   port, protocol, reason and rule). A dismissed group is left out until refused again, and
  *   then counts only the refusals since its dismissal.
- * - `events.requests` {sandbox?, host?, limit?: 200} → {requests: [...]}: the request records
- *   (NetworkEvent JSON with method, path, status, durationMs), newest first; what the window's
- *   Network page lists for a sandbox.
+ * - `events.log`, `events.export`, `events.requests`: the event log as readers get it
+ *   (EventLogMethods.h).
  * - `events.dismiss` {host, sandbox} → {dismissed: TIME}: hides the group; kept in
  *   `paths::stateDir()/dismissed-denials.json` so it survives a restart.
  *
@@ -126,7 +125,6 @@ private:
                      const api::PendingReply &reply);
     void denials(const QJsonObject &params, const api::PendingReply &reply);
     void dismiss(const QJsonObject &params, const api::PendingReply &reply);
-    void requests(const QJsonObject &params, const api::PendingReply &reply);
     static QJsonObject denialsPage(const QList<events::BlockedEntry> &sorted, int offset, int limit);
     void loadDismissed();
     bool saveDismissed(QString *error) const;
