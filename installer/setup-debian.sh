@@ -8,13 +8,13 @@ set -eu
 BUILD="cmake ninja-build g++ pkg-config git ccache
 qt6-base-dev qt6-declarative-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
 qt6-declarative-dev-tools qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
-libssl-dev libsqlite3-dev libseccomp-dev zlib1g-dev librsvg2-bin"
+libssl-dev libsqlite3-dev libseccomp-dev libarchive-dev librsvg2-bin"
 RUNTIME="qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
 qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
 qml6-module-qtquick-dialogs qml6-module-qt-labs-platform qml6-module-qt-labs-folderlistmodel
 libqt6sql6-sqlite
 bubblewrap fuse-overlayfs gnome-keyring dbus dbus-x11 libsecret-tools publicsuffix"
-TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang
+TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang zstd xz-utils
 curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd
 xterm xdotool x11-utils runsc clang-format universal-ctags

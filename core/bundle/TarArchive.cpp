@@ -4,9 +4,10 @@
 #include <QSet>
 #include <QStringList>
 
-#include <cstring>
-#include <limits>
-#include <optional>
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
 
 namespace paddock::bundle {
 
@@ -14,93 +15,23 @@ namespace {
 
 constexpr qsizetype kBlock = 512;
 
-// Offsets and sizes of the ustar header fields (POSIX.1-1988).
-struct Field
+QString describeType(archive_entry *header)
 {
-    qsizetype offset;
-    qsizetype size;
-};
-constexpr Field kName{0, 100};
-constexpr Field kMode{100, 8};
-constexpr Field kUid{108, 8};
-constexpr Field kGid{116, 8};
-constexpr Field kSize{124, 12};
-constexpr Field kMtime{136, 12};
-constexpr Field kChecksum{148, 8};
-constexpr qsizetype kTypeflag = 156;
-constexpr Field kMagic{257, 6};
-constexpr Field kVersion{263, 2};
-constexpr Field kUname{265, 32};
-constexpr Field kGname{297, 32};
-constexpr Field kPrefix{345, 155};
-
-/** A header field up to its first NUL (fields filled to the brim have none). */
-QByteArray fieldBytes(const char *header, Field field)
-{
-    const char *begin = header + field.offset;
-    const void *nul = std::memchr(begin, '\0', size_t(field.size));
-    return QByteArray(begin, nul ? static_cast<const char *>(nul) - begin : field.size);
-}
-
-/** An octal number field; nullopt for anything else (including GNU's base-256 form). */
-std::optional<qint64> octalField(const char *header, Field field)
-{
-    const QByteArray text = fieldBytes(header, field).trimmed();
-    if (text.isEmpty())
-        return 0;
-    qint64 value = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '7')
-            return std::nullopt;
-        if (value > (std::numeric_limits<qint64>::max() >> 3))
-            return std::nullopt;
-        value = value * 8 + (c - '0');
-    }
-    return value;
-}
-
-/** The header checksum: every byte summed as unsigned, the checksum field counted as spaces. */
-qint64 headerChecksum(const char *header)
-{
-    qint64 sum = 0;
-    for (qsizetype i = 0; i < kBlock; ++i) {
-        const bool inChecksum = i >= kChecksum.offset && i < kChecksum.offset + kChecksum.size;
-        sum += inChecksum ? ' ' : static_cast<unsigned char>(header[i]);
-    }
-    return sum;
-}
-
-bool isZeroBlock(const char *block)
-{
-    for (qsizetype i = 0; i < kBlock; ++i) {
-        if (block[i] != 0)
-            return false;
-    }
-    return true;
-}
-
-QString describeType(char type)
-{
-    switch (type) {
-    case '1':
+    if (archive_entry_hardlink(header))
         return QStringLiteral("a hard link");
-    case '2':
+    if (archive_entry_sparse_count(header) > 0)
+        return QStringLiteral("a sparse file");
+    switch (archive_entry_filetype(header)) {
+    case AE_IFLNK:
         return QStringLiteral("a symbolic link");
-    case '3':
+    case AE_IFCHR:
         return QStringLiteral("a character device");
-    case '4':
+    case AE_IFBLK:
         return QStringLiteral("a block device");
-    case '6':
+    case AE_IFIFO:
         return QStringLiteral("a FIFO");
-    case 'x':
-    case 'g':
-        return QStringLiteral("a pax extended header");
-    case 'L':
-    case 'K':
-        return QStringLiteral("a GNU long-name header");
     default:
-        return QStringLiteral("an entry of unknown type '%1'")
-            .arg(QLatin1Char(type >= 0x20 && type < 0x7f ? type : '?'));
+        return QStringLiteral("an entry of another type");
     }
 }
 
@@ -113,97 +44,6 @@ QString quoted(const QString &path)
     if (shown.size() > 200)
         shown = shown.left(200) + QStringLiteral("...");
     return u'\'' + shown + u'\'';
-}
-
-void putField(char *header, Field field, const QByteArray &value)
-{
-    std::memcpy(header + field.offset, value.constData(), size_t(std::min(value.size(), field.size)));
-}
-
-void putOctal(char *header, Field field, qint64 value)
-{
-    // size-1 digits, zero-padded, then a NUL: the form every tar reads.
-    putField(header, field, QByteArray::number(value, 8).rightJustified(field.size - 1, '0'));
-}
-
-} // namespace
-
-QString checkEntryPath(const QString &path, int maxDepth)
-{
-    if (path.isEmpty())
-        return QStringLiteral("an entry has an empty name");
-    if (path.startsWith(QLatin1Char('/')))
-        return QStringLiteral("entry %1 has an absolute path").arg(quoted(path));
-    for (const QChar c : path) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            return QStringLiteral("entry %1 has a control character in its name").arg(quoted(path));
-    }
-    const QStringList parts = path.split(QLatin1Char('/'));
-    if (parts.size() > maxDepth)
-        return QStringLiteral("entry %1 is nested deeper than %2 levels").arg(quoted(path)).arg(maxDepth);
-    for (const QString &part : parts) {
-        if (part == QLatin1String(".."))
-            return QStringLiteral("entry %1 leads outside the archive's folder ('..')").arg(quoted(path));
-        if (part.isEmpty() || part == QLatin1String("."))
-            return QStringLiteral("entry %1 has an empty or '.' component").arg(quoted(path));
-    }
-    return {};
-}
-
-namespace {
-
-/** What an entry's header says, once checked. */
-struct EntryHeader
-{
-    QString path;
-    char type = '0';
-    qint64 size = 0;
-};
-
-// The ustar header at @p position: magic, checksum, a UTF-8 name that is a safe path, a file or
-// folder type, and a readable size within the entry limit.
-std::optional<EntryHeader> readHeader(const char *header, qsizetype position, const TarLimits &limits, QString *error)
-{
-    const auto fail = [error](const QString &message) {
-        *error = message;
-        return std::nullopt;
-    };
-    if (fieldBytes(header, kMagic).left(5) != "ustar")
-        return fail(position == 0 ? QStringLiteral("not a Paddock bundle: the file is not a tar (ustar) archive")
-                                  : QStringLiteral("the archive is damaged: no tar header at byte %1").arg(position));
-    const std::optional<qint64> stored = octalField(header, kChecksum);
-    if (!stored || *stored != headerChecksum(header))
-        return fail(QStringLiteral("the archive is damaged: bad header checksum at byte %1").arg(position));
-
-    QByteArray rawName = fieldBytes(header, kName);
-    const QByteArray prefix = fieldBytes(header, kPrefix);
-    if (!prefix.isEmpty())
-        rawName = prefix + '/' + rawName;
-    EntryHeader entry;
-    entry.path = QString::fromUtf8(rawName);
-    if (entry.path.toUtf8() != rawName)
-        return fail(QStringLiteral("an entry's name is not valid UTF-8 (header at byte %1)").arg(position));
-    entry.type = header[kTypeflag];
-    if (entry.type == '5' && entry.path.endsWith(QLatin1Char('/')))
-        entry.path.chop(1);
-    if (entry.type != '0' && entry.type != '\0' && entry.type != '5')
-        return fail(QStringLiteral("entry %1 is %2; a bundle holds only files and folders")
-                        .arg(quoted(entry.path), describeType(entry.type)));
-    if (const QString problem = checkEntryPath(entry.path, limits.maxDepth); !problem.isEmpty())
-        return fail(problem);
-
-    const std::optional<qint64> size = octalField(header, kSize);
-    if (!size)
-        return fail(QStringLiteral("entry %1 has an unreadable size").arg(quoted(entry.path)));
-    if (entry.type == '5' && *size != 0)
-        return fail(QStringLiteral("folder entry %1 has a size").arg(quoted(entry.path)));
-    if (*size > limits.maxEntrySize)
-        return fail(QStringLiteral("entry %1 is too large (%2 bytes; at most %3)")
-                        .arg(quoted(entry.path))
-                        .arg(*size)
-                        .arg(limits.maxEntrySize));
-    entry.size = *size;
-    return entry;
 }
 
 /** The paths read so far: no entry may replace another, sit under a file, or be a file where a folder is. */
@@ -231,114 +71,230 @@ private:
     QSet<QString> m_directories;
 };
 
+/**
+ * @brief One archive in memory read through libarchive's tar reader, every member checked
+ * against the limits before a byte of its data is copied.
+ */
+class ArchiveReader
+{
+public:
+    ArchiveReader(const QByteArray &archive, const TarLimits &limits) : m_archive(archive), m_limits(limits)
+    {
+        // The tar format alone and no decompressor: a bundle is a plain tar.
+        m_opened = m_handle && archive_read_support_format_tar(m_handle.get()) == ARCHIVE_OK &&
+                   archive_read_open_memory(m_handle.get(), archive.constData(), size_t(archive.size())) == ARCHIVE_OK;
+    }
+
+    TarReadResult run()
+    {
+        if (m_archive.size() < kBlock)
+            return fail(QStringLiteral("the file is empty or too short to be an archive"));
+        for (;;) {
+            const qint64 position = archive_filter_bytes(m_handle.get(), 0);
+            archive_entry *header = nullptr;
+            const int status = m_opened ? archive_read_next_header(m_handle.get(), &header) : ARCHIVE_FATAL;
+            if (status == ARCHIVE_EOF) {
+                // libarchive takes an archive that stops after a member as complete; a bundle is not.
+                if (archive_filter_bytes(m_handle.get(), 0) == position)
+                    return fail(QStringLiteral("the archive is truncated: it ends without an end-of-archive marker"));
+                return m_result;
+            }
+            // ARCHIVE_WARN too: a malformed pax record or an unreadable name is not what it claims.
+            if (status != ARCHIVE_OK)
+                return fail(!isTar() ? QStringLiteral("not a Paddock bundle: the file is not a tar (ustar) archive")
+                                     : QStringLiteral("the archive is damaged at byte %1 (%2)")
+                                           .arg(position)
+                                           .arg(libarchiveError()));
+            if (!readMember(header, position))
+                return m_result;
+        }
+    }
+
+private:
+    TarReadResult fail(const QString &message)
+    {
+        m_result.entries.clear();
+        m_result.error = message;
+        return m_result;
+    }
+
+    /** Whether libarchive took the bytes for a tar archive. */
+    bool isTar() const
+    {
+        return m_opened && (archive_format(m_handle.get()) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR;
+    }
+
+    QString libarchiveError() const
+    {
+        const char *reason = archive_error_string(m_handle.get());
+        return QString::fromUtf8(reason ? reason : "unknown error");
+    }
+
+    /** The checks of one member's header: its name, type, path, size and place among the others. */
+    QString checkHeader(archive_entry *header, qint64 position, QString *path, bool *isDirectory)
+    {
+        const QByteArray rawName = archive_entry_pathname(header) ? archive_entry_pathname(header) : "";
+        *path = QString::fromUtf8(rawName);
+        if (path->toUtf8() != rawName)
+            return QStringLiteral("an entry's name is not valid UTF-8 (header at byte %1)").arg(position);
+        const bool plain = !archive_entry_hardlink(header) && archive_entry_sparse_count(header) == 0;
+        *isDirectory = plain && archive_entry_filetype(header) == AE_IFDIR;
+        if (*isDirectory && path->endsWith(QLatin1Char('/')))
+            path->chop(1);
+        if (!*isDirectory && !(plain && archive_entry_filetype(header) == AE_IFREG))
+            return QStringLiteral("entry %1 is %2; a bundle holds only files and folders")
+                .arg(quoted(*path), describeType(header));
+        if (const QString problem = checkEntryPath(*path, m_limits.maxDepth); !problem.isEmpty())
+            return problem;
+        const qint64 size = archive_entry_size(header);
+        if (*isDirectory && size != 0)
+            return QStringLiteral("folder entry %1 has a size").arg(quoted(*path));
+        if (size > m_limits.maxEntrySize)
+            return QStringLiteral("entry %1 is too large (%2 bytes; at most %3)")
+                .arg(quoted(*path))
+                .arg(size)
+                .arg(m_limits.maxEntrySize);
+        m_total += size;
+        if (m_total > m_limits.maxTotalSize)
+            return QStringLiteral("the archive holds more than %1 bytes (at entry %2)")
+                .arg(m_limits.maxTotalSize)
+                .arg(quoted(*path));
+        if (m_result.entries.size() >= m_limits.maxEntries)
+            return QStringLiteral("the archive holds more than %1 entries").arg(m_limits.maxEntries);
+        return m_tree.add(*path, *isDirectory);
+    }
+
+    bool readMember(archive_entry *header, qint64 position)
+    {
+        TarEntry entry;
+        bool isDirectory = false;
+        if (const QString problem = checkHeader(header, position, &entry.path, &isDirectory); !problem.isEmpty()) {
+            fail(problem);
+            return false;
+        }
+        entry.type = isDirectory ? TarEntry::Type::Directory : TarEntry::Type::File;
+        entry.executable = !isDirectory && (archive_entry_perm(header) & 0100);
+        const qint64 size = isDirectory ? 0 : archive_entry_size(header);
+        // Data that is not in the archive is never set aside: the size is checked against what is left.
+        const bool present = size <= m_archive.size() - archive_filter_bytes(m_handle.get(), 0);
+        if (present && size > 0) {
+            entry.data.resize(size);
+            if (archive_read_data(m_handle.get(), entry.data.data(), size_t(size)) != size)
+                entry.data.clear();
+        }
+        // Then past its padding, so that the next header's position is where it starts.
+        if (!present || entry.data.size() != size || archive_read_data_skip(m_handle.get()) != ARCHIVE_OK) {
+            fail(QStringLiteral("the archive is truncated inside entry %1").arg(quoted(entry.path)));
+            return false;
+        }
+        m_result.entries.append(std::move(entry));
+        return true;
+    }
+
+    const QByteArray &m_archive;
+    const TarLimits &m_limits;
+    std::unique_ptr<archive, decltype(&archive_read_free)> m_handle{archive_read_new(), &archive_read_free};
+    bool m_opened = false;
+    TarReadResult m_result;
+    EntryTree m_tree;
+    qint64 m_total = 0;
+};
+
+la_ssize_t appendTo(archive *, void *output, const void *buffer, size_t length)
+{
+    static_cast<QByteArray *>(output)->append(static_cast<const char *>(buffer), qsizetype(length));
+    return la_ssize_t(length);
+}
+
+/** Writes one member's header and data: zero time, root's, 0644 or 0755. */
+bool writeMember(archive *writer, const TarEntry &entry, QString *error)
+{
+    const bool isDirectory = entry.type == TarEntry::Type::Directory;
+    const std::unique_ptr<archive_entry, decltype(&archive_entry_free)> header(archive_entry_new(),
+                                                                               &archive_entry_free);
+    archive_entry_copy_pathname(header.get(), entry.path.toUtf8().constData());
+    archive_entry_set_filetype(header.get(), isDirectory ? AE_IFDIR : AE_IFREG);
+    archive_entry_set_perm(header.get(), isDirectory || entry.executable ? 0755 : 0644);
+    archive_entry_set_size(header.get(), isDirectory ? 0 : entry.data.size());
+    archive_entry_set_uid(header.get(), 0);
+    archive_entry_set_gid(header.get(), 0);
+    archive_entry_copy_uname(header.get(), "root");
+    archive_entry_copy_gname(header.get(), "root");
+    archive_entry_set_mtime(header.get(), 0, 0);
+    if (archive_write_header(writer, header.get()) != ARCHIVE_OK) {
+        // The fields are all small numbers: what ustar cannot hold is the path.
+        const char *reason = archive_error_string(writer);
+        *error = QStringLiteral("the path %1 is too long for a bundle (%2)")
+                     .arg(quoted(entry.path), QString::fromUtf8(reason ? reason : "unknown error"));
+        return false;
+    }
+    if (!isDirectory && !entry.data.isEmpty() &&
+        archive_write_data(writer, entry.data.constData(), size_t(entry.data.size())) != entry.data.size()) {
+        *error = QStringLiteral("cannot write entry %1 into the bundle").arg(quoted(entry.path));
+        return false;
+    }
+    return true;
+}
+
 } // namespace
+
+QString checkEntryPath(const QString &path, int maxDepth)
+{
+    if (path.isEmpty())
+        return QStringLiteral("an entry has an empty name");
+    if (path.startsWith(QLatin1Char('/')))
+        return QStringLiteral("entry %1 has an absolute path").arg(quoted(path));
+    for (const QChar c : path) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            return QStringLiteral("entry %1 has a control character in its name").arg(quoted(path));
+    }
+    const QStringList parts = path.split(QLatin1Char('/'));
+    if (parts.size() > maxDepth)
+        return QStringLiteral("entry %1 is nested deeper than %2 levels").arg(quoted(path)).arg(maxDepth);
+    for (const QString &part : parts) {
+        if (part == QLatin1String(".."))
+            return QStringLiteral("entry %1 leads outside the archive's folder ('..')").arg(quoted(path));
+        if (part.isEmpty() || part == QLatin1String("."))
+            return QStringLiteral("entry %1 has an empty or '.' component").arg(quoted(path));
+    }
+    return {};
+}
 
 TarReadResult readTar(const QByteArray &archive, const TarLimits &limits)
 {
-    TarReadResult result;
-    const auto fail = [&result](const QString &message) {
-        result.entries.clear();
-        result.error = message;
-        return result;
-    };
-    EntryTree tree;
-    qint64 total = 0;
-    qsizetype position = 0;
-    for (;;) {
-        if (archive.size() - position < kBlock)
-            return fail(position == 0 ? QStringLiteral("the file is empty or too short to be an archive")
-                                      : QStringLiteral("the archive is truncated: it ends without an end-of-archive "
-                                                       "marker"));
-        const char *header = archive.constData() + position;
-        if (isZeroBlock(header))
-            break; // the end marker; what follows is padding
-        QString error;
-        const std::optional<EntryHeader> read = readHeader(header, position, limits, &error);
-        if (!read)
-            return fail(error);
-        const QString &path = read->path;
-        total += read->size;
-        if (total > limits.maxTotalSize)
-            return fail(QStringLiteral("the archive holds more than %1 bytes (at entry %2)")
-                            .arg(limits.maxTotalSize)
-                            .arg(quoted(path)));
-        if (result.entries.size() >= limits.maxEntries)
-            return fail(QStringLiteral("the archive holds more than %1 entries").arg(limits.maxEntries));
-        const bool isDirectory = read->type == '5';
-        if (const QString clash = tree.add(path, isDirectory); !clash.isEmpty())
-            return fail(clash);
-
-        position += kBlock;
-        const qint64 padded = (read->size + kBlock - 1) / kBlock * kBlock;
-        if (archive.size() - position < read->size)
-            return fail(QStringLiteral("the archive is truncated inside entry %1").arg(quoted(path)));
-        TarEntry entry;
-        entry.path = path;
-        entry.type = isDirectory ? TarEntry::Type::Directory : TarEntry::Type::File;
-        const std::optional<qint64> mode = octalField(header, kMode);
-        entry.executable = !isDirectory && mode && (*mode & 0100);
-        if (!isDirectory)
-            entry.data = archive.mid(position, qsizetype(read->size));
-        result.entries.append(std::move(entry));
-        position += std::min<qint64>(padded, archive.size() - position);
-    }
-    return result;
+    return ArchiveReader(archive, limits).run();
 }
 
 QByteArray writeTar(const QList<TarEntry> &entries, QString *error)
 {
-    QByteArray archive;
+    QByteArray output;
+    const std::unique_ptr<archive, decltype(&archive_write_free)> writer(archive_write_new(), &archive_write_free);
+    // ustar, unpadded past the end marker: the archive is its members and two zero blocks.
+    if (!writer || archive_write_set_format_ustar(writer.get()) != ARCHIVE_OK ||
+        archive_write_add_filter_none(writer.get()) != ARCHIVE_OK ||
+        archive_write_set_bytes_in_last_block(writer.get(), 1) != ARCHIVE_OK ||
+        archive_write_open(writer.get(), &output, nullptr, &appendTo, nullptr) != ARCHIVE_OK) {
+        *error = QStringLiteral("cannot start writing the bundle");
+        return {};
+    }
+    EntryTree tree;
     for (const TarEntry &entry : entries) {
-        if (const QString problem = checkEntryPath(entry.path, TarLimits().maxDepth); !problem.isEmpty()) {
+        const bool isDirectory = entry.type == TarEntry::Type::Directory;
+        QString problem = checkEntryPath(entry.path, TarLimits().maxDepth);
+        if (problem.isEmpty())
+            problem = tree.add(entry.path, isDirectory);
+        if (!problem.isEmpty()) {
             *error = problem;
             return {};
         }
-        const bool isDirectory = entry.type == TarEntry::Type::Directory;
-        QByteArray name = entry.path.toUtf8();
-        if (isDirectory)
-            name += '/';
-        QByteArray prefix;
-        if (name.size() > kName.size) {
-            // Split at a '/' so that the prefix fits 155 bytes and the rest 100.
-            qsizetype split = -1;
-            for (qsizetype at = name.indexOf('/'); at > 0 && at <= kPrefix.size; at = name.indexOf('/', at + 1)) {
-                const qsizetype rest = name.size() - at - 1;
-                if (rest > 0 && rest <= kName.size && !(isDirectory && rest == 1)) {
-                    split = at;
-                    break;
-                }
-            }
-            if (split < 0) {
-                *error = QStringLiteral("the path %1 is too long for a bundle").arg(quoted(entry.path));
-                return {};
-            }
-            prefix = name.left(split);
-            name = name.mid(split + 1);
-        }
-        char header[kBlock];
-        std::memset(header, 0, sizeof header);
-        putField(header, kName, name);
-        putOctal(header, kMode, isDirectory || entry.executable ? 0755 : 0644);
-        putOctal(header, kUid, 0);
-        putOctal(header, kGid, 0);
-        putOctal(header, kSize, isDirectory ? 0 : entry.data.size());
-        putOctal(header, kMtime, 0);
-        header[kTypeflag] = isDirectory ? '5' : '0';
-        putField(header, kMagic, QByteArray("ustar", 6));
-        putField(header, kVersion, "00");
-        putField(header, kUname, "root");
-        putField(header, kGname, "root");
-        putField(header, kPrefix, prefix);
-        // Six octal digits, a NUL and a space: the historical form.
-        putField(header, kChecksum, QByteArray::number(headerChecksum(header), 8).rightJustified(6, '0') + '\0' + ' ');
-        archive.append(header, kBlock);
-        if (!isDirectory) {
-            archive.append(entry.data);
-            archive.append(QByteArray((kBlock - entry.data.size() % kBlock) % kBlock, '\0'));
-        }
+        if (!writeMember(writer.get(), entry, error))
+            return {};
     }
-    archive.append(QByteArray(2 * kBlock, '\0'));
-    return archive;
+    if (archive_write_close(writer.get()) != ARCHIVE_OK) {
+        *error = QStringLiteral("cannot finish writing the bundle");
+        return {};
+    }
+    return output;
 }
 
 } // namespace paddock::bundle

@@ -40,20 +40,21 @@ struct TarReadResult
 };
 
 /**
- * Reads a POSIX ustar archive from memory, treating it as hostile.
+ * Reads a tar archive from memory with libarchive (ustar, and pax or GNU headers for long names),
+ * treating it as hostile.
  *
  * Only regular files and directories are accepted. Links (symbolic or hard), devices, FIFOs
- * and extension headers (pax, GNU long names) are refused, as are absolute paths, `..`
- * components, control characters, duplicate paths, a bad header checksum, data cut short and
- * a missing end-of-archive marker. The limits bound the work whatever the input.
- * Permissions are reduced to "executable or not"; owners and times are ignored.
+ * and sparse files are refused, as are absolute paths, `..` components, control characters,
+ * duplicate paths, a damaged header, data cut short and a missing end-of-archive marker. The
+ * limits bound the work whatever the input. Permissions are reduced to "executable or not";
+ * owners and times are ignored.
  */
 TarReadResult readTar(const QByteArray &archive, const TarLimits &limits = {});
 
 /**
  * Writes @p entries as a ustar archive, every time stamp zero and every owner root, so the
  * same content gives the same bytes. A path longer than ustar can hold (100 bytes, or 155 +
- * 100 split at a '/') is an error, as is anything readTar() would refuse.
+ * 100 split at a '/') is an error, as is any path or duplicate readTar() would refuse.
  */
 QByteArray writeTar(const QList<TarEntry> &entries, QString *error);
 

@@ -16,31 +16,6 @@ namespace {
 constexpr int kMaxMembers = 100000;
 constexpr int kMaxLinkHops = 8;
 
-/** A ByteSource that says how many bytes it has given, so members can be found by offset. */
-class Counting : public ByteSource
-{
-public:
-    explicit Counting(std::unique_ptr<ByteSource> source) : m_source(std::move(source)) {}
-    qint64 read(char *data, qint64 size) override
-    {
-        const qint64 n = m_source->read(data, size);
-        m_count += std::max<qint64>(n, 0);
-        return n;
-    }
-    QString error() const override { return m_source->error(); }
-    bool skip(qint64 size) override
-    {
-        const bool ok = m_source->skip(size);
-        m_count += ok ? size : 0;
-        return ok;
-    }
-    qint64 count() const { return m_count; }
-
-private:
-    std::unique_ptr<ByteSource> m_source;
-    qint64 m_count = 0;
-};
-
 QByteArray cleanMemberName(QByteArray name)
 {
     while (name.startsWith("./"))
@@ -116,15 +91,15 @@ bool ImageArchive::open(const QString &path, const ImageLimits &limits, QString 
         *error = QStringLiteral("cannot read %1").arg(path);
         return false;
     }
-    Counting source(fileRange(m_fd.get(), 0, st.st_size));
-    TarReader reader(source);
+    const std::unique_ptr<ByteSource> source = fileRange(m_fd.get(), 0, st.st_size);
+    TarReader reader(*source);
     while (const std::optional<TarMember> member = reader.next()) {
         if (m_members.size() >= kMaxMembers) {
             *error = QStringLiteral("the archive holds more than %1 members").arg(kMaxMembers);
             return false;
         }
         Member entry;
-        entry.offset = source.count();
+        entry.offset = reader.dataOffset();
         entry.size = member->size;
         entry.file = member->type == TarMember::Type::File;
         if (member->type == TarMember::Type::SymLink || member->type == TarMember::Type::HardLink) {

@@ -225,9 +225,7 @@ private:
         case TarMember::Type::Other:
             break;
         }
-        return failed(QStringLiteral("member %1 is of a type an image layer does not hold ('%2')")
-                          .arg(quoted(member.path))
-                          .arg(QLatin1Char(member.typeFlag >= 0x20 && member.typeFlag < 0x7f ? member.typeFlag : '?')))
+        return failed(QStringLiteral("member %1 is of a type an image layer does not hold").arg(quoted(member.path)))
             .ok;
     }
 

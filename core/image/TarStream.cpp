@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "image/TarStream.h"
 
-#include <QList>
+#include <archive.h>
+#include <archive_entry.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
 #include <unistd.h>
-#include <zlib.h>
 
 namespace paddock::image {
 namespace {
-
-constexpr qint64 kBlock = 512;
-/** A pax or GNU extension header holds names and a few numbers: more is not a real archive. */
-constexpr qint64 kMaxExtension = 1024 * 1024;
 
 class FileRange : public ByteSource
 {
@@ -44,15 +39,12 @@ public:
         }
     }
     QString error() const override { return m_error; }
-    bool skip(qint64 size) override
+    qint64 skip(qint64 size) override
     {
         // A file is skipped by seeking: indexing an archive of large layers reads only headers.
-        if (size > m_end - m_position) {
-            m_error = QStringLiteral("the archive ends early");
-            return false;
-        }
-        m_position += size;
-        return true;
+        const qint64 skipped = std::clamp<qint64>(size, 0, m_end - m_position);
+        m_position += skipped;
+        return skipped;
     }
 
 private:
@@ -62,128 +54,104 @@ private:
     QString m_error;
 };
 
-/** A number field: octal text, or GNU's base-256 form (first byte's high bit set); nullopt when neither. */
-std::optional<qint64> numberField(const char *field, int size)
+/**
+ * @brief Hands a ByteSource to libarchive through its read and skip callbacks, and says why
+ * libarchive stopped: the source's own error, the source's end, or the damage libarchive saw.
+ */
+class SourceFeed
 {
-    const auto byte = static_cast<unsigned char>(field[0]);
-    if (byte & 0x80) {
-        if (byte != 0x80)
-            return std::nullopt; // negative, or more than 63 bits
-        qint64 value = 0;
-        for (int i = 1; i < size; ++i) {
-            if (value > (std::numeric_limits<qint64>::max() >> 8))
-                return std::nullopt;
-            value = (value << 8) | static_cast<unsigned char>(field[i]);
-        }
-        return value;
-    }
-    qint64 value = 0;
-    int i = 0;
-    while (i < size && field[i] == ' ')
-        ++i;
-    bool digits = false;
-    for (; i < size && field[i] >= '0' && field[i] <= '7'; ++i) {
-        if (value > (std::numeric_limits<qint64>::max() >> 3))
-            return std::nullopt;
-        value = value * 8 + (field[i] - '0');
-        digits = true;
-    }
-    for (; i < size; ++i) {
-        if (field[i] != ' ' && field[i] != '\0')
-            return std::nullopt;
-    }
-    return digits ? value : 0;
-}
+public:
+    explicit SourceFeed(ByteSource &source) : m_source(source) {}
 
-QByteArray textField(const char *field, int size)
-{
-    const void *nul = std::memchr(field, '\0', size_t(size));
-    return QByteArray(field, nul ? int(static_cast<const char *>(nul) - field) : size);
-}
-
-bool checksumMatches(const char *header)
-{
-    const std::optional<qint64> stored = numberField(header + 148, 8);
-    qint64 unsignedSum = 0;
-    qint64 signedSum = 0;
-    for (int i = 0; i < kBlock; ++i) {
-        const bool inField = i >= 148 && i < 156;
-        unsignedSum += inField ? ' ' : static_cast<unsigned char>(header[i]);
-        signedSum += inField ? ' ' : static_cast<signed char>(header[i]);
+    /** Opens @p handle on the source; libarchive's status. */
+    int open(archive *handle)
+    {
+        archive_read_set_callback_data(handle, this);
+        archive_read_set_read_callback(handle, &SourceFeed::readCallback);
+        archive_read_set_skip_callback(handle, &SourceFeed::skipCallback);
+        return archive_read_open1(handle);
     }
-    return stored && (*stored == unsignedSum || *stored == signedSum);
-}
 
-TarMember::Type typeOf(char flag)
+    bool ended() const { return m_ended; }
+
+    /** Why @p handle failed: @p endedEarly when the source ran out, else @p damaged with libarchive's reason. */
+    QString failure(archive *handle, const QString &endedEarly, const QString &damaged) const
+    {
+        if (!m_source.error().isEmpty())
+            return m_source.error();
+        if (m_ended)
+            return endedEarly;
+        const char *reason = archive_error_string(handle);
+        return damaged.arg(QString::fromUtf8(reason ? reason : "unknown error"));
+    }
+
+private:
+    static la_ssize_t readCallback(archive *, void *self, const void **buffer)
+    {
+        auto *feed = static_cast<SourceFeed *>(self);
+        const qint64 n = feed->m_source.read(feed->m_buffer.data(), feed->m_buffer.size());
+        feed->m_ended = n == 0;
+        *buffer = feed->m_buffer.constData();
+        return n < 0 ? ARCHIVE_FATAL : la_ssize_t(n);
+    }
+
+    static la_int64_t skipCallback(archive *, void *self, la_int64_t request)
+    {
+        return static_cast<SourceFeed *>(self)->m_source.skip(request);
+    }
+
+    ByteSource &m_source;
+    QByteArray m_buffer = QByteArray(64 * 1024, Qt::Uninitialized);
+    bool m_ended = false;
+};
+
+TarMember::Type typeOf(archive_entry *entry)
 {
-    switch (flag) {
-    case '0':
-    case '\0':
-    case '7':
-        return TarMember::Type::File;
-    case '1':
+    if (archive_entry_hardlink(entry))
         return TarMember::Type::HardLink;
-    case '2':
-        return TarMember::Type::SymLink;
-    case '3':
-        return TarMember::Type::CharDevice;
-    case '4':
-        return TarMember::Type::BlockDevice;
-    case '5':
+    switch (archive_entry_filetype(entry)) {
+    case AE_IFREG:
+        return TarMember::Type::File;
+    case AE_IFDIR:
         return TarMember::Type::Directory;
-    case '6':
+    case AE_IFLNK:
+        return TarMember::Type::SymLink;
+    case AE_IFCHR:
+        return TarMember::Type::CharDevice;
+    case AE_IFBLK:
+        return TarMember::Type::BlockDevice;
+    case AE_IFIFO:
         return TarMember::Type::Fifo;
     default:
         return TarMember::Type::Other;
     }
 }
 
-/** Pax records "LENGTH key=value\n"; false when one is malformed. */
-bool parsePax(const QByteArray &text, QByteArray *path, QByteArray *linkPath, std::optional<qint64> *size)
+QByteArray bytesOf(const char *text)
 {
-    qsizetype position = 0;
-    while (position < text.size()) {
-        const qsizetype space = text.indexOf(' ', position);
-        if (space < 0)
-            return false;
-        bool ok = false;
-        const qint64 length = text.mid(position, space - position).toLongLong(&ok);
-        if (!ok || length <= space - position || position + length > text.size() ||
-            text.at(position + length - 1) != '\n')
-            return false;
-        const QByteArray record = text.mid(space + 1, length - (space - position) - 2);
-        const qsizetype equals = record.indexOf('=');
-        if (equals < 0)
-            return false;
-        const QByteArray key = record.left(equals);
-        const QByteArray value = record.mid(equals + 1);
-        if (key == "path")
-            *path = value;
-        else if (key == "linkpath")
-            *linkPath = value;
-        else if (key == "size") {
-            const qint64 number = value.toLongLong(&ok);
-            if (!ok || number < 0)
-                return false;
-            *size = number;
-        }
-        position += length;
-    }
-    return true;
+    return text ? QByteArray(text) : QByteArray();
+}
+
+TarMember memberOf(archive_entry *entry)
+{
+    TarMember member;
+    member.type = typeOf(entry);
+    member.path = bytesOf(archive_entry_pathname(entry));
+    while (member.path.size() > 1 && member.path.endsWith('/'))
+        member.path.chop(1);
+    member.linkPath = bytesOf(member.type == TarMember::Type::HardLink ? archive_entry_hardlink(entry)
+                                                                       : archive_entry_symlink(entry));
+    member.mode = quint32(archive_entry_mode(entry) & 07777);
+    member.size = member.type == TarMember::Type::File ? qint64(archive_entry_size(entry)) : 0;
+    member.mtime = qint64(archive_entry_mtime(entry));
+    return member;
 }
 
 } // namespace
 
-bool ByteSource::skip(qint64 size)
+qint64 ByteSource::skip(qint64)
 {
-    char buffer[64 * 1024];
-    while (size > 0) {
-        const qint64 n = read(buffer, std::min<qint64>(size, sizeof buffer));
-        if (n <= 0)
-            return false;
-        size -= n;
-    }
-    return true;
+    return 0;
 }
 
 std::unique_ptr<ByteSource> fileRange(int fd, qint64 offset, qint64 size)
@@ -191,12 +159,16 @@ std::unique_ptr<ByteSource> fileRange(int fd, qint64 offset, qint64 size)
     return std::make_unique<FileRange>(fd, offset, size);
 }
 
-struct LayerStream::Inflater
+struct LayerStream::Decoder
 {
-    z_stream stream{};
-    QByteArray input = QByteArray(64 * 1024, Qt::Uninitialized);
-    bool finished = false;
-    ~Inflater() { inflateEnd(&stream); }
+    explicit Decoder(ByteSource &source) : feed(source) {}
+    ~Decoder() { archive_read_free(handle); }
+    Decoder(const Decoder &) = delete;
+    Decoder &operator=(const Decoder &) = delete;
+
+    archive *handle = archive_read_new();
+    SourceFeed feed;
+    bool empty = false; ///< the layer has no byte at all
 };
 
 LayerStream::LayerStream(std::unique_ptr<ByteSource> source, qint64 maxBytes)
@@ -210,205 +182,132 @@ QString LayerStream::digest() const
     return QString::fromLatin1(m_hash.result().toHex());
 }
 
-qint64 LayerStream::readRaw(char *data, qint64 size)
+bool LayerStream::start()
 {
-    if (!m_peeked.isEmpty()) {
-        const qint64 n = std::min<qint64>(size, m_peeked.size());
-        std::memcpy(data, m_peeked.constData(), size_t(n));
-        m_peeked.remove(0, n);
-        return n;
+    m_decoder = std::make_unique<Decoder>(*m_source);
+    archive *handle = m_decoder->handle;
+    // Only decompressors libarchive carries itself (ARCHIVE_OK): with ARCHIVE_WARN it would run an
+    // outside program on the layer. Anything else is read as it is ("raw"), then as a tar.
+    if (!handle || archive_read_support_filter_gzip(handle) != ARCHIVE_OK ||
+        archive_read_support_filter_zstd(handle) != ARCHIVE_OK ||
+        archive_read_support_filter_xz(handle) != ARCHIVE_OK || archive_read_support_format_raw(handle) != ARCHIVE_OK ||
+        archive_read_support_format_empty(handle) != ARCHIVE_OK) {
+        m_error = QStringLiteral("this system's libarchive cannot decompress gzip, zstd and xz by itself");
+        return false;
     }
-    const qint64 n = m_source->read(data, size);
-    if (n < 0)
-        m_error = m_source->error();
-    return n;
-}
-
-qint64 LayerStream::inflate(char *data, qint64 size)
-{
-    Inflater &z = *m_inflater;
-    z.stream.next_out = reinterpret_cast<Bytef *>(data);
-    z.stream.avail_out = uInt(std::min<qint64>(size, 1 << 30));
-    while (z.stream.avail_out == uInt(std::min<qint64>(size, 1 << 30)) && !z.finished) {
-        if (z.stream.avail_in == 0) {
-            const qint64 n = readRaw(z.input.data(), z.input.size());
-            if (n < 0)
-                return -1;
-            if (n == 0) {
-                m_error = QStringLiteral("the compressed layer ends early");
-                return -1;
-            }
-            z.stream.next_in = reinterpret_cast<Bytef *>(z.input.data());
-            z.stream.avail_in = uInt(n);
-        }
-        const int status = ::inflate(&z.stream, Z_NO_FLUSH);
-        if (status == Z_STREAM_END)
-            z.finished = true;
-        else if (status != Z_OK) {
-            m_error = QStringLiteral("the compressed layer is damaged (%1)")
-                          .arg(QString::fromLatin1(z.stream.msg ? z.stream.msg : "zlib error"));
-            return -1;
-        }
+    archive_entry *entry = nullptr;
+    int status = m_decoder->feed.open(handle);
+    if (status == ARCHIVE_OK)
+        status = archive_read_next_header(handle, &entry);
+    m_decoder->empty = status == ARCHIVE_EOF;
+    if (status != ARCHIVE_OK && status != ARCHIVE_EOF) {
+        m_error = m_decoder->feed.failure(handle, QStringLiteral("the compressed layer ends early"),
+                                          QStringLiteral("the compressed layer is damaged (%1)"));
+        return false;
     }
-    return qint64(reinterpret_cast<char *>(z.stream.next_out) - data);
+    return true;
 }
 
 qint64 LayerStream::read(char *data, qint64 size)
 {
-    if (!m_started) {
-        m_started = true;
-        QByteArray head(4, Qt::Uninitialized);
-        qint64 got = 0;
-        while (got < head.size()) {
-            const qint64 n = m_source->read(head.data() + got, head.size() - got);
-            if (n < 0) {
-                m_error = m_source->error();
-                return -1;
-            }
-            if (n == 0)
-                break;
-            got += n;
-        }
-        head.truncate(got);
-        m_peeked = head;
-        if (head.startsWith("\x28\xb5\x2f\xfd")) {
-            m_error = QStringLiteral("the layer is compressed with zstd, which Paddock does not read yet; "
-                                     "save the image with gzip or uncompressed layers");
-            return -1;
-        }
-        m_gzip = head.startsWith("\x1f\x8b");
-        if (m_gzip) {
-            m_inflater = std::make_unique<Inflater>();
-            if (inflateInit2(&m_inflater->stream, 16 + MAX_WBITS) != Z_OK) {
-                m_error = QStringLiteral("cannot start decompressing the layer");
-                return -1;
-            }
-        }
-    }
+    if (!m_error.isEmpty() || (!m_decoder && !start()))
+        return -1;
     if (m_produced >= m_maxBytes) {
         m_error = QStringLiteral("the layer is larger than %1 bytes once unpacked").arg(m_maxBytes);
         return -1;
     }
+    if (m_decoder->empty)
+        return 0;
     const qint64 wanted = std::min(size, m_maxBytes - m_produced);
-    const qint64 n = m_gzip ? inflate(data, wanted) : readRaw(data, wanted);
-    if (n > 0) {
-        m_hash.addData(QByteArrayView(data, n));
-        m_produced += n;
+    const la_ssize_t n = archive_read_data(m_decoder->handle, data, size_t(wanted));
+    if (n < 0) {
+        m_error = m_decoder->feed.failure(m_decoder->handle, QStringLiteral("the compressed layer ends early"),
+                                          QStringLiteral("the compressed layer is damaged (%1)"));
+        return -1;
     }
+    m_hash.addData(QByteArrayView(data, n));
+    m_produced += n;
     return n;
 }
 
-bool TarReader::readExactly(char *data, qint64 size)
+struct TarReader::Archive
 {
-    qint64 done = 0;
-    while (done < size) {
-        const qint64 n = m_source.read(data + done, size - done);
-        if (n <= 0) {
-            m_error = n < 0 ? m_source.error() : QStringLiteral("the archive ends in the middle of a member");
-            return false;
-        }
-        done += n;
-    }
-    return true;
+    explicit Archive(ByteSource &source) : feed(source) {}
+    ~Archive() { archive_read_free(handle); }
+    Archive(const Archive &) = delete;
+    Archive &operator=(const Archive &) = delete;
+
+    archive *handle = archive_read_new();
+    SourceFeed feed;
+};
+
+TarReader::TarReader(ByteSource &source) : m_archive(std::make_unique<Archive>(source)) {}
+
+TarReader::~TarReader() = default;
+
+void TarReader::fail()
+{
+    // Until libarchive has taken the stream for a tar, it is not one.
+    const bool isTar = (archive_format(m_archive->handle) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR;
+    m_error = m_archive->feed.failure(m_archive->handle, QStringLiteral("the archive ends in the middle of a member"),
+                                      isTar ? QStringLiteral("the archive is damaged (%1)")
+                                            : QStringLiteral("it is not a tar archive (%1)"));
 }
 
-bool TarReader::skip(qint64 size)
+bool TarReader::open()
 {
-    if (size > 0 && !m_source.skip(size)) {
-        const QString why = m_source.error();
-        m_error = why.isEmpty() ? QStringLiteral("the archive ends in the middle of a member") : why;
+    // The tar format alone, no decompressor: what is read here is a tar as it is.
+    m_opened = true;
+    archive *handle = m_archive->handle;
+    if (!handle || archive_read_support_format_tar(handle) != ARCHIVE_OK ||
+        m_archive->feed.open(handle) != ARCHIVE_OK) {
+        fail();
         return false;
     }
     return true;
-}
-
-bool TarReader::readExtension(qint64 size, QByteArray *text)
-{
-    if (size > kMaxExtension) {
-        m_error = QStringLiteral("an extension header holds %1 bytes, more than a name needs").arg(size);
-        return false;
-    }
-    text->resize(size);
-    const qint64 padded = (size + kBlock - 1) / kBlock * kBlock;
-    return readExactly(text->data(), size) && skip(padded - size);
-}
-
-qint64 TarReader::readData(char *data, qint64 size)
-{
-    const qint64 wanted = std::min(size, m_remaining);
-    if (wanted <= 0)
-        return 0;
-    if (!readExactly(data, wanted))
-        return -1;
-    m_remaining -= wanted;
-    return wanted;
 }
 
 std::optional<TarMember> TarReader::next()
 {
-    if (!skip(m_remaining + m_padding))
+    if (!m_error.isEmpty())
         return std::nullopt;
-    m_remaining = m_padding = 0;
-    QByteArray longName;
-    QByteArray longLink;
-    QByteArray paxPath;
-    QByteArray paxLink;
-    std::optional<qint64> paxSize;
-    for (int extensions = 0;; ++extensions) {
-        char header[kBlock];
-        if (!readExactly(header, kBlock))
-            return std::nullopt;
-        if (std::all_of(header, header + kBlock, [](char c) { return c == 0; }))
-            return std::nullopt; // the end marker
-        if (std::memcmp(header + 257, "ustar", 5) != 0 || !checksumMatches(header)) {
-            m_error = QStringLiteral("the archive is damaged: a header has no ustar magic or a bad checksum");
-            return std::nullopt;
-        }
-        const std::optional<qint64> size = numberField(header + 124, 12);
-        const std::optional<qint64> mode = numberField(header + 100, 8);
-        if (!size || !mode || extensions > 8) {
-            m_error = QStringLiteral("the archive is damaged: a header's numbers cannot be read");
-            return std::nullopt;
-        }
-        const char flag = header[156];
-        if (flag == 'x' || flag == 'g' || flag == 'L' || flag == 'K') {
-            QByteArray text;
-            if (!readExtension(*size, &text))
-                return std::nullopt;
-            if (flag == 'x' && !parsePax(text, &paxPath, &paxLink, &paxSize)) {
-                m_error = QStringLiteral("the archive is damaged: a pax header is malformed");
-                return std::nullopt;
-            }
-            if (flag == 'L')
-                longName = textField(text.constData(), int(text.size()));
-            if (flag == 'K')
-                longLink = textField(text.constData(), int(text.size()));
-            continue;
-        }
-        TarMember member;
-        member.typeFlag = flag;
-        member.type = typeOf(flag);
-        member.mode = quint32(*mode & 07777);
-        member.mtime = numberField(header + 136, 12).value_or(0);
-        QByteArray name = textField(header, 100);
-        // The prefix field is POSIX ustar's ("ustar\0"); GNU's old format keeps times there.
-        if (std::memcmp(header + 257, "ustar\0", 6) == 0) {
-            const QByteArray prefix = textField(header + 345, 155);
-            if (!prefix.isEmpty())
-                name = prefix + '/' + name;
-        }
-        member.path = !paxPath.isEmpty() ? paxPath : !longName.isEmpty() ? longName : name;
-        member.linkPath = !paxLink.isEmpty() ? paxLink : !longLink.isEmpty() ? longLink : textField(header + 157, 100);
-        while (member.path.size() > 1 && member.path.endsWith('/'))
-            member.path.chop(1);
-        member.size = paxSize.value_or(*size);
-        const bool hasData = member.type == TarMember::Type::File || member.type == TarMember::Type::Other;
-        m_remaining = hasData ? member.size : 0;
-        m_padding = hasData ? (kBlock - member.size % kBlock) % kBlock : 0;
-        if (!hasData)
-            member.size = 0;
-        return member;
+    archive *handle = m_archive->handle;
+    if (!m_opened && !open())
+        return std::nullopt;
+    archive_entry *entry = nullptr;
+    const int status = archive_read_next_header(handle, &entry);
+    if (status == ARCHIVE_EOF) {
+        // libarchive takes a stream that stops after a member as complete: Paddock does not.
+        if (archive_filter_bytes(handle, 0) == archive_read_header_position(handle))
+            m_error = QStringLiteral("the archive ends in the middle of a member");
+        return std::nullopt;
     }
+    // ARCHIVE_WARN too (a malformed pax record, a name that cannot be read): the member is not
+    // what its headers say.
+    if (status != ARCHIVE_OK) {
+        fail();
+        return std::nullopt;
+    }
+    TarMember member = memberOf(entry);
+    if (archive_entry_sparse_count(entry) > 0) {
+        m_error = QStringLiteral("member '%1' is a sparse file, which Paddock does not read")
+                      .arg(QString::fromUtf8(member.path.left(200)));
+        return std::nullopt;
+    }
+    m_dataOffset = archive_filter_bytes(handle, 0);
+    return member;
+}
+
+qint64 TarReader::readData(char *data, qint64 size)
+{
+    if (!m_error.isEmpty())
+        return -1;
+    const la_ssize_t n = archive_read_data(m_archive->handle, data, size_t(size));
+    if (n < 0) {
+        fail();
+        return -1;
+    }
+    return n;
 }
 
 } // namespace paddock::image

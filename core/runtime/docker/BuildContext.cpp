@@ -5,12 +5,17 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <memory>
 
 namespace paddock::runtime::docker {
 
@@ -67,157 +72,131 @@ QString patternToRegex(const QString &pattern)
 
 // --- tar ---------------------------------------------------------------------------------
 
-constexpr int kBlock = 512;
-
-void putField(char *header, int offset, int width, const QByteArray &value)
+la_ssize_t appendTo(archive *, void *output, const void *buffer, size_t length)
 {
-    std::memcpy(header + offset, value.constData(), size_t(std::min<qsizetype>(width, value.size())));
+    static_cast<QByteArray *>(output)->append(static_cast<const char *>(buffer), qsizetype(length));
+    return la_ssize_t(length);
 }
 
-void putOctal(char *header, int offset, int width, quint64 value)
+Error localError(const QString &message)
 {
-    // width-1 digits and a NUL, as ustar expects.
-    const QByteArray digits = QByteArray::number(value, 8).rightJustified(width - 1, '0');
-    putField(header, offset, width - 1, digits);
+    return Error{Error::Kind::Local, 0, message};
 }
 
-QByteArray paxRecord(const QByteArray &key, const QByteArray &value)
-{
-    // "<length> key=value\n", where length counts its own digits.
-    const qsizetype rest = 1 + key.size() + 1 + value.size() + 1;
-    qsizetype length = rest + 1;
-    while (QByteArray::number(length).size() + rest != length)
-        length = QByteArray::number(length).size() + rest;
-    return QByteArray::number(length) + ' ' + key + '=' + value + '\n';
-}
-
-void appendPadded(QByteArray &tar, const QByteArray &data)
-{
-    tar += data;
-    const qsizetype pad = (kBlock - data.size() % kBlock) % kBlock;
-    tar.append(pad, '\0');
-}
-
-struct Entry
-{
-    QByteArray name;
-    char type = '0';
-    quint32 mode = 0644;
-    quint64 size = 0;
-    qint64 mtime = 0;
-    QByteArray link;
-};
-
-void appendHeader(QByteArray &tar, const Entry &entry)
-{
-    QByteArray pax;
-    if (entry.name.size() > 100)
-        pax += paxRecord("path", entry.name);
-    if (entry.link.size() > 100)
-        pax += paxRecord("linkpath", entry.link);
-    if (!pax.isEmpty()) {
-        Entry extended;
-        extended.name = "PaxHeaders/" + entry.name.right(80);
-        extended.type = 'x';
-        extended.size = quint64(pax.size());
-        extended.mtime = entry.mtime;
-        appendHeader(tar, extended);
-        appendPadded(tar, pax);
-    }
-    char header[kBlock] = {};
-    putField(header, 0, 100, entry.name.left(100));
-    putOctal(header, 100, 8, entry.mode);
-    putOctal(header, 108, 8, 0); // uid: context files belong to root in the image
-    putOctal(header, 116, 8, 0); // gid
-    putOctal(header, 124, 12, entry.size);
-    putOctal(header, 136, 12, quint64(std::max<qint64>(0, entry.mtime)));
-    header[156] = entry.type;
-    putField(header, 157, 100, entry.link.left(100));
-    putField(header, 257, 6, QByteArray("ustar", 6));
-    putField(header, 263, 2, "00");
-    std::memset(header + 148, ' ', 8);
-    quint32 sum = 0;
-    for (unsigned char byte : header)
-        sum += byte;
-    putField(header, 148, 7, QByteArray::number(sum, 8).rightJustified(6, '0') + '\0');
-    tar.append(header, kBlock);
-}
-
+/**
+ * @brief Walks a context directory into a tar written by libarchive: restricted pax (ustar
+ * headers, with a pax record only where ustar cannot hold a name), every member root's.
+ */
 class ContextWriter
 {
 public:
     ContextWriter(QString root, DockerIgnore ignore, QStringList forced)
         : m_root(std::move(root)), m_ignore(std::move(ignore)), m_forced(std::move(forced))
-    {}
+    {
+        m_open = m_writer && archive_write_set_format_pax_restricted(m_writer.get()) == ARCHIVE_OK &&
+                 archive_write_add_filter_none(m_writer.get()) == ARCHIVE_OK &&
+                 archive_write_set_bytes_in_last_block(m_writer.get(), 1) == ARCHIVE_OK &&
+                 archive_write_open(m_writer.get(), &m_tar, nullptr, &appendTo, nullptr) == ARCHIVE_OK;
+    }
 
     Status addTree(const QString &relativeDir)
     {
+        if (!m_open)
+            return localError(QStringLiteral("cannot start writing the build context"));
         const QDir dir(relativeDir.isEmpty() ? m_root : m_root + QLatin1Char('/') + relativeDir);
         const QStringList names =
             dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
         for (const QString &name : names) {
             const QString relative = relativeDir.isEmpty() ? name : relativeDir + QLatin1Char('/') + name;
-            const bool excluded = m_ignore.excludes(relative) && !m_forced.contains(relative);
-            struct stat st
-            {};
-            const QByteArray path = QFile::encodeName(m_root + QLatin1Char('/') + relative);
-            if (::lstat(path.constData(), &st) != 0)
-                return Error{Error::Kind::Local, 0,
-                             QStringLiteral("cannot read %1: %2")
-                                 .arg(QString::fromLocal8Bit(path), QString::fromLocal8Bit(std::strerror(errno)))};
-            if (S_ISDIR(st.st_mode)) {
-                // An excluded directory is entered only when a "!" line may bring something back.
-                if (excluded && !m_ignore.hasExceptions() && !forcedUnder(relative))
-                    continue;
-                if (!excluded)
-                    appendHeader(m_tar, entryFor(relative + QLatin1Char('/'), '5', st));
-                if (Status status = addTree(relative); !status)
-                    return status;
-                continue;
-            }
-            if (excluded)
-                continue;
-            if (S_ISLNK(st.st_mode)) {
-                QByteArray target(PATH_MAX, '\0');
-                const ssize_t n = ::readlink(path.constData(), target.data(), size_t(target.size()));
-                if (n < 0)
-                    return Error{Error::Kind::Local, 0,
-                                 QStringLiteral("cannot read the link %1").arg(QString::fromLocal8Bit(path))};
-                target.truncate(n);
-                Entry entry = entryFor(relative, '2', st);
-                entry.link = target;
-                appendHeader(m_tar, entry);
-            } else if (S_ISREG(st.st_mode)) {
-                QFile file(QString::fromLocal8Bit(path));
-                if (!file.open(QIODevice::ReadOnly))
-                    return Error{Error::Kind::Local, 0,
-                                 QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString())};
-                const QByteArray data = file.readAll();
-                Entry entry = entryFor(relative, '0', st);
-                entry.size = quint64(data.size());
-                appendHeader(m_tar, entry);
-                appendPadded(m_tar, data);
-            }
-            // Sockets, fifos and devices have no place in an image build.
+            if (Status status = addPath(relative); !status)
+                return status;
         }
         return {};
     }
 
-    QByteArray finish()
+    Result<QByteArray> finish()
     {
-        m_tar.append(2 * kBlock, '\0');
+        if (archive_write_close(m_writer.get()) != ARCHIVE_OK)
+            return localError(QStringLiteral("cannot finish the build context: %1").arg(writerError()));
         return std::move(m_tar);
     }
 
 private:
-    static Entry entryFor(const QString &name, char type, const struct stat &st)
+    Status addPath(const QString &relative)
     {
-        Entry entry;
-        entry.name = name.toUtf8();
-        entry.type = type;
-        entry.mode = quint32(st.st_mode & 07777);
-        entry.mtime = qint64(st.st_mtim.tv_sec);
-        return entry;
+        const bool excluded = m_ignore.excludes(relative) && !m_forced.contains(relative);
+        struct stat st
+        {};
+        const QByteArray path = QFile::encodeName(m_root + QLatin1Char('/') + relative);
+        if (::lstat(path.constData(), &st) != 0)
+            return localError(QStringLiteral("cannot read %1: %2")
+                                  .arg(QString::fromLocal8Bit(path), QString::fromLocal8Bit(std::strerror(errno))));
+        if (S_ISDIR(st.st_mode)) {
+            // An excluded directory is entered only when a "!" line may bring something back.
+            if (excluded && !m_ignore.hasExceptions() && !forcedUnder(relative))
+                return {};
+            if (!excluded) {
+                if (Status status = addMember(relative, st, {}); !status)
+                    return status;
+            }
+            return addTree(relative);
+        }
+        if (excluded)
+            return {};
+        if (S_ISLNK(st.st_mode)) {
+            QByteArray target(PATH_MAX, '\0');
+            const ssize_t n = ::readlink(path.constData(), target.data(), size_t(target.size()));
+            if (n < 0)
+                return localError(QStringLiteral("cannot read the link %1").arg(QString::fromLocal8Bit(path)));
+            target.truncate(n);
+            return addMember(relative, st, target);
+        }
+        if (S_ISREG(st.st_mode))
+            return addMember(relative, st, {});
+        // Sockets, fifos and devices have no place in an image build.
+        return {};
+    }
+
+    /** One member: @p st's type, mode, size and time, owned by root; a file's data read as it is written. */
+    Status addMember(const QString &relative, const struct stat &st, const QByteArray &linkTarget)
+    {
+        QFile file(m_root + QLatin1Char('/') + relative);
+        if (S_ISREG(st.st_mode) && !file.open(QIODevice::ReadOnly))
+            return localError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
+        const std::unique_ptr<archive_entry, decltype(&archive_entry_free)> header(archive_entry_new(),
+                                                                                   &archive_entry_free);
+        archive_entry_copy_pathname(header.get(), relative.toUtf8().constData());
+        archive_entry_set_filetype(header.get(), st.st_mode & S_IFMT);
+        archive_entry_set_perm(header.get(), st.st_mode & 07777);
+        archive_entry_set_size(header.get(), S_ISREG(st.st_mode) ? file.size() : 0);
+        // Context files belong to root in the image.
+        archive_entry_set_uid(header.get(), 0);
+        archive_entry_set_gid(header.get(), 0);
+        archive_entry_set_mtime(header.get(), std::max<time_t>(0, st.st_mtim.tv_sec), 0);
+        if (S_ISLNK(st.st_mode))
+            archive_entry_copy_symlink(header.get(), linkTarget.constData());
+        // ARCHIVE_WARN still writes the member: a name outside the locale's charset goes as raw bytes,
+        // as the docker CLI sends it.
+        if (archive_write_header(m_writer.get(), header.get()) < ARCHIVE_WARN)
+            return localError(QStringLiteral("cannot add %1 to the build context: %2").arg(relative, writerError()));
+        if (!S_ISREG(st.st_mode))
+            return {};
+        // The size written in the header is what goes in, even if the file changes meanwhile.
+        QByteArray chunk;
+        for (qint64 left = file.size(); left > 0; left -= chunk.size()) {
+            chunk = file.read(std::min<qint64>(left, 1 << 20));
+            if (chunk.isEmpty() ||
+                archive_write_data(m_writer.get(), chunk.constData(), size_t(chunk.size())) != chunk.size())
+                return localError(QStringLiteral("cannot add %1 to the build context: %2")
+                                      .arg(relative, chunk.isEmpty() ? file.errorString() : writerError()));
+        }
+        return {};
+    }
+
+    QString writerError() const
+    {
+        const char *reason = archive_error_string(m_writer.get());
+        return QString::fromUtf8(reason ? reason : "unknown error");
     }
 
     bool forcedUnder(const QString &dir) const
@@ -232,6 +211,8 @@ private:
     DockerIgnore m_ignore;
     QStringList m_forced;
     QByteArray m_tar;
+    std::unique_ptr<archive, decltype(&archive_write_free)> m_writer{archive_write_new(), &archive_write_free};
+    bool m_open = false;
 };
 
 } // namespace

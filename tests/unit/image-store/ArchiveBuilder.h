@@ -48,6 +48,23 @@ inline RawMember device(const QByteArray &name)
     return {name, '3', {}, {}, 0600};
 }
 
+/** A pax extended header giving the next member the path @p path, which ustar could not hold. */
+inline RawMember paxPath(const QByteArray &path)
+{
+    // "LENGTH path=VALUE\n", where LENGTH counts its own digits too.
+    const QByteArray rest = " path=" + path + "\n";
+    QByteArray length = QByteArray::number(rest.size() + 1);
+    while (QByteArray::number(rest.size() + length.size()) != length)
+        length = QByteArray::number(rest.size() + length.size());
+    return {"PaxHeaders/long", 'x', length + rest, {}, 0644};
+}
+
+/** A GNU long-name header ('L') giving the next member the name @p path. */
+inline RawMember gnuLongName(const QByteArray &path)
+{
+    return {"././@LongLink", 'L', path + '\0', {}, 0644};
+}
+
 inline QByteArray tarOf(const QList<RawMember> &members)
 {
     QByteArray out;
@@ -131,27 +148,29 @@ inline QByteArray dockerArchive(const QList<QByteArray> &layers, const QStringLi
     return tarOf(members);
 }
 
-inline QByteArray gzipped(const QByteArray &data)
+/** @p data through `TOOL -c` (gzip, zstd, xz), as the tool writes it. */
+inline QByteArray compressed(const QByteArray &data, const QString &tool = QStringLiteral("gzip"))
 {
-    QProcess gzip;
-    gzip.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
-    gzip.write(data);
-    gzip.closeWriteChannel();
-    gzip.waitForFinished();
-    return gzip.readAllStandardOutput();
+    QProcess compressor;
+    compressor.start(tool, {QStringLiteral("-c")});
+    compressor.write(data);
+    compressor.closeWriteChannel();
+    compressor.waitForFinished(60000);
+    return compressor.readAllStandardOutput();
 }
 
-/** An OCI image layout of one image with gzip-compressed layers, tagged through its annotation. */
-inline QByteArray ociArchive(const QList<QByteArray> &layers, const QString &reference)
+/** An OCI image layout of one image with its layers compressed by @p tool, tagged through its annotation. */
+inline QByteArray ociArchive(const QList<QByteArray> &layers, const QString &reference,
+                             const QString &tool = QStringLiteral("gzip"))
 {
     const QByteArray config = configOf(layers);
     QList<RawMember> members{folder("blobs"), folder("blobs/sha256")};
     QJsonArray layerDescriptors;
     for (const QByteArray &layer : layers) {
-        const QByteArray blob = gzipped(layer);
+        const QByteArray blob = compressed(layer, tool);
         members << file("blobs/sha256/" + sha256(blob).toLatin1(), blob);
         layerDescriptors.append(
-            QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.layer.v1.tar+gzip")},
+            QJsonObject{{QStringLiteral("mediaType"), QStringLiteral("application/vnd.oci.image.layer.v1.tar+") + tool},
                         {QStringLiteral("digest"), QStringLiteral("sha256:") + sha256(blob)},
                         {QStringLiteral("size"), blob.size()}});
     }

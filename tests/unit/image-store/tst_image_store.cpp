@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The image store with real archives made here: layers unpacked as overlayfs stacks them
-// (whiteouts, opaque folders, hard and symbolic links), images found by name, layers shared and
-// collected, and hostile archives refused with the member named and nothing written outside.
+// (whiteouts, opaque folders, hard and symbolic links), compressed with gzip, zstd or xz, with
+// pax and GNU long names, images found by name, layers shared and collected, and hostile
+// archives (a decompression bomb among them) refused with the member named and nothing written
+// outside.
 #include "ArchiveBuilder.h"
 
 #include "image/ImageStore.h"
@@ -124,6 +126,89 @@ private slots:
         QFile release(store.layersDir() + QLatin1Char('/') + sha256(layer) + QStringLiteral("/etc/os-release"));
         QVERIFY(release.open(QIODevice::ReadOnly));
         QCOMPARE(release.readAll(), QByteArray("ID=oci\n"));
+    }
+
+    void loadsZstdAndXzLayers_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::newRow("zstd") << QStringLiteral("zstd");
+        QTest::newRow("xz") << QStringLiteral("xz");
+    }
+
+    void loadsZstdAndXzLayers()
+    {
+        QFETCH(QString, tool);
+        QTemporaryDir dir;
+        const QByteArray base = tarOf({folder("etc"), file("etc/os-release", "ID=" + tool.toLatin1() + "\n")});
+        const QByteArray top = tarOf({file("etc/motd", QByteArray(200 * 1024, 'm'))});
+        const QByteArray archive = ociArchive({base, top}, QStringLiteral("docker.io/library/packed:1"), tool);
+        // The layers really are in that format: its magic number, and far smaller than the tar.
+        const QByteArray magic = tool == QLatin1String("zstd") ? QByteArray("\x28\xb5\x2f\xfd")
+                                                               : QByteArray("\xfd"
+                                                                            "7zXZ");
+        QVERIFY(compressed(top, tool).startsWith(magic));
+        QVERIFY(archive.size() < top.size());
+        ImageStore store(dir.filePath(QStringLiteral("store")));
+        const LoadResult loaded = store.load(writeArchive(dir, archive));
+        QVERIFY2(loaded.ok, qPrintable(loaded.error));
+        QCOMPARE(loaded.layersUnpacked, 2);
+        const auto image = store.find(QStringLiteral("packed:1"));
+        QVERIFY(image);
+        QCOMPARE(image->layers, QStringList({sha256(base), sha256(top)}));
+        QFile release(store.layersDir() + QLatin1Char('/') + sha256(base) + QStringLiteral("/etc/os-release"));
+        QVERIFY(release.open(QIODevice::ReadOnly));
+        QCOMPARE(release.readAll(), "ID=" + tool.toLatin1() + "\n");
+        QCOMPARE(QFileInfo(store.layersDir() + QLatin1Char('/') + sha256(top) + QStringLiteral("/etc/motd")).size(),
+                 200 * 1024);
+    }
+
+    void readsLongNamesOfPaxAndGnuHeaders()
+    {
+        QTemporaryDir dir;
+        // Paths ustar cannot hold (no '/' splits them into 155 + 100 bytes), as pax and GNU tar write them.
+        const QByteArray paxName = "opt/" + QByteArray(150, 'p') + "/" + QByteArray(120, 'q') + ".txt";
+        const QByteArray gnuName = "opt/" + QByteArray(130, 'g') + ".txt";
+        const QByteArray layer = tarOf({folder("opt"), paxPath(paxName), file(paxName.left(100), "from pax\n"),
+                                        gnuLongName(gnuName), file(gnuName.left(100), "from gnu\n")});
+        ImageStore store(dir.filePath(QStringLiteral("store")));
+        const LoadResult loaded = store.load(writeArchive(dir, dockerArchive({layer}, {QStringLiteral("long:1")})));
+        QVERIFY2(loaded.ok, qPrintable(loaded.error));
+        const QString root = store.layersDir() + QLatin1Char('/') + sha256(layer) + QLatin1Char('/');
+        QFile pax(root + QString::fromLatin1(paxName));
+        QVERIFY2(pax.open(QIODevice::ReadOnly), qPrintable(pax.fileName()));
+        QCOMPARE(pax.readAll(), QByteArray("from pax\n"));
+        QFile gnu(root + QString::fromLatin1(gnuName));
+        QVERIFY2(gnu.open(QIODevice::ReadOnly), qPrintable(gnu.fileName()));
+        QCOMPARE(gnu.readAll(), QByteArray("from gnu\n"));
+        // Nothing under the names the ustar headers were cut to.
+        QCOMPARE(QDir(root + QStringLiteral("opt")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList({QString::fromLatin1(gnuName.mid(4)), QString(150, QLatin1Char('p'))}));
+    }
+
+    void stopsCompressedBombAtItsLimit_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::newRow("zstd") << QStringLiteral("zstd");
+        QTest::newRow("gzip") << QStringLiteral("gzip");
+        QTest::newRow("xz") << QStringLiteral("xz");
+    }
+
+    void stopsCompressedBombAtItsLimit()
+    {
+        QFETCH(QString, tool);
+        QTemporaryDir dir;
+        ImageLimits limits;
+        limits.maxLayerBytes = 64 * 1024;
+        ImageStore store(dir.filePath(QStringLiteral("store")), limits);
+        // 32 MiB of zeros in a few KiB: what unpacks must stop at the limit, not at the end.
+        const QByteArray bomb = tarOf({file("zeros", QByteArray(32 << 20, '\0'))});
+        const QByteArray archive = ociArchive({bomb}, QStringLiteral("bomb:1"), tool);
+        QVERIFY2(archive.size() < 64 * 1024, qPrintable(QString::number(archive.size())));
+        const LoadResult loaded = store.load(writeArchive(dir, archive));
+        QVERIFY(!loaded.ok);
+        QVERIFY2(loaded.error.contains(QLatin1String("larger than 65536 bytes once unpacked")),
+                 qPrintable(loaded.error));
+        QVERIFY(unpackedLayers(store).isEmpty());
     }
 
     void refusesLayerNotMatchingItsDigest()
