@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock policy` as a user runs it: the real binary on a private policy.yaml and event log.
 #include "CliHome.h"
+#include "events/EventStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -53,6 +54,7 @@ private slots:
     void resolveSetLsRm();
     void logAndExportShowRefusalsThroughProxy();
     void logFollowPrintsNewRefusals();
+    void exportReadsTheDaemonPageByPage();
     void brokenPolicyFileIsReportedAndKept();
     void helpForEveryCommand_data();
     void helpForEveryCommand();
@@ -375,6 +377,45 @@ void TestPolicyCli::logFollowPrintsNewRefusals()
     QVERIFY(!seen.contains("blocked.test"));
     QVERIFY(paddock::test::terminateCleanly(serve));
     QVERIFY(paddock::test::terminateCleanly(follow));
+}
+
+void TestPolicyCli::exportReadsTheDaemonPageByPage()
+{
+    // More refusals than one answer of the daemon carries (each answer is one protocol line of at
+    // most 1 MiB): the export reads them page by page, each once, oldest first.
+    const QString store =
+        m_home.environment().value(QStringLiteral("XDG_STATE_HOME")) + QStringLiteral("/paddock/events.sqlite");
+    {
+        paddock::events::EventStore events(store);
+        QVERIFY2(events.open(), qPrintable(events.errorString()));
+        QList<paddock::events::NetworkEvent> batch;
+        const QDateTime start = QDateTime::currentDateTimeUtc().addSecs(-600);
+        for (int i = 0; i < 3000; ++i) {
+            paddock::events::NetworkEvent event;
+            event.time = start.addMSecs(i);
+            event.sandbox = QStringLiteral("paged");
+            event.host = QStringLiteral("page%1.test").arg(i);
+            event.port = 443;
+            event.protocol = QStringLiteral("connect");
+            event.outcome = paddock::events::NetworkEvent::Outcome::Denied;
+            event.rule = QStringLiteral("default deny");
+            event.reason = QStringLiteral("no rule allows it ") + QString(400, QLatin1Char('x'));
+            batch << event;
+        }
+        QVERIFY2(events.write(batch), qPrintable(events.errorString()));
+    }
+    const Finished exported =
+        m_home.paddock({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--jsonl"),
+                        QStringLiteral("--sandbox"), QStringLiteral("paged")});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    // More than one answer could hold.
+    QVERIFY2(exported.out.size() > 1024 * 1024,
+             qPrintable(QString::number(exported.out.size()) + exported.out.left(600)));
+    const QStringList lines = exported.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3000);
+    for (int i = 0; i < lines.size(); i += 499)
+        QCOMPARE(QJsonDocument::fromJson(lines.at(i).toUtf8()).object().value(QStringLiteral("host")).toString(),
+                 QStringLiteral("page%1.test").arg(i));
 }
 
 void TestPolicyCli::brokenPolicyFileIsReportedAndKept()
