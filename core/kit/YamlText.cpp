@@ -535,4 +535,53 @@ int YamlText::sequenceOffset() const
     return offset >= 0 ? offset : indentUnit();
 }
 
+bool YamlText::restOfLineIsEmpty(qsizetype offset) const
+{
+    const qsizetype end = lineContentEnd(lineAt(offset));
+    for (qsizetype i = offset; i < end; ++i) {
+        const char c = m_text.at(i);
+        if (c == '#')
+            return true;
+        if (c != ' ' && c != '\t')
+            return false;
+    }
+    return true;
+}
+
+std::optional<qsizetype> YamlText::dashBefore(const YAML::Node &item) const
+{
+    for (qsizetype p = offsetOf(item.Mark()) - 1; p >= 0; --p) {
+        const char c = m_text.at(p);
+        if (c == '-')
+            return p;
+        if (c != ' ' && c != '\n' && c != '\r')
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::optional<TextRange> YamlText::blockItemExtent(const YAML::Node &item, int dashColumn) const
+{
+    if (item.IsNull())
+        return std::nullopt; // a bare "-" has no mark of its own
+    const qsizetype dash = dashBefore(item).value_or(-1);
+    const qsizetype end = nodeEnd(item, dashColumn, false).value_or(-1);
+    if (dash < 0 || end <= dash)
+        return std::nullopt;
+    return TextRange{dash, end};
+}
+
+QList<YAML::Node> itemsOf(const YAML::Node &node)
+{
+    QList<YAML::Node> items;
+    if (node.IsSequence()) {
+        for (const YAML::Node &item : node)
+            items << item;
+    } else if (node.IsMap()) {
+        for (YAML::const_iterator it = node.begin(); it != node.end(); ++it)
+            items << it->second;
+    }
+    return items;
+}
+
 } // namespace paddock::kit

@@ -106,6 +106,13 @@ public:
      */
     int sequenceOffset() const;
 
+    /** True when only spaces or a comment follow @p offset on its line. */
+    bool restOfLineIsEmpty(qsizetype offset) const;
+    /** The '-' that introduces the block sequence item @p item. */
+    std::optional<qsizetype> dashBefore(const YAML::Node &item) const;
+    /** From the dash of block sequence item @p item to the end of its value. */
+    std::optional<TextRange> blockItemExtent(const YAML::Node &item, int dashColumn) const;
+
 private:
     std::optional<qsizetype> plainEnd(qsizetype start, int parentIndent, bool inFlow, bool isKey) const;
     std::optional<qsizetype> quotedEnd(qsizetype start) const;
@@ -118,5 +125,8 @@ private:
     bool m_parsed = false;
     QString m_parseError;
 };
+
+/** The items of a sequence, or the values of a mapping, in order; nothing for a scalar. */
+QList<YAML::Node> itemsOf(const YAML::Node &node);
 
 } // namespace paddock::kit

@@ -132,45 +132,6 @@ Splice removeLines(const YamlText &text, int first, int last)
     return {text.lineStart(first), text.nextLineStart(last), {}};
 }
 
-// Only spaces or a comment may follow @p offset on its line.
-bool restOfLineIsEmpty(const YamlText &text, qsizetype offset)
-{
-    const qsizetype end = text.lineContentEnd(text.lineAt(offset));
-    for (qsizetype i = offset; i < end; ++i) {
-        const char c = text.bytes().at(i);
-        if (c == '#')
-            return true;
-        if (c != ' ' && c != '\t')
-            return false;
-    }
-    return true;
-}
-
-// The '-' that introduces a block sequence item.
-std::optional<qsizetype> dashBefore(const YamlText &text, const YAML::Node &item)
-{
-    for (qsizetype p = text.offsetOf(item.Mark()) - 1; p >= 0; --p) {
-        const char c = text.bytes().at(p);
-        if (c == '-')
-            return p;
-        if (c != ' ' && c != '\n' && c != '\r')
-            return std::nullopt;
-    }
-    return std::nullopt;
-}
-
-// From the dash of a block sequence item to the end of its value.
-std::optional<TextRange> blockItemExtent(const YamlText &text, const YAML::Node &item, int dashColumn)
-{
-    if (item.IsNull())
-        return std::nullopt; // a bare "-" has no mark of its own
-    const qsizetype dash = dashBefore(text, item).value_or(-1);
-    const qsizetype end = text.nodeEnd(item, dashColumn, false).value_or(-1);
-    if (dash < 0 || end <= dash)
-        return std::nullopt;
-    return TextRange{dash, end};
-}
-
 // Quoting habit of siblings: a value that needs quotes takes the quotes its siblings
 // use. One that does not is quoted only when every sibling that could have been plain
 // is quoted anyway (a lone "*.example.com" is quoted by necessity, not by habit).
@@ -200,19 +161,6 @@ ScalarStyle siblingStyle(const YamlText &text, const QList<YAML::Node> &siblings
     if (couldBePlain > 0 && quotedByHabit == couldBePlain)
         return habit;
     return ScalarStyle::Plain;
-}
-
-QList<YAML::Node> itemsOf(const YAML::Node &node)
-{
-    QList<YAML::Node> items;
-    if (node.IsSequence()) {
-        for (const YAML::Node &item : node)
-            items << item;
-    } else if (node.IsMap()) {
-        for (YAML::const_iterator it = node.begin(); it != node.end(); ++it)
-            items << it->second;
-    }
-    return items;
 }
 
 QByteArray renderKey(const QString &key)
@@ -407,7 +355,7 @@ YamlEditOutcome removeEntryPruning(const YamlText &text, const Walk &walk, const
     const qsizetype keyStart = text.offsetOf(entry.key.Mark());
     const int keyLine = text.lineAt(keyStart);
     const std::optional<qsizetype> end = text.entryEnd(entry.key, entry.value);
-    if (text.indentation(keyLine) != text.columnOf(keyStart) || !end || !restOfLineIsEmpty(text, *end))
+    if (text.indentation(keyLine) != text.columnOf(keyStart) || !end || !text.restOfLineIsEmpty(*end))
         return failed(text.bytes(), QStringLiteral("cannot find the lines of %1; remove it by hand").arg(what));
     const Splice splice = removeLines(text, keyLine, text.lineAt(*end - 1));
     return finish(text, {splice}, what,
@@ -538,7 +486,7 @@ bool appendToBlockList(Edit &edit, const YAML::Node &list, const QString &value)
     const YamlText &text = edit.text;
     const YAML::Node last = list[list.size() - 1];
     const int dashColumn = text.columnOf(text.contentStart(list));
-    const std::optional<TextRange> extent = blockItemExtent(text, last, dashColumn);
+    const std::optional<TextRange> extent = text.blockItemExtent(last, dashColumn);
     if (!extent)
         return edit.fail(QStringLiteral("cannot find the end of the list %1; edit it by hand").arg(edit.what));
     const qsizetype itemStart = text.offsetOf(last.Mark());
@@ -574,7 +522,7 @@ bool flowItemAloneOnLine(const YamlText &text, qsizetype open, qsizetype close, 
     qsizetype p = skipSpaces(text.bytes(), item.end);
     if (p < text.bytes().size() && text.bytes().at(p) == ',')
         ++p;
-    return restOfLineIsEmpty(text, p);
+    return text.restOfLineIsEmpty(p);
 }
 
 bool removeFlowItem(Edit &edit, const YAML::Node &list, int index)
@@ -616,9 +564,9 @@ bool removeBlockItem(Edit &edit, const YAML::Node &list, int index)
     const YamlText &text = edit.text;
     const YAML::Node item = list[index];
     const int dashColumn = text.columnOf(text.contentStart(list));
-    const std::optional<TextRange> extent = blockItemExtent(text, item, dashColumn);
+    const std::optional<TextRange> extent = text.blockItemExtent(item, dashColumn);
     if (!extent || text.indentation(text.lineAt(extent->begin)) != text.columnOf(extent->begin) ||
-        !restOfLineIsEmpty(text, extent->end))
+        !text.restOfLineIsEmpty(extent->end))
         return edit.fail(
             QStringLiteral("cannot find the lines of item %1 of %2; remove it by hand").arg(index + 1).arg(edit.what));
     edit.splices << removeLines(text, text.lineAt(extent->begin), text.lineAt(extent->end - 1));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// What the files of ProxyLoop share (ProxyLoop.cpp, ProxyLoopClient.cpp, ProxyLoopHttp.cpp,
+// What the files of ProxyLoop share (ProxyLoop.cpp, ProxyLoopEndpoints.cpp, ProxyLoopClient.cpp, ProxyLoopHttp.cpp,
 // ProxyLoopSocks.cpp, ProxyLoopUpstream.cpp, ProxyLoopTunnel.cpp); nothing else includes it.
 
 #include "proxy/ProxyLoop.h"

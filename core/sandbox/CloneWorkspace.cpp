@@ -286,4 +286,19 @@ void CloneWorkspace::discard() const
     QFile::remove(recordPath(m_name));
 }
 
+QStringList CloneWorkspace::fetchBackNotes(const QString &name)
+{
+    const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
+    if (!clone)
+        return {};
+    QStringList branches;
+    QString error;
+    if (!clone->fetchBack(&branches, &error))
+        return {error};
+    if (branches.isEmpty())
+        return {};
+    return {QStringLiteral("the clone's commits are in %1 of %2")
+                .arg(branches.join(QStringLiteral(", ")), clone->repository())};
+}
+
 } // namespace paddock::sandbox

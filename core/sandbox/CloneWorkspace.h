@@ -45,6 +45,11 @@ public:
     static std::optional<CloneWorkspace> create(const QString &name, const QString &folder, QString *error);
     /** The clone recorded for sandbox @p name, if it has one. */
     static std::optional<CloneWorkspace> read(const QString &name);
+    /**
+     * Fetches the clone of sandbox @p name, if it has one, into the user's repository; notes
+     * saying which branches hold its commits, or why they could not be fetched.
+     */
+    static QStringList fetchBackNotes(const QString &name);
 
     QString name() const { return m_name; }
     /** The user's folder: the workspace the user named, and where the sandbox sees it. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Fails when a file in core/ or app/ passes 800 lines or a function there passes 80 lines,
-# naming each. Files listed in tests/style/shape-exceptions.txt (generated files and data
+# Fails when a file in core/ or app/ passes 800 lines, a class's header and source of the
+# same name pass it together, or a function there passes 80 lines, naming each. Files listed in tests/style/shape-exceptions.txt (generated files and data
 # tables, each with its reason, also named in docs/design.md) are left out.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -30,6 +30,19 @@ for file in $files; do
     fi
 done
 
+# A header and its source of the same name are one class: together they stay under the limit.
+for header in $files; do
+    case "$header" in *.h) ;; *) continue ;; esac
+    source=${header%.h}.cpp
+    [ -f "$source" ] || continue
+    excepted "$header" && continue
+    lines=$(cat "$header" "$source" | wc -l)
+    if [ "$lines" -gt "$max_file" ]; then
+        echo "  $header + ${source##*/}: $lines lines together (at most $max_file)"
+        failed=1
+    fi
+done
+
 # Functions with their first and last lines, as Universal Ctags parses them.
 long=$(ctags --languages=C++ --kinds-C++=f --fields=+ne -x --_xformat='%{end} %n %N %F' $files 2>/dev/null \
     | awk -v max="$max_function" '$1 ~ /^[0-9]+$/ { l = $1 - $2 + 1; if (l > max) print $4, $2, $3, l }')
@@ -46,4 +59,4 @@ if [ "$failed" -ne 0 ]; then
     echo "check-code-shape: split the files and functions above (see Code shape in docs/design.md)."
     exit 1
 fi
-echo "check-code-shape: no file in core/ or app/ passes $max_file lines, no function $max_function."
+echo "check-code-shape: no file or header and source pair in core/ or app/ passes $max_file lines, no function $max_function."

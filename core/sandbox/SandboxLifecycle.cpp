@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SandboxService: a sandbox's life, from create to remove (the methods sandbox.create,
+// sandbox.start, sandbox.stop and sandbox.remove run these).
+#include "sandbox/SandboxService.h"
+
+#include "api/Server.h"
+#include "common/Paths.h"
+#include "kit/KitLoader.h"
+#include "runtime/bwrap/BwrapRuntime.h"
+#include "runtime/docker/DockerRuntime.h"
+#include "sandbox/CloneWorkspace.h"
+#include "sandbox/CreateRequest.h"
+#include "sandbox/CredentialInjection.h"
+#include "sandbox/HostGrantAdmission.h"
+#include "sandbox/KitApplication.h"
+#include "sandbox/SandboxCreation.h"
+#include "sandbox/SharedFolders.h"
+#include "sandbox/WorkspaceGuard.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QLoggingCategory>
+
+#include <thread>
+
+Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
+
+namespace paddock::sandbox {
+
+void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    QString error;
+    std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
+    if (!request || !request->meetKitMinimum(&error) || !request->addKitShares(&error))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
+    if (!runtime)
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    if (!runtime->offersIsolation(request->isolation, &error))
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    api::Reply refusal;
+    std::optional<CreationPlan> plan = planCreation(*request, *runtime, &refusal);
+    if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), &refusal) ||
+        !prepareRuntime(*plan, *runtime, &refusal))
+        return reply.complete(refusal);
+
+    const QString name = plan->spec.name;
+    const QString kitName = plan->kit.name;
+    auto job = [creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
+        const runtime::RuntimeResult result = creation.run();
+        return {result, creation.notes()};
+    };
+    auto done = [this, name, kitName, runtime, reply](const Work &work) {
+        if (!work.result.ok) {
+            closeEndpoint(name);
+            if (!runtime->inspect(name)) {
+                SandboxRecord::remove(name);
+                CredentialInjection::forget(name);
+                forgetKitRulesIfUnused(kitName);
+            }
+            return reply.fail(QLatin1String(api::errors::kCreateFailed), work.result.error);
+        }
+        closeEndpoint(name);
+        qCInfo(lcSandbox) << "created sandbox" << name << "from kit" << kitName;
+        const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
+        reply.succeed({{QStringLiteral("sandbox"), info ? infoJson(*info) : QJsonObject{}},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QLatin1String(api::errors::kBusy), error);
+}
+
+bool SandboxService::admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
+                               api::Reply *refusal) const
+{
+    const QString &name = plan.spec.name;
+    if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(name); owner && owner != runtime) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kExists),
+                                       QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), name));
+        return false;
+    }
+    if (runtime->inspect(name)) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kExists),
+                                       QStringLiteral("a sandbox named %1 exists already").arg(name));
+        return false;
+    }
+    return true;
+}
+
+bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal)
+{
+    SandboxRecord record;
+    record.name = plan.spec.name;
+    record.kitName = plan.kit.name;
+    record.kitDirectory = plan.kitDirectory;
+    record.backend = backend;
+    record.networkAllow = plan.kit.networkAllow;
+    record.networkDeny = plan.kit.networkDeny;
+    record.setupFiles = plan.kit.setup.files;
+    applyKitRules(record, &plan.notes);
+    QString error;
+    // setup.install may need the network; a detached sandbox's endpoint closes again once created.
+    if (!record.write(&error) || !CredentialInjection::remember(record.name, plan.kit.credentials, &error) ||
+        !openEndpoint(record.name, record.kitName, &error, PortForwarder::portsOf(plan.spec))) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+        return false;
+    }
+    return true;
+}
+
+void SandboxService::startSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
+    const runtime::SandboxInfo info = *runtime->inspect(name);
+    if (info.status == runtime::SandboxStatus::Running)
+        return reply.fail(QLatin1String(api::errors::kRunning),
+                          QStringLiteral("sandbox %1 is already running").arg(name));
+    if (info.spec.lifetime == runtime::SandboxSpec::Lifetime::Foreground)
+        return reply.fail(QLatin1String(api::errors::kForeground),
+                          QStringLiteral("sandbox %1 was made by an earlier version to run in a terminal; remove it "
+                                         "and run the kit again")
+                              .arg(name));
+    // A sandbox made before the workspace rules were what they are is not started on such a folder.
+    const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
+    if (const std::optional<QString> problem = workspaceProblem(clone ? clone->folder() : info.workspace))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
+    // What it shares is checked again: a sandbox could have put a link where a shared folder was.
+    if (const std::optional<QString> problem = sharedMountsProblem(info.spec))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
+    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    if (record) {
+        if (const std::optional<api::Reply> refusal =
+                admitHostGrants(name, record->kitName, record->kitDirectory, record->networkAllow,
+                                params.value(QLatin1String("approveHostGrants")).toBool()))
+            return reply.complete(*refusal);
+    }
+    QStringList notes;
+    if (record)
+        applyKitRules(*record, &notes);
+    QString error;
+    if (!openEndpoint(name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
+        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    const QString home = info.spec.homeDir.isEmpty() ? homeOf(name) : info.spec.homeDir;
+    const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
+    // The agent starts with the sandbox, unless the caller starts it itself (`paddock run`).
+    const runtime::StartOptions startOptions{params.value(QLatin1String("agent")).toBool(true)};
+    auto job = [runtime, name, spec = info.spec, home, files, notes, startOptions, proxy = &m_proxy,
+                endpoint = m_endpoints.value(name)]() -> Work {
+        Work work{runtime::RuntimeResult::success(), notes};
+        QString problem;
+        if (!writeSetupFiles(files, spec, home, &work.notes, &problem)) {
+            work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
+        recordForReview(name, spec.workspace);
+        if (!startCompanions(*proxy, endpoint, name, &problem)) {
+            work.result = runtime::RuntimeResult::failure(problem);
+            return work;
+        }
+        work.result = runtime->start(name, {}, startOptions);
+        if (work.result.ok)
+            work.sandbox = runtime->inspect(name); // here, not on the daemon's thread
+        return work;
+    };
+    auto done = [this, name, reply](const Work &work) {
+        if (!work.result.ok || !work.sandbox) {
+            closeEndpoint(name);
+            return reply.fail(QLatin1String(api::errors::kStartFailed),
+                              work.result.ok ? QStringLiteral("sandbox %1 was removed while it started").arg(name)
+                                             : work.result.error);
+        }
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*work.sandbox)},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    if (!runOperation(name, std::move(job), std::move(done), &error)) {
+        reply.fail(QLatin1String(api::errors::kBusy), error);
+    }
+}
+
+void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
+    auto job = [runtime, name]() -> Work {
+        const runtime::RuntimeResult stopped = runtime->stop(name);
+        if (stopped.ok)
+            stopCompanions(name, false);
+        return {stopped, stopped.ok ? CloneWorkspace::fetchBackNotes(name) : QStringList()};
+    };
+    auto done = [this, name, runtime, reply](const Work &work) {
+        if (!work.result.ok)
+            return reply.fail(QLatin1String(api::errors::kStopFailed), work.result.error);
+        closeEndpoint(name);
+        reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
+                       {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    QString error;
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QLatin1String(api::errors::kBusy), error);
+}
+
+void SandboxService::removeSandbox(const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const bool force = params.value(QLatin1String("force")).toBool();
+    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    if (!runtime)
+        return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
+    const runtime::SandboxInfo info = *runtime->inspect(name);
+    if (info.status == runtime::SandboxStatus::Running && !force)
+        return reply.fail(QLatin1String(api::errors::kRunning),
+                          QStringLiteral("sandbox %1 is running; stop it first or use --force").arg(name));
+    auto job = [runtime, name, force]() -> Work {
+        if (force) {
+            const runtime::RuntimeResult stopped = runtime->stop(name);
+            if (!stopped.ok)
+                return {stopped, {}};
+        }
+        // The clone's last commits come back before it goes; the fetched branches stay.
+        const QStringList notes = CloneWorkspace::fetchBackNotes(name);
+        const runtime::RuntimeResult removed = runtime->remove(name, true);
+        if (removed.ok)
+            stopCompanions(name, true);
+        // Layers of an image removed while this sandbox used them go with it.
+        if (removed.ok && runtime->id() == QLatin1String("bwrap")) {
+            QString error;
+            if (!image::ImageStore().collectUnused(runtime::BwrapRuntime().layersInUse(), &error))
+                qCWarning(lcSandbox).noquote() << "unused layers were not removed:" << error;
+        }
+        if (removed.ok) {
+            if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name)) {
+                clone->discard();
+                QDir().rmdir(QFileInfo(clone->path()).absolutePath());
+            }
+        }
+        return {removed, notes};
+    };
+    auto done = [this, name, kitName = info.kitName, backend = runtime->id(), reply](const Work &work) {
+        if (!work.result.ok)
+            return reply.fail(QLatin1String(api::errors::kRemoveFailed), work.result.error);
+        closeEndpoint(name);
+        m_ports.forget(name);
+        QFile::remove(endpointPath(name));
+        QDir().rmdir(QFileInfo(endpointPath(name)).absolutePath());
+        SandboxRecord::remove(name);
+        CredentialInjection::forget(name);
+        forgetKitRulesIfUnused(kitName);
+        m_modes->forget(name);
+        QDir(reviewDir(name)).removeRecursively();
+        // A container's home is a host directory the runtime leaves to its owner: this service.
+        if (backend != QLatin1String("bwrap"))
+            QDir(homeOf(name)).removeRecursively();
+        // The sandbox's folder, once the runtime and the review record have left it empty.
+        QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
+        qCInfo(lcSandbox) << "removed sandbox" << name;
+        reply.succeed(
+            {{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    QString error;
+    if (!runOperation(name, std::move(job), std::move(done), &error))
+        reply.fail(QLatin1String(api::errors::kBusy), error);
+}
+
+} // namespace paddock::sandbox
