@@ -291,12 +291,12 @@ void TestGuiModelsSandboxes::whatASandboxSharesIsOneLine()
 
 void TestGuiModelsSandboxes::anotherBackendClearsTheLastError()
 {
-    // An error of a failed create (here: no daemon) does not stay on the review once the person
-    // chose another backend: it was the other backend's.
+    // An error of a failed create (here: no project folder) does not stay on the review once the
+    // person chose another backend: it was the other backend's.
     SandboxWizard wizard;
     wizard.setBackend(QStringLiteral("docker"));
     wizard.create();
-    QCOMPARE(wizard.error(), QStringLiteral("The daemon is not connected."));
+    QCOMPARE(wizard.error(), QStringLiteral("Choose an existing project folder."));
     wizard.setBackend(QStringLiteral("bwrap"));
     QCOMPARE(wizard.error(), QString());
 }
