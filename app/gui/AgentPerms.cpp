@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AgentPerms.h"
 
-#include "api/DaemonClient.h"
-
 #include <QJsonArray>
 #include <QSet>
 
@@ -17,35 +15,16 @@ QString fieldKey(const QString &surface, const QString &pattern)
 
 } // namespace
 
-AgentPerms::AgentPerms(QObject *parent) : QObject(parent) {}
-
-void AgentPerms::setDaemon(DaemonStatus *daemon)
+AgentPerms::AgentPerms(QObject *parent) : DaemonBound(parent)
 {
-    if (m_daemon == daemon)
-        return;
-    if (m_daemon)
-        disconnect(m_daemon, nullptr, this, nullptr);
-    m_daemon = daemon;
-    if (m_daemon) {
-        connect(m_daemon, &DaemonStatus::statusChanged, this, [this] {
-            if (!m_daemon->connected())
-                return;
-            m_daemon->client()->subscribe({QStringLiteral("agent")});
-            reload();
-        });
-        // Another window, the CLI or an Allow changed a file: read it again.
-        connect(m_daemon->client(), &api::DaemonClient::eventReceived, this,
-                [this](const QString &topic, const QJsonObject &data) {
-                    if (topic == QLatin1String("agent") &&
-                        data.value(QLatin1String("type")) == QLatin1String("changed") &&
-                        data.value(QLatin1String("path")).toString() == m_path)
-                        reload();
-                });
-        if (m_daemon->connected())
-            m_daemon->client()->subscribe({QStringLiteral("agent")});
-    }
-    emit daemonChanged();
-    reload();
+    followTopics({QStringLiteral("agent")});
+}
+
+void AgentPerms::daemonEvent(const QString &topic, const QJsonObject &data)
+{
+    if (topic == QLatin1String("agent") && data.value(QLatin1String("type")) == QLatin1String("changed") &&
+        data.value(QLatin1String("path")).toString() == m_path)
+        reload();
 }
 
 void AgentPerms::setKit(const QString &kit)
@@ -98,23 +77,19 @@ void AgentPerms::pending(int delta)
 
 void AgentPerms::reload()
 {
-    if (!m_daemon || !m_daemon->connected() || (m_kit.isEmpty() && m_sandbox.isEmpty()))
+    if (m_kit.isEmpty() && m_sandbox.isEmpty())
         return;
-    pending(1);
-    QPointer<AgentPerms> self(this);
     const QString scope = m_scope;
-    m_daemon->client()->call(QStringLiteral("agent.config"), target(), [self, scope](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->pending(-1);
-        if (reply.isError()) {
-            self->setError(reply.errorMessage());
-            return;
-        }
-        self->setError({});
-        self->m_schemaVersion = reply.result().value(QLatin1String("schemaVersion")).toString();
-        self->apply(reply.result().value(scope).toObject());
+    const bool sent = request(QStringLiteral("agent.config"), target(), [this, scope](const api::Reply &reply) {
+        pending(-1);
+        if (reply.isError())
+            return setError(reply.errorMessage());
+        setError({});
+        m_schemaVersion = reply.result().value(QLatin1String("schemaVersion")).toString();
+        apply(reply.result().value(scope).toObject());
     });
+    if (sent)
+        pending(1);
 }
 
 void AgentPerms::apply(const QJsonObject &file)
@@ -186,34 +161,25 @@ void AgentPerms::apply(const QJsonObject &file)
 
 void AgentPerms::call(const QString &method, QJsonObject params, bool reloadAfter)
 {
-    if (!m_daemon || !m_daemon->connected()) {
-        setError(tr("The daemon is not connected."));
-        return;
-    }
     const QJsonObject base = target();
     for (auto it = base.begin(); it != base.end(); ++it)
         params.insert(it.key(), it.value());
     pending(1);
-    QPointer<AgentPerms> self(this);
-    m_daemon->client()->call(method, params, [self, reloadAfter](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->pending(-1);
-        if (reply.isError()) {
-            self->setError(reply.errorMessage());
-            return;
-        }
-        self->setError({});
+    act(method, params, [this, reloadAfter](const api::Reply &reply) {
+        pending(-1);
+        if (reply.isError())
+            return setError(reply.errorMessage());
+        setError({});
         const QJsonObject result = reply.result();
         if (result.contains(QLatin1String("changed")))
-            self->setMessage(result.value(QLatin1String("changed")).toBool()
-                                 ? tr("Changed %1").arg(result.value(QLatin1String("path")).toString())
-                                 : tr("No change: the file already says so."));
+            setMessage(result.value(QLatin1String("changed")).toBool()
+                           ? tr("Changed %1").arg(result.value(QLatin1String("path")).toString())
+                           : tr("No change: the file already says so."));
         if (reloadAfter) {
-            self->reload();
+            reload();
         } else {
-            self->m_testResult = result.toVariantMap();
-            emit self->testResultChanged();
+            m_testResult = result.toVariantMap();
+            emit testResultChanged();
         }
     });
 }
@@ -257,14 +223,6 @@ QString AgentPerms::command(const QString &verb, const QString &surface, const Q
     if (!state.isEmpty())
         parts << state;
     return parts.join(QLatin1Char(' '));
-}
-
-void AgentPerms::setError(const QString &error)
-{
-    if (error == m_error)
-        return;
-    m_error = error;
-    emit errorChanged();
 }
 
 void AgentPerms::setMessage(const QString &message)

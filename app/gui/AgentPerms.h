@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -26,11 +24,10 @@ namespace paddock::gui {
  * Each row of @c rules: {surface, pattern, state, reason, shorthand, line, index (within its
  * surface), count (patterns of its surface), problem (the schema's message for it, or "")}.
  */
-class AgentPerms : public QObject
+class AgentPerms : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString kit READ kit WRITE setKit NOTIFY targetChanged)
     Q_PROPERTY(QString sandbox READ sandbox WRITE setSandbox NOTIFY targetChanged)
     Q_PROPERTY(QString scope READ scope WRITE setScope NOTIFY targetChanged)
@@ -39,7 +36,6 @@ class AgentPerms : public QObject
     Q_PROPERTY(QString path READ path NOTIFY loaded)
     Q_PROPERTY(bool exists READ exists NOTIFY loaded)
     Q_PROPERTY(QString schemaVersion READ schemaVersion NOTIFY loaded)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString message READ message NOTIFY messageChanged)
     Q_PROPERTY(QVariantMap testResult READ testResult NOTIFY testResultChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
@@ -47,8 +43,6 @@ class AgentPerms : public QObject
 public:
     explicit AgentPerms(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString kit() const { return m_kit; }
     void setKit(const QString &kit);
     QString sandbox() const { return m_sandbox; }
@@ -60,7 +54,6 @@ public:
     QString path() const { return m_path; }
     bool exists() const { return m_exists; }
     QString schemaVersion() const { return m_schemaVersion; }
-    QString error() const { return m_error; }
     QString message() const { return m_message; }
     QVariantMap testResult() const { return m_testResult; }
     bool busy() const { return m_pending > 0; }
@@ -79,23 +72,24 @@ public:
                                 const QString &state) const;
 
 Q_SIGNALS:
-    void daemonChanged();
     void targetChanged();
     void loaded();
-    void errorChanged();
     void messageChanged();
     void testResultChanged();
     void busyChanged();
+
+protected:
+    void daemonConnected() override { reload(); }
+    /** Another window, the CLI or an Allow changed the file shown: read it again. */
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
 
 private:
     QJsonObject target() const;
     void call(const QString &method, QJsonObject params, bool reloadAfter);
     void apply(const QJsonObject &file);
-    void setError(const QString &error);
     void setMessage(const QString &message);
     void pending(int delta);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_kit;
     QString m_sandbox;
     QString m_scope = QStringLiteral("global");
@@ -104,7 +98,6 @@ private:
     QString m_path;
     bool m_exists = false;
     QString m_schemaVersion;
-    QString m_error;
     QString m_message;
     QVariantMap m_testResult;
     int m_pending = 0;

@@ -1,17 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "RowModel.h"
 
-#include <QAbstractListModel>
 #include <QJsonObject>
-#include <QList>
-#include <QPointer>
 #include <QString>
-#include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
 namespace paddock::gui {
+
+/** One refusal of pi-permission-system, as `agent.refusals` and topic `agent` send it. */
+struct AgentRefusal
+{
+    int id = 0;
+    QString sandbox;
+    QString kit;
+    QString tool;
+    QString value;
+    QString state;      ///< deny or ask
+    QString resolution; ///< how an ask ended
+    QString rule;       ///< the rule that decided, as the tester names it
+    int count = 0;
+    QString time; ///< when it was last seen, ISO 8601
+
+    /** One refusal as the daemon sends it; a dismissed one is left out. */
+    static std::optional<AgentRefusal> fromJson(const QJsonObject &json);
+};
 
 /**
  * @brief What the agents were refused or asked by pi-permission-system, one row per sandbox,
@@ -22,13 +36,10 @@ namespace paddock::gui {
  * it would add (`dryRun`), previewReady() carries them to the confirmation dialog, and
  * allow() writes them.
  */
-class AgentRefusalsModel : public QAbstractListModel
+class AgentRefusalsModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
-    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
     enum Role {
@@ -37,9 +48,9 @@ public:
         KitRole,
         ToolRole,
         ValueRole,
-        StateRole,      ///< deny or ask
-        ResolutionRole, ///< how an ask ended
-        RuleRole,       ///< the rule that decided, as the tester names it
+        StateRole,
+        ResolutionRole,
+        RuleRole,
         CountRole,
         LastSeenTextRole,
     };
@@ -47,16 +58,7 @@ public:
 
     explicit AgentRefusalsModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
-    QString error() const { return m_error; }
-
     Q_INVOKABLE void reload();
-    Q_INVOKABLE QVariantMap get(int row) const;
     /** Asks what Allow would write for refusal @p id into @p where (project or kit). */
     Q_INVOKABLE void preview(int id, const QString &where);
     Q_INVOKABLE void allow(int id, const QString &where);
@@ -68,20 +70,18 @@ public:
     void addRefusal(const QJsonObject &refusal);
 
 Q_SIGNALS:
-    void daemonChanged();
-    void countChanged();
-    void errorChanged();
     /** @p diff: the lines, "+ 12 | text" each; @p changes: "surface: pattern" each. */
     void previewReady(int id, const QString &where, const QString &path, const QString &diff, const QString &changes);
     void allowed(const QString &path);
 
+protected:
+    void daemonConnected() override { reload(); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
+
 private:
     int rowOfId(int id) const;
-    void setError(const QString &error);
 
-    QPointer<DaemonStatus> m_daemon;
-    QList<QJsonObject> m_rows;
-    QString m_error;
+    Rows<AgentRefusal> m_rows{this};
 };
 
 } // namespace paddock::gui

@@ -2,7 +2,6 @@
 #include "AskModel.h"
 
 #include "NetworkPolicy.h"
-#include "api/DaemonClient.h"
 
 #include <QLoggingCategory>
 
@@ -21,74 +20,28 @@ QDateTime parseTime(const QJsonValue &value)
 
 } // namespace
 
-AskModel::AskModel(QObject *parent) : QAbstractListModel(parent)
+AskModel::AskModel(QObject *parent) : RowListModel(parent)
 {
+    using R = const HeldAsk &;
+    // Not "id": that name is QML's own.
+    m_rows.setRoles({{AskIdRole, "askId", [](R row) { return row.id; }},
+                     {SandboxRole, "sandbox", [](R row) { return row.sandbox; }},
+                     {KitRole, "kit", [](R row) { return row.kit; }},
+                     {HostRole, "host", [](R row) { return row.host; }},
+                     {PortRole, "port", [](R row) { return row.port; }},
+                     {ProtocolRole, "protocol", [](R row) { return row.protocol; }},
+                     {WaitingRole, "waiting", [](R row) { return row.waiting; }},
+                     {SinceRole, "since", [](R row) { return row.since; }},
+                     {DeadlineRole, "deadline", [](R row) { return row.deadline; }},
+                     {ReasonRole, "reason", [](R row) { return row.reason; }},
+                     {SecondsLeftRole, "secondsLeft", [](R row) { return secondsUntil(row.deadline); }},
+                     {ProgramRole, "program", [](R row) { return row.program; }},
+                     {CommandRole, "command", [](R row) { return row.command; }},
+                     {WrittenRole, "written", [](R row) { return row.written; }}},
+                    HostRole);
+    followTopics({QStringLiteral("asks")});
     m_ticker.setInterval(1000);
     connect(&m_ticker, &QTimer::timeout, this, &AskModel::tick);
-}
-
-int AskModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-QVariant AskModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const Ask &row = m_rows.at(index.row());
-    switch (role) {
-    case AskIdRole:
-        return row.id;
-    case SandboxRole:
-        return row.sandbox;
-    case KitRole:
-        return row.kit;
-    case Qt::DisplayRole:
-    case HostRole:
-        return row.host;
-    case PortRole:
-        return row.port;
-    case ProtocolRole:
-        return row.protocol;
-    case ProgramRole:
-        return row.program;
-    case CommandRole:
-        return row.command;
-    case WrittenRole:
-        return row.written;
-    case WaitingRole:
-        return row.waiting;
-    case SinceRole:
-        return row.since;
-    case DeadlineRole:
-        return row.deadline;
-    case ReasonRole:
-        return row.reason;
-    case SecondsLeftRole:
-        return secondsUntil(row.deadline);
-    default:
-        return {};
-    }
-}
-
-QHash<int, QByteArray> AskModel::roleNames() const
-{
-    // Not "id": that name is QML's own.
-    return {{AskIdRole, "askId"},
-            {SandboxRole, "sandbox"},
-            {KitRole, "kit"},
-            {HostRole, "host"},
-            {PortRole, "port"},
-            {ProtocolRole, "protocol"},
-            {WaitingRole, "waiting"},
-            {SinceRole, "since"},
-            {DeadlineRole, "deadline"},
-            {ReasonRole, "reason"},
-            {SecondsLeftRole, "secondsLeft"},
-            {ProgramRole, "program"},
-            {CommandRole, "command"},
-            {WrittenRole, "written"}};
 }
 
 int AskModel::secondsUntil(const QDateTime &deadline, const QDateTime &now)
@@ -98,73 +51,26 @@ int AskModel::secondsUntil(const QDateTime &deadline, const QDateTime &now)
     return std::max(0, int(std::ceil(double(now.msecsTo(deadline)) / 1000.0)));
 }
 
-void AskModel::setDaemon(DaemonStatus *daemon)
+void AskModel::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    setClient(daemon ? daemon->client() : nullptr);
-    emit daemonChanged();
-}
-
-void AskModel::setClient(api::DaemonClient *client)
-{
-    if (m_client == client)
-        return;
-    if (m_client)
-        m_client->disconnect(this);
-    m_client = client;
-    if (!m_client)
-        return;
-    connect(m_client, &api::DaemonClient::connected, this, &AskModel::reload);
-    // A daemon that went away took its held connections with it.
-    connect(m_client, &api::DaemonClient::disconnected, this, [this] { setAsks({}); });
-    connect(m_client, &api::DaemonClient::eventReceived, this, [this](const QString &topic, const QJsonObject &data) {
-        if (topic == QLatin1String("asks"))
-            addEvent(data);
-    });
-    if (m_client->isConnected())
-        reload();
-}
-
-void AskModel::setError(const QString &error)
-{
-    if (error == m_error)
-        return;
-    m_error = error;
-    emit errorChanged();
+    if (topic == QLatin1String("asks"))
+        addEvent(data);
 }
 
 void AskModel::reload()
 {
-    if (!m_client || !m_client->isConnected())
-        return;
-    m_loading = true;
-    const quint64 generation = ++m_generation;
-    // Subscribed first: every change from now on is in the answer below or arrives after it.
-    m_client->subscribe({QStringLiteral("asks")});
-    m_client->call(QStringLiteral("policy.asks"), {},
-                   [this, self = QPointer<AskModel>(this), generation](const api::Reply &reply) {
-                       if (!self || generation != m_generation)
-                           return;
-                       m_loading = false;
-                       if (reply.isError()) {
-                           // An older daemon has no ask mode: nothing waits then.
-                           qCInfo(lcAsks).noquote() << "cannot list the waiting connections:" << reply.errorMessage();
-                           return;
-                       }
-                       setAsks(reply.result().value(QLatin1String("asks")).toArray());
-                   });
+    // An older daemon has no ask mode: nothing waits then, and loadFailed says why.
+    load(QStringLiteral("policy.asks"), {},
+         [this](const QJsonObject &result) { setAsks(result.value(QLatin1String("asks")).toArray()); });
     loadSandboxes();
 }
 
 void AskModel::loadSandboxes()
 {
-    m_client->call(QStringLiteral("sandbox.list"), {},
-                   [this, self = QPointer<AskModel>(this)](const api::Reply &reply) {
-                       if (self && !reply.isError())
-                           setSandboxes(reply.result().value(QLatin1String("sandboxes")).toArray());
-                   });
+    request(QStringLiteral("sandbox.list"), {}, [this](const api::Reply &reply) {
+        if (!reply.isError())
+            setSandboxes(reply.result().value(QLatin1String("sandboxes")).toArray());
+    });
 }
 
 void AskModel::setSandboxes(const QJsonArray &sandboxes)
@@ -192,9 +98,9 @@ void AskModel::setAsked(const QString &sandbox, bool asking)
     emit askingChanged();
 }
 
-AskModel::Ask AskModel::fromJson(const QJsonObject &object)
+std::optional<HeldAsk> HeldAsk::fromJson(const QJsonObject &object)
 {
-    Ask ask;
+    HeldAsk ask;
     ask.id = object.value(QLatin1String("id")).toVariant().toString();
     ask.sandbox = object.value(QLatin1String("sandbox")).toString();
     ask.kit = object.value(QLatin1String("kit")).toString();
@@ -208,34 +114,28 @@ AskModel::Ask AskModel::fromJson(const QJsonObject &object)
     ask.program = object.value(QLatin1String("program")).toString();
     ask.command = object.value(QLatin1String("command")).toString();
     ask.written = object.value(QLatin1String("written")).toString();
+    if (ask.id.isEmpty())
+        return std::nullopt;
     return ask;
 }
 
 void AskModel::setAsks(const QJsonArray &asks)
 {
-    QList<Ask> rows;
-    for (const QJsonValue &value : asks) {
-        const Ask ask = fromJson(value.toObject());
-        if (!ask.id.isEmpty())
-            rows.append(ask);
-    }
-    std::stable_sort(rows.begin(), rows.end(), [](const Ask &a, const Ask &b) { return a.since < b.since; });
+    QList<HeldAsk> next = Rows<HeldAsk>::fromJson(asks);
+    std::stable_sort(next.begin(), next.end(), [](const HeldAsk &a, const HeldAsk &b) { return a.since < b.since; });
     QStringList before;
-    for (const Ask &row : std::as_const(m_rows))
+    for (const HeldAsk &row : m_rows.all())
         before << row.id;
-    beginResetModel();
-    m_rows = rows;
-    endResetModel();
+    m_rows.reset(next);
     for (const QString &id : std::as_const(before)) {
         if (rowOf(id) < 0)
             emit ended(id);
     }
-    for (const Ask &row : std::as_const(m_rows)) {
+    for (const HeldAsk &row : m_rows.all()) {
         setAsked(row.sandbox, true);
         if (!before.contains(row.id))
             emit held(row.id);
     }
-    emit countChanged();
     emit oldestChanged();
     updateTimer();
 }
@@ -243,40 +143,36 @@ void AskModel::setAsks(const QJsonArray &asks)
 void AskModel::addEvent(const QJsonObject &event)
 {
     // While loading, the answer on its way holds this change already.
-    if (m_loading)
+    if (loading())
         return;
     const QString change = event.value(QLatin1String("change")).toString();
     if (change == QLatin1String("mode")) // switched here, in the CLI or in another window
         return setAsked(event.value(QLatin1String("sandbox")).toString(),
                         event.value(QLatin1String("asking")).toBool());
-    const Ask ask = fromJson(event.value(QLatin1String("ask")).toObject());
-    if (ask.id.isEmpty())
+    const std::optional<HeldAsk> ask = HeldAsk::fromJson(event.value(QLatin1String("ask")).toObject());
+    if (!ask)
         return;
     if (change == QLatin1String("ended"))
-        remove(ask.id);
+        remove(ask->id);
     else if (change == QLatin1String("held") || change == QLatin1String("updated"))
-        insertOrUpdate(ask);
+        insertOrUpdate(*ask);
 }
 
-void AskModel::insertOrUpdate(const Ask &ask)
+void AskModel::insertOrUpdate(const HeldAsk &ask)
 {
     const int row = rowOf(ask.id);
     if (row >= 0) {
-        m_rows[row] = ask;
-        emit dataChanged(index(row), index(row));
+        m_rows.replaceAt(row, ask);
         if (row == 0)
             emit oldestChanged();
         return;
     }
     // The daemon sends them oldest first; a late one still goes where its time says.
-    const auto at = std::upper_bound(m_rows.cbegin(), m_rows.cend(), ask.since,
-                                     [](const QDateTime &since, const Ask &other) { return since < other.since; });
-    const int position = int(at - m_rows.cbegin());
-    beginInsertRows({}, position, position);
-    m_rows.insert(position, ask);
-    endInsertRows();
+    const auto at = std::upper_bound(m_rows.all().cbegin(), m_rows.all().cend(), ask.since,
+                                     [](const QDateTime &since, const HeldAsk &other) { return since < other.since; });
+    const int position = int(at - m_rows.all().cbegin());
+    m_rows.insertAt(position, ask);
     setAsked(ask.sandbox, true);
-    emit countChanged();
     if (position == 0)
         emit oldestChanged();
     updateTimer();
@@ -288,10 +184,7 @@ void AskModel::remove(const QString &id)
     const int row = rowOf(id);
     if (row < 0)
         return;
-    beginRemoveRows({}, row, row);
     m_rows.removeAt(row);
-    endRemoveRows();
-    emit countChanged();
     if (row == 0)
         emit oldestChanged();
     updateTimer();
@@ -300,7 +193,7 @@ void AskModel::remove(const QString &id)
 
 void AskModel::updateTimer()
 {
-    if (m_rows.isEmpty())
+    if (m_rows.all().isEmpty())
         m_ticker.stop();
     else if (!m_ticker.isActive())
         m_ticker.start();
@@ -308,70 +201,42 @@ void AskModel::updateTimer()
 
 void AskModel::tick()
 {
-    if (m_rows.isEmpty())
+    if (m_rows.all().isEmpty())
         return;
-    emit dataChanged(index(0), index(int(m_rows.size()) - 1), {SecondsLeftRole});
+    m_rows.rolesChanged({SecondsLeftRole});
     emit oldestChanged();
 }
 
 int AskModel::rowOf(const QString &id) const
 {
-    for (int row = 0; row < m_rows.size(); ++row) {
-        if (m_rows.at(row).id == id)
-            return row;
-    }
-    return -1;
-}
-
-QVariantMap AskModel::get(int row) const
-{
-    if (row < 0 || row >= m_rows.size())
-        return {};
-    const Ask &ask = m_rows.at(row);
-    return {{QStringLiteral("askId"), ask.id},          {QStringLiteral("sandbox"), ask.sandbox},
-            {QStringLiteral("kit"), ask.kit},           {QStringLiteral("host"), ask.host},
-            {QStringLiteral("port"), ask.port},         {QStringLiteral("protocol"), ask.protocol},
-            {QStringLiteral("waiting"), ask.waiting},   {QStringLiteral("since"), ask.since},
-            {QStringLiteral("deadline"), ask.deadline}, {QStringLiteral("reason"), ask.reason},
-            {QStringLiteral("program"), ask.program},   {QStringLiteral("command"), ask.command},
-            {QStringLiteral("written"), ask.written},   {QStringLiteral("secondsLeft"), secondsUntil(ask.deadline)}};
+    return m_rows.find([&id](const HeldAsk &row) { return row.id == id; });
 }
 
 void AskModel::answer(const QString &id, const QString &decision, const QString &where, const QString &what)
 {
-    if (!m_client || !m_client->isConnected()) {
-        emit answered(id, false, tr("The daemon is not connected."));
-        return;
-    }
     QJsonObject params{{QStringLiteral("id"), id}, {QStringLiteral("decision"), decision}};
     if (!where.isEmpty()) {
         params.insert(QStringLiteral("where"), where);
         params.insert(QStringLiteral("what"), what.isEmpty() ? QStringLiteral("exact") : what);
     }
-    m_client->call(QStringLiteral("policy.answer"), params,
-                   [this, self = QPointer<AskModel>(this), id](const api::Reply &reply) {
-                       if (!self)
-                           return;
-                       if (reply.isError()) {
-                           qCInfo(lcAsks).noquote() << "answer refused:" << reply.errorMessage();
-                           setError(reply.errorMessage());
-                           emit answered(id, false, reply.errorMessage());
-                           return;
-                       }
-                       setError({});
-                       emit answered(id, true, reply.result().value(QLatin1String("message")).toString());
-                   });
+    act(QStringLiteral("policy.answer"), params, [this, id](const api::Reply &reply) {
+        if (reply.isError()) {
+            qCInfo(lcAsks).noquote() << "answer refused:" << reply.errorMessage();
+            setError(reply.errorMessage());
+            emit answered(id, false, reply.errorMessage());
+            return;
+        }
+        setError({});
+        emit answered(id, true, reply.result().value(QLatin1String("message")).toString());
+    });
 }
 
 void AskModel::setAsking(const QString &sandbox, bool enabled)
 {
-    if (!m_client || !m_client->isConnected() || sandbox.isEmpty())
+    if (sandbox.isEmpty())
         return;
-    m_client->call(
-        QStringLiteral("sandbox.ask"), {{QStringLiteral("name"), sandbox}, {QStringLiteral("enabled"), enabled}},
-        [this, self = QPointer<AskModel>(this), sandbox](const api::Reply &reply) {
-            if (!self)
-                return;
+    act(QStringLiteral("sandbox.ask"), {{QStringLiteral("name"), sandbox}, {QStringLiteral("enabled"), enabled}},
+        [this, sandbox](const api::Reply &reply) {
             if (reply.isError()) {
                 setError(reply.errorMessage());
                 emit askingChanged(); // a switch goes back to what is true

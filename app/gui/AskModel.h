@@ -1,26 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "RowModel.h"
 
-#include <QAbstractListModel>
 #include <QDateTime>
-#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QList>
-#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
 #include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
-namespace paddock::api {
-class DaemonClient;
-} // namespace paddock::api
-
 namespace paddock::gui {
+
+/** Connections of one sandbox to one destination, held until someone answers (ask mode). */
+struct HeldAsk
+{
+    QString id;
+    QString sandbox;
+    QString kit;
+    QString host;
+    int port = 0;
+    QString protocol;
+    int waiting = 0;
+    QDateTime since;
+    QDateTime deadline;
+    QString reason;
+    QString program; ///< which program inside asked (the newest connection's); empty: not known
+    QString command; ///< its command line
+    QString written; ///< where its file was written inside the sandbox: not its base's, whatever its name
+
+    /** An ASK of `policy.asks` or of an `asks` event; one without an id is left out. */
+    static std::optional<HeldAsk> fromJson(const QJsonObject &object);
+};
 
 /**
  * @brief The connections that wait for an answer (ask mode), one row per ASK, oldest first.
@@ -31,15 +44,12 @@ namespace paddock::gui {
  * answer`, the timeout or a client that left). While rows wait, `secondsLeft` counts down
  * once a second. answer() and setAsking() report through answered() and askingChanged().
  */
-class AskModel : public QAbstractListModel
+class AskModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
-    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
     Q_PROPERTY(QVariantMap oldest READ oldest NOTIFY oldestChanged)
     Q_PROPERTY(QStringList askingSandboxes READ askingSandboxes NOTIFY askingChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
     enum Role {
@@ -60,39 +70,12 @@ public:
     };
     Q_ENUM(Role)
 
-    struct Ask
-    {
-        QString id;
-        QString sandbox;
-        QString kit;
-        QString host;
-        int port = 0;
-        QString protocol;
-        int waiting = 0;
-        QDateTime since;
-        QDateTime deadline;
-        QString reason;
-        QString program; ///< which program inside asked (the newest connection's); empty: not known
-        QString command; ///< its command line
-        QString written; ///< where its file was written inside the sandbox: not its base's, whatever its name
-    };
-
     explicit AskModel(QObject *parent = nullptr);
-
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
-    /** Follows @p client directly (tests, and anything without the window's DaemonStatus). */
-    void setClient(api::DaemonClient *client);
 
     /** The oldest waiting ASK as get() gives it; empty when nothing waits. */
     QVariantMap oldest() const { return get(0); }
     /** The sandboxes in ask mode, as `sandbox.list` and setAsking() last said. */
     QStringList askingSandboxes() const { return m_asking; }
-    QString error() const { return m_error; }
 
     /** Asks the daemon again for what waits, and which sandboxes ask. */
     Q_INVOKABLE void reload();
@@ -105,8 +88,6 @@ public:
     /** Switches ask mode of @p sandbox (`sandbox.ask`). */
     Q_INVOKABLE void setAsking(const QString &sandbox, bool enabled);
     Q_INVOKABLE bool isAsking(const QString &sandbox) const { return m_asking.contains(sandbox); }
-    /** The row as {askId, sandbox, kit, host, port, protocol, waiting, secondsLeft, ...}. */
-    Q_INVOKABLE QVariantMap get(int row) const;
     Q_INVOKABLE int rowOf(const QString &id) const;
     /** The patterns of the Allow choices for @p host (NetworkPolicy::allowChoicesFor). */
     Q_INVOKABLE QVariantMap allowChoices(const QString &host, int port) const;
@@ -124,11 +105,8 @@ public:
     static int secondsUntil(const QDateTime &deadline, const QDateTime &now = QDateTime::currentDateTimeUtc());
 
 Q_SIGNALS:
-    void daemonChanged();
-    void countChanged();
     void oldestChanged();
     void askingChanged();
-    void errorChanged();
     /** An ASK appeared (live, or in a reload). */
     void held(const QString &id);
     /** The ASK @p id is gone: answered, timed out, or its client left. */
@@ -136,24 +114,23 @@ Q_SIGNALS:
     /** answer() finished: @p message is the daemon's, or why it failed. */
     void answered(const QString &id, bool ok, const QString &message);
 
+protected:
+    void daemonConnected() override { reload(); }
+    /** A daemon that went away took its held connections with it. */
+    void daemonDisconnected() override { setAsks({}); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
+
 private:
-    static Ask fromJson(const QJsonObject &object);
-    void insertOrUpdate(const Ask &ask);
+    void insertOrUpdate(const HeldAsk &ask);
     void remove(const QString &id);
     void tick();
     void updateTimer();
-    void setError(const QString &error);
     void setAsked(const QString &sandbox, bool asking);
     void loadSandboxes();
 
-    QPointer<DaemonStatus> m_daemon;
-    QPointer<api::DaemonClient> m_client;
-    QList<Ask> m_rows; ///< oldest first
+    Rows<HeldAsk> m_rows{this};
     QStringList m_asking;
-    QString m_error;
     QTimer m_ticker;
-    bool m_loading = false;
-    quint64 m_generation = 0;
 };
 
 } // namespace paddock::gui

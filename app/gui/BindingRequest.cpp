@@ -9,15 +9,7 @@ Q_LOGGING_CATEGORY(lcBindingRequest, "paddock.gui.binding", QtWarningMsg)
 
 namespace paddock::gui {
 
-BindingRequest::BindingRequest(QObject *parent) : QObject(parent) {}
-
-void BindingRequest::setDaemon(DaemonStatus *daemon)
-{
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    Q_EMIT daemonChanged();
-}
+BindingRequest::BindingRequest(QObject *parent) : DaemonBound(parent) {}
 
 void BindingRequest::setKitDirectory(const QString &directory)
 {
@@ -49,14 +41,6 @@ void BindingRequest::setBusy(bool busy)
     Q_EMIT busyChanged();
 }
 
-void BindingRequest::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    Q_EMIT errorChanged();
-}
-
 bool BindingRequest::isWildcard(const QString &domain)
 {
     return domain.startsWith(QLatin1String("*.")) || domain.startsWith(QLatin1String("**.")) ||
@@ -65,37 +49,31 @@ bool BindingRequest::isWildcard(const QString &domain)
 
 void BindingRequest::check()
 {
-    if (!m_daemon || !m_daemon->connected() || m_kitDirectory.isEmpty())
+    if (m_kitDirectory.isEmpty())
         return;
-    setBusy(true);
-    QPointer<BindingRequest> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}}, [self](const api::Reply &reply) {
-            if (!self)
-                return;
-            self->setBusy(false);
+    const bool sent = request(
+        QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}}, [this](const api::Reply &reply) {
+            setBusy(false);
             if (reply.isError()) {
-                self->setError(reply.errorMessage());
-                return Q_EMIT self->failed(reply.errorMessage());
+                setError(reply.errorMessage());
+                return Q_EMIT failed(reply.errorMessage());
             }
-            self->setError(QString());
+            setError(QString());
             QVariantList pending;
             for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray()) {
                 if (!value.toObject().value(QLatin1String("approved")).toBool(true))
                     pending << value.toObject().toVariantMap();
             }
-            self->setKitName(reply.result().value(QLatin1String("kit")).toString());
-            self->setPending(pending);
-            Q_EMIT self->checked();
+            setKitName(reply.result().value(QLatin1String("kit")).toString());
+            setPending(pending);
+            Q_EMIT checked();
         });
+    if (sent)
+        setBusy(true);
 }
 
 void BindingRequest::approve(const QStringList &services)
 {
-    if (!m_daemon || !m_daemon->connected()) {
-        setError(tr("The daemon is not connected."));
-        return Q_EMIT failed(m_error);
-    }
     QStringList chosen = services;
     if (chosen.isEmpty()) {
         for (const QVariant &entry : std::as_const(m_pending))
@@ -105,20 +83,16 @@ void BindingRequest::approve(const QStringList &services)
         return Q_EMIT approved({});
     setBusy(true);
     qCDebug(lcBindingRequest) << "approving" << chosen << "of" << m_kitDirectory;
-    QPointer<BindingRequest> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("binding.approve"),
+    act(QStringLiteral("binding.approve"),
         {{QStringLiteral("kit"), m_kitDirectory}, {QStringLiteral("services"), QJsonArray::fromStringList(chosen)}},
-        [self, chosen](const api::Reply &reply) {
-            if (!self)
-                return;
-            self->setBusy(false);
+        [this, chosen](const api::Reply &reply) {
+            setBusy(false);
             if (reply.isError()) {
-                self->setError(reply.errorMessage());
-                return Q_EMIT self->failed(reply.errorMessage());
+                setError(reply.errorMessage());
+                return Q_EMIT failed(reply.errorMessage());
             }
-            self->setError(QString());
-            Q_EMIT self->approved(chosen);
+            setError(QString());
+            Q_EMIT approved(chosen);
         });
 }
 

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
-#include <QObject>
-#include <QPointer>
 #include <QStringList>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -19,22 +17,18 @@ namespace paddock::gui {
  * Each entry of @c pending is a `binding.check` credential: service, description, required,
  * domains, newDomains, wildcard.
  */
-class BindingRequest : public QObject
+class BindingRequest : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString kitDirectory READ kitDirectory WRITE setKitDirectory NOTIFY kitDirectoryChanged)
     Q_PROPERTY(QString kitName READ kitName WRITE setKitName NOTIFY kitNameChanged)
     Q_PROPERTY(QVariantList pending READ pending WRITE setPending NOTIFY pendingChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
     explicit BindingRequest(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString kitDirectory() const { return m_kitDirectory; }
     void setKitDirectory(const QString &directory);
     QString kitName() const { return m_kitName; }
@@ -42,7 +36,6 @@ public:
     QVariantList pending() const { return m_pending; }
     void setPending(const QVariantList &pending);
     bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
 
     /** Asks binding.check for the kit; @c pending becomes its credentials not approved yet. */
     Q_INVOKABLE void check();
@@ -52,26 +45,21 @@ public:
     Q_INVOKABLE static bool isWildcard(const QString &domain);
 
 Q_SIGNALS:
-    void daemonChanged();
     void kitDirectoryChanged();
     void pendingChanged();
     void kitNameChanged();
     void busyChanged();
-    void errorChanged();
     void checked();
     void approved(const QStringList &services);
     void failed(const QString &message);
 
 private:
     void setBusy(bool busy);
-    void setError(const QString &error);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_kitDirectory;
     QString m_kitName;
     QVariantList m_pending;
     bool m_busy = false;
-    QString m_error;
 };
 
 } // namespace paddock::gui

@@ -7,48 +7,21 @@
 
 namespace paddock::gui {
 
-ChecklistModel::ChecklistModel(QObject *parent) : QAbstractListModel(parent) {}
-
-int ChecklistModel::rowCount(const QModelIndex &parent) const
+ChecklistModel::ChecklistModel(QObject *parent) : RowListModel(parent)
 {
-    return parent.isValid() ? 0 : int(m_checks.size());
-}
-
-QVariant ChecklistModel::data(const QModelIndex &index, int role) const
-{
-    if (!index.isValid() || index.row() >= m_checks.size())
-        return {};
-    const Check &check = m_checks.at(index.row());
-    switch (role) {
-    case CheckIdRole:
-        return check.id;
-    case Qt::DisplayRole:
-    case TitleRole:
-        return check.title;
-    case StatusRole:
-        return check.status;
-    case MessageRole:
-        return check.message;
-    case DetailsRole:
-        return check.details;
-    default:
-        return {};
-    }
-}
-
-QHash<int, QByteArray> ChecklistModel::roleNames() const
-{
-    return {{CheckIdRole, "checkId"},
-            {TitleRole, "title"},
-            {StatusRole, "status"},
-            {MessageRole, "message"},
-            {DetailsRole, "details"}};
+    using R = const VerifyCheck &;
+    m_rows.setRoles({{CheckIdRole, "checkId", [](R check) { return check.id; }},
+                     {TitleRole, "title", [](R check) { return check.title; }},
+                     {StatusRole, "status", [](R check) { return check.status; }},
+                     {MessageRole, "message", [](R check) { return check.message; }},
+                     {DetailsRole, "details", [](R check) { return check.details; }}},
+                    TitleRole);
 }
 
 int ChecklistModel::failedCount() const
 {
-    return int(std::count_if(m_checks.cbegin(), m_checks.cend(),
-                             [](const Check &check) { return check.status == QLatin1String("failed"); }));
+    return int(std::count_if(m_rows.all().cbegin(), m_rows.all().cend(),
+                             [](const VerifyCheck &check) { return check.status == QLatin1String("failed"); }));
 }
 
 QString ChecklistModel::titleOf(const QString &id, const QString &sent)
@@ -67,57 +40,43 @@ QString ChecklistModel::titleOf(const QString &id, const QString &sent)
     return sent;
 }
 
-ChecklistModel::Check ChecklistModel::fromJson(const QJsonObject &check)
+std::optional<VerifyCheck> VerifyCheck::fromJson(const QJsonObject &check)
 {
     QStringList details;
     for (const QJsonValue &detail : check.value(QLatin1String("details")).toArray())
         details << detail.toString();
     const QString id = check.value(QLatin1String("id")).toString();
-    return {id, titleOf(id, check.value(QLatin1String("title")).toString()),
-            check.value(QLatin1String("status")).toString(), check.value(QLatin1String("message")).toString(),
-            details.join(QLatin1Char('\n'))};
+    if (id.isEmpty())
+        return std::nullopt;
+    return VerifyCheck{id, ChecklistModel::titleOf(id, check.value(QLatin1String("title")).toString()),
+                       check.value(QLatin1String("status")).toString(),
+                       check.value(QLatin1String("message")).toString(), details.join(QLatin1Char('\n'))};
 }
 
 void ChecklistModel::clear()
 {
-    if (m_checks.isEmpty())
-        return;
-    beginResetModel();
-    m_checks.clear();
-    endResetModel();
-    Q_EMIT countChanged();
+    if (!m_rows.all().isEmpty())
+        m_rows.reset({});
 }
 
 void ChecklistModel::applyCheck(const QJsonObject &check)
 {
-    const Check row = fromJson(check);
-    if (row.id.isEmpty())
+    const std::optional<VerifyCheck> row = VerifyCheck::fromJson(check);
+    if (!row)
         return;
-    for (qsizetype i = 0; i < m_checks.size(); ++i) {
-        if (m_checks.at(i).id != row.id)
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).id != row->id)
             continue;
-        m_checks[i] = row;
-        Q_EMIT dataChanged(index(int(i)), index(int(i)));
+        m_rows.replaceAt(i, *row);
         Q_EMIT countChanged(); // failedCount may change
         return;
     }
-    beginInsertRows({}, int(m_checks.size()), int(m_checks.size()));
-    m_checks << row;
-    endInsertRows();
-    Q_EMIT countChanged();
+    m_rows.insertAt(int(m_rows.size()), *row);
 }
 
 void ChecklistModel::applyResult(const QJsonObject &result)
 {
-    beginResetModel();
-    m_checks.clear();
-    for (const QJsonValue &check : result.value(QLatin1String("checks")).toArray()) {
-        const Check row = fromJson(check.toObject());
-        if (!row.id.isEmpty())
-            m_checks << row;
-    }
-    endResetModel();
-    Q_EMIT countChanged();
+    m_rows.reset(Rows<VerifyCheck>::fromJson(result.value(QLatin1String("checks")).toArray()));
 }
 
 } // namespace paddock::gui

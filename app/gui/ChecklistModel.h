@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QAbstractListModel>
+#include "RowModel.h"
+
 #include <QJsonObject>
-#include <QList>
 #include <QString>
 #include <QtQml/qqmlregistration.h>
 
 namespace paddock::gui {
+
+/** One check of the course's checklist, as `sandbox.verify` reports it. */
+struct VerifyCheck
+{
+    QString id;
+    QString title;
+    QString status;
+    QString message;
+    QString details;
+
+    /** One CHECK {id, title, status, message, details}; one without an id is left out. */
+    static std::optional<VerifyCheck> fromJson(const QJsonObject &check);
+};
 
 /**
  * @brief The checks of one run of the course's checklist, as `sandbox.verify` reports them:
@@ -17,12 +30,11 @@ namespace paddock::gui {
  * (in the window's language for the checks it knows), status (ok, failed or skipped), message,
  * and details joined one per line.
  */
-class ChecklistModel : public QAbstractListModel
+class ChecklistModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
     QML_UNCREATABLE("Owned by ClassroomModel")
-    Q_PROPERTY(int count READ count NOTIFY countChanged)
     Q_PROPERTY(int failedCount READ failedCount NOTIFY countChanged)
 
 public:
@@ -37,11 +49,6 @@ public:
 
     explicit ChecklistModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
-    int count() const { return int(m_checks.size()); }
     int failedCount() const;
 
     void clear();
@@ -50,22 +57,11 @@ public:
     /** The method's result {checks: [CHECK..]}: every check, in order. */
     void applyResult(const QJsonObject &result);
 
-Q_SIGNALS:
-    void countChanged();
-
-private:
-    struct Check
-    {
-        QString id;
-        QString title;
-        QString status;
-        QString message;
-        QString details;
-    };
-    static Check fromJson(const QJsonObject &check);
+    /** @p sent, the daemon's title of check @p id, in the window's language when it is known here. */
     static QString titleOf(const QString &id, const QString &sent);
 
-    QList<Check> m_checks;
+private:
+    Rows<VerifyCheck> m_rows{this};
 };
 
 } // namespace paddock::gui

@@ -81,8 +81,9 @@ QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan
 
 } // namespace
 
-ClassroomModel::ClassroomModel(QObject *parent) : QObject(parent)
+ClassroomModel::ClassroomModel(QObject *parent) : DaemonBound(parent)
 {
+    followTopics({kVerifyTopic});
     m_poll.setInterval(kPollIntervalMs);
     connect(&m_poll, &QTimer::timeout, this, [this] { refreshSandboxes(); });
     findLastImportedKit();
@@ -106,47 +107,10 @@ void ClassroomModel::findLastImportedKit()
     }
 }
 
-api::DaemonClient *ClassroomModel::client() const
+void ClassroomModel::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    return m_daemon && m_daemon->connected() ? m_daemon->client() : nullptr;
-}
-
-void ClassroomModel::setDaemon(DaemonStatus *daemon)
-{
-    if (m_daemon == daemon)
-        return;
-    if (m_daemon) {
-        disconnect(m_daemon, nullptr, this, nullptr);
-        disconnect(m_daemon->client(), nullptr, this, nullptr);
-    }
-    m_daemon = daemon;
-    m_wasConnected = false;
-    if (m_daemon) {
-        connect(m_daemon, &DaemonStatus::statusChanged, this, [this] {
-            if (m_daemon->connected() == m_wasConnected)
-                return;
-            m_wasConnected = m_daemon->connected();
-            if (m_wasConnected)
-                onConnected();
-        });
-        connect(m_daemon->client(), &api::DaemonClient::eventReceived, this,
-                [this](const QString &topic, const QJsonObject &data) {
-                    if (topic == kVerifyTopic)
-                        applyVerifyEvent(data);
-                });
-        if (m_daemon->connected()) {
-            m_wasConnected = true;
-            onConnected();
-        }
-    }
-    Q_EMIT daemonChanged();
-}
-
-void ClassroomModel::onConnected()
-{
-    if (api::DaemonClient *c = client())
-        c->subscribe({kVerifyTopic});
-    refreshSandboxes();
+    if (topic == kVerifyTopic)
+        applyVerifyEvent(data);
 }
 
 void ClassroomModel::setActive(bool active)
@@ -193,14 +157,6 @@ void ClassroomModel::setBusy(bool busy)
     m_busy = busy;
     emit busyChanged();
     emit previewChanged(); // canImport follows busy
-}
-
-void ClassroomModel::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    emit errorChanged();
 }
 
 void ClassroomModel::runInBackground(std::function<std::function<void()>()> work)
@@ -284,13 +240,9 @@ void ClassroomModel::refreshSandboxes(const QString &prefer)
 {
     if (!prefer.isEmpty())
         m_prefer = prefer;
-    api::DaemonClient *c = client();
-    if (!c)
-        return;
-    QPointer<ClassroomModel> self(this);
-    c->call(QStringLiteral("sandbox.list"), {}, [self](const api::Reply &reply) {
-        if (self && !reply.isError())
-            self->applySandboxList(reply.result());
+    request(QStringLiteral("sandbox.list"), {}, [this](const api::Reply &reply) {
+        if (!reply.isError())
+            applySandboxList(reply.result());
     });
 }
 
@@ -332,23 +284,19 @@ void ClassroomModel::runChecks()
 {
     if (checking() || m_sandbox.isEmpty())
         return;
-    api::DaemonClient *c = client();
-    if (!c)
-        return setError(tr("The daemon is not connected: the checklist runs in it."));
     const QString run = QUuid::createUuid().toString(QUuid::WithoutBraces);
     beginRun(run);
-    QPointer<ClassroomModel> self(this);
-    c->call(QStringLiteral("sandbox.verify"), {{QStringLiteral("name"), m_sandbox}, {QStringLiteral("run"), run}},
-            [self, run](const api::Reply &reply) {
-                if (!self || self->m_run != run)
-                    return;
-                if (!reply.isError())
-                    return self->applyVerifyResult(run, reply.result());
-                self->m_run.clear();
-                self->m_progress.clear();
-                self->setError(reply.errorMessage());
-                Q_EMIT self->checkingChanged();
-            });
+    act(QStringLiteral("sandbox.verify"), {{QStringLiteral("name"), m_sandbox}, {QStringLiteral("run"), run}},
+        [this, run](const api::Reply &reply) {
+            if (m_run != run)
+                return;
+            if (!reply.isError())
+                return applyVerifyResult(run, reply.result());
+            m_run.clear();
+            m_progress.clear();
+            setError(reply.errorMessage());
+            Q_EMIT checkingChanged();
+        });
 }
 
 void ClassroomModel::applyVerifyEvent(const QJsonObject &event)

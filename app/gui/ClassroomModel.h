@@ -2,11 +2,9 @@
 #pragma once
 
 #include "ChecklistModel.h"
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -36,14 +34,12 @@ namespace paddock::gui {
  * @c active. The checklist itself runs in the daemon (`sandbox.verify`): each check is a row of
  * @c checks as its `verify` event arrives.
  */
-class ClassroomModel : public QObject
+class ClassroomModel : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(bool active READ active WRITE setActive NOTIFY activeChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString bundleFile READ bundleFile NOTIFY previewChanged)
     Q_PROPERTY(QString preview READ preview NOTIFY previewChanged)
     Q_PROPERTY(bool canImport READ canImport NOTIFY previewChanged)
@@ -62,12 +58,9 @@ public:
     explicit ClassroomModel(QObject *parent = nullptr);
     ~ClassroomModel() override;
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     bool active() const { return m_active; }
     void setActive(bool active);
     bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
     QString bundleFile() const { return m_bundleFile; }
     QString preview() const { return m_preview; }
     bool canImport() const;
@@ -104,10 +97,8 @@ public:
     void beginRun(const QString &run);
 
 Q_SIGNALS:
-    void daemonChanged();
     void activeChanged();
     void busyChanged();
-    void errorChanged();
     void previewChanged();
     void importResultChanged();
     void kitChanged();
@@ -115,21 +106,19 @@ Q_SIGNALS:
     void sandboxChanged();
     void checkingChanged();
 
+protected:
+    void daemonConnected() override { refreshSandboxes(); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
+
 private:
     /** Runs @p work on a new thread, then @p done here if this object still exists. */
     void runInBackground(std::function<std::function<void()>()> work);
     void setBusy(bool busy);
-    void setError(const QString &error);
-    void onConnected();
     void findLastImportedKit();
-    api::DaemonClient *client() const;
 
-    QPointer<DaemonStatus> m_daemon;
-    bool m_wasConnected = false;
     bool m_active = false;
     QTimer m_poll;
     bool m_busy = false;
-    QString m_error;
     QString m_bundleFile;
     QString m_preview;
     std::shared_ptr<bundle::OpenedBundle> m_opened;

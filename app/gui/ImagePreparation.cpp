@@ -13,28 +13,16 @@ const QString kImageTopic = QStringLiteral("image");
 
 } // namespace
 
-ImagePreparation::ImagePreparation(QObject *parent) : QObject(parent) {}
-
-api::DaemonClient *ImagePreparation::client() const
+ImagePreparation::ImagePreparation(QObject *parent) : DaemonBound(parent)
 {
-    return m_daemon && m_daemon->connected() ? m_daemon->client() : nullptr;
+    // Followed before any job starts, so none of its events is missed.
+    followTopics({kImageTopic});
 }
 
-void ImagePreparation::setDaemon(DaemonStatus *daemon)
+void ImagePreparation::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    if (m_daemon == daemon)
-        return;
-    if (m_daemon)
-        disconnect(m_daemon->client(), nullptr, this, nullptr);
-    m_daemon = daemon;
-    if (m_daemon) {
-        connect(m_daemon->client(), &api::DaemonClient::eventReceived, this,
-                [this](const QString &topic, const QJsonObject &data) {
-                    if (topic == kImageTopic)
-                        applyEvent(data);
-                });
-    }
-    Q_EMIT daemonChanged();
+    if (topic == kImageTopic)
+        applyEvent(data);
 }
 
 void ImagePreparation::setKitDirectory(const QString &directory)
@@ -59,7 +47,7 @@ void ImagePreparation::setKitDirectory(const QString &directory)
 void ImagePreparation::setState(const QString &state, const QString &error)
 {
     m_state = state;
-    m_error = error;
+    setError(error);
     if (state != QLatin1String("working")) {
         m_percent = state == QLatin1String("present") ? 100 : 0;
         m_message.clear();
@@ -69,44 +57,32 @@ void ImagePreparation::setState(const QString &state, const QString &error)
 
 void ImagePreparation::check()
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return setState(QStringLiteral("failed"), tr("The daemon is not connected."));
     if (m_image.isEmpty())
         return setState(QStringLiteral("failed"), tr("The kit names no image (sandbox.image)."));
     setState(QStringLiteral("checking"));
-    QPointer<ImagePreparation> self(this);
     const QString image = m_image;
-    c->call(QStringLiteral("image.inspect"), {{QStringLiteral("tag"), image}}, [self, image](const api::Reply &reply) {
-        if (!self || self->m_image != image || !self->m_job.isEmpty())
+    act(QStringLiteral("image.inspect"), {{QStringLiteral("tag"), image}}, [this, image](const api::Reply &reply) {
+        if (m_image != image || !m_job.isEmpty())
             return;
         if (reply.isError())
-            return self->setState(QStringLiteral("failed"), reply.errorMessage());
-        self->setState(reply.result().value(QLatin1String("present")).toBool() ? QStringLiteral("present")
-                                                                               : QStringLiteral("missing"));
+            return setState(QStringLiteral("failed"), reply.errorMessage());
+        setState(reply.result().value(QLatin1String("present")).toBool() ? QStringLiteral("present")
+                                                                         : QStringLiteral("missing"));
     });
 }
 
 void ImagePreparation::follow(const QString &method, const QJsonObject &params)
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return setState(QStringLiteral("failed"), tr("The daemon is not connected."));
-    // Subscribed before the job starts, so none of its events is missed.
-    c->subscribe({kImageTopic});
     m_percent = 0;
     m_message = tr("Starting…");
     m_job = QStringLiteral("pending");
     setState(QStringLiteral("working"));
-    QPointer<ImagePreparation> self(this);
-    c->call(method, params, [self](const api::Reply &reply) {
-        if (!self)
-            return;
+    act(method, params, [this](const api::Reply &reply) {
         if (reply.isError()) {
-            self->m_job.clear();
-            return self->setState(QStringLiteral("failed"), reply.errorMessage());
+            m_job.clear();
+            return setState(QStringLiteral("failed"), reply.errorMessage());
         }
-        self->followJob(reply.result().value(QLatin1String("job")).toString());
+        followJob(reply.result().value(QLatin1String("job")).toString());
     });
 }
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QUrl>
 #include <QtQml/qqmlregistration.h>
@@ -23,11 +21,10 @@ namespace paddock::gui {
  * read in-process for its `sandbox.image` and whether it can be built (a `sandbox.build`, or a
  * Dockerfile beside spec.yaml).
  */
-class ImagePreparation : public QObject
+class ImagePreparation : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString kitDirectory READ kitDirectory WRITE setKitDirectory NOTIFY kitChanged)
     Q_PROPERTY(QString image READ image NOTIFY kitChanged)
     Q_PROPERTY(bool canBuild READ canBuild NOTIFY kitChanged)
@@ -35,13 +32,10 @@ class ImagePreparation : public QObject
     Q_PROPERTY(bool ready READ ready NOTIFY stateChanged)
     Q_PROPERTY(int percent READ percent NOTIFY stateChanged)
     Q_PROPERTY(QString message READ message NOTIFY stateChanged)
-    Q_PROPERTY(QString error READ error NOTIFY stateChanged)
 
 public:
     explicit ImagePreparation(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString kitDirectory() const { return m_kitDirectory; }
     void setKitDirectory(const QString &directory);
     QString image() const { return m_image; }
@@ -50,7 +44,6 @@ public:
     bool ready() const { return m_state == QLatin1String("present"); }
     int percent() const { return m_percent; }
     QString message() const { return m_message; }
-    QString error() const { return m_error; }
 
     /** Asks the daemon whether the engine holds @c image. */
     Q_INVOKABLE void check();
@@ -65,23 +58,22 @@ public:
     void applyEvent(const QJsonObject &event);
 
 Q_SIGNALS:
-    void daemonChanged();
     void kitChanged();
     void stateChanged();
+
+protected:
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
 
 private:
     void setState(const QString &state, const QString &error = {});
     void follow(const QString &method, const QJsonObject &params);
-    api::DaemonClient *client() const;
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_kitDirectory;
     QString m_image;
     bool m_canBuild = false;
     QString m_state = QStringLiteral("idle");
     int m_percent = 0;
     QString m_message;
-    QString m_error;
     QString m_job; ///< the build or load under way
 };
 

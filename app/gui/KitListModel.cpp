@@ -11,72 +11,36 @@ Q_LOGGING_CATEGORY(lcKitList, "paddock.gui.kitlist", QtWarningMsg)
 
 namespace paddock::gui {
 
-KitListModel::KitListModel(QObject *parent) : QAbstractListModel(parent)
-{
-    reload();
-}
+namespace {
 
-int KitListModel::rowCount(const QModelIndex &parent) const
+QString firstProblem(const kit::KitEntry &entry)
 {
-    return parent.isValid() ? 0 : int(m_entries.size());
-}
-
-QVariant KitListModel::data(const QModelIndex &index, int role) const
-{
-    if (!index.isValid() || index.row() >= m_entries.size())
-        return {};
-    const kit::KitEntry &entry = m_entries.at(index.row());
-    switch (role) {
-    case Qt::DisplayRole:
-    case NameRole:
-        return entry.name;
-    case DisplayNameRole:
-        return entry.displayName;
-    case VersionRole:
-        return entry.version;
-    case KindRole:
-        return entry.kind;
-    case DescriptionRole:
-        return entry.description;
-    case DirectoryRole:
-        return entry.directory;
-    case SourceRole:
-        return kit::sourceName(entry.source);
-    case ReadOnlyRole:
-        return entry.readOnly();
-    case ValidRole:
-        return entry.valid();
-    case ErrorCountRole:
-        return entry.errorCount;
-    case WarningCountRole:
-        return entry.warningCount;
-    case FirstProblemRole:
-        for (const kit::Diagnostic &d : entry.diagnostics) {
-            if (d.isError())
-                return d.line > 0 ? tr("line %1: %2").arg(d.line).arg(d.message) : d.message;
-        }
-        return QString();
-    default:
-        return {};
+    for (const kit::Diagnostic &d : entry.diagnostics) {
+        if (d.isError())
+            return d.line > 0 ? KitListModel::tr("line %1: %2").arg(d.line).arg(d.message) : d.message;
     }
+    return {};
 }
 
-QHash<int, QByteArray> KitListModel::roleNames() const
+} // namespace
+
+KitListModel::KitListModel(QObject *parent) : RowListModel(parent)
 {
-    return {
-        {NameRole, "name"},
-        {DisplayNameRole, "displayName"},
-        {VersionRole, "version"},
-        {KindRole, "kind"},
-        {DescriptionRole, "description"},
-        {DirectoryRole, "directory"},
-        {SourceRole, "source"},
-        {ReadOnlyRole, "readOnly"},
-        {ValidRole, "valid"},
-        {ErrorCountRole, "errorCount"},
-        {WarningCountRole, "warningCount"},
-        {FirstProblemRole, "firstProblem"},
-    };
+    using R = const kit::KitEntry &;
+    m_rows.setRoles({{NameRole, "name", [](R entry) { return entry.name; }},
+                     {DisplayNameRole, "displayName", [](R entry) { return entry.displayName; }},
+                     {VersionRole, "version", [](R entry) { return entry.version; }},
+                     {KindRole, "kind", [](R entry) { return entry.kind; }},
+                     {DescriptionRole, "description", [](R entry) { return entry.description; }},
+                     {DirectoryRole, "directory", [](R entry) { return entry.directory; }},
+                     {SourceRole, "source", [](R entry) { return kit::sourceName(entry.source); }},
+                     {ReadOnlyRole, "readOnly", [](R entry) { return entry.readOnly(); }},
+                     {ValidRole, "valid", [](R entry) { return entry.valid(); }},
+                     {ErrorCountRole, "errorCount", [](R entry) { return entry.errorCount; }},
+                     {WarningCountRole, "warningCount", [](R entry) { return entry.warningCount; }},
+                     {FirstProblemRole, "firstProblem", [](R entry) { return firstProblem(entry); }}},
+                    NameRole);
+    reload();
 }
 
 QVariantList KitListModel::templates() const
@@ -91,11 +55,8 @@ QVariantList KitListModel::templates() const
 
 void KitListModel::reload()
 {
-    beginResetModel();
     m_library.reload();
-    m_entries = m_library.entries();
-    endResetModel();
-    Q_EMIT countChanged();
+    m_rows.reset(m_library.entries());
 }
 
 QString KitListModel::localPath(const QString &pathOrUrl)
@@ -111,17 +72,13 @@ QString KitListModel::localPath(const QString &pathOrUrl)
 bool KitListModel::fail(const QString &message)
 {
     qCDebug(lcKitList).noquote() << message;
-    m_error = message;
-    Q_EMIT errorChanged();
+    setError(message);
     return false;
 }
 
 void KitListModel::succeed()
 {
-    if (!m_error.isEmpty()) {
-        m_error.clear();
-        Q_EMIT errorChanged();
-    }
+    setError(QString());
     reload();
 }
 
@@ -177,8 +134,8 @@ bool KitListModel::copyTo(const QString &directory, const QString &folder)
 int KitListModel::indexOfDirectory(const QString &directory) const
 {
     const QString wanted = QFileInfo(directory).canonicalFilePath();
-    for (qsizetype i = 0; i < m_entries.size(); ++i) {
-        if (m_entries.at(i).directory == directory || m_entries.at(i).directory == wanted)
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).directory == directory || m_rows.at(i).directory == wanted)
             return int(i);
     }
     return -1;

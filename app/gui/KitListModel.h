@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "RowModel.h"
 #include "kit/KitLibrary.h"
 
-#include <QAbstractListModel>
 #include <QString>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -18,12 +18,10 @@ namespace paddock::gui {
  * add (`paddock kit add`), forget (`kit forget`), createFromTemplate (`kit new`).
  * Actions return false and set `error` to one sentence when refused.
  */
-class KitListModel : public QAbstractListModel
+class KitListModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(int count READ count NOTIFY countChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString configError READ configError NOTIFY countChanged)
     Q_PROPERTY(QVariantList templates READ templates CONSTANT)
 
@@ -46,12 +44,6 @@ public:
 
     explicit KitListModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
-    int count() const { return int(m_entries.size()); }
-    QString error() const { return m_error; }
     QString configError() const { return m_library.configError(); }
     QVariantList templates() const;
 
@@ -70,17 +62,12 @@ public:
     /** The folder a path or a file: URL names, absolute and clean. */
     Q_INVOKABLE static QString localPath(const QString &pathOrUrl);
 
-Q_SIGNALS:
-    void countChanged();
-    void errorChanged();
-
 private:
     bool fail(const QString &message);
     void succeed();
 
     kit::KitLibrary m_library;
-    QList<kit::KitEntry> m_entries;
-    QString m_error;
+    Rows<kit::KitEntry> m_rows{this};
 };
 
 } // namespace paddock::gui

@@ -2,10 +2,9 @@
 #pragma once
 
 #include "NetworkPolicy.h"
+#include "RowModel.h"
 
-#include <QAbstractListModel>
 #include <QJsonArray>
-#include <QList>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
@@ -13,6 +12,13 @@
 #include <QtQml/qqmlregistration.h>
 
 namespace paddock::gui {
+
+/** A pattern learning mode proposes, and whether the user keeps it ticked. */
+struct ProposedPattern
+{
+    QString pattern;
+    bool checked = true;
+};
 
 /**
  * @brief Learning mode for one sandbox: switch it on, let the agent work, then turn what it
@@ -24,7 +30,7 @@ namespace paddock::gui {
  * sandbox. Learning itself is switched with `sandbox.learning`. When the daemon does not
  * offer these methods, `available` is false and the page says so.
  */
-class LearningModel : public QAbstractListModel
+class LearningModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
@@ -33,10 +39,8 @@ class LearningModel : public QAbstractListModel
     Q_PROPERTY(QString sandbox READ sandbox WRITE setSandbox NOTIFY sandboxChanged)
     Q_PROPERTY(bool learning READ learning NOTIFY learningChanged)
     Q_PROPERTY(QVariantList entries READ entries NOTIFY proposalChanged)
-    Q_PROPERTY(int count READ rowCount NOTIFY proposalChanged)
     Q_PROPERTY(int checkedCount READ checkedCount NOTIFY checkedChanged)
     Q_PROPERTY(bool available READ available NOTIFY availableChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
     enum Role {
@@ -47,10 +51,7 @@ public:
 
     explicit LearningModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
     bool setData(const QModelIndex &index, const QVariant &value, int role) override;
-    QHash<int, QByteArray> roleNames() const override;
 
     NetworkPolicy *policy() const { return m_policy; }
     void setPolicy(NetworkPolicy *policy);
@@ -61,7 +62,6 @@ public:
     QVariantList entries() const { return m_entries; }
     int checkedCount() const;
     bool available() const { return m_available; }
-    QString error() const { return m_error; }
 
     /** Lists the sandboxes again, then the proposal of the chosen one. */
     Q_INVOKABLE void refresh();
@@ -82,30 +82,25 @@ Q_SIGNALS:
     void proposalChanged();
     void checkedChanged();
     void availableChanged();
-    void errorChanged();
     /** apply() finished: @p added rules added, @p message for the user. */
     void applied(int added, const QString &message);
 
+protected:
+    void daemonConnected() override { refresh(); }
+
 private:
-    struct Proposal
-    {
-        QString pattern;
-        bool checked = true;
-    };
     void loadProposal();
-    void setError(const QString &error);
     void setAvailable(bool available);
     void setLearningState(bool learning);
 
+    Rows<ProposedPattern> m_rows{this};
     QPointer<NetworkPolicy> m_policy;
     QStringList m_sandboxes;
     QHash<QString, bool> m_learningOf; ///< sandbox → learning, from sandbox.list
     QString m_sandbox;
     bool m_learning = false;
     QVariantList m_entries;
-    QList<Proposal> m_rows;
     bool m_available = true;
-    QString m_error;
 };
 
 } // namespace paddock::gui

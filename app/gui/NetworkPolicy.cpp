@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "NetworkPolicy.h"
 
-#include <QPointer>
-
-#include "DaemonStatus.h"
-#include "api/DaemonClient.h"
-
 #include <QHostAddress>
 #include <QLoggingCategory>
 
@@ -13,54 +8,17 @@ Q_LOGGING_CATEGORY(lcNetworkPolicy, "paddock.gui.network", QtInfoMsg)
 
 namespace paddock::gui {
 
-NetworkPolicy::NetworkPolicy(QObject *parent) : QObject(parent) {}
-
-void NetworkPolicy::setDaemon(DaemonStatus *daemon)
+NetworkPolicy::NetworkPolicy(QObject *parent) : DaemonBound(parent)
 {
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    setClient(daemon ? daemon->client() : nullptr);
-    emit daemonChanged();
+    m_denials.followDaemonOf(this);
+    followTopics({QStringLiteral("policy")});
 }
 
-void NetworkPolicy::setClient(api::DaemonClient *client)
+void NetworkPolicy::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    if (m_client == client)
-        return;
-    if (m_client)
-        m_client->disconnect(this);
-    m_client = client;
-    m_denials.setClient(client);
-    if (!m_client)
-        return;
-    connect(m_client, &api::DaemonClient::stateChanged, this, &NetworkPolicy::connectedChanged);
-    connect(m_client, &api::DaemonClient::connected, this, [this] {
-        m_client->subscribe({QStringLiteral("policy")});
+    Q_UNUSED(data)
+    if (topic == QLatin1String("policy"))
         loadPolicy();
-    });
-    connect(m_client, &api::DaemonClient::eventReceived, this, [this](const QString &topic, const QJsonObject &) {
-        if (topic == QLatin1String("policy"))
-            loadPolicy();
-    });
-    if (m_client->isConnected()) {
-        m_client->subscribe({QStringLiteral("policy")});
-        loadPolicy();
-    }
-    emit connectedChanged();
-}
-
-bool NetworkPolicy::connected() const
-{
-    return m_client && m_client->isConnected();
-}
-
-void NetworkPolicy::setError(const QString &error)
-{
-    if (error == m_error)
-        return;
-    m_error = error;
-    emit errorChanged();
 }
 
 void NetworkPolicy::refresh()
@@ -71,54 +29,35 @@ void NetworkPolicy::refresh()
 
 void NetworkPolicy::loadPolicy()
 {
-    if (!connected())
-        return;
-    // The client may outlive this model (the window closes while a call is out): its answer,
-    // or the failure of every call at disconnection, then finds no model and does nothing.
-    m_client->call(QStringLiteral("policy.get"), {},
-                   [this, self = QPointer<NetworkPolicy>(this)](const api::Reply &reply) {
-                       if (!self)
-                           return;
-                       if (reply.isError()) {
-                           setError(reply.errorMessage());
-                           return;
-                       }
-                       const QJsonObject result = reply.result();
-                       m_preset = result.value(QLatin1String("preset")).toString();
-                       m_presetDescription = result.value(QLatin1String("presetDescription")).toString();
-                       m_rules.setRules(result.value(QLatin1String("rules")).toArray());
-                       m_loaded = true;
-                       emit policyChanged();
-                   });
+    request(QStringLiteral("policy.get"), {}, [this](const api::Reply &reply) {
+        if (reply.isError())
+            return setError(reply.errorMessage());
+        const QJsonObject result = reply.result();
+        m_preset = result.value(QLatin1String("preset")).toString();
+        m_presetDescription = result.value(QLatin1String("presetDescription")).toString();
+        m_rules.setRules(result.value(QLatin1String("rules")).toArray());
+        m_loaded = true;
+        emit policyChanged();
+    });
 }
 
 void NetworkPolicy::call(const QString &action, const QString &method, const QJsonObject &params,
                          std::function<QString(const QJsonObject &)> done)
 {
-    if (!connected()) {
-        const QString message = tr("The daemon is not connected.");
-        setError(message);
-        emit actionFinished(action, false, message);
-        return;
-    }
     ++m_pending;
     emit pendingCallsChanged();
-    m_client->call(
-        method, params,
-        [this, self = QPointer<NetworkPolicy>(this), action, done = std::move(done)](const api::Reply &reply) {
-            if (!self)
-                return;
-            --m_pending;
-            emit pendingCallsChanged();
-            if (reply.isError()) {
-                qCInfo(lcNetworkPolicy).noquote() << action << "refused:" << reply.errorMessage();
-                setError(reply.errorMessage());
-                emit actionFinished(action, false, reply.errorMessage());
-                return;
-            }
-            setError({});
-            emit actionFinished(action, true, done(reply.result()));
-        });
+    act(method, params, [this, action, done = std::move(done)](const api::Reply &reply) {
+        --m_pending;
+        emit pendingCallsChanged();
+        if (reply.isError()) {
+            qCInfo(lcNetworkPolicy).noquote() << action << "refused:" << reply.errorMessage();
+            setError(reply.errorMessage());
+            emit actionFinished(action, false, reply.errorMessage());
+            return;
+        }
+        setError({});
+        emit actionFinished(action, true, done(reply.result()));
+    });
 }
 
 void NetworkPolicy::setPreset(const QString &preset)

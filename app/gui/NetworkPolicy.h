@@ -1,23 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 #include "DenialsModel.h"
 #include "RulesModel.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
 #include <functional>
-
-namespace paddock::api {
-class DaemonClient;
-class Reply;
-} // namespace paddock::api
 
 namespace paddock::gui {
 
@@ -25,41 +18,31 @@ namespace paddock::gui {
  * @brief What the Network page shows and does: the preset, the rules, the refused
  * connections, and every change to them, each one a call to the daemon.
  *
- * Set `daemon` to the DaemonStatus singleton (QML) or call setClient() (C++). The rules are
+ * Set `daemon` to the DaemonStatus singleton (QML) or call setClient() (C++); the refused
+ * connections, and the lists that take `policy`, use the same connection. The rules are
  * read again whenever the daemon announces a change on its `policy` topic, so an edit made
  * with the CLI shows up at once. Calls never block: each action answers through
  * actionFinished(ok, message), and `error` holds the last failure.
  */
-class NetworkPolicy : public QObject
+class NetworkPolicy : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
-    Q_PROPERTY(bool connected READ connected NOTIFY connectedChanged)
     Q_PROPERTY(QString preset READ preset NOTIFY policyChanged)
     Q_PROPERTY(QString presetDescription READ presetDescription NOTIFY policyChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY policyChanged)
     Q_PROPERTY(paddock::gui::RulesModel *rules READ rules CONSTANT)
     Q_PROPERTY(paddock::gui::DenialsModel *denials READ denials CONSTANT)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(int pendingCalls READ pendingCalls NOTIFY pendingCallsChanged)
 
 public:
     explicit NetworkPolicy(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
-    /** Uses @p client directly (tests, and anything without the window's DaemonStatus). */
-    void setClient(api::DaemonClient *client);
-    api::DaemonClient *client() const { return m_client; }
-
-    bool connected() const;
     QString preset() const { return m_preset; }
     QString presetDescription() const { return m_presetDescription; }
     bool loaded() const { return m_loaded; }
     RulesModel *rules() { return &m_rules; }
     DenialsModel *denials() { return &m_denials; }
-    QString error() const { return m_error; }
     int pendingCalls() const { return m_pending; }
 
     /** Reads the rules and the refusals again. */
@@ -96,28 +79,25 @@ public:
     }
 
 Q_SIGNALS:
-    void daemonChanged();
-    void connectedChanged();
     void policyChanged();
-    void errorChanged();
     void pendingCallsChanged();
     /** An action answered: @p message is one sentence for the user. */
     void actionFinished(const QString &action, bool ok, const QString &message);
+
+protected:
+    void daemonConnected() override { loadPolicy(); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
 
 private:
     void call(const QString &action, const QString &method, const QJsonObject &params,
               std::function<QString(const QJsonObject &)> done);
     void loadPolicy();
-    void setError(const QString &error);
 
-    QPointer<DaemonStatus> m_daemon;
-    QPointer<api::DaemonClient> m_client;
     RulesModel m_rules;
     DenialsModel m_denials;
     QString m_preset;
     QString m_presetDescription;
     bool m_loaded = false;
-    QString m_error;
     int m_pending = 0;
 };
 

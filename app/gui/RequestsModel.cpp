@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RequestsModel.h"
 
-#include "api/DaemonClient.h"
-
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 
@@ -12,103 +11,47 @@ namespace {
 
 const QString kTopic = QStringLiteral("requests");
 
-QString urlOf(const RequestsModel::Record &record)
+QString timeText(const QDateTime &time)
 {
-    const bool plain = record.protocol == QLatin1String("http");
-    const QString host =
-        record.host.contains(QLatin1Char(':')) ? QLatin1Char('[') + record.host + QLatin1Char(']') : record.host;
-    const bool usualPort = record.port == (plain ? 80 : 443);
-    return (plain ? QStringLiteral("http://") : QStringLiteral("https://")) + host +
-           (usualPort ? QString() : QLatin1Char(':') + QString::number(record.port)) + record.path;
+    const QDateTime local = time.toLocalTime();
+    return local.date() == QDate::currentDate() ? local.toString(QStringLiteral("HH:mm:ss"))
+                                                : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 } // namespace
 
-RequestsModel::RequestsModel(QObject *parent) : QAbstractListModel(parent) {}
-
-int RequestsModel::rowCount(const QModelIndex &parent) const
+RequestsModel::RequestsModel(QObject *parent) : RowListModel(parent)
 {
-    return parent.isValid() ? 0 : int(m_shown.size());
-}
-
-QVariant RequestsModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const Record &row = m_records.at(m_shown.at(index.row()));
-    switch (role) {
-    case TimeRole:
-        return row.time;
-    case TimeTextRole: {
-        const QDateTime local = row.time.toLocalTime();
-        return local.date() == QDate::currentDate() ? local.toString(QStringLiteral("HH:mm:ss"))
-                                                    : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-    }
-    case SandboxRole:
-        return row.sandbox;
-    case MethodRole:
-        return row.method;
-    case HostRole:
-        return row.host;
-    case PortRole:
-        return row.port;
-    case PathRole:
-        return row.path;
-    case Qt::DisplayRole:
-    case UrlRole:
-        return urlOf(row);
-    case StatusRole:
-        return row.status;
-    case OutcomeRole:
-        return row.outcome;
-    case RuleRole:
-        return row.rule;
-    case ReasonRole:
-        return row.reason;
-    case ProgramRole:
-        return row.program;
-    case CommandRole:
-        return row.command;
-    case WrittenRole:
-        return row.written;
-    case BytesUpRole:
-        return row.bytesUp;
-    case BytesDownRole:
-        return row.bytesDown;
-    case DurationRole:
-        return row.durationMs;
-    default:
-        return {};
-    }
-}
-
-QHash<int, QByteArray> RequestsModel::roleNames() const
-{
-    return {{TimeRole, "time"},           {TimeTextRole, "timeText"},
-            {SandboxRole, "sandbox"},     {MethodRole, "method"},
-            {HostRole, "host"},           {PortRole, "port"},
-            {PathRole, "path"},           {UrlRole, "url"},
-            {StatusRole, "status"},       {OutcomeRole, "outcome"},
-            {RuleRole, "rule"},           {ReasonRole, "reason"},
-            {ProgramRole, "program"},     {CommandRole, "command"},
-            {BytesUpRole, "bytesUp"},     {BytesDownRole, "bytesDown"},
-            {DurationRole, "durationMs"}, {WrittenRole, "written"}};
+    using R = const RequestRecord &;
+    m_rows.setRoles({{TimeRole, "time", [](R row) { return row.time; }},
+                     {TimeTextRole, "timeText", [](R row) { return timeText(row.time); }},
+                     {SandboxRole, "sandbox", [](R row) { return row.sandbox; }},
+                     {MethodRole, "method", [](R row) { return row.method; }},
+                     {HostRole, "host", [](R row) { return row.host; }},
+                     {PortRole, "port", [](R row) { return row.port; }},
+                     {PathRole, "path", [](R row) { return row.path; }},
+                     {UrlRole, "url", [](R row) { return row.url(); }},
+                     {StatusRole, "status", [](R row) { return row.status; }},
+                     {OutcomeRole, "outcome", [](R row) { return row.outcome; }},
+                     {RuleRole, "rule", [](R row) { return row.rule; }},
+                     {ReasonRole, "reason", [](R row) { return row.reason; }},
+                     {ProgramRole, "program", [](R row) { return row.program; }},
+                     {CommandRole, "command", [](R row) { return row.command; }},
+                     {WrittenRole, "written", [](R row) { return row.written; }},
+                     {BytesUpRole, "bytesUp", [](R row) { return row.bytesUp; }},
+                     {BytesDownRole, "bytesDown", [](R row) { return row.bytesDown; }},
+                     {DurationRole, "durationMs", [](R row) { return row.durationMs; }}},
+                    UrlRole);
+    followTopics({kTopic});
 }
 
 void RequestsModel::setPolicy(NetworkPolicy *policy)
 {
     if (m_policy == policy)
         return;
-    if (m_policy)
-        m_policy->disconnect(this);
     m_policy = policy;
-    if (m_policy) {
-        connect(m_policy, &NetworkPolicy::connectedChanged, this, [this] {
-            if (m_policy->connected())
-                reload();
-        });
-        reload();
-    }
+    // The requests are read from the connection the policy uses, and again when it changes.
+    followDaemonOf(policy);
     emit policyChanged();
 }
 
@@ -121,15 +64,6 @@ void RequestsModel::setSandbox(const QString &sandbox)
     reload();
 }
 
-void RequestsModel::setFilter(const QString &filter)
-{
-    if (filter == m_filter)
-        return;
-    m_filter = filter;
-    refilter();
-    emit filterChanged();
-}
-
 void RequestsModel::setLimit(int limit)
 {
     limit = std::clamp(limit, 1, 10000);
@@ -140,74 +74,40 @@ void RequestsModel::setLimit(int limit)
     reload();
 }
 
-void RequestsModel::setLoading(bool loading)
+void RequestsModel::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    if (loading == m_loading)
+    if (topic != kTopic)
         return;
-    m_loading = loading;
-    emit loadingChanged();
-}
-
-void RequestsModel::setError(const QString &error)
-{
-    if (error == m_error)
-        return;
-    m_error = error;
-    emit errorChanged();
+    if (loading())
+        m_arrivedWhileLoading << data;
+    else
+        addRecord(data);
 }
 
 void RequestsModel::reload()
 {
-    api::DaemonClient *client = m_policy ? m_policy->client() : nullptr;
-    if (!client || !client->isConnected())
-        return;
-    // Listens on the client the policy uses now (it changes when the daemon does).
-    if (m_client)
-        m_client->disconnect(this);
-    m_client = client;
-    connect(client, &api::DaemonClient::eventReceived, this, [this](const QString &topic, const QJsonObject &data) {
-        if (topic != kTopic)
-            return;
-        if (m_loading)
-            m_arrivedWhileLoading << data;
-        else
-            addRecord(data);
-    });
-    setLoading(true);
-    m_arrivedWhileLoading.clear();
-    const quint64 generation = ++m_generation;
-    // Subscribed first: a record sent from now on is in the answer below, or arrives after it.
-    client->subscribe({kTopic});
     QJsonObject params{{QStringLiteral("limit"), m_limit}};
     if (!m_sandbox.isEmpty())
         params.insert(QStringLiteral("sandbox"), m_sandbox);
-    client->call(QStringLiteral("events.requests"), params,
-                 [this, generation, self = QPointer<RequestsModel>(this)](const api::Reply &reply) {
-                     if (!self || generation != m_generation)
-                         return;
-                     if (reply.isError()) {
-                         setError(reply.errorMessage());
-                         m_arrivedWhileLoading.clear();
-                         setLoading(false);
-                         return;
-                     }
-                     setError({});
-                     setRecords(reply.result().value(QLatin1String("requests")).toArray());
-                     QSet<QByteArray> loaded;
-                     for (const Record &record : std::as_const(m_records))
-                         loaded.insert(record.key);
-                     const QList<QJsonObject> arrived = std::exchange(m_arrivedWhileLoading, {});
-                     setLoading(false);
-                     for (const QJsonObject &record : arrived) {
-                         if (!loaded.contains(recordOf(record).key))
-                             addRecord(record);
-                     }
-                 });
+    m_arrivedWhileLoading.clear();
+    // Records that arrive while it loads are kept aside; those the answer has are left out.
+    const bool sent = load(QStringLiteral("events.requests"), params, [this](const QJsonObject &result) {
+        setRecords(result.value(QLatin1String("requests")).toArray());
+        QSet<QByteArray> loaded;
+        for (const RequestRecord &record : m_rows.all())
+            loaded.insert(record.key);
+        for (const QJsonObject &record : std::exchange(m_arrivedWhileLoading, {})) {
+            if (!loaded.contains(RequestRecord::fromJson(record)->key))
+                addRecord(record);
+        }
+    });
+    if (!sent)
+        m_arrivedWhileLoading.clear();
 }
 
-RequestsModel::Record RequestsModel::recordOf(const QJsonObject &json)
+std::optional<RequestRecord> RequestRecord::fromJson(const QJsonObject &json)
 {
-    Record record;
+    RequestRecord record;
     const auto text = [&json](const char *name) { return json.value(QLatin1String(name)).toString(); };
     record.time = QDateTime::fromString(text("time"), Qt::ISODateWithMs).toUTC();
     record.sandbox = text("sandbox");
@@ -232,89 +132,40 @@ RequestsModel::Record RequestsModel::recordOf(const QJsonObject &json)
 
 void RequestsModel::setRecords(const QJsonArray &records)
 {
-    beginResetModel();
-    m_records.clear();
-    for (const QJsonValue &value : records) {
-        if (m_records.size() >= m_limit)
-            break;
-        m_records << recordOf(value.toObject());
-    }
-    showMatching();
-    endResetModel();
-    emit countChanged();
+    QList<RequestRecord> kept = Rows<RequestRecord>::fromJson(records);
+    if (kept.size() > m_limit)
+        kept.resize(m_limit);
+    m_rows.reset(std::move(kept));
 }
 
 void RequestsModel::addRecord(const QJsonObject &json)
 {
-    Record record = recordOf(json);
-    if (!m_sandbox.isEmpty() && record.sandbox != m_sandbox)
+    std::optional<RequestRecord> record = RequestRecord::fromJson(json);
+    if (!m_sandbox.isEmpty() && record->sandbox != m_sandbox)
         return;
-    insertNewest(std::move(record));
+    insertNewest(std::move(*record));
 }
 
-void RequestsModel::insertNewest(Record record)
+void RequestsModel::insertNewest(RequestRecord record)
 {
-    const bool shown = matches(record);
-    if (shown)
-        beginInsertRows({}, 0, 0);
-    m_records.prepend(std::move(record));
-    for (int &index : m_shown)
-        ++index;
-    if (shown) {
-        m_shown.prepend(0);
-        endInsertRows();
-    }
-    if (m_records.size() > m_limit) {
-        const int oldest = int(m_records.size()) - 1;
-        if (!m_shown.isEmpty() && m_shown.last() == oldest) {
-            beginRemoveRows({}, int(m_shown.size()) - 1, int(m_shown.size()) - 1);
-            m_shown.removeLast();
-            m_records.removeLast();
-            endRemoveRows();
-        } else {
-            m_records.removeLast();
-        }
-    }
-    emit countChanged();
+    m_rows.insertAt(0, std::move(record));
+    if (m_rows.size() > m_limit)
+        m_rows.removeAt(m_rows.size() - 1);
 }
 
-bool RequestsModel::matches(const Record &record) const
+QString RequestRecord::url() const
 {
-    const QString wanted = m_filter.trimmed();
-    if (wanted.isEmpty())
-        return true;
-    const auto has = [&wanted](const QString &text) { return text.contains(wanted, Qt::CaseInsensitive); };
-    return has(record.method) || has(urlOf(record)) || has(QString::number(record.status)) || has(record.program) ||
-           has(record.sandbox) || has(record.outcome);
+    const bool plain = protocol == QLatin1String("http");
+    const QString shownHost = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+    const bool usualPort = port == (plain ? 80 : 443);
+    return (plain ? QStringLiteral("http://") : QStringLiteral("https://")) + shownHost +
+           (usualPort ? QString() : QLatin1Char(':') + QString::number(port)) + path;
 }
 
-void RequestsModel::showMatching()
+bool RequestRecord::matches(const QString &filter) const
 {
-    m_shown.clear();
-    for (int i = 0; i < m_records.size(); ++i) {
-        if (matches(m_records.at(i)))
-            m_shown << i;
-    }
-}
-
-void RequestsModel::refilter()
-{
-    beginResetModel();
-    showMatching();
-    endResetModel();
-    emit countChanged();
-}
-
-QVariantMap RequestsModel::get(int row) const
-{
-    QVariantMap map;
-    if (row < 0 || row >= m_shown.size())
-        return map;
-    const QModelIndex at = index(row);
-    const QHash<int, QByteArray> names = roleNames();
-    for (auto it = names.cbegin(); it != names.cend(); ++it)
-        map.insert(QString::fromLatin1(it.value()), data(at, it.key()));
-    return map;
+    const auto has = [&filter](const QString &text) { return text.contains(filter, Qt::CaseInsensitive); };
+    return has(method) || has(url()) || has(QString::number(status)) || has(program) || has(sandbox) || has(outcome);
 }
 
 } // namespace paddock::gui

@@ -29,62 +29,55 @@ QString networkTopic()
 
 } // namespace
 
-SandboxListModel::SandboxListModel(QObject *parent) : QAbstractListModel(parent)
+SandboxListModel::SandboxListModel(QObject *parent) : RowListModel(parent)
 {
+    declareRoles();
+    // Separately: a daemon without agent permissions refuses the topic, not the other one.
+    followTopics({networkTopic(), QStringLiteral("agent")});
     m_poll.setInterval(kPollIntervalMs);
     connect(&m_poll, &QTimer::timeout, this, &SandboxListModel::refresh);
     // Uptime moves every second; only its role changes.
     m_tick.setInterval(kTickIntervalMs);
-    connect(&m_tick, &QTimer::timeout, this, [this] {
-        for (int i = 0; i < m_rows.size(); ++i) {
-            if (m_rows.at(i).status == QLatin1String("running"))
-                Q_EMIT dataChanged(index(i), index(i), {UptimeRole});
-        }
+    connect(&m_tick, &QTimer::timeout, this, [this] { m_rows.rolesChanged({UptimeRole}); });
+    // The answer on its way when an action finished may predate it: asked once more after it.
+    connect(this, &RowListModel::loadingChanged, this, [this] {
+        if (!loading() && std::exchange(m_refreshAgain, false))
+            QTimer::singleShot(0, this, &SandboxListModel::refresh);
     });
 }
 
-api::DaemonClient *SandboxListModel::client() const
+void SandboxListModel::declareRoles()
 {
-    return m_daemon && m_daemon->connected() ? m_daemon->client() : nullptr;
+    using R = const SandboxRow &;
+    m_rows.setRoles({
+        {NameRole, "name", [](R row) { return row.name; }},
+        {KitRole, "kit", [](R row) { return row.kit; }},
+        {BackendRole, "backend", [](R row) { return row.backend; }},
+        {StatusRole, "status", [](R row) { return row.status; }},
+        {WorkspaceRole, "workspace", [](R row) { return row.workspace; }},
+        {StartedAtRole, "startedAt", [](R row) { return row.startedAt; }},
+        {UptimeRole, "uptime",
+         [](R row) {
+             if (row.status != QLatin1String("running") || !row.startedAt.isValid())
+                 return QString();
+             return formatUptime(row.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
+         }},
+        {DenialsRole, "denials", [this](R row) { return denialsOf(row.name); }},
+        {BusyRole, "busy", [](R row) { return row.busy; }},
+        {ExitCodeRole, "exitCode", [](R row) { return row.exitCode; }},
+        {AgentStateRole, "agentState", [](R row) { return row.agentState; }},
+        {AgentExitCodeRole, "agentExitCode", [](R row) { return row.agentExitCode; }},
+        {AgentAttachedRole, "agentAttached", [](R row) { return row.agentAttached; }},
+        {StateTextRole, "stateText",
+         [](R row) { return describeState(row.status, row.agentState, row.agentExitCode); }},
+        {AgentRefusalsRole, "agentRefusals", [this](R row) { return m_agentRefusals.value(row.name); }},
+        {RootTextRole, "rootText", [](R row) { return row.rootText; }},
+        {SharesTextRole, "sharesText", [](R row) { return row.sharesText; }},
+    });
 }
 
-void SandboxListModel::setDaemon(DaemonStatus *daemon)
+void SandboxListModel::daemonConnected()
 {
-    if (m_daemon == daemon)
-        return;
-    if (m_daemon) {
-        disconnect(m_daemon, nullptr, this, nullptr);
-        disconnect(m_daemon->client(), nullptr, this, nullptr);
-    }
-    m_daemon = daemon;
-    m_wasConnected = false;
-    if (m_daemon) {
-        connect(m_daemon, &DaemonStatus::statusChanged, this, [this] {
-            if (m_daemon->connected() == m_wasConnected)
-                return;
-            if (m_daemon->connected()) {
-                onConnected();
-            } else {
-                m_wasConnected = false;
-                m_poll.stop();
-                m_tick.stop();
-            }
-        });
-        connect(m_daemon->client(), &api::DaemonClient::eventReceived, this, &SandboxListModel::onEvent);
-        if (m_daemon->connected())
-            onConnected();
-    }
-    Q_EMIT daemonChanged();
-}
-
-void SandboxListModel::onConnected()
-{
-    m_wasConnected = true;
-    if (api::DaemonClient *c = client()) {
-        c->subscribe({networkTopic()});
-        // Separately: a daemon without agent permissions refuses the topic, not the other one.
-        c->subscribe({QStringLiteral("agent")});
-    }
     // A new daemon connection: the stored counts are asked again.
     m_denials.clear();
     m_poll.start();
@@ -92,91 +85,21 @@ void SandboxListModel::onConnected()
     refresh();
 }
 
-int SandboxListModel::rowCount(const QModelIndex &parent) const
+void SandboxListModel::daemonDisconnected()
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    m_poll.stop();
+    m_tick.stop();
 }
 
-QVariant SandboxListModel::data(const QModelIndex &index, int role) const
+qint64 SandboxListModel::denialsOf(const QString &name) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size())
-        return {};
-    const Row &row = m_rows.at(index.row());
-    switch (role) {
-    case NameRole:
-        return row.name;
-    case KitRole:
-        return row.kit;
-    case BackendRole:
-        return row.backend;
-    case StatusRole:
-        return row.status;
-    case WorkspaceRole:
-        return row.workspace;
-    case StartedAtRole:
-        return row.startedAt;
-    case UptimeRole:
-        if (row.status != QLatin1String("running") || !row.startedAt.isValid())
-            return QString();
-        return formatUptime(row.startedAt.msecsTo(QDateTime::currentDateTimeUtc()));
-    case DenialsRole: {
-        const auto found = m_denials.constFind(row.name);
-        return found == m_denials.cend() ? 0 : found->total();
-    }
-    case AgentRefusalsRole:
-        return m_agentRefusals.value(row.name);
-    case BusyRole:
-        return row.busy;
-    case ExitCodeRole:
-        return row.exitCode;
-    case AgentStateRole:
-        return row.agentState;
-    case AgentExitCodeRole:
-        return row.agentExitCode;
-    case AgentAttachedRole:
-        return row.agentAttached;
-    case StateTextRole:
-        return describeState(row.status, row.agentState, row.agentExitCode);
-    case RootTextRole:
-        return row.rootText;
-    case SharesTextRole:
-        return row.sharesText;
-    default:
-        return {};
-    }
+    const auto found = m_denials.constFind(name);
+    return found == m_denials.cend() ? 0 : found->total();
 }
 
-QHash<int, QByteArray> SandboxListModel::roleNames() const
+int SandboxListModel::rowOf(const QString &name) const
 {
-    return {{NameRole, "name"},
-            {KitRole, "kit"},
-            {BackendRole, "backend"},
-            {StatusRole, "status"},
-            {WorkspaceRole, "workspace"},
-            {StartedAtRole, "startedAt"},
-            {UptimeRole, "uptime"},
-            {DenialsRole, "denials"},
-            {BusyRole, "busy"},
-            {ExitCodeRole, "exitCode"},
-            {AgentStateRole, "agentState"},
-            {AgentExitCodeRole, "agentExitCode"},
-            {AgentAttachedRole, "agentAttached"},
-            {StateTextRole, "stateText"},
-            {AgentRefusalsRole, "agentRefusals"},
-            {RootTextRole, "rootText"},
-            {SharesTextRole, "sharesText"}};
-}
-
-QVariantMap SandboxListModel::get(const QString &name) const
-{
-    const int row = rowOf(name);
-    QVariantMap map;
-    if (row < 0)
-        return map;
-    const QHash<int, QByteArray> roles = roleNames();
-    for (auto it = roles.cbegin(); it != roles.cend(); ++it)
-        map.insert(QString::fromLatin1(it.value()), data(index(row), it.key()));
-    return map;
+    return m_rows.find([&name](const SandboxRow &row) { return row.name == name; });
 }
 
 QString SandboxListModel::formatUptime(qint64 milliseconds)
@@ -248,130 +171,81 @@ QString SandboxListModel::describeRoot(const QString &base, const QString &image
                                           : tr("root %1 over the host's system").arg(size);
 }
 
-bool SandboxListModel::Row::sameState(const Row &other) const
+bool SandboxRow::sameState(const SandboxRow &other) const
 {
     return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
            exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
            agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText;
 }
 
-int SandboxListModel::rowOf(const QString &name) const
-{
-    for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows.at(i).name == name)
-            return i;
-    }
-    return -1;
-}
-
-void SandboxListModel::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    Q_EMIT errorChanged();
-}
-
-void SandboxListModel::setLoading(bool loading)
-{
-    if (m_loading == loading)
-        return;
-    m_loading = loading;
-    Q_EMIT loadingChanged();
-}
-
 void SandboxListModel::refresh()
 {
-    api::DaemonClient *c = client();
-    if (!c)
+    if (!connected())
         return;
-    if (m_loading) {
-        // The answer on its way may predate an action just finished: ask once more after it.
+    if (loading()) {
         m_refreshAgain = true;
         return;
     }
-    setLoading(true);
     countAgentRefusals();
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("sandbox.list"), {}, [self](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->setLoading(false);
-        if (std::exchange(self->m_refreshAgain, false))
-            QTimer::singleShot(0, self, &SandboxListModel::refresh);
-        if (reply.isError()) {
-            self->setError(reply.errorMessage());
-            return;
-        }
-        self->setError(QString());
-        self->applyList(reply.result().value(QLatin1String("sandboxes")).toArray());
-        if (!self->m_loaded) {
-            self->m_loaded = true;
-            Q_EMIT self->loadingChanged();
-        }
-    });
+    load(QStringLiteral("sandbox.list"), {},
+         [this](const QJsonObject &result) { applyList(result.value(QLatin1String("sandboxes")).toArray()); });
+}
+
+std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
+{
+    SandboxRow row;
+    row.name = info.value(QLatin1String("name")).toString();
+    row.kit = info.value(QLatin1String("kit")).toString();
+    row.backend = info.value(QLatin1String("backend")).toString();
+    // A kernel of its own is worth saying where the backend is: "docker + gVisor".
+    if (info.value(QLatin1String("isolation")).toString() == QLatin1String("gvisor"))
+        row.backend += QStringLiteral(" + gVisor");
+    row.status = info.value(QLatin1String("status")).toString();
+    row.workspace = info.value(QLatin1String("workspace")).toString();
+    row.startedAt = QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
+    row.exitCode = info.value(QLatin1String("exitCode")).toInt(-1);
+    // The daemon reports the agent of running sandboxes only.
+    if (row.status == QLatin1String("running") && info.value(QLatin1String("agent")).isObject()) {
+        const QJsonObject agent = info.value(QLatin1String("agent")).toObject();
+        row.agentState = agent.value(QLatin1String("state")).toString();
+        row.agentExitCode = agent.value(QLatin1String("exitCode")).toInt(-1);
+        row.agentAttached = agent.value(QLatin1String("attached")).toInt();
+    }
+    const QJsonObject root = info.value(QLatin1String("root")).toObject();
+    row.rootText = SandboxListModel::describeRoot(root.value(QLatin1String("base")).toString(),
+                                                  root.value(QLatin1String("image")).toString(),
+                                                  root.value(QLatin1String("bytes")).toInteger(-1));
+    row.sharesText = SandboxListModel::describeShares(info);
+    return row;
 }
 
 void SandboxListModel::applyList(const QJsonArray &sandboxes)
 {
-    QList<Row> rows;
-    for (const QJsonValue &value : sandboxes) {
-        const QJsonObject info = value.toObject();
-        Row row;
-        row.name = info.value(QLatin1String("name")).toString();
-        row.kit = info.value(QLatin1String("kit")).toString();
-        row.backend = info.value(QLatin1String("backend")).toString();
-        // A kernel of its own is worth saying where the backend is: "docker + gVisor".
-        if (info.value(QLatin1String("isolation")).toString() == QLatin1String("gvisor"))
-            row.backend += QStringLiteral(" + gVisor");
-        row.status = info.value(QLatin1String("status")).toString();
-        row.workspace = info.value(QLatin1String("workspace")).toString();
-        row.startedAt = QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);
-        row.exitCode = info.value(QLatin1String("exitCode")).toInt(-1);
-        // The daemon reports the agent of running sandboxes only.
-        if (row.status == QLatin1String("running") && info.value(QLatin1String("agent")).isObject()) {
-            const QJsonObject agent = info.value(QLatin1String("agent")).toObject();
-            row.agentState = agent.value(QLatin1String("state")).toString();
-            row.agentExitCode = agent.value(QLatin1String("exitCode")).toInt(-1);
-            row.agentAttached = agent.value(QLatin1String("attached")).toInt();
-        }
-        const QJsonObject root = info.value(QLatin1String("root")).toObject();
-        row.rootText =
-            describeRoot(root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),
-                         root.value(QLatin1String("bytes")).toInteger(-1));
-        row.sharesText = describeShares(info);
+    QList<SandboxRow> next = Rows<SandboxRow>::fromJson(sandboxes);
+    for (SandboxRow &row : next) {
         if (const int old = rowOf(row.name); old >= 0)
-            row.busy = m_rows.at(old).busy;
-        rows << row;
+            row.busy = m_rows.all().at(old).busy;
     }
-    std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.name < b.name; });
-    qCDebug(lcSandboxList) << "the daemon lists" << rows.size() << "sandboxes";
+    std::sort(next.begin(), next.end(), [](const SandboxRow &a, const SandboxRow &b) { return a.name < b.name; });
+    qCDebug(lcSandboxList) << "the daemon lists" << next.size() << "sandboxes";
 
     // Rows are updated in place when the names are the same, so views keep focus and scroll.
-    bool sameNames = rows.size() == m_rows.size();
-    for (int i = 0; sameNames && i < rows.size(); ++i)
-        sameNames = rows.at(i).name == m_rows.at(i).name;
+    bool sameNames = next.size() == m_rows.all().size();
+    for (int i = 0; sameNames && i < next.size(); ++i)
+        sameNames = next.at(i).name == m_rows.all().at(i).name;
     if (sameNames) {
-        for (int i = 0; i < rows.size(); ++i) {
-            const Row &now = rows.at(i);
-            const Row &before = m_rows.at(i);
-            if (!now.sameState(before)) {
-                m_rows[i] = now;
-                Q_EMIT dataChanged(index(i), index(i));
-            }
+        for (int i = 0; i < next.size(); ++i) {
+            if (!next.at(i).sameState(m_rows.all().at(i)))
+                m_rows.replaceAt(i, next.at(i));
         }
     } else {
-        beginResetModel();
-        m_rows = rows;
-        endResetModel();
-        Q_EMIT countChanged();
+        m_rows.reset(next);
     }
 
-    for (const Row &row : std::as_const(m_rows)) {
-        const QDateTime since = row.startedAt;
+    for (const SandboxRow &row : m_rows.all()) {
         const auto found = m_denials.constFind(row.name);
-        if (found == m_denials.cend() || found->since != since)
-            countStoredDenials(row.name, since);
+        if (found == m_denials.cend() || found->since != row.startedAt)
+            countStoredDenials(row.name, row.startedAt);
     }
 }
 
@@ -385,18 +259,16 @@ void SandboxListModel::countStoredDenials(const QString &name, const QDateTime &
             live << time;
     }
     denials = Denials{since, 0, since, live};
-    api::DaemonClient *c = client();
-    if (!c || !since.isValid())
+    if (!since.isValid())
         return;
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("events.denials"),
+    request(QStringLiteral("events.denials"),
             {{QStringLiteral("sandbox"), name},
              {QStringLiteral("since"), since.toUTC().toString(Qt::ISODateWithMs)},
              {QStringLiteral("limit"), kDenialGroupLimit}},
-            [self, name, since](const api::Reply &reply) {
+            [this, name, since](const api::Reply &reply) {
                 // An error: a daemon without events.denials, so live counting only.
-                if (self && !reply.isError())
-                    self->applyStoredDenials(name, since, reply.result());
+                if (!reply.isError())
+                    applyStoredDenials(name, since, reply.result());
             });
 }
 
@@ -421,21 +293,16 @@ void SandboxListModel::applyStoredDenials(const QString &name, const QDateTime &
     found->storedUpTo = upTo;
     // Live refusals the store holds now are counted once, from the store.
     found->liveTimes.removeIf([upTo](const QDateTime &t) { return t.isValid() && t <= upTo; });
-    const int row = rowOf(name);
-    if (row >= 0)
+    if (const int row = rowOf(name); row >= 0)
         Q_EMIT dataChanged(index(row), index(row), {DenialsRole});
 }
 
 void SandboxListModel::countAgentRefusals()
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return;
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("agent.counts"), {}, [self](const api::Reply &reply) {
+    request(QStringLiteral("agent.counts"), {}, [this](const api::Reply &reply) {
         // An error: a daemon without agent permissions, so nothing to count.
-        if (self && !reply.isError())
-            self->applyAgentCounts(reply.result());
+        if (!reply.isError())
+            applyAgentCounts(reply.result());
     });
 }
 
@@ -448,11 +315,10 @@ void SandboxListModel::applyAgentCounts(const QJsonObject &result)
     if (counts == m_agentRefusals)
         return;
     m_agentRefusals = counts;
-    if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0), index(int(m_rows.size()) - 1), {AgentRefusalsRole});
+    m_rows.rolesChanged({AgentRefusalsRole});
 }
 
-void SandboxListModel::onEvent(const QString &topic, const QJsonObject &data)
+void SandboxListModel::daemonEvent(const QString &topic, const QJsonObject &data)
 {
     if (topic == QLatin1String("agent")) {
         if (data.value(QLatin1String("type")).toString() == QLatin1String("refusal"))
@@ -488,114 +354,86 @@ qint64 SandboxListModel::Denials::total() const
 void SandboxListModel::setBusy(const QString &name, bool busy)
 {
     const int row = rowOf(name);
-    if (row < 0 || m_rows.at(row).busy == busy)
+    if (row < 0 || m_rows.all().at(row).busy == busy)
         return;
-    m_rows[row].busy = busy;
-    Q_EMIT dataChanged(index(row), index(row), {BusyRole});
+    SandboxRow changed = m_rows.all().at(row);
+    changed.busy = busy;
+    m_rows.replaceAt(row, changed, {BusyRole});
+}
+
+void SandboxListModel::finishAction(const QString &name, const api::Reply &reply, const QString &done)
+{
+    setBusy(name, false);
+    if (reply.isError())
+        Q_EMIT actionFailed(reply.errorMessage());
+    else
+        Q_EMIT actionSucceeded(done);
+    refresh();
 }
 
 void SandboxListModel::start(const QString &name, bool approved)
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return Q_EMIT actionFailed(tr("The daemon is not connected."));
     if (approved)
         return startNow(name);
     setBusy(name, true);
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("binding.check"), {{QStringLiteral("sandbox"), name}},
-            [self, name](const api::Reply &reply) {
-                if (!self)
-                    return;
-                // No kit recorded (a sandbox made by an older daemon) or no check available: start as asked.
-                if (reply.isError())
-                    return self->startNow(name);
-                QVariantList pending;
-                QStringList missing;
-                const bool keychain = reply.result().value(QLatin1String("keychain")).toBool(true);
-                for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray()) {
-                    const QJsonObject credential = value.toObject();
-                    if (!credential.value(QLatin1String("approved")).toBool(true))
-                        pending << credential.toVariantMap();
-                    else if (keychain && credential.value(QLatin1String("required")).toBool() &&
-                             !credential.value(QLatin1String("ready")).toBool(true))
-                        missing << credential.value(QLatin1String("service")).toString();
-                }
-                if (!missing.isEmpty()) {
-                    self->setBusy(name, false);
-                    return Q_EMIT self->actionFailed(
-                        tr("%1 cannot start: the key of %2 is not set. Add it on the Secrets page.")
-                            .arg(name, missing.join(QStringLiteral(", "))));
-                }
-                if (!pending.isEmpty()) {
-                    self->setBusy(name, false);
-                    return Q_EMIT self->approvalNeeded(
-                        name, reply.result().value(QLatin1String("directory")).toString(), pending);
-                }
-                self->startNow(name);
-            });
+    act(QStringLiteral("binding.check"), {{QStringLiteral("sandbox"), name}},
+        [this, name](const api::Reply &reply) { onBindingChecked(name, reply); });
+}
+
+void SandboxListModel::onBindingChecked(const QString &name, const api::Reply &reply)
+{
+    // No kit recorded (a sandbox made by an older daemon), no check available or no daemon to
+    // ask: starting says what stands in the way, if anything does.
+    if (reply.isError())
+        return startNow(name);
+    QVariantList pending;
+    QStringList missing;
+    const bool keychain = reply.result().value(QLatin1String("keychain")).toBool(true);
+    for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray()) {
+        const QJsonObject credential = value.toObject();
+        if (!credential.value(QLatin1String("approved")).toBool(true))
+            pending << credential.toVariantMap();
+        else if (keychain && credential.value(QLatin1String("required")).toBool() &&
+                 !credential.value(QLatin1String("ready")).toBool(true))
+            missing << credential.value(QLatin1String("service")).toString();
+    }
+    if (!missing.isEmpty()) {
+        setBusy(name, false);
+        return Q_EMIT actionFailed(tr("%1 cannot start: the key of %2 is not set. Add it on the Secrets page.")
+                                       .arg(name, missing.join(QStringLiteral(", "))));
+    }
+    if (!pending.isEmpty()) {
+        setBusy(name, false);
+        return Q_EMIT approvalNeeded(name, reply.result().value(QLatin1String("directory")).toString(), pending);
+    }
+    startNow(name);
 }
 
 void SandboxListModel::startNow(const QString &name)
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return;
     setBusy(name, true);
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}, [self, name](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->setBusy(name, false);
-        if (reply.isError())
-            Q_EMIT self->actionFailed(reply.errorMessage());
-        else
-            Q_EMIT self->actionSucceeded(tr("%1 started.").arg(name));
-        self->refresh();
-    });
+    act(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}},
+        [this, name](const api::Reply &reply) { finishAction(name, reply, tr("%1 started.").arg(name)); });
 }
 
 void SandboxListModel::stop(const QString &name)
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return Q_EMIT actionFailed(tr("The daemon is not connected."));
     setBusy(name, true);
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("sandbox.stop"), {{QStringLiteral("name"), name}}, [self, name](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->setBusy(name, false);
-        if (reply.isError())
-            Q_EMIT self->actionFailed(reply.errorMessage());
-        else
-            Q_EMIT self->actionSucceeded(tr("%1 stopped.").arg(name));
-        self->refresh();
-    });
+    act(QStringLiteral("sandbox.stop"), {{QStringLiteral("name"), name}},
+        [this, name](const api::Reply &reply) { finishAction(name, reply, tr("%1 stopped.").arg(name)); });
 }
 
 void SandboxListModel::remove(const QString &name)
 {
-    api::DaemonClient *c = client();
-    if (!c)
-        return Q_EMIT actionFailed(tr("The daemon is not connected."));
     const int row = rowOf(name);
-    const bool running = row >= 0 && m_rows.at(row).status == QLatin1String("running");
+    const bool running = row >= 0 && m_rows.all().at(row).status == QLatin1String("running");
     setBusy(name, true);
-    QPointer<SandboxListModel> self(this);
-    c->call(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), running}},
-            [self, name](const api::Reply &reply) {
-                if (!self)
-                    return;
-                self->setBusy(name, false);
-                if (reply.isError()) {
-                    Q_EMIT self->actionFailed(reply.errorMessage());
-                } else {
-                    self->m_denials.remove(name);
-                    Q_EMIT self->actionSucceeded(tr("%1 removed.").arg(name));
-                }
-                self->refresh();
-            });
+    act(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}, {QStringLiteral("force"), running}},
+        [this, name](const api::Reply &reply) {
+            if (!reply.isError())
+                m_denials.remove(name);
+            finishAction(name, reply, tr("%1 removed.").arg(name));
+        });
 }
 
 } // namespace paddock::gui

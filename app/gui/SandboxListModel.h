@@ -1,19 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "RowModel.h"
 
-#include <QAbstractListModel>
 #include <QDateTime>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
-#include <QPointer>
-#include <QSet>
 #include <QTimer>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 
 namespace paddock::gui {
+
+/** One sandbox as the Sandboxes page lists it. */
+struct SandboxRow
+{
+    QString name;
+    QString kit;
+    QString backend;
+    QString status;
+    QString workspace;
+    QDateTime startedAt;
+    int exitCode = -1;
+    QString agentState;
+    int agentExitCode = -1;
+    int agentAttached = 0;
+    QString rootText;
+    QString sharesText;
+    bool busy = false;
+
+    /** One sandbox of a `sandbox.list` answer. */
+    static std::optional<SandboxRow> fromJson(const QJsonObject &info);
+    bool sameState(const SandboxRow &other) const;
+};
 
 /**
  * @brief The sandboxes paddockd knows, for the Sandboxes page: one row per sandbox with its
@@ -29,17 +49,13 @@ namespace paddock::gui {
  *
  * start() asks `binding.check` first: when the kit's credentials need approval it emits
  * approvalNeeded() instead of starting, and the page shows the binding dialog; a missing
- * key stops the start with a sentence saying where to set it.
+ * key stops the start with a sentence saying where to set it. Every action ends in
+ * actionSucceeded() or actionFailed(), a daemon that is not there included.
  */
-class SandboxListModel : public QAbstractListModel
+class SandboxListModel : public paddock::gui::RowListModel
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
-    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
-    Q_PROPERTY(bool loaded READ loaded NOTIFY loadingChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
-    Q_PROPERTY(int count READ count NOTIFY countChanged)
 
 public:
     enum Role {
@@ -65,17 +81,6 @@ public:
 
     explicit SandboxListModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
-    bool loading() const { return m_loading; }
-    bool loaded() const { return m_loaded; }
-    QString error() const { return m_error; }
-    int count() const { return int(m_rows.size()); }
-
     /** Asks sandbox.list again now. */
     Q_INVOKABLE void refresh();
     /** Starts @p name; with @p approved false the kit's credentials are checked first. */
@@ -83,8 +88,8 @@ public:
     Q_INVOKABLE void stop(const QString &name);
     /** Removes @p name, stopping it first when it runs. */
     Q_INVOKABLE void remove(const QString &name);
-    /** The row of @p name as a map of role names to values; empty when there is none. */
-    Q_INVOKABLE QVariantMap get(const QString &name) const;
+    /** The row of the sandbox @p name, or -1. */
+    Q_INVOKABLE int rowOf(const QString &name) const;
     /** "2 h 05 min", "3 min", "12 s": how long a sandbox has been running. */
     Q_INVOKABLE static QString formatUptime(qint64 milliseconds);
     /**
@@ -105,17 +110,13 @@ public:
     /** A `sandbox.list` answer's `sandboxes`: rows sorted by name, updated in place when the names stay. */
     void applyList(const QJsonArray &sandboxes);
     /** One event of topic @p topic: a `network` refusal of a listed sandbox counts; an `agent` refusal asks again. */
-    void onEvent(const QString &topic, const QJsonObject &data);
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
     /** The `events.denials` answer for @p name since @p since: its stored refusals of this run. */
     void applyStoredDenials(const QString &name, const QDateTime &since, const QJsonObject &result);
     /** An `agent.counts` answer: what the agent of each sandbox was refused since it started. */
     void applyAgentCounts(const QJsonObject &result);
 
 Q_SIGNALS:
-    void daemonChanged();
-    void loadingChanged();
-    void errorChanged();
-    void countChanged();
     /** An action finished; @p message is one sentence for the status line of the page. */
     void actionSucceeded(const QString &message);
     void actionFailed(const QString &message);
@@ -125,25 +126,11 @@ Q_SIGNALS:
      */
     void approvalNeeded(const QString &name, const QString &kitDirectory, const QVariantList &pending);
 
-private:
-    struct Row
-    {
-        QString name;
-        QString kit;
-        QString backend;
-        QString status;
-        QString workspace;
-        QDateTime startedAt;
-        int exitCode = -1;
-        QString agentState;
-        int agentExitCode = -1;
-        int agentAttached = 0;
-        QString rootText;
-        QString sharesText;
-        bool busy = false;
+protected:
+    void daemonConnected() override;
+    void daemonDisconnected() override;
 
-        bool sameState(const Row &other) const;
-    };
+private:
     struct Denials
     {
         QDateTime since;            ///< the start they are counted from
@@ -154,28 +141,23 @@ private:
         qint64 total() const;
     };
 
-    void onConnected();
+    void declareRoles();
     void countStoredDenials(const QString &name, const QDateTime &since);
     /** Asks `agent.counts`: the agent's refusals of each running sandbox. */
     void countAgentRefusals();
-    void setBusy(const QString &name, bool busy);
-    void setError(const QString &error);
-    void setLoading(bool loading);
+    void onBindingChecked(const QString &name, const api::Reply &reply);
     void startNow(const QString &name);
-    int rowOf(const QString &name) const;
-    api::DaemonClient *client() const;
+    /** What every action does with its answer: the row is no longer busy, the page is told, the list read again. */
+    void finishAction(const QString &name, const api::Reply &reply, const QString &done);
+    void setBusy(const QString &name, bool busy);
+    qint64 denialsOf(const QString &name) const;
 
-    QPointer<DaemonStatus> m_daemon;
-    QList<Row> m_rows;
+    Rows<SandboxRow> m_rows{this};
     QHash<QString, Denials> m_denials;
     QHash<QString, int> m_agentRefusals;
     QTimer m_poll;
     QTimer m_tick;
-    bool m_loading = false;
-    bool m_loaded = false;
     bool m_refreshAgain = false;
-    bool m_wasConnected = false;
-    QString m_error;
 };
 
 } // namespace paddock::gui

@@ -8,19 +8,10 @@ Q_LOGGING_CATEGORY(lcSandboxLog, "paddock.gui.sandboxlog", QtWarningMsg)
 
 namespace paddock::gui {
 
-SandboxLog::SandboxLog(QObject *parent) : QObject(parent), m_decoder(QStringDecoder::Utf8)
+SandboxLog::SandboxLog(QObject *parent) : DaemonBound(parent), m_decoder(QStringDecoder::Utf8)
 {
     m_timer.setInterval(kPollIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &SandboxLog::poll);
-}
-
-void SandboxLog::setDaemon(DaemonStatus *daemon)
-{
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    Q_EMIT daemonChanged();
-    poll();
 }
 
 void SandboxLog::setName(const QString &name)
@@ -61,57 +52,49 @@ void SandboxLog::reset()
     setError(QString());
 }
 
-void SandboxLog::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    Q_EMIT errorChanged();
-}
-
 void SandboxLog::poll()
 {
-    if (!m_active || m_reading || m_name.isEmpty() || !m_daemon || !m_daemon->connected())
+    if (!m_active || m_reading || m_name.isEmpty())
         return;
-    m_reading = true;
-    QPointer<SandboxLog> self(this);
     const quint64 generation = m_generation;
-    m_daemon->client()->call(
-        QStringLiteral("sandbox.logs"), {{QStringLiteral("name"), m_name}, {QStringLiteral("offset"), m_offset}},
-        [self, generation](const api::Reply &reply) {
-            if (!self || generation != self->m_generation)
-                return;
-            self->m_reading = false;
-            if (reply.isError()) {
-                self->setError(reply.errorMessage());
-                return;
-            }
-            self->setError(QString());
-            const QJsonObject result = reply.result();
-            const qint64 size = result.value(QLatin1String("size")).toInteger();
-            if (size < self->m_offset) {
-                // The log started again (the sandbox was re-created): read it from the top.
-                self->reset();
-                return self->poll();
-            }
-            const QByteArray chunk = QByteArray::fromBase64(result.value(QLatin1String("data")).toString().toLatin1());
-            self->m_offset = result.value(QLatin1String("next")).toInteger();
-            if (!chunk.isEmpty()) {
-                self->m_text += self->m_plain.feed(QString(self->m_decoder.decode(chunk)));
-                if (self->m_text.size() > kMaxChars) {
-                    // Cut at a line start so the view never begins mid-line.
-                    qsizetype cut = self->m_text.size() - kMaxChars;
-                    const qsizetype newline = self->m_text.indexOf(QLatin1Char('\n'), cut);
-                    cut = newline >= 0 ? newline + 1 : cut;
-                    self->m_text.remove(0, cut);
-                }
-                qCDebug(lcSandboxLog) << "read" << chunk.size() << "bytes of" << self->m_name;
-                Q_EMIT self->textChanged();
-            }
-            // More than one chunk waiting: go on at once.
-            if (self->m_offset < size)
-                QTimer::singleShot(0, self, &SandboxLog::poll);
-        });
+    m_reading = request(QStringLiteral("sandbox.logs"),
+                        {{QStringLiteral("name"), m_name}, {QStringLiteral("offset"), m_offset}},
+                        [this, generation](const api::Reply &reply) {
+                            if (generation != m_generation)
+                                return;
+                            m_reading = false;
+                            if (reply.isError())
+                                return setError(reply.errorMessage());
+                            setError(QString());
+                            read(reply.result());
+                        });
+}
+
+void SandboxLog::read(const QJsonObject &result)
+{
+    const qint64 size = result.value(QLatin1String("size")).toInteger();
+    if (size < m_offset) {
+        // The log started again (the sandbox was re-created): read it from the top.
+        reset();
+        return poll();
+    }
+    const QByteArray chunk = QByteArray::fromBase64(result.value(QLatin1String("data")).toString().toLatin1());
+    m_offset = result.value(QLatin1String("next")).toInteger();
+    if (!chunk.isEmpty()) {
+        m_text += m_plain.feed(QString(m_decoder.decode(chunk)));
+        if (m_text.size() > kMaxChars) {
+            // Cut at a line start so the view never begins mid-line.
+            qsizetype cut = m_text.size() - kMaxChars;
+            const qsizetype newline = m_text.indexOf(QLatin1Char('\n'), cut);
+            cut = newline >= 0 ? newline + 1 : cut;
+            m_text.remove(0, cut);
+        }
+        qCDebug(lcSandboxLog) << "read" << chunk.size() << "bytes of" << m_name;
+        Q_EMIT textChanged();
+    }
+    // More than one chunk waiting: go on at once.
+    if (m_offset < size)
+        QTimer::singleShot(0, this, &SandboxLog::poll);
 }
 
 int SandboxLog::find(const QString &query, int from, bool backwards) const

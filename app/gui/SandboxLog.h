@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
-
+#include "DaemonBound.h"
 #include "TerminalText.h"
 
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QStringDecoder>
 #include <QTimer>
@@ -21,15 +18,13 @@ namespace paddock::gui {
  * Only the last kMaxChars characters are kept, so a chatty agent cannot fill the window's
  * memory; find() searches what is kept, case-insensitively.
  */
-class SandboxLog : public QObject
+class SandboxLog : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString name READ name WRITE setName NOTIFY nameChanged)
     Q_PROPERTY(bool active READ active WRITE setActive NOTIFY activeChanged)
     Q_PROPERTY(QString text READ text NOTIFY textChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
 
 public:
     static constexpr int kMaxChars = 1024 * 1024;
@@ -37,14 +32,11 @@ public:
 
     explicit SandboxLog(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString name() const { return m_name; }
     void setName(const QString &name);
     bool active() const { return m_active; }
     void setActive(bool active);
     QString text() const { return m_text; }
-    QString error() const { return m_error; }
 
     /** Reads what is new now. */
     Q_INVOKABLE void poll();
@@ -57,17 +49,17 @@ public:
     Q_INVOKABLE int countMatches(const QString &query) const;
 
 Q_SIGNALS:
-    void daemonChanged();
     void nameChanged();
     void activeChanged();
     void textChanged();
-    void errorChanged();
+
+protected:
+    void daemonConnected() override { poll(); }
 
 private:
     void reset();
-    void setError(const QString &error);
+    void read(const QJsonObject &result);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_name;
     bool m_active = false;
     bool m_reading = false;
@@ -75,7 +67,6 @@ private:
     QStringDecoder m_decoder; ///< keeps a UTF-8 sequence split between two chunks
     TerminalText m_plain;     ///< what the agent's terminal got, as text
     QString m_text;
-    QString m_error;
     QTimer m_timer;
     quint64 m_generation = 0; ///< answers for an earlier name are dropped
 };

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -18,29 +16,24 @@ namespace paddock::gui {
  *
  * Each change is a map {path, change: added|modified|removed, what, diff, revertible}.
  */
-class SandboxReview : public QObject
+class SandboxReview : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString name READ name WRITE setName NOTIFY nameChanged)
     Q_PROPERTY(QVariantList changes READ changes NOTIFY changesChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY changesChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString message READ message NOTIFY messageChanged)
 
 public:
     explicit SandboxReview(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString name() const { return m_name; }
     void setName(const QString &name);
     QVariantList changes() const { return m_changes; }
     bool loaded() const { return m_loaded; }
     bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
     QString message() const { return m_message; }
 
     /** Asks the daemon again what changed. */
@@ -49,24 +42,19 @@ public:
     Q_INVOKABLE void revert(const QString &path);
 
 Q_SIGNALS:
-    void daemonChanged();
     void nameChanged();
     void changesChanged();
     void busyChanged();
-    void errorChanged();
     void messageChanged();
 
 private:
     void setBusy(bool busy);
-    void setError(const QString &error);
     void setMessage(const QString &message);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_name;
     QVariantList m_changes;
     bool m_loaded = false;
     bool m_busy = false;
-    QString m_error;
     QString m_message;
     quint64 m_generation = 0; ///< answers for an earlier name or refresh are dropped
 };

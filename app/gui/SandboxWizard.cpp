@@ -44,17 +44,11 @@ void wipe(QString &value)
 
 } // namespace
 
-SandboxWizard::SandboxWizard(QObject *parent) : QObject(parent), m_shares(new WizardShares(this))
+SandboxWizard::SandboxWizard(QObject *parent) : DaemonBound(parent), m_shares(new WizardShares(this))
 {
+    // The shared folders are checked through the wizard's daemon.
+    m_shares->followDaemonOf(this);
     reloadKits();
-}
-
-void SandboxWizard::setDaemon(DaemonStatus *daemon)
-{
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    Q_EMIT daemonChanged();
 }
 
 void SandboxWizard::reloadKits()
@@ -87,7 +81,7 @@ void SandboxWizard::setFolder(const QString &folder)
     m_folder = cleaned;
     Q_EMIT folderChanged();
     updateWarnings();
-    m_shares->setContext(m_daemon, m_kitDirectory, m_folder);
+    m_shares->setContext(m_kitDirectory, m_folder);
 }
 
 void SandboxWizard::setFolderUrl(const QUrl &url)
@@ -139,31 +133,29 @@ void SandboxWizard::setIsolation(const QString &isolation)
 
 void SandboxWizard::checkIsolations()
 {
-    if (!m_daemon || !m_daemon->connected())
-        return;
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(QStringLiteral("sandbox.isolations"), {}, [self](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->m_gvisorAvailable = false;
-        self->m_gvisorProblem = reply.isError() ? reply.errorMessage() : QString();
-        for (const QJsonValue &level : reply.result().value(QLatin1String("isolations")).toArray()) {
-            if (level[QLatin1String("id")].toString() != QLatin1String("gvisor"))
-                continue;
-            self->m_gvisorAvailable = level[QLatin1String("available")].toBool();
-            self->m_gvisorProblem = level[QLatin1String("problem")].toString();
-        }
-        for (const QJsonValue &backend : reply.result().value(QLatin1String("backends")).toArray()) {
-            if (backend[QLatin1String("id")].toString() != QLatin1String("docker"))
-                continue;
-            self->m_dockerAvailable = backend[QLatin1String("available")].toBool();
-            self->m_dockerProblem = backend[QLatin1String("problem")].toString();
-        }
-        // A choice that cannot be made any more is not left standing.
-        if (!self->m_dockerAvailable && self->m_backend == QLatin1String("docker"))
-            self->setBackend(QStringLiteral("bwrap"));
-        Q_EMIT self->isolationsChanged();
-    });
+    request(QStringLiteral("sandbox.isolations"), {}, [this](const api::Reply &reply) { applyIsolations(reply); });
+}
+
+void SandboxWizard::applyIsolations(const api::Reply &reply)
+{
+    m_gvisorAvailable = false;
+    m_gvisorProblem = reply.isError() ? reply.errorMessage() : QString();
+    for (const QJsonValue &level : reply.result().value(QLatin1String("isolations")).toArray()) {
+        if (level[QLatin1String("id")].toString() != QLatin1String("gvisor"))
+            continue;
+        m_gvisorAvailable = level[QLatin1String("available")].toBool();
+        m_gvisorProblem = level[QLatin1String("problem")].toString();
+    }
+    for (const QJsonValue &backend : reply.result().value(QLatin1String("backends")).toArray()) {
+        if (backend[QLatin1String("id")].toString() != QLatin1String("docker"))
+            continue;
+        m_dockerAvailable = backend[QLatin1String("available")].toBool();
+        m_dockerProblem = backend[QLatin1String("problem")].toString();
+    }
+    // A choice that cannot be made any more is not left standing.
+    if (!m_dockerAvailable && m_backend == QLatin1String("docker"))
+        setBackend(QStringLiteral("bwrap"));
+    Q_EMIT isolationsChanged();
 }
 
 void SandboxWizard::setWorkspaceMode(const QString &mode)
@@ -286,7 +278,7 @@ void SandboxWizard::loadKit()
     Q_EMIT credentialsChanged();
     updateWarnings();
     checkRoot();
-    m_shares->setContext(m_daemon, m_kitValid ? m_kitDirectory : QString(), m_folder);
+    m_shares->setContext(m_kitValid ? m_kitDirectory : QString(), m_folder);
 }
 
 void SandboxWizard::checkRoot()
@@ -297,31 +289,29 @@ void SandboxWizard::checkRoot()
         Q_EMIT rootNoteChanged();
     }
     // A container's root is its image, or it does not start: nothing to say.
-    if (!m_kitValid || m_backend != QLatin1String("bwrap") || !m_daemon || !m_daemon->connected())
+    if (!m_kitValid || m_backend != QLatin1String("bwrap"))
         return;
     const QString image = m_review.value(QStringLiteral("image")).toString();
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("image.base"), {{QStringLiteral("image"), image}},
-        [self, generation, image](const api::Reply &reply) {
-            if (!self || generation != self->m_rootGeneration || reply.isError())
-                return;
-            const QString base = reply.result().value(QLatin1String("base")).toString();
-            if (base == QLatin1String("image"))
-                self->m_rootNote = tr("The sandbox's root is the image %1, under a layer of its own.").arg(image);
-            else if (base == QLatin1String("host"))
-                self->m_rootNote = image.isEmpty()
-                                       ? tr("The sandbox's root is your system, under a layer of its own.")
-                                       : tr("The image %1 is not loaded: the sandbox's root is your system, under a "
-                                            "layer of its own (paddock template load FILE loads it).")
-                                             .arg(image);
-            else
-                self->m_rootNote = tr("The sandbox's root is your system, read-only: %1")
-                                       .arg(reply.result().value(QLatin1String("problem")).toString());
-            if (base != QLatin1String("image"))
-                self->m_rootNote += self->missingProgramNote();
-            Q_EMIT self->rootNoteChanged();
-        });
+    request(QStringLiteral("image.base"), {{QStringLiteral("image"), image}},
+            [this, generation, image](const api::Reply &reply) {
+                if (generation != m_rootGeneration || reply.isError())
+                    return;
+                const QString base = reply.result().value(QLatin1String("base")).toString();
+                if (base == QLatin1String("image"))
+                    m_rootNote = tr("The sandbox's root is the image %1, under a layer of its own.").arg(image);
+                else if (base == QLatin1String("host"))
+                    m_rootNote = image.isEmpty()
+                                     ? tr("The sandbox's root is your system, under a layer of its own.")
+                                     : tr("The image %1 is not loaded: the sandbox's root is your system, under a "
+                                          "layer of its own (paddock template load FILE loads it).")
+                                           .arg(image);
+                else
+                    m_rootNote = tr("The sandbox's root is your system, read-only: %1")
+                                     .arg(reply.result().value(QLatin1String("problem")).toString());
+                if (base != QLatin1String("image"))
+                    m_rootNote += missingProgramNote();
+                Q_EMIT rootNoteChanged();
+            });
 }
 
 QString SandboxWizard::missingProgramNote() const
@@ -420,65 +410,44 @@ void SandboxWizard::setPhase(const QString &phase)
     Q_EMIT busyChanged();
 }
 
-void SandboxWizard::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    Q_EMIT errorChanged();
-}
-
 void SandboxWizard::checkCredentials()
 {
     if (!m_kitValid)
         return;
-    if (!m_daemon || !m_daemon->connected())
-        return setError(tr("The daemon is not connected."));
     setPhase(QStringLiteral("checking"));
     const quint64 generation = ++m_checkGeneration;
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}},
-        [self, generation](const api::Reply &reply) {
-            if (!self || generation != self->m_checkGeneration)
+    act(QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}},
+        [this, generation](const api::Reply &reply) {
+            if (generation != m_checkGeneration)
                 return;
-            self->setPhase(QString());
-            if (reply.isError()) {
-                self->setError(reply.errorMessage());
-                return;
-            }
-            self->setError(QString());
+            setPhase(QString());
+            if (reply.isError())
+                return setError(reply.errorMessage());
+            setError(QString());
             QVariantList credentials;
             for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray())
                 credentials << value.toObject().toVariantMap();
-            self->m_credentials = credentials;
-            self->m_keychainAvailable = reply.result().value(QLatin1String("keychain")).toBool(true);
-            self->m_credentialsChecked = true;
-            Q_EMIT self->credentialsChanged();
+            m_credentials = credentials;
+            m_keychainAvailable = reply.result().value(QLatin1String("keychain")).toBool(true);
+            m_credentialsChecked = true;
+            Q_EMIT credentialsChanged();
         });
 }
 
 void SandboxWizard::storeKey(const QString &service, QString value)
 {
-    if (!m_daemon || !m_daemon->connected()) {
-        wipe(value);
-        return setError(tr("The daemon is not connected."));
-    }
     if (value.isEmpty())
         return setError(tr("The key is empty: nothing was stored."));
     const QJsonObject params{{QStringLiteral("service"), service}, {QStringLiteral("value"), value}};
     wipe(value);
     setPhase(QStringLiteral("storing"));
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(QStringLiteral("secret.set"), params, [self, service](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->setPhase(QString());
+    act(QStringLiteral("secret.set"), params, [this, service](const api::Reply &reply) {
+        setPhase(QString());
         if (reply.isError())
-            return self->setError(reply.errorMessage());
-        self->setError(QString());
-        Q_EMIT self->keyStored(service);
-        self->checkCredentials();
+            return setError(reply.errorMessage());
+        setError(QString());
+        Q_EMIT keyStored(service);
+        checkCredentials();
     });
 }
 
@@ -491,8 +460,6 @@ void SandboxWizard::markApproved()
 
 void SandboxWizard::create()
 {
-    if (!m_daemon || !m_daemon->connected())
-        return setError(tr("The daemon is not connected."));
     if (!folderValid())
         return setError(tr("Choose an existing project folder."));
     if (!m_kitValid)
@@ -521,39 +488,32 @@ void SandboxWizard::create()
         params.insert(QStringLiteral("approveHostGrants"), true);
     setError(QString());
     setPhase(QStringLiteral("creating"));
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(QStringLiteral("sandbox.create"), params, [self](const api::Reply &reply) {
-        if (!self)
-            return;
+    act(QStringLiteral("sandbox.create"), params, [this](const api::Reply &reply) {
         if (reply.isError()) {
-            self->setPhase(QString());
-            self->setError(reply.errorMessage());
-            return Q_EMIT self->failed(reply.errorMessage());
+            setPhase(QString());
+            setError(reply.errorMessage());
+            return Q_EMIT failed(reply.errorMessage());
         }
         const QString name =
             reply.result().value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
-        self->m_createdName = name;
-        Q_EMIT self->createdNameChanged();
-        self->startCreated(name);
+        m_createdName = name;
+        Q_EMIT createdNameChanged();
+        startCreated(name);
     });
 }
 
 void SandboxWizard::startCreated(const QString &name)
 {
     setPhase(QStringLiteral("starting"));
-    QPointer<SandboxWizard> self(this);
-    m_daemon->client()->call(
-        QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}, [self, name](const api::Reply &reply) {
-            if (!self)
-                return;
-            self->setPhase(QString());
-            if (reply.isError()) {
-                const QString message = tr("%1 was created but did not start: %2").arg(name, reply.errorMessage());
-                self->setError(message);
-                return Q_EMIT self->failed(message);
-            }
-            Q_EMIT self->created(name);
-        });
+    act(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}, [this, name](const api::Reply &reply) {
+        setPhase(QString());
+        if (reply.isError()) {
+            const QString message = tr("%1 was created but did not start: %2").arg(name, reply.errorMessage());
+            setError(message);
+            return Q_EMIT failed(message);
+        }
+        Q_EMIT created(name);
+    });
 }
 
 void SandboxWizard::reset()

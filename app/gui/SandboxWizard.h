@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 #include "WizardShares.h"
 
-#include <QObject>
-#include <QPointer>
 #include <QStringList>
 #include <QUrl>
 #include <QVariantList>
@@ -33,11 +31,10 @@ namespace paddock::gui {
  * user ticks that they allow them; `sandbox.create` then gets `approveHostGrants: true` and
  * the daemon records them for the kit, as `paddock run --approve-host-grants` does.
  */
-class SandboxWizard : public QObject
+class SandboxWizard : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(QString folder READ folder WRITE setFolder NOTIFY folderChanged)
     Q_PROPERTY(bool folderValid READ folderValid NOTIFY folderChanged)
     Q_PROPERTY(QVariantList kits READ kits NOTIFY kitsChanged)
@@ -78,7 +75,6 @@ class SandboxWizard : public QObject
     Q_PROPERTY(bool approvalGiven READ approvalGiven NOTIFY credentialsChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     Q_PROPERTY(QString phase READ phase NOTIFY busyChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(QString createdName READ createdName NOTIFY createdNameChanged)
     /** The folders and variables the sandbox shares (`--mount`, `--env`). */
     Q_PROPERTY(paddock::gui::WizardShares *shares READ shares CONSTANT)
@@ -86,8 +82,6 @@ class SandboxWizard : public QObject
 public:
     explicit SandboxWizard(QObject *parent = nullptr);
 
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
     QString folder() const { return m_folder; }
     void setFolder(const QString &folder);
     bool folderValid() const;
@@ -128,7 +122,6 @@ public:
     bool approvalGiven() const { return m_approvalGiven; }
     bool busy() const { return !m_phase.isEmpty(); }
     QString phase() const { return m_phase; }
-    QString error() const { return m_error; }
     QString createdName() const { return m_createdName; }
     WizardShares *shares() const { return m_shares; }
 
@@ -152,7 +145,6 @@ public:
     Q_INVOKABLE void reset();
 
 Q_SIGNALS:
-    void daemonChanged();
     void folderChanged();
     void kitsChanged();
     void kitChanged();
@@ -163,7 +155,6 @@ Q_SIGNALS:
     void rootNoteChanged();
     void credentialsChanged();
     void busyChanged();
-    void errorChanged();
     void createdNameChanged();
     void keyStored(const QString &service);
     void created(const QString &name);
@@ -178,10 +169,9 @@ private:
     /** A sentence for the review when the kit's program is not on this computer (a root of its system). */
     QString missingProgramNote() const;
     void setPhase(const QString &phase);
-    void setError(const QString &error);
+    void applyIsolations(const api::Reply &reply);
     void startCreated(const QString &name);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_folder;
     QVariantList m_kits;
     QString m_kitDirectory;
@@ -208,7 +198,6 @@ private:
     bool m_keychainAvailable = true;
     bool m_approvalGiven = false;
     QString m_phase;
-    QString m_error;
     QString m_createdName;
     quint64 m_checkGeneration = 0;
     WizardShares *m_shares = nullptr;

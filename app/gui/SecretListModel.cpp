@@ -22,67 +22,22 @@ void wipe(QString &value)
 
 } // namespace
 
-SecretListModel::SecretListModel(QObject *parent) : QAbstractListModel(parent) {}
-
-void SecretListModel::setDaemon(DaemonStatus *daemon)
+SecretListModel::SecretListModel(QObject *parent) : RowListModel(parent)
 {
-    if (m_daemon == daemon)
-        return;
-    if (m_daemon)
-        disconnect(m_daemon, nullptr, this, nullptr);
-    m_daemon = daemon;
-    m_wasConnected = false;
-    if (m_daemon) {
-        connect(m_daemon, &DaemonStatus::statusChanged, this, &SecretListModel::onStatusChanged);
-        onStatusChanged();
-    }
-    Q_EMIT daemonChanged();
-}
-
-void SecretListModel::onStatusChanged()
-{
-    const bool connected = m_daemon && m_daemon->connected();
-    if (connected == m_wasConnected)
-        return;
-    m_wasConnected = connected;
-    if (connected)
-        refresh();
-    else
-        setKeychain(false, false, QString(), QString());
-}
-
-int SecretListModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-QVariant SecretListModel::data(const QModelIndex &index, int role) const
-{
-    if (!index.isValid() || index.row() >= m_rows.size())
-        return {};
-    const Row &row = m_rows.at(index.row());
-    switch (role) {
-    case ServiceRole:
-        return row.service;
-    case SandboxRole:
-        return row.sandbox;
-    case MaskedRole:
-        return row.masked;
-    case PresentRole:
-        return row.present;
-    case UpdatedRole:
-        return row.updated.isValid() ? QLocale().toString(row.updated.toLocalTime(), QLocale::ShortFormat) : QString();
-    case DisplayNameRole:
-        return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service;
-    default:
-        return {};
-    }
-}
-
-QHash<int, QByteArray> SecretListModel::roleNames() const
-{
-    return {{ServiceRole, "service"}, {SandboxRole, "sandbox"}, {MaskedRole, "masked"},
-            {PresentRole, "present"}, {UpdatedRole, "updated"}, {DisplayNameRole, "displayName"}};
+    using R = const StoredSecret &;
+    m_rows.setRoles({{ServiceRole, "service", [](R row) { return row.service; }},
+                     {SandboxRole, "sandbox", [](R row) { return row.sandbox; }},
+                     {MaskedRole, "masked", [](R row) { return row.masked; }},
+                     {PresentRole, "present", [](R row) { return row.present; }},
+                     {UpdatedRole, "updated",
+                      [](R row) {
+                          return row.updated.isValid()
+                                     ? QLocale().toString(row.updated.toLocalTime(), QLocale::ShortFormat)
+                                     : QString();
+                      }},
+                     {DisplayNameRole, "displayName", [](R row) {
+                          return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service;
+                      }}});
 }
 
 bool SecretListModel::isValidName(const QString &name)
@@ -94,14 +49,6 @@ bool SecretListModel::isValidName(const QString &name)
                (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('.') || c == QLatin1Char('_') ||
                c == QLatin1Char('-');
     });
-}
-
-void SecretListModel::setError(const QString &error)
-{
-    if (m_error == error)
-        return;
-    m_error = error;
-    Q_EMIT errorChanged();
 }
 
 void SecretListModel::changeBusy(int delta)
@@ -126,32 +73,25 @@ void SecretListModel::setKeychain(bool known, bool available, const QString &mes
 
 void SecretListModel::refresh()
 {
-    if (!m_daemon || !m_daemon->connected())
+    if (!connected())
         return;
-    api::DaemonClient *client = m_daemon->client();
-    QPointer<SecretListModel> self(this);
+    // Both answers make the load: whether a keychain answers, and what it holds.
+    beginLoad();
     changeBusy(+1);
-    client->call(QStringLiteral("keychain.status"), {}, [self](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->changeBusy(-1);
+    request(QStringLiteral("keychain.status"), {}, [this](const api::Reply &reply) {
+        changeBusy(-1);
         if (reply.isError())
-            return self->setError(reply.errorMessage());
-        self->applyKeychainStatus(reply.result());
+            return failLoad(reply.errorMessage());
+        applyKeychainStatus(reply.result());
     });
     changeBusy(+1);
-    client->call(QStringLiteral("secret.list"), {}, [self](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->changeBusy(-1);
-        if (reply.isError()) {
-            // The banner says it better than an error line when there is no keychain.
-            if (reply.errorCode() != QLatin1String(api::errors::kKeychainUnavailable))
-                self->setError(reply.errorMessage());
-            return;
-        }
-        self->setError(QString());
-        self->applySecretList(reply.result());
+    request(QStringLiteral("secret.list"), {}, [this](const api::Reply &reply) {
+        changeBusy(-1);
+        if (!reply.isError())
+            return applySecretList(reply.result());
+        // The banner says it better than an error line when there is no keychain.
+        failLoad(reply.errorCode() == QLatin1String(api::errors::kKeychainUnavailable) ? error()
+                                                                                       : reply.errorMessage());
     });
 }
 
@@ -161,35 +101,24 @@ void SecretListModel::applyKeychainStatus(const QJsonObject &status)
                 status.value(QLatin1String("message")).toString(), status.value(QLatin1String("install")).toString());
 }
 
+std::optional<StoredSecret> StoredSecret::fromJson(const QJsonObject &object)
+{
+    return StoredSecret{
+        object.value(QLatin1String("service")).toString(), object.value(QLatin1String("sandbox")).toString(),
+        object.value(QLatin1String("masked")).toString(), object.value(QLatin1String("present")).toBool(),
+        QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
+}
+
 void SecretListModel::applySecretList(const QJsonObject &result)
 {
-    QList<Row> rows;
-    for (const QJsonValue &value : result.value(QLatin1String("secrets")).toArray()) {
-        const QJsonObject object = value.toObject();
-        rows << Row{object.value(QLatin1String("service")).toString(),
-                    object.value(QLatin1String("sandbox")).toString(), object.value(QLatin1String("masked")).toString(),
-                    object.value(QLatin1String("present")).toBool(),
-                    QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
-    }
-    qCDebug(lcSecretList) << "the keychain holds" << rows.size() << "secrets";
-    const bool countChanges = rows.size() != m_rows.size();
-    beginResetModel();
-    m_rows = rows;
-    endResetModel();
-    if (countChanges)
-        Q_EMIT countChanged();
-    if (!m_loaded) {
-        m_loaded = true;
-        Q_EMIT loadedChanged();
-    }
+    QList<StoredSecret> secrets = Rows<StoredSecret>::fromJson(result.value(QLatin1String("secrets")).toArray());
+    qCDebug(lcSecretList) << "the keychain holds" << secrets.size() << "secrets";
+    m_rows.reset(std::move(secrets));
+    endLoad();
 }
 
 void SecretListModel::set(const QString &service, const QString &sandbox, QString value)
 {
-    if (!m_daemon || !m_daemon->connected()) {
-        wipe(value);
-        return Q_EMIT actionFailed(tr("The daemon is not connected."));
-    }
     if (!isValidName(service) || (!sandbox.isEmpty() && !isValidName(sandbox))) {
         wipe(value);
         return Q_EMIT actionFailed(tr("Names may use letters, digits, '.', '_' and '-' only."));
@@ -201,39 +130,28 @@ void SecretListModel::set(const QString &service, const QString &sandbox, QStrin
     if (!sandbox.isEmpty())
         params.insert(QStringLiteral("sandbox"), sandbox);
     const QString name = sandbox.isEmpty() ? service : sandbox + QLatin1Char('/') + service;
-    QPointer<SecretListModel> self(this);
-    changeBusy(+1);
-    m_daemon->client()->call(QStringLiteral("secret.set"), params, [self, name](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->changeBusy(-1);
-        if (reply.isError())
-            Q_EMIT self->actionFailed(reply.errorMessage());
-        else
-            Q_EMIT self->actionSucceeded(tr("The key of %1 is stored in the keychain.").arg(name));
-        self->refresh();
-    });
+    change(QStringLiteral("secret.set"), params, tr("The key of %1 is stored in the keychain.").arg(name));
 }
 
 void SecretListModel::remove(const QString &service, const QString &sandbox)
 {
-    if (!m_daemon || !m_daemon->connected())
-        return Q_EMIT actionFailed(tr("The daemon is not connected."));
     QJsonObject params{{QStringLiteral("service"), service}};
     if (!sandbox.isEmpty())
         params.insert(QStringLiteral("sandbox"), sandbox);
     const QString name = sandbox.isEmpty() ? service : sandbox + QLatin1Char('/') + service;
-    QPointer<SecretListModel> self(this);
+    change(QStringLiteral("secret.remove"), params, tr("The key of %1 was removed from the keychain.").arg(name));
+}
+
+void SecretListModel::change(const QString &method, const QJsonObject &params, const QString &done)
+{
     changeBusy(+1);
-    m_daemon->client()->call(QStringLiteral("secret.remove"), params, [self, name](const api::Reply &reply) {
-        if (!self)
-            return;
-        self->changeBusy(-1);
+    act(method, params, [this, done](const api::Reply &reply) {
+        changeBusy(-1);
         if (reply.isError())
-            Q_EMIT self->actionFailed(reply.errorMessage());
+            Q_EMIT actionFailed(reply.errorMessage());
         else
-            Q_EMIT self->actionSucceeded(tr("The key of %1 was removed from the keychain.").arg(name));
-        self->refresh();
+            Q_EMIT actionSucceeded(done);
+        refresh();
     });
 }
 

@@ -1,55 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "UpstreamProxySettings.h"
 
-#include "api/DaemonClient.h"
-
 namespace paddock::gui {
 
-UpstreamProxySettings::UpstreamProxySettings(QObject *parent) : QObject(parent) {}
-
-void UpstreamProxySettings::setDaemon(DaemonStatus *daemon)
+UpstreamProxySettings::UpstreamProxySettings(QObject *parent) : DaemonBound(parent)
 {
-    if (m_daemon == daemon)
-        return;
-    m_daemon = daemon;
-    setClient(daemon ? daemon->client() : nullptr);
-    emit daemonChanged();
+    followTopics({QStringLiteral("settings")});
 }
 
-void UpstreamProxySettings::setClient(api::DaemonClient *client)
+void UpstreamProxySettings::daemonEvent(const QString &topic, const QJsonObject &data)
 {
-    if (m_client == client)
-        return;
-    if (m_client)
-        m_client->disconnect(this);
-    m_client = client;
-    if (!m_client)
-        return;
-    const auto start = [this] {
-        m_client->subscribe({QStringLiteral("settings")});
+    Q_UNUSED(data)
+    if (topic == QLatin1String("settings"))
         load();
-    };
-    connect(m_client, &api::DaemonClient::connected, this, start);
-    connect(m_client, &api::DaemonClient::eventReceived, this, [this](const QString &topic, const QJsonObject &) {
-        if (topic == QLatin1String("settings"))
-            load();
-    });
-    if (m_client->isConnected())
-        start();
 }
 
 void UpstreamProxySettings::load()
 {
-    if (!m_client || !m_client->isConnected())
-        return;
-    m_client->call(QStringLiteral("settings.get"), {},
-                   [this, self = QPointer<UpstreamProxySettings>(this)](const api::Reply &reply) {
-                       if (!self)
-                           return;
-                       if (reply.isError())
-                           return setError(reply.errorMessage());
-                       apply(reply.result());
-                   });
+    request(QStringLiteral("settings.get"), {}, [this](const api::Reply &reply) {
+        if (reply.isError())
+            return setError(reply.errorMessage());
+        apply(reply.result());
+    });
 }
 
 void UpstreamProxySettings::apply(const QJsonObject &settings)
@@ -106,11 +78,6 @@ void UpstreamProxySettings::forgetPassword()
 
 void UpstreamProxySettings::runSteps(QList<QPair<QString, QJsonObject>> steps, const QString &doneMessage)
 {
-    if (!m_client || !m_client->isConnected()) {
-        setError(tr("The daemon is not connected."));
-        emit saved(false, m_error);
-        return;
-    }
     if (steps.isEmpty()) {
         setBusy(false);
         setError({});
@@ -119,28 +86,16 @@ void UpstreamProxySettings::runSteps(QList<QPair<QString, QJsonObject>> steps, c
     }
     setBusy(true);
     const QPair<QString, QJsonObject> step = steps.takeFirst();
-    m_client->call(step.first, step.second,
-                   [this, self = QPointer<UpstreamProxySettings>(this), steps = std::move(steps),
-                    doneMessage](const api::Reply &reply) mutable {
-                       if (!self)
-                           return;
-                       if (reply.isError()) {
-                           setBusy(false);
-                           setError(reply.errorMessage());
-                           emit saved(false, reply.errorMessage());
-                           return;
-                       }
-                       apply(reply.result());
-                       runSteps(std::move(steps), doneMessage);
-                   });
-}
-
-void UpstreamProxySettings::setError(const QString &error)
-{
-    if (error == m_error)
-        return;
-    m_error = error;
-    emit errorChanged();
+    act(step.first, step.second, [this, steps, doneMessage](const api::Reply &reply) {
+        if (reply.isError()) {
+            setBusy(false);
+            setError(reply.errorMessage());
+            emit saved(false, reply.errorMessage());
+            return;
+        }
+        apply(reply.result());
+        runSteps(steps, doneMessage);
+    });
 }
 
 void UpstreamProxySettings::setBusy(bool busy)

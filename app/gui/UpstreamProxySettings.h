@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QtQml/qqmlregistration.h>
-
-namespace paddock::api {
-class DaemonClient;
-} // namespace paddock::api
 
 namespace paddock::gui {
 
@@ -22,11 +16,10 @@ namespace paddock::gui {
  * says; saving goes through `settings.set` and is in force when it answers. The password is
  * sent to the daemon, which keeps it in the keychain; it is never read back.
  */
-class UpstreamProxySettings : public QObject
+class UpstreamProxySettings : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(paddock::gui::DaemonStatus *daemon READ daemon WRITE setDaemon NOTIFY daemonChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY settingsChanged)
     Q_PROPERTY(QString url READ url NOTIFY settingsChanged)
     Q_PROPERTY(QString source READ source NOTIFY settingsChanged)
@@ -36,15 +29,10 @@ class UpstreamProxySettings : public QObject
     Q_PROPERTY(QString fileUrl READ fileUrl NOTIFY settingsChanged)
     Q_PROPERTY(QString fileNoProxy READ fileNoProxy NOTIFY settingsChanged)
     Q_PROPERTY(QString summary READ summary NOTIFY settingsChanged)
-    Q_PROPERTY(QString error READ error NOTIFY errorChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
 
 public:
     explicit UpstreamProxySettings(QObject *parent = nullptr);
-
-    DaemonStatus *daemon() const { return m_daemon; }
-    void setDaemon(DaemonStatus *daemon);
-    void setClient(api::DaemonClient *client);
 
     bool loaded() const { return m_loaded; }
     QString url() const { return m_url; }
@@ -56,7 +44,6 @@ public:
     QString fileNoProxy() const { return m_fileNoProxy; }
     /** One sentence for the section: what is in force and where it comes from. */
     QString summary() const;
-    QString error() const { return m_error; }
     bool busy() const { return m_busy; }
 
     /**
@@ -68,22 +55,21 @@ public:
     Q_INVOKABLE void forgetPassword();
 
 Q_SIGNALS:
-    void daemonChanged();
     void settingsChanged();
-    void errorChanged();
     void busyChanged();
     void saved(bool ok, const QString &message);
+
+protected:
+    void daemonConnected() override { load(); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
 
 private:
     void load();
     void apply(const QJsonObject &settings);
     /** Runs the calls in @p steps one after the other, stopping at the first refusal. */
     void runSteps(QList<QPair<QString, QJsonObject>> steps, const QString &doneMessage);
-    void setError(const QString &error);
     void setBusy(bool busy);
 
-    QPointer<DaemonStatus> m_daemon;
-    QPointer<api::DaemonClient> m_client;
     bool m_loaded = false;
     QString m_url;
     QString m_source;
@@ -92,7 +78,6 @@ private:
     QString m_problem;
     QString m_fileUrl;
     QString m_fileNoProxy;
-    QString m_error;
     bool m_busy = false;
 };
 

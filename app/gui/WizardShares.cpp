@@ -16,11 +16,10 @@ QString shown(const QString &path)
 
 } // namespace
 
-WizardShares::WizardShares(QObject *parent) : QObject(parent) {}
+WizardShares::WizardShares(QObject *parent) : DaemonBound(parent) {}
 
-void WizardShares::setContext(DaemonStatus *daemon, const QString &kitDirectory, const QString &workspace)
+void WizardShares::setContext(const QString &kitDirectory, const QString &workspace)
 {
-    m_daemon = daemon;
     const bool newKit = kitDirectory != m_kitDirectory;
     m_kitDirectory = kitDirectory;
     m_workspace = workspace;
@@ -204,38 +203,38 @@ bool WizardShares::saveForKit(QString *error) const
 
 void WizardShares::check()
 {
-    if (!m_daemon || !m_daemon->connected() || (m_folders.isEmpty() && m_variables.isEmpty())) {
-        m_checking = false;
-        return Q_EMIT changed();
-    }
-    m_checking = true;
-    Q_EMIT changed();
     const quint64 generation = ++m_generation;
     const QJsonObject params{{QStringLiteral("kit"), m_kitDirectory},
                              {QStringLiteral("workspace"), m_workspace},
                              {QStringLiteral("mounts"), mountsJson()},
                              {QStringLiteral("env"), envJson()}};
-    QPointer<WizardShares> self(this);
-    m_daemon->client()->call(QStringLiteral("sandbox.checkShares"), params, [self, generation](const api::Reply &r) {
-        if (!self || generation != self->m_generation)
-            return;
-        self->m_checking = false;
-        const QJsonArray mounts = r.result().value(QLatin1String("mounts")).toArray();
-        for (qsizetype i = 0; i < self->m_folders.size() && i < mounts.size(); ++i) {
-            const QJsonObject checked = mounts.at(i).toObject();
-            self->m_folders[i].problem = checked.value(QLatin1String("problem")).toString();
-            self->m_folders[i].warning = checked.value(QLatin1String("warning")).toString();
+    m_checking = false;
+    if (!m_folders.isEmpty() || !m_variables.isEmpty())
+        m_checking = request(QStringLiteral("sandbox.checkShares"), params, [this, generation](const api::Reply &r) {
+            if (generation == m_generation)
+                applyCheck(r);
+        });
+    Q_EMIT changed();
+}
+
+void WizardShares::applyCheck(const api::Reply &reply)
+{
+    m_checking = false;
+    const QJsonArray mounts = reply.result().value(QLatin1String("mounts")).toArray();
+    for (qsizetype i = 0; i < m_folders.size() && i < mounts.size(); ++i) {
+        const QJsonObject checked = mounts.at(i).toObject();
+        m_folders[i].problem = checked.value(QLatin1String("problem")).toString();
+        m_folders[i].warning = checked.value(QLatin1String("warning")).toString();
+    }
+    for (const QJsonValue &value : reply.result().value(QLatin1String("env")).toArray()) {
+        for (Variable &variable : m_variables) {
+            if (variable.name == value[QLatin1String("name")].toString())
+                variable.problem = value[QLatin1String("problem")].toString();
         }
-        for (const QJsonValue &value : r.result().value(QLatin1String("env")).toArray()) {
-            for (Variable &variable : self->m_variables) {
-                if (variable.name == value[QLatin1String("name")].toString())
-                    variable.problem = value[QLatin1String("problem")].toString();
-            }
-        }
-        if (r.isError() && !self->m_folders.isEmpty())
-            self->m_folders.first().problem = r.errorMessage();
-        Q_EMIT self->changed();
-    });
+    }
+    if (reply.isError() && !m_folders.isEmpty())
+        m_folders.first().problem = reply.errorMessage();
+    Q_EMIT changed();
 }
 
 } // namespace paddock::gui

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "DaemonStatus.h"
+#include "DaemonBound.h"
 #include "kit/KitShares.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QObject>
-#include <QPointer>
 #include <QUrl>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -20,9 +18,10 @@ namespace paddock::gui {
  * (`sandbox.checkShares`) as it is added, so a refused folder says why before Create.
  *
  * With rememberForKit the list becomes the kit's settings when the sandbox is created; without,
- * it is this sandbox's only and the kit's settings stay as they are.
+ * it is this sandbox's only and the kit's settings stay as they are. The wizard gives it its
+ * daemon (followDaemonOf()).
  */
-class WizardShares : public QObject
+class WizardShares : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
@@ -42,8 +41,8 @@ class WizardShares : public QObject
 public:
     explicit WizardShares(QObject *parent = nullptr);
 
-    /** The daemon, the kit and the project folder; a new kit starts again from its own shares. */
-    void setContext(DaemonStatus *daemon, const QString &kitDirectory, const QString &workspace);
+    /** The kit and the project folder; a new kit starts again from its own shares. */
+    void setContext(const QString &kitDirectory, const QString &workspace);
 
     QVariantList folders() const;
     QVariantList variables() const;
@@ -89,8 +88,8 @@ private:
         QString problem;
     };
     void check();
+    void applyCheck(const api::Reply &reply);
 
-    QPointer<DaemonStatus> m_daemon;
     QString m_kitDirectory;
     QString m_workspace;
     QList<Folder> m_folders;

@@ -21,7 +21,7 @@ Dialog {
     property string changes
 
     function openFor(refusal) {
-        refusalId = refusal.id
+        refusalId = refusal.refusalId
         title_ = refusal.tool + ": " + refusal.value
         where = "project"
         diff = ""

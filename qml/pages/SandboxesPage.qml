@@ -28,7 +28,7 @@ ScrollablePage {
         onActionFailed: (text) => page.showMessage(text, true)
         onApprovalNeeded: (name, kitDirectory, pending) => {
             page.approvingSandbox = name
-            bindingDialog.dialog().ask(kitDirectory, sandboxes.get(name).kit, pending)
+            bindingDialog.dialog().ask(kitDirectory, sandboxes.get(sandboxes.rowOf(name)).kit, pending)
         }
     }
     property string approvingSandbox

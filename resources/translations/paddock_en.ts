@@ -749,26 +749,6 @@
         <source>Working…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2958,26 +2938,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3011,13 +2971,32 @@
     </message>
 </context>
 <context>
-    <name>paddock::gui::AgentPerms</name>
+    <name>WizardFrame</name>
     <message>
-        <source>Line %1: %2</source>
+        <source>Back</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The daemon is not connected.</source>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::AgentPerms</name>
+    <message>
+        <source>Line %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3026,13 +3005,6 @@
     </message>
     <message>
         <source>No change: the file already says so.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::AskModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3055,13 +3027,6 @@
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::BindingRequest</name>
-    <message>
-        <source>The daemon is not connected.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3205,10 +3170,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The daemon is not connected: the checklist runs in it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Checked %1 of %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3234,6 +3195,13 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::DaemonBound</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
@@ -3242,10 +3210,6 @@
 </context>
 <context>
     <name>paddock::gui::ImagePreparation</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>The kit names no image (sandbox.image).</source>
         <translation type="unfinished"></translation>
@@ -3333,10 +3297,6 @@
 <context>
     <name>paddock::gui::NetworkPolicy</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The preset is now %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3389,10 +3349,6 @@
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The daemon is not connected.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3455,10 +3411,6 @@
 <context>
     <name>paddock::gui::SandboxReview</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 is back as it was when the sandbox started.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3514,10 +3466,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The key is empty: nothing was stored.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3552,10 +3500,6 @@
 </context>
 <context>
     <name>paddock::gui::SecretListModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
         <translation type="unfinished"></translation>

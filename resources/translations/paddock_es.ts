@@ -749,26 +749,6 @@
         <source>Working…</source>
         <translation>Procesando…</translation>
     </message>
-    <message>
-        <source>Back</source>
-        <translation>Atrás</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Siguiente</translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation>Crear e iniciar</translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation>Crear e iniciar el entorno aislado</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Cancelar</translation>
-    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2958,26 +2938,6 @@
         <translation>Procesando…</translation>
     </message>
     <message>
-        <source>Back</source>
-        <translation>Atrás</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Siguiente</translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation>Crear e iniciar</translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation>Crear e iniciar el entorno aislado</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Cancelar</translation>
-    </message>
-    <message>
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
         <translation>Crear un entorno aislado %1 a partir del kit %2 sobre %3 (espacio de trabajo %4), iniciarlo y abrir su agente en un terminal.</translation>
     </message>
@@ -3011,14 +2971,33 @@
     </message>
 </context>
 <context>
+    <name>WizardFrame</name>
+    <message>
+        <source>Back</source>
+        <translation>Atrás</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Siguiente</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Crear e iniciar</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Crear e iniciar el entorno aislado</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::AgentPerms</name>
     <message>
         <source>Line %1: %2</source>
         <translation>Línea %1: %2</translation>
-    </message>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El demonio no está conectado.</translation>
     </message>
     <message>
         <source>Changed %1</source>
@@ -3027,13 +3006,6 @@
     <message>
         <source>No change: the file already says so.</source>
         <translation>Sin cambios: el archivo ya lo dice.</translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::AskModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El demonio no está conectado.</translation>
     </message>
 </context>
 <context>
@@ -3056,13 +3028,6 @@
     <message>
         <source>Deny</source>
         <translation>Denegar</translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::BindingRequest</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
     </message>
 </context>
 <context>
@@ -3205,10 +3170,6 @@
         <translation>Iniciando las comprobaciones…</translation>
     </message>
     <message>
-        <source>The daemon is not connected: the checklist runs in it.</source>
-        <translation>El servicio no está conectado: es él quien ejecuta la lista de comprobación.</translation>
-    </message>
-    <message>
         <source>Checked %1 of %2…</source>
         <translation>%1 de %2 comprobaciones hechas…</translation>
     </message>
@@ -3234,6 +3195,13 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::DaemonBound</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>El servicio no está conectado.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
@@ -3242,10 +3210,6 @@
 </context>
 <context>
     <name>paddock::gui::ImagePreparation</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
-    </message>
     <message>
         <source>The kit names no image (sandbox.image).</source>
         <translation>El kit no nombra ninguna imagen (sandbox.image).</translation>
@@ -3333,10 +3297,6 @@
 <context>
     <name>paddock::gui::NetworkPolicy</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
-    </message>
-    <message>
         <source>The preset is now %1.</source>
         <translation>El preajuste es ahora %1.</translation>
     </message>
@@ -3390,10 +3350,6 @@
     <message>
         <source>%1 d %2 h</source>
         <translation>%1 d %2 h</translation>
-    </message>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
     </message>
     <message>
         <source>%1 cannot start: the key of %2 is not set. Add it on the Secrets page.</source>
@@ -3455,10 +3411,6 @@
 <context>
     <name>paddock::gui::SandboxReview</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>El demonio no está conectado.</translation>
-    </message>
-    <message>
         <source>%1 is back as it was when the sandbox started.</source>
         <translation>%1 volvió a como estaba al arrancar el sandbox.</translation>
     </message>
@@ -3514,10 +3466,6 @@
         <translation>El agente puede leer, modificar y eliminar todos los archivos de %1.</translation>
     </message>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
-    </message>
-    <message>
         <source>The key is empty: nothing was stored.</source>
         <translation>La clave está vacía: no se ha guardado nada.</translation>
     </message>
@@ -3552,10 +3500,6 @@
 </context>
 <context>
     <name>paddock::gui::SecretListModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>El servicio no está conectado.</translation>
-    </message>
     <message>
         <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
         <translation>Los nombres solo pueden contener letras, cifras, «.», «_» y «-».</translation>

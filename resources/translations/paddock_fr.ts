@@ -749,26 +749,6 @@
         <source>Working…</source>
         <translation>Traitement en cours…</translation>
     </message>
-    <message>
-        <source>Back</source>
-        <translation>Précédent</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Suivant</translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation>Créer et démarrer</translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation>Créer et démarrer le bac à sable</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2958,26 +2938,6 @@
         <translation>Traitement en cours…</translation>
     </message>
     <message>
-        <source>Back</source>
-        <translation>Précédent</translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation>Suivant</translation>
-    </message>
-    <message>
-        <source>Create and start</source>
-        <translation>Créer et démarrer</translation>
-    </message>
-    <message>
-        <source>Create and start the sandbox</source>
-        <translation>Créer et démarrer le bac à sable</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
-    <message>
         <source>Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.</source>
         <translation>Créer un bac à sable %1 à partir du kit %2 sur %3 (espace de travail %4), le démarrer et ouvrir son agent dans un terminal.</translation>
     </message>
@@ -3011,14 +2971,33 @@
     </message>
 </context>
 <context>
+    <name>WizardFrame</name>
+    <message>
+        <source>Back</source>
+        <translation>Précédent</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Suivant</translation>
+    </message>
+    <message>
+        <source>Create and start</source>
+        <translation>Créer et démarrer</translation>
+    </message>
+    <message>
+        <source>Create and start the sandbox</source>
+        <translation>Créer et démarrer le bac à sable</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::AgentPerms</name>
     <message>
         <source>Line %1: %2</source>
         <translation>Ligne %1 : %2</translation>
-    </message>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le démon n’est pas connecté.</translation>
     </message>
     <message>
         <source>Changed %1</source>
@@ -3027,13 +3006,6 @@
     <message>
         <source>No change: the file already says so.</source>
         <translation>Aucune modification : le fichier le dit déjà.</translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::AskModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le démon n’est pas connecté.</translation>
     </message>
 </context>
 <context>
@@ -3056,13 +3028,6 @@
     <message>
         <source>Deny</source>
         <translation>Refuser</translation>
-    </message>
-</context>
-<context>
-    <name>paddock::gui::BindingRequest</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
     </message>
 </context>
 <context>
@@ -3205,10 +3170,6 @@
         <translation>Lancement des vérifications…</translation>
     </message>
     <message>
-        <source>The daemon is not connected: the checklist runs in it.</source>
-        <translation>Le service n’est pas connecté : c’est lui qui exécute la liste de vérification.</translation>
-    </message>
-    <message>
         <source>Checked %1 of %2…</source>
         <translation>%1 vérification(s) sur %2 faite(s)…</translation>
     </message>
@@ -3234,6 +3195,13 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::DaemonBound</name>
+    <message>
+        <source>The daemon is not connected.</source>
+        <translation>Le service n’est pas connecté.</translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::DaemonStatus</name>
     <message>
         <source>The connection to paddockd closed.</source>
@@ -3242,10 +3210,6 @@
 </context>
 <context>
     <name>paddock::gui::ImagePreparation</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
-    </message>
     <message>
         <source>The kit names no image (sandbox.image).</source>
         <translation>Le kit ne nomme aucune image (sandbox.image).</translation>
@@ -3333,10 +3297,6 @@
 <context>
     <name>paddock::gui::NetworkPolicy</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
-    </message>
-    <message>
         <source>The preset is now %1.</source>
         <translation>Le préréglage est maintenant %1.</translation>
     </message>
@@ -3390,10 +3350,6 @@
     <message>
         <source>%1 d %2 h</source>
         <translation>%1 j %2 h</translation>
-    </message>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
     </message>
     <message>
         <source>%1 cannot start: the key of %2 is not set. Add it on the Secrets page.</source>
@@ -3455,10 +3411,6 @@
 <context>
     <name>paddock::gui::SandboxReview</name>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le démon n’est pas connecté.</translation>
-    </message>
-    <message>
         <source>%1 is back as it was when the sandbox started.</source>
         <translation>%1 est revenu comme au démarrage du bac à sable.</translation>
     </message>
@@ -3514,10 +3466,6 @@
         <translation>L’agent peut lire, modifier et supprimer tous les fichiers de %1.</translation>
     </message>
     <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
-    </message>
-    <message>
         <source>The key is empty: nothing was stored.</source>
         <translation>La clé est vide : rien n’a été enregistré.</translation>
     </message>
@@ -3552,10 +3500,6 @@
 </context>
 <context>
     <name>paddock::gui::SecretListModel</name>
-    <message>
-        <source>The daemon is not connected.</source>
-        <translation>Le service n’est pas connecté.</translation>
-    </message>
     <message>
         <source>Names may use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; only.</source>
         <translation>Les noms ne peuvent contenir que des lettres, des chiffres, « . », « _ » et « - ».</translation>

@@ -2,7 +2,9 @@
 // The Sandboxes page's model against a protocol server the test controls, so the order of
 // stored and live refusals is chosen rather than raced: refusals since a sandbox started are
 // the stored ones plus those that arrive live, each counted once. The list is the JSON a
-// daemon sends, and the roles are read through data() as a view reads them.
+// daemon sends, and the roles are read through data() as a view reads them. A start and a
+// stop cut off by the daemon going away, or asked for once it is gone, say the same.
+#include "DaemonBound.h"
 #include "DaemonStatus.h"
 #include "GuiTestSupport.h"
 #include "SandboxListModel.h"
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void agentStateFollowsTheList();
     void uptimeIsReadable();
     void rootIsReadable();
+    void startAndStopSayTheSameWhenTheDaemonGoes();
 
 private:
     int denials() const { return m_model->data(m_model->index(0), gui::SandboxListModel::DenialsRole).toInt(); }
@@ -70,6 +73,7 @@ private:
     QJsonArray m_sandboxes;
     QJsonArray m_stored;
     QList<QJsonObject> m_denialQueries;
+    QList<api::PendingReply> m_held; ///< starts and stops the daemon has not answered
     gui::DaemonStatus *m_status = nullptr;
     gui::SandboxListModel *m_model = nullptr;
 };
@@ -85,6 +89,9 @@ void TestSandboxListModel::initTestCase()
                                 m_denialQueries << params;
                                 return api::Reply::success({{QStringLiteral("denials"), m_stored}});
                             });
+    for (const QString &method : {QStringLiteral("sandbox.start"), QStringLiteral("sandbox.stop")})
+        m_server.registerAsyncMethod(method, [this](const QJsonObject &, const api::CallContext &,
+                                                    const api::PendingReply &reply) { m_held << reply; });
     m_server.registerTopic(QStringLiteral("network"));
     QString error;
     QVERIFY2(m_server.listen(paths::daemonSocket(), &error), qPrintable(error));
@@ -105,6 +112,7 @@ void TestSandboxListModel::init()
                                                                     {QStringLiteral("bytes"), 1200000}}}}};
     m_stored = {};
     m_denialQueries.clear();
+    m_held.clear();
     m_status = new gui::DaemonStatus(this);
     m_model = new gui::SandboxListModel(this);
     m_model->setDaemon(m_status);
@@ -124,7 +132,7 @@ void TestSandboxListModel::cleanup()
 void TestSandboxListModel::listsWhatTheDaemonRuns()
 {
     QCOMPARE(m_model->rowCount(), 1);
-    const QVariantMap row = m_model->get(QStringLiteral("web"));
+    const QVariantMap row = m_model->get(m_model->rowOf(QStringLiteral("web")));
     QCOMPARE(row.value(QStringLiteral("kit")).toString(), QStringLiteral("pi"));
     QCOMPARE(row.value(QStringLiteral("backend")).toString(), QStringLiteral("bwrap"));
     QCOMPARE(row.value(QStringLiteral("status")).toString(), QStringLiteral("running"));
@@ -259,7 +267,7 @@ void TestSandboxListModel::agentStateFollowsTheList()
     QCOMPARE(role(2, M::StateTextRole).toString(), QStringLiteral("Stopped"));
     QCOMPARE(role(3, M::StateTextRole).toString(), QStringLiteral("Running · agent not started"));
     // The names QML binds to.
-    const QVariantMap row = m_model->get(QStringLiteral("b-exited"));
+    const QVariantMap row = m_model->get(m_model->rowOf(QStringLiteral("b-exited")));
     QCOMPARE(row.value(QStringLiteral("agentState")).toString(), QStringLiteral("exited"));
     QCOMPARE(row.value(QStringLiteral("agentExitCode")).toInt(), 3);
     QCOMPARE(row.value(QStringLiteral("stateText")).toString(), QStringLiteral("Running · agent exited (status 3)"));
@@ -303,6 +311,34 @@ void TestSandboxListModel::rootIsReadable()
     // The host's system read-only is no root of its own: nothing to show.
     QVERIFY(M::describeRoot(QStringLiteral("read-only"), QString(), -1).isEmpty());
     QVERIFY(M::describeRoot(QString(), QString(), -1).isEmpty());
+}
+
+void TestSandboxListModel::startAndStopSayTheSameWhenTheDaemonGoes()
+{
+    QSignalSpy failed(m_model, &gui::SandboxListModel::actionFailed);
+    const auto saidTheSame = [&failed] {
+        QCOMPARE(failed.size(), 2);
+        QCOMPARE(failed.at(0).at(0).toString(), gui::DaemonLink::notConnectedMessage());
+        QCOMPARE(failed.at(1).at(0).toString(), gui::DaemonLink::notConnectedMessage());
+    };
+    // An approved start (no binding check first) and a stop, both waiting for the daemon...
+    m_model->start(QStringLiteral("web"), true);
+    m_model->stop(QStringLiteral("web"));
+    QTRY_COMPARE(m_held.size(), 2);
+    QVERIFY(m_model->get(0).value(QStringLiteral("busy")).toBool());
+    // ...which goes away before it answers.
+    m_status->client()->disconnectFromDaemon();
+    QTRY_COMPARE(failed.size(), 2);
+    saidTheSame();
+    QVERIFY(!m_model->get(0).value(QStringLiteral("busy")).toBool());
+
+    // Asked again while it is gone: the same sentence, and nothing is sent.
+    failed.clear();
+    m_model->start(QStringLiteral("web"), true);
+    m_model->stop(QStringLiteral("web"));
+    QTRY_COMPARE(failed.size(), 2);
+    saidTheSame();
+    QCOMPARE(m_held.size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxListModel)

@@ -215,10 +215,11 @@ void TestGuiModelsAsk::answeringWithoutADaemonSaysSo()
     model.setAsks(canned());
     QSignalSpy answered(&model, &AskModel::answered);
     model.answer(QStringLiteral("3"), QStringLiteral("allow"));
-    QCOMPARE(answered.size(), 1);
+    // Answered from the event loop, as every action without a daemon is.
+    QTRY_COMPARE(answered.size(), 1);
     QCOMPARE(answered.constFirst().at(0).toString(), QStringLiteral("3"));
     QCOMPARE(answered.constFirst().at(1).toBool(), false);
-    QVERIFY(!answered.constFirst().at(2).toString().isEmpty());
+    QCOMPARE(answered.constFirst().at(2).toString(), QStringLiteral("The daemon is not connected."));
     QCOMPARE(model.rowCount(), 2); // still waiting
 }
 

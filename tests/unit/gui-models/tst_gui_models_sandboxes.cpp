@@ -101,7 +101,7 @@ void TestGuiModelsSandboxes::sandboxesAreListedByNameWithTheirState()
     QVERIFY(!shown(model, 3, "uptime").toString().isEmpty());
     QCOMPARE(shown(model, 0, "status").toString(), QStringLiteral("stopped"));
     QCOMPARE(shown(model, 0, "busy").toBool(), false);
-    QCOMPARE(model.get(QStringLiteral("ml")).value(QStringLiteral("backend")).toString(),
+    QCOMPARE(model.get(model.rowOf(QStringLiteral("ml"))).value(QStringLiteral("backend")).toString(),
              QStringLiteral("docker + gVisor"));
 }
 
@@ -114,18 +114,19 @@ void TestGuiModelsSandboxes::aRefusalCountsOnItsSandboxsRow()
              QStringList({QStringLiteral("0"), QStringLiteral("0"), QStringLiteral("0"), QStringLiteral("0")}));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     const QJsonObject denied = wireEvent(QStringLiteral("network-denied"), QStringLiteral("network"));
-    model.onEvent(QStringLiteral("network"), denied);
+    model.daemonEvent(QStringLiteral("network"), denied);
     QCOMPARE(shown(model, web, "denials").toLongLong(), 1);
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.at(0).at(0).toModelIndex().row(), web);
     QCOMPARE(shown(model, row(model, "ml"), "denials").toLongLong(), 0);
 
     // Not refusals of this run of a listed sandbox: let through, before it started, unknown sandbox.
-    model.onEvent(QStringLiteral("network"), wireEvent(QStringLiteral("network-allowed"), QStringLiteral("network")));
-    model.onEvent(QStringLiteral("network"), test::at(denied, isoTime("2026-01-05T09:59:59.000Z")));
+    model.daemonEvent(QStringLiteral("network"),
+                      wireEvent(QStringLiteral("network-allowed"), QStringLiteral("network")));
+    model.daemonEvent(QStringLiteral("network"), test::at(denied, isoTime("2026-01-05T09:59:59.000Z")));
     QJsonObject elsewhere = denied;
     elsewhere.insert(QStringLiteral("sandbox"), QStringLiteral("gone"));
-    model.onEvent(QStringLiteral("network"), elsewhere);
+    model.daemonEvent(QStringLiteral("network"), elsewhere);
     QCOMPARE(shown(model, web, "denials").toLongLong(), 1);
     QCOMPARE(changed.size(), 1);
 }
@@ -135,7 +136,8 @@ void TestGuiModelsSandboxes::storedRefusalsAddToTheLiveOnes()
     SandboxListModel model;
     model.applyList(listedSandboxes());
     const QDateTime webStart = isoTime("2026-01-05T10:00:00.000Z");
-    model.onEvent(QStringLiteral("network"), wireEvent(QStringLiteral("network-denied"), QStringLiteral("network")));
+    model.daemonEvent(QStringLiteral("network"),
+                      wireEvent(QStringLiteral("network-denied"), QStringLiteral("network")));
     const QJsonObject stored = wireResult(QStringLiteral("events-denials"));
     // An answer about an earlier run of web is no answer about this one.
     model.applyStoredDenials(QStringLiteral("web"), webStart.addSecs(-3600), stored);
@@ -148,9 +150,9 @@ void TestGuiModelsSandboxes::storedRefusalsAddToTheLiveOnes()
     QCOMPARE(shown(model, row(model, "ml"), "denials").toLongLong(), 2);
     QCOMPARE(shown(model, row(model, "web"), "denials").toLongLong(), 7);
     // A live refusal the store held already is not counted twice.
-    model.onEvent(QStringLiteral("network"),
-                  test::at(wireEvent(QStringLiteral("network-denied"), QStringLiteral("network")),
-                           isoTime("2026-01-05T10:01:30.000Z")));
+    model.daemonEvent(QStringLiteral("network"),
+                      test::at(wireEvent(QStringLiteral("network-denied"), QStringLiteral("network")),
+                               isoTime("2026-01-05T10:01:30.000Z")));
     QCOMPARE(shown(model, row(model, "web"), "denials").toLongLong(), 7);
 }
 
@@ -203,7 +205,7 @@ void TestGuiModelsSandboxes::aRemovedSandboxLeavesTheList()
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(column(model, "name"),
              QStringList({QStringLiteral("api"), QStringLiteral("docs"), QStringLiteral("web")}));
-    QVERIFY(model.get(QStringLiteral("ml")).isEmpty());
+    QVERIFY(model.get(model.rowOf(QStringLiteral("ml"))).isEmpty());
     QCOMPARE(count.size(), 1);
     // A sandbox made from a terminal shows up in its place by name.
     QJsonObject made = listedSandboxes().at(0).toObject();
@@ -289,12 +291,12 @@ void TestGuiModelsSandboxes::whatASandboxSharesIsOneLine()
 
 void TestGuiModelsSandboxes::anotherBackendClearsTheLastError()
 {
-    // An error of a failed create (here: no daemon) does not stay on the review once the person
-    // chose another backend: it was the other backend's.
+    // An error of a failed create (here: no project folder) does not stay on the review once the
+    // person chose another backend: it was the other backend's.
     SandboxWizard wizard;
     wizard.setBackend(QStringLiteral("docker"));
     wizard.create();
-    QCOMPARE(wizard.error(), QStringLiteral("The daemon is not connected."));
+    QCOMPARE(wizard.error(), QStringLiteral("Choose an existing project folder."));
     wizard.setBackend(QStringLiteral("bwrap"));
     QCOMPARE(wizard.error(), QString());
 }
