@@ -4,7 +4,7 @@
 #include "Cli.h"
 #include "CliSupport.h"
 
-#include "policy/PolicyStore.h"
+#include "policy/Rule.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -104,21 +104,22 @@ int runPropose(const Invocation &call)
     const policy::Scope scope = scopeName == QLatin1String("global") ? policy::Scope::global()
                                 : scopeName == QLatin1String("kit")  ? policy::Scope::kit(kit)
                                                                      : policy::Scope::sandbox(name);
-    // Written to policy.yaml as `paddock policy allow` does; the daemon applies it to the next
-    // connection.
-    policy::PolicyStore store;
-    store.load();
-    if (const auto problem = store.lastError())
-        return failure(QStringLiteral("the policy file cannot be used: %1").arg(problem->toString()));
+    // Added through the daemon as `paddock policy allow` does: in force when it answers.
     QJsonArray applied;
-    for (const QJsonValue &pattern : patterns) {
-        const policy::StoreResult result = store.addRule(scope, policy::Verdict::Allow, pattern.toString());
-        if (!result.ok)
-            return failure(result.error);
-        applied.append(result.rule->id);
-        if (!json)
-            out() << "Allowed: " << result.rule->pattern.toString() << " (rule " << result.rule->id << ", "
-                  << scope.toString() << ")\n";
+    if (!patterns.isEmpty()) {
+        const std::optional<QJsonObject> added =
+            callDaemon(call, QStringLiteral("policy.add"),
+                       {{QStringLiteral("patterns"), patterns}, {QStringLiteral("scope"), scope.toString()}}, &code,
+                       kLearnCallTimeoutMs);
+        if (!added)
+            return code;
+        for (const QJsonValue &value : added->value(QLatin1String("rules")).toArray()) {
+            const QJsonObject rule = value.toObject();
+            applied.append(rule.value(QLatin1String("id")));
+            if (!json)
+                out() << "Allowed: " << rule.value(QLatin1String("pattern")).toString() << " (rule "
+                      << rule.value(QLatin1String("id")).toString() << ", " << scope.toString() << ")\n";
+        }
     }
     if (json) {
         proposal->insert(QStringLiteral("applied"), applied);
@@ -127,9 +128,6 @@ int runPropose(const Invocation &call)
     } else if (patterns.isEmpty()) {
         out() << "Nothing to apply.\n";
     }
-    QString error;
-    if (!applyPolicyInDaemon(&error))
-        return failure(QStringLiteral("policy.yaml was written, but paddockd could not apply it: %1").arg(error));
     return ExitOk;
 }
 

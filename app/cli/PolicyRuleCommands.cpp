@@ -105,21 +105,6 @@ void printRules(const QList<policy::Rule> &rules)
         out() << '\n' << kRequestRulesNote;
 }
 
-/** `--method` and `--path`, checked; the exit code when they are wrong. */
-std::optional<int> requestOptions(const Invocation &call, policy::RequestMatch *match)
-{
-    const QStringList names = call.parser.optionNames();
-    if (!names.contains(QStringLiteral("method")) && !names.contains(QStringLiteral("path")))
-        return std::nullopt;
-    QString error;
-    const std::optional<policy::RequestMatch> parsed = policy::RequestMatch::parse(
-        call.parser.value(QStringLiteral("method")), call.parser.value(QStringLiteral("path")), &error);
-    if (!parsed)
-        return usageError(call.commandPath, error);
-    *match = *parsed;
-    return std::nullopt;
-}
-
 /**
  * The rule's program condition from --program and --program-sha256: `NAME`, `/PATH`,
  * `sha256:HEX` or `NAME@sha256:HEX`; empty for none. Nothing (after saying why) when invalid.
@@ -167,13 +152,13 @@ int runInit(const Invocation &call)
     if (!preset)
         return usageError(call.commandPath,
                           QStringLiteral("unknown preset '%1': expected deny-all, balanced or allow-all").arg(name));
-    policy::PolicyStore store;
-    const policy::StoreResult result = store.setPreset(*preset);
-    if (!result.ok)
-        return failure(result.error);
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("policy.preset"), {{QStringLiteral("preset"), policy::presetName(*preset)}},
+                    &code, kPolicyCallTimeoutMs))
+        return code;
     out() << "Preset set to " << policy::presetName(*preset) << " (" << policy::presetRules(*preset).size()
           << " rules): " << policy::presetDescription(*preset) << '\n';
-    return inForce();
+    return ExitOk;
 }
 
 int runLs(const Invocation &call)
@@ -237,39 +222,43 @@ int addRules(const Invocation &call, policy::Verdict verdict)
         return *stopped;
     if (const std::optional<int> stopped = networkResources(call, &resources))
         return *stopped;
-    policy::RequestMatch match;
-    if (const std::optional<int> stopped = requestOptions(call, &match))
-        return *stopped;
-    // Every pattern is checked before anything is written: all or nothing.
-    for (const QString &resource : std::as_const(resources)) {
-        const policy::HostPatternParse parsed =
-            policy::HostPattern::parse(resource, policy::patternContextFor(verdict, policy::Origin::User));
-        if (!parsed)
-            return usageError(call.commandPath, QStringLiteral("invalid pattern '%1': %2").arg(resource, parsed.error));
-    }
     const std::optional<QString> program = programCondition(call);
     if (!program)
         return ExitUsage;
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-    const policy::Scope scope = scopeOf(call);
-    const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
-    for (const QString &resource : std::as_const(resources)) {
-        const QList<policy::Rule> before = store.policy().rules;
-        const policy::StoreResult result =
-            store.addRule(scope, verdict, resource, policy::Origin::User, match, *program);
-        if (!result.ok)
-            return failure(result.error);
-        const bool existed = std::any_of(before.cbegin(), before.cend(),
-                                         [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
-        out() << (existed ? QStringLiteral("Already %1: ").arg(verb)
-                          : verb.at(0).toUpper() + verb.mid(1) + QStringLiteral(": "))
-              << patternCell(*result.rule) << " (rule " << result.rule->id << ", " << scope.toString() << ")\n";
+    // The daemon checks every pattern before it writes any (all or nothing), writes policy.yaml
+    // and gives the running proxy the rules before it answers.
+    QJsonObject params{{QStringLiteral("patterns"), QJsonArray::fromStringList(resources)},
+                       {QStringLiteral("decision"), policy::verdictName(verdict)},
+                       {QStringLiteral("scope"), scopeOf(call).toString()},
+                       {QStringLiteral("program"), *program}};
+    const QStringList names = call.parser.optionNames();
+    const bool requestRule = names.contains(QStringLiteral("method")) || names.contains(QStringLiteral("path"));
+    if (requestRule) {
+        params.insert(QStringLiteral("method"), call.parser.value(QStringLiteral("method")));
+        params.insert(QStringLiteral("path"), call.parser.value(QStringLiteral("path")));
     }
-    if (!match.isEmpty())
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.add"), params, &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    const QString verb = verdict == policy::Verdict::Allow ? QStringLiteral("allowed") : QStringLiteral("denied");
+    for (const QJsonValue &value : result->value(QLatin1String("rules")).toArray()) {
+        const QJsonObject rule = value.toObject();
+        const QString request = rule.value(QLatin1String("request")).toString();
+        const QString ruleProgram = rule.value(QLatin1String("program")).toString();
+        out() << (rule.value(QLatin1String("existed")).toBool()
+                      ? QStringLiteral("Already %1: ").arg(verb)
+                      : verb.at(0).toUpper() + verb.mid(1) + QStringLiteral(": "))
+              << rule.value(QLatin1String("pattern")).toString()
+              << (request.isEmpty() ? QString() : QLatin1Char(' ') + request)
+              << (ruleProgram.isEmpty() ? QString() : QStringLiteral(" for ") + ruleProgram) << " (rule "
+              << rule.value(QLatin1String("id")).toString() << ", " << rule.value(QLatin1String("scope")).toString()
+              << ")\n";
+    }
+    if (requestRule)
         out() << kRequestRulesNote;
-    return inForce();
+    return ExitOk;
 }
 
 /**
@@ -332,27 +321,19 @@ int runDeny(const Invocation &call)
 
 int runRm(const Invocation &call)
 {
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
+    // TARGET is a rule's id, or else a pattern whose rules in the scope go; the daemon decides which.
     const QString target = call.positional.constFirst();
-    const QList<policy::Rule> rules = store.policy().rules;
-    const bool isId =
-        std::any_of(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == target; });
-    policy::StoreResult result;
-    if (isId) {
-        result = store.removeRule(target);
-    } else {
-        const policy::HostPatternParse parsed = policy::HostPattern::parse(target, policy::PatternContext::Deny);
-        if (!parsed)
-            return failure(
-                QStringLiteral("no rule has the id %1, and it is not a pattern: %2").arg(target, parsed.error));
-        result = store.removeRule(target, scopeOf(call));
-    }
-    if (!result.ok)
-        return failure(result.error);
-    out() << "Removed " << result.removed << (result.removed == 1 ? " rule" : " rules") << ".\n";
-    return inForce();
+    int code = ExitOk;
+    const std::optional<QJsonObject> result = callDaemon(call, QStringLiteral("policy.remove"),
+                                                         {{QStringLiteral("id"), target},
+                                                          {QStringLiteral("pattern"), target},
+                                                          {QStringLiteral("scope"), scopeOf(call).toString()}},
+                                                         &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    const int removed = result->value(QLatin1String("removed")).toInt();
+    out() << "Removed " << removed << (removed == 1 ? " rule" : " rules") << ".\n";
+    return ExitOk;
 }
 
 /** `policy edit ID [--pattern P] [--decision D] [--scope S]`: the window's Edit, through the daemon. */

@@ -13,6 +13,7 @@
 #include "policy/PublicSuffixList.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/EventLogMethods.h"
+#include "sandbox/PolicyRuleEdits.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
@@ -52,20 +53,6 @@ QString groupKey(const QString &sandbox, const QString &host)
 QJsonValue timeJson(const QDateTime &time)
 {
     return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
-}
-
-QJsonObject ruleJson(const policy::Rule &rule)
-{
-    QJsonObject object{{QStringLiteral("id"), rule.id},
-                       {QStringLiteral("scope"), rule.scope.toString()},
-                       {QStringLiteral("pattern"), rule.pattern.toString()},
-                       {QStringLiteral("decision"), policy::verdictName(rule.verdict)},
-                       {QStringLiteral("origin"), policy::originName(rule.origin)},
-                       {QStringLiteral("program"), rule.program},
-                       {QStringLiteral("created"), timeJson(rule.created)}};
-    if (!rule.request.isEmpty()) // "POST /gists": the window shows it beside the pattern
-        object.insert(QStringLiteral("request"), rule.request.toString());
-    return object;
 }
 
 } // namespace
@@ -165,18 +152,12 @@ void PolicyService::registerMethods()
     m_server.registerMethod(QStringLiteral("policy.add"),
                             [this](const QJsonObject &params, const api::CallContext &) { return addRule(params); });
     m_server.registerMethod(QStringLiteral("policy.update"),
-                            [this](const QJsonObject &params, const api::CallContext &) { return updateRule(params); });
-
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                return updateRule(m_sandboxes.policyStore(), params);
+                            });
     m_server.registerMethod(QStringLiteral("policy.remove"),
                             [this](const QJsonObject &params, const api::CallContext &) {
-                                policy::PolicyStore &store = m_sandboxes.policyStore();
-                                const QString id = params.value(QLatin1String("id")).toString();
-                                if (id.isEmpty())
-                                    return invalid(QStringLiteral("policy.remove needs the id of a rule"));
-                                const policy::StoreResult result = store.removeRule(id);
-                                if (!result.ok)
-                                    return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule), result.error);
-                                return api::Reply::success({{QStringLiteral("removed"), result.removed}});
+                                return removeRules(m_sandboxes.policyStore(), params);
                             });
 
     m_server.registerMethod(QStringLiteral("policy.reload"), [this](const QJsonObject &, const api::CallContext &) {
@@ -216,65 +197,7 @@ void PolicyService::registerMethods()
 
 api::Reply PolicyService::addRule(const QJsonObject &params)
 {
-    policy::PolicyStore &store = m_sandboxes.policyStore();
-    const QString pattern = params.value(QLatin1String("pattern")).toString().trimmed();
-    const std::optional<policy::Verdict> verdict =
-        policy::verdictFromName(params.value(QLatin1String("decision")).toString(QStringLiteral("allow")));
-    const std::optional<policy::Scope> scope =
-        policy::Scope::fromString(params.value(QLatin1String("scope")).toString(QStringLiteral("global")));
-    if (pattern.isEmpty())
-        return invalid(QStringLiteral("policy.add needs a pattern"));
-    if (!verdict)
-        return invalid(QStringLiteral("the decision must be allow or deny"));
-    if (!scope)
-        return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
-    const QString program = params.value(QLatin1String("program")).toString();
-    const QList<policy::Rule> before = store.policy().rules;
-    const policy::StoreResult result = store.addRule(*scope, *verdict, pattern, policy::Origin::User, {}, program);
-    if (!result.ok)
-        return invalid(result.error);
-    const bool existed = std::any_of(before.cbegin(), before.cend(),
-                                     [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
-    return api::Reply::success(
-        {{QStringLiteral("rule"), ruleJson(*result.rule)}, {QStringLiteral("existed"), existed}});
-}
-
-api::Reply PolicyService::updateRule(const QJsonObject &params)
-{
-    policy::PolicyStore &store = m_sandboxes.policyStore();
-    const QString id = params.value(QLatin1String("id")).toString();
-    const QList<policy::Rule> rules = store.policy().rules;
-    const auto it = std::find_if(rules.cbegin(), rules.cend(), [&](const policy::Rule &rule) { return rule.id == id; });
-    if (it == rules.cend())
-        return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule),
-                                   QStringLiteral("no rule has the id %1").arg(id));
-    const policy::Rule old = *it;
-    const QString pattern = params.value(QLatin1String("pattern")).toString(old.pattern.toString()).trimmed();
-    const std::optional<policy::Verdict> verdict =
-        policy::verdictFromName(params.value(QLatin1String("decision")).toString(policy::verdictName(old.verdict)));
-    const std::optional<policy::Scope> scope =
-        policy::Scope::fromString(params.value(QLatin1String("scope")).toString(old.scope.toString()));
-    if (!verdict)
-        return invalid(QStringLiteral("the decision must be allow or deny"));
-    if (!scope)
-        return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
-    // Checked before the old rule goes, so a refused edit leaves the policy as it was.
-    const policy::HostPatternParse parsed =
-        policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, old.origin));
-    if (!parsed)
-        return invalid(parsed.error);
-    if (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())
-        return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
-    const policy::StoreResult removed = store.removeRule(id);
-    if (!removed.ok)
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
-    // The methods, paths and program stay: an edit of the host must not widen a rule.
-    const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.request, old.program);
-    if (!added.ok) {
-        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.request, old.program);
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
-    }
-    return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
+    return addRules(m_sandboxes.policyStore(), params);
 }
 
 api::Reply PolicyService::listGrants()

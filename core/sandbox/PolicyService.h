@@ -115,7 +115,6 @@ public:
 private:
     void registerMethods();
     QJsonObject policyJson();
-    api::Reply updateRule(const QJsonObject &params);    ///< policy.update
     static api::Reply listGrants();                      ///< grant.list
     api::Reply approveGrants(const QJsonObject &params); ///< grant.approve
     api::Reply revokeGrants(const QJsonObject &params);  ///< grant.revoke

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <memory>
+#include <vector>
 
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
@@ -65,8 +66,8 @@ private slots:
         QVERIFY2(m_fixture->setUp(), "the fixture could not start");
         const Finished authority = m_fixture->makeAuthority();
         QVERIFY2(authority.exitCode == 0, qPrintable(authority.err));
-        const Finished mapped =
-            m_fixture->mapToUpstream({QStringLiteral("rules.test"), QStringLiteral("limited.test")});
+        const Finished mapped = m_fixture->mapToUpstream(
+            {QStringLiteral("rules.test"), QStringLiteral("limited.test"), QStringLiteral("verbs.test")});
         QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
         const Finished run = m_fixture->runDetached(QLatin1String(kName));
         QVERIFY2(run.exitCode == 0, qPrintable(run.err + m_fixture->daemonLog()));
@@ -221,6 +222,46 @@ private slots:
                                 QStringLiteral("x.test"), QStringLiteral("--path"), QStringLiteral("gists")});
         QCOMPARE(badPath.exitCode, 2);
         QVERIFY2(badPath.err.contains(QStringLiteral("starts with /")), qPrintable(badPath.err));
+    }
+
+    void everyRuleVerbIsInForceWhenItReturns()
+    {
+        // Each command's change is the daemon's to write and apply: the very next request sees
+        // it, on a machine kept busy meanwhile (two shells spinning on its two cores).
+        std::vector<std::unique_ptr<QProcess>> load;
+        for (int i = 0; i < 2; ++i) {
+            load.push_back(std::make_unique<QProcess>());
+            load.back()->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("while :; do :; done")});
+        }
+        const auto stopLoad = qScopeGuard([&load] {
+            for (auto &process : load)
+                process->kill();
+            for (auto &process : load)
+                process->waitForFinished();
+        });
+        const QString host = QStringLiteral("verbs.test:") + port();
+        const QString url = host + QStringLiteral("/hello.txt");
+        const auto policy = [this](const QStringList &arguments) {
+            return m_fixture->paddock(QStringList{QStringLiteral("policy")} + arguments);
+        };
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("403"));
+        const Finished allowed = policy({QStringLiteral("allow"), QStringLiteral("network"), host});
+        QVERIFY2(allowed.exitCode == 0, qPrintable(allowed.err));
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("200"));
+        const Finished denied = policy({QStringLiteral("deny"), QStringLiteral("network"), host,
+                                        QStringLiteral("--method"), QStringLiteral("GET")});
+        QVERIFY2(denied.exitCode == 0, qPrintable(denied.err));
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("403"));
+        QVERIFY2(policy({QStringLiteral("rm"), ruleId(denied)}).exitCode == 0, "the deny rule was not removed");
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("200"));
+        QVERIFY2(policy({QStringLiteral("rm"), host}).exitCode == 0, "the allow rule was not removed by pattern");
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("403"));
+        // One writer: the daemon wrote each change (its log names the rules), not the command line.
+        const QString log = m_fixture->daemonLog();
+        QVERIFY2(log.contains(QStringLiteral("added rule ") + ruleId(allowed)) &&
+                     log.contains(QStringLiteral("added rule ") + ruleId(denied)) &&
+                     log.contains(QStringLiteral("removed 1 rules: ") + host),
+                 qPrintable(log.right(3000)));
     }
 };
 
