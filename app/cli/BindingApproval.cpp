@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BindingApproval.h"
 
+#include "CliSupport.h"
 #include "Command.h"
 #include "SecretCliSupport.h"
 
-#include "sandbox/CredentialSetup.h"
+#include "api/Protocol.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -55,10 +56,10 @@ void describe(const PendingApproval &pending)
     }
 }
 
-bool approve(secrets::CredentialBindings &bindings, const PendingApproval &pending, ApprovalOutcome &outcome)
+bool approve(const KitRequest &kit, const PendingApproval &pending, ApprovalOutcome &outcome)
 {
     QString error;
-    if (!bindings.approve(pending.service, pending.domains, &error)) {
+    if (!approveInDaemon(kit, pending.service, &error)) {
         outcome.status = ApprovalOutcome::Status::Failed;
         outcome.error = error;
         return false;
@@ -68,12 +69,37 @@ bool approve(secrets::CredentialBindings &bindings, const PendingApproval &pendi
     return true;
 }
 
+QStringList stringsOf(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &item : value.toArray())
+        list << item.toString();
+    return list;
+}
+
 } // namespace
 
-QStringList injectionDomains(const kit::Credential &credential)
+PendingApproval PendingApproval::fromJson(const QJsonObject &entry)
 {
-    // One definition for the command line, the daemon and `secret test`.
-    return sandbox::injectionDomains(credential);
+    return PendingApproval{
+        entry.value(QLatin1String("service")).toString(), entry.value(QLatin1String("description")).toString(),
+        entry.value(QLatin1String("required")).toBool(), stringsOf(entry.value(QLatin1String("domains"))),
+        stringsOf(entry.value(QLatin1String("newDomains")))};
+}
+
+QJsonObject KitRequest::params() const
+{
+    return {{QStringLiteral("kit"), directory}, {QStringLiteral("kitArgs"), args}};
+}
+
+bool approveInDaemon(const KitRequest &kit, const QString &service, QString *error)
+{
+    QJsonObject params = kit.params();
+    params.insert(QStringLiteral("services"), QJsonArray{service});
+    const api::Reply reply = daemonReply(QStringLiteral("binding.approve"), params, kDaemonCallTimeoutMs);
+    if (reply.isError())
+        *error = reply.errorMessage();
+    return !reply.isError();
 }
 
 bool isWildcardDomain(const QString &domain)
@@ -81,36 +107,26 @@ bool isWildcardDomain(const QString &domain)
     return domain.contains(QLatin1Char('*'));
 }
 
-QList<PendingApproval> pendingApprovals(const kit::Kit &kit, const secrets::CredentialBindings &bindings,
-                                        const QStringList &services)
+QList<PendingApproval> pendingApprovals(const QJsonArray &rows, const QStringList &services)
 {
     QList<PendingApproval> result;
-    for (const kit::Credential &credential : kit.credentials) {
-        if (!services.isEmpty() && !services.contains(credential.service))
+    for (const QJsonValue &value : rows) {
+        const QJsonObject row = value.toObject();
+        PendingApproval pending = PendingApproval::fromJson(row);
+        if (!services.isEmpty() && !services.contains(pending.service))
             continue;
-        const QStringList domains = injectionDomains(credential);
         // A key the kit injects nowhere is never sent by the proxy: there is nothing to approve.
-        if (domains.isEmpty())
+        if (row.value(QLatin1String("kind")).toString() != QLatin1String("apiKey") || pending.domains.isEmpty() ||
+            row.value(QLatin1String("approved")).toBool())
             continue;
-        const secrets::Coverage coverage = bindings.coverage(credential.service, domains);
-        if (coverage.covered)
-            continue;
-        result << PendingApproval{credential.service, credential.description, credential.required, domains,
-                                  coverage.newDomains};
+        result << pending;
     }
     return result;
 }
 
-ApprovalOutcome approveInteractively(const kit::Kit &kit, secrets::CredentialBindings &bindings,
-                                     const QStringList &services)
+ApprovalOutcome approveInteractively(const KitRequest &kit, const QList<PendingApproval> &pending)
 {
     ApprovalOutcome outcome;
-    if (const auto problem = bindings.load()) {
-        outcome.status = ApprovalOutcome::Status::Failed;
-        outcome.error = problem->toString();
-        return outcome;
-    }
-    const QList<PendingApproval> pending = pendingApprovals(kit, bindings, services);
     for (const PendingApproval &p : pending)
         outcome.pending << p.service;
     if (pending.isEmpty())
@@ -120,8 +136,7 @@ ApprovalOutcome approveInteractively(const kit::Kit &kit, secrets::CredentialBin
         return outcome;
     }
 
-    const QString kitName = kit.displayName.isEmpty() ? kit.name : kit.displayName;
-    err() << "The kit " << kitName << " sends API keys from your keychain to these domains:\n\n";
+    err() << "The kit " << kit.name << " sends API keys from your keychain to these domains:\n\n";
     for (const PendingApproval &p : pending) {
         describe(p);
         err() << '\n';
@@ -146,7 +161,7 @@ ApprovalOutcome approveInteractively(const kit::Kit &kit, secrets::CredentialBin
 
     if (choice == QLatin1Char('a')) {
         for (const PendingApproval &p : pending) {
-            if (!approve(bindings, p, outcome))
+            if (!approve(kit, p, outcome))
                 break;
         }
     } else if (choice == QLatin1Char('r')) {
@@ -158,7 +173,7 @@ ApprovalOutcome approveInteractively(const kit::Kit &kit, secrets::CredentialBin
                 break;
             }
             const QString word = answer->toLower();
-            if ((word == QLatin1String("y") || word == QLatin1String("yes")) && !approve(bindings, p, outcome))
+            if ((word == QLatin1String("y") || word == QLatin1String("yes")) && !approve(kit, p, outcome))
                 break;
         }
     }

@@ -6,21 +6,13 @@
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
-#include "kit/KitLoader.h"
-#include "secrets/CredentialBindings.h"
-#include "secrets/Masking.h"
-#include "secrets/SecretStore.h"
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 
 #include <algorithm>
 
 namespace paddock::cli {
-
-Q_LOGGING_CATEGORY(lcBindingCli, "paddock.cli.binding", QtWarningMsg)
 
 namespace {
 
@@ -28,70 +20,58 @@ const QString kKitOption = QStringLiteral("kit");
 const QString kArgOption = QStringLiteral("arg");
 
 /** The kit named by --kit with its --arg values, or the exit code of the failure already reported. */
-struct LoadedKit
+struct NamedKit
 {
-    std::optional<kit::Kit> kit;
-    QString directory;
+    std::optional<KitRequest> kit;
     QString argFlags; ///< " --arg NAME=VALUE" for each value given, quoted for the shell
     int exitCode = ExitOk;
 };
 
-LoadedKit loadKit(const Invocation &call)
+NamedKit namedKit(const Invocation &call)
 {
-    LoadedKit loaded;
+    NamedKit named;
     if (call.parser.value(kKitOption).isEmpty()) {
-        loaded.exitCode = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
-        return loaded;
+        named.exitCode = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
+        return named;
     }
     const std::optional<QString> directory = resolveKit(call.parser.value(kKitOption));
     if (!directory) {
-        loaded.exitCode = ExitFailed;
-        return loaded;
+        named.exitCode = ExitFailed;
+        return named;
     }
-    loaded.directory = *directory;
-    kit::KitLoadOptions options;
-    // Domains must be real names here: an argument without a value would leave a placeholder.
-    options.requireArgValues = true;
+    KitRequest kit;
+    kit.directory = *directory;
     for (const QString &assignment : call.parser.values(kArgOption)) {
         const qsizetype eq = assignment.indexOf(QLatin1Char('='));
         if (eq <= 0) {
-            loaded.exitCode =
+            named.exitCode =
                 usageError(call.commandPath, QStringLiteral("--arg takes NAME=VALUE, got '%1'").arg(assignment));
-            return loaded;
+            return named;
         }
-        options.args.insert(assignment.left(eq), assignment.mid(eq + 1));
-        loaded.argFlags += QStringLiteral(" --arg ") + shellQuote(assignment);
+        kit.args.insert(assignment.left(eq), assignment.mid(eq + 1));
+        named.argFlags += QStringLiteral(" --arg ") + shellQuote(assignment);
     }
-    const kit::KitLoadResult result = kit::KitLoader::loadDirectory(loaded.directory, options);
-    if (!result.ok()) {
-        const auto firstError = std::find_if(result.diagnostics.cbegin(), result.diagnostics.cend(),
-                                             [](const kit::Diagnostic &d) { return d.isError(); });
-        loaded.exitCode = failure(
-            QStringLiteral("the kit in %1 cannot be loaded (%2); `paddock kit validate %3` lists every problem")
-                .arg(loaded.directory,
-                     firstError != result.diagnostics.cend() ? firstError->toString() : QStringLiteral("no spec.yaml"),
-                     shellQuote(loaded.directory)));
-        return loaded;
-    }
-    loaded.kit = result.kit;
-    return loaded;
+    named.kit = kit;
+    return named;
 }
 
-/** credentials.yaml, read; nullopt after reporting when it is broken. */
-std::optional<secrets::CredentialBindings> loadBindings()
+/** The daemon's `binding.check` of @p named (its kit's name filled in), or nullopt after reporting. */
+std::optional<QJsonObject> checkInDaemon(const Invocation &call, NamedKit &named, const QString &sandbox, int *code)
 {
-    secrets::CredentialBindings bindings;
-    if (const auto problem = bindings.load()) {
-        failure(QStringLiteral("credentials.yaml cannot be used: %1").arg(problem->toString()));
-        return std::nullopt;
-    }
-    return bindings;
+    QJsonObject params = named.kit->params();
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    std::optional<QJsonObject> checked =
+        callDaemon(call, QStringLiteral("binding.check"), params, code, kDaemonCallTimeoutMs);
+    if (checked)
+        named.kit->name = checked->value(QLatin1String("kit")).toString();
+    return checked;
 }
 
-QString approveCommand(const LoadedKit &loaded, const QString &service)
+QString approveCommand(const NamedKit &named, const QString &service)
 {
     return QStringLiteral("paddock binding approve --kit %1%2 %3")
-        .arg(shellQuote(loaded.directory), loaded.argFlags, shellQuote(service));
+        .arg(shellQuote(named.kit->directory), named.argFlags, shellQuote(service));
 }
 
 void warnAboutWildcards(const QStringList &domains)
@@ -102,26 +82,17 @@ void warnAboutWildcards(const QStringList &domains)
     }
 }
 
-/** ExitOk once a running daemon applied credentials.yaml as this command left it. */
-int credentialsInForce()
-{
-    QString error;
-    if (!applyCredentialsInDaemon(&error))
-        return failure(QStringLiteral("credentials.yaml was written, but paddockd could not apply it: %1").arg(error));
-    return ExitOk;
-}
-
-int reportInteractive(const LoadedKit &loaded, const ApprovalOutcome &outcome)
+int reportInteractive(const NamedKit &named, const ApprovalOutcome &outcome)
 {
     using Status = ApprovalOutcome::Status;
     const QString pending = outcome.pending.join(QStringLiteral(", "));
     switch (outcome.status) {
     case Status::NothingToApprove:
-        out() << "Nothing to approve: every credential of " << loaded.kit->name << " is approved already.\n";
+        out() << "Nothing to approve: every credential of " << named.kit->name << " is approved already.\n";
         return ExitOk;
     case Status::Approved:
         out() << "Approved " << outcome.approved.join(QStringLiteral(", ")) << ".\n";
-        return credentialsInForce();
+        return ExitOk;
     case Status::PartlyApproved:
         out() << "Approved " << outcome.approved.join(QStringLiteral(", ")) << ".\n";
         return failure(QStringLiteral("%1 not approved").arg(pending));
@@ -130,7 +101,7 @@ int reportInteractive(const LoadedKit &loaded, const ApprovalOutcome &outcome)
     case Status::NeedsApproval:
         return failure(QStringLiteral("%1 needs approval and stdin is not a terminal to ask on: run `paddock binding "
                                       "approve --kit %2%3 --all` to approve")
-                           .arg(pending, shellQuote(loaded.directory), loaded.argFlags));
+                           .arg(pending, shellQuote(named.kit->directory), named.argFlags));
     case Status::Failed:
         return failure(outcome.error);
     }
@@ -143,75 +114,69 @@ int runApprove(const Invocation &call)
     const bool interactive = call.parser.isSet(QStringLiteral("interactive"));
     if (all && interactive)
         return usageError(call.commandPath, QStringLiteral("--all and --interactive cannot be used together"));
-    if (all && !call.positional.isEmpty())
-        return usageError(call.commandPath, QStringLiteral("name services or pass --all, not both"));
     if (!all && !interactive && call.positional.isEmpty())
         return usageError(call.commandPath,
                           QStringLiteral("name the services to approve, or pass --all or --interactive"));
-
-    const LoadedKit loaded = loadKit(call);
-    if (!loaded.kit)
-        return loaded.exitCode;
-    for (const QString &service : call.positional) {
-        const bool known = std::any_of(loaded.kit->credentials.cbegin(), loaded.kit->credentials.cend(),
-                                       [&](const kit::Credential &c) { return c.service == service; });
-        if (!known)
-            return failure(QStringLiteral("the kit %1 has no credential named %2").arg(loaded.kit->name, service));
+    NamedKit named = namedKit(call);
+    if (!named.kit)
+        return named.exitCode;
+    int code = ExitFailed;
+    if (interactive) {
+        const std::optional<QJsonObject> checked = checkInDaemon(call, named, QString(), &code);
+        if (!checked)
+            return code;
+        const QList<PendingApproval> pending =
+            pendingApprovals(checked->value(QLatin1String("credentials")).toArray(), call.positional);
+        return reportInteractive(named, approveInteractively(*named.kit, pending));
     }
-
-    secrets::CredentialBindings bindings;
-    if (interactive)
-        return reportInteractive(loaded, approveInteractively(*loaded.kit, bindings, call.positional));
-
-    if (const auto problem = bindings.load())
-        return failure(QStringLiteral("credentials.yaml cannot be used: %1").arg(problem->toString()));
-    int approved = 0;
-    for (const kit::Credential &credential : loaded.kit->credentials) {
-        if (!all && !call.positional.contains(credential.service))
-            continue;
-        const QStringList domains = injectionDomains(credential);
-        if (domains.isEmpty()) {
-            out() << credential.service << ": nothing to approve, the kit sends this key to no domain.\n";
-            continue;
-        }
-        QString error;
-        if (!bindings.approve(credential.service, domains, &error))
-            return failure(error);
-        qCDebug(lcBindingCli) << "approved" << credential.service << domains;
+    // The daemon loads the kit, refuses a service it does not have, and records the approval:
+    // in force for every running sandbox when it answers.
+    QJsonObject params = named.kit->params();
+    if (!all)
+        params.insert(QStringLiteral("services"), QJsonArray::fromStringList(call.positional));
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("binding.approve"), params, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
+    QStringList approved;
+    for (const QJsonValue &value : answer->value(QLatin1String("approved")).toArray()) {
+        const QJsonObject entry = value.toObject();
+        const QStringList domains = PendingApproval::fromJson(entry).domains;
+        approved << entry.value(QLatin1String("service")).toString();
         warnAboutWildcards(domains);
-        out() << "Approved " << credential.service << " for " << domains.join(QStringLiteral(", ")) << ".\n";
-        ++approved;
+        out() << "Approved " << approved.last() << " for " << domains.join(QStringLiteral(", ")) << ".\n";
     }
-    if (approved == 0 && all)
-        out() << "The kit " << loaded.kit->name << " sends no key to any domain: nothing to approve.\n";
-    return credentialsInForce();
+    for (const QString &service : call.positional) {
+        if (!approved.contains(service))
+            out() << service << ": nothing to approve, the kit sends this key to no domain.\n";
+    }
+    if (approved.isEmpty() && all)
+        out() << "The kit " << answer->value(QLatin1String("kit")).toString()
+              << " sends no key to any domain: nothing to approve.\n";
+    return ExitOk;
 }
 
 int runRevoke(const Invocation &call)
 {
-    std::optional<secrets::CredentialBindings> bindings = loadBindings();
-    if (!bindings)
-        return ExitFailed;
     const QString service = call.positional.constFirst();
-    QString error;
-    if (!bindings->revoke(service, &error))
-        return failure(error);
+    int code = ExitFailed;
+    if (!callDaemon(call, QStringLiteral("binding.revoke"), {{QStringLiteral("service"), service}}, &code,
+                    kDaemonCallTimeoutMs))
+        return code;
     out() << "Revoked " << service << ": the proxy no longer sends its key anywhere.\n";
-    return credentialsInForce();
+    return ExitOk;
 }
 
 int runList(const Invocation &call)
 {
-    const std::optional<secrets::CredentialBindings> bindings = loadBindings();
-    if (!bindings)
-        return ExitFailed;
-    const QList<secrets::Binding> list = bindings->bindings();
+    int code = ExitFailed;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("binding.list"), {}, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
+    const QJsonArray list = answer->value(QLatin1String("bindings")).toArray();
     if (call.parser.isSet(QStringLiteral("json"))) {
-        QJsonArray array;
-        for (const secrets::Binding &binding : list)
-            array.append(QJsonObject{{QStringLiteral("service"), binding.service},
-                                     {QStringLiteral("domains"), QJsonArray::fromStringList(binding.domains)}});
-        out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+        out() << QJsonDocument(list).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (list.isEmpty()) {
@@ -219,131 +184,82 @@ int runList(const Invocation &call)
         return ExitOk;
     }
     qsizetype width = 7;
-    for (const secrets::Binding &binding : list)
-        width = std::max(width, binding.service.size());
+    for (const QJsonValue &binding : list)
+        width = std::max(width, binding[QLatin1String("service")].toString().size());
     out() << QStringLiteral("SERVICE").leftJustified(width + 2) << "DOMAINS\n";
-    for (const secrets::Binding &binding : list)
-        out() << binding.service.leftJustified(width + 2) << binding.domains.join(QStringLiteral(", ")) << '\n';
+    for (const QJsonValue &binding : list)
+        out() << binding[QLatin1String("service")].toString().leftJustified(width + 2)
+              << PendingApproval::fromJson(binding.toObject()).domains.join(QStringLiteral(", ")) << '\n';
     return ExitOk;
 }
 
-/** The state of one credential of a kit, as `check` reports it. */
-struct CredentialState
+/** The fixes of one `binding.check` row: the commands that make it ready. */
+QStringList fixesOf(const QJsonObject &row, const NamedKit &named)
 {
-    const kit::Credential *credential = nullptr;
-    bool oauthOnly = false;
-    bool secretPresent = false;
-    QStringList domains;
-    secrets::Coverage coverage;
     QStringList fixes;
-
-    bool bindingOk() const { return oauthOnly || domains.isEmpty() || coverage.covered; }
-    bool ready() const { return oauthOnly || (secretPresent && bindingOk()); }
-};
-
-QJsonObject stateJson(const CredentialState &s)
-{
-    return QJsonObject{
-        {QStringLiteral("service"), s.credential->service},
-        {QStringLiteral("description"), s.credential->description},
-        {QStringLiteral("required"), s.credential->required},
-        {QStringLiteral("kind"), s.oauthOnly ? QStringLiteral("oauth") : QStringLiteral("apiKey")},
-        {QStringLiteral("secret"), s.secretPresent},
-        {QStringLiteral("domains"), QJsonArray::fromStringList(s.domains)},
-        {QStringLiteral("approved"), s.bindingOk()},
-        {QStringLiteral("unapprovedDomains"), QJsonArray::fromStringList(s.coverage.newDomains)},
-        {QStringLiteral("ready"), s.ready()},
-        {QStringLiteral("fixes"), QJsonArray::fromStringList(s.fixes)},
-    };
+    if (row.value(QLatin1String("kind")).toString() != QLatin1String("apiKey"))
+        return fixes;
+    const QString service = row.value(QLatin1String("service")).toString();
+    if (!row.value(QLatin1String("secret")).toBool())
+        fixes << QStringLiteral("paddock secret set %1").arg(service);
+    if (!row.value(QLatin1String("approved")).toBool())
+        fixes << approveCommand(named, service);
+    return fixes;
 }
 
-void printState(const CredentialState &s)
+void printRow(const QJsonObject &row, const QStringList &fixes)
 {
-    const kit::Credential &c = *s.credential;
-    out() << c.service << (c.required ? " (required)" : " (optional)");
-    if (!c.description.isEmpty())
-        out() << ": " << c.description;
+    const QString service = row.value(QLatin1String("service")).toString();
+    const QString description = row.value(QLatin1String("description")).toString();
+    out() << service << (row.value(QLatin1String("required")).toBool() ? " (required)" : " (optional)");
+    if (!description.isEmpty())
+        out() << ": " << description;
     out() << '\n';
-    if (s.oauthOnly) {
+    if (row.value(QLatin1String("kind")).toString() != QLatin1String("apiKey")) {
         out() << "  sign-in: OAuth, done from inside the sandbox; nothing to set here\n";
         return;
     }
-    out() << "  secret:  " << (s.secretPresent ? QStringLiteral("set") : QStringLiteral("missing")) << '\n';
-    if (s.domains.isEmpty())
+    const QStringList domains = PendingApproval::fromJson(row).domains;
+    out() << "  secret:  " << (row.value(QLatin1String("secret")).toBool() ? "set" : "missing") << '\n';
+    if (domains.isEmpty())
         out() << "  binding: not needed, the kit sends this key to no domain\n";
-    else if (s.coverage.covered)
-        out() << "  binding: approved for " << s.domains.join(QStringLiteral(", ")) << '\n';
+    else if (row.value(QLatin1String("approved")).toBool())
+        out() << "  binding: approved for " << domains.join(QStringLiteral(", ")) << '\n';
     else
-        out() << "  binding: " << s.coverage.explanation(c.service) << '\n';
-    for (const QString &fix : s.fixes)
+        out() << "  binding: " << row.value(QLatin1String("explanation")).toString() << '\n';
+    for (const QString &fix : fixes)
         out() << "  fix:     " << fix << '\n';
 }
 
-int runCheck(const Invocation &call)
+int printCheck(const QJsonObject &checked, const NamedKit &named, bool json)
 {
-    secrets::disableCoreDumps();
-    const LoadedKit loaded = loadKit(call);
-    if (!loaded.kit)
-        return loaded.exitCode;
-    const std::optional<secrets::CredentialBindings> bindings = loadBindings();
-    if (!bindings)
-        return ExitFailed;
-    const QString sandbox = call.parser.value(QStringLiteral("sandbox"));
-    if (!sandbox.isEmpty() && !secrets::isValidName(sandbox))
-        return usageError(call.commandPath, QStringLiteral("\"%1\" is not a usable sandbox name").arg(sandbox));
-
-    secrets::SecretStore store;
-    bool keychainChecked = false;
-    QList<CredentialState> states;
-    for (const kit::Credential &credential : loaded.kit->credentials) {
-        CredentialState state;
-        state.credential = &credential;
-        state.oauthOnly = !credential.apiKey.has_value();
-        if (!state.oauthOnly) {
-            if (!keychainChecked) {
-                const secrets::ProbeResult probe = store.probeAndWait();
-                if (!probe.available)
-                    return failure(probe.message);
-                keychainChecked = true;
-            }
-            // Presence is read from the keychain itself (the index could be stale); the value
-            // is dropped at once.
-            secrets::SecretResult read = store.resolveAndWait(sandbox, credential.service);
-            secrets::wipe(read.value);
-            if (!read.ok() && read.error != secrets::SecretError::NotFound)
-                return failure(read.message);
-            state.secretPresent = read.ok();
-            state.domains = injectionDomains(credential);
-            state.coverage = bindings->coverage(credential.service, state.domains);
-            if (!state.secretPresent)
-                state.fixes << secrets::SecretStore::setCommand(secrets::SecretId::global(credential.service));
-            if (!state.bindingOk())
-                state.fixes << approveCommand(loaded, credential.service);
+    const QJsonArray rows = checked.value(QLatin1String("credentials")).toArray();
+    int requiredNotReady = 0;
+    QJsonArray array;
+    for (const QJsonValue &value : rows) {
+        QJsonObject row = value.toObject();
+        if (row.value(QLatin1String("required")).toBool() && !row.value(QLatin1String("ready")).toBool())
+            ++requiredNotReady;
+        const QStringList fixes = fixesOf(row, named);
+        if (!json) {
+            printRow(row, fixes);
+            continue;
         }
-        states << state;
+        row.insert(QStringLiteral("unapprovedDomains"), row.value(QLatin1String("newDomains")));
+        row.insert(QStringLiteral("fixes"), QJsonArray::fromStringList(fixes));
+        array.append(row);
     }
-
-    const auto requiredNotReady = std::count_if(
-        states.cbegin(), states.cend(), [](const CredentialState &s) { return s.credential->required && !s.ready(); });
-
-    if (call.parser.isSet(QStringLiteral("json"))) {
-        QJsonArray array;
-        for (const CredentialState &s : states) {
-            array.append(stateJson(s));
-        }
-        out() << QJsonDocument(QJsonObject{{QStringLiteral("kit"), loaded.kit->name},
+    if (json) {
+        out() << QJsonDocument(QJsonObject{{QStringLiteral("kit"), named.kit->name},
                                            {QStringLiteral("ready"), requiredNotReady == 0},
                                            {QStringLiteral("credentials"), array}})
                      .toJson(QJsonDocument::Indented);
         return requiredNotReady == 0 ? ExitOk : ExitFailed;
     }
-
-    if (states.isEmpty()) {
-        out() << "The kit " << loaded.kit->name << " uses no credentials.\n";
+    if (rows.isEmpty()) {
+        out() << "The kit " << named.kit->name << " uses no credentials.\n";
         return ExitOk;
     }
-    for (const CredentialState &s : states)
-        printState(s);
     out() << '\n';
     if (requiredNotReady == 0) {
         out() << "Ready: every required credential is set and approved.\n";
@@ -354,6 +270,24 @@ int runCheck(const Invocation &call)
         QStringLiteral("%1 required %2 not ready: run the commands after 'fix:' above")
             .arg(requiredNotReady)
             .arg(requiredNotReady == 1 ? QStringLiteral("credential is") : QStringLiteral("credentials are")));
+}
+
+int runCheck(const Invocation &call)
+{
+    NamedKit named = namedKit(call);
+    if (!named.kit)
+        return named.exitCode;
+    const QString sandbox = call.parser.value(QStringLiteral("sandbox"));
+    int code = ExitFailed;
+    // The daemon reads the kit, credentials.yaml and the keychain (presence only, the value
+    // dropped at once), as a start would.
+    const std::optional<QJsonObject> checked = checkInDaemon(call, named, sandbox, &code);
+    if (!checked)
+        return code;
+    if (!checked->value(QLatin1String("keychain")).toBool(true))
+        return failure(QStringLiteral("the keychain does not answer: %1")
+                           .arg(checked->value(QLatin1String("keychainMessage")).toString()));
+    return printCheck(*checked, named, call.parser.isSet(QStringLiteral("json")));
 }
 
 QCommandLineOption argOption()

@@ -68,6 +68,9 @@ void flushEventsInDaemon();
  */
 bool applyCredentialsInDaemon(QString *error);
 
+/** How long a command waits for an ordinary daemon call (the keychain may ask to be unlocked). */
+inline constexpr int kDaemonCallTimeoutMs = 60000;
+
 /** Connects to paddockd, starting it when nothing answers. */
 bool connectDaemon(api::DaemonConnection &connection, QString *error);
 /**

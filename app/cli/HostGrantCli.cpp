@@ -5,8 +5,12 @@
 #include "SandboxCliSupport.h"
 #include "SecretCliSupport.h"
 
-#include "policy/HostGrantApprovals.h"
-#include "sandbox/HostGrantAdmission.h"
+#include "CliSupport.h"
+
+#include "api/Protocol.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <unistd.h>
 
@@ -19,18 +23,27 @@ QCommandLineOption approveHostGrantsOption()
                            "ranges, cloud metadata), without asking.")};
 }
 
-void printHostGrants(const QList<policy::HostGrant> &grants)
+namespace {
+
+/** Each grant of the daemon's `sandbox.hostGrants` answer still waiting for approval. */
+QList<QJsonObject> pendingGrants(const QJsonObject &check)
 {
-    for (const policy::HostGrant &grant : grants)
-        err() << "  " << grant.pattern << "  reaches " << grant.reachPhrase() << '\n';
+    QList<QJsonObject> pending;
+    for (const QJsonValue &grant : check.value(QLatin1String("grants")).toArray()) {
+        if (!grant[QLatin1String("approved")].toBool())
+            pending << grant.toObject();
+    }
+    return pending;
 }
 
-std::optional<bool> askHostGrants(const QString &kitName, const QList<policy::HostGrant> &pending)
+std::optional<bool> askHostGrants(const QString &kitName, const QList<QJsonObject> &pending)
 {
     if (!isTerminal(STDIN_FILENO))
         return std::nullopt;
     err() << "The kit " << kitName << " asks to reach this computer or the networks it is on:\n";
-    printHostGrants(pending);
+    for (const QJsonObject &grant : pending)
+        err() << "  " << grant.value(QLatin1String("pattern")).toString() << "  reaches "
+              << grant.value(QLatin1String("reachPhrase")).toString() << '\n';
     err() << "A sandbox allowed this can talk to services that trust this computer (databases, the cloud "
              "metadata service, your router).\n";
     for (;;) {
@@ -47,39 +60,46 @@ std::optional<bool> askHostGrants(const QString &kitName, const QList<policy::Ho
     }
 }
 
+} // namespace
+
 std::optional<int> checkHostGrants(const Invocation &call, const QJsonObject &params)
 {
-    const std::optional<kit::Kit> kit = loadKitOf(params);
-    if (!kit)
-        return std::nullopt; // the daemon says what is wrong with the kit
-    policy::HostGrantApprovals approvals;
-    if (const std::optional<policy::PolicyError> problem = approvals.load())
-        return failure(problem->toString());
-    const sandbox::HostGrantCheck check = sandbox::checkHostGrants(kit->name, kit->networkAllow, approvals);
-    if (!check.blocksStart())
-        return std::nullopt;
-
-    bool approve = call.parser.isSet(approveHostGrantsOption().names().first());
-    if (!approve) {
-        const std::optional<bool> answer = askHostGrants(kit->name, check.pending);
-        if (!answer) {
-            err().flush();
-            return failure(
-                check.blockingMessage(sandboxNameOf(params, *kit), params.value(QLatin1String("kit")).toString()));
-        }
-        if (!*answer)
-            return failure(QStringLiteral("the kit %1 was not allowed to reach this computer or its networks; "
-                                          "nothing was started")
-                               .arg(kit->name));
-        approve = true;
+    // The daemon loads the kit and the approvals and decides again at create; this asks early.
+    const api::Reply described = daemonReply(QStringLiteral("sandbox.hostGrants"), params, kCallTimeoutMs);
+    if (described.isError()) {
+        if (described.errorCode() == QLatin1String(api::errors::kInvalidKit))
+            return std::nullopt; // sandbox.create says what is wrong with the kit
+        return failure(described.errorMessage());
     }
-    QStringList patterns;
-    for (const policy::HostGrant &grant : check.pending)
-        patterns << grant.pattern;
-    QString error;
-    if (!approvals.approve(kit->name, patterns, &error))
-        return failure(error);
-    err() << "paddock: approved for the kit " << kit->name << ": " << patterns.join(QStringLiteral(", ")) << '\n';
+    const QJsonObject check = described.result();
+    if (!check.value(QLatin1String("blocked")).toBool())
+        return std::nullopt;
+    if (call.parser.isSet(approveHostGrantsOption().names().first()))
+        return std::nullopt; // sandbox.create approves them, as asked
+    const QString kitName = check.value(QLatin1String("kit")).toString();
+    const QList<QJsonObject> pending = pendingGrants(check);
+    const std::optional<bool> answer = askHostGrants(kitName, pending);
+    if (!answer) {
+        err().flush();
+        return failure(check.value(QLatin1String("message")).toString());
+    }
+    if (!*answer)
+        return failure(QStringLiteral("the kit %1 was not allowed to reach this computer or its networks; "
+                                      "nothing was started")
+                           .arg(kitName));
+    QJsonArray patterns;
+    for (const QJsonObject &grant : pending)
+        patterns.append(grant.value(QLatin1String("pattern")));
+    QJsonObject approve{{QStringLiteral("kit"), params.value(QLatin1String("kit"))},
+                        {QStringLiteral("kitArgs"), params.value(QLatin1String("kitArgs"))},
+                        {QStringLiteral("patterns"), patterns}};
+    const api::Reply approved = daemonReply(QStringLiteral("grant.approve"), approve, kCallTimeoutMs);
+    if (approved.isError())
+        return failure(approved.errorMessage());
+    QStringList names;
+    for (const QJsonValue &pattern : std::as_const(patterns))
+        names << pattern.toString();
+    err() << "paddock: approved for the kit " << kitName << ": " << names.join(QStringLiteral(", ")) << '\n';
     err().flush();
     return std::nullopt;
 }

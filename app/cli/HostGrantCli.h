@@ -5,8 +5,6 @@
 
 #include "Command.h"
 
-#include "policy/HostGrant.h"
-
 #include <QCommandLineOption>
 #include <QJsonObject>
 #include <QList>
@@ -19,19 +17,11 @@ namespace paddock::cli {
 /** `--approve-host-grants`, for run, create and bundle import. */
 QCommandLineOption approveHostGrantsOption();
 
-/** Prints each of @p grants with what it reaches, one per line, indented, to stderr. */
-void printHostGrants(const QList<policy::HostGrant> &grants);
-
 /**
- * Asks the person at the terminal whether kit @p kitName may reach what @p pending reaches;
- * nullopt when stdin is not a terminal (nothing was asked), else the answer.
- */
-std::optional<bool> askHostGrants(const QString &kitName, const QList<policy::HostGrant> &pending);
-
-/**
- * Before `run` or `create` makes a sandbox: the kit's host grants not approved yet are approved
- * with --approve-host-grants or by the person at the terminal (recorded in host-grants.yaml),
- * or stop the start with each grant and the command that approves it. The daemon checks again.
+ * Before `run` or `create` makes a sandbox: asks the daemon which of the kit's host grants are
+ * not approved yet; the person at the terminal approves them (through the daemon), or the start
+ * stops with each grant and the command that approves it. With --approve-host-grants nothing is
+ * asked: sandbox.create approves them. The daemon decides again at create.
  * Returns the exit code when the start must stop.
  */
 std::optional<int> checkHostGrants(const Invocation &call, const QJsonObject &params);

@@ -8,10 +8,8 @@
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
-#include "sandbox/CredentialSetup.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SharedFolders.h"
-#include "secrets/SecretIndex.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -255,68 +253,65 @@ std::optional<QJsonObject> approvedCreationParams(const Invocation &call, int *c
     return params;
 }
 
+namespace {
+
+KitRequest kitRequestOf(const QJsonObject &params, const QString &name)
+{
+    return KitRequest{name, params.value(QLatin1String("kit")).toString(),
+                      params.value(QLatin1String("kitArgs")).toObject()};
+}
+
+/** Prints the daemon's reasons a start is blocked; ExitFailed when there are any. */
+std::optional<int> reportBlocked(const QJsonObject &check)
+{
+    if (!check.value(QLatin1String("blocked")).toBool())
+        return std::nullopt;
+    for (const QJsonValue &message : check.value(QLatin1String("messages")).toArray())
+        err() << "paddock: " << message.toString() << '\n';
+    err().flush();
+    return ExitFailed;
+}
+
+} // namespace
+
 std::optional<int> checkCredentials(const Invocation &call, const QJsonObject &params)
 {
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
-    const std::optional<kit::Kit> loaded = loadKitOf(params);
-    if (!loaded)
-        return std::nullopt; // the daemon says what is wrong with the kit
-    const kit::Kit &kit = *loaded;
-    const QString name = sandboxNameOf(params, kit);
+    // The daemon loads the kit and reads credentials.yaml and the keychain; it decides again at
+    // create, so this only asks the person early, on this terminal.
+    const api::Reply described = daemonReply(QStringLiteral("sandbox.credentials"), params, kCallTimeoutMs);
+    if (described.isError()) {
+        if (described.errorCode() == QLatin1String(api::errors::kInvalidKit))
+            return std::nullopt; // sandbox.create says what is wrong with the kit
+        return failure(described.errorMessage());
+    }
+    QJsonObject check = described.result();
+    bool missingRequired = false;
+    for (const QJsonValue &missing : check.value(QLatin1String("missingSecrets")).toArray())
+        missingRequired = missingRequired || missing[QLatin1String("required")].toBool();
+    if (missingRequired)
+        return reportBlocked(check);
 
-    secrets::CredentialBindings bindings;
-    if (const auto problem = bindings.load())
-        return failure(problem->toString());
-    QString error;
-    const std::optional<QList<secrets::SecretId>> stored =
-        secrets::SecretIndex(secrets::SecretIndex::defaultPath()).read(&error);
-    if (!stored)
-        return failure(error);
-    sandbox::CredentialCheck check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
-    if (check.missingRequired()) {
-        for (const sandbox::MissingSecret &missing : std::as_const(check.missingSecrets)) {
-            if (missing.required)
-                err() << "paddock: the kit " << kit.name << " needs the " << missing.service
-                      << " key and none is stored; store it with `" << missing.command << "`\n";
-        }
-        return ExitFailed;
+    QList<PendingApproval> toAsk;
+    for (const QJsonValue &value : check.value(QLatin1String("pendingApprovals")).toArray()) {
+        if (value[QLatin1String("required")].toBool() || value[QLatin1String("hasSecret")].toBool())
+            toAsk << PendingApproval::fromJson(value.toObject());
     }
-
-    const QList<sandbox::CredentialApproval> toAsk = check.approvalsToAsk();
-    if (!toAsk.isEmpty()) {
-        QStringList services;
-        for (const sandbox::CredentialApproval &pending : toAsk)
-            services << pending.service;
-        if (call.parser.isSet(approveOption().names().first())) {
-            for (const sandbox::CredentialApproval &pending : toAsk) {
-                if (!bindings.approve(pending.service, pending.domains, &error))
-                    return failure(error);
-                err() << "paddock: approved " << pending.service << " for "
-                      << pending.domains.join(QStringLiteral(", ")) << '\n';
-            }
-        } else {
-            const ApprovalOutcome outcome = approveInteractively(kit, bindings, services);
-            if (outcome.status == ApprovalOutcome::Status::Failed)
-                return failure(outcome.error);
-        }
-        if (const auto problem = bindings.load())
-            return failure(problem->toString());
-        check = sandbox::checkCredentials(kit.credentials, name, bindings, *stored);
+    const KitRequest kit = kitRequestOf(params, check.value(QLatin1String("kit")).toString());
+    if (!toAsk.isEmpty() && !call.parser.isSet(approveOption().names().first())) {
+        const ApprovalOutcome outcome = approveInteractively(kit, toAsk);
+        if (outcome.status == ApprovalOutcome::Status::Failed)
+            return failure(outcome.error);
+        const api::Reply again = daemonReply(QStringLiteral("sandbox.credentials"), params, kCallTimeoutMs);
+        if (again.isError())
+            return failure(again.errorMessage());
+        check = again.result();
+    } else if (!toAsk.isEmpty()) {
+        return std::nullopt; // --approve-credentials: sandbox.create approves them
     }
-    bool stop = false;
-    for (const sandbox::CredentialApproval &pending : std::as_const(check.pendingApprovals)) {
-        if (!pending.required)
-            continue;
-        stop = true;
-        err() << "paddock: the kit " << kit.name << " sends the " << pending.service << " key to "
-              << pending.newDomains.join(QStringLiteral(", ")) << ", which you have not approved.\n"
-              << "  Approve it with `paddock binding approve --kit " << shellQuote(kitDir) << ' '
-              << shellQuote(pending.service) << "`, or run again with --approve-credentials.\n";
-    }
-    if (stop)
-        return ExitFailed;
-    for (const QString &warning : check.warnings(kitDir))
-        err() << "paddock: warning: " << warning << '\n';
+    if (const std::optional<int> blocked = reportBlocked(check))
+        return blocked;
+    for (const QJsonValue &warning : check.value(QLatin1String("warnings")).toArray())
+        err() << "paddock: warning: " << warning.toString() << '\n';
     err().flush();
     return std::nullopt;
 }

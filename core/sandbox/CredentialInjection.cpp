@@ -200,6 +200,7 @@ api::Reply CredentialInjection::describe(const QJsonObject &params) const
     const QString kitDir = params.value(QLatin1String("kit")).toString();
     QJsonObject result = checked->toJson();
     result.insert(QStringLiteral("sandbox"), name);
+    result.insert(QStringLiteral("kit"), kit->name);
     result.insert(QStringLiteral("blocked"), checked->blocksStart());
     result.insert(QStringLiteral("messages"), QJsonArray::fromStringList(checked->blockingMessages(kitDir)));
     result.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(checked->warnings(kitDir)));

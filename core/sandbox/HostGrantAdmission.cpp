@@ -31,6 +31,7 @@ QJsonObject HostGrantCheck::toJson() const
         const bool approved = !pending.contains(grant);
         all.append(QJsonObject{{QStringLiteral("pattern"), grant.pattern},
                                {QStringLiteral("reaches"), QJsonArray::fromStringList(grant.reaches)},
+                               {QStringLiteral("reachPhrase"), grant.reachPhrase()},
                                {QStringLiteral("approved"), approved}});
         if (!approved)
             waiting.append(grant.pattern);

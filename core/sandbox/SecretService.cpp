@@ -79,12 +79,18 @@ bool isWildcard(const QString &domain)
            domain == QLatin1String("**");
 }
 
-/** The kit in @p directory with the `kitArgs` of @p params, or the reply that says why not. */
-std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJsonObject &params)
+/**
+ * The kit in @p directory with the `kitArgs` of @p params, or the reply that says why not. With
+ * @p requireArgValues an argument left without a value is an error (an approval must name real
+ * domains, not placeholders).
+ */
+std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJsonObject &params,
+                                           bool requireArgValues = false)
 {
     if (directory.isEmpty() || !QDir::isAbsolutePath(directory))
         return invalid(QStringLiteral("the kit must be an absolute directory path"));
     kit::KitLoadOptions options;
+    options.requireArgValues = requireArgValues;
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
@@ -116,7 +122,7 @@ std::variant<secrets::CredentialBindings, api::Reply> loadBindings()
 /** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
 api::Reply approveBindings(const QJsonObject &params)
 {
-    auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params);
+    auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params, true);
     if (auto *failed = std::get_if<api::Reply>(&kitOrError))
         return *failed;
     const kit::Kit &kit = std::get<kit::Kit>(kitOrError);
@@ -150,7 +156,7 @@ api::Reply approveBindings(const QJsonObject &params)
         approved.append(QJsonObject{{QStringLiteral("service"), credential.service},
                                     {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
     }
-    return api::Reply::success({{QStringLiteral("approved"), approved}});
+    return api::Reply::success({{QStringLiteral("kit"), kit.name}, {QStringLiteral("approved"), approved}});
 }
 
 /** @brief What `binding.check` found about one credential of the kit. */
@@ -179,6 +185,7 @@ QJsonObject credentialRowJson(const CredentialRow &row, bool *ready)
         {QStringLiteral("approved"), approved},
         {QStringLiteral("newDomains"), QJsonArray::fromStringList(approved ? QStringList() : row.coverage.newDomains)},
         {QStringLiteral("wildcard"), wildcard},
+        {QStringLiteral("explanation"), approved ? QString() : row.coverage.explanation(row.credential.service)},
         {QStringLiteral("ready"), *ready},
     };
 }
@@ -405,6 +412,7 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
         QList<CredentialRow> rows;
         int pending = 0;
         bool keychain = true;
+        QString keychainMessage;
     };
     auto state = std::make_shared<State>();
     for (const kit::Credential &credential : kit.credentials) {
@@ -426,6 +434,7 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
                        {QStringLiteral("directory"), directory},
                        {QStringLiteral("ready"), ready},
                        {QStringLiteral("keychain"), state->keychain},
+                       {QStringLiteral("keychainMessage"), state->keychainMessage},
                        {QStringLiteral("credentials"), credentials}});
     };
 
@@ -446,8 +455,10 @@ void SecretService::checkBindings(const QJsonObject &params, const api::PendingR
                 // No Secret Service on the bus, or a bus where nothing answers for it (D-Bus gives up
                 // after its timeout): either way a keychain service is what is missing.
                 if (result.error == secrets::SecretError::NoBackend || result.error == secrets::SecretError::Timeout ||
-                    result.error == secrets::SecretError::Other)
+                    result.error == secrets::SecretError::Other) {
                     state->keychain = false;
+                    state->keychainMessage = result.message;
+                }
                 if (--state->pending == 0)
                     finish();
             });

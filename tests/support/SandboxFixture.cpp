@@ -65,7 +65,9 @@ QHash<QString, QJsonObject> SandboxFixture::listed()
 
 QString SandboxFixture::daemonLog() const
 {
-    return QString::fromUtf8(readFile(path(QStringLiteral("paddockd.out"))));
+    // What it printed (startup problems) and what it logged (its log file in the state folder).
+    return QString::fromUtf8(readFile(path(QStringLiteral("paddockd.out"))) +
+                             readFile(path(QStringLiteral("state/paddock/paddockd.log"))));
 }
 
 QString SandboxFixture::writeKit(const QString &folder, const QByteArray &spec)

@@ -536,12 +536,17 @@ void TestSandboxInject::revokedBindingOrRemovedKeyIsNoLongerInjected()
     QVERIFY(headFromKept(QStringLiteral("/before-revoke")).contains("Bearer " + m_llmKey));
     const Finished revoked = paddock({QStringLiteral("binding"), QStringLiteral("revoke"), QStringLiteral("llm")});
     QVERIFY2(revoked.exitCode == 0, qPrintable(revoked.err));
+    // The daemon made the change (one writer), not the command line beside it.
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("revoked the binding of llm")),
+             qPrintable(m_fixture->daemonLog().right(2000)));
     const QByteArray afterRevoke = headFromKept(QStringLiteral("/revoked"));
     QVERIFY2(!afterRevoke.isEmpty() && !afterRevoke.contains(m_llmKey), afterRevoke.constData());
 
     const Finished approved = paddock({QStringLiteral("binding"), QStringLiteral("approve"), QStringLiteral("--all"),
                                        QStringLiteral("--kit"), kitPath(QStringLiteral("bearer"))});
     QVERIFY2(approved.exitCode == 0, qPrintable(approved.err));
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("approved llm of kit")),
+             qPrintable(m_fixture->daemonLog().right(2000)));
     const QByteArray afterApprove = headFromKept(QStringLiteral("/approved-again"));
     QVERIFY2(afterApprove.contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"), afterApprove.constData());
 

@@ -23,6 +23,7 @@ private slots:
     void createInAScriptIsRefused();
     void theDaemonRefusesWhoeverAsks();
     void aNoOnTheTerminalStartsNothing();
+    void aYesOnTheTerminalIsRecordedByTheDaemon();
     void approvedGrantsReachTheHostThroughTheProxy();
     void aWithdrawnApprovalStopsTheNextStart();
     void anApprovalIsForOneKitOnly();
@@ -135,6 +136,28 @@ void TestHostGrants::aNoOnTheTerminalStartsNothing()
     QVERIFY2(run.out.contains(QLatin1String("nothing was started")), qPrintable(run.out));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("hg-tty")));
     QVERIFY(!QFileInfo::exists(grantsFile()));
+}
+
+void TestHostGrants::aYesOnTheTerminalIsRecordedByTheDaemon()
+{
+    QVERIFY(writeKit(QStringLiteral("asker"), {QStringLiteral("127.0.0.1:*")}));
+    const QString command =
+        QStringLiteral("printf 'y\\n' | script -qec \"%1 run --rm --kit %2 --name hg-yes %3 -- "
+                       "'env NO_PROXY= no_proxy= curl -s -f http://127.0.0.1:%4/hello.txt'\" /dev/null")
+            .arg(QStringLiteral(PADDOCK_BIN), kitPath(QStringLiteral("asker")), m_fixture->workspace())
+            .arg(m_fixture->upstreamPort());
+    const Finished run = m_fixture->run(QStringLiteral("sh"), {QStringLiteral("-c"), command});
+    QVERIFY2(run.out.contains(QLatin1String("[y/N]")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QLatin1String("hello from the upstream")),
+             qPrintable(run.out + run.err + m_fixture->daemonLog().right(2000)));
+    // The approval went through the daemon, the one writer of host-grants.yaml.
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("approved host grants 127.0.0.1:* for kit asker")),
+             qPrintable(m_fixture->daemonLog().right(2000)));
+    const Finished listed = m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("ls")});
+    QVERIFY2(listed.out.contains(QLatin1String("asker")), qPrintable(listed.out + listed.err));
+    const Finished revoked =
+        m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("revoke"), QStringLiteral("asker")});
+    QVERIFY2(revoked.exitCode == 0, qPrintable(revoked.err));
 }
 
 void TestHostGrants::approvedGrantsReachTheHostThroughTheProxy()
