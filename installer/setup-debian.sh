@@ -7,7 +7,7 @@ set -eu
 
 BUILD="cmake ninja-build g++ pkg-config git ccache
 qt6-base-dev qt6-declarative-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
-qt6-declarative-dev-tools qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
+qt6-declarative-dev-tools qt6-declarative-private-dev qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
 libssl-dev libsqlite3-dev libseccomp-dev libarchive-dev librsvg2-bin"
 RUNTIME="qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
 qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
