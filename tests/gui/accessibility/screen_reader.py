@@ -12,7 +12,9 @@ buttons pressed through their Press action. Scenarios:
   wizard      the new-sandbox wizard: Next is not enabled before a project folder is given,
               pressing it then does nothing, a folder typed in enables it, and pressing it
               goes on to the kit step.
-  navigation  the navigation rail: pressing a page's button shows that page.
+  navigation  the navigation rail: pressing a page's button shows that page and announces its
+              button as selected; pressing a check box checks it; the About button opens
+              its dialog and the dialog's Close button closes it.
 
 Exits 0 when the scenario passes, 1 with what went wrong otherwise.
 """
@@ -141,13 +143,27 @@ def wizard(app, project):
 def navigation(app, _project):
     wait_for("the Sandboxes page", lambda: showing(app, "panel", "Sandboxes"))
     kits = wait_for("the Kits page's button", lambda: showing(app, "page tab", "Kits"))
+    if "selected" in states(kits):
+        raise Failure("the Kits page's button is announced as selected before it is pressed")
     press(kits)
     wait_for("the Kits page after pressing its button", lambda: showing(app, "panel", "Kits"))
     if showing(app, "panel", "Sandboxes"):
         raise Failure("the Sandboxes page is still shown after pressing Kits")
-    sandboxes = wait_for("the Sandboxes page's button", lambda: showing(app, "page tab", "Sandboxes"))
-    press(sandboxes)
-    wait_for("the Sandboxes page after pressing its button", lambda: showing(app, "panel", "Sandboxes"))
+    wait_for("the Kits page's button to be announced as selected", lambda: "selected" in states(kits))
+
+    # A check box on a page: Press checks it as a click does.
+    press(wait_for("the Network page's button", lambda: showing(app, "page tab", "Network")))
+    notify = wait_for("the notification check box", lambda: showing(
+        app, "check box", "Notify me of refused connections while the window is in the background"))
+    was_checked = "checked" in states(notify)
+    press(notify)
+    wait_for("the check box to change when pressed", lambda: ("checked" in states(notify)) != was_checked)
+
+    # The rail's About button opens its dialog, whose Close button closes it.
+    press(wait_for("the About button", lambda: showing(app, "push button", "About Paddock")))
+    about = wait_for("the About dialog", lambda: showing(app, "dialog", "About Paddock"))
+    press(wait_for("the About dialog's Close button", lambda: showing(about, "push button", "Close")))
+    wait_for("the About dialog to close", lambda: not showing(app, "dialog", "About Paddock"))
 
 
 SCENARIOS = {"wizard": wizard, "navigation": navigation}
