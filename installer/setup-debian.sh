@@ -7,7 +7,7 @@ set -eu
 
 BUILD="cmake ninja-build g++ pkg-config git ccache
 qt6-base-dev qt6-declarative-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
-qt6-declarative-dev-tools qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
+qt6-declarative-dev-tools qt6-declarative-private-dev qtkeychain-qt6-dev libyaml-cpp-dev libcurl4-openssl-dev
 libssl-dev libsqlite3-dev libseccomp-dev libarchive-dev librsvg2-bin"
 RUNTIME="qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
 qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
@@ -19,7 +19,8 @@ curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd
 xterm xdotool x11-utils runsc clang-format universal-ctags
 openssh-server openssh-client postgresql postgresql-client python3-pip
-squid mitmproxy podman uidmap"
+squid mitmproxy podman uidmap
+python3-pyatspi at-spi2-core"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

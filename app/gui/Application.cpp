@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Application.h"
+#include "AccessibleControls.h"
 
 #include "paddock/Version.h"
 
@@ -84,6 +85,9 @@ void setUpApplication(QGuiApplication &app)
     // and renders the same on X11, Wayland and offscreen. The user's choice still wins.
     if (qEnvironmentVariableIsEmpty("QT_QUICK_CONTROLS_STYLE"))
         QQuickStyle::setStyle(QStringLiteral("Fusion"));
+
+    // Screen readers see a disabled button as disabled and can press every button.
+    installAccessibleControls();
 }
 
 bool installTranslations(QCoreApplication &app, const QLocale &locale)

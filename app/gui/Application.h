@@ -21,7 +21,10 @@ bool hasDisplay();
 /** The sentence printed when there is no display, pointing at the command line. */
 QString noDisplayMessage();
 
-/** Names (for settings paths), version, window icon and the Qt Quick Controls style. */
+/**
+ * Names (for settings paths), version, window icon, the Qt Quick Controls style and what screen
+ * readers see of its buttons (AccessibleControls.h).
+ */
 void setUpApplication(QGuiApplication &app);
 
 /**

@@ -22,6 +22,8 @@ TabButton {
     padding: 0
 
     Accessible.name: text
+    // Screen readers announce the current page's tab as selected.
+    Accessible.selected: current
     Accessible.description: shortcutText.length > 0 ? qsTr("Shortcut: %1").arg(shortcutText) : ""
 
     ToolTip.visible: hovered && shortcutText.length > 0
