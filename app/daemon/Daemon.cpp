@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Daemon.h"
 
+#include "sandbox/KeyTest.h"
+
 #include "api/DaemonConnection.h"
 #include "common/Paths.h"
 
@@ -175,6 +177,8 @@ bool Daemon::startServices(QString *message)
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->onCredentialsChanged([sandboxes = m_sandboxes.get()] { sandboxes->applyCredentialsNow(); });
     m_secrets->start();
+    // `secret test`: one request with a stored key, sent as a sandbox's would be.
+    sandbox::registerKeyTest(m_server, *m_sandboxes);
     // The upstream (corporate) proxy connections out go through, and the other settings.
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();

@@ -46,6 +46,7 @@ void ProxyEngine::setDecider(Decider decider)
 
 void ProxyEngine::setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy)
 {
+    m_upstream = proxy;
     m_loop->setUpstreamProxy(std::move(proxy));
 }
 

@@ -66,6 +66,8 @@ public:
      * where only it reaches out (null: straight out). The policy decides first, as ever.
      */
     void setUpstreamProxy(std::shared_ptr<const UpstreamProxy> proxy);
+    /** The upstream proxy set last (null: straight out). */
+    std::shared_ptr<const UpstreamProxy> upstreamProxy() const { return m_upstream; }
     /** Sets what tells where a named program's files come from; without it every origin is unknown. */
     void setProgramClassifier(ProgramClassifier classifier);
     /**
@@ -145,6 +147,7 @@ public:
 
 private:
     std::unique_ptr<ProxyLoop> m_loop;
+    std::shared_ptr<const UpstreamProxy> m_upstream;
 };
 
 } // namespace paddock::proxy

@@ -388,6 +388,38 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
         qCInfo(lcInjection) << "sandbox" << sandbox << "has" << count << "injected domain(s)";
 }
 
+void CredentialInjection::interceptionFor(
+    const kit::Credential &credential, const QString &sandbox,
+    std::function<void(std::optional<proxy::InterceptionConfig>, QString problem)> done)
+{
+    QPointer<CredentialInjection> self(this);
+    prepareTrust(true, [self, credential, sandbox, done = std::move(done)](const QString &problem) {
+        if (!self)
+            return;
+        if (!problem.isEmpty())
+            return done(std::nullopt, problem);
+        secrets::CredentialBindings bindings;
+        if (const std::optional<secrets::BindingsError> broken = bindings.load())
+            return done(std::nullopt, broken->toString());
+        // Called from the test proxy's threads, as applyTo()'s are: the daemon's injection
+        // outlives every proxy it configures.
+        CredentialInjection *injection = self.data();
+        const QList<secrets::SecretId> stored = injection->m_store->list();
+        if (!hasSecret(stored, sandbox, credential.service))
+            return done(std::nullopt, QStringLiteral("no %1 key is stored; store it with `%2`")
+                                          .arg(credential.service, secrets::SecretStore::setCommand(
+                                                                       secrets::SecretId::global(credential.service))));
+        proxy::InterceptionConfig config;
+        config.rules =
+            injectRules({credential}, sandbox, bindings, stored, [injection, sandbox](const QString &service) {
+                return injection->readSecret(sandbox, service);
+            });
+        config.upstreamCaBundlePath = upstreamBundlePath();
+        config.leafFor = [injection](const QString &host, QString *error) { return injection->leafFor(host, error); };
+        done(std::move(config), QString());
+    });
+}
+
 QByteArray CredentialInjection::readSecret(const QString &sandbox, const QString &service)
 {
     QByteArray held = m_keys->find(sandbox, service);

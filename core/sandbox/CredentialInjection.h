@@ -116,6 +116,13 @@ public:
      */
     static QByteArray readSecretFrom(secrets::SecretStore *store, const QString &sandbox, const QString &service);
 
+    /**
+     * For `secret.test`: readies the authority and the bundles, then calls @p done with the
+     * interception an endpoint of sandbox @p sandbox gets for @p credential alone (its bound
+     * domains, the key read as a request needs it), or with the reason it cannot.
+     */
+    void interceptionFor(const kit::Credential &credential, const QString &sandbox,
+                         std::function<void(std::optional<proxy::InterceptionConfig>, QString problem)> done);
     /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
     static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
 

@@ -166,6 +166,7 @@ public:
     void stop();
 
     proxy::ProxyEngine &proxy() { return m_proxy; }
+    CredentialInjection &credentials() { return *m_credentials; }
     /** The policy in force (policy.yaml): PolicyService edits it, the proxy decides with it. */
     policy::PolicyStore &policyStore() { return m_policy; }
     /** Where every proxy event goes; null before start(). */
