@@ -169,11 +169,12 @@ QList<HostCommand> lifecycle(const YAML::Node &node, const QString &file)
 
 ServiceEntry service(const YAML::Node &node)
 {
-    checkKeys(node, {"name", "image", "ports", "env", "volumes"}, QStringLiteral("a service"));
+    checkKeys(node, {"name", "image", "ports", "env", "volumes", "command"}, QStringLiteral("a service"));
     if (!node["name"] || !node["image"])
         fail(node, QStringLiteral("a service needs its name and image"));
-    ServiceEntry entry{
-        text(node["name"], QStringLiteral("name")), text(node["image"], QStringLiteral("image")), {}, {}, {}};
+    ServiceEntry entry;
+    entry.name = text(node["name"], QStringLiteral("name"));
+    entry.image = text(node["image"], QStringLiteral("image"));
     if (const YAML::Node list = node["ports"]) {
         if (!list.IsSequence())
             fail(list, QStringLiteral("a service's ports must be a list"));
@@ -184,6 +185,8 @@ ServiceEntry service(const YAML::Node &node)
         entry.env = stringMap(node["env"], QStringLiteral("a service's env"));
     if (node["volumes"])
         entry.volumes = stringList(node["volumes"], QStringLiteral("a service's volumes"));
+    if (node["command"])
+        entry.command = stringList(node["command"], QStringLiteral("a service's command"));
     return entry;
 }
 

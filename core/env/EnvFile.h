@@ -66,6 +66,7 @@ struct ServiceEntry
     QList<int> ports;
     QMap<QString, QString> env;
     QStringList volumes;
+    QStringList command; ///< replaces the image's command when not empty
 };
 
 /** @brief The environment one file, or a user file with a project file over it, describes. */

@@ -219,7 +219,7 @@ QJsonObject serviceParams(const QString &sandbox, const ServiceEntry &service)
                             {QStringLiteral("env"), env},
                             {QStringLiteral("ports"), ports},
                             {QStringLiteral("volumes"), QJsonArray::fromStringList(service.volumes)},
-                            {QStringLiteral("command"), QJsonArray()}};
+                            {QStringLiteral("command"), QJsonArray::fromStringList(service.command)}};
     return {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("service"), entry}};
 }
 
