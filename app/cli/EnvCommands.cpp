@@ -12,7 +12,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 
 #include <unistd.h>
 
@@ -93,23 +92,13 @@ bool runHostCommands(const QList<env::HostCommand> &commands, const QString &san
 {
     const env::HostCommandApprovals approvals;
     for (const env::HostCommand &command : commands) {
-        if (!approvals.isApproved(command)) // approved a moment ago; checked again right before it runs
-            return failure(QStringLiteral("%1 is not approved").arg(command.phase)) == ExitOk;
         err() << "paddock: running " << command.phase
               << (command.name.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(command.name)) << '\n';
         err().flush();
         out().flush();
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("SBX_SANDBOX_NAME"), sandbox);
-        environment.insert(QStringLiteral("PADDOCK_SANDBOX"), sandbox);
-        process.setProcessEnvironment(environment);
-        process.setWorkingDirectory(QFileInfo(command.file).absolutePath());
-        process.setProcessChannelMode(QProcess::ForwardedChannels);
-        process.setInputChannelMode(QProcess::ForwardedInputChannel);
-        process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command.command});
-        if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-            failure(QStringLiteral("%1 failed (exit %2)").arg(command.phase).arg(process.exitCode()));
+        QString error;
+        if (!env::runApprovedCommand(command, approvals, sandbox, true, &error)) {
+            failure(error);
             return false;
         }
     }

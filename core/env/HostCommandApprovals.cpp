@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 
 namespace paddock::env {
 namespace {
@@ -58,6 +59,34 @@ bool HostCommandApprovals::approve(const HostCommand &command, QString *error)
     if (!paths::ensurePrivateDir(QFileInfo(m_path).absolutePath(), error))
         return false;
     return writeFileAtomically(m_path, QJsonDocument(root).toJson(), error, 0600);
+}
+
+bool runApprovedCommand(const HostCommand &command, const HostCommandApprovals &approvals, const QString &sandbox,
+                        bool forwardOutput, QString *error)
+{
+    if (!approvals.isApproved(command)) {
+        *error = QStringLiteral("the %1 command is not approved").arg(command.phase);
+        return false;
+    }
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("SBX_SANDBOX_NAME"), sandbox);
+    environment.insert(QStringLiteral("PADDOCK_SANDBOX"), sandbox);
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(QFileInfo(command.file).absolutePath());
+    if (forwardOutput) {
+        process.setProcessChannelMode(QProcess::ForwardedChannels);
+        process.setInputChannelMode(QProcess::ForwardedInputChannel);
+    } else {
+        process.setStandardOutputFile(QProcess::nullDevice());
+        process.setStandardErrorFile(QProcess::nullDevice());
+    }
+    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command.command});
+    if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        *error = QStringLiteral("the %1 command failed (exit %2)").arg(command.phase).arg(process.exitCode());
+        return false;
+    }
+    return true;
 }
 
 } // namespace paddock::env

@@ -31,4 +31,13 @@ private:
     QSet<QString> m_keys;
 };
 
+/**
+ * Runs @p command with `sh -c` in its file's folder, with `SBX_SANDBOX_NAME` (and
+ * `PADDOCK_SANDBOX`) set to @p sandbox, once more checked against @p approvals right before it
+ * starts. Its output goes where this process's does when @p forwardOutput, else nowhere. False
+ * with @p error when it is not approved, does not start, or fails.
+ */
+bool runApprovedCommand(const HostCommand &command, const HostCommandApprovals &approvals, const QString &sandbox,
+                        bool forwardOutput, QString *error);
+
 } // namespace paddock::env

@@ -88,7 +88,8 @@ void TestEnvCli::initTestCase()
     QVERIFY(paddock::test::writeFile(m_fixture->path(QStringLiteral("home/models/models.json")), "{\"models\": []}\n"));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
     QVERIFY(paddock::test::writeFile(
-        file(), environmentFile(QStringLiteral("echo \"created $SBX_SANDBOX_NAME\" > %1").arg(marker(QStringLiteral("created"))))));
+        file(), environmentFile(
+                    QStringLiteral("echo \"created $SBX_SANDBOX_NAME\" > %1").arg(marker(QStringLiteral("created"))))));
 }
 
 void TestEnvCli::thePlanShowsEveryHostCommandVerbatim()
