@@ -253,8 +253,29 @@ void topLevel(const YAML::Node &root, const QString &baseDir, Environment *env)
         env->sandboxOptions = stringMap(root["sandboxOptions"], QStringLiteral("sandboxOptions"));
 }
 
+/** sbx's fields that Paddock reads as errors, each with what to do instead. */
+void refuseUnsupported(const YAML::Node &root)
+{
+    static const QList<std::pair<const char *, const char *>> unsupported{
+        {"additionalWorkspaces", "share further folders with x-paddock.mounts (HOST[:INSIDE][:ro|rw])"},
+        {"secrets", "store keys with 'paddock secret set SERVICE'; the file may only approve their bindings"},
+        {"registries", "Paddock pulls no images: load them with 'paddock template load'"},
+        {"mcp", "Paddock does not register MCP servers"}};
+    if (!root.IsMap())
+        return;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const QString key = QString::fromStdString(it->first.Scalar());
+        for (const auto &[name, instead] : unsupported) {
+            if (key == QLatin1String(name))
+                fail(it->first, QStringLiteral("'%1' is an sbx field Paddock does not support: %2")
+                                    .arg(key, QLatin1String(instead)));
+        }
+    }
+}
+
 Environment decode(const YAML::Node &root, const QString &path)
 {
+    refuseUnsupported(root);
     checkKeys(root,
               {"schemaVersion", "name", "agent", "kits", "workspace", "env", "ports", "bindings", "sandboxOptions",
                "lifecycle", "x-paddock"},

@@ -126,6 +126,16 @@ private slots:
                  qPrintable(error.toString()));
     }
 
+    void sbxFieldsPaddockDoesNotSupportSayWhatToDo()
+    {
+        const auto parsed = env::parseEnvironment("schemaVersion: \"1\"\nname: x\nsecrets:\n  github: {}\n",
+                                                  QStringLiteral("/p/sbxenv.yaml"));
+        QVERIFY(std::holds_alternative<FileError>(parsed));
+        QCOMPARE(std::get<FileError>(parsed).line, 3);
+        QVERIFY2(std::get<FileError>(parsed).message.contains(QStringLiteral("paddock secret set")),
+                 qPrintable(std::get<FileError>(parsed).message));
+    }
+
     void theUserFileMergesBeneath()
     {
         const QString user = write(QStringLiteral("home/.sbxenv.yaml"),
