@@ -47,10 +47,6 @@ void checkFilePlace(EnvPlan *plan)
                                   "%1 is inside the workspace but is not its top folder's %2, so the sandbox "
                                   "could change what runs here: move it to %3/%2, or outside the workspace")
                                   .arg(path, QLatin1String(kProtectedName), workspace);
-        else if (plan->env.backend == QLatin1String("docker"))
-            plan->problems << QStringLiteral("%1 is inside the workspace, and the Docker backend does not keep it "
-                                             "read-only yet: use bwrap, or keep the file outside the workspace")
-                                  .arg(path);
     }
     if (plan->env.sandboxOptions.value(QStringLiteral("writableEnvFiles")) == QLatin1String("true"))
         plan->problems << QStringLiteral("sandboxOptions.writableEnvFiles: Paddock keeps the environment file "
