@@ -3,6 +3,7 @@
 
 #include "runtime/SandboxSpec.h"
 #include "sandbox/SharedFolders.h"
+#include "sandbox/WorkspaceGuard.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -76,6 +77,8 @@ void addNotes(EnvPlan *plan)
     const Environment &env = plan->env;
     if (!QFileInfo(env.workspace).isDir())
         plan->problems << QStringLiteral("workspace %1 is not a folder").arg(env.workspace);
+    else if (const std::optional<QString> problem = sandbox::workspaceProblem(env.workspace))
+        plan->problems << QStringLiteral("workspace: %1").arg(*problem);
     if (!env.ports.isEmpty())
         plan->notes << QStringLiteral("ports: Paddock publishes the ports the kit declares (its spec's ports); "
                                       "the file's are listed, not published");

@@ -195,6 +195,15 @@ private slots:
         QVERIFY(env::planText(plan, {}, {}).contains(QStringLiteral("Refused: x-paddock.mounts")));
     }
 
+    void aWorkspaceTheDaemonRefusesIsRefusedInThePlan()
+    {
+        // The home folder as the workspace: every credential in it would be the agent's.
+        const env::EnvPlan plan = env::planEnvironment(load(
+            write(QStringLiteral("env/sbxenv.yaml"), "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: ../home\n")));
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.problems.first().startsWith(QStringLiteral("workspace: ")), qPrintable(plan.problems.first()));
+    }
+
     void theFileInTheWorkspaceMustBeItsTopSbxenv()
     {
         write(QStringLiteral("env/project/sub/sbxenv.yaml"),
