@@ -22,7 +22,8 @@ Command rootCommand()
     root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << daemonCommand();
+                     << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << envCommand()
+                     << daemonCommand();
     return root;
 }
 

@@ -74,9 +74,11 @@ QCommandLineOption ttyOption()
 
 QCommandLineOption unprotectedOption()
 {
-    return {QStringLiteral("unprotected"),
-            QStringLiteral("Let the sandbox change .git/hooks, .git/config, .envrc and .vscode/ of a workspace used in "
-                           "place (read-only otherwise); 'paddock review NAME' lists what it changed.")};
+    return {
+        QStringLiteral("unprotected"),
+        QStringLiteral(
+            "Let the sandbox change .git/hooks, .git/config, .envrc, .vscode/ and sbxenv.yaml of a workspace used in "
+            "place (read-only otherwise); 'paddock review NAME' lists what it changed.")};
 }
 
 QCommandLineOption mountOption()

@@ -9,7 +9,7 @@ namespace paddock::runtime::trusted {
 QStringList protectedPaths()
 {
     return {QStringLiteral(".git/hooks"), QStringLiteral(".git/config"), QStringLiteral(".envrc"),
-            QStringLiteral(".vscode")};
+            QStringLiteral(".vscode"), QStringLiteral("sbxenv.yaml")};
 }
 
 QStringList reviewedPaths()

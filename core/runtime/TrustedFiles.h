@@ -15,7 +15,7 @@ namespace paddock::runtime {
  */
 namespace trusted {
 
-/** Relative paths mounted read-only in place: git hooks and config, direnv, the editor's tasks. */
+/** Relative paths mounted read-only in place: git hooks and config, direnv, the editor's tasks, an environment file (sbxenv.yaml: it decides what runs on the host). */
 QStringList protectedPaths();
 /** Relative paths or folders reviewed after a session: the protected ones and build and CI files. */
 QStringList reviewedPaths();

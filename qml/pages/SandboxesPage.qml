@@ -65,6 +65,7 @@ ScrollablePage {
             Accessible.name: qsTr("Create a new sandbox")
             onClicked: wizardDialog.dialog().begin()
         }
+        OpenEnvironmentButton {}
         Label {
             objectName: "sandboxesMessage"
             Layout.fillWidth: true

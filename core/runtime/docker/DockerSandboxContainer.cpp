@@ -5,6 +5,7 @@
 // host.
 #include "runtime/SandboxLog.h"
 #include "runtime/SandboxSpecJson.h"
+#include "runtime/TrustedFiles.h"
 #include "runtime/docker/DockerRuntime.h"
 
 #include "runtime/docker/DockerSandboxLayout.h"
@@ -142,6 +143,14 @@ void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSa
     // home (the user's chosen directory, else a volume private to this sandbox).
     if (!spec.workspace.isEmpty())
         container.binds.append(BindMount{spec.workspace, spec.workspace, false});
+    // What the host runs or trusts later stays read-only in the workspace, as on bubblewrap
+    // (the engine mounts a path after the folders holding it).
+    if (!spec.workspace.isEmpty() && spec.protectHostFiles) {
+        for (const QString &relative : trusted::existingProtected(spec.workspace)) {
+            const QString path = spec.workspace + QLatin1Char('/') + relative;
+            container.binds.append(BindMount{path, path, true});
+        }
+    }
     if (!spec.homeDir.isEmpty())
         container.binds.append(BindMount{spec.homeDir, spec.sandboxHome, false});
     else

@@ -17,6 +17,7 @@ private slots:
     void missingImageNamesItAndTheCommandThatLoadsIt();
     void missingImageOfAKitWithADockerfileNamesTheBuildCommand();
     void sharedFoldersAndVariablesStayAcrossAStop();
+    void theWorkspacesEnvironmentFileIsReadOnlyInside();
 
 private:
     std::unique_ptr<DockerSandboxFixture> m_fixture;
@@ -178,6 +179,29 @@ void TestSandboxDocker::sharedFoldersAndVariablesStayAcrossAStop()
     QCOMPARE(again.out, QStringLiteral("PGHOST=postgres\nfirst\n{}\n"));
     QVERIFY(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("shares")}).exitCode ==
             0);
+}
+
+void TestSandboxDocker::theWorkspacesEnvironmentFileIsReadOnlyInside()
+{
+    // An sbxenv.yaml decides what `paddock env` runs on the host: the sandbox cannot rewrite it.
+    const QString file = m_fixture->workspace() + QStringLiteral("/sbxenv.yaml");
+    QFile env(file);
+    QVERIFY(env.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    env.write("schemaVersion: \"1\"\nname: x\n");
+    env.close();
+    const DockerFinished run = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), m_kit,
+         QStringLiteral("--name"), QStringLiteral("env-file"), m_fixture->workspace(), QStringLiteral("--"),
+         QStringLiteral(
+             "echo '  evil: 1' >> sbxenv.yaml || echo edit-refused; echo ok > beside.txt && echo writable")});
+    QVERIFY2(run.out.contains(QLatin1String("edit-refused")), qPrintable(run.out + run.err));
+    QVERIFY2(run.err.contains(QLatin1String("Read-only file system")), qPrintable(run.err));
+    QVERIFY2(run.out.contains(QLatin1String("writable")), qPrintable(run.out));
+    QVERIFY(env.open(QIODevice::ReadOnly));
+    QCOMPARE(env.readAll(), QByteArray("schemaVersion: \"1\"\nname: x\n"));
+    env.close();
+    QVERIFY(QFile::remove(file));
+    m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("env-file")});
 }
 
 QTEST_GUILESS_MAIN(TestSandboxDocker)
