@@ -19,7 +19,7 @@ Command rootCommand()
     root.subcommands << templateCommand();
     root.subcommands << learnCommand();
     root.subcommands << askModeCommand();
-    root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
+    root.subcommands << verifyCommand() << bundleCommand() << openCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
                      << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << daemonCommand();

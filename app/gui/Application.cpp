@@ -7,6 +7,7 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLoggingCategory>
+#include <QQmlApplicationEngine>
 #include <QQmlEngine>
 #include <QQuickStyle>
 #include <QTranslator>
@@ -108,6 +109,12 @@ void prepareEngine(QQmlEngine &engine)
 {
     // The module's qmldir sits at qrc:/Paddock/qmldir; `import Paddock` looks there.
     engine.addImportPath(QStringLiteral("qrc:/"));
+}
+
+void openBundleAtStart(QQmlApplicationEngine &engine, const QString &file)
+{
+    // Main.qml's bundleToOpen, set before its Component.onCompleted runs.
+    engine.setInitialProperties({{QStringLiteral("bundleToOpen"), QUrl::fromLocalFile(file)}});
 }
 
 QUrl mainQmlUrl()

@@ -8,17 +8,24 @@
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdio>
+#include <optional>
 
 // The Paddock QML module is a static plugin linked into this executable.
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
 
 int main(int argc, char *argv[])
 {
+    // `paddock open FILE` and `paddock FILE.paddock` open the window; other arguments are commands.
+    std::optional<QString> bundle;
     if (argc > 1) {
-        QCoreApplication app(argc, argv);
-        QStringList arguments = QCoreApplication::arguments();
-        arguments.removeFirst();
-        return paddock::cli::run(arguments);
+        QStringList arguments;
+        for (int i = 1; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        bundle = paddock::cli::bundleToOpen(arguments);
+        if (!bundle || !paddock::gui::hasDisplay()) {
+            QCoreApplication app(argc, argv);
+            return paddock::cli::run(arguments);
+        }
     }
 
     // Without a display Qt would abort with a message about platform plugins; say what to do.
@@ -33,6 +40,8 @@ int main(int argc, char *argv[])
 
     QQmlApplicationEngine engine;
     paddock::gui::prepareEngine(engine);
+    if (bundle && !bundle->isEmpty())
+        paddock::gui::openBundleAtStart(engine, *bundle);
     QObject::connect(
         &engine, &QQmlApplicationEngine::objectCreated, &app,
         [](QObject *window, const QUrl &) {
