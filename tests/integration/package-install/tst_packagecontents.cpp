@@ -50,6 +50,7 @@ private slots:
     void sampleKitsAreInstalled();
     void iconIsInstalledInEverySize();
     void desktopEntryIsValid();
+    void bundlesHaveTheirTypeAndIcon();
     void metainfoIsValid();
     void systemdUnitStartsTheInstalledDaemon();
 
@@ -266,6 +267,24 @@ void TestPackageContents::desktopEntryIsValid()
     QVERIFY2(hasEntry(QStringLiteral("usr/bin/") + exec), qPrintable(exec));
     const QString icon = entry.value(QStringLiteral("Icon")).toString();
     QVERIFY(hasEntry(QStringLiteral("usr/share/icons/hicolor/scalable/apps/%1.svg").arg(icon)));
+}
+
+void TestPackageContents::bundlesHaveTheirTypeAndIcon()
+{
+    // The type *.paddock files get, which the desktop entry opens.
+    QVERIFY(hasEntry(QStringLiteral("usr/share/mime/packages/paddock.xml")));
+    QFile mime(extracted(QStringLiteral("usr/share/mime/packages/paddock.xml")));
+    QVERIFY(mime.open(QIODevice::ReadOnly));
+    QVERIFY(mime.readAll().contains("<mime-type type=\"application/x-paddock-bundle\">"));
+    QSettings entry(extracted(QStringLiteral("usr/share/applications/paddock.desktop")), QSettings::IniFormat);
+    entry.beginGroup(QStringLiteral("Desktop Entry"));
+    QVERIFY(entry.value(QStringLiteral("MimeType")).toString().contains(QLatin1String("application/x-paddock-bundle")));
+    QVERIFY(hasEntry(QStringLiteral("usr/share/icons/hicolor/scalable/mimetypes/application-x-paddock-bundle.svg")));
+    for (const int size : kIconSizes) {
+        const QString path =
+            QStringLiteral("usr/share/icons/hicolor/%1x%1/mimetypes/application-x-paddock-bundle.png").arg(size);
+        QVERIFY2(hasEntry(path), qPrintable(path + QStringLiteral(" is missing (is rsvg-convert installed?)")));
+    }
 }
 
 void TestPackageContents::metainfoIsValid()
