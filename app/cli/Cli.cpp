@@ -37,6 +37,10 @@ int run(const QStringList &arguments)
         out().flush();
         return ExitOk;
     }
+    // `paddock FILE.paddock` is `paddock open FILE.paddock` here too, where no window opened it.
+    if (const std::optional<QString> bundle = bundleToOpen(arguments);
+        bundle && arguments.first() != QLatin1String("open"))
+        return dispatch(rootCommand(), {QStringLiteral("open"), *bundle});
     return dispatch(rootCommand(), arguments);
 }
 

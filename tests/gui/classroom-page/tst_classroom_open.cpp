@@ -25,6 +25,7 @@ private Q_SLOTS:
     void cleanup();
     void openedBundleIsPreviewedNotImported();
     void fileThatIsNoBundleShowsWhy();
+    void withoutDisplayTheCommandLineSaysWhatToDo();
 
 private:
     /** The window as `paddock open FILE` starts it. */
@@ -131,6 +132,31 @@ void TestClassroomOpen::fileThatIsNoBundleShowsWhy()
     QVERIFY2(message.contains(file + QStringLiteral(" was refused")), qPrintable(message));
     QVERIFY(!isShown(item(QStringLiteral("bundlePreview"))));
     QVERIFY(!item(QStringLiteral("importBundleButton"))->isEnabled());
+}
+
+void TestClassroomOpen::withoutDisplayTheCommandLineSaysWhatToDo()
+{
+    // The real program, with no display: `open FILE` and a lone FILE.paddock are both requests
+    // for the window, answered with the terminal's way; any other word is still a command.
+    const QString file = writeFile(QStringLiteral("lesson.paddock"), "not read here\n");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QLatin1String(name));
+    const auto paddock = [&env](const QStringList &arguments) {
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(PADDOCK_BIN), arguments);
+        process.waitForFinished(30000);
+        return std::make_pair(process.exitCode(), QString::fromUtf8(process.readAllStandardError()));
+    };
+    for (const QStringList &arguments : {QStringList{QStringLiteral("open"), file}, QStringList{file}}) {
+        const auto [code, err] = paddock(arguments);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains(QStringLiteral("'paddock bundle import %1 --dry-run'").arg(file)), qPrintable(err));
+    }
+    const auto [code, err] = paddock({m_home + QStringLiteral("/missing.paddock")});
+    QCOMPARE(code, 2);
+    QVERIFY2(err.contains(QLatin1String("is not a command of 'paddock'")), qPrintable(err));
 }
 
 QTEST_MAIN(TestClassroomOpen)
