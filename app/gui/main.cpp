@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Application.h"
 #include "Cli.h"
+#include "WindowInstance.h"
 
 #include <QCoreApplication>
 #include <QGuiApplication>
@@ -35,6 +36,11 @@ int main(int argc, char *argv[])
     }
 
     QGuiApplication app(argc, argv);
+    // One window per session: a second `paddock` hands its request to the running one.
+    if (paddock::gui::WindowInstance::forward(bundle.value_or(QString())))
+        return 0;
+    paddock::gui::WindowInstance instance;
+    instance.listen();
     paddock::gui::setUpApplication(app);
     paddock::gui::installTranslations(app);
 
@@ -50,5 +56,6 @@ int main(int argc, char *argv[])
         },
         Qt::QueuedConnection);
     engine.load(paddock::gui::mainQmlUrl());
+    paddock::gui::raiseOnRequests(engine, instance);
     return app.exec();
 }

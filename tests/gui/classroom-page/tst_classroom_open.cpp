@@ -2,9 +2,11 @@
 // A bundle opened from the file manager (`paddock open FILE`, the desktop entry's Exec): the
 // window starts on the Classroom page with the bundle's preview, nothing of it is in the
 // kits folder or the network policy until Import is pressed, and a file that is no bundle
-// says so on the page without a preview. On a real X display (Xvfb under with-services).
+// says so on the page without a preview. A second `paddock open` hands its file to the window
+// already running instead of opening another. On a real X display (Xvfb under with-services).
 #include "GuiTestSupport.h"
 #include "Needs.h"
+#include "WindowInstance.h"
 
 #include "bundle/Bundle.h"
 #include "policy/PolicyStore.h"
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void cleanup();
     void openedBundleIsPreviewedNotImported();
     void fileThatIsNoBundleShowsWhy();
+    void secondOpenGoesToTheRunningWindow();
     void withoutDisplayTheCommandLineSaysWhatToDo();
 
 private:
@@ -132,6 +135,41 @@ void TestClassroomOpen::fileThatIsNoBundleShowsWhy()
     QVERIFY2(message.contains(file + QStringLiteral(" was refused")), qPrintable(message));
     QVERIFY(!isShown(item(QStringLiteral("bundlePreview"))));
     QVERIFY(!item(QStringLiteral("importBundleButton"))->isEnabled());
+}
+
+void TestClassroomOpen::secondOpenGoesToTheRunningWindow()
+{
+    // The window as `paddock` alone starts it, on its first page, following requests as main() does.
+    gui::setUpApplication(*qGuiApp);
+    m_engine = new QQmlApplicationEngine(this);
+    auto *instance = new gui::WindowInstance(m_engine);
+    QVERIFY(instance->listen());
+    m_window = loadMainWindow(*m_engine);
+    QVERIFY(m_window);
+    gui::raiseOnRequests(*m_engine, *instance);
+    QVERIFY(!isShown(findItem(m_window, QStringLiteral("page_classroom"))));
+
+    bundle::ExportRequest request;
+    request.kitDir = QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/shell");
+    const bundle::ExportResult exported = bundle::exportBundle(request);
+    QVERIFY2(exported.ok(), qPrintable(exported.error));
+    const QString file = writeFile(QStringLiteral("second.paddock"), exported.archive);
+
+    // A second double-click: the real program hands the file over and ends, no second window.
+    QProcess second;
+    auto stop = qScopeGuard([&second] {
+        second.kill();
+        second.waitForFinished();
+    });
+    second.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("open"), file});
+    QTRY_VERIFY_WITH_TIMEOUT(second.state() == QProcess::NotRunning, 20000);
+    QCOMPARE(second.exitCode(), 0);
+    QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("page_classroom"))));
+    QQuickItem *preview = item(QStringLiteral("bundlePreview"));
+    QTRY_VERIFY_WITH_TIMEOUT(isShown(preview) && !preview->property("text").toString().isEmpty(), 20000);
+    QVERIFY2(preview->property("text").toString().contains(QLatin1String("Kit shell")),
+             qPrintable(preview->property("text").toString()));
+    QVERIFY(!QFileInfo::exists(m_home + QStringLiteral("/XDG_DATA_HOME/paddock/kits/shell")));
 }
 
 void TestClassroomOpen::withoutDisplayTheCommandLineSaysWhatToDo()
