@@ -65,6 +65,17 @@ list(JOIN paddock_runtime_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 # engine for kits run as Docker containers, and git for clone workspaces.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnome-keyring, docker.io, git")
 
+# The maintainer scripts: Paddock's own path to bubblewrap and its AppArmor profile (debian/).
+# The profile in /etc is a conffile. The MIME type, the desktop entry and the icons need no
+# script: the shared-mime-info, desktop-file-utils and hicolor-icon-theme packages have dpkg
+# triggers on their folders that rebuild the caches.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+  ${CMAKE_CURRENT_LIST_DIR}/debian/postinst
+  ${CMAKE_CURRENT_LIST_DIR}/debian/postrm
+  ${CMAKE_CURRENT_LIST_DIR}/debian/triggers
+  ${CMAKE_CURRENT_LIST_DIR}/debian/conffiles)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+
 # `package_source` packs the sources only: no repository data, no build directories.
 set(CPACK_SOURCE_GENERATOR TXZ)
 set(CPACK_SOURCE_IGNORE_FILES "/\\.git/" "/build[^/]*/" "/\\.cache/")

@@ -12,11 +12,11 @@ libssl-dev libsqlite3-dev libseccomp-dev libarchive-dev librsvg2-bin"
 RUNTIME="qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
 qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript
 qml6-module-qtquick-dialogs qml6-module-qt-labs-platform qml6-module-qt-labs-folderlistmodel
-libqt6sql6-sqlite
+libqt6sql6-sqlite shared-mime-info
 bubblewrap fuse-overlayfs gnome-keyring dbus dbus-x11 libsecret-tools publicsuffix"
 TEST="qml6-module-qttest docker.io busybox-static xvfb xauth imagemagick clang zstd xz-utils
 curl wget procps iproute2 psmisc python3 git openssl util-linux
-dpkg-dev mmdebstrap appstream desktop-file-utils systemd
+dpkg-dev mmdebstrap appstream desktop-file-utils systemd xdg-utils libglib2.0-bin apparmor
 xterm xdotool x11-utils runsc clang-format universal-ctags
 openssh-server openssh-client postgresql postgresql-client python3-pip
 squid mitmproxy podman uidmap

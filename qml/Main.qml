@@ -35,6 +35,18 @@ ApplicationWindow {
             currentIndex = index
     }
 
+    // A bundle given on the command line (`paddock open FILE`, a .paddock file opened from the
+    // file manager): the Classroom page with its preview; nothing is imported before Import.
+    property url bundleToOpen
+    function openBundle(file) {
+        showPage(4)
+        classroomLoader.item.openBundle(file)
+    }
+    Component.onCompleted: {
+        if (bundleToOpen.toString().length > 0)
+            openBundle(bundleToOpen)
+    }
+
     // Ctrl+1 to Ctrl+5 open the pages in navigation order, from anywhere in the window.
     Shortcut { sequence: "Ctrl+1"; context: Qt.WindowShortcut; onActivated: window.showPage(0) }
     Shortcut { sequence: "Ctrl+2"; context: Qt.WindowShortcut; onActivated: window.showPage(1) }
@@ -90,6 +102,7 @@ ApplicationWindow {
                 sourceComponent: Component { SecretsPage {} }
             }
             Loader {
+                id: classroomLoader
                 active: (window.visitedPages & (1 << 4)) !== 0
                 sourceComponent: Component { ClassroomPage {} }
             }

@@ -19,7 +19,7 @@ Command rootCommand()
     root.subcommands << templateCommand();
     root.subcommands << learnCommand();
     root.subcommands << askModeCommand();
-    root.subcommands << verifyCommand() << bundleCommand() << shimCommand();
+    root.subcommands << verifyCommand() << bundleCommand() << openCommand() << shimCommand();
     root.subcommands << agentPermsCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
                      << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << envCommand()
@@ -38,6 +38,10 @@ int run(const QStringList &arguments)
         out().flush();
         return ExitOk;
     }
+    // `paddock FILE.paddock` is `paddock open FILE.paddock` here too, where no window opened it.
+    if (const std::optional<QString> bundle = bundleToOpen(arguments);
+        bundle && arguments.first() != QLatin1String("open"))
+        return dispatch(rootCommand(), {QStringLiteral("open"), *bundle});
     return dispatch(rootCommand(), arguments);
 }
 

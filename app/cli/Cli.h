@@ -3,6 +3,8 @@
 
 #include "Command.h"
 
+#include <optional>
+
 namespace paddock::cli {
 
 // Each command group lives in its own file and contributes one subtree.
@@ -31,6 +33,15 @@ Command bundleCommand();            // BundleCommands.cpp: export, import
 Command verifyCommand();            // VerifyCommands.cpp: verify NAME
 Command shimCommand();              // ShimCommands.cpp: install, ls, rm
 Command agentPermsCommand();        // AgentPermsCommands.cpp: show, check, set, rm, move, test, refusals, allow
+Command openCommand();              // OpenCommands.cpp: open FILE (the window)
+
+/**
+ * OpenCommands.cpp: the bundle @p arguments (without the program name) ask the window to open,
+ * as an absolute path: `open FILE`, or a lone path to an existing `*.paddock` file; an empty
+ * path for `open` alone (the window as it is). Nothing else is a request for the window, so
+ * every other command line stays the command line's.
+ */
+std::optional<QString> bundleToOpen(const QStringList &arguments);
 
 /** CaCommands.cpp: trusts the CA in @p file upstream and in sandboxes (`ca trust`, `settings set upstream-ca`). */
 int trustAuthority(const QString &file);

@@ -8,6 +8,7 @@
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLoggingCategory>
+#include <QQmlApplicationEngine>
 #include <QQmlEngine>
 #include <QQuickStyle>
 #include <QTranslator>
@@ -112,6 +113,12 @@ void prepareEngine(QQmlEngine &engine)
 {
     // The module's qmldir sits at qrc:/Paddock/qmldir; `import Paddock` looks there.
     engine.addImportPath(QStringLiteral("qrc:/"));
+}
+
+void openBundleAtStart(QQmlApplicationEngine &engine, const QString &file)
+{
+    // Main.qml's bundleToOpen, set before its Component.onCompleted runs.
+    engine.setInitialProperties({{QStringLiteral("bundleToOpen"), QUrl::fromLocalFile(file)}});
 }
 
 QUrl mainQmlUrl()

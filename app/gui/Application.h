@@ -7,6 +7,7 @@
 
 class QCoreApplication;
 class QGuiApplication;
+class QQmlApplicationEngine;
 class QQmlEngine;
 
 /**
@@ -37,6 +38,13 @@ bool installTranslations(QCoreApplication &app, const QLocale &locale = QLocale(
 
 /** Import paths for the Paddock module compiled into the program. */
 void prepareEngine(QQmlEngine &engine);
+
+/**
+ * Has the window, once @p engine loads it, show the Classroom page with the preview of the
+ * bundle @p file (`paddock open FILE`): nothing is imported before Import is pressed, and a
+ * file that is not a bundle shows why on the page.
+ */
+void openBundleAtStart(QQmlApplicationEngine &engine, const QString &file);
 
 /** The window: Main.qml of the Paddock module. */
 QUrl mainQmlUrl();

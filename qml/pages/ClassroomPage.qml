@@ -18,6 +18,11 @@ ScrollablePage {
     property string createMessage
     property bool createMessageIsError: false
 
+    // A bundle the window was asked to open (`paddock open FILE`): its preview, as when chosen.
+    function openBundle(file) {
+        classroom.openBundle(file)
+    }
+
     ClassroomModel {
         id: classroom
         objectName: "classroomModel"

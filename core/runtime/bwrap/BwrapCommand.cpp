@@ -6,6 +6,7 @@
 
 #include "runtime/TrustedFiles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -340,6 +341,13 @@ QString initPathInSandbox()
 
 QString bwrapProgram()
 {
+    // /usr/bin/../libexec/paddock/bwrap for the package; resources/apparmor/paddock-bwrap names it.
+    if (QCoreApplication::instance()) {
+        const QFileInfo own(
+            QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../libexec/paddock/bwrap")));
+        if (own.isFile() && own.isExecutable())
+            return own.filePath();
+    }
     return QStandardPaths::findExecutable(QStringLiteral("bwrap"));
 }
 

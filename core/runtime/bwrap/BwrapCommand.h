@@ -88,7 +88,12 @@ QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, 
 /** Where paddock-init appears inside every sandbox. */
 QString initPathInSandbox();
 
-/** The host's `bwrap`, or empty when it is not installed. */
+/**
+ * The `bwrap` sandboxes run: Paddock's own path to it, `../libexec/paddock/bwrap` beside the
+ * running executable, when it is there (the package keeps a copy of the system's bubblewrap
+ * there, the one path its AppArmor profile lets create user namespaces); otherwise the one on
+ * PATH. Empty when there is neither.
+ */
 QString bwrapProgram();
 
 /** The host's `fuse-overlayfs`, or empty when it is not installed. */

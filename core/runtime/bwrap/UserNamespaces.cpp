@@ -25,9 +25,10 @@ QString userNamespaceProblem(const QString &bwrapError, const QString &procSys)
         return QStringLiteral(
                    "this system's AppArmor forbids unprivileged user namespaces "
                    "(kernel.apparmor_restrict_unprivileged_userns = 1, the default on Ubuntu 24.04 and later), "
-                   "which bubblewrap sandboxes need. Allow bubblewrap with an AppArmor profile: write "
-                   "\"abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) "
-                   "{ userns, }\" to /etc/apparmor.d/bwrap and run 'sudo apparmor_parser -r /etc/apparmor.d/bwrap'; "
+                   "which bubblewrap sandboxes need. Paddock's package lets its own copy of bubblewrap "
+                   "(/usr/libexec/paddock/bwrap), and no other program, create them through the AppArmor profile "
+                   "/etc/apparmor.d/paddock-bwrap: with the package installed, load it with "
+                   "'sudo apparmor_parser -r /etc/apparmor.d/paddock-bwrap'; without it, install the package, "
                    "or lift the restriction for every program with 'sudo sysctl -w "
                    "kernel.apparmor_restrict_unprivileged_userns=0'. Or use --backend docker%1")
             .arg(detail);

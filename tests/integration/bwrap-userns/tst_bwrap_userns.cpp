@@ -52,7 +52,7 @@ void TestBwrapUserns::appArmorRestrictionIsNamedWithItsFix()
     const QString message =
         userNamespaceProblem(QStringLiteral("bwrap: setting up uid map: Permission denied"), proc.path());
     QVERIFY2(message.contains(QLatin1String("kernel.apparmor_restrict_unprivileged_userns")), qPrintable(message));
-    QVERIFY2(message.contains(QLatin1String("apparmor_parser -r /etc/apparmor.d/bwrap")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("apparmor_parser -r /etc/apparmor.d/paddock-bwrap")), qPrintable(message));
     QVERIFY2(message.contains(QLatin1String("sysctl -w kernel.apparmor_restrict_unprivileged_userns=0")),
              qPrintable(message));
 }

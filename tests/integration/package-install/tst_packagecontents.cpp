@@ -50,6 +50,8 @@ private slots:
     void sampleKitsAreInstalled();
     void iconIsInstalledInEverySize();
     void desktopEntryIsValid();
+    void bundlesHaveTheirTypeAndIcon();
+    void appArmorProfileAndItsScripts();
     void metainfoIsValid();
     void systemdUnitStartsTheInstalledDaemon();
 
@@ -209,8 +211,12 @@ void TestPackageContents::executablesInstallWhereTheyFindEachOther()
 
 void TestPackageContents::everythingIsUnderUsrAndOwnedByRoot()
 {
+    // But the AppArmor profile, which AppArmor reads from /etc alone.
+    const QStringList inEtc{QStringLiteral("etc"), QStringLiteral("etc/apparmor.d"),
+                            QStringLiteral("etc/apparmor.d/paddock-bwrap")};
     for (const PackageEntry &file : std::as_const(m_entries)) {
-        QVERIFY2(file.path == QStringLiteral("usr") || file.path.startsWith(QStringLiteral("usr/")),
+        QVERIFY2(file.path == QStringLiteral("usr") || file.path.startsWith(QStringLiteral("usr/")) ||
+                     inEtc.contains(file.path),
                  qPrintable(file.path));
         QVERIFY2(!file.path.startsWith(QStringLiteral("usr/local")), qPrintable(file.path));
         QVERIFY2(file.owner == QStringLiteral("root/root"), qPrintable(file.owner + QLatin1Char(' ') + file.path));
@@ -266,6 +272,49 @@ void TestPackageContents::desktopEntryIsValid()
     QVERIFY2(hasEntry(QStringLiteral("usr/bin/") + exec), qPrintable(exec));
     const QString icon = entry.value(QStringLiteral("Icon")).toString();
     QVERIFY(hasEntry(QStringLiteral("usr/share/icons/hicolor/scalable/apps/%1.svg").arg(icon)));
+}
+
+void TestPackageContents::bundlesHaveTheirTypeAndIcon()
+{
+    // The type *.paddock files get, which the desktop entry opens.
+    QVERIFY(hasEntry(QStringLiteral("usr/share/mime/packages/paddock.xml")));
+    QFile mime(extracted(QStringLiteral("usr/share/mime/packages/paddock.xml")));
+    QVERIFY(mime.open(QIODevice::ReadOnly));
+    QVERIFY(mime.readAll().contains("<mime-type type=\"application/x-paddock-bundle\">"));
+    QSettings entry(extracted(QStringLiteral("usr/share/applications/paddock.desktop")), QSettings::IniFormat);
+    entry.beginGroup(QStringLiteral("Desktop Entry"));
+    QVERIFY(entry.value(QStringLiteral("MimeType")).toString().contains(QLatin1String("application/x-paddock-bundle")));
+    QVERIFY(hasEntry(QStringLiteral("usr/share/icons/hicolor/scalable/mimetypes/application-x-paddock-bundle.svg")));
+    for (const int size : kIconSizes) {
+        const QString path =
+            QStringLiteral("usr/share/icons/hicolor/%1x%1/mimetypes/application-x-paddock-bundle.png").arg(size);
+        QVERIFY2(hasEntry(path), qPrintable(path + QStringLiteral(" is missing (is rsvg-convert installed?)")));
+    }
+}
+
+void TestPackageContents::appArmorProfileAndItsScripts()
+{
+    QVERIFY(hasEntry(QStringLiteral("etc/apparmor.d/paddock-bwrap")));
+    QTemporaryDir control;
+    QVERIFY(control.isValid());
+    const ToolRun unpack = runTool(QStringLiteral("dpkg-deb"), {QStringLiteral("--control"), m_package.path(),
+                                                                control.filePath(QStringLiteral("DEBIAN"))});
+    QVERIFY2(unpack.ok(), unpack.describe(QStringLiteral("dpkg-deb --control")));
+    const auto read = [&control](const QString &name) {
+        QFile file(control.filePath(QStringLiteral("DEBIAN/") + name));
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    };
+    // The profile is the administrator's to change, kept on upgrades.
+    QVERIFY2(read(QStringLiteral("conffiles"))
+                 .split(QLatin1Char('\n'))
+                 .contains(QStringLiteral("/etc/apparmor.d/paddock-bwrap")),
+             qPrintable(read(QStringLiteral("conffiles"))));
+    // The copy of bubblewrap the profile names follows bubblewrap's updates.
+    QVERIFY2(read(QStringLiteral("triggers")).contains(QLatin1String("interest-noawait /usr/bin/bwrap")),
+             qPrintable(read(QStringLiteral("triggers"))));
+    QVERIFY(QFileInfo(control.filePath(QStringLiteral("DEBIAN/postinst"))).isExecutable());
+    QVERIFY(QFileInfo(control.filePath(QStringLiteral("DEBIAN/postrm"))).isExecutable());
+    QVERIFY(read(QStringLiteral("postinst")).contains(QLatin1String("apparmor_parser -r")));
 }
 
 void TestPackageContents::metainfoIsValid()
