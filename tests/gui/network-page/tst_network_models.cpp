@@ -112,7 +112,8 @@ void TestNetworkModels::allowChoicesStartNarrow()
     QCOMPARE(choices.value(QStringLiteral("exact")).toString(), QStringLiteral("api.example.com"));
     QCOMPARE(choices.value(QStringLiteral("wildcard")).toString(), QStringLiteral("*.example.com"));
     QCOMPARE(choices.value(QStringLiteral("deep")).toString(), QStringLiteral("**.example.com"));
-    QCOMPARE(choices.value(QStringLiteral("hostport")).toString(), QStringLiteral("api.example.com:443"));
+    QCOMPARE(choices.value(QStringLiteral("anyport")).toString(), QStringLiteral("api.example.com:*"));
+    QVERIFY(!choices.contains(QStringLiteral("hostport"))); // the same rule as exact
     const QVariantMap top = NetworkPolicy::allowChoicesFor(QStringLiteral("example.com"), 8080);
     QCOMPARE(top.value(QStringLiteral("exact")).toString(), QStringLiteral("example.com:8080"));
     QVERIFY(top.value(QStringLiteral("wildcard")).toString().isEmpty());
