@@ -472,6 +472,11 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
                     .contains(QStringLiteral("not approved")));
     QCOMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
     const QString credentials = m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml");
+    // It says how to approve later: in the window, or with the command.
+    const QString deniedText = findItem(m_window, QStringLiteral("sandboxesMessage"))->property("text").toString();
+    QVERIFY2(deniedText.contains(QStringLiteral("press Start again")) &&
+                 deniedText.contains(QStringLiteral("paddock binding approve --kit %1/optional --all").arg(m_kits)),
+             qPrintable(deniedText));
     QVERIFY(!QFileInfo::exists(credentials) || filesContaining(credentials, "othersvc").isEmpty());
 
     // Approved: credentials.yaml records it, and the sandbox starts.
