@@ -23,6 +23,7 @@ ColumnLayout {
 
     FolderDialog {
         id: folderPicker
+        objectName: step.namePrefix + "FolderPicker"
         title: qsTr("Choose the project folder")
         onAccepted: step.wizard.setFolderUrl(selectedFolder)
     }
@@ -49,7 +50,11 @@ ColumnLayout {
             objectName: step.namePrefix + "FolderBrowseButton"
             text: qsTr("Choose…")
             Accessible.name: qsTr("Choose the project folder")
-            onClicked: folderPicker.open()
+            // Opens in the current choice, or in home (not in home's parent).
+            onClicked: {
+                folderPicker.currentFolder = step.wizard.folderToOpen(step.wizard.folder)
+                folderPicker.open()
+            }
         }
     }
     Label {

@@ -63,6 +63,7 @@ WizardFrame {
 
     FolderDialog {
         id: kitPicker
+        objectName: "wizardKitPicker"
         title: qsTr("Choose a kit folder (it holds spec.yaml)")
         onAccepted: dialog.wizard.setKitUrl(selectedFolder)
     }
@@ -117,7 +118,10 @@ WizardFrame {
                 objectName: "wizardKitBrowseButton"
                 text: qsTr("Choose a folder…")
                 Accessible.name: qsTr("Choose a kit folder")
-                onClicked: kitPicker.open()
+                onClicked: {
+                    kitPicker.currentFolder = dialog.wizard.folderToOpen(dialog.wizard.kitDirectory)
+                    kitPicker.open()
+                }
             }
         }
         Label {

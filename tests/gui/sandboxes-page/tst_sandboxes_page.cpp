@@ -102,6 +102,7 @@ private Q_SLOTS:
     void wizardCreatesAndStartsASandbox();
     void wizardAsksBeforeHostGrants();
     void wizardSaysWhenTheKitsProgramIsMissing();
+    void wizardPickersOpenInHomeOrTheChoice();
     void removeAsksFirst();
 
 private:
@@ -470,13 +471,13 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
                     ->property("text")
                     .toString()
                     .contains(QStringLiteral("not approved")));
-    QCOMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
-    const QString credentials = m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml");
     // It says how to approve later: in the window, or with the command.
     const QString deniedText = findItem(m_window, QStringLiteral("sandboxesMessage"))->property("text").toString();
     QVERIFY2(deniedText.contains(QStringLiteral("press Start again")) &&
                  deniedText.contains(QStringLiteral("paddock binding approve --kit %1/optional --all").arg(m_kits)),
              qPrintable(deniedText));
+    QCOMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
+    const QString credentials = m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml");
     QVERIFY(!QFileInfo::exists(credentials) || filesContaining(credentials, "othersvc").isEmpty());
 
     // Approved: credentials.yaml records it, and the sandbox starts.
@@ -820,6 +821,41 @@ void TestSandboxesPage::wizardSaysWhenTheKitsProgramIsMissing()
                     .toString()
                     .contains(QStringLiteral("The kit starts no-such-agent-7, which this computer does not have: "
                                              "the agent cannot start until the kit's image is loaded")));
+    QMetaObject::invokeMethod(wizard, "close");
+}
+
+void TestSandboxesPage::wizardPickersOpenInHomeOrTheChoice()
+{
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    // "Choose…" with nothing chosen opens in the user's home, not in its parent.
+    const auto pickerOpensIn = [&](const QString &button, const QString &picker) {
+        if (!press(m_window, findInPopup(wizard, button)))
+            return QUrl();
+        QObject *dialog = findObject(wizard, picker);
+        if (!dialog)
+            dialog = findObject(m_window, picker);
+        if (!dialog)
+            return QUrl();
+        const QUrl folder = dialog->property("currentFolder").toUrl();
+        QMetaObject::invokeMethod(dialog, "reject");
+        return folder;
+    };
+    const QUrl home = QUrl::fromLocalFile(QDir::homePath());
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")), home);
+    // With a folder chosen, in that folder.
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")),
+             QUrl::fromLocalFile(m_workspace));
+    QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    // The kit picker likewise: home, then the kit folder chosen.
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")), home);
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_keyed"))));
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")),
+             QUrl::fromLocalFile(m_kits + QStringLiteral("/keyed")));
     QMetaObject::invokeMethod(wizard, "close");
 }
 
