@@ -103,6 +103,7 @@ private Q_SLOTS:
     void wizardAsksBeforeHostGrants();
     void wizardSaysWhenTheKitsProgramIsMissing();
     void wizardPickersOpenInHomeOrTheChoice();
+    void aMissingProgramIsSaidInTheRowAndTheTerminal();
     void removeAsksFirst();
 
 private:
@@ -857,6 +858,42 @@ void TestSandboxesPage::wizardPickersOpenInHomeOrTheChoice()
     QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")),
              QUrl::fromLocalFile(m_kits + QStringLiteral("/keyed")));
     QMetaObject::invokeMethod(wizard, "close");
+}
+
+void TestSandboxesPage::aMissingProgramIsSaidInTheRowAndTheTerminal()
+{
+    // Under bubblewrap without the kit's image, its program is not in the sandbox.
+    const api::Reply created =
+        daemonCall(QStringLiteral("sandbox.create"), {{QStringLiteral("kit"), m_kits + QStringLiteral("/ghostly")},
+                                                      {QStringLiteral("workspace"), m_workspace},
+                                                      {QStringLiteral("name"), QStringLiteral("ghost")},
+                                                      {QStringLiteral("backend"), QStringLiteral("bwrap")}});
+    QVERIFY2(!created.isError(), qPrintable(created.errorMessage()));
+    const api::Reply started =
+        daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("ghost")}});
+    QVERIFY2(!started.isError(), qPrintable(started.errorMessage()));
+
+    // The row says why the agent is not running.
+    const QString reason = QStringLiteral("no-such-agent-7: command not found (exit 127)");
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("ghost"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running · the agent exited: ") + reason, 20000);
+
+    // The terminal says it too, and does not send the user to a start that cannot work.
+    for (const QStringList &attach :
+         {QStringList{QStringLiteral("attach"), QStringLiteral("ghost")},
+          QStringList{QStringLiteral("attach"), QStringLiteral("--start"), QStringLiteral("ghost")}}) {
+        QProcess process;
+        process.start(QStringLiteral(PADDOCK_BIN), attach);
+        QVERIFY(process.waitForStarted());
+        QVERIFY(process.waitForFinished(30000));
+        const QString said = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY(process.exitCode() != 0);
+        QVERIFY2(said.contains(reason), qPrintable(said));
+        QVERIFY2(!said.contains(QStringLiteral("attach --start")), qPrintable(said));
+    }
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
+                        {{QStringLiteral("name"), QStringLiteral("ghost")}, {QStringLiteral("force"), true}})
+                 .isError());
 }
 
 void TestSandboxesPage::removeAsksFirst()
