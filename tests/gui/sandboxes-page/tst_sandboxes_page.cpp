@@ -839,20 +839,28 @@ void TestSandboxesPage::wizardPickersOpenInHomeOrTheChoice()
             dialog = findObject(m_window, picker);
         if (!dialog)
             return QUrl();
+        if (!QTest::qWaitFor([&] { return dialog->property("visible").toBool(); }, 5000))
+            return QUrl(QStringLiteral("not-opened"));
         const QUrl folder = dialog->property("currentFolder").toUrl();
         QMetaObject::invokeMethod(dialog, "reject");
+        if (!QTest::qWaitFor([&] { return !dialog->property("visible").toBool(); }, 5000))
+            return QUrl(QStringLiteral("not-closed"));
         return folder;
     };
     const QUrl home = QUrl::fromLocalFile(QDir::homePath());
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), QString()));
     QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")), home);
     // With a folder chosen, in that folder.
     QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_COMPARE(wizard->property("wizard").value<QObject *>()->property("folder").toString(), m_workspace);
     QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")),
              QUrl::fromLocalFile(m_workspace));
     QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
     QTRY_VERIFY(next->isEnabled());
     QVERIFY(press(m_window, next));
     // The kit picker likewise: home, then the kit folder chosen.
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardKitField")), QString()));
+    QTest::keyClick(m_window, Qt::Key_Return);
     QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")), home);
     QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_keyed"))));
     QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")),
