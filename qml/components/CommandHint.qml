@@ -50,6 +50,9 @@ Rectangle {
                 id: commandScroll
                 objectName: "commandScroll"
                 Layout.fillWidth: true
+                // As wide as the command would like, as the text field was: the row then shares
+                // its width between the purpose and the command as before.
+                implicitWidth: commandText.implicitWidth
                 implicitHeight: commandText.implicitHeight + (overflows ? sideways.implicitHeight : 0)
                 readonly property bool overflows: contentWidth > width + 1
                 contentWidth: commandText.implicitWidth
