@@ -210,8 +210,8 @@ QList<Command> policyAskCommands()
         QStringLiteral("Answers every connection waiting under ID (see 'paddock policy ask'). Alone, allow or deny\n"
                        "is for these connections only. With --where, it is kept: allow writes the same rule as\n"
                        "the window's Allow dialog (the sandbox, its kit's spec.yaml, or everywhere), deny a deny\n"
-                       "rule; --what shapes its pattern: exact (the host), wildcard (*.parent), deep (**.parent)\n"
-                       "or hostport (host:port)."),
+                       "rule; --what shapes its pattern: exact (the host on this port), anyport (host:*), wildcard\n"
+                       "(*.parent) or deep (**.parent)."),
         runAnswer);
     answer.positionalSyntax = QStringLiteral("ID allow|deny");
     answer.minPositional = answer.maxPositional = 2;
@@ -221,7 +221,7 @@ QList<Command> policyAskCommands()
                            QStringLiteral("Keep the answer as a rule: sandbox, kit or global."),
                            QStringLiteral("WHERE")),
         QCommandLineOption(QStringLiteral("what"),
-                           QStringLiteral("The rule's pattern: exact, wildcard, deep or hostport (exact)."),
+                           QStringLiteral("The rule's pattern: exact, anyport, wildcard or deep (exact)."),
                            QStringLiteral("WHAT"))};
     return {asks, answer};
 }

@@ -523,9 +523,9 @@ Command allowCommand()
         QStringLiteral("\n\nWith --where (or --what, --port), allows one refused HOST the way the window's\n"
                        "Allow button does, through the daemon: --where sandbox (for --sandbox NAME),\n"
                        "kit (one line added to the spec.yaml that sandbox was made from, applied to\n"
-                       "its running sandboxes at once) or global; --what exact (the host), wildcard\n"
-                       "(*.PARENT), deep (**.PARENT) or hostport (host:port). A wildcard never covers\n"
-                       "more than one registrable domain. 'network' may be left out then.");
+                       "its running sandboxes at once) or global; --what exact (the host on this\n"
+                       "port), anyport (HOST:*), wildcard (*.PARENT) or deep (**.PARENT). A wildcard\n"
+                       "never covers more than one registrable domain. 'network' may be left out then.");
     allow.positionalSyntax = QStringLiteral("network RESOURCES...");
     allow.positionalHelp = {{QStringLiteral("RESOURCES"), resourcesHelp()}};
     allow.minPositional = 1;
@@ -536,7 +536,7 @@ Command allowCommand()
                            QStringLiteral("SCOPE")),
         QCommandLineOption(QStringLiteral("where"), QStringLiteral("Allow a refused HOST in: sandbox, kit or global."),
                            QStringLiteral("PLACE")),
-        QCommandLineOption(QStringLiteral("what"), QStringLiteral("exact, wildcard, deep or hostport (default exact)."),
+        QCommandLineOption(QStringLiteral("what"), QStringLiteral("exact, anyport, wildcard or deep (default exact)."),
                            QStringLiteral("CHOICE")),
         QCommandLineOption(QStringLiteral("port"), QStringLiteral("The port HOST was refused on (default 443)."),
                            QStringLiteral("PORT")),

@@ -199,6 +199,16 @@ int runAttach(const Invocation &call)
     out().flush();
     const runtime::RuntimeResult result =
         localRuntime(sandbox->value(QLatin1String("backend")).toString())->attach(name, options);
+    // Starting again helps an agent that ended, not one whose program this sandbox lacks
+    // (126, 127: the supervisor's reason says which program).
+    const int agentExit = sandbox->value(QLatin1String("agent")).toObject().value(QLatin1String("exitCode")).toInt(-1);
+    const bool programMissing = agentExit == 126 || agentExit == 127 ||
+                                result.error.contains(QLatin1String("(exit 127)")) ||
+                                result.error.contains(QLatin1String("(exit 126)"));
+    if (!result.ok && !start && programMissing)
+        return failure(result.error + QStringLiteral("; the kit's program is not in this sandbox (is the kit's image "
+                                                     "loaded?), see 'paddock logs %1'")
+                                          .arg(name));
     if (!result.ok && !start)
         return failure(result.error + QStringLiteral("; 'paddock attach --start %1' starts it again").arg(name));
     return outcomeCode(result, name, true);

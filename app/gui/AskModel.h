@@ -81,7 +81,7 @@ public:
     Q_INVOKABLE void reload();
     /**
      * Answers the ASK @p id: @p decision allow or deny; @p where empty for these connections
-     * only, else sandbox, kit or global with @p what exact, wildcard, deep or hostport.
+     * only, else sandbox, kit or global with @p what exact, anyport, wildcard or deep.
      */
     Q_INVOKABLE void answer(const QString &id, const QString &decision, const QString &where = {},
                             const QString &what = {});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "BindingRequest.h"
 
+#include "common/QuotedString.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -39,6 +41,11 @@ void BindingRequest::setBusy(bool busy)
         return;
     m_busy = busy;
     Q_EMIT busyChanged();
+}
+
+QString BindingRequest::approveCommand(const QString &kitDirectory)
+{
+    return QStringLiteral("paddock binding approve --kit %1 --all").arg(shellWord(kitDirectory));
 }
 
 bool BindingRequest::isWildcard(const QString &domain)

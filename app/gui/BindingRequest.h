@@ -43,6 +43,8 @@ public:
     Q_INVOKABLE void approve(const QStringList &services = {});
     /** Whether @p domain is a pattern ("*.example.com") that sends the key to many hosts. */
     Q_INVOKABLE static bool isWildcard(const QString &domain);
+    /** The command that approves every credential of the kit in @p kitDirectory, for later. */
+    Q_INVOKABLE static QString approveCommand(const QString &kitDirectory);
 
 Q_SIGNALS:
     void kitDirectoryChanged();

@@ -36,12 +36,18 @@ void LearningModel::setPolicy(NetworkPolicy *policy)
 {
     if (m_policy == policy)
         return;
-    if (m_policy)
+    if (m_policy) {
         m_policy->denials()->disconnect(this);
+        disconnect(m_policy, &NetworkPolicy::policyChanged, this, nullptr);
+    }
     m_policy = policy;
-    // Learned connections arrive as events of their own: the proposal grows as they come.
-    if (m_policy)
+    // Learned connections arrive as events of their own: the proposal grows as they come. A
+    // rule added anywhere (the CLI, an answer in ask mode, the Allow dialog) takes what it
+    // allows out of the proposal: the daemon leaves out what the policy allows already.
+    if (m_policy) {
         connect(m_policy->denials(), &DenialsModel::denied, this, [this] { loadProposal(); });
+        connect(m_policy, &NetworkPolicy::policyChanged, this, [this] { loadProposal(); });
+    }
     followDaemonOf(policy);
     emit policyChanged();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "NetworkPolicy.h"
 
-#include <QHostAddress>
+#include "policy/AllowChoice.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcNetworkPolicy, "paddock.gui.network", QtInfoMsg)
@@ -136,34 +137,23 @@ void NetworkPolicy::dismiss(const QString &host, const QString &sandbox)
 
 QVariantMap NetworkPolicy::allowChoicesFor(const QString &host, int port)
 {
-    const QString name = host.trimmed().toLower();
-    const bool isAddress = !QHostAddress(name).isNull();
-    const bool isV6 = name.contains(QLatin1Char(':'));
-    const QString withPort = (isV6 ? QLatin1Char('[') + name + QLatin1Char(']') : name) + QLatin1Char(':') +
-                             QString::number(port > 0 ? port : 443);
-    const QString portSuffix = port > 0 && port != 443 ? QLatin1Char(':') + QString::number(port) : QString();
-    const QString parent = name.section(QLatin1Char('.'), 1);
-    // The daemon refuses wildcards over a public suffix (co.uk, github.io); a parent with a
-    // single label (a top-level domain) is left out here already.
-    const bool hasParent = !isAddress && parent.contains(QLatin1Char('.'));
-    return {{QStringLiteral("exact"), portSuffix.isEmpty() ? name : withPort},
-            {QStringLiteral("wildcard"), hasParent ? QStringLiteral("*.") + parent + portSuffix : QString()},
-            {QStringLiteral("deep"), hasParent ? QStringLiteral("**.") + parent + portSuffix : QString()},
-            {QStringLiteral("hostport"), withPort}};
+    const std::uint16_t refusedPort = port > 0 && port <= 65535 ? std::uint16_t(port) : std::uint16_t(443);
+    QVariantMap choices;
+    // Each choice a different rule (policy::allowChoicePattern); one that cannot be allowed
+    // (a wildcard over an address or a public suffix) is empty.
+    for (const QString &what :
+         {QStringLiteral("exact"), QStringLiteral("anyport"), QStringLiteral("wildcard"), QStringLiteral("deep")}) {
+        QString error;
+        choices.insert(what, policy::allowChoicePattern(host, refusedPort, what, &error).value_or(QString()));
+    }
+    return choices;
 }
 
 QString NetworkPolicy::allowCommandFor(const QString &host, int port, const QString &sandbox, const QString &where,
                                        const QString &what)
 {
-    QString command = QStringLiteral("paddock policy allow network %1").arg(host);
-    if (port > 0 && port != 443)
-        command += QStringLiteral(" --port %1").arg(port);
-    if (where != QLatin1String("global"))
-        command += QStringLiteral(" --sandbox %1").arg(sandbox);
-    command += QStringLiteral(" --where %1").arg(where);
-    if (what != QLatin1String("exact"))
-        command += QStringLiteral(" --what %1").arg(what);
-    return command;
+    const std::uint16_t refusedPort = port > 0 && port <= 65535 ? std::uint16_t(port) : std::uint16_t(443);
+    return policy::allowChoiceCommand(host, refusedPort, sandbox, where, what);
 }
 
 } // namespace paddock::gui

@@ -54,7 +54,7 @@ public:
     Q_INVOKABLE void removeRule(const QString &id);
     /**
      * Allows a refused destination: @p where is sandbox, kit or global, @p what is exact,
-     * wildcard, deep or hostport (see `policy.allow`).
+     * anyport, wildcard or deep (see `policy.allow`).
      */
     Q_INVOKABLE void allow(const QString &host, int port, const QString &sandbox, const QString &where,
                            const QString &what);
@@ -62,14 +62,17 @@ public:
     Q_INVOKABLE void dismiss(const QString &host, const QString &sandbox);
 
     /**
-     * The pattern each choice of the Allow popup would add, for its labels: {exact, wildcard,
-     * deep, hostport}; wildcard and deep are empty when the host has no parent domain that
-     * could be allowed (an address, or a name directly under a top-level domain). The daemon
-     * checks again against the public suffix list.
+     * The pattern each choice of the Allow popup would add, for its labels: {exact, anyport,
+     * wildcard, deep}, each a different rule (policy::allowChoicePattern); wildcard and deep
+     * are empty when the host has no parent domain that could be allowed (an address, or a
+     * name directly under a public suffix).
      */
     static QVariantMap allowChoicesFor(const QString &host, int port);
     Q_INVOKABLE QVariantMap allowChoices(const QString &host, int port) const { return allowChoicesFor(host, port); }
-    /** The command line doing what allow() does, shown in the popup. */
+    /**
+     * The command line doing what allow() does, shown in the popup: for the narrowest choice
+     * the same text the refusal inside the sandbox suggests (policy::allowChoiceCommand).
+     */
     static QString allowCommandFor(const QString &host, int port, const QString &sandbox, const QString &where,
                                    const QString &what);
     Q_INVOKABLE QString allowCommand(const QString &host, int port, const QString &sandbox, const QString &where,

@@ -69,7 +69,7 @@ void SandboxListModel::declareRoles()
         {AgentExitCodeRole, "agentExitCode", [](R row) { return row.agentExitCode; }},
         {AgentAttachedRole, "agentAttached", [](R row) { return row.agentAttached; }},
         {StateTextRole, "stateText",
-         [](R row) { return describeState(row.status, row.agentState, row.agentExitCode); }},
+         [](R row) { return describeState(row.status, row.agentState, row.agentExitCode, row.agentReason); }},
         {AgentRefusalsRole, "agentRefusals", [this](R row) { return m_agentRefusals.value(row.name); }},
         {RootTextRole, "rootText", [](R row) { return row.rootText; }},
         {SharesTextRole, "sharesText", [](R row) { return row.sharesText; }},
@@ -114,8 +114,13 @@ QString SandboxListModel::formatUptime(qint64 milliseconds)
     return tr("%1 d %2 h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
 }
 
-QString SandboxListModel::describeState(const QString &status, const QString &agentState, int agentExitCode)
+QString SandboxListModel::describeState(const QString &status, const QString &agentState, int agentExitCode,
+                                        const QString &agentReason)
 {
+    if (status == QLatin1String("running") && !agentReason.isEmpty() && agentState != QLatin1String("running")) {
+        return agentExitCode >= 0 ? tr("Running · the agent exited: %1 (exit %2)").arg(agentReason).arg(agentExitCode)
+                                  : tr("Running · the agent did not start: %1").arg(agentReason);
+    }
     if (status == QLatin1String("running")) {
         if (agentState == QLatin1String("running"))
             return tr("Running · agent running");
@@ -175,7 +180,8 @@ bool SandboxRow::sameState(const SandboxRow &other) const
 {
     return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
            exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
-           agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText;
+           agentReason == other.agentReason && agentAttached == other.agentAttached && rootText == other.rootText &&
+           sharesText == other.sharesText;
 }
 
 void SandboxListModel::refresh()
@@ -209,6 +215,7 @@ std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
         const QJsonObject agent = info.value(QLatin1String("agent")).toObject();
         row.agentState = agent.value(QLatin1String("state")).toString();
         row.agentExitCode = agent.value(QLatin1String("exitCode")).toInt(-1);
+        row.agentReason = agent.value(QLatin1String("reason")).toString().left(200);
         row.agentAttached = agent.value(QLatin1String("attached")).toInt();
     }
     const QJsonObject root = info.value(QLatin1String("root")).toObject();

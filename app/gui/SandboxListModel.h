@@ -25,6 +25,7 @@ struct SandboxRow
     int exitCode = -1;
     QString agentState;
     int agentExitCode = -1;
+    QString agentReason; ///< why the agent could not start, as the sandbox's supervisor says it
     int agentAttached = 0;
     QString rootText;
     QString sharesText;
@@ -94,9 +95,12 @@ public:
     Q_INVOKABLE static QString formatUptime(qint64 milliseconds);
     /**
      * "Running · agent running", "Running · agent exited (status 3)", "Stopped": @p status of
-     * the sandbox and @p agentState of its agent (empty when the daemon said nothing of it).
+     * the sandbox and @p agentState of its agent (empty when the daemon said nothing of it);
+     * with @p agentReason, why it could not start: "Running · the agent exited: pi: command not
+     * found (exit 127)".
      */
-    static QString describeState(const QString &status, const QString &agentState, int agentExitCode);
+    static QString describeState(const QString &status, const QString &agentState, int agentExitCode,
+                                 const QString &agentReason = {});
     /**
      * "root 1.2 MB over image pi:1", "root 12 kB over the host's system": what a sandbox wrote
      * into its own root (@p bytes, -1 when not known) over @p base ("image", "host"); empty for a

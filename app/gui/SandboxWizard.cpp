@@ -94,6 +94,19 @@ void SandboxWizard::setKitUrl(const QUrl &url)
     setKitDirectory(url.isLocalFile() ? url.toLocalFile() : url.toString());
 }
 
+QUrl SandboxWizard::homeUrl() const
+{
+    return QUrl::fromLocalFile(QDir::homePath());
+}
+
+QUrl SandboxWizard::folderToOpen(const QString &path) const
+{
+    const QString trimmed = path.trimmed();
+    if (!trimmed.isEmpty() && QDir::isAbsolutePath(trimmed) && QFileInfo(trimmed).isDir())
+        return QUrl::fromLocalFile(QDir::cleanPath(trimmed));
+    return homeUrl();
+}
+
 bool SandboxWizard::folderValid() const
 {
     return !m_folder.isEmpty() && QDir::isAbsolutePath(m_folder) && QFileInfo(m_folder).isDir();

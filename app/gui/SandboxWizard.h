@@ -131,6 +131,13 @@ public:
     Q_INVOKABLE void setFolderUrl(const QUrl &url);
     /** The kit folder chosen in a FolderDialog. */
     Q_INVOKABLE void setKitUrl(const QUrl &url);
+    /** The user's home folder, as a URL for a FolderDialog. */
+    Q_INVOKABLE QUrl homeUrl() const;
+    /**
+     * The folder a FolderDialog opens in: @p path (the current choice) when it is an existing
+     * folder, else the user's home; inside it, not in its parent.
+     */
+    Q_INVOKABLE QUrl folderToOpen(const QString &path) const;
     /** Asks the daemon which isolation levels a new sandbox may get (sandbox.isolations). */
     Q_INVOKABLE void checkIsolations();
     /** Asks binding.check what the kit still needs. */

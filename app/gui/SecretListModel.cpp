@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SecretListModel.h"
 
+#include "kit/KitLibrary.h"
+#include "kit/KitLoader.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLocale>
@@ -38,6 +41,8 @@ SecretListModel::SecretListModel(QObject *parent) : RowListModel(parent)
                      {DisplayNameRole, "displayName", [](R row) {
                           return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service;
                       }}});
+    // Which keys the kits need is known without the daemon: the page says it at once.
+    reloadKits();
 }
 
 bool SecretListModel::isValidName(const QString &name)
@@ -71,8 +76,62 @@ void SecretListModel::setKeychain(bool known, bool available, const QString &mes
     Q_EMIT keychainChanged();
 }
 
+void SecretListModel::reloadKits()
+{
+    kit::KitLibrary library;
+    library.reload();
+    QList<QVariantMap> needs;
+    for (const kit::KitEntry &entry : library.entries()) {
+        if (!entry.valid() || entry.kind != QLatin1String("sandbox"))
+            continue;
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(entry.directory);
+        if (!loaded.kit)
+            continue;
+        for (const kit::Credential &credential : loaded.kit->credentials) {
+            if (!isValidName(credential.service))
+                continue;
+            needs.append({{QStringLiteral("kit"), entry.name},
+                          {QStringLiteral("service"), credential.service},
+                          {QStringLiteral("description"), credential.description},
+                          {QStringLiteral("required"), credential.required}});
+        }
+    }
+    m_kitNeeds = needs;
+    updateNeeded();
+}
+
+void SecretListModel::updateNeeded()
+{
+    QVariantList needed;
+    for (QVariantMap need : std::as_const(m_kitNeeds)) {
+        const QString service = need.value(QStringLiteral("service")).toString();
+        const bool stored = std::any_of(m_rows.all().cbegin(), m_rows.all().cend(), [&](const StoredSecret &secret) {
+            return secret.present && secret.sandbox.isEmpty() && secret.service == service;
+        });
+        need.insert(QStringLiteral("stored"), stored);
+        need.insert(QStringLiteral("text"),
+                    (stored ? tr("Needed by %1: %2 — stored") : tr("Needed by %1: %2 — not stored"))
+                        .arg(need.value(QStringLiteral("kit")).toString(), service));
+        needed.append(need);
+    }
+    if (needed == m_needed)
+        return;
+    m_needed = needed;
+    Q_EMIT neededKeysChanged();
+}
+
+QString SecretListModel::suggestedService() const
+{
+    for (const QVariant &need : m_needed) {
+        if (!need.toMap().value(QStringLiteral("stored")).toBool())
+            return need.toMap().value(QStringLiteral("service")).toString();
+    }
+    return m_needed.isEmpty() ? QString() : m_needed.first().toMap().value(QStringLiteral("service")).toString();
+}
+
 void SecretListModel::refresh()
 {
+    reloadKits();
     if (!connected())
         return;
     // Both answers make the load: whether a keychain answers, and what it holds.
@@ -114,6 +173,7 @@ void SecretListModel::applySecretList(const QJsonObject &result)
     QList<StoredSecret> secrets = Rows<StoredSecret>::fromJson(result.value(QLatin1String("secrets")).toArray());
     qCDebug(lcSecretList) << "the keychain holds" << secrets.size() << "secrets";
     m_rows.reset(std::move(secrets));
+    updateNeeded();
     endLoad();
 }
 

@@ -39,6 +39,8 @@ class SecretListModel : public paddock::gui::RowListModel
     Q_PROPERTY(QString keychainMessage READ keychainMessage NOTIFY keychainChanged)
     Q_PROPERTY(QString keychainInstall READ keychainInstall NOTIFY keychainChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    Q_PROPERTY(QVariantList neededKeys READ neededKeys NOTIFY neededKeysChanged)
+    Q_PROPERTY(QString suggestedService READ suggestedService NOTIFY neededKeysChanged)
 
 public:
     enum Role {
@@ -58,9 +60,20 @@ public:
     QString keychainMessage() const { return m_keychainMessage; }
     QString keychainInstall() const { return m_keychainInstall; }
     bool busy() const { return m_busy > 0; }
+    /**
+     * The credential services the kits Paddock knows (the library's sandbox kits) need, one
+     * entry per kit and service: {kit, service, description, required, stored, text}, where
+     * stored means a key for every sandbox is in the keychain and text says it in a sentence
+     * ("Needed by pi: ilaas — not stored").
+     */
+    QVariantList neededKeys() const { return m_needed; }
+    /** The service to suggest typing: the first one needed and not stored, else the first needed. */
+    QString suggestedService() const;
 
-    /** Asks keychain.status and secret.list again. */
+    /** Asks keychain.status and secret.list again, and reads the kits' credentials again. */
     Q_INVOKABLE void refresh();
+    /** Reads which services the library's kits need (in-process, as the wizard lists kits). */
+    Q_INVOKABLE void reloadKits();
     /** Stores (or replaces) the key of @p service, global when @p sandbox is empty. */
     Q_INVOKABLE void set(const QString &service, const QString &sandbox, QString value);
     Q_INVOKABLE void remove(const QString &service, const QString &sandbox);
@@ -76,6 +89,7 @@ public:
 Q_SIGNALS:
     void keychainChanged();
     void busyChanged();
+    void neededKeysChanged();
     /** An action finished; @p message is one sentence for the page. */
     void actionSucceeded(const QString &message);
     void actionFailed(const QString &message);
@@ -90,12 +104,17 @@ private:
     void setKeychain(bool known, bool available, const QString &message, const QString &install);
     /** Stores or removes a key: @p done is said when the daemon did it. */
     void change(const QString &method, const QJsonObject &params, const QString &done);
+    /** neededKeys() again from m_kitNeeds and the keys listed. */
+    void updateNeeded();
 
     bool m_keychainKnown = false;
     bool m_keychainAvailable = false;
     QString m_keychainMessage;
     QString m_keychainInstall;
     int m_busy = 0;
+    /** {kit, service, description, required} of each credential of the library's kits. */
+    QList<QVariantMap> m_kitNeeds;
+    QVariantList m_needed;
     Rows<StoredSecret> m_rows{this};
 };
 

@@ -31,6 +31,25 @@ long long now()
     return (long long)std::time(nullptr);
 }
 
+/** @p text on one line of at most 200 bytes: control characters become spaces. */
+std::string oneLine(const std::string &text)
+{
+    constexpr size_t kMaxReason = 200;
+    std::string line = text.substr(0, kMaxReason);
+    // Not cut inside a UTF-8 sequence: continuation bytes at the cut are dropped.
+    if (text.size() > kMaxReason) {
+        while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
+            line.pop_back();
+        if (!line.empty() && static_cast<unsigned char>(line.back()) >= 0xC0)
+            line.pop_back();
+    }
+    for (char &c : line) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = ' ';
+    }
+    return line;
+}
+
 int shellStatus(int status)
 {
     if (WIFEXITED(status))
@@ -112,12 +131,36 @@ int Supervisor::run(const sigset_t &handled)
         request.uid = m_identity.agentUid();
         request.terminal = m_config.agentTerminal;
         SpawnFailure failure;
-        if (!startSession(request, true, &failure))
+        if (!startSession(request, true, &failure)) {
             std::fprintf(stderr, "paddock-init: the agent did not start: %s\n", failure.message.c_str());
+            agentDidNotStart(failure);
+        }
     }
     while (iterate()) {
     }
     return m_agentStatus.value_or(0);
+}
+
+void Supervisor::agentDidNotStart(const SpawnFailure &failure)
+{
+    // 127 or 126: the program is not there or cannot run, as a shell would have said.
+    if (failure.exitCode != 0) {
+        m_agentStatus = failure.exitCode;
+        m_agentFinished = now();
+    }
+    m_agentReason = oneLine(failure.message);
+    notifyWatchers();
+}
+
+std::string Supervisor::agentNotRunning() const
+{
+    if (!m_agentReason.empty() && m_agentStatus)
+        return "the agent exited: " + m_agentReason + " (exit " + std::to_string(*m_agentStatus) + ")";
+    if (!m_agentReason.empty())
+        return "the agent did not start: " + m_agentReason;
+    if (m_agentStatus)
+        return "the agent is not running: it exited with status " + std::to_string(*m_agentStatus);
+    return "the agent has not been started";
 }
 
 void Supervisor::runStartup()

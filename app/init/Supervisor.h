@@ -122,6 +122,10 @@ private:
     void notifyWatchers();
 
     Session *startSession(const SpawnRequest &request, bool agent, SpawnFailure *failure);
+    /** Records that the agent could not start: its status as a shell reports it, and why. */
+    void agentDidNotStart(const SpawnFailure &failure);
+    /** Why attaching to the agent cannot be done now: not started, or how it ended. */
+    std::string agentNotRunning() const;
     SpawnRequest requestFrom(const session::Fields &hello, bool agent, std::string *error) const;
     void drainOutput(Session &session);
     void finishSession(Session &session);
@@ -142,6 +146,8 @@ private:
     std::optional<int> m_agentStatus;
     long long m_agentStarted = 0;
     long long m_agentFinished = 0;
+    /** Why the agent could not start ("pi: command not found"): one line, bounded. */
+    std::string m_agentReason;
     int m_agentPid = 0;
     bool m_ending = false;
     bool m_startingUp = false; ///< setup.startup runs: sessions wait, status answers at once

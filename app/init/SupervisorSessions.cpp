@@ -90,6 +90,7 @@ Supervisor::Session *Supervisor::startSession(const SpawnRequest &request, bool 
         m_agentStarted = (long long)std::time(nullptr);
         m_agentFinished = 0;
         m_agentStatus.reset();
+        m_agentReason.clear();
         notifyWatchers();
     }
     return started;
@@ -98,17 +99,16 @@ Supervisor::Session *Supervisor::startSession(const SpawnRequest &request, bool 
 void Supervisor::attachAgent(Client &client, const session::Fields &hello)
 {
     if (!m_agentId) {
-        if (!hello.flag("start")) {
-            return fail(client, m_agentStatus ? "the agent is not running: it exited with status " +
-                                                    std::to_string(*m_agentStatus)
-                                              : std::string("the agent has not been started"));
-        }
+        if (!hello.flag("start"))
+            return fail(client, agentNotRunning());
         session::Fields start = hello;
         start.add("tty", "1");
         SpawnFailure failure;
         const SpawnRequest request = requestFrom(start, true, &failure.message);
-        if (!failure.message.empty() || !startSession(request, true, &failure))
-            return fail(client, "the agent did not start: " + failure.message);
+        if (!failure.message.empty() || !startSession(request, true, &failure)) {
+            agentDidNotStart(failure);
+            return fail(client, agentNotRunning());
+        }
     }
     Session &agent = *m_sessions.at(m_agentId);
     client.state = Client::State::Attached;
@@ -185,6 +185,8 @@ void Supervisor::sendStatus(Client &client)
         status.add("started", std::to_string(m_agentStarted));
     if (m_agentFinished)
         status.add("finished", std::to_string(m_agentFinished));
+    if (!m_agentId && !m_agentReason.empty())
+        status.add("reason", m_agentReason);
     status.add("sessions", std::to_string(m_sessions.size() - (m_agentId ? 1 : 0)));
     send(client, FrameType::Status, status.encode());
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/QuotedString.h"
 
+#include <algorithm>
+
 namespace paddock {
 
 QString doubleQuoted(const QString &value, ControlEscape control)
@@ -34,6 +36,19 @@ QString doubleQuoted(const QString &value, ControlEscape control)
         }
     }
     return out + QLatin1Char('"');
+}
+
+QString shellWord(const QString &word)
+{
+    const bool plain = !word.isEmpty() && std::all_of(word.cbegin(), word.cend(), [](QChar c) {
+        return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) ||
+               (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || QStringView(u"_@%+=:,./-").contains(c);
+    });
+    if (plain)
+        return word;
+    QString quoted = word;
+    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
 } // namespace paddock

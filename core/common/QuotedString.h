@@ -17,4 +17,10 @@ enum class ControlEscape {
  */
 QString doubleQuoted(const QString &value, ControlEscape control);
 
+/**
+ * @p word as one word of a POSIX shell command: as it is when it holds only characters no
+ * shell reads specially (letters, digits, `_@%+=:,./-`), else between single quotes.
+ */
+QString shellWord(const QString &word);
+
 } // namespace paddock

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "network/PolicyDecider.h"
 
+#include "common/QuotedString.h"
+#include "policy/AllowChoice.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcDecider, "paddock.network.decider")
@@ -85,9 +88,12 @@ QString digestFix(const policy::Request &request)
     const std::string &digest = script ? program.scriptFile.sha256 : program.exeFile.sha256;
     if (digest.empty())
         return {};
-    return QStringLiteral("paddock policy allow network %1 --sandbox %2 --program %3 --program-sha256 %4")
-        .arg(targetText(request.host, request.port), request.sandbox, QString::fromStdString(program.name()),
-             QString::fromStdString(digest));
+    QString error;
+    const QString pattern = policy::allowChoicePattern(request.host, request.port, QStringLiteral("exact"), &error)
+                                .value_or(targetText(request.host, request.port));
+    return policy::allowPatternCommand(pattern, request.sandbox) +
+           QStringLiteral(" --program %1 --program-sha256 %2")
+               .arg(shellWord(QString::fromStdString(program.name())), QString::fromStdString(digest));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "policy/PolicyEngine.h"
 
+#include "policy/AllowChoice.h"
 #include "policy/HostGrant.h"
 
 #include <QLoggingCategory>
@@ -54,12 +55,10 @@ QString patternFor(const QString &host, std::uint16_t port)
     return text + QLatin1Char(':') + QString::number(port);
 }
 
+/** The one suggestion every refusal and the Allow dialog share (AllowChoice.h). */
 QString allowCommand(const QString &pattern, const QString &sandbox)
 {
-    QString command = QStringLiteral("paddock policy allow network ") + pattern;
-    if (!sandbox.isEmpty())
-        command += QStringLiteral(" --sandbox ") + sandbox;
-    return command;
+    return allowPatternCommand(pattern, sandbox);
 }
 
 /** What opens a guarded address: a rule naming it, or for a name the user's own mapping. */

@@ -65,6 +65,9 @@ struct AgentInfo
     QDateTime finishedAt;
     int attached = 0; ///< terminals attached to it now
     int sessions = 0; ///< other sessions running beside it
+    /** Why it could not start, as the sandbox's supervisor says it ("pi: command not found"):
+     *  one line of at most 200 characters, empty when it started. Written inside the sandbox. */
+    QString reason;
 };
 
 /** @brief What list and inspect report about one sandbox. */

@@ -7,10 +7,10 @@
 #include "events/EventHub.h"
 #include "events/EventStore.h"
 #include "kit/KitEditor.h"
+#include "policy/AllowChoice.h"
 #include "policy/HostGrantApprovals.h"
 #include "policy/PolicyStore.h"
 #include "policy/Preset.h"
-#include "policy/PublicSuffixList.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/EventLogMethods.h"
 #include "sandbox/PolicyRuleEdits.h"
@@ -85,47 +85,10 @@ void PolicyService::start()
     });
 }
 
-bool PolicyService::isPublicSuffix(const QString &domain)
-{
-    return policy::PublicSuffixList::system().isPublicSuffix(domain);
-}
-
 std::optional<QString> PolicyService::allowPattern(const QString &host, std::uint16_t port, const QString &what,
                                                    QString *error)
 {
-    const QString name = QString::fromStdString(policy::normaliseHostName(host));
-    if (name.isEmpty()) {
-        *error = QStringLiteral("'%1' is not a host name").arg(host);
-        return std::nullopt;
-    }
-    const bool isV6 = name.contains(QLatin1Char(':'));
-    const bool isAddress = policy::IpAddress::parse(name).has_value();
-    const QString withPort =
-        (isV6 ? QLatin1Char('[') + name + QLatin1Char(']') : name) + QLatin1Char(':') + QString::number(port);
-    // A bare pattern means port 443: any other port is written, or the refused request would
-    // still be refused.
-    const QString portSuffix = port == kDefaultPort ? QString() : QLatin1Char(':') + QString::number(port);
-
-    if (what.isEmpty() || what == QLatin1String("exact"))
-        return port == kDefaultPort ? name : withPort;
-    if (what == QLatin1String("hostport"))
-        return withPort;
-    if (what != QLatin1String("wildcard") && what != QLatin1String("deep")) {
-        *error = QStringLiteral("unknown choice '%1': expected exact, wildcard, deep or hostport").arg(what);
-        return std::nullopt;
-    }
-    if (isAddress) {
-        *error = QStringLiteral("%1 is an address: only the address itself can be allowed").arg(name);
-        return std::nullopt;
-    }
-    const QString parent = name.section(QLatin1Char('.'), 1);
-    if (isPublicSuffix(parent)) {
-        *error = QStringLiteral("%1 would cover every domain under %2, which anyone can register; allow the host "
-                                "itself instead")
-                     .arg(QLatin1String(what == QLatin1String("wildcard") ? "*." : "**.") + parent, parent);
-        return std::nullopt;
-    }
-    return QLatin1String(what == QLatin1String("wildcard") ? "*." : "**.") + parent + portSuffix;
+    return policy::allowChoicePattern(host, port, what, error);
 }
 
 void PolicyService::registerMethods()

@@ -100,12 +100,11 @@ public:
 
     /**
      * The pattern `policy.allow` adds for @p host refused on @p port with choice @p what
-     * (exact, wildcard, deep or hostport), or nothing with @p error saying why.
+     * (policy::allowChoicePattern: exact, anyport, wildcard or deep), or nothing with @p error
+     * saying why.
      */
     static std::optional<QString> allowPattern(const QString &host, std::uint16_t port, const QString &what,
                                                QString *error);
-    /** True when @p domain (normalised) is a public suffix: `com`, `co.uk`, `github.io`. */
-    static bool isPublicSuffix(const QString &domain);
 
     /** `policy.add`. */
     api::Reply addRule(const QJsonObject &params);

@@ -148,6 +148,8 @@ QJsonObject SandboxService::withAgent(QJsonObject object, const runtime::Runtime
         json.insert(QStringLiteral("pid"), agent->pid);
     if (agent->exitCode)
         json.insert(QStringLiteral("exitCode"), *agent->exitCode);
+    if (!agent->reason.isEmpty())
+        json.insert(QStringLiteral("reason"), agent->reason);
     if (agent->startedAt.isValid())
         json.insert(QStringLiteral("startedAt"), agent->startedAt.toString(Qt::ISODate));
     if (agent->finishedAt.isValid())

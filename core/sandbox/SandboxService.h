@@ -251,8 +251,9 @@ private:
     void forgetKitRulesIfUnused(const QString &kitName);
 
     QJsonObject infoJson(const runtime::SandboxInfo &info, bool withSpec = false) const;
-    /** @p object with `agent` {state, pid?, exitCode?, startedAt?, finishedAt?, attached, sessions}
-     *  for a running sandbox, as its supervisor reports it. */
+    /** @p object with `agent` {state, pid?, exitCode?, reason?, startedAt?, finishedAt?, attached,
+     *  sessions} for a running sandbox, as its supervisor reports it; `reason` says why the agent
+     *  could not start ("pi: command not found"). */
     QJsonObject withAgent(QJsonObject object, const runtime::Runtime &runtime, const runtime::SandboxInfo &info) const;
 
     /** The host grants of a `sandbox.create`'s kit (HostGrantAdmission): nullopt, or the refusal. */

@@ -4,16 +4,16 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// Where to allow a host (this sandbox, the kit's spec.yaml, every sandbox) and what (the host,
-// its siblings, everything under its parent, or the host on this port only): the choices of
-// the Allow dialog and of the ask prompt's "Allow…". Starts at the narrowest choice.
+// Where to allow a host (this sandbox, the kit's spec.yaml, every sandbox) and what (the host on
+// this port, the host on any port, its siblings, or everything under its parent), each a different
+// rule: the choices of the Allow dialog and of the ask prompt's "Allow…". Starts at the narrowest.
 ColumnLayout {
     id: section
 
     property string sandbox
     property string kit
-    // {exact, wildcard, deep, hostport}: the patterns of NetworkPolicy.allowChoices().
-    property var choices: ({ exact: "", wildcard: "", deep: "", hostport: "" })
+    // {exact, anyport, wildcard, deep}: the patterns of NetworkPolicy.allowChoices().
+    property var choices: ({ exact: "", anyport: "", wildcard: "", deep: "" })
     property string where: "sandbox"
     property string what: "exact"
     // Names the radio buttons (prefix + "WhereSandbox", ...) for tests and accessibility tools.
@@ -66,16 +66,24 @@ ColumnLayout {
     ButtonGroup { id: whatGroup }
     RadioButton {
         objectName: section.namePrefix + "WhatExact"
-        text: qsTr("Exactly %1").arg(section.choices.exact)
+        text: qsTr("This host on this port: %1").arg(section.choices.exact)
         checked: section.what === "exact"
         ButtonGroup.group: whatGroup
         onToggled: if (checked) section.what = "exact"
     }
     RadioButton {
+        objectName: section.namePrefix + "WhatAnyPort"
+        text: qsTr("This host on any port: %1").arg(section.choices.anyport)
+        visible: section.choices.anyport.length > 0
+        checked: section.what === "anyport"
+        ButtonGroup.group: whatGroup
+        onToggled: if (checked) section.what = "anyport"
+    }
+    RadioButton {
         objectName: section.namePrefix + "WhatWildcard"
         text: section.choices.wildcard.length > 0
-              ? qsTr("%1 (one level under the parent domain)").arg(section.choices.wildcard)
-              : qsTr("One level under the parent domain (not possible for this host)")
+              ? qsTr("Every name one level under the domain: %1").arg(section.choices.wildcard)
+              : qsTr("Every name one level under the domain (not possible for this host)")
         enabled: section.choices.wildcard.length > 0
         checked: section.what === "wildcard"
         ButtonGroup.group: whatGroup
@@ -84,18 +92,11 @@ ColumnLayout {
     RadioButton {
         objectName: section.namePrefix + "WhatDeep"
         text: section.choices.deep.length > 0
-              ? qsTr("%1 (any depth under the parent domain)").arg(section.choices.deep)
-              : qsTr("Any depth under the parent domain (not possible for this host)")
+              ? qsTr("The whole domain, at any depth: %1").arg(section.choices.deep)
+              : qsTr("The whole domain, at any depth (not possible for this host)")
         enabled: section.choices.deep.length > 0
         checked: section.what === "deep"
         ButtonGroup.group: whatGroup
         onToggled: if (checked) section.what = "deep"
-    }
-    RadioButton {
-        objectName: section.namePrefix + "WhatHostPort"
-        text: qsTr("%1 (this port only)").arg(section.choices.hostport)
-        checked: section.what === "hostport"
-        ButtonGroup.group: whatGroup
-        onToggled: if (checked) section.what = "hostport"
     }
 }

@@ -6,7 +6,8 @@ import QtQuick.Layouts
 import Paddock
 
 // A command the user can run today in a terminal: what it does, the command in a monospace
-// field that can be selected, and a button that copies it.
+// field that can be selected (on one line, scrolled sideways when long), and a button that
+// copies it.
 Rectangle {
     id: hint
 
@@ -43,23 +44,45 @@ Rectangle {
                 opacity: 0.75
                 font.pixelSize: Theme.smallFontSize
             }
-            TextEdit {
-                id: commandText
-                objectName: "commandText"
+            // One line, never cut inside a word: a command longer than the field scrolls sideways
+            // (its scroll bar shows that more follows), and Copy takes it whole.
+            Flickable {
+                id: commandScroll
+                objectName: "commandScroll"
                 Layout.fillWidth: true
-                text: hint.command
-                textFormat: TextEdit.PlainText
-                readOnly: true
-                selectByMouse: true
-                activeFocusOnTab: false // the Copy button is the keyboard way in
-                wrapMode: TextEdit.WrapAnywhere
-                font.family: "monospace"
-                font.pixelSize: Theme.baseFontSize
-                color: palette.text
-                selectionColor: palette.highlight
-                selectedTextColor: palette.highlightedText
-                Accessible.role: Accessible.StaticText
-                Accessible.name: hint.command
+                // As wide as the command would like, as the text field was: the row then shares
+                // its width between the purpose and the command as before.
+                implicitWidth: commandText.implicitWidth
+                implicitHeight: commandText.implicitHeight + (overflows ? sideways.implicitHeight : 0)
+                readonly property bool overflows: contentWidth > width + 1
+                contentWidth: commandText.implicitWidth
+                contentHeight: commandText.implicitHeight
+                clip: true
+                interactive: overflows
+                flickableDirection: Flickable.HorizontalFlick
+                boundsBehavior: Flickable.StopAtBounds
+                ScrollBar.horizontal: ScrollBar {
+                    id: sideways
+                    policy: commandScroll.overflows ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+                }
+
+                TextEdit {
+                    id: commandText
+                    objectName: "commandText"
+                    text: hint.command
+                    textFormat: TextEdit.PlainText
+                    readOnly: true
+                    selectByMouse: true
+                    activeFocusOnTab: false // the Copy button is the keyboard way in
+                    wrapMode: TextEdit.NoWrap
+                    font.family: "monospace"
+                    font.pixelSize: Theme.baseFontSize
+                    color: palette.text
+                    selectionColor: palette.highlight
+                    selectedTextColor: palette.highlightedText
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: hint.command
+                }
             }
         }
         Button {

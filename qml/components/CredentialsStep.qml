@@ -12,6 +12,8 @@ ScrollView {
 
     required property SandboxWizard wizard
     property string namePrefix: "wizard"
+    // Set by a Deny in the binding dialog: what happened and how to approve later.
+    property string deniedText: ""
 
     clip: true
     contentWidth: availableWidth
@@ -20,7 +22,12 @@ ScrollView {
         id: bindingDialog
         objectName: step.namePrefix + "BindingDialog"
         parent: Overlay.overlay
-        onApprovalsRecorded: step.wizard.markApproved()
+        onApprovalsRecorded: {
+            step.deniedText = ""
+            step.wizard.markApproved()
+        }
+        onDenied: step.deniedText = qsTr("Nothing was approved: the kit may not send your keys, so its sandbox cannot use them. To approve later, press \"Review and approve…\" again, or run: %1")
+                                        .arg(bindingDialog.approveCommand)
     }
 
     ColumnLayout {
@@ -88,6 +95,15 @@ ScrollView {
                   .arg(step.wizard.pendingApprovals.map(p => p.service + " → " + p.domains.join(", ")).join("; "))
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
+        }
+        Label {
+            objectName: step.namePrefix + "ApprovalDenied"
+            Layout.fillWidth: true
+            visible: step.deniedText.length > 0 && step.wizard.pendingApprovals.length > 0
+            text: step.deniedText
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: Theme.warningColor
         }
         Button {
             objectName: step.namePrefix + "ApproveButton"

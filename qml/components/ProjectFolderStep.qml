@@ -21,10 +21,23 @@ ColumnLayout {
 
     spacing: Theme.spacing
 
-    FolderDialog {
+    // Made anew at each "Choose…": Qt 6.4's FolderDialog takes its folder when it is first
+    // shown, so a dialog shown before would open where it was then.
+    Loader {
         id: folderPicker
-        title: qsTr("Choose the project folder")
-        onAccepted: step.wizard.setFolderUrl(selectedFolder)
+        visible: false // holds a dialog only: no room in the layout
+        active: false
+        sourceComponent: FolderDialog {
+            objectName: step.namePrefix + "FolderPicker"
+            title: qsTr("Choose the project folder")
+            currentFolder: step.wizard.folderToOpen(step.wizard.folder)
+            onAccepted: step.wizard.setFolderUrl(selectedFolder)
+        }
+        function show() {
+            active = false
+            active = true
+            item.open()
+        }
     }
 
     Label {
@@ -49,7 +62,8 @@ ColumnLayout {
             objectName: step.namePrefix + "FolderBrowseButton"
             text: qsTr("Choose…")
             Accessible.name: qsTr("Choose the project folder")
-            onClicked: folderPicker.open()
+            // In the current choice, or in home (not in home's parent).
+            onClicked: folderPicker.show()
         }
     }
     Label {

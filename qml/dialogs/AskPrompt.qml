@@ -229,7 +229,7 @@ Dialog {
                 sandbox: prompt.sandbox
                 kit: prompt.kit
                 choices: prompt.asks ? prompt.asks.allowChoices(prompt.host, prompt.port)
-                                     : ({ exact: "", wildcard: "", deep: "", hostport: "" })
+                                     : ({ exact: "", anyport: "", wildcard: "", deep: "" })
             }
             Loader {
                 Layout.fillWidth: true

@@ -19,6 +19,8 @@ Dialog {
     property int reviewIndex: 0
     property var chosen: []
     readonly property var current: mode === "review" && reviewIndex < pending.length ? pending[reviewIndex] : null
+    // How to approve later, for what is said after a Deny.
+    readonly property string approveCommand: request.approveCommand(kitDirectory)
 
     // The user approved @p services (every pending one, or those chosen while reviewing).
     signal approvalsRecorded(var services)

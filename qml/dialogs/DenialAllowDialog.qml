@@ -21,7 +21,7 @@ Dialog {
     property string errorText
     property bool waiting: false
     readonly property var choices: dialog.policy ? dialog.policy.allowChoices(dialog.host, dialog.port)
-                                                 : ({ exact: "", wildcard: "", deep: "", hostport: "" })
+                                                 : ({ exact: "", anyport: "", wildcard: "", deep: "" })
 
     function openFor(denial) {
         host = denial.host

@@ -61,12 +61,6 @@ WizardFrame {
             keyStepShown = to === stepCredentials
     }
 
-    FolderDialog {
-        id: kitPicker
-        title: qsTr("Choose a kit folder (it holds spec.yaml)")
-        onAccepted: dialog.wizard.setKitUrl(selectedFolder)
-    }
-
     // 1. The folder the agent works on.
     ProjectFolderStep {
         id: folderStep
@@ -77,6 +71,23 @@ WizardFrame {
     // 2. The kit: a sample, or any folder with a spec.yaml.
     ColumnLayout {
         spacing: Theme.spacing
+        // Made anew at each "Choose a folder…", as ProjectFolderStep's picker.
+        Loader {
+            id: kitPicker
+            visible: false // holds a dialog only: no room in the layout
+            active: false
+            sourceComponent: FolderDialog {
+                objectName: "wizardKitPicker"
+                title: qsTr("Choose a kit folder (it holds spec.yaml)")
+                currentFolder: dialog.wizard.folderToOpen(dialog.wizard.kitDirectory)
+                onAccepted: dialog.wizard.setKitUrl(selectedFolder)
+            }
+            function show() {
+                active = false
+                active = true
+                item.open()
+            }
+        }
         Label {
             Layout.fillWidth: true
             text: dialog.wizard.kits.length > 0
@@ -117,7 +128,7 @@ WizardFrame {
                 objectName: "wizardKitBrowseButton"
                 text: qsTr("Choose a folder…")
                 Accessible.name: qsTr("Choose a kit folder")
-                onClicked: kitPicker.open()
+                onClicked: kitPicker.show()
             }
         }
         Label {

@@ -197,10 +197,12 @@ ScrollablePage {
         id: bindingDialog
         sourceComponent: Component {
             BindingDialog {
+                id: bindingPopup
                 objectName: "bindingDialog"
                 parent: Overlay.overlay
                 onApprovalsRecorded: sandboxes.start(page.approvingSandbox, true)
-                onDenied: page.showMessage(qsTr("%1 was not started: its kit's keys were not approved.").arg(page.approvingSandbox), true)
+                onDenied: page.showMessage(qsTr("%1 was not started: its kit's keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2")
+                                           .arg(page.approvingSandbox).arg(bindingPopup.approveCommand), true)
             }
         }
     }

@@ -119,6 +119,20 @@ ScrollablePage {
                 font.weight: Font.DemiBold
                 font.pixelSize: Theme.headlineFontSize
             }
+            // Which services the kits Paddock knows need, and whether each is stored.
+            Repeater {
+                model: secrets.neededKeys
+                delegate: Label {
+                    required property var modelData
+                    objectName: "secretNeeded_" + modelData.kit + "_" + modelData.service
+                    Layout.fillWidth: true
+                    text: modelData.text
+                    textFormat: Text.PlainText
+                    wrapMode: Text.Wrap
+                    color: modelData.stored ? Theme.okColor : palette.windowText
+                    Accessible.name: modelData.text
+                }
+            }
             GridLayout {
                 Layout.fillWidth: true
                 columns: 2
@@ -131,7 +145,9 @@ ScrollablePage {
                     id: serviceField
                     objectName: "secretServiceField"
                     Layout.fillWidth: true
-                    placeholderText: qsTr("as the kit names it, e.g. anthropic")
+                    placeholderText: secrets.suggestedService.length > 0
+                                     ? qsTr("as the kit names it, e.g. %1").arg(secrets.suggestedService)
+                                     : qsTr("as the kit names it")
                     Accessible.name: qsTr("Service")
                     selectByMouse: true
                 }

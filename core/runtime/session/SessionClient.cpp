@@ -480,6 +480,13 @@ std::optional<AgentInfo> queryAgent(int fd, const QString &token, QString *error
     info.finishedAt = fromEpoch(fields, "finished");
     info.attached = int(fields.number("attached", 0));
     info.sessions = int(fields.number("sessions", 0));
+    // Said inside the sandbox: one line of printable characters, bounded, whatever arrives.
+    QString reason = QString::fromUtf8(fields.get("reason")).left(200);
+    for (QChar &c : reason) {
+        if (!c.isPrint())
+            c = QLatin1Char(' ');
+    }
+    info.reason = reason.trimmed();
     return info;
 }
 

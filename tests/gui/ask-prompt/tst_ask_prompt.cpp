@@ -315,7 +315,7 @@ void TestAskPrompt::escapeDeniesOnceAndEnterDoesNothing()
     QVERIFY(clickItem(m_window, findItem(m_window, QStringLiteral("askAllowChooseButton"))));
     QTRY_VERIFY(isShown(findItem(m_window, QStringLiteral("askAllowWhatExact"))));
     QCOMPARE(promptText(QStringLiteral("askAllowWhatExact")),
-             QStringLiteral("Exactly ") + destination(QStringLiteral("escape.test")));
+             QStringLiteral("This host on this port: ") + destination(QStringLiteral("escape.test")));
     QVERIFY(isShown(findItem(m_window, QStringLiteral("askAllowConfirmButton"))));
     QTest::qWait(300);
     saveScreenshot(QStringLiteral("ask-prompt-allow-choices"));

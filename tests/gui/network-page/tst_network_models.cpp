@@ -66,6 +66,7 @@ private Q_SLOTS:
     void dismissTakesTheRowAwayUntilRefusedAgain();
     void allowTakesTheRowAwayAndLetsTheNextRequestThrough();
     void learningProposalIsChecked();
+    void learningLeavesOutWhatARuleAllowsAlready();
     void requestsLoadThenFollowLive();
     void requestsKeepTheNewestWithinTheLimit();
     void notifiesOncePerHostWhileInTheBackground();
@@ -112,7 +113,8 @@ void TestNetworkModels::allowChoicesStartNarrow()
     QCOMPARE(choices.value(QStringLiteral("exact")).toString(), QStringLiteral("api.example.com"));
     QCOMPARE(choices.value(QStringLiteral("wildcard")).toString(), QStringLiteral("*.example.com"));
     QCOMPARE(choices.value(QStringLiteral("deep")).toString(), QStringLiteral("**.example.com"));
-    QCOMPARE(choices.value(QStringLiteral("hostport")).toString(), QStringLiteral("api.example.com:443"));
+    QCOMPARE(choices.value(QStringLiteral("anyport")).toString(), QStringLiteral("api.example.com:*"));
+    QVERIFY(!choices.contains(QStringLiteral("hostport"))); // the same rule as exact
     const QVariantMap top = NetworkPolicy::allowChoicesFor(QStringLiteral("example.com"), 8080);
     QCOMPARE(top.value(QStringLiteral("exact")).toString(), QStringLiteral("example.com:8080"));
     QVERIFY(top.value(QStringLiteral("wildcard")).toString().isEmpty());
@@ -391,6 +393,44 @@ void TestNetworkModels::learningProposalIsChecked()
     learning.apply(false, QStringLiteral("sandbox"));
     QTRY_COMPARE(applied.size(), 1);
     QVERIFY(m_network->userRules().contains(QStringLiteral("sandbox:net learned.example.org")));
+}
+
+void TestNetworkModels::learningLeavesOutWhatARuleAllowsAlready()
+{
+    const QString port = QString::number(m_network->fixture().upstreamPort());
+    QVERIFY(!m_network
+                 ->call(QStringLiteral("sandbox.learning"),
+                        {{QStringLiteral("name"), QStringLiteral("net")}, {QStringLiteral("enabled"), true}})
+                 .isError());
+    QCOMPARE(m_network->fetch(QStringLiteral("third.test")), QStringLiteral("200"));
+    QCOMPARE(m_network->fetch(QStringLiteral("fourth.test")), QStringLiteral("200"));
+    NetworkPolicy policy;
+    policy.setClient(m_client.get());
+    LearningModel learning;
+    learning.setPolicy(&policy);
+    const auto proposed = [&learning] {
+        QStringList patterns;
+        for (int row = 0; row < learning.rowCount(); ++row)
+            patterns << learning.data(learning.index(row), LearningModel::PatternRole).toString();
+        return patterns;
+    };
+    QTRY_VERIFY2(proposed().contains(QStringLiteral("third.test:") + port), qPrintable(proposed().join(u' ')));
+    QVERIFY(proposed().contains(QStringLiteral("fourth.test:") + port));
+
+    // The same rule added elsewhere (the CLI, an answer to ask mode): no longer proposed.
+    QVERIFY(
+        !m_network
+             ->call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("third.test:") + port},
+                                                   {QStringLiteral("scope"), QStringLiteral("sandbox:net")}})
+             .isError());
+    QTRY_VERIFY2(!proposed().contains(QStringLiteral("third.test:") + port), qPrintable(proposed().join(u' ')));
+    QVERIFY(proposed().contains(QStringLiteral("fourth.test:") + port));
+    // A broader rule covers it too: this host on any port.
+    QVERIFY(!m_network
+                 ->call(QStringLiteral("policy.add"), {{QStringLiteral("pattern"), QStringLiteral("fourth.test:*")},
+                                                       {QStringLiteral("scope"), QStringLiteral("global")}})
+                 .isError());
+    QTRY_VERIFY2(proposed().isEmpty(), qPrintable(proposed().join(u' ')));
 }
 
 void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()

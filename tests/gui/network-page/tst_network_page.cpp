@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Network page in the window, on the offscreen platform, with the real daemon and a real
 // sandbox: the preset and rules it shows, a rule added, filtered and removed through the
-// dialog, a refused host allowed with the keyboard (A) and another dismissed (D).
+// dialog, a refused host allowed with the keyboard (A) and another dismissed (D), the Allow
+// dialog's choices and the command it shares with the refusal.
 #include "NetworkTestSupport.h"
 #include "PageDriver.h"
 #include "TestFiles.h"
@@ -24,6 +25,7 @@ private Q_SLOTS:
     void addFilterAndRemoveARule();
     void refusedHostAllowedWithTheKeyboard();
     void refusedHostDismissedWithTheKeyboard();
+    void allowDialogOffersDistinctRulesAndTheRefusalsCommand();
     void capturedConnectionAllowedForItsPort();
     void aCopiedProgramIsMarkedWrittenInside();
     void presetChangedFromThePage();
@@ -169,6 +171,68 @@ void TestNetworkPage::refusedHostDismissedWithTheKeyboard()
     list->forceActiveFocus();
     QTest::keyClick(m_window, Qt::Key_Delete);
     QTRY_VERIFY(!denialRow(QStringLiteral("third.test")));
+}
+
+/** True when every line of the TextEdit @p edit starts right after a space: no word is cut. */
+static bool wrapsOnlyAtSpaces(QQuickItem *edit, QString *where)
+{
+    const QString text = edit->property("text").toString();
+    qreal lineTop = -1;
+    for (int i = 0; i < text.size(); ++i) {
+        QRectF rect;
+        QMetaObject::invokeMethod(edit, "positionToRectangle", Q_RETURN_ARG(QRectF, rect), Q_ARG(int, i));
+        if (i > 0 && rect.y() > lineTop + 1 && text.at(i - 1) != QLatin1Char(' ')) {
+            *where = text.left(i) + QStringLiteral(" | ") + text.mid(i);
+            return false;
+        }
+        lineTop = rect.y();
+    }
+    return true;
+}
+
+void TestNetworkPage::allowDialogOffersDistinctRulesAndTheRefusalsCommand()
+{
+    // What a client inside reads on its refusal, on a port other than 443.
+    const QString body = m_network.fixture()
+                             .paddock({QStringLiteral("exec"), QStringLiteral("net"), QStringLiteral("curl"),
+                                       QStringLiteral("-s"), m_network.url(QStringLiteral("fourth.test"))})
+                             .out;
+    QVERIFY2(body.contains(QLatin1String("To allow it: ")), qPrintable(body));
+    QTRY_VERIFY(denialRow(QStringLiteral("fourth.test")));
+    QVERIFY(
+        clickItem(m_window, childOf(denialRow(QStringLiteral("fourth.test")), QStringLiteral("denialAllowButton"))));
+    QObject *dialog = findObject(m_window, QStringLiteral("denialAllowDialog"));
+    QTRY_VERIFY(dialog && dialog->property("opened").toBool());
+
+    // Every choice offered reads differently and makes a different rule.
+    QStringList labels;
+    QStringList patterns;
+    const QVariantMap choices = dialog->property("choices").toMap();
+    for (const char *what : {"Exact", "AnyPort", "Wildcard", "Deep", "HostPort"}) {
+        QQuickItem *choice = item(QStringLiteral("allowWhat") + QLatin1String(what));
+        if (!choice || !isShown(choice) || !choice->isEnabled())
+            continue;
+        labels << choice->property("text").toString();
+        patterns << choices.value(QString::fromLatin1(what).toLower()).toString();
+    }
+    QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QLatin1Char('\n'))));
+    QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
+    QCOMPARE(QSet<QString>(patterns.cbegin(), patterns.cend()).size(), patterns.size());
+
+    // The command to copy is the one the refusal printed, and no word of it is cut.
+    QQuickItem *commandText = nullptr;
+    for (QQuickItem *text : findItems(m_window, QStringLiteral("commandText"))) {
+        if (isShown(text))
+            commandText = text;
+    }
+    QVERIFY(commandText);
+    const QString suggested = commandText->property("text").toString();
+    QVERIFY2(body.contains(QStringLiteral("To allow it: ") + suggested + QLatin1Char('\n')),
+             qPrintable(suggested + QStringLiteral(" / ") + body));
+    QString cut;
+    QVERIFY2(wrapsOnlyAtSpaces(commandText, &cut), qPrintable(cut));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("allowCancelButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
 }
 
 void TestNetworkPage::capturedConnectionAllowedForItsPort()

@@ -102,6 +102,8 @@ private Q_SLOTS:
     void wizardCreatesAndStartsASandbox();
     void wizardAsksBeforeHostGrants();
     void wizardSaysWhenTheKitsProgramIsMissing();
+    void wizardPickersOpenInHomeOrTheChoice();
+    void aMissingProgramIsSaidInTheRowAndTheTerminal();
     void removeAsksFirst();
 
 private:
@@ -470,6 +472,11 @@ void TestSandboxesPage::bindingDialogApprovesBeforeStart()
                     ->property("text")
                     .toString()
                     .contains(QStringLiteral("not approved")));
+    // It says how to approve later: in the window, or with the command.
+    const QString deniedText = findItem(m_window, QStringLiteral("sandboxesMessage"))->property("text").toString();
+    QVERIFY2(deniedText.contains(QStringLiteral("press Start again")) &&
+                 deniedText.contains(QStringLiteral("paddock binding approve --kit %1/optional --all").arg(m_kits)),
+             qPrintable(deniedText));
     QCOMPARE(rowText(QStringLiteral("gated"), QStringLiteral("sandboxStatus")), QStringLiteral("Created"));
     const QString credentials = m_home + QStringLiteral("/XDG_CONFIG_HOME/paddock/credentials.yaml");
     QVERIFY(!QFileInfo::exists(credentials) || filesContaining(credentials, "othersvc").isEmpty());
@@ -816,6 +823,85 @@ void TestSandboxesPage::wizardSaysWhenTheKitsProgramIsMissing()
                     .contains(QStringLiteral("The kit starts no-such-agent-7, which this computer does not have: "
                                              "the agent cannot start until the kit's image is loaded")));
     QMetaObject::invokeMethod(wizard, "close");
+}
+
+void TestSandboxesPage::wizardPickersOpenInHomeOrTheChoice()
+{
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("newSandboxButton"))));
+    QObject *wizard = openedDialog(m_window, QStringLiteral("wizardDialog"));
+    QVERIFY(wizard);
+    // "Choose…" with nothing chosen opens in the user's home, not in its parent.
+    const auto pickerOpensIn = [&](const QString &button, const QString &picker) {
+        if (!press(m_window, findInPopup(wizard, button)))
+            return QUrl();
+        QObject *dialog = findObject(wizard, picker);
+        if (!dialog)
+            dialog = findObject(m_window, picker);
+        if (!dialog)
+            return QUrl();
+        if (!QTest::qWaitFor([&] { return dialog->property("visible").toBool(); }, 5000))
+            return QUrl(QStringLiteral("not-opened"));
+        const QUrl folder = dialog->property("currentFolder").toUrl();
+        QMetaObject::invokeMethod(dialog, "reject");
+        if (!QTest::qWaitFor([&] { return !dialog->property("visible").toBool(); }, 5000))
+            return QUrl(QStringLiteral("not-closed"));
+        return folder;
+    };
+    const QUrl home = QUrl::fromLocalFile(QDir::homePath());
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), QString()));
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")), home);
+    // With a folder chosen, in that folder.
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardFolderField")), m_workspace));
+    QTRY_COMPARE(wizard->property("wizard").value<QObject *>()->property("folder").toString(), m_workspace);
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardFolderBrowseButton"), QStringLiteral("wizardFolderPicker")),
+             QUrl::fromLocalFile(m_workspace));
+    QQuickItem *next = findInPopup(wizard, QStringLiteral("wizardNextButton"));
+    QTRY_VERIFY(next->isEnabled());
+    QVERIFY(press(m_window, next));
+    // The kit picker likewise: home, then the kit folder chosen.
+    QVERIFY(type(m_window, findInPopup(wizard, QStringLiteral("wizardKitField")), QString()));
+    QTest::keyClick(m_window, Qt::Key_Return);
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")), home);
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardKit_keyed"))));
+    QCOMPARE(pickerOpensIn(QStringLiteral("wizardKitBrowseButton"), QStringLiteral("wizardKitPicker")),
+             QUrl::fromLocalFile(m_kits + QStringLiteral("/keyed")));
+    QMetaObject::invokeMethod(wizard, "close");
+}
+
+void TestSandboxesPage::aMissingProgramIsSaidInTheRowAndTheTerminal()
+{
+    // Under bubblewrap without the kit's image, its program is not in the sandbox.
+    const api::Reply created =
+        daemonCall(QStringLiteral("sandbox.create"), {{QStringLiteral("kit"), m_kits + QStringLiteral("/ghostly")},
+                                                      {QStringLiteral("workspace"), m_workspace},
+                                                      {QStringLiteral("name"), QStringLiteral("ghost")},
+                                                      {QStringLiteral("backend"), QStringLiteral("bwrap")}});
+    QVERIFY2(!created.isError(), qPrintable(created.errorMessage()));
+    const api::Reply started =
+        daemonCall(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("ghost")}});
+    QVERIFY2(!started.isError(), qPrintable(started.errorMessage()));
+
+    // The row says why the agent is not running.
+    const QString reason = QStringLiteral("no-such-agent-7: command not found (exit 127)");
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("ghost"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running · the agent exited: ") + reason, 20000);
+
+    // The terminal says it too, and does not send the user to a start that cannot work.
+    for (const QStringList &attach :
+         {QStringList{QStringLiteral("attach"), QStringLiteral("ghost")},
+          QStringList{QStringLiteral("attach"), QStringLiteral("--start"), QStringLiteral("ghost")}}) {
+        QProcess process;
+        process.start(QStringLiteral(PADDOCK_BIN), attach);
+        QVERIFY(process.waitForStarted());
+        QVERIFY(process.waitForFinished(30000));
+        const QString said = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY(process.exitCode() != 0);
+        QVERIFY2(said.contains(reason), qPrintable(said));
+        QVERIFY2(!said.contains(QStringLiteral("attach --start")), qPrintable(said));
+    }
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
+                        {{QStringLiteral("name"), QStringLiteral("ghost")}, {QStringLiteral("force"), true}})
+                 .isError());
 }
 
 void TestSandboxesPage::removeAsksFirst()

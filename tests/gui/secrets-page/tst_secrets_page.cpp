@@ -49,6 +49,7 @@ private Q_SLOTS:
     void setShowsTheKeyMasked();
     void replaceChangesTheKey();
     void removeAsksThenRemoves();
+    void saysWhichKeysTheKitsNeed();
     void noKeychainShowsWhatToInstall();
 
 private:
@@ -161,6 +162,24 @@ void TestSecretsPage::removeAsksThenRemoves()
     QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("anthropic")), 20000);
     QCOMPARE(listedMask(QStringLiteral("anthropic")), QString());
     QTRY_VERIFY(isShown(item(QStringLiteral("secretsEmpty"))));
+}
+
+void TestSecretsPage::saysWhichKeysTheKitsNeed()
+{
+    // The Pi sample kit sends the key of the service ilaas: the page says so, and suggests it.
+    const QString neededName = QStringLiteral("secretNeeded_pi_ilaas");
+    QTRY_VERIFY(item(neededName));
+    QCOMPARE(item(neededName)->property("text").toString(), QStringLiteral("Needed by pi: ilaas — not stored"));
+    QCOMPARE(item(QStringLiteral("secretServiceField"))->property("placeholderText").toString(),
+             QStringLiteral("as the kit names it, e.g. ilaas"));
+    // Stored, it says so.
+    QVERIFY(type(m_window, item(QStringLiteral("secretServiceField")), QStringLiteral("ilaas")));
+    QVERIFY(type(m_window, item(QStringLiteral("secretValueField")), kKey));
+    QVERIFY(press(m_window, item(QStringLiteral("secretSaveButton"))));
+    QTRY_COMPARE_WITH_TIMEOUT(item(neededName)->property("text").toString(),
+                              QStringLiteral("Needed by pi: ilaas — stored"), 20000);
+    QVERIFY(
+        !daemonCall(QStringLiteral("secret.remove"), {{QStringLiteral("service"), QStringLiteral("ilaas")}}).isError());
 }
 
 void TestSecretsPage::noKeychainShowsWhatToInstall()

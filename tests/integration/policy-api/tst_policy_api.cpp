@@ -184,6 +184,8 @@ void TestPolicyApi::allowComputesPatterns_data()
                               << "api.example.com:8443";
     QTest::newRow("hostport, 443 is the default") << "api.example.com" << 443 << "hostport"
                                                   << "api.example.com";
+    QTest::newRow("anyport") << "api.example.com" << 8443 << "anyport"
+                             << "api.example.com:*";
     QTest::newRow("upper case") << "API.Example.COM" << 443 << "exact"
                                 << "api.example.com";
     QTest::newRow("registrable domain") << "example.com" << 443 << "wildcard"
