@@ -235,6 +235,7 @@ void EventStore::Private::closeConnection()
     budgets.clear();
     insertEvent.reset();
     upsertAllowed.reset();
+    upsertAllowedMinute.reset();
     upsertRefusalGroup.reset();
     if (connectionName.isEmpty())
         return;

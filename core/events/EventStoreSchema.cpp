@@ -84,6 +84,14 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE requests ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
         },
+        // 8: allowed connections also counted per minute, so the activity timeline has them.
+        {
+            QStringLiteral("CREATE TABLE allowed_minutes ("
+                           " sandbox TEXT NOT NULL, host TEXT NOT NULL, minute_ms INTEGER NOT NULL,"
+                           " count INTEGER NOT NULL, bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL,"
+                           " PRIMARY KEY (sandbox, host, minute_ms))"),
+            QStringLiteral("CREATE INDEX allowed_minutes_by_time ON allowed_minutes (minute_ms)"),
+        },
     };
     return steps;
 }

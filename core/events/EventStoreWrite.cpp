@@ -85,6 +85,28 @@ bool EventStore::Private::storeAllowedGroup(const GroupTotals &totals)
                "write to");
 }
 
+bool EventStore::Private::storeAllowedMinute(const GroupTotals &totals)
+{
+    if (!upsertAllowedMinute) {
+        upsertAllowedMinute.emplace(db);
+        if (!upsertAllowedMinute->prepare(
+                QStringLiteral("INSERT INTO allowed_minutes (sandbox, host, minute_ms, count, bytes_up, bytes_down)"
+                               " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sandbox, host, minute_ms) DO UPDATE SET"
+                               " count = count + excluded.count, bytes_up = bytes_up + excluded.bytes_up,"
+                               " bytes_down = bytes_down + excluded.bytes_down"))) {
+            const QSqlError sqlError = upsertAllowedMinute->lastError();
+            upsertAllowedMinute.reset();
+            return failQuery(sqlError, "prepare");
+        }
+    }
+    // A batch spans a moment: its group is counted in the minute of its latest connection.
+    const NetworkEvent &latest = *totals.latest;
+    const qint64 minuteMs = totals.lastMs - totals.lastMs % 60'000;
+    return run(*upsertAllowedMinute,
+               {text(latest.sandbox), text(latest.host), minuteMs, totals.count, totals.bytesUp, totals.bytesDown},
+               "write to");
+}
+
 bool EventStore::Private::storeRefusalGroup(const GroupTotals &totals)
 {
     const NetworkEvent &latest = *totals.latest;
@@ -158,7 +180,7 @@ bool EventStore::write(const QList<NetworkEvent> &events)
         }
     }
     for (const GroupTotals &totals : batch.allowed()) {
-        if (!d->storeAllowedGroup(totals)) {
+        if (!d->storeAllowedGroup(totals) || !d->storeAllowedMinute(totals)) {
             d->rollback();
             return false;
         }
@@ -208,6 +230,12 @@ bool EventStore::applyRetention(const QDateTime &now)
             return false;
         }
         deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
+        QSqlQuery minutes(d->db);
+        if (!d->run(minutes, QStringLiteral("DELETE FROM allowed_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
+            d->rollback();
+            return false;
+        }
+        deleted = deleted || minutes.numRowsAffected() > 0;
         if (!d->expireRequests(cutoff, &deleted)) {
             d->rollback();
             return false;
@@ -224,9 +252,10 @@ bool EventStore::applyRetention(const QDateTime &now)
             const auto events = d->scalar(QStringLiteral("SELECT COUNT(*) FROM events"), "measure");
             const auto aggregates = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed"), "measure");
             const auto requests = d->scalar(QStringLiteral("SELECT COUNT(*) FROM requests"), "measure");
-            if (!events || !aggregates || !requests)
+            const auto minutes = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed_minutes"), "measure");
+            if (!events || !aggregates || !requests || !minutes)
                 return false;
-            if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() == 0)
+            if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() + minutes->toLongLong() == 0)
                 break;
             // Rows are about the same size, so the share of bytes to free is the share of rows.
             const double share = double(used - target) / double(used);
@@ -237,7 +266,9 @@ bool EventStore::applyRetention(const QDateTime &now)
                 !d->deleteOldest(QStringLiteral("allowed"), QStringLiteral("last_ms"),
                                  rowsFor(aggregates->toLongLong())) ||
                 !d->deleteOldest(QStringLiteral("requests"), QStringLiteral("time_ms"),
-                                 rowsFor(requests->toLongLong()))) {
+                                 rowsFor(requests->toLongLong())) ||
+                !d->deleteOldest(QStringLiteral("allowed_minutes"), QStringLiteral("minute_ms"),
+                                 rowsFor(minutes->toLongLong()))) {
                 d->rollback();
                 return false;
             }
