@@ -95,6 +95,7 @@ struct RequestFilter
     QString sandbox; ///< empty: every sandbox
     QString host;    ///< empty: every host
     QDateTime since; ///< inclusive
+    QDateTime until; ///< exclusive
     bool newestFirst = true;
     int limit = 200; ///< 0 or less: no limit
 };
