@@ -9,7 +9,26 @@
 
 namespace paddock::gui {
 
-ActivityModel::ActivityModel(QObject *parent) : DaemonBound(parent) {}
+namespace {
+const QString kTopic = QStringLiteral("network");
+} // namespace
+
+ActivityModel::ActivityModel(QObject *parent) : DaemonBound(parent)
+{
+    followTopics({kTopic});
+}
+
+void ActivityModel::daemonEvent(const QString &topic, const QJsonObject &)
+{
+    if (topic == kTopic)
+        m_changed = true;
+}
+
+void ActivityModel::refresh()
+{
+    if (m_changed || !m_sinceAsked.isValid() || m_sinceAsked.hasExpired(60'000))
+        reload();
+}
 
 void ActivityModel::setSandbox(const QString &sandbox)
 {
@@ -44,6 +63,8 @@ void ActivityModel::reload()
         params.insert(QStringLiteral("sandbox"), m_sandbox);
     const QString sandbox = m_sandbox;
     const int hours = m_hours;
+    m_changed = false;
+    m_sinceAsked.start();
     m_asking = request(QStringLiteral("events.activity"), params, [this, sandbox, hours](const api::Reply &reply) {
         m_asking = false;
         if (reply.isError())

@@ -3,6 +3,7 @@
 
 #include "DaemonBound.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
@@ -15,8 +16,8 @@ namespace paddock::gui {
  *
  * Reads `events.activity`, which sums the event log in the daemon (a few hundred numbers
  * whatever the log holds), when the daemon connects, when the sandbox or the window changes and
- * when reload() is called (the page does every few seconds while it is shown). Without a daemon
- * it keeps what it last read.
+ * when refresh() finds connections came since (topic `network`) or a minute has passed (the page
+ * calls it every few seconds while it is shown). Without a daemon it keeps what it last read.
  *
  * `buckets` is oldest first, each {start, end (ms since the epoch), allowed, refused, label};
  * `hosts` busiest first, each {host, allowed, refused, bytesUp, bytesDown, bytesText,
@@ -58,6 +59,8 @@ public:
 
     /** Asks the daemon again; a call while one is on its way asks once more after it. */
     Q_INVOKABLE void reload();
+    /** Asks again when connections came since the last answer, or a minute has passed (the window moves). */
+    Q_INVOKABLE void refresh();
     /** Replaces what is shown with an `events.activity` answer. */
     void setActivity(const QJsonObject &result);
 
@@ -68,6 +71,7 @@ Q_SIGNALS:
 
 protected:
     void daemonConnected() override { reload(); }
+    void daemonEvent(const QString &topic, const QJsonObject &data) override;
 
 private:
     QString m_sandbox;
@@ -81,6 +85,8 @@ private:
     bool m_loaded = false;
     bool m_asking = false;
     bool m_askAgain = false;
+    bool m_changed = false;
+    QElapsedTimer m_sinceAsked;
 };
 
 } // namespace paddock::gui

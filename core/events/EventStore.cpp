@@ -235,7 +235,7 @@ void EventStore::Private::closeConnection()
     budgets.clear();
     insertEvent.reset();
     upsertAllowed.reset();
-    upsertAllowedMinute.reset();
+    upsertMinute.reset();
     upsertRefusalGroup.reset();
     if (connectionName.isEmpty())
         return;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Activity summed in SQL: connections per time bucket, per destination and per sandbox, over
-// a bounded window, so a reader gets a few hundred numbers whatever the log holds.
+// Activity summed in SQL from the minutes of activity_minutes: connections per time bucket, per
+// destination and per sandbox, over a bounded window, so a reader gets a few hundred numbers
+// whatever the log holds.
 #include "events/EventStorePrivate.h"
 
 #include <algorithm>
@@ -35,22 +36,15 @@ Window windowOf(const ActivityFilter &filter)
 }
 
 /**
- * Every connection of the window, one row per allowed minute or stored refusal, as columns
- * sandbox, host, t, a (allowed), r (refused), up, down; a refusal row counts its repeats.
- * Connections let through by learning mode are stored with the refusals and count as allowed.
+ * The window's minutes as columns sandbox, host, t, a (allowed), r (refused), up, down, each
+ * row one sandbox's connections to one host in one minute (a refusal's repeats counted).
  */
 Statement connections(const Window &window, const QString &select, const QString &tail)
 {
-    Statement statement{select + QStringLiteral(" FROM (SELECT sandbox, host, minute_ms AS t, count AS a, 0 AS r,"
-                                                " bytes_up AS up, bytes_down AS down FROM allowed_minutes"
-                                                " WHERE minute_ms >= ? AND minute_ms < ?"),
+    Statement statement{select + QStringLiteral(" FROM (SELECT sandbox, host, minute_ms AS t, allowed AS a,"
+                                                " refused AS r, bytes_up AS up, bytes_down AS down"
+                                                " FROM activity_minutes WHERE minute_ms >= ? AND minute_ms < ?"),
                         {}};
-    statement.values << window.startMs << window.endMs;
-    statement.andIf(!window.sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), window.sandbox);
-    statement.sql +=
-        QStringLiteral(" UNION ALL SELECT sandbox, host, time_ms, CASE outcome WHEN 'learned' THEN repeats ELSE 0 END,"
-                       " CASE outcome WHEN 'denied' THEN repeats ELSE 0 END, bytes_up, bytes_down FROM events"
-                       " WHERE time_ms >= ? AND time_ms < ? AND outcome IN ('denied', 'learned')");
     statement.values << window.startMs << window.endMs;
     statement.andIf(!window.sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), window.sandbox);
     statement.sql += QLatin1String(")") + tail;
@@ -112,16 +106,12 @@ bool EventStore::Private::readActivityHosts(const ActivityFilter &filter, Activi
 {
     const Window window = windowOf(filter);
     const int limit = std::clamp(filter.hostLimit, 0, kMaxActivityHosts);
-    if (!forEachRow(connections(window, QStringLiteral("SELECT COUNT(DISTINCT host)"), QString()),
-                    [out](const QSqlQuery &query) {
-                        out->hostCount = query.value(0).toInt();
-                        return false;
-                    }))
-        return false;
-    if (limit == 0 || out->hostCount == 0)
+    if (limit == 0)
         return true;
-    Statement busiest = connections(window, QStringLiteral("SELECT host, SUM(a), SUM(r), SUM(up), SUM(down)"),
-                                    QStringLiteral(" GROUP BY host ORDER BY SUM(a) + SUM(r) DESC, host"));
+    // COUNT(*) OVER () counts the groups: the destinations of the window, those left out too.
+    Statement busiest =
+        connections(window, QStringLiteral("SELECT host, SUM(a), SUM(r), SUM(up), SUM(down), COUNT(*) OVER ()"),
+                    QStringLiteral(" GROUP BY host ORDER BY SUM(a) + SUM(r) DESC, host"));
     busiest.limit(limit);
     if (!forEachRow(busiest, [out](const QSqlQuery &query) {
             ActivityHost host;
@@ -130,6 +120,7 @@ bool EventStore::Private::readActivityHosts(const ActivityFilter &filter, Activi
             host.refused = query.value(2).toLongLong();
             host.bytesUp = query.value(3).toLongLong();
             host.bytesDown = query.value(4).toLongLong();
+            out->hostCount = query.value(5).toInt();
             out->hosts.append(host);
             return true;
         }))

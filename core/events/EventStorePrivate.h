@@ -99,7 +99,7 @@ struct EventStore::Private
     QSqlDatabase db;
     std::optional<QSqlQuery> insertEvent;
     std::optional<QSqlQuery> upsertAllowed;
-    std::optional<QSqlQuery> upsertAllowedMinute;
+    std::optional<QSqlQuery> upsertMinute;
     std::optional<QSqlQuery> upsertRefusalGroup;
     std::optional<QSqlQuery> insertRequest;
     std::optional<QSqlQuery> countRepeat;
@@ -145,8 +145,8 @@ struct EventStore::Private
     bool deleteEvents(const QString &condition, const QVariantList &values);
     bool storeRefusal(const NetworkEvent &event, qint64 ms);
     bool storeAllowedGroup(const detail::GroupTotals &totals);
-    /** Adds an allowed group to its minute of allowed_minutes (the activity timeline). */
-    bool storeAllowedMinute(const detail::GroupTotals &totals);
+    /** Adds a group to its minute of activity_minutes (the activity timeline): allowed or refused. */
+    bool storeMinute(const detail::GroupTotals &totals);
     bool storeRefusalGroup(const detail::GroupTotals &totals);
     // -- request records (EventStoreRequests.cpp) ----------------------------------------
     bool prepareRequestStatements();

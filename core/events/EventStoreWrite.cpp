@@ -85,25 +85,31 @@ bool EventStore::Private::storeAllowedGroup(const GroupTotals &totals)
                "write to");
 }
 
-bool EventStore::Private::storeAllowedMinute(const GroupTotals &totals)
+bool EventStore::Private::storeMinute(const GroupTotals &totals)
 {
-    if (!upsertAllowedMinute) {
-        upsertAllowedMinute.emplace(db);
-        if (!upsertAllowedMinute->prepare(
-                QStringLiteral("INSERT INTO allowed_minutes (sandbox, host, minute_ms, count, bytes_up, bytes_down)"
-                               " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sandbox, host, minute_ms) DO UPDATE SET"
-                               " count = count + excluded.count, bytes_up = bytes_up + excluded.bytes_up,"
-                               " bytes_down = bytes_down + excluded.bytes_down"))) {
-            const QSqlError sqlError = upsertAllowedMinute->lastError();
-            upsertAllowedMinute.reset();
+    const NetworkEvent &latest = *totals.latest;
+    // Let through (by a rule or by learning mode) or refused; an upstream failure is neither.
+    const bool allowed =
+        latest.outcome == NetworkEvent::Outcome::Allowed || latest.outcome == NetworkEvent::Outcome::Learned;
+    if (!allowed && latest.outcome != NetworkEvent::Outcome::Denied)
+        return true;
+    if (!upsertMinute) {
+        upsertMinute.emplace(db);
+        if (!upsertMinute->prepare(QStringLiteral(
+                "INSERT INTO activity_minutes (sandbox, host, minute_ms, allowed, refused, bytes_up, bytes_down)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sandbox, host, minute_ms) DO UPDATE SET"
+                " allowed = allowed + excluded.allowed, refused = refused + excluded.refused,"
+                " bytes_up = bytes_up + excluded.bytes_up, bytes_down = bytes_down + excluded.bytes_down"))) {
+            const QSqlError sqlError = upsertMinute->lastError();
+            upsertMinute.reset();
             return failQuery(sqlError, "prepare");
         }
     }
     // A batch spans a moment: its group is counted in the minute of its latest connection.
-    const NetworkEvent &latest = *totals.latest;
     const qint64 minuteMs = totals.lastMs - totals.lastMs % 60'000;
-    return run(*upsertAllowedMinute,
-               {text(latest.sandbox), text(latest.host), minuteMs, totals.count, totals.bytesUp, totals.bytesDown},
+    return run(*upsertMinute,
+               {text(latest.sandbox), text(latest.host), minuteMs, allowed ? totals.count : 0,
+                allowed ? 0 : totals.count, totals.bytesUp, totals.bytesDown},
                "write to");
 }
 
@@ -180,13 +186,13 @@ bool EventStore::write(const QList<NetworkEvent> &events)
         }
     }
     for (const GroupTotals &totals : batch.allowed()) {
-        if (!d->storeAllowedGroup(totals) || !d->storeAllowedMinute(totals)) {
+        if (!d->storeAllowedGroup(totals) || !d->storeMinute(totals)) {
             d->rollback();
             return false;
         }
     }
     for (const GroupTotals &totals : batch.refused()) {
-        if (!d->storeRefusalGroup(totals)) {
+        if (!d->storeRefusalGroup(totals) || !d->storeMinute(totals)) {
             d->rollback();
             return false;
         }
@@ -231,7 +237,7 @@ bool EventStore::applyRetention(const QDateTime &now)
         }
         deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
         QSqlQuery minutes(d->db);
-        if (!d->run(minutes, QStringLiteral("DELETE FROM allowed_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
+        if (!d->run(minutes, QStringLiteral("DELETE FROM activity_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
             d->rollback();
             return false;
         }
@@ -252,7 +258,7 @@ bool EventStore::applyRetention(const QDateTime &now)
             const auto events = d->scalar(QStringLiteral("SELECT COUNT(*) FROM events"), "measure");
             const auto aggregates = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed"), "measure");
             const auto requests = d->scalar(QStringLiteral("SELECT COUNT(*) FROM requests"), "measure");
-            const auto minutes = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed_minutes"), "measure");
+            const auto minutes = d->scalar(QStringLiteral("SELECT COUNT(*) FROM activity_minutes"), "measure");
             if (!events || !aggregates || !requests || !minutes)
                 return false;
             if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() + minutes->toLongLong() == 0)
@@ -267,7 +273,7 @@ bool EventStore::applyRetention(const QDateTime &now)
                                  rowsFor(aggregates->toLongLong())) ||
                 !d->deleteOldest(QStringLiteral("requests"), QStringLiteral("time_ms"),
                                  rowsFor(requests->toLongLong())) ||
-                !d->deleteOldest(QStringLiteral("allowed_minutes"), QStringLiteral("minute_ms"),
+                !d->deleteOldest(QStringLiteral("activity_minutes"), QStringLiteral("minute_ms"),
                                  rowsFor(minutes->toLongLong()))) {
                 d->rollback();
                 return false;

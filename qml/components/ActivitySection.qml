@@ -31,12 +31,12 @@ ColumnLayout {
         id: activityModel
         daemon: DaemonStatus
     }
-    // Fresh sums while the page is shown; each is one bounded query in the daemon.
+    // Fresh sums while the page is shown, when connections came (or the window moved).
     Timer {
         interval: 5000
         repeat: true
         running: section.visible && activityModel.connected
-        onTriggered: activityModel.reload()
+        onTriggered: activityModel.refresh()
     }
 
     Label {
