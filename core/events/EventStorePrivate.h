@@ -143,6 +143,7 @@ struct EventStore::Private
     // -- writing and retention (EventStoreWrite.cpp) -------------------------------------
     bool deleteOldest(const QString &table, const QString &orderColumn, qint64 rows);
     bool deleteEvents(const QString &condition, const QVariantList &values);
+    bool trimByAge(qint64 cutoff, bool *deleted);
     bool storeRefusal(const NetworkEvent &event, qint64 ms);
     bool storeAllowedGroup(const detail::GroupTotals &totals);
     /** Adds a group to its minute of activity_minutes (the activity timeline): allowed or refused. */

@@ -7,9 +7,12 @@ namespace detail {
 
 // Steps are only ever appended: a database written by any earlier build is brought forward,
 // one transaction per step.
-const QList<QStringList> &migrations()
+namespace {
+
+/** Steps 1 to 4. */
+QList<QStringList> firstSteps()
 {
-    static const QList<QStringList> steps = {
+    return {
         // 1: refusals and failures one row each; allowed connections as running totals.
         {
             QStringLiteral("CREATE TABLE events ("
@@ -67,6 +70,13 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX requests_by_time ON requests (time_ms)"),
             QStringLiteral("CREATE INDEX requests_by_sandbox ON requests (sandbox, time_ms)"),
         },
+    };
+}
+
+/** Steps 5 on. */
+QList<QStringList> laterSteps()
+{
+    return {
         // 5: which program inside the sandbox made each request, as for events.
         {
             QStringLiteral("ALTER TABLE requests ADD COLUMN pid INTEGER NOT NULL DEFAULT 0"),
@@ -97,6 +107,13 @@ const QList<QStringList> &migrations()
                            " (minute_ms, sandbox, allowed, refused)"),
         },
     };
+}
+
+} // namespace
+
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> steps = firstSteps() + laterSteps();
     return steps;
 }
 

@@ -212,6 +212,35 @@ qint64 EventStore::usedBytes() const
     return (pages->toLongLong() - freePages->toLongLong()) * pageSize->toLongLong();
 }
 
+// Deletes what is older than @p cutoff in one transaction; sets @p deleted when something went.
+bool EventStore::Private::trimByAge(qint64 cutoff, bool *deleted)
+{
+    if (!begin("trim"))
+        return false;
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("DELETE FROM allowed WHERE last_ms < ?"));
+    query.addBindValue(cutoff);
+    const auto expired = scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE time_ms < %1").arg(cutoff), "trim");
+    if (!expired || !query.exec() || !deleteEvents(QStringLiteral("time_ms < ?"), {cutoff})) {
+        if (query.lastError().isValid())
+            failQuery(query.lastError(), "trim");
+        rollback();
+        return false;
+    }
+    *deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
+    QSqlQuery minutes(db);
+    if (!run(minutes, QStringLiteral("DELETE FROM activity_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
+        rollback();
+        return false;
+    }
+    *deleted = *deleted || minutes.numRowsAffected() > 0;
+    if (!expireRequests(cutoff, deleted)) {
+        rollback();
+        return false;
+    }
+    return commit("trim");
+}
+
 bool EventStore::applyRetention(const QDateTime &now)
 {
     if (!isOpen())
@@ -222,31 +251,7 @@ bool EventStore::applyRetention(const QDateTime &now)
     if (policy.maxAge.count() > 0) {
         const qint64 nowMs = now.isValid() ? now.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
         const qint64 cutoff = nowMs - qint64(policy.maxAge.count()) * 1000;
-        if (!d->begin("trim"))
-            return false;
-        QSqlQuery query(d->db);
-        query.prepare(QStringLiteral("DELETE FROM allowed WHERE last_ms < ?"));
-        query.addBindValue(cutoff);
-        const auto expired =
-            d->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE time_ms < %1").arg(cutoff), "trim");
-        if (!expired || !query.exec() || !d->deleteEvents(QStringLiteral("time_ms < ?"), {cutoff})) {
-            if (query.lastError().isValid())
-                d->failQuery(query.lastError(), "trim");
-            d->rollback();
-            return false;
-        }
-        deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
-        QSqlQuery minutes(d->db);
-        if (!d->run(minutes, QStringLiteral("DELETE FROM activity_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
-            d->rollback();
-            return false;
-        }
-        deleted = deleted || minutes.numRowsAffected() > 0;
-        if (!d->expireRequests(cutoff, &deleted)) {
-            d->rollback();
-            return false;
-        }
-        if (!d->commit("trim"))
+        if (!d->trimByAge(cutoff, &deleted))
             return false;
     }
 
