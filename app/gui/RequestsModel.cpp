@@ -74,6 +74,19 @@ void RequestsModel::setLimit(int limit)
     reload();
 }
 
+void RequestsModel::narrow(const QString &host, double fromMs, double untilMs)
+{
+    const qint64 from = std::max<qint64>(0, qint64(fromMs));
+    const qint64 until = std::max<qint64>(0, qint64(untilMs));
+    if (host == m_host && from == m_fromMs && until == m_untilMs)
+        return;
+    m_host = host;
+    m_fromMs = from;
+    m_untilMs = until;
+    emit narrowed();
+    reload();
+}
+
 void RequestsModel::daemonEvent(const QString &topic, const QJsonObject &data)
 {
     if (topic != kTopic)
@@ -89,6 +102,13 @@ void RequestsModel::reload()
     QJsonObject params{{QStringLiteral("limit"), m_limit}};
     if (!m_sandbox.isEmpty())
         params.insert(QStringLiteral("sandbox"), m_sandbox);
+    if (!m_host.isEmpty())
+        params.insert(QStringLiteral("host"), m_host);
+    const auto time = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs); };
+    if (m_fromMs > 0)
+        params.insert(QStringLiteral("since"), time(m_fromMs));
+    if (m_untilMs > 0)
+        params.insert(QStringLiteral("until"), time(m_untilMs));
     m_arrivedWhileLoading.clear();
     // Records that arrive while it loads are kept aside; those the answer has are left out.
     const bool sent = load(QStringLiteral("events.requests"), params, [this](const QJsonObject &result) {
@@ -142,6 +162,11 @@ void RequestsModel::addRecord(const QJsonObject &json)
 {
     std::optional<RequestRecord> record = RequestRecord::fromJson(json);
     if (!m_sandbox.isEmpty() && record->sandbox != m_sandbox)
+        return;
+    if (!m_host.isEmpty() && record->host != m_host)
+        return;
+    const qint64 ms = record->time.toMSecsSinceEpoch();
+    if ((m_fromMs > 0 && ms < m_fromMs) || (m_untilMs > 0 && ms >= m_untilMs))
         return;
     insertNewest(std::move(*record));
 }

@@ -63,6 +63,9 @@ class RequestsModel : public paddock::gui::RowListModel
     Q_PROPERTY(paddock::gui::NetworkPolicy *policy READ policy WRITE setPolicy NOTIFY policyChanged)
     Q_PROPERTY(QString sandbox READ sandbox WRITE setSandbox NOTIFY sandboxChanged)
     Q_PROPERTY(int limit READ limit WRITE setLimit NOTIFY limitChanged)
+    Q_PROPERTY(QString host READ host NOTIFY narrowed)
+    Q_PROPERTY(double fromTime READ fromTime NOTIFY narrowed)
+    Q_PROPERTY(double untilTime READ untilTime NOTIFY narrowed)
 
 public:
     enum Role {
@@ -98,6 +101,14 @@ public:
     /** How many records to keep (default 500, at most 10,000). */
     void setLimit(int limit);
 
+    /** Only one host's records, when not empty (the activity chart's host clicked). */
+    QString host() const { return m_host; }
+    /** Only records from this time (ms since the epoch, inclusive) until that one (exclusive); 0: open. */
+    double fromTime() const { return double(m_fromMs); }
+    double untilTime() const { return double(m_untilMs); }
+    /** Shows only @p host's records (all hosts when empty) between @p fromMs and @p untilMs (0: open), asked again. */
+    Q_INVOKABLE void narrow(const QString &host, double fromMs = 0, double untilMs = 0);
+
     /** Asks the daemon again and replaces the records. */
     Q_INVOKABLE void reload();
 
@@ -110,6 +121,7 @@ Q_SIGNALS:
     void policyChanged();
     void sandboxChanged();
     void limitChanged();
+    void narrowed();
 
 protected:
     void daemonConnected() override { reload(); }
@@ -122,6 +134,9 @@ private:
     QPointer<NetworkPolicy> m_policy;
     QString m_sandbox;
     int m_limit = 500;
+    QString m_host;
+    qint64 m_fromMs = 0;
+    qint64 m_untilMs = 0;
     QList<QJsonObject> m_arrivedWhileLoading;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SandboxListModel.h"
 
+#include "events/Activity.h"
+
 #include "common/Paths.h"
 
 #include <QDir>
@@ -18,6 +20,8 @@ namespace {
 
 // sandbox.list is cheap (runtime state files); a few seconds keeps terminal-made changes visible.
 constexpr int kPollIntervalMs = 3000;
+/** Every how many polls the sparklines are read again (about every 15 s). */
+constexpr int kActivityEveryPolls = 5;
 constexpr int kTickIntervalMs = 1000;
 // events.denials groups by host; enough groups to count every refusal of one run.
 constexpr int kDenialGroupLimit = 100000;
@@ -73,6 +77,7 @@ void SandboxListModel::declareRoles()
         {AgentRefusalsRole, "agentRefusals", [this](R row) { return m_agentRefusals.value(row.name); }},
         {RootTextRole, "rootText", [](R row) { return row.rootText; }},
         {SharesTextRole, "sharesText", [](R row) { return row.sharesText; }},
+        {ActivityRole, "activity", [this](R row) { return m_activity.value(row.name); }},
     });
 }
 
@@ -193,6 +198,9 @@ void SandboxListModel::refresh()
         return;
     }
     countAgentRefusals();
+    // The sparklines' minutes change slowly: one aggregated read every few polls.
+    if (m_refreshes++ % kActivityEveryPolls == 0)
+        countActivity();
     load(QStringLiteral("sandbox.list"), {},
          [this](const QJsonObject &result) { applyList(result.value(QLatin1String("sandboxes")).toArray()); });
 }
@@ -323,6 +331,35 @@ void SandboxListModel::applyAgentCounts(const QJsonObject &result)
         return;
     m_agentRefusals = counts;
     m_rows.rolesChanged({AgentRefusalsRole});
+}
+
+void SandboxListModel::countActivity()
+{
+    // The last hour in two-minute buckets, every sandbox in one answer, no destinations.
+    const QJsonObject params{{QStringLiteral("hours"), 1},
+                             {QStringLiteral("buckets"), 30},
+                             {QStringLiteral("hosts"), 0},
+                             {QStringLiteral("perSandbox"), true}};
+    request(QStringLiteral("events.activity"), params, [this](const api::Reply &reply) {
+        if (!reply.isError())
+            applyActivity(reply.result());
+    });
+}
+
+void SandboxListModel::applyActivity(const QJsonObject &result)
+{
+    QHash<QString, QVariantList> activity;
+    const events::Activity sums = events::activityFromJson(result);
+    for (auto it = sums.sandboxes.cbegin(); it != sums.sandboxes.cend(); ++it) {
+        QVariantList buckets;
+        for (const events::ActivityBucket &bucket : it.value())
+            buckets.append(QVariant(QVariantList{double(bucket.allowed), double(bucket.refused)}));
+        activity.insert(it.key(), buckets);
+    }
+    if (activity == m_activity)
+        return;
+    m_activity = activity;
+    m_rows.rolesChanged({ActivityRole});
 }
 
 void SandboxListModel::daemonEvent(const QString &topic, const QJsonObject &data)

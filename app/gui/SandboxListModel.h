@@ -77,6 +77,7 @@ public:
         AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
         RootTextRole,      ///< its own root: "root 1.2 MB over image pi:1"; empty when it has none
         SharesTextRole, ///< what it shares and runs beside it: "~/.nuget → /home/agent/.nuget (rw) · services postgres:5432"
+        ActivityRole, ///< its connections in the last hour, [[allowed, refused], ...] oldest first (a sparkline)
     };
     Q_ENUM(Role)
 
@@ -119,6 +120,8 @@ public:
     void applyStoredDenials(const QString &name, const QDateTime &since, const QJsonObject &result);
     /** An `agent.counts` answer: what the agent of each sandbox was refused since it started. */
     void applyAgentCounts(const QJsonObject &result);
+    /** An `events.activity` answer asked per sandbox: each sandbox's last hour. */
+    void applyActivity(const QJsonObject &result);
 
 Q_SIGNALS:
     /** An action finished; @p message is one sentence for the status line of the page. */
@@ -149,6 +152,8 @@ private:
     void countStoredDenials(const QString &name, const QDateTime &since);
     /** Asks `agent.counts`: the agent's refusals of each running sandbox. */
     void countAgentRefusals();
+    /** Asks `events.activity` once for every sandbox: the sparklines' last hour. */
+    void countActivity();
     void onBindingChecked(const QString &name, const api::Reply &reply);
     void startNow(const QString &name);
     /** What every action does with its answer: the row is no longer busy, the page is told, the list read again. */
@@ -159,6 +164,8 @@ private:
     Rows<SandboxRow> m_rows{this};
     QHash<QString, Denials> m_denials;
     QHash<QString, int> m_agentRefusals;
+    QHash<QString, QVariantList> m_activity;
+    int m_refreshes = 0;
     QTimer m_poll;
     QTimer m_tick;
     bool m_refreshAgain = false;

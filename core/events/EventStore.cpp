@@ -235,6 +235,7 @@ void EventStore::Private::closeConnection()
     budgets.clear();
     insertEvent.reset();
     upsertAllowed.reset();
+    upsertMinute.reset();
     upsertRefusalGroup.reset();
     if (connectionName.isEmpty())
         return;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "events/Activity.h"
 #include "events/NetworkEvent.h"
 
 #include <QDateTime>
@@ -94,6 +95,7 @@ struct RequestFilter
     QString sandbox; ///< empty: every sandbox
     QString host;    ///< empty: every host
     QDateTime since; ///< inclusive
+    QDateTime until; ///< exclusive
     bool newestFirst = true;
     int limit = 200; ///< 0 or less: no limit
 };
@@ -171,6 +173,13 @@ public:
      * @p filter; @p sink returns false to stop. Returns false on a database error.
      */
     bool forEachRequest(const RequestFilter &filter, const std::function<bool(const NetworkEvent &)> &sink) const;
+    /**
+     * Connections summed per time bucket, per destination (the busiest first) and, when asked,
+     * per sandbox, within the bounds of ActivityFilter. Allowed connections are counted per
+     * minute (kept as long as the events); refusals from their rows. @p ok is false on a
+     * database error.
+     */
+    Activity activity(const ActivityFilter &filter, bool *ok = nullptr) const;
     /** Refusals for @p sandbox (every sandbox when empty) at or after @p since (all when invalid). */
     qint64 countDenials(const QString &sandbox, const QDateTime &since = {}) const;
 

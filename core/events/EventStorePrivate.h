@@ -3,7 +3,7 @@
 
 // Private to core/events: the connection behind EventStore, shared by its files
 // (EventStore.cpp: the connection; EventStoreSchema.cpp: migrations; EventStoreWrite.cpp:
-// writing and retention; EventStoreRead.cpp: queries).
+// writing and retention; EventStoreRead.cpp: queries; EventStoreActivity.cpp: activity sums).
 
 #include "events/EventStore.h"
 
@@ -99,6 +99,7 @@ struct EventStore::Private
     QSqlDatabase db;
     std::optional<QSqlQuery> insertEvent;
     std::optional<QSqlQuery> upsertAllowed;
+    std::optional<QSqlQuery> upsertMinute;
     std::optional<QSqlQuery> upsertRefusalGroup;
     std::optional<QSqlQuery> insertRequest;
     std::optional<QSqlQuery> countRepeat;
@@ -142,8 +143,11 @@ struct EventStore::Private
     // -- writing and retention (EventStoreWrite.cpp) -------------------------------------
     bool deleteOldest(const QString &table, const QString &orderColumn, qint64 rows);
     bool deleteEvents(const QString &condition, const QVariantList &values);
+    bool trimByAge(qint64 cutoff, bool *deleted);
     bool storeRefusal(const NetworkEvent &event, qint64 ms);
     bool storeAllowedGroup(const detail::GroupTotals &totals);
+    /** Adds a group to its minute of activity_minutes (the activity timeline): allowed or refused. */
+    bool storeMinute(const detail::GroupTotals &totals);
     bool storeRefusalGroup(const detail::GroupTotals &totals);
     // -- request records (EventStoreRequests.cpp) ----------------------------------------
     bool prepareRequestStatements();
@@ -164,6 +168,10 @@ struct EventStore::Private
      * once, so a long-lived store does not pin the WAL. False when the read failed.
      */
     bool forEachRow(const detail::Statement &statement, const std::function<bool(const QSqlQuery &)> &row);
+
+    // -- activity (EventStoreActivity.cpp) -------------------------------------------------
+    bool readActivityBuckets(const ActivityFilter &filter, Activity *out);
+    bool readActivityHosts(const ActivityFilter &filter, Activity *out);
 };
 
 } // namespace paddock::events

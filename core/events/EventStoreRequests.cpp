@@ -64,6 +64,7 @@ bool EventStore::forEachRequest(const RequestFilter &filter,
     statement.andIf(!filter.sandbox.isEmpty(), QLatin1String(" AND sandbox = ?"), filter.sandbox);
     statement.andIf(!filter.host.isEmpty(), QLatin1String(" AND host = ?"), filter.host);
     statement.andIf(filter.since.isValid(), QLatin1String(" AND time_ms >= ?"), filter.since.toMSecsSinceEpoch());
+    statement.andIf(filter.until.isValid(), QLatin1String(" AND time_ms < ?"), filter.until.toMSecsSinceEpoch());
     statement.sql += filter.newestFirst ? QStringLiteral(" ORDER BY time_ms DESC, id DESC")
                                         : QStringLiteral(" ORDER BY time_ms, id");
     statement.limit(filter.limit);

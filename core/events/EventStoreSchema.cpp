@@ -7,9 +7,12 @@ namespace detail {
 
 // Steps are only ever appended: a database written by any earlier build is brought forward,
 // one transaction per step.
-const QList<QStringList> &migrations()
+namespace {
+
+/** Steps 1 to 4. */
+QList<QStringList> firstSteps()
 {
-    static const QList<QStringList> steps = {
+    return {
         // 1: refusals and failures one row each; allowed connections as running totals.
         {
             QStringLiteral("CREATE TABLE events ("
@@ -67,6 +70,13 @@ const QList<QStringList> &migrations()
             QStringLiteral("CREATE INDEX requests_by_time ON requests (time_ms)"),
             QStringLiteral("CREATE INDEX requests_by_sandbox ON requests (sandbox, time_ms)"),
         },
+    };
+}
+
+/** Steps 5 on. */
+QList<QStringList> laterSteps()
+{
+    return {
         // 5: which program inside the sandbox made each request, as for events.
         {
             QStringLiteral("ALTER TABLE requests ADD COLUMN pid INTEGER NOT NULL DEFAULT 0"),
@@ -84,7 +94,26 @@ const QList<QStringList> &migrations()
             QStringLiteral("ALTER TABLE refusal_groups ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
             QStringLiteral("ALTER TABLE requests ADD COLUMN written TEXT NOT NULL DEFAULT ''"),
         },
+        // 8: connections counted per sandbox, host and minute, allowed and refused, written with
+        // the groups, so the activity timeline reads a few rows a minute rather than every refusal.
+        {
+            QStringLiteral("CREATE TABLE activity_minutes ("
+                           " sandbox TEXT NOT NULL, host TEXT NOT NULL, minute_ms INTEGER NOT NULL,"
+                           " allowed INTEGER NOT NULL, refused INTEGER NOT NULL,"
+                           " bytes_up INTEGER NOT NULL, bytes_down INTEGER NOT NULL,"
+                           " PRIMARY KEY (sandbox, host, minute_ms))"),
+            // Covers the timeline and the sparklines: they never read the table itself.
+            QStringLiteral("CREATE INDEX activity_minutes_by_time ON activity_minutes"
+                           " (minute_ms, sandbox, allowed, refused)"),
+        },
     };
+}
+
+} // namespace
+
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> steps = firstSteps() + laterSteps();
     return steps;
 }
 

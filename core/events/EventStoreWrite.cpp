@@ -85,6 +85,34 @@ bool EventStore::Private::storeAllowedGroup(const GroupTotals &totals)
                "write to");
 }
 
+bool EventStore::Private::storeMinute(const GroupTotals &totals)
+{
+    const NetworkEvent &latest = *totals.latest;
+    // Let through (by a rule or by learning mode) or refused; an upstream failure is neither.
+    const bool allowed =
+        latest.outcome == NetworkEvent::Outcome::Allowed || latest.outcome == NetworkEvent::Outcome::Learned;
+    if (!allowed && latest.outcome != NetworkEvent::Outcome::Denied)
+        return true;
+    if (!upsertMinute) {
+        upsertMinute.emplace(db);
+        if (!upsertMinute->prepare(QStringLiteral(
+                "INSERT INTO activity_minutes (sandbox, host, minute_ms, allowed, refused, bytes_up, bytes_down)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sandbox, host, minute_ms) DO UPDATE SET"
+                " allowed = allowed + excluded.allowed, refused = refused + excluded.refused,"
+                " bytes_up = bytes_up + excluded.bytes_up, bytes_down = bytes_down + excluded.bytes_down"))) {
+            const QSqlError sqlError = upsertMinute->lastError();
+            upsertMinute.reset();
+            return failQuery(sqlError, "prepare");
+        }
+    }
+    // A batch spans a moment: its group is counted in the minute of its latest connection.
+    const qint64 minuteMs = totals.lastMs - totals.lastMs % 60'000;
+    return run(*upsertMinute,
+               {text(latest.sandbox), text(latest.host), minuteMs, allowed ? totals.count : 0,
+                allowed ? 0 : totals.count, totals.bytesUp, totals.bytesDown},
+               "write to");
+}
+
 bool EventStore::Private::storeRefusalGroup(const GroupTotals &totals)
 {
     const NetworkEvent &latest = *totals.latest;
@@ -158,13 +186,13 @@ bool EventStore::write(const QList<NetworkEvent> &events)
         }
     }
     for (const GroupTotals &totals : batch.allowed()) {
-        if (!d->storeAllowedGroup(totals)) {
+        if (!d->storeAllowedGroup(totals) || !d->storeMinute(totals)) {
             d->rollback();
             return false;
         }
     }
     for (const GroupTotals &totals : batch.refused()) {
-        if (!d->storeRefusalGroup(totals)) {
+        if (!d->storeRefusalGroup(totals) || !d->storeMinute(totals)) {
             d->rollback();
             return false;
         }
@@ -184,6 +212,35 @@ qint64 EventStore::usedBytes() const
     return (pages->toLongLong() - freePages->toLongLong()) * pageSize->toLongLong();
 }
 
+// Deletes what is older than @p cutoff in one transaction; sets @p deleted when something went.
+bool EventStore::Private::trimByAge(qint64 cutoff, bool *deleted)
+{
+    if (!begin("trim"))
+        return false;
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("DELETE FROM allowed WHERE last_ms < ?"));
+    query.addBindValue(cutoff);
+    const auto expired = scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE time_ms < %1").arg(cutoff), "trim");
+    if (!expired || !query.exec() || !deleteEvents(QStringLiteral("time_ms < ?"), {cutoff})) {
+        if (query.lastError().isValid())
+            failQuery(query.lastError(), "trim");
+        rollback();
+        return false;
+    }
+    *deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
+    QSqlQuery minutes(db);
+    if (!run(minutes, QStringLiteral("DELETE FROM activity_minutes WHERE minute_ms < ?"), {cutoff}, "trim")) {
+        rollback();
+        return false;
+    }
+    *deleted = *deleted || minutes.numRowsAffected() > 0;
+    if (!expireRequests(cutoff, deleted)) {
+        rollback();
+        return false;
+    }
+    return commit("trim");
+}
+
 bool EventStore::applyRetention(const QDateTime &now)
 {
     if (!isOpen())
@@ -194,25 +251,7 @@ bool EventStore::applyRetention(const QDateTime &now)
     if (policy.maxAge.count() > 0) {
         const qint64 nowMs = now.isValid() ? now.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
         const qint64 cutoff = nowMs - qint64(policy.maxAge.count()) * 1000;
-        if (!d->begin("trim"))
-            return false;
-        QSqlQuery query(d->db);
-        query.prepare(QStringLiteral("DELETE FROM allowed WHERE last_ms < ?"));
-        query.addBindValue(cutoff);
-        const auto expired =
-            d->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE time_ms < %1").arg(cutoff), "trim");
-        if (!expired || !query.exec() || !d->deleteEvents(QStringLiteral("time_ms < ?"), {cutoff})) {
-            if (query.lastError().isValid())
-                d->failQuery(query.lastError(), "trim");
-            d->rollback();
-            return false;
-        }
-        deleted = expired->toLongLong() > 0 || query.numRowsAffected() > 0;
-        if (!d->expireRequests(cutoff, &deleted)) {
-            d->rollback();
-            return false;
-        }
-        if (!d->commit("trim"))
+        if (!d->trimByAge(cutoff, &deleted))
             return false;
     }
 
@@ -224,9 +263,10 @@ bool EventStore::applyRetention(const QDateTime &now)
             const auto events = d->scalar(QStringLiteral("SELECT COUNT(*) FROM events"), "measure");
             const auto aggregates = d->scalar(QStringLiteral("SELECT COUNT(*) FROM allowed"), "measure");
             const auto requests = d->scalar(QStringLiteral("SELECT COUNT(*) FROM requests"), "measure");
-            if (!events || !aggregates || !requests)
+            const auto minutes = d->scalar(QStringLiteral("SELECT COUNT(*) FROM activity_minutes"), "measure");
+            if (!events || !aggregates || !requests || !minutes)
                 return false;
-            if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() == 0)
+            if (events->toLongLong() + aggregates->toLongLong() + requests->toLongLong() + minutes->toLongLong() == 0)
                 break;
             // Rows are about the same size, so the share of bytes to free is the share of rows.
             const double share = double(used - target) / double(used);
@@ -237,7 +277,9 @@ bool EventStore::applyRetention(const QDateTime &now)
                 !d->deleteOldest(QStringLiteral("allowed"), QStringLiteral("last_ms"),
                                  rowsFor(aggregates->toLongLong())) ||
                 !d->deleteOldest(QStringLiteral("requests"), QStringLiteral("time_ms"),
-                                 rowsFor(requests->toLongLong()))) {
+                                 rowsFor(requests->toLongLong())) ||
+                !d->deleteOldest(QStringLiteral("activity_minutes"), QStringLiteral("minute_ms"),
+                                 rowsFor(minutes->toLongLong()))) {
                 d->rollback();
                 return false;
             }

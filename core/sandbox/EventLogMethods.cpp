@@ -2,6 +2,7 @@
 #include "sandbox/EventLogMethods.h"
 
 #include "api/Server.h"
+#include "events/Activity.h"
 #include "events/EventHub.h"
 #include "events/EventStore.h"
 #include "events/LogJson.h"
@@ -141,9 +142,11 @@ api::Reply readRequests(SandboxService &sandboxes, const QJsonObject &params)
     filter.newestFirst = !params.value(QLatin1String("oldestFirst")).toBool();
     QString problem;
     const std::optional<QDateTime> since = timeParam(params, QLatin1String("since"), &problem);
-    if (!since)
+    const std::optional<QDateTime> until = timeParam(params, QLatin1String("until"), &problem);
+    if (!since || !until)
         return invalid(problem);
     filter.since = *since;
+    filter.until = *until;
     api::Reply failed;
     const std::unique_ptr<events::EventStore> store = openStore(sandboxes, &failed);
     if (!store)
@@ -154,6 +157,35 @@ api::Reply readRequests(SandboxService &sandboxes, const QJsonObject &params)
         return internal(store->errorString());
     return api::Reply::success(
         {{QStringLiteral("requests"), records.items}, {QStringLiteral("truncated"), records.full}});
+}
+
+api::Reply readActivity(SandboxService &sandboxes, const QJsonObject &params)
+{
+    events::ActivityFilter filter;
+    filter.sandbox = params.value(QLatin1String("sandbox")).toString();
+    QString problem;
+    const std::optional<QDateTime> until = timeParam(params, QLatin1String("until"), &problem);
+    if (!until)
+        return invalid(problem);
+    filter.until = *until;
+    // A window of whole hours (a week at most) cut into at most kMaxActivityBuckets buckets of whole minutes.
+    const int hours = std::clamp(params.value(QLatin1String("hours")).toInt(1), 1, 24 * 7);
+    filter.buckets = std::clamp(params.value(QLatin1String("buckets")).toInt(60), 1, events::kMaxActivityBuckets);
+    const qint64 minutes = std::max<qint64>(1, qint64(hours) * 60 / filter.buckets);
+    filter.bucketMs = minutes * 60'000;
+    filter.buckets = int(std::min<qint64>(filter.buckets, qint64(hours) * 60 / minutes));
+    filter.hostLimit =
+        std::clamp(params.value(QLatin1String("hosts")).toInt(filter.hostLimit), 0, events::kMaxActivityHosts);
+    filter.perSandbox = params.value(QLatin1String("perSandbox")).toBool();
+    api::Reply failed;
+    const std::unique_ptr<events::EventStore> store = openStore(sandboxes, &failed);
+    if (!store)
+        return failed;
+    bool ok = false;
+    const events::Activity activity = store->activity(filter, &ok);
+    if (!ok)
+        return internal(store->errorString());
+    return api::Reply::success(events::toJson(activity));
 }
 
 } // namespace
@@ -169,6 +201,9 @@ void registerEventLogMethods(api::Server &server, SandboxService &sandboxes)
     server.registerMethod(
         QStringLiteral("events.requests"),
         [&sandboxes](const QJsonObject &params, const api::CallContext &) { return readRequests(sandboxes, params); });
+    server.registerMethod(
+        QStringLiteral("events.activity"),
+        [&sandboxes](const QJsonObject &params, const api::CallContext &) { return readActivity(sandboxes, params); });
 }
 
 } // namespace paddock::sandbox

@@ -20,8 +20,14 @@ class SandboxService;
  *                                               failures, oldest first, a page at a time:
  *                                               {events: [NetworkEvent::toJson()...]}; a page
  *                                               ends before 1 MiB, an empty one ends the export
- *   events.requests {sandbox?, host?, since?, limit?, oldestFirst?}  request records:
+ *   events.requests {sandbox?, host?, since?, until?, limit?, oldestFirst?}  request records:
  *                                               {requests: [...], truncated}
+ *   events.activity {sandbox?, hours?, buckets?, hosts?, perSandbox?, until?}  connections summed
+ *                                               in SQL over the last `hours` (1 to 168, default 1)
+ *                                               in `buckets` (default 60) of whole minutes: per
+ *                                               bucket, the `hosts` busiest destinations (default
+ *                                               20, at most 100) and, asked, per sandbox
+ *                                               (events::toJson(Activity))
  *
  * `since` and `until` are times such as 2026-01-31T09:15:02.345Z.
  */

@@ -64,6 +64,31 @@ ColumnLayout {
             opacity: 0.75
         }
     }
+    // Narrowed from the activity chart: one host, or one time bucket.
+    RowLayout {
+        Layout.fillWidth: true
+        visible: requestsModel.host.length > 0 || requestsModel.fromTime > 0
+        spacing: Theme.spacing
+        Label {
+            objectName: "requestNarrowing"
+            Layout.fillWidth: true
+            readonly property string span: requestsModel.fromTime > 0
+                ? qsTr("from %1 to %2").arg(Qt.formatTime(new Date(requestsModel.fromTime)))
+                                       .arg(Qt.formatTime(new Date(requestsModel.untilTime)))
+                : ""
+            text: requestsModel.host.length > 0 && span.length > 0 ? qsTr("Only %1, %2").arg(requestsModel.host).arg(span)
+                  : requestsModel.host.length > 0 ? qsTr("Only %1").arg(requestsModel.host)
+                  : qsTr("Only requests %1").arg(span)
+            textFormat: Text.PlainText
+            elide: Text.ElideRight
+            font.weight: Font.DemiBold
+        }
+        Button {
+            objectName: "requestNarrowClear"
+            text: qsTr("Show all")
+            onClicked: requestsModel.narrow("", 0, 0)
+        }
+    }
     Label {
         objectName: "requestsEmpty"
         Layout.fillWidth: true

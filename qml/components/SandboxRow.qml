@@ -19,6 +19,8 @@ Rectangle {
     required property string uptime
     required property int denials
     required property int agentRefusals
+    // Its connections in the last hour, [[allowed, refused], ...]: drawn as a sparkline.
+    required property var activity
     required property bool busy
     required property string agentState
     required property int agentAttached
@@ -69,6 +71,16 @@ Rectangle {
                 font.weight: Font.DemiBold
                 font.pixelSize: Theme.headlineFontSize
                 color: palette.text
+            }
+            Sparkline {
+                objectName: "sandboxSparkline"
+                buckets: row.activity
+                visible: total > 0
+                Accessible.name: qsTr("Connections in the last hour: %1").arg(total)
+                ToolTip.visible: sparkHover.hovered
+                ToolTip.delay: 300
+                ToolTip.text: Accessible.name
+                HoverHandler { id: sparkHover }
             }
             Rectangle {
                 implicitWidth: statusLabel.implicitWidth + 2 * Theme.spacingSmall

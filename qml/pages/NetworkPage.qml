@@ -24,7 +24,11 @@ ScrollablePage {
 
     Connections {
         target: page.policy
-        function onActionFinished(action, ok, text) { page.message = text }
+        function onActionFinished(action, ok, text) {
+            page.message = text
+            if (ok)
+                activitySection.activity.reload()
+        }
     }
     LearningModel {
         id: learningModel
@@ -97,6 +101,28 @@ ScrollablePage {
         checked: page.notifier.enabled
         Accessible.name: text
         onToggled: page.notifier.enabled = checked
+    }
+
+    // ---- activity at a glance: clicking a bar or a destination narrows the requests below
+    ActivitySection {
+        id: activitySection
+        objectName: "activitySection"
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
+        sandboxes: learningModel.sandboxes
+        chosenHost: requestsSection.requests.host
+        chosenStart: requestsSection.requests.fromTime
+        onBucketChosen: (from, until) => requestsSection.requests.narrow("", from, until)
+        onHostChosen: (host) => requestsSection.requests.narrow(host, 0, 0)
+        // The same dialog and promotion as a refused row's Allow, for where it was refused last.
+        onAllowRequested: (destination) => allowDialog.openFor({ host: destination.host, port: destination.refusedPort,
+                                                                 sandbox: destination.refusedSandbox,
+                                                                 kit: destination.refusedKit })
+    }
+    // The requests follow the sandbox chosen for the activity.
+    Connections {
+        target: activitySection.activity
+        function onSandboxChanged() { requestsSection.requests.sandbox = activitySection.activity.sandbox }
     }
 
     // ---- refused connections

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // 100,000 stored refusals (one host each, so 100,000 rows), listed on the Network page by a
 // real paddockd, then scrolled: prints how long the list took to load, the worst frame time
-// and how many frames took longer than 16 ms. Runs on the display it is given (Xvfb from
-// run-benchmarks.sh) or offscreen.
+// and how many frames took longer than 16 ms. Beside it, from the same store, the page's
+// activity chart: its first draw, and the daemon's aggregate query (events.activity) for the
+// hour and the day. Runs on the display it is given (Xvfb from run-benchmarks.sh) or offscreen.
 #include "../../gui/shell/GuiTestSupport.h"
 
+#include "ActivityModel.h"
 #include "DenialsModel.h"
 #include "NetworkPolicy.h"
 #include "api/DaemonConnection.h"
@@ -54,6 +56,28 @@ bool storeEvents(const QString &path)
             batch.clear();
         }
     }
+    if (!store.write(batch))
+        return false;
+    // Allowed connections beside them: 50 hosts, about one a second each over the hour.
+    batch.clear();
+    for (int i = 0; i < 3600 * 50; ++i) {
+        events::NetworkEvent event;
+        event.time = start.addMSecs((i / 50) * 1000);
+        event.sandbox = QStringLiteral("bench");
+        event.kit = QStringLiteral("pi");
+        event.host = QStringLiteral("h%1.allowed.example.org").arg(i % 50);
+        event.port = 443;
+        event.outcome = events::NetworkEvent::Outcome::Allowed;
+        event.rule = QStringLiteral("global *.allowed.example.org");
+        event.bytesUp = 500;
+        event.bytesDown = 20000;
+        batch.append(event);
+        if (batch.size() == 5000) {
+            if (!store.write(batch))
+                return false;
+            batch.clear();
+        }
+    }
     return store.write(batch);
 }
 
@@ -70,6 +94,66 @@ double timeFrame(QQuickWindow *window, const std::function<void()> &change)
     const double ms = double(timer.nsecsElapsed()) / 1e6;
     Q_UNUSED(frame);
     return ms;
+}
+
+/** The activity chart of the page: its first draw after a reload, and the daemon's query alone. */
+void measureActivity(QQuickWindow *window, QQuickItem *page, const QString &socket, QTextStream &out)
+{
+    QQuickItem *section = guitest::findItem(page, QStringLiteral("activitySection"));
+    auto *activity = section ? section->property("activity").value<gui::ActivityModel *>() : nullptr;
+    if (!activity) {
+        out << "the activity chart is not there\n";
+        return;
+    }
+    for (QQuickItem *parent = section->parentItem(); parent; parent = parent->parentItem()) {
+        if (parent->inherits("QQuickFlickable"))
+            parent->setProperty("contentY", 0);
+    }
+    for (const int hours : {24, 1}) {
+        bool drawn = false;
+        QElapsedTimer timer;
+        timer.start();
+        const auto connection =
+            QObject::connect(activity, &gui::ActivityModel::activityChanged, [&drawn] { drawn = true; });
+        activity->setHours(hours);
+        const bool answered = QTest::qWaitFor([&drawn] { return drawn; }, 60000);
+        QObject::disconnect(connection);
+        if (!answered) {
+            out << "the activity chart got no answer in a minute\n";
+            return;
+        }
+        const QImage frame = window->grabWindow();
+        Q_UNUSED(frame);
+        out << "activity chart (" << (hours == 1 ? "hour, 60 bars" : "day, 96 bars") << ") drawn in " << timer.elapsed()
+            << " ms after asking\n";
+    }
+    api::DaemonConnection connection;
+    QString error;
+    if (!connection.open(socket, 5000, &error))
+        return;
+    for (const int hours : {1, 24}) {
+        QList<double> times;
+        for (int i = 0; i < 5; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            const api::Reply reply = connection.call(
+                QStringLiteral("events.activity"),
+                {{QStringLiteral("hours"), hours}, {QStringLiteral("buckets"), hours == 1 ? 60 : 96}}, 60000);
+            times << double(timer.nsecsElapsed()) / 1e6;
+            if (reply.isError())
+                out << "events.activity failed: " << reply.errorMessage() << '\n';
+        }
+        std::sort(times.begin(), times.end());
+        out << "events.activity (" << hours << " h, whole store): median " << QString::number(times.at(2), 'f', 1)
+            << " ms, worst " << QString::number(times.last(), 'f', 1) << " ms\n";
+    }
+    QElapsedTimer timer;
+    timer.start();
+    connection.call(
+        QStringLiteral("events.activity"),
+        {{QStringLiteral("buckets"), 30}, {QStringLiteral("hosts"), 0}, {QStringLiteral("perSandbox"), true}}, 60000);
+    out << "events.activity (sparklines, per sandbox): " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1)
+        << " ms\n";
 }
 
 } // namespace
@@ -181,6 +265,7 @@ int main(int argc, char **argv)
         << QString::number(sorted[sorted.size() / 2], 'f', 1) << " ms, over 16 ms: " << over << " ("
         << (qEnvironmentVariableIsEmpty("DISPLAY") ? "offscreen" : "display " + qEnvironmentVariable("DISPLAY"))
         << ")\n";
+    measureActivity(window, page, socket, out);
     out.flush();
 
     api::DaemonConnection connection;

@@ -490,7 +490,7 @@ private Q_SLOTS:
     {
         EventStore store;
         QVERIFY(store.open());
-        QCOMPARE(EventStore::currentSchemaVersion(), 7);
+        QCOMPARE(EventStore::currentSchemaVersion(), 8);
         QCOMPARE(store.schemaVersion(), EventStore::currentSchemaVersion());
         store.close();
         QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT MAX(version) FROM schema_version").toInt(),
@@ -498,7 +498,7 @@ private Q_SLOTS:
         // Opening again does not apply the migration twice.
         QVERIFY(store.open());
         store.close();
-        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 7);
+        QCOMPARE(rawScalar(EventStore::defaultPath(), "SELECT COUNT(*) FROM schema_version").toInt(), 8);
     }
 
     void migratesAVersionOneLog()
@@ -531,7 +531,7 @@ private Q_SLOTS:
 
         EventStore store(EventStore::defaultPath(), {std::chrono::seconds(0), 0});
         QVERIFY2(store.open(), qPrintable(store.errorString()));
-        QCOMPARE(store.schemaVersion(), 7);
+        QCOMPARE(store.schemaVersion(), 8);
         const PolicyLog log = store.log();
         QCOMPARE(log.blocked.size(), 1);
         QCOMPARE(log.blocked.first().count, 2);
