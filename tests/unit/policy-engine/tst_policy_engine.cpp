@@ -696,7 +696,7 @@ void TestPolicyEngine::explanationGivesTheFix_data()
                                      << "" << kPublic << false << "paddock policy allow network example.com";
     QTest::newRow("no rule, ipv6") << "[2001:db8::1]:22"
                                    << "web" << QStringList() << false
-                                   << "paddock policy allow network [2001:db8::1]:22 --sandbox web";
+                                   << "paddock policy allow network '[2001:db8::1]:22' --sandbox web";
     QTest::newRow("rebinding") << "allowed.example:443"
                                << "web" << QStringList{"10.1.2.3"} << false
                                << "paddock policy resolve set allowed.example 10.1.2.3";
