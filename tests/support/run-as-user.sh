@@ -20,6 +20,8 @@
 #   then /run is set to 0755, as on a stock Debian.
 # - /dev/fuse mode 0600 (no udev rule, as in some containers and VMs; Debian's makes it 0666)
 #   keeps an ordinary user from fuse-overlayfs: then it is set to 0666, as on a stock Debian.
+# - /dev/net/tun mode 0600 likewise keeps rootless Docker's network (slirp4netns makes a tap
+#   device in the user's namespace) from starting: then it is set to 0666, as on a stock Debian.
 # - The test binaries and sources must be reachable: each directory above the build tree that
 #   the user cannot enter gets o+x (enter, not list).
 #
@@ -64,6 +66,10 @@ fi
 if [ -c /dev/fuse ] && [ "$(stat -c %a /dev/fuse)" != "666" ]; then
     chmod 0666 /dev/fuse
     echo "run-as-user: /dev/fuse was not usable by $user; set it to 0666 (Debian's default)" >&2
+fi
+if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != "666" ]; then
+    chmod 0666 /dev/net/tun
+    echo "run-as-user: /dev/net/tun was not usable by $user; set it to 0666 (Debian's default)" >&2
 fi
 
 # Every directory from / to the test program must be enterable by the user.

@@ -184,18 +184,26 @@ void DockerRuntime::setLaunchOptions(const QString &name, const LaunchOptions &l
     m_options.insert(name, options);
 }
 
-void DockerRuntime::adaptToEngine(docker::ContainerSpec &container) const
+docker::ContainerSpec DockerRuntime::engineContainerSpec(const SandboxSpec &spec, DockerSandboxOptions options) const
 {
     const Result<docker::EngineShape> shape = m_client.engineShape();
-    if (!shape || !shape.value().rootless)
-        return;
-    // A rootless engine is an ordinary user's: the user stays the same uid inside on Podman
-    // (on rootless Docker root inside is the user), and no limit may pass the user's own.
+    const bool rootless = shape && shape.value().rootless;
+    // Rootless Docker maps uid 0 inside to the user and every other uid to a subordinate one
+    // the user's files and the proxy socket refuse: the agent is uid 0 there, without a single
+    // capability (they are all dropped, as for any agent), and so the user on the host.
+    if (rootless && !shape.value().podman)
+        options.user = QStringLiteral("0:0");
+    docker::ContainerSpec container = containerSpec(spec, options);
+    if (!rootless)
+        return container;
+    // A rootless engine is an ordinary user's: the user stays the same uid inside on Podman,
+    // and no limit may pass the user's own.
     if (shape.value().podman)
         container.usernsMode = QStringLiteral("keep-id");
     rlimit files{};
     if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_max != RLIM_INFINITY)
         container.openFilesLimit = qint64(std::min<rlim_t>(files.rlim_max, 1048576));
+    return container;
 }
 
 DockerSandboxOptions DockerRuntime::optionsFor(const QString &name) const
@@ -311,8 +319,7 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
         return failure(QStringLiteral("image %1 is not present: %2").arg(options.image, hint));
     }
 
-    docker::ContainerSpec container = containerSpec(spec, options);
-    adaptToEngine(container);
+    const docker::ContainerSpec container = engineContainerSpec(spec, options);
     const Result<QString> created = m_client.createContainer(container);
     // The container's name is the sandbox's: the engine refuses a second one.
     if (created.is(Error::Kind::Conflict))

@@ -138,8 +138,11 @@ public:
     /** Used by the next create() of @p name. */
     void setSandboxOptions(const QString &name, const DockerSandboxOptions &options);
     DockerSandboxOptions optionsFor(const QString &name) const;
-    /** @p container as the engine that answers needs it (a rootless engine: keep-id, the user's file limit). */
-    void adaptToEngine(docker::ContainerSpec &container) const;
+    /**
+     * containerSpec() as the engine that answers needs it: on a rootless one the user's file
+     * limit, and keep-id (Podman) or the agent as uid 0 inside, which is the user (Docker).
+     */
+    docker::ContainerSpec engineContainerSpec(const SandboxSpec &spec, DockerSandboxOptions options) const;
     /**
      * What the next create() of @p name tells the user when the image is missing, e.g.
      * "build it from its kit with `paddock template build --kit DIR`".
