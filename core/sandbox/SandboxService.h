@@ -102,9 +102,8 @@ struct CreationPlan;
  *   service: {name, image, env, ports, volumes, command}} → {service, routes}, `service.remove`
  *   {sandbox, name} → {removed}, `service.list` {sandbox} → {services: [..], running: bool}. They
  *   start before and stop after the sandbox; one added to a running sandbox starts at once. They
- *   need a Docker engine whatever runs the sandbox. With {kit: DIR} in place of {sandbox} the
- *   three read and write the kit's settings (kit::KitSettings `services`), checked the same
- *   way; every sandbox of the kit created afterwards gets them in its record.
+ *   need a Docker engine whatever runs the sandbox. With {kit: DIR} for {sandbox}, the kit's
+ *   settings (kit::KitSettings), which every sandbox of the kit created afterwards gets.
  * - Shared folders and variables (SharedFolders.h): `mounts` and `env` of `sandbox.create`, then
  *   those of the kit's settings (kit::KitSettings; not with `kitShares: false`, for a caller that
  *   sent them itself), each checked, and a value holding a key of the keychain refused.
