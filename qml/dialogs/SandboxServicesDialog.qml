@@ -111,6 +111,7 @@ Dialog {
             objectName: "sandboxServiceAdd"
             enabled: !services.busy && nameField.text.length > 0 && imageField.text.length > 0
             text: qsTr("Add service")
+            Accessible.name: qsTr("Add the service to %1").arg(services.name)
             onClicked: services.add(nameField.text, imageField.text, portField.text, envField.text)
         }
         Label {
