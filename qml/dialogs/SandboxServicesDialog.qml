@@ -97,13 +97,24 @@ Dialog {
                 inputMethodHints: Qt.ImhDigitsOnly
                 Accessible.name: qsTr("Port")
             }
-            Label { text: qsTr("Variables") }
+            Label {
+                Layout.alignment: Qt.AlignTop
+                topPadding: Theme.spacingSmall
+                text: qsTr("Variables")
+            }
             TextArea {
                 id: envField
                 objectName: "sandboxServiceEnv"
                 Layout.fillWidth: true
                 Layout.preferredHeight: 72
                 placeholderText: qsTr("NAME=VALUE, one a line")
+                textFormat: TextEdit.PlainText
+                font.family: "monospace"
+                selectByMouse: true
+                background: Rectangle {
+                    color: "white"
+                    border.color: "#b0b0b0"
+                }
                 Accessible.name: qsTr("Variables, one NAME=VALUE a line")
             }
         }
