@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonObject>
 
 #include <yaml-cpp/yaml.h>
 
@@ -85,6 +86,71 @@ bool editKit(const QString &kitDirectory, const std::function<void(YAML::Node &)
         kits[key] = kit;
     (*root)["kits"] = kits;
     return writeFile(*root, error);
+}
+
+QStringList stringsOf(const YAML::Node &node)
+{
+    QStringList list;
+    if (node && node.IsSequence()) {
+        for (const YAML::Node &item : node)
+            list << QString::fromStdString(item.as<std::string>());
+    }
+    return list;
+}
+
+QJsonObject serviceFromYaml(const YAML::Node &node)
+{
+    if (!node.IsMap())
+        throw YAML::Exception(node.Mark(), "a service is a map of name, image, ports, env, volumes, command");
+    QJsonObject service{{QStringLiteral("name"), QString::fromStdString(node["name"].as<std::string>(""))},
+                        {QStringLiteral("image"), QString::fromStdString(node["image"].as<std::string>(""))}};
+    QJsonArray ports;
+    if (const YAML::Node list = node["ports"]; list && list.IsSequence()) {
+        for (const YAML::Node &port : list)
+            ports.append(port.as<int>());
+    }
+    QJsonObject env;
+    if (const YAML::Node map = node["env"]; map && map.IsMap()) {
+        for (const auto &entry : map)
+            env.insert(QString::fromStdString(entry.first.as<std::string>()),
+                       QString::fromStdString(entry.second.as<std::string>()));
+    }
+    service.insert(QStringLiteral("ports"), ports);
+    service.insert(QStringLiteral("env"), env);
+    service.insert(QStringLiteral("volumes"), QJsonArray::fromStringList(stringsOf(node["volumes"])));
+    service.insert(QStringLiteral("command"), QJsonArray::fromStringList(stringsOf(node["command"])));
+    return service;
+}
+
+YAML::Node stringsToYaml(const QJsonArray &array)
+{
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const QJsonValue &value : array)
+        list.push_back(value.toString().toStdString());
+    return list;
+}
+
+YAML::Node serviceToYaml(const QJsonObject &service)
+{
+    YAML::Node node(YAML::NodeType::Map);
+    node["name"] = service.value(QLatin1String("name")).toString().toStdString();
+    node["image"] = service.value(QLatin1String("image")).toString().toStdString();
+    YAML::Node ports(YAML::NodeType::Sequence);
+    for (const QJsonValue &port : service.value(QLatin1String("ports")).toArray())
+        ports.push_back(port.toInt());
+    node["ports"] = ports;
+    const QJsonObject env = service.value(QLatin1String("env")).toObject();
+    if (!env.isEmpty()) {
+        YAML::Node map(YAML::NodeType::Map);
+        for (auto it = env.begin(); it != env.end(); ++it)
+            map[it.key().toStdString()] = it.value().toString().toStdString();
+        node["env"] = map;
+    }
+    if (const QJsonArray volumes = service.value(QLatin1String("volumes")).toArray(); !volumes.isEmpty())
+        node["volumes"] = stringsToYaml(volumes);
+    if (const QJsonArray command = service.value(QLatin1String("command")).toArray(); !command.isEmpty())
+        node["command"] = stringsToYaml(command);
+    return node;
 }
 
 } // namespace
@@ -180,6 +246,46 @@ bool KitSettings::setShares(const QString &kitDirectory, const KitShares &shares
                     env[it.key().toStdString()] = it.value().toStdString();
                 kit["env"] = env;
             }
+        },
+        error);
+}
+
+QJsonArray KitSettings::services(const QString &kitDirectory, QString *error)
+{
+    QJsonArray services;
+    const std::optional<YAML::Node> root = readFile(error);
+    if (!root)
+        return services;
+    try {
+        const YAML::Node kits = (*root)["kits"];
+        const YAML::Node kit = kits && kits.IsMap() ? kits[keyOf(kitDirectory).toStdString()] : YAML::Node();
+        if (!kit || !kit.IsMap() || !kit["services"])
+            return services;
+        if (!kit["services"].IsSequence())
+            throw YAML::Exception(kit["services"].Mark(), "services is a list");
+        for (const YAML::Node &service : kit["services"])
+            services.append(serviceFromYaml(service));
+    } catch (const YAML::Exception &problem) {
+        if (error)
+            *error = QStringLiteral("%1: services is a list of {name, image, ports: [PORT], env: {NAME: VALUE}} (%2)")
+                         .arg(path(), QString::fromStdString(problem.msg));
+        return {};
+    }
+    return services;
+}
+
+bool KitSettings::setServices(const QString &kitDirectory, const QJsonArray &services, QString *error)
+{
+    return editKit(
+        kitDirectory,
+        [&services](YAML::Node &kit) {
+            kit.remove("services");
+            if (services.isEmpty())
+                return;
+            YAML::Node list(YAML::NodeType::Sequence);
+            for (const QJsonValue &service : services)
+                list.push_back(serviceToYaml(service.toObject()));
+            kit["services"] = list;
         },
         error);
 }

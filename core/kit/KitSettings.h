@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QJsonArray>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -36,6 +37,8 @@ struct KitShares
  *         isolation: gvisor
  *         mounts: ["~/.nuget:/home/agent/.nuget:rw"]
  *         env: {NUGET_PACKAGES: /home/agent/.nuget/packages}
+ *         services:
+ *           - {name: postgres, image: "postgres:15", ports: [5432], env: {POSTGRES_PASSWORD: dev}}
  */
 class KitSettings
 {
@@ -57,6 +60,14 @@ public:
     static KitShares shares(const QString &kitDirectory, QString *error = nullptr);
     /** Replaces the kit's shared folders and variables, writing the file atomically. */
     static bool setShares(const QString &kitDirectory, const KitShares &shares, QString *error);
+    /**
+     * The companion services every new sandbox of the kit gets, as the daemon's `service.add`
+     * takes them ({name, image, ports, env, volumes, command}); the daemon checks each. None when
+     * unset; an unreadable file says so in @p error.
+     */
+    static QJsonArray services(const QString &kitDirectory, QString *error = nullptr);
+    /** Replaces the kit's companion services, writing the file atomically. */
+    static bool setServices(const QString &kitDirectory, const QJsonArray &services, QString *error);
 };
 
 } // namespace paddock::kit

@@ -3,12 +3,15 @@
 // `service.add`, `service.remove` and `service.list` of SandboxService (documented in
 // SandboxService.h), and their start and stop with the sandbox.
 #include "api/Server.h"
+#include "kit/KitSettings.h"
 #include "runtime/docker/DockerClient.h"
 #include "runtime/docker/DockerEndpoint.h"
 #include "sandbox/Companions.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QLoggingCategory>
 
@@ -53,7 +56,74 @@ QJsonObject routesJson(const QString &sandbox, const Companion &companion)
     return {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("reach"), ports}};
 }
 
+/** The kit's services, each read as the sandbox's are; a wrong one says why in @p error. */
+std::optional<QList<Companion>> kitCompanions(const QString &kitDirectory, QString *error)
+{
+    QString unreadable;
+    const QJsonArray stored = kit::KitSettings::services(kitDirectory, &unreadable);
+    if (!unreadable.isEmpty()) {
+        *error = QStringLiteral("the kits' settings cannot be read: %1").arg(unreadable);
+        return std::nullopt;
+    }
+    QList<Companion> companions;
+    for (const QJsonValue &value : stored) {
+        const std::optional<Companion> companion = Companion::fromJson(value.toObject(), error);
+        if (!companion) {
+            *error = QStringLiteral("the settings of kit %1: service %2: %3")
+                         .arg(kitDirectory, value.toObject().value(QLatin1String("name")).toString(), *error);
+            return std::nullopt;
+        }
+        companions.append(*companion);
+    }
+    return companions;
+}
+
+/** `service.add`, `.remove` and `.list` with {kit: DIR}: the kit's settings, not a sandbox. */
+api::Reply kitServiceCall(const QString &method, const QJsonObject &params)
+{
+    const QString kitDirectory = params.value(QLatin1String("kit")).toString();
+    if (!QDir::isAbsolutePath(kitDirectory) || !QFileInfo(kitDirectory).isDir())
+        return fail(api::errors::kInvalidParams, QStringLiteral("no kit folder %1").arg(kitDirectory));
+    QString error;
+    std::optional<QList<Companion>> companions = kitCompanions(kitDirectory, &error);
+    if (!companions)
+        return fail(api::errors::kInvalidParams, error);
+    if (method == QLatin1String("list"))
+        return api::Reply::success({{QStringLiteral("services"), toJson(*companions)}});
+    if (method == QLatin1String("remove")) {
+        const QString service = params.value(QLatin1String("name")).toString();
+        if (companions->removeIf([&service](const Companion &c) { return c.name == service; }) == 0)
+            return fail(api::errors::kNotFound, QStringLiteral("kit %1 has no service %2").arg(kitDirectory, service));
+    } else {
+        const std::optional<Companion> companion =
+            Companion::fromJson(params.value(QLatin1String("service")).toObject(), &error);
+        if (!companion)
+            return fail(api::errors::kInvalidParams, error);
+        companions->removeIf([&companion](const Companion &c) { return c.name == companion->name; });
+        companions->append(*companion);
+    }
+    if (!kit::KitSettings::setServices(kitDirectory, toJson(*companions), &error))
+        return fail(api::errors::kInternal, error);
+    qCInfo(lcServices) << "kit" << kitDirectory << "has" << companions->size() << "services";
+    return api::Reply::success(
+        {{QStringLiteral("kit"), kitDirectory}, {QStringLiteral("services"), toJson(*companions)}});
+}
+
 } // namespace
+
+bool SandboxService::addKitCompanions(SandboxRecord &record, QString *error)
+{
+    const std::optional<QList<Companion>> companions = kitCompanions(record.kitDirectory, error);
+    if (!companions)
+        return false;
+    for (const Companion &companion : *companions) {
+        const bool own = std::any_of(record.services.cbegin(), record.services.cend(),
+                                     [&companion](const Companion &c) { return c.name == companion.name; });
+        if (!own)
+            record.services.append(companion);
+    }
+    return true;
+}
 
 bool SandboxService::startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
                                      const QString &name, QString *error)
@@ -87,6 +157,8 @@ void SandboxService::stopCompanions(const QString &name, bool remove)
 
 void SandboxService::addService(const QJsonObject &params, const api::PendingReply &reply)
 {
+    if (params.contains(QLatin1String("kit")))
+        return reply.complete(kitServiceCall(QStringLiteral("add"), params));
     const QString name = params.value(QLatin1String("sandbox")).toString();
     std::optional<SandboxRecord> record = SandboxRecord::read(name);
     if (!record)
@@ -129,6 +201,8 @@ void SandboxService::addService(const QJsonObject &params, const api::PendingRep
 
 void SandboxService::removeService(const QJsonObject &params, const api::PendingReply &reply)
 {
+    if (params.contains(QLatin1String("kit")))
+        return reply.complete(kitServiceCall(QStringLiteral("remove"), params));
     const QString name = params.value(QLatin1String("sandbox")).toString();
     const QString service = params.value(QLatin1String("name")).toString();
     std::optional<SandboxRecord> record = SandboxRecord::read(name);
@@ -167,6 +241,8 @@ void SandboxService::registerServiceMethods()
                                         const api::PendingReply &reply) { removeService(params, reply); });
     m_server.registerMethod(
         QStringLiteral("service.list"), [this](const QJsonObject &params, const api::CallContext &) {
+            if (params.contains(QLatin1String("kit")))
+                return kitServiceCall(QStringLiteral("list"), params);
             const QString name = params.value(QLatin1String("sandbox")).toString();
             const std::optional<SandboxRecord> record = SandboxRecord::read(name);
             if (!record)

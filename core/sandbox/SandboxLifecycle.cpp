@@ -101,6 +101,10 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, a
     record.setupFiles = plan.kit.setup.files;
     applyKitRules(record, &plan.notes);
     QString error;
+    if (!addKitCompanions(record, &error)) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
+        return false;
+    }
     // setup.install may need the network; a detached sandbox's endpoint closes again once created.
     if (!record.write(&error) || !CredentialInjection::remember(record.name, plan.kit.credentials, &error) ||
         !openEndpoint(record.name, record.kitName, &error, PortForwarder::portsOf(plan.spec))) {

@@ -102,7 +102,8 @@ struct CreationPlan;
  *   service: {name, image, env, ports, volumes, command}} → {service, routes}, `service.remove`
  *   {sandbox, name} → {removed}, `service.list` {sandbox} → {services: [..], running: bool}. They
  *   start before and stop after the sandbox; one added to a running sandbox starts at once. They
- *   need a Docker engine whatever runs the sandbox.
+ *   need a Docker engine whatever runs the sandbox. With {kit: DIR} for {sandbox}, the kit's
+ *   settings (kit::KitSettings), which every sandbox of the kit created afterwards gets.
  * - Shared folders and variables (SharedFolders.h): `mounts` and `env` of `sandbox.create`, then
  *   those of the kit's settings (kit::KitSettings; not with `kitShares: false`, for a caller that
  *   sent them itself), each checked, and a value holding a key of the keychain refused.
@@ -224,6 +225,8 @@ private:
                                 QString *error);
     /** Stops (or with @p remove, removes with their volumes and network) sandbox @p name's services. */
     static void stopCompanions(const QString &name, bool remove);
+    /** Adds the kit's services (kit::KitSettings) that @p record has none of the same name of. */
+    static bool addKitCompanions(SandboxRecord &record, QString *error);
     void registerLearningMethods(); ///< learning and ask mode, in Learning.cpp
     void registerReviewMethods();   ///< in Review.cpp
     /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */

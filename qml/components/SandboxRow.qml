@@ -43,6 +43,7 @@ Rectangle {
     signal logsRequested()
     signal reviewRequested()
     signal permissionsRequested()
+    signal servicesRequested()
 
     objectName: "sandboxRow_" + name
     implicitHeight: content.implicitHeight + 2 * Theme.spacing
@@ -253,6 +254,12 @@ Rectangle {
                 text: qsTr("Permissions…")
                 Accessible.name: qsTr("The agent's permissions in %1").arg(row.name)
                 onClicked: row.permissionsRequested()
+            }
+            Button {
+                objectName: "sandboxServicesButton"
+                text: qsTr("Services…")
+                Accessible.name: qsTr("The companion services of %1").arg(row.name)
+                onClicked: row.servicesRequested()
             }
             Item { Layout.fillWidth: true }
             Button {

@@ -122,6 +122,7 @@ ScrollablePage {
                     onRemoveRequested: removeDialog.dialog().ask(name, running)
                     onLogsRequested: logDialog.dialog().show(name)
                     onReviewRequested: reviewDialog.dialog().show(name)
+                    onServicesRequested: servicesDialog.dialog().show(name)
                     onPermissionsRequested: permissionsDialog.dialog().show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
                     onAgentRequested: page.openAgent(name, true)
@@ -180,6 +181,15 @@ ScrollablePage {
         sourceComponent: Component {
             SandboxReviewDialog {
                 objectName: "sandboxReviewDialog"
+                parent: Overlay.overlay
+            }
+        }
+    }
+    LazyDialog {
+        id: servicesDialog
+        sourceComponent: Component {
+            SandboxServicesDialog {
+                objectName: "sandboxServicesDialog"
                 parent: Overlay.overlay
             }
         }

@@ -104,6 +104,7 @@ private Q_SLOTS:
     void wizardSaysWhenTheKitsProgramIsMissing();
     void wizardPickersOpenInHomeOrTheChoice();
     void aMissingProgramIsSaidInTheRowAndTheTerminal();
+    void servicesDialogSaysTheDaemonsRefusal();
     void removeAsksFirst();
 
 private:
@@ -902,6 +903,39 @@ void TestSandboxesPage::aMissingProgramIsSaidInTheRowAndTheTerminal()
     QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
                         {{QStringLiteral("name"), QStringLiteral("ghost")}, {QStringLiteral("force"), true}})
                  .isError());
+}
+
+void TestSandboxesPage::servicesDialogSaysTheDaemonsRefusal()
+{
+    const QString name = QStringLiteral("with-services");
+    QVERIFY(createFromDaemon(name, m_kits + QStringLiteral("/plain")));
+    QTRY_VERIFY_WITH_TIMEOUT(row(name), 15000);
+    QVERIFY(press(m_window, rowButton(name, QStringLiteral("sandboxServicesButton"))));
+    QObject *dialog = openedDialog(m_window, QStringLiteral("sandboxServicesDialog"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(isShown(findInPopup(dialog, QStringLiteral("sandboxServicesNone"))));
+
+    QVERIFY(type(m_window, findInPopup(dialog, QStringLiteral("sandboxServiceName")), QStringLiteral("db")));
+    QVERIFY(type(m_window, findInPopup(dialog, QStringLiteral("sandboxServiceImage")),
+                 QStringLiteral("paddock-svc-test/no-such-image:1")));
+    QVERIFY(type(m_window, findInPopup(dialog, QStringLiteral("sandboxServicePort")), QStringLiteral("99999")));
+    QQuickItem *error = findInPopup(dialog, QStringLiteral("sandboxServicesError"));
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxServiceAdd"))));
+    QTRY_COMPARE(error->property("text").toString(), QStringLiteral("The port is a number from 1 to 65535."));
+
+    QVERIFY(type(m_window, findInPopup(dialog, QStringLiteral("sandboxServicePort")), QStringLiteral("5432")));
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxServiceAdd"))));
+    // The daemon's own words: no engine answers, or the engine has no such image.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        error->property("text").toString().contains(QStringLiteral("is not in the Docker engine")) ||
+            error->property("text").toString().contains(QStringLiteral("none answers")),
+        30000);
+    QVERIFY(isShown(error));
+    const api::Reply listed = daemonCall(QStringLiteral("service.list"), {{QStringLiteral("sandbox"), name}});
+    QCOMPARE(listed.result().value(QLatin1String("services")).toArray().size(), 0);
+    QVERIFY(QMetaObject::invokeMethod(dialog, "close"));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"), {{QStringLiteral("name"), name}}).isError());
 }
 
 void TestSandboxesPage::removeAsksFirst()
