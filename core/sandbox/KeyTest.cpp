@@ -2,7 +2,6 @@
 #include "sandbox/KeyTest.h"
 
 #include "api/Server.h"
-#include "kit/KitLoader.h"
 #include "network/PolicyDecider.h"
 #include "proxy/InjectStream.h"
 #include "proxy/ProxyEngine.h"
@@ -48,21 +47,17 @@ std::variant<TestedCredential, api::Reply> credentialOfKit(const QString &kitDir
 {
     if (!QDir::isAbsolutePath(kitDir))
         return invalid(QStringLiteral("the kit must be an absolute directory path"));
-    kit::KitLoadOptions options;
-    options.requireArgValues = true;
-    const QJsonObject args = params.value(QLatin1String("kitArgs")).toObject();
-    for (auto it = args.begin(); it != args.end(); ++it)
-        options.args.insert(it.key(), it.value().toString());
-    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(kitDir, options);
-    if (!loaded.ok())
+    QString unusedName;
+    const std::optional<kit::Kit> loaded = CredentialInjection::kitOf(params, &unusedName);
+    if (!loaded)
         return api::Reply::failure(
             QLatin1String(api::errors::kInvalidKit),
             QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why").arg(kitDir));
-    for (const kit::Credential &credential : loaded.kit->credentials) {
+    for (const kit::Credential &credential : loaded->credentials) {
         if (credential.service == service && isInjected(credential))
-            return TestedCredential{credential, loaded.kit->name};
+            return TestedCredential{credential, loaded->name};
     }
-    return failed(QStringLiteral("the kit %1 does not inject a %2 key anywhere").arg(loaded.kit->name, service));
+    return failed(QStringLiteral("the kit %1 does not inject a %2 key anywhere").arg(loaded->name, service));
 }
 
 /** The credential of `service`: in the kit named, else as a sandbox made earlier injects it. */
