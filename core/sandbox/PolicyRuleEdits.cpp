@@ -18,11 +18,6 @@ api::Reply invalid(const QString &message)
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
 }
 
-QJsonValue timeJson(const QDateTime &time)
-{
-    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
-}
-
 /** The patterns of a `policy.add`: `patterns` or the one `pattern`, trimmed, empty ones left out. */
 QStringList patternsOf(const QJsonObject &params)
 {
@@ -49,6 +44,11 @@ std::variant<policy::RequestMatch, api::Reply> requestOf(const QJsonObject &para
 }
 
 } // namespace
+
+QJsonValue timeJson(const QDateTime &time)
+{
+    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
+}
 
 QJsonObject ruleJson(const policy::Rule &rule)
 {

@@ -7,9 +7,14 @@
 #include "api/Protocol.h"
 #include "policy/PolicyStore.h"
 
+#include <QDateTime>
 #include <QJsonObject>
+#include <QJsonValue>
 
 namespace paddock::sandbox {
+
+/** A time as the daemon's answers carry it: ISO 8601 UTC with milliseconds, null when unset. */
+QJsonValue timeJson(const QDateTime &time);
 
 /** A rule as the daemon's answers carry it: id, scope, pattern, decision, origin, program, created, request. */
 QJsonObject ruleJson(const policy::Rule &rule);

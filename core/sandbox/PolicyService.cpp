@@ -50,11 +50,6 @@ QString groupKey(const QString &sandbox, const QString &host)
     return sandbox + QLatin1Char('\n') + host;
 }
 
-QJsonValue timeJson(const QDateTime &time)
-{
-    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue(QJsonValue::Null);
-}
-
 } // namespace
 
 PolicyService::PolicyService(api::Server &server, SandboxService &sandboxes, QObject *parent)
