@@ -4,6 +4,7 @@
 // `paddock ca trust`, its names led to 127.0.0.1 by the policy's resolver overrides) that
 // records the request heads it receives and streams server-sent events.
 #include "../proxy-inject/InjectTestSupport.h"
+#include "BusyCores.h"
 #include "KeyringSession.h"
 #include "SandboxFixture.h"
 #include "TestFiles.h"
@@ -521,17 +522,7 @@ void TestSandboxInject::revokedBindingOrRemovedKeyIsNoLongerInjected()
 {
     // Each change is in force when its command returns: the very next request sees it, on a
     // machine kept busy meanwhile (two shells spinning on its two cores).
-    std::vector<std::unique_ptr<QProcess>> load;
-    for (int i = 0; i < 2; ++i) {
-        load.push_back(std::make_unique<QProcess>());
-        load.back()->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("while :; do :; done")});
-    }
-    const auto stopLoad = qScopeGuard([&load] {
-        for (auto &process : load)
-            process->kill();
-        for (auto &process : load)
-            process->waitForFinished();
-    });
+    const paddock::test::BusyCores load;
     m_upstream.requests.clear();
     QVERIFY(headFromKept(QStringLiteral("/before-revoke")).contains("Bearer " + m_llmKey));
     const Finished revoked = paddock({QStringLiteral("binding"), QStringLiteral("revoke"), QStringLiteral("llm")});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What each plain-HTTP request did, and rules that name a method and a path: curl inside a
 // real sandbox, the real paddockd and CLI, a local upstream the test names lead to.
+#include "BusyCores.h"
 #include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
@@ -228,17 +229,7 @@ private slots:
     {
         // Each command's change is the daemon's to write and apply: the very next request sees
         // it, on a machine kept busy meanwhile (two shells spinning on its two cores).
-        std::vector<std::unique_ptr<QProcess>> load;
-        for (int i = 0; i < 2; ++i) {
-            load.push_back(std::make_unique<QProcess>());
-            load.back()->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("while :; do :; done")});
-        }
-        const auto stopLoad = qScopeGuard([&load] {
-            for (auto &process : load)
-                process->kill();
-            for (auto &process : load)
-                process->waitForFinished();
-        });
+        const paddock::test::BusyCores load;
         const QString host = QStringLiteral("verbs.test:") + port();
         const QString url = host + QStringLiteral("/hello.txt");
         const auto policy = [this](const QStringList &arguments) {
