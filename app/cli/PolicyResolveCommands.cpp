@@ -25,8 +25,8 @@ int runResolveSet(const Invocation &call)
     if (const std::optional<int> stopped = loadStore(store))
         return *stopped;
     const policy::StoreResult result = store.setResolveOverride(call.positional.constFirst(), address);
-    if (!result.ok)
-        return failure(result.error);
+    if (!result.ok())
+        return failure(result.error().text());
     out() << call.positional.constFirst().toLower() << " now resolves to " << address.toString() << ".\n";
     return inForce();
 }
@@ -37,8 +37,8 @@ int runResolveRm(const Invocation &call)
     if (const std::optional<int> stopped = loadStore(store))
         return *stopped;
     const policy::StoreResult result = store.removeResolveOverride(call.positional.constFirst());
-    if (!result.ok)
-        return failure(result.error);
+    if (!result.ok())
+        return failure(result.error().text());
     out() << "Removed the override for " << call.positional.constFirst() << ".\n";
     return inForce();
 }

@@ -117,9 +117,9 @@ std::optional<QString> programCondition(const Invocation &call)
         program =
             program.isEmpty() ? QStringLiteral("sha256:") + digest : program + QStringLiteral("@sha256:") + digest;
     }
-    QString why;
-    if (!program.isEmpty() && !policy::isValidProgramCondition(program, &why)) {
-        usageError(call.commandPath, QStringLiteral("invalid --program or --program-sha256: %1").arg(why));
+    if (const Result<void> checked = policy::checkProgramCondition(program); !program.isEmpty() && !checked) {
+        usageError(call.commandPath,
+                   QStringLiteral("invalid --program or --program-sha256: %1").arg(checked.error().text()));
         return std::nullopt;
     }
     return program;

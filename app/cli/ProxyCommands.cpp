@@ -182,14 +182,15 @@ int parseRules(const Invocation &call, FlagPolicy *flags)
     for (const auto &[option, verdict] : {std::pair{QStringLiteral("allow"), policy::Verdict::Allow},
                                           std::pair{QStringLiteral("deny"), policy::Verdict::Deny}}) {
         for (const QString &text : call.parser.values(option)) {
-            const policy::HostPatternParse parsed =
+            const Result<policy::HostPattern> parsed =
                 policy::HostPattern::parse(text, policy::patternContextFor(verdict, policy::Origin::User));
             if (!parsed)
-                return usageError(call.commandPath,
-                                  QStringLiteral("invalid --%1 pattern '%2': %3").arg(option, text, parsed.error));
+                return usageError(
+                    call.commandPath,
+                    QStringLiteral("invalid --%1 pattern '%2': %3").arg(option, text, parsed.error().message));
             policy::Rule rule;
             rule.verdict = verdict;
-            rule.pattern = *parsed.pattern;
+            rule.pattern = parsed.value();
             rule.origin = policy::Origin::User;
             rule.id = policy::ruleIdFor(rule.scope, verdict, rule.pattern);
             flags->rules.append(rule);

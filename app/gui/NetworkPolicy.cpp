@@ -143,8 +143,7 @@ QVariantMap NetworkPolicy::allowChoicesFor(const QString &host, int port)
     // (a wildcard over an address or a public suffix) is empty.
     for (const QString &what :
          {QStringLiteral("exact"), QStringLiteral("anyport"), QStringLiteral("wildcard"), QStringLiteral("deep")}) {
-        QString error;
-        choices.insert(what, policy::allowChoicePattern(host, refusedPort, what, &error).value_or(QString()));
+        choices.insert(what, policy::allowChoicePattern(host, refusedPort, what).valueOr(QString()));
     }
     return choices;
 }

@@ -255,8 +255,8 @@ bool applyPolicy(const ImportPlan &plan, const ImportOptions &options, QString *
     }
     if (plan.presetChanges()) {
         const policy::StoreResult result = store.setPreset(plan.newPreset);
-        if (!result.ok) {
-            *error = result.error;
+        if (!result.ok()) {
+            *error = result.error().text();
             return false;
         }
     }
@@ -265,8 +265,8 @@ bool applyPolicy(const ImportPlan &plan, const ImportOptions &options, QString *
             continue;
         const policy::StoreResult result =
             store.addRule(planned.rule.scope, planned.rule.verdict, planned.rule.pattern);
-        if (!result.ok) {
-            *error = result.error;
+        if (!result.ok()) {
+            *error = result.error().text();
             return false;
         }
     }
@@ -509,13 +509,14 @@ std::optional<ImportPlan> planImport(const OpenedBundle &bundle, const ImportOpt
                              .arg(rule.pattern, rule.scope.toString());
                 return std::nullopt;
             }
-            const policy::HostPatternParse parsed =
+            const Result<policy::HostPattern> parsed =
                 policy::HostPattern::parse(rule.pattern, policy::patternContextFor(rule.verdict, policy::Origin::User));
             if (!parsed) {
-                *error = QStringLiteral("the bundle's rule '%1' is invalid: %2").arg(rule.pattern, parsed.error);
+                *error =
+                    QStringLiteral("the bundle's rule '%1' is invalid: %2").arg(rule.pattern, parsed.error().message);
                 return std::nullopt;
             }
-            plan.rules.append({rule, ids.contains(policy::ruleIdFor(rule.scope, rule.verdict, *parsed.pattern))});
+            plan.rules.append({rule, ids.contains(policy::ruleIdFor(rule.scope, rule.verdict, parsed.value()))});
         }
     }
     return plan;

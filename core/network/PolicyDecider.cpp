@@ -88,9 +88,8 @@ QString digestFix(const policy::Request &request)
     const std::string &digest = script ? program.scriptFile.sha256 : program.exeFile.sha256;
     if (digest.empty())
         return {};
-    QString error;
-    const QString pattern = policy::allowChoicePattern(request.host, request.port, QStringLiteral("exact"), &error)
-                                .value_or(targetText(request.host, request.port));
+    const QString pattern = policy::allowChoicePattern(request.host, request.port, QStringLiteral("exact"))
+                                .valueOr(targetText(request.host, request.port));
     return policy::allowPatternCommand(pattern, request.sandbox) +
            QStringLiteral(" --program %1 --program-sha256 %2")
                .arg(shellWord(QString::fromStdString(program.name())), QString::fromStdString(digest));

@@ -13,13 +13,11 @@ constexpr std::uint16_t kDefaultPort = 443;
 
 } // namespace
 
-std::optional<QString> allowChoicePattern(const QString &host, std::uint16_t port, const QString &what, QString *error)
+Result<QString> allowChoicePattern(const QString &host, std::uint16_t port, const QString &what)
 {
     const QString name = QString::fromStdString(normaliseHostName(host));
-    if (name.isEmpty() || port == 0) {
-        *error = QStringLiteral("'%1' is not a host name").arg(host);
-        return std::nullopt;
-    }
+    if (name.isEmpty() || port == 0)
+        return fail(QStringLiteral("'%1' is not a host name").arg(host));
     const bool isV6 = name.contains(QLatin1Char(':'));
     const bool isAddress = IpAddress::parse(name).has_value();
     const QString bracketed = isV6 ? QLatin1Char('[') + name + QLatin1Char(']') : name;
@@ -29,22 +27,16 @@ std::optional<QString> allowChoicePattern(const QString &host, std::uint16_t por
         return port == kDefaultPort ? name : bracketed + portSuffix;
     if (what == QLatin1String("anyport"))
         return bracketed + QStringLiteral(":*");
-    if (what != QLatin1String("wildcard") && what != QLatin1String("deep")) {
-        *error = QStringLiteral("unknown choice '%1': expected exact, anyport, wildcard or deep").arg(what);
-        return std::nullopt;
-    }
+    if (what != QLatin1String("wildcard") && what != QLatin1String("deep"))
+        return fail(QStringLiteral("unknown choice '%1': expected exact, anyport, wildcard or deep").arg(what));
     const QLatin1String star(what == QLatin1String("wildcard") ? "*." : "**.");
-    if (isAddress) {
-        *error = QStringLiteral("%1 is an address: only the address itself can be allowed").arg(name);
-        return std::nullopt;
-    }
+    if (isAddress)
+        return fail(QStringLiteral("%1 is an address: only the address itself can be allowed").arg(name));
     const QString parent = name.section(QLatin1Char('.'), 1);
-    if (parent.isEmpty() || PublicSuffixList::system().isPublicSuffix(parent)) {
-        *error = QStringLiteral("%1 would cover every domain under %2, which anyone can register; allow the host "
-                                "itself instead")
-                     .arg(star + parent, parent);
-        return std::nullopt;
-    }
+    if (parent.isEmpty() || PublicSuffixList::system().isPublicSuffix(parent))
+        return fail(QStringLiteral("%1 would cover every domain under %2, which anyone can register")
+                        .arg(star + parent, parent),
+                    QStringLiteral("allow the host itself instead"));
     return star + parent + portSuffix;
 }
 
@@ -59,8 +51,7 @@ QString allowPatternCommand(const QString &pattern, const QString &sandbox)
 QString allowChoiceCommand(const QString &host, std::uint16_t port, const QString &sandbox, const QString &where,
                            const QString &what)
 {
-    QString error;
-    const std::optional<QString> pattern = allowChoicePattern(host, port, what, &error);
+    const Result<QString> pattern = allowChoicePattern(host, port, what);
     if (pattern && where != QLatin1String("kit"))
         return allowPatternCommand(*pattern, where == QLatin1String("global") ? QString() : sandbox);
     // The kit's spec.yaml is reached through the sandbox made from it, as the window does.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -16,9 +18,9 @@ namespace paddock::policy {
  *  - `deep`: every name under the parent domain at any depth, on this port (`**.parent`).
  * `hostport` is read as `exact`: both were the same rule. A wildcard is refused for an
  * address and over a public suffix (anyone can register a name there).
- * @return the pattern as policy.yaml spells it, or nullopt with @p error.
+ * @return the pattern as policy.yaml spells it, or why it cannot be allowed.
  */
-std::optional<QString> allowChoicePattern(const QString &host, std::uint16_t port, const QString &what, QString *error);
+Result<QString> allowChoicePattern(const QString &host, std::uint16_t port, const QString &what);
 
 /**
  * The command that allows @p pattern for @p sandbox (every sandbox when empty): the one

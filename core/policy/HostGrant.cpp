@@ -164,10 +164,10 @@ std::optional<HostGrant> hostGrantOf(const HostPattern &pattern, const LocalAddr
 
 std::optional<HostGrant> hostGrantOf(QStringView text, const LocalAddresses &local)
 {
-    const HostPatternParse parsed = HostPattern::parse(text, PatternContext::Allow);
+    const Result<HostPattern> parsed = HostPattern::parse(text, PatternContext::Allow);
     if (!parsed)
         return std::nullopt;
-    return hostGrantOf(*parsed.pattern, local);
+    return hostGrantOf(parsed.value(), local);
 }
 
 QList<HostGrant> hostGrantsOf(const QStringList &allow, const LocalAddresses &local)

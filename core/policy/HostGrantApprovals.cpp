@@ -28,15 +28,13 @@ bool isKitName(const QString &name)
     return pattern.match(name).hasMatch();
 }
 
-/** The canonical text of @p text as an allow pattern, or nullopt with @p error. */
-std::optional<QString> canonical(const QString &text, QString *error)
+/** The canonical text of @p text as an allow pattern, or why it is not one. */
+Result<QString> canonical(const QString &text)
 {
-    const HostPatternParse parsed = HostPattern::parse(text.trimmed(), PatternContext::Allow);
-    if (!parsed) {
-        *error = QStringLiteral("\"%1\" is not a pattern: %2").arg(text, parsed.error);
-        return std::nullopt;
-    }
-    return parsed.pattern->toString();
+    const Result<HostPattern> parsed = HostPattern::parse(text.trimmed(), PatternContext::Allow);
+    if (!parsed)
+        return fail(QStringLiteral("\"%1\" is not a pattern: %2").arg(text, parsed.error().message));
+    return parsed->toString();
 }
 
 QStringList decodePatterns(const YAML::Node &kitNode)
@@ -55,10 +53,9 @@ QStringList decodePatterns(const YAML::Node &kitNode)
         for (const YAML::Node &item : list) {
             if (!item.IsScalar())
                 throw DecodeError{item.Mark(), QStringLiteral("expected a pattern")};
-            QString error;
-            const std::optional<QString> pattern = canonical(QString::fromStdString(item.Scalar()), &error);
+            const Result<QString> pattern = canonical(QString::fromStdString(item.Scalar()));
             if (!pattern)
-                throw DecodeError{item.Mark(), error};
+                throw DecodeError{item.Mark(), pattern.error().text()};
             if (!patterns.contains(*pattern))
                 patterns.append(*pattern);
         }
@@ -142,79 +139,70 @@ QList<HostGrant> HostGrantApprovals::pending(const QString &kit, const QList<Hos
     return result;
 }
 
-bool HostGrantApprovals::approve(const QString &kit, const QStringList &patterns, QString *error)
+Result<void> HostGrantApprovals::approve(const QString &kit, const QStringList &patterns)
 {
-    return change(
-        [&](ApprovedGrants &approved, QString *why) {
-            QStringList &list = approved[kit];
-            for (const QString &text : patterns) {
-                const std::optional<QString> pattern = canonical(text, why);
-                if (!pattern)
-                    return false;
-                if (!list.contains(*pattern))
-                    list.append(*pattern);
-            }
-            if (list.isEmpty())
-                approved.remove(kit);
-            return true;
-        },
-        error);
+    return change([&](ApprovedGrants &approved) -> Result<void> {
+        QStringList &list = approved[kit];
+        for (const QString &text : patterns) {
+            const Result<QString> pattern = canonical(text);
+            if (!pattern)
+                return pattern.error();
+            if (!list.contains(*pattern))
+                list.append(*pattern);
+        }
+        if (list.isEmpty())
+            approved.remove(kit);
+        return {};
+    });
 }
 
-bool HostGrantApprovals::revoke(const QString &kit, const QStringList &patterns, QString *error, int *removed)
+Result<int> HostGrantApprovals::revoke(const QString &kit, const QStringList &patterns)
 {
     int count = 0;
-    const bool ok = change(
-        [&](ApprovedGrants &approved, QString *why) {
-            QStringList &list = approved[kit];
-            if (patterns.isEmpty()) {
-                count = int(list.size());
-                list.clear();
-            }
-            for (const QString &text : patterns) {
-                const std::optional<QString> pattern = canonical(text, why);
-                if (!pattern)
-                    return false;
-                count += int(list.removeAll(*pattern));
-            }
-            if (list.isEmpty())
-                approved.remove(kit);
-            return true;
-        },
-        error);
-    if (removed)
-        *removed = ok ? count : 0;
-    return ok;
+    const Result<void> changed = change([&](ApprovedGrants &approved) -> Result<void> {
+        QStringList &list = approved[kit];
+        if (patterns.isEmpty()) {
+            count = int(list.size());
+            list.clear();
+        }
+        for (const QString &text : patterns) {
+            const Result<QString> pattern = canonical(text);
+            if (!pattern)
+                return pattern.error();
+            count += int(list.removeAll(*pattern));
+        }
+        if (list.isEmpty())
+            approved.remove(kit);
+        return {};
+    });
+    if (!changed)
+        return changed.error();
+    return count;
 }
 
-bool HostGrantApprovals::change(const std::function<bool(ApprovedGrants &, QString *)> &edit, QString *error)
+Result<void> HostGrantApprovals::change(const std::function<Result<void>(ApprovedGrants &)> &edit)
 {
-    QString why;
-    auto fail = [&](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
     // Read what is on disk now, so a hand edit made since load() is kept.
     if (const std::optional<PolicyError> problem = load())
-        return fail(QStringLiteral("%1 cannot be used (%2); fix it first")
-                        .arg(QFileInfo(m_path).fileName(), problem->toString()));
+        return fail(QStringLiteral("%1 cannot be used (%2)").arg(QFileInfo(m_path).fileName(), problem->toString()),
+                    QStringLiteral("fix it first"));
     ApprovedGrants next = m_approved;
-    if (!edit(next, &why))
-        return fail(why);
+    if (const Result<void> edited = edit(next); !edited)
+        return edited;
     for (auto it = next.cbegin(); it != next.cend(); ++it) {
         if (!isKitName(it.key()))
             return fail(QStringLiteral("\"%1\" is not a kit name").arg(it.key()));
     }
     if (next == m_approved)
-        return true;
+        return {};
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return fail(QStringLiteral("cannot create the directory of %1").arg(m_path));
+    QString why;
     if (!writeFileAtomically(m_path, serialise(next), &why, 0600))
         return fail(why);
     m_approved = next;
     qCInfo(lcApprovals) << "host grants now approved for" << m_approved.keys();
-    return true;
+    return {};
 }
 
 } // namespace paddock::policy

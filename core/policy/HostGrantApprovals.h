@@ -51,19 +51,19 @@ public:
     QList<HostGrant> pending(const QString &kit, const QList<HostGrant> &grants) const;
 
     /** Approves @p patterns (any spelling a pattern takes) for kit @p kit. */
-    bool approve(const QString &kit, const QStringList &patterns, QString *error = nullptr);
+    Result<void> approve(const QString &kit, const QStringList &patterns);
     /**
      * Withdraws @p patterns for kit @p kit, or all of the kit's when @p patterns is empty.
-     * @p removed (when given) counts the patterns withdrawn; withdrawing nothing is no error.
+     * Gives how many patterns were withdrawn; withdrawing nothing is no error.
      */
-    bool revoke(const QString &kit, const QStringList &patterns, QString *error = nullptr, int *removed = nullptr);
+    Result<int> revoke(const QString &kit, const QStringList &patterns);
 
     /** Decodes host-grants.yaml text; @p file is used in errors. */
     static std::variant<ApprovedGrants, PolicyError> parse(const QByteArray &text, const QString &file);
     static QByteArray serialise(const ApprovedGrants &approved);
 
 private:
-    bool change(const std::function<bool(ApprovedGrants &, QString *)> &edit, QString *error);
+    Result<void> change(const std::function<Result<void>(ApprovedGrants &)> &edit);
 
     QString m_path;
     ApprovedGrants m_approved;

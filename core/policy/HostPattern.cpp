@@ -32,50 +32,46 @@ int smallNumber(QStringView text)
     return value;
 }
 
-bool parsePort(QStringView text, std::uint16_t *port, QString *error)
+Result<std::uint16_t> parsePort(QStringView text)
 {
     const int value = smallNumber(text);
     if (value < 0 && !isAsciiDigits(text)) {
-        *error = QStringLiteral("the port \"%1\" is not a number; write a port (443), a range (80-443) or *")
-                     .arg(text.toString());
-        return false;
+        return fail(QStringLiteral("the port \"%1\" is not a number; write a port (443), a range (80-443) or *")
+                        .arg(text.toString()));
     }
     if (value <= 0 || value > 65535) {
-        *error = QStringLiteral("port %1 is out of range; ports go from 1 to 65535").arg(text.toString());
-        return false;
+        return fail(QStringLiteral("port %1 is out of range; ports go from 1 to 65535").arg(text.toString()));
     }
-    *port = std::uint16_t(value);
-    return true;
+    return std::uint16_t(value);
 }
 
-bool parsePorts(QStringView text, PortRange *ports, QString *error)
+Result<PortRange> parsePorts(QStringView text)
 {
     if (text.isEmpty()) {
-        *error = QStringLiteral("the port is missing after ':'");
-        return false;
+        return fail(QStringLiteral("the port is missing after ':'"));
     }
-    if (text == QLatin1String("*")) {
-        *ports = PortRange::all();
-        return true;
-    }
+    if (text == QLatin1String("*"))
+        return PortRange::all();
     const qsizetype dash = text.indexOf(QLatin1Char('-'));
     if (dash < 0) {
-        std::uint16_t port = 0;
-        if (!parsePort(text, &port, error))
-            return false;
-        *ports = {port, port};
-        return true;
+        const Result<std::uint16_t> port = parsePort(text);
+        if (!port)
+            return port.error();
+        return PortRange{*port, *port};
     }
-    std::uint16_t first = 0;
-    std::uint16_t last = 0;
-    if (!parsePort(text.first(dash), &first, error) || !parsePort(text.sliced(dash + 1), &last, error))
-        return false;
+    const Result<std::uint16_t> from = parsePort(text.first(dash));
+    if (!from)
+        return from.error();
+    const Result<std::uint16_t> to = parsePort(text.sliced(dash + 1));
+    if (!to)
+        return to.error();
+    const std::uint16_t first = *from;
+    const std::uint16_t last = *to;
     if (first > last) {
-        *error = QStringLiteral("the port range %1 is reversed; write %2-%3").arg(text.toString()).arg(last).arg(first);
-        return false;
+        return fail(
+            QStringLiteral("the port range %1 is reversed; write %2-%3").arg(text.toString()).arg(last).arg(first));
     }
-    *ports = {first, last};
-    return true;
+    return PortRange{first, last};
 }
 
 bool isAsciiNameChar(char16_t c)
@@ -85,15 +81,11 @@ bool isAsciiNameChar(char16_t c)
 
 /**
  * Lowercases, drops one trailing dot, converts IDNA to ASCII and checks the label rules.
- * Returns an empty string and sets @p error (when given) if the name is not a host name.
+ * Fails, saying why, if the name is not a host name.
  */
-std::string normaliseName(QStringView name, QString *error)
+Result<std::string> normaliseName(QStringView name)
 {
-    auto refuse = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return std::string();
-    };
+    auto refuse = [](const QString &why) { return fail(why); };
     if (name.endsWith(QLatin1Char('.')))
         name.chop(1);
     if (name.isEmpty())
@@ -152,11 +144,6 @@ bool hasOnlyDigits(std::string_view label)
     return true;
 }
 
-HostPatternParse refused(const QString &why)
-{
-    return {std::nullopt, why};
-}
-
 /** Why @p text cannot be a pattern at all (size, spaces, a URL); empty when it may be one. */
 QString refusalOfText(QStringView text)
 {
@@ -184,21 +171,19 @@ struct HostAndPort
 };
 
 /** Splits HOST from PORT. IPv6 needs brackets to carry a port, since it is full of colons. */
-std::optional<HostAndPort> splitHostAndPort(QStringView text, QString *error)
+Result<HostAndPort> splitHostAndPort(QStringView text)
 {
     HostAndPort parts{text, {}, false, false};
     if (text.front() == QLatin1Char('[')) {
         const qsizetype close = text.indexOf(QLatin1Char(']'));
         if (close < 0) {
-            *error = QStringLiteral("'[' opens an IPv6 address but no ']' closes it");
-            return std::nullopt;
+            return fail(QStringLiteral("'[' opens an IPv6 address but no ']' closes it"));
         }
         parts.host = text.sliced(1, close - 1);
         const QStringView rest = text.sliced(close + 1);
         if (!rest.isEmpty()) {
             if (rest.front() != QLatin1Char(':')) {
-                *error = QStringLiteral("expected \":PORT\" after the ']' of an IPv6 address");
-                return std::nullopt;
+                return fail(QStringLiteral("expected \":PORT\" after the ']' of an IPv6 address"));
             }
             parts.port = rest.sliced(1);
             parts.hasPort = true;
@@ -211,8 +196,7 @@ std::optional<HostAndPort> splitHostAndPort(QStringView text, QString *error)
         parts.hasPort = true;
     }
     if (parts.host.isEmpty()) {
-        *error = QStringLiteral("the host is missing before the port");
-        return std::nullopt;
+        return fail(QStringLiteral("the host is missing before the port"));
     }
     return parts;
 }
@@ -226,40 +210,36 @@ struct HostTarget
 };
 
 /** An address range ADDRESS/LENGTH, @p slash being the position of its '/'. */
-std::optional<HostTarget> parseRange(QStringView hostPart, qsizetype slash, PatternContext context, QString *error)
+Result<HostTarget> parseRange(QStringView hostPart, qsizetype slash, PatternContext context)
 {
     const std::optional<IpAddress> address = IpAddress::parse(hostPart.first(slash));
     if (!address) {
-        *error = QStringLiteral("a pattern cannot contain a path ('/'); write only the host, "
-                                "or an address range such as 10.0.0.0/8");
-        return std::nullopt;
+        return fail(QStringLiteral("a pattern cannot contain a path ('/'); write only the host, "
+                                   "or an address range such as 10.0.0.0/8"));
     }
     const int maxLength = address->isV4() ? 32 : 128;
     const int length = smallNumber(hostPart.sliced(slash + 1));
     if (length < 0 || length > maxLength) {
-        *error = QStringLiteral("the prefix length of %1 must be a number from 0 to %2")
-                     .arg(hostPart.toString())
-                     .arg(maxLength);
-        return std::nullopt;
+        return fail(QStringLiteral("the prefix length of %1 must be a number from 0 to %2")
+                        .arg(hostPart.toString())
+                        .arg(maxLength));
     }
     const int bits = address->isV4() ? length + 96 : length;
     const IpAddress base = address->masked(bits);
     if (base != *address) {
-        *error = QStringLiteral("%1 has bits set after the prefix; the range is %2/%3")
-                     .arg(hostPart.toString(), base.toString())
-                     .arg(length);
-        return std::nullopt;
+        return fail(QStringLiteral("%1 has bits set after the prefix; the range is %2/%3")
+                        .arg(hostPart.toString(), base.toString())
+                        .arg(length));
     }
     if (length == 0 && context == PatternContext::Allow) {
-        *error = QStringLiteral("%1 covers every address; it is accepted only in deny lists and presets")
-                     .arg(hostPart.toString());
-        return std::nullopt;
+        return fail(QStringLiteral("%1 covers every address; it is accepted only in deny lists and presets")
+                        .arg(hostPart.toString()));
     }
     return HostTarget{HostPattern::Kind::Network, {}, {base, bits}};
 }
 
 /** A host name, `*.domain` or `**.domain`. */
-std::optional<HostTarget> parseDomain(QStringView hostPart, QString *error)
+Result<HostTarget> parseDomain(QStringView hostPart)
 {
     HostTarget target;
     QStringView name = hostPart;
@@ -271,53 +251,49 @@ std::optional<HostTarget> parseDomain(QStringView hostPart, QString *error)
         name = name.sliced(2);
     }
     if (name.contains(QLatin1Char('*'))) {
-        *error = QStringLiteral("a wildcard can only be the whole first label, as in *.example.com "
-                                "or **.example.com");
-        return std::nullopt;
+        return fail(QStringLiteral("a wildcard can only be the whole first label, as in *.example.com "
+                                   "or **.example.com"));
     }
-    target.domain = normaliseName(name, error);
-    if (target.domain.empty())
-        return std::nullopt;
+    Result<std::string> domain = normaliseName(name);
+    if (!domain)
+        return domain.error();
+    target.domain = std::move(domain).value();
     const std::size_t lastDot = target.domain.rfind('.');
     const std::string_view lastLabel = lastDot == std::string::npos
                                            ? std::string_view(target.domain)
                                            : std::string_view(target.domain).substr(lastDot + 1);
     if (hasOnlyDigits(lastLabel)) {
-        *error = QStringLiteral("\"%1\" is neither a host name nor a valid IPv4 address").arg(name.toString());
-        return std::nullopt;
+        return fail(QStringLiteral("\"%1\" is neither a host name nor a valid IPv4 address").arg(name.toString()));
     }
     if (target.kind != HostPattern::Kind::ExactHost && lastDot == std::string::npos) {
-        *error =
-            QStringLiteral("%1 would cover a whole top-level domain; name a domain under it").arg(hostPart.toString());
-        return std::nullopt;
+        return fail(
+            QStringLiteral("%1 would cover a whole top-level domain; name a domain under it").arg(hostPart.toString()));
     }
     return target;
 }
 
 /** The host part of a pattern: a range, an address, everything, or a name. */
-std::optional<HostTarget> parseHost(const HostAndPort &parts, bool manyColons, PatternContext context, QString *error)
+Result<HostTarget> parseHost(const HostAndPort &parts, bool manyColons, PatternContext context)
 {
     const QStringView hostPart = parts.host;
     const qsizetype slash = hostPart.indexOf(QLatin1Char('/'));
     if (slash >= 0)
-        return parseRange(hostPart, slash, context, error);
+        return parseRange(hostPart, slash, context);
     if (const std::optional<IpAddress> address = IpAddress::parse(hostPart))
         return HostTarget{HostPattern::Kind::Network, {}, {*address, 128}};
     if (parts.bracketed || manyColons) {
-        *error = QStringLiteral("\"%1\" is not a valid IPv6 address (with a port, write [ADDRESS]:PORT)")
-                     .arg(hostPart.toString());
-        return std::nullopt;
+        return fail(QStringLiteral("\"%1\" is not a valid IPv6 address (with a port, write [ADDRESS]:PORT)")
+                        .arg(hostPart.toString()));
     }
     if (hostPart == QLatin1String("*") || hostPart == QLatin1String("**")) {
         if (context == PatternContext::Allow) {
-            *error = QStringLiteral("a bare %1 allows every host; it is accepted only in deny lists "
-                                    "and presets (use the allow-all preset)")
-                         .arg(hostPart.toString());
-            return std::nullopt;
+            return fail(QStringLiteral("a bare %1 allows every host; it is accepted only in deny lists "
+                                       "and presets (use the allow-all preset)")
+                            .arg(hostPart.toString()));
         }
         return HostTarget{HostPattern::Kind::Everything, {}, {}};
     }
-    return parseDomain(hostPart, error);
+    return parseDomain(hostPart);
 }
 
 } // namespace
@@ -328,33 +304,34 @@ std::string normaliseHostName(QStringView host)
         host = host.sliced(1, host.size() - 2);
     if (IpAddress::parse(host))
         return host.toString().toLower().toStdString();
-    return normaliseName(host, nullptr);
+    return normaliseName(host).valueOr({});
 }
 
-HostPatternParse HostPattern::parse(QStringView text, PatternContext context)
+Result<HostPattern> HostPattern::parse(QStringView text, PatternContext context)
 {
     if (const QString why = refusalOfText(text); !why.isEmpty())
-        return refused(why);
-    QString error;
-    const std::optional<HostAndPort> parts = splitHostAndPort(text, &error);
+        return fail(why);
+    const Result<HostAndPort> parts = splitHostAndPort(text);
     if (!parts)
-        return refused(error);
+        return parts.error();
     const bool manyColons = !parts->bracketed && text.count(QLatin1Char(':')) >= 2;
-    std::optional<HostTarget> target = parseHost(*parts, manyColons, context, &error);
+    Result<HostTarget> target = parseHost(*parts, manyColons, context);
     if (!target)
-        return refused(error);
+        return target.error();
 
     HostPattern pattern;
     pattern.m_kind = target->kind;
     pattern.m_domain = std::move(target->domain);
     pattern.m_network = target->network;
     if (parts->hasPort) {
-        if (!parsePorts(parts->port, &pattern.m_ports, &error))
-            return refused(error);
+        const Result<PortRange> ports = parsePorts(parts->port);
+        if (!ports)
+            return ports.error();
+        pattern.m_ports = *ports;
     } else {
         pattern.m_ports = pattern.m_kind == Kind::Everything ? PortRange::all() : PortRange{};
     }
-    return {std::move(pattern), QString()};
+    return pattern;
 }
 
 bool HostPattern::matchesName(std::string_view host, std::uint16_t port) const

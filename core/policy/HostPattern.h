@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "policy/IpAddress.h"
 
 #include <QString>
@@ -32,8 +33,6 @@ enum class PatternContext {
     Preset, ///< a preset shipped with Paddock (allow-all is `**`)
 };
 
-struct HostPatternParse;
-
 /**
  * @brief One network destination pattern: a host, a wildcard over a domain, an address or a
  * range, with the ports it covers.
@@ -55,7 +54,8 @@ public:
         Network,          ///< an address or a CIDR range
     };
 
-    static HostPatternParse parse(QStringView text, PatternContext context);
+    /** The pattern @p text names, or one sentence saying what is wrong with it. */
+    static Result<HostPattern> parse(QStringView text, PatternContext context);
 
     Kind kind() const { return m_kind; }
     bool isNetwork() const { return m_kind == Kind::Network; }
@@ -78,14 +78,6 @@ private:
     std::string m_domain;
     IpNetwork m_network;
     PortRange m_ports;
-};
-
-/** @brief The outcome of parsing a pattern: the pattern, or one sentence saying what is wrong. */
-struct HostPatternParse
-{
-    std::optional<HostPattern> pattern;
-    QString error;
-    explicit operator bool() const { return pattern.has_value(); }
 };
 
 /**

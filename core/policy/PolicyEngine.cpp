@@ -128,15 +128,15 @@ KitRules kitNetworkRules(const QString &kit, const QStringList &allow, const QSt
     KitRules result;
     auto add = [&](const QStringList &patterns, Verdict verdict) {
         for (const QString &text : patterns) {
-            const HostPatternParse parsed = HostPattern::parse(text, patternContextFor(verdict, Origin::Kit));
+            const Result<HostPattern> parsed = HostPattern::parse(text, patternContextFor(verdict, Origin::Kit));
             if (!parsed) {
-                result.errors.append(text + QStringLiteral(": ") + parsed.error);
+                result.errors.append(text + QStringLiteral(": ") + parsed.error().message);
                 continue;
             }
             Rule rule;
             rule.scope = Scope::kit(kit);
             rule.verdict = verdict;
-            rule.pattern = *parsed.pattern;
+            rule.pattern = parsed.value();
             rule.origin = Origin::Kit;
             rule.id = ruleIdFor(rule.scope, verdict, rule.pattern);
             result.rules.append(rule);

@@ -55,14 +55,13 @@ RequestMatch decodeRequestMatch(const YAML::Node &node)
 {
     const YAML::Node method = node["method"];
     const YAML::Node path = node["path"];
-    QString error;
     const QString methodText = method ? text(method, "method") : QString();
-    if (!RequestMatch::parse(methodText, {}, &error))
-        throw DecodeError{method.Mark(), QStringLiteral("method: %1").arg(error)};
+    if (const Result<RequestMatch> methodOnly = RequestMatch::parse(methodText, {}); !methodOnly)
+        throw DecodeError{method.Mark(), QStringLiteral("method: %1").arg(methodOnly.error().text())};
     const QString pathText = path ? text(path, "path") : QString();
-    const std::optional<RequestMatch> parsed = RequestMatch::parse(methodText, pathText, &error);
+    const Result<RequestMatch> parsed = RequestMatch::parse(methodText, pathText);
     if (!parsed)
-        throw DecodeError{path.Mark(), QStringLiteral("path: %1").arg(error)};
+        throw DecodeError{path.Mark(), QStringLiteral("path: %1").arg(parsed.error().text())};
     return *parsed;
 }
 
@@ -98,16 +97,15 @@ Rule decodeRule(const YAML::Node &node)
     const YAML::Node pattern = node["pattern"];
     if (!pattern)
         throw DecodeError{node.Mark(), QStringLiteral("the rule has no pattern")};
-    const HostPatternParse parsed =
+    const Result<HostPattern> parsed =
         HostPattern::parse(text(pattern, "pattern"), patternContextFor(rule.verdict, rule.origin));
     if (!parsed)
-        throw DecodeError{pattern.Mark(), parsed.error};
-    rule.pattern = *parsed.pattern;
+        throw DecodeError{pattern.Mark(), parsed.error().message};
+    rule.pattern = parsed.value();
     if (const YAML::Node program = node["program"]) {
         rule.program = text(program, "program");
-        QString why;
-        if (!isValidProgramCondition(rule.program, &why))
-            throw DecodeError{program.Mark(), why};
+        if (const Result<void> checked = checkProgramCondition(rule.program); !checked)
+            throw DecodeError{program.Mark(), checked.error().text()};
     }
     rule.request = decodeRequestMatch(node);
     if (const YAML::Node created = node["created"]) {
@@ -301,19 +299,19 @@ StoreResult PolicyStore::change(const std::function<StoreResult(PolicyData &)> &
     m_reloadTimer.stop();
     reload();
     if (m_lastError) {
-        return StoreResult::failure(QStringLiteral("policy.yaml cannot be read (%1); fix it before changing the policy")
-                                        .arg(m_lastError->toString()));
+        return fail(QStringLiteral("policy.yaml cannot be read (%1); fix it before changing the policy")
+                        .arg(m_lastError->toString()));
     }
     PolicyData next = m_data;
     StoreResult result = edit(next);
-    if (!result.ok || next == m_data)
+    if (!result || next == m_data)
         return result;
 
     const QByteArray contents = serialise(next);
     QString error;
     if (!paths::ensurePrivateDir(QFileInfo(m_path).absolutePath(), &error) ||
         !writeFileAtomically(m_path, contents, &error, 0600))
-        return StoreResult::failure(error);
+        return fail(error);
     m_lastText = contents;
     m_lastTextSeen = true;
     adopt(next);
@@ -324,18 +322,18 @@ StoreResult PolicyStore::change(const std::function<StoreResult(PolicyData &)> &
 StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringView pattern, Origin origin,
                                  const RequestMatch &request, const QString &program)
 {
-    const HostPatternParse parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
+    const Result<HostPattern> parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
     if (!parsed)
-        return StoreResult::failure(parsed.error);
-    if (QString why; !program.isEmpty() && !isValidProgramCondition(program, &why))
-        return StoreResult::failure(why);
+        return parsed.error();
+    if (const Result<void> checked = checkProgramCondition(program); !program.isEmpty() && !checked)
+        return checked.error();
     if (scope.kind != Scope::Kind::Global && scope.name.isEmpty())
-        return StoreResult::failure(QStringLiteral("a sandbox or kit scope needs a name"));
+        return fail(QStringLiteral("a sandbox or kit scope needs a name"));
     return change([&](PolicyData &data) -> StoreResult {
         Rule rule;
         rule.scope = scope;
         rule.verdict = verdict;
-        rule.pattern = *parsed.pattern;
+        rule.pattern = parsed.value();
         rule.origin = origin;
         rule.request = request;
         rule.program = program;
@@ -343,7 +341,7 @@ StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringVie
         for (const Rule &existing : std::as_const(data.rules)) {
             if (existing.scope == scope && existing.verdict == verdict && existing.pattern == rule.pattern &&
                 existing.request == request && existing.program == program)
-                return StoreResult::success(existing);
+                return StoreChange{existing};
         }
         // Ids are eight hex digits of a hash; on the rare collision, extend the id.
         const QString base = rule.id;
@@ -353,7 +351,7 @@ StoreResult PolicyStore::addRule(const Scope &scope, Verdict verdict, QStringVie
         const QDateTime now = QDateTime::currentDateTimeUtc();
         rule.created = now.addMSecs(-now.time().msec());
         data.rules.append(rule);
-        return StoreResult::success(rule);
+        return StoreChange{rule};
     });
 }
 
@@ -362,24 +360,23 @@ StoreResult PolicyStore::removeRule(const QString &id)
     return change([&](PolicyData &data) -> StoreResult {
         const int removed = int(data.rules.removeIf([&](const Rule &rule) { return rule.id == id; }));
         if (removed == 0)
-            return StoreResult::failure(QStringLiteral("no rule has the id %1").arg(id));
-        return StoreResult::success(std::nullopt, removed);
+            return fail(QStringLiteral("no rule has the id %1").arg(id));
+        return StoreChange{std::nullopt, removed};
     });
 }
 
 StoreResult PolicyStore::removeRule(QStringView pattern, const Scope &scope)
 {
     // Deny context accepts every valid pattern, including a bare `**`.
-    const HostPatternParse parsed = HostPattern::parse(pattern, PatternContext::Deny);
+    const Result<HostPattern> parsed = HostPattern::parse(pattern, PatternContext::Deny);
     if (!parsed)
-        return StoreResult::failure(parsed.error);
+        return parsed.error();
     return change([&](PolicyData &data) -> StoreResult {
         const int removed = int(data.rules.removeIf(
-            [&](const Rule &rule) { return rule.scope == scope && rule.pattern == *parsed.pattern; }));
+            [&](const Rule &rule) { return rule.scope == scope && rule.pattern == parsed.value(); }));
         if (removed == 0)
-            return StoreResult::failure(
-                QStringLiteral("no %1 rule has the pattern %2").arg(scope.toString(), parsed.pattern->toString()));
-        return StoreResult::success(std::nullopt, removed);
+            return fail(QStringLiteral("no %1 rule has the pattern %2").arg(scope.toString(), parsed->toString()));
+        return StoreChange{std::nullopt, removed};
     });
 }
 
@@ -387,7 +384,7 @@ StoreResult PolicyStore::setPreset(Preset preset)
 {
     return change([&](PolicyData &data) -> StoreResult {
         data.preset = preset;
-        return StoreResult::success();
+        return StoreChange{};
     });
 }
 
@@ -395,13 +392,13 @@ StoreResult PolicyStore::setResolveOverride(QStringView host, const QHostAddress
 {
     const std::string name = normaliseHostName(host);
     if (name.empty() || IpAddress::parse(host))
-        return StoreResult::failure(QStringLiteral("\"%1\" is not a host name").arg(host.toString()));
+        return fail(QStringLiteral("\"%1\" is not a host name").arg(host.toString()));
     if (address.isNull())
-        return StoreResult::failure(QStringLiteral("the address is not valid"));
+        return fail(QStringLiteral("the address is not valid"));
     return change([&](PolicyData &data) -> StoreResult {
         data.resolveOverrides.insert(QString::fromStdString(name),
                                      QHostAddress(IpAddress::fromHostAddress(address).toString()));
-        return StoreResult::success();
+        return StoreChange{};
     });
 }
 
@@ -410,8 +407,8 @@ StoreResult PolicyStore::removeResolveOverride(QStringView host)
     const QString name = QString::fromStdString(normaliseHostName(host));
     return change([&](PolicyData &data) -> StoreResult {
         if (data.resolveOverrides.remove(name) == 0)
-            return StoreResult::failure(QStringLiteral("no resolver override for %1").arg(host.toString()));
-        return StoreResult::success(std::nullopt, 1);
+            return fail(QStringLiteral("no resolver override for %1").arg(host.toString()));
+        return StoreChange{std::nullopt, 1};
     });
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/FileError.h"
+#include "common/Result.h"
 #include "policy/PolicyData.h"
 #include "policy/PolicyEngine.h"
 
@@ -18,29 +19,15 @@ namespace paddock::policy {
 /** @brief Why policy.yaml (or host-grants.yaml) could not be used: where, and what was expected. */
 using PolicyError = FileError;
 
-/** @brief The outcome of a change to the stored policy. */
-struct StoreResult
+/** @brief What a change to the stored policy did. */
+struct StoreChange
 {
-    bool ok = false;
-    QString error;            ///< one sentence when !ok
     std::optional<Rule> rule; ///< the rule added (or found already present)
     int removed = 0;          ///< rules or overrides removed
-
-    static StoreResult failure(const QString &why)
-    {
-        StoreResult result;
-        result.error = why;
-        return result;
-    }
-    static StoreResult success(std::optional<Rule> rule = std::nullopt, int removed = 0)
-    {
-        StoreResult result;
-        result.ok = true;
-        result.rule = std::move(rule);
-        result.removed = removed;
-        return result;
-    }
 };
+
+/** @brief What a change did, or why it was not made (nothing is written then). */
+using StoreResult = Result<StoreChange>;
 
 /**
  * @brief The policy as the user keeps it: `policy.yaml` in the config directory.

@@ -25,17 +25,17 @@ void appendRules(const YAML::Node &list, Verdict verdict, const QString &file, P
         return;
     for (const YAML::Node &item : list) {
         const QString text = QString::fromStdString(item.as<std::string>());
-        const HostPatternParse parsed = HostPattern::parse(text, PatternContext::Preset);
+        const Result<HostPattern> parsed = HostPattern::parse(text, PatternContext::Preset);
         if (!parsed) {
             // The presets ship inside the library and a unit test parses them; this only
             // guards against a broken build.
-            qCWarning(lcPreset) << file << "line" << item.Mark().line + 1 << ":" << parsed.error;
+            qCWarning(lcPreset) << file << "line" << item.Mark().line + 1 << ":" << parsed.error().message;
             continue;
         }
         Rule rule;
         rule.scope = Scope::global();
         rule.verdict = verdict;
-        rule.pattern = *parsed.pattern;
+        rule.pattern = parsed.value();
         rule.origin = Origin::Preset;
         rule.id = ruleIdFor(rule.scope, verdict, rule.pattern);
         data->rules.append(rule);

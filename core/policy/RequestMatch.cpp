@@ -56,7 +56,7 @@ bool prefixMatches(const QString &prefix, QStringView path)
     return path.size() == prefix.size() || prefix.endsWith(QLatin1Char('/')) || path[prefix.size()] == QLatin1Char('/');
 }
 
-std::optional<QStringList> parseMethods(QStringView text, QString *error)
+Result<QStringList> parseMethods(QStringView text)
 {
     QStringList methods;
     if (text.isEmpty() || text == QLatin1String("*"))
@@ -64,56 +64,47 @@ std::optional<QStringList> parseMethods(QStringView text, QString *error)
     for (QStringView part : text.split(QLatin1Char(','))) {
         const QString method = part.trimmed().toString().toUpper();
         if (method.isEmpty() || method.size() > 32 || !std::all_of(method.cbegin(), method.cend(), isTokenChar)) {
-            *error = QStringLiteral("\"%1\" is not an HTTP method (such as GET or POST)").arg(part.toString());
-            return std::nullopt;
+            return fail(QStringLiteral("\"%1\" is not an HTTP method (such as GET or POST)").arg(part.toString()));
         }
         if (method == QLatin1String("CONNECT")) {
-            *error = QStringLiteral("CONNECT opens a tunnel; allow or deny the host instead");
-            return std::nullopt;
+            return fail(QStringLiteral("CONNECT opens a tunnel; allow or deny the host instead"));
         }
         if (!methods.contains(method))
             methods.append(method);
     }
     if (methods.size() > kMaxMethods) {
-        *error = QStringLiteral("at most %1 methods in one rule").arg(kMaxMethods);
-        return std::nullopt;
+        return fail(QStringLiteral("at most %1 methods in one rule").arg(kMaxMethods));
     }
     return methods;
 }
 
-bool checkPath(QStringView path, QString *error)
+Result<void> checkPath(QStringView path)
 {
     if (path.isEmpty())
-        return true;
+        return {};
     if (!path.startsWith(QLatin1Char('/'))) {
-        *error = QStringLiteral("a path starts with / (such as /gists or /org/**)");
-        return false;
+        return fail(QStringLiteral("a path starts with / (such as /gists or /org/**)"));
     }
     if (path.size() > RequestMatch::kMaxPathLength) {
-        *error = QStringLiteral("the path is longer than %1 characters").arg(RequestMatch::kMaxPathLength);
-        return false;
+        return fail(QStringLiteral("the path is longer than %1 characters").arg(RequestMatch::kMaxPathLength));
     }
     for (const QChar c : path) {
         if (c.unicode() <= 0x20 || c.unicode() >= 0x7f || c == QLatin1Char('?') || c == QLatin1Char('#')) {
-            *error = QStringLiteral("the path may hold no spaces, control characters, '?' or '#' (queries are "
-                                    "not matched)");
-            return false;
+            return fail(QStringLiteral("the path may hold no spaces, control characters, '?' or '#' (queries are "
+                                       "not matched)"));
         }
     }
     if (path.count(QLatin1Char('*')) > kMaxStars) {
-        *error = QStringLiteral("at most %1 '*' in a path").arg(kMaxStars);
-        return false;
+        return fail(QStringLiteral("at most %1 '*' in a path").arg(kMaxStars));
     }
     if (path.contains(QLatin1String("***"))) {
-        *error = QStringLiteral("use * (within a segment) or ** (any depth), not ***");
-        return false;
+        return fail(QStringLiteral("use * (within a segment) or ** (any depth), not ***"));
     }
     if (canonicalPath(path.toLatin1().toStdString()) != path.toString() && !path.contains(QLatin1Char('*')) &&
         !path.endsWith(QLatin1Char('/'))) {
-        *error = QStringLiteral("write the path without . or .. segments, doubled slashes or escaped letters");
-        return false;
+        return fail(QStringLiteral("write the path without . or .. segments, doubled slashes or escaped letters"));
     }
-    return true;
+    return {};
 }
 
 } // namespace
@@ -139,15 +130,13 @@ bool RequestMatch::matches(QStringView method, QStringView requestPath) const
     return path.contains(QLatin1Char('*')) ? globMatches(path, requestPath) : prefixMatches(path, requestPath);
 }
 
-std::optional<RequestMatch> RequestMatch::parse(QStringView methods, QStringView path, QString *error)
+Result<RequestMatch> RequestMatch::parse(QStringView methods, QStringView path)
 {
-    QString ignored;
-    QString &why = error ? *error : ignored;
-    std::optional<QStringList> parsed = parseMethods(methods.trimmed(), &why);
+    const Result<QStringList> parsed = parseMethods(methods.trimmed());
     if (!parsed)
-        return std::nullopt;
-    if (!checkPath(path, &why))
-        return std::nullopt;
+        return parsed.error();
+    if (const Result<void> checked = checkPath(path); !checked)
+        return checked.error();
     return RequestMatch{*parsed, path.toString()};
 }
 

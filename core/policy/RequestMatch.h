@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include "common/RequestTarget.h"
+#include "common/Result.h"
 
 #include <optional>
 #include <string_view>
@@ -37,8 +38,8 @@ struct RequestMatch
     bool matches(QStringView method, QStringView path) const;
 
     /// Reads a `--method` value (one method or a comma list; `*` or empty for any) and a
-    /// `--path` value; nullopt with @p error naming what is wrong.
-    static std::optional<RequestMatch> parse(QStringView methods, QStringView path, QString *error);
+    /// `--path` value, or what is wrong with them.
+    static Result<RequestMatch> parse(QStringView methods, QStringView path);
 
     friend bool operator==(const RequestMatch &, const RequestMatch &) = default;
 };

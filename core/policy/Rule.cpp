@@ -94,13 +94,8 @@ QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &patter
     return QString::fromLatin1(digest.toHex().left(8));
 }
 
-bool isValidProgramCondition(const QString &program, QString *error)
+Result<void> checkProgramCondition(const QString &program)
 {
-    const auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
     static const QRegularExpression digest(QStringLiteral("^[0-9a-fA-F]{64}$"));
     QString file = program;
     const qsizetype at = program.indexOf(QLatin1String("sha256:"));
@@ -109,7 +104,7 @@ bool isValidProgramCondition(const QString &program, QString *error)
             return fail(QStringLiteral("a digest is sha256: and 64 hexadecimal digits, alone or after NAME@: '%1'")
                             .arg(program));
         if (at == 0)
-            return true;
+            return {};
         file = program.left(at - 1);
     }
     if (file.isEmpty() || file.size() > 1024)
@@ -122,7 +117,7 @@ bool isValidProgramCondition(const QString &program, QString *error)
     if (file.contains(QLatin1Char('/')) && (!file.startsWith(QLatin1Char('/')) || file.endsWith(QLatin1Char('/')) ||
                                             file.split(QLatin1Char('/')).contains(QStringLiteral(".."))))
         return fail(QStringLiteral("a program with a slash is an absolute path to a file: '%1'").arg(program));
-    return true;
+    return {};
 }
 
 bool programConditionHolds(std::string_view condition, bool deny, const ClientProgram &program)

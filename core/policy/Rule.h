@@ -87,9 +87,10 @@ QString ruleIdFor(const Scope &scope, Verdict verdict, const HostPattern &patter
 
 /**
  * Whether @p program can be a rule's program condition: a file name or an absolute path,
- * printable, no spaces; or `sha256:HEX`, or either with `@sha256:HEX` after it.
+ * printable, no spaces; or `sha256:HEX`, or either with `@sha256:HEX` after it. Fails
+ * saying what is wrong.
  */
-bool isValidProgramCondition(const QString &program, QString *error = nullptr);
+Result<void> checkProgramCondition(const QString &program);
 
 /**
  * Whether a rule's program condition @p condition holds for @p program: any program when it is

@@ -3,6 +3,7 @@
 
 #include "api/Server.h"
 #include "network/PolicyDecider.h"
+#include "policy/AllowChoice.h"
 #include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
 
@@ -138,10 +139,9 @@ void AskService::answer(const QJsonObject &params, const api::PendingReply &repl
                        }));
         return;
     }
-    QString error;
-    const std::optional<QString> pattern = PolicyService::allowPattern(ask.host, ask.port, what, &error);
+    const Result<QString> pattern = policy::allowChoicePattern(ask.host, ask.port, what);
     if (!pattern)
-        return reply.complete(invalid(error));
+        return reply.complete(invalid(pattern.error().text()));
     QString scope;
     if (where == QLatin1String("global"))
         scope = QStringLiteral("global");

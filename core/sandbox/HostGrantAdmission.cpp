@@ -69,9 +69,8 @@ std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString 
         QStringList patterns;
         for (const policy::HostGrant &grant : std::as_const(check.pending))
             patterns << grant.pattern;
-        QString error;
-        if (!approvals.approve(kitName, patterns, &error))
-            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error);
+        if (const Result<void> approved = approvals.approve(kitName, patterns); !approved)
+            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), approved.error().text());
         qCInfo(lcHostGrants).noquote() << "approved host grants" << patterns.join(QStringLiteral(", ")) << "for kit"
                                        << kitName << "as asked by the caller";
         check = checkHostGrants(kitName, allow, approvals);

@@ -35,11 +35,10 @@ std::variant<policy::RequestMatch, api::Reply> requestOf(const QJsonObject &para
 {
     if (!params.contains(QLatin1String("method")) && !params.contains(QLatin1String("path")))
         return policy::RequestMatch{};
-    QString error;
-    const std::optional<policy::RequestMatch> parsed = policy::RequestMatch::parse(
-        params.value(QLatin1String("method")).toString(), params.value(QLatin1String("path")).toString(), &error);
+    const Result<policy::RequestMatch> parsed = policy::RequestMatch::parse(
+        params.value(QLatin1String("method")).toString(), params.value(QLatin1String("path")).toString());
     if (!parsed)
-        return invalid(error);
+        return invalid(parsed.error().text());
     return *parsed;
 }
 
@@ -81,29 +80,28 @@ api::Reply addRules(policy::PolicyStore &store, const QJsonObject &params)
     if (const auto *failed = std::get_if<api::Reply>(&request))
         return *failed;
     const QString program = params.value(QLatin1String("program")).toString();
-    QString why;
-    if (!program.isEmpty() && !policy::isValidProgramCondition(program, &why))
-        return invalid(QStringLiteral("invalid program condition: %1").arg(why));
+    if (const Result<void> checked = policy::checkProgramCondition(program); !program.isEmpty() && !checked)
+        return invalid(QStringLiteral("invalid program condition: %1").arg(checked.error().text()));
     // Every pattern is checked before anything is written: all or nothing.
     for (const QString &pattern : patterns) {
-        const policy::HostPatternParse parsed =
+        const Result<policy::HostPattern> parsed =
             policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, policy::Origin::User));
         if (!parsed)
-            return invalid(QStringLiteral("invalid pattern '%1': %2").arg(pattern, parsed.error));
+            return invalid(QStringLiteral("invalid pattern '%1': %2").arg(pattern, parsed.error().message));
     }
     QJsonArray added;
     for (const QString &pattern : patterns) {
         const QList<policy::Rule> before = store.policy().rules;
         const policy::StoreResult result = store.addRule(*scope, *verdict, pattern, policy::Origin::User,
                                                          std::get<policy::RequestMatch>(request), program);
-        if (!result.ok)
-            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error);
+        if (!result.ok())
+            return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error().text());
         const bool existed = std::any_of(before.cbegin(), before.cend(),
-                                         [&](const policy::Rule &rule) { return rule.id == result.rule->id; });
-        QJsonObject rule = ruleJson(*result.rule);
+                                         [&](const policy::Rule &rule) { return rule.id == result->rule->id; });
+        QJsonObject rule = ruleJson(*result->rule);
         rule.insert(QStringLiteral("existed"), existed);
         added.append(rule);
-        qCInfo(lcRuleEdits).noquote() << (existed ? "kept" : "added") << "rule" << result.rule->id
+        qCInfo(lcRuleEdits).noquote() << (existed ? "kept" : "added") << "rule" << result->rule->id
                                       << policy::verdictName(*verdict) << pattern << "in" << scope->toString();
     }
     const QJsonObject first = added.first().toObject();
@@ -131,22 +129,27 @@ api::Reply updateRule(policy::PolicyStore &store, const QJsonObject &params)
     if (!scope)
         return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
     // Checked before the old rule goes, so a refused edit leaves the policy as it was.
-    const policy::HostPatternParse parsed =
+    const Result<policy::HostPattern> parsed =
         policy::HostPattern::parse(pattern, policy::patternContextFor(*verdict, old.origin));
     if (!parsed)
-        return invalid(parsed.error);
+        return invalid(parsed.error().message);
     if (scope->kind != policy::Scope::Kind::Global && scope->name.isEmpty())
         return invalid(QStringLiteral("a sandbox or kit scope needs a name"));
     const policy::StoreResult removed = store.removeRule(id);
-    if (!removed.ok)
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error);
+    if (!removed.ok())
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error().text());
     // The methods, paths and program stay: an edit of the host must not widen a rule.
     const policy::StoreResult added = store.addRule(*scope, *verdict, pattern, old.origin, old.request, old.program);
-    if (!added.ok) {
-        store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.request, old.program);
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), added.error);
+    if (!added.ok()) {
+        const policy::StoreResult restored =
+            store.addRule(old.scope, old.verdict, old.pattern.toString(), old.origin, old.request, old.program);
+        QString why = added.error().text();
+        if (!restored)
+            why += QStringLiteral("; the rule %1 could not be put back either: %2")
+                       .arg(old.pattern.toString(), restored.error().text());
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), why);
     }
-    return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added.rule)}});
+    return api::Reply::success({{QStringLiteral("rule"), ruleJson(*added->rule)}});
 }
 
 api::Reply removeRules(policy::PolicyStore &store, const QJsonObject &params)
@@ -158,7 +161,7 @@ api::Reply removeRules(policy::PolicyStore &store, const QJsonObject &params)
     const QList<policy::Rule> rules = store.policy().rules;
     const bool isId = !id.isEmpty() && std::any_of(rules.cbegin(), rules.cend(),
                                                    [&](const policy::Rule &rule) { return rule.id == id; });
-    policy::StoreResult result;
+    policy::StoreResult result = policy::StoreChange{};
     if (isId) {
         result = store.removeRule(id);
     } else if (!pattern.isEmpty()) {
@@ -166,20 +169,20 @@ api::Reply removeRules(policy::PolicyStore &store, const QJsonObject &params)
             policy::Scope::fromString(params.value(QLatin1String("scope")).toString(QStringLiteral("global")));
         if (!scope)
             return invalid(QStringLiteral("the scope must be global, sandbox:NAME or kit:NAME"));
-        const policy::HostPatternParse parsed = policy::HostPattern::parse(pattern, policy::PatternContext::Deny);
+        const Result<policy::HostPattern> parsed = policy::HostPattern::parse(pattern, policy::PatternContext::Deny);
         if (!parsed)
-            return api::Reply::failure(
-                QLatin1String(api::errors::kNoSuchRule),
-                QStringLiteral("no rule has the id %1, and it is not a pattern: %2").arg(pattern, parsed.error));
+            return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule),
+                                       QStringLiteral("no rule has the id %1, and it is not a pattern: %2")
+                                           .arg(pattern, parsed.error().message));
         result = store.removeRule(pattern, *scope);
     } else {
         return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule),
                                    QStringLiteral("no rule has the id %1").arg(id));
     }
-    if (!result.ok)
-        return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule), result.error);
-    qCInfo(lcRuleEdits).noquote() << "removed" << result.removed << "rules:" << (isId ? id : pattern);
-    return api::Reply::success({{QStringLiteral("removed"), result.removed}});
+    if (!result.ok())
+        return api::Reply::failure(QLatin1String(api::errors::kNoSuchRule), result.error().text());
+    qCInfo(lcRuleEdits).noquote() << "removed" << result->removed << "rules:" << (isId ? id : pattern);
+    return api::Reply::success({{QStringLiteral("removed"), result->removed}});
 }
 
 } // namespace paddock::sandbox

@@ -80,32 +80,26 @@ void PolicyService::start()
     });
 }
 
-std::optional<QString> PolicyService::allowPattern(const QString &host, std::uint16_t port, const QString &what,
-                                                   QString *error)
-{
-    return policy::allowChoicePattern(host, port, what, error);
-}
-
 void PolicyService::registerMethods()
 {
     m_server.registerMethod(QStringLiteral("policy.get"), [this](const QJsonObject &, const api::CallContext &) {
         return api::Reply::success(policyJson());
     });
 
-    m_server.registerMethod(QStringLiteral("policy.preset"),
-                            [this](const QJsonObject &params, const api::CallContext &) {
-                                policy::PolicyStore &store = m_sandboxes.policyStore();
-                                const QString name = params.value(QLatin1String("preset")).toString();
-                                const std::optional<policy::Preset> preset = policy::presetFromName(name);
-                                if (!preset)
-                                    return invalid(QStringLiteral("unknown preset '%1': expected deny-all, balanced "
-                                                                  "or allow-all")
-                                                       .arg(name));
-                                const policy::StoreResult result = store.setPreset(*preset);
-                                if (!result.ok)
-                                    return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error);
-                                return api::Reply::success({{QStringLiteral("preset"), policy::presetName(*preset)}});
-                            });
+    m_server.registerMethod(
+        QStringLiteral("policy.preset"), [this](const QJsonObject &params, const api::CallContext &) {
+            policy::PolicyStore &store = m_sandboxes.policyStore();
+            const QString name = params.value(QLatin1String("preset")).toString();
+            const std::optional<policy::Preset> preset = policy::presetFromName(name);
+            if (!preset)
+                return invalid(QStringLiteral("unknown preset '%1': expected deny-all, balanced "
+                                              "or allow-all")
+                                   .arg(name));
+            const policy::StoreResult result = store.setPreset(*preset);
+            if (!result.ok())
+                return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), result.error().text());
+            return api::Reply::success({{QStringLiteral("preset"), policy::presetName(*preset)}});
+        });
 
     m_server.registerMethod(QStringLiteral("policy.add"),
                             [this](const QJsonObject &params, const api::CallContext &) { return addRule(params); });
@@ -192,9 +186,9 @@ api::Reply PolicyService::approveGrants(const QJsonObject &params)
             patterns << grant.pattern;
     }
     policy::HostGrantApprovals approvals;
-    QString error;
-    if (!patterns.isEmpty() && !approvals.approve(kit->name, patterns, &error))
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error);
+    if (const Result<void> approved = patterns.isEmpty() ? Result<void>() : approvals.approve(kit->name, patterns);
+        !approved)
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), approved.error().text());
     qCInfo(lcPolicyService).noquote() << "approved host grants" << patterns.join(QStringLiteral(", ")) << "for kit"
                                       << kit->name;
     grantsChanged(kit->name);
@@ -209,19 +203,18 @@ api::Reply PolicyService::revokeGrants(const QJsonObject &params)
     for (const QJsonValue &value : params.value(QLatin1String("patterns")).toArray())
         patterns << value.toString();
     policy::HostGrantApprovals approvals;
-    QString error;
-    int removed = 0;
-    if (!approvals.revoke(kitName, patterns, &error, &removed))
-        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), error);
-    if (removed == 0)
+    const Result<int> removed = approvals.revoke(kitName, patterns);
+    if (!removed)
+        return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), removed.error().text());
+    if (*removed == 0)
         return api::Reply::failure(
             QLatin1String(api::errors::kNotFound),
             QStringLiteral("no host grant of the kit %1 is approved%2")
                 .arg(kitName,
                      patterns.isEmpty() ? QString() : QStringLiteral(" as ") + patterns.join(QStringLiteral(", "))));
-    qCInfo(lcPolicyService) << "revoked" << removed << "host grants of kit" << kitName;
+    qCInfo(lcPolicyService) << "revoked" << *removed << "host grants of kit" << kitName;
     grantsChanged(kitName);
-    return api::Reply::success({{QStringLiteral("kit"), kitName}, {QStringLiteral("removed"), removed}});
+    return api::Reply::success({{QStringLiteral("kit"), kitName}, {QStringLiteral("removed"), *removed}});
 }
 
 void PolicyService::grantsChanged(const QString &kitName)
@@ -284,8 +277,8 @@ void PolicyService::allowForKit(const QString &sandbox, const QString &pattern, 
     // Allowing a refused address of this computer for the kit is the user's approval of it.
     if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(pattern))) {
         policy::HostGrantApprovals approvals;
-        if (!approvals.approve(record->kitName, {grant->pattern}, &error))
-            return reply.fail(QLatin1String(api::errors::kPolicyFailed), error);
+        if (const Result<void> approved = approvals.approve(record->kitName, {grant->pattern}); !approved)
+            return reply.fail(QLatin1String(api::errors::kPolicyFailed), approved.error().text());
     }
     // The file is the kit's truth; its sandboxes decide with it from the next connection.
     if (!m_sandboxes.reloadKitRules(record->kitName, &error))
@@ -315,15 +308,14 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
         return fail(QStringLiteral("unknown place '%1': expected sandbox, kit or global").arg(where));
     if (where != QLatin1String("global") && sandbox.isEmpty())
         return fail(QStringLiteral("allowing for a sandbox or its kit needs the sandbox's name"));
-    QString error;
-    const std::optional<QString> proposed = allowPattern(host, std::uint16_t(port), what, &error);
+    const Result<QString> proposed = policy::allowChoicePattern(host, std::uint16_t(port), what);
     if (!proposed)
-        return fail(error);
-    const policy::HostPatternParse parsed = policy::HostPattern::parse(*proposed, policy::PatternContext::Allow);
+        return fail(proposed.error().text());
+    const Result<policy::HostPattern> parsed = policy::HostPattern::parse(*proposed, policy::PatternContext::Allow);
     if (!parsed)
-        return fail(parsed.error);
+        return fail(parsed.error().message);
     // As policy.yaml and listings spell it: `host:443` is `host`.
-    const std::optional<QString> pattern = parsed.pattern->toString();
+    const std::optional<QString> pattern = parsed->toString();
 
     QJsonObject result{{QStringLiteral("pattern"), *pattern}, {QStringLiteral("where"), where}};
     if (where == QLatin1String("kit"))
@@ -334,13 +326,13 @@ void PolicyService::allow(const QJsonObject &params, const api::PendingReply &re
     policy::PolicyStore &store = m_sandboxes.policyStore();
     const QList<policy::Rule> before = store.policy().rules;
     const policy::StoreResult added = store.addRule(scope, policy::Verdict::Allow, *pattern, policy::Origin::Approval);
-    if (!added.ok)
-        return reply.fail(QLatin1String(api::errors::kPolicyFailed), added.error);
+    if (!added.ok())
+        return reply.fail(QLatin1String(api::errors::kPolicyFailed), added.error().text());
     const bool existed = std::any_of(before.cbegin(), before.cend(),
-                                     [&](const policy::Rule &rule) { return rule.id == added.rule->id; });
+                                     [&](const policy::Rule &rule) { return rule.id == added->rule->id; });
     qCInfo(lcPolicyService).noquote() << "allowed" << *pattern << "for" << scope.toString();
     result.insert(QStringLiteral("scope"), scope.toString());
-    result.insert(QStringLiteral("rule"), ruleJson(*added.rule));
+    result.insert(QStringLiteral("rule"), ruleJson(*added->rule));
     result.insert(QStringLiteral("changed"), !existed);
     result.insert(QStringLiteral("message"),
                   existed ? QStringLiteral("%1 was already allowed (%2)").arg(*pattern, scope.toString())

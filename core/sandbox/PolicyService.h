@@ -98,14 +98,6 @@ public:
     /** Reads the dismissed groups and registers the methods; call after SandboxService::start(). */
     void start();
 
-    /**
-     * The pattern `policy.allow` adds for @p host refused on @p port with choice @p what
-     * (policy::allowChoicePattern: exact, anyport, wildcard or deep), or nothing with @p error
-     * saying why.
-     */
-    static std::optional<QString> allowPattern(const QString &host, std::uint16_t port, const QString &what,
-                                               QString *error);
-
     /** `policy.add`. */
     api::Reply addRule(const QJsonObject &params);
     /** `policy.allow`. */

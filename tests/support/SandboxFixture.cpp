@@ -118,8 +118,8 @@ bool SandboxFixture::mapNames()
     policy::PolicyStore store(path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
     const QHostAddress loopback(QStringLiteral("127.0.0.1"));
-    return store.setResolveOverride(u"allowed.test", loopback).ok &&
-           store.setResolveOverride(u"other.test", loopback).ok;
+    return store.setResolveOverride(u"allowed.test", loopback).ok() &&
+           store.setResolveOverride(u"other.test", loopback).ok();
 }
 
 Finished SandboxFixture::mapToUpstream(const QStringList &hosts)

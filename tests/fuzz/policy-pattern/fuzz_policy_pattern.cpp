@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+using paddock::Result;
 using namespace paddock::policy;
 
 namespace {
@@ -30,18 +31,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QString host = newline < 0 ? QStringLiteral("a.example.com") : input.sliced(newline + 1);
 
     for (const PatternContext context : {PatternContext::Allow, PatternContext::Deny, PatternContext::Preset}) {
-        const HostPatternParse parsed = HostPattern::parse(text, context);
-        require(parsed.pattern.has_value() == parsed.error.isEmpty());
+        const Result<HostPattern> parsed = HostPattern::parse(text, context);
+        require(parsed.ok() || !parsed.error().message.isEmpty());
         if (!parsed)
             continue;
-        const HostPattern &pattern = *parsed.pattern;
+        const HostPattern &pattern = parsed.value();
         const QString canonical = pattern.toString();
         // Presets accept everything a valid pattern can express, so the canonical form must
         // parse back there to the very same pattern.
-        const HostPatternParse again = HostPattern::parse(canonical, PatternContext::Preset);
-        require(again.pattern.has_value());
-        require(*again.pattern == pattern);
-        require(again.pattern->toString() == canonical);
+        const Result<HostPattern> again = HostPattern::parse(canonical, PatternContext::Preset);
+        require(again.ok());
+        require(again.value() == pattern);
+        require(again->toString() == canonical);
         if (pattern.kind() != HostPattern::Kind::Network && pattern.kind() != HostPattern::Kind::Everything)
             require(!pattern.domain().empty());
         (void)pattern.matchesName(normaliseHostName(host), 443);

@@ -25,7 +25,7 @@ public:
         policy::PolicyStore store(m_fixture.path(QStringLiteral("config/paddock/policy.yaml")));
         store.load();
         for (const char16_t *name : {u"third.test", u"fourth.test", u"fifth.test"}) {
-            if (!store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok)
+            if (!store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok())
                 return false;
         }
         // Sandboxes trust Paddock's local authority, made on first use: made here first.

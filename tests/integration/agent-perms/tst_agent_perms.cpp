@@ -208,7 +208,7 @@ void TestAgentPerms::initTestCase()
     QVERIFY(m_model.start(m_fixture->path(QString())));
     paddock::policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
-    QVERIFY(store.setResolveOverride(u"model.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+    QVERIFY(store.setResolveOverride(u"model.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok());
 
     // The kit: Pi from the cache (bound read-only at the same path), the course's rules from
     // the Pi sample kit, the extension loaded by path, and the model as its only provider.

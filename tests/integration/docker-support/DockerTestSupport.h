@@ -35,7 +35,7 @@ inline QString uniqueName(const QString &prefix)
 /** The engine DOCKER_HOST names (as the docker CLI reads it), else the default socket. */
 inline Endpoint testEndpoint()
 {
-    const Result<Endpoint> endpoint = Endpoint::fromEnvironment();
+    const paddock::runtime::docker::Result<Endpoint> endpoint = Endpoint::fromEnvironment();
     return endpoint ? endpoint.value() : Endpoint();
 }
 
@@ -55,7 +55,7 @@ inline QString gvisorUnavailableReason(const DockerClient &client, bool *skip)
     *skip = !QFileInfo(QStringLiteral("/usr/bin/runsc")).isExecutable();
     if (*skip)
         return QStringLiteral("gVisor is not installed (apt-get install runsc)");
-    const Result<QStringList> runtimes = client.runtimes();
+    const paddock::runtime::docker::Result<QStringList> runtimes = client.runtimes();
     if (!runtimes)
         return QStringLiteral("the engine did not list its runtimes: ") + runtimes.errorMessage();
     if (!runtimes.value().contains(QLatin1String("runsc")))

@@ -97,7 +97,7 @@ void TestPolicyApi::initTestCase()
     policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
     for (const char16_t *name : {u"third.test", u"fourth.test", u"fifth.test"})
-        QVERIFY(store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+        QVERIFY(store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok());
 }
 
 void TestPolicyApi::cleanupTestCase()

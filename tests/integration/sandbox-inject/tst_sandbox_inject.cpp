@@ -113,7 +113,7 @@ void TestSandboxInject::initTestCase()
     paddock::policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
     for (const QString &name : kNames)
-        QVERIFY(store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+        QVERIFY(store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok());
     m_fixture->stopDaemon();
     QVERIFY(m_fixture->startDaemon());
 

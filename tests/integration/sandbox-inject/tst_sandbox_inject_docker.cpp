@@ -88,7 +88,7 @@ void TestSandboxInjectDocker::initTestCase()
              0);
     paddock::policy::PolicyStore policy(path(QStringLiteral("config/paddock/policy.yaml")));
     policy.load();
-    QVERIFY(policy.setResolveOverride(u"api.inject.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+    QVERIFY(policy.setResolveOverride(u"api.inject.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok());
 
     QFile spec(path(QStringLiteral("kit/spec.yaml")));
     QVERIFY(spec.open(QIODevice::WriteOnly));

@@ -116,7 +116,7 @@ void TestSecretTest::initTestCase()
              0);
     paddock::policy::PolicyStore policy(m_root.filePath(QStringLiteral("config/paddock/policy.yaml")));
     policy.load();
-    QVERIFY(policy.setResolveOverride(u"api.secret.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+    QVERIFY(policy.setResolveOverride(u"api.secret.test", QHostAddress(QStringLiteral("127.0.0.1"))).ok());
 
     m_kit = m_root.filePath(QStringLiteral("kit"));
     QFile spec(m_kit + QStringLiteral("/spec.yaml"));

@@ -18,7 +18,7 @@ policy::Rule rule(policy::Verdict verdict, const QString &pattern, const policy:
     result.scope = scope;
     result.verdict = verdict;
     result.pattern =
-        *policy::HostPattern::parse(pattern, policy::patternContextFor(verdict, policy::Origin::User)).pattern;
+        policy::HostPattern::parse(pattern, policy::patternContextFor(verdict, policy::Origin::User)).value();
     result.id = policy::ruleIdFor(scope, verdict, result.pattern);
     return result;
 }
@@ -222,7 +222,7 @@ private slots:
         policy::Rule everything; // as the allow-all preset has it
         everything.verdict = policy::Verdict::Allow;
         everything.origin = policy::Origin::Preset;
-        everything.pattern = *policy::HostPattern::parse(QStringLiteral("**"), policy::PatternContext::Preset).pattern;
+        everything.pattern = policy::HostPattern::parse(QStringLiteral("**"), policy::PatternContext::Preset).value();
         everything.id = QStringLiteral("allow-all");
         data.rules = {everything};
         engine.setPolicy(data);

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <thread>
 
+using paddock::Result;
 using namespace paddock::policy;
 
 namespace {
@@ -18,10 +19,10 @@ Rule rule(const QString &scope, Verdict verdict, const QString &pattern, Origin 
     Rule r;
     r.scope = *Scope::fromString(scope);
     r.verdict = verdict;
-    const HostPatternParse parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
+    const Result<HostPattern> parsed = HostPattern::parse(pattern, patternContextFor(verdict, origin));
     if (!parsed)
-        qFatal("test pattern %s: %s", qPrintable(pattern), qPrintable(parsed.error));
-    r.pattern = *parsed.pattern;
+        qFatal("test pattern %s: %s", qPrintable(pattern), qPrintable(parsed.error().message));
+    r.pattern = parsed.value();
     r.origin = origin;
     r.id = ruleIdFor(r.scope, verdict, r.pattern);
     return r;
@@ -205,8 +206,7 @@ void TestPolicyEngine::wildcardTable()
     QVERIFY2(decision.allowed == allowed, qPrintable(decision.reason()));
     if (allowed) {
         QCOMPARE(decision.basis, Decision::Basis::AllowedByRule);
-        QCOMPARE(decision.rule->pattern.toString(),
-                 HostPattern::parse(pattern, PatternContext::Allow).pattern->toString());
+        QCOMPARE(decision.rule->pattern.toString(), HostPattern::parse(pattern, PatternContext::Allow)->toString());
     } else {
         QCOMPARE(decision.basis, Decision::Basis::NoMatchingRule);
         QCOMPARE(decision.ruleLabel(), QStringLiteral("default deny"));
@@ -496,7 +496,7 @@ void TestPolicyEngine::addressRuleNeverOpensAName()
             const Decision d =
                 engine.decide(request(QStringLiteral("attacker.example"), 8080, {QLatin1String(address)}));
             if (!HostPattern::parse(QString::fromLatin1(range), PatternContext::Allow)
-                     .pattern->network()
+                     ->network()
                      .contains(*IpAddress::parse(QString::fromLatin1(address))))
                 continue;
             QVERIFY2(!d.allowed, qPrintable(QLatin1String(range) + QLatin1Char(' ') + d.reason()));
@@ -707,7 +707,7 @@ void TestPolicyEngine::explanationGivesTheFix_data()
         << "blocked.example"
         << "web" << kPublic << false
         << "paddock policy rm " + ruleIdFor(Scope::global(), Verdict::Deny,
-                                            *HostPattern::parse(u"blocked.example", PatternContext::Deny).pattern);
+                                            HostPattern::parse(u"blocked.example", PatternContext::Deny).value());
     QTest::newRow("allowed") << "allowed.example"
                              << "web" << kPublic << true << "";
 }

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using paddock::Result;
 using namespace paddock::policy;
 
 class TestPolicyHostGrants : public QObject
@@ -129,10 +130,9 @@ void TestPolicyHostGrants::approvalsRoundTrip()
     HostGrantApprovals approvals(path);
     QVERIFY(!approvals.load()); // a missing file approves nothing
     QVERIFY(approvals.approved().isEmpty());
-    QString error;
-    QVERIFY2(approvals.approve(QStringLiteral("ollama"),
-                               {QStringLiteral("localhost:11434"), QStringLiteral("127.0.0.1:1-65535")}, &error),
-             qPrintable(error));
+    const Result<void> approved = approvals.approve(
+        QStringLiteral("ollama"), {QStringLiteral("localhost:11434"), QStringLiteral("127.0.0.1:1-65535")});
+    QVERIFY2(approved, qPrintable(approved.errorText()));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(int(file.permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup)), 0);
@@ -159,11 +159,13 @@ void TestPolicyHostGrants::approvalIsPerKitAndExact()
     QVERIFY(!approvals.isApproved(QStringLiteral("two"), exact));
     QVERIFY(!approvals.isApproved(QStringLiteral("one"), wider));
     QCOMPARE(approvals.pending(QStringLiteral("one"), {exact, wider}), QList<HostGrant>{wider});
-    QString error;
-    QVERIFY(!approvals.approve(QStringLiteral("Not_A_Kit"), {QStringLiteral("127.0.0.1")}, &error));
-    QVERIFY2(error.contains(QLatin1String("kit name")), qPrintable(error));
-    QVERIFY(!approvals.approve(QStringLiteral("one"), {QStringLiteral("not a pattern")}, &error));
-    QVERIFY2(error.contains(QLatin1String("not a pattern")), qPrintable(error));
+    const Result<void> badKit = approvals.approve(QStringLiteral("Not_A_Kit"), {QStringLiteral("127.0.0.1")});
+    QVERIFY(!badKit);
+    QVERIFY2(badKit.error().message.contains(QLatin1String("kit name")), qPrintable(badKit.error().text()));
+    const Result<void> badPattern = approvals.approve(QStringLiteral("one"), {QStringLiteral("not a pattern")});
+    QVERIFY(!badPattern);
+    QVERIFY2(badPattern.error().message.contains(QLatin1String("not a pattern")),
+             qPrintable(badPattern.error().text()));
 }
 
 void TestPolicyHostGrants::revoke()
@@ -172,16 +174,18 @@ void TestPolicyHostGrants::revoke()
     HostGrantApprovals approvals(dir.filePath(QStringLiteral("host-grants.yaml")));
     QVERIFY(approvals.approve(QStringLiteral("one"), {QStringLiteral("127.0.0.1:8080"), QStringLiteral("10.0.0.0/8")}));
     QVERIFY(approvals.approve(QStringLiteral("two"), {QStringLiteral("10.0.0.0/8")}));
-    int removed = -1;
-    QVERIFY(approvals.revoke(QStringLiteral("one"), {QStringLiteral("10.0.0.0/8")}, nullptr, &removed));
-    QCOMPARE(removed, 1);
+    Result<int> removed = approvals.revoke(QStringLiteral("one"), {QStringLiteral("10.0.0.0/8")});
+    QVERIFY(removed);
+    QCOMPARE(*removed, 1);
     QCOMPARE(approvals.approved().value(QStringLiteral("one")), QStringList{QStringLiteral("127.0.0.1:8080")});
     QCOMPARE(approvals.approved().value(QStringLiteral("two")), QStringList{QStringLiteral("10.0.0.0/8")});
-    QVERIFY(approvals.revoke(QStringLiteral("one"), {}, nullptr, &removed));
-    QCOMPARE(removed, 1);
+    removed = approvals.revoke(QStringLiteral("one"), {});
+    QVERIFY(removed);
+    QCOMPARE(*removed, 1);
     QVERIFY(!approvals.approved().contains(QStringLiteral("one")));
-    QVERIFY(approvals.revoke(QStringLiteral("none"), {}, nullptr, &removed));
-    QCOMPARE(removed, 0);
+    removed = approvals.revoke(QStringLiteral("none"), {});
+    QVERIFY(removed);
+    QCOMPARE(*removed, 0);
 }
 
 void TestPolicyHostGrants::brokenFileIsReportedWithPosition()
@@ -207,9 +211,9 @@ void TestPolicyHostGrants::brokenFileRefusesChanges()
     file.close();
     HostGrantApprovals approvals(path);
     QVERIFY(approvals.load());
-    QString error;
-    QVERIFY(!approvals.approve(QStringLiteral("one"), {QStringLiteral("127.0.0.1")}, &error));
-    QVERIFY2(error.contains(QLatin1String("fix it first")), qPrintable(error));
+    const Result<void> approved = approvals.approve(QStringLiteral("one"), {QStringLiteral("127.0.0.1")});
+    QVERIFY(!approved);
+    QVERIFY2(approved.error().fix.contains(QLatin1String("fix it first")), qPrintable(approved.error().text()));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), QByteArray("grants: [oops\n"));
 }

@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+using paddock::Result;
 using namespace paddock::policy;
 
 class TestPolicyPattern : public QObject
@@ -86,14 +87,14 @@ void TestPolicyPattern::canonicalForm()
     QFETCH(QString, text);
     QFETCH(QString, canonical);
     QFETCH(int, kind);
-    const HostPatternParse parsed = HostPattern::parse(text, PatternContext::Deny);
-    QVERIFY2(parsed, qPrintable(parsed.error));
-    QCOMPARE(parsed.pattern->toString(), canonical);
-    QCOMPARE(int(parsed.pattern->kind()), kind);
+    const Result<HostPattern> parsed = HostPattern::parse(text, PatternContext::Deny);
+    QVERIFY2(parsed, qPrintable(parsed.errorText()));
+    QCOMPARE(parsed->toString(), canonical);
+    QCOMPARE(int(parsed->kind()), kind);
     // The canonical form is itself a pattern meaning the same thing.
-    const HostPatternParse again = HostPattern::parse(canonical, PatternContext::Deny);
+    const Result<HostPattern> again = HostPattern::parse(canonical, PatternContext::Deny);
     QVERIFY(again);
-    QVERIFY(*again.pattern == *parsed.pattern);
+    QVERIFY(again.value() == parsed.value());
 }
 
 void TestPolicyPattern::refused_data()
@@ -185,9 +186,9 @@ void TestPolicyPattern::refused()
 {
     QFETCH(QString, text);
     QFETCH(QString, reason);
-    const HostPatternParse parsed = HostPattern::parse(text, PatternContext::Allow);
-    QVERIFY2(!parsed, qPrintable(QStringLiteral("accepted as %1").arg(parsed ? parsed.pattern->toString() : "")));
-    QVERIFY2(parsed.error.contains(reason), qPrintable(parsed.error));
+    const Result<HostPattern> parsed = HostPattern::parse(text, PatternContext::Allow);
+    QVERIFY2(!parsed, qPrintable(QStringLiteral("accepted as %1").arg(parsed ? parsed->toString() : "")));
+    QVERIFY2(parsed.error().message.contains(reason), qPrintable(parsed.error().message));
 }
 
 void TestPolicyPattern::bareWildcardDependsOnContext()
@@ -204,10 +205,10 @@ void TestPolicyPattern::bareWildcardDependsOnContext()
 
 void TestPolicyPattern::defaultPorts()
 {
-    QCOMPARE(HostPattern::parse(u"example.com", PatternContext::Allow).pattern->ports(), (PortRange{443, 443}));
-    QCOMPARE(HostPattern::parse(u"10.0.0.0/8", PatternContext::Allow).pattern->ports(), (PortRange{443, 443}));
-    QCOMPARE(HostPattern::parse(u"**", PatternContext::Deny).pattern->ports(), PortRange::all());
-    QCOMPARE(HostPattern::parse(u"example.com:*", PatternContext::Allow).pattern->ports(), PortRange::all());
+    QCOMPARE(HostPattern::parse(u"example.com", PatternContext::Allow)->ports(), (PortRange{443, 443}));
+    QCOMPARE(HostPattern::parse(u"10.0.0.0/8", PatternContext::Allow)->ports(), (PortRange{443, 443}));
+    QCOMPARE(HostPattern::parse(u"**", PatternContext::Deny)->ports(), PortRange::all());
+    QCOMPARE(HostPattern::parse(u"example.com:*", PatternContext::Allow)->ports(), PortRange::all());
 }
 
 void TestPolicyPattern::matchesName_data()
@@ -259,9 +260,9 @@ void TestPolicyPattern::matchesName()
     QFETCH(QString, host);
     QFETCH(int, port);
     QFETCH(bool, matches);
-    const HostPatternParse parsed = HostPattern::parse(pattern, PatternContext::Deny);
+    const Result<HostPattern> parsed = HostPattern::parse(pattern, PatternContext::Deny);
     QVERIFY(parsed);
-    QCOMPARE(parsed.pattern->matchesName(normaliseHostName(host), std::uint16_t(port)), matches);
+    QCOMPARE(parsed->matchesName(normaliseHostName(host), std::uint16_t(port)), matches);
 }
 
 QTEST_GUILESS_MAIN(TestPolicyPattern)

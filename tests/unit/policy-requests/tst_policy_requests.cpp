@@ -14,8 +14,8 @@ Rule rule(Verdict verdict, const QString &pattern, const QString &methods = {}, 
 {
     Rule r;
     r.verdict = verdict;
-    r.pattern = *HostPattern::parse(pattern, patternContextFor(verdict, Origin::User)).pattern;
-    r.request = *RequestMatch::parse(methods, path, nullptr);
+    r.pattern = HostPattern::parse(pattern, patternContextFor(verdict, Origin::User)).value();
+    r.request = RequestMatch::parse(methods, path).value();
     r.id = ruleIdFor(r.scope, verdict, r.pattern, r.request);
     return r;
 }
@@ -115,7 +115,7 @@ private slots:
         QFETCH(QString, rulePath);
         QFETCH(QString, path);
         QFETCH(bool, matches);
-        const std::optional<RequestMatch> match = RequestMatch::parse({}, rulePath, nullptr);
+        const Result<RequestMatch> match = RequestMatch::parse({}, rulePath);
         QVERIFY(match);
         QCOMPARE(match->matches(u"GET", path), matches);
     }
