@@ -111,6 +111,14 @@ bool CredentialInjection::watchFiles()
     }
     const bool changed = contents != m_credentialFiles;
     m_credentialFiles = contents;
+    if (changed || !m_snapshot) {
+        // Read here, not by every request: a request only looks the secret up in memory.
+        auto snapshot = std::make_shared<SourceSnapshot>();
+        snapshot->stored = m_store->list();
+        snapshot->sources = secrets::SecretSources().read().value_or(decltype(snapshot->sources)());
+        const std::lock_guard<std::mutex> lock(m_snapshotMutex);
+        m_snapshot = std::move(snapshot);
+    }
     return changed;
 }
 
@@ -429,15 +437,22 @@ void CredentialInjection::interceptionFor(
 std::optional<std::pair<secrets::SecretId, secrets::SecretSource>>
 CredentialInjection::sourceFor(const QString &sandbox, const QString &service) const
 {
+    std::shared_ptr<const SourceSnapshot> snapshot;
+    {
+        const std::lock_guard<std::mutex> lock(m_snapshotMutex);
+        snapshot = m_snapshot;
+    }
+    if (!snapshot)
+        return std::nullopt;
     // The sandbox's own secret comes first, whether pasted or with a source, then the global one.
-    const QList<secrets::SecretId> stored = m_store->list();
-    const secrets::SecretSources sources;
     for (const secrets::SecretId &id :
          {secrets::SecretId::forSandbox(sandbox, service), secrets::SecretId::global(service)}) {
-        if ((!id.isGlobal() && sandbox.isEmpty()) || !stored.contains(id))
+        if ((!id.isGlobal() && sandbox.isEmpty()) || !snapshot->stored.contains(id))
             continue;
-        if (const std::optional<secrets::SecretSource> source = sources.find(id))
-            return std::make_pair(id, *source);
+        for (const auto &[each, source] : snapshot->sources) {
+            if (each == id)
+                return std::make_pair(id, source);
+        }
         return std::nullopt;
     }
     return std::nullopt;

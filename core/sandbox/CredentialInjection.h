@@ -5,6 +5,7 @@
 #include "kit/Kit.h"
 #include "proxy/ProxyEngine.h"
 #include "sandbox/CredentialSetup.h"
+#include "secrets/SecretSources.h"
 #include "secrets/ca/TrustStore.h"
 
 #include <QFileSystemWatcher>
@@ -16,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace paddock::api {
@@ -26,8 +28,6 @@ namespace paddock::secrets {
 class KeyCache;
 class SecretStore;
 class SourceCache;
-struct SecretId;
-struct SecretSource;
 namespace ca {
 class LocalAuthority;
 }
@@ -166,6 +166,14 @@ private:
     std::unique_ptr<secrets::KeyCache> m_keys;
     std::unique_ptr<secrets::SourceCache> m_sourceValues;
     SourceFailure m_sourceFailed;
+    /** The secret index and the sources as last read by watchFiles(), for the proxy's threads. */
+    struct SourceSnapshot
+    {
+        QList<secrets::SecretId> stored;
+        QList<std::pair<secrets::SecretId, secrets::SecretSource>> sources;
+    };
+    mutable std::mutex m_snapshotMutex;
+    std::shared_ptr<const SourceSnapshot> m_snapshot;
     std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
     secrets::ca::TrustStore m_trust;
     QFileSystemWatcher m_watcher;
