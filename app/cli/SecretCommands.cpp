@@ -12,6 +12,8 @@
 #include "sandbox/CredentialSetup.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
+#include "secrets/SecretIndex.h"
+#include "secrets/SecretSources.h"
 #include "secrets/SecretStore.h"
 
 #include <QDir>
@@ -20,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QStandardPaths>
 #include <QUrl>
 
 #include <algorithm>
@@ -54,6 +57,50 @@ QString scopeOf(const secrets::SecretId &id)
     return id.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox %1").arg(id.sandbox);
 }
 
+const QString kCommandOption = QStringLiteral("command");
+const QString kShellOption = QStringLiteral("shell");
+const QString kRefOption = QStringLiteral("ref");
+const QString kRefreshOption = QStringLiteral("refresh");
+
+/** `secret set --command|--ref`: the source is kept in the user's configuration, no value anywhere. */
+int runSetSource(const Invocation &call, const secrets::SecretId &id)
+{
+    const bool command = call.parser.isSet(kCommandOption);
+    if (command && call.parser.isSet(kRefOption))
+        return usageError(call.commandPath, QStringLiteral("give --command or --ref, not both"));
+    if (!command && call.parser.isSet(kShellOption))
+        return usageError(call.commandPath, QStringLiteral("--shell goes with --command"));
+    secrets::SecretSource source;
+    source.kind = command ? secrets::SecretSource::Kind::Command : secrets::SecretSource::Kind::Reference;
+    (command ? source.command : source.reference) = call.parser.value(command ? kCommandOption : kRefOption);
+    source.shell = call.parser.isSet(kShellOption);
+    if (call.parser.isSet(kRefreshOption)) {
+        bool ok = false;
+        source.refreshSeconds = secrets::parseRefresh(call.parser.value(kRefreshOption), &ok);
+        if (!ok)
+            return usageError(call.commandPath,
+                              QStringLiteral("--refresh takes a duration such as 30s, 10m or 2h, or on-demand"));
+    }
+    QString error;
+    if (const QString problem = source.validate(); !problem.isEmpty())
+        return usageError(call.commandPath, problem);
+    if (!command && QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty())
+        err() << "Warning: the 1Password CLI `op` is not on PATH; requests that need " << id.displayName()
+              << " are refused until it is.\n";
+    if (!secrets::SecretSources().set(id, source, &error) ||
+        !secrets::SecretIndex(secrets::SecretIndex::defaultPath()).add(id, &error))
+        return failure(error);
+    out() << id.displayName() << " (" << scopeOf(id) << ") now comes from "
+          << (command ? QStringLiteral("the command `%1`") : QStringLiteral("`op read %1`")).arg(source.describe())
+          << ", run by paddockd "
+          << (source.refreshSeconds ? QStringLiteral("every %1").arg(source.refreshText())
+                                    : QStringLiteral("for every request"))
+          << ".\n";
+    if (QString daemonError; !applyCredentialsInDaemon(&daemonError))
+        return failure(QStringLiteral("the source was stored, but paddockd could not take it up: %1").arg(daemonError));
+    return ExitOk;
+}
+
 int runSet(const Invocation &call)
 {
     // This process is about to hold a key: no core file may carry it away.
@@ -61,6 +108,10 @@ int runSet(const Invocation &call)
     const secrets::SecretId id = idFrom(call);
     if (const QString problem = id.validate(); !problem.isEmpty())
         return usageError(call.commandPath, problem);
+    if (call.parser.isSet(kCommandOption) || call.parser.isSet(kRefOption))
+        return runSetSource(call, id);
+    if (call.parser.isSet(kShellOption) || call.parser.isSet(kRefreshOption))
+        return usageError(call.commandPath, QStringLiteral("--shell and --refresh go with --command or --ref"));
 
     secrets::SecretStore store;
     // Asked before the value is typed, so nobody types a key only to learn it cannot be kept.
@@ -81,12 +132,72 @@ int runSet(const Invocation &call)
     secrets::wipe(input.value);
     if (!result.ok())
         return failure(result.message);
+    // A pasted value replaces a command or a reference given before.
+    if (QString error; !secrets::SecretSources().remove(id, &error))
+        return failure(error);
     out() << "Stored " << id.displayName() << " in the keychain (" << scopeOf(id) << ").\n";
     // A sandbox's next request carries the new key, not one the daemon held from before.
     if (QString error; !applyCredentialsInDaemon(&error))
         return failure(QStringLiteral("the key was stored, but paddockd could not take it up: %1").arg(error));
     return ExitOk;
 }
+
+/** One line of `secret ls`. */
+struct Row
+{
+    secrets::SecretId id;
+    QString masked; ///< empty when the keychain no longer has the value, or it has a source
+    std::optional<secrets::SecretSource> source;
+    secrets::SourceStatus status;
+
+    QString sourceCell() const
+    {
+        if (!source)
+            return QStringLiteral("keychain");
+        return QStringLiteral("%1: %2 (%3)").arg(source->kindToken(), source->describe(), source->refreshText());
+    }
+    QString valueCell() const
+    {
+        if (source) {
+            const QString resolved =
+                status.resolved.isValid()
+                    ? QStringLiteral("resolved %1")
+                          .arg(status.resolved.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")))
+                    : QStringLiteral("not resolved yet");
+            if (status.failed.isValid() && (!status.resolved.isValid() || status.failed > status.resolved))
+                return QStringLiteral("%1; failed %2: %3")
+                    .arg(resolved, status.failed.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")), status.error);
+            return resolved;
+        }
+        return masked.isEmpty()
+                   ? QStringLiteral("(missing from the keychain: `%1`)").arg(secrets::SecretStore::setCommand(id))
+                   : masked;
+    }
+    QJsonObject toJson() const
+    {
+        QJsonObject object{
+            {QStringLiteral("service"), id.service},
+            {QStringLiteral("scope"), id.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox")},
+            {QStringLiteral("present"), source || !masked.isEmpty()},
+            {QStringLiteral("value"), masked},
+            {QStringLiteral("source"), source ? source->kindToken() : QStringLiteral("keychain")}};
+        if (!id.isGlobal())
+            object.insert(QStringLiteral("sandbox"), id.sandbox);
+        if (source) {
+            object.insert(source->kind == secrets::SecretSource::Kind::Command ? QStringLiteral("command")
+                                                                               : QStringLiteral("reference"),
+                          source->describe());
+            object.insert(QStringLiteral("refresh"), source->refreshText());
+            if (status.resolved.isValid())
+                object.insert(QStringLiteral("lastResolved"), status.resolved.toString(Qt::ISODate));
+            if (status.failed.isValid()) {
+                object.insert(QStringLiteral("lastFailed"), status.failed.toString(Qt::ISODate));
+                object.insert(QStringLiteral("lastError"), status.error);
+            }
+        }
+        return object;
+    }
+};
 
 int runList(const Invocation &call)
 {
@@ -100,13 +211,24 @@ int runList(const Invocation &call)
         return failure(error);
     qCDebug(lcSecretCli) << "masking" << ids.size() << "secrets";
 
-    struct Row
-    {
-        secrets::SecretId id;
-        QString masked; ///< empty when the keychain no longer has the value
-    };
+    const std::optional<QList<std::pair<secrets::SecretId, secrets::SecretSource>>> sources =
+        secrets::SecretSources().read(&error);
+    if (!sources)
+        return failure(error);
+    const QHash<QString, secrets::SourceStatus> statuses = secrets::SourceStatus::readAll();
     QList<Row> rows;
     for (const secrets::SecretId &id : ids) {
+        Row row;
+        row.id = id;
+        for (const auto &[each, source] : *sources) {
+            if (each == id)
+                row.source = source;
+        }
+        if (row.source) {
+            row.status = statuses.value(id.keychainKey());
+            rows << row;
+            continue;
+        }
         secrets::SecretResult read = store.getAndWait(id);
         if (!read.ok() && read.error != secrets::SecretError::NotFound) {
             secrets::wipe(read.value);
@@ -114,22 +236,14 @@ int runList(const Invocation &call)
         }
         QString value = QString::fromUtf8(read.value);
         secrets::wipe(read.value);
-        rows << Row{id, read.ok() ? secrets::mask(value) : QString()};
+        row.masked = read.ok() ? secrets::mask(value) : QString();
         secrets::wipe(value);
+        rows << row;
     }
-
     if (call.parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;
-        for (const Row &row : rows) {
-            QJsonObject object{
-                {QStringLiteral("service"), row.id.service},
-                {QStringLiteral("scope"), row.id.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox")},
-                {QStringLiteral("present"), !row.masked.isEmpty()},
-                {QStringLiteral("value"), row.masked}};
-            if (!row.id.isGlobal())
-                object.insert(QStringLiteral("sandbox"), row.id.sandbox);
-            array.append(object);
-        }
+        for (const Row &row : rows)
+            array.append(row.toJson());
         out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
@@ -137,21 +251,11 @@ int runList(const Invocation &call)
         out() << "No secrets stored. Add one with `paddock secret set SERVICE`.\n";
         return ExitOk;
     }
-    qsizetype serviceWidth = 7, scopeWidth = 5;
-    for (const Row &row : rows) {
-        serviceWidth = std::max(serviceWidth, row.id.service.size());
-        scopeWidth = std::max(scopeWidth, scopeOf(row.id).size());
-    }
-    out() << QStringLiteral("SERVICE").leftJustified(serviceWidth + 2)
-          << QStringLiteral("SCOPE").leftJustified(scopeWidth + 2) << "VALUE\n";
-    for (const Row &row : rows) {
-        out()
-            << row.id.service.leftJustified(serviceWidth + 2) << scopeOf(row.id).leftJustified(scopeWidth + 2)
-            << (row.masked.isEmpty()
-                    ? QStringLiteral("(missing from the keychain: `%1`)").arg(secrets::SecretStore::setCommand(row.id))
-                    : row.masked)
-            << '\n';
-    }
+    QList<QStringList> table;
+    for (const Row &row : rows)
+        table << QStringList{row.id.service, scopeOf(row.id), row.sourceCell(), row.valueCell()};
+    printTable({QStringLiteral("SERVICE"), QStringLiteral("SCOPE"), QStringLiteral("SOURCE"), QStringLiteral("VALUE")},
+               table);
     return ExitOk;
 }
 
@@ -163,12 +267,16 @@ int runRemove(const Invocation &call)
     secrets::SecretStore store;
     if (const auto refused = requireKeychain(store))
         return *refused;
+    QString error;
+    const std::optional<secrets::SecretSource> source = secrets::SecretSources().find(id);
+    if (!secrets::SecretSources().remove(id, &error))
+        return failure(error);
     const secrets::SecretResult result = store.removeAndWait(id);
-    if (!result.ok())
+    if (!result.ok() && !(source && result.error == secrets::SecretError::NotFound))
         return failure(result.message);
     out() << "Removed " << id.displayName() << " from the keychain (" << scopeOf(id) << ").\n";
     // The key the daemon may hold for a sandbox goes with it before this returns.
-    if (QString error; !applyCredentialsInDaemon(&error))
+    if (!applyCredentialsInDaemon(&error))
         return failure(QStringLiteral("the key was removed, but paddockd could not forget it: %1").arg(error));
     return ExitOk;
 }
@@ -241,12 +349,31 @@ Command setCommand()
                        "is read from stdin, one trailing newline removed:\n\n"
                        "  paddock secret set anthropic\n"
                        "  pass show anthropic | paddock secret set anthropic\n\n"
-                       "An empty value is refused. Exits 1 when the keychain cannot be reached.");
+                       "An empty value is refused. Exits 1 when the keychain cannot be reached.\n\n"
+                       "With --command or --ref nothing is read: paddockd runs the command (or `op read REF`) on\n"
+                       "this computer, as you, when a request needs the key, and uses what it prints (trimmed)\n"
+                       "for --refresh (default 55m; 30s, 10m, 2h; on-demand: for every request). The command\n"
+                       "is split into words without a shell unless --shell is given, and is stopped after 20 s.\n"
+                       "The value stays in paddockd's memory; a failing command refuses the request and is\n"
+                       "recorded in the event log:\n\n"
+                       "  paddock secret set github --command 'gh auth token'\n"
+                       "  paddock secret set openai --ref op://Private/OpenAI/credential --refresh 10m");
     set.positionalSyntax = QStringLiteral("SERVICE");
     set.positionalHelp = {{QStringLiteral("SERVICE"), QStringLiteral("The service as kits name it, e.g. anthropic.")}};
     set.minPositional = 1;
     set.maxPositional = 1;
-    set.options = {sandboxOption()};
+    set.options = {
+        sandboxOption(),
+        QCommandLineOption(kCommandOption,
+                           QStringLiteral("Take the value from what COMMAND prints, run by paddockd on this computer."),
+                           QStringLiteral("COMMAND")),
+        QCommandLineOption(kShellOption, QStringLiteral("Run the --command through /bin/sh -c.")),
+        QCommandLineOption(kRefOption, QStringLiteral("Take the value from `op read REF` (1Password CLI)."),
+                           QStringLiteral("REF")),
+        QCommandLineOption(kRefreshOption,
+                           QStringLiteral("How long a value from --command or --ref is used (default 55m), or "
+                                          "on-demand."),
+                           QStringLiteral("DURATION"))};
     set.run = runSet;
     return set;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Daemon.h"
 
+#include "events/EventHub.h"
+#include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
 
 #include "api/DaemonConnection.h"
@@ -176,6 +178,9 @@ bool Daemon::startServices(QString *message)
     // Keys and bindings: the keychain and credentials.yaml, for clients that hold neither.
     m_secrets = std::make_unique<sandbox::SecretService>(m_server);
     m_secrets->onCredentialsChanged([sandboxes = m_sandboxes.get()] { sandboxes->applyCredentialsNow(); });
+    // A key's command that failed goes into the event log, and so to the window's notification.
+    m_sandboxes->credentials().onSourceFailed(
+        [hub = m_sandboxes->eventHub()](events::NetworkEvent event) { hub->publish(std::move(event)); });
     m_secrets->start();
     // `secret test`: one request with a stored key, sent as a sandbox's would be.
     sandbox::registerKeyTest(m_server, *m_sandboxes);

@@ -138,6 +138,12 @@ void DenialsModel::reindex()
 
 void DenialsModel::addEvent(const QJsonObject &event)
 {
+    // A secret whose command or reference failed: the request was refused, the event says why.
+    const QString rule = event.value(QLatin1String("rule")).toString();
+    if (event.value(QLatin1String("outcome")).toString() == QLatin1String("upstream-failed") &&
+        rule.startsWith(QLatin1String("secret ")))
+        return emit secretNotSent(rule.mid(7), event.value(QLatin1String("sandbox")).toString(),
+                                  event.value(QLatin1String("reason")).toString());
     // While loading, the answer on its way holds this event already.
     if (loading() || event.value(QLatin1String("outcome")).toString() != QLatin1String("denied"))
         return;

@@ -89,6 +89,8 @@ Q_SIGNALS:
     void limitChanged();
     /** A refusal arrived live; @p newRow when it made a new row. */
     void denied(const QString &host, const QString &sandbox, int port, bool newRow);
+    /** A request of @p sandbox went unsent: the command or reference of @p service failed (@p reason). */
+    void secretNotSent(const QString &service, const QString &sandbox, const QString &reason);
 
 protected:
     void daemonConnected() override { reload(); }

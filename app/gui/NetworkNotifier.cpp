@@ -36,6 +36,8 @@ void NetworkNotifier::setPolicy(NetworkPolicy *policy)
     if (m_policy)
         connect(m_policy->denials(), &DenialsModel::denied, this,
                 [this](const QString &host, const QString &sandbox, int port, bool) { onDenied(host, sandbox, port); });
+    if (m_policy)
+        connect(m_policy->denials(), &DenialsModel::secretNotSent, this, &NetworkNotifier::onSecretNotSent);
     emit policyChanged();
 }
 
@@ -85,6 +87,32 @@ void NetworkNotifier::onDenied(const QString &host, const QString &sandbox, int 
                 ++m_sentCount;
                 emit sent(host);
             });
+}
+
+void NetworkNotifier::onSecretNotSent(const QString &service, const QString &sandbox, const QString &reason)
+{
+    const QString key = QStringLiteral("secret ") + service;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto last = m_lastSent.constFind(key);
+    if (!m_enabled || (last != m_lastSent.cend() && last.value().msecsTo(now) < kPerHostIntervalMs))
+        return;
+    m_lastSent.insert(key, now);
+    // The reason reads "the SERVICE key was not sent: COMMAND failed: …": the command's part leads.
+    const qsizetype colon = reason.indexOf(QLatin1String(": "));
+    const QString summary = colon > 0 ? reason.mid(colon + 2).left(200) : tr("The %1 key was not sent").arg(service);
+    const QString body = tr("Sandbox %1's request went without its %2 key and was refused.").arg(sandbox, service);
+    const QDBusMessage message = desktop::notifyMessage(summary, body, {});
+    auto *watcher = new QDBusPendingCallWatcher(QDBusConnection::sessionBus().asyncCall(message), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this, watcher, key](QDBusPendingCallWatcher *) {
+        watcher->deleteLater();
+        const QDBusPendingReply<uint> reply = *watcher;
+        if (reply.isError()) {
+            qCInfo(lcNotifier).noquote() << "no notification shown:" << reply.error().message();
+            return;
+        }
+        ++m_sentCount;
+        emit sent(key);
+    });
 }
 
 void NetworkNotifier::onActionInvoked(uint id, const QString &action)

@@ -46,6 +46,12 @@ public:
 
     /** Notifies about a refusal of @p host for @p sandbox if the rules above allow it. */
     void onDenied(const QString &host, const QString &sandbox, int port);
+    /**
+     * Notifies that a request went without its key because the command (or reference) of
+     * @p service failed, with @p reason; at most once a minute per service, also while the
+     * window is active (nothing on the page says it), none when switched off.
+     */
+    void onSecretNotSent(const QString &service, const QString &sandbox, const QString &reason);
 
 Q_SIGNALS:
     void policyChanged();
@@ -73,7 +79,7 @@ private:
     bool m_windowActive = false;
     bool m_listening = false;
     int m_sentCount = 0;
-    QHash<QString, QDateTime> m_lastSent; ///< host → when
+    QHash<QString, QDateTime> m_lastSent; ///< host (or "secret SERVICE") → when
     QHash<uint, Pending> m_shown;         ///< notification id → what it is about
 };
 

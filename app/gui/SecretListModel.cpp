@@ -23,24 +23,55 @@ void wipe(QString &value)
     value.clear();
 }
 
+QString when(const QDateTime &time)
+{
+    return QLocale().toString(time.toLocalTime(), QLocale::ShortFormat);
+}
+
+/** "Command: gh auth token (every 55m)"; empty for a key in the keychain. */
+QString sourceSentence(const StoredSecret &row)
+{
+    const QString refresh = row.refresh == QLatin1String("on-demand")
+                                ? SecretListModel::tr("run for every request")
+                                : SecretListModel::tr("every %1").arg(row.refresh);
+    if (row.source == QLatin1String("command"))
+        return SecretListModel::tr("Command: %1 (%2)").arg(row.sourceText, refresh);
+    if (row.source == QLatin1String("reference"))
+        return SecretListModel::tr("1Password: %1 (%2)").arg(row.sourceText, refresh);
+    return QString();
+}
+
+/** When the source last gave a value, and its failure when that came later. */
+QString resolvedSentence(const StoredSecret &row)
+{
+    if (row.source == QLatin1String("keychain"))
+        return QString();
+    if (row.failed.isValid() && (!row.resolved.isValid() || row.failed > row.resolved))
+        return SecretListModel::tr("Failed %1: %2").arg(when(row.failed), row.error);
+    return row.resolved.isValid() ? SecretListModel::tr("Resolved %1").arg(when(row.resolved))
+                                  : SecretListModel::tr("Not resolved yet");
+}
+
 } // namespace
 
 SecretListModel::SecretListModel(QObject *parent) : RowListModel(parent)
 {
     using R = const StoredSecret &;
-    m_rows.setRoles({{ServiceRole, "service", [](R row) { return row.service; }},
-                     {SandboxRole, "sandbox", [](R row) { return row.sandbox; }},
-                     {MaskedRole, "masked", [](R row) { return row.masked; }},
-                     {PresentRole, "present", [](R row) { return row.present; }},
-                     {UpdatedRole, "updated",
-                      [](R row) {
-                          return row.updated.isValid()
-                                     ? QLocale().toString(row.updated.toLocalTime(), QLocale::ShortFormat)
-                                     : QString();
-                      }},
-                     {DisplayNameRole, "displayName", [](R row) {
-                          return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service;
-                      }}});
+    m_rows.setRoles(
+        {{ServiceRole, "service", [](R row) { return row.service; }},
+         {SandboxRole, "sandbox", [](R row) { return row.sandbox; }},
+         {MaskedRole, "masked", [](R row) { return row.masked; }},
+         {PresentRole, "present", [](R row) { return row.present; }},
+         {UpdatedRole, "updated",
+          [](R row) {
+              return row.updated.isValid() ? QLocale().toString(row.updated.toLocalTime(), QLocale::ShortFormat)
+                                           : QString();
+          }},
+         {DisplayNameRole, "displayName",
+          [](R row) { return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service; }},
+         {SourceRole, "source", [](R row) { return row.source; }},
+         {SourceTextRole, "sourceText", [](R row) { return sourceSentence(row); }},
+         {ResolvedRole, "resolved", [](R row) { return resolvedSentence(row); }}});
     // Which keys the kits need is known without the daemon: the page says it at once.
     reloadKits();
 }
@@ -162,10 +193,21 @@ void SecretListModel::applyKeychainStatus(const QJsonObject &status)
 
 std::optional<StoredSecret> StoredSecret::fromJson(const QJsonObject &object)
 {
-    return StoredSecret{
-        object.value(QLatin1String("service")).toString(), object.value(QLatin1String("sandbox")).toString(),
-        object.value(QLatin1String("masked")).toString(), object.value(QLatin1String("present")).toBool(),
-        QDateTime::fromString(object.value(QLatin1String("updated")).toString(), Qt::ISODate)};
+    const auto text = [&object](const char *key) { return object.value(QLatin1String(key)).toString(); };
+    StoredSecret row;
+    row.service = text("service");
+    row.sandbox = text("sandbox");
+    row.masked = text("masked");
+    row.present = object.value(QLatin1String("present")).toBool();
+    row.updated = QDateTime::fromString(text("updated"), Qt::ISODate);
+    if (!text("source").isEmpty())
+        row.source = text("source");
+    row.sourceText = text("sourceText");
+    row.refresh = text("refresh");
+    row.resolved = QDateTime::fromString(text("lastResolved"), Qt::ISODate);
+    row.failed = QDateTime::fromString(text("lastFailed"), Qt::ISODate);
+    row.error = text("lastError");
+    return row;
 }
 
 void SecretListModel::applySecretList(const QJsonObject &result)
@@ -200,6 +242,27 @@ void SecretListModel::remove(const QString &service, const QString &sandbox)
         params.insert(QStringLiteral("sandbox"), sandbox);
     const QString name = sandbox.isEmpty() ? service : sandbox + QLatin1Char('/') + service;
     change(QStringLiteral("secret.remove"), params, tr("The key of %1 was removed from the keychain.").arg(name));
+}
+
+void SecretListModel::test(const QString &service, const QString &sandbox)
+{
+    QJsonObject params{{QStringLiteral("service"), service}};
+    if (!sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), sandbox);
+    changeBusy(+1);
+    act(QStringLiteral("secret.test"), params, [this, service](const api::Reply &reply) {
+        changeBusy(-1);
+        refresh(); // when a command or a reference ran, and how
+        if (reply.isError())
+            return Q_EMIT actionFailed(reply.errorMessage());
+        const QJsonObject answer = reply.result();
+        const QString url = answer.value(QLatin1String("url")).toString();
+        const QString status = answer.value(QLatin1String("statusLine")).toString();
+        if (answer.value(QLatin1String("accepted")).toBool())
+            return Q_EMIT actionSucceeded(
+                tr("The provider accepted the %1 key: %2 answered %3").arg(service, url, status));
+        Q_EMIT actionFailed(tr("The %1 key was not accepted: %2 answered %3").arg(service, url, status));
+    });
 }
 
 void SecretListModel::change(const QString &method, const QJsonObject &params, const QString &done)

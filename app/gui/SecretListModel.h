@@ -17,6 +17,12 @@ struct StoredSecret
     QString masked;
     bool present = false;
     QDateTime updated;
+    QString source = QStringLiteral("keychain"); ///< keychain, command or reference
+    QString sourceText;                          ///< the command line or the reference
+    QString refresh;                             ///< "55m", "on-demand"
+    QDateTime resolved;                          ///< when the source last gave a value
+    QDateTime failed;                            ///< when it last failed
+    QString error;                               ///< that failure's sentence
 
     /** One key of a `secret.list` answer. */
     static std::optional<StoredSecret> fromJson(const QJsonObject &object);
@@ -24,7 +30,8 @@ struct StoredSecret
 
 /**
  * @brief The provider keys in the keychain, for the Secrets page: each service with its scope
- * and its value masked, and whether a keychain can be reached at all.
+ * and its value masked (or, for a key that comes from a command or a 1Password reference, that
+ * source and when it last gave a value), and whether a keychain can be reached at all.
  *
  * Everything goes through the daemon (`keychain.status`, `secret.list`, `secret.set`,
  * `secret.remove`), which holds the keychain; this model never sees a stored value. A value
@@ -49,7 +56,10 @@ public:
         MaskedRole,
         PresentRole,
         UpdatedRole,
-        DisplayNameRole
+        DisplayNameRole,
+        SourceRole,
+        SourceTextRole,
+        ResolvedRole
     };
     Q_ENUM(Role)
 
@@ -77,6 +87,12 @@ public:
     /** Stores (or replaces) the key of @p service, global when @p sandbox is empty. */
     Q_INVOKABLE void set(const QString &service, const QString &sandbox, QString value);
     Q_INVOKABLE void remove(const QString &service, const QString &sandbox);
+    /**
+     * `secret.test`: one request with the key of @p service sent as a sandbox's would be (for
+     * a command or a reference, its value as the proxy has it); the provider's answer is said
+     * through actionSucceeded() or actionFailed().
+     */
+    Q_INVOKABLE void test(const QString &service, const QString &sandbox);
     /** Whether @p name is usable as a service or sandbox name (letters, digits, '.', '_', '-'). */
     Q_INVOKABLE static bool isValidName(const QString &name);
 

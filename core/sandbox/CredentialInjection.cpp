@@ -11,7 +11,9 @@
 #include "secrets/KeyCache.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretIndex.h"
+#include "secrets/SecretSources.h"
 #include "secrets/SecretStore.h"
+#include "secrets/SourceCache.h"
 #include "secrets/ca/LocalAuthority.h"
 
 #include <QDir>
@@ -53,6 +55,7 @@ CredentialInjection::CredentialInjection(QObject *parent)
     : QObject(parent),
       m_store(std::make_unique<secrets::SecretStore>()),
       m_keys(std::make_unique<secrets::KeyCache>()),
+      m_sourceValues(std::make_unique<secrets::SourceCache>()),
       m_authority(std::make_unique<secrets::ca::LocalAuthority>(m_store.get()))
 {
     m_keys->watchKeychain();
@@ -71,6 +74,7 @@ CredentialInjection::CredentialInjection(QObject *parent)
         // The folder holds other files too (policy.yaml): only a change of these two counts.
         if (watchFiles()) {
             m_keys->clear();
+            m_sourceValues->clear();
             Q_EMIT credentialsChanged();
         }
     });
@@ -84,6 +88,7 @@ void CredentialInjection::reloadNow()
     m_settle.stop();
     if (watchFiles()) {
         m_keys->clear();
+        m_sourceValues->clear();
         Q_EMIT credentialsChanged();
     }
 }
@@ -93,7 +98,8 @@ bool CredentialInjection::watchFiles()
     // An atomic rename replaces a file's inode, which drops it from the watcher: the folder is
     // watched too, and the files are added again whenever they exist.
     QByteArray contents;
-    for (const QString &file : {secrets::CredentialBindings::defaultPath(), secrets::SecretIndex::defaultPath()}) {
+    for (const QString &file : {secrets::CredentialBindings::defaultPath(), secrets::SecretIndex::defaultPath(),
+                                secrets::SecretSources::defaultPath()}) {
         const QString dir = QFileInfo(file).absolutePath();
         if (QFileInfo::exists(dir) && !m_watcher.directories().contains(dir))
             m_watcher.addPath(dir);
@@ -105,6 +111,14 @@ bool CredentialInjection::watchFiles()
     }
     const bool changed = contents != m_credentialFiles;
     m_credentialFiles = contents;
+    if (changed || !m_snapshot) {
+        // Read here, not by every request: a request only looks the secret up in memory.
+        auto snapshot = std::make_shared<SourceSnapshot>();
+        snapshot->stored = m_store->list();
+        snapshot->sources = secrets::SecretSources().read().value_or(decltype(snapshot->sources)());
+        const std::lock_guard<std::mutex> lock(m_snapshotMutex);
+        m_snapshot = std::move(snapshot);
+    }
     return changed;
 }
 
@@ -420,8 +434,65 @@ void CredentialInjection::interceptionFor(
     });
 }
 
+std::optional<std::pair<secrets::SecretId, secrets::SecretSource>>
+CredentialInjection::sourceFor(const QString &sandbox, const QString &service) const
+{
+    std::shared_ptr<const SourceSnapshot> snapshot;
+    {
+        const std::lock_guard<std::mutex> lock(m_snapshotMutex);
+        snapshot = m_snapshot;
+    }
+    if (!snapshot)
+        return std::nullopt;
+    // The sandbox's own secret comes first, whether pasted or with a source, then the global one.
+    for (const secrets::SecretId &id :
+         {secrets::SecretId::forSandbox(sandbox, service), secrets::SecretId::global(service)}) {
+        if ((!id.isGlobal() && sandbox.isEmpty()) || !snapshot->stored.contains(id))
+            continue;
+        for (const auto &[each, source] : snapshot->sources) {
+            if (each == id)
+                return std::make_pair(id, source);
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void CredentialInjection::reportSourceFailure(const QString &sandbox, const QString &service, const QString &error)
+{
+    // The sentence may quote what the command wrote on stderr: it goes to the event log only.
+    qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << service
+                                     << "this time: its source failed (see the event log)";
+    if (!m_sourceFailed)
+        return;
+    QString host;
+    for (const kit::Credential &credential : remembered(sandbox)) {
+        if (credential.service == service && !injectionDomains(credential).isEmpty()) {
+            host = injectionDomains(credential).constFirst();
+            break;
+        }
+    }
+    events::NetworkEvent event;
+    event.time = events::currentEventTime();
+    event.sandbox = sandbox;
+    event.host = host.isEmpty() ? service : host;
+    event.port = 443;
+    event.protocol = QStringLiteral("http");
+    event.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
+    event.rule = QStringLiteral("secret %1").arg(service);
+    event.reason = QStringLiteral("the %1 key was not sent: %2").arg(service, error);
+    m_sourceFailed(std::move(event));
+}
+
 QByteArray CredentialInjection::readSecret(const QString &sandbox, const QString &service)
 {
+    if (const auto source = sourceFor(sandbox, service)) {
+        QString error;
+        QByteArray value = m_sourceValues->value(source->first, source->second, &error);
+        if (value.isEmpty())
+            reportSourceFailure(sandbox, service, error);
+        return value;
+    }
     QByteArray held = m_keys->find(sandbox, service);
     if (!held.isEmpty())
         return held;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "events/NetworkEvent.h"
 #include "kit/Kit.h"
 #include "proxy/ProxyEngine.h"
 #include "sandbox/CredentialSetup.h"
+#include "secrets/SecretSources.h"
 #include "secrets/ca/TrustStore.h"
 
 #include <QFileSystemWatcher>
@@ -15,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace paddock::api {
@@ -24,6 +27,7 @@ class Reply;
 namespace paddock::secrets {
 class KeyCache;
 class SecretStore;
+class SourceCache;
 namespace ca {
 class LocalAuthority;
 }
@@ -51,6 +55,11 @@ namespace paddock::sandbox {
  *   are dropped when the keychain reports a change (a secret set or removed by any program,
  *   the keyring locked) and when credentials.yaml or the secret index change. A key is kept
  *   in no file, no log line and no event.
+ * - A secret with a source (`secret-sources.json`: a command of the user, or a 1Password
+ *   reference) is not read from the keychain: its command runs on the host when a request
+ *   needs it and its value is held in locked memory for its refresh interval (SourceCache);
+ *   `on-demand` runs it for every request. A failed run refuses the request (the proxy
+ *   answers 503) and is reported through onSourceFailed().
  */
 class CredentialInjection : public QObject
 {
@@ -123,6 +132,14 @@ public:
      */
     void interceptionFor(const kit::Credential &credential, const QString &sandbox,
                          std::function<void(std::optional<proxy::InterceptionConfig>, QString problem)> done);
+    /**
+     * Called on a proxy thread whenever a secret's command or reference fails, with the event
+     * that tells of it (its host the first domain the sandbox's kit injects that key into,
+     * outcome upstream-failed, rule "secret SERVICE", its reason the command's sentence); the
+     * request itself is refused.
+     */
+    using SourceFailure = std::function<void(events::NetworkEvent)>;
+    void onSourceFailed(SourceFailure report) { m_sourceFailed = std::move(report); }
     /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
     static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
 
@@ -138,11 +155,25 @@ private:
     bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;
     /** Called from the proxy's connection threads. */
     QByteArray readSecret(const QString &sandbox, const QString &service);
+    /** The source of the secret a request of @p sandbox uses for @p service, if it has one. */
+    std::optional<std::pair<secrets::SecretId, secrets::SecretSource>> sourceFor(const QString &sandbox,
+                                                                                 const QString &service) const;
+    void reportSourceFailure(const QString &sandbox, const QString &service, const QString &error);
     /** Called from the proxy's connection threads. */
     std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
 
     std::unique_ptr<secrets::SecretStore> m_store;
     std::unique_ptr<secrets::KeyCache> m_keys;
+    std::unique_ptr<secrets::SourceCache> m_sourceValues;
+    SourceFailure m_sourceFailed;
+    /** The secret index and the sources as last read by watchFiles(), for the proxy's threads. */
+    struct SourceSnapshot
+    {
+        QList<secrets::SecretId> stored;
+        QList<std::pair<secrets::SecretId, secrets::SecretSource>> sources;
+    };
+    mutable std::mutex m_snapshotMutex;
+    std::shared_ptr<const SourceSnapshot> m_snapshot;
     std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
     secrets::ca::TrustStore m_trust;
     QFileSystemWatcher m_watcher;

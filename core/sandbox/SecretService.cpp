@@ -9,6 +9,7 @@
 #include "sandbox/SandboxRecord.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
+#include "secrets/SecretSources.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -278,6 +279,29 @@ void SecretService::keychainStatus(const api::PendingReply &reply)
     });
 }
 
+QHash<QString, QJsonObject> SecretService::sourcesJson()
+{
+    QHash<QString, QJsonObject> found;
+    const auto sources = secrets::SecretSources().read();
+    if (!sources)
+        return found;
+    const QHash<QString, secrets::SourceStatus> statuses = secrets::SourceStatus::readAll();
+    for (const auto &[id, source] : *sources) {
+        QJsonObject row{{QStringLiteral("source"), source.kindToken()},
+                        {QStringLiteral("sourceText"), source.describe()},
+                        {QStringLiteral("refresh"), source.refreshText()}};
+        const secrets::SourceStatus status = statuses.value(id.keychainKey());
+        if (status.resolved.isValid())
+            row.insert(QStringLiteral("lastResolved"), status.resolved.toString(Qt::ISODate));
+        if (status.failed.isValid()) {
+            row.insert(QStringLiteral("lastFailed"), status.failed.toString(Qt::ISODate));
+            row.insert(QStringLiteral("lastError"), status.error);
+        }
+        found.insert(id.keychainKey(), row);
+    }
+    return found;
+}
+
 void SecretService::listSecrets(const api::PendingReply &reply)
 {
     QString error;
@@ -297,7 +321,8 @@ void SecretService::listSecrets(const api::PendingReply &reply)
     gathered->ids = ids;
     gathered->pending = int(ids.size());
     const QJsonObject updates = readUpdates();
-    auto finish = [gathered, updates, reply] {
+    const QHash<QString, QJsonObject> sources = sourcesJson();
+    auto finish = [gathered, updates, sources, reply] {
         QJsonArray list;
         for (qsizetype i = 0; i < gathered->ids.size(); ++i) {
             const secrets::SecretId &id = gathered->ids.at(i);
@@ -307,6 +332,13 @@ void SecretService::listSecrets(const api::PendingReply &reply)
             const QString updated = updates.value(id.displayName()).toString();
             if (!updated.isEmpty())
                 row.insert(QStringLiteral("updated"), updated);
+            row.insert(QStringLiteral("source"), QStringLiteral("keychain"));
+            if (const auto source = sources.constFind(id.keychainKey()); source != sources.cend()) {
+                for (auto it = source->begin(); it != source->end(); ++it)
+                    row.insert(it.key(), it.value());
+                row.insert(QStringLiteral("present"), true);
+                row.insert(QStringLiteral("masked"), QString());
+            }
             list.append(row);
         }
         reply.succeed({{QStringLiteral("secrets"), list}});
@@ -363,6 +395,9 @@ void SecretService::setSecret(const QJsonObject &params, const api::PendingReply
         secrets::wipe(result.value);
         if (!result.ok())
             return reply.fail(codeFor(result.error), result.message);
+        // A pasted value replaces a command or a reference given before.
+        if (QString problem; !secrets::SecretSources().remove(id, &problem))
+            return reply.fail(QLatin1String(api::errors::kKeychainError), problem);
         recordUpdate(id, true);
         credentialsChanged();
         reply.succeed(idJson(id));
@@ -376,8 +411,11 @@ void SecretService::removeSecret(const QJsonObject &params, const api::PendingRe
     const std::optional<secrets::SecretId> id = idFrom(params, &error);
     if (!id)
         return reply.complete(invalid(error));
-    m_store->remove(*id, [this, id = *id, reply](secrets::SecretResult result) {
-        if (!result.ok())
+    const bool hadSource = secrets::SecretSources().find(*id).has_value();
+    if (!secrets::SecretSources().remove(*id, &error))
+        return reply.fail(QLatin1String(api::errors::kKeychainError), error);
+    m_store->remove(*id, [this, id = *id, reply, hadSource](secrets::SecretResult result) {
+        if (!result.ok() && !(hadSource && result.error == secrets::SecretError::NotFound))
             return reply.fail(codeFor(result.error), result.message);
         recordUpdate(id, false);
         credentialsChanged();

@@ -3,6 +3,7 @@
 
 #include "secrets/SecretStore.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -29,10 +30,14 @@ namespace paddock::sandbox {
  * - `keychain.status` {} → {available, message, install?}: whether a keychain answers;
  *   when none does, @c message says so and @c install what to install (GNOME Keyring, or
  *   KWallet with its Secret Service).
- * - `secret.list` {} → {secrets: [{service, sandbox?, present, masked, updated?}]}: every
- *   secret named in secrets.yaml; @c masked is empty when the keychain lost the value;
- *   @c updated (ISO 8601, UTC) when the value was last set through the daemon.
- * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key.
+ * - `secret.list` {} → {secrets: [{service, sandbox?, present, masked, updated?, source,
+ *   sourceText?, refresh?, lastResolved?, lastFailed?, lastError?}]}: every secret named in
+ *   secrets.yaml; @c masked is empty when the keychain lost the value or the secret has a
+ *   source; @c updated (ISO 8601, UTC) when the value was last set through the daemon;
+ *   @c source is `keychain`, `command` or `reference` (SecretSources), with the command line or
+ *   the reference in @c sourceText and when it last gave a value or failed.
+ * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
+ *   (and drops the secret's source, if it had one). Sources are set by the command line only.
  * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}.
  * - `binding.list` {} → {bindings: [{service, domains}]}.
  * - `binding.approve` {kit: DIR, kitArgs?: {..}, services?: [..]} → {approved: [{service,
@@ -75,6 +80,8 @@ private:
 
     void recordUpdate(const secrets::SecretId &id, bool present);
     QJsonObject readUpdates() const;
+    /** The source fields of `secret.list` for each secret that has one, by keychain key. */
+    static QHash<QString, QJsonObject> sourcesJson();
 
     void credentialsChanged() const
     {

@@ -4,8 +4,9 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Paddock
 
-// One key of the Secrets page: the service (and the sandbox it belongs to), its value masked,
-// when it was last set, and Replace / Remove. A replacement is typed in a password field that
+// One key of the Secrets page: the service (and the sandbox it belongs to), its value masked
+// (or the command or 1Password reference it comes from, and when that last gave a value), when
+// it was last set, and Test / Replace / Remove. A replacement is typed in a password field that
 // is cleared once the key is handed on.
 Rectangle {
     id: row
@@ -16,11 +17,15 @@ Rectangle {
     required property bool present
     required property string updated
     required property string displayName
+    required property string source
+    required property string sourceText
+    required property string resolved
 
     property bool replacing: false
 
     signal replaceRequested(string service, string sandbox, string value)
     signal removeRequested(string service, string sandbox)
+    signal testRequested(string service, string sandbox)
 
     objectName: "secretRow_" + displayName
     implicitHeight: content.implicitHeight + 2 * Theme.spacing
@@ -75,10 +80,34 @@ Rectangle {
                 Label {
                     objectName: "secretMasked"
                     Layout.alignment: Qt.AlignRight
+                    visible: row.source === "keychain"
                     text: row.present ? row.masked : qsTr("missing from the keychain")
                     textFormat: Text.PlainText
                     font.family: row.present ? "monospace" : Qt.application.font.family
                     color: row.present ? palette.text : Theme.warningColor
+                }
+                Label {
+                    objectName: "secretSource"
+                    Layout.alignment: Qt.AlignRight
+                    Layout.maximumWidth: 420
+                    visible: row.source !== "keychain"
+                    text: row.sourceText
+                    textFormat: Text.PlainText
+                    font.family: "monospace"
+                    color: palette.text
+                    elide: Text.ElideMiddle
+                }
+                Label {
+                    objectName: "secretResolved"
+                    Layout.alignment: Qt.AlignRight
+                    Layout.maximumWidth: 420
+                    visible: row.resolved.length > 0
+                    text: row.resolved
+                    textFormat: Text.PlainText
+                    color: row.resolved.startsWith(qsTr("Failed")) ? Theme.warningColor : palette.text
+                    opacity: 0.85
+                    wrapMode: Text.Wrap
+                    font.pixelSize: Theme.smallFontSize
                 }
                 Label {
                     Layout.alignment: Qt.AlignRight
@@ -89,6 +118,12 @@ Rectangle {
                     opacity: 0.7
                     font.pixelSize: Theme.smallFontSize
                 }
+            }
+            Button {
+                objectName: "secretTestButton"
+                text: qsTr("Test")
+                Accessible.name: qsTr("Test the key of %1 with its provider").arg(row.displayName)
+                onClicked: row.testRequested(row.service, row.sandbox)
             }
             Button {
                 objectName: "secretReplaceButton"

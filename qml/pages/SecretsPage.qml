@@ -229,6 +229,7 @@ ScrollablePage {
                     Layout.fillWidth: true
                     onReplaceRequested: (service, sandbox, value) => secrets.set(service, sandbox, value)
                     onRemoveRequested: (service, sandbox) => removeDialog.ask(service, sandbox)
+                    onTestRequested: (service, sandbox) => secrets.test(service, sandbox)
                 }
             }
         }

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void replaceChangesTheKey();
     void removeAsksThenRemoves();
     void saysWhichKeysTheKitsNeed();
+    void commandSourceIsShownWithATestButton();
     void noKeychainShowsWhatToInstall();
 
 private:
@@ -180,6 +181,33 @@ void TestSecretsPage::saysWhichKeysTheKitsNeed()
                               QStringLiteral("Needed by pi: ilaas — stored"), 20000);
     QVERIFY(
         !daemonCall(QStringLiteral("secret.remove"), {{QStringLiteral("service"), QStringLiteral("ilaas")}}).isError());
+}
+
+void TestSecretsPage::commandSourceIsShownWithATestButton()
+{
+    // Given on the command line: the page lists the command instead of a masked value.
+    QProcess cli;
+    cli.start(QStringLiteral(PADDOCK_BIN),
+              {QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("gh"), QStringLiteral("--command"),
+               QStringLiteral("gh auth token"), QStringLiteral("--refresh"), QStringLiteral("on-demand")});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("gh")), 20000);
+    QQuickItem *gh = row(QStringLiteral("gh"));
+    QVERIFY(!isShown(findItem(gh, QStringLiteral("secretMasked"))));
+    QCOMPARE(findItem(gh, QStringLiteral("secretSource"))->property("text").toString(),
+             QStringLiteral("Command: gh auth token (run for every request)"));
+    QCOMPARE(findItem(gh, QStringLiteral("secretResolved"))->property("text").toString(),
+             QStringLiteral("Not resolved yet"));
+    // Test asks the daemon's secret.test, which says why it cannot try the key: no kit uses it.
+    QVERIFY(press(m_window, findItem(gh, QStringLiteral("secretTestButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        item(QStringLiteral("secretsMessage"))->property("text").toString().contains(QStringLiteral("gh")), 20000);
+    QVERIFY(
+        !daemonCall(QStringLiteral("secret.remove"), {{QStringLiteral("service"), QStringLiteral("gh")}}).isError());
+    QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("gh")), 20000);
 }
 
 void TestSecretsPage::noKeychainShowsWhatToInstall()
