@@ -2,6 +2,7 @@
 #include "Daemon.h"
 
 #include "sandbox/KeyTest.h"
+#include "sandbox/SecretGuardService.h"
 
 #include "api/DaemonConnection.h"
 #include "common/Paths.h"
@@ -179,6 +180,8 @@ bool Daemon::startServices(QString *message)
     m_secrets->start();
     // `secret test`: one request with a stored key, sent as a sandbox's would be.
     sandbox::registerKeyTest(m_server, *m_sandboxes);
+    // `paddock guard`: each sandbox's secret-egress guard, its mode and the values it lets through.
+    sandbox::registerSecretGuard(m_server);
     // The upstream (corporate) proxy connections out go through, and the other settings.
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();

@@ -382,9 +382,11 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
             return fail(403, m_refusal->reason);
         }
     }
-    std::shared_ptr<const guard::Patterns> patterns;
-    if (m_guard && m_guard->mode != guard::Mode::Off && m_guard->patterns)
-        patterns = m_guard->patterns();
+    guard::GuardState guardState;
+    if (m_guard && m_guard->current)
+        guardState = m_guard->current();
+    std::shared_ptr<const guard::Patterns> patterns =
+        guardState.mode != guard::Mode::Off ? std::move(guardState.patterns) : nullptr;
     if (patterns && !patterns->empty()) {
         // What the client sent, before any credential is set: the injected key is not its.
         guard::Scanner scanner(patterns);
@@ -404,7 +406,7 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
     else if (!writeWithCredentials(head, rules, headOut, note))
         return false;
     if (guardBody)
-        m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), m_guard->mode, m_guard->holdBytes);
+        m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), guardState.mode, m_guard->holdBytes);
     if (m_responses)
         m_responses->expectResponseTo(head.method);
     m_head.erase(0, head.size);

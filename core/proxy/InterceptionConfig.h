@@ -53,7 +53,7 @@ struct InterceptionConfig
     /** PEM bundle upstream servers are verified against (system roots + trusted authorities). */
     QString upstreamCaBundlePath;
     std::vector<InjectRule> rules;
-    /** The secret-egress guard on what the sandbox sends; null or Mode::Off: none. */
+    /** The secret-egress guard on what the sandbox sends; null: none. */
     std::shared_ptr<const guard::GuardConfig> guard;
 };
 

@@ -110,6 +110,16 @@ void wipeAll(std::vector<std::string> &strings)
     strings.clear();
 }
 
+// Why @p value is not looked for, when it is not: empty when it is.
+QString skipReason(const Value &value, std::size_t taken)
+{
+    if (value.bytes.size() < MinValueBytes)
+        return QStringLiteral("%1 %2: shorter than %3 characters").arg(value.file, value.name).arg(MinValueBytes);
+    if (taken >= MaxValues)
+        return QStringLiteral("%1 %2: more than %3 values").arg(value.file, value.name).arg(MaxValues);
+    return {};
+}
+
 QString safeLabel(const QString &text)
 {
     QString out;
@@ -189,12 +199,8 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
     std::vector<Form> expanded;
     bool used[256] = {};
     for (Value &value : values) {
-        if (value.bytes.size() < MinValueBytes || patterns->m_values.size() >= MaxValues) {
-            patterns->m_skipped.push_back(QStringLiteral("%1 %2: %3")
-                                              .arg(value.file, value.name,
-                                                   value.bytes.size() < MinValueBytes
-                                                       ? QStringLiteral("shorter than %1 characters").arg(MinValueBytes)
-                                                       : QStringLiteral("more than %1 values").arg(MaxValues)));
+        if (const QString why = skipReason(value, patterns->m_values.size()); !why.isEmpty()) {
+            patterns->m_skipped.push_back(why);
         } else {
             Form form;
             form.forms = formsOf(std::string_view(value.bytes).substr(0, MaxValueBytes));
@@ -254,23 +260,33 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
     }
     patterns->m_values = std::move(kept);
 
+    patterns->link(states);
+    next.resize(states * classes);
+    patterns->m_matchLength.resize(states);
+    patterns->m_matchValue.resize(states);
+    return patterns;
+}
+
+void Patterns::link(std::size_t states)
+{
+    const std::size_t classes = m_classes;
     // Failure links, breadth first, folded into the table: each state's edges become complete.
     std::vector<std::uint16_t> fail(states, 0);
     std::deque<std::uint16_t> queue;
     for (std::size_t c = 0; c < classes; ++c) {
-        if (const std::uint16_t child = next[c]; child != 0)
+        if (const std::uint16_t child = m_next[c]; child != 0)
             queue.push_back(child);
     }
     while (!queue.empty()) {
         const std::uint16_t s = queue.front();
         queue.pop_front();
-        if (patterns->m_matchLength[s] == 0) {
-            patterns->m_matchLength[s] = patterns->m_matchLength[fail[s]];
-            patterns->m_matchValue[s] = patterns->m_matchValue[fail[s]];
+        if (m_matchLength[s] == 0) {
+            m_matchLength[s] = m_matchLength[fail[s]];
+            m_matchValue[s] = m_matchValue[fail[s]];
         }
         for (std::size_t c = 0; c < classes; ++c) {
-            std::uint16_t &edge = next[std::size_t(s) * classes + c];
-            const std::uint16_t viaFail = next[std::size_t(fail[s]) * classes + c];
+            std::uint16_t &edge = m_next[std::size_t(s) * classes + c];
+            const std::uint16_t viaFail = m_next[std::size_t(fail[s]) * classes + c];
             if (edge != 0) {
                 fail[edge] = viaFail;
                 queue.push_back(edge);
@@ -279,10 +295,6 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
             }
         }
     }
-    next.resize(states * classes);
-    patterns->m_matchLength.resize(states);
-    patterns->m_matchValue.resize(states);
-    return patterns;
 }
 
 Scanner::Scanner(std::shared_ptr<const Patterns> patterns) : m_patterns(std::move(patterns)) {}

@@ -85,6 +85,8 @@ public:
 
 private:
     Patterns() = default;
+    /** Failure links, breadth first, folded into the table: each of @p states gets every edge. */
+    void link(std::size_t states);
     std::vector<Value> m_values;
     std::vector<QString> m_skipped;
     std::size_t m_classes = 1;
@@ -95,12 +97,18 @@ private:
     std::size_t m_longest = 0;
 };
 
+/** @brief The guard's mode and values in force for one request. */
+struct GuardState
+{
+    Mode mode = Mode::Off;
+    std::shared_ptr<const Patterns> patterns;
+};
+
 /** @brief The guard of one sandbox, as its intercepted connections read it. */
 struct GuardConfig
 {
-    Mode mode = Mode::Off;
-    /** The values in force now (called for each request; thread-safe, may re-read files). */
-    std::function<std::shared_ptr<const Patterns>()> patterns;
+    /** The mode and values in force now (called for each request; thread-safe, may re-read files). */
+    std::function<GuardState()> current;
     /**
      * A request body up to this size is held, whole, before any of it is forwarded, so a value
      * found in it refuses the request cleanly (or is redacted with the right Content-Length).

@@ -520,11 +520,11 @@ struct InterceptedConnection::Session
                 if (io == Io::Progress && !requests.feed(std::string_view(buffer, length), up.pending, notes))
                     answerUnforwarded(requests, responses, records, notes, up, down);
                 emitNotes(notes, records, requests);
-                for (const guard::Finding &finding : requests.takeFindings())
+                for (const guard::Finding &finding : requests.takeFindings()) // the rule is what the log keeps of it
                     report(Kind::Allowed,
                            QStringLiteral("the value of %1 from %2 was redacted from a request")
                                .arg(finding.value.name, finding.value.file),
-                           QStringLiteral("secret-guard"));
+                           QStringLiteral("secret-guard: %1 %2 redacted").arg(finding.value.file, finding.value.name));
                 if (io == Io::Progress)
                     records.sentUp(length);
                 progress |= io != Io::Idle;

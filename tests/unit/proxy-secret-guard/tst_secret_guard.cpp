@@ -19,8 +19,7 @@ std::shared_ptr<const guard::GuardConfig> guardOf(guard::Mode mode, std::size_t 
                                      {"short", QStringLiteral(".env"), QStringLiteral("PORT")}};
     auto patterns = guard::Patterns::build(values);
     auto config = std::make_shared<guard::GuardConfig>();
-    config->mode = mode;
-    config->patterns = [patterns] { return patterns; };
+    config->current = [mode, patterns] { return guard::GuardState{mode, patterns}; };
     config->holdBytes = holdBytes;
     return config;
 }
@@ -107,8 +106,7 @@ private slots:
             {"key\"with/slash and space=" + Canary, QStringLiteral(".env.local"), QStringLiteral("ODD")}};
         auto patterns = guard::Patterns::build(values);
         auto config = std::make_shared<guard::GuardConfig>();
-        config->mode = guard::Mode::Refuse;
-        config->patterns = [patterns] { return patterns; };
+        config->current = [patterns] { return guard::GuardState{guard::Mode::Refuse, patterns}; };
         for (const std::size_t step : {std::size_t(1), std::size_t(5), std::size_t(1 << 20)}) {
             const Result result = run(config, post(body.toStdString()), step);
             QVERIFY2(!result.ok, qPrintable(body));
