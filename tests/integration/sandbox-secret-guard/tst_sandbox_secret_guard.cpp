@@ -43,6 +43,7 @@ private slots:
     void largeBodyStreamsThroughIntact();
     void redactModeForwardsTheMarker();
     void allowedValuePasses();
+    void offModeSaysSoOnStart();
     void listSaysTheMode();
     void valueIsInNoFileLogOrEvent();
 
@@ -321,6 +322,21 @@ void TestSandboxSecretGuard::allowedValuePasses()
     QVERIFY(requestsFor("/v1/allowed").first().body.contains(m_canary));
 }
 
+void TestSandboxSecretGuard::offModeSaysSoOnStart()
+{
+    m_upstream.requests.clear();
+    const Finished run =
+        runIn(QStringLiteral("unguarded"),
+              QStringLiteral("PORT=%1; ").arg(m_upstream.serverPort()) +
+                  post(QStringLiteral("off"), QStringLiteral("plain.json"), QStringLiteral("/v1/off")),
+              {QStringLiteral("--approve-credentials"), QStringLiteral("--secret-guard"), QStringLiteral("off")});
+    QVERIFY2(run.out.contains(QStringLiteral("off=200\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("the secret guard is off for unguarded")) &&
+                 run.err.contains(QStringLiteral("paddock guard set unguarded refuse")),
+             qPrintable(run.err));
+    QCOMPARE(requestsFor("/v1/off").size(), 1);
+}
+
 void TestSandboxSecretGuard::listSaysTheMode()
 {
     const Finished listed = paddock({QStringLiteral("ls"), QStringLiteral("--json")});
@@ -334,6 +350,7 @@ void TestSandboxSecretGuard::listSaysTheMode()
                      value.toObject().value(QLatin1String("secretGuard")).toString());
     QCOMPARE(modes.value(QStringLiteral("guarded")), QStringLiteral("refuse"));
     QCOMPARE(modes.value(QStringLiteral("redacting")), QStringLiteral("redact"));
+    QCOMPARE(modes.value(QStringLiteral("unguarded")), QStringLiteral("off"));
 }
 
 void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
