@@ -184,8 +184,8 @@ std::string redactionMarker(const Value &value)
 Patterns::~Patterns()
 {
     // The table spells the forms out: nothing of it is left in freed memory.
-    if (!m_next.empty())
-        OPENSSL_cleanse(m_next.data(), m_next.size() * sizeof(std::uint16_t));
+    if (!m_rows.empty())
+        OPENSSL_cleanse(m_rows.data(), m_rows.size() * sizeof(std::uint32_t));
 }
 
 std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
@@ -264,6 +264,7 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
     next.resize(states * classes);
     patterns->m_matchLength.resize(states);
     patterns->m_matchValue.resize(states);
+    patterns->compile(states);
     return patterns;
 }
 
@@ -297,6 +298,36 @@ void Patterns::link(std::size_t states)
     }
 }
 
+void Patterns::compile(std::size_t states)
+{
+    const std::size_t classes = m_classes;
+    std::vector<std::uint32_t> order; // new index: old
+    std::vector<std::uint32_t> index(states);
+    for (const bool matching : {false, true}) {
+        if (matching)
+            m_firstMatch = std::uint32_t(order.size() * classes);
+        for (std::size_t s = 0; s < states; ++s) {
+            if ((m_matchLength[s] != 0) == matching) {
+                index[s] = std::uint32_t(order.size());
+                order.push_back(std::uint32_t(s));
+            }
+        }
+    }
+    m_rows.assign(states * classes, 0);
+    std::vector<std::uint16_t> lengths(states);
+    std::vector<std::uint16_t> values(states);
+    for (std::size_t i = 0; i < states; ++i) {
+        for (std::size_t c = 0; c < classes; ++c)
+            m_rows[i * classes + c] = std::uint32_t(index[m_next[order[i] * classes + c]] * classes);
+        lengths[i] = m_matchLength[order[i]];
+        values[i] = m_matchValue[order[i]];
+    }
+    m_matchLength.swap(lengths);
+    m_matchValue.swap(values);
+    OPENSSL_cleanse(m_next.data(), m_next.size() * sizeof(std::uint16_t));
+    m_next.clear();
+}
+
 Scanner::Scanner(std::shared_ptr<const Patterns> patterns) : m_patterns(std::move(patterns)) {}
 
 bool Scanner::scan(std::string_view data)
@@ -304,10 +335,10 @@ bool Scanner::scan(std::string_view data)
     if (m_found || !m_patterns || m_patterns->empty())
         return m_found.has_value();
     const Patterns &p = *m_patterns;
-    std::uint16_t state = m_state;
+    std::uint32_t state = m_state;
     for (const char c : data) {
         state = p.step(state, static_cast<unsigned char>(c));
-        if (p.matchLength(state) != 0) {
+        if (p.matches(state)) {
             m_found = p.matchValue(state);
             break;
         }
@@ -331,10 +362,11 @@ void Scanner::redact(std::string_view data, std::string &out)
         return;
     }
     const Patterns &p = *m_patterns;
-    std::uint16_t state = m_state;
+    std::uint32_t state = m_state;
     for (std::size_t i = 0; i < data.size(); ++i) {
         state = p.step(state, static_cast<unsigned char>(data[i]));
-        if (const std::uint16_t length = p.matchLength(state); length != 0) {
+        if (p.matches(state)) {
+            const std::uint16_t length = p.matchLength(state);
             const std::uint64_t end = m_total + i + 1;
             const std::uint64_t start = end - length;
             if (!m_ranges.empty() && start < m_ranges.back().end)

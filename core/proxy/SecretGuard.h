@@ -73,25 +73,31 @@ public:
     const std::vector<QString> &skipped() const { return m_skipped; }
     std::size_t longestForm() const { return m_longest; }
 
-    std::uint16_t start() const { return 0; }
-    std::uint16_t step(std::uint16_t state, unsigned char byte) const
-    {
-        return m_next[std::size_t(state) * m_classes + m_class[byte]];
-    }
-    /** The longest form ending in @p state: its length, 0 for none. */
-    std::uint16_t matchLength(std::uint16_t state) const { return m_matchLength[state]; }
+    /**
+     * A state is the offset of its row in the table, so a step is one addition and one load;
+     * the states where a form ends are numbered last, so telling one is a comparison.
+     */
+    std::uint32_t start() const { return 0; }
+    std::uint32_t step(std::uint32_t state, unsigned char byte) const { return m_rows[state + m_class[byte]]; }
+    bool matches(std::uint32_t state) const { return state >= m_firstMatch; }
+    /** The longest form ending in @p state (one that matches()): its length. */
+    std::uint16_t matchLength(std::uint32_t state) const { return m_matchLength[state / m_classes]; }
     /** The value of that form. */
-    std::uint16_t matchValue(std::uint16_t state) const { return m_matchValue[state]; }
+    std::uint16_t matchValue(std::uint32_t state) const { return m_matchValue[state / m_classes]; }
 
 private:
     Patterns() = default;
     /** Failure links, breadth first, folded into the table: each of @p states gets every edge. */
     void link(std::size_t states);
+    /** The rows of @ref m_next as offsets, the matching states last (see step()). */
+    void compile(std::size_t states);
     std::vector<Value> m_values;
     std::vector<QString> m_skipped;
     std::size_t m_classes = 1;
     std::uint8_t m_class[256] = {};
-    std::vector<std::uint16_t> m_next;
+    std::vector<std::uint16_t> m_next; ///< while built: state indexes
+    std::vector<std::uint32_t> m_rows;
+    std::uint32_t m_firstMatch = 0;
     std::vector<std::uint16_t> m_matchLength;
     std::vector<std::uint16_t> m_matchValue;
     std::size_t m_longest = 0;
@@ -158,7 +164,7 @@ private:
     void release(std::uint64_t boundary, std::string &out);
 
     std::shared_ptr<const Patterns> m_patterns;
-    std::uint16_t m_state = 0;
+    std::uint32_t m_state = 0;
     std::optional<std::uint16_t> m_found;
     std::string m_pending;     ///< bytes not yet final (redact)
     std::uint64_t m_base = 0;  ///< the stream offset of m_pending's first byte
