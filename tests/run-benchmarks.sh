@@ -5,7 +5,8 @@
 #
 # A folder tests/bench/NAME/ is run as NAME/run.sh PADDOCK_BIN NAME-bench when it has a
 # run.sh, else as the NAME-bench executable alone. `inject` runs real sandboxes (bubblewrap, a
-# private D-Bus session with GNOME Keyring) beside mitmproxy, squid and direct access.
+# private D-Bus session with GNOME Keyring) beside mitmproxy, squid and direct access;
+# `secret-guard` is the secret guard on large request bodies, beside the same interception without it.
 #
 # Environment: PADDOCK_BENCH_BUILD_DIR (default build-bench, RelWithDebInfo),
 # PADDOCK_BENCH_JOBS (default 2). Arguments: names of benchmarks to run (default: all).

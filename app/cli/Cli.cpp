@@ -20,7 +20,7 @@ Command rootCommand()
     root.subcommands << learnCommand();
     root.subcommands << askModeCommand();
     root.subcommands << verifyCommand() << bundleCommand() << openCommand() << shimCommand();
-    root.subcommands << agentPermsCommand();
+    root.subcommands << agentPermsCommand() << guardCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
                      << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << envCommand()
                      << daemonCommand();

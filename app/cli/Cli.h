@@ -20,6 +20,7 @@ Command grantCommand();             // GrantCommands.cpp: check, approve, ls, re
 Command caCommand();                // CaCommands.cpp: show, rotate, trust, trusted, untrust
 Command settingsCommand();          // SettingsCommands.cpp: ls, set, unset
 Command serviceCommand();           // ServiceCommands.cpp: add, ls, rm
+Command guardCommand();             // GuardCommands.cpp: show, set, allow, disallow
 Command envCommand();               // EnvCommands.cpp: plan, up, exec, rm
 QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs

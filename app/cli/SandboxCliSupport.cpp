@@ -136,6 +136,15 @@ QCommandLineOption cloneOption()
                            "paddock/NAME/<branch>.")};
 }
 
+QCommandLineOption secretGuardOption()
+{
+    return {QStringLiteral("secret-guard"),
+            QCoreApplication::translate("SandboxCli",
+                                        "What requests to the model provider that carry a value of the workspace's "
+                                        ".env or key files get: refuse (the default), redact or off."),
+            QStringLiteral("MODE")};
+}
+
 std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
 {
     kit::KitLoadOptions options;
@@ -232,6 +241,8 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         params.insert(QStringLiteral("isolation"), call.parser.value(QStringLiteral("isolation")));
     if (call.parser.isSet(QStringLiteral("clone")))
         params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
+    if (call.parser.isSet(QStringLiteral("secret-guard")))
+        params.insert(QStringLiteral("secretGuard"), call.parser.value(QStringLiteral("secret-guard")));
     return params;
 }
 

@@ -32,6 +32,7 @@ QCommandLineOption nameOption();
 QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();
+QCommandLineOption secretGuardOption();
 QCommandLineOption mountOption();
 QCommandLineOption envOption();
 QCommandLineOption ttyOption();

@@ -207,7 +207,8 @@ QList<Command> sandboxCommands()
                           runCreate);
     create.options = {
         backendOption(),           isolationOption(), nameOption(), kitOption(),         argOption(),   approveOption(),
-        approveHostGrantsOption(), cloneOption(),     ttyOption(),  unprotectedOption(), mountOption(), envOption()};
+        approveHostGrantsOption(), cloneOption(),     ttyOption(),  unprotectedOption(), mountOption(), envOption(),
+        secretGuardOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),

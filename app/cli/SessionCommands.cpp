@@ -278,7 +278,8 @@ QList<Command> sessionCommands()
                    ttyOption(),
                    unprotectedOption(),
                    mountOption(),
-                   envOption()};
+                   envOption(),
+                   secretGuardOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command attach =

@@ -4,6 +4,7 @@
 #include "events/EventHub.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
+#include "sandbox/SecretGuardService.h"
 
 #include "api/DaemonConnection.h"
 #include "common/Paths.h"
@@ -184,6 +185,8 @@ bool Daemon::startServices(QString *message)
     m_secrets->start();
     // `secret test`: one request with a stored key, sent as a sandbox's would be.
     sandbox::registerKeyTest(m_server, *m_sandboxes);
+    // `paddock guard`: each sandbox's secret-egress guard, its mode and the values it lets through.
+    sandbox::registerSecretGuard(m_server);
     // The upstream (corporate) proxy connections out go through, and the other settings.
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();

@@ -279,14 +279,25 @@ bool RequestStream::feed(std::string_view data, std::string &out, std::vector<Re
         }
         case State::Length: {
             const std::size_t take = std::size_t(std::min<std::uint64_t>(m_remaining, data.size()));
-            out.append(data.substr(0, take));
+            if (!m_body.active())
+                out.append(data.substr(0, take));
+            else if (!m_body.data(data.substr(0, take), out))
+                return failGuard(m_body.takeFindings().front());
             data.remove_prefix(take);
             m_remaining -= take;
-            if (m_remaining == 0)
+            if (m_remaining == 0) {
+                if (m_body.active())
+                    m_body.end(out);
                 m_state = State::Head;
+            }
             break;
         }
         case State::Chunked: {
+            if (m_body.active()) {
+                if (!feedGuardedChunks(data, out))
+                    return false;
+                break;
+            }
             const std::size_t take = m_chunked.consume(data);
             if (m_chunked.failed())
                 return fail(400, "invalid chunked request body");
@@ -301,6 +312,37 @@ bool RequestStream::feed(std::string_view data, std::string &out, std::vector<Re
             data = {};
             break;
         }
+    }
+    return true;
+}
+
+bool RequestStream::failGuard(guard::Finding finding)
+{
+    const std::string what = finding.value.name.toStdString() + " from " + finding.value.file.toStdString();
+    m_guardRefusal = std::move(finding);
+    return fail(403, "the request contains the value of " + what);
+}
+
+bool RequestStream::feedGuardedChunks(std::string_view &data, std::string &out)
+{
+    while (!data.empty() && !m_chunked.done()) {
+        if (const std::uint64_t left = m_chunked.dataLeft(); left > 0) {
+            const std::size_t take = std::size_t(std::min<std::uint64_t>(left, data.size()));
+            m_chunked.consume(data.substr(0, take));
+            if (!m_body.data(data.substr(0, take), out))
+                return failGuard(m_body.takeFindings().front());
+            data.remove_prefix(take);
+            continue;
+        }
+        // Framing, a byte at a time: sizes and CRLFs are a few bytes a chunk.
+        if (m_chunked.consume(data.substr(0, 1)) != 1 || m_chunked.failed())
+            return fail(400, "invalid chunked request body");
+        m_body.framing(data.substr(0, 1), out);
+        data.remove_prefix(1);
+    }
+    if (m_chunked.done()) {
+        m_body.end(out);
+        m_state = State::Head;
     }
     return true;
 }
@@ -340,11 +382,31 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
             return fail(403, m_refusal->reason);
         }
     }
+    guard::GuardState guardState;
+    if (m_guard && m_guard->current)
+        guardState = m_guard->current();
+    std::shared_ptr<const guard::Patterns> patterns =
+        guardState.mode != guard::Mode::Off ? std::move(guardState.patterns) : nullptr;
+    if (patterns && !patterns->empty()) {
+        // What the client sent, before any credential is set: the injected key is not its.
+        guard::Scanner scanner(patterns);
+        if (scanner.scan(std::string_view(m_head).substr(0, head.size))) {
+            note.refused = true;
+            notes.push_back(std::move(note));
+            return failGuard({*scanner.found(), false, false, true});
+        }
+    }
+    const bool guardBody =
+        patterns && !patterns->empty() && !framing.upgrade && (framing.chunked || framing.length.value_or(0) > 0);
+    std::string guardedHead;
+    std::string &headOut = guardBody ? guardedHead : out;
     const std::vector<const InjectRule *> rules = rulesFor(*host);
     if (rules.empty())
-        out.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
-    else if (!writeWithCredentials(head, rules, out, note))
+        headOut.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
+    else if (!writeWithCredentials(head, rules, headOut, note))
         return false;
+    if (guardBody)
+        m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), guardState.mode, m_guard->holdBytes);
     if (m_responses)
         m_responses->expectResponseTo(head.method);
     m_head.erase(0, head.size);

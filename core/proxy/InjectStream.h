@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "proxy/GuardedBody.h"
 #include "proxy/HttpParser.h"
 #include "proxy/InterceptionConfig.h"
 
@@ -120,6 +121,15 @@ public:
 
     /** From now on every request head is decided by @p check first; a refused one is not forwarded. */
     void setCheck(RequestCheck check) { m_check = std::move(check); }
+    /**
+     * From now on every request is looked through for the known secret values of @p guard
+     * (see guard::GuardedBody); one found in refuse mode fails feed() with 403 and guardRefusal().
+     */
+    void setGuard(std::shared_ptr<const guard::GuardConfig> guard) { m_guard = std::move(guard); }
+    /** After feed() failed because the guard found a value: which, and where. */
+    const std::optional<guard::Finding> &guardRefusal() const { return m_guardRefusal; }
+    /** The values redacted since the last call. */
+    std::vector<guard::Finding> takeFindings() { return m_body.takeFindings(); }
     /** The status and reason to answer after feed() failed. */
     const http::RequestError &error() const { return m_error; }
     /** After feed() failed because the check refused a request: its answer. */
@@ -139,6 +149,9 @@ private:
     bool writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,
                               std::string &out, RequestNote &note);
     bool fail(int status, std::string reason);
+    bool failGuard(guard::Finding finding);
+    /** A chunked body under the guard: data and framing told apart. */
+    bool feedGuardedChunks(std::string_view &data, std::string &out);
 
     std::string m_tunnelHost;
     const std::vector<InjectRule> *m_rules;
@@ -151,6 +164,9 @@ private:
     ResponseStream *m_responses;
     RequestCheck m_check;
     std::optional<RequestVerdict> m_refusal;
+    std::shared_ptr<const guard::GuardConfig> m_guard;
+    guard::GuardedBody m_body;
+    std::optional<guard::Finding> m_guardRefusal;
 };
 
 } // namespace paddock::proxy::inject

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "proxy/SecretGuard.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -51,6 +53,8 @@ struct InterceptionConfig
     /** PEM bundle upstream servers are verified against (system roots + trusted authorities). */
     QString upstreamCaBundlePath;
     std::vector<InjectRule> rules;
+    /** The secret-egress guard on what the sandbox sends; null: none. */
+    std::shared_ptr<const guard::GuardConfig> guard;
 };
 
 } // namespace paddock::proxy

@@ -135,6 +135,29 @@ std::string requestRefusal(const inject::RequestVerdict &verdict, const inject::
            "\r\nConnection: close\r\n\r\n" + bytes.toStdString();
 }
 
+/** The 403 for a request that carries a known secret value, naming it and how to allow it. */
+std::string guardRefusal(const guard::Finding &finding, const InterceptionConfig &config, const ProxyEvent &connection)
+{
+    QString body =
+        QStringLiteral("Paddock refused this request: it contains the value of %1 from %2 (in %3).\n")
+            .arg(finding.value.name, finding.value.file,
+                 finding.inHead ? QStringLiteral("the request line or a header") : QStringLiteral("the request body"));
+    body += QStringLiteral("Sandbox %1 does not send secrets of its workspace or its keys to %2; "
+                           "send the request without that value (refer to it by name instead).\n")
+                .arg(connection.sandbox, connection.host);
+    if (finding.cut)
+        body += QStringLiteral("The body was larger than the part Paddock holds: the part before the value had "
+                               "been sent, and the connection was cut.\n");
+    if (config.guard && config.guard->howToAllow)
+        body += config.guard->howToAllow(finding.value) + QLatin1Char('\n');
+    const QByteArray bytes = body.toUtf8();
+    const std::string reason = "contains the value of " + finding.value.name.toStdString();
+    return "HTTP/1.1 403 " + std::string(http::statusText(403)) + "\r\nX-Paddock-Reason: " + http::headerSafe(reason) +
+           "\r\nX-Paddock-Rule: secret-guard\r\nContent-Type: text/plain; "
+           "charset=utf-8\r\nContent-Length: " +
+           std::to_string(bytes.size()) + "\r\nConnection: close\r\n\r\n" + bytes.toStdString();
+}
+
 } // namespace
 
 std::shared_ptr<const Interception> Interception::create(InterceptionConfig config, QString *error)
@@ -442,7 +465,16 @@ struct InterceptedConnection::Session
         emitNotes(notes, records, requests);
         responses.finish(down.pending);
         records.ended(responses.takeEnded());
-        if (refused && requests.refusal()) {
+        if (const std::optional<guard::Finding> &found = requests.guardRefusal()) {
+            report(
+                Kind::Denied,
+                QStringLiteral("%1 refused: it contains the value of %2 from %3%4")
+                    .arg(refused ? qs(refused->method) + QStringLiteral(" request") : QStringLiteral("request"),
+                         found->value.name, found->value.file,
+                         found->cut ? QStringLiteral("; the body had partly gone, the connection was cut") : QString()),
+                QStringLiteral("secret-guard"));
+            down.pending += guardRefusal(*found, setup.interception->config(), setup.eventTemplate);
+        } else if (refused && requests.refusal()) {
             report(Kind::Denied, qs(error.reason), qs(requests.refusal()->rule));
             down.pending += requestRefusal(*requests.refusal(), *refused, setup.eventTemplate);
         } else {
@@ -462,6 +494,7 @@ struct InterceptedConnection::Session
         inject::RequestStream requests(setup.host, &config.rules, setup.limits.maxRequestHeaderBytes, &responses);
         if (setup.checkRequest)
             requests.setCheck(setup.checkRequest);
+        requests.setGuard(config.guard);
         RequestRecorder records(setup.eventTemplate, setup.report); // reports what is open when it goes
         std::vector<inject::RequestNote> notes;
         Direction up;
@@ -487,6 +520,11 @@ struct InterceptedConnection::Session
                 if (io == Io::Progress && !requests.feed(std::string_view(buffer, length), up.pending, notes))
                     answerUnforwarded(requests, responses, records, notes, up, down);
                 emitNotes(notes, records, requests);
+                for (const guard::Finding &finding : requests.takeFindings()) // the rule is what the log keeps of it
+                    report(Kind::Allowed,
+                           QStringLiteral("the value of %1 from %2 was redacted from a request")
+                               .arg(finding.value.name, finding.value.file),
+                           QStringLiteral("secret-guard: %1 %2 redacted").arg(finding.value.file, finding.value.name));
                 if (io == Io::Progress)
                     records.sentUp(length);
                 progress |= io != Io::Idle;

@@ -2,6 +2,7 @@
 #include "sandbox/CreateRequest.h"
 
 #include "kit/KitSettings.h"
+#include "proxy/SecretGuard.h"
 #include "runtime/Isolation.h"
 #include "sandbox/WorkspaceGuard.h"
 
@@ -45,6 +46,11 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         return std::nullopt;
     }
     request.cloneWorkspace = workspaceMode == QLatin1String("clone");
+    request.secretGuard = params.value(QLatin1String("secretGuard")).toString(QStringLiteral("refuse"));
+    if (!proxy::guard::modeFromName(request.secretGuard)) {
+        *error = QStringLiteral("secretGuard is 'refuse', 'redact' or 'off', not '%1'").arg(request.secretGuard);
+        return std::nullopt;
+    }
     request.extraPaths = stringList(params.value(QLatin1String("paths")));
     for (const QString &path : std::as_const(request.extraPaths)) {
         if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path)) {

@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/SecretGuardSetup.h"
 #include "sandbox/SharedFolders.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/KeyCache.h"
@@ -395,6 +396,7 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     if (count > 0) {
         config.upstreamCaBundlePath = upstreamBundlePath();
         config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
+        config.guard = secretGuardOf(sandbox, config.rules); // SecretGuardSetup.h
     }
     if (!proxy.setInterception(endpoint, std::move(config), &error))
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;

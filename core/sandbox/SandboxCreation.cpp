@@ -215,6 +215,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.spec = std::move(*spec);
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
+    plan.secretGuard = request.secretGuard;
     endpointBind(plan.spec, SandboxService::endpointPath(plan.spec.name));
     plan.notes += PortForwarder::publishInto(plan.spec, plan.kit.ports) + shareNotes;
     if (!plan.spec.protectHostFiles && !plan.cloneWorkspace)

@@ -30,7 +30,8 @@ struct CreationPlan
     QList<InstallRun> install; ///< `setup.install` as the runs the runtime launches (prepareRuntime())
     QStringList notes;         ///< for the caller: what was skipped and why
     bool cloneWorkspace = false;
-    QString isolation; ///< CreateRequest::isolation
+    QString isolation;   ///< CreateRequest::isolation
+    QString secretGuard; ///< CreateRequest::secretGuard
     /**
      * For a runtime that runs no image itself (bubblewrap): the kit's image from Paddock's store,
      * whose layers become the sandbox's base; or, when only the Docker engine has it, its

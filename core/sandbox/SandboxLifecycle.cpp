@@ -99,6 +99,8 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, a
     record.networkAllow = plan.kit.networkAllow;
     record.networkDeny = plan.kit.networkDeny;
     record.setupFiles = plan.kit.setup.files;
+    record.secretGuard = plan.secretGuard;
+    record.workspace = plan.spec.workspace;
     applyKitRules(record, &plan.notes);
     QString error;
     if (!addKitCompanions(record, &error)) {
@@ -148,6 +150,10 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     QStringList notes;
     if (record)
         applyKitRules(*record, &notes);
+    if (record && record->secretGuard == QLatin1String("off"))
+        notes << QStringLiteral("the secret guard is off for %1: values of its workspace's .env and key files may "
+                                "reach the model provider; turn it on with `paddock guard set %1 refuse`")
+                     .arg(name);
     QString error;
     if (!openEndpoint(name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
         return reply.fail(QLatin1String(api::errors::kInternal), error);

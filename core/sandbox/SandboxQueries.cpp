@@ -76,6 +76,8 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
                        {QStringLiteral("learning"), m_modes->isLearning(info.name)},
                        {QStringLiteral("asking"), m_modes->isAsking(info.name)},
                        {QStringLiteral("workspaceMode"), QStringLiteral("direct")}};
+    const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+    object.insert(QStringLiteral("secretGuard"), record ? record->secretGuard : QStringLiteral("off"));
     if (const std::optional<CloneWorkspace> clone = CloneWorkspace::read(info.name)) {
         object.insert(QStringLiteral("workspace"), clone->folder());
         object.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
@@ -117,8 +119,7 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("mounts"), mounts);
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
-    if (const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
-        record && !record->services.isEmpty())
+    if (record && !record->services.isEmpty())
         object.insert(QStringLiteral("services"), toJson(record->services));
     if (withSpec) {
         QJsonObject environment;

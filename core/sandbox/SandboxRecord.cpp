@@ -25,7 +25,10 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
             {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
             {QStringLiteral("setupFiles"), files},
-            {QStringLiteral("services"), sandbox::toJson(services)}};
+            {QStringLiteral("services"), sandbox::toJson(services)},
+            {QStringLiteral("secretGuard"), secretGuard},
+            {QStringLiteral("workspace"), workspace},
+            {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)}};
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -50,6 +53,10 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
         setup.onlyIfMissing = file.value(QLatin1String("onlyIfMissing")).toBool();
         record.setupFiles.append(setup);
     }
+    record.workspace = object.value(QLatin1String("workspace")).toString();
+    record.secretGuard = object.value(QLatin1String("secretGuard")).toString(QStringLiteral("off"));
+    for (const QJsonValue &value : object.value(QLatin1String("allowedValues")).toArray())
+        record.allowedValues << value.toString();
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     return record;
 }

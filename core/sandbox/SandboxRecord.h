@@ -30,6 +30,11 @@ struct SandboxRecord
     QStringList networkDeny;
     QList<kit::SetupFile> setupFiles;
     QList<Companion> services; ///< companion services (`paddock service add`)
+    /** The secret-egress guard: "refuse", "redact" or "off" (a record from before it: "off"). */
+    QString secretGuard = QStringLiteral("off");
+    QString workspace; ///< the host folder the guard reads (empty in records from before it)
+    /** Workspace values the guard lets through for this sandbox: "FILE\tNAME" (allowedValueKey()). */
+    QStringList allowedValues;
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);
