@@ -117,9 +117,14 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("mounts"), mounts);
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
-    if (const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
-        record && !record->services.isEmpty())
-        object.insert(QStringLiteral("services"), toJson(record->services));
+    if (const std::optional<SandboxRecord> record = SandboxRecord::read(info.name); record) {
+        if (!record->services.isEmpty())
+            object.insert(QStringLiteral("services"), toJson(record->services));
+        // What a v3 kit asked for that this sandbox goes without.
+        if (!record->skippedCapabilities.isEmpty())
+            object.insert(QStringLiteral("skippedCapabilities"),
+                          QJsonArray::fromStringList(record->skippedCapabilities));
+    }
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

@@ -25,7 +25,8 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
             {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
             {QStringLiteral("setupFiles"), files},
-            {QStringLiteral("services"), sandbox::toJson(services)}};
+            {QStringLiteral("services"), sandbox::toJson(services)},
+            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)}};
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -51,6 +52,8 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
         record.setupFiles.append(setup);
     }
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
+    for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
+        record.skippedCapabilities << value.toString();
     return record;
 }
 

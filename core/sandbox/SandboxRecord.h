@@ -29,7 +29,8 @@ struct SandboxRecord
     QStringList networkAllow;
     QStringList networkDeny;
     QList<kit::SetupFile> setupFiles;
-    QList<Companion> services; ///< companion services (`paddock service add`)
+    QList<Companion> services;       ///< companion services (`paddock service add`)
+    QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);
