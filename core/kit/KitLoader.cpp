@@ -185,8 +185,12 @@ bool isDecodable(const YAML::Node &root, const QString &fileName, QList<Diagnost
         if (version != QLatin1String("2")) {
             const Loc loc = locOf(versionValue.Mark());
             addError(diagnostics, fileName, loc.line, loc.column,
-                     QStringLiteral("unsupported schemaVersion '%1': Paddock reads schemaVersion \"2\"")
-                         .arg(version.left(40)));
+                     QStringLiteral("unsupported schemaVersion '%1': Paddock reads schemaVersion \"2\"%2")
+                         .arg(version.left(40),
+                              version == QLatin1String("3")
+                                  ? QStringLiteral(" in spec.yaml; a schemaVersion \"3\" kit is an OCI image (paddock "
+                                                   "kit load FILE) or a descriptor file of its own")
+                                  : QString()));
             return false;
         }
         break;
@@ -239,7 +243,10 @@ bool KitLoader::isKitDirectory(const QString &dir)
 
 KitLoadResult KitLoader::loadText(const QByteArray &text, const QString &fileName, const KitLoadOptions &options)
 {
-    if (declaresSchemaV3(text)) {
+    // A spec.yaml folder is v2; a v3 descriptor is a file of its own or an image's annotation.
+    const QString base = QFileInfo(fileName).fileName();
+    const bool specFile = base == QLatin1String("spec.yaml") || base == QLatin1String("spec.yml");
+    if (!specFile && declaresSchemaV3(text)) {
         V3DecodeResult decoded = decodeV3Descriptor(text, fileName);
         if (!decoded.descriptor) {
             KitLoadResult failed;

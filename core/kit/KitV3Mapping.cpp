@@ -267,7 +267,6 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
     kit.description = d.description;
     kit.sourceURL = d.sourceUrl;
     kit.licenses = d.licenses;
-    kit.provides = d.provides;
     if (kit.isSandbox())
         kit.sandbox = SandboxBlock{};
 
@@ -286,6 +285,8 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
             kit.environment.append({arg.env, values.value(arg.declaration.name)});
     }
     kit.argValues = values;
+    for (const QString &provided : d.provides)
+        kit.provides << substituteArgs(provided, values).text;
 
     const QMap<QString, QString> implemented = implementedV3Capabilities();
     // A group is taken whole or not at all.

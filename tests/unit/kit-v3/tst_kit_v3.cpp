@@ -5,6 +5,7 @@
 
 #include "image/ImageStore.h"
 #include "kit/KitArchive.h"
+#include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
 
@@ -22,9 +23,12 @@ schemaVersion: "3"
 kind: workload
 displayName: Shell
 version: "1.0.0"
-provides: ["shell@1.0.0"]
+provides: ["shell@${{ kit.args.release }}"]
 requires: ["node >= 20.0.0, < 21"]
 args:
+  release:
+    default: "1.0.0"
+    buildArg: RELEASE
   greeting:
     default: hello
     env: GREETING
@@ -140,6 +144,9 @@ void TestKitV3::workloadBecomesAKit()
     QVERIFY(k.environment.contains({QStringLiteral("GREETING"), QStringLiteral("hello")}));
     // Every request is accounted for: the optional agent-context is skipped, and says so.
     QCOMPARE(k.capabilities.size(), 7);
+    const QJsonArray shown = kit::toJson(k).value(QLatin1String("capabilities")).toArray();
+    QCOMPARE(shown.size(), 7);
+    QCOMPARE(shown.last().toObject().value(QLatin1String("status")).toString(), QStringLiteral("skipped"));
     QCOMPARE(k.capabilities.last().status, kit::CapabilityOutcome::Status::Skipped);
     QVERIFY(k.capabilities.last().what.contains(QLatin1String("agent-context@1")));
     for (qsizetype i = 0; i + 1 < k.capabilities.size(); ++i)
