@@ -4,11 +4,14 @@
 #include "CliSupport.h"
 #include "KitArgument.h"
 
+#include "kit/KitArchive.h"
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
+#include "kit/KitV3Descriptor.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,10 +23,16 @@ namespace paddock::cli {
 
 namespace {
 
-/** The kit @p argument names (a library name or a folder), loaded; an unknown name is one error. */
+/** The kit @p argument names (a library name, a folder or a descriptor file), loaded; an unknown name is one error. */
 kit::KitLoadResult loadNamedKit(const kit::KitLibrary &library, const QString &argument,
                                 const kit::KitLoadOptions &options)
 {
+    // A schemaVersion "3" descriptor is one file, not a folder.
+    if (QFileInfo(argument).isFile()) {
+        QFile file(argument);
+        if (file.open(QIODevice::ReadOnly) && file.size() <= 4 * kit::kV3DescriptorMaxBytes)
+            return kit::KitLoader::loadText(file.readAll(), argument, options);
+    }
     QString error;
     const std::optional<QString> folder = library.resolve(argument, &error);
     if (folder)
@@ -34,6 +43,47 @@ kit::KitLoadResult loadNamedKit(const kit::KitLibrary &library, const QString &a
     problem.message = error;
     result.diagnostics << problem;
     return result;
+}
+
+/** What a schemaVersion "3" kit provides and what became of each capability it requests. */
+void printCapabilities(const kit::Kit &kit)
+{
+    if (kit.schemaVersion != QLatin1String("3"))
+        return;
+    out() << "  " << (kit.isSandbox() ? "workload" : "mixin") << " (schemaVersion 3)";
+    if (!kit.provides.isEmpty())
+        out() << ", provides " << kit.provides.join(QStringLiteral(", "));
+    out() << '\n';
+    for (const kit::CapabilityOutcome &c : kit.capabilities)
+        out() << "  " << kit::outcomeName(c.status) << ": " << c.type << (c.label.isEmpty() ? "" : " (") << c.label
+              << (c.label.isEmpty() ? "" : ")") << " - " << c.what << '\n';
+}
+
+int runLoad(const Invocation &call)
+{
+    kit::KitArchiveOptions options;
+    options.name = call.parser.value(QStringLiteral("name"));
+    const QString archive = call.positional.constFirst();
+    const kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
+    for (const kit::Diagnostic &d : result.diagnostics)
+        (d.isError() ? err() : out()) << d.toString() << '\n';
+    for (const QString &note : result.notes)
+        out() << "note: " << note << '\n';
+    if (!result.ok()) {
+        err() << "paddock: " << archive << " was not loaded\n";
+        err().flush();
+        out().flush();
+        return ExitFailed;
+    }
+    const kit::Kit &kit = *result.kit;
+    out() << "loaded " << kit.name << " (" << (kit.isSandbox() ? "workload" : "mixin") << ") from "
+          << (kit.reference.isEmpty() ? archive : kit.reference) << (kit.digest.isEmpty() ? "" : " ") << kit.digest
+          << " into " << kit.directory << '\n';
+    printCapabilities(kit);
+    if (kit.isSandbox())
+        out() << "run it with: paddock run --kit " << kit.name << '\n';
+    out().flush();
+    return ExitOk;
 }
 
 int runValidate(const Invocation &call)
@@ -48,6 +98,7 @@ int runValidate(const Invocation &call)
             out() << dir << ": ok\n";
             for (const kit::Diagnostic &d : result.diagnostics)
                 out() << "  " << d.toString() << '\n';
+            printCapabilities(*result.kit);
             continue;
         }
         anyInvalid = true;
@@ -109,6 +160,8 @@ QJsonObject entryJson(const kit::KitEntry &entry)
         {QStringLiteral("description"), entry.description},
         {QStringLiteral("directory"), entry.directory},
         {QStringLiteral("source"), kit::sourceName(entry.source)},
+        {QStringLiteral("reference"), entry.reference},
+        {QStringLiteral("digest"), entry.digest},
         {QStringLiteral("valid"), entry.valid()},
         {QStringLiteral("errors"), entry.errorCount},
         {QStringLiteral("warnings"), entry.warningCount},
@@ -154,11 +207,16 @@ int runList(const Invocation &call)
         for (const QStringList &row : rows)
             for (qsizetype i = 0; i < row.size(); ++i)
                 widths[i] = std::max(widths[i], int(row.at(i).size()));
-        for (const QStringList &row : rows) {
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            const QStringList &row = rows.at(r);
             QString line;
             for (qsizetype i = 0; i < row.size(); ++i)
                 line += i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i);
             out() << line << '\n';
+            // A loaded OCI kit says where it came from.
+            if (const kit::KitEntry *entry = r > 0 ? &entries.at(r - 1) : nullptr; entry && !entry->digest.isEmpty())
+                out() << "  from " << (entry->reference.isEmpty() ? QStringLiteral("an archive") : entry->reference)
+                      << ' ' << entry->digest << '\n';
         }
     }
     out().flush();
@@ -237,7 +295,9 @@ Command validateCommand()
     validate.description =
         QStringLiteral("Reads each kit as sbx does, strictly: an unknown field anywhere is an error, and so\n"
                        "is a key of v1 or of an earlier draft (the error names its v2 replacement).\n"
-                       "schemaVersion \"1\" kits are refused with a note on how to migrate them.\n\n"
+                       "schemaVersion \"1\" kits are refused with a note on how to migrate them. A schemaVersion\n"
+                       "\"3\" descriptor file is checked by the rules of OCI kits, and what it provides and\n"
+                       "the fate of each capability it requests (applied, skipped, refused) are listed.\n\n"
                        "Prints one line per kit: 'KIT: ok' followed by its warnings, or 'KIT: invalid'\n"
                        "followed by its errors, each as FILE:LINE:COLUMN: error: MESSAGE.\n"
                        "Required arguments (args:) need no value here. Exits 1 when a kit is invalid.");
@@ -322,6 +382,30 @@ Command forgetCommand()
     return forget;
 }
 
+Command loadCommand()
+{
+    Command load;
+    load.name = QStringLiteral("load");
+    load.summary = QStringLiteral("Load a schemaVersion 3 kit (an OCI image) from an archive.");
+    load.description = QStringLiteral(
+        "Reads the kit image of FILE, an OCI layout tar or a `docker save` tar: its descriptor from the\n"
+        "vnd.docker.sandbox.kit.descriptor annotation (index first, then the linux manifest), checked\n"
+        "strictly, and its layers into Paddock's image store, so that a workload runs under bubblewrap\n"
+        "without Docker (`paddock run --kit NAME`; entrypoint, env, user and workdir from the image).\n"
+        "Each capability it requests is applied, skipped (optional, not implemented here) or refused\n"
+        "(required, not implemented here: nothing is loaded). The kit is listed by `paddock kit ls`\n"
+        "with its reference and digest. Loading a kit of the same name again replaces it.");
+    load.positionalSyntax = QStringLiteral("FILE");
+    load.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("An OCI layout or docker save archive (.tar).")}};
+    load.minPositional = 1;
+    load.maxPositional = 1;
+    load.options = {QCommandLineOption(QStringLiteral("name"),
+                                       QStringLiteral("The kit's name (default: from its image reference)."),
+                                       QStringLiteral("NAME"))};
+    load.run = runLoad;
+    return load;
+}
+
 Command createCommand()
 {
     Command create;
@@ -359,7 +443,7 @@ Command kitCommand()
                        "Sandboxes) and optionally a files/ tree copied into the sandbox.");
 
     kit.subcommands << validateCommand() << showCommand();
-    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand();
+    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand();
     kit.subcommands << kitEditCommands() << kitShareCommand();
     return kit;
 }

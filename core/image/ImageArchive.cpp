@@ -174,8 +174,10 @@ std::optional<QJsonDocument> ImageArchive::readJson(const QByteArray &name, QStr
     return document;
 }
 
-std::optional<QList<ArchivedImage>> ImageArchive::images(QString *error) const
+std::optional<QList<ArchivedImage>> ImageArchive::images(QString *error, bool preferOci) const
 {
+    if (preferOci && m_members.contains("index.json"))
+        return ociImages(error);
     if (m_members.contains("manifest.json"))
         return dockerImages(error);
     if (m_members.contains("index.json"))
@@ -210,7 +212,7 @@ std::optional<QList<ArchivedImage>> ImageArchive::dockerImages(QString *error) c
     return images;
 }
 
-bool ImageArchive::addOciDescriptor(const QJsonObject &descriptor, const QStringList &tags, int depth,
+bool ImageArchive::addOciDescriptor(const QJsonObject &descriptor, const ArchivedImage &seen, int depth,
                                     QList<ArchivedImage> *images, QString *error) const
 {
     const QString hex = digestHex(descriptor.value(QLatin1String("digest")).toString());
@@ -224,15 +226,20 @@ bool ImageArchive::addOciDescriptor(const QJsonObject &descriptor, const QString
     const QJsonObject object = document->object();
     const QString mediaType =
         object.value(QLatin1String("mediaType")).toString(descriptor.value(QLatin1String("mediaType")).toString());
+    // Index annotations come first; a manifest's fill in what the indexes above did not say.
+    ArchivedImage image = seen;
+    const QJsonObject own = object.value(QLatin1String("annotations")).toObject();
+    for (auto it = own.begin(); it != own.end(); ++it)
+        if (!image.annotations.contains(it.key()))
+            image.annotations.insert(it.key(), it.value());
     if (isIndex(mediaType) || object.contains(QLatin1String("manifests"))) {
         for (const QJsonValue &child : object.value(QLatin1String("manifests")).toArray()) {
-            if (forThisMachine(child.toObject()) && !addOciDescriptor(child.toObject(), tags, depth + 1, images, error))
+            if (forThisMachine(child.toObject()) &&
+                !addOciDescriptor(child.toObject(), image, depth + 1, images, error))
                 return false;
         }
         return true;
     }
-    ArchivedImage image;
-    image.tags = tags;
     const QString configHex =
         digestHex(object.value(QLatin1String("config")).toObject().value(QLatin1String("digest")).toString());
     const std::optional<QByteArray> config =
@@ -271,7 +278,11 @@ std::optional<QList<ArchivedImage>> ImageArchive::ociImages(QString *error) cons
             tags << name;
         else if (ref.contains(QLatin1Char(':')) || ref.contains(QLatin1Char('/')))
             tags << ref;
-        if (!addOciDescriptor(descriptor, tags, 0, &images, error))
+        ArchivedImage seen;
+        seen.tags = tags;
+        seen.annotations = annotations;
+        seen.digest = descriptor.value(QLatin1String("digest")).toString();
+        if (!addOciDescriptor(descriptor, seen, 0, &images, error))
             return std::nullopt;
     }
     if (images.isEmpty()) {

@@ -37,6 +37,10 @@ struct ArchivedImage
     QStringList tags;
     QByteArray configBytes;
     QList<QByteArray> layerMembers; ///< archive members, bottom layer first
+    /// An OCI layout's annotations: the image manifest's, overridden by those of the index
+    /// entries that lead to it (empty for a `docker save` manifest.json).
+    QJsonObject annotations;
+    QString digest; ///< the digest index.json names it by (an image index's, for a multi-platform image)
 };
 
 /**
@@ -51,8 +55,11 @@ class ImageArchive
 {
 public:
     bool open(const QString &path, const ImageLimits &limits, QString *error);
-    /** The images it holds, with their configurations read. */
-    std::optional<QList<ArchivedImage>> images(QString *error) const;
+    /**
+     * The images it holds, with their configurations read. An archive with both manifest.json and
+     * index.json (as recent `docker save` writes) is read by its manifest.json unless @p preferOci.
+     */
+    std::optional<QList<ArchivedImage>> images(QString *error, bool preferOci = false) const;
     /** The data of member @p name (links followed): its offset in the file and its size. */
     std::optional<std::pair<qint64, qint64>> locate(const QByteArray &name, QString *error) const;
     int fd() const { return m_fd.get(); }
@@ -70,7 +77,8 @@ private:
     std::optional<QJsonDocument> readJson(const QByteArray &name, QString *error) const;
     std::optional<QList<ArchivedImage>> dockerImages(QString *error) const;
     std::optional<QList<ArchivedImage>> ociImages(QString *error) const;
-    bool addOciDescriptor(const QJsonObject &descriptor, const QStringList &tags, int depth,
+    /** @p seen: the image so far (tags, annotations of the indexes above, digest in index.json). */
+    bool addOciDescriptor(const QJsonObject &descriptor, const ArchivedImage &seen, int depth,
                           QList<ArchivedImage> *images, QString *error) const;
 
     UniqueFd m_fd;

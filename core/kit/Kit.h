@@ -192,6 +192,23 @@ struct KitFile
     QString relativePath; ///< below files/TARGET/
 };
 
+/** @brief What Paddock does with one capability request of a schemaVersion "3" kit. */
+struct CapabilityOutcome
+{
+    enum class Status {
+        Applied, ///< carried out, as `what` says
+        Skipped, ///< optional and not carried out here; recorded
+        Refused, ///< required and not carried out here: the kit is refused
+    };
+    QString type;  ///< "com.docker.sandbox/port@1"
+    QString label; ///< the request's display name, or empty
+    Status status = Status::Applied;
+    QString what; ///< in plain words: what it became here, or why it was not
+};
+
+/** "applied", "skipped" or "refused". */
+QString outcomeName(CapabilityOutcome::Status status);
+
 /**
  * @brief A decoded, validated and normalised `schemaVersion: "2"` kit.
  *
@@ -230,6 +247,12 @@ struct Kit
     QList<KitFile> files; ///< empty when loaded from text
 
     QString directory; ///< the kit directory, empty when loaded from text
+
+    // schemaVersion "3" (an OCI kit): where it came from and what became of its requests.
+    QString reference;                     ///< the image reference it was loaded from, or empty
+    QString digest;                        ///< its manifest digest ("sha256:..."), or empty
+    QStringList provides;                  ///< `provides`, as written
+    QList<CapabilityOutcome> capabilities; ///< one per request, in declaration order
 
     bool isSandbox() const { return kind == KitKind::Sandbox; }
 };

@@ -223,6 +223,9 @@ private:
     QList<InjectSite> m_injectSites;
 };
 
+/** Parses @p text into @p root (refusing deep nesting first), or says why it cannot be. */
+bool parseYaml(const QByteArray &text, const QString &fileName, YAML::Node &root, QList<Diagnostic> &diagnostics);
+
 /**
  * The diagnostics for a schemaVersion "1" kit: one error saying v1 is not supported and how
  * to migrate, then one per legacy block naming its v2 replacement, in file order.

@@ -384,6 +384,18 @@ QJsonObject toJson(const Kit &kit)
             files.append(QJsonObject{{QStringLiteral("target"), f.target}, {QStringLiteral("path"), f.relativePath}});
         object.insert(QStringLiteral("files"), files);
     }
+    // A schemaVersion "3" kit: where it came from and what became of each capability it requests.
+    putText(object, "reference", kit.reference);
+    putText(object, "digest", kit.digest);
+    putList(object, "provides", kit.provides);
+    QJsonArray capabilities;
+    for (const CapabilityOutcome &c : kit.capabilities)
+        capabilities.append(QJsonObject{{QStringLiteral("type"), c.type},
+                                        {QStringLiteral("name"), c.label},
+                                        {QStringLiteral("status"), outcomeName(c.status)},
+                                        {QStringLiteral("what"), c.what}});
+    if (!capabilities.isEmpty())
+        object.insert(QStringLiteral("capabilities"), capabilities);
     return object;
 }
 

@@ -222,7 +222,7 @@ QStringList KitLibrary::importedDirectories() const
     const QStringList children = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
     for (const QString &child : children) {
         const QString path = normalisedDir(root.filePath(child));
-        if (QFileInfo(path + QLatin1Char('/') + kSpecFile).isFile() && !m_added.contains(path))
+        if (KitLoader::isKitDirectory(path) && !m_added.contains(path))
             dirs << path;
     }
     return dirs;
@@ -234,7 +234,7 @@ KitEntry KitLibrary::readEntry(const QString &directory, KitSource source)
     entry.directory = directory;
     entry.source = source;
     const QString specPath = directory + QLatin1Char('/') + kSpecFile;
-    if (!QFileInfo(specPath).isFile()) {
+    if (!KitLoader::isKitDirectory(directory)) {
         Diagnostic missing;
         missing.file = specPath;
         missing.message = QFileInfo(directory).isDir()
@@ -256,6 +256,8 @@ KitEntry KitLibrary::readEntry(const QString &directory, KitSource source)
         entry.displayName = result.kit->displayName;
         entry.version = result.kit->version;
         entry.description = result.kit->description;
+        entry.reference = result.kit->reference;
+        entry.digest = result.kit->digest;
         return entry;
     }
     // An invalid kit still has a name to list it by, when its YAML parses at all.

@@ -32,6 +32,8 @@ struct KitEntry
     QString displayName; ///< `displayName:`, or empty
     QString version;
     QString description;
+    QString reference;             ///< a loaded OCI kit's image reference, else empty
+    QString digest;                ///< a loaded OCI kit's manifest digest, else empty
     QList<Diagnostic> diagnostics; ///< from KitLoader, or one error when the folder is gone
     int errorCount = 0;
     int warningCount = 0;

@@ -3,11 +3,15 @@
 
 #include "kit/KitDecoder.h"
 #include "kit/KitFilesTree.h"
+#include "kit/KitV3Mapping.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cstring>
@@ -115,7 +119,10 @@ std::optional<Loc> unclosedFlowOpening(const QByteArray &text, qsizetype end, ch
     return stack.empty() ? std::nullopt : std::optional<Loc>(stack.back());
 }
 
-/** Parses @p text into @p root, or says why it cannot be. */
+} // namespace
+
+namespace detail {
+
 bool parseYaml(const QByteArray &text, const QString &fileName, YAML::Node &root, QList<Diagnostic> &diagnostics)
 {
     if (estimateNesting(text) > kMaxNesting) {
@@ -147,6 +154,10 @@ bool parseYaml(const QByteArray &text, const QString &fileName, YAML::Node &root
     return true;
 }
 
+} // namespace detail
+
+namespace {
+
 /** Whether @p root is a mapping of schemaVersion "2" (or of no version yet): one to decode. */
 bool isDecodable(const YAML::Node &root, const QString &fileName, QList<Diagnostic> &diagnostics)
 {
@@ -174,8 +185,12 @@ bool isDecodable(const YAML::Node &root, const QString &fileName, QList<Diagnost
         if (version != QLatin1String("2")) {
             const Loc loc = locOf(versionValue.Mark());
             addError(diagnostics, fileName, loc.line, loc.column,
-                     QStringLiteral("unsupported schemaVersion '%1': Paddock reads schemaVersion \"2\"")
-                         .arg(version.left(40)));
+                     QStringLiteral("unsupported schemaVersion '%1': Paddock reads schemaVersion \"2\"%2")
+                         .arg(version.left(40),
+                              version == QLatin1String("3")
+                                  ? QStringLiteral(" in spec.yaml; a schemaVersion \"3\" kit is an OCI image (paddock "
+                                                   "kit load FILE) or a descriptor file of its own")
+                                  : QString()));
             return false;
         }
         break;
@@ -183,15 +198,70 @@ bool isDecodable(const YAML::Node &root, const QString &fileName, QList<Diagnost
     return true;
 }
 
+/** A kit `paddock kit load` wrote: DIR/kit.json, named and placed by DIR/origin.json. */
+KitLoadResult loadOciKit(const QString &dir, const KitLoadOptions &options)
+{
+    const QDir kitDir(dir);
+    const QString descriptorPath = kitDir.filePath(QStringLiteral("kit.json"));
+    QFile descriptor(descriptorPath);
+    QFile origin(kitDir.filePath(QStringLiteral("origin.json")));
+    KitLoadResult result;
+    if (!descriptor.open(QIODevice::ReadOnly) || !origin.open(QIODevice::ReadOnly)) {
+        addError(result.diagnostics, descriptorPath, 0, 0,
+                 QStringLiteral("cannot read the loaded kit's kit.json and origin.json"));
+        return result;
+    }
+    const QJsonObject from = QJsonDocument::fromJson(origin.read(1 << 16)).object();
+    const V3DecodeResult decoded = decodeV3Descriptor(descriptor.read(kV3DescriptorMaxBytes + 1), descriptorPath);
+    if (!decoded.descriptor) {
+        result.diagnostics = decoded.diagnostics;
+        return result;
+    }
+    result = kitFromV3(*decoded.descriptor, from.value(QLatin1String("name")).toString(), descriptorPath, options);
+    result.diagnostics = decoded.diagnostics + result.diagnostics;
+    if (result.kit) {
+        result.kit->directory = dir;
+        result.kit->reference = from.value(QLatin1String("reference")).toString();
+        result.kit->digest = from.value(QLatin1String("digest")).toString();
+        if (result.kit->sandbox)
+            result.kit->sandbox->image = from.value(QLatin1String("image")).toString();
+    }
+    return result;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
 
+bool KitLoader::isKitDirectory(const QString &dir)
+{
+    const QDir kitDir(dir);
+    return QFileInfo(kitDir.filePath(QStringLiteral("spec.yaml"))).isFile() ||
+           (QFileInfo(kitDir.filePath(QStringLiteral("kit.json"))).isFile() &&
+            QFileInfo(kitDir.filePath(QStringLiteral("origin.json"))).isFile());
+}
+
 KitLoadResult KitLoader::loadText(const QByteArray &text, const QString &fileName, const KitLoadOptions &options)
 {
+    // A spec.yaml folder is v2; a v3 descriptor is a file of its own or an image's annotation.
+    const QString base = QFileInfo(fileName).fileName();
+    const bool specFile = base == QLatin1String("spec.yaml") || base == QLatin1String("spec.yml");
+    if (!specFile && declaresSchemaV3(text)) {
+        V3DecodeResult decoded = decodeV3Descriptor(text, fileName);
+        if (!decoded.descriptor) {
+            KitLoadResult failed;
+            failed.diagnostics = decoded.diagnostics;
+            return failed;
+        }
+        QString name = QFileInfo(fileName).completeBaseName().toLower();
+        name.replace(QRegularExpression(QStringLiteral("[^a-z0-9-]+")), QStringLiteral("-"));
+        KitLoadResult result = kitFromV3(*decoded.descriptor, name, fileName, options);
+        result.diagnostics = decoded.diagnostics + result.diagnostics;
+        return result;
+    }
     KitLoadResult result;
     YAML::Node root;
-    if (!parseYaml(text, fileName, root, result.diagnostics))
+    if (!detail::parseYaml(text, fileName, root, result.diagnostics))
         return result;
     try {
         if (!isDecodable(root, fileName, result.diagnostics))
@@ -223,6 +293,8 @@ KitLoadResult KitLoader::loadDirectory(const QString &dir, const KitLoadOptions 
     if (!QFileInfo::exists(specPath) && QFileInfo::exists(kitDir.filePath(QStringLiteral("spec.yml"))))
         specPath = kitDir.filePath(QStringLiteral("spec.yml"));
 
+    if (!QFileInfo::exists(specPath) && QFileInfo::exists(kitDir.filePath(QStringLiteral("kit.json"))))
+        return loadOciKit(dir, options);
     QFile file(specPath);
     if (!QFileInfo(dir).isDir() || !file.open(QIODevice::ReadOnly)) {
         KitLoadResult result;

@@ -61,9 +61,18 @@ struct KitLoadResult
 class KitLoader
 {
 public:
-    /** Loads DIR/spec.yaml and checks the DIR/files tree. */
+    /** A kit folder holds spec.yaml (schemaVersion "2"), or kit.json and origin.json (a loaded OCI kit). */
+    static bool isKitDirectory(const QString &dir);
+    /**
+     * Loads DIR/spec.yaml and checks the DIR/files tree; or, for a kit `paddock kit load` wrote,
+     * DIR/kit.json (the schemaVersion "3" descriptor) with DIR/origin.json (its name, reference,
+     * manifest digest and image).
+     */
     static KitLoadResult loadDirectory(const QString &dir, const KitLoadOptions &options = {});
-    /** Decodes and validates a spec.yaml held in memory; @p fileName is used in messages. */
+    /**
+     * Decodes and validates a spec.yaml held in memory; @p fileName is used in messages. A
+     * schemaVersion "3" descriptor is read as such, named after @p fileName.
+     */
     static KitLoadResult loadText(const QByteArray &text, const QString &fileName, const KitLoadOptions &options = {});
 };
 

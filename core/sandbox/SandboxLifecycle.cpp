@@ -101,6 +101,13 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, a
     record.setupFiles = plan.kit.setup.files;
     record.secretGuard = plan.secretGuard;
     record.workspace = plan.spec.workspace;
+    for (const kit::CapabilityOutcome &capability : plan.kit.capabilities) {
+        if (capability.status != kit::CapabilityOutcome::Status::Skipped)
+            continue;
+        record.skippedCapabilities << capability.type;
+        plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (Paddock does not implement it)")
+                          .arg(plan.kit.name, capability.type);
+    }
     applyKitRules(record, &plan.notes);
     QString error;
     if (!addKitCompanions(record, &error)) {

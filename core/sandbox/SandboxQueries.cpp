@@ -121,6 +121,9 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("env"), variables);
     if (record && !record->services.isEmpty())
         object.insert(QStringLiteral("services"), toJson(record->services));
+    // What a v3 kit asked for that this sandbox goes without.
+    if (record && !record->skippedCapabilities.isEmpty())
+        object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record->skippedCapabilities));
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

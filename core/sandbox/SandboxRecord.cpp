@@ -28,7 +28,8 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("services"), sandbox::toJson(services)},
             {QStringLiteral("secretGuard"), secretGuard},
             {QStringLiteral("workspace"), workspace},
-            {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)}};
+            {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
+            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)}};
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -58,6 +59,8 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     for (const QJsonValue &value : object.value(QLatin1String("allowedValues")).toArray())
         record.allowedValues << value.toString();
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
+    for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
+        record.skippedCapabilities << value.toString();
     return record;
 }
 

@@ -35,6 +35,7 @@ struct SandboxRecord
     QString workspace; ///< the host folder the guard reads (empty in records from before it)
     /** Workspace values the guard lets through for this sandbox: "FILE\tNAME" (allowedValueKey()). */
     QStringList allowedValues;
+    QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

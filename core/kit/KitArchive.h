@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "kit/Diagnostic.h"
+#include "kit/Kit.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace paddock::kit {
+
+/** @brief Where `paddock kit load` puts what it reads. */
+struct KitArchiveOptions
+{
+    QString name;      ///< the kit's name in the library; empty: from the image reference or the file name
+    QString kitsRoot;  ///< the library's kits folder; empty: KitLibrary::defaultImportedRoot()
+    QString imageRoot; ///< the image store; empty: the default one
+};
+
+/** @brief What loading a kit archive did. */
+struct KitArchiveResult
+{
+    std::optional<Kit> kit;        ///< the kit as it now sits in the library
+    QList<Diagnostic> diagnostics; ///< the descriptor's, or one error saying why nothing was loaded
+    QStringList notes;             ///< what the image store left out (device nodes), for the user
+
+    bool ok() const { return kit.has_value() && !hasErrors(diagnostics); }
+};
+
+/** The manifest annotation carrying a v3 kit's descriptor. */
+inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descriptor";
+
+/**
+ * Loads the schemaVersion "3" kit of the image archive @p path (an OCI layout tar, or a
+ * `docker save` tar, which holds one): the image whose manifest (or the index leading to it)
+ * carries the descriptor annotation; index entries for another platform are passed over. The
+ * descriptor is decoded strictly and mapped onto what Paddock has (kitFromV3()); a required
+ * capability Paddock does not implement refuses the kit and nothing is stored. A workload's
+ * layers go into the image store (hostile entries refused there), so that it runs under
+ * bubblewrap without a Docker engine; the kit is written to the library's kits folder as
+ * NAME/kit.json (the descriptor as published) and NAME/origin.json (its reference, manifest
+ * digest and image). Loading a kit of the same name again replaces it.
+ */
+KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options = {});
+
+} // namespace paddock::kit

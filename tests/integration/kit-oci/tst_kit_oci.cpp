@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A schemaVersion "3" kit from an OCI archive, with the real daemon, CLI and bubblewrap: loaded,
+// listed with its reference and digest, and run from its own image (no Docker engine).
+#include "../../unit/kit-v3/OciKitArchive.h"
+#include "SandboxFixture.h"
+
+#include "Needs.h"
+
+#include <QStandardPaths>
+
+using paddock::test::Finished;
+using paddock::test::SandboxFixture;
+using namespace paddock::test;
+
+namespace {
+
+const QByteArray kDescriptor = R"({"schemaVersion":"3","kind":"workload","displayName":"Tiny shell",)"
+                               R"("provides":["tiny@1.0.0"],"args":{"who":{"default":"kit","env":"WHO"}},)"
+                               R"("capabilities":[{"type":"com.docker.sandbox/network-policy@1",)"
+                               R"("config":{"runtime":{"allow":["allowed.test"]}}},)"
+                               R"({"type":"com.docker.sandbox/agent-skills@1","optional":true,)"
+                               R"("config":{"path":"/home/agent/.skills"}}]})";
+
+} // namespace
+
+class TestKitOci : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void loadedKitRunsFromItsImage();
+    void climbingLayerIsRefused();
+
+private:
+    QString writeArchive(const QString &name, const OciKit &kit, QString *digest = nullptr)
+    {
+        const QString archive = m_fixture->path(name);
+        QFile out(archive);
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return {};
+        out.write(ociKitArchive(kit, digest));
+        return archive;
+    }
+
+    std::unique_ptr<SandboxFixture> m_fixture;
+    QByteArray m_busybox;
+};
+
+void TestKitOci::initTestCase()
+{
+    const QString busybox =
+        QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
+    PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
+    QFile file(busybox);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    m_busybox = file.readAll();
+    m_fixture = std::make_unique<SandboxFixture>();
+    QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
+}
+
+void TestKitOci::loadedKitRunsFromItsImage()
+{
+    OciKit kit;
+    kit.layers = {tarOf({folder("bin"), file("bin/busybox", m_busybox, 0755), softLink("bin/sh", "busybox"),
+                         folder("etc"), file("etc/os-release", "ID=tiny-v3\n"), folder("srv")})};
+    kit.config = QJsonObject{
+        {QStringLiteral("Entrypoint"), QJsonArray{QStringLiteral("/bin/sh"), QStringLiteral("-c")}},
+        {QStringLiteral("Cmd"),
+         QJsonArray{QStringLiteral("/bin/busybox cat /etc/os-release; echo \"$GREETING $WHO\"")}},
+        {QStringLiteral("Env"), QJsonArray{QStringLiteral("GREETING=hello from the image of")}},
+        {QStringLiteral("WorkingDir"), QStringLiteral("/srv")},
+    };
+    kit.manifestAnnotations = kitAnnotations(kDescriptor);
+    QString digest;
+    const QString archive = writeArchive(QStringLiteral("tiny.tar"), kit, &digest);
+    QVERIFY(!archive.isEmpty());
+
+    const Finished loaded = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), archive});
+    QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
+    QVERIFY2(
+        loaded.out.contains(QLatin1String("loaded shell (workload) from registry.example/kits/shell:1.0 ") + digest),
+        qPrintable(loaded.out));
+    QVERIFY2(loaded.out.contains(QLatin1String("skipped: com.docker.sandbox/agent-skills@1")), qPrintable(loaded.out));
+    QVERIFY2(loaded.out.contains(QLatin1String("applied: com.docker.sandbox/network-policy@1")),
+             qPrintable(loaded.out));
+
+    const Finished listed = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
+    QVERIFY2(listed.out.contains(QLatin1String("from registry.example/kits/shell:1.0 ") + digest),
+             qPrintable(listed.out));
+
+    const Finished ran = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("shell"),
+                                             QStringLiteral("--name"), QStringLiteral("tiny"), m_fixture->workspace()});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog()));
+    // The image's root, its entrypoint and command, its environment and the kit's argument.
+    QCOMPARE(ran.out, QStringLiteral("ID=tiny-v3\nhello from the image of kit\n"));
+    // The optional request Paddock does not carry out is said at creation and kept with the sandbox.
+    QVERIFY2(ran.err.contains(QLatin1String("com.docker.sandbox/agent-skills@1 is skipped")), qPrintable(ran.err));
+    const QJsonObject listedSandbox = m_fixture->listed().value(QStringLiteral("tiny"));
+    QCOMPARE(listedSandbox.value(QLatin1String("skippedCapabilities")).toArray(),
+             QJsonArray{QStringLiteral("com.docker.sandbox/agent-skills@1")});
+    QCOMPARE(listedSandbox.value(QLatin1String("root")).toObject().value(QLatin1String("base")).toString(),
+             QStringLiteral("image"));
+}
+
+void TestKitOci::climbingLayerIsRefused()
+{
+    OciKit kit;
+    kit.refName = QStringLiteral("registry.example/kits/climber:1");
+    kit.layers = {tarOf({file("../../escaped", "x")})};
+    kit.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"workload"})");
+    const QString archive = writeArchive(QStringLiteral("climber.tar"), kit);
+    const Finished loaded = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), archive});
+    QCOMPARE(loaded.exitCode, 1);
+    QVERIFY2(loaded.err.contains(QLatin1String("'../../escaped' leads outside the layer")), qPrintable(loaded.err));
+    const Finished listed = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QVERIFY2(!listed.out.contains(QLatin1String("climber")), qPrintable(listed.out));
+    QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/escaped"))));
+}
+
+QTEST_GUILESS_MAIN(TestKitOci)
+#include "tst_kit_oci.moc"
