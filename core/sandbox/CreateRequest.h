@@ -34,6 +34,7 @@ struct CreateRequest
     QMap<QString, QString> variables;
     QString backend;              ///< `backend`: "bwrap" when absent, "docker" for gVisor
     QString isolation;            ///< `isolation`: "container" (the default) or "gvisor"
+    QString engine;               ///< `engine`: a Docker engine by name (EngineList); empty: the one in use
     bool backendGiven = false;    ///< whether `backend` was in the params
     bool isolationGiven = false;  ///< whether `isolation` was in the params
     bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
