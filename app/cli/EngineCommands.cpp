@@ -16,7 +16,7 @@ constexpr int kEngineTimeoutMs = 60000;
 
 QString tlsCell(const QJsonObject &engine)
 {
-    if (engine.value(QLatin1String("host")).toString().startsWith(QLatin1String("unix://")))
+    if (!engine.value(QLatin1String("host")).toString().startsWith(QLatin1String("tcp://")))
         return QStringLiteral("-");
     return engine.value(QLatin1String("tls")).toBool() ? QStringLiteral("yes") : QStringLiteral("no");
 }
@@ -113,10 +113,13 @@ Command engineCommand()
     list = withName(list, 0, QString());
 
     Command add = leaf(QStringLiteral("add"), QStringLiteral("Add an engine reached over TCP."),
-                       QStringLiteral("Adds engine NAME at HOST (tcp://HOST:PORT or unix:///PATH) once it has\n"
+                       QStringLiteral("Adds engine NAME at HOST (tcp://HOST:PORT, unix:///PATH or ssh://) once it has\n"
                                       "answered: with --tls-ca its certificate must be signed by that CA, and\n"
                                       "--tls-cert with --tls-key is the client certificate it asks for."),
                        runAdd);
+    add.description += QStringLiteral("\nssh://[USER@]HOST[:PORT] reaches the engine as the docker CLI does: the\n"
+                                      "system's ssh (its agent, keys and known hosts, never a prompt) runs 'docker\n"
+                                      "system dial-stdio' on HOST.");
     add = withName(add, 2, QStringLiteral("NAME HOST"));
     add.options.append({QCommandLineOption(QStringLiteral("tls-ca"),
                                            QStringLiteral("The CA that signs the engine's "

@@ -134,7 +134,7 @@ void EngineService::add(const QJsonObject &params, const api::PendingReply &repl
     const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine.endpoint();
     if (!endpoint)
         return reply.complete(invalid(endpoint.errorMessage()));
-    if (endpoint.value().kind == runtime::docker::Endpoint::Kind::Unix &&
+    if (endpoint.value().kind != runtime::docker::Endpoint::Kind::Tcp &&
         (!engine.caFile.isEmpty() || !engine.certFile.isEmpty()))
         return reply.complete(invalid(QStringLiteral("TLS files are for tcp:// engines only")));
 

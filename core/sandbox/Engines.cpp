@@ -174,14 +174,8 @@ QString Engine::sourceName(Source source)
 runtime::docker::Result<runtime::docker::Endpoint> Engine::endpoint() const
 {
     using runtime::docker::Endpoint;
-    using runtime::docker::Error;
     if (source == Source::Local)
-        return Endpoint::fromEnvironment();
-    if (host.startsWith(QLatin1String("ssh://"), Qt::CaseInsensitive))
-        return Error{Error::Kind::Unsupported, 0,
-                     QStringLiteral("engine %1 (%2) is reached through ssh, which Paddock cannot do yet; forward "
-                                    "its socket (ssh -L) and add it as unix:// or tcp://")
-                         .arg(name, host)};
+        return Endpoint::environmentOrDefault();
     const bool tls = !caFile.isEmpty() || !certFile.isEmpty();
     QProcessEnvironment environment;
     if (tls && !skipTlsVerify)
@@ -205,7 +199,10 @@ bool Engine::onThisComputer() const
     const runtime::docker::Result<runtime::docker::Endpoint> reached = endpoint();
     if (!reached)
         return false;
-    return reached.value().kind == runtime::docker::Endpoint::Kind::Unix || isLoopback(reached.value().host);
+    // An engine reached through ssh is another computer's, even through a loopback address.
+    using Kind = runtime::docker::Endpoint::Kind;
+    return reached.value().kind == Kind::Unix ||
+           (reached.value().kind == Kind::Tcp && isLoopback(reached.value().host));
 }
 
 QString EngineFile::path()
@@ -286,9 +283,7 @@ EngineList EngineList::read(const QProcessEnvironment &environment)
     Engine local;
     local.name = QStringLiteral("local");
     local.source = Engine::Source::Local;
-    const runtime::docker::Result<runtime::docker::Endpoint> endpoint =
-        runtime::docker::Endpoint::fromEnvironment(environment);
-    local.host = endpoint ? endpoint.value().display() : environment.value(QStringLiteral("DOCKER_HOST"));
+    local.host = runtime::docker::Endpoint::environmentOrDefault().display();
     local.description = QStringLiteral("this computer's engine");
     list.engines.append(local);
 
