@@ -54,6 +54,7 @@ private:
     paddock::test::SshServer m_ssh;
     QProcess m_agent;
     bool m_knownHostAdded = false;
+    bool m_knownHostsExisted = false;
     std::unique_ptr<DockerSandboxFixture> m_fixture;
     QString m_kit;
 };
@@ -85,6 +86,7 @@ void TestEngineSsh::initTestCase()
     QVERIFY(scan.waitForFinished(10000));
     const QByteArray keys = scan.readAllStandardOutput();
     QVERIFY(!keys.isEmpty());
+    m_knownHostsExisted = QFileInfo::exists(knownHostsFile());
     QVERIFY(QDir().mkpath(QFileInfo(knownHostsFile()).absolutePath()));
     QFile known(knownHostsFile());
     QVERIFY(known.open(QIODevice::Append));
@@ -109,6 +111,9 @@ void TestEngineSsh::cleanupTestCase()
         QProcess::execute(QStringLiteral("ssh-keygen"),
                           {QStringLiteral("-R"), knownHost(), QStringLiteral("-f"), knownHostsFile()});
     QFile::remove(knownHostsFile() + QStringLiteral(".old"));
+    // A file the test made is the test's: the account is left as it was.
+    if (m_knownHostAdded && !m_knownHostsExisted && QFileInfo(knownHostsFile()).size() == 0)
+        QFile::remove(knownHostsFile());
     m_agent.terminate();
     m_agent.waitForFinished(5000);
 }
