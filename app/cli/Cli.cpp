@@ -22,8 +22,8 @@ Command rootCommand()
     root.subcommands << verifyCommand() << bundleCommand() << openCommand() << shimCommand();
     root.subcommands << agentPermsCommand() << guardCommand();
     root.subcommands << kitCommand() << policyCommand() << proxyCommand() << secretCommand() << bindingCommand()
-                     << grantCommand() << caCommand() << settingsCommand() << serviceCommand() << envCommand()
-                     << daemonCommand();
+                     << grantCommand() << caCommand() << settingsCommand() << engineCommand() << serviceCommand()
+                     << envCommand() << daemonCommand();
     return root;
 }
 

@@ -19,6 +19,7 @@ Command bindingCommand();           // BindingCommands.cpp: approve, revoke, ls,
 Command grantCommand();             // GrantCommands.cpp: check, approve, ls, revoke
 Command caCommand();                // CaCommands.cpp: show, rotate, trust, trusted, untrust
 Command settingsCommand();          // SettingsCommands.cpp: ls, set, unset
+Command engineCommand();            // EngineCommands.cpp: ls, add, rm, use
 Command serviceCommand();           // ServiceCommands.cpp: add, ls, rm
 Command guardCommand();             // GuardCommands.cpp: show, set, allow, disallow
 Command envCommand();               // EnvCommands.cpp: plan, up, exec, rm

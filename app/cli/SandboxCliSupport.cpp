@@ -8,6 +8,7 @@
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
+#include "sandbox/Engines.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SharedFolders.h"
 
@@ -41,6 +42,13 @@ QCommandLineOption backendOption()
 {
     return {QStringLiteral("backend"),
             QStringLiteral("The runtime: bwrap (the default) or docker (the default with --isolation gvisor)."),
+            QStringLiteral("NAME")};
+}
+QCommandLineOption engineOption()
+{
+    return {QStringLiteral("engine"),
+            QStringLiteral("The container engine a Docker sandbox runs on (paddock engine ls; default: the one in "
+                           "use). Implies --backend docker."),
             QStringLiteral("NAME")};
 }
 QCommandLineOption isolationOption()
@@ -176,11 +184,18 @@ std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &
     return reply.result();
 }
 
-std::unique_ptr<runtime::Runtime> localRuntime(const QString &backend)
+std::unique_ptr<runtime::Runtime> localRuntime(const QJsonObject &sandbox)
 {
-    if (backend == QLatin1String("docker"))
-        return std::make_unique<runtime::DockerRuntime>();
-    return std::make_unique<runtime::BwrapRuntime>();
+    if (sandbox.value(QLatin1String("backend")).toString() != QLatin1String("docker"))
+        return std::make_unique<runtime::BwrapRuntime>();
+    // The engine as the user's own settings and docker contexts name it, as the daemon reads them.
+    const QString engine = sandbox.value(QLatin1String("engine")).toString();
+    if (const std::optional<sandbox::Engine> found = sandbox::EngineList::read().find(engine);
+        found && engine != QLatin1String("local")) {
+        if (const runtime::docker::Result<runtime::docker::Endpoint> endpoint = found->endpoint())
+            return std::make_unique<runtime::DockerRuntime>(endpoint.value(), engine);
+    }
+    return std::make_unique<runtime::DockerRuntime>();
 }
 
 void printNotes(const QJsonObject &result)
@@ -237,6 +252,8 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
     if (call.parser.isSet(QStringLiteral("backend")))
         params.insert(QStringLiteral("backend"), call.parser.value(QStringLiteral("backend")));
+    if (call.parser.isSet(QStringLiteral("engine")))
+        params.insert(QStringLiteral("engine"), call.parser.value(QStringLiteral("engine")));
     if (call.parser.isSet(QStringLiteral("isolation")))
         params.insert(QStringLiteral("isolation"), call.parser.value(QStringLiteral("isolation")));
     if (call.parser.isSet(QStringLiteral("clone")))

@@ -27,6 +27,7 @@ inline constexpr int kCallTimeoutMs = 60000;
 inline constexpr int kCreateTimeoutMs = 60 * 60 * 1000;
 
 QCommandLineOption backendOption();
+QCommandLineOption engineOption();
 QCommandLineOption isolationOption();
 QCommandLineOption nameOption();
 QCommandLineOption argOption();
@@ -43,8 +44,8 @@ QString creationHelp();
 
 /** Calls @p method on a fresh connection; on failure prints the daemon's sentence. */
 std::optional<QJsonObject> callDaemon(const QString &method, const QJsonObject &params, int timeoutMs = kCallTimeoutMs);
-/** The runtime this process uses to reach a sandbox's sessions. */
-std::unique_ptr<runtime::Runtime> localRuntime(const QString &backend);
+/** The runtime this process uses to reach the sessions of @p sandbox (as sandbox.inspect gives it): its engine's. */
+std::unique_ptr<runtime::Runtime> localRuntime(const QJsonObject &sandbox);
 void printNotes(const QJsonObject &result);
 
 /**

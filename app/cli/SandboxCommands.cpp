@@ -39,10 +39,14 @@ int runStart(const Invocation &call)
 }
 
 /** What the AGENT column says: running, exited (N), or - when none was started. */
-// "docker+gvisor" for a sandbox with a kernel of its own, as the window's row says it.
+// "docker+gvisor" for a sandbox with a kernel of its own, as the window's row says it; "docker@lab"
+// for one on engine lab rather than this computer's own.
 QString backendColumn(const QJsonObject &sandbox)
 {
-    const QString backend = sandbox.value(QLatin1String("backend")).toString();
+    QString backend = sandbox.value(QLatin1String("backend")).toString();
+    const QString engine = sandbox.value(QLatin1String("engine")).toString();
+    if (!engine.isEmpty() && engine != QLatin1String("local"))
+        backend += QLatin1Char('@') + engine;
     const QString isolation = sandbox.value(QLatin1String("isolation")).toString();
     return isolation == QLatin1String("gvisor") ? backend + QStringLiteral("+gvisor") : backend;
 }
@@ -205,10 +209,10 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {
-        backendOption(),           isolationOption(), nameOption(), kitOption(),         argOption(),   approveOption(),
-        approveHostGrantsOption(), cloneOption(),     ttyOption(),  unprotectedOption(), mountOption(), envOption(),
-        secretGuardOption()};
+    create.options = {backendOption(), engineOption(),     isolationOption(),   nameOption(),
+                      kitOption(),     argOption(),        approveOption(),     approveHostGrantsOption(),
+                      cloneOption(),   ttyOption(),        unprotectedOption(), mountOption(),
+                      envOption(),     secretGuardOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),

@@ -137,7 +137,7 @@ int runRun(const Invocation &call)
     if (!sandbox)
         return ExitFailed;
 
-    const std::unique_ptr<runtime::Runtime> runtime = localRuntime(sandbox->value(QLatin1String("backend")).toString());
+    const std::unique_ptr<runtime::Runtime> runtime = localRuntime(*sandbox);
     const QStringList arguments = argumentsAfterDoubleDash();
     const bool terminal = ::isatty(STDIN_FILENO);
     const std::optional<runtime::AgentInfo> agent = runtime->agent(name);
@@ -197,8 +197,7 @@ int runAttach(const Invocation &call)
     options.startAgent = start;
     options.replay = !call.parser.isSet(QStringLiteral("no-replay"));
     out().flush();
-    const runtime::RuntimeResult result =
-        localRuntime(sandbox->value(QLatin1String("backend")).toString())->attach(name, options);
+    const runtime::RuntimeResult result = localRuntime(*sandbox)->attach(name, options);
     // Starting again helps an agent that ended, not one whose program this sandbox lacks
     // (126, 127: the supervisor's reason says which program).
     const int agentExit = sandbox->value(QLatin1String("agent")).toObject().value(QLatin1String("exitCode")).toInt(-1);
@@ -240,8 +239,7 @@ int runExec(const Invocation &call)
     if (!request.workingDir.isEmpty() && !request.workingDir.startsWith(QLatin1Char('/')))
         return usageError(call.commandPath, QStringLiteral("-w takes an absolute path inside the sandbox"));
     out().flush();
-    const runtime::RuntimeResult result =
-        localRuntime(sandbox->value(QLatin1String("backend")).toString())->exec(name, request);
+    const runtime::RuntimeResult result = localRuntime(*sandbox)->exec(name, request);
     if (!result.ok)
         return failure(result.error);
     return result.exitCode.value_or(ExitOk);
@@ -263,6 +261,7 @@ QList<Command> sessionCommands()
                  creationHelp(),
              runRun);
     run.options = {backendOption(),
+                   engineOption(),
                    isolationOption(),
                    nameOption(),
                    kitOption(),

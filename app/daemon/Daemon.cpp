@@ -191,6 +191,9 @@ bool Daemon::startServices(QString *message)
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();
     m_images->setBuildArguments([settings = m_settings.get()] { return settings->buildArguments(); });
+    // The container engines the Docker backend can use, and the one in use.
+    m_engines = std::make_unique<sandbox::EngineService>(m_server, *m_sandboxes);
+    m_engines->start();
     // The agent's own guard: pi-permission-system's rules and the refusals in its review log.
     m_agentPerms = std::make_unique<sandbox::AgentPermsService>(m_server, *m_sandboxes);
     m_agentPerms->start();

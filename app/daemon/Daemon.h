@@ -5,6 +5,7 @@
 #include "api/Server.h"
 #include "sandbox/AgentPermsService.h"
 #include "sandbox/AskService.h"
+#include "sandbox/EngineService.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/PolicyService.h"
 #include "sandbox/SandboxService.h"
@@ -66,6 +67,7 @@ private:
     std::unique_ptr<sandbox::AskService> m_asks;
     std::unique_ptr<sandbox::SecretService> m_secrets;
     std::unique_ptr<sandbox::SettingsService> m_settings;
+    std::unique_ptr<sandbox::EngineService> m_engines;
     std::unique_ptr<sandbox::AgentPermsService> m_agentPerms;
     std::unique_ptr<sandbox::VerifyService> m_verify;
     InstanceLock m_lock;

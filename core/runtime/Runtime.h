@@ -76,6 +76,7 @@ struct SandboxInfo
     QString name;
     QString kitName;
     QString runtime; ///< "bwrap", "docker", ...
+    QString engine;  ///< the container engine it runs on, by name ("local"); empty for bubblewrap
     QString workspace;
     SandboxStatus status = SandboxStatus::Created;
     qint64 pid = 0; ///< host pid of the sandbox's first process while running, else 0

@@ -4,6 +4,7 @@
 #include "kit/KitSettings.h"
 #include "proxy/SecretGuard.h"
 #include "runtime/Isolation.h"
+#include "sandbox/Engines.h"
 #include "sandbox/WorkspaceGuard.h"
 
 #include <QDir>
@@ -88,8 +89,20 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
     // gVisor is the engine's runsc runtime: it implies the Docker backend unless one is named.
     const QString defaultBackend =
         request.isolation == runtime::kIsolationGvisor ? QStringLiteral("docker") : QStringLiteral("bwrap");
-    request.backend = params.value(QLatin1String("backend")).toString(defaultBackend);
+    request.engine = params.value(QLatin1String("engine")).toString();
     request.backendGiven = params.contains(QLatin1String("backend"));
+    // An engine is the Docker backend's: it implies it, and no other may be named with it.
+    request.backend = params.value(QLatin1String("backend"))
+                          .toString(request.engine.isEmpty() ? defaultBackend : QStringLiteral("docker"));
+    if (!request.engine.isEmpty() && request.backend != QLatin1String("docker")) {
+        *error = QStringLiteral("an engine runs Docker sandboxes: use --backend docker with --engine, or leave "
+                                "--backend out");
+        return std::nullopt;
+    }
+    if (!request.engine.isEmpty() && !validEngineName(request.engine)) {
+        *error = QStringLiteral("'%1' is not an engine's name (paddock engine ls)").arg(request.engine.left(80));
+        return std::nullopt;
+    }
     request.isolationGiven = params.contains(QLatin1String("isolation"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);

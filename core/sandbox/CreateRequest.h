@@ -32,14 +32,15 @@ struct CreateRequest
     QList<SharedFolder> sharedFolders;
     /** `env` ({NAME: VALUE}), over the kit's settings' variables. Checked by the creation. */
     QMap<QString, QString> variables;
-    QString backend;                                ///< `backend`: "bwrap" when absent, "docker" for gVisor
-    QString isolation;                              ///< `isolation`: "container" (the default) or "gvisor"
-    bool backendGiven = false;                      ///< whether `backend` was in the params
-    bool isolationGiven = false;                    ///< whether `isolation` was in the params
-    bool protectHostFiles = true;                   ///< see runtime::SandboxSpec::protectHostFiles
-    bool interactive = false;                       ///< `interactive`
-    bool cloneWorkspace = false;                    ///< `workspaceMode` "clone" (else "direct", the default)
-    bool kitShares = true;                          ///< `kitShares`: false when the caller sent the kit's shares itself
+    QString backend;              ///< `backend`: "bwrap" when absent, "docker" for gVisor
+    QString isolation;            ///< `isolation`: "container" (the default) or "gvisor"
+    QString engine;               ///< `engine`: a Docker engine by name (EngineList); empty: the one in use
+    bool backendGiven = false;    ///< whether `backend` was in the params
+    bool isolationGiven = false;  ///< whether `isolation` was in the params
+    bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
+    bool interactive = false;     ///< `interactive`
+    bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
+    bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself
     QString secretGuard = QStringLiteral("refuse"); ///< `secretGuard`: "refuse" (the default), "redact" or "off"
 
     /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */

@@ -35,14 +35,17 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
     std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
     if (!request || !request->meetKitMinimum(&error) || !request->addKitShares(&error))
         return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
-    const std::shared_ptr<runtime::Runtime> runtime = runtimeFor(request->backend, &error);
+    QString engine;
+    const std::shared_ptr<runtime::Runtime> runtime = request->backend == QLatin1String("docker")
+                                                          ? engineRuntime(request->engine, &engine, &error)
+                                                          : runtimeFor(request->backend, &error);
     if (!runtime)
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
     if (!runtime->offersIsolation(request->isolation, &error))
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
     api::Reply refusal;
     std::optional<CreationPlan> plan = planCreation(*request, *runtime, &refusal);
-    if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), &refusal) ||
+    if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), engine, &refusal) ||
         !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);
 
@@ -89,13 +92,15 @@ bool SandboxService::admitName(const CreationPlan &plan, const std::shared_ptr<r
     return true;
 }
 
-bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal)
+bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, const QString &engine,
+                                   api::Reply *refusal)
 {
     SandboxRecord record;
     record.name = plan.spec.name;
     record.kitName = plan.kit.name;
     record.kitDirectory = plan.kitDirectory;
     record.backend = backend;
+    record.engine = engine;
     record.networkAllow = plan.kit.networkAllow;
     record.networkDeny = plan.kit.networkDeny;
     record.setupFiles = plan.kit.setup.files;

@@ -67,6 +67,7 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     QJsonObject object{{QStringLiteral("name"), info.name},
                        {QStringLiteral("kit"), info.kitName},
                        {QStringLiteral("backend"), info.runtime},
+                       {QStringLiteral("engine"), info.engine},
                        {QStringLiteral("isolation"), info.isolation},
                        {QStringLiteral("status"), runtime::statusName(info.status)},
                        {QStringLiteral("workspace"), info.workspace},

@@ -22,6 +22,7 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("kit"), kitName},
             {QStringLiteral("kitDirectory"), kitDirectory},
             {QStringLiteral("backend"), backend},
+            {QStringLiteral("engine"), engine},
             {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
             {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
             {QStringLiteral("setupFiles"), files},
@@ -41,6 +42,7 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
         return std::nullopt;
     record.kitDirectory = object.value(QLatin1String("kitDirectory")).toString();
     record.backend = object.value(QLatin1String("backend")).toString(QStringLiteral("bwrap"));
+    record.engine = object.value(QLatin1String("engine")).toString();
     for (const QJsonValue &value : object.value(QLatin1String("networkAllow")).toArray())
         record.networkAllow << value.toString();
     for (const QJsonValue &value : object.value(QLatin1String("networkDeny")).toArray())

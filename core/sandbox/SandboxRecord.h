@@ -26,6 +26,7 @@ struct SandboxRecord
     QString kitName;
     QString kitDirectory;
     QString backend; ///< "bwrap", ...
+    QString engine;  ///< the Docker engine it runs on, by name (EngineList); empty for bwrap
     QStringList networkAllow;
     QStringList networkDeny;
     QList<kit::SetupFile> setupFiles;

@@ -33,8 +33,6 @@ Q_LOGGING_CATEGORY(lcSandbox, "paddock.sandbox", QtInfoMsg)
 namespace paddock::sandbox {
 namespace {
 
-constexpr qint64 kEngineRecheckMs = 10000;
-
 api::Reply invalid(const QString &message)
 {
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
@@ -153,75 +151,6 @@ void SandboxService::onPolicyChanged()
     // A host denied now is denied for the connections open to it as well, not only the next.
     m_proxy.recheck();
     qCInfo(lcSandbox) << "policy reloaded";
-}
-
-QList<std::shared_ptr<runtime::Runtime>> SandboxService::reachableRuntimes() const
-{
-    // bubblewrap needs nothing running; a container engine may be down, and is then asked
-    // again only after a while rather than on every listing.
-    QList<std::shared_ptr<runtime::Runtime>> result;
-    for (const auto &[id, runtime] : m_runtimes) {
-        if (id == QLatin1String("bwrap")) {
-            result.append(runtime);
-            continue;
-        }
-        EngineCheck &check = m_engineChecks[id];
-        if (!check.checked.isValid() || check.checked.hasExpired(kEngineRecheckMs)) {
-            check.reachable = runtime->isAvailable();
-            check.checked.start();
-        }
-        if (check.reachable)
-            result.append(runtime);
-    }
-    return result;
-}
-
-void SandboxService::refindSandboxes()
-{
-    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-        for (const runtime::SandboxInfo &info : runtime->list()) {
-            const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
-            QStringList notes;
-            if (record)
-                applyKitRules(*record, &notes);
-            if (info.status != runtime::SandboxStatus::Running)
-                continue;
-            QString error;
-            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
-                qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
-                trustSandboxInit(info);
-                if (!startCompanions(m_proxy, m_endpoints.value(info.name), info.name, &error))
-                    qCWarning(lcSandbox).noquote() << "sandbox" << info.name << "has lost its services:" << error;
-            } else
-                qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
-        }
-    }
-}
-
-std::shared_ptr<runtime::Runtime> SandboxService::runtimeFor(const QString &backend, QString *error) const
-{
-    const QString id = backend.isEmpty() ? QStringLiteral("bwrap") : backend;
-    const auto it = m_runtimes.find(id);
-    if (it != m_runtimes.end()) {
-        QString why;
-        if (!it->second->isAvailable(&why)) {
-            *error = QStringLiteral("the %1 backend cannot run sandboxes here: %2").arg(id, why);
-            return nullptr;
-        }
-        m_engineChecks.remove(id); // reachable now: list it again at once
-        return it->second;
-    }
-    *error = QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id);
-    return nullptr;
-}
-
-std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
-{
-    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-        if (runtime->inspect(name))
-            return runtime;
-    }
-    return nullptr;
 }
 
 bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error,

@@ -196,6 +196,10 @@ public:
     void applyCredentialsNow();
     /** The runtime that knows sandbox @p name, among those that answer now; null when none does. */
     std::shared_ptr<runtime::Runtime> runtimeOf(const QString &name) const;
+    /** The sandboxes recorded as running on the Docker engine @p engine (EngineList). */
+    QStringList sandboxesOnEngine(const QString &engine) const;
+    /** Drops the runtime of engine @p engine, which is no longer there. */
+    void forgetEngine(const QString &engine);
 
 Q_SIGNALS:
     /** An operation on sandbox @p name (create, start, stop, remove) has finished, well or not. */
@@ -239,6 +243,14 @@ private:
     void onPolicyChanged();
 
     std::shared_ptr<runtime::Runtime> runtimeFor(const QString &backend, QString *error) const;
+    /**
+     * The Docker backend on engine @p engine (empty: the one in use), named in @p engineName;
+     * null with @p error when there is none of that name, it is on another computer (whose
+     * containers cannot mount this one's folders and sockets), or it does not answer.
+     */
+    std::shared_ptr<runtime::Runtime> engineRuntime(const QString &engine, QString *engineName, QString *error);
+    /** Adds the runtimes of the engines that recorded sandboxes run on (at start). */
+    void addRecordedEngines();
     /** Every runtime that can answer now (bwrap always; a container engine when it is up). */
     QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
 
@@ -269,7 +281,7 @@ private:
     bool admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
                    api::Reply *refusal) const;
     /** Records the sandbox with its kit's rules and credentials, and opens its endpoint. */
-    bool recordSandbox(CreationPlan &plan, const QString &backend, api::Reply *refusal);
+    bool recordSandbox(CreationPlan &plan, const QString &backend, const QString &engine, api::Reply *refusal);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void stopSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);

@@ -84,6 +84,12 @@ ScrollablePage {
                          : listComponent
     }
 
+    EnginesSection {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacing
+        visible: DaemonStatus.connected
+    }
+
     Component {
         id: offlineComponent
         EmptyState {

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QUrl>
 
 namespace paddock::runtime::docker {
@@ -42,19 +43,45 @@ void applyTls(Endpoint &endpoint, const QProcessEnvironment &environment)
     }
 }
 
+// What ssh is given as its arguments: nothing it could read as an option.
+Result<Endpoint> parseSsh(const QString &dockerHost, const QString &rest)
+{
+    static const QRegularExpression user(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$"));
+    static const QRegularExpression hostName(QStringLiteral("^[A-Za-z0-9_.:%-]{1,253}$"));
+    const QUrl url(QStringLiteral("ssh://") + rest, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty() || url.hasQuery() || url.hasFragment() || !url.password().isEmpty() ||
+        (!url.path().isEmpty() && url.path() != QLatin1String("/")))
+        return badHost(dockerHost, QStringLiteral("expected ssh://[user@]host[:port]"));
+    Endpoint endpoint;
+    endpoint.kind = Endpoint::Kind::Ssh;
+    endpoint.host = url.host();
+    endpoint.sshUser = url.userName();
+    endpoint.port = url.port(0);
+    if (endpoint.host.startsWith(QLatin1Char('-')) || !hostName.match(endpoint.host).hasMatch() ||
+        (!endpoint.sshUser.isEmpty() && !user.match(endpoint.sshUser).hasMatch()))
+        return badHost(dockerHost, QStringLiteral("expected ssh://[user@]host[:port]"));
+    if (endpoint.port < 0 || endpoint.port > 65535)
+        return badHost(dockerHost, QStringLiteral("the port must be between 1 and 65535"));
+    return endpoint;
+}
+
 } // namespace
 
 QString Endpoint::display() const
 {
     if (kind == Kind::Unix)
         return QStringLiteral("unix://") + socketPath;
+    if (kind == Kind::Ssh)
+        return QStringLiteral("ssh://%1%2%3")
+            .arg(sshUser.isEmpty() ? QString() : sshUser + QLatin1Char('@'), host,
+                 port > 0 ? QStringLiteral(":%1").arg(port) : QString());
     const QString h = host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host;
     return QStringLiteral("tcp://%1:%2%3").arg(h).arg(port).arg(basePath);
 }
 
 QByteArray Endpoint::baseUrl() const
 {
-    if (kind == Kind::Unix)
+    if (kind != Kind::Tcp)
         return QByteArrayLiteral("http://localhost") + basePath.toUtf8();
     const QString h = host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host;
     return QStringLiteral("%1://%2:%3%4")
@@ -94,10 +121,9 @@ Result<Endpoint> Endpoint::parse(const QString &dockerHostIn, const QProcessEnvi
         return unixSocket(rest);
     }
     if (scheme == QLatin1String("ssh"))
-        return badHost(dockerHost, QStringLiteral("ssh:// endpoints are not supported; forward the engine's "
-                                                  "socket (ssh -L) and use unix:// or tcp://"));
+        return parseSsh(dockerHost, rest);
     if (scheme != QLatin1String("tcp"))
-        return badHost(dockerHost, QStringLiteral("use unix:///path or tcp://host:port"));
+        return badHost(dockerHost, QStringLiteral("use unix:///path, tcp://host:port or ssh://user@host"));
 
     Endpoint endpoint;
     endpoint.kind = Kind::Tcp;
@@ -127,8 +153,9 @@ Result<Endpoint> Endpoint::fromEnvironment(const QProcessEnvironment &environmen
 
 Endpoint Endpoint::environmentOrDefault()
 {
+    // This computer's engine: sandboxes bind its folders, which an engine behind ssh cannot.
     const Result<Endpoint> endpoint = fromEnvironment();
-    return endpoint ? endpoint.value() : Endpoint();
+    return endpoint && endpoint.value().kind != Kind::Ssh ? endpoint.value() : Endpoint();
 }
 
 } // namespace paddock::runtime::docker

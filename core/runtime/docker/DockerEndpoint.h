@@ -19,19 +19,23 @@ namespace paddock::runtime::docker {
  * (verify the engine's certificate against ca.pem) or `DOCKER_CERT_PATH` is set (TLS without
  * verification, as the Go client does); certificates come from `DOCKER_CERT_PATH`, else
  * `~/.docker`: ca.pem, and cert.pem with key.pem as the client certificate when both exist.
- * Podman's socket is an ordinary unix endpoint.
+ * Podman's socket is an ordinary unix endpoint. `ssh://[user@]host[:port]` reaches the engine
+ * as the docker CLI does: through the system's ssh (its agent, keys and known hosts), running
+ * `docker system dial-stdio` on that host for each connection (SshDial.h).
  */
 struct Endpoint
 {
     enum class Kind {
         Unix,
-        Tcp
+        Tcp,
+        Ssh
     };
 
     Kind kind = Kind::Unix;
     QString socketPath = QStringLiteral("/var/run/docker.sock"); ///< Unix only
-    QString host;                                                ///< Tcp only
-    int port = 0;                                                ///< Tcp only
+    QString host;                                                ///< Tcp and Ssh
+    int port = 0;                                                ///< Tcp; Ssh: 0 for ssh's own default
+    QString sshUser;                                             ///< Ssh: empty for ssh's own default
     QString basePath; ///< a path prefix before `/v1.41/...`, as `tcp://host:port/prefix` allows
     bool tls = false;
     bool tlsVerify = false;
@@ -41,7 +45,7 @@ struct Endpoint
 
     /** The endpoint as DOCKER_HOST would spell it, for messages. */
     QString display() const;
-    /** `http://localhost` for a socket, `http(s)://host:port` for TCP, with basePath. */
+    /** `http://localhost` for a socket or ssh, `http(s)://host:port` for TCP, with basePath. */
     QByteArray baseUrl() const;
 
     static Endpoint unixSocket(const QString &path);
@@ -51,7 +55,7 @@ struct Endpoint
     /** DOCKER_HOST or the default socket, with the TLS variables. */
     static Result<Endpoint>
     fromEnvironment(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
-    /** fromEnvironment(), or the default socket when the environment names none that can be used. */
+    /** fromEnvironment(), or the default socket when the environment names none that can be used here (ssh). */
     static Endpoint environmentOrDefault();
 };
 

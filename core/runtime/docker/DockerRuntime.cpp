@@ -62,7 +62,9 @@ SandboxSpec specFromJson(const QByteArray &json)
 
 DockerRuntime::DockerRuntime() : DockerRuntime(docker::Endpoint::environmentOrDefault()) {}
 
-DockerRuntime::DockerRuntime(const docker::Endpoint &endpoint) : m_client(endpoint), m_transport(endpoint) {}
+DockerRuntime::DockerRuntime(const docker::Endpoint &endpoint, const QString &engineName)
+    : m_client(endpoint), m_engineName(engineName), m_transport(endpoint)
+{}
 
 bool DockerRuntime::isValidName(const QString &name)
 {
@@ -261,6 +263,7 @@ SandboxInfo DockerRuntime::infoOf(const ContainerInfo &container) const
     info.name = container.labels.value(layout::kLabelSandbox);
     info.kitName = container.labels.value(layout::kLabelKit);
     info.runtime = id();
+    info.engine = m_engineName;
     info.workspace = container.labels.value(layout::kLabelWorkspace);
     info.spec = specFromJson(container.labels.value(layout::kLabelSpec).toUtf8());
     if (container.labels.value(layout::kLabelIsolation) == QLatin1String("gvisor"))

@@ -93,7 +93,8 @@ class DockerRuntime : public Runtime
 public:
     /** The engine DOCKER_HOST names, else /var/run/docker.sock. */
     DockerRuntime();
-    explicit DockerRuntime(const docker::Endpoint &endpoint);
+    /** The engine at @p endpoint, which its sandboxes' SandboxInfo::engine names @p engineName. */
+    explicit DockerRuntime(const docker::Endpoint &endpoint, const QString &engineName = QStringLiteral("local"));
 
     QString id() const override { return QStringLiteral("docker"); }
     bool isAvailable(QString *why = nullptr) const override;
@@ -219,6 +220,7 @@ private:
     docker::Result<docker::HttpResponse> engineCall(docker::HttpRequest request) const;
 
     docker::DockerClient m_client;
+    QString m_engineName;
     docker::DockerTransport m_transport;
     mutable std::mutex m_optionsMutex;
     DockerSandboxOptions m_defaults;

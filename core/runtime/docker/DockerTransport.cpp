@@ -2,6 +2,7 @@
 #include "runtime/docker/DockerTransport.h"
 
 #include "runtime/docker/HijackedConnection.h"
+#include "runtime/docker/SshDial.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -12,9 +13,11 @@
 
 #include <curl/curl.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 Q_LOGGING_CATEGORY(lcDockerHttp, "paddock.runtime.docker.http", QtInfoMsg)
 
@@ -55,6 +58,23 @@ QByteArray encodedQuery(const Query &query)
     return out;
 }
 
+// The ssh connection this thread made last, for what ssh said when it failed.
+thread_local QByteArray t_sshName;
+thread_local QString t_sshProblem;
+
+/** What went wrong with this thread's last ssh connection, if ssh said anything (it may end just after). */
+QString sshProblem()
+{
+    if (!t_sshProblem.isEmpty() || t_sshName.isEmpty())
+        return t_sshProblem;
+    for (int i = 0; i < 40; ++i) {
+        if (const QString said = ssh::message(t_sshName); !said.isEmpty())
+            return said;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return {};
+}
+
 // Connection settings shared by ordinary and hijacked requests.
 void configureConnection(CURL *curl, const Endpoint &endpoint, char *errorBuffer)
 {
@@ -65,6 +85,14 @@ void configureConnection(CURL *curl, const Endpoint &endpoint, char *errorBuffer
     curl_easy_setopt(curl, CURLOPT_PROXY, ""); // never route the engine through http_proxy
     if (endpoint.kind == Endpoint::Kind::Unix) {
         curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, endpoint.socketPath.toLocal8Bit().constData());
+        return;
+    }
+    if (endpoint.kind == Endpoint::Kind::Ssh) {
+        // One ssh per connection, started when libcurl connects to the socket made for it.
+        t_sshProblem.clear();
+        t_sshName = ssh::listen(endpoint, &t_sshProblem);
+        curl_easy_setopt(curl, CURLOPT_ABSTRACT_UNIX_SOCKET, t_sshName.constData());
+        curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
         return;
     }
     if (!endpoint.tls)
@@ -216,6 +244,10 @@ Error DockerTransport::unreachable(const QString &detail) const
 
 Error DockerTransport::transferFailure(int code, long status, const QString &detail, const HttpRequest &request) const
 {
+    if (m_endpoint.kind == Endpoint::Kind::Ssh && status == 0) {
+        if (const QString said = sshProblem(); !said.isEmpty())
+            return Error{Error::Kind::Unreachable, 0, unreachableMessage(QStringLiteral("ssh: ") + said)};
+    }
     switch (CURLcode(code)) {
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
@@ -311,7 +343,8 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
     const CURLcode rc = curl_easy_perform(curl);
     if (rc != CURLE_OK) {
         const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : curl_easy_strerror(rc));
-        return unreachable(detail);
+        const QString said = m_endpoint.kind == Endpoint::Kind::Ssh ? sshProblem() : QString();
+        return unreachable(said.isEmpty() ? detail : QStringLiteral("ssh: ") + said);
     }
     curl_socket_t fd = CURL_SOCKET_BAD;
     curl_easy_getinfo(curl, CURLINFO_ACTIVESOCKET, &fd);
@@ -319,7 +352,7 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
         return Error{Error::Kind::Protocol, 0, QStringLiteral("libcurl gave no socket for the connection")};
 
     // Written by hand: libcurl cannot hand over a connection after an HTTP exchange.
-    const QByteArray hostHeader = m_endpoint.kind == Endpoint::Kind::Unix
+    const QByteArray hostHeader = m_endpoint.kind != Endpoint::Kind::Tcp
                                       ? QByteArrayLiteral("localhost")
                                       : QUrl::fromEncoded(m_endpoint.baseUrl()).authority().toUtf8();
     QByteArray wire = request.method + ' ' + m_endpoint.basePath.toUtf8() + QUrl::toPercentEncoding(request.path, "/") +

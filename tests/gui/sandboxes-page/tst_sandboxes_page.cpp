@@ -15,6 +15,7 @@
 #include "Needs.h"
 
 #include <QClipboard>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
@@ -106,6 +107,7 @@ private Q_SLOTS:
     void aMissingProgramIsSaidInTheRowAndTheTerminal();
     void servicesDialogSaysTheDaemonsRefusal();
     void removeAsksFirst();
+    void enginesShowTheOneInUse();
 
 private:
     QQuickItem *row(const QString &name) { return findItem(m_window, QStringLiteral("sandboxRow_") + name); }
@@ -207,6 +209,13 @@ void TestSandboxesPage::initTestCase()
     QVERIFY(writeFile(m_kits + QStringLiteral("/ghostly/spec.yaml"),
                       QByteArray("schemaVersion: \"2\"\nkind: sandbox\nname: ghostly\nsandbox:\n"
                                  "  image: ghostly-agent:1\n  entrypoint: [no-such-agent-7]\n")));
+
+    // A docker context of the docker CLI's, on another computer, where the docker CLI keeps them.
+    const QByteArray farFolder = QCryptographicHash::hash("far", QCryptographicHash::Sha256).toHex();
+    QVERIFY(writeFile(m_home + QStringLiteral("/docker-config/contexts/meta/") + QString::fromLatin1(farFolder) +
+                          QStringLiteral("/meta.json"),
+                      "{\"Name\": \"far\", \"Endpoints\": {\"docker\": {\"Host\": \"tcp://192.0.2.7:2376\"}}}"));
+    qputenv("DOCKER_CONFIG", QFile::encodeName(m_home + QStringLiteral("/docker-config")));
 
     // A stand-in terminal that writes down what it was asked to run: no window opens here.
     const QString record = m_home + QStringLiteral("/terminal-args");
@@ -961,6 +970,29 @@ void TestSandboxesPage::removeAsksFirst()
     QCOMPARE(
         daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("doomed")}}).errorCode(),
         QStringLiteral("no-such-sandbox"));
+}
+
+void TestSandboxesPage::enginesShowTheOneInUse()
+{
+    const auto engineText = [this](const QString &name) {
+        QQuickItem *engineRow = findItem(m_window, QStringLiteral("engineRow_") + name);
+        QQuickItem *label = engineRow ? engineRow->childItems().value(0) : nullptr;
+        return label ? label->property("text").toString() : QString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(engineText(QStringLiteral("local")).contains(QStringLiteral("(in use)")), 15000);
+    QVERIFY2(engineText(QStringLiteral("far")).contains(QStringLiteral("tcp://192.0.2.7:2376")),
+             qPrintable(engineText(QStringLiteral("far"))));
+    QVERIFY(engineText(QStringLiteral("far")).contains(QStringLiteral("on another computer")));
+    QVERIFY(!isShown(findItem(m_window, QStringLiteral("engineUseButton_local"))));
+
+    QVERIFY(press(m_window, findItem(m_window, QStringLiteral("engineUseButton_far"))));
+    QTRY_VERIFY(engineText(QStringLiteral("far")).contains(QStringLiteral("(in use)")));
+    QVERIFY(!engineText(QStringLiteral("local")).contains(QStringLiteral("(in use)")));
+    QCOMPARE(daemonCall(QStringLiteral("engine.list")).result().value(QLatin1String("use")).toString(),
+             QStringLiteral("far"));
+    // Chosen elsewhere (`paddock engine use local`): the section follows.
+    QVERIFY(!daemonCall(QStringLiteral("engine.use"), {{QStringLiteral("name"), QStringLiteral("local")}}).isError());
+    QTRY_VERIFY(engineText(QStringLiteral("local")).contains(QStringLiteral("(in use)")));
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxesPage, QGuiApplication)

@@ -124,14 +124,32 @@ private slots:
         QCOMPARE(endpoint.value().baseUrl(), QByteArray("http://localhost"));
     }
 
+    void readsAnSshHostAsTheCliDoes()
+    {
+        Result<Endpoint> endpoint = Endpoint::parse(QStringLiteral("ssh://alice@build.example:2222"), environment({}));
+        QVERIFY2(endpoint, qPrintable(endpoint.errorMessage()));
+        QCOMPARE(endpoint.value().kind, Endpoint::Kind::Ssh);
+        QCOMPARE(endpoint.value().sshUser, QStringLiteral("alice"));
+        QCOMPARE(endpoint.value().host, QStringLiteral("build.example"));
+        QCOMPARE(endpoint.value().port, 2222);
+        QCOMPARE(endpoint.value().display(), QStringLiteral("ssh://alice@build.example:2222"));
+        QCOMPARE(endpoint.value().baseUrl(), QByteArrayLiteral("http://localhost"));
+        endpoint = Endpoint::parse(QStringLiteral("ssh://build.example"), environment({}));
+        QVERIFY(endpoint);
+        QCOMPARE(endpoint.value().port, 0);
+        QCOMPARE(endpoint.value().display(), QStringLiteral("ssh://build.example"));
+    }
+
     void refusesWhatItCannotUse_data()
     {
         QTest::addColumn<QString>("host");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("ssh") << QStringLiteral("ssh://user@host")
-                             << QStringLiteral("ssh:// endpoints are not supported");
+        QTest::newRow("ssh option") << QStringLiteral("ssh://-oProxyCommand=x@host")
+                                    << QStringLiteral("expected ssh://[user@]host[:port]");
+        QTest::newRow("ssh path") << QStringLiteral("ssh://user@host/engine")
+                                  << QStringLiteral("expected ssh://[user@]host[:port]");
         QTest::newRow("npipe") << QStringLiteral("npipe:////./pipe/docker_engine")
-                               << QStringLiteral("unix:///path or tcp://");
+                               << QStringLiteral("unix:///path, tcp://host:port or ssh://");
         QTest::newRow("relative unix") << QStringLiteral("unix://docker.sock") << QStringLiteral("must be absolute");
         QTest::newRow("bad port") << QStringLiteral("tcp://host:99999")
                                   << QStringLiteral("DOCKER_HOST=tcp://host:99999");

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SandboxService: the runtimes sandboxes run on (bubblewrap, and the Docker backend on each
+// container engine of EngineList), which of them answer, and which holds a sandbox.
+#include "sandbox/Engines.h"
+#include "sandbox/SandboxRecord.h"
+#include "sandbox/SandboxService.h"
+
+#include "runtime/docker/DockerRuntime.h"
+
+#include <QDir>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
+
+namespace paddock::sandbox {
+namespace {
+
+constexpr qint64 kEngineRecheckMs = 10000;
+
+QString engineRuntimeId(const QString &engine)
+{
+    return QStringLiteral("docker@") + engine;
+}
+
+QList<SandboxRecord> allRecords()
+{
+    QList<SandboxRecord> records;
+    const QStringList files = QDir(SandboxRecord::directory()).entryList({QStringLiteral("*.json")}, QDir::Files);
+    for (const QString &file : files) {
+        if (std::optional<SandboxRecord> record = SandboxRecord::read(file.chopped(5)))
+            records.append(*record);
+    }
+    return records;
+}
+
+} // namespace
+
+QList<std::shared_ptr<runtime::Runtime>> SandboxService::reachableRuntimes() const
+{
+    // bubblewrap needs nothing running; a container engine may be down, and is then asked
+    // again only after a while rather than on every listing.
+    QList<std::shared_ptr<runtime::Runtime>> result;
+    for (const auto &[id, runtime] : m_runtimes) {
+        if (id == QLatin1String("bwrap")) {
+            result.append(runtime);
+            continue;
+        }
+        EngineCheck &check = m_engineChecks[id];
+        if (!check.checked.isValid() || check.checked.hasExpired(kEngineRecheckMs)) {
+            check.reachable = runtime->isAvailable();
+            check.checked.start();
+        }
+        if (check.reachable)
+            result.append(runtime);
+    }
+    return result;
+}
+
+void SandboxService::refindSandboxes()
+{
+    addRecordedEngines();
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        for (const runtime::SandboxInfo &info : runtime->list()) {
+            const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+            QStringList notes;
+            if (record)
+                applyKitRules(*record, &notes);
+            if (info.status != runtime::SandboxStatus::Running)
+                continue;
+            QString error;
+            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
+                qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
+                trustSandboxInit(info);
+                if (!startCompanions(m_proxy, m_endpoints.value(info.name), info.name, &error))
+                    qCWarning(lcSandbox).noquote() << "sandbox" << info.name << "has lost its services:" << error;
+            } else
+                qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
+        }
+    }
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::runtimeFor(const QString &backend, QString *error) const
+{
+    const QString id = backend.isEmpty() ? QStringLiteral("bwrap") : backend;
+    const auto it = m_runtimes.find(id);
+    if (it != m_runtimes.end()) {
+        QString why;
+        if (!it->second->isAvailable(&why)) {
+            *error = QStringLiteral("the %1 backend cannot run sandboxes here: %2").arg(id, why);
+            return nullptr;
+        }
+        m_engineChecks.remove(id); // reachable now: list it again at once
+        return it->second;
+    }
+    *error = QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id);
+    return nullptr;
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
+{
+    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+        if (runtime->inspect(name))
+            return runtime;
+    }
+    return nullptr;
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::engineRuntime(const QString &requested, QString *engineName,
+                                                                QString *error)
+{
+    const EngineList engines = EngineList::read();
+    const QString name = requested.isEmpty() ? engines.use : requested;
+    *engineName = name;
+    if (name == QLatin1String("local"))
+        return runtimeFor(QStringLiteral("docker"), error);
+    const std::optional<Engine> engine = engines.find(name);
+    if (!engine) {
+        *error = QStringLiteral("there is no engine named %1 (paddock engine ls lists them)").arg(name);
+        return nullptr;
+    }
+    if (!engine->onThisComputer()) {
+        *error = QStringLiteral("engine %1 (%2) is on another computer: Paddock gives a sandbox its workspace, its "
+                                "home and its way out (the proxy's socket) as folders and sockets of this "
+                                "computer, which a container there cannot reach. Run it on an engine of this "
+                                "computer (--engine local)")
+                     .arg(name, engine->host);
+        return nullptr;
+    }
+    const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine->endpoint();
+    if (!endpoint) {
+        *error = endpoint.errorMessage();
+        return nullptr;
+    }
+    const QString id = engineRuntimeId(name);
+    auto it = m_runtimes.find(id);
+    if (it == m_runtimes.end())
+        it = m_runtimes.emplace(id, std::make_shared<runtime::DockerRuntime>(endpoint.value(), name)).first;
+    QString why;
+    if (!it->second->isAvailable(&why)) {
+        *error = QStringLiteral("engine %1 (%2) cannot run sandboxes now: %3").arg(name, engine->host, why);
+        return nullptr;
+    }
+    m_engineChecks.remove(id); // reachable now: list it again at once
+    return it->second;
+}
+
+void SandboxService::addRecordedEngines()
+{
+    const EngineList engines = EngineList::read();
+    for (const SandboxRecord &record : allRecords()) {
+        const QString id = engineRuntimeId(record.engine);
+        if (record.engine.isEmpty() || record.engine == QLatin1String("local") || m_runtimes.count(id))
+            continue;
+        const std::optional<Engine> engine = engines.find(record.engine);
+        const runtime::docker::Result<runtime::docker::Endpoint> endpoint =
+            engine ? engine->endpoint() : runtime::docker::Endpoint();
+        if (!engine || !endpoint || !engine->onThisComputer()) {
+            qCWarning(lcSandbox).noquote()
+                << "sandbox" << record.name << "runs on engine" << record.engine << ", which is gone or cannot be used";
+            continue;
+        }
+        m_runtimes.emplace(id, std::make_shared<runtime::DockerRuntime>(endpoint.value(), record.engine));
+    }
+}
+
+QStringList SandboxService::sandboxesOnEngine(const QString &engine) const
+{
+    QStringList names;
+    for (const SandboxRecord &record : allRecords()) {
+        if (record.engine == engine)
+            names << record.name;
+    }
+    return names;
+}
+
+void SandboxService::forgetEngine(const QString &engine)
+{
+    m_runtimes.erase(engineRuntimeId(engine));
+    m_engineChecks.remove(engineRuntimeId(engine));
+}
+
+} // namespace paddock::sandbox
