@@ -5,6 +5,7 @@
 #include "common/FileTree.h"
 #include "common/Paths.h"
 #include "runtime/bwrap/BwrapCommand.h"
+#include "runtime/bwrap/HostRootMount.h"
 #include "runtime/bwrap/LogFiles.h"
 #include "runtime/bwrap/SandboxProcess.h"
 #include "runtime/bwrap/UserNamespaces.h"
@@ -139,23 +140,22 @@ bool BwrapRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &optio
         root.imageId = options.imageId;
         root.layersDir = options.imageLayersDir;
         root.layers = options.imageLayers;
-    } else if (options.writableRoot && hostRootProblem().isEmpty()) {
-        root.base = bwrap::RootChoice::Base::Host;
+    } else if (options.writableRoot) {
+        const bwrap::HostRootMount mount = bwrap::hostRootMount(spec.initPath);
+        if (mount != bwrap::HostRootMount::None) {
+            root.base = bwrap::RootChoice::Base::Host;
+            root.fuse = mount == bwrap::HostRootMount::Fuse;
+        }
     }
     setRoot(spec.name, root);
     return true;
 }
 
-QString BwrapRuntime::hostRootProblem()
+QString BwrapRuntime::hostRootProblem(const QString &initPath)
 {
-    if (bwrap::fuseOverlayfsProgram().isEmpty())
-        return QStringLiteral("fuse-overlayfs is not installed (the package is called fuse-overlayfs)");
-    // Debian's udev rule makes it 0666; a machine without it leaves it to root.
-    const int fuse = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
-    if (fuse < 0)
-        return QStringLiteral("/dev/fuse cannot be opened (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
-    ::close(fuse);
-    return {};
+    QString problem;
+    bwrap::hostRootMount(initPath, &problem);
+    return problem;
 }
 
 QSet<QString> BwrapRuntime::layersInUse() const
@@ -286,6 +286,7 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
         break;
     }
     if (state.root.writable()) {
+        info.rootMount = state.root.fuse ? QStringLiteral("fuse-overlayfs") : QStringLiteral("kernel overlay");
         info.rootBytes = upperBytes(state.spec.name);
         info.rootUpper = rootDir(state.spec.name) + QStringLiteral("/upper");
     }
