@@ -12,6 +12,7 @@
 #include "runtime/session/SessionClient.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -21,6 +22,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <mutex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -85,7 +87,16 @@ bool BwrapRuntime::isAvailable(QString *why) const
             *why = QStringLiteral("bubblewrap is not installed (the package is called bubblewrap)");
         return false;
     }
-    // Installed is not enough: user namespaces may be disabled on this kernel.
+    // Installed is not enough: user namespaces may be disabled on this kernel. A yes holds for
+    // a minute: asking costs a bwrap run (tens of milliseconds) on every create.
+    constexpr qint64 kAvailableForMs = 60000;
+    static std::mutex mutex;
+    static QElapsedTimer lastYes;
+    {
+        const std::lock_guard lock(mutex);
+        if (lastYes.isValid() && !lastYes.hasExpired(kAvailableForMs))
+            return true;
+    }
     QProcess probe;
     probe.start(program, {QStringLiteral("--unshare-all"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
                           QStringLiteral("/"), QStringLiteral("true")});
@@ -94,6 +105,8 @@ bool BwrapRuntime::isAvailable(QString *why) const
             *why = bwrap::userNamespaceProblem(QString::fromLocal8Bit(probe.readAllStandardError()));
         return false;
     }
+    const std::lock_guard lock(mutex);
+    lastYes.start();
     return true;
 }
 
