@@ -5,11 +5,15 @@
 // `bwrap --ro-bind / / echo` of the same command. The difference is what Paddock costs.
 //
 //   sandbox-start-bench [RUNS]      (default 50)
+//   sandbox-start-bench --cli PADDOCK [RUNS]   (default 30): `paddock run` whole, CliStart.h
 #include "../StartTiming.h"
+#include "CliStart.h"
 #include "runtime/bwrap/BwrapCommand.h"
 
 #include <QCoreApplication>
 #include <QStandardPaths>
+
+#include <cstring>
 
 using namespace paddock::bench;
 using paddock::runtime::BwrapRuntime;
@@ -40,12 +44,14 @@ double paddockSandbox(BwrapRuntime &runtime, const SandboxSpec &spec, bool creat
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
     const QByteArray bwrap = QFile::encodeName(QStandardPaths::findExecutable(QStringLiteral("bwrap")));
     if (bwrap.isEmpty()) {
         std::fprintf(stderr, "bwrap is not installed\n");
         return 1;
     }
+    if (argc > 2 && std::strcmp(argv[1], "--cli") == 0)
+        return benchCli(argv[2], bwrap, argc > 3 ? std::max(1, std::atoi(argv[3])) : 30);
+    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
     QTemporaryDir root;
     SandboxSpec spec = echoSpec(root);
     spec.name = QStringLiteral("bench");
