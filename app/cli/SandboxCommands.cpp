@@ -72,7 +72,10 @@ QString formatUptime(qint64 ms)
     return QStringLiteral("%1d %2h").arg(seconds / 86400).arg(seconds % 86400 / 3600);
 }
 
-/** "1.2 MB (image pi:1)": what the sandbox wrote into its own root, and its base. */
+/**
+ * "1.2 MB (image pi:1)", "4 kB (host, kernel overlay)": what the sandbox wrote into its own
+ * root, its base and, over the host's system, what mounts it.
+ */
 QString rootColumn(const QJsonObject &sandbox)
 {
     const QJsonObject root = sandbox.value(QLatin1String("root")).toObject();
@@ -84,6 +87,8 @@ QString rootColumn(const QJsonObject &sandbox)
     const QString size = humanBytes(root.value(QLatin1String("bytes")).toInteger());
     return base == QLatin1String("image")
                ? QStringLiteral("%1 (image %2)").arg(size, root.value(QLatin1String("image")).toString())
+           : root.contains(QLatin1String("mount"))
+               ? QStringLiteral("%1 (host, %2)").arg(size, root.value(QLatin1String("mount")).toString())
                : QStringLiteral("%1 (host)").arg(size);
 }
 

@@ -170,15 +170,18 @@ QString SandboxListModel::describeShares(const QJsonObject &info)
     return parts.isEmpty() ? QString() : tr("Shares %1").arg(parts.join(QStringLiteral(" · ")));
 }
 
-QString SandboxListModel::describeRoot(const QString &base, const QString &image, qint64 bytes)
+QString SandboxListModel::describeRoot(const QString &base, const QString &image, qint64 bytes, const QString &mount)
 {
     if (base != QLatin1String("image") && base != QLatin1String("host"))
         return {};
     // Decimal units, as `paddock ls` prints them.
     const QString size =
         bytes >= 0 ? QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat) : tr("size unknown");
-    return base == QLatin1String("image") ? tr("root %1 over image %2").arg(size, image)
-                                          : tr("root %1 over the host's system").arg(size);
+    if (base == QLatin1String("image"))
+        return tr("root %1 over image %2").arg(size, image);
+    // What mounts it ("kernel overlay", "fuse-overlayfs") is a program's name, not translated.
+    return mount.isEmpty() ? tr("root %1 over the host's system").arg(size)
+                           : tr("root %1 over the host's system (%2)").arg(size, mount);
 }
 
 bool SandboxRow::sameState(const SandboxRow &other) const
@@ -227,9 +230,9 @@ std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
         row.agentAttached = agent.value(QLatin1String("attached")).toInt();
     }
     const QJsonObject root = info.value(QLatin1String("root")).toObject();
-    row.rootText = SandboxListModel::describeRoot(root.value(QLatin1String("base")).toString(),
-                                                  root.value(QLatin1String("image")).toString(),
-                                                  root.value(QLatin1String("bytes")).toInteger(-1));
+    row.rootText = SandboxListModel::describeRoot(
+        root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),
+        root.value(QLatin1String("bytes")).toInteger(-1), root.value(QLatin1String("mount")).toString());
     row.sharesText = SandboxListModel::describeShares(info);
     return row;
 }

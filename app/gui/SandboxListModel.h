@@ -103,11 +103,12 @@ public:
     static QString describeState(const QString &status, const QString &agentState, int agentExitCode,
                                  const QString &agentReason = {});
     /**
-     * "root 1.2 MB over image pi:1", "root 12 kB over the host's system": what a sandbox wrote
-     * into its own root (@p bytes, -1 when not known) over @p base ("image", "host"); empty for a
-     * root that is not its own ("read-only", or none said).
+     * "root 1.2 MB over image pi:1", "root 12 kB over the host's system (kernel overlay)": what a
+     * sandbox wrote into its own root (@p bytes, -1 when not known) over @p base ("image",
+     * "host"), and over the host's system what mounts it (@p mount, as the daemon says it);
+     * empty for a root that is not its own ("read-only", or none said).
      */
-    static QString describeRoot(const QString &base, const QString &image, qint64 bytes);
+    static QString describeRoot(const QString &base, const QString &image, qint64 bytes, const QString &mount = {});
     /** What a sandbox (its INFO) shares beyond its kit, in one line: folders with their mode, variables' names. */
     static QString describeShares(const QJsonObject &info);
 

@@ -40,6 +40,8 @@ struct RootOptions
     std::string work;
     std::string mountPoint;
     std::string fuseOverlayfs;
+    bool kernelOverlay = false; ///< the host's base through the kernel's overlayfs, not fuse-overlayfs
+    std::string skeleton;       ///< the host's directories, owned by the user (HostSkeleton.h), or empty
     bool dieWithParent = false;
     char **program = nullptr;
 };
@@ -77,6 +79,8 @@ bool parse(int argc, char *argv[], RootOptions *options)
         std::pair<std::string, std::string> pair;
         if (arg == "--root-host")
             options->hostBase = true;
+        else if (arg == "--kernel-overlay")
+            options->kernelOverlay = true;
         else if (arg == "--die-with-parent")
             options->dieWithParent = true;
         else if (!hasValue)
@@ -95,6 +99,8 @@ bool parse(int argc, char *argv[], RootOptions *options)
             options->mountPoint = argv[++i];
         else if (arg == "--fuse-overlayfs")
             options->fuseOverlayfs = argv[++i];
+        else if (arg == "--root-skeleton")
+            options->skeleton = argv[++i];
         else if (arg == "--base-dir")
             options->baseDirs.emplace_back(argv[++i]);
         else if (arg == "--base-bind" && splitPair(argv[++i], &pair))
@@ -106,8 +112,8 @@ bool parse(int argc, char *argv[], RootOptions *options)
     }
     if (i >= argc || options->upper.empty() || options->work.empty() || options->mountPoint.empty())
         return fail("--mount-root needs --root-upper, --root-work, --root-mount and a program after --");
-    if (options->hostBase && (options->base.empty() || options->fuseOverlayfs.empty()))
-        return fail("--root-host needs --root-base and --fuse-overlayfs");
+    if (options->hostBase && (options->base.empty() || (options->fuseOverlayfs.empty() && !options->kernelOverlay)))
+        return fail("--root-host needs --root-base and --fuse-overlayfs or --kernel-overlay");
     if (!options->hostBase && options->layersDir.empty())
         return fail("an image root needs --root-layers");
     options->program = argv + i;
@@ -164,7 +170,8 @@ bool assembleHostBase(const RootOptions &options)
         const std::string target = options.base + path;
         if (!makeDirectories(target))
             return failErrno("cannot create " + path + " in the base");
-        if (mount(source.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+        // With the kernel's overlayfs each directory gets an overlay of its own, over the root's.
+        if (!options.kernelOverlay && mount(source.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
             return failErrno("cannot bind " + source);
     }
     for (const auto &[linkTarget, path] : options.baseSymlinks) {
@@ -192,6 +199,58 @@ bool mountImageRoot(const RootOptions &options)
     if (chdir("/") != 0 || !mounted) {
         errno = saved;
         return failErrno("overlayfs refused " + data);
+    }
+    return true;
+}
+
+/** Whether @p path can stand in an overlay mount's options (which split at ',' and ':'). */
+bool plainPath(const std::string &path)
+{
+    return !path.empty() && path.find_first_of(",:\\") == std::string::npos;
+}
+
+bool mountOverlay(const std::string &lower, const std::string &upper, const std::string &work,
+                  const std::string &target)
+{
+    const std::string data = "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr";
+    if (data.size() > kMaxMountData)
+        return fail("the overlay's options are too long: " + data);
+    if (mount("overlay", target.c_str(), "overlay", 0, data.c_str()) != 0)
+        return failErrno("overlayfs refused " + data);
+    return true;
+}
+
+/**
+ * The host's system through the kernel's overlayfs: one overlay over the base (its /etc, its
+ * links), and one over each host directory of the base at its place, each with its part of
+ * the upper layer (`upper/usr`, ...) and a work folder of its own (`work/N`). The host's files
+ * belong to real root, which the namespace does not map: under an ordinary user, the skeleton
+ * (the same directories, the user's) lies over each, so that root inside may create, replace
+ * and remove entries in them; a host file itself is replaced rather than changed in place.
+ */
+bool mountHostRootKernel(const RootOptions &options)
+{
+    for (const auto &[source, path] : options.baseBinds) {
+        if (!plainPath(source) || !plainPath(options.upper + path) || !plainPath(options.skeleton + path + "x"))
+            return fail("a path of the root has ',' or ':' in it: " + source);
+        if (!makeDirectories(options.upper + path))
+            return failErrno("cannot create " + path + " in the upper layer");
+    }
+    if (!plainPath(options.base) || !plainPath(options.upper) || !plainPath(options.work))
+        return fail("a path of the root has ',' or ':' in it: " + options.upper);
+    if (!makeDirectories(options.work + "/root") ||
+        !mountOverlay(options.base, options.upper, options.work + "/root", options.mountPoint))
+        return false;
+    int index = 0;
+    for (const auto &[source, path] : options.baseBinds) {
+        const std::string work = options.work + "/" + std::to_string(++index);
+        struct stat st
+        {};
+        const std::string skeleton = options.skeleton.empty() ? std::string() : options.skeleton + path;
+        const bool withSkeleton = !skeleton.empty() && stat(skeleton.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+        const std::string lower = withSkeleton ? skeleton + ":" + source : source;
+        if (!makeDirectories(work) || !mountOverlay(lower, options.upper + path, work, options.mountPoint + path))
+            return false;
     }
     return true;
 }
@@ -306,10 +365,40 @@ int superviseBwrap(char **program, pid_t daemon)
     return shellStatus(status);
 }
 
+/**
+ * Whether the kernel's overlayfs gives this user a writable root over the host's system: in a
+ * namespace as the stage makes it, an overlay of /usr under an empty skeleton folder, and a
+ * file created at its top that must land in the upper layer. Folders are made under @p dir.
+ */
+int probeKernelOverlay(const std::string &dir)
+{
+    const std::string skeleton = dir + "/skeleton", upper = dir + "/upper", work = dir + "/work", mnt = dir + "/mnt";
+    bool made = plainPath(dir) || fail("the probe's folder has ',' or ':' in it");
+    for (const std::string &path : {skeleton, upper, work, mnt})
+        made = made && (mkdir(path.c_str(), 0700) == 0 || failErrno("cannot create " + path));
+    if (!made || !enterNamespaces() || !mountOverlay(skeleton + ":/usr", upper, work, mnt))
+        return 1;
+    const int fd = open((mnt + "/.paddock-probe").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        failErrno("the kernel's overlayfs mounts but refuses a write");
+        return 1;
+    }
+    close(fd);
+    struct stat st
+    {};
+    if (stat((upper + "/.paddock-probe").c_str(), &st) != 0) {
+        failErrno("a write through the kernel's overlayfs did not reach its upper layer");
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int runRootStage(int argc, char *argv[])
 {
+    if (argc == 4 && std::strcmp(argv[2], "--probe") == 0)
+        return probeKernelOverlay(argv[3]);
     RootOptions options;
     if (!parse(argc, argv, &options))
         return 1;
@@ -326,6 +415,13 @@ int runRootStage(int argc, char *argv[])
     }
     if (!assembleHostBase(options))
         return 1;
+    if (options.kernelOverlay) {
+        if (!mountHostRootKernel(options))
+            return 1;
+        execv(options.program[0], options.program);
+        failErrno(std::string("cannot run ") + options.program[0]);
+        return 1;
+    }
     const pid_t daemon = startFuseOverlay(options);
     if (daemon < 0)
         return 1;

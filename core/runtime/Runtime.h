@@ -91,7 +91,9 @@ struct SandboxInfo
      * empty where the runtime does not say (a container's is its image's).
      */
     QString rootBase;
-    QString rootImage;     ///< with "image": the image it was made from
+    QString rootImage; ///< with "image": the image it was made from
+    /** How a root of its own is mounted: "kernel overlay" or "fuse-overlayfs"; empty otherwise. */
+    QString rootMount;
     qint64 rootBytes = -1; ///< the space its own writes take (its upper layer); -1: not known
     /** Where its root's own writes are, on the host, when the runtime keeps them there (bubblewrap). */
     QString rootUpper;

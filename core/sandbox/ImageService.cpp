@@ -8,6 +8,7 @@
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerClient.h"
+#include "sandbox/SandboxService.h"
 
 #include <QDir>
 #include <QFile>
@@ -219,7 +220,7 @@ void ImageService::start()
         if (!reference.isEmpty() && m_client->ping() && m_client->inspectImage(reference))
             return api::Reply::success({{QStringLiteral("base"), QStringLiteral("image")},
                                         {QStringLiteral("source"), QStringLiteral("engine")}});
-        const QString problem = runtime::BwrapRuntime::hostRootProblem();
+        const QString problem = runtime::BwrapRuntime::hostRootProblem(SandboxService::findInitProgram());
         if (!problem.isEmpty())
             return api::Reply::success(
                 {{QStringLiteral("base"), QStringLiteral("read-only")}, {QStringLiteral("problem"), problem}});

@@ -235,8 +235,18 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
         options.imageLayersDir = image::ImageStore().layersDir();
         options.imageLayers = plan.image->layersTopFirst();
     } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty()) {
-        if (const QString problem = runtime::BwrapRuntime::hostRootProblem(); !problem.isEmpty())
+        if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
+            // What setup.install writes into the system would fail on a read-only root, late
+            // and with "Read-only file system": refused now, saying what to install or change.
+            if (!plan.kit.setup.install.isEmpty()) {
+                *refusal = refuse(api::errors::kBackendUnavailable,
+                                  QStringLiteral("the kit's setup.install needs a writable root, which bubblewrap "
+                                                 "cannot give here: %1")
+                                      .arg(problem));
+                return false;
+            }
             plan.notes << QStringLiteral("the sandbox's root is the host's system, read-only: %1").arg(problem);
+        }
     }
     if (!runtime.prepareSandbox(plan.spec, options, &error)) {
         *refusal = refuse(api::errors::kInternal, error);

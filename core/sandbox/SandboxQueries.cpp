@@ -96,6 +96,8 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         QJsonObject root{{QStringLiteral("base"), info.rootBase}};
         if (!info.rootImage.isEmpty())
             root.insert(QStringLiteral("image"), info.rootImage);
+        if (!info.rootMount.isEmpty())
+            root.insert(QStringLiteral("mount"), info.rootMount);
         if (info.rootBytes >= 0)
             root.insert(QStringLiteral("bytes"), info.rootBytes);
         object.insert(QStringLiteral("root"), root);

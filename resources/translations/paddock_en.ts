@@ -3407,6 +3407,10 @@
         <source>root %1 over the host&apos;s system</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>root %1 over the host&apos;s system (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>

@@ -3407,6 +3407,10 @@
         <source>root %1 over the host&apos;s system</source>
         <translation>raíz %1 sobre el sistema del anfitrión</translation>
     </message>
+    <message>
+        <source>root %1 over the host&apos;s system (%2)</source>
+        <translation>raíz %1 sobre el sistema del anfitrión (%2)</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>

@@ -3407,6 +3407,10 @@
         <source>root %1 over the host&apos;s system</source>
         <translation>racine %1 sur le système de l’hôte</translation>
     </message>
+    <message>
+        <source>root %1 over the host&apos;s system (%2)</source>
+        <translation>racine %1 sur le système de l’hôte (%2)</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>

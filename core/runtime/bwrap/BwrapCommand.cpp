@@ -316,8 +316,13 @@ QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, 
     if (paths.root.base == RootChoice::Base::Host) {
         // The host's system, assembled as the lower layer; the sandbox's writes go to its upper.
         add(args, {QStringLiteral("--root-host"), QStringLiteral("--root-base"),
-                   paths.rootDir + QStringLiteral("/base"), QStringLiteral("--fuse-overlayfs"), paths.fuseOverlayfs,
-                   QStringLiteral("--base-dir"), QStringLiteral("/etc")});
+                   paths.rootDir + QStringLiteral("/base"), QStringLiteral("--base-dir"), QStringLiteral("/etc")});
+        if (paths.root.fuse)
+            add(args, {QStringLiteral("--fuse-overlayfs"), paths.fuseOverlayfs});
+        else
+            args << QStringLiteral("--kernel-overlay");
+        if (!paths.root.fuse && !paths.skeleton.isEmpty())
+            add(args, {QStringLiteral("--root-skeleton"), paths.skeleton});
         for (const SystemEntry &entry : hostSystem())
             add(args, {entry.link ? QStringLiteral("--base-symlink") : QStringLiteral("--base-bind"),
                        entry.source + QLatin1Char(':') + entry.path});
@@ -332,6 +337,16 @@ QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, 
     if (foreground)
         args << QStringLiteral("--die-with-parent");
     return args << QStringLiteral("--");
+}
+
+QStringList hostSystemDirectories()
+{
+    QStringList directories;
+    for (const SystemEntry &entry : hostSystem()) {
+        if (!entry.link)
+            directories << entry.source;
+    }
+    return directories;
 }
 
 QString initPathInSandbox()

@@ -48,7 +48,8 @@ struct LaunchPaths
      */
     RootChoice root;
     QString rootDir;       ///< `NAME/root`: upper/, work/, mnt/ and, for the host's system, base/
-    QString fuseOverlayfs; ///< the host's fuse-overlayfs, for RootChoice::Base::Host
+    QString fuseOverlayfs; ///< the host's fuse-overlayfs, for RootChoice::Base::Host with RootChoice::fuse
+    QString skeleton;      ///< for the kernel's overlayfs over the host's system: HostSkeleton.h, or empty
 };
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */
@@ -84,6 +85,9 @@ QStringList confinementArguments(const QString &directory, const QMap<QString, Q
  * paddock-init; empty for a read-only root. @p foreground: the stage dies with its caller.
  */
 QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, bool foreground);
+
+/** The host's directories a sandbox sees at their own paths (/usr, ...): what a skeleton copies (HostSkeleton.h). */
+QStringList hostSystemDirectories();
 
 /** Where paddock-init appears inside every sandbox. */
 QString initPathInSandbox();

@@ -7,6 +7,7 @@
 
 #include "common/UniqueFd.h"
 #include "runtime/bwrap/BwrapCommand.h"
+#include "runtime/bwrap/HostSkeleton.h"
 #include "runtime/bwrap/LogFiles.h"
 #include "runtime/bwrap/SandboxProcess.h"
 #include "runtime/bwrap/SeccompFilter.h"
@@ -245,6 +246,13 @@ bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
     paths.root = state.root;
     paths.rootDir = rootDir(state.spec.name);
     paths.fuseOverlayfs = bwrap::fuseOverlayfsProgram();
+    if (state.root.base == bwrap::RootChoice::Base::Host && !state.root.fuse) {
+        QString error;
+        paths.skeleton = bwrap::hostSkeleton(bwrap::hostSystemDirectories(), &error);
+        if (!error.isEmpty())
+            qCWarning(lcBwrap).noquote() << "the host's system stays read-only inside" << state.spec.name << ":"
+                                         << error;
+    }
     return paths;
 }
 

@@ -5,12 +5,14 @@
 #include "common/FileTree.h"
 #include "common/Paths.h"
 #include "runtime/bwrap/BwrapCommand.h"
+#include "runtime/bwrap/HostRootMount.h"
 #include "runtime/bwrap/LogFiles.h"
 #include "runtime/bwrap/SandboxProcess.h"
 #include "runtime/bwrap/UserNamespaces.h"
 #include "runtime/session/SessionClient.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLoggingCategory>
@@ -20,6 +22,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <mutex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -84,7 +87,16 @@ bool BwrapRuntime::isAvailable(QString *why) const
             *why = QStringLiteral("bubblewrap is not installed (the package is called bubblewrap)");
         return false;
     }
-    // Installed is not enough: user namespaces may be disabled on this kernel.
+    // Installed is not enough: user namespaces may be disabled on this kernel. A yes holds for
+    // a minute: asking costs a bwrap run (tens of milliseconds) on every create.
+    constexpr qint64 kAvailableForMs = 60000;
+    static std::mutex mutex;
+    static QElapsedTimer lastYes;
+    {
+        const std::lock_guard lock(mutex);
+        if (lastYes.isValid() && !lastYes.hasExpired(kAvailableForMs))
+            return true;
+    }
     QProcess probe;
     probe.start(program, {QStringLiteral("--unshare-all"), QStringLiteral("--ro-bind"), QStringLiteral("/"),
                           QStringLiteral("/"), QStringLiteral("true")});
@@ -93,6 +105,8 @@ bool BwrapRuntime::isAvailable(QString *why) const
             *why = bwrap::userNamespaceProblem(QString::fromLocal8Bit(probe.readAllStandardError()));
         return false;
     }
+    const std::lock_guard lock(mutex);
+    lastYes.start();
     return true;
 }
 
@@ -139,23 +153,22 @@ bool BwrapRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &optio
         root.imageId = options.imageId;
         root.layersDir = options.imageLayersDir;
         root.layers = options.imageLayers;
-    } else if (options.writableRoot && hostRootProblem().isEmpty()) {
-        root.base = bwrap::RootChoice::Base::Host;
+    } else if (options.writableRoot) {
+        const bwrap::HostRootMount mount = bwrap::hostRootMount(spec.initPath);
+        if (mount != bwrap::HostRootMount::None) {
+            root.base = bwrap::RootChoice::Base::Host;
+            root.fuse = mount == bwrap::HostRootMount::Fuse;
+        }
     }
     setRoot(spec.name, root);
     return true;
 }
 
-QString BwrapRuntime::hostRootProblem()
+QString BwrapRuntime::hostRootProblem(const QString &initPath)
 {
-    if (bwrap::fuseOverlayfsProgram().isEmpty())
-        return QStringLiteral("fuse-overlayfs is not installed (the package is called fuse-overlayfs)");
-    // Debian's udev rule makes it 0666; a machine without it leaves it to root.
-    const int fuse = ::open("/dev/fuse", O_RDWR | O_CLOEXEC);
-    if (fuse < 0)
-        return QStringLiteral("/dev/fuse cannot be opened (%1)").arg(QString::fromLocal8Bit(std::strerror(errno)));
-    ::close(fuse);
-    return {};
+    QString problem;
+    bwrap::hostRootMount(initPath, &problem);
+    return problem;
 }
 
 QSet<QString> BwrapRuntime::layersInUse() const
@@ -286,6 +299,7 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
         break;
     }
     if (state.root.writable()) {
+        info.rootMount = state.root.fuse ? QStringLiteral("fuse-overlayfs") : QStringLiteral("kernel overlay");
         info.rootBytes = upperBytes(state.spec.name);
         info.rootUpper = rootDir(state.spec.name) + QStringLiteral("/upper");
     }

@@ -55,8 +55,9 @@ public:
 
     /**
      * Keeps the root @p options ask for (setRoot()): with SandboxOptions::writableRoot, one of
-     * the sandbox's own over the image's layers when given, else over the host's system (when
-     * hostRootProblem() says nothing; otherwise the host's system stays read-only). The home
+     * the sandbox's own over the image's layers when given, else over the host's system through
+     * the kernel's overlayfs or else fuse-overlayfs (bwrap::hostRootMount(); with neither, the
+     * host's system stays read-only). The home
      * needs nothing: it is the daemon's host home of the sandbox (`dataDir()/sandboxes/NAME/home`).
      */
     bool prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error) override;
@@ -79,9 +80,12 @@ public:
      */
     void setRoot(const QString &name, const bwrap::RootChoice &root);
     bwrap::RootChoice rootFor(const QString &name) const;
-    /** Why a root over the host's system cannot be writable here (no fuse-overlayfs, no usable /dev/fuse); empty when
-     * it can. */
-    static QString hostRootProblem();
+    /**
+     * Why a root over the host's system cannot be writable here (neither the kernel's overlayfs
+     * nor fuse-overlayfs can mount it, bwrap::hostRootMount()); empty when it can. @p initPath:
+     * the paddock-init that probes the kernel's overlayfs.
+     */
+    static QString hostRootProblem(const QString &initPath);
     /** The layer folders (`layersDir/NAME`) the sandboxes here are made from. */
     QSet<QString> layersInUse() const;
 

@@ -109,6 +109,8 @@ QJsonObject RootChoice::toJson() const
         object.insert(QStringLiteral("layersDir"), layersDir);
         object.insert(QStringLiteral("layers"), QJsonArray::fromStringList(layers));
     }
+    if (base == Base::Host)
+        object.insert(QStringLiteral("mount"), fuse ? QStringLiteral("fuse") : QStringLiteral("kernel"));
     return object;
 }
 
@@ -118,6 +120,7 @@ RootChoice RootChoice::fromJson(const QJsonObject &object)
     const QString base = object.value(QStringLiteral("base")).toString();
     if (base == QLatin1String("host")) {
         root.base = Base::Host;
+        root.fuse = object.value(QStringLiteral("mount")).toString() != QLatin1String("kernel");
     } else if (base == QLatin1String("image")) {
         root.base = Base::Image;
         root.image = object.value(QStringLiteral("image")).toString();

@@ -65,7 +65,7 @@ struct RootChoice
 {
     enum class Base {
         ReadOnlyHost, ///< no root of its own: the host's system read-only under a tmpfs
-        Host,         ///< the host's system, under an upper layer (fuse-overlayfs)
+        Host,         ///< the host's system, under an upper layer (see @ref fuse)
         Image,        ///< an image's unpacked layers, under an upper layer (overlayfs)
     };
     Base base = Base::ReadOnlyHost;
@@ -73,6 +73,12 @@ struct RootChoice
     QString imageId;    ///< its content address
     QString layersDir;  ///< the store's layer folder
     QStringList layers; ///< names of folders of @ref layersDir, top-most first
+    /**
+     * With Base::Host: mounted by fuse-overlayfs rather than the kernel's overlayfs (which an
+     * image's layers always are). Kept with the sandbox, for the two write their upper layers
+     * differently; a state without it (an earlier Paddock's) is fuse-overlayfs'.
+     */
+    bool fuse = false;
 
     bool writable() const { return base != Base::ReadOnlyHost; }
     QJsonObject toJson() const;

@@ -113,7 +113,7 @@ int main(int argc, char *argv[])
     onImage.imageLayers = image.layersTopFirst();
     SandboxOptions onHost;
     onHost.writableRoot = true;
-    const bool hostRoot = BwrapRuntime::hostRootProblem().isEmpty();
+    const bool hostRoot = BwrapRuntime::hostRootProblem(QStringLiteral(PADDOCK_INIT_BIN)).isEmpty();
 
     BwrapRuntime runtime;
     SandboxSpec imageSpec = spec, hostSpec = spec;
@@ -145,7 +145,8 @@ int main(int argc, char *argv[])
     if (hostRoot)
         print("paddock sandbox on the host's system, start", onHostStart);
     else
-        std::printf("  (no root over the host's system here: %s)\n", qPrintable(BwrapRuntime::hostRootProblem()));
+        std::printf("  (no root over the host's system here: %s)\n",
+                    qPrintable(BwrapRuntime::hostRootProblem(QStringLiteral(PADDOCK_INIT_BIN))));
     const Figures b = figures(bare), s = figures(onImageStart);
     std::printf("  difference (image start - bare): median %+.2f ms, p90 %+.2f ms (target: at most +50 ms)\n",
                 s.median - b.median, s.p90 - b.p90);

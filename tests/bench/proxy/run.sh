@@ -1,21 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Proxy benchmarks, all on loopback, in one run: `paddock proxy serve` against direct access,
-# squid and tinyproxy, in front of a local nginx.
+# squid, tinyproxy and a bare relay (bare_relay.cpp: the smallest correct CONNECT relay, no
+# policy, no events: the floor), in front of a local nginx.
 #
 #   1. tunnel throughput: 256 MiB through CONNECT (curl --proxytunnel), MiB/s and ratios;
-#   2. tunnel rate: CONNECT + small GET, 32 clients, requests/s and p50/p99;
+#   2. tunnel rate: CONNECT + small GET, 32 clients, requests/s and p50/p99, and the CPU time
+#      each proxy spent per connection (its process's user + system time over the run);
 #   3. memory per idle tunnel: 2,000 idle tunnels held by paddock, RSS delta per tunnel;
 #   4. denial latency: refused request to its line in the --events-jsonl file, p50/p99;
 #   5. upstream hop: paddock in front of squid as a company's proxy (the name resolves only
 #      there), throughput and rate beside paddock alone and squid alone.
 #
-# Usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN. Environment: BENCH_RATE_COUNT (default 4000),
+# Usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN (bare-relay is built beside PROXY_BENCH_BIN). Environment: BENCH_RATE_COUNT (default 4000),
 # BENCH_IDLE_TUNNELS (2000), BENCH_DENIALS (300), BENCH_THROUGHPUT_RUNS (3).
 set -euo pipefail
 
 PADDOCK=${1:?usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN}
 LOAD=${2:?usage: run.sh PADDOCK_BIN PROXY_BENCH_BIN}
+BARE_RELAY=$(dirname "$(realpath "$LOAD")")/bare-relay
 RATE_COUNT=${BENCH_RATE_COUNT:-4000}
 IDLE_TUNNELS=${BENCH_IDLE_TUNNELS:-2000}
 DENIALS=${BENCH_DENIALS:-300}
@@ -102,17 +105,26 @@ Allow 127.0.0.1
 LogLevel Error
 CONF
 tinyproxy -d -c "$WORK/tinyproxy/tinyproxy.conf" >"$WORK/tinyproxy/output" 2>&1 &
-PIDS+=($!)
+TINY_PID=$!
+PIDS+=($TINY_PID)
 wait_port "$TINY_PORT" 20
+SQUID_PID=${PIDS[-2]} # start_squid's (squid -N: one process)
+
+BARE_PORT=$(free_port)
+"$BARE_RELAY" "$BARE_PORT" &
+BARE_PID=$!
+PIDS+=($BARE_PID)
+wait_port "$BARE_PORT" 20
 
 # ---- 1. tunnel throughput ------------------------------------------------------------------
-echo "== tunnel throughput: 256 MiB through CONNECT, median of $RUNS rounds (each round runs all four in turn)"
+echo "== tunnel throughput: 256 MiB through CONNECT, median of $RUNS rounds (each round runs all five in turn)"
 # Interleaved, so a burst of load from elsewhere on the machine hits every contender alike.
 declare -A SPEEDS
 for _ in $(seq "$RUNS"); do
-    for who in direct paddock squid tinyproxy; do
+    for who in direct bare paddock squid tinyproxy; do
         case $who in
         direct) via=() ;;
+        bare) via=(-p -x "http://127.0.0.1:$BARE_PORT") ;;
         paddock) via=(-p -x "http://127.0.0.1:$PADDOCK_PORT") ;;
         squid) via=(-p -x "http://127.0.0.1:$SQUID_PORT") ;;
         tinyproxy) via=(-p -x "http://127.0.0.1:$TINY_PORT") ;;
@@ -122,19 +134,33 @@ for _ in $(seq "$RUNS"); do
 done
 speed() { tr ' ' '\n' <<<"${SPEEDS[$1]}" | grep . | median | awk '{printf "%.0f", $1/1048576}'; }
 T_DIRECT=$(speed direct)
+T_BARE=$(speed bare)
 T_PADDOCK=$(speed paddock)
 T_SQUID=$(speed squid)
 T_TINY=$(speed tinyproxy)
-printf '  direct     %6s MiB/s\n  paddock    %6s MiB/s  (%s of direct, %sx squid)\n  squid      %6s MiB/s\n  tinyproxy  %6s MiB/s\n' \
-    "$T_DIRECT" "$T_PADDOCK" "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")" "$T_SQUID" "$T_TINY"
+printf '  direct     %6s MiB/s\n  bare relay %6s MiB/s\n  paddock    %6s MiB/s  (%s of direct, %s of the bare relay, %sx squid)\n  squid      %6s MiB/s\n  tinyproxy  %6s MiB/s\n' \
+    "$T_DIRECT" "$T_BARE" "$T_PADDOCK" "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_BARE")" \
+    "$(ratio "$T_PADDOCK" "$T_SQUID")" "$T_SQUID" "$T_TINY"
 
 # ---- 2. tunnel rate ------------------------------------------------------------------------
 echo "== tunnel rate: CONNECT + GET /small, 32 clients, $RATE_COUNT requests each proxy"
-rate() { "$LOAD" rate --proxy "$1" --target "$UPSTREAM" --path /small --clients 32 --count "$RATE_COUNT" --seconds 120 || true; }
-R_PADDOCK=$(rate "127.0.0.1:$PADDOCK_PORT")
-R_SQUID=$(rate "127.0.0.1:$SQUID_PORT")
-R_TINY=$(rate "127.0.0.1:$TINY_PORT")
-printf '  paddock    %s\n  squid      %s\n  tinyproxy  %s\n' "$R_PADDOCK" "$R_SQUID" "$R_TINY"
+# CPU: the proxy process's user + system clock ticks (/proc/PID/stat), before and after.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+TICK_HZ=$(getconf CLK_TCK)
+# rate PORT PID: the load generator's line, then cpu_us_per_conn= for the proxy.
+rate() {
+    local before line
+    before=$(cpu_ticks "$2")
+    line=$("$LOAD" rate --proxy "127.0.0.1:$1" --target "$UPSTREAM" --path /small --clients 32 --count "$RATE_COUNT" \
+        --seconds 120 || true)
+    echo "$line cpu_us_per_conn=$(awk -v t="$(($(cpu_ticks "$2") - before))" -v hz="$TICK_HZ" -v n="$RATE_COUNT" \
+        'BEGIN { printf "%.0f", t * 1e6 / hz / n }')"
+}
+R_BARE=$(rate "$BARE_PORT" "$BARE_PID")
+R_PADDOCK=$(rate "$PADDOCK_PORT" "$PADDOCK_PID")
+R_SQUID=$(rate "$SQUID_PORT" "$SQUID_PID")
+R_TINY=$(rate "$TINY_PORT" "$TINY_PID")
+printf '  bare relay %s\n  paddock    %s\n  squid      %s\n  tinyproxy  %s\n' "$R_BARE" "$R_PADDOCK" "$R_SQUID" "$R_TINY"
 
 # ---- 3. memory per idle tunnel -------------------------------------------------------------
 echo "== idle tunnels: $IDLE_TUNNELS held open through paddock"
@@ -181,15 +207,23 @@ printf '  rate:       paddock+squid %s\n' "$R_HOP"
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 echo
 echo "== summary (loopback; figures depend on the machine's load)"
-printf '  %-34s %12s %12s %12s %12s\n' "" direct paddock squid tinyproxy
-printf '  %-34s %12s %12s %12s %12s\n' "tunnel throughput (MiB/s)" "$T_DIRECT" "$T_PADDOCK" "$T_SQUID" "$T_TINY"
-printf '  %-34s %12s %12s %12s %12s\n' "tunnel rate (req/s, 32 clients)" - "$(field rps "$R_PADDOCK")" "$(field rps "$R_SQUID")" "$(field rps "$R_TINY")"
-printf '  %-34s %12s %12s %12s %12s\n' "tunnel latency p50 (ms)" - "$(field p50_ms "$R_PADDOCK")" "$(field p50_ms "$R_SQUID")" "$(field p50_ms "$R_TINY")"
-printf '  %-34s %12s %12s %12s %12s\n' "tunnel latency p99 (ms)" - "$(field p99_ms "$R_PADDOCK")" "$(field p99_ms "$R_SQUID")" "$(field p99_ms "$R_TINY")"
-printf '  %-34s %12s %12s\n' "idle tunnel (KiB each, target 64)" - "$(field kib_per_tunnel "$I_PADDOCK")"
-printf '  %-34s %12s %12s\n' "idle tunnels held (of $IDLE_TUNNELS)" - "$(field still_open "$I_PADDOCK")"
-printf '  %-34s %12s %12s\n' "denial to JSONL p50 (ms)" - "$(field p50_ms "$D_PADDOCK")"
-printf '  %-34s %12s %12s\n' "denial to JSONL p99 (ms, target 20)" - "$(field p99_ms "$D_PADDOCK")"
-printf '  %-34s %12s %12s %12s\n' "behind squid: throughput (MiB/s)" - "$H_HOP" "$H_SQUID"
-printf '  %-34s %12s %12s %12s\n' "behind squid: rate (req/s)" - "$(field rps "$R_HOP")" "$(field rps "$R_SQUID")"
+printf '  %-34s %12s %12s %12s %12s %12s\n' "" direct "bare relay" paddock squid tinyproxy
+printf '  %-34s %12s %12s %12s %12s %12s\n' "tunnel throughput (MiB/s)" "$T_DIRECT" "$T_BARE" "$T_PADDOCK" "$T_SQUID" "$T_TINY"
+row() { # LABEL FIELD: the field of each rate line
+    printf '  %-34s %12s %12s %12s %12s %12s\n' "$1" - "$(field "$2" "$R_BARE")" "$(field "$2" "$R_PADDOCK")" \
+        "$(field "$2" "$R_SQUID")" "$(field "$2" "$R_TINY")"
+}
+row "tunnel rate (req/s, 32 clients)" rps
+row "tunnel latency p50 (ms)" p50_ms
+row "tunnel latency p99 (ms)" p99_ms
+row "CPU per connection (us)" cpu_us_per_conn
+printf '  %-34s %12s %12s %12s\n' "idle tunnel (KiB each, target 64)" - - "$(field kib_per_tunnel "$I_PADDOCK")"
+printf '  %-34s %12s %12s %12s\n' "idle tunnels held (of $IDLE_TUNNELS)" - - "$(field still_open "$I_PADDOCK")"
+printf '  %-34s %12s %12s %12s\n' "denial to JSONL p50 (ms)" - - "$(field p50_ms "$D_PADDOCK")"
+printf '  %-34s %12s %12s %12s\n' "denial to JSONL p99 (ms, target 20)" - - "$(field p99_ms "$D_PADDOCK")"
+printf '  %-34s %12s %12s %12s %12s\n' "behind squid: throughput (MiB/s)" - - "$H_HOP" "$H_SQUID"
+printf '  %-34s %12s %12s %12s %12s\n' "behind squid: rate (req/s)" - - "$(field rps "$R_HOP")" "$(field rps "$R_SQUID")"
+printf '  paddock as a fraction of the bare relay: throughput %s, rate %s, CPU per connection %sx\n' \
+    "$(ratio "$T_PADDOCK" "$T_BARE")" "$(ratio "$(field rps "$R_PADDOCK")" "$(field rps "$R_BARE")")" \
+    "$(ratio "$(field cpu_us_per_conn "$R_PADDOCK")" "$(field cpu_us_per_conn "$R_BARE")")"
 printf '  targets: paddock >= 85%% of direct (%s), >= 1.5x squid (%s)\n' "$(ratio "$T_PADDOCK" "$T_DIRECT")" "$(ratio "$T_PADDOCK" "$T_SQUID")"

@@ -5,11 +5,15 @@
 // `bwrap --ro-bind / / echo` of the same command. The difference is what Paddock costs.
 //
 //   sandbox-start-bench [RUNS]      (default 50)
+//   sandbox-start-bench --cli PADDOCK [RUNS]   (default 30): `paddock run` whole, CliStart.h
 #include "../StartTiming.h"
+#include "CliStart.h"
 #include "runtime/bwrap/BwrapCommand.h"
 
 #include <QCoreApplication>
 #include <QStandardPaths>
+
+#include <cstring>
 
 using namespace paddock::bench;
 using paddock::runtime::BwrapRuntime;
@@ -40,12 +44,14 @@ double paddockSandbox(BwrapRuntime &runtime, const SandboxSpec &spec, bool creat
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
     const QByteArray bwrap = QFile::encodeName(QStandardPaths::findExecutable(QStringLiteral("bwrap")));
     if (bwrap.isEmpty()) {
         std::fprintf(stderr, "bwrap is not installed\n");
         return 1;
     }
+    if (argc > 2 && std::strcmp(argv[1], "--cli") == 0)
+        return benchCli(argv[2], bwrap, argc > 3 ? std::max(1, std::atoi(argv[3])) : 30);
+    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
     QTemporaryDir root;
     SandboxSpec spec = echoSpec(root);
     spec.name = QStringLiteral("bench");
@@ -58,11 +64,28 @@ int main(int argc, char *argv[])
     for (const QString &argument : paddock::runtime::bwrap::bwrapArguments(spec, paths))
         paddockArguments << QFile::encodeName(argument);
 
-    std::vector<double> bare, mounts, started, created;
+    // Sandboxes with a root of their own over the host's system, made once and started each
+    // round: the kernel's overlayfs (with the skeleton for an ordinary user) and fuse-overlayfs.
+    std::vector<SandboxSpec> overHost;
+    for (const bool fuse : {false, true}) {
+        SandboxSpec over = spec;
+        over.name = fuse ? QStringLiteral("bench-fuse") : QStringLiteral("bench-kernel");
+        paddock::runtime::bwrap::RootChoice choice;
+        choice.base = paddock::runtime::bwrap::RootChoice::Base::Host;
+        choice.fuse = fuse;
+        runtime.setRoot(over.name, choice);
+        runtime.create(over);
+        paddockSandbox(runtime, over, false); // the skeleton is made at the first start
+        overHost.push_back(over);
+    }
+
+    std::vector<double> bare, mounts, started, created, kernel, fuse;
     bareBwrap(bwrap); // warm the page cache for both
     runtime.create(spec);
     paddockSandbox(runtime, spec, false);
     for (int i = 0; i < runs; ++i) {
+        kernel.push_back(paddockSandbox(runtime, overHost[0], false));
+        fuse.push_back(paddockSandbox(runtime, overHost[1], false));
         bare.push_back(bareBwrap(bwrap));
         mounts.push_back(bwrapWithPaddockArguments(bwrap, paddockArguments));
         started.push_back(paddockSandbox(runtime, spec, false));
@@ -76,9 +99,14 @@ int main(int argc, char *argv[])
     std::printf("  %-36s median %7.2f   p90 %7.2f\n", "bwrap with paddock's arguments", m.median, m.p90);
     std::printf("  %-36s median %7.2f   p90 %7.2f\n", "paddock sandbox, start", s.median, s.p90);
     std::printf("  %-36s median %7.2f   p90 %7.2f\n", "paddock sandbox, create + start", c.median, c.p90);
+    const Figures k = figures(kernel), f = figures(fuse);
+    std::printf("  %-36s median %7.2f   p90 %7.2f\n", "start, root over host, kernel overlayfs", k.median, k.p90);
+    std::printf("  %-36s median %7.2f   p90 %7.2f\n", "start, root over host, fuse-overlayfs", f.median, f.p90);
     std::printf("  difference (start - bare): median %+.2f ms, p90 %+.2f ms (target: at most +50 ms)\n",
                 s.median - b.median, s.p90 - b.p90);
     std::printf("  difference (create + start - bare): median %+.2f ms, p90 %+.2f ms\n", c.median - b.median,
                 c.p90 - b.p90);
+    for (const SandboxSpec &over : overHost)
+        runtime.remove(over.name, true);
     return 0;
 }

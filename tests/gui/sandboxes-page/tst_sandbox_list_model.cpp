@@ -306,6 +306,9 @@ void TestSandboxListModel::rootIsReadable()
     using M = gui::SandboxListModel;
     QCOMPARE(M::describeRoot(QStringLiteral("host"), QString(), 12000),
              QStringLiteral("root 12.0 kB over the host's system"));
+    // What mounts it, as the daemon says it.
+    QCOMPARE(M::describeRoot(QStringLiteral("host"), QString(), 12000, QStringLiteral("kernel overlay")),
+             QStringLiteral("root 12.0 kB over the host's system (kernel overlay)"));
     QCOMPARE(M::describeRoot(QStringLiteral("image"), QStringLiteral("pi:1"), -1),
              QStringLiteral("root size unknown over image pi:1"));
     // The host's system read-only is no root of its own: nothing to show.

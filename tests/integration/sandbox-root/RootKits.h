@@ -21,6 +21,22 @@ setup:
     - command: printf '#!/bin/sh\necho kit-tool works\n' > /usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool
 )";
 
+/**
+ * Replaces one host program and removes another as root, at creation; its program shows what
+ * it sees and writes into /usr/bin itself.
+ */
+const char *const kReplaceKit = R"(schemaVersion: "2"
+kind: sandbox
+name: root-replace
+sandbox:
+  image: debian:12
+  entrypoint: [sh, -c]
+  command: ["cat /usr/bin/yes; test -e /usr/bin/tac || echo tac-removed; touch /usr/bin/by-agent && echo agent-wrote"]
+setup:
+  install:
+    - command: rm /usr/bin/yes && echo replaced > /usr/bin/yes && rm /usr/bin/tac
+)";
+
 /** A kit that names an image and nothing else: the image says what runs. */
 const char *const kImageKit = R"(schemaVersion: "2"
 kind: sandbox

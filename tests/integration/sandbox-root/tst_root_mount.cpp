@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How a bubblewrap sandbox's root over the host's system is mounted, as an ordinary user
+// (AS_USER), with the real daemon, CLI and bwrap: the kernel's overlayfs wherever it works,
+// even with fuse-overlayfs at hand, and a kit that installs into the system refused before it
+// starts where neither can mount one.
+#include "RootKits.h"
+#include "SandboxFixture.h"
+
+#include <unistd.h>
+
+using paddock::test::Finished;
+using paddock::test::SandboxFixture;
+
+using namespace paddock::test::kits;
+
+class TestRootMount : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void kernelOverlayIsChosen();
+    void withNeitherAnInstallingKitIsRefused();
+};
+
+void TestRootMount::kernelOverlayIsChosen()
+{
+    QVERIFY2(::getuid() != 0, "runs as the ordinary user: tests/support/run-as-user.sh");
+    SandboxFixture fixture;
+    QVERIFY2(fixture.setUp(), "the fixture did not start (python3, paddockd)");
+    const QString kit = fixture.writeKit(QStringLiteral("tool-kit"), kToolKit);
+    const QString name = QStringLiteral("kernel-root");
+    // setup.install, as root inside, writes into /usr/local/bin, a folder of the host's root.
+    const Finished run = fixture.paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), name, fixture.workspace()});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + fixture.daemonLog()));
+    QCOMPARE(run.out, QStringLiteral("kit-tool works\n"));
+
+    const QJsonObject root = fixture.listed().value(name).value(QLatin1String("root")).toObject();
+    QCOMPARE(root.value(QLatin1String("base")).toString(), QStringLiteral("host"));
+    QCOMPARE(root.value(QLatin1String("mount")).toString(), QStringLiteral("kernel overlay"));
+    const Finished ls = fixture.paddock({QStringLiteral("ls")});
+    QVERIFY2(ls.out.contains(QLatin1String("(host, kernel overlay)")), qPrintable(ls.out));
+
+    // Its writes are in the sandbox's upper layer, the host's /usr is untouched.
+    const QString upper = fixture.path(QStringLiteral("data/paddock/sandboxes/%1/root/upper").arg(name));
+    QVERIFY(QFileInfo(upper + QStringLiteral("/usr/local/bin/kit-tool")).isFile());
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/usr/local/bin/kit-tool")));
+
+    // Root inside replaces and removes host files, and the program writes into /usr/bin: all of
+    // it in the sandbox's upper layer, none on the host.
+    const QString other = fixture.writeKit(QStringLiteral("replace-kit"), kReplaceKit);
+    const Finished replaced =
+        fixture.paddock({QStringLiteral("run"), QStringLiteral("--kit"), other, QStringLiteral("--name"),
+                         QStringLiteral("replace"), fixture.workspace()});
+    QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
+    QCOMPARE(replaced.out, QStringLiteral("replaced\ntac-removed\nagent-wrote\n"));
+    QVERIFY(QFileInfo(QStringLiteral("/usr/bin/yes")).size() > 100);
+    QVERIFY(QFileInfo::exists(QStringLiteral("/usr/bin/tac")));
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/usr/bin/by-agent")));
+    const QString replaceUpper = fixture.path(QStringLiteral("data/paddock/sandboxes/replace/root/upper/usr/bin"));
+    QVERIFY(QFileInfo(replaceUpper + QStringLiteral("/by-agent")).isFile());
+    QVERIFY(QFileInfo(replaceUpper + QStringLiteral("/yes")).isFile());
+    QCOMPARE(fixture.paddock({QStringLiteral("rm"), QStringLiteral("--force"), name}).exitCode, 0);
+}
+
+void TestRootMount::withNeitherAnInstallingKitIsRefused()
+{
+    SandboxFixture fixture;
+    // The tests' override: neither the kernel's overlayfs nor fuse-overlayfs (its device unopenable).
+    fixture.addEnvironment(QStringLiteral("PADDOCK_TEST_ROOT_MOUNT"), QStringLiteral("none"));
+    QVERIFY2(fixture.setUp(), "the fixture did not start (python3, paddockd)");
+    const QString kit = fixture.writeKit(QStringLiteral("tool-kit"), kToolKit);
+    const QString name = QStringLiteral("refused-root");
+    const Finished run = fixture.paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), name, fixture.workspace()});
+    QVERIFY2(run.exitCode != 0, qPrintable(run.out));
+    // Before anything ran: no "Read-only file system" from the install, no sandbox left.
+    QVERIFY2(!run.err.contains(QLatin1String("Read-only")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("setup.install needs a writable root")), qPrintable(run.err));
+    // Each missing piece, and how to get it.
+    QVERIFY2(run.err.contains(QLatin1String("overlayfs")) && run.err.contains(QLatin1String("user namespaces")),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QLatin1String("sudo chmod 0666 /dev/fuse")), qPrintable(run.err));
+    QVERIFY(!fixture.listed().contains(name));
+}
+
+QTEST_GUILESS_MAIN(TestRootMount)
+#include "tst_root_mount.moc"
