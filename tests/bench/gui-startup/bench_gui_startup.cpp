@@ -44,6 +44,7 @@ int probe(int argc, char *argv[])
     paddock::gui::prepareEngine(engine);
     benchprobe::reportWhenSettled(app, engine);
     engine.load(paddock::gui::mainQmlUrl());
+    paddock::gui::releaseStartupMemory(engine);
     return app.exec();
 }
 
