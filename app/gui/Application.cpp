@@ -11,7 +11,15 @@
 #include <QQmlApplicationEngine>
 #include <QQmlEngine>
 #include <QQuickStyle>
+#include <QQuickWindow>
+#include <QTimer>
 #include <QTranslator>
+
+#include <memory>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // Quiet unless asked for (QT_LOGGING_RULES): a window has no business printing chatter.
 Q_LOGGING_CATEGORY(lcApplication, "paddock.gui.application", QtWarningMsg)
@@ -119,6 +127,27 @@ void openBundleAtStart(QQmlApplicationEngine &engine, const QString &file)
 {
     // Main.qml's bundleToOpen, set before its Component.onCompleted runs.
     engine.setInitialProperties({{QStringLiteral("bundleToOpen"), QUrl::fromLocalFile(file)}});
+}
+
+void releaseStartupMemory(QQmlApplicationEngine &engine)
+{
+    const QList<QObject *> roots = engine.rootObjects();
+    auto *window = roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(roots.constFirst());
+    if (!window)
+        return;
+    // What the first page asks of the daemon has come back by then (or the page says why not).
+    constexpr int kSettleMs = 3000;
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = QObject::connect(window, &QQuickWindow::frameSwapped, &engine, [once, &engine] {
+        QObject::disconnect(*once);
+        QTimer::singleShot(kSettleMs, &engine, [&engine] {
+            engine.trimComponentCache();
+            engine.collectGarbage();
+#if defined(__GLIBC__)
+            malloc_trim(0);
+#endif
+        });
+    });
 }
 
 QUrl mainQmlUrl()

@@ -46,6 +46,14 @@ void prepareEngine(QQmlEngine &engine);
  */
 void openBundleAtStart(QQmlApplicationEngine &engine, const QString &file);
 
+/**
+ * Once the window @p engine loaded has shown its first frame and settled (a few seconds),
+ * gives back what start-up left unused: the QML engine's cached components no object uses
+ * and its garbage, then the C library's free heap pages (glibc keeps them after the QML
+ * compilation and the renderer's shader builds, in the main heap and the render thread's).
+ */
+void releaseStartupMemory(QQmlApplicationEngine &engine);
+
 /** The window: Main.qml of the Paddock module. */
 QUrl mainQmlUrl();
 

@@ -56,6 +56,7 @@ int main(int argc, char *argv[])
         },
         Qt::QueuedConnection);
     engine.load(paddock::gui::mainQmlUrl());
+    paddock::gui::releaseStartupMemory(engine);
     paddock::gui::raiseOnRequests(engine, instance);
     return app.exec();
 }
