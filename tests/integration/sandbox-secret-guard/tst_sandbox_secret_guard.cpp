@@ -100,7 +100,7 @@ void TestSandboxSecretGuard::initTestCase()
     QVERIFY2(trusted.exitCode == 0, qPrintable(trusted.err));
     paddock::policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
-    QVERIFY(store.setResolveOverride(kHost, QHostAddress(QStringLiteral("127.0.0.1"))).ok);
+    QVERIFY(store.setResolveOverride(kHost, QHostAddress(QStringLiteral("127.0.0.1"))).ok());
     m_fixture->stopDaemon();
     QVERIFY(m_fixture->startDaemon());
 
