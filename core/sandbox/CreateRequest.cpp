@@ -24,6 +24,36 @@ QStringList stringList(const QJsonValue &value)
 
 } // namespace
 
+namespace {
+
+/** `paths` (read-only extras) and `mounts` of @p params into @p request; false with @p error. */
+bool readFolders(const QJsonObject &params, CreateRequest &request, QString *error)
+{
+    request.extraPaths = stringList(params.value(QLatin1String("paths")));
+    for (const QString &path : std::as_const(request.extraPaths)) {
+        if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path)) {
+            *error = QStringLiteral("%1 does not exist").arg(path);
+            return false;
+        }
+        // Read-only, but still no way to read Paddock's files or the keyring.
+        if (const std::optional<QString> problem = workspaceProblem(path)) {
+            *error = *problem;
+            return false;
+        }
+    }
+    for (const QJsonValue &mount : params.value(QLatin1String("mounts")).toArray()) {
+        const SharedFolder folder = SharedFolder::fromJson(mount.toObject());
+        if (!QDir::isAbsolutePath(folder.hostPath) || !QDir::isAbsolutePath(folder.insidePath)) {
+            *error = QStringLiteral("a mount is {host, inside, mode} with absolute paths");
+            return false;
+        }
+        request.sharedFolders.append(folder);
+    }
+    return true;
+}
+
+} // namespace
+
 std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QString *error)
 {
     CreateRequest request;
@@ -52,26 +82,8 @@ std::optional<CreateRequest> CreateRequest::parse(const QJsonObject &params, QSt
         *error = QStringLiteral("secretGuard is 'refuse', 'redact' or 'off', not '%1'").arg(request.secretGuard);
         return std::nullopt;
     }
-    request.extraPaths = stringList(params.value(QLatin1String("paths")));
-    for (const QString &path : std::as_const(request.extraPaths)) {
-        if (!QDir::isAbsolutePath(path) || !QFileInfo::exists(path)) {
-            *error = QStringLiteral("%1 does not exist").arg(path);
-            return std::nullopt;
-        }
-        // Read-only, but still no way to read Paddock's files or the keyring.
-        if (const std::optional<QString> problem = workspaceProblem(path)) {
-            *error = *problem;
-            return std::nullopt;
-        }
-    }
-    for (const QJsonValue &mount : params.value(QLatin1String("mounts")).toArray()) {
-        const SharedFolder folder = SharedFolder::fromJson(mount.toObject());
-        if (!QDir::isAbsolutePath(folder.hostPath) || !QDir::isAbsolutePath(folder.insidePath)) {
-            *error = QStringLiteral("a mount is {host, inside, mode} with absolute paths");
-            return std::nullopt;
-        }
-        request.sharedFolders.append(folder);
-    }
+    if (!readFolders(params, request, error))
+        return std::nullopt;
     request.kitShares = params.value(QLatin1String("kitShares")).toBool(true);
     const QJsonObject variables = params.value(QLatin1String("env")).toObject();
     for (auto it = variables.begin(); it != variables.end(); ++it)

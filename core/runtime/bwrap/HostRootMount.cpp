@@ -71,8 +71,17 @@ HostRootMount hostRootMount(const QString &initPath, QString *problem)
     static std::mutex mutex;
     static std::optional<QString> kernelProblem;
     const QString forced = qEnvironmentVariable("PADDOCK_TEST_ROOT_MOUNT");
+    // fuse-overlayfs first where /dev/fuse opens: under it the root is one mount, which the
+    // program identity of rules (ProgramOrigins) reads. The kernel's overlay mounts the host's
+    // folders one by one, which that check does not read yet, so it is taken where fuse is not
+    // there (a stock /dev/fuse is 0600), and a writable root beats a read-only one there.
+    // The test override names what may be used: fuse, kernel or none.
+    const QString fuse = fuseProblem(
+        forced == QLatin1String("none") || forced == QLatin1String("kernel") ? "/nonexistent/dev/fuse" : "/dev/fuse");
+    if (fuse.isEmpty())
+        return HostRootMount::Fuse;
     QString kernel;
-    if (!forced.isEmpty()) {
+    if (!forced.isEmpty() && forced != QLatin1String("kernel")) {
         kernel = QStringLiteral("left out by PADDOCK_TEST_ROOT_MOUNT=%1").arg(forced);
     } else {
         const std::lock_guard lock(mutex);
@@ -86,10 +95,6 @@ HostRootMount hostRootMount(const QString &initPath, QString *problem)
     }
     if (kernel.isEmpty())
         return HostRootMount::Kernel;
-    // The override `none` stands for a /dev/fuse the user cannot open.
-    const QString fuse = fuseProblem(forced == QLatin1String("none") ? "/nonexistent/dev/fuse" : "/dev/fuse");
-    if (fuse.isEmpty())
-        return HostRootMount::Fuse;
     if (problem)
         *problem = QStringLiteral("the kernel's overlayfs cannot mount it in a user namespace (%1; it needs Linux 5.11 "
                                   "or later with unprivileged user namespaces), and %2")

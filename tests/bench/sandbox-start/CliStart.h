@@ -75,7 +75,8 @@ inline int benchCli(const QByteArray &paddock, const QByteArray &bwrap, int runs
     const QString workspace = root.filePath(QStringLiteral("workspace"));
     QDir().mkpath(workspace);
     const QList<CliWay> ways{
-        cliWay("paddock run, kernel overlayfs", root.filePath(QStringLiteral("kernel")), {}),
+        cliWay("paddock run, kernel overlayfs", root.filePath(QStringLiteral("kernel")),
+               "PADDOCK_TEST_ROOT_MOUNT=kernel"),
         cliWay("paddock run, fuse-overlayfs", root.filePath(QStringLiteral("fuse")), "PADDOCK_TEST_ROOT_MOUNT=fuse")};
     const QList<QByteArray> run{paddock, "run", "--rm", "--kit", "shell", QFile::encodeName(workspace), "--", "true"};
     const QList<QByteArray> bare{bwrap, "--ro-bind", "/", "/", "true"};

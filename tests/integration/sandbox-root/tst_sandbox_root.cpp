@@ -102,7 +102,7 @@ void TestSandboxRoot::installedToolStays()
 
     // The listing says where the root comes from and what it takes.
     const Finished ls = m_fixture->paddock({QStringLiteral("ls")});
-    QVERIFY2(ls.out.contains(QLatin1String("(host, kernel overlay)")), qPrintable(ls.out));
+    QVERIFY2(ls.out.contains(QLatin1String("(host, fuse-overlayfs)")), qPrintable(ls.out));
 }
 
 QString TestSandboxRoot::savedImage(QString *why)
