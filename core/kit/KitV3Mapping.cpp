@@ -3,11 +3,11 @@
 // skipped or refused.
 #include "kit/KitV3Mapping.h"
 
+#include "common/QuotedString.h"
 #include "kit/ArgsSubstitution.h"
 #include "kit/KitRules.h"
 
 #include <QJsonArray>
-#include <QRegularExpression>
 #include <QSet>
 
 namespace paddock::kit {
@@ -63,13 +63,6 @@ QStringList argvOf(const QJsonValue &command)
 {
     return command.isString() ? QStringList{QStringLiteral("sh"), QStringLiteral("-c"), command.toString()}
                               : strings(command);
-}
-
-QString shellWord(const QString &word)
-{
-    if (!word.isEmpty() && word.indexOf(QRegularExpression(QStringLiteral("[^A-Za-z0-9_./=:@%+-]"))) < 0)
-        return word;
-    return QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QLatin1String("'\\''")) + QLatin1Char('\'');
 }
 
 /** The numeric field @p name of @p object, also when an argument made it a string. */
