@@ -22,6 +22,19 @@ QString firstProblem(const kit::KitEntry &entry)
     return {};
 }
 
+/** A v3 kit's capability requests as the page lists them: what each became, in plain words. */
+QVariantList capabilityRows(const kit::KitEntry &entry)
+{
+    QVariantList rows;
+    for (const kit::CapabilityOutcome &c : entry.capabilities) {
+        rows << QVariantMap{{QStringLiteral("type"), c.type},
+                            {QStringLiteral("label"), c.label},
+                            {QStringLiteral("status"), kit::outcomeName(c.status)},
+                            {QStringLiteral("what"), c.what}};
+    }
+    return rows;
+}
+
 } // namespace
 
 KitListModel::KitListModel(QObject *parent) : RowListModel(parent)
@@ -38,7 +51,12 @@ KitListModel::KitListModel(QObject *parent) : RowListModel(parent)
                      {ValidRole, "valid", [](R entry) { return entry.valid(); }},
                      {ErrorCountRole, "errorCount", [](R entry) { return entry.errorCount; }},
                      {WarningCountRole, "warningCount", [](R entry) { return entry.warningCount; }},
-                     {FirstProblemRole, "firstProblem", [](R entry) { return firstProblem(entry); }}},
+                     {FirstProblemRole, "firstProblem", [](R entry) { return firstProblem(entry); }},
+                     {SchemaVersionRole, "schemaVersion", [](R entry) { return entry.schemaVersion; }},
+                     {ReferenceRole, "reference", [](R entry) { return entry.reference; }},
+                     {DigestRole, "digest", [](R entry) { return entry.digest; }},
+                     {ProvidesRole, "provides", [](R entry) { return entry.provides.join(QStringLiteral(", ")); }},
+                     {CapabilitiesRole, "capabilities", [](R entry) { return capabilityRows(entry); }}},
                     NameRole);
     reload();
 }

@@ -39,6 +39,11 @@ public:
         ErrorCountRole,
         WarningCountRole,
         FirstProblemRole,
+        SchemaVersionRole,
+        ReferenceRole,
+        DigestRole,
+        ProvidesRole,
+        CapabilitiesRole,
     };
     Q_ENUM(Role)
 

@@ -258,6 +258,9 @@ KitEntry KitLibrary::readEntry(const QString &directory, KitSource source)
         entry.description = result.kit->description;
         entry.reference = result.kit->reference;
         entry.digest = result.kit->digest;
+        entry.schemaVersion = result.kit->schemaVersion;
+        entry.provides = result.kit->provides;
+        entry.capabilities = result.kit->capabilities;
         return entry;
     }
     // An invalid kit still has a name to list it by, when its YAML parses at all.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/Diagnostic.h"
+#include "kit/Kit.h"
 
 #include <QByteArray>
 #include <QList>
@@ -32,9 +33,12 @@ struct KitEntry
     QString displayName; ///< `displayName:`, or empty
     QString version;
     QString description;
-    QString reference;             ///< a loaded OCI kit's image reference, else empty
-    QString digest;                ///< a loaded OCI kit's manifest digest, else empty
-    QList<Diagnostic> diagnostics; ///< from KitLoader, or one error when the folder is gone
+    QString reference;                     ///< a loaded OCI kit's image reference, else empty
+    QString digest;                        ///< a loaded OCI kit's manifest digest, else empty
+    QString schemaVersion;                 ///< "2" or "3" when the kit loads, else empty
+    QStringList provides;                  ///< a v3 kit's `provides`, arguments substituted
+    QList<CapabilityOutcome> capabilities; ///< a v3 kit's requests and what each became here
+    QList<Diagnostic> diagnostics;         ///< from KitLoader, or one error when the folder is gone
     int errorCount = 0;
     int warningCount = 0;
 

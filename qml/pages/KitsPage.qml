@@ -53,6 +53,12 @@ Item {
                     Accessible.name: qsTr("New kit from a template")
                     onClicked: folderDialog.openFor("new")
                 }
+                Button {
+                    objectName: "kitImportButton"
+                    text: qsTr("Import kit image…")
+                    Accessible.name: qsTr("Import a kit image from an archive")
+                    onClicked: importDialog.openDialog()
+                }
                 Item { Layout.fillWidth: true }
                 Button {
                     text: qsTr("Check again")
@@ -94,6 +100,13 @@ Item {
                     required property int errorCount
                     required property int warningCount
                     required property string firstProblem
+                    required property string schemaVersion
+                    required property string reference
+                    required property string digest
+                    required property string provides
+                    required property var capabilities
+                    // A kit image (schemaVersion 3) is read as published: viewed here, not edited.
+                    readonly property bool isImage: schemaVersion === "3"
 
                     objectName: "kitRow_" + name
                     Layout.fillWidth: true
@@ -159,6 +172,33 @@ Item {
                                        : (row.warningCount > 0 ? Theme.warningColor : Theme.okColor)
                             }
                             Label {
+                                objectName: "kitOrigin"
+                                visible: row.isImage
+                                Layout.fillWidth: true
+                                text: qsTr("Kit image (schemaVersion 3) from %1").arg(
+                                          row.reference.length > 0 ? row.reference : qsTr("an archive"))
+                                      + (row.digest.length > 0 ? " · " + row.digest.substring(0, 19) : "")
+                                      + (row.provides.length > 0 ? "\n" + qsTr("Provides %1").arg(row.provides) : "")
+                                textFormat: Text.PlainText
+                                wrapMode: Text.Wrap
+                                font.pixelSize: Theme.smallFontSize
+                            }
+                            Repeater {
+                                model: row.isImage ? row.capabilities : []
+                                delegate: Label {
+                                    required property var modelData
+                                    objectName: "kitCapability"
+                                    Layout.fillWidth: true
+                                    text: (modelData.status === "applied" ? qsTr("• %1").arg(modelData.what)
+                                           : qsTr("• Not here: %1").arg(modelData.what))
+                                    textFormat: Text.PlainText
+                                    wrapMode: Text.Wrap
+                                    font.pixelSize: Theme.smallFontSize
+                                    color: modelData.status === "applied" ? palette.windowText : Theme.warningColor
+                                    Accessible.name: text
+                                }
+                            }
+                            Label {
                                 Layout.fillWidth: true
                                 text: row.directory
                                 textFormat: Text.PlainText
@@ -169,6 +209,7 @@ Item {
                         }
                         Button {
                             objectName: "kitOpenButton"
+                            visible: !row.isImage
                             text: row.readOnly ? qsTr("View") : qsTr("Edit")
                             Accessible.name: (row.readOnly ? qsTr("View %1") : qsTr("Edit %1")).arg(row.name)
                             onClicked: page.openKit(row.directory, row.readOnly)
@@ -182,7 +223,7 @@ Item {
                         }
                         Button {
                             objectName: "kitExportButton"
-                            visible: row.valid
+                            visible: row.valid && !row.isImage
                             text: qsTr("Export bundle…")
                             Accessible.name: qsTr("Export %1 as a bundle for a class").arg(row.name)
                             onClicked: exportDialog.ask(row.directory, row.name)
@@ -221,6 +262,11 @@ Item {
             }
             CommandHint {
                 Layout.fillWidth: true
+                command: "paddock kit load FILE"
+                purpose: qsTr("Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.")
+            }
+            CommandHint {
+                Layout.fillWidth: true
                 command: "paddock kit show DIR"
                 purpose: qsTr("Show what the kit in folder DIR contains: its agent, allowed domains and credentials.")
             }
@@ -245,6 +291,13 @@ Item {
         id: exportDialog
         objectName: "bundleExportDialog"
         parent: Overlay.overlay
+    }
+
+    KitImportDialog {
+        id: importDialog
+        objectName: "kitImportDialog"
+        parent: Overlay.overlay
+        onDone: (directory) => kitList.reload()
     }
 
     KitFolderDialog {
