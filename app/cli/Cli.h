@@ -11,6 +11,7 @@ namespace paddock::cli {
 Command kitCommand();               // KitCommands.cpp: validate, show, ls, add, forget, new
 QList<Command> kitEditCommands();   // KitEditCommands.cpp: allow, deny
 Command kitShareCommand();          // KitShareCommands.cpp: share
+Command kitResolveCommand();        // KitResolveCommands.cpp: resolve
 Command daemonCommand();            // DaemonCommands.cpp
 Command policyCommand();            // PolicyCommands.cpp
 Command proxyCommand();             // ProxyCommands.cpp

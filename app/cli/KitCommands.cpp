@@ -444,7 +444,7 @@ Command kitCommand()
 
     kit.subcommands << validateCommand() << showCommand();
     kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand();
-    kit.subcommands << kitEditCommands() << kitShareCommand();
+    kit.subcommands << kitEditCommands() << kitShareCommand() << kitResolveCommand();
     return kit;
 }
 

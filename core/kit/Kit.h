@@ -251,7 +251,10 @@ struct Kit
     // schemaVersion "3" (an OCI kit): where it came from and what became of its requests.
     QString reference;                     ///< the image reference it was loaded from, or empty
     QString digest;                        ///< its manifest digest ("sha256:..."), or empty
-    QStringList provides;                  ///< `provides`, as written
+    QStringList provides;                  ///< `provides`, arguments substituted
+    QStringList requirements;              ///< `requires`, as written (always literal)
+    QStringList integrates;                ///< `integrates`, as written
+    QStringList conflicts;                 ///< `conflicts`, as written
     QList<CapabilityOutcome> capabilities; ///< one per request, in declaration order
 
     bool isSandbox() const { return kind == KitKind::Sandbox; }

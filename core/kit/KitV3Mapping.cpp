@@ -280,6 +280,9 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
     kit.argValues = values;
     for (const QString &provided : d.provides)
         kit.provides << substituteArgs(provided, values).text;
+    kit.requirements = d.requirements;
+    kit.integrates = d.integrates;
+    kit.conflicts = d.conflicts;
 
     const QMap<QString, QString> implemented = implementedV3Capabilities();
     // A group is taken whole or not at all.

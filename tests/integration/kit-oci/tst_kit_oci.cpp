@@ -31,6 +31,7 @@ private slots:
     void initTestCase();
     void loadedKitRunsFromItsImage();
     void climbingLayerIsRefused();
+    void loadedKitsResolveAsAClosedSet();
 
 private:
     QString writeArchive(const QString &name, const OciKit &kit, QString *digest = nullptr)
@@ -117,6 +118,46 @@ void TestKitOci::climbingLayerIsRefused()
     const Finished listed = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")});
     QVERIFY2(!listed.out.contains(QLatin1String("climber")), qPrintable(listed.out));
     QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/escaped"))));
+}
+
+// SPEC-v3 §5.3/closed-set and /dependency-order, through the CLI on kits loaded from archives.
+void TestKitOci::loadedKitsResolveAsAClosedSet()
+{
+    OciKit workload;
+    workload.refName = QStringLiteral("registry.example/kits/base:1");
+    workload.layers = {tarOf({folder("etc"), file("etc/os-release", "ID=base\n")})};
+    workload.manifestAnnotations =
+        kitAnnotations(R"({"schemaVersion":"3","kind":"workload","provides":["node@20.11.1"]})");
+    OciKit helper;
+    helper.refName = QStringLiteral("registry.example/kits/helper:1");
+    helper.layers = {tarOf({folder("opt")})};
+    helper.manifestAnnotations = kitAnnotations(
+        R"({"schemaVersion":"3","kind":"mixin","provides":["helper@1.0"],"requires":["node >= 20.0.0, < 21"]})");
+    OciKit tooNew;
+    tooNew.refName = QStringLiteral("registry.example/kits/toonew:1");
+    tooNew.layers = {tarOf({folder("opt")})};
+    tooNew.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"mixin","requires":["node >= 22"]})");
+    for (const auto &[name, kit] :
+         {std::pair{QStringLiteral("base.tar"), workload}, std::pair{QStringLiteral("helper.tar"), helper},
+          std::pair{QStringLiteral("toonew.tar"), tooNew}}) {
+        const Finished loaded =
+            m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), writeArchive(name, kit)});
+        QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
+    }
+
+    // Given the mixin first: the workload still comes first.
+    const Finished ok = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("resolve"), QStringLiteral("helper"), QStringLiteral("base")});
+    QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
+    QVERIFY2(ok.out.contains(QLatin1String("  base (workload), provides node@20.11.1\n  helper (mixin)")),
+             qPrintable(ok.out));
+
+    const Finished refused = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("resolve"), QStringLiteral("base"), QStringLiteral("toonew")});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QLatin1String("kit toonew requires 'node >= 22', and kit base provides "
+                                                "'node@20.11.1'")),
+             qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestKitOci)
