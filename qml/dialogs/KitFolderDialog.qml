@@ -50,8 +50,11 @@ Dialog {
     anchors.centerIn: parent
     width: Math.min(560, parent ? parent.width - 2 * Theme.spacingLarge : 560)
     padding: Theme.spacingLarge
+    // The Loader beside the form is a second child: the popup cannot size itself from one.
+    contentHeight: form.implicitHeight
 
     ColumnLayout {
+        id: form
         anchors.fill: parent
         spacing: Theme.spacing
 

@@ -32,6 +32,8 @@ Dialog {
     anchors.centerIn: parent
     width: Math.min(620, parent ? parent.width - 2 * Theme.spacingLarge : 620)
     padding: Theme.spacingLarge
+    // The Loader beside the form is a second child: the popup cannot size itself from one.
+    contentHeight: form.implicitHeight
 
     KitImporter {
         id: importer
@@ -43,6 +45,7 @@ Dialog {
     }
 
     ColumnLayout {
+        id: form
         anchors.fill: parent
         spacing: Theme.spacing
 

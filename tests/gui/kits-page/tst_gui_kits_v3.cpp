@@ -123,6 +123,21 @@ void TestGuiKitsV3::importThroughDialog(const QString &archive)
 {
     click(item(QStringLiteral("kitImportButton")));
     QTRY_VERIFY(popup(QStringLiteral("kitImportDialog"))->property("opened").toBool());
+    // The form sits inside the dialog's frame (a Loader beside it once let it spill out).
+    QObject *dialog = popup(QStringLiteral("kitImportDialog"));
+    const QRectF frame(dialog->property("x").toReal(), dialog->property("y").toReal(),
+                       dialog->property("width").toReal(), dialog->property("height").toReal());
+    for (const char *name : {"kitImportFileField", "kitImportNameField", "kitImportAccept"}) {
+        QQuickItem *part = item(QLatin1String(name));
+        QVERIFY(part);
+        const QRectF at = part->mapRectToScene(QRectF(0, 0, part->width(), part->height()));
+        QVERIFY2(frame.contains(at), qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 is outside the dialog")
+                                                    .arg(QLatin1String(name))
+                                                    .arg(at.x())
+                                                    .arg(at.y())
+                                                    .arg(at.width())
+                                                    .arg(at.height())));
+    }
     typeInto(item(QStringLiteral("kitImportFileField")), archive);
     click(item(QStringLiteral("kitImportAccept")));
     QObject *importer = popup(QStringLiteral("kitImporter"));
