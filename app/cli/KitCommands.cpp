@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit validate|show|ls|add|forget|new (allow and deny live in KitEditCommands.cpp)
+#include "BindingApproval.h"
 #include "Cli.h"
 #include "CliSupport.h"
 #include "KitArgument.h"
@@ -18,6 +19,8 @@
 #include <QJsonObject>
 
 #include <algorithm>
+
+#include <unistd.h>
 
 namespace paddock::cli {
 
@@ -59,12 +62,29 @@ void printCapabilities(const kit::Kit &kit)
               << (c.label.isEmpty() ? "" : ")") << " - " << c.what << '\n';
 }
 
+/** On a terminal, whether the person accepts what an update of a loaded kit is granted beyond it. */
+bool acceptWidenings(const QString &archive, const QStringList &widenings)
+{
+    if (!::isatty(STDIN_FILENO))
+        return false;
+    err() << "This update of the kit is granted more than the one loaded from " << archive << ":\n";
+    for (const QString &line : widenings)
+        err() << "  + " << line << '\n';
+    const std::optional<QString> answer = readAnswer(QStringLiteral("Accept these changes? [y/N] "));
+    return answer && (answer->toLower() == QLatin1String("y") || answer->toLower() == QLatin1String("yes"));
+}
+
 int runLoad(const Invocation &call)
 {
     kit::KitArchiveOptions options;
     options.name = call.parser.value(QStringLiteral("name"));
+    options.approveWidening = call.parser.isSet(QStringLiteral("approve-kit-changes"));
     const QString archive = call.positional.constFirst();
-    const kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
+    kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
+    if (!result.widenings.isEmpty() && !options.approveWidening && acceptWidenings(archive, result.widenings)) {
+        options.approveWidening = true;
+        result = kit::loadKitArchive(archive, options);
+    }
     for (const kit::Diagnostic &d : result.diagnostics)
         (d.isError() ? err() : out()) << d.toString() << '\n';
     for (const QString &note : result.notes)
@@ -394,14 +414,21 @@ Command loadCommand()
         "without Docker (`paddock run --kit NAME`; entrypoint, env, user and workdir from the image).\n"
         "Each capability it requests is applied, skipped (optional, not implemented here) or refused\n"
         "(required, not implemented here: nothing is loaded). The kit is listed by `paddock kit ls`\n"
-        "with its reference and digest. Loading a kit of the same name again replaces it.");
+        "with its reference and digest. Loading a kit of the same name again replaces it; when the\n"
+        "new one is granted more (a domain, a deny removed, a key, a port, a volume, privilege), the\n"
+        "load stops with the list: accept it at the prompt on a terminal, or with --approve-kit-changes.");
     load.positionalSyntax = QStringLiteral("FILE");
     load.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("An OCI layout or docker save archive (.tar).")}};
     load.minPositional = 1;
     load.maxPositional = 1;
-    load.options = {QCommandLineOption(QStringLiteral("name"),
-                                       QStringLiteral("The kit's name (default: from its image reference)."),
-                                       QStringLiteral("NAME"))};
+    load.options = {
+        QCommandLineOption(QStringLiteral("name"),
+                           QStringLiteral("The kit's name (default: from its image reference)."),
+                           QStringLiteral("NAME")),
+        QCommandLineOption(QStringLiteral("approve-kit-changes"),
+                           QStringLiteral("Accept an update that is granted more than the loaded kit "
+                                          "(for scripts; a terminal is asked).")),
+    };
     load.run = runLoad;
     return load;
 }

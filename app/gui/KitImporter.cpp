@@ -19,15 +19,23 @@ struct Outcome
     QString result;
     QString error;
     QString directory;
+    QStringList widenings;
 };
 
 /** What loading @p file did, in the words the dialog shows. */
-Outcome load(const QString &file, const QString &name)
+Outcome load(const QString &file, const QString &name, bool approveWidening)
 {
     kit::KitArchiveOptions options;
     options.name = name;
+    options.approveWidening = approveWidening;
     const kit::KitArchiveResult loaded = kit::loadKitArchive(file, options);
     Outcome outcome;
+    if (!loaded.widenings.isEmpty() && !approveWidening) {
+        outcome.widenings = loaded.widenings;
+        outcome.error = KitImporter::tr("This update is granted more than the kit loaded before. Nothing was "
+                                        "loaded; tick the box below to accept it.");
+        return outcome;
+    }
     if (!loaded.ok()) {
         QStringList errors;
         for (const kit::Diagnostic &d : loaded.diagnostics)
@@ -77,13 +85,16 @@ void KitImporter::reset()
         return;
     m_error.clear();
     m_result.clear();
+    m_widenings.clear();
     Q_EMIT resultChanged();
 }
 
-void KitImporter::finish(const QString &result, const QString &error, const QString &directory)
+void KitImporter::finish(const QString &result, const QString &error, const QString &directory,
+                         const QStringList &widenings)
 {
     m_result = result;
     m_error = error;
+    m_widenings = widenings;
     m_busy = false;
     Q_EMIT busyChanged();
     Q_EMIT resultChanged();
@@ -91,7 +102,7 @@ void KitImporter::finish(const QString &result, const QString &error, const QStr
         Q_EMIT imported(directory);
 }
 
-void KitImporter::importArchive(const QString &file, const QString &name)
+void KitImporter::importArchive(const QString &file, const QString &name, bool approveWidening)
 {
     if (m_busy)
         return;
@@ -106,13 +117,13 @@ void KitImporter::importArchive(const QString &file, const QString &name)
     Q_EMIT busyChanged();
     Q_EMIT resultChanged();
     QPointer<KitImporter> self(this);
-    QThread *thread = QThread::create([self, path, name = name.trimmed()] {
-        const Outcome outcome = load(path, name);
+    QThread *thread = QThread::create([self, path, name = name.trimmed(), approveWidening] {
+        const Outcome outcome = load(path, name, approveWidening);
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
             [self, outcome] {
                 if (self)
-                    self->finish(outcome.result, outcome.error, outcome.directory);
+                    self->finish(outcome.result, outcome.error, outcome.directory, outcome.widenings);
             },
             Qt::QueuedConnection);
     });

@@ -3,6 +3,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QtQml/qqmlregistration.h>
 
 namespace paddock::gui {
@@ -23,6 +24,8 @@ class KitImporter : public QObject
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
     Q_PROPERTY(QString error READ error NOTIFY resultChanged)
     Q_PROPERTY(QString result READ result NOTIFY resultChanged)
+    /** What an update of a loaded kit would be granted beyond it; the import waits for approval. */
+    Q_PROPERTY(QStringList widenings READ widenings NOTIFY resultChanged)
 
 public:
     explicit KitImporter(QObject *parent = nullptr);
@@ -30,6 +33,7 @@ public:
     bool busy() const { return m_busy; }
     QString error() const { return m_error; }
     QString result() const { return m_result; }
+    QStringList widenings() const { return m_widenings; }
 
     /** The same import from a terminal, for @p file (a path or a file: URL) and @p name. */
     Q_INVOKABLE QString command(const QString &file, const QString &name) const;
@@ -37,8 +41,11 @@ public:
     Q_INVOKABLE QString localPath(const QString &pathOrUrl) const;
     /** Clears the last result. */
     Q_INVOKABLE void reset();
-    /** Loads the archive @p file (a path or a file: URL); @p name empty: from the image reference. */
-    Q_INVOKABLE void importArchive(const QString &file, const QString &name);
+    /**
+     * Loads the archive @p file (a path or a file: URL); @p name empty: from the image reference.
+     * With @p approveWidening, an update granted more than the loaded kit is accepted.
+     */
+    Q_INVOKABLE void importArchive(const QString &file, const QString &name, bool approveWidening = false);
 
 Q_SIGNALS:
     void busyChanged();
@@ -47,11 +54,13 @@ Q_SIGNALS:
     void imported(const QString &directory);
 
 private:
-    void finish(const QString &result, const QString &error, const QString &directory);
+    void finish(const QString &result, const QString &error, const QString &directory,
+                const QStringList &widenings = {});
 
     bool m_busy = false;
     QString m_error;
     QString m_result;
+    QStringList m_widenings;
 };
 
 } // namespace paddock::gui

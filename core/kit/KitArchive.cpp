@@ -7,6 +7,7 @@
 #include "image/ImageStore.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitRules.h"
+#include "kit/KitSurface.h"
 #include "kit/KitV3Mapping.h"
 
 #include <QCryptographicHash>
@@ -72,6 +73,17 @@ bool writeKitFolder(const QString &root, const QString &name, const QByteArray &
     return true;
 }
 
+/** What @p kit gains over the kit loaded before under its name in @p root; empty when new. */
+QStringList wideningsOverLoaded(const QString &root, const Kit &kit)
+{
+    const QString folder = QDir(root).filePath(kit.name);
+    if (!QFileInfo::exists(folder + QStringLiteral("/kit.json")))
+        return {};
+    const KitLoadResult loaded = KitLoader::loadDirectory(folder);
+    // A loaded kit that no longer reads granted nothing anyone relies on: the new one is judged whole.
+    return wideningsOf(loaded.kit ? surfaceOf(*loaded.kit) : KitSurface{}, surfaceOf(kit));
+}
+
 } // namespace
 
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options)
@@ -114,6 +126,17 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
     result.diagnostics += mapped.diagnostics;
     if (!mapped.kit || hasErrors(result.diagnostics))
         return result;
+    const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
+    result.widenings = wideningsOverLoaded(root, *mapped.kit);
+    if (!result.widenings.isEmpty() && !options.approveWidening) {
+        Diagnostic stop;
+        stop.file = path;
+        stop.message = QStringLiteral("this update of kit %1 is granted more than the one loaded: %2; nothing was "
+                                      "loaded. Accept it with --approve-kit-changes")
+                           .arg(name, result.widenings.join(QStringLiteral("; ")));
+        result.diagnostics << stop;
+        return result;
+    }
 
     const QString imageId =
         QString::fromLatin1(QCryptographicHash::hash(kitImage.configBytes, QCryptographicHash::Sha256).toHex());
@@ -133,7 +156,6 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
         {QStringLiteral("image"), mapped.kit->isSandbox() ? imageId : QString()},
         {QStringLiteral("archive"), QFileInfo(path).absoluteFilePath()},
     };
-    const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
     if (!writeKitFolder(root, name, descriptor, origin, &error))
         return failure(path, error);
     mapped.kit->directory = QDir(root).filePath(name);

@@ -18,6 +18,8 @@ struct KitArchiveOptions
     QString name;      ///< the kit's name in the library; empty: from the image reference or the file name
     QString kitsRoot;  ///< the library's kits folder; empty: KitLibrary::defaultImportedRoot()
     QString imageRoot; ///< the image store; empty: the default one
+    /** Replace a loaded kit of the same name even when the new one is granted more (see widenings). */
+    bool approveWidening = false;
 };
 
 /** @brief What loading a kit archive did. */
@@ -26,6 +28,12 @@ struct KitArchiveResult
     std::optional<Kit> kit;        ///< the kit as it now sits in the library
     QList<Diagnostic> diagnostics; ///< the descriptor's, or one error saying why nothing was loaded
     QStringList notes;             ///< what the image store left out (device nodes), for the user
+    /**
+     * What the new kit would be granted beyond the loaded kit of the same name, in plain words
+     * (wideningsOf()). Unless KitArchiveOptions::approveWidening, such a load stops with an error
+     * and nothing is written: the update needs the person's approval.
+     */
+    QStringList widenings;
 
     bool ok() const { return kit.has_value() && !hasErrors(diagnostics); }
 };
@@ -42,7 +50,9 @@ inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descr
  * layers go into the image store (hostile entries refused there), so that it runs under
  * bubblewrap without a Docker engine; the kit is written to the library's kits folder as
  * NAME/kit.json (the descriptor as published) and NAME/origin.json (its reference, manifest
- * digest and image). Loading a kit of the same name again replaces it.
+ * digest and image). Loading a kit of the same name again replaces it, but an update granted more
+ * than the loaded kit (a new domain, a deny removed, a key, a port, a volume, privilege) stops
+ * for approval first.
  */
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options = {});
 

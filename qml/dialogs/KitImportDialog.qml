@@ -15,6 +15,7 @@ Dialog {
 
     function openDialog() {
         importer.reset()
+        approveBox.checked = false
         fileField.text = ""
         nameField.text = ""
         open()
@@ -23,7 +24,7 @@ Dialog {
 
     function accept() {
         if (!importer.busy)
-            importer.importArchive(fileField.text, nameField.text)
+            importer.importArchive(fileField.text, nameField.text, approveBox.checked)
     }
 
     title: qsTr("Import a kit image")
@@ -101,6 +102,25 @@ Dialog {
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
             color: Theme.errorColor
+        }
+        // An update granted more than the loaded kit: what it adds, and the person's yes.
+        Repeater {
+            model: importer.widenings
+            delegate: Label {
+                required property string modelData
+                objectName: "kitImportWidening"
+                Layout.fillWidth: true
+                text: qsTr("+ %1").arg(modelData)
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+            }
+        }
+        CheckBox {
+            id: approveBox
+            objectName: "kitImportApprove"
+            visible: importer.widenings.length > 0
+            text: qsTr("Accept what this update adds")
+            Accessible.name: text
         }
     }
 

@@ -36,6 +36,7 @@ private Q_SLOTS:
     void cleanup();
     void importedKitImageListsItsCapabilities();
     void climbingArchiveIsRefusedAndListsNothing();
+    void widerUpdateWaitsForApproval();
 
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
@@ -210,6 +211,37 @@ void TestGuiKitsV3::climbingArchiveIsRefusedAndListsNothing()
              qPrintable(error->property("text").toString()));
     QVERIFY(!row(QStringLiteral("climber")));
     QVERIFY(!kit::KitLibrary().find(QStringLiteral("climber")));
+}
+
+void TestGuiKitsV3::widerUpdateWaitsForApproval()
+{
+    OciKit kit;
+    kit.refName = QStringLiteral("registry.example/course/shell:2.1");
+    kit.layers = {tarOf({folder("etc"), file("etc/os-release", "ID=course-v3\n")})};
+    kit.manifestAnnotations = kitAnnotations(kDescriptor);
+    importThroughDialog(writeArchive(QStringLiteral("v1.tar"), kit));
+    QTRY_VERIFY(row(QStringLiteral("shell")));
+
+    kit.refName = QStringLiteral("registry.example/course/shell:2.2");
+    kit.manifestAnnotations = kitAnnotations(
+        QByteArray(kDescriptor)
+            .replace(R"("allow":["api.course.test"])", R"("allow":["api.course.test","uploads.course.test"])"));
+    importThroughDialog(writeArchive(QStringLiteral("v2.tar"), kit));
+    // The dialog stays open with what the update adds; nothing changed yet.
+    QVERIFY(popup(QStringLiteral("kitImportDialog"))->property("visible").toBool());
+    QList<QQuickItem *> added = findItems(m_window, QStringLiteral("kitImportWidening"));
+    QCOMPARE(added.size(), 1);
+    QCOMPARE(added.at(0)->property("text").toString(), QStringLiteral("+ may reach uploads.course.test"));
+    QVERIFY(kit::KitLibrary().find(QStringLiteral("shell"))->reference.endsWith(QLatin1String(":2.1")));
+
+    click(item(QStringLiteral("kitImportApprove")));
+    click(item(QStringLiteral("kitImportAccept")));
+    QTRY_VERIFY(!popup(QStringLiteral("kitImportDialog"))->property("visible").toBool());
+    QVERIFY(kit::KitLibrary().find(QStringLiteral("shell"))->reference.endsWith(QLatin1String(":2.2")));
+    QTRY_VERIFY(findItem(row(QStringLiteral("shell")), QStringLiteral("kitOrigin"))
+                    ->property("text")
+                    .toString()
+                    .contains(QLatin1String("shell:2.2")));
 }
 
 QTEST_MAIN(TestGuiKitsV3)

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// An update of a loaded v3 kit that is granted more stops for approval (SPEC-v3 §7.4), with the
+// difference in plain words; one that stays within replaces the kit silently.
+#include "OciKitArchive.h"
+
+#include "kit/KitArchive.h"
+#include "kit/KitLoader.h"
+#include "kit/KitSurface.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace paddock;
+using namespace paddock::test;
+
+namespace {
+
+QByteArray descriptor(const QString &allow, const QString &deny, const QString &extra = {})
+{
+    return QStringLiteral(R"({"schemaVersion":"3","kind":"workload","capabilities":[)"
+                          R"({"type":"com.docker.sandbox/network-policy@1","config":{"runtime":)"
+                          R"({"allow":[%1],"deny":[%2]}}}%3]})")
+        .arg(allow, deny, extra)
+        .toUtf8();
+}
+
+QString messages(const QList<kit::Diagnostic> &diagnostics)
+{
+    QStringList lines;
+    for (const kit::Diagnostic &d : diagnostics)
+        lines << d.toString();
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestKitUpdateGate : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void wideningsGate();
+    void narrowingUpdateNeedsNoApproval();
+    void surfaceOfAKit();
+
+private:
+    kit::KitArchiveResult loadVersion(const QByteArray &text, bool approve = false);
+    QByteArray loadedDescriptor() const;
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    int m_version = 0;
+};
+
+void TestKitUpdateGate::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_version = 0;
+    const kit::KitArchiveResult first =
+        loadVersion(descriptor(QStringLiteral(R"("api.course.test")"), QStringLiteral(R"("ads.course.test")")));
+    QVERIFY2(first.ok(), qPrintable(messages(first.diagnostics)));
+    QVERIFY(first.widenings.isEmpty());
+}
+
+kit::KitArchiveResult TestKitUpdateGate::loadVersion(const QByteArray &text, bool approve)
+{
+    OciKit oci;
+    oci.refName = QStringLiteral("registry.example/course/shell:%1").arg(++m_version);
+    oci.layers = {tarOf({folder("etc"), file("etc/os-release", "ID=gate\n")})};
+    oci.manifestAnnotations = kitAnnotations(text);
+    const QString archive = m_dir->filePath(QStringLiteral("v%1.tar").arg(m_version));
+    QFile out(archive);
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    out.write(ociKitArchive(oci));
+    out.close();
+    kit::KitArchiveOptions options;
+    options.name = QStringLiteral("course");
+    options.kitsRoot = m_dir->filePath(QStringLiteral("kits"));
+    options.imageRoot = m_dir->filePath(QStringLiteral("images"));
+    options.approveWidening = approve;
+    return kit::loadKitArchive(archive, options);
+}
+
+QByteArray TestKitUpdateGate::loadedDescriptor() const
+{
+    QFile file(m_dir->filePath(QStringLiteral("kits/course/kit.json")));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// SPEC-v3 §7.4/widenings-gate
+void TestKitUpdateGate::wideningsGate()
+{
+    const QByteArray before = loadedDescriptor();
+    const QByteArray wider =
+        descriptor(QStringLiteral(R"("api.course.test","uploads.course.test")"), {},
+                   QStringLiteral(R"(,{"type":"com.docker.sandbox/port@1","config":{"container":8080}})"));
+    const kit::KitArchiveResult stopped = loadVersion(wider);
+    QVERIFY(!stopped.ok());
+    QCOMPARE(stopped.widenings, QStringList({QStringLiteral("may reach uploads.course.test"),
+                                             QStringLiteral("no longer denies ads.course.test"),
+                                             QStringLiteral("publishes port 8080/tcp on 127.0.0.1")}));
+    QVERIFY2(messages(stopped.diagnostics).contains(QLatin1String("Accept it with --approve-kit-changes")),
+             qPrintable(messages(stopped.diagnostics)));
+    // Nothing changed: the kit in the library is the one approved before.
+    QCOMPARE(loadedDescriptor(), before);
+
+    const kit::KitArchiveResult approved = loadVersion(wider, true);
+    QVERIFY2(approved.ok(), qPrintable(messages(approved.diagnostics)));
+    QCOMPARE(loadedDescriptor(), wider);
+    QCOMPARE(approved.kit->reference, QStringLiteral("registry.example/course/shell:3"));
+}
+
+void TestKitUpdateGate::narrowingUpdateNeedsNoApproval()
+{
+    // Fewer domains and one more deny: within what was granted.
+    const QByteArray narrower = descriptor({}, QStringLiteral(R"("ads.course.test","tracker.course.test")"));
+    const kit::KitArchiveResult loaded = loadVersion(narrower);
+    QVERIFY2(loaded.ok(), qPrintable(messages(loaded.diagnostics)));
+    QVERIFY(loaded.widenings.isEmpty());
+    QCOMPARE(loadedDescriptor(), narrower);
+}
+
+void TestKitUpdateGate::surfaceOfAKit()
+{
+    const kit::KitLoadResult loaded = kit::KitLoader::loadText(
+        descriptor(
+            QStringLiteral(R"("b.test","a.test","a.test")"), {},
+            QStringLiteral(R"(,{"type":"com.docker.sandbox/credential@1","config":{"service":"github",)"
+                           R"("phase":"runtime","apiKey":{"name":"GH_TOKEN","proxyManaged":true,)"
+                           R"("inject":[{"domain":"a.test","header":"Authorization","format":"Bearer %s"}]}}})")),
+        QStringLiteral("kit.yaml"));
+    QVERIFY2(loaded.kit, qPrintable(messages(loaded.diagnostics)));
+    const kit::KitSurface surface = kit::surfaceOf(*loaded.kit);
+    QCOMPARE(surface.allow, QStringList({QStringLiteral("a.test"), QStringLiteral("b.test")}));
+    QCOMPARE(surface.credentials, QStringList{QStringLiteral("github, presented to a.test in Authorization")});
+    QCOMPARE(kit::wideningsOf(surface, surface), QStringList());
+    QCOMPARE(kit::wideningsOf({}, surface).size(), 3);
+}
+
+QTEST_GUILESS_MAIN(TestKitUpdateGate)
+#include "tst_kit_update_gate.moc"
