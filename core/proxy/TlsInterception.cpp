@@ -172,7 +172,7 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     for (const InjectRule &rule : config.rules) {
         if (rule.domain.isEmpty())
             return failed(QStringLiteral("an inject rule has no domain"));
-        if (rule.header.isEmpty())
+        if (rule.header.isEmpty() && !(rule.anywhere && !rule.placeholder.empty()))
             return failed(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
         if (rule.format.count(QStringLiteral("%s")) != 1)
             return failed(
@@ -224,7 +224,10 @@ bool Interception::injectsAlike(const Interception *other, const std::string &ho
         std::vector<std::array<QString, 5>> found;
         for (const InjectRule &rule : config.rules) {
             if (inject::domainMatches(rule.domain, host))
-                found.push_back({rule.credential, rule.domain, rule.header, rule.format, rule.sentinel});
+                found.push_back({rule.credential, rule.domain, rule.header, rule.format,
+                                 rule.sentinel + QString::fromStdString(rule.placeholder) +
+                                     (rule.anywhere ? QStringLiteral(" anywhere") : QString()) +
+                                     (rule.body ? QStringLiteral(" body") : QString())});
         }
         return found;
     };
@@ -442,8 +445,15 @@ struct InterceptedConnection::Session
                 continue;
             }
             records.started(note);
+            for (const QString &name : note.placeholdersElsewhere)
+                report(Kind::Allowed,
+                       QStringLiteral("placeholder of %1 sent to %2; not replaced").arg(name, qs(note.host)),
+                       QStringLiteral("custom-secret: placeholder of %1 not replaced").arg(name));
             QString reason;
-            if (!note.injectedHeaders.isEmpty())
+            if (!note.placeholdersReplaced.isEmpty())
+                reason = QStringLiteral("%1 request: placeholder of %2 replaced for %3")
+                             .arg(qs(note.method), note.placeholdersReplaced.join(QStringLiteral(", ")), qs(note.host));
+            else if (!note.injectedHeaders.isEmpty())
                 reason = QStringLiteral("%1 request: %2 set from the credential for %3")
                              .arg(qs(note.method), note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
             else
