@@ -40,6 +40,19 @@ void appendChunk(std::string_view data, std::string &out)
 
 } // namespace
 
+QString requestReason(const RequestNote &note)
+{
+    const QString method = QString::fromStdString(note.method);
+    const QString host = QString::fromStdString(note.host.empty() ? std::string("no host") : note.host);
+    if (!note.placeholdersReplaced.isEmpty())
+        return QStringLiteral("%1 request: placeholder of %2 replaced for %3")
+            .arg(method, note.placeholdersReplaced.join(QStringLiteral(", ")), host);
+    if (!note.injectedHeaders.isEmpty())
+        return QStringLiteral("%1 request: %2 set from the credential for %3")
+            .arg(method, note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
+    return QStringLiteral("%1 request for %2 forwarded without a credential").arg(method, host);
+}
+
 void wipe(std::vector<Replacement> &replacements)
 {
     for (Replacement &replacement : replacements)

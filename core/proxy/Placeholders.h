@@ -18,6 +18,11 @@
  */
 namespace paddock::proxy::inject {
 
+struct RequestNote;
+
+/** The event's sentence for a request that went upstream: what was set or replaced in it. */
+QString requestReason(const RequestNote &note);
+
 /** @brief One placeholder and the value it stands for, for one request; wiped when done. */
 struct Replacement
 {

@@ -449,17 +449,7 @@ struct InterceptedConnection::Session
                 report(Kind::Allowed,
                        QStringLiteral("placeholder of %1 sent to %2; not replaced").arg(name, qs(note.host)),
                        QStringLiteral("custom-secret: placeholder of %1 not replaced").arg(name));
-            QString reason;
-            if (!note.placeholdersReplaced.isEmpty())
-                reason = QStringLiteral("%1 request: placeholder of %2 replaced for %3")
-                             .arg(qs(note.method), note.placeholdersReplaced.join(QStringLiteral(", ")), qs(note.host));
-            else if (!note.injectedHeaders.isEmpty())
-                reason = QStringLiteral("%1 request: %2 set from the credential for %3")
-                             .arg(qs(note.method), note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
-            else
-                reason = QStringLiteral("%1 request for %2 forwarded without a credential")
-                             .arg(qs(note.method), qs(note.host.empty() ? std::string("no host") : note.host));
-            report(Kind::Allowed, reason);
+            report(Kind::Allowed, inject::requestReason(note));
         }
         notes.clear();
     }
