@@ -372,17 +372,34 @@ void TestCustomSecrets::valueIsInNoFileLogOrEvent()
 
 void TestCustomSecrets::removedSecretIsNoLongerReplaced()
 {
+    // A sandbox that runs on: `secret rm` is in force for it when the command returns.
+    const Finished started = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), m_kit,
+                                      QStringLiteral("--name"), QStringLiteral("custom-live"), m_fixture->workspace(),
+                                      QStringLiteral("--"), QStringLiteral("sleep 600")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.out + started.err));
+    const auto request = [this](const QString &path) {
+        return paddock({QStringLiteral("exec"), QStringLiteral("custom-live"), QStringLiteral("sh"),
+                        QStringLiteral("-c"),
+                        QStringLiteral("curl -m 30 -sS -o /dev/null -w '%1=%{http_code}\\n' -H \"X-Api-Key: "
+                                       "$JIRA_TOKEN\" %2")
+                            .arg(path, url(kHost, path))});
+    };
+    const Finished before = request(QStringLiteral("r0"));
+    QVERIFY2(before.out.contains(QStringLiteral("r0=200")), qPrintable(before.out + before.err));
+    QVERIFY2(received(QStringLiteral("r0")).head.contains("\r\nX-Api-Key: " + m_value + "\r\n"),
+             received(QStringLiteral("r0")).head.constData());
+
     const Finished removed = paddock({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("jira")});
     QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
-    const Finished run = inSandbox(
-        QStringLiteral("custom-four"),
-        QStringLiteral("echo \"[$JIRA_TOKEN]\"; curl -m 30 -sS -o /dev/null -w 'r1=%{http_code}\\n' -H 'X-Api-Key: "
-                       "%1' %2")
-            .arg(m_placeholder, url(kHost, QStringLiteral("r1"))));
-    QVERIFY2(run.out.contains(QStringLiteral("r1=200")), qPrintable(run.out + run.err));
-    QVERIFY2(run.out.contains(QStringLiteral("[]")), qPrintable(run.out)); // no variable any more
+    const Finished after = request(QStringLiteral("r1"));
+    QVERIFY2(after.out.contains(QStringLiteral("r1=200")), qPrintable(after.out + after.err));
     QVERIFY2(received(QStringLiteral("r1")).head.contains("\r\nX-Api-Key: " + m_placeholder.toUtf8() + "\r\n"),
              received(QStringLiteral("r1")).head.constData());
+    paddock({QStringLiteral("stop"), QStringLiteral("custom-live")});
+
+    // A sandbox made afterwards does not get the variable any more.
+    const Finished run = inSandbox(QStringLiteral("custom-four"), QStringLiteral("echo \"[$JIRA_TOKEN]\""));
+    QVERIFY2(run.out.contains(QStringLiteral("[]")), qPrintable(run.out + run.err));
     const Finished list = paddock({QStringLiteral("secret"), QStringLiteral("ls")});
     QVERIFY2(!list.out.contains(QStringLiteral("JIRA_TOKEN")), qPrintable(list.out));
 }
