@@ -38,6 +38,8 @@ QString sourceSentence(const StoredSecret &row)
         return SecretListModel::tr("Command: %1 (%2)").arg(row.sourceText, refresh);
     if (row.source == QLatin1String("reference"))
         return SecretListModel::tr("1Password: %1 (%2)").arg(row.sourceText, refresh);
+    if (row.source == QLatin1String("custom"))
+        return SecretListModel::tr("Placeholder in %1, replaced for %2").arg(row.variable, row.sourceText);
     return QString();
 }
 
@@ -204,6 +206,7 @@ std::optional<StoredSecret> StoredSecret::fromJson(const QJsonObject &object)
         row.source = text("source");
     row.sourceText = text("sourceText");
     row.refresh = text("refresh");
+    row.variable = text("variable");
     row.resolved = QDateTime::fromString(text("lastResolved"), Qt::ISODate);
     row.failed = QDateTime::fromString(text("lastFailed"), Qt::ISODate);
     row.error = text("lastError");

@@ -121,12 +121,14 @@ Rectangle {
             }
             Button {
                 objectName: "secretTestButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: qsTr("Test")
                 Accessible.name: qsTr("Test the key of %1 with its provider").arg(row.displayName)
                 onClicked: row.testRequested(row.service, row.sandbox)
             }
             Button {
                 objectName: "secretReplaceButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: row.replacing ? qsTr("Cancel") : qsTr("Replace…")
                 Accessible.name: row.replacing ? qsTr("Cancel replacing the key of %1").arg(row.displayName)
                                                : qsTr("Replace the key of %1").arg(row.displayName)
@@ -139,6 +141,7 @@ Rectangle {
             }
             Button {
                 objectName: "secretRemoveButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: qsTr("Remove…")
                 Accessible.name: qsTr("Remove the key of %1").arg(row.displayName)
                 onClicked: row.removeRequested(row.service, row.sandbox)
