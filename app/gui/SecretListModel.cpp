@@ -46,8 +46,8 @@ QString sourceSentence(const StoredSecret &row)
 /** When the source last gave a value, and its failure when that came later. */
 QString resolvedSentence(const StoredSecret &row)
 {
-    if (row.source == QLatin1String("keychain"))
-        return QString();
+    if (row.source == QLatin1String("keychain") || row.source == QLatin1String("custom"))
+        return QString(); // nothing runs for these
     if (row.failed.isValid() && (!row.resolved.isValid() || row.failed > row.resolved))
         return SecretListModel::tr("Failed %1: %2").arg(when(row.failed), row.error);
     return row.resolved.isValid() ? SecretListModel::tr("Resolved %1").arg(when(row.resolved))

@@ -95,7 +95,9 @@ Rectangle {
                     textFormat: Text.PlainText
                     font.family: "monospace"
                     color: palette.text
-                    elide: Text.ElideMiddle
+                    // A custom secret's hosts are read whole; a long command line is cut.
+                    elide: row.source === "custom" ? Text.ElideNone : Text.ElideMiddle
+                    wrapMode: row.source === "custom" ? Text.Wrap : Text.NoWrap
                 }
                 Label {
                     objectName: "secretResolved"
