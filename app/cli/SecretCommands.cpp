@@ -2,6 +2,7 @@
 // paddock secret set|ls|rm: provider keys in the OS keychain.
 #include "Cli.h"
 #include "CliSupport.h"
+#include "CustomSecretCli.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
@@ -244,11 +245,14 @@ int runList(const Invocation &call)
         QJsonArray array;
         for (const Row &row : rows)
             array.append(row.toJson());
+        for (const QJsonValue &custom : customSecretsJson())
+            array.append(custom);
         out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (rows.isEmpty()) {
-        out() << "No secrets stored. Add one with `paddock secret set SERVICE`.\n";
+        if (!printCustomSecrets())
+            out() << "No secrets stored. Add one with `paddock secret set SERVICE`.\n";
         return ExitOk;
     }
     QList<QStringList> table;
@@ -256,6 +260,7 @@ int runList(const Invocation &call)
         table << QStringList{row.id.service, scopeOf(row.id), row.sourceCell(), row.valueCell()};
     printTable({QStringLiteral("SERVICE"), QStringLiteral("SCOPE"), QStringLiteral("SOURCE"), QStringLiteral("VALUE")},
                table);
+    printCustomSecrets();
     return ExitOk;
 }
 
@@ -267,6 +272,8 @@ int runRemove(const Invocation &call)
     secrets::SecretStore store;
     if (const auto refused = requireKeychain(store))
         return *refused;
+    if (const std::optional<int> custom = removeCustomSecret(call))
+        return *custom;
     QString error;
     const std::optional<secrets::SecretSource> source = secrets::SecretSources().find(id);
     if (!secrets::SecretSources().remove(id, &error))
@@ -453,7 +460,7 @@ Command secretCommand()
                        "A secret is global, or belongs to one sandbox with --sandbox; a sandbox's own secret takes\n"
                        "precedence over the global one of the same service.\n"
                        "Without a reachable keychain every secret command fails and says what to install.");
-    secret.subcommands << setCommand() << listCommand() << removeCommand() << testCommand();
+    secret.subcommands << setCommand() << setCustomCommand() << listCommand() << removeCommand() << testCommand();
     runQuietly(secret);
     return secret;
 }

@@ -38,14 +38,16 @@ QString sourceSentence(const StoredSecret &row)
         return SecretListModel::tr("Command: %1 (%2)").arg(row.sourceText, refresh);
     if (row.source == QLatin1String("reference"))
         return SecretListModel::tr("1Password: %1 (%2)").arg(row.sourceText, refresh);
+    if (row.source == QLatin1String("custom"))
+        return SecretListModel::tr("Placeholder in %1, replaced for %2").arg(row.variable, row.sourceText);
     return QString();
 }
 
 /** When the source last gave a value, and its failure when that came later. */
 QString resolvedSentence(const StoredSecret &row)
 {
-    if (row.source == QLatin1String("keychain"))
-        return QString();
+    if (row.source == QLatin1String("keychain") || row.source == QLatin1String("custom"))
+        return QString(); // nothing runs for these
     if (row.failed.isValid() && (!row.resolved.isValid() || row.failed > row.resolved))
         return SecretListModel::tr("Failed %1: %2").arg(when(row.failed), row.error);
     return row.resolved.isValid() ? SecretListModel::tr("Resolved %1").arg(when(row.resolved))
@@ -204,6 +206,7 @@ std::optional<StoredSecret> StoredSecret::fromJson(const QJsonObject &object)
         row.source = text("source");
     row.sourceText = text("sourceText");
     row.refresh = text("refresh");
+    row.variable = text("variable");
     row.resolved = QDateTime::fromString(text("lastResolved"), Qt::ISODate);
     row.failed = QDateTime::fromString(text("lastFailed"), Qt::ISODate);
     row.error = text("lastError");

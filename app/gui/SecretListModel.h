@@ -17,9 +17,10 @@ struct StoredSecret
     QString masked;
     bool present = false;
     QDateTime updated;
-    QString source = QStringLiteral("keychain"); ///< keychain, command or reference
+    QString source = QStringLiteral("keychain"); ///< keychain, command, reference or custom
     QString sourceText;                          ///< the command line or the reference
     QString refresh;                             ///< "55m", "on-demand"
+    QString variable;                            ///< a custom secret's: what sandboxes hold its placeholder in
     QDateTime resolved;                          ///< when the source last gave a value
     QDateTime failed;                            ///< when it last failed
     QString error;                               ///< that failure's sentence

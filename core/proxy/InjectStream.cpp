@@ -28,6 +28,9 @@ int hexValue(char c)
     return -1;
 }
 
+// A body whose placeholders are replaced is held up to this, then re-sent chunked.
+constexpr std::size_t kPlaceholderHoldBytes = 8 * 1024 * 1024;
+
 // A chunk-size line with extensions, and each trailer line, stay far below this.
 constexpr std::size_t MaxControlLine = 4096;
 
@@ -279,21 +282,21 @@ bool RequestStream::feed(std::string_view data, std::string &out, std::vector<Re
         }
         case State::Length: {
             const std::size_t take = std::size_t(std::min<std::uint64_t>(m_remaining, data.size()));
-            if (!m_body.active())
-                out.append(data.substr(0, take));
-            else if (!m_body.data(data.substr(0, take), out))
-                return failGuard(m_body.takeFindings().front());
+            if (!bodyData(data.substr(0, take), out))
+                return false;
             data.remove_prefix(take);
             m_remaining -= take;
             if (m_remaining == 0) {
-                if (m_body.active())
+                if (m_placeholders.active())
+                    m_placeholders.end(out);
+                else if (m_body.active())
                     m_body.end(out);
                 m_state = State::Head;
             }
             break;
         }
         case State::Chunked: {
-            if (m_body.active()) {
+            if (m_body.active() || m_placeholders.active()) {
                 if (!feedGuardedChunks(data, out))
                     return false;
                 break;
@@ -329,19 +332,23 @@ bool RequestStream::feedGuardedChunks(std::string_view &data, std::string &out)
         if (const std::uint64_t left = m_chunked.dataLeft(); left > 0) {
             const std::size_t take = std::size_t(std::min<std::uint64_t>(left, data.size()));
             m_chunked.consume(data.substr(0, take));
-            if (!m_body.data(data.substr(0, take), out))
-                return failGuard(m_body.takeFindings().front());
+            if (!bodyData(data.substr(0, take), out))
+                return false;
             data.remove_prefix(take);
             continue;
         }
         // Framing, a byte at a time: sizes and CRLFs are a few bytes a chunk.
         if (m_chunked.consume(data.substr(0, 1)) != 1 || m_chunked.failed())
             return fail(400, "invalid chunked request body");
-        m_body.framing(data.substr(0, 1), out);
+        if (!m_placeholders.active()) // a rewritten body is framed anew
+            m_body.framing(data.substr(0, 1), out);
         data.remove_prefix(1);
     }
     if (m_chunked.done()) {
-        m_body.end(out);
+        if (m_placeholders.active())
+            m_placeholders.end(out);
+        else
+            m_body.end(out);
         m_state = State::Head;
     }
     return true;
@@ -396,16 +403,16 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
             return failGuard({*scanner.found(), false, false, true});
         }
     }
-    const bool guardBody =
-        patterns && !patterns->empty() && !framing.upgrade && (framing.chunked || framing.length.value_or(0) > 0);
+    const bool hasBody = !framing.upgrade && (framing.chunked || framing.length.value_or(0) > 0);
+    const bool guardBody = patterns && !patterns->empty() && hasBody;
     std::string guardedHead;
     std::string &headOut = guardBody ? guardedHead : out;
-    const std::vector<const InjectRule *> rules = rulesFor(*host);
-    if (rules.empty())
-        headOut.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
-    else if (!writeWithCredentials(head, rules, headOut, note))
+    if (!writeHead(head, *host, hasBody, headOut, note))
         return false;
-    if (guardBody)
+    m_placeholderScan.reset();
+    if (guardBody && m_placeholders.active()) // the rewritten body is scanned as it came, to refuse
+        m_placeholderScan.emplace(std::move(patterns));
+    else if (guardBody)
         m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), guardState.mode, m_guard->holdBytes);
     if (m_responses)
         m_responses->expectResponseTo(head.method);
@@ -434,10 +441,92 @@ std::vector<const InjectRule *> RequestStream::rulesFor(const std::string &host)
     if (host.empty() || host != m_tunnelHost || !m_rules)
         return rules;
     for (const InjectRule &rule : *m_rules) {
-        if (!rule.header.isEmpty() && domainMatches(rule.domain, host))
+        if ((!rule.header.isEmpty() || !rule.placeholder.empty()) && domainMatches(rule.domain, host))
             rules.push_back(&rule);
     }
     return rules;
+}
+
+bool RequestStream::bodyData(std::string_view data, std::string &out)
+{
+    if (m_placeholders.active()) {
+        if (m_placeholderScan && m_placeholderScan->scan(data))
+            return failGuard({*m_placeholderScan->found(), false, false, false});
+        m_placeholders.data(data, out);
+        return true;
+    }
+    if (!m_body.active()) {
+        out.append(data);
+        return true;
+    }
+    if (!m_body.data(data, out))
+        return failGuard(m_body.takeFindings().front());
+    return true;
+}
+
+bool RequestStream::writeHead(const http::RequestHead &head, const std::string &host, bool hasBody, std::string &out,
+                              RequestNote &note)
+{
+    if (m_rules)
+        note.placeholdersElsewhere =
+            placeholdersElsewhere(std::string_view(m_head).substr(0, head.size), *m_rules, host);
+    std::vector<const InjectRule *> credentials;
+    std::vector<const InjectRule *> placeholders;
+    for (const InjectRule *rule : rulesFor(host))
+        (rule->placeholder.empty() ? credentials : placeholders).push_back(rule);
+    if (credentials.empty() && placeholders.empty()) {
+        out.append(m_head, 0, head.size); // not ours to touch: the head goes as it came
+        return true;
+    }
+    std::string written;
+    if (credentials.empty())
+        written.assign(m_head, 0, head.size);
+    else if (!writeWithCredentials(head, credentials, written, note))
+        return false;
+    std::vector<Replacement> replacements;
+    if (!readReplacements(placeholders, replacements)) {
+        wipe(written);
+        return false;
+    }
+    replaceInHead(written, placeholders, replacements, note.placeholdersReplaced);
+    const bool rewriteBody =
+        hasBody && replaceableBody(head) &&
+        std::any_of(replacements.begin(), replacements.end(), [](const Replacement &r) { return r.body; });
+    if (rewriteBody) {
+        for (const InjectRule *rule : placeholders) {
+            if (rule->body && !note.placeholdersReplaced.contains(rule->credential))
+                note.placeholdersReplaced << rule->credential;
+        }
+        m_placeholders.begin(std::move(written), std::move(replacements), kPlaceholderHoldBytes);
+        return true;
+    }
+    wipe(replacements);
+    out.append(written);
+    wipe(written);
+    return true;
+}
+
+bool RequestStream::readReplacements(const std::vector<const InjectRule *> &rules,
+                                     std::vector<Replacement> &replacements)
+{
+    for (const InjectRule *rule : rules) {
+        QByteArray value = rule->secret ? rule->secret() : QByteArray();
+        if (!usableSecret(value)) {
+            m_error = {503, value.isEmpty()
+                                ? "the custom secret " + rule->credential.toStdString() + " is not available"
+                                : "the custom secret " + rule->credential.toStdString() +
+                                      " contains characters a header cannot carry"};
+            wipe(value);
+            wipe(replacements);
+            return false;
+        }
+        replacements.push_back(
+            {rule->placeholder, std::string(value.constData(), std::size_t(value.size())), rule->body});
+        if (m_responses)
+            m_responses->addSecret(replacements.back().value, rule->sentinel.toStdString());
+        wipe(value);
+    }
+    return true;
 }
 
 bool RequestStream::writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,

@@ -4,6 +4,7 @@
 #include "proxy/GuardedBody.h"
 #include "proxy/HttpParser.h"
 #include "proxy/InterceptionConfig.h"
+#include "proxy/Placeholders.h"
 
 #include <QStringList>
 
@@ -75,7 +76,9 @@ struct RequestNote
     std::string target;          ///< the request target as sent; records keep only its redacted form
     /** The policy's answer when RequestStream::setCheck() is used; empty rule otherwise. */
     std::string rule;
-    bool refused = false; ///< the check refused it: it did not go upstream
+    bool refused = false;              ///< the check refused it: it did not go upstream
+    QStringList placeholdersReplaced;  ///< custom secrets whose placeholder was replaced
+    QStringList placeholdersElsewhere; ///< custom secrets whose placeholder went to a host not theirs
 };
 
 /** @brief The policy's answer for one request (RequestStream::setCheck()); carries no secret. */
@@ -146,6 +149,13 @@ private:
     };
     bool startMessage(std::string &out, std::vector<RequestNote> &notes);
     std::vector<const InjectRule *> rulesFor(const std::string &host) const;
+    /** The head as it goes upstream: credentials set, placeholders replaced; a body to rewrite begun. */
+    bool writeHead(const http::RequestHead &head, const std::string &host, bool hasBody, std::string &out,
+                   RequestNote &note);
+    /** Reads the values of @p rules' custom secrets; false (503) when one cannot be used. */
+    bool readReplacements(const std::vector<const InjectRule *> &rules, std::vector<Replacement> &replacements);
+    /** Body data to the guard, the placeholder body, or as it is. */
+    bool bodyData(std::string_view data, std::string &out);
     bool writeWithCredentials(const http::RequestHead &head, const std::vector<const InjectRule *> &rules,
                               std::string &out, RequestNote &note);
     bool fail(int status, std::string reason);
@@ -167,6 +177,9 @@ private:
     std::shared_ptr<const guard::GuardConfig> m_guard;
     guard::GuardedBody m_body;
     std::optional<guard::Finding> m_guardRefusal;
+    PlaceholderBody m_placeholders;
+    /** While m_placeholders is active: the guard's scan of the body, which only refuses. */
+    std::optional<guard::Scanner> m_placeholderScan;
 };
 
 } // namespace paddock::proxy::inject

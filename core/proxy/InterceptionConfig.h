@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace paddock::proxy {
@@ -31,6 +32,14 @@ struct InjectRule
     std::function<QByteArray()> secret;                 ///< empty result: the credential is unavailable (503)
     QString sentinel = QStringLiteral("proxy-managed"); ///< what the sandbox holds, and sees instead of the key
     QString credential; ///< whose key it is (a kit's credential service): rules of another are not alike
+    /**
+     * A custom secret: not empty, the sandbox sends this placeholder and the proxy replaces it
+     * with the secret in @ref header (or in every header with @ref anywhere, and in text, JSON
+     * and form bodies with @ref body) of requests to @ref domain; no header is set.
+     */
+    std::string placeholder;
+    bool anywhere = false;
+    bool body = false;
 };
 
 /** @brief A server certificate the proxy presents to the sandbox for one host, with its key. */

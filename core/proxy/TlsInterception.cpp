@@ -172,7 +172,7 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     for (const InjectRule &rule : config.rules) {
         if (rule.domain.isEmpty())
             return failed(QStringLiteral("an inject rule has no domain"));
-        if (rule.header.isEmpty())
+        if (rule.header.isEmpty() && !(rule.anywhere && !rule.placeholder.empty()))
             return failed(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
         if (rule.format.count(QStringLiteral("%s")) != 1)
             return failed(
@@ -224,7 +224,10 @@ bool Interception::injectsAlike(const Interception *other, const std::string &ho
         std::vector<std::array<QString, 5>> found;
         for (const InjectRule &rule : config.rules) {
             if (inject::domainMatches(rule.domain, host))
-                found.push_back({rule.credential, rule.domain, rule.header, rule.format, rule.sentinel});
+                found.push_back({rule.credential, rule.domain, rule.header, rule.format,
+                                 rule.sentinel + QString::fromStdString(rule.placeholder) +
+                                     (rule.anywhere ? QStringLiteral(" anywhere") : QString()) +
+                                     (rule.body ? QStringLiteral(" body") : QString())});
         }
         return found;
     };
@@ -442,14 +445,11 @@ struct InterceptedConnection::Session
                 continue;
             }
             records.started(note);
-            QString reason;
-            if (!note.injectedHeaders.isEmpty())
-                reason = QStringLiteral("%1 request: %2 set from the credential for %3")
-                             .arg(qs(note.method), note.injectedHeaders.join(QStringLiteral(", ")), note.ruleDomain);
-            else
-                reason = QStringLiteral("%1 request for %2 forwarded without a credential")
-                             .arg(qs(note.method), qs(note.host.empty() ? std::string("no host") : note.host));
-            report(Kind::Allowed, reason);
+            for (const QString &name : note.placeholdersElsewhere)
+                report(Kind::Allowed,
+                       QStringLiteral("placeholder of %1 sent to %2; not replaced").arg(name, qs(note.host)),
+                       QStringLiteral("custom-secret: placeholder of %1 not replaced").arg(name));
+            report(Kind::Allowed, inject::requestReason(note));
         }
         notes.clear();
     }

@@ -100,7 +100,7 @@ bool CredentialInjection::watchFiles()
     // watched too, and the files are added again whenever they exist.
     QByteArray contents;
     for (const QString &file : {secrets::CredentialBindings::defaultPath(), secrets::SecretIndex::defaultPath(),
-                                secrets::SecretSources::defaultPath()}) {
+                                secrets::SecretSources::defaultPath(), secrets::CustomSecrets::defaultPath()}) {
         const QString dir = QFileInfo(file).absolutePath();
         if (QFileInfo::exists(dir) && !m_watcher.directories().contains(dir))
             m_watcher.addPath(dir);
@@ -117,6 +117,10 @@ bool CredentialInjection::watchFiles()
         auto snapshot = std::make_shared<SourceSnapshot>();
         snapshot->stored = m_store->list();
         snapshot->sources = secrets::SecretSources().read().value_or(decltype(snapshot->sources)());
+        QString customError;
+        snapshot->custom = secrets::CustomSecrets().read(&customError).value_or(QList<secrets::CustomSecret>());
+        if (!customError.isEmpty())
+            qCWarning(lcInjection).noquote() << "no custom secret is used:" << customError;
         const std::lock_guard<std::mutex> lock(m_snapshotMutex);
         m_snapshot = std::move(snapshot);
     }
@@ -315,6 +319,8 @@ void CredentialInjection::admitStart(const QString &sandbox, const api::PendingR
 
 bool CredentialInjection::needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const
 {
+    if (!const_cast<CredentialInjection *>(this)->customRules(sandbox).empty())
+        return true;
     secrets::CredentialBindings bindings;
     if (credentials.isEmpty() || bindings.load())
         return false;
@@ -370,7 +376,8 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
                                   const QString &sandbox)
 {
     const QList<kit::Credential> credentials = remembered(sandbox);
-    if (credentials.isEmpty())
+    std::vector<proxy::InjectRule> custom = customRules(sandbox);
+    if (credentials.isEmpty() && custom.empty() && !QFileInfo::exists(secrets::CustomSecrets::defaultPath()))
         return;
     m_keys->forget(sandbox);
     // Whatever cannot be used turns the interception off: a key is added only while its
@@ -388,6 +395,7 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
         for (const QString &why : std::as_const(skipped))
             qCInfo(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << why;
     }
+    std::move(custom.begin(), custom.end(), std::back_inserter(config.rules));
     if (!config.rules.empty() && !writeBundles(&error)) {
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
         config.rules.clear();

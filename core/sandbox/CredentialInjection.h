@@ -5,6 +5,7 @@
 #include "kit/Kit.h"
 #include "proxy/ProxyEngine.h"
 #include "sandbox/CredentialSetup.h"
+#include "secrets/CustomSecrets.h"
 #include "secrets/SecretSources.h"
 #include "secrets/ca/TrustStore.h"
 
@@ -55,6 +56,9 @@ namespace paddock::sandbox {
  *   are dropped when the keychain reports a change (a secret set or removed by any program,
  *   the keyring locked) and when credentials.yaml or the secret index change. A key is kept
  *   in no file, no log line and no event.
+ * - Custom secrets (`custom-secrets.json`, `paddock secret set-custom`) apply to every sandbox,
+ *   or to the one they name, whether or not its kit has credentials: the proxy replaces their
+ *   placeholder with the value, read from the keychain and held as keys are, for their hosts.
  * - A secret with a source (`secret-sources.json`: a command of the user, or a 1Password
  *   reference) is not read from the keychain: its command runs on the host when a request
  *   needs it and its value is held in locked memory for its refresh interval (SourceCache);
@@ -159,6 +163,10 @@ private:
     std::optional<std::pair<secrets::SecretId, secrets::SecretSource>> sourceFor(const QString &sandbox,
                                                                                  const QString &service) const;
     void reportSourceFailure(const QString &sandbox, const QString &service, const QString &error);
+    /** The rules of the custom secrets sandbox @p sandbox gets (CustomSecretRules.cpp). */
+    std::vector<proxy::InjectRule> customRules(const QString &sandbox);
+    /** Called from the proxy's connection threads: the value of custom secret @p name. */
+    QByteArray readCustom(const QString &name);
     /** Called from the proxy's connection threads. */
     std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
 
@@ -171,6 +179,7 @@ private:
     {
         QList<secrets::SecretId> stored;
         QList<std::pair<secrets::SecretId, secrets::SecretSource>> sources;
+        QList<secrets::CustomSecret> custom;
     };
     mutable std::mutex m_snapshotMutex;
     std::shared_ptr<const SourceSnapshot> m_snapshot;

@@ -12,13 +12,17 @@
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SharedFolders.h"
+#include "secrets/CustomSecrets.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLoggingCategory>
 #include <QTemporaryFile>
 
 #include <fcntl.h>
 #include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcCreation, "paddock.sandbox.creation", QtInfoMsg)
 
 namespace paddock::sandbox {
 namespace {
@@ -91,6 +95,22 @@ bool addShares(const kit::Kit &kit, const CreateRequest &request, SandboxChoices
     return true;
 }
 
+/**
+ * The placeholders of the custom secrets that apply to @p spec's sandbox, in their variables
+ * (a variable the person set with --env keeps its value). The values stay on the host.
+ */
+void addCustomPlaceholders(runtime::SandboxSpec &spec, const QMap<QString, QString> &personal)
+{
+    QString error;
+    const std::optional<QList<secrets::CustomSecret>> custom = secrets::CustomSecrets().read(&error);
+    if (!custom)
+        qCWarning(lcCreation).noquote() << "sandbox" << spec.name << "gets no custom secret:" << error;
+    for (const secrets::CustomSecret &secret : custom.value_or(QList<secrets::CustomSecret>())) {
+        if (secret.appliesTo(spec.name) && !personal.contains(secret.variable))
+            spec.environment.insert(secret.variable, secret.placeholder);
+    }
+}
+
 /** The spec @p kit gives for @p request on @p runtime (see applyKit()), with a valid name. */
 std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateRequest &request,
                                             const runtime::Runtime &runtime,
@@ -134,6 +154,7 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
     }
     std::optional<runtime::SandboxSpec> spec = applied.spec;
     spec->protectHostFiles = request.protectHostFiles;
+    addCustomPlaceholders(*spec, request.variables);
     return spec;
 }
 

@@ -8,6 +8,7 @@
 #include "sandbox/CredentialSetup.h"
 #include "sandbox/SandboxRecord.h"
 #include "secrets/CredentialBindings.h"
+#include "secrets/CustomSecrets.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretSources.h"
 
@@ -26,6 +27,25 @@ Q_LOGGING_CATEGORY(lcSecretService, "paddock.sandbox.secrets", QtInfoMsg)
 
 namespace paddock::sandbox {
 namespace {
+
+/** The rows of `secret.list` for the custom secrets: where their placeholder goes, no value. */
+QJsonArray customSecretRows()
+{
+    QJsonArray rows;
+    for (const secrets::CustomSecret &custom :
+         secrets::CustomSecrets().read().value_or(QList<secrets::CustomSecret>())) {
+        QJsonObject row{{QStringLiteral("service"), custom.name},
+                        {QStringLiteral("present"), true},
+                        {QStringLiteral("masked"), QString()},
+                        {QStringLiteral("source"), QStringLiteral("custom")},
+                        {QStringLiteral("sourceText"), custom.hosts.join(QStringLiteral(", "))},
+                        {QStringLiteral("variable"), custom.variable}};
+        if (!custom.sandbox.isEmpty())
+            row.insert(QStringLiteral("sandbox"), custom.sandbox);
+        rows.append(row);
+    }
+    return rows;
+}
 
 api::Reply invalid(const QString &message)
 {
@@ -341,6 +361,8 @@ void SecretService::listSecrets(const api::PendingReply &reply)
             }
             list.append(row);
         }
+        for (const QJsonValue &custom : customSecretRows())
+            list.append(custom);
         reply.succeed({{QStringLiteral("secrets"), list}});
     };
     if (ids.isEmpty()) {

@@ -35,7 +35,9 @@ namespace paddock::sandbox {
  *   secrets.yaml; @c masked is empty when the keychain lost the value or the secret has a
  *   source; @c updated (ISO 8601, UTC) when the value was last set through the daemon;
  *   @c source is `keychain`, `command` or `reference` (SecretSources), with the command line or
- *   the reference in @c sourceText and when it last gave a value or failed.
+ *   the reference in @c sourceText and when it last gave a value or failed. The custom secrets
+ *   of `secret set-custom` follow, @c source `custom`, their hosts in @c sourceText and the
+ *   sandboxes' variable in @c variable (read-only here: the command line sets and removes them).
  * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
  *   (and drops the secret's source, if it had one). Sources are set by the command line only.
  * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}.

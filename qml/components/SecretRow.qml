@@ -95,7 +95,9 @@ Rectangle {
                     textFormat: Text.PlainText
                     font.family: "monospace"
                     color: palette.text
-                    elide: Text.ElideMiddle
+                    // A custom secret's hosts are read whole; a long command line is cut.
+                    elide: row.source === "custom" ? Text.ElideNone : Text.ElideMiddle
+                    wrapMode: row.source === "custom" ? Text.Wrap : Text.NoWrap
                 }
                 Label {
                     objectName: "secretResolved"
@@ -121,12 +123,14 @@ Rectangle {
             }
             Button {
                 objectName: "secretTestButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: qsTr("Test")
                 Accessible.name: qsTr("Test the key of %1 with its provider").arg(row.displayName)
                 onClicked: row.testRequested(row.service, row.sandbox)
             }
             Button {
                 objectName: "secretReplaceButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: row.replacing ? qsTr("Cancel") : qsTr("Replace…")
                 Accessible.name: row.replacing ? qsTr("Cancel replacing the key of %1").arg(row.displayName)
                                                : qsTr("Replace the key of %1").arg(row.displayName)
@@ -139,6 +143,7 @@ Rectangle {
             }
             Button {
                 objectName: "secretRemoveButton"
+                visible: row.source !== "custom" // set and removed on the command line
                 text: qsTr("Remove…")
                 Accessible.name: qsTr("Remove the key of %1").arg(row.displayName)
                 onClicked: row.removeRequested(row.service, row.sandbox)

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void removeAsksThenRemoves();
     void saysWhichKeysTheKitsNeed();
     void commandSourceIsShownWithATestButton();
+    void customSecretIsListedReadOnly();
     void noKeychainShowsWhatToInstall();
 
 private:
@@ -208,6 +209,34 @@ void TestSecretsPage::commandSourceIsShownWithATestButton()
         !daemonCall(QStringLiteral("secret.remove"), {{QStringLiteral("service"), QStringLiteral("gh")}}).isError());
     QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
     QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("gh")), 20000);
+}
+
+void TestSecretsPage::customSecretIsListedReadOnly()
+{
+    // Set on the command line: the page lists it with its variable and hosts, and no action.
+    QProcess cli;
+    cli.start(QStringLiteral(PADDOCK_BIN),
+              {QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("jira"), QStringLiteral("--host"),
+               QStringLiteral("jira.example.com"), QStringLiteral("--env"), QStringLiteral("JIRA_TOKEN")});
+    QVERIFY(cli.waitForStarted());
+    cli.write("jira-value-Kd8Wq2Ls5Np3");
+    cli.closeWriteChannel();
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("jira")), 20000);
+    QQuickItem *jira = row(QStringLiteral("jira"));
+    QCOMPARE(findItem(jira, QStringLiteral("secretSource"))->property("text").toString(),
+             QStringLiteral("Placeholder in JIRA_TOKEN, replaced for jira.example.com"));
+    QVERIFY(!isShown(findItem(jira, QStringLiteral("secretMasked"))));
+    QVERIFY(!isShown(findItem(jira, QStringLiteral("secretResolved")))); // nothing runs for it
+    for (const char *button : {"secretTestButton", "secretReplaceButton", "secretRemoveButton"})
+        QVERIFY2(!isShown(findItem(jira, QLatin1String(button))), button);
+    QProcess remove;
+    remove.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("jira")});
+    QVERIFY(remove.waitForFinished(60000) && remove.exitCode() == 0);
+    QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("jira")), 20000);
 }
 
 void TestSecretsPage::noKeychainShowsWhatToInstall()
