@@ -35,10 +35,12 @@ struct CreationPlan
     /**
      * For a runtime that runs no image itself (bubblewrap): the kit's image from Paddock's store,
      * whose layers become the sandbox's base; or, when only the Docker engine has it, its
-     * reference, exported into the store while the sandbox is created.
+     * reference, exported into the store while the sandbox is created; or, when neither has it
+     * and its registry answers, its reference, pulled while the sandbox is created.
      */
     std::optional<image::StoredImage> image;
     QString imageToExport;
+    QString imageToPull;
     image::ImageConfig imageConfig;
 };
 
@@ -85,6 +87,11 @@ private:
     runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
     /** Exports the kit's image from the Docker engine into the store and hands its layers to the runtime. */
     bool exportImage(QString *error);
+    /** Pulls the kit's image from its registry into the store and hands its layers to the runtime. */
+    bool pullImage(QString *error);
+    /** The image @p reference (else the first @p loaded) of @p store becomes the sandbox's base. */
+    bool useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded, const QString &reference,
+                        QString *error);
 
     std::shared_ptr<runtime::Runtime> m_runtime;
     CreationPlan m_plan;
