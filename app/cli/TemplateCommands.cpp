@@ -206,6 +206,11 @@ int runLoad(const Invocation &call)
                      false);
 }
 
+int runPull(const Invocation &call)
+{
+    return followJob(QStringLiteral("image.pull"), {{QStringLiteral("reference"), call.positional.first()}}, false);
+}
+
 int runRm(const Invocation &call)
 {
     api::DaemonConnection connection;
@@ -319,6 +324,29 @@ Command templateCommand()
     ls.maxPositional = 0;
 
     group.subcommands = {build, load, ls, rm};
+    return group;
+}
+
+Command imageCommand()
+{
+    Command group;
+    group.name = QStringLiteral("image");
+    group.summary = QStringLiteral("Pull images from their registries into Paddock's store.");
+    group.description =
+        QStringLiteral("Bubblewrap sandboxes run the images of Paddock's own store; `paddock template` builds,\n"
+                       "loads, lists and removes them.");
+    Command pull = leaf(
+        QStringLiteral("pull"), QStringLiteral("Pull an image from its registry."),
+        QStringLiteral("Fetches REF ([HOST[:PORT]/]REPO[:TAG|@sha256:DIGEST]; Docker Hub when no host is named) from\n"
+                       "its registry into Paddock's store, without Docker, and prints each blob's bytes as they\n"
+                       "arrive. paddockd does the work: over HTTPS with the logins of `docker login`\n"
+                       "(~/.docker/config.json and its credential helpers) and the certificate authorities of\n"
+                       "~/.docker/certs.d/HOST:PORT/ca.crt; plain HTTP only for localhost or a registry listed in\n"
+                       "~/.config/paddock/insecure-registries. Every blob is checked against its digest."),
+        runPull);
+    pull.positionalSyntax = QStringLiteral("REF");
+    pull.minPositional = pull.maxPositional = 1;
+    group.subcommands = {pull};
     return group;
 }
 

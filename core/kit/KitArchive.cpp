@@ -131,7 +131,7 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
         {QStringLiteral("reference"), kitImage.tags.value(0)},
         {QStringLiteral("digest"), kitImage.digest},
         {QStringLiteral("image"), mapped.kit->isSandbox() ? imageId : QString()},
-        {QStringLiteral("archive"), QFileInfo(path).absoluteFilePath()},
+        {QStringLiteral("archive"), options.source.isEmpty() ? QFileInfo(path).absoluteFilePath() : options.source},
     };
     const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
     if (!writeKitFolder(root, name, descriptor, origin, &error))

@@ -18,6 +18,7 @@ struct KitArchiveOptions
     QString name;      ///< the kit's name in the library; empty: from the image reference or the file name
     QString kitsRoot;  ///< the library's kits folder; empty: KitLibrary::defaultImportedRoot()
     QString imageRoot; ///< the image store; empty: the default one
+    QString source;    ///< where the archive came from, for origin.json; empty: its path
 };
 
 /** @brief What loading a kit archive did. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "image/RegistryClient.h"
 #include "kit/Kit.h"
 
 #include <QHash>
@@ -52,6 +53,10 @@ struct KitImageBuild
  *   own store (image::ImageStore, for bubblewrap sandboxes), then, when a Docker engine
  *   answers, into the engine too (as `docker load`). Its final event has `notes` (what the
  *   store left out, such as device nodes).
+ * - `image.pull` {reference} → {job, reference}: pulls `[HOST[:PORT]/]REPO[:TAG|@DIGEST]` from its
+ *   registry (image::pullIntoStore(): the user's Docker logins and certificates, the upstream
+ *   proxy in force) into Paddock's store, without a Docker engine. Its running events name the
+ *   blob and its bytes (`step` of `totalSteps` blobs); the final one has the `digest`.
  * - `image.remove` {image} → {image, layersRemoved}: forgets an image of the store and removes
  *   the layers nothing uses any more (no other image, no bubblewrap sandbox).
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
@@ -70,7 +75,7 @@ struct KitImageBuild
  *   without an engine. @c size in bytes, @c created in ISO 8601 (UTC).
  *
  * Jobs start at once and report on topic `image`; a client that subscribes before it calls
- * misses nothing. EVENT: {job, kind: build|load, state: running|done|failed, step,
+ * misses nothing. EVENT: {job, kind: build|load|pull, state: running|done|failed, step,
  * totalSteps, percent, message, output?} while running (a build reports each instruction
  * as a step, with the text it printed in @c output; a load reports the bytes sent as
  * percent); then {.., state: done, percent: 100, image: ID, tags: [..]} or {.., state:
@@ -119,6 +124,8 @@ private:
 
     api::Reply startBuild(const QJsonObject &params);
     api::Reply startLoad(const QJsonObject &params);
+    api::Reply startPull(const QJsonObject &params); ///< in ImagePull.cpp
+    image::RegistryOptions registryOptions() const;
     api::Reply cancel(const QJsonObject &params);
     Job &newJob(const QString &kind);
     /** Runs @p work on a thread of its own; its events come back to report() on this thread. */

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// image.pull: an image fetched from its registry into Paddock's store, as a job of ImageService.
+#include "image/RegistryPull.h"
+#include "sandbox/ImageService.h"
+
+#include "api/Protocol.h"
+#include "api/Server.h"
+
+#include <QJsonArray>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcImages)
+
+namespace paddock::sandbox {
+
+namespace {
+
+QString mebibytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / double(1 << 20), 'f', 1);
+}
+
+/** A progress event for blob @p at: a line per blob, moved on at each tenth of it. */
+QJsonObject pullEvent(const image::PullProgress &at)
+{
+    const int percent = int(at.received * 100 / std::max<qint64>(at.size, 1));
+    return {{QStringLiteral("step"), at.index},
+            {QStringLiteral("totalSteps"), at.count},
+            {QStringLiteral("percent"), std::min(percent, 100)},
+            {QStringLiteral("message"), QStringLiteral("blob %1/%2 %3: %4 of %5 MiB")
+                                            .arg(at.index)
+                                            .arg(at.count)
+                                            .arg(at.digest.mid(7, 12), mebibytes(at.received), mebibytes(at.size))}};
+}
+
+} // namespace
+
+image::RegistryOptions ImageService::registryOptions() const
+{
+    image::RegistryOptions options = image::RegistryOptions::forUser();
+    if (m_buildArguments) {
+        // The upstream proxy in force, as builds get it (its URL without a password).
+        const QMap<QString, QString> proxy = m_buildArguments();
+        options.proxy = proxy.value(QStringLiteral("HTTPS_PROXY"));
+        options.noProxy = proxy.value(QStringLiteral("NO_PROXY"));
+    }
+    return options;
+}
+
+api::Reply ImageService::startPull(const QJsonObject &params)
+{
+    const QString reference = params.value(QLatin1String("reference")).toString().trimmed();
+    QString error;
+    const std::optional<image::RegistryReference> parsed = image::RegistryReference::parse(reference, &error);
+    if (!parsed)
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
+    Job &job = newJob(QStringLiteral("pull"));
+    qCInfo(lcImages) << "job" << job.id << "pulls" << parsed->fullName();
+    image::RegistryOptions options = registryOptions();
+    runJob(job.id, [reference, options, cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
+        image::RegistryOptions pullOptions = options;
+        pullOptions.cancel = cancel.get();
+        int reported = -1;
+        const auto onBlob = [&progress, &reported](const image::PullProgress &at) {
+            const int tenth = at.index * 20 + int(at.received * 10 / std::max<qint64>(at.size, 1));
+            if (tenth == reported)
+                return;
+            reported = tenth;
+            QJsonObject event = pullEvent(at);
+            event.insert(QStringLiteral("percent"), std::min(event.value(QLatin1String("percent")).toInt(), 99));
+            progress(event);
+        };
+        image::ImageStore store;
+        image::PullResult pulled;
+        const image::LoadResult stored = image::pullIntoStore(store, reference, pullOptions, onBlob, &pulled);
+        if (!stored.ok)
+            return QJsonObject{{QStringLiteral("state"), QStringLiteral("failed")},
+                               {QStringLiteral("error"), stored.error},
+                               {QStringLiteral("message"), stored.error},
+                               {QStringLiteral("cancelled"), cancel->load()}};
+        return QJsonObject{{QStringLiteral("state"), QStringLiteral("done")},
+                           {QStringLiteral("percent"), 100},
+                           {QStringLiteral("image"), QStringLiteral("sha256:") + stored.images.value(0).id},
+                           {QStringLiteral("tags"), QJsonArray{pulled.name}},
+                           {QStringLiteral("digest"), pulled.digest},
+                           {QStringLiteral("notes"), QJsonArray::fromStringList(stored.notes)},
+                           {QStringLiteral("message"),
+                            QStringLiteral("pulled %1 (%2) into Paddock's store: %3 MiB, %4 layers unpacked")
+                                .arg(pulled.name, pulled.digest, mebibytes(pulled.bytes))
+                                .arg(stored.layersUnpacked)}};
+    });
+    return api::Reply::success({{QStringLiteral("job"), job.id}, {QStringLiteral("reference"), parsed->fullName()}});
+}
+
+} // namespace paddock::sandbox
