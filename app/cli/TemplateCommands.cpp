@@ -54,7 +54,10 @@ private:
     {};
 };
 
-/** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */
+/**
+ * Prints a job's events as they come: a line per step, the percent of a load in place on a
+ * terminal, a line per blob of a pull.
+ */
 class ProgressPrinter
 {
 public:
@@ -81,6 +84,10 @@ public:
             }
             return;
         }
+        if (kind == QLatin1String("pull")) {
+            pullLine(step, message);
+            return;
+        }
         // A load moves by bytes: in place on a terminal, at every tenth otherwise.
         if (m_terminal) {
             out() << "\r\033[K" << message << ": " << percent << '%';
@@ -90,6 +97,22 @@ public:
             m_tenth = percent / 10;
             line(QStringLiteral("%1: %2%").arg(message).arg(percent));
         }
+    }
+
+    /** A pull: a line per blob, its bytes moving in place on a terminal; its last count otherwise. */
+    void pullLine(int step, const QString &message)
+    {
+        if (step != m_step && m_open)
+            out() << '\n';
+        else if (step != m_step && !m_terminal && !m_last.isEmpty())
+            out() << m_last << '\n';
+        m_step = step;
+        m_last = message;
+        if (m_terminal) {
+            out() << "\r\033[K" << message;
+            m_open = true;
+        }
+        out().flush();
     }
 
     void line(const QString &text)
@@ -103,6 +126,9 @@ public:
 
     void end()
     {
+        if (!m_terminal && !m_last.isEmpty())
+            out() << m_last << '\n';
+        m_last.clear();
         if (m_open)
             out() << '\n';
         m_open = false;
@@ -115,6 +141,7 @@ private:
     bool m_open = false; ///< a line is being rewritten in place
     int m_step = 0;
     int m_tenth = -1;
+    QString m_last; ///< a pull's latest line, printed once its blob is done when not on a terminal
 };
 
 /**

@@ -314,7 +314,7 @@ QString RegistryClient::describe(const Response &response, const QString &what) 
             .arg(response.status);
     }
     if (response.status == 404)
-        return QStringLiteral("the registry %1 has no %2").arg(m_ref.registry, what);
+        return QStringLiteral("the registry %1 does not have %2").arg(m_ref.registry, what);
     const QJsonArray errors = QJsonDocument::fromJson(response.body).object().value(QLatin1String("errors")).toArray();
     const QString said = errors.first().toObject().value(QLatin1String("message")).toString().left(200);
     return QStringLiteral("the registry %1 answered HTTP %2 for %3%4")

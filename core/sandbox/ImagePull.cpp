@@ -20,6 +20,16 @@ QString mebibytes(qint64 bytes)
     return QString::number(double(bytes) / double(1 << 20), 'f', 1);
 }
 
+/** "512 bytes", "3.4 KiB", "8.3 MiB". */
+QString amount(qint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 bytes").arg(bytes);
+    if (bytes < (1 << 20))
+        return QStringLiteral("%1 KiB").arg(double(bytes) / 1024.0, 0, 'f', 1);
+    return mebibytes(bytes) + QStringLiteral(" MiB");
+}
+
 /** A progress event for blob @p at: a line per blob, moved on at each tenth of it. */
 QJsonObject pullEvent(const image::PullProgress &at)
 {
@@ -27,10 +37,10 @@ QJsonObject pullEvent(const image::PullProgress &at)
     return {{QStringLiteral("step"), at.index},
             {QStringLiteral("totalSteps"), at.count},
             {QStringLiteral("percent"), std::min(percent, 100)},
-            {QStringLiteral("message"), QStringLiteral("blob %1/%2 %3: %4 of %5 MiB")
+            {QStringLiteral("message"), QStringLiteral("blob %1/%2 %3: %4 of %5")
                                             .arg(at.index)
                                             .arg(at.count)
-                                            .arg(at.digest.mid(7, 12), mebibytes(at.received), mebibytes(at.size))}};
+                                            .arg(at.digest.mid(7, 12), amount(at.received), amount(at.size))}};
 }
 
 } // namespace

@@ -219,6 +219,9 @@ void TestRegistryPull::imagePullStoresTheImage()
     QVERIFY2(pulled.exitCode == 0, qPrintable(pulled.out + pulled.err + m_fixture->daemonLog()));
     QVERIFY2(pulled.out.contains(QLatin1String("pulled ") + registryRef(QStringLiteral("course/pi:1"))),
              qPrintable(pulled.out));
+    // A line per blob with its bytes: the configuration, then the one layer.
+    QVERIFY2(pulled.out.contains(QLatin1String("blob 1/2 ")) && pulled.out.contains(QLatin1String("blob 2/2 ")),
+             qPrintable(pulled.out));
     const std::optional<paddock::image::StoredImage> stored =
         paddock::image::ImageStore().find(registryRef(QStringLiteral("course/pi:1")));
     QVERIFY(stored);
