@@ -149,7 +149,7 @@ QString RegistryClient::baseUrl() const
 }
 
 RegistryClient::Response RegistryClient::get(const QString &url, const Request &request,
-                                             const QByteArray &authorization, bool registryHost) const
+                                             const QByteArray &authorization) const
 {
     Response response;
     std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
@@ -194,7 +194,8 @@ RegistryClient::Response RegistryClient::get(const QString &url, const Request &
     curl_easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
     curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, onHeader);
     curl_easy_setopt(handle, CURLOPT_HEADERDATA, &transfer);
-    const QString certs = registryHost ? certsDirFor(m_options.dockerConfig, m_ref.endpointHost()) : QString();
+    // The registry's certificates, also for its token server, as Docker's transport has them.
+    const QString certs = certsDirFor(m_options.dockerConfig, m_ref.endpointHost());
     const QByteArray ca = (certs + QStringLiteral("/ca.crt")).toUtf8();
     const QByteArray clientCert = (certs + QStringLiteral("/client.cert")).toUtf8();
     const QByteArray clientKey = (certs + QStringLiteral("/client.key")).toUtf8();
@@ -217,10 +218,10 @@ RegistryClient::Response RegistryClient::get(const QString &url, const Request &
 
 RegistryClient::Response RegistryClient::send(const Request &request)
 {
-    Response response = get(baseUrl() + request.path, request, m_authorization, true);
+    Response response = get(baseUrl() + request.path, request, m_authorization);
     if (!response.problem.isEmpty() && !m_plainHttp && allowsPlainHttp()) {
         m_plainHttp = true; // HTTPS failed where plain HTTP is allowed: as Docker does
-        response = get(baseUrl() + request.path, request, m_authorization, true);
+        response = get(baseUrl() + request.path, request, m_authorization);
     }
     if (response.status != 401 || response.challenge.isEmpty())
         return response;
@@ -229,7 +230,7 @@ RegistryClient::Response RegistryClient::send(const Request &request)
         response.problem = problem;
         return response;
     }
-    return get(baseUrl() + request.path, request, m_authorization, true);
+    return get(baseUrl() + request.path, request, m_authorization);
 }
 
 std::optional<QByteArray> RegistryClient::fetchToken(const AuthChallenge &challenge, QString *error)
@@ -254,7 +255,7 @@ std::optional<QByteArray> RegistryClient::fetchToken(const AuthChallenge &challe
         authorization = "Basic " + (m_login->username.toUtf8() + ':' + m_login->secret).toBase64();
     Request request;
     request.maxBytes = kMaxTokenBytes;
-    const Response response = get(realm.toString(QUrl::FullyEncoded), request, authorization, false);
+    const Response response = get(realm.toString(QUrl::FullyEncoded), request, authorization);
     authorization.fill('\0');
     if (!response.problem.isEmpty() || response.status != 200) {
         *error = describe(response, QStringLiteral("a token"));

@@ -90,7 +90,7 @@ private:
     };
     /** @p request with the authorization in force; on a 401 authenticates once and asks again. */
     Response send(const Request &request);
-    Response get(const QString &url, const Request &request, const QByteArray &authorization, bool registryHost) const;
+    Response get(const QString &url, const Request &request, const QByteArray &authorization) const;
     bool authenticate(const QByteArray &challenge, QString *error);
     std::optional<QByteArray> fetchToken(const AuthChallenge &challenge, QString *error);
     QString describe(const Response &response, const QString &what) const;

@@ -41,6 +41,18 @@ quint16 freePort()
     return server.serverPort();
 }
 
+bool waitForPort(quint16 port)
+{
+    for (int attempt = 0; attempt < 300; ++attempt) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (socket.waitForConnected(200))
+            return true;
+        QThread::msleep(100);
+    }
+    return false;
+}
+
 bool run(const QString &program, const QStringList &arguments, QByteArray *output = nullptr)
 {
     const ProcessOutput done = runProcess(program, arguments);
@@ -61,6 +73,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void imagePullStoresTheImage();
+    void bearerTokenFromTheRealm();
     void kitNamingAMissingImagePullsIt();
     void kitPullLoadsAV3Kit();
     void wrongPasswordIsNamed();
@@ -77,13 +90,17 @@ private:
     bool startRegistry();
     /** Pushes an OCI archive of @p kit as @p repository with skopeo; its layers' digests in @p layers. */
     bool push(const OciKit &kit, const QString &repository);
+    /** Logins and certificate authorities for the registry and the token front, in the home's .docker. */
     void writeDockerConfig(const QByteArray &password);
+    bool startTokenFront();
     OciKit imageWith(const QByteArray &osRelease) const;
 
     std::unique_ptr<SandboxFixture> m_fixture;
     QByteArray m_busybox;
     quint16 m_port = 0;
     QProcess m_registry;
+    quint16 m_frontPort = 0; ///< token-front.py: a bearer token first, as Docker Hub asks
+    QProcess m_front;
 };
 
 bool TestRegistryPull::makeCertificates()
@@ -133,14 +150,7 @@ bool TestRegistryPull::startRegistry()
     m_registry.start(tool("docker-registry"), {QStringLiteral("serve"), dir(QStringLiteral("registry.yml"))});
     if (!m_registry.waitForStarted())
         return false;
-    for (int attempt = 0; attempt < 300; ++attempt) {
-        QTcpSocket socket;
-        socket.connectToHost(QHostAddress::LocalHost, m_port);
-        if (socket.waitForConnected(200))
-            return true;
-        QThread::msleep(100);
-    }
-    return false;
+    return waitForPort(m_port);
 }
 
 OciKit TestRegistryPull::imageWith(const QByteArray &osRelease) const
@@ -170,15 +180,34 @@ bool TestRegistryPull::push(const OciKit &kit, const QString &repository)
 void TestRegistryPull::writeDockerConfig(const QByteArray &password)
 {
     const QString docker = dir(QStringLiteral("home/.docker"));
-    const QString certsd = docker + QStringLiteral("/certs.d/127.0.0.1:%1").arg(m_port);
-    QDir().mkpath(certsd);
-    QFile::remove(certsd + QStringLiteral("/ca.crt"));
-    QFile::copy(dir(QStringLiteral("certs/ca.crt")), certsd + QStringLiteral("/ca.crt"));
-    const QJsonObject auths{
-        {QStringLiteral("127.0.0.1:%1").arg(m_port),
-         QJsonObject{{QStringLiteral("auth"), QString::fromLatin1((kUser + ':' + password).toBase64())}}}};
+    QJsonObject auths;
+    for (const quint16 port : {m_port, m_frontPort}) {
+        const QString host = QStringLiteral("127.0.0.1:%1").arg(port);
+        const QString certsd = docker + QStringLiteral("/certs.d/") + host;
+        QDir().mkpath(certsd);
+        QFile::remove(certsd + QStringLiteral("/ca.crt"));
+        QFile::copy(dir(QStringLiteral("certs/ca.crt")), certsd + QStringLiteral("/ca.crt"));
+        auths.insert(host,
+                     QJsonObject{{QStringLiteral("auth"), QString::fromLatin1((kUser + ':' + password).toBase64())}});
+    }
     writeFile(docker + QStringLiteral("/config.json"),
               QJsonDocument(QJsonObject{{QStringLiteral("auths"), auths}}).toJson());
+}
+
+bool TestRegistryPull::startTokenFront()
+{
+    m_frontPort = freePort();
+    m_front.setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("RP_PASSWORD"), QString::fromLatin1(kPassword));
+    m_front.setProcessEnvironment(environment);
+    m_front.setStandardOutputFile(dir(QStringLiteral("front.out")));
+    m_front.start(tool("python3"),
+                  {QStringLiteral(PADDOCK_SOURCE_DIR "/tests/integration/registry-pull/token-front.py"),
+                   QString::number(m_frontPort), QStringLiteral("https://127.0.0.1:%1").arg(m_port),
+                   dir(QStringLiteral("certs/server.crt")), dir(QStringLiteral("certs/server.key")),
+                   dir(QStringLiteral("certs/ca.crt")), QString::fromLatin1(kUser)});
+    return m_front.waitForStarted() && waitForPort(m_frontPort);
 }
 
 void TestRegistryPull::initTestCase()
@@ -201,6 +230,7 @@ void TestRegistryPull::initTestCase()
     QVERIFY2(startRegistry(), qPrintable(readFile(dir(QStringLiteral("registry.out")))));
     QVERIFY(push(imageWith("ID=rp-pulled\n"), QStringLiteral("course/pi:1")));
     QVERIFY(push(imageWith("ID=rp-from-the-kit\n"), QStringLiteral("course/pi:0.87.1")));
+    QVERIFY2(startTokenFront(), qPrintable(readFile(dir(QStringLiteral("front.out")))));
     writeDockerConfig(kPassword);
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }
@@ -208,6 +238,8 @@ void TestRegistryPull::initTestCase()
 void TestRegistryPull::cleanupTestCase()
 {
     m_fixture.reset();
+    m_front.terminate();
+    m_front.waitForFinished(5000);
     m_registry.terminate();
     m_registry.waitForFinished(5000);
 }
@@ -228,6 +260,15 @@ void TestRegistryPull::imagePullStoresTheImage()
     QCOMPARE(stored->layers.size(), 1);
     const Finished listed = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls")});
     QVERIFY2(listed.out.contains(registryRef(QStringLiteral("course/pi:1"))), qPrintable(listed.out + listed.err));
+}
+
+void TestRegistryPull::bearerTokenFromTheRealm()
+{
+    const QString reference = QStringLiteral("127.0.0.1:%1/course/pi:1").arg(m_frontPort);
+    const Finished pulled = m_fixture->paddock({QStringLiteral("image"), QStringLiteral("pull"), reference});
+    QVERIFY2(pulled.exitCode == 0, qPrintable(pulled.out + pulled.err + readFile(dir(QStringLiteral("front.out")))));
+    QVERIFY2(pulled.out.contains(QLatin1String("pulled ") + reference), qPrintable(pulled.out));
+    QVERIFY(paddock::image::ImageStore().find(reference));
 }
 
 void TestRegistryPull::kitNamingAMissingImagePullsIt()
@@ -286,6 +327,17 @@ void TestRegistryPull::wrongPasswordIsNamed()
                                      .arg(QString::fromLatin1(kUser))),
              qPrintable(pulled.err));
     QVERIFY(!pulled.err.contains(QLatin1String("not-the-password")));
+
+    // Through the token's realm: the login is refused there, and said so.
+    writeDockerConfig("not-the-password");
+    const Finished front = m_fixture->paddock({QStringLiteral("image"), QStringLiteral("pull"),
+                                               QStringLiteral("127.0.0.1:%1/course/pi:0.87.1").arg(m_frontPort)});
+    writeDockerConfig(kPassword);
+    QCOMPARE(front.exitCode, 1);
+    QVERIFY2(front.err.contains(QStringLiteral("the registry 127.0.0.1:%1 refused the login of %2 for a token")
+                                    .arg(m_frontPort)
+                                    .arg(QString::fromLatin1(kUser))),
+             qPrintable(front.err));
 }
 
 void TestRegistryPull::tamperedBlobIsRefused()
