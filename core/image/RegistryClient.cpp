@@ -178,6 +178,11 @@ RegistryClient::Response RegistryClient::get(const QString &url, const Request &
     curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(handle, CURLOPT_PROXY, proxy.constData());
     curl_easy_setopt(handle, CURLOPT_NOPROXY, noProxy.constData());
+    const QByteArray proxyUser = m_options.proxyUser.toUtf8();
+    if (!proxyUser.isEmpty()) {
+        curl_easy_setopt(handle, CURLOPT_PROXYUSERNAME, proxyUser.constData());
+        curl_easy_setopt(handle, CURLOPT_PROXYPASSWORD, m_options.proxyPassword.constData());
+    }
     curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
     // A blob may be sent from elsewhere (storage); the Authorization header is not sent there.

@@ -18,10 +18,12 @@ namespace paddock::image {
 /** @brief How a pull reaches registries and what it accepts from them. */
 struct RegistryOptions
 {
-    QString dockerConfig;                    ///< config.json and certs.d/ (dockerConfigDir())
-    QStringList insecureRegistries;          ///< HOST[:PORT] reached over plain HTTP when HTTPS fails
-    QString proxy;                           ///< the upstream proxy's URL, or empty for none
-    QString noProxy;                         ///< hosts reached directly despite @c proxy
+    QString dockerConfig;           ///< config.json and certs.d/ (dockerConfigDir())
+    QStringList insecureRegistries; ///< HOST[:PORT] reached over plain HTTP when HTTPS fails
+    QString proxy;                  ///< the upstream proxy's URL, or empty for none
+    QString noProxy;                ///< hosts reached directly despite @c proxy
+    QString proxyUser;              ///< the proxy's login, sent to it alone, never logged
+    QByteArray proxyPassword;
     qint64 maxLayerBytes = qint64(16) << 30; ///< one compressed layer as the registry sends it
     qint64 maxDocumentBytes = 4 << 20;       ///< a manifest, an index or a configuration
     const std::atomic_bool *cancel = nullptr;

@@ -45,15 +45,18 @@ QJsonObject pullEvent(const image::PullProgress &at)
 
 } // namespace
 
-image::RegistryOptions ImageService::registryOptions() const
+image::RegistryOptions ImageService::registryOptions(const proxy::UpstreamProxy *upstream)
 {
     image::RegistryOptions options = image::RegistryOptions::forUser();
-    if (m_buildArguments) {
-        // The upstream proxy in force, as builds get it (its URL without a password).
-        const QMap<QString, QString> proxy = m_buildArguments();
-        options.proxy = proxy.value(QStringLiteral("HTTPS_PROXY"));
-        options.noProxy = proxy.value(QStringLiteral("NO_PROXY"));
-    }
+    if (!upstream)
+        return options;
+    const QString scheme = upstream->kind == proxy::UpstreamProxy::Kind::Http     ? QStringLiteral("http")
+                           : upstream->kind == proxy::UpstreamProxy::Kind::Socks5 ? QStringLiteral("socks5")
+                                                                                  : QStringLiteral("socks5h");
+    options.proxy = scheme + QStringLiteral("://") + upstream->authority();
+    options.noProxy = upstream->noProxy.text();
+    options.proxyUser = QString::fromStdString(upstream->user);
+    options.proxyPassword = QByteArray::fromStdString(upstream->password);
     return options;
 }
 
@@ -66,7 +69,8 @@ api::Reply ImageService::startPull(const QJsonObject &params)
         return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
     Job &job = newJob(QStringLiteral("pull"));
     qCInfo(lcImages) << "job" << job.id << "pulls" << parsed->fullName();
-    image::RegistryOptions options = registryOptions();
+    const std::shared_ptr<const proxy::UpstreamProxy> upstream = m_upstreamProxy ? m_upstreamProxy() : nullptr;
+    image::RegistryOptions options = registryOptions(upstream.get());
     runJob(job.id, [reference, options, cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
         image::RegistryOptions pullOptions = options;
         pullOptions.cancel = cancel.get();

@@ -167,7 +167,7 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
         }
     }
     QString why;
-    if (const auto config = image::fetchImageConfig(reference, image::RegistryOptions::forUser(), &why)) {
+    if (const auto config = image::fetchImageConfig(reference, plan.registry, &why)) {
         plan.imageToPull = reference;
         plan.imageConfig = *config;
         return;
@@ -206,13 +206,14 @@ runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 } // namespace
 
 std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
-                                         api::Reply *refusal)
+                                         const image::RegistryOptions &registry, api::Reply *refusal)
 {
     std::optional<kit::Kit> kit = loadKit(request, refusal);
     if (!kit)
         return std::nullopt;
     CreationPlan plan;
     plan.kit = std::move(*kit);
+    plan.registry = registry;
     locateImage(plan, runtime);
     const bool fromImage = plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty();
     QStringList shareNotes;
@@ -354,8 +355,7 @@ bool SandboxCreation::pullImage(QString *error)
     timer.start();
     image::ImageStore store;
     image::PullResult pulled;
-    const image::LoadResult loaded =
-        image::pullIntoStore(store, m_plan.imageToPull, image::RegistryOptions::forUser(), {}, &pulled);
+    const image::LoadResult loaded = image::pullIntoStore(store, m_plan.imageToPull, m_plan.registry, {}, &pulled);
     if (!loaded.ok) {
         *error = QStringLiteral("the image %1 could not be pulled: %2").arg(m_plan.imageToPull, loaded.error);
         return false;

@@ -3,6 +3,7 @@
 
 #include "api/Protocol.h"
 #include "image/ImageStore.h"
+#include "image/RegistryClient.h"
 #include "kit/Kit.h"
 #include "runtime/Runtime.h"
 #include "sandbox/CloneWorkspace.h"
@@ -41,6 +42,7 @@ struct CreationPlan
     std::optional<image::StoredImage> image;
     QString imageToExport;
     QString imageToPull;
+    image::RegistryOptions registry; ///< how imageToPull is pulled
     image::ImageConfig imageConfig;
 };
 
@@ -49,7 +51,7 @@ struct CreationPlan
  * Refused with @p refusal (`invalid-kit`, `invalid-params` or `internal`).
  */
 std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
-                                         api::Reply *refusal);
+                                         const image::RegistryOptions &registry, api::Reply *refusal);
 
 /**
  * Hands @p runtime what the kit asks of it beyond the spec (runtime::SandboxOptions), and
