@@ -103,8 +103,16 @@ bool follow(RegistryClient &client, const RegistryDocument &document, int depth,
                      .arg(client.reference().fullName());
         return false;
     }
+    const QJsonArray layers = object.value(QLatin1String("layers")).toArray();
+    if (layers.size() > ImageLimits{}.maxLayers) {
+        *error = QStringLiteral("%1 has %2 layers, more than the %3 an image may have")
+                     .arg(client.reference().fullName())
+                     .arg(layers.size())
+                     .arg(ImageLimits{}.maxLayers);
+        return false;
+    }
     plan->configs << blobOf(object.value(QLatin1String("config")).toObject());
-    for (const QJsonValue &layer : object.value(QLatin1String("layers")).toArray())
+    for (const QJsonValue &layer : layers)
         plan->layers << blobOf(layer.toObject());
     return true;
 }
