@@ -235,7 +235,20 @@ int runLoad(const Invocation &call)
 
 int runPull(const Invocation &call)
 {
-    return followJob(QStringLiteral("image.pull"), {{QStringLiteral("reference"), call.positional.first()}}, false);
+    QJsonObject params{{QStringLiteral("reference"), call.positional.first()}};
+    if (call.parser.isSet(QStringLiteral("max-layer-size"))) {
+        // A whole number with K, M or G (binary), e.g. 512M.
+        QString text = call.parser.value(QStringLiteral("max-layer-size")).trimmed().toUpper();
+        const int shift = text.endsWith(u'K') ? 10 : text.endsWith(u'M') ? 20 : text.endsWith(u'G') ? 30 : 0;
+        if (shift > 0)
+            text.chop(1);
+        bool ok = false;
+        const qint64 size = text.toLongLong(&ok);
+        if (!ok || size <= 0 || size > (qint64(1) << (50 - shift)))
+            return usageError(call.commandPath, QStringLiteral("--max-layer-size takes a size such as 512M or 16G"));
+        params.insert(QStringLiteral("maxLayerBytes"), size << shift);
+    }
+    return followJob(QStringLiteral("image.pull"), params, false);
 }
 
 int runRm(const Invocation &call)
@@ -373,6 +386,9 @@ Command imageCommand()
         runPull);
     pull.positionalSyntax = QStringLiteral("REF");
     pull.minPositional = pull.maxPositional = 1;
+    pull.options = {QCommandLineOption(QStringLiteral("max-layer-size"),
+                                       QStringLiteral("Refuse a layer larger than SIZE, e.g. 512M (default: 16G)."),
+                                       QStringLiteral("SIZE"))};
     group.subcommands = {pull};
     return group;
 }

@@ -71,6 +71,8 @@ api::Reply ImageService::startPull(const QJsonObject &params)
     qCInfo(lcImages) << "job" << job.id << "pulls" << parsed->fullName();
     const std::shared_ptr<const proxy::UpstreamProxy> upstream = m_upstreamProxy ? m_upstreamProxy() : nullptr;
     image::RegistryOptions options = registryOptions(upstream.get());
+    if (const qint64 limit = params.value(QLatin1String("maxLayerBytes")).toInteger(); limit > 0)
+        options.maxLayerBytes = limit;
     runJob(job.id, [reference, options, cancel = job.cancel](const std::function<void(QJsonObject)> &progress) {
         image::RegistryOptions pullOptions = options;
         pullOptions.cancel = cancel.get();

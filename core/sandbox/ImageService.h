@@ -54,7 +54,7 @@ struct KitImageBuild
  *   own store (image::ImageStore, for bubblewrap sandboxes), then, when a Docker engine
  *   answers, into the engine too (as `docker load`). Its final event has `notes` (what the
  *   store left out, such as device nodes).
- * - `image.pull` {reference} → {job, reference}: pulls `[HOST[:PORT]/]REPO[:TAG|@DIGEST]` from its
+ * - `image.pull` {reference, maxLayerBytes?} → {job, reference}: pulls `[HOST[:PORT]/]REPO[:TAG|@DIGEST]` from its
  *   registry (image::pullIntoStore() with registryOptions()) into Paddock's store, without a Docker engine. Its running events name the
  *   blob and its bytes (`step` of `totalSteps` blobs); the final one has the `digest`.
  * - `image.remove` {image} → {image, layersRemoved}: forgets an image of the store and removes

@@ -78,6 +78,7 @@ private slots:
     void kitPullLoadsAV3Kit();
     void wrongPasswordIsNamed();
     void tamperedBlobIsRefused();
+    void layerOverTheLimitIsRefused();
     void passwordStaysSecret();
 
 private:
@@ -368,6 +369,16 @@ void TestRegistryPull::tamperedBlobIsRefused()
     QVERIFY2(pulled.err.contains(QLatin1String("sha256:") + hex) && pulled.err.contains(QLatin1String("refused")),
              qPrintable(pulled.err));
     QVERIFY(!paddock::image::ImageStore().find(registryRef(QStringLiteral("course/tampered:1"))));
+}
+
+void TestRegistryPull::layerOverTheLimitIsRefused()
+{
+    // The layer holds a static busybox, about 1 MiB even compressed: refused before it is fetched.
+    const Finished pulled =
+        m_fixture->paddock({QStringLiteral("image"), QStringLiteral("pull"), QStringLiteral("--max-layer-size"),
+                            QStringLiteral("512K"), registryRef(QStringLiteral("course/pi:1"))});
+    QCOMPARE(pulled.exitCode, 1);
+    QVERIFY2(pulled.err.contains(QLatin1String("larger than 524288 bytes")), qPrintable(pulled.err));
 }
 
 void TestRegistryPull::passwordStaysSecret()
