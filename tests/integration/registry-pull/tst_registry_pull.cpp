@@ -74,6 +74,7 @@ private slots:
     void cleanupTestCase();
     void imagePullStoresTheImage();
     void bearerTokenFromTheRealm();
+    void anonymousOverPlainHttpOnLoopback();
     void kitNamingAMissingImagePullsIt();
     void kitPullLoadsAV3Kit();
     void wrongPasswordIsNamed();
@@ -269,6 +270,34 @@ void TestRegistryPull::bearerTokenFromTheRealm()
     const Finished pulled = m_fixture->paddock({QStringLiteral("image"), QStringLiteral("pull"), reference});
     QVERIFY2(pulled.exitCode == 0, qPrintable(pulled.out + pulled.err + readFile(dir(QStringLiteral("front.out")))));
     QVERIFY2(pulled.out.contains(QLatin1String("pulled ") + reference), qPrintable(pulled.out));
+    QVERIFY(paddock::image::ImageStore().find(reference));
+}
+
+void TestRegistryPull::anonymousOverPlainHttpOnLoopback()
+{
+    // A registry without TLS or logins on 127.0.0.1: HTTPS fails, plain HTTP is allowed there.
+    const quint16 port = freePort();
+    const QByteArray config = QStringLiteral("version: 0.1\nlog:\n  level: warn\n"
+                                             "storage:\n  filesystem:\n    rootdirectory: %1\n"
+                                             "http:\n  addr: 127.0.0.1:%2\n")
+                                  .arg(dir(QStringLiteral("plain-registry")))
+                                  .arg(port)
+                                  .toUtf8();
+    QVERIFY(writeFile(dir(QStringLiteral("plain-registry.yml")), config));
+    QProcess plain;
+    plain.setProcessChannelMode(QProcess::MergedChannels);
+    plain.setStandardOutputFile(dir(QStringLiteral("plain-registry.out")));
+    plain.start(tool("docker-registry"), {QStringLiteral("serve"), dir(QStringLiteral("plain-registry.yml"))});
+    QVERIFY(plain.waitForStarted() && waitForPort(port));
+    const QString reference = QStringLiteral("127.0.0.1:%1/open/pi:1").arg(port);
+    QVERIFY(writeFile(dir(QStringLiteral("open.tar")), ociKitArchive(imageWith("ID=rp-open\n"))));
+    QVERIFY(run(tool("skopeo"), {QStringLiteral("copy"), QStringLiteral("--quiet"),
+                                 QStringLiteral("oci-archive:") + dir(QStringLiteral("open.tar")),
+                                 QStringLiteral("docker://") + reference, QStringLiteral("--dest-tls-verify=false")}));
+    const Finished pulled = m_fixture->paddock({QStringLiteral("image"), QStringLiteral("pull"), reference});
+    plain.terminate();
+    plain.waitForFinished(5000);
+    QVERIFY2(pulled.exitCode == 0, qPrintable(pulled.out + pulled.err));
     QVERIFY(paddock::image::ImageStore().find(reference));
 }
 
