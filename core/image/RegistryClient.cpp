@@ -190,7 +190,10 @@ RegistryClient::Response RegistryClient::get(const QString &url, const Request &
     const char *protocols = m_plainHttp || allowsPlainHttp() ? "https,http" : "https";
     curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, protocols);
     curl_easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, m_plainHttp ? "https,http" : "https");
-    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, 20L);
+    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, 15L);
+    // A manifest, a configuration or a token is small: it comes within a minute or not at all.
+    if (request.maxBytes <= m_options.maxDocumentBytes)
+        curl_easy_setopt(handle, CURLOPT_TIMEOUT, 60L);
     curl_easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, 60L);
     curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
