@@ -20,7 +20,8 @@ dpkg-dev mmdebstrap appstream desktop-file-utils systemd xdg-utils libglib2.0-bi
 xterm xdotool x11-utils runsc clang-format universal-ctags
 openssh-server openssh-client postgresql postgresql-client python3-pip
 squid mitmproxy podman uidmap rootlesskit
-python3-pyatspi at-spi2-core"
+python3-pyatspi at-spi2-core
+docker-registry skopeo apache2-utils"
 
 missing=""
 for p in $BUILD $RUNTIME $TEST; do

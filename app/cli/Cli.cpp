@@ -16,7 +16,7 @@ Command rootCommand()
                        "Without a command, paddock opens the desktop application.");
     root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
     root.subcommands << sessionCommands() << sandboxCommands() << reviewCommand();
-    root.subcommands << templateCommand();
+    root.subcommands << templateCommand() << imageCommand();
     root.subcommands << learnCommand();
     root.subcommands << askModeCommand();
     root.subcommands << verifyCommand() << bundleCommand() << openCommand() << shimCommand();

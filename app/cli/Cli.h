@@ -28,6 +28,7 @@ QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
 QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs
 Command reviewCommand();            // ReviewCommands.cpp: review NAME
 Command templateCommand();          // TemplateCommands.cpp: build, load, ls
+Command imageCommand();             // TemplateCommands.cpp: pull
 Command learnCommand();             // LearnCommands.cpp: learn NAME on|off
 Command policyProposeCommand();     // LearnCommands.cpp: policy propose
 Command askModeCommand();           // AskCommands.cpp: ask NAME on|off

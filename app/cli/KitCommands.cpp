@@ -4,6 +4,9 @@
 #include "Cli.h"
 #include "CliSupport.h"
 #include "KitArgument.h"
+#include "common/Paths.h"
+#include "image/ImageStore.h"
+#include "image/RegistryPull.h"
 
 #include "kit/KitArchive.h"
 #include "kit/KitJson.h"
@@ -17,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -63,15 +67,50 @@ void printCapabilities(const kit::Kit &kit)
 }
 
 /** On a terminal, whether the person accepts what an update of a loaded kit is granted beyond it. */
-bool acceptWidenings(const QString &archive, const QStringList &widenings)
+bool acceptWidenings(const QString &source, const QStringList &widenings)
 {
     if (!::isatty(STDIN_FILENO))
         return false;
-    err() << "This update of the kit is granted more than the one loaded from " << archive << ":\n";
+    err() << "This update of the kit is granted more than the one loaded before (" << source << "):\n";
     for (const QString &line : widenings)
         err() << "  + " << line << '\n';
     const std::optional<QString> answer = readAnswer(QStringLiteral("Accept these changes? [y/N] "));
     return answer && (answer->toLower() == QLatin1String("y") || answer->toLower() == QLatin1String("yes"));
+}
+
+/** Loads @p archive, asking on a terminal when the kit is an update granted more than the loaded one. */
+kit::KitArchiveResult loadAsked(const QString &archive, kit::KitArchiveOptions options, const QString &source)
+{
+    kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
+    if (!result.widenings.isEmpty() && !options.approveWidening && acceptWidenings(source, result.widenings)) {
+        options.approveWidening = true;
+        result = kit::loadKitArchive(archive, options);
+    }
+    return result;
+}
+
+/** Prints what loading the kit of @p source did; the exit code. */
+int reportLoaded(const kit::KitArchiveResult &result, const QString &source)
+{
+    for (const kit::Diagnostic &d : result.diagnostics)
+        (d.isError() ? err() : out()) << d.toString() << '\n';
+    for (const QString &note : result.notes)
+        out() << "note: " << note << '\n';
+    if (!result.ok()) {
+        err() << "paddock: " << source << " was not loaded\n";
+        err().flush();
+        out().flush();
+        return ExitFailed;
+    }
+    const kit::Kit &kit = *result.kit;
+    out() << "loaded " << kit.name << " (" << (kit.isSandbox() ? "workload" : "mixin") << ") from "
+          << (kit.reference.isEmpty() ? source : kit.reference) << (kit.digest.isEmpty() ? "" : " ") << kit.digest
+          << " into " << kit.directory << '\n';
+    printCapabilities(kit);
+    if (kit.isSandbox())
+        out() << "run it with: paddock run --kit " << kit.name << '\n';
+    out().flush();
+    return ExitOk;
 }
 
 int runLoad(const Invocation &call)
@@ -80,30 +119,38 @@ int runLoad(const Invocation &call)
     options.name = call.parser.value(QStringLiteral("name"));
     options.approveWidening = call.parser.isSet(QStringLiteral("approve-kit-changes"));
     const QString archive = call.positional.constFirst();
-    kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
-    if (!result.widenings.isEmpty() && !options.approveWidening && acceptWidenings(archive, result.widenings)) {
-        options.approveWidening = true;
-        result = kit::loadKitArchive(archive, options);
-    }
-    for (const kit::Diagnostic &d : result.diagnostics)
-        (d.isError() ? err() : out()) << d.toString() << '\n';
-    for (const QString &note : result.notes)
-        out() << "note: " << note << '\n';
-    if (!result.ok()) {
-        err() << "paddock: " << archive << " was not loaded\n";
-        err().flush();
-        out().flush();
-        return ExitFailed;
-    }
-    const kit::Kit &kit = *result.kit;
-    out() << "loaded " << kit.name << " (" << (kit.isSandbox() ? "workload" : "mixin") << ") from "
-          << (kit.reference.isEmpty() ? archive : kit.reference) << (kit.digest.isEmpty() ? "" : " ") << kit.digest
-          << " into " << kit.directory << '\n';
-    printCapabilities(kit);
-    if (kit.isSandbox())
-        out() << "run it with: paddock run --kit " << kit.name << '\n';
-    out().flush();
-    return ExitOk;
+    return reportLoaded(loadAsked(archive, options, archive), archive);
+}
+
+/** Pulls the kit image into an archive beside the image store, then loads it as `kit load` does. */
+int runPull(const Invocation &call)
+{
+    const QString reference = call.positional.constFirst();
+    const image::ImageStore store;
+    QString error;
+    if (!paths::ensurePrivateDir(store.root(), &error))
+        return failure(error);
+    const QString archive =
+        store.root() + QStringLiteral("/kit-pull-%1.tar").arg(QUuid::createUuid().toString(QUuid::Id128));
+    int lastBlob = 0;
+    const image::PullResult pulled = image::pullToArchive(
+        reference, archive, image::RegistryOptions::forUser(), [&lastBlob](const image::PullProgress &at) {
+            if (at.received < at.size || at.index == lastBlob)
+                return;
+            lastBlob = at.index;
+            out() << "blob " << at.index << '/' << at.count << ' ' << at.digest.mid(7, 12) << ": " << at.size
+                  << " bytes\n";
+            out().flush();
+        });
+    if (!pulled.ok)
+        return failure(pulled.error);
+    kit::KitArchiveOptions options;
+    options.name = call.parser.value(QStringLiteral("name"));
+    options.source = pulled.name;
+    options.approveWidening = call.parser.isSet(QStringLiteral("approve-kit-changes"));
+    const kit::KitArchiveResult result = loadAsked(archive, options, reference);
+    QFile::remove(archive);
+    return reportLoaded(result, reference);
 }
 
 int runValidate(const Invocation &call)
@@ -421,16 +468,40 @@ Command loadCommand()
     load.positionalHelp = {{QStringLiteral("FILE"), QStringLiteral("An OCI layout or docker save archive (.tar).")}};
     load.minPositional = 1;
     load.maxPositional = 1;
-    load.options = {
-        QCommandLineOption(QStringLiteral("name"),
-                           QStringLiteral("The kit's name (default: from its image reference)."),
-                           QStringLiteral("NAME")),
-        QCommandLineOption(QStringLiteral("approve-kit-changes"),
-                           QStringLiteral("Accept an update that is granted more than the loaded kit "
-                                          "(for scripts; a terminal is asked).")),
-    };
+    load.options = {QCommandLineOption(QStringLiteral("name"),
+                                       QStringLiteral("The kit's name (default: from its image reference)."),
+                                       QStringLiteral("NAME")),
+                    QCommandLineOption(QStringLiteral("approve-kit-changes"),
+                                       QStringLiteral("Accept an update that is granted more than the loaded kit "
+                                                      "(for scripts; a terminal is asked)."))};
     load.run = runLoad;
     return load;
+}
+
+Command pullCommand()
+{
+    Command pull;
+    pull.name = QStringLiteral("pull");
+    pull.summary = QStringLiteral("Pull a schemaVersion 3 kit (an OCI image) from its registry.");
+    pull.description = QStringLiteral(
+        "Fetches the kit image REF ([HOST[:PORT]/]REPO[:TAG|@sha256:DIGEST]) from its registry, without\n"
+        "Docker, and loads it as `paddock kit load` loads an archive. The registry is reached over\n"
+        "HTTPS with the logins of `docker login` (~/.docker/config.json and its credential helpers)\n"
+        "and the certificate authorities of ~/.docker/certs.d/HOST:PORT/ca.crt. Every blob is\n"
+        "checked against its digest.");
+    pull.positionalSyntax = QStringLiteral("REF");
+    pull.positionalHelp = {
+        {QStringLiteral("REF"), QStringLiteral("The kit image, e.g. registry.example/kits/shell:1.0")}};
+    pull.minPositional = 1;
+    pull.maxPositional = 1;
+    pull.options = {QCommandLineOption(QStringLiteral("name"),
+                                       QStringLiteral("The kit's name (default: from its image reference)."),
+                                       QStringLiteral("NAME")),
+                    QCommandLineOption(QStringLiteral("approve-kit-changes"),
+                                       QStringLiteral("Accept an update that is granted more than the loaded kit "
+                                                      "(for scripts; a terminal is asked)."))};
+    pull.run = runPull;
+    return pull;
 }
 
 Command createCommand()
@@ -470,7 +541,8 @@ Command kitCommand()
                        "Sandboxes) and optionally a files/ tree copied into the sandbox.");
 
     kit.subcommands << validateCommand() << showCommand();
-    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand();
+    kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand()
+                    << pullCommand();
     kit.subcommands << kitEditCommands() << kitShareCommand() << kitResolveCommand();
     return kit;
 }

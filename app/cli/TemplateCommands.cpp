@@ -54,7 +54,10 @@ private:
     {};
 };
 
-/** Prints a job's events as they come: a line per step, the percent of a load in place on a terminal. */
+/**
+ * Prints a job's events as they come: a line per step, the percent of a load in place on a
+ * terminal, a line per blob of a pull.
+ */
 class ProgressPrinter
 {
 public:
@@ -81,6 +84,10 @@ public:
             }
             return;
         }
+        if (kind == QLatin1String("pull")) {
+            pullLine(step, message);
+            return;
+        }
         // A load moves by bytes: in place on a terminal, at every tenth otherwise.
         if (m_terminal) {
             out() << "\r\033[K" << message << ": " << percent << '%';
@@ -90,6 +97,22 @@ public:
             m_tenth = percent / 10;
             line(QStringLiteral("%1: %2%").arg(message).arg(percent));
         }
+    }
+
+    /** A pull: a line per blob, its bytes moving in place on a terminal; its last count otherwise. */
+    void pullLine(int step, const QString &message)
+    {
+        if (step != m_step && m_open)
+            out() << '\n';
+        else if (step != m_step && !m_terminal && !m_last.isEmpty())
+            out() << m_last << '\n';
+        m_step = step;
+        m_last = message;
+        if (m_terminal) {
+            out() << "\r\033[K" << message;
+            m_open = true;
+        }
+        out().flush();
     }
 
     void line(const QString &text)
@@ -103,6 +126,9 @@ public:
 
     void end()
     {
+        if (!m_terminal && !m_last.isEmpty())
+            out() << m_last << '\n';
+        m_last.clear();
         if (m_open)
             out() << '\n';
         m_open = false;
@@ -115,6 +141,7 @@ private:
     bool m_open = false; ///< a line is being rewritten in place
     int m_step = 0;
     int m_tenth = -1;
+    QString m_last; ///< a pull's latest line, printed once its blob is done when not on a terminal
 };
 
 /**
@@ -204,6 +231,24 @@ int runLoad(const Invocation &call)
         return failure(QStringLiteral("%1 is not a file").arg(file));
     return followJob(QStringLiteral("image.load"), {{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()}},
                      false);
+}
+
+int runPull(const Invocation &call)
+{
+    QJsonObject params{{QStringLiteral("reference"), call.positional.first()}};
+    if (call.parser.isSet(QStringLiteral("max-layer-size"))) {
+        // A whole number with K, M or G (binary), e.g. 512M.
+        QString text = call.parser.value(QStringLiteral("max-layer-size")).trimmed().toUpper();
+        const int shift = text.endsWith(u'K') ? 10 : text.endsWith(u'M') ? 20 : text.endsWith(u'G') ? 30 : 0;
+        if (shift > 0)
+            text.chop(1);
+        bool ok = false;
+        const qint64 size = text.toLongLong(&ok);
+        if (!ok || size <= 0 || size > (qint64(1) << (50 - shift)))
+            return usageError(call.commandPath, QStringLiteral("--max-layer-size takes a size such as 512M or 16G"));
+        params.insert(QStringLiteral("maxLayerBytes"), size << shift);
+    }
+    return followJob(QStringLiteral("image.pull"), params, false);
 }
 
 int runRm(const Invocation &call)
@@ -319,6 +364,32 @@ Command templateCommand()
     ls.maxPositional = 0;
 
     group.subcommands = {build, load, ls, rm};
+    return group;
+}
+
+Command imageCommand()
+{
+    Command group;
+    group.name = QStringLiteral("image");
+    group.summary = QStringLiteral("Pull images from their registries into Paddock's store.");
+    group.description =
+        QStringLiteral("Bubblewrap sandboxes run the images of Paddock's own store; `paddock template` builds,\n"
+                       "loads, lists and removes them.");
+    Command pull = leaf(
+        QStringLiteral("pull"), QStringLiteral("Pull an image from its registry."),
+        QStringLiteral("Fetches REF ([HOST[:PORT]/]REPO[:TAG|@sha256:DIGEST]; Docker Hub when no host is named) from\n"
+                       "its registry into Paddock's store, without Docker, and prints each blob's bytes as they\n"
+                       "arrive. paddockd does the work: over HTTPS with the logins of `docker login`\n"
+                       "(~/.docker/config.json and its credential helpers) and the certificate authorities of\n"
+                       "~/.docker/certs.d/HOST:PORT/ca.crt; plain HTTP only for localhost or a registry listed in\n"
+                       "~/.config/paddock/insecure-registries. Every blob is checked against its digest."),
+        runPull);
+    pull.positionalSyntax = QStringLiteral("REF");
+    pull.minPositional = pull.maxPositional = 1;
+    pull.options = {QCommandLineOption(QStringLiteral("max-layer-size"),
+                                       QStringLiteral("Refuse a layer larger than SIZE, e.g. 512M (default: 16G)."),
+                                       QStringLiteral("SIZE"))};
+    group.subcommands = {pull};
     return group;
 }
 

@@ -191,6 +191,7 @@ bool Daemon::startServices(QString *message)
     m_settings = std::make_unique<sandbox::SettingsService>(m_server, *m_sandboxes);
     m_settings->start();
     m_images->setBuildArguments([settings = m_settings.get()] { return settings->buildArguments(); });
+    m_images->setUpstreamProxy([sandboxes = m_sandboxes.get()] { return sandboxes->proxy().upstreamProxy(); });
     // The container engines the Docker backend can use, and the one in use.
     m_engines = std::make_unique<sandbox::EngineService>(m_server, *m_sandboxes);
     m_engines->start();

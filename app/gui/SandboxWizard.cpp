@@ -315,8 +315,9 @@ void SandboxWizard::checkRoot()
                 else if (base == QLatin1String("host"))
                     m_rootNote = image.isEmpty()
                                      ? tr("The sandbox's root is your system, under a layer of its own.")
-                                     : tr("The image %1 is not loaded: the sandbox's root is your system, under a "
-                                          "layer of its own (paddock template load FILE loads it).")
+                                     : tr("The image %1 is not loaded: it is pulled from its registry when the "
+                                          "sandbox is made; if that fails, the sandbox's root is your system, under "
+                                          "a layer of its own.")
                                            .arg(image);
                 else
                     m_rootNote = tr("The sandbox's root is your system, read-only: %1")

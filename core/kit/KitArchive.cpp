@@ -154,7 +154,7 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
         {QStringLiteral("reference"), kitImage.tags.value(0)},
         {QStringLiteral("digest"), kitImage.digest},
         {QStringLiteral("image"), mapped.kit->isSandbox() ? imageId : QString()},
-        {QStringLiteral("archive"), QFileInfo(path).absoluteFilePath()},
+        {QStringLiteral("archive"), options.source.isEmpty() ? QFileInfo(path).absoluteFilePath() : options.source},
     };
     if (!writeKitFolder(root, name, descriptor, origin, &error))
         return failure(path, error);

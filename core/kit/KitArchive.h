@@ -20,6 +20,7 @@ struct KitArchiveOptions
     QString imageRoot; ///< the image store; empty: the default one
     /** Replace a loaded kit of the same name even when the new one is granted more (see widenings). */
     bool approveWidening = false;
+    QString source; ///< where the archive came from, for origin.json; empty: its path
 };
 
 /** @brief What loading a kit archive did. */

@@ -154,7 +154,9 @@ QString ImageService::missingImageHint(const kit::Kit &kit, const QString &kitDi
     const QString image = kit.sandbox ? kit.sandbox->image : QString();
     if (const std::optional<KitImageBuild> build = buildOf(kit, kitDir, image, &ignored))
         return QStringLiteral("build it from its kit with `paddock template build --kit %1`").arg(kitDir);
-    return QStringLiteral("load it with `paddock template load FILE` (an archive made by `docker save %1`)").arg(image);
+    return QStringLiteral("pull it with `paddock image pull %1`, or load it with `paddock template load FILE` (an "
+                          "archive made by `docker save %1`)")
+        .arg(image);
 }
 
 ImageService::ImageService(api::Server &server, QObject *parent)
@@ -178,6 +180,8 @@ void ImageService::start()
                             [this](const QJsonObject &params, const api::CallContext &) { return startBuild(params); });
     m_server.registerMethod(QStringLiteral("image.load"),
                             [this](const QJsonObject &params, const api::CallContext &) { return startLoad(params); });
+    m_server.registerMethod(QStringLiteral("image.pull"),
+                            [this](const QJsonObject &params, const api::CallContext &) { return startPull(params); });
     m_server.registerMethod(QStringLiteral("image.cancel"),
                             [this](const QJsonObject &params, const api::CallContext &) { return cancel(params); });
     m_server.registerMethod(QStringLiteral("image.job"), [this](const QJsonObject &params, const api::CallContext &) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "image/RegistryClient.h"
 #include "kit/Kit.h"
+#include "proxy/UpstreamProxy.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -52,6 +54,9 @@ struct KitImageBuild
  *   own store (image::ImageStore, for bubblewrap sandboxes), then, when a Docker engine
  *   answers, into the engine too (as `docker load`). Its final event has `notes` (what the
  *   store left out, such as device nodes).
+ * - `image.pull` {reference, maxLayerBytes?} → {job, reference}: pulls `[HOST[:PORT]/]REPO[:TAG|@DIGEST]` from its
+ *   registry (image::pullIntoStore() with registryOptions()) into Paddock's store, without a Docker engine. Its running events name the
+ *   blob and its bytes (`step` of `totalSteps` blobs); the final one has the `digest`.
  * - `image.remove` {image} → {image, layersRemoved}: forgets an image of the store and removes
  *   the layers nothing uses any more (no other image, no bubblewrap sandbox).
  * - `image.cancel` {job} → {job, cancelling: true}: stops a running job; it then ends as
@@ -70,7 +75,7 @@ struct KitImageBuild
  *   without an engine. @c size in bytes, @c created in ISO 8601 (UTC).
  *
  * Jobs start at once and report on topic `image`; a client that subscribes before it calls
- * misses nothing. EVENT: {job, kind: build|load, state: running|done|failed, step,
+ * misses nothing. EVENT: {job, kind: build|load|pull, state: running|done|failed, step,
  * totalSteps, percent, message, output?} while running (a build reports each instruction
  * as a step, with the text it printed in @c output; a load reports the bytes sent as
  * percent); then {.., state: done, percent: 100, image: ID, tags: [..]} or {.., state:
@@ -99,6 +104,16 @@ public:
     /** Registers the methods and the topic. */
     void start();
     /**
+     * What a pull from a registry uses: the user's Docker logins and certificates
+     * (image::RegistryOptions::forUser()) and @p upstream, the upstream proxy in force (or none).
+     */
+    static image::RegistryOptions registryOptions(const proxy::UpstreamProxy *upstream);
+    /** The upstream proxy in force, asked for at the start of each pull. */
+    void setUpstreamProxy(std::function<std::shared_ptr<const proxy::UpstreamProxy>()> upstream)
+    {
+        m_upstreamProxy = std::move(upstream);
+    }
+    /**
      * Build arguments every build gets unless its kit sets them (the upstream proxy: see
      * SettingsService::buildArguments()), asked for at the start of each build.
      */
@@ -119,6 +134,7 @@ private:
 
     api::Reply startBuild(const QJsonObject &params);
     api::Reply startLoad(const QJsonObject &params);
+    api::Reply startPull(const QJsonObject &params); ///< in ImagePull.cpp
     api::Reply cancel(const QJsonObject &params);
     Job &newJob(const QString &kind);
     /** Runs @p work on a thread of its own; its events come back to report() on this thread. */
@@ -137,6 +153,7 @@ private:
     int m_nextJob = 0;
     std::shared_ptr<int> m_alive; ///< workers check it before reporting back
     std::function<QMap<QString, QString>()> m_buildArguments;
+    std::function<std::shared_ptr<const proxy::UpstreamProxy>()> m_upstreamProxy;
 };
 
 } // namespace paddock::sandbox

@@ -2,6 +2,7 @@
 #include "sandbox/SandboxCreation.h"
 
 #include "common/Paths.h"
+#include "image/RegistryPull.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerClient.h"
@@ -165,8 +166,9 @@ runtime::docker::DockerClient engineClient()
 
 /**
  * Where the kit's image comes from for a runtime that runs none itself: Paddock's store, else a
- * local Docker engine (exported at creation). Without either, the host's system is the base,
- * and a note says so.
+ * local Docker engine (exported at creation), else its registry (its configuration read now,
+ * its layers pulled at creation). Without any, the host's system is the base, and a note says
+ * so and why the pull failed.
  */
 void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
 {
@@ -185,9 +187,16 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
             return;
         }
     }
-    plan.notes << QStringLiteral("kit %1 names the image %2, which is not loaded: the sandbox's root is the host's "
-                                 "system (load the image with `paddock template load FILE`)")
-                      .arg(plan.kit.name, reference);
+    QString why;
+    if (const auto config = image::fetchImageConfig(reference, plan.registry, &why)) {
+        plan.imageToPull = reference;
+        plan.imageConfig = *config;
+        return;
+    }
+    plan.notes << QStringLiteral("kit %1 names the image %2, which is not loaded and could not be pulled (%3): the "
+                                 "sandbox's root is the host's system (load the image with `paddock template load "
+                                 "FILE`)")
+                      .arg(plan.kit.name, reference, why);
 }
 
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
@@ -218,15 +227,16 @@ runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 } // namespace
 
 std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
-                                         api::Reply *refusal)
+                                         const image::RegistryOptions &registry, api::Reply *refusal)
 {
     std::optional<kit::Kit> kit = loadKit(request, refusal);
     if (!kit)
         return std::nullopt;
     CreationPlan plan;
     plan.kit = std::move(*kit);
+    plan.registry = registry;
     locateImage(plan, runtime);
-    const bool fromImage = plan.image || !plan.imageToExport.isEmpty();
+    const bool fromImage = plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty();
     QStringList shareNotes;
     std::optional<runtime::SandboxSpec> spec = specFor(
         plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, &shareNotes, refusal);
@@ -255,7 +265,7 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
         options.imageId = plan.image->id;
         options.imageLayersDir = image::ImageStore().layersDir();
         options.imageLayers = plan.image->layersTopFirst();
-    } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty()) {
+    } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty() && plan.imageToPull.isEmpty()) {
         if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
             // What setup.install writes into the system would fail on a read-only root, late
             // and with "Read-only file system": refused now, saying what to install or change.
@@ -294,7 +304,7 @@ SandboxCreation::SandboxCreation(std::shared_ptr<runtime::Runtime> runtime, Crea
 RuntimeResult SandboxCreation::run()
 {
     QString problem;
-    if (!openClone(&problem) || !exportImage(&problem))
+    if (!openClone(&problem) || !exportImage(&problem) || !pullImage(&problem))
         return RuntimeResult::failure(problem);
     // The image's User runs the program, as under Docker; root stays for setup.install.
     if (m_plan.image && m_runtime->id() == QLatin1String("bwrap")) {
@@ -336,20 +346,47 @@ bool SandboxCreation::exportImage(QString *error)
                      .arg(m_plan.imageToExport, saved ? loaded.error : saved.errorMessage());
         return false;
     }
-    m_plan.image = store.find(m_plan.imageToExport);
+    if (!useStoredImage(store, loaded, m_plan.imageToExport, error))
+        return false;
+    m_notes << loaded.notes
+            << QStringLiteral("took the image %1 from the Docker engine into Paddock's store (%2 s)")
+                   .arg(m_plan.imageToExport)
+                   .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
+    return true;
+}
+
+bool SandboxCreation::useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,
+                                     const QString &reference, QString *error)
+{
+    m_plan.image = store.find(reference);
     if (!m_plan.image)
         m_plan.image = loaded.images.value(0);
     runtime::SandboxOptions options = sandboxOptions(m_plan);
     options.imageId = m_plan.image->id;
     options.imageLayersDir = store.layersDir();
     options.imageLayers = m_plan.image->layersTopFirst();
-    if (!m_runtime->prepareSandbox(m_plan.spec, options, &problem)) {
-        *error = problem;
+    return m_runtime->prepareSandbox(m_plan.spec, options, error);
+}
+
+bool SandboxCreation::pullImage(QString *error)
+{
+    if (m_plan.imageToPull.isEmpty())
+        return true;
+    QElapsedTimer timer;
+    timer.start();
+    image::ImageStore store;
+    image::PullResult pulled;
+    const image::LoadResult loaded = image::pullIntoStore(store, m_plan.imageToPull, m_plan.registry, {}, &pulled);
+    if (!loaded.ok) {
+        *error = QStringLiteral("the image %1 could not be pulled: %2").arg(m_plan.imageToPull, loaded.error);
         return false;
     }
+    if (!useStoredImage(store, loaded, m_plan.imageToPull, error))
+        return false;
     m_notes << loaded.notes
-            << QStringLiteral("took the image %1 from the Docker engine into Paddock's store (%2 s)")
-                   .arg(m_plan.imageToExport)
+            << QStringLiteral("pulled the image %1 from its registry into Paddock's store (%2 MiB, %3 s)")
+                   .arg(pulled.name)
+                   .arg(double(pulled.bytes) / double(1 << 20), 0, 'f', 1)
                    .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
     return true;
 }

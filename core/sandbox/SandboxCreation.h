@@ -3,6 +3,7 @@
 
 #include "api/Protocol.h"
 #include "image/ImageStore.h"
+#include "image/RegistryClient.h"
 #include "kit/Kit.h"
 #include "runtime/Runtime.h"
 #include "sandbox/CloneWorkspace.h"
@@ -35,10 +36,13 @@ struct CreationPlan
     /**
      * For a runtime that runs no image itself (bubblewrap): the kit's image from Paddock's store,
      * whose layers become the sandbox's base; or, when only the Docker engine has it, its
-     * reference, exported into the store while the sandbox is created.
+     * reference, exported into the store while the sandbox is created; or, when neither has it
+     * and its registry answers, its reference, pulled while the sandbox is created.
      */
     std::optional<image::StoredImage> image;
     QString imageToExport;
+    QString imageToPull;
+    image::RegistryOptions registry; ///< how imageToPull is pulled
     image::ImageConfig imageConfig;
 };
 
@@ -47,7 +51,7 @@ struct CreationPlan
  * Refused with @p refusal (`invalid-kit`, `invalid-params` or `internal`).
  */
 std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
-                                         api::Reply *refusal);
+                                         const image::RegistryOptions &registry, api::Reply *refusal);
 
 /**
  * Hands @p runtime what the kit asks of it beyond the spec (runtime::SandboxOptions), and
@@ -85,6 +89,11 @@ private:
     runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
     /** Exports the kit's image from the Docker engine into the store and hands its layers to the runtime. */
     bool exportImage(QString *error);
+    /** Pulls the kit's image from its registry into the store and hands its layers to the runtime. */
+    bool pullImage(QString *error);
+    /** The image @p reference (else the first @p loaded) of @p store becomes the sandbox's base. */
+    bool useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded, const QString &reference,
+                        QString *error);
 
     std::shared_ptr<runtime::Runtime> m_runtime;
     CreationPlan m_plan;

@@ -12,6 +12,7 @@
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/HostGrantAdmission.h"
+#include "sandbox/ImageService.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/SharedFolders.h"
@@ -44,7 +45,8 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
     if (!runtime->offersIsolation(request->isolation, &error))
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
     api::Reply refusal;
-    std::optional<CreationPlan> plan = planCreation(*request, *runtime, &refusal);
+    const image::RegistryOptions registry = ImageService::registryOptions(m_proxy.upstreamProxy().get());
+    std::optional<CreationPlan> plan = planCreation(*request, *runtime, registry, &refusal);
     if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), engine, &refusal) ||
         !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);

@@ -3490,7 +3490,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
+        <source>The image %1 is not loaded: it is pulled from its registry when the sandbox is made; if that fails, the sandbox&apos;s root is your system, under a layer of its own.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

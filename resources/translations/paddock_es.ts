@@ -3490,8 +3490,8 @@
         <translation>La raíz del sandbox es tu sistema, bajo una capa propia.</translation>
     </message>
     <message>
-        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
-        <translation>La imagen %1 no está cargada: la raíz del sandbox es tu sistema, bajo una capa propia (paddock template load ARCHIVO la carga).</translation>
+        <source>The image %1 is not loaded: it is pulled from its registry when the sandbox is made; if that fails, the sandbox&apos;s root is your system, under a layer of its own.</source>
+        <translation>La imagen %1 no está cargada: se descarga de su registro al crear el sandbox; si falla, la raíz del sandbox es tu sistema, bajo una capa propia.</translation>
     </message>
     <message>
         <source>The sandbox&apos;s root is your system, read-only: %1</source>

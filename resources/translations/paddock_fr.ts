@@ -3490,8 +3490,8 @@
         <translation>La racine du bac à sable est votre système, sous une couche à lui.</translation>
     </message>
     <message>
-        <source>The image %1 is not loaded: the sandbox&apos;s root is your system, under a layer of its own (paddock template load FILE loads it).</source>
-        <translation>L’image %1 n’est pas chargée : la racine du bac à sable est votre système, sous une couche à lui (paddock template load FICHIER la charge).</translation>
+        <source>The image %1 is not loaded: it is pulled from its registry when the sandbox is made; if that fails, the sandbox&apos;s root is your system, under a layer of its own.</source>
+        <translation>L’image %1 n’est pas chargée : elle est téléchargée depuis son registre à la création du bac à sable ; en cas d’échec, la racine du bac à sable est votre système, sous une couche à lui.</translation>
     </message>
     <message>
         <source>The sandbox&apos;s root is your system, read-only: %1</source>
