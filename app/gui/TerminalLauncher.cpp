@@ -14,10 +14,10 @@ namespace paddock::gui {
 
 TerminalLauncher::TerminalLauncher(QObject *parent) : QObject(parent)
 {
-    const QString self = QCoreApplication::applicationFilePath();
-    m_paddockProgram = QFileInfo(self).fileName() == QLatin1String("paddock")
-                           ? self
-                           : QStandardPaths::findExecutable(QStringLiteral("paddock"));
+    // The window is paddock-gui, installed beside `paddock`, whose commands a terminal runs.
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/paddock");
+    m_paddockProgram =
+        QFileInfo(beside).isExecutable() ? beside : QStandardPaths::findExecutable(QStringLiteral("paddock"));
     if (m_paddockProgram.isEmpty())
         m_paddockProgram = QStringLiteral("paddock");
     m_terminal = findTerminal();

@@ -1,34 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// `paddock-gui [FILE]`: the window, on the Classroom page with bundle FILE's preview when given.
+// `paddock` runs it (app/cli/WindowLaunch.h) with no arguments, for `open [FILE]` and for a
+// lone *.paddock file; the command line's code and libraries stay out of this process.
 #include "Application.h"
-#include "Cli.h"
 #include "WindowInstance.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QQmlApplicationEngine>
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdio>
-#include <optional>
 
 // The Paddock QML module is a static plugin linked into this executable.
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
 
 int main(int argc, char *argv[])
 {
-    // `paddock open FILE` and `paddock FILE.paddock` open the window; other arguments are commands.
-    std::optional<QString> bundle;
-    if (argc > 1) {
-        QStringList arguments;
-        for (int i = 1; i < argc; ++i)
-            arguments << QString::fromLocal8Bit(argv[i]);
-        bundle = paddock::cli::bundleToOpen(arguments);
-        if (!bundle || !paddock::gui::hasDisplay()) {
-            QCoreApplication app(argc, argv);
-            return paddock::cli::run(arguments);
-        }
-    }
-
     // Without a display Qt would abort with a message about platform plugins; say what to do.
     if (!paddock::gui::hasDisplay()) {
         std::fprintf(stderr, "%s\n", qUtf8Printable(paddock::gui::noDisplayMessage()));
@@ -36,8 +25,10 @@ int main(int argc, char *argv[])
     }
 
     QGuiApplication app(argc, argv);
+    const QStringList arguments = QCoreApplication::arguments();
+    const QString bundle = arguments.size() > 1 ? QFileInfo(arguments.at(1)).absoluteFilePath() : QString();
     // One window per session: a second `paddock` hands its request to the running one.
-    if (paddock::gui::WindowInstance::forward(bundle.value_or(QString())))
+    if (paddock::gui::WindowInstance::forward(bundle))
         return 0;
     paddock::gui::WindowInstance instance;
     instance.listen();
@@ -46,8 +37,8 @@ int main(int argc, char *argv[])
 
     QQmlApplicationEngine engine;
     paddock::gui::prepareEngine(engine);
-    if (bundle && !bundle->isEmpty())
-        paddock::gui::openBundleAtStart(engine, *bundle);
+    if (!bundle.isEmpty())
+        paddock::gui::openBundleAtStart(engine, bundle);
     QObject::connect(
         &engine, &QQmlApplicationEngine::objectCreated, &app,
         [](QObject *window, const QUrl &) {

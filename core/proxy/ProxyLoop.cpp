@@ -222,9 +222,9 @@ void ProxyLoop::sweepDeadlines()
     for (auto &[id, connection] : m_connections) {
         if (connection->deadline <= m_now)
             expired.push_back(connection.get());
-        // A bulk buffer goes back once its flow moved nothing for a sweep interval.
-        connection->up.releaseIdleBuffer();
-        connection->down.releaseIdleBuffer();
+        // A large pipe goes back once its flow moved nothing for a sweep interval.
+        connection->up.shrinkIdlePipe();
+        connection->down.shrinkIdlePipe();
     }
     for (Connection *connection : expired) // a connection closed here stays alive until the batch ends
         onTimeout(*connection);

@@ -2,7 +2,6 @@
 #include "proxy/Relay.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,10 +15,10 @@ namespace {
 
 constexpr std::size_t CopyChunk = 16 * 1024;
 constexpr int DefaultPipeSize = 64 * 1024;
-// Bulk buffers at once in this process: at most this many times BulkBufferSize of memory,
-// and only while flows move bytes (an idle flow's buffer is given back).
-constexpr int MaxBulkBuffers = 8;
-std::atomic<int> bulkBuffers{0};
+// Large pipes at once in this process: each counts against the user's bound on pipe pages
+// (fs.pipe-user-pages-soft), and holds pages only while bytes are in it.
+constexpr int MaxLargePipes = 8;
+std::atomic<int> largePipes{0};
 // Rounds per wake-up: a busy flow yields so one tunnel cannot starve the others.
 constexpr int MaxRounds = 8;
 
@@ -65,7 +64,7 @@ void Flow::queue(std::string_view bytes)
 
 void Flow::reset()
 {
-    releaseBulkBuffer();
+    releaseLargePipe();
     // Nothing left in the pipe (every byte spliced in went out): the next flow may use it.
     if (m_pipeOut && m_inPipe == 0 && m_pipeCapacity == std::size_t(DefaultPipeSize) &&
         sparePipes.size() < MaxSparePipes)
@@ -80,43 +79,47 @@ void Flow::reset()
     m_sourceDone = m_paused = m_copyMode = m_shutDown = false;
 }
 
-int Flow::bulkBuffersInUse()
+int Flow::largePipesInUse()
 {
-    return bulkBuffers.load();
+    return largePipes.load();
 }
 
-void Flow::takeBulkBuffer()
+void Flow::growPipe()
 {
-    if (m_bulk || m_copyMode)
+    if (m_large || m_copyMode || !m_pipeIn)
         return;
-    if (++bulkBuffers > MaxBulkBuffers) {
-        --bulkBuffers; // asked again on a later full read, when another flow may have given one back
+    if (++largePipes > MaxLargePipes) {
+        --largePipes; // asked again on a later full read, when another flow may have given one back
         return;
     }
-    // A mapping of its own: given back whole on release, rather than left in the heap.
-    void *mapped = ::mmap(nullptr, BulkBufferSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED) {
-        --bulkBuffers;
+    // Growing keeps what the pipe holds. Past the user's bound on pipe pages the kernel refuses:
+    // the flow goes on with the pipe it has.
+    const int capacity = ::fcntl(m_pipeIn.get(), F_SETPIPE_SZ, LargePipeSize);
+    if (capacity <= int(m_pipeCapacity)) {
+        --largePipes;
         return;
     }
-    m_bulk = static_cast<char *>(mapped);
-    m_bulkFilled = m_bulkSent = 0;
+    m_pipeCapacity = std::size_t(capacity);
+    m_large = true;
 }
 
-void Flow::releaseBulkBuffer()
+void Flow::releaseLargePipe()
 {
-    if (!m_bulk)
+    if (!m_large)
         return;
-    ::munmap(m_bulk, BulkBufferSize);
-    m_bulk = nullptr;
-    m_bulkFilled = m_bulkSent = 0;
-    --bulkBuffers;
+    m_large = false;
+    --largePipes;
 }
 
-void Flow::releaseIdleBuffer()
+void Flow::shrinkIdlePipe()
 {
-    if (m_bulk && m_bytes == m_bytesAtLastLook && m_bulkSent == m_bulkFilled)
-        releaseBulkBuffer();
+    if (m_large && m_bytes == m_bytesAtLastLook && m_inPipe == 0) {
+        // Closed rather than shrunk: the next bytes take a spare pipe of the default size.
+        m_pipeOut.reset();
+        m_pipeIn.reset();
+        m_pipeCapacity = 0;
+        releaseLargePipe();
+    }
     m_bytesAtLastLook = m_bytes;
 }
 
@@ -188,13 +191,6 @@ bool Flow::pump(int pipeSize)
             if (m_inPipe > 0)
                 return true;
         }
-        if (m_bulk) { // the pipe is empty: bytes go through the bulk buffer from now on
-            if (!pumpBulk(sourceMayHaveMore))
-                return false;
-            if (!sourceMayHaveMore || m_bulkSent < m_bulkFilled)
-                return true;
-            continue;
-        }
         if (m_sourceDone || m_paused || m_remaining == 0 || !sourceMayHaveMore)
             return true;
         if (!m_copyMode && !ensurePipe(pipeSize))
@@ -223,45 +219,10 @@ bool Flow::pump(int pipeSize)
         // A pipe's room is counted in pages, and the socket's data seldom fills them whole:
         // a read of at least half of what was asked for is taken for a stream, not a message.
         sourceMayHaveMore = std::size_t(n) >= want / 2;
-        if (sourceMayHaveMore && m_remaining > 0)
-            takeBulkBuffer();
+        if (sourceMayHaveMore && m_remaining > 0 && !m_copyMode)
+            growPipe();
     }
     return true;
-}
-
-bool Flow::pumpBulk(bool &sourceMayHaveMore)
-{
-    // Sends what the buffer holds, reads once, and sends that at once: a read left in the
-    // buffer would wait for another wake-up.
-    bool read = false;
-    while (true) {
-        while (m_bulkSent < m_bulkFilled) {
-            const ssize_t n = ::send(m_to, m_bulk + m_bulkSent, m_bulkFilled - m_bulkSent, MSG_NOSIGNAL);
-            if (n < 0)
-                return wouldBlock();
-            m_bulkSent += std::size_t(n);
-        }
-        m_bulkFilled = m_bulkSent = 0;
-        if (read)
-            return true;
-        if (m_sourceDone || m_paused || m_remaining == 0) {
-            sourceMayHaveMore = false;
-            return true;
-        }
-        const std::size_t want = std::size_t(std::min<std::uint64_t>(m_remaining, BulkBufferSize));
-        const ssize_t n = ::recv(m_from, m_bulk, want, 0);
-        if (n <= 0) {
-            sourceMayHaveMore = false;
-            if (n == 0)
-                m_sourceDone = true;
-            return n == 0 || wouldBlock();
-        }
-        m_bulkFilled = std::size_t(n);
-        m_bytes += std::uint64_t(n);
-        m_remaining -= std::uint64_t(n);
-        sourceMayHaveMore = std::size_t(n) >= want / 2;
-        read = true;
-    }
 }
 
 ssize_t Flow::readCopy(std::size_t want)

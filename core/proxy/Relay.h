@@ -12,21 +12,21 @@
 
 namespace paddock::proxy {
 
-/** What a flow that keeps its reads full moves through at once (see Flow). */
-constexpr std::size_t BulkBufferSize = 2 * 1024 * 1024;
+/** The pipe a flow that keeps its reads full moves to (see Flow): the most a user may ask for. */
+constexpr int LargePipeSize = 1024 * 1024;
 
 /**
  * @brief One direction of a relayed connection: bytes from one socket to another.
  *
  * Bytes already read by the proxy (a request head, a peeked ClientHello) go first from
  * @ref pending; after that the kernel moves them with splice(2) through a pipe that is
- * created on first use (or an empty one that another flow of the thread gave back), so an idle
- * tunnel holds no user-space buffer. A flow that keeps filling what it reads into (a download)
- * moves to a buffer of its own, @ref BulkBufferSize bytes, and reads and sends through it:
- * on loopback, measured, one large recv and send per wake-up carry a bulk transfer a third
- * faster than splice through a pipe, whose size a user cannot raise past 1 MiB. A few flows
- * of a process have such a buffer at a time; @ref releaseIdleBuffer gives it back. When
- * splice cannot be used on a pair of sockets, the flow falls back to read/write through
+ * created on first use (or an empty one that another flow of the thread gave back), so the
+ * bytes are never copied into this process and an idle tunnel holds no buffer. A flow that
+ * keeps filling what it reads (a download) has its pipe grown to @ref LargePipeSize, so each
+ * wake-up moves up to a mebibyte by reference: on loopback, measured from inside a sandbox,
+ * that halves the proxy's CPU per byte against reading into a buffer and sending it again.
+ * A few flows of a process have such a pipe at a time; @ref shrinkIdlePipe gives it back.
+ * When splice cannot be used on a pair of sockets, the flow falls back to read/write through
  * @ref pending.
  *
  * The caller watches the sockets level-triggered: a read that returns less than it asked for
@@ -52,7 +52,7 @@ public:
     bool wantsRead() const { return !m_sourceDone && !m_paused && m_remaining > 0 && drained(); }
     /** The flow has bytes waiting for @ref to to be writable. */
     bool wantsWrite() const { return !drained(); }
-    bool drained() const { return m_pendingSent == m_pending.size() && m_inPipe == 0 && m_bulkSent == m_bulkFilled; }
+    bool drained() const { return m_pendingSent == m_pending.size() && m_inPipe == 0; }
     /** The source ended (or its byte budget is spent) and everything reached the destination. */
     bool finished() const { return (m_sourceDone || m_remaining == 0) && drained(); }
 
@@ -67,26 +67,25 @@ public:
     /** Releases the pipe and buffers; the flow can be attached again. */
     void reset();
     /**
-     * Gives back the bulk buffer of a flow that moved nothing since the last call and has
-     * nothing in it; the flow goes back to its pipe. Called now and then by the owner.
+     * Closes the large pipe of a flow that moved nothing since the last call and has nothing in
+     * it; the flow takes a pipe of the default size when bytes come again. Called now and then
+     * by the owner.
      */
-    void releaseIdleBuffer();
+    void shrinkIdlePipe();
 
     std::uint64_t bytes() const { return m_bytes; }
-    /** The flow holds a bulk buffer now. */
-    bool hasBulkBuffer() const { return m_bulk != nullptr; }
-    /** Bulk buffers held by flows of this process now (at most eight). */
-    static int bulkBuffersInUse();
+    /** The flow's pipe is a large one now. */
+    bool hasLargePipe() const { return m_large; }
+    /** Large pipes held by flows of this process now (at most eight). */
+    static int largePipesInUse();
     bool sourceEnded() const { return m_sourceDone; }
 
 private:
     bool flushPending();
     bool ensurePipe(int pipeSize);
-    /** Takes a bulk buffer if the process has one to spare; the flow uses it once its pipe is empty. */
-    void takeBulkBuffer();
-    void releaseBulkBuffer();
-    /** Sends what the bulk buffer holds, then reads into it. Like @ref pump. */
-    bool pumpBulk(bool &sourceMayHaveMore);
+    /** Grows the pipe to @ref LargePipeSize if the process has one to spare. */
+    void growPipe();
+    void releaseLargePipe();
     /** recv() into @ref m_pending, for sockets that cannot splice. */
     ssize_t readCopy(std::size_t want);
 
@@ -104,10 +103,8 @@ private:
     bool m_paused = false;
     bool m_copyMode = false;
     bool m_shutDown = false;
-    char *m_bulk = nullptr; ///< BulkBufferSize bytes, mapped while the flow has it
-    std::size_t m_bulkFilled = 0;
-    std::size_t m_bulkSent = 0;
-    std::uint64_t m_bytesAtLastLook = 0; ///< for releaseIdleBuffer
+    bool m_large = false;                ///< the pipe was grown (growPipe)
+    std::uint64_t m_bytesAtLastLook = 0; ///< for shrinkIdlePipe
 };
 
 } // namespace paddock::proxy

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // proxy::Flow between real loopback TCP sockets: bytes arrive intact and in order whether
-// they go through the pipe or a bulk buffer, a bulk buffer is taken only by a flow that keeps
-// its reads full, given back when the flow idles, and bounded per process.
+// they go through a pipe of the default size or a large one; a large pipe is taken only by a
+// flow that keeps its reads full, given back when the flow idles, and bounded per process.
 #include "proxy/Relay.h"
 
 #include <QtTest>
@@ -69,7 +69,7 @@ struct Lane
     QByteArray toSend;
     qsizetype sent = 0;
     QByteArray received;
-    bool sawBulkBuffer = false;
+    bool sawLargePipe = false;
 
     bool open()
     {
@@ -91,7 +91,7 @@ struct Lane
         }
         if (!flow.pump(64 * 1024))
             return false;
-        sawBulkBuffer = sawBulkBuffer || flow.hasBulkBuffer();
+        sawLargePipe = sawLargePipe || flow.hasLargePipe();
         char buffer[256 * 1024];
         while (true) {
             const ssize_t n = ::recv(destination.near.get(), buffer, sizeof buffer, 0);
@@ -130,7 +130,7 @@ class TestRelayFlow : public QObject
     Q_OBJECT
 
 private slots:
-    void bulkBytesArriveIntactAndTheBufferGoesBackWhenIdle()
+    void bulkBytesArriveIntactAndTheLargePipeGoesBackWhenIdle()
     {
         std::vector<std::unique_ptr<Lane>> lanes;
         lanes.push_back(std::make_unique<Lane>());
@@ -139,17 +139,17 @@ private slots:
         lane.toSend = pattern(24 * 1024 * 1024, 1);
         QVERIFY(runLanes(lanes));
         QVERIFY(lane.received == lane.toSend);
-        QVERIFY2(lane.sawBulkBuffer, "a download that keeps its reads full moves to a bulk buffer");
+        QVERIFY2(lane.sawLargePipe, "a download that keeps its reads full moves to a large pipe");
         QCOMPARE(lane.flow.bytes(), quint64(lane.toSend.size()));
 
-        // The first look notes the count, the second finds nothing moved since: the buffer goes.
-        lane.flow.releaseIdleBuffer();
-        QVERIFY(lane.flow.hasBulkBuffer());
-        lane.flow.releaseIdleBuffer();
-        QVERIFY(!lane.flow.hasBulkBuffer());
-        QCOMPARE(Flow::bulkBuffersInUse(), 0);
+        // The first look notes the count, the second finds nothing moved since: the pipe goes.
+        lane.flow.shrinkIdlePipe();
+        QVERIFY(lane.flow.hasLargePipe());
+        lane.flow.shrinkIdlePipe();
+        QVERIFY(!lane.flow.hasLargePipe());
+        QCOMPARE(Flow::largePipesInUse(), 0);
 
-        // Back on its pipe, the flow still carries what comes next, after what came before.
+        // On a pipe of the default size, the flow still carries what comes next, after what came before.
         const QByteArray more = pattern(100 * 1000, 2);
         lane.toSend += more;
         QVERIFY(runLanes(lanes));
@@ -157,7 +157,7 @@ private slots:
         QVERIFY(lane.received == lane.toSend);
     }
 
-    void smallExchangesNeverTakeABuffer()
+    void smallExchangesNeverTakeALargePipe()
     {
         std::vector<std::unique_ptr<Lane>> lanes;
         lanes.push_back(std::make_unique<Lane>());
@@ -168,10 +168,10 @@ private slots:
             QVERIFY(runLanes(lanes));
         }
         QVERIFY(lane.received == lane.toSend);
-        QVERIFY(!lane.sawBulkBuffer);
+        QVERIFY(!lane.sawLargePipe);
     }
 
-    void buffersAreBoundedPerProcess()
+    void largePipesAreBoundedPerProcess()
     {
         std::vector<std::unique_ptr<Lane>> lanes;
         for (int i = 0; i < 12; ++i) {
@@ -189,15 +189,15 @@ private slots:
                 QVERIFY(lane->turn());
                 all = all && lane->done();
             }
-            most = std::max(most, Flow::bulkBuffersInUse());
+            most = std::max(most, Flow::largePipesInUse());
         }
         QVERIFY(all);
         for (auto &lane : lanes)
             QVERIFY(lane->received == lane->toSend);
-        QVERIFY2(most == 8, qPrintable(QStringLiteral("at most %1 buffers at once").arg(most)));
+        QVERIFY2(most == 8, qPrintable(QStringLiteral("at most %1 large pipes at once").arg(most)));
         for (auto &lane : lanes)
             lane->flow.reset();
-        QCOMPARE(Flow::bulkBuffersInUse(), 0);
+        QCOMPARE(Flow::largePipesInUse(), 0);
     }
 };
 
