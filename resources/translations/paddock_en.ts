@@ -25,6 +25,98 @@
     </message>
 </context>
 <context>
+    <name>ActivityBar</name>
+    <message>
+        <source>%1: %2 allowed, %3 refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ActivityHostRow</name>
+    <message>
+        <source>%1: %2 allowed, %3 refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 allowed · %2 refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ActivitySection</name>
+    <message>
+        <source>Activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All sandboxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activity of sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 allowed · %2 refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connections over time: %1 allowed, %2 refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No connections in the last hour.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No connections in the last day.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top destinations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more destination(s) not shown. </source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Bytes are counted for allowed connections; a refused one carries none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AgentAllowDialog</name>
     <message>
         <source>Allow %1</source>
@@ -215,27 +307,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Exactly %1</source>
+        <source>This host on this port: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (one level under the parent domain)</source>
+        <source>This host on any port: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One level under the parent domain (not possible for this host)</source>
+        <source>Every name one level under the domain: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (any depth under the parent domain)</source>
+        <source>Every name one level under the domain (not possible for this host)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Any depth under the parent domain (not possible for this host)</source>
+        <source>The whole domain, at any depth: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (this port only)</source>
+        <source>The whole domain, at any depth (not possible for this host)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -348,6 +440,10 @@
     </message>
     <message>
         <source>not known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Written inside the sandbox (%1): not the sandbox&apos;s own %2, whatever its name says</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -815,6 +911,10 @@
         <source>Every required key is stored and approved.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Nothing was approved: the kit may not send your keys, so its sandbox cannot use them. To approve later, press &quot;Review and approve…&quot; again, or run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DenialAllowDialog</name>
@@ -879,11 +979,93 @@
         <source>Sandbox %1 · %2 · %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (written inside the sandbox: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EmptyState</name>
     <message>
         <source>Available today from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EnginesSection</name>
+    <message>
+        <source>Container engines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (in use): %2, %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use engine %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EnvironmentDialog</name>
+    <message>
+        <source>Open an environment file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment files (sbxenv.yaml *.yaml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Commands run on this computer, outside the sandbox. Read each one; tick it to approve exactly this text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 (approved before)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 %2 on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve the %1 command %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bringing up…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bring up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bring up the environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1634,6 +1816,73 @@
     </message>
 </context>
 <context>
+    <name>KitImportDialog</name>
+    <message>
+        <source>Import a kit image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A kit published as an image (schemaVersion 3), saved as an OCI layout or with docker save. Paddock reads its descriptor, puts its layers in its own image store, so that it runs without Docker, and lists what each of its capabilities becomes here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/home/you/Downloads/kit.tar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Archive file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the archive file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit name (default: from the image reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same import from a terminal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the archive…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept what this update adds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image archives (*.tar)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>KitItemList</name>
     <message>
         <source>Add</source>
@@ -1809,6 +2058,38 @@
     </message>
     <message>
         <source>Export %1 as a bundle for a class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import kit image…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a kit image from an archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kit image (schemaVersion 3) from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provides %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• Not here: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2064,6 +2345,17 @@
     </message>
 </context>
 <context>
+    <name>OpenEnvironmentButton</name>
+    <message>
+        <source>Open environment…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open an environment file (sbxenv.yaml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ProjectFolderStep</name>
     <message>
         <source>The agent works on this folder. With a direct workspace it can change every file in it; with a clone it works on a copy of the repository.</source>
@@ -2128,6 +2420,10 @@
         <source>Status %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (written inside the sandbox: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RequestsSection</name>
@@ -2176,6 +2472,26 @@
     </message>
     <message>
         <source>No requests recorded yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only requests %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2531,6 +2847,81 @@
         <source>What %1 changed in the workspace that your tools run</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Connections in the last hour: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Services…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The companion services of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SandboxServicesDialog</name>
+    <message>
+        <source>Services of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Containers on the Docker engine beside the sandbox, started and stopped with it. Inside, the sandbox reaches each by its name and port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No services.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 · port %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove service %1 and its volumes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME=VALUE, one a line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variables, one NAME=VALUE a line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add service</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the service to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SandboxesPage</name>
@@ -2575,10 +2966,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 was not started: its kit&apos;s keys were not approved.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The agent of %1 opens in a terminal.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2592,6 +2979,10 @@
     </message>
     <message>
         <source>%1 is running. No terminal emulator was found: its row shows the command that opens its agent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2676,6 +3067,18 @@
         <source>Save the new key of %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test the key of %1 with its provider</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SecretsPage</name>
@@ -2724,10 +3127,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>as the kit names it, e.g. anthropic</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Sandbox</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2763,6 +3162,89 @@
         <source>No keys yet. A kit names the services it needs; add their keys above.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>as the kit names it, e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as the kit names it</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SharedFoldersStep</name>
+    <message>
+        <source>Choose a folder to share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional. Share a package cache or a settings file, or set variables such as PGHOST. Your home folder, ~/.ssh, keyrings and Paddock&apos;s own folders are never shared, and keys belong in Secrets, not in variables.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared folders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop sharing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>~/.nuget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>where it appears inside: the same path if empty, e.g. /home/agent/.nuget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path inside the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove variable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME=VALUE, e.g. PGHOST=postgres</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use these for every new sandbox of this kit</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>StatusFooter</name>
@@ -2796,6 +3278,65 @@
     </message>
 </context>
 <context>
+    <name>UpstreamProxySection</name>
+    <message>
+        <source>Upstream proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Behind a company&apos;s proxy, set it here. Without a setting, Paddock uses HTTPS_PROXY, ALL_PROXY or http_proxy from the environment it started in, then the desktop&apos;s proxy settings. The rules still decide first: a refused connection never reaches the proxy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proxy URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>http://user@proxy.example.com:3128 or socks5h://host:1080</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upstream proxy URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>intranet.example.com, 10.0.0.0/8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hosts reached without the upstream proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept in the keychain; type to replace it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upstream proxy password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>WizardDialog</name>
     <message>
         <source>New sandbox</source>
@@ -2815,14 +3356,6 @@
     </message>
     <message>
         <source>3. Backend and workspace</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>4. Review</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>5. Keys and approvals</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2969,6 +3502,26 @@
         <source>Allow this kit to reach this computer and its networks</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>4. Shared folders and variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>5. Review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>6. Keys and approvals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>7. Create and start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 (approved for this kit)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -2990,6 +3543,13 @@
     </message>
     <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::ActivityModel</name>
+    <message>
+        <source>%1 up · %2 down</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3209,6 +3769,48 @@
     </message>
 </context>
 <context>
+    <name>paddock::gui::EngineSettings</name>
+    <message>
+        <source>this computer&apos;s engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a docker context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>added in Paddock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on another computer: cannot run sandboxes yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::EnvironmentPlan</name>
+    <message>
+        <source>Refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file changed since it was shown: read its host commands again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tick each command that runs on this computer to approve it, once you have read it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment %1 is up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>paddock::gui::ImagePreparation</name>
     <message>
         <source>The kit names no image (sandbox.image).</source>
@@ -3243,6 +3845,45 @@
     </message>
     <message>
         <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::KitImporter</name>
+    <message>
+        <source>This update is granted more than the kit loaded before. Nothing was loaded; tick the box below to accept it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not loaded:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded %1 (%2) from %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mixin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optional capability(s) skipped: Paddock does not implement them.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose the archive to import first (an OCI layout or docker save .tar).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a file.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3293,6 +3934,14 @@
         <source>Allow</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The %1 key was not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1&apos;s request went without its %2 key and was refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::NetworkPolicy</name>
@@ -3330,6 +3979,13 @@
     </message>
     <message>
         <source>Dismissed %1; it shows again if it is refused again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::RulesModel</name>
+    <message>
+        <source>for %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3411,11 +4067,58 @@
         <source>root %1 over the host&apos;s system (%2)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Running · the agent exited: %1 (exit %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running · the agent did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>variables %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>services %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shares %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>
     <message>
         <source>%1 is back as it was when the sandbox started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::SandboxServices</name>
+    <message>
+        <source>The port is a number from 1 to 65535.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most %1 variables.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each variable is a line NAME=VALUE, not &quot;%1&quot;.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3501,6 +4204,18 @@
         <source>Allow the kit to reach this computer and its networks in the review, or choose another kit.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> The kit starts %1, which this computer does not have: the agent starts only if the kit&apos;s setup installs it, or once the kit&apos;s image is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> The kit starts %1, which this computer does not have: the agent cannot start until the kit&apos;s image is loaded (paddock template load FILE) or %1 is installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The kit&apos;s shared folders were not kept: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SecretListModel</name>
@@ -3518,6 +4233,54 @@
     </message>
     <message>
         <source>The key of %1 was removed from the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run for every request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command: %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1Password: %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Placeholder in %1, replaced for %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resolved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not resolved yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed by %1: %2 — stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needed by %1: %2 — not stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider accepted the %1 key: %2 answered %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 key was not accepted: %2 answered %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3541,6 +4304,56 @@
     </message>
     <message>
         <source>%1: shell</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::UpstreamProxySettings</name>
+    <message>
+        <source>Reading the settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: connections that are allowed go straight out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, with a password from the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed connections go out through %1 (from %2%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: in force for every connection from now on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password is removed from the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>paddock::gui::WizardShares</name>
+    <message>
+        <source>%1 → %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shares: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give a value: NAME=VALUE</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
