@@ -72,6 +72,7 @@ private slots:
     void cleanupTestCase();
     void theWorkspaceIsACopyOfItsCommits();
     void theNetworkIsTheDesktopsAndTheKeyStaysHere();
+    void aNewDaemonAndARestartOpenTheWayAgain();
     void aCutStreamLeavesNoWayOutAndSaysSo();
 
 private:
@@ -262,6 +263,25 @@ void TestEngineRemote::theNetworkIsTheDesktopsAndTheKeyStaysHere()
     const DockerFinished grep = m_fixture->run(
         QStringLiteral("grep"), {QStringLiteral("-rqaF"), QString::fromUtf8(m_key), file(QStringLiteral("data"))});
     QCOMPARE(grep.exitCode, 1);
+}
+
+void TestEngineRemote::aNewDaemonAndARestartOpenTheWayAgain()
+{
+    const QStringList curlInside{QStringLiteral("exec"), QStringLiteral("rr-net"), QStringLiteral("sh"),
+                                 QStringLiteral("-c"), curl(QStringLiteral("api.inject.test"))};
+    // A daemon started anew finds the running sandbox on the lab engine and runs its way out again.
+    m_fixture->stopDaemon();
+    QVERIFY(m_fixture->startDaemon());
+    QCOMPARE(m_fixture->listed().value(QStringLiteral("rr-net"))[QLatin1String("status")].toString(),
+             QStringLiteral("running"));
+    DockerFinished inside = paddockLive(curlInside);
+    QVERIFY2(inside.out.contains(QStringLiteral("status=200\n")), qPrintable(inside.out + inside.err));
+    // Stopped and started again, it gets a way out of its own again.
+    QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rr-net")}).exitCode, 0);
+    const DockerFinished started = m_fixture->paddock({QStringLiteral("start"), QStringLiteral("rr-net")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    inside = paddockLive(curlInside);
+    QVERIFY2(inside.out.contains(QStringLiteral("status=200\n")), qPrintable(inside.out + inside.err));
 }
 
 void TestEngineRemote::aCutStreamLeavesNoWayOutAndSaysSo()
