@@ -74,6 +74,7 @@ private slots:
     void theNetworkIsTheDesktopsAndTheKeyStaysHere();
     void aNewDaemonAndARestartOpenTheWayAgain();
     void aCutStreamLeavesNoWayOutAndSaysSo();
+    void framesBreakingTheRulesAreCutOff();
 
 private:
     QString file(const QString &name) const { return m_dir.filePath(name); }
@@ -323,6 +324,35 @@ void TestEngineRemote::aCutStreamLeavesNoWayOutAndSaysSo()
     const DockerFinished log =
         m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
     QVERIFY2(log.out.contains(QStringLiteral("the way out through engine lab is down")), qPrintable(log.out));
+}
+
+void TestEngineRemote::framesBreakingTheRulesAreCutOff()
+{
+    // Root in the container puts its own program where paddock-init was, and ends the relay's
+    // exec: the exec the daemon runs again speaks frames of its own, one of them for a stream
+    // that was never opened. The daemon drops that stream, says why, and answers on.
+    const docker::DockerClient lab(labEndpoint());
+    const QString container = paddock::runtime::DockerRuntime::containerName(QStringLiteral("rr-net"));
+    docker::ExecSpec replace;
+    replace.user = QStringLiteral("0:0");
+    replace.cmd = QStringList{
+        QStringLiteral("sh"), QStringLiteral("-c"),
+        QStringLiteral("rm /run/paddock/init && printf '#!/bin/sh\\nprintf "
+                       "\"\\\\002\\\\000\\\\000\\\\000\\\\011\\\\000\\\\000\\\\000\\\\001x\"\\nsleep 30\\n' "
+                       "> /run/paddock/init && chmod 755 /run/paddock/init && "
+                       "m=proxy; m=--$m-mux; for p in /proc/[0-9]*; do "
+                       "if tr '\\0' ' ' < $p/cmdline | grep -q -- \"$m\"; then kill ${p#/proc/}; fi; done; "
+                       "cat /run/paddock/init")};
+    const docker::Result<docker::ExecResult> replaced = lab.exec(container, replace);
+    QVERIFY2(replaced && replaced.value().stdoutData.startsWith("#!/bin/sh\nprintf"),
+             replaced ? (replaced.value().stdoutData + replaced.value().stderrData).constData()
+                      : qPrintable(replaced.errorMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")})
+            .out.contains(QStringLiteral("broke the rules of its stream")),
+        30000);
+    const DockerFinished listed = m_fixture->paddock({QStringLiteral("ls")});
+    QVERIFY2(listed.exitCode == 0 && listed.out.contains(QStringLiteral("rr-net")), qPrintable(listed.err));
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestEngineRemote, QCoreApplication)
