@@ -70,6 +70,8 @@ int runAdd(const Invocation &invocation)
         if (!value.isEmpty())
             params.insert(QLatin1String(key), QFileInfo(value).absoluteFilePath());
     }
+    if (invocation.parser.isSet(QStringLiteral("remote")))
+        params.insert(QStringLiteral("remote"), true);
     return call(invocation, QStringLiteral("engine.add"), params);
 }
 
@@ -128,7 +130,11 @@ Command engineCommand()
                         QCommandLineOption(QStringLiteral("tls-cert"), QStringLiteral("The client certificate."),
                                            QStringLiteral("FILE")),
                         QCommandLineOption(QStringLiteral("tls-key"), QStringLiteral("The client certificate's key."),
-                                           QStringLiteral("FILE"))});
+                                           QStringLiteral("FILE")),
+                        QCommandLineOption(QStringLiteral("remote"),
+                                           QStringLiteral("The engine shares no folder with this computer, even on "
+                                                          "a loopback address: copy the workspace in, reach the "
+                                                          "proxy through the engine's own connection."))});
 
     Command remove = leaf(QStringLiteral("rm"), QStringLiteral("Remove an engine added here."),
                           QStringLiteral("Removes engine NAME, added with 'paddock engine add', once no sandbox\n"

@@ -10,6 +10,7 @@
 //                [--seccomp-fd FD] [--max-processes N] [--max-memory BYTES]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
+//   paddock-init --proxy-mux UNIX_SOCKET   (the way out of a sandbox on another computer: ProxyMux.h)
 //   paddock-init --write-log PATH [--log-limit BYTES]
 //   paddock-init --drop-capabilities -- PROGRAM [ARG]...   (an Engine exec as another user)
 //   paddock-init --mount-root OPTIONS -- BWRAP [ARG]...   (on the host: see RootStage.h)
@@ -41,6 +42,7 @@
 #include "ChannelRelay.h"
 #include "Identity.h"
 #include "LogWriter.h"
+#include "ProxyMux.h"
 #include "Publish.h"
 #include "Relay.h"
 #include "RootStage.h"
@@ -77,6 +79,7 @@ void usage(FILE *to)
                      "                    [--max-processes N] [--max-memory BYTES]\n"
                      "                    [--] PROGRAM [ARG]...\n"
                      "       paddock-init --session-client NAME\n"
+                     "       paddock-init --proxy-mux UNIX_SOCKET\n"
                      "       paddock-init --write-log PATH [--log-limit BYTES]\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
                      "proxy socket, publishes ports through the daemon's socket, forwards signals,\n"
@@ -100,6 +103,7 @@ struct Options
     std::string become; ///< UID:GID to become once capture is set up (a container started as root)
     std::string agentUser;
     std::string sessionClient;
+    std::string proxyMux;
     std::string logPath;
     long long logLimit = 0;
     int seccompFd = -1;
@@ -166,6 +170,8 @@ bool parseValueOption(const std::string &arg, char *value, Options *options, std
         std::memset(value, 0, std::strlen(value));
     } else if (arg == "--session-client") {
         options->sessionClient = value;
+    } else if (arg == "--proxy-mux") {
+        options->proxyMux = value;
     } else if (arg == "--write-log") {
         options->logPath = value;
     } else if (arg == "--agent-user") {
@@ -189,7 +195,7 @@ bool parseValueOption(const std::string &arg, char *value, Options *options, std
 /** PROGRAM from argv[@p first] on, and the ports of PADDOCK_PUBLISH; an exit status on failure. */
 std::optional<int> takeProgram(int argc, char *argv[], int first, Options *options)
 {
-    if (!options->sessionClient.empty() || !options->logPath.empty())
+    if (!options->sessionClient.empty() || !options->proxyMux.empty() || !options->logPath.empty())
         return std::nullopt;
     if (first >= argc) {
         usage(stderr);
@@ -448,6 +454,8 @@ int main(int argc, char *argv[])
         prctl(PR_SET_DUMPABLE, 0);
         return paddock::init::relayChannel(options.sessionClient);
     }
+    if (!options.proxyMux.empty())
+        return paddock::init::runProxyMux(options.proxyMux);
 
     // Signals are taken synchronously by the main thread only; every other thread (the
     // relay) inherits the blocked mask, so none is delivered where it would be lost.

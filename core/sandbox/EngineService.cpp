@@ -116,6 +116,7 @@ void EngineService::add(const QJsonObject &params, const api::PendingReply &repl
     engine.caFile = params.value(QLatin1String("tlsCa")).toString();
     engine.certFile = params.value(QLatin1String("tlsCert")).toString();
     engine.keyFile = params.value(QLatin1String("tlsKey")).toString();
+    engine.remote = params.value(QLatin1String("remote")).toBool();
     if (!validEngineName(engine.name) || engine.name == QLatin1String("local"))
         return reply.complete(invalid(QStringLiteral("'%1' cannot name an engine: use letters, digits, '.', '_' and "
                                                      "'-' (not 'local')")

@@ -44,6 +44,13 @@ Engine decodeEngine(const QString &name, const YAML::Node &node)
     engine.source = Engine::Source::Paddock;
     for (const auto &entry : node) {
         const QString key = entry.first.IsScalar() ? QString::fromStdString(entry.first.Scalar()) : QString();
+        if (key == QLatin1String("remote")) {
+            const QString value = scalar(entry.second, key);
+            if (value != QLatin1String("true") && value != QLatin1String("false"))
+                throw DecodeError{entry.second.Mark(), QStringLiteral("'remote' is true or false")};
+            engine.remote = value == QLatin1String("true");
+            continue;
+        }
         QString *target = key == QLatin1String("host")      ? &engine.host
                           : key == QLatin1String("tlsCa")   ? &engine.caFile
                           : key == QLatin1String("tlsCert") ? &engine.certFile
@@ -51,7 +58,7 @@ Engine decodeEngine(const QString &name, const YAML::Node &node)
                                                             : nullptr;
         if (!target)
             throw DecodeError{entry.first.Mark(),
-                              QStringLiteral("unknown key; expected 'host', 'tlsCa', 'tlsCert' or 'tlsKey'")};
+                              QStringLiteral("unknown key; expected 'host', 'tlsCa', 'tlsCert', 'tlsKey' or 'remote'")};
         *target = scalar(entry.second, key);
         if (target != &engine.host && !QDir::isAbsolutePath(*target))
             throw DecodeError{entry.second.Mark(), QStringLiteral("'%1' takes an absolute path").arg(key)};
@@ -197,7 +204,7 @@ runtime::docker::Result<runtime::docker::Endpoint> Engine::endpoint() const
 bool Engine::onThisComputer() const
 {
     const runtime::docker::Result<runtime::docker::Endpoint> reached = endpoint();
-    if (!reached)
+    if (!reached || remote)
         return false;
     // An engine reached through ssh is another computer's, even through a loopback address.
     using Kind = runtime::docker::Endpoint::Kind;
@@ -235,6 +242,8 @@ bool EngineFile::save(QString *error, const QString &path) const
             if (!value->isEmpty())
                 text += "    " + QByteArray(key) + ": " + quoted(*value) + '\n';
         }
+        if (engine.remote)
+            text += "    remote: true\n";
     }
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
         *error = QStringLiteral("%1 cannot be created").arg(QFileInfo(path).absolutePath());

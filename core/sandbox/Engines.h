@@ -34,6 +34,11 @@ struct Engine
     QString certFile;
     QString keyFile;
     bool skipTlsVerify = false; ///< a context's SkipTLSVerify
+    /**
+     * Added with `--remote` (`remote: true`): the engine shares no folder or socket with this
+     * computer, even through a loopback address (a virtual machine's forwarded port, say).
+     */
+    bool remote = false;
     QString description;
 
     static QString sourceName(Source source);
@@ -56,6 +61,7 @@ struct Engine
  *         tlsCa: /home/alice/lab/ca.pem
  *         tlsCert: /home/alice/lab/cert.pem
  *         tlsKey: /home/alice/lab/key.pem
+ *         remote: true
  *
  * Written atomically; read strictly (an unknown key is an error naming its line).
  */

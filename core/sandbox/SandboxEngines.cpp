@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SandboxService: the runtimes sandboxes run on (bubblewrap, and the Docker backend on each
-// container engine of EngineList), which of them answer, and which holds a sandbox.
+// container engine of EngineList), which of them answer, and which holds a sandbox. An engine of
+// another computer gets copies instead of binds and its sandboxes' way out through the daemon's
+// stream (runtime/docker/DockerRemote.cpp, RemoteRelay).
 #include "sandbox/Engines.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 
 #include "runtime/docker/DockerRuntime.h"
 
+#include "events/EventHub.h"
+
+#include <QDateTime>
 #include <QDir>
 #include <QLoggingCategory>
 
@@ -71,6 +76,8 @@ void SandboxService::refindSandboxes()
             if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
                 trustSandboxInit(info);
+                if (auto docker = std::dynamic_pointer_cast<runtime::DockerRuntime>(runtime))
+                    docker->keepWayOut(info.name);
                 if (!startCompanions(m_proxy, m_endpoints.value(info.name), info.name, &error))
                     qCWarning(lcSandbox).noquote() << "sandbox" << info.name << "has lost its services:" << error;
             } else
@@ -118,14 +125,6 @@ std::shared_ptr<runtime::Runtime> SandboxService::engineRuntime(const QString &r
         *error = QStringLiteral("there is no engine named %1 (paddock engine ls lists them)").arg(name);
         return nullptr;
     }
-    if (!engine->onThisComputer()) {
-        *error = QStringLiteral("engine %1 (%2) is on another computer: Paddock gives a sandbox its workspace, its "
-                                "home and its way out (the proxy's socket) as folders and sockets of this "
-                                "computer, which a container there cannot reach. Run it on an engine of this "
-                                "computer (--engine local)")
-                     .arg(name, engine->host);
-        return nullptr;
-    }
     const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine->endpoint();
     if (!endpoint) {
         *error = endpoint.errorMessage();
@@ -134,7 +133,7 @@ std::shared_ptr<runtime::Runtime> SandboxService::engineRuntime(const QString &r
     const QString id = engineRuntimeId(name);
     auto it = m_runtimes.find(id);
     if (it == m_runtimes.end())
-        it = m_runtimes.emplace(id, std::make_shared<runtime::DockerRuntime>(endpoint.value(), name)).first;
+        it = m_runtimes.emplace(id, engineDockerRuntime(*engine, endpoint.value())).first;
     QString why;
     if (!it->second->isAvailable(&why)) {
         *error = QStringLiteral("engine %1 (%2) cannot run sandboxes now: %3").arg(name, engine->host, why);
@@ -154,13 +153,40 @@ void SandboxService::addRecordedEngines()
         const std::optional<Engine> engine = engines.find(record.engine);
         const runtime::docker::Result<runtime::docker::Endpoint> endpoint =
             engine ? engine->endpoint() : runtime::docker::Endpoint();
-        if (!engine || !endpoint || !engine->onThisComputer()) {
+        if (!engine || !endpoint) {
             qCWarning(lcSandbox).noquote()
                 << "sandbox" << record.name << "runs on engine" << record.engine << ", which is gone or cannot be used";
             continue;
         }
-        m_runtimes.emplace(id, std::make_shared<runtime::DockerRuntime>(endpoint.value(), record.engine));
+        m_runtimes.emplace(id, engineDockerRuntime(*engine, endpoint.value()));
     }
+}
+
+std::shared_ptr<runtime::DockerRuntime> SandboxService::engineDockerRuntime(const Engine &engine,
+                                                                            const runtime::docker::Endpoint &endpoint)
+{
+    auto runtime = std::make_shared<runtime::DockerRuntime>(endpoint, engine.name);
+    if (engine.onThisComputer())
+        return runtime;
+    // Another computer's engine: its sandboxes get out through the daemon's own stream to it,
+    // and when that stream drops they have no way out at all, which the event log says.
+    runtime->setRemote(true);
+    events::EventHub *hub = m_hub.get();
+    const QString engineName = engine.name;
+    runtime->setRelayObserver([hub, engineName](const QString &sandbox, bool up, const QString &sentence) {
+        if (up || !hub)
+            return;
+        events::NetworkEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.sandbox = sandbox;
+        event.host = QStringLiteral("engine ") + engineName;
+        event.protocol = QStringLiteral("tcp");
+        event.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
+        event.reason = QStringLiteral("the way out through engine %1 is down, and the sandbox has no other: %2")
+                           .arg(engineName, sentence);
+        hub->publish(event);
+    });
+    return runtime;
 }
 
 QStringList SandboxService::sandboxesOnEngine(const QString &engine) const

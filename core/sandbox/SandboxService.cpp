@@ -138,6 +138,10 @@ void SandboxService::stop()
         m_proxy.stop(); // delivers the queued events before the hub goes
     m_ports.closeAll();
     m_endpoints.clear();
+    for (const auto &[id, runtime] : m_runtimes) {
+        if (auto docker = std::dynamic_pointer_cast<runtime::DockerRuntime>(runtime))
+            docker->setRelayObserver({}); // the hub goes now; remote sandboxes' relays tell nobody
+    }
     if (m_hub) {
         m_hub->unsubscribe(m_subscription);
         m_hub->flush();

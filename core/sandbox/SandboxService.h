@@ -33,7 +33,16 @@ class Reply;
 struct CallContext;
 } // namespace paddock::api
 
+namespace paddock::runtime {
+class DockerRuntime;
+namespace docker {
+struct Endpoint;
+}
+} // namespace paddock::runtime
+
 namespace paddock::sandbox {
+
+struct Engine;
 
 class CredentialInjection;
 struct CreationPlan;
@@ -245,10 +254,12 @@ private:
     std::shared_ptr<runtime::Runtime> runtimeFor(const QString &backend, QString *error) const;
     /**
      * The Docker backend on engine @p engine (empty: the one in use), named in @p engineName;
-     * null with @p error when there is none of that name, it is on another computer (whose
-     * containers cannot mount this one's folders and sockets), or it does not answer.
+     * null with @p error when there is none of that name or it does not answer.
      */
     std::shared_ptr<runtime::Runtime> engineRuntime(const QString &engine, QString *engineName, QString *error);
+    /** The Docker runtime of @p engine; one of another computer copies in and relays (RemoteRelay). */
+    std::shared_ptr<runtime::DockerRuntime> engineDockerRuntime(const Engine &engine,
+                                                                const runtime::docker::Endpoint &endpoint);
     /** Adds the runtimes of the engines that recorded sandboxes run on (at start). */
     void addRecordedEngines();
     /** Every runtime that can answer now (bwrap always; a container engine when it is up). */

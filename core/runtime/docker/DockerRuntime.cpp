@@ -124,8 +124,8 @@ void DockerRuntime::setImageHint(const QString &name, const QString &hint)
 bool DockerRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &options, QString *error)
 {
     // A container gets the same kind of home as a bubblewrap sandbox: a host directory its
-    // owner fills, mounted at the sandbox home.
-    if (!options.hostHome.isEmpty()) {
+    // owner fills, mounted at the sandbox home; on another computer's engine, a volume there.
+    if (!options.hostHome.isEmpty() && !m_remote) {
         spec.homeDir = options.hostHome;
         if (!paths::ensurePrivateDir(options.hostHome, error))
             return false;
@@ -195,6 +195,7 @@ docker::ContainerSpec DockerRuntime::engineContainerSpec(const SandboxSpec &spec
     // capability (they are all dropped, as for any agent), and so the user on the host.
     if (rootless && !shape.value().podman)
         options.user = QStringLiteral("0:0");
+    options.remote = m_remote;
     docker::ContainerSpec container = containerSpec(spec, options);
     if (!rootless)
         return container;
@@ -274,7 +275,7 @@ SandboxInfo DockerRuntime::infoOf(const ContainerInfo &container) const
     if (container.running || container.status == QLatin1String("paused") ||
         container.status == QLatin1String("restarting")) {
         info.status = SandboxStatus::Running;
-        info.pid = container.pid;
+        info.pid = m_remote ? 0 : container.pid; // another computer's process ids mean nothing here
     } else if (!container.startedAt.isValid() || container.status == QLatin1String("created")) {
         info.status = SandboxStatus::Created;
     } else {
@@ -323,6 +324,8 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
     }
 
     const docker::ContainerSpec container = engineContainerSpec(spec, options);
+    if (m_remote)
+        return createRemote(spec, container);
     const Result<QString> created = m_client.createContainer(container);
     // The container's name is the sandbox's: the engine refuses a second one.
     if (created.is(Error::Kind::Conflict))
@@ -351,6 +354,7 @@ RuntimeResult DockerRuntime::start(const QString &name, const ProcessIo &io, con
     if (!started)
         return failure(QStringLiteral("sandbox %1 did not start: %2").arg(name, started.errorMessage()));
     qCInfo(lcDockerRuntime) << "started sandbox" << name;
+    keepWayOut(name);
     return awaitSupervisor(container.value(), options);
 }
 
@@ -369,6 +373,7 @@ RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const
     if (!started)
         return failure(QStringLiteral("sandbox %1 did not start: %2").arg(name, started.errorMessage()));
     qCInfo(lcDockerRuntime) << "started sandbox" << name << "in the foreground";
+    keepWayOut(name);
 
     QString error;
     bool relayed = false;
@@ -381,6 +386,7 @@ RuntimeResult DockerRuntime::runForeground(const ContainerInfo &container, const
         relayed = docker::relayStream(*stream.value(), io, forwardInput, false, container.tty, &error);
     }
     const Result<int> code = m_client.waitContainer(container.id);
+    endWayOut(name);
     if (!code)
         return failure(code);
     if (!relayed)
@@ -393,6 +399,7 @@ RuntimeResult DockerRuntime::stop(const QString &name, std::chrono::milliseconds
     const Result<ContainerInfo> container = containerOf(name);
     if (!container)
         return failure(container);
+    endWayOut(name);
     if (!container.value().running)
         return RuntimeResult::success();
     forgetAgent(name);

@@ -3,6 +3,7 @@
 
 #include "runtime/Runtime.h"
 #include "runtime/docker/DockerClient.h"
+#include "runtime/docker/RemoteRelay.h"
 #include "runtime/session/SessionClient.h"
 
 #include <QHash>
@@ -10,6 +11,7 @@
 #include <QMap>
 #include <QString>
 
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -37,6 +39,7 @@ struct DockerSandboxOptions
     QList<DockerPort> ports;
     QString user;          ///< who the container runs as, "UID:GID"; empty: the invoking user's ids
     QString engineRuntime; ///< the engine's OCI runtime (runsc for gVisor); empty: its default
+    bool remote = false;   ///< nothing of this computer is bound in (DockerRemote.cpp)
 
     bool operator==(const DockerSandboxOptions &) const = default;
 };
@@ -155,6 +158,13 @@ public:
 
     docker::DockerClient &client() { return m_client; }
 
+    /** The engine is on another computer: copies instead of binds, RemoteRelay as the way out. */
+    void setRemote(bool remote) { m_remote = remote; }
+    /** Told, on a thread of the relay, when the way out of sandbox NAME drops or is back. */
+    using RelayObserver = std::function<void(const QString &name, bool up, const QString &sentence)>;
+    void setRelayObserver(RelayObserver observer);
+    /** Keeps the way out of running sandbox @p name open (remote engines only; once per sandbox). */
+    void keepWayOut(const QString &name);
     /**
      * The container, with every mount and label, that create() asks the engine for; a detached
      * sandbox's gets a new session token.
@@ -219,8 +229,15 @@ private:
     /** A request the client has no call for; @p path without the version prefix. */
     docker::Result<docker::HttpResponse> engineCall(docker::HttpRequest request) const;
 
+    /** create() on a remote engine: checked, created, paddock-init and the workspace copied in. */
+    RuntimeResult createRemote(const SandboxSpec &spec, const docker::ContainerSpec &container);
+    void endWayOut(const QString &name);
     docker::DockerClient m_client;
     QString m_engineName;
+    bool m_remote = false;
+    std::mutex m_relayMutex;
+    RelayObserver m_relayObserver; // outlives the relays, whose threads read it
+    std::map<QString, std::unique_ptr<docker::RemoteRelay>> m_relays;
     docker::DockerTransport m_transport;
     mutable std::mutex m_optionsMutex;
     DockerSandboxOptions m_defaults;

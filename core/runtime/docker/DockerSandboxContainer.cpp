@@ -123,9 +123,32 @@ QStringList initCommand(const SandboxSpec &spec, const QString &sessionToken, bo
     return command;
 }
 
+/**
+ * The kit's volumes: tmpfs in memory, the others named after the sandbox so they outlive a
+ * restart of the container and go with the sandbox's home.
+ */
+void addVolumes(ContainerSpec &container, const QString &name, const DockerSandboxOptions &options)
+{
+    for (const DockerVolume &volume : options.volumes) {
+        if (volume.tmpfs)
+            container.tmpfs.append(docker::TmpfsMount{volume.path, tmpfsOptions(volume)});
+        else
+            container.volumes.append(
+                docker::VolumeMount{DockerRuntime::volumeName(name, volume.path), volume.path, false});
+    }
+}
+
 /** Every mount from the host, and the kit's volumes. */
 void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSandboxOptions &options)
 {
+    // On another computer nothing of this one is bound: paddock-init and the workspace are
+    // copied in (DockerRemote.cpp), the proxy is reached through RemoteRelay; only volumes remain.
+    if (options.remote) {
+        container.volumes.append(
+            docker::VolumeMount{DockerRuntime::homeVolumeName(spec.name), spec.sandboxHome, false});
+        addVolumes(container, spec.name, options);
+        return;
+    }
     // paddock-init, read-only, the program the container starts.
     container.binds.append(BindMount{spec.initPath, layout::kInitInside, true});
     // The proxy endpoint, the sandbox's only way out: the socket itself, not its directory,
@@ -162,16 +185,7 @@ void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSa
     for (const SharedMount &mount : spec.sharedMounts)
         container.binds.append(BindMount{mount.hostPath, mount.sandboxPath, !mount.writable});
     addGrants(container, spec.grants);
-
-    // The kit's volumes: tmpfs in memory, the others named after the sandbox so they outlive
-    // a restart of the container and go with the sandbox's home.
-    for (const DockerVolume &volume : options.volumes) {
-        if (volume.tmpfs)
-            container.tmpfs.append(docker::TmpfsMount{volume.path, tmpfsOptions(volume)});
-        else
-            container.volumes.append(
-                docker::VolumeMount{DockerRuntime::volumeName(spec.name, volume.path), volume.path, false});
-    }
+    addVolumes(container, spec.name, options);
 }
 
 } // namespace
@@ -200,7 +214,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
         container.capAdd = layout::kCaptureCapabilities;
         container.dns = QStringList{QStringLiteral("127.0.0.1")}; // paddock-init answers names
     }
-    container.entrypoint = initCommand(spec, token, !options.engineRuntime.isEmpty(), agentUser);
+    // No socket can be handed over the stream a remote engine's sandbox gets out through.
+    container.entrypoint = initCommand(spec, token, !options.engineRuntime.isEmpty() || options.remote, agentUser);
     container.cmd = spec.argv;
     container.init = false;
 

@@ -184,13 +184,15 @@ int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_
     return cancel && cancel->load() ? 1 : 0;
 }
 
-/** Sets @p request's method and, for a POST, its body or the file @p upload it sends. */
+/** Sets @p request's method and, for a POST or PUT, its body or the file @p upload it sends. */
 std::optional<Error> setMethod(CURL *curl, const HttpRequest &request, Transfer *transfer, QFile *upload)
 {
     if (request.method == "GET") {
         curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-    } else if (request.method == "POST") {
+    } else if (request.method == "POST" || request.method == "PUT") {
         curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        if (request.method == "PUT") // a body sent as a POST's, under its own method (PUT /containers/ID/archive)
+            curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
         if (!request.uploadFile.isEmpty()) {
             if (!upload->open(QIODevice::ReadOnly))
                 return Error{Error::Kind::Local, 0,

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A sandbox on a container engine that shares nothing with this computer: a second Docker
+// engine started by the test in a mount namespace of its own (its own /tmp, /home, /root and
+// /run/user: no folder or socket of the desktop's is there to bind), reached over TLS on
+// 127.0.0.1 and added with --remote. The workspace's committed files are copied in; the
+// sandbox's only way out is the daemon's stream to the engine, and it meets the desktop's
+// policy, key injection and event log; the key never reaches the engine's disk; when the stream
+// is cut, the sandbox's connections end and the event log says why.
+#include "../proxy-inject/InjectTestSupport.h"
+#include "DockerSandboxFixture.h"
+#include "KeyringSession.h"
+
+#include "Needs.h"
+#include "policy/PolicyStore.h"
+#include "runtime/docker/DockerRuntime.h"
+
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QUuid>
+
+#include <unistd.h>
+
+using paddock::proxy::testing::bearerModelKey;
+using paddock::proxy::testing::CertificateFactory;
+using paddock::proxy::testing::EchoServer;
+using paddock::test::DockerFinished;
+using paddock::test::DockerSandboxFixture;
+using paddock::test::readFile;
+namespace docker = paddock::runtime::docker;
+
+namespace {
+
+const char kMakeCertificates[] =
+    "set -e\n"
+    "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=rr-ca -keyout ca-key.pem -out ca.pem 2>/dev/null\n"
+    "openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server-key.pem -out server.csr 2>/dev/null\n"
+    "printf 'subjectAltName=IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > server.ext\n"
+    "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -extfile server.ext -out "
+    "server.pem 2>/dev/null\n"
+    "openssl req -newkey rsa:2048 -nodes -subj /CN=client -keyout key.pem -out client.csr 2>/dev/null\n"
+    "printf 'extendedKeyUsage=clientAuth\\n' > client.ext\n"
+    "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -extfile client.ext -out "
+    "cert.pem 2>/dev/null\n";
+
+// The engine's own mount namespace: its folder moved to /mnt, then the desktop's private
+// places covered. $1 is the folder, $2 the port.
+const char kStartEngine[] =
+    "set -e\n"
+    "mount --make-rprivate /\n"
+    "mount --bind \"$1\" /mnt\n"
+    "for covered in /tmp /home /root /run/user; do\n"
+    "    if [ -d \"$covered\" ]; then mount -t tmpfs rr-cover \"$covered\"; fi\n"
+    "done\n"
+    "exec /usr/sbin/dockerd --config-file /mnt/daemon.json --data-root /mnt/data --exec-root /mnt/x --pidfile "
+    "/mnt/dockerd.pid --host \"tcp://127.0.0.1:$2\" --tlsverify --tlscacert /mnt/ca.pem --tlscert /mnt/server.pem "
+    "--tlskey /mnt/server-key.pem --bridge=none --iptables=false --ip6tables=false\n";
+
+int freePort()
+{
+    QTcpServer server;
+    return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
+}
+
+} // namespace
+
+class TestEngineRemote : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void theWorkspaceIsACopyOfItsCommits();
+    void theNetworkIsTheDesktopsAndTheKeyStaysHere();
+    void aNewDaemonAndARestartOpenTheWayAgain();
+    void aCutStreamLeavesNoWayOutAndSaysSo();
+    void framesBreakingTheRulesAreCutOff();
+
+private:
+    QString file(const QString &name) const { return m_dir.filePath(name); }
+    docker::Endpoint labEndpoint() const
+    {
+        docker::Endpoint endpoint = docker::Endpoint::parse(QStringLiteral("tcp://127.0.0.1:%1").arg(m_port)).value();
+        endpoint.tls = endpoint.tlsVerify = true;
+        endpoint.caFile = file(QStringLiteral("ca.pem"));
+        endpoint.certFile = file(QStringLiteral("cert.pem"));
+        endpoint.keyFile = file(QStringLiteral("key.pem"));
+        return endpoint;
+    }
+    /** `paddock` run to its end while this thread's event loop serves the upstream. */
+    DockerFinished paddockLive(const QStringList &arguments, const QByteArray &input = {})
+    {
+        paddock::test::ProcessOptions options;
+        options.environment = m_fixture->environment();
+        options.workingDirectory = m_fixture->workspace();
+        options.input = input;
+        options.serveEvents = true;
+        options.timeoutMs = 300000;
+        return paddock::test::runText(QStringLiteral(PADDOCK_BIN), arguments, options);
+    }
+    QStringList runOnLab(const QString &name, const QString &command) const
+    {
+        return {QStringLiteral("run"),
+                QStringLiteral("--engine"),
+                QStringLiteral("lab"),
+                QStringLiteral("--approve-credentials"),
+                QStringLiteral("--kit"),
+                m_kit,
+                QStringLiteral("--name"),
+                name,
+                m_fixture->workspace(),
+                QStringLiteral("--"),
+                command};
+    }
+    QString curl(const QString &host, const QString &extra = {}) const
+    {
+        return QStringLiteral("curl -sS %1 -o /dev/null -w 'status=%{http_code}\\n' https://%2:%3/remote")
+            .arg(extra, host)
+            .arg(m_upstream.serverPort());
+    }
+
+    QTemporaryDir m_dir{QStringLiteral("/tmp/rr-engine-XXXXXX")};
+    QProcess m_engine;
+    int m_port = 0;
+    std::unique_ptr<DockerSandboxFixture> m_fixture;
+    std::unique_ptr<CertificateFactory> m_certificates;
+    EchoServer m_upstream;
+    QString m_kit;
+    QByteArray m_key = "sk-remote-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+};
+
+void TestEngineRemote::initTestCase()
+{
+    PADDOCK_NEED(!qEnvironmentVariableIsSet(paddock::secrets::test::kUnavailableVariable),
+                 qEnvironmentVariable(paddock::secrets::test::kUnavailableVariable));
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("dockerd"), {QStringLiteral("/usr/sbin")}).isEmpty(),
+                 "dockerd (docker.io)");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty(), "openssl");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("unshare")).isEmpty(), "unshare (util-linux)");
+    PADDOCK_NEED(::getuid() == 0, "root, to start a second Docker engine");
+    QVERIFY(m_dir.isValid());
+    QProcess openssl;
+    openssl.setWorkingDirectory(m_dir.path());
+    openssl.start(QStringLiteral("sh"), {QStringLiteral("-c"), QString::fromLatin1(kMakeCertificates)});
+    QVERIFY(openssl.waitForFinished(60000) && openssl.exitCode() == 0);
+    m_port = freePort();
+    QVERIFY(m_port > 0);
+    QFile config(file(QStringLiteral("daemon.json")));
+    QVERIFY(config.open(QIODevice::WriteOnly) && config.write("{}\n") > 0);
+    config.close();
+    m_engine.setProcessChannelMode(QProcess::MergedChannels);
+    m_engine.setStandardOutputFile(file(QStringLiteral("dockerd.log")));
+    m_engine.start(QStringLiteral("unshare"),
+                   {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(kStartEngine),
+                    QStringLiteral("rr-engine"), m_dir.path(), QString::number(m_port)});
+    QVERIFY2(m_engine.waitForStarted(), qPrintable(m_engine.errorString()));
+    const docker::DockerClient lab(labEndpoint());
+    QTRY_VERIFY_WITH_TIMEOUT(m_engine.state() != QProcess::Running || lab.version(), 60000);
+    QVERIFY2(m_engine.state() == QProcess::Running,
+             qPrintable(QString::fromUtf8(readFile(file(QStringLiteral("dockerd.log"))).right(3000))));
+
+    m_fixture = std::make_unique<DockerSandboxFixture>();
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture, true);
+    const QString archive = file(QStringLiteral("image.tar"));
+    QVERIFY(m_fixture->client().saveImage(m_fixture->imageTag(), archive));
+    QVERIFY(lab.loadImage(archive));
+    QVERIFY(QFile::remove(archive));
+
+    m_certificates = std::make_unique<CertificateFactory>(m_fixture->path(QStringLiteral("certs")));
+    QVERIFY(QDir().mkpath(m_fixture->path(QStringLiteral("certs"))));
+    QVERIFY(m_certificates->makeAuthority(QStringLiteral("ca"), QStringLiteral("Remote Relay Test CA")));
+    QVERIFY(m_certificates->makeLeaf(QStringLiteral("leaf"), QStringLiteral("api.inject.test"), QStringLiteral("ca")));
+    QVERIFY(m_upstream.start(m_certificates->path(QStringLiteral("leaf.pem")),
+                             m_certificates->path(QStringLiteral("leaf.key"))));
+    QCOMPARE(
+        m_fixture
+            ->paddock({QStringLiteral("ca"), QStringLiteral("trust"), m_certificates->path(QStringLiteral("ca.pem"))})
+            .exitCode,
+        0);
+    m_fixture->stopDaemon();
+    paddock::policy::PolicyStore policy(m_fixture->environment().value(QStringLiteral("XDG_CONFIG_HOME")) +
+                                        QStringLiteral("/paddock/policy.yaml"));
+    policy.load();
+    for (const char16_t *host : {u"api.inject.test", u"other.remote.test"})
+        QVERIFY(policy.setResolveOverride(host, QHostAddress(QStringLiteral("127.0.0.1"))).ok());
+    QVERIFY(m_fixture->startDaemon());
+
+    m_kit = m_fixture->writeKit(
+        QStringLiteral("kit"), QStringLiteral("remote"), m_fixture->imageTag(), QStringLiteral("true"),
+        QStringLiteral(
+            "environment:\n  variables:\n    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu\n"
+            "credentials:\n%1permissions:\n  network:\n    allow: [api.inject.test:%2]\n")
+            .arg(bearerModelKey())
+            .arg(m_upstream.serverPort()));
+    const DockerFinished added = m_fixture->paddock(
+        {QStringLiteral("engine"), QStringLiteral("add"), QStringLiteral("lab"),
+         QStringLiteral("tcp://127.0.0.1:%1").arg(m_port), QStringLiteral("--remote"), QStringLiteral("--tls-ca"),
+         file(QStringLiteral("ca.pem")), QStringLiteral("--tls-cert"), file(QStringLiteral("cert.pem")),
+         QStringLiteral("--tls-key"), file(QStringLiteral("key.pem"))});
+    QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+    QCOMPARE(paddockLive({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);
+
+    // The workspace: one file committed, one not.
+    const QString ws = m_fixture->workspace();
+    QVERIFY(QDir().mkpath(ws));
+    QFile committed(ws + QStringLiteral("/committed.txt"));
+    QVERIFY(committed.open(QIODevice::WriteOnly) && committed.write("from-the-desktop\n") > 0);
+    committed.close();
+    for (const QStringList &git :
+         {QStringList{QStringLiteral("init"), QStringLiteral("-q")},
+          QStringList{QStringLiteral("add"), QStringLiteral("committed.txt")},
+          QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                      QStringLiteral("user.email=t@example.com"), QStringLiteral("commit"), QStringLiteral("-qm"),
+                      QStringLiteral("first")}}) {
+        QCOMPARE(m_fixture->run(QStringLiteral("git"), git).exitCode, 0);
+    }
+    QFile draft(ws + QStringLiteral("/draft.txt"));
+    QVERIFY(draft.open(QIODevice::WriteOnly) && draft.write("not committed\n") > 0);
+}
+
+void TestEngineRemote::cleanupTestCase()
+{
+    m_fixture.reset();
+    if (m_engine.state() == QProcess::Running) {
+        m_engine.terminate();
+        if (!m_engine.waitForFinished(30000)) {
+            m_engine.kill();
+            m_engine.waitForFinished(5000);
+        }
+    }
+}
+
+void TestEngineRemote::theWorkspaceIsACopyOfItsCommits()
+{
+    const DockerFinished ran = paddockLive(runOnLab(
+        QStringLiteral("rr-files"), QStringLiteral("pwd; cat committed.txt; ls; touch made-inside && echo writable")));
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    QVERIFY2(ran.out.contains(QStringLiteral("from-the-desktop\n")), qPrintable(ran.out));
+    QVERIFY2(!ran.out.contains(QStringLiteral("draft.txt")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QStringLiteral("writable\n")), qPrintable(ran.out + ran.err));
+    // The container is the lab's, and nothing of it came back to the desktop's folder.
+    QVERIFY(paddock::runtime::DockerRuntime(labEndpoint(), QStringLiteral("lab")).inspect(QStringLiteral("rr-files")));
+    QVERIFY(!QFile::exists(m_fixture->workspace() + QStringLiteral("/made-inside")));
+}
+
+void TestEngineRemote::theNetworkIsTheDesktopsAndTheKeyStaysHere()
+{
+    const qsizetype before = m_upstream.requests.size();
+    const DockerFinished ran =
+        paddockLive(runOnLab(QStringLiteral("rr-net"), QStringLiteral("echo \"variable=$LLM_API_KEY\"; %1; %2; true")
+                                                           .arg(curl(QStringLiteral("api.inject.test")),
+                                                                curl(QStringLiteral("other.remote.test")))));
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    QVERIFY2(ran.out.contains(QStringLiteral("variable=proxy-managed\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QStringLiteral("status=200\n")), qPrintable(ran.out + ran.err));
+    // Refused by the desktop's proxy, in the sandbox's own protocol.
+    QVERIFY2(ran.err.contains(QStringLiteral("CONNECT tunnel failed, response 403")), qPrintable(ran.out + ran.err));
+    QCOMPARE(m_upstream.requests.size(), before + 1);
+    QVERIFY2(m_upstream.requests.last().head.contains("\r\nAuthorization: Bearer " + m_key + "\r\n"),
+             m_upstream.requests.last().head.constData());
+    const DockerFinished log = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log")});
+    QVERIFY2(log.out.contains(QStringLiteral("other.remote.test")), qPrintable(log.out));
+    // The key was injected on the desktop: the engine's disk never held it.
+    const DockerFinished grep = m_fixture->run(
+        QStringLiteral("grep"), {QStringLiteral("-rqaF"), QString::fromUtf8(m_key), file(QStringLiteral("data"))});
+    QCOMPARE(grep.exitCode, 1);
+}
+
+void TestEngineRemote::aNewDaemonAndARestartOpenTheWayAgain()
+{
+    const QStringList curlInside{QStringLiteral("exec"), QStringLiteral("rr-net"), QStringLiteral("sh"),
+                                 QStringLiteral("-c"), curl(QStringLiteral("api.inject.test"))};
+    // A daemon started anew finds the running sandbox on the lab engine and runs its way out again.
+    m_fixture->stopDaemon();
+    QVERIFY(m_fixture->startDaemon());
+    QCOMPARE(m_fixture->listed().value(QStringLiteral("rr-net"))[QLatin1String("status")].toString(),
+             QStringLiteral("running"));
+    DockerFinished inside = paddockLive(curlInside);
+    QVERIFY2(inside.out.contains(QStringLiteral("status=200\n")), qPrintable(inside.out + inside.err));
+    // Stopped and started again, it gets a way out of its own again.
+    QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rr-net")}).exitCode, 0);
+    const DockerFinished started = m_fixture->paddock({QStringLiteral("start"), QStringLiteral("rr-net")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    inside = paddockLive(curlInside);
+    QVERIFY2(inside.out.contains(QStringLiteral("status=200\n")), qPrintable(inside.out + inside.err));
+}
+
+void TestEngineRemote::aCutStreamLeavesNoWayOutAndSaysSo()
+{
+    // An upload slow enough to be cut in the middle.
+    std::unique_ptr<QProcess> run = m_fixture->startPaddock(runOnLab(
+        QStringLiteral("rr-cut"),
+        QStringLiteral("head -c 4000000 /dev/zero > /tmp/big; touch /tmp/started; %1; echo curl=$?")
+            .arg(curl(QStringLiteral("api.inject.test"), QStringLiteral("--limit-rate 40k --data-binary @/tmp/big")))));
+    const docker::DockerClient lab(labEndpoint());
+    const QString container = paddock::runtime::DockerRuntime::containerName(QStringLiteral("rr-cut"));
+    docker::ExecSpec started;
+    started.cmd = QStringList{QStringLiteral("test"), QStringLiteral("-e"), QStringLiteral("/tmp/started")};
+    const auto hasStarted = [&] {
+        const docker::Result<docker::ExecResult> r = lab.exec(container, started);
+        return r && r.value().exitCode == 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(run->state() == QProcess::NotRunning || hasStarted(), 120000);
+    QVERIFY2(run->state() != QProcess::NotRunning, run->readAllStandardError().constData());
+    QTest::qWait(2000); // the upload is under way
+    docker::ExecSpec cut;
+    // The exec of `paddock-init --proxy-mux`, found by its command line (this shell's own names it in two halves).
+    cut.cmd = QStringList{QStringLiteral("sh"), QStringLiteral("-c"),
+                          QStringLiteral("m=proxy; m=--$m-mux; for p in /proc/[0-9]*; do "
+                                         "if tr '\\0' ' ' < $p/cmdline | grep -q -- \"$m\"; then kill ${p#/proc/} && "
+                                         "echo killed; fi; done")};
+    cut.user = QStringLiteral("0:0");
+    const docker::Result<docker::ExecResult> killed = lab.exec(container, cut);
+    QVERIFY2(killed && killed.value().stdoutData.contains("killed"),
+             killed ? (killed.value().stdoutData + killed.value().stderrData).constData()
+                    : qPrintable(killed.errorMessage()));
+    QVERIFY(QTest::qWaitFor([&run] { return run->state() == QProcess::NotRunning; }, 300000));
+    const QString out = QString::fromUtf8(run->readAllStandardOutput());
+    QVERIFY2(out.contains(QStringLiteral("curl=")) && !out.contains(QStringLiteral("curl=0")), qPrintable(out));
+    QVERIFY2(!out.contains(QStringLiteral("status=200")), qPrintable(out));
+    QTRY_VERIFY_WITH_TIMEOUT(m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log")})
+                                 .out.contains(QStringLiteral("engine lab")),
+                             20000);
+    const DockerFinished log =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
+    QVERIFY2(log.out.contains(QStringLiteral("the way out through engine lab is down")), qPrintable(log.out));
+}
+
+void TestEngineRemote::framesBreakingTheRulesAreCutOff()
+{
+    // Root in the container puts its own program where paddock-init was, and ends the relay's
+    // exec: the exec the daemon runs again speaks frames of its own, one of them for a stream
+    // that was never opened. The daemon drops that stream, says why, and answers on.
+    const docker::DockerClient lab(labEndpoint());
+    const QString container = paddock::runtime::DockerRuntime::containerName(QStringLiteral("rr-net"));
+    docker::ExecSpec replace;
+    replace.user = QStringLiteral("0:0");
+    replace.cmd = QStringList{
+        QStringLiteral("sh"), QStringLiteral("-c"),
+        QStringLiteral("rm /run/paddock/init && printf '#!/bin/sh\\nprintf "
+                       "\"\\\\002\\\\000\\\\000\\\\000\\\\011\\\\000\\\\000\\\\000\\\\001x\"\\nsleep 30\\n' "
+                       "> /run/paddock/init && chmod 755 /run/paddock/init && "
+                       "m=proxy; m=--$m-mux; for p in /proc/[0-9]*; do "
+                       "if tr '\\0' ' ' < $p/cmdline | grep -q -- \"$m\"; then kill ${p#/proc/}; fi; done; "
+                       "cat /run/paddock/init")};
+    const docker::Result<docker::ExecResult> replaced = lab.exec(container, replace);
+    QVERIFY2(replaced && replaced.value().stdoutData.startsWith("#!/bin/sh\nprintf"),
+             replaced ? (replaced.value().stdoutData + replaced.value().stderrData).constData()
+                      : qPrintable(replaced.errorMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")})
+            .out.contains(QStringLiteral("broke the rules of its stream")),
+        30000);
+    const DockerFinished listed = m_fixture->paddock({QStringLiteral("ls")});
+    QVERIFY2(listed.exitCode == 0 && listed.out.contains(QStringLiteral("rr-net")), qPrintable(listed.err));
+}
+
+PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestEngineRemote, QCoreApplication)
+#include "tst_engine_remote.moc"
