@@ -28,92 +28,92 @@
     <name>ActivityBar</name>
     <message>
         <source>%1: %2 allowed, %3 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2 permitidas, %3 rechazadas</translation>
     </message>
 </context>
 <context>
     <name>ActivityHostRow</name>
     <message>
         <source>%1: %2 allowed, %3 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2 permitidas, %3 rechazadas</translation>
     </message>
     <message>
         <source>%1 allowed · %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 permitidas · %2 rechazadas</translation>
     </message>
     <message>
         <source>Allow…</source>
-        <translation type="unfinished">Permitir…</translation>
+        <translation>Permitir…</translation>
     </message>
     <message>
         <source>Allow %1</source>
-        <translation type="unfinished">Permitir %1</translation>
+        <translation>Permitir %1</translation>
     </message>
 </context>
 <context>
     <name>ActivitySection</name>
     <message>
         <source>Activity</source>
-        <translation type="unfinished"></translation>
+        <translation>Actividad</translation>
     </message>
     <message>
         <source>All sandboxes</source>
-        <translation type="unfinished">Todos los entornos aislados</translation>
+        <translation>Todos los entornos aislados</translation>
     </message>
     <message>
         <source>Activity of sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Actividad del entorno aislado</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Última hora</translation>
     </message>
     <message>
         <source>Last day</source>
-        <translation type="unfinished"></translation>
+        <translation>Último día</translation>
     </message>
     <message>
         <source>%1 allowed · %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 permitidas · %2 rechazadas</translation>
     </message>
     <message>
         <source>Connections over time: %1 allowed, %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>Conexiones a lo largo del tiempo: %1 permitidas, %2 rechazadas</translation>
     </message>
     <message>
         <source>No connections in the last hour.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ninguna conexión en la última hora.</translation>
     </message>
     <message>
         <source>No connections in the last day.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ninguna conexión en el último día.</translation>
     </message>
     <message>
         <source>allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>permitidas</translation>
     </message>
     <message>
         <source>refused</source>
-        <translation type="unfinished"></translation>
+        <translation>rechazadas</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished"></translation>
+        <translation>ahora</translation>
     </message>
     <message>
         <source>Top destinations</source>
-        <translation type="unfinished"></translation>
+        <translation>Destinos principales</translation>
     </message>
     <message numerus="yes">
         <source>%n more destination(s) not shown. </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n destino más sin mostrar. </numerusform>
+            <numerusform>%n destinos más sin mostrar. </numerusform>
         </translation>
     </message>
     <message>
         <source>Bytes are counted for allowed connections; a refused one carries none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los bytes se cuentan para las conexiones permitidas; una conexión rechazada no transporta ninguno.</translation>
     </message>
 </context>
 <context>
@@ -308,27 +308,27 @@
     </message>
     <message>
         <source>This host on this port: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Este host en este puerto: %1</translation>
     </message>
     <message>
         <source>This host on any port: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Este host en cualquier puerto: %1</translation>
     </message>
     <message>
         <source>Every name one level under the domain: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Todos los nombres un nivel por debajo del dominio: %1</translation>
     </message>
     <message>
         <source>Every name one level under the domain (not possible for this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>Todos los nombres un nivel por debajo del dominio (no es posible para este host)</translation>
     </message>
     <message>
         <source>The whole domain, at any depth: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Todo el dominio, a cualquier profundidad: %1</translation>
     </message>
     <message>
         <source>The whole domain, at any depth (not possible for this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>Todo el dominio, a cualquier profundidad (no es posible para este host)</translation>
     </message>
 </context>
 <context>
@@ -444,7 +444,7 @@
     </message>
     <message>
         <source>Written inside the sandbox (%1): not the sandbox&apos;s own %2, whatever its name says</source>
-        <translation type="unfinished"></translation>
+        <translation>Escrito dentro del entorno aislado (%1): no es el %2 propio del entorno aislado, diga lo que diga su nombre</translation>
     </message>
 </context>
 <context>
@@ -913,7 +913,7 @@
     </message>
     <message>
         <source>Nothing was approved: the kit may not send your keys, so its sandbox cannot use them. To approve later, press &quot;Review and approve…&quot; again, or run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No se ha aprobado nada: el kit no puede enviar sus claves, así que su entorno aislado no puede usarlas. Para aprobarlas más tarde, pulse de nuevo «Revisar y aprobar…» o ejecute: %1</translation>
     </message>
 </context>
 <context>
@@ -981,11 +981,11 @@
     </message>
     <message>
         <source>%1 (written inside the sandbox: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (escrito dentro del entorno aislado: %2)</translation>
     </message>
     <message>
         <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo TCP sale de un entorno aislado; no hay ninguna regla que permita UDP</translation>
     </message>
 </context>
 <context>
@@ -999,74 +999,74 @@
     <name>EnginesSection</name>
     <message>
         <source>Container engines</source>
-        <translation type="unfinished"></translation>
+        <translation>Motores de contenedores</translation>
     </message>
     <message>
         <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
-        <translation type="unfinished"></translation>
+        <translation>Los entornos aislados de Docker se ejecutan en el motor en uso, salvo que --engine indique otro. Añada uno con paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</translation>
     </message>
     <message>
         <source>%1 (in use): %2, %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (en uso): %2, %3, %4</translation>
     </message>
     <message>
         <source>%1: %2, %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2, %3, %4</translation>
     </message>
     <message>
         <source>Use</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar</translation>
     </message>
     <message>
         <source>Use engine %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar el motor %1</translation>
     </message>
 </context>
 <context>
     <name>EnvironmentDialog</name>
     <message>
         <source>Open an environment file</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir un archivo de entorno</translation>
     </message>
     <message>
         <source>Environment files (sbxenv.yaml *.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivos de entorno (sbxenv.yaml *.yaml)</translation>
     </message>
     <message>
         <source>Environment %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Entorno %1</translation>
     </message>
     <message>
         <source>Commands run on this computer, outside the sandbox. Read each one; tick it to approve exactly this text.</source>
-        <translation type="unfinished"></translation>
+        <translation>Órdenes que se ejecutan en este equipo, fuera del entorno aislado. Lea cada una; márquela para aprobar exactamente este texto.</translation>
     </message>
     <message>
         <source>%1 %2 (approved before)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 (aprobada antes)</translation>
     </message>
     <message>
         <source>Run %1 %2 on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Ejecutar %1 %2 en este equipo</translation>
     </message>
     <message>
         <source>Approve the %1 command %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Aprobar la orden %1 %2</translation>
     </message>
     <message>
         <source>Bringing up…</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciando…</translation>
     </message>
     <message>
         <source>Bring up</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciar</translation>
     </message>
     <message>
         <source>Bring up the environment</source>
-        <translation type="unfinished"></translation>
+        <translation>Iniciar el entorno</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Cancelar</translation>
+        <translation>Cancelar</translation>
     </message>
 </context>
 <context>
@@ -1819,67 +1819,67 @@
     <name>KitImportDialog</name>
     <message>
         <source>Import a kit image</source>
-        <translation type="unfinished"></translation>
+        <translation>Importar una imagen de kit</translation>
     </message>
     <message>
         <source>A kit published as an image (schemaVersion 3), saved as an OCI layout or with docker save. Paddock reads its descriptor, puts its layers in its own image store, so that it runs without Docker, and lists what each of its capabilities becomes here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Un kit publicado como imagen (schemaVersion 3), guardado en formato OCI layout o con docker save. Paddock lee su descriptor, coloca sus capas en su propio almacén de imágenes, para que se ejecute sin Docker, e indica en qué se convierte aquí cada una de sus capacidades.</translation>
     </message>
     <message>
         <source>/home/you/Downloads/kit.tar</source>
-        <translation type="unfinished"></translation>
+        <translation>/home/you/Downloads/kit.tar</translation>
     </message>
     <message>
         <source>Archive file</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivo de imagen</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished">Examinar…</translation>
+        <translation>Examinar…</translation>
     </message>
     <message>
         <source>Choose the archive file</source>
-        <translation type="unfinished"></translation>
+        <translation>Elegir el archivo de imagen</translation>
     </message>
     <message>
         <source>Kit name (default: from the image reference)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nombre del kit (por defecto: a partir de la referencia de la imagen)</translation>
     </message>
     <message>
         <source>Kit name</source>
-        <translation type="unfinished">Nombre del kit</translation>
+        <translation>Nombre del kit</translation>
     </message>
     <message>
         <source>The same import from a terminal.</source>
-        <translation type="unfinished"></translation>
+        <translation>La misma importación desde un terminal.</translation>
     </message>
     <message>
         <source>Reading the archive…</source>
-        <translation type="unfinished"></translation>
+        <translation>Leyendo el archivo…</translation>
     </message>
     <message>
         <source>+ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>+ %1</translation>
     </message>
     <message>
         <source>Accept what this update adds</source>
-        <translation type="unfinished"></translation>
+        <translation>Aceptar lo que añade esta actualización</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished">Importar</translation>
+        <translation>Importar</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Cancelar</translation>
+        <translation>Cancelar</translation>
     </message>
     <message>
         <source>Image archives (*.tar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivos de imagen (*.tar)</translation>
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished">Todos los archivos (*)</translation>
+        <translation>Todos los archivos (*)</translation>
     </message>
 </context>
 <context>
@@ -2062,35 +2062,35 @@
     </message>
     <message>
         <source>Import kit image…</source>
-        <translation type="unfinished"></translation>
+        <translation>Importar una imagen de kit…</translation>
     </message>
     <message>
         <source>Import a kit image from an archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Importar una imagen de kit desde un archivo</translation>
     </message>
     <message>
         <source>Kit image (schemaVersion 3) from %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Imagen de kit (schemaVersion 3) procedente de %1</translation>
     </message>
     <message>
         <source>an archive</source>
-        <translation type="unfinished"></translation>
+        <translation>un archivo</translation>
     </message>
     <message>
         <source>Provides %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Proporciona %1</translation>
     </message>
     <message>
         <source>• %1</source>
-        <translation type="unfinished"></translation>
+        <translation>• %1</translation>
     </message>
     <message>
         <source>• Not here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>• No disponible aquí: %1</translation>
     </message>
     <message>
         <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cargar una imagen de kit (schemaVersion 3) desde un OCI layout o un archivo de docker save.</translation>
     </message>
 </context>
 <context>
@@ -2348,11 +2348,11 @@
     <name>OpenEnvironmentButton</name>
     <message>
         <source>Open environment…</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir un entorno…</translation>
     </message>
     <message>
         <source>Open an environment file (sbxenv.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>Abrir un archivo de entorno (sbxenv.yaml)</translation>
     </message>
 </context>
 <context>
@@ -2422,7 +2422,7 @@
     </message>
     <message>
         <source>%1 (written inside the sandbox: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (escrito dentro del entorno aislado: %2)</translation>
     </message>
 </context>
 <context>
@@ -2476,23 +2476,23 @@
     </message>
     <message>
         <source>from %1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>de %1 a %2</translation>
     </message>
     <message>
         <source>Only %1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo %1, %2</translation>
     </message>
     <message>
         <source>Only %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo %1</translation>
     </message>
     <message>
         <source>Only requests %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo las solicitudes %1</translation>
     </message>
     <message>
         <source>Show all</source>
-        <translation type="unfinished"></translation>
+        <translation>Mostrar todo</translation>
     </message>
 </context>
 <context>
@@ -2849,78 +2849,78 @@
     </message>
     <message>
         <source>Connections in the last hour: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Conexiones en la última hora: %1</translation>
     </message>
     <message>
         <source>Services…</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicios…</translation>
     </message>
     <message>
         <source>The companion services of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Los servicios asociados de %1</translation>
     </message>
 </context>
 <context>
     <name>SandboxServicesDialog</name>
     <message>
         <source>Services of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicios de %1</translation>
     </message>
     <message>
         <source>Containers on the Docker engine beside the sandbox, started and stopped with it. Inside, the sandbox reaches each by its name and port.</source>
-        <translation type="unfinished"></translation>
+        <translation>Contenedores en el motor de Docker junto al entorno aislado, que se inician y se detienen con él. Dentro, el entorno aislado accede a cada uno por su nombre y su puerto.</translation>
     </message>
     <message>
         <source>No services.</source>
-        <translation type="unfinished"></translation>
+        <translation>No hay servicios.</translation>
     </message>
     <message>
         <source>%1 · %2 · port %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2 · puerto %3</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>Eliminar</translation>
     </message>
     <message>
         <source>Remove service %1 and its volumes</source>
-        <translation type="unfinished"></translation>
+        <translation>Eliminar el servicio %1 y sus volúmenes</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished">Nombre</translation>
+        <translation>Nombre</translation>
     </message>
     <message>
         <source>Service name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nombre del servicio</translation>
     </message>
     <message>
         <source>Image</source>
-        <translation type="unfinished">Imagen</translation>
+        <translation>Imagen</translation>
     </message>
     <message>
         <source>Port</source>
-        <translation type="unfinished">Puerto</translation>
+        <translation>Puerto</translation>
     </message>
     <message>
         <source>Variables</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables</translation>
     </message>
     <message>
         <source>NAME=VALUE, one a line</source>
-        <translation type="unfinished"></translation>
+        <translation>NAME=VALUE, una por línea</translation>
     </message>
     <message>
         <source>Variables, one NAME=VALUE a line</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables, una NAME=VALUE por línea</translation>
     </message>
     <message>
         <source>Add service</source>
-        <translation type="unfinished"></translation>
+        <translation>Añadir servicio</translation>
     </message>
     <message>
         <source>Add the service to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Añadir el servicio a %1</translation>
     </message>
 </context>
 <context>
@@ -2983,7 +2983,7 @@
     </message>
     <message>
         <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 no se ha iniciado: las claves de su kit no se han aprobado y no se ha guardado nada. Para aprobarlas más tarde, pulse de nuevo Iniciar o ejecute: %2</translation>
     </message>
 </context>
 <context>
@@ -3069,15 +3069,15 @@
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Falló</translation>
     </message>
     <message>
         <source>Test</source>
-        <translation type="unfinished">Probar</translation>
+        <translation>Probar</translation>
     </message>
     <message>
         <source>Test the key of %1 with its provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Probar la clave de %1 con su proveedor</translation>
     </message>
 </context>
 <context>
@@ -3164,86 +3164,86 @@
     </message>
     <message>
         <source>as the kit names it, e.g. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>como lo nombra el kit, p. ej. %1</translation>
     </message>
     <message>
         <source>as the kit names it</source>
-        <translation type="unfinished"></translation>
+        <translation>como lo nombra el kit</translation>
     </message>
 </context>
 <context>
     <name>SharedFoldersStep</name>
     <message>
         <source>Choose a folder to share</source>
-        <translation type="unfinished"></translation>
+        <translation>Elegir una carpeta para compartir</translation>
     </message>
     <message>
         <source>Optional. Share a package cache or a settings file, or set variables such as PGHOST. Your home folder, ~/.ssh, keyrings and Paddock&apos;s own folders are never shared, and keys belong in Secrets, not in variables.</source>
-        <translation type="unfinished"></translation>
+        <translation>Opcional. Comparta una caché de paquetes o un archivo de ajustes, o defina variables como PGHOST. Su carpeta personal, ~/.ssh, los llaveros y las carpetas propias de Paddock nunca se comparten, y las claves van en Secretos, no en variables.</translation>
     </message>
     <message>
         <source>Shared folders</source>
-        <translation type="unfinished"></translation>
+        <translation>Carpetas compartidas</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitar</translation>
     </message>
     <message>
         <source>Stop sharing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Dejar de compartir %1</translation>
     </message>
     <message>
         <source>~/.nuget</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.nuget</translation>
     </message>
     <message>
         <source>Folder on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Carpeta en este equipo</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished">Elegir…</translation>
+        <translation>Elegir…</translation>
     </message>
     <message>
         <source>where it appears inside: the same path if empty, e.g. /home/agent/.nuget</source>
-        <translation type="unfinished"></translation>
+        <translation>dónde aparece dentro: la misma ruta si se deja vacío, p. ej. /home/agent/.nuget</translation>
     </message>
     <message>
         <source>Path inside the sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Ruta dentro del entorno aislado</translation>
     </message>
     <message>
         <source>Read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>Solo lectura</translation>
     </message>
     <message>
         <source>Add folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Añadir carpeta</translation>
     </message>
     <message>
         <source>Variables</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables</translation>
     </message>
     <message>
         <source>Remove variable %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitar la variable %1</translation>
     </message>
     <message>
         <source>NAME=VALUE, e.g. PGHOST=postgres</source>
-        <translation type="unfinished"></translation>
+        <translation>NAME=VALUE, p. ej. PGHOST=postgres</translation>
     </message>
     <message>
         <source>Variable</source>
-        <translation type="unfinished"></translation>
+        <translation>Variable</translation>
     </message>
     <message>
         <source>Add variable</source>
-        <translation type="unfinished"></translation>
+        <translation>Añadir variable</translation>
     </message>
     <message>
         <source>Use these for every new sandbox of this kit</source>
-        <translation type="unfinished"></translation>
+        <translation>Usar estos ajustes para cada nuevo entorno aislado de este kit</translation>
     </message>
 </context>
 <context>
@@ -3281,59 +3281,59 @@
     <name>UpstreamProxySection</name>
     <message>
         <source>Upstream proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy ascendente</translation>
     </message>
     <message>
         <source>Behind a company&apos;s proxy, set it here. Without a setting, Paddock uses HTTPS_PROXY, ALL_PROXY or http_proxy from the environment it started in, then the desktop&apos;s proxy settings. The rules still decide first: a refused connection never reaches the proxy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Si está detrás del proxy de una empresa, configúrelo aquí. Sin ningún ajuste, Paddock usa HTTPS_PROXY, ALL_PROXY o http_proxy del entorno en el que se inició y, después, los ajustes de proxy del escritorio. Las reglas siguen decidiendo primero: una conexión rechazada nunca llega al proxy.</translation>
     </message>
     <message>
         <source>Proxy URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL del proxy</translation>
     </message>
     <message>
         <source>http://user@proxy.example.com:3128 or socks5h://host:1080</source>
-        <translation type="unfinished"></translation>
+        <translation>http://user@proxy.example.com:3128 o socks5h://host:1080</translation>
     </message>
     <message>
         <source>Upstream proxy URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL del proxy ascendente</translation>
     </message>
     <message>
         <source>Not for</source>
-        <translation type="unfinished"></translation>
+        <translation>Excepto para</translation>
     </message>
     <message>
         <source>intranet.example.com, 10.0.0.0/8</source>
-        <translation type="unfinished"></translation>
+        <translation>intranet.example.com, 10.0.0.0/8</translation>
     </message>
     <message>
         <source>Hosts reached without the upstream proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Hosts a los que se accede sin el proxy ascendente</translation>
     </message>
     <message>
         <source>Password</source>
-        <translation type="unfinished"></translation>
+        <translation>Contraseña</translation>
     </message>
     <message>
         <source>kept in the keychain; type to replace it</source>
-        <translation type="unfinished"></translation>
+        <translation>guardada en el llavero; escriba otra para sustituirla</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>ninguna</translation>
     </message>
     <message>
         <source>Upstream proxy password</source>
-        <translation type="unfinished"></translation>
+        <translation>Contraseña del proxy ascendente</translation>
     </message>
     <message>
         <source>Forget</source>
-        <translation type="unfinished">Olvidar</translation>
+        <translation>Olvidar</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished">Guardar</translation>
+        <translation>Guardar</translation>
     </message>
 </context>
 <context>
@@ -3504,23 +3504,23 @@
     </message>
     <message>
         <source>4. Shared folders and variables</source>
-        <translation type="unfinished"></translation>
+        <translation>4. Carpetas compartidas y variables</translation>
     </message>
     <message>
         <source>5. Review</source>
-        <translation type="unfinished">4. Revisión {5.?}</translation>
+        <translation>5. Revisión</translation>
     </message>
     <message>
         <source>6. Keys and approvals</source>
-        <translation type="unfinished">5. Claves y aprobaciones {6.?}</translation>
+        <translation>6. Claves y aprobaciones</translation>
     </message>
     <message>
         <source>7. Create and start</source>
-        <translation type="unfinished">6. Crear e iniciar {7.?}</translation>
+        <translation>7. Crear e iniciar</translation>
     </message>
     <message>
         <source>%1 reaches %2 (approved for this kit)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 alcanza %2 (aprobado para este kit)</translation>
     </message>
 </context>
 <context>
@@ -3550,7 +3550,7 @@
     <name>paddock::gui::ActivityModel</name>
     <message>
         <source>%1 up · %2 down</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 enviados · %2 recibidos</translation>
     </message>
 </context>
 <context>
@@ -3772,42 +3772,42 @@
     <name>paddock::gui::EngineSettings</name>
     <message>
         <source>this computer&apos;s engine</source>
-        <translation type="unfinished"></translation>
+        <translation>el motor de este equipo</translation>
     </message>
     <message>
         <source>a docker context</source>
-        <translation type="unfinished"></translation>
+        <translation>un contexto de docker</translation>
     </message>
     <message>
         <source>added in Paddock</source>
-        <translation type="unfinished"></translation>
+        <translation>añadido en Paddock</translation>
     </message>
     <message>
         <source>on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>en este equipo</translation>
     </message>
     <message>
         <source>on another computer: cannot run sandboxes yet</source>
-        <translation type="unfinished"></translation>
+        <translation>en otro equipo: aún no puede ejecutar entornos aislados</translation>
     </message>
 </context>
 <context>
     <name>paddock::gui::EnvironmentPlan</name>
     <message>
         <source>Refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechazado: %1</translation>
     </message>
     <message>
         <source>The file changed since it was shown: read its host commands again.</source>
-        <translation type="unfinished"></translation>
+        <translation>El archivo ha cambiado desde que se mostró: vuelva a leer las órdenes que ejecuta en este equipo.</translation>
     </message>
     <message>
         <source>Tick each command that runs on this computer to approve it, once you have read it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Marque cada orden que se ejecuta en este equipo para aprobarla, una vez que la haya leído.</translation>
     </message>
     <message>
         <source>Environment %1 is up.</source>
-        <translation type="unfinished"></translation>
+        <translation>El entorno %1 está en marcha.</translation>
     </message>
 </context>
 <context>
@@ -3852,39 +3852,40 @@
     <name>paddock::gui::KitImporter</name>
     <message>
         <source>This update is granted more than the kit loaded before. Nothing was loaded; tick the box below to accept it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Esta actualización recibe más permisos que el kit cargado antes. No se ha cargado nada; marque la casilla de abajo para aceptarla.</translation>
     </message>
     <message>
         <source>%1 was not loaded:
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 no se ha cargado:
+%2</translation>
     </message>
     <message>
         <source>Loaded %1 (%2) from %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>Se ha cargado %1 (%2) desde %3.</translation>
     </message>
     <message>
         <source>workload</source>
-        <translation type="unfinished"></translation>
+        <translation>carga de trabajo</translation>
     </message>
     <message>
         <source>mixin</source>
-        <translation type="unfinished"></translation>
+        <translation>mixin</translation>
     </message>
     <message numerus="yes">
         <source>%n optional capability(s) skipped: Paddock does not implement them.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n capacidad opcional omitida: Paddock no la implementa.</numerusform>
+            <numerusform>%n capacidades opcionales omitidas: Paddock no las implementa.</numerusform>
         </translation>
     </message>
     <message>
         <source>Choose the archive to import first (an OCI layout or docker save .tar).</source>
-        <translation type="unfinished"></translation>
+        <translation>Elija primero el archivo que importar (un OCI layout o un .tar de docker save).</translation>
     </message>
     <message>
         <source>%1 is not a file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 no es un archivo.</translation>
     </message>
 </context>
 <context>
@@ -3936,11 +3937,11 @@
     </message>
     <message>
         <source>The %1 key was not sent</source>
-        <translation type="unfinished"></translation>
+        <translation>La clave de %1 no se ha enviado</translation>
     </message>
     <message>
         <source>Sandbox %1&apos;s request went without its %2 key and was refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>La solicitud del entorno aislado %1 salió sin su clave de %2 y se rechazó.</translation>
     </message>
 </context>
 <context>
@@ -3986,7 +3987,7 @@
     <name>paddock::gui::RulesModel</name>
     <message>
         <source>for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>para %1</translation>
     </message>
 </context>
 <context>
@@ -4069,35 +4070,35 @@
     </message>
     <message>
         <source>Running · the agent exited: %1 (exit %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>En ejecución · el agente terminó: %1 (código %2)</translation>
     </message>
     <message>
         <source>Running · the agent did not start: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>En ejecución · el agente no se inició: %1</translation>
     </message>
     <message>
         <source>%1 → %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 (%3)</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>solo lectura</translation>
     </message>
     <message>
         <source>read-write</source>
-        <translation type="unfinished"></translation>
+        <translation>lectura y escritura</translation>
     </message>
     <message>
         <source>variables %1</source>
-        <translation type="unfinished"></translation>
+        <translation>variables %1</translation>
     </message>
     <message>
         <source>services %1</source>
-        <translation type="unfinished"></translation>
+        <translation>servicios %1</translation>
     </message>
     <message>
         <source>Shares %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Comparte %1</translation>
     </message>
 </context>
 <context>
@@ -4111,15 +4112,15 @@
     <name>paddock::gui::SandboxServices</name>
     <message>
         <source>The port is a number from 1 to 65535.</source>
-        <translation type="unfinished"></translation>
+        <translation>El puerto es un número de 1 a 65535.</translation>
     </message>
     <message>
         <source>At most %1 variables.</source>
-        <translation type="unfinished"></translation>
+        <translation>Como máximo %1 variables.</translation>
     </message>
     <message>
         <source>Each variable is a line NAME=VALUE, not &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cada variable es una línea NAME=VALUE, no «%1».</translation>
     </message>
 </context>
 <context>
@@ -4206,15 +4207,15 @@
     </message>
     <message>
         <source> The kit starts %1, which this computer does not have: the agent starts only if the kit&apos;s setup installs it, or once the kit&apos;s image is loaded.</source>
-        <translation type="unfinished"></translation>
+        <translation> El kit inicia %1, que este equipo no tiene: el agente solo se inicia si la preparación del kit lo instala o una vez cargada la imagen del kit.</translation>
     </message>
     <message>
         <source> The kit starts %1, which this computer does not have: the agent cannot start until the kit&apos;s image is loaded (paddock template load FILE) or %1 is installed.</source>
-        <translation type="unfinished"></translation>
+        <translation> El kit inicia %1, que este equipo no tiene: el agente no puede iniciarse hasta que se cargue la imagen del kit (paddock template load FILE) o se instale %1.</translation>
     </message>
     <message>
         <source>The kit&apos;s shared folders were not kept: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>No se han conservado las carpetas compartidas del kit: %1</translation>
     </message>
 </context>
 <context>
@@ -4237,51 +4238,51 @@
     </message>
     <message>
         <source>run for every request</source>
-        <translation type="unfinished"></translation>
+        <translation>se ejecuta en cada solicitud</translation>
     </message>
     <message>
         <source>every %1</source>
-        <translation type="unfinished"></translation>
+        <translation>cada %1</translation>
     </message>
     <message>
         <source>Command: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Orden: %1 (%2)</translation>
     </message>
     <message>
         <source>1Password: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>1Password: %1 (%2)</translation>
     </message>
     <message>
         <source>Placeholder in %1, replaced for %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Marcador de posición en %1, sustituido para %2</translation>
     </message>
     <message>
         <source>Failed %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Falló %1: %2</translation>
     </message>
     <message>
         <source>Resolved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Resuelta %1</translation>
     </message>
     <message>
         <source>Not resolved yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Aún sin resolver</translation>
     </message>
     <message>
         <source>Needed by %1: %2 — stored</source>
-        <translation type="unfinished"></translation>
+        <translation>Necesaria para %1: %2 — guardada</translation>
     </message>
     <message>
         <source>Needed by %1: %2 — not stored</source>
-        <translation type="unfinished"></translation>
+        <translation>Necesaria para %1: %2 — sin guardar</translation>
     </message>
     <message>
         <source>The provider accepted the %1 key: %2 answered %3</source>
-        <translation type="unfinished"></translation>
+        <translation>El proveedor aceptó la clave de %1: %2 respondió %3</translation>
     </message>
     <message>
         <source>The %1 key was not accepted: %2 answered %3</source>
-        <translation type="unfinished"></translation>
+        <translation>La clave de %1 no se aceptó: %2 respondió %3</translation>
     </message>
 </context>
 <context>
@@ -4311,50 +4312,50 @@
     <name>paddock::gui::UpstreamProxySettings</name>
     <message>
         <source>Reading the settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Leyendo los ajustes…</translation>
     </message>
     <message>
         <source>None: connections that are allowed go straight out.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ninguno: las conexiones permitidas salen directamente.</translation>
     </message>
     <message>
         <source>, with a password from the keychain</source>
-        <translation type="unfinished"></translation>
+        <translation>, con una contraseña del llavero</translation>
     </message>
     <message>
         <source>Allowed connections go out through %1 (from %2%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>Las conexiones permitidas salen a través de %1 (según %2%3).</translation>
     </message>
     <message>
         <source>Saved: in force for every connection from now on.</source>
-        <translation type="unfinished"></translation>
+        <translation>Guardado: en vigor para cada conexión a partir de ahora.</translation>
     </message>
     <message>
         <source>The password is removed from the keychain.</source>
-        <translation type="unfinished"></translation>
+        <translation>La contraseña se ha eliminado del llavero.</translation>
     </message>
 </context>
 <context>
     <name>paddock::gui::WizardShares</name>
     <message>
         <source>%1 → %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 (%3)</translation>
     </message>
     <message>
         <source>read-write</source>
-        <translation type="unfinished"></translation>
+        <translation>lectura y escritura</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>solo lectura</translation>
     </message>
     <message>
         <source>Shares: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Compartido: %1</translation>
     </message>
     <message>
         <source>give a value: NAME=VALUE</source>
-        <translation type="unfinished"></translation>
+        <translation>indique un valor: NAME=VALUE</translation>
     </message>
 </context>
 </TS>

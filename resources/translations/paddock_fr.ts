@@ -28,92 +28,92 @@
     <name>ActivityBar</name>
     <message>
         <source>%1: %2 allowed, %3 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 : %2 autorisées, %3 refusées</translation>
     </message>
 </context>
 <context>
     <name>ActivityHostRow</name>
     <message>
         <source>%1: %2 allowed, %3 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 : %2 autorisées, %3 refusées</translation>
     </message>
     <message>
         <source>%1 allowed · %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 autorisées · %2 refusées</translation>
     </message>
     <message>
         <source>Allow…</source>
-        <translation type="unfinished">Autoriser…</translation>
+        <translation>Autoriser…</translation>
     </message>
     <message>
         <source>Allow %1</source>
-        <translation type="unfinished">Autoriser %1</translation>
+        <translation>Autoriser %1</translation>
     </message>
 </context>
 <context>
     <name>ActivitySection</name>
     <message>
         <source>Activity</source>
-        <translation type="unfinished"></translation>
+        <translation>Activité</translation>
     </message>
     <message>
         <source>All sandboxes</source>
-        <translation type="unfinished">Tous les bacs à sable</translation>
+        <translation>Tous les bacs à sable</translation>
     </message>
     <message>
         <source>Activity of sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Activité du bac à sable</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernière heure</translation>
     </message>
     <message>
         <source>Last day</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernier jour</translation>
     </message>
     <message>
         <source>%1 allowed · %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 autorisées · %2 refusées</translation>
     </message>
     <message>
         <source>Connections over time: %1 allowed, %2 refused</source>
-        <translation type="unfinished"></translation>
+        <translation>Connexions dans le temps : %1 autorisées, %2 refusées</translation>
     </message>
     <message>
         <source>No connections in the last hour.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune connexion dans la dernière heure.</translation>
     </message>
     <message>
         <source>No connections in the last day.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune connexion dans le dernier jour.</translation>
     </message>
     <message>
         <source>allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>autorisées</translation>
     </message>
     <message>
         <source>refused</source>
-        <translation type="unfinished"></translation>
+        <translation>refusées</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished"></translation>
+        <translation>maintenant</translation>
     </message>
     <message>
         <source>Top destinations</source>
-        <translation type="unfinished"></translation>
+        <translation>Principales destinations</translation>
     </message>
     <message numerus="yes">
         <source>%n more destination(s) not shown. </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n autre destination non affichée. </numerusform>
+            <numerusform>%n autres destinations non affichées. </numerusform>
         </translation>
     </message>
     <message>
         <source>Bytes are counted for allowed connections; a refused one carries none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Les octets sont comptés pour les connexions autorisées ; une connexion refusée n’en transporte aucun.</translation>
     </message>
 </context>
 <context>
@@ -308,27 +308,27 @@
     </message>
     <message>
         <source>This host on this port: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Cet hôte sur ce port : %1</translation>
     </message>
     <message>
         <source>This host on any port: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Cet hôte sur n’importe quel port : %1</translation>
     </message>
     <message>
         <source>Every name one level under the domain: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les noms un niveau sous le domaine : %1</translation>
     </message>
     <message>
         <source>Every name one level under the domain (not possible for this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les noms un niveau sous le domaine (impossible pour cet hôte)</translation>
     </message>
     <message>
         <source>The whole domain, at any depth: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Le domaine entier, à toute profondeur : %1</translation>
     </message>
     <message>
         <source>The whole domain, at any depth (not possible for this host)</source>
-        <translation type="unfinished"></translation>
+        <translation>Le domaine entier, à toute profondeur (impossible pour cet hôte)</translation>
     </message>
 </context>
 <context>
@@ -444,7 +444,7 @@
     </message>
     <message>
         <source>Written inside the sandbox (%1): not the sandbox&apos;s own %2, whatever its name says</source>
-        <translation type="unfinished"></translation>
+        <translation>Écrit dans le bac à sable (%1) : ce n’est pas le %2 propre au bac à sable, quoi que dise son nom</translation>
     </message>
 </context>
 <context>
@@ -913,7 +913,7 @@
     </message>
     <message>
         <source>Nothing was approved: the kit may not send your keys, so its sandbox cannot use them. To approve later, press &quot;Review and approve…&quot; again, or run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Rien n’a été approuvé : le kit ne peut pas envoyer vos clés, son bac à sable ne peut donc pas les utiliser. Pour approuver plus tard, appuyez à nouveau sur « Examiner et approuver… », ou lancez : %1</translation>
     </message>
 </context>
 <context>
@@ -981,11 +981,11 @@
     </message>
     <message>
         <source>%1 (written inside the sandbox: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (écrit dans le bac à sable : %2)</translation>
     </message>
     <message>
         <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
-        <translation type="unfinished"></translation>
+        <translation>Seul le TCP sort d’un bac à sable ; aucune règle ne peut autoriser l’UDP</translation>
     </message>
 </context>
 <context>
@@ -999,74 +999,74 @@
     <name>EnginesSection</name>
     <message>
         <source>Container engines</source>
-        <translation type="unfinished"></translation>
+        <translation>Moteurs de conteneurs</translation>
     </message>
     <message>
         <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
-        <translation type="unfinished"></translation>
+        <translation>Les bacs à sable Docker s’exécutent sur le moteur utilisé, sauf si --engine en désigne un autre. Ajoutez-en un avec paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</translation>
     </message>
     <message>
         <source>%1 (in use): %2, %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (utilisé) : %2, %3, %4</translation>
     </message>
     <message>
         <source>%1: %2, %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 : %2, %3, %4</translation>
     </message>
     <message>
         <source>Use</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser</translation>
     </message>
     <message>
         <source>Use engine %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser le moteur %1</translation>
     </message>
 </context>
 <context>
     <name>EnvironmentDialog</name>
     <message>
         <source>Open an environment file</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un fichier d’environnement</translation>
     </message>
     <message>
         <source>Environment files (sbxenv.yaml *.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichiers d’environnement (sbxenv.yaml *.yaml)</translation>
     </message>
     <message>
         <source>Environment %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Environnement %1</translation>
     </message>
     <message>
         <source>Commands run on this computer, outside the sandbox. Read each one; tick it to approve exactly this text.</source>
-        <translation type="unfinished"></translation>
+        <translation>Des commandes exécutées sur cet ordinateur, hors du bac à sable. Lisez chacune d’elles ; cochez-la pour approuver exactement ce texte.</translation>
     </message>
     <message>
         <source>%1 %2 (approved before)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 (déjà approuvée)</translation>
     </message>
     <message>
         <source>Run %1 %2 on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécuter %1 %2 sur cet ordinateur</translation>
     </message>
     <message>
         <source>Approve the %1 command %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver la commande %1 %2</translation>
     </message>
     <message>
         <source>Bringing up…</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrage…</translation>
     </message>
     <message>
         <source>Bring up</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrer</translation>
     </message>
     <message>
         <source>Bring up the environment</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrer l’environnement</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Annuler</translation>
+        <translation>Annuler</translation>
     </message>
 </context>
 <context>
@@ -1819,67 +1819,67 @@
     <name>KitImportDialog</name>
     <message>
         <source>Import a kit image</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer une image de kit</translation>
     </message>
     <message>
         <source>A kit published as an image (schemaVersion 3), saved as an OCI layout or with docker save. Paddock reads its descriptor, puts its layers in its own image store, so that it runs without Docker, and lists what each of its capabilities becomes here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Un kit publié sous forme d’image (schemaVersion 3), enregistré au format OCI layout ou avec docker save. Paddock lit son descripteur, place ses couches dans son propre magasin d’images, afin qu’il s’exécute sans Docker, et liste ce que devient ici chacune de ses capacités.</translation>
     </message>
     <message>
         <source>/home/you/Downloads/kit.tar</source>
-        <translation type="unfinished"></translation>
+        <translation>/home/you/Downloads/kit.tar</translation>
     </message>
     <message>
         <source>Archive file</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier d’archive</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished">Parcourir…</translation>
+        <translation>Parcourir…</translation>
     </message>
     <message>
         <source>Choose the archive file</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisir le fichier d’archive</translation>
     </message>
     <message>
         <source>Kit name (default: from the image reference)</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom du kit (par défaut : d’après la référence de l’image)</translation>
     </message>
     <message>
         <source>Kit name</source>
-        <translation type="unfinished">Nom du kit</translation>
+        <translation>Nom du kit</translation>
     </message>
     <message>
         <source>The same import from a terminal.</source>
-        <translation type="unfinished"></translation>
+        <translation>La même importation dans un terminal.</translation>
     </message>
     <message>
         <source>Reading the archive…</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture de l’archive…</translation>
     </message>
     <message>
         <source>+ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>+ %1</translation>
     </message>
     <message>
         <source>Accept what this update adds</source>
-        <translation type="unfinished"></translation>
+        <translation>Accepter ce qu’ajoute cette mise à jour</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished">Importer</translation>
+        <translation>Importer</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">Annuler</translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Image archives (*.tar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archives d’image (*.tar)</translation>
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished">Tous les fichiers (*)</translation>
+        <translation>Tous les fichiers (*)</translation>
     </message>
 </context>
 <context>
@@ -2062,35 +2062,35 @@
     </message>
     <message>
         <source>Import kit image…</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer une image de kit…</translation>
     </message>
     <message>
         <source>Import a kit image from an archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer une image de kit depuis une archive</translation>
     </message>
     <message>
         <source>Kit image (schemaVersion 3) from %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Image de kit (schemaVersion 3) provenant de %1</translation>
     </message>
     <message>
         <source>an archive</source>
-        <translation type="unfinished"></translation>
+        <translation>une archive</translation>
     </message>
     <message>
         <source>Provides %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fournit %1</translation>
     </message>
     <message>
         <source>• %1</source>
-        <translation type="unfinished"></translation>
+        <translation>• %1</translation>
     </message>
     <message>
         <source>• Not here: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>• Absent ici : %1</translation>
     </message>
     <message>
         <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
-        <translation type="unfinished"></translation>
+        <translation>Charger une image de kit (schemaVersion 3) depuis un OCI layout ou une archive docker save.</translation>
     </message>
 </context>
 <context>
@@ -2348,11 +2348,11 @@
     <name>OpenEnvironmentButton</name>
     <message>
         <source>Open environment…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un environnement…</translation>
     </message>
     <message>
         <source>Open an environment file (sbxenv.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un fichier d’environnement (sbxenv.yaml)</translation>
     </message>
 </context>
 <context>
@@ -2422,7 +2422,7 @@
     </message>
     <message>
         <source>%1 (written inside the sandbox: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (écrit dans le bac à sable : %2)</translation>
     </message>
 </context>
 <context>
@@ -2476,23 +2476,23 @@
     </message>
     <message>
         <source>from %1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>de %1 à %2</translation>
     </message>
     <message>
         <source>Only %1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Seulement %1, %2</translation>
     </message>
     <message>
         <source>Only %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Seulement %1</translation>
     </message>
     <message>
         <source>Only requests %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Seulement les requêtes %1</translation>
     </message>
     <message>
         <source>Show all</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout afficher</translation>
     </message>
 </context>
 <context>
@@ -2849,78 +2849,78 @@
     </message>
     <message>
         <source>Connections in the last hour: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Connexions de la dernière heure : %1</translation>
     </message>
     <message>
         <source>Services…</source>
-        <translation type="unfinished"></translation>
+        <translation>Services…</translation>
     </message>
     <message>
         <source>The companion services of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Les services associés de %1</translation>
     </message>
 </context>
 <context>
     <name>SandboxServicesDialog</name>
     <message>
         <source>Services of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Services de %1</translation>
     </message>
     <message>
         <source>Containers on the Docker engine beside the sandbox, started and stopped with it. Inside, the sandbox reaches each by its name and port.</source>
-        <translation type="unfinished"></translation>
+        <translation>Des conteneurs sur le moteur Docker à côté du bac à sable, démarrés et arrêtés avec lui. À l’intérieur, le bac à sable joint chacun par son nom et son port.</translation>
     </message>
     <message>
         <source>No services.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun service.</translation>
     </message>
     <message>
         <source>%1 · %2 · port %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2 · port %3</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished">Supprimer</translation>
+        <translation>Supprimer</translation>
     </message>
     <message>
         <source>Remove service %1 and its volumes</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer le service %1 et ses volumes</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished">Nom</translation>
+        <translation>Nom</translation>
     </message>
     <message>
         <source>Service name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom du service</translation>
     </message>
     <message>
         <source>Image</source>
-        <translation type="unfinished">Image</translation>
+        <translation>Image</translation>
     </message>
     <message>
         <source>Port</source>
-        <translation type="unfinished">Port</translation>
+        <translation>Port</translation>
     </message>
     <message>
         <source>Variables</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables</translation>
     </message>
     <message>
         <source>NAME=VALUE, one a line</source>
-        <translation type="unfinished"></translation>
+        <translation>NAME=VALUE, une par ligne</translation>
     </message>
     <message>
         <source>Variables, one NAME=VALUE a line</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables, une NAME=VALUE par ligne</translation>
     </message>
     <message>
         <source>Add service</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter le service</translation>
     </message>
     <message>
         <source>Add the service to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter le service à %1</translation>
     </message>
 </context>
 <context>
@@ -2983,7 +2983,7 @@
     </message>
     <message>
         <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 n’a pas été démarré : les clés de son kit n’ont pas été approuvées, et rien n’a été enregistré. Pour approuver plus tard, appuyez à nouveau sur Démarrer, ou lancez : %2</translation>
     </message>
 </context>
 <context>
@@ -3069,15 +3069,15 @@
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec</translation>
     </message>
     <message>
         <source>Test</source>
-        <translation type="unfinished">Tester</translation>
+        <translation>Tester</translation>
     </message>
     <message>
         <source>Test the key of %1 with its provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Tester la clé de %1 auprès de son fournisseur</translation>
     </message>
 </context>
 <context>
@@ -3164,86 +3164,86 @@
     </message>
     <message>
         <source>as the kit names it, e.g. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>tel que le kit le nomme, par ex. %1</translation>
     </message>
     <message>
         <source>as the kit names it</source>
-        <translation type="unfinished"></translation>
+        <translation>tel que le kit le nomme</translation>
     </message>
 </context>
 <context>
     <name>SharedFoldersStep</name>
     <message>
         <source>Choose a folder to share</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisir un dossier à partager</translation>
     </message>
     <message>
         <source>Optional. Share a package cache or a settings file, or set variables such as PGHOST. Your home folder, ~/.ssh, keyrings and Paddock&apos;s own folders are never shared, and keys belong in Secrets, not in variables.</source>
-        <translation type="unfinished"></translation>
+        <translation>Facultatif. Partagez un cache de paquets ou un fichier de réglages, ou définissez des variables comme PGHOST. Votre dossier personnel, ~/.ssh, les trousseaux et les dossiers propres à Paddock ne sont jamais partagés, et les clés ont leur place dans Secrets, pas dans les variables.</translation>
     </message>
     <message>
         <source>Shared folders</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossiers partagés</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished">Supprimer</translation>
+        <translation>Supprimer</translation>
     </message>
     <message>
         <source>Stop sharing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ne plus partager %1</translation>
     </message>
     <message>
         <source>~/.nuget</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.nuget</translation>
     </message>
     <message>
         <source>Folder on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier sur cet ordinateur</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished">Choisir…</translation>
+        <translation>Choisir…</translation>
     </message>
     <message>
         <source>where it appears inside: the same path if empty, e.g. /home/agent/.nuget</source>
-        <translation type="unfinished"></translation>
+        <translation>où il apparaît à l’intérieur : le même chemin si vide, par ex. /home/agent/.nuget</translation>
     </message>
     <message>
         <source>Path inside the sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Chemin dans le bac à sable</translation>
     </message>
     <message>
         <source>Read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture seule</translation>
     </message>
     <message>
         <source>Add folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter le dossier</translation>
     </message>
     <message>
         <source>Variables</source>
-        <translation type="unfinished"></translation>
+        <translation>Variables</translation>
     </message>
     <message>
         <source>Remove variable %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer la variable %1</translation>
     </message>
     <message>
         <source>NAME=VALUE, e.g. PGHOST=postgres</source>
-        <translation type="unfinished"></translation>
+        <translation>NAME=VALUE, par ex. PGHOST=postgres</translation>
     </message>
     <message>
         <source>Variable</source>
-        <translation type="unfinished"></translation>
+        <translation>Variable</translation>
     </message>
     <message>
         <source>Add variable</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter la variable</translation>
     </message>
     <message>
         <source>Use these for every new sandbox of this kit</source>
-        <translation type="unfinished"></translation>
+        <translation>Utiliser ces réglages pour chaque nouveau bac à sable de ce kit</translation>
     </message>
 </context>
 <context>
@@ -3281,59 +3281,59 @@
     <name>UpstreamProxySection</name>
     <message>
         <source>Upstream proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Proxy amont</translation>
     </message>
     <message>
         <source>Behind a company&apos;s proxy, set it here. Without a setting, Paddock uses HTTPS_PROXY, ALL_PROXY or http_proxy from the environment it started in, then the desktop&apos;s proxy settings. The rules still decide first: a refused connection never reaches the proxy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Derrière le proxy d’une entreprise, indiquez-le ici. Sans réglage, Paddock utilise HTTPS_PROXY, ALL_PROXY ou http_proxy de l’environnement dans lequel il a démarré, puis les réglages de proxy du bureau. Les règles décident toujours en premier : une connexion refusée n’atteint jamais le proxy.</translation>
     </message>
     <message>
         <source>Proxy URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL du proxy</translation>
     </message>
     <message>
         <source>http://user@proxy.example.com:3128 or socks5h://host:1080</source>
-        <translation type="unfinished"></translation>
+        <translation>http://user@proxy.example.com:3128 ou socks5h://host:1080</translation>
     </message>
     <message>
         <source>Upstream proxy URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL du proxy amont</translation>
     </message>
     <message>
         <source>Not for</source>
-        <translation type="unfinished"></translation>
+        <translation>Sauf pour</translation>
     </message>
     <message>
         <source>intranet.example.com, 10.0.0.0/8</source>
-        <translation type="unfinished"></translation>
+        <translation>intranet.example.com, 10.0.0.0/8</translation>
     </message>
     <message>
         <source>Hosts reached without the upstream proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>Hôtes joints sans le proxy amont</translation>
     </message>
     <message>
         <source>Password</source>
-        <translation type="unfinished"></translation>
+        <translation>Mot de passe</translation>
     </message>
     <message>
         <source>kept in the keychain; type to replace it</source>
-        <translation type="unfinished"></translation>
+        <translation>conservé dans le trousseau ; saisissez-en un autre pour le remplacer</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun</translation>
     </message>
     <message>
         <source>Upstream proxy password</source>
-        <translation type="unfinished"></translation>
+        <translation>Mot de passe du proxy amont</translation>
     </message>
     <message>
         <source>Forget</source>
-        <translation type="unfinished">Oublier</translation>
+        <translation>Oublier</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished">Enregistrer</translation>
+        <translation>Enregistrer</translation>
     </message>
 </context>
 <context>
@@ -3504,23 +3504,23 @@
     </message>
     <message>
         <source>4. Shared folders and variables</source>
-        <translation type="unfinished"></translation>
+        <translation>4. Dossiers partagés et variables</translation>
     </message>
     <message>
         <source>5. Review</source>
-        <translation type="unfinished">4. Récapitulatif {5.?}</translation>
+        <translation>5. Récapitulatif</translation>
     </message>
     <message>
         <source>6. Keys and approvals</source>
-        <translation type="unfinished">5. Clés et approbations {6.?}</translation>
+        <translation>6. Clés et approbations</translation>
     </message>
     <message>
         <source>7. Create and start</source>
-        <translation type="unfinished">6. Créer et démarrer {7.?}</translation>
+        <translation>7. Créer et démarrer</translation>
     </message>
     <message>
         <source>%1 reaches %2 (approved for this kit)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 atteint %2 (approuvé pour ce kit)</translation>
     </message>
 </context>
 <context>
@@ -3550,7 +3550,7 @@
     <name>paddock::gui::ActivityModel</name>
     <message>
         <source>%1 up · %2 down</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 envoyés · %2 reçus</translation>
     </message>
 </context>
 <context>
@@ -3772,42 +3772,42 @@
     <name>paddock::gui::EngineSettings</name>
     <message>
         <source>this computer&apos;s engine</source>
-        <translation type="unfinished"></translation>
+        <translation>le moteur de cet ordinateur</translation>
     </message>
     <message>
         <source>a docker context</source>
-        <translation type="unfinished"></translation>
+        <translation>un contexte docker</translation>
     </message>
     <message>
         <source>added in Paddock</source>
-        <translation type="unfinished"></translation>
+        <translation>ajouté dans Paddock</translation>
     </message>
     <message>
         <source>on this computer</source>
-        <translation type="unfinished"></translation>
+        <translation>sur cet ordinateur</translation>
     </message>
     <message>
         <source>on another computer: cannot run sandboxes yet</source>
-        <translation type="unfinished"></translation>
+        <translation>sur un autre ordinateur : ne peut pas encore exécuter de bacs à sable</translation>
     </message>
 </context>
 <context>
     <name>paddock::gui::EnvironmentPlan</name>
     <message>
         <source>Refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Refusé : %1</translation>
     </message>
     <message>
         <source>The file changed since it was shown: read its host commands again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le fichier a changé depuis son affichage : relisez les commandes qu’il exécute sur cet ordinateur.</translation>
     </message>
     <message>
         <source>Tick each command that runs on this computer to approve it, once you have read it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cochez chaque commande exécutée sur cet ordinateur pour l’approuver, une fois que vous l’avez lue.</translation>
     </message>
     <message>
         <source>Environment %1 is up.</source>
-        <translation type="unfinished"></translation>
+        <translation>L’environnement %1 est démarré.</translation>
     </message>
 </context>
 <context>
@@ -3852,39 +3852,40 @@
     <name>paddock::gui::KitImporter</name>
     <message>
         <source>This update is granted more than the kit loaded before. Nothing was loaded; tick the box below to accept it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cette mise à jour reçoit plus de droits que le kit chargé auparavant. Rien n’a été chargé ; cochez la case ci-dessous pour l’accepter.</translation>
     </message>
     <message>
         <source>%1 was not loaded:
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 n’a pas été chargé :
+%2</translation>
     </message>
     <message>
         <source>Loaded %1 (%2) from %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2) chargé depuis %3.</translation>
     </message>
     <message>
         <source>workload</source>
-        <translation type="unfinished"></translation>
+        <translation>charge de travail</translation>
     </message>
     <message>
         <source>mixin</source>
-        <translation type="unfinished"></translation>
+        <translation>mixin</translation>
     </message>
     <message numerus="yes">
         <source>%n optional capability(s) skipped: Paddock does not implement them.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n capacité facultative ignorée : Paddock ne l’implémente pas.</numerusform>
+            <numerusform>%n capacités facultatives ignorées : Paddock ne les implémente pas.</numerusform>
         </translation>
     </message>
     <message>
         <source>Choose the archive to import first (an OCI layout or docker save .tar).</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez d’abord l’archive à importer (un OCI layout ou un .tar de docker save).</translation>
     </message>
     <message>
         <source>%1 is not a file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 n’est pas un fichier.</translation>
     </message>
 </context>
 <context>
@@ -3936,11 +3937,11 @@
     </message>
     <message>
         <source>The %1 key was not sent</source>
-        <translation type="unfinished"></translation>
+        <translation>La clé %1 n’a pas été envoyée</translation>
     </message>
     <message>
         <source>Sandbox %1&apos;s request went without its %2 key and was refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>La requête du bac à sable %1 est partie sans sa clé %2 et a été refusée.</translation>
     </message>
 </context>
 <context>
@@ -3986,7 +3987,7 @@
     <name>paddock::gui::RulesModel</name>
     <message>
         <source>for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>pour %1</translation>
     </message>
 </context>
 <context>
@@ -4069,35 +4070,35 @@
     </message>
     <message>
         <source>Running · the agent exited: %1 (exit %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>En cours d’exécution · l’agent s’est terminé : %1 (code %2)</translation>
     </message>
     <message>
         <source>Running · the agent did not start: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>En cours d’exécution · l’agent n’a pas démarré : %1</translation>
     </message>
     <message>
         <source>%1 → %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 (%3)</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>lecture seule</translation>
     </message>
     <message>
         <source>read-write</source>
-        <translation type="unfinished"></translation>
+        <translation>lecture-écriture</translation>
     </message>
     <message>
         <source>variables %1</source>
-        <translation type="unfinished"></translation>
+        <translation>variables %1</translation>
     </message>
     <message>
         <source>services %1</source>
-        <translation type="unfinished"></translation>
+        <translation>services %1</translation>
     </message>
     <message>
         <source>Shares %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Partage %1</translation>
     </message>
 </context>
 <context>
@@ -4111,15 +4112,15 @@
     <name>paddock::gui::SandboxServices</name>
     <message>
         <source>The port is a number from 1 to 65535.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le port est un nombre de 1 à 65535.</translation>
     </message>
     <message>
         <source>At most %1 variables.</source>
-        <translation type="unfinished"></translation>
+        <translation>Au plus %1 variables.</translation>
     </message>
     <message>
         <source>Each variable is a line NAME=VALUE, not &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>Chaque variable est une ligne NAME=VALUE, pas « %1 ».</translation>
     </message>
 </context>
 <context>
@@ -4206,15 +4207,15 @@
     </message>
     <message>
         <source> The kit starts %1, which this computer does not have: the agent starts only if the kit&apos;s setup installs it, or once the kit&apos;s image is loaded.</source>
-        <translation type="unfinished"></translation>
+        <translation> Le kit démarre %1, que cet ordinateur n’a pas : l’agent ne démarre que si la préparation du kit l’installe, ou une fois l’image du kit chargée.</translation>
     </message>
     <message>
         <source> The kit starts %1, which this computer does not have: the agent cannot start until the kit&apos;s image is loaded (paddock template load FILE) or %1 is installed.</source>
-        <translation type="unfinished"></translation>
+        <translation> Le kit démarre %1, que cet ordinateur n’a pas : l’agent ne peut pas démarrer tant que l’image du kit n’est pas chargée (paddock template load FILE) ou que %1 n’est pas installé.</translation>
     </message>
     <message>
         <source>The kit&apos;s shared folders were not kept: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Les dossiers partagés du kit n’ont pas été conservés : %1</translation>
     </message>
 </context>
 <context>
@@ -4237,51 +4238,51 @@
     </message>
     <message>
         <source>run for every request</source>
-        <translation type="unfinished"></translation>
+        <translation>exécutée à chaque requête</translation>
     </message>
     <message>
         <source>every %1</source>
-        <translation type="unfinished"></translation>
+        <translation>toutes les %1</translation>
     </message>
     <message>
         <source>Command: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Commande : %1 (%2)</translation>
     </message>
     <message>
         <source>1Password: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>1Password : %1 (%2)</translation>
     </message>
     <message>
         <source>Placeholder in %1, replaced for %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Valeur de substitution dans %1, remplacée pour %2</translation>
     </message>
     <message>
         <source>Failed %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Échec %1 : %2</translation>
     </message>
     <message>
         <source>Resolved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Résolue %1</translation>
     </message>
     <message>
         <source>Not resolved yet</source>
-        <translation type="unfinished"></translation>
+        <translation>Pas encore résolue</translation>
     </message>
     <message>
         <source>Needed by %1: %2 — stored</source>
-        <translation type="unfinished"></translation>
+        <translation>Requise par %1 : %2 — enregistrée</translation>
     </message>
     <message>
         <source>Needed by %1: %2 — not stored</source>
-        <translation type="unfinished"></translation>
+        <translation>Requise par %1 : %2 — non enregistrée</translation>
     </message>
     <message>
         <source>The provider accepted the %1 key: %2 answered %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Le fournisseur a accepté la clé %1 : %2 a répondu %3</translation>
     </message>
     <message>
         <source>The %1 key was not accepted: %2 answered %3</source>
-        <translation type="unfinished"></translation>
+        <translation>La clé %1 n’a pas été acceptée : %2 a répondu %3</translation>
     </message>
 </context>
 <context>
@@ -4311,50 +4312,50 @@
     <name>paddock::gui::UpstreamProxySettings</name>
     <message>
         <source>Reading the settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture des réglages…</translation>
     </message>
     <message>
         <source>None: connections that are allowed go straight out.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun : les connexions autorisées sortent directement.</translation>
     </message>
     <message>
         <source>, with a password from the keychain</source>
-        <translation type="unfinished"></translation>
+        <translation>, avec un mot de passe du trousseau</translation>
     </message>
     <message>
         <source>Allowed connections go out through %1 (from %2%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>Les connexions autorisées sortent par %1 (d’après %2%3).</translation>
     </message>
     <message>
         <source>Saved: in force for every connection from now on.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistré : en vigueur pour chaque connexion dès maintenant.</translation>
     </message>
     <message>
         <source>The password is removed from the keychain.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le mot de passe est supprimé du trousseau.</translation>
     </message>
 </context>
 <context>
     <name>paddock::gui::WizardShares</name>
     <message>
         <source>%1 → %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 (%3)</translation>
     </message>
     <message>
         <source>read-write</source>
-        <translation type="unfinished"></translation>
+        <translation>lecture-écriture</translation>
     </message>
     <message>
         <source>read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>lecture seule</translation>
     </message>
     <message>
         <source>Shares: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Partages : %1</translation>
     </message>
     <message>
         <source>give a value: NAME=VALUE</source>
-        <translation type="unfinished"></translation>
+        <translation>donnez une valeur : NAME=VALUE</translation>
     </message>
 </context>
 </TS>
