@@ -227,7 +227,9 @@ void TestGuiShell::pagesOfferOnlyRealCommands()
 {
     const QHash<QString, QStringList> expected{
         {QStringLiteral("sandboxes"), {QStringLiteral("paddock daemon status")}},
-        {QStringLiteral("kits"), {QStringLiteral("paddock kit validate DIR"), QStringLiteral("paddock kit show DIR")}},
+        {QStringLiteral("kits"),
+         {QStringLiteral("paddock kit validate DIR"), QStringLiteral("paddock kit load FILE"),
+          QStringLiteral("paddock kit show DIR")}},
         {QStringLiteral("network"), {}},
         {QStringLiteral("secrets"), {}},
         {QStringLiteral("classroom"),
@@ -252,10 +254,10 @@ void TestGuiShell::copyButtonCopiesTheCommand()
     // The ones on the page; the export dialog's own stays closed.
     QList<QQuickItem *> buttons = findItems(page(QStringLiteral("kits")), QStringLiteral("copyButton"));
     buttons.removeIf([](QQuickItem *button) { return !isShown(button); });
-    QCOMPARE(buttons.size(), 2);
-    QTest::mouseClick(m_window, Qt::LeftButton, Qt::NoModifier, centreOf(buttons.at(1)));
+    QCOMPARE(buttons.size(), 3);
+    QTest::mouseClick(m_window, Qt::LeftButton, Qt::NoModifier, centreOf(buttons.at(2)));
     QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("paddock kit show DIR"));
-    QCOMPARE(buttons.at(1)->property("text").toString(), QStringLiteral("Copied"));
+    QCOMPARE(buttons.at(2)->property("text").toString(), QStringLiteral("Copied"));
 }
 
 void TestGuiShell::statusLineSaysDaemonIsNotConnected()
