@@ -40,13 +40,7 @@ private Q_SLOTS:
 
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
-    QObject *popup(const QString &name)
-    {
-        for (QObject *object : allObjects(m_window))
-            if (object->objectName() == name)
-                return object;
-        return nullptr;
-    }
+    QObject *popup(const QString &name) { return findObject(m_window, name); }
     QQuickItem *row(const QString &kitName) { return item(QStringLiteral("kitRow_") + kitName); }
     void click(QQuickItem *target);
     void typeInto(QQuickItem *field, const QString &text);
@@ -72,16 +66,8 @@ void TestGuiKitsV3::init()
 {
     QDir(kit::KitLibrary::defaultImportedRoot()).removeRecursively();
     m_engine = new QQmlApplicationEngine(this);
-    gui::prepareEngine(*m_engine);
-    m_engine->loadData("import QtQuick\nimport QtQuick.Controls\nimport Paddock\n"
-                       "ApplicationWindow { width: 1100; height: 900; visible: true\n"
-                       "  KitsPage { anchors.fill: parent } }\n");
-    QCOMPARE(m_engine->rootObjects().size(), 1);
-    m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
+    m_window = showPageWindow(*m_engine, "KitsPage", 1100, 900);
     QVERIFY(m_window);
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
 }
 
 void TestGuiKitsV3::cleanup()

@@ -74,14 +74,7 @@ private Q_SLOTS:
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
     /** Popups (dialogs) are objects, not items. */
-    QObject *popup(const QString &name)
-    {
-        for (QObject *object : allObjects(m_window)) {
-            if (object->objectName() == name)
-                return object;
-        }
-        return nullptr;
-    }
+    QObject *popup(const QString &name) { return findObject(m_window, name); }
     QQuickItem *row(const QString &kitName) { return item(QStringLiteral("kitRow_") + kitName); }
     QQuickItem *inRow(const QString &kitName, const QString &name) { return findItem(row(kitName), name); }
     QObject *editor() { return m_window->findChild<QObject *>(QStringLiteral("kitEditorModel")); }
@@ -129,16 +122,8 @@ void TestGuiKitsPage::init()
     QVERIFY2(library.add(m_userKit, &error), qPrintable(error));
 
     m_engine = new QQmlApplicationEngine(this);
-    gui::prepareEngine(*m_engine);
-    m_engine->loadData("import QtQuick\nimport QtQuick.Controls\nimport Paddock\n"
-                       "ApplicationWindow { width: 1300; height: 1600; visible: true\n"
-                       "  KitsPage { anchors.fill: parent } }\n");
-    QCOMPARE(m_engine->rootObjects().size(), 1);
-    m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
+    m_window = showPageWindow(*m_engine, "KitsPage", 1300, 1600);
     QVERIFY(m_window);
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    m_window->requestActivate();
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
 }
 
 void TestGuiKitsPage::cleanup()

@@ -219,6 +219,30 @@ inline QQuickWindow *showMainWindow(QObject *parent, QQmlApplicationEngine **eng
     return QTest::qWaitForWindowActive(window) ? window : nullptr;
 }
 
+/**
+ * One page component (@p page, e.g. "KitsPage") alone in an ApplicationWindow of @p width by
+ * @p height, loaded with @p engine prepared as main() does; the window shown and active, or
+ * nullptr when it is not.
+ */
+inline QQuickWindow *showPageWindow(QQmlApplicationEngine &engine, const char *page, int width, int height)
+{
+    gui::prepareEngine(engine);
+    engine.loadData(QStringLiteral("import QtQuick\nimport QtQuick.Controls\nimport Paddock\n"
+                                   "ApplicationWindow { width: %1; height: %2; visible: true\n"
+                                   "  %3 { anchors.fill: parent } }\n")
+                        .arg(width)
+                        .arg(height)
+                        .arg(QLatin1String(page))
+                        .toUtf8());
+    if (engine.rootObjects().size() != 1)
+        return nullptr;
+    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (!window || !QTest::qWaitForWindowExposed(window))
+        return nullptr;
+    window->requestActivate();
+    return QTest::qWaitForWindowActive(window) ? window : nullptr;
+}
+
 /** Goes to the Network page (Ctrl+3) and waits until it talks to the daemon; false when it never does. */
 inline bool openNetworkPage(QQuickWindow *window)
 {
