@@ -38,6 +38,14 @@ std::optional<QString> readAnswer(const QString &question)
     }
 }
 
+bool terminalAnswersYes(const QString &question)
+{
+    if (!::isatty(STDIN_FILENO))
+        return false;
+    const QString answer = readAnswer(question + QStringLiteral(" [y/N] ")).value_or(QString()).toLower();
+    return answer == QLatin1String("y") || answer == QLatin1String("yes");
+}
+
 namespace {
 
 void describe(const PendingApproval &pending)

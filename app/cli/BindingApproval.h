@@ -90,6 +90,12 @@ bool approveInDaemon(const KitRequest &kit, const QString &service, QString *err
 /** Asks @p question on stderr and reads one line from stdin, trimmed; nullopt at the end of input. */
 std::optional<QString> readAnswer(const QString &question);
 
+/**
+ * On a terminal, asks @p question followed by " [y/N] " (readAnswer()) and says whether the answer
+ * is y or yes; false without asking when stdin is not a terminal, so a script never hangs.
+ */
+bool terminalAnswersYes(const QString &question);
+
 /** @p argument quoted for a POSIX shell when it needs it, so printed commands can be pasted. */
 QString shellQuote(const QString &argument);
 

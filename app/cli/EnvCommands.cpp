@@ -2,6 +2,7 @@
 // `paddock env`: a sandbox described by an environment file (sbxenv.yaml, env/EnvFile.h),
 // planned (env/EnvPlan.h), brought up through the daemon as `paddock create` does, and the
 // commands the file runs on this computer, each only once the person approved its exact text.
+#include "BindingApproval.h"
 #include "Cli.h"
 #include "HostGrantCli.h"
 #include "SandboxCliSupport.h"
@@ -41,17 +42,6 @@ QString kitDirectoryOf(const env::EnvPlan &plan)
 {
     const std::optional<QString> dir = resolveKit(plan.kit.source);
     return dir.value_or(QString());
-}
-
-bool terminalAnswersYes(const QString &question)
-{
-    if (!::isatty(STDIN_FILENO))
-        return false;
-    err() << question << " [y/N] ";
-    err().flush();
-    QTextStream in(stdin);
-    const QString answer = in.readLine().trimmed().toLower();
-    return answer == QLatin1String("y") || answer == QLatin1String("yes");
 }
 
 /**

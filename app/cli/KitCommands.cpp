@@ -74,8 +74,7 @@ bool acceptWidenings(const QString &source, const QStringList &widenings)
     err() << "This update of the kit is granted more than the one loaded before (" << source << "):\n";
     for (const QString &line : widenings)
         err() << "  + " << line << '\n';
-    const std::optional<QString> answer = readAnswer(QStringLiteral("Accept these changes? [y/N] "));
-    return answer && (answer->toLower() == QLatin1String("y") || answer->toLower() == QLatin1String("yes"));
+    return terminalAnswersYes(QStringLiteral("Accept these changes?"));
 }
 
 /** Loads @p archive, asking on a terminal when the kit is an update granted more than the loaded one. */
