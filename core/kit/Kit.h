@@ -239,6 +239,14 @@ struct Kit
     std::optional<AgentInstructions> agentInstructions;
     QStringList networkAllow; ///< `permissions.network.allow`
     QStringList networkDeny;  ///< `permissions.network.deny`
+    /**
+     * schemaVersion "3": network-policy@1's `install` lists, in force only while setup.install
+     * runs, and then alone (the runtime lists are not; an absent install block grants nothing).
+     */
+    QStringList networkInstallAllow;
+    QStringList networkInstallDeny;
+    /** Whether setup.install runs under networkInstallAllow/Deny rather than the kit's lists (v3). */
+    bool phasedNetwork() const { return schemaVersion == QLatin1String("3"); }
     QList<Port> ports;
     QList<Credential> credentials;
     QList<QPair<QString, QString>> environment; ///< `environment.variables`, in file order

@@ -51,6 +51,8 @@ KitSurface surfaceOf(const Kit &kit)
     KitSurface surface;
     surface.allow = sortedUnique(kit.networkAllow);
     surface.deny = sortedUnique(kit.networkDeny);
+    surface.installAllow = sortedUnique(kit.networkInstallAllow);
+    surface.installDeny = sortedUnique(kit.networkInstallDeny);
     for (const Credential &credential : kit.credentials)
         surface.credentials << credentialLines(credential);
     surface.credentials = sortedUnique(surface.credentials);
@@ -65,13 +67,23 @@ KitSurface surfaceOf(const Kit &kit)
     return surface;
 }
 
+/** A pattern in plain words: `HOST:*` (a v3 kit's bare host) is "HOST on any port". */
+static QString hostWords(const QString &pattern)
+{
+    return pattern.endsWith(QLatin1String(":*")) ? pattern.chopped(2) + QStringLiteral(" on any port") : pattern;
+}
+
 QStringList wideningsOf(const KitSurface &approved, const KitSurface &candidate)
 {
     QStringList lines;
     for (const QString &host : missingFrom(approved.allow, candidate.allow))
-        lines << QStringLiteral("may reach %1").arg(host);
+        lines << QStringLiteral("may reach %1").arg(hostWords(host));
     for (const QString &host : missingFrom(candidate.deny, approved.deny))
-        lines << QStringLiteral("no longer denies %1").arg(host);
+        lines << QStringLiteral("no longer denies %1").arg(hostWords(host));
+    for (const QString &host : missingFrom(approved.installAllow, candidate.installAllow))
+        lines << QStringLiteral("may reach %1 while installing").arg(hostWords(host));
+    for (const QString &host : missingFrom(candidate.installDeny, approved.installDeny))
+        lines << QStringLiteral("no longer denies %1 while installing").arg(hostWords(host));
     for (const QString &credential : missingFrom(approved.credentials, candidate.credentials))
         lines << QStringLiteral("uses the key %1").arg(credential);
     for (const QString &port : missingFrom(approved.ports, candidate.ports))

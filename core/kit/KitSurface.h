@@ -14,8 +14,10 @@ namespace paddock::kit {
  */
 struct KitSurface
 {
-    QStringList allow;       ///< "api.example.com"
-    QStringList deny;        ///< "ads.example.com"
+    QStringList allow;        ///< "api.example.com"
+    QStringList deny;         ///< "ads.example.com"
+    QStringList installAllow; ///< what setup.install alone may reach (v3)
+    QStringList installDeny;
     QStringList credentials; ///< "anthropic, presented to api.anthropic.com in x-api-key"
     QStringList ports;       ///< "8080/tcp"
     QStringList volumes;     ///< "/data"

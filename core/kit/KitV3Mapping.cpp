@@ -169,6 +169,30 @@ void applyLifecycle(Kit &kit, const QJsonObject &config)
         kit.sandbox->commandInteractive = strings(config.value(QLatin1String("interactive")));
 }
 
+/**
+ * A network-policy@1 entry in Paddock's pattern language: the specification's bare host means
+ * any port ("the host, any port unless one is stated"), where Paddock's means 443.
+ */
+QString anyPortUnlessStated(const QString &entry)
+{
+    if (entry == QLatin1String("*") || entry == QLatin1String("**") || entry.contains(QLatin1String("${{")))
+        return entry;
+    if (entry.startsWith(QLatin1Char('[')))
+        return entry.contains(QLatin1String("]:")) ? entry : entry + QStringLiteral(":*");
+    const qsizetype colons = entry.count(QLatin1Char(':'));
+    if (colons > 1) // a bare IPv6 address or network
+        return QLatin1Char('[') + entry + QStringLiteral("]:*");
+    return colons == 1 ? entry : entry + QStringLiteral(":*");
+}
+
+QStringList anyPortUnlessStated(const QStringList &entries)
+{
+    QStringList patterns;
+    for (const QString &entry : entries)
+        patterns << anyPortUnlessStated(entry);
+    return patterns;
+}
+
 /** Carries out @p request on @p kit; what it became, or nothing when Paddock has no such thing. */
 std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonObject &config)
 {
@@ -176,20 +200,20 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
     if (type == QLatin1String("network-policy@1")) {
         const QJsonObject runtime = config.value(QLatin1String("runtime")).toObject();
         const QJsonObject install = config.value(QLatin1String("install")).toObject();
-        kit.networkAllow << strings(runtime.value(QLatin1String("allow")));
-        kit.networkDeny << strings(runtime.value(QLatin1String("deny")));
-        // One rule set here: what install may reach, the sandbox may reach too.
-        for (const QString &domain : strings(install.value(QLatin1String("allow"))))
-            if (!kit.networkAllow.contains(domain))
-                kit.networkAllow << domain;
-        kit.networkDeny << strings(install.value(QLatin1String("deny")));
-        kit.networkAllow.removeDuplicates();
-        kit.networkDeny.removeDuplicates();
-        return install.isEmpty()
-                   ? QStringLiteral("network rules: allow %1").arg(kit.networkAllow.join(QStringLiteral(", ")))
-                   : QStringLiteral("network rules: allow %1 (install rules hold for the sandbox's "
-                                    "whole life)")
-                         .arg(kit.networkAllow.join(QStringLiteral(", ")));
+        kit.networkAllow << anyPortUnlessStated(strings(runtime.value(QLatin1String("allow"))));
+        kit.networkDeny << anyPortUnlessStated(strings(runtime.value(QLatin1String("deny"))));
+        kit.networkInstallAllow << anyPortUnlessStated(strings(install.value(QLatin1String("allow"))));
+        kit.networkInstallDeny << anyPortUnlessStated(strings(install.value(QLatin1String("deny"))));
+        for (QStringList *list :
+             {&kit.networkAllow, &kit.networkDeny, &kit.networkInstallAllow, &kit.networkInstallDeny})
+            list->removeDuplicates();
+        const QString none = QStringLiteral("nothing");
+        QString what = QStringLiteral("network rules: allow %1")
+                           .arg(kit.networkAllow.isEmpty() ? none : kit.networkAllow.join(QStringLiteral(", ")));
+        if (!kit.networkInstallAllow.isEmpty())
+            what += QStringLiteral("; while installing only: allow %1")
+                        .arg(kit.networkInstallAllow.join(QStringLiteral(", ")));
+        return what;
     }
     if (type == QLatin1String("credential@1")) {
         kit.credentials << credentialOf(request, config);
@@ -302,6 +326,7 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
         } else {
             outcome.status = CapabilityOutcome::Status::Refused;
             outcome.what = QStringLiteral("required; Paddock does not implement %1").arg(request.type);
+            result.refusedCapabilities << request.type;
             problem(request.line, request.column,
                     QStringLiteral("the kit requires %1, which Paddock does not implement: it cannot run here")
                         .arg(request.type));

@@ -30,6 +30,19 @@ Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
 
 namespace paddock::sandbox {
 
+namespace {
+
+/**
+ * The kit scope a v3 sandbox's connections are decided under while its setup.install runs:
+ * network-policy@1's install lists alone, closed again before the agent first starts.
+ */
+QString installPhaseKit(const QString &kitName, const QString &sandbox)
+{
+    return kitName + QStringLiteral(" (installing ") + sandbox + QLatin1Char(')');
+}
+
+} // namespace
+
 void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
 {
     QString error;
@@ -58,6 +71,7 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
         return {result, creation.notes()};
     };
     auto done = [this, name, kitName, runtime, reply](const Work &work) {
+        m_policy.engine().removeKitRules(installPhaseKit(kitName, name));
         if (!work.result.ok) {
             closeEndpoint(name);
             if (!runtime->inspect(name)) {
@@ -116,6 +130,14 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
                           .arg(plan.kit.name, capability.type);
     }
     applyKitRules(record, &plan.notes);
+    QString endpointKit = record.kitName;
+    if (plan.kit.phasedNetwork()) {
+        endpointKit = installPhaseKit(record.kitName, record.name);
+        policy::KitRules install =
+            policy::kitNetworkRules(endpointKit, plan.kit.networkInstallAllow, plan.kit.networkInstallDeny);
+        plan.notes.append(withholdUnapprovedGrants(&install.rules, record.kitName));
+        m_policy.engine().setKitRules(endpointKit, install.rules);
+    }
     QString error;
     if (!addKitCompanions(record, &error)) {
         *refusal = api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
@@ -123,7 +145,7 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     }
     // setup.install may need the network; a detached sandbox's endpoint closes again once created.
     if (!record.write(&error) || !CredentialInjection::remember(record.name, plan.kit.credentials, &error) ||
-        !openEndpoint(record.name, record.kitName, &error, PortForwarder::portsOf(plan.spec))) {
+        !openEndpoint(record.name, endpointKit, &error, PortForwarder::portsOf(plan.spec))) {
         *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), error);
         return false;
     }

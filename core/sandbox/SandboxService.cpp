@@ -227,7 +227,8 @@ std::optional<api::Reply> SandboxService::admitCreation(const QJsonObject &param
     const std::optional<kit::Kit> kit = CredentialInjection::kitOf(params, &name);
     if (!kit)
         return std::nullopt; // createSandbox() says what is wrong with the kit
-    return admitHostGrants(name, kit->name, params.value(QLatin1String("kit")).toString(), kit->networkAllow,
+    return admitHostGrants(name, kit->name, params.value(QLatin1String("kit")).toString(),
+                           kit->networkAllow + kit->networkInstallAllow,
                            params.value(QLatin1String("approveHostGrants")).toBool());
 }
 
@@ -242,7 +243,7 @@ api::Reply SandboxService::describeHostGrants(const QJsonObject &params)
     policy::HostGrantApprovals approvals;
     if (const std::optional<policy::PolicyError> problem = approvals.load())
         return api::Reply::failure(QLatin1String(api::errors::kPolicyFailed), problem->toString());
-    const HostGrantCheck check = checkHostGrants(kit->name, kit->networkAllow, approvals);
+    const HostGrantCheck check = checkHostGrants(kit->name, kit->networkAllow + kit->networkInstallAllow, approvals);
     QJsonObject result = check.toJson();
     result.insert(QStringLiteral("sandbox"), name);
     result.insert(QStringLiteral("message"),

@@ -38,6 +38,8 @@ capabilities:
       runtime:
         allow: [api.github.com, "*.npmjs.org"]
         deny: [evil.example]
+      install:
+        allow: [deb.debian.org]
   - type: com.docker.sandbox/credential@1
     description: GitHub API
     config:
@@ -123,8 +125,13 @@ void TestKitV3::workloadBecomesAKit()
     QCOMPARE(k.name, QStringLiteral("shell"));
     QVERIFY(k.isSandbox());
     QCOMPARE(k.provides, QStringList{QStringLiteral("shell@1.0.0")});
-    QCOMPARE(k.networkAllow, (QStringList{QStringLiteral("api.github.com"), QStringLiteral("*.npmjs.org")}));
-    QCOMPARE(k.networkDeny, QStringList{QStringLiteral("evil.example")});
+    // A bare host is any port in the specification; in Paddock's patterns that is HOST:*.
+    QCOMPARE(k.networkAllow, (QStringList{QStringLiteral("api.github.com:*"), QStringLiteral("*.npmjs.org:*")}));
+    QCOMPARE(k.networkDeny, QStringList{QStringLiteral("evil.example:*")});
+    // The install lists are their own phase: not the agent's, and theirs alone while installing.
+    QCOMPARE(k.networkInstallAllow, QStringList{QStringLiteral("deb.debian.org:*")});
+    QVERIFY(k.networkInstallDeny.isEmpty());
+    QVERIFY(k.phasedNetwork());
     QCOMPARE(k.credentials.size(), 1);
     QCOMPARE(k.credentials.at(0).service, QStringLiteral("github"));
     QVERIFY(k.credentials.at(0).required);
@@ -158,7 +165,7 @@ void TestKitV3::workloadBecomesAKit()
     const kit::KitLoadResult mixin = load(json);
     QVERIFY2(mixin.ok(), qPrintable(messages(mixin.diagnostics)));
     QCOMPARE(mixin.kit->kind, kit::KitKind::Mixin);
-    QCOMPARE(mixin.kit->networkAllow, QStringList{QStringLiteral("github.com")});
+    QCOMPARE(mixin.kit->networkAllow, QStringList{QStringLiteral("github.com:*")});
 }
 
 void TestKitV3::unknownFieldsAreErrorsWhereTheyAre()
@@ -436,7 +443,7 @@ void TestKitV3::mixinArchiveLoadsDeclarationsOnly()
     QCOMPARE(loaded.kit->kind, kit::KitKind::Mixin);
     const kit::KitLoadResult folder = kit::KitLoader::loadDirectory(options.kitsRoot + QStringLiteral("/gh"));
     QVERIFY2(folder.ok(), qPrintable(messages(folder.diagnostics)));
-    QCOMPARE(folder.kit->networkAllow, QStringList{QStringLiteral("github.com")});
+    QCOMPARE(folder.kit->networkAllow, QStringList{QStringLiteral("github.com:*")});
 }
 
 QTEST_GUILESS_MAIN(TestKitV3)
