@@ -17,6 +17,11 @@ enum Exit : int {
     ExitOk = 0,     ///< the command did what was asked
     ExitFailed = 1, ///< refused or failed (an invalid kit, a denied host, an error)
     ExitUsage = 2,  ///< the command line itself was wrong
+    /**
+     * Understood and declined by Paddock's rules, not an error: a kit requiring a capability
+     * Paddock does not implement, a kit update granted more than was approved.
+     */
+    ExitRefused = 3,
 };
 
 QTextStream &out();

@@ -99,7 +99,7 @@ int reportLoaded(const kit::KitArchiveResult &result, const QString &source)
         err() << "paddock: " << source << " was not loaded\n";
         err().flush();
         out().flush();
-        return ExitFailed;
+        return result.refused() ? ExitRefused : ExitFailed;
     }
     const kit::Kit &kit = *result.kit;
     out() << "loaded " << kit.name << " (" << (kit.isSandbox() ? "workload" : "mixin") << ") from "

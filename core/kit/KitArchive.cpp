@@ -124,6 +124,7 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
                                  .arg(name));
     KitLoadResult mapped = kitFromV3(*decoded.descriptor, name, where);
     result.diagnostics += mapped.diagnostics;
+    result.refusedCapabilities = mapped.refusedCapabilities;
     if (!mapped.kit || hasErrors(result.diagnostics))
         return result;
     const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
@@ -135,6 +136,7 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
                                       "loaded. Accept it with --approve-kit-changes")
                            .arg(name, result.widenings.join(QStringLiteral("; ")));
         result.diagnostics << stop;
+        result.awaitsApproval = true;
         return result;
     }
 

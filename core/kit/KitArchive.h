@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 
 namespace paddock::kit {
@@ -35,8 +36,24 @@ struct KitArchiveResult
      * and nothing is written: the update needs the person's approval.
      */
     QStringList widenings;
+    /** The required capability types Paddock does not implement, when that refused the kit. */
+    QStringList refusedCapabilities;
+    bool awaitsApproval = false; ///< stopped at the widenings, for the person's approval
 
     bool ok() const { return kit.has_value() && !hasErrors(diagnostics); }
+    /**
+     * Whether nothing was loaded because Paddock declined a kit it understood: a required
+     * capability it does not implement, or an update granted more than the loaded kit without
+     * approval. A malformed or hostile archive is a failure, not a refusal.
+     */
+    bool refused() const
+    {
+        if (ok())
+            return false;
+        const qsizetype errors =
+            std::count_if(diagnostics.cbegin(), diagnostics.cend(), [](const Diagnostic &d) { return d.isError(); });
+        return errors == refusedCapabilities.size() + (awaitsApproval ? 1 : 0);
+    }
 };
 
 /** The manifest annotation carrying a v3 kit's descriptor. */

@@ -39,6 +39,11 @@ struct KitLoadResult
 {
     std::optional<Kit> kit;        ///< set when there is no error
     QList<Diagnostic> diagnostics; ///< every error and warning, in file order
+    /**
+     * The required capability types Paddock does not implement (v3), each also an error: the
+     * kit was understood and is refused, which `kit load` tells apart from a malformed kit.
+     */
+    QStringList refusedCapabilities;
     bool ok() const { return kit.has_value() && !hasErrors(diagnostics); }
 };
 

@@ -42,6 +42,7 @@ private Q_SLOTS:
     void init();
     void wideningsGate();
     void narrowingUpdateNeedsNoApproval();
+    void installPhaseHostIsAWidening();
     void surfaceOfAKit();
 
 private:
@@ -97,8 +98,10 @@ void TestKitUpdateGate::wideningsGate()
                    QStringLiteral(R"(,{"type":"com.docker.sandbox/port@1","config":{"container":8080}})"));
     const kit::KitArchiveResult stopped = loadVersion(wider);
     QVERIFY(!stopped.ok());
-    QCOMPARE(stopped.widenings, QStringList({QStringLiteral("may reach uploads.course.test"),
-                                             QStringLiteral("no longer denies ads.course.test"),
+    // Declined by the gate, not broken: `kit load` tells the two apart by its exit status.
+    QVERIFY(stopped.refused());
+    QCOMPARE(stopped.widenings, QStringList({QStringLiteral("may reach uploads.course.test on any port"),
+                                             QStringLiteral("no longer denies ads.course.test on any port"),
                                              QStringLiteral("publishes port 8080/tcp on 127.0.0.1")}));
     QVERIFY2(messages(stopped.diagnostics).contains(QLatin1String("Accept it with --approve-kit-changes")),
              qPrintable(messages(stopped.diagnostics)));
@@ -121,6 +124,23 @@ void TestKitUpdateGate::narrowingUpdateNeedsNoApproval()
     QCOMPARE(loadedDescriptor(), narrower);
 }
 
+// SPEC-v3 §7.4: the install phase's lists are surface too, each phase on its own.
+void TestKitUpdateGate::installPhaseHostIsAWidening()
+{
+    const QByteArray installing = QByteArrayLiteral(
+        R"({"schemaVersion":"3","kind":"workload","capabilities":[{"type":"com.docker.sandbox/network-policy@1",)"
+        R"("config":{"install":{"allow":["deb.course.test"]},"runtime":{"allow":["api.course.test"],)"
+        R"("deny":["ads.course.test"]}}}]})");
+    const kit::KitArchiveResult stopped = loadVersion(installing);
+    QVERIFY(stopped.refused());
+    QCOMPARE(stopped.widenings, QStringList{QStringLiteral("may reach deb.course.test on any port while installing")});
+    const kit::KitArchiveResult approved = loadVersion(installing, true);
+    QVERIFY2(approved.ok(), qPrintable(messages(approved.diagnostics)));
+    // The agent is not granted what installs were.
+    QCOMPARE(approved.kit->networkAllow, QStringList{QStringLiteral("api.course.test:*")});
+    QCOMPARE(approved.kit->networkInstallAllow, QStringList{QStringLiteral("deb.course.test:*")});
+}
+
 void TestKitUpdateGate::surfaceOfAKit()
 {
     const kit::KitLoadResult loaded = kit::KitLoader::loadText(
@@ -132,7 +152,7 @@ void TestKitUpdateGate::surfaceOfAKit()
         QStringLiteral("kit.yaml"));
     QVERIFY2(loaded.kit, qPrintable(messages(loaded.diagnostics)));
     const kit::KitSurface surface = kit::surfaceOf(*loaded.kit);
-    QCOMPARE(surface.allow, QStringList({QStringLiteral("a.test"), QStringLiteral("b.test")}));
+    QCOMPARE(surface.allow, QStringList({QStringLiteral("a.test:*"), QStringLiteral("b.test:*")}));
     QCOMPARE(surface.credentials, QStringList{QStringLiteral("github, presented to a.test in Authorization")});
     QCOMPARE(kit::wideningsOf(surface, surface), QStringList());
     QCOMPARE(kit::wideningsOf({}, surface).size(), 3);

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The conformance suite's runtime checks, played through Paddock's adapter
+// (app/kit-adapter/paddock-kit-adapter) against the real CLI, daemon and bubblewrap, as an
+// ordinary user, on kits built here as OCI archives around a static busybox. Each test is named
+// after the check it plays (SPEC-v3 §7.3, §7.4, conformance.md §2, long-running@1's page).
+#include "../../unit/kit-v3/OciKitArchive.h"
+#include "SandboxFixture.h"
+
+#include "Needs.h"
+#include "kit/KitV3Descriptor.h"
+
+#include <QStandardPaths>
+#include <QThread>
+
+using paddock::test::Finished;
+using paddock::test::SandboxFixture;
+using namespace paddock::test;
+
+namespace {
+
+const QStringList kApplets{QStringLiteral("sh"),    QStringLiteral("cat"),   QStringLiteral("date"),
+                           QStringLiteral("echo"),  QStringLiteral("id"),    QStringLiteral("sleep"),
+                           QStringLiteral("touch"), QStringLiteral("tty"),   QStringLiteral("test"),
+                           QStringLiteral("ls"),    QStringLiteral("mkdir"), QStringLiteral("printf"),
+                           QStringLiteral("wget"),  QStringLiteral("true")};
+
+// The workload: its entrypoint notes who it runs as, then writes a heartbeat every second.
+const QString kBeat =
+    QStringLiteral("id -u > /home/agent/uid; while :; do date +%s%N > /home/agent/beat; sleep 1; done");
+
+QByteArray descriptorWith(const QString &capabilities, const QString &kind = QStringLiteral("workload"))
+{
+    return QStringLiteral(R"({"schemaVersion":"3","kind":"%1","capabilities":[%2]})").arg(kind, capabilities).toUtf8();
+}
+
+QString capability(const QString &type, bool optional = false, const QString &config = {})
+{
+    QString entry = QStringLiteral(R"({"type":"%1")").arg(type);
+    if (optional)
+        entry += QStringLiteral(R"(,"optional":true)");
+    if (!config.isEmpty())
+        entry += QStringLiteral(R"(,"config":%1)").arg(config);
+    return entry + QLatin1Char('}');
+}
+
+QString network(const QString &allow)
+{
+    return capability(QStringLiteral("com.docker.sandbox/network-policy@1"), false,
+                      QStringLiteral(R"({"runtime":{"allow":["%1"]}})").arg(allow));
+}
+
+} // namespace
+
+class TestKitConformance : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanup();
+    void capabilitiesClaimOnlyWhatPaddockApplies();
+    void spec73UnknownRequiredRefused();
+    void spec73UnknownOptionalSkipped();
+    void spec74WideningsGate();
+    void conformance2ErrorIsNotARefusal();
+    void conformance2CompositionIsRefusedNotRunPartly();
+    void conformance2ExecIsTheAgentsWithItsStatusAndNoTerminal();
+    void conformance2StopStartKeepsTheWritableLayer();
+    void conformance2StatusOfAMissingSandboxIsAnError();
+    void networkPolicyInstallPhaseScoped();
+    void networkPolicyDenyByDefaultDenyPrecedenceAndObservable();
+    void longRunningSurvivesSessionDisconnect();
+    void longRunningExplicitStopHonored();
+
+private:
+    QString archive(const QString &fileName, const QByteArray &descriptor,
+                    const QString &ref = QStringLiteral("registry.example/tck/workload:1"));
+    Finished adapter(const QStringList &arguments);
+    QString create(const QStringList &arguments);
+    QString execOut(const QString &id, const QStringList &argv);
+
+    std::unique_ptr<SandboxFixture> m_fixture;
+    QByteArray m_busybox;
+    QString m_adapter;
+    QStringList m_created;
+};
+
+void TestKitConformance::initTestCase()
+{
+    const QString busybox =
+        QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
+    PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
+    QFile file(busybox);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    m_busybox = file.readAll();
+    m_adapter = QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath() + QStringLiteral("/paddock-kit-adapter");
+    QVERIFY2(QFileInfo(m_adapter).isExecutable(), qPrintable(m_adapter));
+    m_fixture = std::make_unique<SandboxFixture>();
+    // The CLI the fixture's daemon answers, and the adapter's workspaces under the fixture.
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK"), QStringLiteral(PADDOCK_BIN));
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_STATE"), m_fixture->path(QStringLiteral("adapter")));
+    QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
+}
+
+/** As the suite does (conformance.md §2.4): every sandbox made is removed, also after a failure. */
+void TestKitConformance::cleanup()
+{
+    for (const QString &id : std::as_const(m_created))
+        adapter({QStringLiteral("rm"), id});
+    m_created.clear();
+}
+
+QString TestKitConformance::archive(const QString &fileName, const QByteArray &descriptor, const QString &ref)
+{
+    QList<RawMember> members{folder("bin"), file("bin/busybox", m_busybox, 0755), folder("srv"), folder("home")};
+    for (const QString &applet : kApplets)
+        members << softLink(("bin/" + applet).toUtf8(), "busybox");
+    OciKit kit;
+    kit.refName = ref;
+    kit.layers = {tarOf(members)};
+    kit.config = QJsonObject{
+        {QStringLiteral("Entrypoint"), QJsonArray{QStringLiteral("/bin/sh"), QStringLiteral("-c")}},
+        {QStringLiteral("Cmd"), QJsonArray{kBeat}},
+        {QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/bin")}},
+        {QStringLiteral("WorkingDir"), QStringLiteral("/srv")},
+    };
+    kit.manifestAnnotations = kitAnnotations(descriptor);
+    const QString path = m_fixture->path(fileName);
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    out.write(ociKitArchive(kit));
+    return path;
+}
+
+Finished TestKitConformance::adapter(const QStringList &arguments)
+{
+    return m_fixture->run(m_adapter, arguments);
+}
+
+/** `create ARGUMENTS`: the sandbox id, remembered for cleanup(); empty (with a failure) otherwise. */
+QString TestKitConformance::create(const QStringList &arguments)
+{
+    const Finished created = adapter(QStringList{QStringLiteral("create")} + arguments);
+    const QString id = created.out.trimmed();
+    if (created.exitCode != 0 || id.isEmpty() || id.contains(QLatin1Char('\n'))) {
+        qWarning().noquote() << "create" << arguments << "exited" << created.exitCode << created.out << created.err
+                             << m_fixture->daemonLog();
+        return {};
+    }
+    m_created << id;
+    return id;
+}
+
+QString TestKitConformance::execOut(const QString &id, const QStringList &argv)
+{
+    return adapter(QStringList{QStringLiteral("exec"), id, QStringLiteral("--")} + argv).out;
+}
+
+void TestKitConformance::capabilitiesClaimOnlyWhatPaddockApplies()
+{
+    const Finished claimed = adapter({QStringLiteral("capabilities")});
+    QCOMPARE(claimed.exitCode, 0);
+    const QStringList types = claimed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(!types.isEmpty());
+    // A claim must be a type the kit mapping carries out, and one this file plays the checks of.
+    const QStringList tested{QStringLiteral("com.docker.sandbox/network-policy@1"),
+                             QStringLiteral("com.docker.sandbox/long-running@1")};
+    for (const QString &type : types) {
+        QVERIFY2(paddock::kit::implementedV3Capabilities().contains(type), qPrintable(type));
+        QVERIFY2(tested.contains(type), qPrintable(type + QStringLiteral(" is claimed without its checks here")));
+    }
+}
+
+// tck: SPEC-v3 §7.3/unknown-required-refused
+void TestKitConformance::spec73UnknownRequiredRefused()
+{
+    const QString kit = archive(QStringLiteral("unknown-required.tar"),
+                                descriptorWith(capability(QStringLiteral("example.com/teleport@1"))),
+                                QStringLiteral("registry.example/tck/unknown-required:1"));
+    const Finished created = adapter({QStringLiteral("create"), kit});
+    QCOMPARE(created.exitCode, 2);                            // a refusal, not a failure
+    QVERIFY2(created.out.isEmpty(), qPrintable(created.out)); // no sandbox id
+    QVERIFY2(created.err.contains(QLatin1String("example.com/teleport@1")), qPrintable(created.err));
+    QVERIFY(m_fixture->listed().isEmpty());
+    const Finished listed = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")});
+    QVERIFY2(!listed.out.contains(QLatin1String("unknown-required")), qPrintable(listed.out));
+}
+
+// tck: SPEC-v3 §7.3/unknown-optional-skipped
+void TestKitConformance::spec73UnknownOptionalSkipped()
+{
+    const QString kit = archive(QStringLiteral("unknown-optional.tar"),
+                                descriptorWith(capability(QStringLiteral("example.com/teleport@1"), true)),
+                                QStringLiteral("registry.example/tck/unknown-optional:1"));
+    const QString id = create({kit});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    // Recorded with the sandbox.
+    QCOMPARE(m_fixture->listed().value(id).value(QLatin1String("skippedCapabilities")).toArray(),
+             QJsonArray{QStringLiteral("example.com/teleport@1")});
+}
+
+// tck: SPEC-v3 §7.4/widenings-gate
+void TestKitConformance::spec74WideningsGate()
+{
+    const QString ref = QStringLiteral("registry.example/tck/gated:1");
+    const QString first =
+        archive(QStringLiteral("gated-1.tar"), descriptorWith(network(QStringLiteral("a.test"))), ref);
+    const QString id = create({first});
+    QVERIFY(!id.isEmpty());
+    // The same kit, now asking for one more host.
+    const QString wider = archive(QStringLiteral("gated-2.tar"),
+                                  descriptorWith(network(QStringLiteral("a.test")) + QLatin1Char(',') +
+                                                 capability(QStringLiteral("com.docker.sandbox/port@1"), false,
+                                                            QStringLiteral(R"({"container":8080})"))),
+                                  ref);
+    const Finished refused = adapter({QStringLiteral("create"), wider});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QLatin1String("granted more than the one loaded")), qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QLatin1String("8080")), qPrintable(refused.err));
+    // The approved kit stays what it was, and so does its sandbox.
+    const Finished shown = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("gated"), QStringLiteral("--json")});
+    QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+    QVERIFY2(!shown.out.contains(QLatin1String("8080")), qPrintable(shown.out));
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+}
+
+// conformance.md §2.1: exit 2 only for a deliberate refusal, never for an error.
+void TestKitConformance::conformance2ErrorIsNotARefusal()
+{
+    const QString notAKit = m_fixture->path(QStringLiteral("not-a-kit.tar"));
+    QFile out(notAKit);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write("this is not a tar archive");
+    out.close();
+    QCOMPARE(adapter({QStringLiteral("create"), notAKit}).exitCode, 1);
+    QCOMPARE(adapter({QStringLiteral("create"), QStringLiteral("no-such-kit")}).exitCode, 1);
+    QCOMPARE(adapter({QStringLiteral("create"), notAKit, QStringLiteral("--bogus")}).exitCode, 1);
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), QStringLiteral("x")}).exitCode, 1);
+    QVERIFY(m_fixture->listed().isEmpty());
+}
+
+// conformance.md §2.2: a composition Paddock cannot run is declined whole, never run in part.
+void TestKitConformance::conformance2CompositionIsRefusedNotRunPartly()
+{
+    const QString workload =
+        archive(QStringLiteral("base.tar"), descriptorWith({}), QStringLiteral("registry.example/tck/base:1"));
+    const QString mixin = archive(QStringLiteral("mixin.tar"), descriptorWith({}, QStringLiteral("mixin")),
+                                  QStringLiteral("registry.example/tck/mixin:1"));
+    const Finished created = adapter({QStringLiteral("create"), workload, mixin});
+    QCOMPARE(created.exitCode, 2);
+    QVERIFY2(created.err.contains(QLatin1String("one kit per sandbox")), qPrintable(created.err));
+    QVERIFY(m_fixture->listed().isEmpty());
+}
+
+// conformance.md §2.2: exec runs as the agent, proxies the exit status, allocates no TTY and
+// passes argv through unmodified.
+void TestKitConformance::conformance2ExecIsTheAgentsWithItsStatusAndNoTerminal()
+{
+    const QString id = create({archive(QStringLiteral("exec.tar"), descriptorWith({}))});
+    QVERIFY(!id.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/uid")}).isEmpty(), 20000);
+    const QString workloadUid = execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/uid")});
+    QCOMPARE(execOut(id, {QStringLiteral("id"), QStringLiteral("-u")}), workloadUid);
+    QCOMPARE(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                      QStringLiteral("exit 7")})
+                 .exitCode,
+             7);
+    const Finished tty = adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("tty")});
+    QVERIFY2(tty.exitCode != 0 && tty.out.contains(QLatin1String("not a tty")), qPrintable(tty.out + tty.err));
+    const QString literal = QStringLiteral("two words, $HOME and * stay");
+    QCOMPARE(execOut(id, {QStringLiteral("printf"), QStringLiteral("%s|"), literal, QStringLiteral("--")}),
+             literal + QStringLiteral("|--|"));
+}
+
+// conformance.md §2.2: stop then start keeps the writable layer.
+void TestKitConformance::conformance2StopStartKeepsTheWritableLayer()
+{
+    const QString id = create({archive(QStringLiteral("layer.tar"), descriptorWith({}))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                      QStringLiteral("echo kept > /home/agent/kept && echo root > /srv/kept")})
+                 .exitCode,
+             0);
+    QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("stopped\n"));
+    QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/kept"), QStringLiteral("/srv/kept")}),
+             QStringLiteral("kept\nroot\n"));
+}
+
+// conformance.md §2.2: a missing sandbox is an error for status, not "stopped".
+void TestKitConformance::conformance2StatusOfAMissingSandboxIsAnError()
+{
+    const Finished status = adapter({QStringLiteral("status"), QStringLiteral("tck-never-made")});
+    QCOMPARE(status.exitCode, 1);
+    QVERIFY2(status.out.isEmpty(), qPrintable(status.out));
+}
+
+// tck: network-policy@1/install-phase-scoped
+void TestKitConformance::networkPolicyInstallPhaseScoped()
+{
+    QCOMPARE(m_fixture->mapToUpstream({QStringLiteral("install.test")}).exitCode, 0);
+    const QString port = QString::number(m_fixture->upstreamPort());
+    const QString fetch = QStringLiteral("wget -q -O %2 http://%1:") + port + QStringLiteral("/hello.txt");
+    const QString policy =
+        capability(QStringLiteral("com.docker.sandbox/network-policy@1"), false,
+                   QStringLiteral(R"({"install":{"allow":["install.test"]},"runtime":{"allow":["allowed.test"]}})"));
+    const QString hook =
+        capability(QStringLiteral("com.docker.sandbox/lifecycle@1"), false,
+                   QStringLiteral(R"({"install":[{"command":"%1 && { %2 || true; }"}]})")
+                       .arg(fetch.arg(QStringLiteral("install.test"), QStringLiteral("/srv/while-installing")),
+                            fetch.arg(QStringLiteral("allowed.test"), QStringLiteral("/srv/runtime-host"))));
+    const QString id = create({archive(QStringLiteral("phased.tar"), descriptorWith(policy + QLatin1Char(',') + hook),
+                                       QStringLiteral("registry.example/tck/phased:1"))});
+    QVERIFY(!id.isEmpty());
+    // While installing: the install list, and it alone.
+    QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/srv/while-installing")}),
+             QString::fromLatin1(paddock::test::LocalUpstream::kBody));
+    QCOMPARE(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("test"), QStringLiteral("-s"),
+                      QStringLiteral("/srv/runtime-host")})
+                 .exitCode,
+             1);
+    // The agent's steady state: the runtime list, and the install host refused.
+    const auto fetched = [&](const QString &host) {
+        return adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                        fetch.arg(host, QStringLiteral("-"))});
+    };
+    const Finished runtimeHost = fetched(QStringLiteral("allowed.test"));
+    QVERIFY2(runtimeHost.exitCode == 0, qPrintable(runtimeHost.err));
+    QVERIFY(fetched(QStringLiteral("install.test")).exitCode != 0);
+}
+
+// tck: network-policy@1/deny-by-default, /deny-precedence, /refusals-observable
+void TestKitConformance::networkPolicyDenyByDefaultDenyPrecedenceAndObservable()
+{
+    const QString policy =
+        capability(QStringLiteral("com.docker.sandbox/network-policy@1"), false,
+                   QStringLiteral(R"({"runtime":{"allow":["allowed.test","other.test"],"deny":["other.test"]}})"));
+    const QString id = create({archive(QStringLiteral("denies.tar"), descriptorWith(policy),
+                                       QStringLiteral("registry.example/tck/denies:1"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(m_fixture->mapToUpstream({QStringLiteral("unlisted.test")}).exitCode, 0);
+    const auto fetched = [&](const QString &host) {
+        return adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("wget"), QStringLiteral("-q"),
+                        QStringLiteral("-O"), QStringLiteral("-"),
+                        QStringLiteral("http://%1:%2/hello.txt").arg(host).arg(m_fixture->upstreamPort())});
+    };
+    const Finished allowed = fetched(QStringLiteral("allowed.test"));
+    QVERIFY2(allowed.out == QString::fromLatin1(paddock::test::LocalUpstream::kBody),
+             qPrintable(allowed.out + allowed.err));
+    QVERIFY(fetched(QStringLiteral("other.test")).exitCode != 0);    // allowed and denied: denied
+    QVERIFY(fetched(QStringLiteral("unlisted.test")).exitCode != 0); // in no list: denied
+    // Each refusal is in the log, with the sandbox that tried.
+    const Finished log =
+        m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
+    QVERIFY2(log.exitCode == 0, qPrintable(log.err));
+    QVERIFY2(log.out.contains(QLatin1String("other.test")) && log.out.contains(QLatin1String("unlisted.test")) &&
+                 log.out.contains(id),
+             qPrintable(log.out));
+}
+
+// tck: long-running@1/survives-session-disconnect
+void TestKitConformance::longRunningSurvivesSessionDisconnect()
+{
+    const QString id = create({archive(QStringLiteral("long.tar"),
+                                       descriptorWith(capability(QStringLiteral("com.docker.sandbox/long-running@1"))),
+                                       QStringLiteral("registry.example/tck/long:1"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(adapter({QStringLiteral("wait-idle"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    // The workload's own process is still at work after the last session left.
+    const QString before = execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/beat")});
+    QVERIFY2(!before.isEmpty(), "the workload wrote no heartbeat");
+    QTRY_VERIFY_WITH_TIMEOUT(execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/beat")}) != before, 10000);
+}
+
+// tck: long-running@1/explicit-stop-honored
+void TestKitConformance::longRunningExplicitStopHonored()
+{
+    const QString id = create({archive(QStringLiteral("long-stop.tar"),
+                                       descriptorWith(capability(QStringLiteral("com.docker.sandbox/long-running@1"))),
+                                       QStringLiteral("registry.example/tck/long-stop:1"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("stopped\n"));
+    // Observing does not start it again, and nothing runs inside.
+    QVERIFY(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("true")}).exitCode != 0);
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("stopped\n"));
+}
+
+QTEST_GUILESS_MAIN(TestKitConformance)
+#include "tst_kit_conformance.moc"
