@@ -193,6 +193,21 @@ QStringList anyPortUnlessStated(const QStringList &entries)
     return patterns;
 }
 
+/** Why a required capability refuses the kit: for the two Paddock declines on purpose, the reason. */
+QString refusalOf(const QString &type)
+{
+    if (type == kPrefix + QStringLiteral("privileged@1"))
+        return QStringLiteral("the kit requires %1: a privileged sandbox holds the host kernel's powers (devices, "
+                              "mounts, namespaces), which is the boundary Paddock keeps; neither bubblewrap nor "
+                              "Paddock's Docker sandboxes offer it")
+            .arg(type);
+    if (type == kPrefix + QStringLiteral("usb-device@1"))
+        return QStringLiteral("the kit requires %1: Paddock passes no host device into a sandbox (bubblewrap gives "
+                              "it a /dev of its own with no USB devices); use the device from the host instead")
+            .arg(type);
+    return QStringLiteral("the kit requires %1, which Paddock does not implement: it cannot run here").arg(type);
+}
+
 /** Carries out @p request on @p kit; what it became, or nothing when Paddock has no such thing. */
 std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonObject &config)
 {
@@ -327,9 +342,7 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
             outcome.status = CapabilityOutcome::Status::Refused;
             outcome.what = QStringLiteral("required; Paddock does not implement %1").arg(request.type);
             result.refusedCapabilities << request.type;
-            problem(request.line, request.column,
-                    QStringLiteral("the kit requires %1, which Paddock does not implement: it cannot run here")
-                        .arg(request.type));
+            problem(request.line, request.column, refusalOf(request.type));
         }
         kit.capabilities << outcome;
     }

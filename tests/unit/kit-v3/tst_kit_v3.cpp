@@ -285,6 +285,18 @@ void TestKitV3::requiredUnknownCapabilityRefusesTheKit()
     QVERIFY2(skipped.ok(), qPrintable(messages(skipped.diagnostics)));
     QCOMPARE(skipped.kit->capabilities.at(1).status, kit::CapabilityOutcome::Status::Skipped);
     QCOMPARE(skipped.kit->capabilities.at(1).type, QStringLiteral("com.docker.sandbox/usb-device@1"));
+    QCOMPARE(skipped.refusedCapabilities, QStringList());
+    QCOMPARE(result.refusedCapabilities, QStringList{QStringLiteral("example.com/gpu-broker@1")});
+
+    // Required, the two Paddock declines on purpose say why, not merely "not implemented".
+    QByteArray required = optional;
+    required.replace("    optional: true\n", "");
+    required += "  - type: com.docker.sandbox/privileged@1\n";
+    const kit::KitLoadResult refused = load(required);
+    QVERIFY2(hasError(refused.diagnostics, 6, 5, QStringLiteral("Paddock passes no host device into a sandbox")),
+             qPrintable(messages(refused.diagnostics)));
+    QVERIFY2(hasError(refused.diagnostics, 8, 5, QStringLiteral("a privileged sandbox holds the host kernel's powers")),
+             qPrintable(messages(refused.diagnostics)));
 }
 
 void TestKitV3::optionalUnknownGroupIsSkippedWhole()
