@@ -7,7 +7,9 @@
 
 #include "runtime/SandboxSpecJson.h"
 #include "runtime/docker/DockerSandboxLayout.h"
+#include "runtime/docker/RemoteCommits.h"
 #include "runtime/docker/RemoteRelay.h"
+#include "runtime/docker/TarWriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,12 +17,10 @@
 #include <QJsonDocument>
 #include <QProcess>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 namespace paddock::runtime {
 
 namespace layout = docker::layout;
+using docker::TarWriter;
 
 namespace {
 
@@ -28,54 +28,6 @@ namespace {
 constexpr qint64 kMaxWorkspaceBytes = 512LL * 1024 * 1024;
 /** A read-only file of this computer copied in, at most (a CA bundle is a few hundred KiB). */
 constexpr qint64 kMaxCopiedFileBytes = 4LL * 1024 * 1024;
-
-/** @brief A tar made in memory, every entry owned as the caller says. */
-class TarWriter
-{
-public:
-    TarWriter() : m_archive(archive_write_new())
-    {
-        archive_write_set_format_pax_restricted(m_archive);
-        archive_write_open(m_archive, this, nullptr, &TarWriter::append, nullptr);
-    }
-    ~TarWriter() { archive_write_free(m_archive); }
-    TarWriter(const TarWriter &) = delete;
-    TarWriter &operator=(const TarWriter &) = delete;
-
-    bool add(const QString &path, mode_t type, int mode, const QByteArray &data, qint64 uid, qint64 gid,
-             const QByteArray &link = {})
-    {
-        archive_entry *entry = archive_entry_new();
-        archive_entry_set_pathname(entry, path.toUtf8().constData());
-        archive_entry_set_filetype(entry, type);
-        archive_entry_set_perm(entry, mode_t(mode));
-        archive_entry_set_uid(entry, uid);
-        archive_entry_set_gid(entry, gid);
-        archive_entry_set_size(entry, type == AE_IFREG ? data.size() : 0);
-        if (type == AE_IFLNK)
-            archive_entry_set_symlink(entry, link.constData());
-        bool ok = archive_write_header(m_archive, entry) == ARCHIVE_OK;
-        if (ok && type == AE_IFREG && !data.isEmpty())
-            ok = archive_write_data(m_archive, data.constData(), size_t(data.size())) == data.size();
-        archive_entry_free(entry);
-        return ok;
-    }
-    QByteArray finish()
-    {
-        archive_write_close(m_archive);
-        return m_bytes;
-    }
-
-private:
-    static la_ssize_t append(archive *, void *self, const void *data, size_t size)
-    {
-        static_cast<TarWriter *>(self)->m_bytes.append(static_cast<const char *>(data), qsizetype(size));
-        return la_ssize_t(size);
-    }
-
-    archive *m_archive;
-    QByteArray m_bytes;
-};
 
 /**
  * The files `git archive HEAD` gives of @p workspace, added under its own path and owned by
@@ -185,7 +137,17 @@ RuntimeResult DockerRuntime::createRemote(const SandboxSpec &spec, const docker:
     if (ok && !spec.workspace.isEmpty() && !addWorkspace(tar, spec.workspace, uid, gid, &error))
         return RuntimeResult::failure(QStringLiteral("the workspace %1 cannot be copied to engine %2: %3")
                                           .arg(spec.workspace, m_engineName, error));
-    const docker::Result<QString> created = m_client.createContainer(container);
+    // HEAD's commit goes in too, so that the commits made there can come back as branches.
+    docker::ContainerSpec withBase = container;
+    if (ok && !spec.workspace.isEmpty()) {
+        const paddock::Result<QString> base = docker::RemoteCommits::addRepository(tar, spec.workspace, uid, gid);
+        if (!base)
+            return RuntimeResult::failure(QStringLiteral("the workspace %1 cannot be copied to engine %2: %3")
+                                              .arg(spec.workspace, m_engineName, base.error().message));
+        if (!base.value().isEmpty())
+            withBase.labels.insert(docker::RemoteCommits::baseLabel(), base.value());
+    }
+    const docker::Result<QString> created = m_client.createContainer(withBase);
     if (created.is(docker::Error::Kind::Conflict))
         return RuntimeResult::failure(QStringLiteral("a sandbox named %1 exists already (container %2)")
                                           .arg(spec.name, containerName(spec.name)));
