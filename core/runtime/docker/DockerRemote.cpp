@@ -89,7 +89,7 @@ bool copiedFile(const ReadOnlyBind &bind)
 }
 
 /** Why @p spec cannot run on an engine of another computer; empty when it can. */
-QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &options)
+QString remoteProblem(const SandboxSpec &spec)
 {
     const QString endpointDir = QFileInfo(spec.sandboxProxySocket).path();
     const bool hostFiles =
@@ -101,8 +101,6 @@ QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &optio
         return QStringLiteral("folders of this computer shared with it");
     if (spec.grants != SandboxGrants())
         return QStringLiteral("sockets of this computer (the display, the SSH agent, the session bus, docker)");
-    if (!options.ports.isEmpty() || spec.environment.contains(layout::kPublishVariable))
-        return QStringLiteral("published ports");
     return {};
 }
 
@@ -110,7 +108,7 @@ QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &optio
 
 RuntimeResult DockerRuntime::createRemote(const SandboxSpec &spec, const docker::ContainerSpec &container)
 {
-    if (const QString problem = remoteProblem(spec, optionsFor(spec.name)); !problem.isEmpty())
+    if (const QString problem = remoteProblem(spec); !problem.isEmpty())
         return RuntimeResult::failure(
             QStringLiteral("engine %1 is on another computer, and sandbox %2 needs %3, which a container there "
                            "cannot be given")
@@ -193,8 +191,16 @@ void DockerRuntime::keepWayOut(const QString &name)
         if (m_relayObserver)
             m_relayObserver(name, up, sentence);
     };
-    m_relays[name] = std::make_unique<docker::RemoteRelay>(m_client.endpoint(), container.value().id,
-                                                           spec.sandboxProxySocket, spec.proxySocket, tell);
+    docker::RemoteRelay::Sockets sockets{spec.sandboxProxySocket, spec.proxySocket, {}, {}};
+    // Published ports ("PORT=SOCKET ..."): one socket inside, beside the proxy's; the daemon's beside its own.
+    const QString publish = spec.environment.value(layout::kPublishVariable).section(QLatin1Char(' '), 0, 0);
+    if (!publish.isEmpty()) {
+        sockets.insidePortsPath = publish.section(QLatin1Char('='), 1);
+        sockets.portsSocket =
+            QFileInfo(spec.proxySocket).path() + QLatin1Char('/') + QFileInfo(sockets.insidePortsPath).fileName();
+    }
+    m_relays[name] =
+        std::make_unique<docker::RemoteRelay>(m_client.endpoint(), container.value().id, std::move(sockets), tell);
 }
 
 void DockerRuntime::endWayOut(const QString &name)

@@ -5,11 +5,13 @@
 // commit; the sandbox's only way out is the daemon's stream to the engine, and it meets the
 // desktop's policy, key injection and event log; the key never reaches the engine's disk; when
 // the stream is cut, the sandbox's connections end and the event log says why. Commits made
-// inside come back as branches paddock/NAME/<branch>, and a crafted bundle changes nothing.
+// inside come back as branches paddock/NAME/<branch>, and a crafted bundle changes nothing;
+// a published port answers on the desktop's 127.0.0.1, carried over the same stream.
 #include "../proxy-inject/InjectTestSupport.h"
 #include "DockerSandboxFixture.h"
 #include "KeyringSession.h"
 #include "LabEngine.h"
+#include "PortsTestSupport.h"
 
 #include "Needs.h"
 #include "policy/PolicyStore.h"
@@ -43,6 +45,7 @@ private slots:
     void framesBreakingTheRulesAreCutOff();
     void commitsComeBackAsBranches();
     void aCraftedBundleLeavesTheRepositoryAsItWas();
+    void aPublishedPortAnswersOnTheDesktopsLoopback();
 
 private:
     QString file(const QString &name) const { return m_lab.file(name); }
@@ -366,6 +369,39 @@ void TestEngineRemote::aCraftedBundleLeavesTheRepositoryAsItWas()
     QVERIFY2(stopped.exitCode == 0, qPrintable(stopped.err));
     QVERIFY2(stopped.err.contains(QStringLiteral("the sandbox's commits pass 256 MiB")), qPrintable(stopped.err));
     QCOMPARE(desktopGit(refs), before);
+}
+
+void TestEngineRemote::aPublishedPortAnswersOnTheDesktopsLoopback()
+{
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("web-kit"), QStringLiteral("remote-web"), m_fixture->imageTag(),
+        QStringLiteral("mkdir -p /tmp/www && printf '%1' > /tmp/www/index.html && exec busybox httpd -f -p "
+                       "127.0.0.1:8080 -h /tmp/www")
+            .arg(QString::fromLatin1(paddock::test::kPage).replace(QLatin1Char('\n'), QStringLiteral("\\n"))),
+        QStringLiteral("environment:\n  variables:\n    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu\n") +
+            paddock::test::portsBlock());
+    const DockerFinished ran = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("lab"), QStringLiteral("--detach"),
+         QStringLiteral("--kit"), kit, QStringLiteral("--name"), QStringLiteral("rr-web"), m_fixture->workspace()});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    const QString address = paddock::test::hostAddressOf(m_fixture->listed().value(QStringLiteral("rr-web")), 8080);
+    QVERIFY2(address.startsWith(QLatin1String("127.0.0.1:")), qPrintable(address));
+    // The page comes from the lab's container, over the daemon's stream to the engine.
+    QTRY_COMPARE_WITH_TIMEOUT(paddock::test::fetch(address).body, QByteArray(paddock::test::kPage), 30000);
+    for (const paddock::test::Fetched &page : paddock::test::fetchAtOnce(address, 6))
+        QCOMPARE(page.body, QByteArray(paddock::test::kPage));
+    // Nothing listens on 9090 inside: the connection ends without a byte.
+    QCOMPARE(
+        paddock::test::fetch(paddock::test::hostAddressOf(m_fixture->listed().value(QStringLiteral("rr-web")), 9090))
+            .exitCode,
+        52);
+    // The engine was asked to publish nothing on its own computer.
+    const docker::Result<docker::ContainerInfo> container =
+        docker::DockerClient(labEndpoint())
+            .inspectContainer(paddock::runtime::DockerRuntime::containerName(QStringLiteral("rr-web")));
+    QVERIFY(container);
+    QVERIFY(container.value().portBindings.isEmpty());
+    QVERIFY(container.value().publishedPorts.isEmpty());
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestEngineRemote, QCoreApplication)
