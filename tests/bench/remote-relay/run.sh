@@ -9,11 +9,11 @@
 #
 #   run.sh PADDOCK_BIN REMOTE_RELAY_BENCH      (BENCH_RUNS: downloads of each, default 3;
 #                                               BENCH_REQUESTS: short requests of each, default 200)
-# Needs root (a second Docker engine) and the machine's Docker engine.
+# Needs root (a second Docker engine; skipped otherwise) and the machine's Docker engine.
 set -euo pipefail
 bench=$(readlink -f "$2")
 if [ "$(id -u)" -ne 0 ]; then
-    echo "remote-relay: needs root, to start a second Docker engine" >&2
-    exit 1
+    echo "remote-relay: skipped, it needs root to start a second Docker engine"
+    exit 0
 fi
 "$bench" "${BENCH_RUNS:-3}" "${BENCH_REQUESTS:-200}"
