@@ -9,6 +9,7 @@
 #include "common/AtomicFile.h"
 #include "kit/KitLibrary.h"
 #include "policy/HostGrant.h"
+#include "sandbox/Engines.h"
 
 #include <QDir>
 #include <QFile>
@@ -70,6 +71,7 @@ int runExport(const Invocation &call)
         return ExitFailed;
     request.kitDir = *kitDir;
     request.includePolicy = call.parser.isSet(QStringLiteral("policy"));
+    request.engine = call.parser.value(QStringLiteral("engine"));
     if (call.parser.isSet(QStringLiteral("notes"))) {
         QFile notes(call.parser.value(QStringLiteral("notes")));
         if (!notes.open(QIODevice::ReadOnly))
@@ -97,7 +99,25 @@ int runExport(const Invocation &call)
     out() << "  secrets students provide: "
           << (services.isEmpty() ? QStringLiteral("none") : services.join(QStringLiteral(", ")))
           << " (names only; no value is in the file)\n";
+    if (!result.manifest.engine.isEmpty())
+        out() << "  engine: students' sandboxes run on " << result.manifest.engine
+              << " (each student adds it on their computer: its address and TLS files are not in the file)\n";
     return ExitOk;
+}
+
+/** The engine a bundle's sandboxes run on, and whether this computer has it. */
+void printEngine(const QString &engine)
+{
+    if (engine.isEmpty())
+        return;
+    out() << "\nIts sandboxes run on the container engine " << engine
+          << ": the keys, the network policy and the event log stay on this computer.\n";
+    if (sandbox::EngineList::read().find(engine))
+        out() << "  This computer has engine " << engine << ".\n";
+    else
+        out() << "  This computer has no engine " << engine << " yet: add it with the address and TLS files your "
+              << "teacher gives, e.g. paddock engine add " << engine
+              << " tcp://HOST:2376 --remote --tls-ca ca.pem --tls-cert cert.pem --tls-key key.pem\n";
 }
 
 void printPreview(const QString &file, const bundle::OpenedBundle &opened, const bundle::ImportPlan &plan)
@@ -114,6 +134,7 @@ void printPreview(const QString &file, const bundle::OpenedBundle &opened, const
         out() << "\nNotes from the bundle's author:\n";
         printIndented(plan.notes.trimmed());
     }
+    printEngine(opened.manifest.engine);
     out() << "\nImporting it will:\n";
     out() << "  " << (plan.replacesExisting ? "replace the kit folder " : "write the kit folder ") << plan.destination
           << " (" << plan.fileCount << " files, " << humanSize(plan.bytes) << ")\n";
@@ -170,7 +191,7 @@ void printPreview(const QString &file, const bundle::OpenedBundle &opened, const
     }
 }
 
-void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool hasHostGrants)
+void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool hasHostGrants, const QString &engine)
 {
     // The kit by its name when the library finds this import by it, else by its folder.
     const std::optional<QString> byName = kit::KitLibrary().resolve(kitName, nullptr);
@@ -191,7 +212,12 @@ void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool
                                   : QStringLiteral("docker build -t %1 %2").arg(plan.image, plan.destination);
         steps << build + QStringLiteral("   (for the Docker runtime only)");
     }
-    steps << QStringLiteral("cd YOUR-PROJECT && paddock run --kit %1").arg(kit);
+    if (!engine.isEmpty() && !sandbox::EngineList::read().find(engine))
+        steps << QStringLiteral("paddock engine add %1 tcp://HOST:2376 --remote --tls-ca ca.pem --tls-cert cert.pem "
+                                "--tls-key key.pem   (the address and files your teacher gives)")
+                     .arg(engine);
+    steps << QStringLiteral("cd YOUR-PROJECT && paddock run %1--kit %2")
+                 .arg(engine.isEmpty() ? QString() : QStringLiteral("--engine %1 ").arg(engine), kit);
     steps << QStringLiteral("paddock verify NAME   (NAME as 'paddock ls' shows it)");
     out() << "\nNext steps:\n";
     for (qsizetype i = 0; i < steps.size(); ++i)
@@ -282,7 +308,8 @@ int runImport(const Invocation &call)
     if (plan->hasPolicy)
         out() << "; policy updated (" << plan->rulesToAdd() << " rules added)";
     out() << ".\n";
-    printNextSteps(*plan, opened.bundle->kit.name, !policy::hostGrantsOf(opened.bundle->kit.networkAllow).isEmpty());
+    printNextSteps(*plan, opened.bundle->kit.name, !policy::hostGrantsOf(opened.bundle->kit.networkAllow).isEmpty(),
+                   opened.bundle->manifest.engine);
     return ExitOk;
 }
 
@@ -313,6 +340,9 @@ Command bundleCommand()
                            QStringLiteral("FILE")),
         QCommandLineOption({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("The file to write."),
                            QStringLiteral("FILE")),
+        QCommandLineOption(QStringLiteral("engine"),
+                           QStringLiteral("The container engine students' sandboxes run on, by name (a lab server)."),
+                           QStringLiteral("NAME")),
     };
     exportCommand.maxPositional = 0;
     exportCommand.run = runExport;

@@ -160,8 +160,11 @@ int runRun(const Invocation &call)
         result = runtime->exec(name, request);
     }
     const int status = outcomeCode(result, name, false);
-    // A clone's commits come back to the user's repository once the agent is done.
-    if (sandbox->value(QLatin1String("workspaceMode")).toString() == QLatin1String("clone")) {
+    // A clone's commits come back to the user's repository once the agent is done, and so do
+    // those of a sandbox on another computer's engine (the daemon knows which engines are).
+    const QString engine = sandbox->value(QLatin1String("engine")).toString();
+    if (sandbox->value(QLatin1String("workspaceMode")).toString() == QLatin1String("clone") ||
+        (!engine.isEmpty() && engine != QLatin1String("local"))) {
         if (const std::optional<QJsonObject> finished =
                 callDaemon(QStringLiteral("sandbox.finished"),
                            {{QStringLiteral("name"), name}, {QStringLiteral("exitCode"), status}}))

@@ -55,7 +55,7 @@ int listenAt(const std::string &path)
 class Mux
 {
 public:
-    explicit Mux(int listener) : m_listener(listener)
+    Mux(int listener, int portsListener) : m_listener(listener), m_portsListener(portsListener)
     {
         fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
     }
@@ -65,7 +65,8 @@ public:
         for (;;) {
             std::vector<pollfd> fds{{STDIN_FILENO, POLLIN, 0},
                                     {STDOUT_FILENO, short(m_out.empty() ? 0 : POLLOUT), 0},
-                                    {m_listener, POLLIN, 0}};
+                                    {m_listener, POLLIN, 0},
+                                    {m_portsListener, POLLIN, 0}}; // ignored when -1
             std::vector<std::uint32_t> ids;
             for (const auto &[id, stream] : m_streams) {
                 short events = 0;
@@ -83,10 +84,12 @@ public:
             if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && !readInput())
                 return 0; // the desktop's end is gone: so is every connection
             if (fds[2].revents & POLLIN)
-                acceptAll();
+                acceptAll(m_listener, mux::Type::Open);
+            if (fds[3].revents & POLLIN)
+                acceptAll(m_portsListener, mux::Type::OpenPort);
             for (std::size_t i = 0; i < ids.size(); ++i) {
-                if (fds[i + 3].revents)
-                    serve(ids[i], fds[i + 3].revents);
+                if (fds[i + 4].revents)
+                    serve(ids[i], fds[i + 4].revents);
             }
         }
     }
@@ -123,7 +126,7 @@ private:
     /** One frame from the desktop; false when it breaks the framing's rules. */
     bool take(const mux::Frame &frame)
     {
-        if (frame.type == mux::Type::Open || frame.id == 0 || frame.id > m_lastId)
+        if (frame.type == mux::Type::Open || frame.type == mux::Type::OpenPort || frame.id == 0 || frame.id > m_lastId)
             return false;
         const auto it = m_streams.find(frame.id);
         if (it == m_streams.end())
@@ -147,15 +150,16 @@ private:
             stream.sendCredit += credit;
             return true;
         case mux::Type::Open:
+        case mux::Type::OpenPort:
             break;
         }
         return false;
     }
 
-    void acceptAll()
+    void acceptAll(int listener, mux::Type open)
     {
         for (;;) {
-            const int client = accept4(m_listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            const int client = accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
             if (client < 0)
                 return;
             if (m_streams.size() >= mux::MaxStreams) {
@@ -164,7 +168,7 @@ private:
             }
             const std::uint32_t id = ++m_lastId;
             m_streams[id].fd = client;
-            mux::append(m_out, mux::Type::Open, id);
+            mux::append(m_out, open, id);
         }
     }
 
@@ -204,6 +208,7 @@ private:
     }
 
     int m_listener;
+    int m_portsListener;
     mux::Reader m_in;
     std::string m_out;
     std::map<std::uint32_t, Stream> m_streams;
@@ -212,13 +217,18 @@ private:
 
 } // namespace
 
-int runProxyMux(const std::string &socketPath)
+int runProxyMux(const std::string &socketPath, const std::string &portsPath)
 {
     const int listener = listenAt(socketPath);
     if (listener < 0)
         return 1;
-    const int status = Mux(listener).run();
+    const int portsListener = portsPath.empty() ? -1 : listenAt(portsPath);
+    if (!portsPath.empty() && portsListener < 0)
+        return 1;
+    const int status = Mux(listener, portsListener).run();
     unlink(socketPath.c_str());
+    if (!portsPath.empty())
+        unlink(portsPath.c_str());
     return status;
 }
 

@@ -10,7 +10,8 @@
 //                [--seccomp-fd FD] [--max-processes N] [--max-memory BYTES]
 //                [--] PROGRAM [ARG]...
 //   paddock-init --session-client NAME
-//   paddock-init --proxy-mux UNIX_SOCKET   (the way out of a sandbox on another computer: ProxyMux.h)
+//   paddock-init --proxy-mux UNIX_SOCKET [--proxy-mux-ports UNIX_SOCKET]   (a sandbox on another
+//                computer: its way out, and its published ports; ProxyMux.h)
 //   paddock-init --write-log PATH [--log-limit BYTES]
 //   paddock-init --drop-capabilities -- PROGRAM [ARG]...   (an Engine exec as another user)
 //   paddock-init --mount-root OPTIONS -- BWRAP [ARG]...   (on the host: see RootStage.h)
@@ -79,7 +80,7 @@ void usage(FILE *to)
                      "                    [--max-processes N] [--max-memory BYTES]\n"
                      "                    [--] PROGRAM [ARG]...\n"
                      "       paddock-init --session-client NAME\n"
-                     "       paddock-init --proxy-mux UNIX_SOCKET\n"
+                     "       paddock-init --proxy-mux UNIX_SOCKET [--proxy-mux-ports UNIX_SOCKET]\n"
                      "       paddock-init --write-log PATH [--log-limit BYTES]\n"
                      "Runs PROGRAM as the child of a minimal init: relays loopback ports to the\n"
                      "proxy socket, publishes ports through the daemon's socket, forwards signals,\n"
@@ -104,6 +105,7 @@ struct Options
     std::string agentUser;
     std::string sessionClient;
     std::string proxyMux;
+    std::string proxyMuxPorts;
     std::string logPath;
     long long logLimit = 0;
     int seccompFd = -1;
@@ -172,6 +174,8 @@ bool parseValueOption(const std::string &arg, char *value, Options *options, std
         options->sessionClient = value;
     } else if (arg == "--proxy-mux") {
         options->proxyMux = value;
+    } else if (arg == "--proxy-mux-ports") {
+        options->proxyMuxPorts = value;
     } else if (arg == "--write-log") {
         options->logPath = value;
     } else if (arg == "--agent-user") {
@@ -455,7 +459,7 @@ int main(int argc, char *argv[])
         return paddock::init::relayChannel(options.sessionClient);
     }
     if (!options.proxyMux.empty())
-        return paddock::init::runProxyMux(options.proxyMux);
+        return paddock::init::runProxyMux(options.proxyMux, options.proxyMuxPorts);
 
     // Signals are taken synchronously by the main thread only; every other thread (the
     // relay) inherits the blocked mask, so none is delivered where it would be lost.

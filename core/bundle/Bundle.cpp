@@ -322,6 +322,12 @@ ExportResult exportBundle(const ExportRequest &request)
     manifest.kitName = loaded.kit->name;
     manifest.secrets = secretsOf(*loaded.kit);
     manifest.notes = request.notes;
+    manifest.engine = request.engine;
+    if (!manifest.engine.isEmpty() && !BundleManifest::validEngineName(manifest.engine)) {
+        result.error =
+            QStringLiteral("'%1' is not an engine's name (letters, digits, '.', '_' and '-')").arg(manifest.engine);
+        return result;
+    }
     if (manifest.notes.size() > 64 * 1024) {
         result.error = QStringLiteral("the notes are longer than 64 KiB");
         return result;

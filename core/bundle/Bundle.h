@@ -21,6 +21,7 @@ struct ExportRequest
     bool includePolicy = false; ///< carry the preset and the global and kit rules of policy.yaml
     QString policyPath;         ///< empty: PolicyStore::defaultPath()
     QString notes;              ///< text shown to students on import
+    QString engine;             ///< the engine students' sandboxes run on, by name; empty: none
 };
 
 /** @brief A packed bundle, or why there is none. */

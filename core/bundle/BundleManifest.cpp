@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace paddock::bundle {
@@ -87,7 +88,7 @@ std::optional<QJsonObject> readRoot(Reader &read, const QByteArray &text)
     if (!read.onlyKeys(root, QStringLiteral("the manifest"),
                        {QStringLiteral("format"), QStringLiteral("formatVersion"), QStringLiteral("createdBy"),
                         QStringLiteral("kit"), QStringLiteral("policy"), QStringLiteral("secrets"),
-                        QStringLiteral("notes")}))
+                        QStringLiteral("notes"), QStringLiteral("engine")}))
         return std::nullopt;
     if (root.value(QLatin1String("format")).toString() != QLatin1String("paddock-bundle")) {
         read.fail(QStringLiteral("'format' is not \"paddock-bundle\""));
@@ -237,6 +238,12 @@ std::optional<QList<BundleSecret>> readSecrets(Reader &read, const QJsonObject &
 
 } // namespace
 
+bool BundleManifest::validEngineName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"));
+    return pattern.match(name).hasMatch();
+}
+
 QJsonObject BundleManifest::toJson() const
 {
     QJsonObject object{
@@ -245,6 +252,8 @@ QJsonObject BundleManifest::toJson() const
         {QStringLiteral("createdBy"), createdBy},
         {QStringLiteral("kit"), QJsonObject{{QStringLiteral("name"), kitName}, {QStringLiteral("path"), kitFolder()}}},
         {QStringLiteral("notes"), notes}};
+    if (!engine.isEmpty())
+        object.insert(QStringLiteral("engine"), engine);
     if (policy) {
         QJsonArray rules;
         for (const BundleRule &rule : policy->rules)
@@ -283,6 +292,15 @@ std::optional<BundleManifest> BundleManifest::fromJson(const QByteArray &text, Q
         return std::nullopt;
     manifest.createdBy = *createdBy;
     manifest.notes = *notes;
+    const std::optional<QString> engine = read.string(*root, QStringLiteral("engine"), false, 64);
+    if (!engine)
+        return std::nullopt;
+    if (!engine->isEmpty() && !validEngineName(*engine)) {
+        read.fail(QStringLiteral("'engine' must be an engine's name (letters, digits, '.', '_' and '-'), found '%1'")
+                      .arg(*engine));
+        return std::nullopt;
+    }
+    manifest.engine = *engine;
 
     const std::optional<QString> kitName = readKitName(read, *root);
     if (!kitName)

@@ -54,9 +54,10 @@ struct BundlePolicy
  *  "policy": {"preset": "deny-all", "rules": [{"verdict": "allow", "pattern": "github.com", "scope": "global"}]},
  *  "secrets": [{"service": "ilaas", "description": "...", "variable": "ILAAS_API_KEY",
  *               "required": true, "domains": ["llm.ilaas.fr"]}],
- *  "notes": "text for students"}
+ *  "engine": "lab", "notes": "text for students"}
  * ```
- * `policy` is absent when the bundle carries none. Readers refuse a newer formatVersion.
+ * `policy` is absent when the bundle carries none; `engine` when its sandboxes run where each
+ * student chooses. Readers refuse a newer formatVersion.
  */
 struct BundleManifest
 {
@@ -72,8 +73,16 @@ struct BundleManifest
     std::optional<BundlePolicy> policy;
     QList<BundleSecret> secrets;
     QString notes;
+    /**
+     * The container engine its sandboxes run on, by the name `paddock engine ls` shows (a lab
+     * server the teacher named); empty: none. Only a name: the engine's address and TLS files
+     * are each student's, added on their own computer.
+     */
+    QString engine;
 
     QJsonObject toJson() const;
+    /** Whether @p name can name an engine (as sandbox::validEngineName says). */
+    static bool validEngineName(const QString &name);
     /** Reads the manifest strictly; nullopt with @p error saying what is wrong. */
     static std::optional<BundleManifest> fromJson(const QByteArray &text, QString *error);
 };

@@ -54,9 +54,11 @@ Reader::Next Reader::next(Frame *frame)
         return Next::NeedMore;
     const auto type = std::uint8_t(m_buffer[0]);
     const std::uint32_t length = readU32(m_buffer.data() + 5);
-    if (type < std::uint8_t(Type::Open) || type > std::uint8_t(Type::Credit) || length > MaxPayload)
+    if (type < std::uint8_t(Type::Open) || type > std::uint8_t(Type::OpenPort) || length > MaxPayload)
         return Next::Broken;
-    if ((type == std::uint8_t(Type::Open) || type == std::uint8_t(Type::Close)) && length != 0)
+    if ((type == std::uint8_t(Type::Open) || type == std::uint8_t(Type::Close) ||
+         type == std::uint8_t(Type::OpenPort)) &&
+        length != 0)
         return Next::Broken;
     if (m_buffer.size() < HeadBytes + length)
         return Next::NeedMore;

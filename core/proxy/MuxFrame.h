@@ -15,6 +15,8 @@
 //     type (1 byte) · stream id (4 bytes, big-endian) · payload length (4 bytes, big-endian)
 //
 // - Open (inside → desktop): a connection was accepted; its id is new and above every earlier one.
+// - OpenPort (inside → desktop): the same, for a connection paddock-init's publisher made to the
+//   ports socket (a published port: sandbox/PortForwarder.h); the desktop joins it to its own.
 // - Data (either way): bytes of the stream, at most MaxPayload.
 // - Close (either way): the stream ended; the side that gets it closes its end.
 // - Credit (either way): a 4-byte count of the stream's bytes written out since the last credit.
@@ -30,6 +32,7 @@ enum class Type : std::uint8_t {
     Data = 2,
     Close = 3,
     Credit = 4,
+    OpenPort = 5,
 };
 
 inline constexpr std::size_t HeadBytes = 9;

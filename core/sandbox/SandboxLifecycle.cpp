@@ -14,6 +14,7 @@
 #include "sandbox/HostGrantAdmission.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/RemoteFetchBack.h"
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/SharedFolders.h"
 #include "sandbox/WorkspaceGuard.h"
@@ -237,10 +238,12 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
     if (!runtime)
         return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     auto job = [runtime, name]() -> Work {
+        // A sandbox on another computer's engine gives its commits while it still runs.
+        const QStringList remoteNotes = RemoteFetchBack::notes(*runtime, name);
         const runtime::RuntimeResult stopped = runtime->stop(name);
         if (stopped.ok)
             stopCompanions(name, false);
-        return {stopped, stopped.ok ? CloneWorkspace::fetchBackNotes(name) : QStringList()};
+        return {stopped, stopped.ok ? remoteNotes + CloneWorkspace::fetchBackNotes(name) : QStringList()};
     };
     auto done = [this, name, runtime, reply](const Work &work) {
         if (!work.result.ok)
@@ -266,13 +269,14 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         return reply.fail(QLatin1String(api::errors::kRunning),
                           QStringLiteral("sandbox %1 is running; stop it first or use --force").arg(name));
     auto job = [runtime, name, force]() -> Work {
+        const QStringList remoteNotes = RemoteFetchBack::notes(*runtime, name);
         if (force) {
             const runtime::RuntimeResult stopped = runtime->stop(name);
             if (!stopped.ok)
                 return {stopped, {}};
         }
         // The clone's last commits come back before it goes; the fetched branches stay.
-        const QStringList notes = CloneWorkspace::fetchBackNotes(name);
+        const QStringList notes = remoteNotes + CloneWorkspace::fetchBackNotes(name);
         const runtime::RuntimeResult removed = runtime->remove(name, true);
         if (removed.ok)
             stopCompanions(name, true);

@@ -15,6 +15,7 @@
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/HostGrantAdmission.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/RemoteFetchBack.h"
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/WorkspaceGuard.h"
 
@@ -407,8 +408,10 @@ void SandboxService::registerMethods()
             qCInfo(lcSandbox) << "a session of sandbox" << name << "finished"
                               << params.value(QLatin1String("exitCode")).toInt(-1);
             // A clone's commits come back to the user's repository once the run is over.
-            auto job = [name]() -> Work {
-                return {runtime::RuntimeResult::success(), CloneWorkspace::fetchBackNotes(name)};
+            auto job = [name, owner]() -> Work {
+                return {runtime::RuntimeResult::success(),
+                        CloneWorkspace::fetchBackNotes(name) +
+                            (owner ? RemoteFetchBack::notes(*owner, name) : QStringList())};
             };
             auto done = [reply](const Work &work) {
                 reply.succeed({{QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});

@@ -7,7 +7,9 @@
 
 #include "runtime/SandboxSpecJson.h"
 #include "runtime/docker/DockerSandboxLayout.h"
+#include "runtime/docker/RemoteCommits.h"
 #include "runtime/docker/RemoteRelay.h"
+#include "runtime/docker/TarWriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,12 +17,10 @@
 #include <QJsonDocument>
 #include <QProcess>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 namespace paddock::runtime {
 
 namespace layout = docker::layout;
+using docker::TarWriter;
 
 namespace {
 
@@ -28,54 +28,6 @@ namespace {
 constexpr qint64 kMaxWorkspaceBytes = 512LL * 1024 * 1024;
 /** A read-only file of this computer copied in, at most (a CA bundle is a few hundred KiB). */
 constexpr qint64 kMaxCopiedFileBytes = 4LL * 1024 * 1024;
-
-/** @brief A tar made in memory, every entry owned as the caller says. */
-class TarWriter
-{
-public:
-    TarWriter() : m_archive(archive_write_new())
-    {
-        archive_write_set_format_pax_restricted(m_archive);
-        archive_write_open(m_archive, this, nullptr, &TarWriter::append, nullptr);
-    }
-    ~TarWriter() { archive_write_free(m_archive); }
-    TarWriter(const TarWriter &) = delete;
-    TarWriter &operator=(const TarWriter &) = delete;
-
-    bool add(const QString &path, mode_t type, int mode, const QByteArray &data, qint64 uid, qint64 gid,
-             const QByteArray &link = {})
-    {
-        archive_entry *entry = archive_entry_new();
-        archive_entry_set_pathname(entry, path.toUtf8().constData());
-        archive_entry_set_filetype(entry, type);
-        archive_entry_set_perm(entry, mode_t(mode));
-        archive_entry_set_uid(entry, uid);
-        archive_entry_set_gid(entry, gid);
-        archive_entry_set_size(entry, type == AE_IFREG ? data.size() : 0);
-        if (type == AE_IFLNK)
-            archive_entry_set_symlink(entry, link.constData());
-        bool ok = archive_write_header(m_archive, entry) == ARCHIVE_OK;
-        if (ok && type == AE_IFREG && !data.isEmpty())
-            ok = archive_write_data(m_archive, data.constData(), size_t(data.size())) == data.size();
-        archive_entry_free(entry);
-        return ok;
-    }
-    QByteArray finish()
-    {
-        archive_write_close(m_archive);
-        return m_bytes;
-    }
-
-private:
-    static la_ssize_t append(archive *, void *self, const void *data, size_t size)
-    {
-        static_cast<TarWriter *>(self)->m_bytes.append(static_cast<const char *>(data), qsizetype(size));
-        return la_ssize_t(size);
-    }
-
-    archive *m_archive;
-    QByteArray m_bytes;
-};
 
 /**
  * The files `git archive HEAD` gives of @p workspace, added under its own path and owned by
@@ -137,7 +89,7 @@ bool copiedFile(const ReadOnlyBind &bind)
 }
 
 /** Why @p spec cannot run on an engine of another computer; empty when it can. */
-QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &options)
+QString remoteProblem(const SandboxSpec &spec)
 {
     const QString endpointDir = QFileInfo(spec.sandboxProxySocket).path();
     const bool hostFiles =
@@ -149,8 +101,6 @@ QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &optio
         return QStringLiteral("folders of this computer shared with it");
     if (spec.grants != SandboxGrants())
         return QStringLiteral("sockets of this computer (the display, the SSH agent, the session bus, docker)");
-    if (!options.ports.isEmpty() || spec.environment.contains(layout::kPublishVariable))
-        return QStringLiteral("published ports");
     return {};
 }
 
@@ -158,7 +108,7 @@ QString remoteProblem(const SandboxSpec &spec, const DockerSandboxOptions &optio
 
 RuntimeResult DockerRuntime::createRemote(const SandboxSpec &spec, const docker::ContainerSpec &container)
 {
-    if (const QString problem = remoteProblem(spec, optionsFor(spec.name)); !problem.isEmpty())
+    if (const QString problem = remoteProblem(spec); !problem.isEmpty())
         return RuntimeResult::failure(
             QStringLiteral("engine %1 is on another computer, and sandbox %2 needs %3, which a container there "
                            "cannot be given")
@@ -185,7 +135,17 @@ RuntimeResult DockerRuntime::createRemote(const SandboxSpec &spec, const docker:
     if (ok && !spec.workspace.isEmpty() && !addWorkspace(tar, spec.workspace, uid, gid, &error))
         return RuntimeResult::failure(QStringLiteral("the workspace %1 cannot be copied to engine %2: %3")
                                           .arg(spec.workspace, m_engineName, error));
-    const docker::Result<QString> created = m_client.createContainer(container);
+    // HEAD's commit goes in too, so that the commits made there can come back as branches.
+    docker::ContainerSpec withBase = container;
+    if (ok && !spec.workspace.isEmpty()) {
+        const paddock::Result<QString> base = docker::RemoteCommits::addRepository(tar, spec.workspace, uid, gid);
+        if (!base)
+            return RuntimeResult::failure(QStringLiteral("the workspace %1 cannot be copied to engine %2: %3")
+                                              .arg(spec.workspace, m_engineName, base.error().message));
+        if (!base.value().isEmpty())
+            withBase.labels.insert(docker::RemoteCommits::baseLabel(), base.value());
+    }
+    const docker::Result<QString> created = m_client.createContainer(withBase);
     if (created.is(docker::Error::Kind::Conflict))
         return RuntimeResult::failure(QStringLiteral("a sandbox named %1 exists already (container %2)")
                                           .arg(spec.name, containerName(spec.name)));
@@ -231,8 +191,16 @@ void DockerRuntime::keepWayOut(const QString &name)
         if (m_relayObserver)
             m_relayObserver(name, up, sentence);
     };
-    m_relays[name] = std::make_unique<docker::RemoteRelay>(m_client.endpoint(), container.value().id,
-                                                           spec.sandboxProxySocket, spec.proxySocket, tell);
+    docker::RemoteRelay::Sockets sockets{spec.sandboxProxySocket, spec.proxySocket, {}, {}};
+    // Published ports ("PORT=SOCKET ..."): one socket inside, beside the proxy's; the daemon's beside its own.
+    const QString publish = spec.environment.value(layout::kPublishVariable).section(QLatin1Char(' '), 0, 0);
+    if (!publish.isEmpty()) {
+        sockets.insidePortsPath = publish.section(QLatin1Char('='), 1);
+        sockets.portsSocket =
+            QFileInfo(spec.proxySocket).path() + QLatin1Char('/') + QFileInfo(sockets.insidePortsPath).fileName();
+    }
+    m_relays[name] =
+        std::make_unique<docker::RemoteRelay>(m_client.endpoint(), container.value().id, std::move(sockets), tell);
 }
 
 void DockerRuntime::endWayOut(const QString &name)

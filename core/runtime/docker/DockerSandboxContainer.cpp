@@ -247,7 +247,8 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     // the ContainerSpec defaults, all dropped and no-new-privileges, but for those capture
     // lends paddock-init above.
     container.networkMode = QStringLiteral("none");
-    for (const DockerPort &port : options.ports)
+    // On another computer's engine nothing is published there: ports come back over the relay.
+    for (const DockerPort &port : options.remote ? QList<DockerPort>() : options.ports)
         container.ports.append(docker::PortBinding{port.containerPort, port.protocol, QStringLiteral("127.0.0.1"), 0});
     container.nanoCpus = qint64(std::llround(options.cpus * 1e9));
     container.memoryBytes = options.memoryBytes;

@@ -63,8 +63,8 @@ struct Joined
 class Carrier
 {
 public:
-    Carrier(HijackedConnection &stream, QString proxySocket, int wake)
-        : m_stream(stream), m_proxySocket(std::move(proxySocket)), m_wake(wake)
+    Carrier(HijackedConnection &stream, QString proxySocket, QString portsSocket, int wake)
+        : m_stream(stream), m_proxySocket(std::move(proxySocket)), m_portsSocket(std::move(portsSocket)), m_wake(wake)
     {}
     ~Carrier()
     {
@@ -82,6 +82,7 @@ private:
 
     HijackedConnection &m_stream;
     QString m_proxySocket;
+    QString m_portsSocket; ///< empty: the sandbox publishes no port
     int m_wake;
     StreamDemuxer m_demuxer{[this](StreamDemuxer::Stream which, const char *data, size_t size) {
         if (which == StreamDemuxer::Stream::Stdout)
@@ -162,12 +163,13 @@ bool Carrier::readContainer(QString *why)
 
 bool Carrier::take(const mux::Frame &frame)
 {
-    if (frame.type == mux::Type::Open) {
+    if (frame.type == mux::Type::Open || frame.type == mux::Type::OpenPort) {
         // Ids only grow, and no more than MaxStreams are open at once.
         if (frame.id <= m_lastId || m_joined.size() >= mux::MaxStreams)
             return false;
         m_lastId = frame.id;
-        const int fd = connectTo(m_proxySocket);
+        const QString &socket = frame.type == mux::Type::Open ? m_proxySocket : m_portsSocket;
+        const int fd = socket.isEmpty() ? -1 : connectTo(socket);
         if (fd < 0)
             mux::append(m_out, mux::Type::Close, frame.id);
         else
@@ -198,6 +200,7 @@ bool Carrier::take(const mux::Frame &frame)
         joined.sendCredit += credit;
         return true;
     case mux::Type::Open:
+    case mux::Type::OpenPort:
         break;
     }
     return false;
@@ -240,12 +243,10 @@ void Carrier::drop(std::uint32_t id, bool tellContainer)
 
 } // namespace
 
-RemoteRelay::RemoteRelay(Endpoint endpoint, QString containerId, QString insidePath, QString proxySocket,
-                         Observer onChange)
+RemoteRelay::RemoteRelay(Endpoint endpoint, QString containerId, Sockets sockets, Observer onChange)
     : m_endpoint(std::move(endpoint)),
       m_containerId(std::move(containerId)),
-      m_insidePath(std::move(insidePath)),
-      m_proxySocket(std::move(proxySocket)),
+      m_sockets(std::move(sockets)),
       m_onChange(std::move(onChange))
 {
     if (::pipe2(m_wake, O_CLOEXEC) != 0)
@@ -278,7 +279,9 @@ void RemoteRelay::run()
     // As root without a capability: the socket's folder is root's, so the sandbox cannot
     // put a listener of its own where its relay looks for the proxy.
     spec.cmd = QStringList{layout::kInitInside, layout::kDropCapabilities,     QStringLiteral("--"),
-                           layout::kInitInside, QStringLiteral("--proxy-mux"), m_insidePath};
+                           layout::kInitInside, QStringLiteral("--proxy-mux"), m_sockets.insidePath};
+    if (!m_sockets.insidePortsPath.isEmpty())
+        spec.cmd << QStringLiteral("--proxy-mux-ports") << m_sockets.insidePortsPath;
     spec.user = QStringLiteral("0:0");
     spec.stdinData = QByteArrayLiteral("-"); // asks for stdin attached; the frames follow
     QString lastProblem;
@@ -297,7 +300,7 @@ void RemoteRelay::run()
         }
         lastProblem.clear();
         m_onChange(true, {});
-        const QString why = Carrier(*stream.value(), m_proxySocket, m_wake[0]).run();
+        const QString why = Carrier(*stream.value(), m_sockets.proxySocket, m_sockets.portsSocket, m_wake[0]).run();
         if (m_stopping)
             return;
         qCWarning(lcRemoteRelay).noquote() << "the stream of container" << m_containerId.left(12) << "ended:" << why;

@@ -22,7 +22,10 @@ class HijackedConnection;
  * the sandbox's relay reaches for the proxy and carries each connection over the exec's stream
  * (proxy/MuxFrame.h); on a thread of its own it joins each stream to a new connection to the
  * sandbox's proxy socket on this computer. Policy, asks, key injection, the guard and the
- * event log are the desktop's, as for a sandbox of this computer.
+ * event log are the desktop's, as for a sandbox of this computer. With a ports socket, the
+ * exec listens at @p insidePortsPath too, where paddock-init's publisher dials, and those
+ * streams (OpenPort) are joined to the sandbox's ports socket here (sandbox/PortForwarder.h):
+ * a published port is reached on this computer's 127.0.0.1, never on the engine's computer.
  *
  * The frames from the container are hostile: every bound of the framing is checked, and a
  * frame that breaks one ends the stream. When the stream ends, so does every connection of the
@@ -35,7 +38,16 @@ public:
     /** @p up: the way out works now; @p sentence says what changed. Called on the relay's thread. */
     using Observer = std::function<void(bool up, const QString &sentence)>;
 
-    RemoteRelay(Endpoint endpoint, QString containerId, QString insidePath, QString proxySocket, Observer onChange);
+    /** The sockets joined: the proxy's, and the published ports' (both empty without ports). */
+    struct Sockets
+    {
+        QString insidePath;
+        QString proxySocket;
+        QString insidePortsPath;
+        QString portsSocket;
+    };
+
+    RemoteRelay(Endpoint endpoint, QString containerId, Sockets sockets, Observer onChange);
     ~RemoteRelay();
     RemoteRelay(const RemoteRelay &) = delete;
     RemoteRelay &operator=(const RemoteRelay &) = delete;
@@ -49,8 +61,7 @@ private:
 
     Endpoint m_endpoint;
     QString m_containerId;
-    QString m_insidePath;
-    QString m_proxySocket;
+    Sockets m_sockets;
     Observer m_onChange;
     int m_wake[2] = {-1, -1}; ///< written to stop the thread
     std::atomic_bool m_stopping{false};

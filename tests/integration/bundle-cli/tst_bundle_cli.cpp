@@ -229,6 +229,7 @@ private slots:
     void linkInPlaceOfTheKitFolderIsNotReplaced();
     void allowAllPresetNeedsConsent();
     void aNoOnTheTerminalImportsTheKitAlone();
+    void aBundleNamesTheEngineItsSandboxesRunOn();
 
 private:
     /** A bundle whose policy is allow-all plus 10.0.0.0/8, and whose kit allows 127.0.0.1:*. */
@@ -429,6 +430,11 @@ void TestBundleCli::hostileArchiveIsRefused_data()
                                               endMarker()
                                        << QStringLiteral(
                                               "the manifest names the kit 'other' but its spec.yaml says 'tiny'");
+    QByteArray engine = manifest();
+    engine.replace("\"notes\"", "\"engine\": \"../lab\", \"notes\"");
+    QTest::newRow("an engine that is not a name")
+        << member("manifest.json", engine) + member("kit/spec.yaml", kSpec) + endMarker()
+        << QStringLiteral("'engine' must be an engine's name");
 }
 
 void TestBundleCli::hostileArchiveIsRefused()
@@ -707,6 +713,40 @@ void TestBundleCli::aNoOnTheTerminalImportsTheKitAlone()
     QCOMPARE(presetOf(student), QStringLiteral("balanced"));
     const Run policy = student.paddock({QStringLiteral("policy"), QStringLiteral("ls"), QStringLiteral("--json")});
     QVERIFY2(!policy.out.contains(QLatin1String("10.0.0.0/8")), qPrintable(policy.out));
+}
+
+void TestBundleCli::aBundleNamesTheEngineItsSandboxesRunOn()
+{
+    Person teacher;
+    const QString file = teacher.path(QStringLiteral("lab.paddock"));
+    const Run exported = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                          sampleKit(QStringLiteral("shell")), QStringLiteral("--engine"),
+                                          QStringLiteral("lab"), QStringLiteral("-o"), file});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY2(exported.out.contains(QLatin1String("engine: students' sandboxes run on lab")), qPrintable(exported.out));
+    // A student without that engine is told how to add it, and the run names it.
+    Person student;
+    const Run imported = student.importBundle(file);
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    QVERIFY2(imported.out.contains(QLatin1String("Its sandboxes run on the container engine lab")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("This computer has no engine lab yet")), qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("paddock engine add lab tcp://HOST:2376 --remote")),
+             qPrintable(imported.out));
+    QVERIFY2(imported.out.contains(QLatin1String("paddock run --engine lab --kit")), qPrintable(imported.out));
+    // One this computer has is said to be there.
+    const Run local = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                       sampleKit(QStringLiteral("shell")), QStringLiteral("--engine"),
+                                       QStringLiteral("local"), QStringLiteral("-o"), file});
+    QVERIFY2(local.exitCode == 0, qPrintable(local.err));
+    const Run preview = Person().importBundle(file, {QStringLiteral("--dry-run")});
+    QVERIFY2(preview.out.contains(QLatin1String("This computer has engine local.")), qPrintable(preview.out));
+    // A name that is not one is refused on both sides.
+    const Run bad = teacher.paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                                     sampleKit(QStringLiteral("shell")), QStringLiteral("--engine"),
+                                     QStringLiteral("../lab"), QStringLiteral("-o"), file});
+    QVERIFY(bad.exitCode != 0);
+    QVERIFY2(bad.err.contains(QLatin1String("not an engine's name")), qPrintable(bad.err));
 }
 
 QTEST_GUILESS_MAIN(TestBundleCli)

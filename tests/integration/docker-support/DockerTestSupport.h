@@ -104,19 +104,18 @@ inline bool copyInto(const QString &root, const QString &file)
 }
 
 /**
- * The host's curl and every library it loads, as a tree under @p root to copy into a busybox
- * image (`writeBusyboxContext(dir, "COPY rootfs/ /\n")` with @p root = dir/rootfs). Made from
- * the host's files, it needs no registry or mirror, and curl talks to the proxy where busybox's
- * static wget cannot (it crashes in a FROM scratch image).
+ * The host's @p program and every library it loads, as a tree under @p root to copy into a
+ * busybox image (`writeBusyboxContext(dir, "COPY rootfs/ /\n")` with @p root = dir/rootfs).
+ * Made from the host's files, it needs no registry or mirror.
  */
-inline bool writeCurlTree(const QString &root)
+inline bool writeProgramTree(const QString &root, const QString &program)
 {
     QProcess ldd;
-    ldd.start(QStringLiteral("ldd"), {QStringLiteral("/usr/bin/curl")});
+    ldd.start(QStringLiteral("ldd"), {program});
     if (!ldd.waitForFinished(30000) || ldd.exitCode() != 0)
         return false;
     static const QRegularExpression path(QStringLiteral("(/\\S+)"));
-    QStringList files{QStringLiteral("/usr/bin/curl")};
+    QStringList files{program};
     for (const QString &line : QString::fromUtf8(ldd.readAllStandardOutput()).split(QLatin1Char('\n'))) {
         const QRegularExpressionMatch match = path.match(line);
         if (match.hasMatch())
@@ -127,6 +126,15 @@ inline bool writeCurlTree(const QString &root)
             return false;
     }
     return true;
+}
+
+/**
+ * The host's curl, as writeProgramTree() copies it: curl talks to the proxy where busybox's
+ * static wget cannot (it crashes in a FROM scratch image).
+ */
+inline bool writeCurlTree(const QString &root)
+{
+    return writeProgramTree(root, QStringLiteral("/usr/bin/curl"));
 }
 
 /** Environment for a CLI the test starts: its own config and XDG directories. */

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A sandbox on a container engine that shares nothing with this computer: a second Docker
-// engine started by the test in a mount namespace of its own (its own /tmp, /home, /root and
-// /run/user: no folder or socket of the desktop's is there to bind), reached over TLS on
-// 127.0.0.1 and added with --remote. The workspace's committed files are copied in; the
-// sandbox's only way out is the daemon's stream to the engine, and it meets the desktop's
-// policy, key injection and event log; the key never reaches the engine's disk; when the stream
-// is cut, the sandbox's connections end and the event log says why.
+// engine started by the test in a mount namespace of its own (LabEngine.h), reached over TLS on
+// 127.0.0.1 and added with --remote. The workspace's committed files are copied in, with HEAD's
+// commit; the sandbox's only way out is the daemon's stream to the engine, and it meets the
+// desktop's policy, key injection and event log; the key never reaches the engine's disk; when
+// the stream is cut, the sandbox's connections end and the event log says why. Commits made
+// inside come back as branches paddock/NAME/<branch>, and a crafted bundle changes nothing;
+// a published port answers on the desktop's 127.0.0.1, carried over the same stream.
 #include "../proxy-inject/InjectTestSupport.h"
 #include "DockerSandboxFixture.h"
 #include "KeyringSession.h"
+#include "LabEngine.h"
+#include "PortsTestSupport.h"
 
 #include "Needs.h"
 #include "policy/PolicyStore.h"
@@ -28,41 +31,6 @@ using paddock::test::DockerSandboxFixture;
 using paddock::test::readFile;
 namespace docker = paddock::runtime::docker;
 
-namespace {
-
-const char kMakeCertificates[] =
-    "set -e\n"
-    "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=rr-ca -keyout ca-key.pem -out ca.pem 2>/dev/null\n"
-    "openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout server-key.pem -out server.csr 2>/dev/null\n"
-    "printf 'subjectAltName=IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > server.ext\n"
-    "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -extfile server.ext -out "
-    "server.pem 2>/dev/null\n"
-    "openssl req -newkey rsa:2048 -nodes -subj /CN=client -keyout key.pem -out client.csr 2>/dev/null\n"
-    "printf 'extendedKeyUsage=clientAuth\\n' > client.ext\n"
-    "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 -extfile client.ext -out "
-    "cert.pem 2>/dev/null\n";
-
-// The engine's own mount namespace: its folder moved to /mnt, then the desktop's private
-// places covered. $1 is the folder, $2 the port.
-const char kStartEngine[] =
-    "set -e\n"
-    "mount --make-rprivate /\n"
-    "mount --bind \"$1\" /mnt\n"
-    "for covered in /tmp /home /root /run/user; do\n"
-    "    if [ -d \"$covered\" ]; then mount -t tmpfs rr-cover \"$covered\"; fi\n"
-    "done\n"
-    "exec /usr/sbin/dockerd --config-file /mnt/daemon.json --data-root /mnt/data --exec-root /mnt/x --pidfile "
-    "/mnt/dockerd.pid --host \"tcp://127.0.0.1:$2\" --tlsverify --tlscacert /mnt/ca.pem --tlscert /mnt/server.pem "
-    "--tlskey /mnt/server-key.pem --bridge=none --iptables=false --ip6tables=false\n";
-
-int freePort()
-{
-    QTcpServer server;
-    return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
-}
-
-} // namespace
-
 class TestEngineRemote : public QObject
 {
     Q_OBJECT
@@ -75,18 +43,29 @@ private slots:
     void aNewDaemonAndARestartOpenTheWayAgain();
     void aCutStreamLeavesNoWayOutAndSaysSo();
     void framesBreakingTheRulesAreCutOff();
+    void commitsComeBackAsBranches();
+    void aCraftedBundleLeavesTheRepositoryAsItWas();
+    void aPublishedPortAnswersOnTheDesktopsLoopback();
 
 private:
-    QString file(const QString &name) const { return m_dir.filePath(name); }
-    docker::Endpoint labEndpoint() const
+    QString file(const QString &name) const { return m_lab.file(name); }
+    /** git in the desktop's workspace; its output, or "failed: ..." */
+    QString desktopGit(const QStringList &arguments)
     {
-        docker::Endpoint endpoint = docker::Endpoint::parse(QStringLiteral("tcp://127.0.0.1:%1").arg(m_port)).value();
-        endpoint.tls = endpoint.tlsVerify = true;
-        endpoint.caFile = file(QStringLiteral("ca.pem"));
-        endpoint.certFile = file(QStringLiteral("cert.pem"));
-        endpoint.keyFile = file(QStringLiteral("key.pem"));
-        return endpoint;
+        const DockerFinished done = m_fixture->run(QStringLiteral("git"), arguments);
+        return done.exitCode == 0 ? done.out.trimmed() : QStringLiteral("failed: ") + done.err;
     }
+    /** Runs @p script with sh as root in the lab's container of sandbox @p name; its output. */
+    QByteArray asRootInside(const QString &name, const QString &script)
+    {
+        docker::ExecSpec exec;
+        exec.user = QStringLiteral("0:0");
+        exec.cmd = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script};
+        const docker::Result<docker::ExecResult> ran =
+            docker::DockerClient(labEndpoint()).exec(paddock::runtime::DockerRuntime::containerName(name), exec);
+        return ran ? ran.value().stdoutData + ran.value().stderrData : ran.errorMessage().toUtf8();
+    }
+    docker::Endpoint labEndpoint() const { return m_lab.endpoint(); }
     /** `paddock` run to its end while this thread's event loop serves the upstream. */
     DockerFinished paddockLive(const QStringList &arguments, const QByteArray &input = {})
     {
@@ -119,9 +98,7 @@ private:
             .arg(m_upstream.serverPort());
     }
 
-    QTemporaryDir m_dir{QStringLiteral("/tmp/rr-engine-XXXXXX")};
-    QProcess m_engine;
-    int m_port = 0;
+    paddock::test::LabEngine m_lab;
     std::unique_ptr<DockerSandboxFixture> m_fixture;
     std::unique_ptr<CertificateFactory> m_certificates;
     EchoServer m_upstream;
@@ -138,29 +115,12 @@ void TestEngineRemote::initTestCase()
     PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("openssl")).isEmpty(), "openssl");
     PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("unshare")).isEmpty(), "unshare (util-linux)");
     PADDOCK_NEED(::getuid() == 0, "root, to start a second Docker engine");
-    QVERIFY(m_dir.isValid());
-    QProcess openssl;
-    openssl.setWorkingDirectory(m_dir.path());
-    openssl.start(QStringLiteral("sh"), {QStringLiteral("-c"), QString::fromLatin1(kMakeCertificates)});
-    QVERIFY(openssl.waitForFinished(60000) && openssl.exitCode() == 0);
-    m_port = freePort();
-    QVERIFY(m_port > 0);
-    QFile config(file(QStringLiteral("daemon.json")));
-    QVERIFY(config.open(QIODevice::WriteOnly) && config.write("{}\n") > 0);
-    config.close();
-    m_engine.setProcessChannelMode(QProcess::MergedChannels);
-    m_engine.setStandardOutputFile(file(QStringLiteral("dockerd.log")));
-    m_engine.start(QStringLiteral("unshare"),
-                   {QStringLiteral("-m"), QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(kStartEngine),
-                    QStringLiteral("rr-engine"), m_dir.path(), QString::number(m_port)});
-    QVERIFY2(m_engine.waitForStarted(), qPrintable(m_engine.errorString()));
+    const QString started = m_lab.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
     const docker::DockerClient lab(labEndpoint());
-    QTRY_VERIFY_WITH_TIMEOUT(m_engine.state() != QProcess::Running || lab.version(), 60000);
-    QVERIFY2(m_engine.state() == QProcess::Running,
-             qPrintable(QString::fromUtf8(readFile(file(QStringLiteral("dockerd.log"))).right(3000))));
 
     m_fixture = std::make_unique<DockerSandboxFixture>();
-    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture, true);
+    PADDOCK_SET_UP_DOCKER_FIXTURE(*m_fixture, true, true);
     const QString archive = file(QStringLiteral("image.tar"));
     QVERIFY(m_fixture->client().saveImage(m_fixture->imageTag(), archive));
     QVERIFY(lab.loadImage(archive));
@@ -192,11 +152,7 @@ void TestEngineRemote::initTestCase()
             "credentials:\n%1permissions:\n  network:\n    allow: [api.inject.test:%2]\n")
             .arg(bearerModelKey())
             .arg(m_upstream.serverPort()));
-    const DockerFinished added = m_fixture->paddock(
-        {QStringLiteral("engine"), QStringLiteral("add"), QStringLiteral("lab"),
-         QStringLiteral("tcp://127.0.0.1:%1").arg(m_port), QStringLiteral("--remote"), QStringLiteral("--tls-ca"),
-         file(QStringLiteral("ca.pem")), QStringLiteral("--tls-cert"), file(QStringLiteral("cert.pem")),
-         QStringLiteral("--tls-key"), file(QStringLiteral("key.pem"))});
+    const DockerFinished added = m_fixture->paddock(m_lab.addArguments(QStringLiteral("lab")));
     QVERIFY2(added.exitCode == 0, qPrintable(added.err));
     QCOMPARE(paddockLive({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, m_key).exitCode, 0);
 
@@ -220,14 +176,7 @@ void TestEngineRemote::initTestCase()
 
 void TestEngineRemote::cleanupTestCase()
 {
-    m_fixture.reset();
-    if (m_engine.state() == QProcess::Running) {
-        m_engine.terminate();
-        if (!m_engine.waitForFinished(30000)) {
-            m_engine.kill();
-            m_engine.waitForFinished(5000);
-        }
-    }
+    m_fixture.reset(); // the lab engine stops with the test object
 }
 
 void TestEngineRemote::theWorkspaceIsACopyOfItsCommits()
@@ -353,6 +302,106 @@ void TestEngineRemote::framesBreakingTheRulesAreCutOff()
         30000);
     const DockerFinished listed = m_fixture->paddock({QStringLiteral("ls")});
     QVERIFY2(listed.exitCode == 0 && listed.out.contains(QStringLiteral("rr-net")), qPrintable(listed.err));
+}
+
+void TestEngineRemote::commitsComeBackAsBranches()
+{
+    const QString base = desktopGit({QStringLiteral("rev-parse"), QStringLiteral("HEAD")});
+    const QString commit = QStringLiteral("git -c user.name=agent -c user.email=agent@example.com commit -qm");
+    // Committed inside on a branch of its own; the run's end brings it back.
+    const DockerFinished ran = paddockLive(runOnLab(
+        QStringLiteral("rr-git"),
+        QStringLiteral("git checkout -qb feature && echo inside > made-inside.txt && git add made-inside.txt && "
+                       "%1 'made on the lab' && git log --format=%s -2")
+            .arg(commit)));
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    // The history inside continues the desktop's: HEAD's commit is there under its own id.
+    QVERIFY2(ran.out.contains(QStringLiteral("made on the lab\nfirst\n")), qPrintable(ran.out + ran.err));
+    QVERIFY2(ran.err.contains(QStringLiteral("paddock/rr-git/feature")), qPrintable(ran.err));
+    QCOMPARE(desktopGit({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s %P"),
+                         QStringLiteral("paddock/rr-git/feature")}),
+             QStringLiteral("made on the lab ") + base);
+    QCOMPARE(desktopGit({QStringLiteral("show"), QStringLiteral("paddock/rr-git/feature:made-inside.txt")}),
+             QStringLiteral("inside"));
+    // The work tree is never touched: the file is in the branch, not in the folder.
+    QVERIFY(!QFile::exists(m_fixture->workspace() + QStringLiteral("/made-inside.txt")));
+    QCOMPARE(desktopGit({QStringLiteral("rev-parse"), QStringLiteral("HEAD")}), base);
+
+    // A later commit comes back when the sandbox is stopped.
+    const DockerFinished more = paddockLive({QStringLiteral("exec"), QStringLiteral("rr-git"), QStringLiteral("sh"),
+                                             QStringLiteral("-c"), commit + QStringLiteral(" second --allow-empty")});
+    QVERIFY2(more.exitCode == 0, qPrintable(more.out + more.err));
+    const DockerFinished stopped = m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rr-git")});
+    QVERIFY2(stopped.exitCode == 0, qPrintable(stopped.err));
+    QVERIFY2(stopped.err.contains(QStringLiteral("paddock/rr-git/feature")), qPrintable(stopped.err));
+    QCOMPARE(desktopGit({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s"),
+                         QStringLiteral("paddock/rr-git/feature")}),
+             QStringLiteral("second"));
+}
+
+void TestEngineRemote::aCraftedBundleLeavesTheRepositoryAsItWas()
+{
+    const DockerFinished ran = paddockLive(runOnLab(QStringLiteral("rr-craft"), QStringLiteral("true")));
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
+    const QStringList refs{QStringLiteral("for-each-ref"), QStringLiteral("--format=%(refname) %(objectname)")};
+    const QString before = desktopGit(refs);
+    // Root inside puts its own git in place: `git -C WS bundle create FILE ...` writes $5.
+    const auto craft = [&](const QString &body) {
+        return asRootInside(QStringLiteral("rr-craft"),
+                            QStringLiteral("printf '#!/bin/sh\n%1\n' > /usr/bin/git && chmod 755 /usr/bin/git && "
+                                           "echo replaced")
+                                .arg(body));
+    };
+    QVERIFY(craft(QStringLiteral("printf \"# v2 git bundle\\\\n%1 refs/heads/../../escape\\\\n\\\\nPACK\" > \"$5\"")
+                      .arg(QString(40, QLatin1Char('a'))))
+                .contains("replaced"));
+    DockerFinished stopped = m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rr-craft")});
+    QVERIFY2(stopped.exitCode == 0, qPrintable(stopped.err));
+    QVERIFY2(stopped.err.contains(QStringLiteral("names the branch '../../escape', which is not a plain branch name")),
+             qPrintable(stopped.err));
+    QVERIFY2(stopped.err.contains(QStringLiteral("your repository is as it was")), qPrintable(stopped.err));
+    QCOMPARE(desktopGit(refs), before);
+
+    // A bundle past the bound is cut off while it is read.
+    QCOMPARE(m_fixture->paddock({QStringLiteral("start"), QStringLiteral("rr-craft")}).exitCode, 0);
+    QVERIFY(craft(QStringLiteral("head -c 280000000 /dev/zero > \"$5\"")).contains("replaced"));
+    stopped = m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rr-craft")});
+    QVERIFY2(stopped.exitCode == 0, qPrintable(stopped.err));
+    QVERIFY2(stopped.err.contains(QStringLiteral("the sandbox's commits pass 256 MiB")), qPrintable(stopped.err));
+    QCOMPARE(desktopGit(refs), before);
+}
+
+void TestEngineRemote::aPublishedPortAnswersOnTheDesktopsLoopback()
+{
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("web-kit"), QStringLiteral("remote-web"), m_fixture->imageTag(),
+        QStringLiteral("mkdir -p /tmp/www && printf '%1' > /tmp/www/index.html && exec busybox httpd -f -p "
+                       "127.0.0.1:8080 -h /tmp/www")
+            .arg(QString::fromLatin1(paddock::test::kPage).replace(QLatin1Char('\n'), QStringLiteral("\\n"))),
+        QStringLiteral("environment:\n  variables:\n    LD_LIBRARY_PATH: /lib/x86_64-linux-gnu\n") +
+            paddock::test::portsBlock());
+    const DockerFinished ran = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("lab"), QStringLiteral("--detach"),
+         QStringLiteral("--kit"), kit, QStringLiteral("--name"), QStringLiteral("rr-web"), m_fixture->workspace()});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    const QString address = paddock::test::hostAddressOf(m_fixture->listed().value(QStringLiteral("rr-web")), 8080);
+    QVERIFY2(address.startsWith(QLatin1String("127.0.0.1:")), qPrintable(address));
+    // The page comes from the lab's container, over the daemon's stream to the engine.
+    QTRY_COMPARE_WITH_TIMEOUT(paddock::test::fetch(address).body, QByteArray(paddock::test::kPage), 30000);
+    for (const paddock::test::Fetched &page : paddock::test::fetchAtOnce(address, 6))
+        QCOMPARE(page.body, QByteArray(paddock::test::kPage));
+    // Nothing listens on 9090 inside: the connection ends without a byte.
+    QCOMPARE(
+        paddock::test::fetch(paddock::test::hostAddressOf(m_fixture->listed().value(QStringLiteral("rr-web")), 9090))
+            .exitCode,
+        52);
+    // The engine was asked to publish nothing on its own computer.
+    const docker::Result<docker::ContainerInfo> container =
+        docker::DockerClient(labEndpoint())
+            .inspectContainer(paddock::runtime::DockerRuntime::containerName(QStringLiteral("rr-web")));
+    QVERIFY(container);
+    QVERIFY(container.value().portBindings.isEmpty());
+    QVERIFY(container.value().publishedPorts.isEmpty());
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestEngineRemote, QCoreApplication)

@@ -3,7 +3,8 @@
 // another computer's engine: each connection to PATH becomes a stream over its standard input
 // and output; bytes pass both ways within the credit; and whatever breaks the framing's rules
 // (a long payload, an unknown type, an id never opened, data past the credit) ends it, with
-// every connection and the socket gone: no way out is left.
+// every connection and the socket gone: no way out is left. With `--proxy-mux-ports`, the
+// connections of the sandbox's publisher to its ports socket are streams of their own kind.
 #include "proxy/MuxFrame.h"
 
 #include <QLocalSocket>
@@ -24,9 +25,11 @@ private slots:
     void aBrokenRuleEndsEverything_data();
     void aBrokenRuleEndsEverything();
     void theEndOfInputLeavesNoWayOut();
+    void portConnectionsOpenAsTheirOwnKind();
 
 private:
     QString socketPath() const { return m_dir.filePath(QStringLiteral("proxy.sock")); }
+    QString portsPath() const { return m_dir.filePath(QStringLiteral("ports.sock")); }
     /** Reads frames from the mux's output until one arrives, at most 10 s. */
     bool nextFrame(mux::Type *type, std::uint32_t *id, QByteArray *payload)
     {
@@ -72,9 +75,11 @@ void TestProxyMux::init()
 {
     m_reader = mux::Reader();
     QFile::remove(socketPath()); // a killed mux's
-    m_mux.start(QStringLiteral(PADDOCK_INIT_BIN), {QStringLiteral("--proxy-mux"), socketPath()});
+    QFile::remove(portsPath());
+    m_mux.start(QStringLiteral(PADDOCK_INIT_BIN),
+                {QStringLiteral("--proxy-mux"), socketPath(), QStringLiteral("--proxy-mux-ports"), portsPath()});
     QVERIFY(m_mux.waitForStarted());
-    QTRY_VERIFY(QFile::exists(socketPath()));
+    QTRY_VERIFY(QFile::exists(socketPath()) && QFile::exists(portsPath()));
 }
 
 void TestProxyMux::cleanup()
@@ -129,6 +134,9 @@ void TestProxyMux::aBrokenRuleEndsEverything_data()
     std::string opening;
     mux::append(opening, mux::Type::Open, 1);
     QTest::newRow("an open from the desktop") << QByteArray::fromStdString(opening);
+    std::string openingPort;
+    mux::append(openingPort, mux::Type::OpenPort, 1);
+    QTest::newRow("an open of a port from the desktop") << QByteArray::fromStdString(openingPort);
     std::string credit;
     mux::appendCredit(credit, 1, 1);
     QTest::newRow("credit past the window") << QByteArray::fromStdString(credit);
@@ -150,6 +158,7 @@ void TestProxyMux::aBrokenRuleEndsEverything()
     client.setReadBufferSize(0);
     QTRY_VERIFY((client.readAll(), client.state() == QLocalSocket::UnconnectedState));
     QVERIFY(!QFile::exists(socketPath()));
+    QVERIFY(!QFile::exists(portsPath()));
 }
 
 void TestProxyMux::theEndOfInputLeavesNoWayOut()
@@ -162,6 +171,30 @@ void TestProxyMux::theEndOfInputLeavesNoWayOut()
     QLocalSocket late;
     late.connectToServer(socketPath());
     QVERIFY(!late.waitForConnected(1000));
+}
+
+void TestProxyMux::portConnectionsOpenAsTheirOwnKind()
+{
+    QLocalSocket publisher;
+    publisher.connectToServer(portsPath());
+    QVERIFY(publisher.waitForConnected(5000));
+    mux::Type type{};
+    std::uint32_t id = 0;
+    QByteArray payload;
+    QVERIFY(nextFrame(&type, &id, &payload));
+    QCOMPARE(type, mux::Type::OpenPort);
+    QCOMPARE(id, std::uint32_t(1));
+    // What the publisher says goes to the desktop on that stream; a proxy connection is an Open.
+    publisher.write("port 8080\n");
+    publisher.flush();
+    QVERIFY(nextFrame(&type, &id, &payload));
+    QCOMPARE(type, mux::Type::Data);
+    QCOMPARE(payload, QByteArray("port 8080\n"));
+    QLocalSocket client;
+    QCOMPARE(open(client), std::uint32_t(2));
+    send(mux::Type::Data, 1, "C");
+    QTRY_COMPARE(publisher.bytesAvailable() > 0 || publisher.waitForReadyRead(100), true);
+    QCOMPARE(publisher.readAll(), QByteArray("C"));
 }
 
 QTEST_GUILESS_MAIN(TestProxyMux)

@@ -48,9 +48,10 @@ class DockerSandboxFixture
 public:
     /**
      * Empty when ready; otherwise why the engine cannot be used (to skip) or what failed. With
-     * @p withCurl the image holds the host's curl too (tests::docker::writeCurlTree).
+     * @p withCurl the image holds the host's curl too (tests::docker::writeCurlTree), and
+     * with @p withGit the host's git.
      */
-    QString setUp(bool *skip, bool withCurl = false)
+    QString setUp(bool *skip, bool withCurl = false, bool withGit = false)
     {
         *skip = false;
         const QString unavailable = tests::docker::engineUnavailableReason();
@@ -70,8 +71,10 @@ public:
 
         m_image = tests::docker::uniqueName(QStringLiteral("paddock-test/sandbox")) + QStringLiteral(":1");
         QTemporaryDir context;
-        if (!tests::docker::writeBusyboxContext(context.path(), withCurl ? "COPY rootfs/ /\n" : "") ||
-            (withCurl && !tests::docker::writeCurlTree(context.path() + QStringLiteral("/rootfs"))))
+        const QString rootfs = context.path() + QStringLiteral("/rootfs");
+        if (!tests::docker::writeBusyboxContext(context.path(), withCurl || withGit ? "COPY rootfs/ /\n" : "") ||
+            (withCurl && !tests::docker::writeCurlTree(rootfs)) ||
+            (withGit && !tests::docker::writeProgramTree(rootfs, QStringLiteral("/usr/bin/git"))))
             return QStringLiteral("cannot write the image's build context");
         // An image of its own, not only a name: tests share the engine, and the same build
         // context would otherwise give every test the same image id, which another test's
