@@ -282,19 +282,11 @@ std::optional<int> removeCustomSecret(const Invocation &call)
     const QString name = call.positional.constFirst();
     if (!call.parser.value(kSandboxOption).isEmpty() || !secrets::CustomSecrets().find(name))
         return std::nullopt;
-    QString error;
-    bool removed = false;
-    if (!secrets::CustomSecrets().remove(name, &removed, &error))
-        return failure(error);
-    // The daemon stops replacing before this returns; the value goes from the keychain after.
-    if (!applyCredentialsInDaemon(&error))
-        return failure(tr("the custom secret was removed, but paddockd could not forget it: %1").arg(error));
-    secrets::SecretStore store;
-    const secrets::SecretResult result = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-        store.removeKeyMaterial(QStringLiteral("custom-") + name, std::move(done));
-    });
-    if (!result.ok() && result.error != secrets::SecretError::NotFound)
-        return failure(result.message);
+    // paddockd takes it out of custom-secrets.json, stops replacing it, then deletes the value.
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("secret.remove"),
+                    {{QStringLiteral("service"), name}, {QStringLiteral("custom"), true}}, &code, 60000))
+        return code;
     out() << tr("Removed custom secret %1; its placeholder is no longer replaced.").arg(name) << "\n";
     return ExitOk;
 }
