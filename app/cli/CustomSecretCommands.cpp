@@ -14,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QJsonObject>
+#include <QStandardPaths>
 
 namespace paddock::cli {
 namespace {
@@ -24,6 +25,10 @@ const QString kAnywhereOption = QStringLiteral("anywhere");
 const QString kBodyOption = QStringLiteral("body");
 const QString kEnvOption = QStringLiteral("env");
 const QString kSandboxOption = QStringLiteral("sandbox");
+const QString kCommandOption = QStringLiteral("command");
+const QString kShellOption = QStringLiteral("shell");
+const QString kRefOption = QStringLiteral("ref");
+const QString kRefreshOption = QStringLiteral("refresh");
 
 QString tr(const char *text)
 {
@@ -60,6 +65,45 @@ QStringList hostsOf(const QStringList &values, QString *problem)
     return hosts;
 }
 
+/**
+ * The source of --command/--ref (with --shell, --refresh): nullopt without one, with @p problem
+ * set when the options do not make one.
+ */
+std::optional<secrets::SecretSource> sourceOf(const Invocation &call, QString *problem)
+{
+    const bool command = call.parser.isSet(kCommandOption);
+    if (!command && !call.parser.isSet(kRefOption)) {
+        if (call.parser.isSet(kShellOption) || call.parser.isSet(kRefreshOption))
+            *problem = tr("--shell and --refresh go with --command or --ref");
+        return std::nullopt;
+    }
+    if (command && call.parser.isSet(kRefOption)) {
+        *problem = tr("give --command or --ref, not both");
+        return std::nullopt;
+    }
+    if (!command && call.parser.isSet(kShellOption)) {
+        *problem = tr("--shell goes with --command");
+        return std::nullopt;
+    }
+    secrets::SecretSource source;
+    source.kind = command ? secrets::SecretSource::Kind::Command : secrets::SecretSource::Kind::Reference;
+    (command ? source.command : source.reference) = call.parser.value(command ? kCommandOption : kRefOption);
+    source.shell = call.parser.isSet(kShellOption);
+    if (call.parser.isSet(kRefreshOption)) {
+        bool ok = false;
+        source.refreshSeconds = secrets::parseRefresh(call.parser.value(kRefreshOption), &ok);
+        if (!ok) {
+            *problem = tr("--refresh takes a duration such as 30s, 10m or 2h, or on-demand");
+            return std::nullopt;
+        }
+    }
+    if (const QString invalid = source.validate(); !invalid.isEmpty()) {
+        *problem = invalid;
+        return std::nullopt;
+    }
+    return source;
+}
+
 /** The secret the options describe, its placeholder kept from an earlier one of the same name. */
 std::optional<secrets::CustomSecret> secretOf(const Invocation &call, QString *problem)
 {
@@ -87,6 +131,9 @@ std::optional<secrets::CustomSecret> secretOf(const Invocation &call, QString *p
         return std::nullopt;
     }
     secret.sandbox = call.parser.value(kSandboxOption);
+    secret.source = sourceOf(call, problem);
+    if (!problem->isEmpty())
+        return std::nullopt;
     const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret.name);
     secret.placeholder = earlier ? earlier->placeholder : secrets::CustomSecret::newPlaceholder();
     if (const QString invalid = secret.validate(); !invalid.isEmpty()) {
@@ -102,6 +149,40 @@ QString whereCell(const secrets::CustomSecret &secret)
     return secret.body ? tr("%1 and body").arg(where) : where;
 }
 
+/** Where the value is: "the keychain", or the source and how often it runs. */
+QString valueCell(const secrets::CustomSecret &secret)
+{
+    if (!secret.source)
+        return tr("the keychain");
+    const secrets::SecretSource &source = *secret.source;
+    const QString what = source.kind == secrets::SecretSource::Kind::Command
+                             ? tr("the command `%1`").arg(source.describe())
+                             : tr("`op read %1`").arg(source.describe());
+    return source.refreshSeconds ? tr("%1, run by paddockd every %2").arg(what, source.refreshText())
+                                 : tr("%1, run by paddockd for every request").arg(what);
+}
+
+/** The value from stdin or typed, into the keychain; nullopt when stored, else the exit code. */
+std::optional<int> storeValue(const secrets::CustomSecret &secret)
+{
+    secrets::SecretStore store;
+    if (const secrets::ProbeResult probe = store.probeAndWait(); !probe.available)
+        return failure(probe.message);
+    SecretReadResult input =
+        isTerminal(0) ? readHiddenLine(0, tr("Value for %1 (not shown): ").arg(secret.name)) : readAllInput(0);
+    if (!input.error.isEmpty() || input.value.isEmpty()) {
+        secrets::wipe(input.value);
+        return failure(input.error.isEmpty() ? tr("the value is empty: nothing was stored") : input.error);
+    }
+    const secrets::SecretResult stored = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
+        store.setKeyMaterial(secret.keyMaterialName(), input.value, std::move(done));
+    });
+    secrets::wipe(input.value);
+    if (!stored.ok())
+        return failure(stored.message);
+    return std::nullopt;
+}
+
 int runSetCustom(const Invocation &call)
 {
     secrets::disableCoreDumps();
@@ -109,31 +190,32 @@ int runSetCustom(const Invocation &call)
     const std::optional<secrets::CustomSecret> secret = secretOf(call, &problem);
     if (!secret)
         return usageError(call.commandPath, problem);
-    secrets::SecretStore store;
-    if (const secrets::ProbeResult probe = store.probeAndWait(); !probe.available)
-        return failure(probe.message);
-    SecretReadResult input =
-        isTerminal(0) ? readHiddenLine(0, tr("Value for %1 (not shown): ").arg(secret->name)) : readAllInput(0);
-    if (!input.error.isEmpty() || input.value.isEmpty()) {
-        secrets::wipe(input.value);
-        return failure(input.error.isEmpty() ? tr("the value is empty: nothing was stored") : input.error);
+    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret->name);
+    if (!secret->source) {
+        if (const std::optional<int> failed = storeValue(*secret))
+            return *failed;
+    } else if (secret->source->kind == secrets::SecretSource::Kind::Reference &&
+               QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty()) {
+        err() << tr("Warning: the 1Password CLI `op` is not on PATH; requests that need %1 are refused until it is.")
+                     .arg(secret->name)
+              << "\n";
     }
-    const secrets::SecretResult stored = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-        store.setKeyMaterial(secret->keyMaterialName(), input.value, std::move(done));
-    });
-    secrets::wipe(input.value);
-    if (!stored.ok())
-        return failure(stored.message);
     QString error;
     if (!secrets::CustomSecrets().set(*secret, &error))
         return failure(error);
-    out() << tr("Stored custom secret %1. Sandboxes %2 created from now on hold %3=%4; the proxy replaces it "
-                "with the value in %5 of requests to %6.\n")
-                 .arg(secret->name, secret->sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret->sandbox),
-                      secret->variable, secret->placeholder, whereCell(*secret),
-                      secret->hosts.join(QStringLiteral(", ")));
+    out() << tr("Stored custom secret %1, its value from %2. Sandboxes %3 created from now on hold %4=%5; the proxy "
+                "replaces it with the value in %6 of requests to %7.\n")
+                 .arg(secret->name, valueCell(*secret),
+                      secret->sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret->sandbox), secret->variable,
+                      secret->placeholder, whereCell(*secret), secret->hosts.join(QStringLiteral(", ")));
     if (!applyCredentialsInDaemon(&error))
         return failure(tr("the secret was stored, but paddockd could not take it up: %1").arg(error));
+    if (secret->source && earlier && !earlier->source) { // the pasted value is no longer used
+        secrets::SecretStore store;
+        secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
+            store.removeKeyMaterial(secret->keyMaterialName(), std::move(done));
+        });
+    }
     return ExitOk;
 }
 
@@ -157,6 +239,13 @@ QJsonArray customSecretsJson()
             object.insert(QStringLiteral("header"), secret.header);
         if (!secret.sandbox.isEmpty())
             object.insert(QStringLiteral("sandbox"), secret.sandbox);
+        if (secret.source) {
+            const secrets::SecretSource &source = *secret.source;
+            object.insert(source.kind == secrets::SecretSource::Kind::Command ? QStringLiteral("command")
+                                                                              : QStringLiteral("reference"),
+                          source.describe());
+            object.insert(QStringLiteral("refresh"), source.refreshText());
+        }
         array.append(object);
     }
     return array;
@@ -176,9 +265,15 @@ bool printCustomSecrets()
     for (const secrets::CustomSecret &secret : *secrets)
         table << QStringList{secret.name,
                              secret.sandbox.isEmpty() ? tr("global") : tr("sandbox %1").arg(secret.sandbox),
-                             secret.hosts.join(QLatin1Char(',')), whereCell(secret), secret.variable};
+                             secret.hosts.join(QLatin1Char(',')),
+                             whereCell(secret),
+                             secret.variable,
+                             secret.source ? tr("%1: %2 (%3)")
+                                                 .arg(secret.source->kindToken(), secret.source->describe(),
+                                                      secret.source->refreshText())
+                                           : tr("keychain")};
     out() << "\n" << tr("Custom secrets (sandboxes hold a placeholder):") << "\n";
-    printTable({tr("NAME"), tr("SCOPE"), tr("HOSTS"), tr("REPLACED IN"), tr("VARIABLE")}, table);
+    printTable({tr("NAME"), tr("SCOPE"), tr("HOSTS"), tr("REPLACED IN"), tr("VARIABLE"), tr("SOURCE")}, table);
     return true;
 }
 
@@ -187,19 +282,11 @@ std::optional<int> removeCustomSecret(const Invocation &call)
     const QString name = call.positional.constFirst();
     if (!call.parser.value(kSandboxOption).isEmpty() || !secrets::CustomSecrets().find(name))
         return std::nullopt;
-    QString error;
-    bool removed = false;
-    if (!secrets::CustomSecrets().remove(name, &removed, &error))
-        return failure(error);
-    // The daemon stops replacing before this returns; the value goes from the keychain after.
-    if (!applyCredentialsInDaemon(&error))
-        return failure(tr("the custom secret was removed, but paddockd could not forget it: %1").arg(error));
-    secrets::SecretStore store;
-    const secrets::SecretResult result = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-        store.removeKeyMaterial(QStringLiteral("custom-") + name, std::move(done));
-    });
-    if (!result.ok() && result.error != secrets::SecretError::NotFound)
-        return failure(result.message);
+    // paddockd takes it out of custom-secrets.json, stops replacing it, then deletes the value.
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("secret.remove"),
+                    {{QStringLiteral("service"), name}, {QStringLiteral("custom"), true}}, &code, 60000))
+        return code;
     out() << tr("Removed custom secret %1; its placeholder is no longer replaced.").arg(name) << "\n";
     return ExitOk;
 }
@@ -217,9 +304,14 @@ Command setCustomCommand()
            "(Authorization by default), or in any header with --anywhere, and with --body also in bodies\n"
            "whose Content-Type is text, JSON or a form. A request to any other host carries the\n"
            "placeholder unchanged, and when the proxy reads it the event log says so. Responses from the\n"
-           "hosts are masked for the value. Every sandbox gets NAME unless --sandbox limits it to one.\n\n"
+           "hosts are masked for the value. Every sandbox gets NAME unless --sandbox limits it to one.\n"
+           "With --command or --ref nothing is read or stored: paddockd runs the command (or `op read REF`)\n"
+           "on this computer when a request needs the value, as for `secret set --command`, and uses it for\n"
+           "--refresh (55m by default; on-demand: every request). When the command fails the request is\n"
+           "refused and the event log says why; the placeholder is never replaced by an empty value.\n\n"
            "  paddock secret set-custom jira --host jira.example.com --env JIRA_TOKEN\n"
-           "  paddock secret set-custom hook --host hooks.example.com --anywhere --body --env HOOK_KEY");
+           "  paddock secret set-custom hook --host hooks.example.com --anywhere --body --env HOOK_KEY\n"
+           "  paddock secret set-custom gh --host api.github.com --env GH_TOKEN --command 'gh auth token'");
     set.positionalSyntax = QStringLiteral("NAME");
     set.positionalHelp = {{QStringLiteral("NAME"), tr("The secret's name (letters, digits, '.', '_', '-').")}};
     set.minPositional = 1;
@@ -234,7 +326,16 @@ Command setCustomCommand()
         QCommandLineOption(kAnywhereOption, tr("Replace the placeholder in any header.")),
         QCommandLineOption(kBodyOption, tr("Also replace it in text, JSON and form bodies.")),
         QCommandLineOption(kEnvOption, tr("The variable sandboxes hold the placeholder in."), QStringLiteral("VAR")),
-        QCommandLineOption(kSandboxOption, tr("Only sandbox NAME gets the secret."), QStringLiteral("NAME"))};
+        QCommandLineOption(kSandboxOption, tr("Only sandbox NAME gets the secret."), QStringLiteral("NAME")),
+        QCommandLineOption(kCommandOption, tr("The value is what this command prints, run by paddockd."),
+                           QStringLiteral("CMD")),
+        QCommandLineOption(kShellOption, tr("Run --command through /bin/sh -c.")),
+        QCommandLineOption(kRefOption, tr("The value is `op read REF` (a 1Password reference)."),
+                           QStringLiteral("REF")),
+        QCommandLineOption(kRefreshOption,
+                           tr("How long a value from --command or --ref is used: 30s, 10m, 2h or "
+                              "on-demand (default 55m)."),
+                           QStringLiteral("DURATION"))};
     set.run = runSetCustom;
     return set;
 }

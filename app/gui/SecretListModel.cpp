@@ -73,7 +73,10 @@ SecretListModel::SecretListModel(QObject *parent) : RowListModel(parent)
           [](R row) { return row.sandbox.isEmpty() ? row.service : row.sandbox + QLatin1Char('/') + row.service; }},
          {SourceRole, "source", [](R row) { return row.source; }},
          {SourceTextRole, "sourceText", [](R row) { return sourceSentence(row); }},
-         {ResolvedRole, "resolved", [](R row) { return resolvedSentence(row); }}});
+         {ResolvedRole, "resolved", [](R row) { return resolvedSentence(row); }},
+         {VariableRole, "variable", [](R row) { return row.variable; }},
+         {HostsRole, "hosts",
+          [](R row) { return row.source == QLatin1String("custom") ? row.sourceText : QString(); }}});
     // Which keys the kits need is known without the daemon: the page says it at once.
     reloadKits();
 }
@@ -245,6 +248,14 @@ void SecretListModel::remove(const QString &service, const QString &sandbox)
         params.insert(QStringLiteral("sandbox"), sandbox);
     const QString name = sandbox.isEmpty() ? service : sandbox + QLatin1Char('/') + service;
     change(QStringLiteral("secret.remove"), params, tr("The key of %1 was removed from the keychain.").arg(name));
+}
+
+void SecretListModel::removeCustom(const QString &name)
+{
+    if (!isValidName(name))
+        return Q_EMIT actionFailed(tr("Names may use letters, digits, '.', '_' and '-' only."));
+    change(QStringLiteral("secret.remove"), {{QStringLiteral("service"), name}, {QStringLiteral("custom"), true}},
+           tr("The custom secret %1 was removed: its placeholder is no longer replaced.").arg(name));
 }
 
 void SecretListModel::test(const QString &service, const QString &sandbox)

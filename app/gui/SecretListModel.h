@@ -60,7 +60,9 @@ public:
         DisplayNameRole,
         SourceRole,
         SourceTextRole,
-        ResolvedRole
+        ResolvedRole,
+        VariableRole,
+        HostsRole
     };
     Q_ENUM(Role)
 
@@ -88,6 +90,8 @@ public:
     /** Stores (or replaces) the key of @p service, global when @p sandbox is empty. */
     Q_INVOKABLE void set(const QString &service, const QString &sandbox, QString value);
     Q_INVOKABLE void remove(const QString &service, const QString &sandbox);
+    /** Removes the custom secret @p name (`secret.remove` with custom): its placeholder is no longer replaced. */
+    Q_INVOKABLE void removeCustom(const QString &name);
     /**
      * `secret.test`: one request with the key of @p service sent as a sandbox's would be (for
      * a command or a reference, its value as the proxy has it); the provider's answer is said

@@ -59,6 +59,7 @@ void GuardedBody::reset()
     wipeString(m_head);
     wipeString(m_held);
     wipeString(m_redacted);
+    m_framing.clear();
     m_scanner.reset();
     m_active = m_streaming = false;
 }
@@ -71,6 +72,7 @@ void GuardedBody::begin(std::string head, bool chunked, std::shared_ptr<const Pa
     m_chunked = chunked;
     m_mode = mode;
     m_holdBytes = holdBytes;
+    m_keep = patterns && patterns->longestForm() > 0 ? patterns->longestForm() - 1 : 0;
     m_scanner.emplace(std::move(patterns));
     m_active = true;
 }
@@ -93,7 +95,7 @@ bool GuardedBody::data(std::string_view bytes, std::string &out)
             return false;
         }
         if (m_streaming)
-            out.append(bytes);
+            forward(bytes, out);
         else
             m_held.append(bytes);
     } else if (m_streaming) {
@@ -112,22 +114,75 @@ bool GuardedBody::data(std::string_view bytes, std::string &out)
 
 void GuardedBody::framing(std::string_view bytes, std::string &out)
 {
-    if (!m_streaming)
+    if (m_mode == Mode::Refuse) {
+        // Framing goes in its place among the data, after the data held back before it.
+        if (!m_framing.empty() && m_framing.back().offset + m_framing.back().length == m_held.size())
+            m_framing.back().length += bytes.size();
+        else
+            m_framing.push_back({m_held.size(), bytes.size()});
         m_held.append(bytes);
-    else if (m_mode == Mode::Refuse)
-        out.append(bytes);
+        if (m_streaming)
+            release(releasable(), out);
+    } else if (!m_streaming) {
+        m_held.append(bytes);
+    }
     // redact mode, streaming: the body is re-chunked, its own framing goes
+}
+
+void GuardedBody::forward(std::string_view bytes, std::string &out)
+{
+    if (m_framing.empty() && bytes.size() >= m_keep) { // a Content-Length body: no copy through m_held
+        out.append(m_held).append(bytes.substr(0, bytes.size() - m_keep));
+        wipeString(m_held);
+        m_held.assign(bytes.substr(bytes.size() - m_keep));
+        return;
+    }
+    m_held.append(bytes);
+    release(releasable(), out);
+}
+
+std::size_t GuardedBody::releasable() const
+{
+    std::size_t need = m_keep;
+    std::size_t at = m_held.size();
+    for (auto span = m_framing.rbegin(); span != m_framing.rend(); ++span) {
+        const std::size_t data = at - (span->offset + span->length);
+        if (data >= need)
+            return at - need;
+        need -= data;
+        at = span->offset;
+    }
+    return at > need ? at - need : 0;
+}
+
+void GuardedBody::release(std::size_t count, std::string &out)
+{
+    if (count == 0)
+        return;
+    out.append(m_held, 0, count);
+    OPENSSL_cleanse(m_held.data(), count);
+    m_held.erase(0, count);
+    std::vector<Span> framing;
+    for (const Span &span : m_framing) {
+        if (span.offset + span.length <= count)
+            continue;
+        const std::size_t cut = span.offset < count ? count - span.offset : 0;
+        framing.push_back({span.offset + cut - count, span.length - cut});
+    }
+    m_framing.swap(framing);
 }
 
 void GuardedBody::overflow(std::string &out)
 {
     m_streaming = true;
     if (m_mode == Mode::Refuse) {
-        out.append(m_head).append(m_held);
-    } else {
-        out.append(m_chunked ? m_head : reframedHead(m_head, std::nullopt));
-        appendChunk(m_redacted, out);
+        out.append(m_head);
+        wipeString(m_head);
+        release(releasable(), out);
+        return;
     }
+    out.append(m_chunked ? m_head : reframedHead(m_head, std::nullopt));
+    appendChunk(m_redacted, out);
     wipeString(m_head);
     wipeString(m_held);
     wipeString(m_redacted);
@@ -159,6 +214,8 @@ void GuardedBody::end(std::string &out)
         wipeString(tail);
     } else if (!m_streaming) {
         out.append(m_head).append(m_held);
+    } else {
+        out.append(m_held); // the bytes held back: the message is complete only now
     }
     reset();
 }

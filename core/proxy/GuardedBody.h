@@ -24,12 +24,12 @@ struct Finding
  * @brief The guard on one request's body, between the request head and the end of the message.
  *
  * The head (already rewritten for injection) and the body are held until the message ends or
- * GuardConfig::holdBytes of body are held. At the end: in refuse mode the message goes as it
- * came unless a value was found; in redact mode too when nothing was found, otherwise the body
- * goes redacted, with its Content-Length, or as a single chunk. A body larger than the bound
- * streams from then on: refuse mode scans each piece before it goes, redact mode re-sends the
- * body chunked (the head's Content-Length replaced by Transfer-Encoding: chunked; trailers are
- * dropped).
+ * the bound given to begin() is passed. At the end: in refuse mode the message goes as it came
+ * unless a value was found; in redact mode too when nothing was found, otherwise the body goes
+ * redacted, with its Content-Length, or as a single chunk. A body larger than the bound streams
+ * from then on: refuse mode forwards what it has scanned but for the last bytes a value could
+ * start in (see GuardConfig::refuseHoldBytes), redact mode re-sends the body chunked (the head's
+ * Content-Length replaced by Transfer-Encoding: chunked; trailers are dropped).
  */
 class GuardedBody
 {
@@ -56,6 +56,12 @@ public:
 
 private:
     void overflow(std::string &out);
+    /** Refuse mode, streaming: @p bytes of data after the scan, all but the last m_keep sent. */
+    void forward(std::string_view bytes, std::string &out);
+    /** How much of m_held may go: what leaves at least m_keep bytes of data held. */
+    std::size_t releasable() const;
+    /** The first @p count bytes of m_held to @p out. */
+    void release(std::size_t count, std::string &out);
     void appendChunk(std::string_view data, std::string &out) const;
     void reset();
 
@@ -65,8 +71,15 @@ private:
     Mode m_mode = Mode::Off;
     std::size_t m_holdBytes = 0;
     std::string m_head;
-    std::string m_held;     ///< the body as it came, framing included
-    std::string m_redacted; ///< redact mode, while holding: the data with markers
+    std::string m_held;     ///< the body as it came, framing included; streaming: its part not sent
+    std::size_t m_keep = 0; ///< refuse mode: data bytes held back while streaming
+    struct Span
+    {
+        std::size_t offset;
+        std::size_t length;
+    };
+    std::vector<Span> m_framing; ///< refuse mode: where chunk framing is in m_held
+    std::string m_redacted;      ///< redact mode, while holding: the data with markers
     std::optional<Scanner> m_scanner;
     std::vector<Finding> m_findings;
 };

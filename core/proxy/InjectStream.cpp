@@ -413,7 +413,8 @@ bool RequestStream::startMessage(std::string &out, std::vector<RequestNote> &not
     if (guardBody && m_placeholders.active()) // the rewritten body is scanned as it came, to refuse
         m_placeholderScan.emplace(std::move(patterns));
     else if (guardBody)
-        m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), guardState.mode, m_guard->holdBytes);
+        m_body.begin(std::move(guardedHead), framing.chunked, std::move(patterns), guardState.mode,
+                     guardState.mode == guard::Mode::Refuse ? m_guard->refuseHoldBytes : m_guard->holdBytes);
     if (m_responses)
         m_responses->expectResponseTo(head.method);
     m_head.erase(0, head.size);

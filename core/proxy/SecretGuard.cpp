@@ -4,12 +4,43 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 
 namespace paddock::proxy::guard {
 namespace {
 
 constexpr std::size_t MaxValues = 4096;
+// The prefilter's grams, and the longest stretch of a form's start they are taken from: a longer
+// stretch means fewer samples, but more grams in the table and longer runs of the automaton on a
+// false alarm.
+constexpr std::size_t GramBytes = 4;
+constexpr std::size_t MaxSpan = 16;
+constexpr unsigned GramTableBits = 17; // 16 KiB: a few thousand grams leave most bits clear
+
+/**
+ * Steps the automaton over @p data from @p state, skipping where Patterns::skip() allows; calls
+ * @p onMatch(offset, state) where a form ends, and stops when it returns false. The state after.
+ */
+template<typename OnMatch>
+std::uint32_t run(const Patterns &p, std::uint32_t state, std::string_view data, OnMatch &&onMatch)
+{
+    const auto *begin = reinterpret_cast<const unsigned char *>(data.data());
+    const unsigned char *at = begin;
+    const unsigned char *end = begin + data.size();
+    const unsigned char *skipFrom = at; // no skip() again before the sample that stopped the last one
+    while (at < end) {
+        if (state == p.start() && at >= skipFrom) {
+            at = p.skip(at, end);
+            skipFrom = at + p.stride();
+        }
+        state = p.step(state, *at);
+        if (p.matches(state) && !onMatch(std::size_t(at - begin), state))
+            break;
+        ++at;
+    }
+    return state;
+}
 
 std::string jsonEscaped(std::string_view value, bool escapeSlash)
 {
@@ -186,6 +217,8 @@ Patterns::~Patterns()
     // The table spells the forms out: nothing of it is left in freed memory.
     if (!m_rows.empty())
         OPENSSL_cleanse(m_rows.data(), m_rows.size() * sizeof(std::uint32_t));
+    if (!m_grams.empty())
+        OPENSSL_cleanse(m_grams.data(), m_grams.size() * sizeof(std::uint64_t));
 }
 
 std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
@@ -197,6 +230,7 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
         std::size_t bytes = 0;
     };
     std::vector<Form> expanded;
+    std::size_t shortest = MaxSpan;
     bool used[256] = {};
     for (Value &value : values) {
         if (const QString why = skipReason(value, patterns->m_values.size()); !why.isEmpty()) {
@@ -206,6 +240,7 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
             form.forms = formsOf(std::string_view(value.bytes).substr(0, MaxValueBytes));
             for (const std::string &text : form.forms) {
                 form.bytes += text.size();
+                shortest = std::min(shortest, text.size());
                 for (const char c : text)
                     used[static_cast<unsigned char>(c)] = true;
             }
@@ -229,6 +264,8 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
     next.assign(bound * classes, 0);
     patterns->m_matchLength.assign(bound, 0);
     patterns->m_matchValue.assign(bound, 0);
+    patterns->m_stride = shortest - GramBytes + 1; // forms are at least MinValueBytes long
+    patterns->m_grams.assign((std::size_t(1) << GramTableBits) / 64, 0);
 
     // The trie: edge 0 means none while it is built (no edge leads back to the root).
     std::size_t states = 1;
@@ -242,20 +279,8 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
         }
         const auto index = std::uint16_t(kept.size());
         kept.push_back(patterns->m_values[v]);
-        for (const std::string &text : expanded[v].forms) {
-            std::size_t state = 0;
-            for (const char c : text) {
-                std::uint16_t &edge = next[state * classes + patterns->m_class[static_cast<unsigned char>(c)]];
-                if (edge == 0)
-                    edge = std::uint16_t(states++);
-                state = edge;
-            }
-            if (patterns->m_matchLength[state] == 0) {
-                patterns->m_matchLength[state] = std::uint16_t(text.size());
-                patterns->m_matchValue[state] = index;
-            }
-            patterns->m_longest = std::max(patterns->m_longest, text.size());
-        }
+        for (const std::string &text : expanded[v].forms)
+            patterns->insert(text, index, states);
         wipeAll(expanded[v].forms);
     }
     patterns->m_values = std::move(kept);
@@ -266,6 +291,53 @@ std::shared_ptr<const Patterns> Patterns::build(std::vector<Value> &values)
     patterns->m_matchValue.resize(states);
     patterns->compile(states);
     return patterns;
+}
+
+void Patterns::insert(std::string_view form, std::uint16_t value, std::size_t &states)
+{
+    std::size_t state = 0;
+    for (const char c : form) {
+        std::uint16_t &edge = m_next[state * m_classes + m_class[static_cast<unsigned char>(c)]];
+        if (edge == 0)
+            edge = std::uint16_t(states++);
+        state = edge;
+    }
+    if (m_matchLength[state] == 0) {
+        m_matchLength[state] = std::uint16_t(form.size());
+        m_matchValue[state] = value;
+    }
+    m_longest = std::max(m_longest, form.size());
+    addGrams(form);
+}
+
+std::uint32_t Patterns::gramHash(const unsigned char *at)
+{
+    std::uint32_t gram;
+    std::memcpy(&gram, at, GramBytes);
+    return (gram * 0x9E3779B1u) >> (32 - GramTableBits);
+}
+
+void Patterns::addGrams(std::string_view form)
+{
+    const auto *bytes = reinterpret_cast<const unsigned char *>(form.data());
+    for (std::size_t offset = 0; offset < m_stride && offset + GramBytes <= form.size(); ++offset) {
+        const std::uint32_t hash = gramHash(bytes + offset);
+        m_grams[hash / 64] |= std::uint64_t(1) << (hash % 64);
+    }
+}
+
+const unsigned char *Patterns::skip(const unsigned char *at, const unsigned char *end) const
+{
+    const std::size_t size = std::size_t(end - at);
+    const std::uint64_t *grams = m_grams.data();
+    std::size_t sample = m_stride - 1;
+    for (; sample + GramBytes <= size; sample += m_stride) {
+        const std::uint32_t hash = gramHash(at + sample);
+        if (grams[hash / 64] & (std::uint64_t(1) << (hash % 64)))
+            break;
+    }
+    // Starts up to the last sample whose gram is in no form are ruled out.
+    return at + (sample - (m_stride - 1));
 }
 
 void Patterns::link(std::size_t states)
@@ -335,15 +407,10 @@ bool Scanner::scan(std::string_view data)
     if (m_found || !m_patterns || m_patterns->empty())
         return m_found.has_value();
     const Patterns &p = *m_patterns;
-    std::uint32_t state = m_state;
-    for (const char c : data) {
-        state = p.step(state, static_cast<unsigned char>(c));
-        if (p.matches(state)) {
-            m_found = p.matchValue(state);
-            break;
-        }
-    }
-    m_state = state;
+    m_state = run(p, m_state, data, [&](std::size_t, std::uint32_t state) {
+        m_found = p.matchValue(state);
+        return false;
+    });
     m_total += data.size();
     return m_found.has_value();
 }
@@ -362,23 +429,19 @@ void Scanner::redact(std::string_view data, std::string &out)
         return;
     }
     const Patterns &p = *m_patterns;
-    std::uint32_t state = m_state;
-    for (std::size_t i = 0; i < data.size(); ++i) {
-        state = p.step(state, static_cast<unsigned char>(data[i]));
-        if (p.matches(state)) {
-            const std::uint16_t length = p.matchLength(state);
-            const std::uint64_t end = m_total + i + 1;
-            const std::uint64_t start = end - length;
-            if (!m_ranges.empty() && start < m_ranges.back().end)
-                m_ranges.back().end = std::max(m_ranges.back().end, end);
-            else
-                m_ranges.push_back({start, end, p.matchValue(state)});
-            const std::uint16_t value = p.matchValue(state);
-            if (std::find(m_redacted.begin(), m_redacted.end(), value) == m_redacted.end())
-                m_redacted.push_back(value);
-        }
-    }
-    m_state = state;
+    m_state = run(p, m_state, data, [&](std::size_t i, std::uint32_t state) {
+        const std::uint16_t length = p.matchLength(state);
+        const std::uint64_t end = m_total + i + 1;
+        const std::uint64_t start = end - length;
+        if (!m_ranges.empty() && start < m_ranges.back().end)
+            m_ranges.back().end = std::max(m_ranges.back().end, end);
+        else
+            m_ranges.push_back({start, end, p.matchValue(state)});
+        const std::uint16_t value = p.matchValue(state);
+        if (std::find(m_redacted.begin(), m_redacted.end(), value) == m_redacted.end())
+            m_redacted.push_back(value);
+        return true;
+    });
     m_pending.append(data);
     m_total += data.size();
     const std::uint64_t hold = p.longestForm() > 0 ? p.longestForm() - 1 : 0;

@@ -20,9 +20,12 @@
  * longer encoded text).
  *
  * Every form of every value goes into one Aho–Corasick automaton, compiled to a table over the
- * byte classes the forms use, so a body is scanned once, byte by byte, whatever the number of
- * values, and a scan carries its state from one chunk to the next: a value split across two
- * reads is found like any other. Pure (no sockets, no files).
+ * byte classes the forms use, so a body is scanned once whatever the number of values, and a scan
+ * carries its state from one chunk to the next: a value split across two reads is found like any
+ * other. Where the automaton is at its start, a prefilter skips ahead: it reads one 4-byte gram
+ * every few bytes and looks it up in a bitmap of the grams that open the forms, and the automaton
+ * runs only near a gram that may belong to one, so ordinary text is read at a fraction of a step
+ * per byte. Pure (no sockets, no files).
  */
 namespace paddock::proxy::guard {
 
@@ -85,12 +88,27 @@ public:
     /** The value of that form. */
     std::uint16_t matchValue(std::uint32_t state) const { return m_matchValue[state / m_classes]; }
 
+    /**
+     * With the automaton at its start(): where in [@p at, @p end) it must run from, no form
+     * starting before that. Every form is at least span bytes long, so a form starting at s has
+     * a sampled position p (every stride bytes) in [s, s + stride) whose gram is among the first
+     * stride grams of a form; a sample whose gram is in none rules out the stride starts up to it.
+     */
+    const unsigned char *skip(const unsigned char *at, const unsigned char *end) const;
+    /** How many bytes the automaton runs after a skip() before the next one: one stride. */
+    std::size_t stride() const { return m_stride; }
+
 private:
     Patterns() = default;
     /** Failure links, breadth first, folded into the table: each of @p states gets every edge. */
     void link(std::size_t states);
     /** The rows of @ref m_next as offsets, the matching states last (see step()). */
     void compile(std::size_t states);
+    /** @p form of value @p value into the trie (@p states so far), its grams into the prefilter's. */
+    void insert(std::string_view form, std::uint16_t value, std::size_t &states);
+    /** The grams of @p form the prefilter looks for (see skip()). */
+    void addGrams(std::string_view form);
+    static std::uint32_t gramHash(const unsigned char *at);
     std::vector<Value> m_values;
     std::vector<QString> m_skipped;
     std::size_t m_classes = 1;
@@ -101,6 +119,8 @@ private:
     std::vector<std::uint16_t> m_matchLength;
     std::vector<std::uint16_t> m_matchValue;
     std::size_t m_longest = 0;
+    std::size_t m_stride = 1;
+    std::vector<std::uint64_t> m_grams; ///< a bitmap by gramHash()
 };
 
 /** @brief The guard's mode and values in force for one request. */
@@ -116,12 +136,19 @@ struct GuardConfig
     /** The mode and values in force now (called for each request; thread-safe, may re-read files). */
     std::function<GuardState()> current;
     /**
-     * A request body up to this size is held, whole, before any of it is forwarded, so a value
-     * found in it refuses the request cleanly (or is redacted with the right Content-Length).
-     * A larger body is forwarded as it streams once this much is held: a value found after that
-     * cuts the connection (refuse), or is redacted in a body re-sent chunked (redact).
+     * Redact mode: a request body up to this size is held, whole, before any of it is forwarded,
+     * so it goes redacted with the right Content-Length. A larger body is forwarded as it streams
+     * once this much is held, redacted and re-sent chunked.
      */
     std::size_t holdBytes = 8 * 1024 * 1024;
+    /**
+     * Refuse mode: a request body up to this size is held, whole, so a value found in it refuses
+     * the request before the upstream has seen any of it. A larger body goes on as it is scanned,
+     * but for its last Patterns::longestForm() - 1 bytes, so no byte of a value is ever sent and
+     * the message is never complete upstream before the whole of it was scanned: a value found
+     * then cuts the upstream connection mid-body.
+     */
+    std::size_t refuseHoldBytes = 64 * 1024;
     /** What the 403 says can be done, e.g. the command that allows a value. */
     std::function<QString(const Value &)> howToAllow;
 };

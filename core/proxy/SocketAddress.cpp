@@ -41,4 +41,10 @@ quint16 portOf(const sockaddr_storage &address)
     return 0;
 }
 
+bool resetOnClose(int fd)
+{
+    const linger reset{1, 0};
+    return ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset) == 0;
+}
+
 } // namespace paddock::proxy

@@ -16,4 +16,7 @@ bool toSockaddr(const QHostAddress &address, quint16 port, sockaddr_storage &sto
 /** The port of an IPv4 or IPv6 @p address, in host order; 0 for any other family. */
 quint16 portOf(const sockaddr_storage &address);
 
+/** Makes closing @p fd reset the connection (SO_LINGER 0) instead of ending it cleanly; false if not. */
+bool resetOnClose(int fd);
+
 } // namespace paddock::proxy

@@ -5,6 +5,7 @@
 #include "proxy/Refusal.h"
 #include "proxy/RequestRecorder.h"
 #include "proxy/ResponseStream.h"
+#include "proxy/SocketAddress.h"
 
 #include <QLoggingCategory>
 
@@ -474,6 +475,8 @@ struct InterceptedConnection::Session
                          found->cut ? QStringLiteral("; the body had partly gone, the connection was cut") : QString()),
                 QStringLiteral("secret-guard"));
             down.pending += guardRefusal(*found, setup.interception->config(), setup.eventTemplate);
+            // Part of the body went: the upstream gets a reset, no close_notify that would end it cleanly.
+            up.closeSent = found->cut && resetOnClose(upstream.fd);
         } else if (refused && requests.refusal()) {
             report(Kind::Denied, qs(error.reason), qs(requests.refusal()->rule));
             down.pending += requestRefusal(*requests.refusal(), *refused, setup.eventTemplate);

@@ -408,7 +408,7 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
         // reading it for the guard would run the command (each time, for one run on demand).
         std::vector<proxy::InjectRule> guarded;
         for (const proxy::InjectRule &rule : config.rules) {
-            if (!sourceFor(sandbox, rule.credential))
+            if (rule.placeholder.empty() ? !sourceFor(sandbox, rule.credential) : !customHasSource(rule.credential))
                 guarded.push_back(rule);
         }
         config.guard = secretGuardOf(sandbox, guarded); // SecretGuardSetup.h

@@ -58,7 +58,8 @@ namespace paddock::sandbox {
  *   in no file, no log line and no event.
  * - Custom secrets (`custom-secrets.json`, `paddock secret set-custom`) apply to every sandbox,
  *   or to the one they name, whether or not its kit has credentials: the proxy replaces their
- *   placeholder with the value, read from the keychain and held as keys are, for their hosts.
+ *   placeholder with the value, read from the keychain and held as keys are, or from their
+ *   source as below, for their hosts.
  * - A secret with a source (`secret-sources.json`: a command of the user, or a 1Password
  *   reference) is not read from the keychain: its command runs on the host when a request
  *   needs it and its value is held in locked memory for its refresh interval (SourceCache);
@@ -165,8 +166,11 @@ private:
     void reportSourceFailure(const QString &sandbox, const QString &service, const QString &error);
     /** The rules of the custom secrets sandbox @p sandbox gets (CustomSecretRules.cpp). */
     std::vector<proxy::InjectRule> customRules(const QString &sandbox);
-    /** Called from the proxy's connection threads: the value of custom secret @p name. */
-    QByteArray readCustom(const QString &name);
+    /** Called from the proxy's connection threads: the value of @p custom for sandbox @p sandbox. */
+    QByteArray readCustom(const secrets::CustomSecret &custom, const QString &sandbox);
+    /** Whether custom secret @p name's value comes from a command or a reference. */
+    bool customHasSource(const QString &name) const;
+    void reportCustomSourceFailure(const secrets::CustomSecret &custom, const QString &sandbox, const QString &error);
     /** Called from the proxy's connection threads. */
     std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
 

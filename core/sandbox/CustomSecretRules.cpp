@@ -6,6 +6,7 @@
 #include "secrets/KeyCache.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretStore.h"
+#include "secrets/SourceCache.h"
 
 #include <QLoggingCategory>
 #include <QThread>
@@ -29,6 +30,26 @@ QString cacheName(const QString &name)
 
 } // namespace
 
+void CredentialInjection::reportCustomSourceFailure(const secrets::CustomSecret &custom, const QString &sandbox,
+                                                    const QString &error)
+{
+    // The sentence may quote what the command wrote on stderr: it goes to the event log only.
+    qCWarning(lcCustomSecrets).noquote() << "sandbox" << sandbox << "gets no value for the custom secret" << custom.name
+                                         << "this time: its source failed (see the event log)";
+    if (!m_sourceFailed)
+        return;
+    events::NetworkEvent event;
+    event.time = events::currentEventTime();
+    event.sandbox = sandbox;
+    event.host = custom.hosts.value(0, custom.name);
+    event.port = 443;
+    event.protocol = QStringLiteral("http");
+    event.outcome = events::NetworkEvent::Outcome::UpstreamFailed;
+    event.rule = QStringLiteral("custom-secret %1").arg(custom.name);
+    event.reason = QStringLiteral("the custom secret %1 was not sent: %2").arg(custom.name, error);
+    m_sourceFailed(std::move(event));
+}
+
 std::vector<proxy::InjectRule> CredentialInjection::customRules(const QString &sandbox)
 {
     std::shared_ptr<const SourceSnapshot> snapshot;
@@ -50,16 +71,39 @@ std::vector<proxy::InjectRule> CredentialInjection::customRules(const QString &s
             rule.anywhere = custom.anywhere;
             rule.body = custom.body;
             rule.credential = custom.name;
-            const QString name = custom.name;
-            rule.secret = [this, name] { return readCustom(name); };
+            rule.secret = [this, custom, sandbox] { return readCustom(custom, sandbox); };
             rules.push_back(std::move(rule));
         }
     }
     return rules;
 }
 
-QByteArray CredentialInjection::readCustom(const QString &name)
+bool CredentialInjection::customHasSource(const QString &name) const
 {
+    std::shared_ptr<const SourceSnapshot> snapshot;
+    {
+        const std::lock_guard<std::mutex> lock(m_snapshotMutex);
+        snapshot = m_snapshot;
+    }
+    for (const secrets::CustomSecret &custom : snapshot ? snapshot->custom : QList<secrets::CustomSecret>()) {
+        if (custom.name == name)
+            return custom.source.has_value();
+    }
+    return false;
+}
+
+QByteArray CredentialInjection::readCustom(const secrets::CustomSecret &custom, const QString &sandbox)
+{
+    const QString &name = custom.name;
+    if (custom.source) {
+        // Run on the host as `secret set --command` is, held for its refresh interval; a failed run
+        // gives nothing, so the request is refused rather than sent with an empty value.
+        QString error;
+        QByteArray value = m_sourceValues->value(custom.sourceId(), *custom.source, &error);
+        if (value.isEmpty())
+            reportCustomSourceFailure(custom, sandbox, error);
+        return value;
+    }
     QByteArray held = m_keys->find(QString(), cacheName(name));
     if (!held.isEmpty())
         return held;

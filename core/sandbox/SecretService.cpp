@@ -427,9 +427,34 @@ void SecretService::setSecret(const QJsonObject &params, const api::PendingReply
     secrets::wipe(bytes);
 }
 
+void SecretService::removeCustomSecret(const QString &name, const api::PendingReply &reply)
+{
+    QString error;
+    bool removed = false;
+    if (!secrets::CustomSecrets().remove(name, &removed, &error))
+        return reply.fail(QLatin1String(api::errors::kKeychainError), error);
+    if (!removed)
+        return reply.fail(QLatin1String(api::errors::kNotFound),
+                          QStringLiteral("there is no custom secret named %1").arg(name));
+    // The proxy stops replacing the placeholder before the value leaves the keychain.
+    credentialsChanged();
+    qCInfo(lcSecretService).noquote() << "removed the custom secret" << name;
+    m_store->removeKeyMaterial(QStringLiteral("custom-") + name, [reply, name](secrets::SecretResult result) {
+        if (!result.ok() && result.error != secrets::SecretError::NotFound) // none for a value from a command
+            return reply.fail(codeFor(result.error), result.message);
+        reply.succeed({{QStringLiteral("removed"), name}, {QStringLiteral("custom"), true}});
+    });
+}
+
 void SecretService::removeSecret(const QJsonObject &params, const api::PendingReply &reply)
 {
     QString error;
+    if (params.value(QLatin1String("custom")).toBool()) {
+        const QString name = params.value(QLatin1String("service")).toString();
+        if (!secrets::isValidName(name))
+            return reply.complete(invalid(QStringLiteral("'%1' is not a valid secret name").arg(name.left(80))));
+        return removeCustomSecret(name, reply);
+    }
     const std::optional<secrets::SecretId> id = idFrom(params, &error);
     if (!id)
         return reply.complete(invalid(error));

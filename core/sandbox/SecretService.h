@@ -37,10 +37,12 @@ namespace paddock::sandbox {
  *   @c source is `keychain`, `command` or `reference` (SecretSources), with the command line or
  *   the reference in @c sourceText and when it last gave a value or failed. The custom secrets
  *   of `secret set-custom` follow, @c source `custom`, their hosts in @c sourceText and the
- *   sandboxes' variable in @c variable (read-only here: the command line sets and removes them).
+ *   sandboxes' variable in @c variable (the command line sets them).
  * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
  *   (and drops the secret's source, if it had one). Sources are set by the command line only.
- * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}.
+ * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}; with
+ *   `custom: true`, the custom secret @c service: out of custom-secrets.json and in force for
+ *   running sandboxes, then its value out of the keychain → {removed: NAME, custom: true}.
  * - `binding.list` {} → {bindings: [{service, domains}]}.
  * - `binding.approve` {kit: DIR, kitArgs?: {..}, services?: [..]} → {approved: [{service,
  *   domains}]}: approves the domains the kit injects each named credential into (every
@@ -78,6 +80,7 @@ private:
     void listSecrets(const api::PendingReply &reply);
     void setSecret(const QJsonObject &params, const api::PendingReply &reply);
     void removeSecret(const QJsonObject &params, const api::PendingReply &reply);
+    void removeCustomSecret(const QString &name, const api::PendingReply &reply);
     void checkBindings(const QJsonObject &params, const api::PendingReply &reply);
 
     void recordUpdate(const secrets::SecretId &id, bool present);

@@ -36,10 +36,12 @@ QJsonObject toJson(const CustomSecret &secret)
         object.insert(QStringLiteral("body"), true);
     if (!secret.sandbox.isEmpty())
         object.insert(QStringLiteral("sandbox"), secret.sandbox);
+    if (secret.source)
+        object.insert(QStringLiteral("source"), secret.source->toJson());
     return object;
 }
 
-CustomSecret fromJson(const QJsonObject &object)
+CustomSecret fromJson(const QJsonObject &object, QString *problem)
 {
     CustomSecret secret;
     secret.name = object.value(QLatin1String("name")).toString();
@@ -51,6 +53,8 @@ CustomSecret fromJson(const QJsonObject &object)
     secret.variable = object.value(QLatin1String("variable")).toString();
     secret.placeholder = object.value(QLatin1String("placeholder")).toString();
     secret.sandbox = object.value(QLatin1String("sandbox")).toString();
+    if (const QJsonValue source = object.value(QLatin1String("source")); !source.isUndefined())
+        secret.source = SecretSource::fromJson(source.toObject(), problem);
     return secret;
 }
 
@@ -81,6 +85,8 @@ QString CustomSecret::validate() const
         return QStringLiteral("the placeholder of %1 is not one Paddock made").arg(name);
     if (!sandbox.isEmpty() && !isValidName(sandbox))
         return QStringLiteral("'%1' is not a valid sandbox name").arg(sandbox.left(80));
+    if (source)
+        return source->validate();
     return {};
 }
 
@@ -140,7 +146,10 @@ std::optional<QList<CustomSecret>> CustomSecrets::read(QString *error) const
         return failed(QStringLiteral("more than %1 secrets").arg(kMaxSecrets));
     QList<CustomSecret> secrets;
     for (const QJsonValue &entry : entries) {
-        CustomSecret secret = fromJson(entry.toObject());
+        QString sourceProblem;
+        CustomSecret secret = fromJson(entry.toObject(), &sourceProblem);
+        if (!sourceProblem.isEmpty())
+            return failed(sourceProblem);
         if (const QString problem = secret.validate(); !problem.isEmpty())
             return failed(problem);
         secrets << secret;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "secrets/SecretSources.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -16,18 +18,21 @@ namespace paddock::secrets {
  * binding can name it) and this description in `custom-secrets.json`: the hosts the proxy
  * replaces the placeholder for, where (one header, any header, and the body too), the variable
  * sandboxes get, and the placeholder itself. A placeholder is worthless outside Paddock's proxy,
- * so it is not a secret; the value is in no file.
+ * so it is not a secret; the value is in no file. With a @c source (`--command`, `--ref`) the
+ * keychain holds nothing: the daemon runs the source when a request needs the value, as it does
+ * for `secret set --command` (SourceCache).
  */
 struct CustomSecret
 {
-    QString name;          ///< as SecretId names a service: letters, digits, '.', '_', '-'
-    QStringList hosts;     ///< lower case; "api.x.com" or "*.x.com"
-    QString header;        ///< the header the placeholder is replaced in; empty with anywhere
-    bool anywhere = false; ///< in every header
-    bool body = false;     ///< also in text, JSON and form bodies
-    QString variable;      ///< the sandboxes' variable holding the placeholder
-    QString placeholder;   ///< "paddock-ph-" and 32 random hex digits, made once per secret
-    QString sandbox;       ///< empty: every sandbox; else that sandbox only
+    QString name;                       ///< as SecretId names a service: letters, digits, '.', '_', '-'
+    QStringList hosts;                  ///< lower case; "api.x.com" or "*.x.com"
+    QString header;                     ///< the header the placeholder is replaced in; empty with anywhere
+    bool anywhere = false;              ///< in every header
+    bool body = false;                  ///< also in text, JSON and form bodies
+    QString variable;                   ///< the sandboxes' variable holding the placeholder
+    QString placeholder;                ///< "paddock-ph-" and 32 random hex digits, made once per secret
+    QString sandbox;                    ///< empty: every sandbox; else that sandbox only
+    std::optional<SecretSource> source; ///< where the value comes from when not the keychain
 
     /** Empty when usable, else one sentence saying what is wrong. */
     QString validate() const;
@@ -35,6 +40,8 @@ struct CustomSecret
     bool appliesTo(const QString &sandboxName) const { return sandbox.isEmpty() || sandbox == sandboxName; }
     /** The name of the value under the keychain's key material. */
     QString keyMaterialName() const { return QStringLiteral("custom-") + name; }
+    /** What the daemon's SourceCache holds a value from @c source under. */
+    SecretId sourceId() const { return SecretId::global(keyMaterialName()); }
 
     /** A new placeholder: "paddock-ph-" and 32 hex digits from the system's random source. */
     static QString newPlaceholder();

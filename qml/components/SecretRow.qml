@@ -7,7 +7,7 @@ import Paddock
 // One key of the Secrets page: the service (and the sandbox it belongs to), its value masked
 // (or the command or 1Password reference it comes from, and when that last gave a value), when
 // it was last set, and Test / Replace / Remove. A replacement is typed in a password field that
-// is cleared once the key is handed on.
+// is cleared once the key is handed on. A custom secret (set on the command line) has Remove only.
 Rectangle {
     id: row
 
@@ -20,11 +20,14 @@ Rectangle {
     required property string source
     required property string sourceText
     required property string resolved
+    required property string variable
+    required property string hosts
 
     property bool replacing: false
 
     signal replaceRequested(string service, string sandbox, string value)
     signal removeRequested(string service, string sandbox)
+    signal removeCustomRequested(string name, string variable, string hosts)
     signal testRequested(string service, string sandbox)
 
     objectName: "secretRow_" + displayName
@@ -123,14 +126,14 @@ Rectangle {
             }
             Button {
                 objectName: "secretTestButton"
-                visible: row.source !== "custom" // set and removed on the command line
+                visible: row.source !== "custom" // set on the command line
                 text: qsTr("Test")
                 Accessible.name: qsTr("Test the key of %1 with its provider").arg(row.displayName)
                 onClicked: row.testRequested(row.service, row.sandbox)
             }
             Button {
                 objectName: "secretReplaceButton"
-                visible: row.source !== "custom" // set and removed on the command line
+                visible: row.source !== "custom" // set on the command line
                 text: row.replacing ? qsTr("Cancel") : qsTr("Replace…")
                 Accessible.name: row.replacing ? qsTr("Cancel replacing the key of %1").arg(row.displayName)
                                                : qsTr("Replace the key of %1").arg(row.displayName)
@@ -143,10 +146,15 @@ Rectangle {
             }
             Button {
                 objectName: "secretRemoveButton"
-                visible: row.source !== "custom" // set and removed on the command line
                 text: qsTr("Remove…")
-                Accessible.name: qsTr("Remove the key of %1").arg(row.displayName)
-                onClicked: row.removeRequested(row.service, row.sandbox)
+                Accessible.name: row.source === "custom" ? qsTr("Remove the custom secret %1").arg(row.service)
+                                                         : qsTr("Remove the key of %1").arg(row.displayName)
+                onClicked: {
+                    if (row.source === "custom")
+                        row.removeCustomRequested(row.service, row.variable, row.hosts)
+                    else
+                        row.removeRequested(row.service, row.sandbox)
+                }
             }
         }
         RowLayout {

@@ -40,6 +40,13 @@ ScrollablePage {
         onConfirmed: (service, sandbox) => secrets.remove(service, sandbox)
     }
 
+    CustomSecretRemoveDialog {
+        id: removeCustomDialog
+        objectName: "customSecretRemoveDialog"
+        parent: Overlay.overlay
+        onConfirmed: (name) => secrets.removeCustom(name)
+    }
+
     Component {
         id: offlineComponent
         EmptyState {
@@ -229,6 +236,7 @@ ScrollablePage {
                     Layout.fillWidth: true
                     onReplaceRequested: (service, sandbox, value) => secrets.set(service, sandbox, value)
                     onRemoveRequested: (service, sandbox) => removeDialog.ask(service, sandbox)
+                    onRemoveCustomRequested: (name, variable, hosts) => removeCustomDialog.ask(name, variable, hosts)
                     onTestRequested: (service, sandbox) => secrets.test(service, sandbox)
                 }
             }

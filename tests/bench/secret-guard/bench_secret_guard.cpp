@@ -2,7 +2,10 @@
 // Figures for the secret-egress guard: 1 MiB and 10 MiB request bodies POSTed through Paddock's
 // TLS interception (the key injected) with the guard in refuse mode looking for 24 values, beside
 // the same interception without the guard, in the same run, against one local HTTPS upstream that
-// reads each body and answers. Also the scanner alone, in MiB/s, on the same bodies.
+// reads each body and answers. BENCH_ROUNDS rounds (default 5) of BENCH_POSTS POSTs (default 5)
+// each, the two endpoints alternating POST by POST; each round's ratio is the median with the
+// guard over the median without, and the figures are the medians of the rounds with the spread
+// of the ratios. Also the scanner alone, in MiB/s, on the same bodies.
 #include "InjectTestSupport.h"
 
 #include "proxy/ProxyEngine.h"
@@ -24,6 +27,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <thread>
@@ -35,7 +39,20 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 const std::string Key = "sk-bench-5b1f09d2e4";
-constexpr int Rounds = 9;
+
+int envInt(const char *name, int fallback)
+{
+    const char *text = std::getenv(name);
+    const int value = text ? std::atoi(text) : 0;
+    return value > 0 ? value : fallback;
+}
+
+double medianOf(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n == 0 ? 0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
 /** An HTTPS server on 127.0.0.1 that reads each request's Content-Length body and answers 200. */
 class Upstream
@@ -130,25 +147,43 @@ std::size_t discard(char *, std::size_t size, std::size_t count, void *)
     return size * count;
 }
 
-/** The median seconds of Rounds POSTs of @p body through @p proxy on one kept-alive connection. */
-double median(CURL *curl, const std::string &body)
+/** The seconds one POST of @p body takes through @p curl's proxy; negative when it fails. */
+double post(CURL *curl, const std::string &body)
 {
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
-    std::vector<double> times;
-    for (int i = 0; i < Rounds; ++i) {
-        const auto before = Clock::now();
-        long status = 0;
-        const CURLcode result = curl_easy_perform(curl);
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-        if (result != CURLE_OK || status != 200) {
-            std::fprintf(stderr, "  POST: %s, status %ld\n", curl_easy_strerror(result), status);
-            return -1;
-        }
-        times.push_back(std::chrono::duration<double>(Clock::now() - before).count());
+    const auto before = Clock::now();
+    long status = 0;
+    const CURLcode result = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    if (result != CURLE_OK || status != 200) {
+        std::fprintf(stderr, "  POST: %s, status %ld\n", curl_easy_strerror(result), status);
+        return -1;
     }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    return std::chrono::duration<double>(Clock::now() - before).count();
+}
+
+struct Round
+{
+    double without = 0;
+    double with = 0;
+};
+
+/** @p posts POSTs on each client, alternating, which one goes first changing every round. */
+Round round(CURL *plain, CURL *guarded, const std::string &body, int posts, bool guardedFirst)
+{
+    std::vector<double> without;
+    std::vector<double> with;
+    for (int i = 0; i < posts; ++i) {
+        const bool first = (i % 2 == 0) == guardedFirst;
+        const double a = post(first ? guarded : plain, body);
+        const double b = post(first ? plain : guarded, body);
+        if (a <= 0 || b <= 0)
+            return {};
+        with.push_back(first ? a : b);
+        without.push_back(first ? b : a);
+    }
+    return {medianOf(without), medianOf(with)};
 }
 
 CURL *client(quint16 proxyPort, const std::string &ca, const std::string &url, curl_slist *headers)
@@ -165,7 +200,7 @@ CURL *client(quint16 proxyPort, const std::string &ca, const std::string &url, c
     return curl;
 }
 
-std::shared_ptr<const guard::GuardConfig> benchGuard(std::size_t holdBytes = guard::GuardConfig().holdBytes)
+std::shared_ptr<const guard::GuardConfig> benchGuard()
 {
     std::vector<guard::Value> values;
     std::mt19937_64 random(7);
@@ -176,7 +211,6 @@ std::shared_ptr<const guard::GuardConfig> benchGuard(std::size_t holdBytes = gua
     std::shared_ptr<const guard::Patterns> patterns = guard::Patterns::build(values);
     auto config = std::make_shared<guard::GuardConfig>();
     config->current = [patterns] { return guard::GuardState{guard::Mode::Refuse, patterns}; };
-    config->holdBytes = holdBytes;
     return config;
 }
 
@@ -222,17 +256,13 @@ int main(int argc, char **argv)
     QString error;
     quint16 plainPort = 0;
     quint16 guardedPort = 0;
-    quint16 streamingPort = 0;
     ProxyEngine::EndpointId plain = 0;
     ProxyEngine::EndpointId guarded = 0;
-    ProxyEngine::EndpointId streaming = 0;
     if (engine.start(&error)) {
         plain = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("plain"), QStringLiteral("bench")},
                                       &plainPort, &error);
         guarded = engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
                                         {QStringLiteral("guarded"), QStringLiteral("bench")}, &guardedPort, &error);
-        streaming = engine.addTcpEndpoint(
-            QHostAddress::LocalHost, 0, {QStringLiteral("streaming"), QStringLiteral("bench")}, &streamingPort, &error);
     }
     engine.resolveOverrides().set(QStringLiteral("localhost"), 0, {QHostAddress(QHostAddress::LocalHost)});
     InterceptionConfig config;
@@ -246,11 +276,8 @@ int main(int argc, char **argv)
     config.rules.push_back(rule);
     InterceptionConfig withGuard = config;
     withGuard.guard = benchGuard();
-    InterceptionConfig withStreamingGuard = config; // nothing held: the scan's cost alone
-    withStreamingGuard.guard = benchGuard(0);
-    if (!plain || !guarded || !streaming || !engine.setInterception(plain, config, &error) ||
-        !engine.setInterception(guarded, withGuard, &error) ||
-        !engine.setInterception(streaming, withStreamingGuard, &error)) {
+    if (!plain || !guarded || !engine.setInterception(plain, config, &error) ||
+        !engine.setInterception(guarded, withGuard, &error)) {
         std::fprintf(stderr, "cannot start Paddock's proxy: %s\n", qPrintable(error));
         return 1;
     }
@@ -261,41 +288,54 @@ int main(int argc, char **argv)
     const std::string ca = certs.path(QStringLiteral("paddock-ca.pem")).toStdString();
     CURL *plainClient = client(plainPort, ca, url, headers);
     CURL *guardedClient = client(guardedPort, ca, url, headers);
-    CURL *streamingClient = client(streamingPort, ca, url, headers);
-    std::printf("secret guard (refuse, 24 values) on POST bodies through TLS interception with injection; median of "
-                "%d POSTs on one kept-alive connection each\n",
-                Rounds);
-    std::printf("  %-8s %14s %14s %8s %14s %8s %s\n", "body", "without guard", "guard, held", "ratio", "guard, no hold",
-                "ratio", "target");
+    const int rounds = envInt("BENCH_ROUNDS", 5);
+    const int posts = envInt("BENCH_POSTS", 5);
+    std::printf("secret guard (refuse, 24 values) on POST bodies through TLS interception with injection; %d rounds "
+                "of %d POSTs on each endpoint, alternating, one kept-alive connection each\n",
+                rounds, posts);
+    std::printf("  %-8s %14s %14s %8s %15s %s\n", "body", "without guard", "with guard", "ratio", "ratio spread",
+                "target");
     for (const std::size_t mib : {std::size_t(1), std::size_t(10)}) {
         const std::string body = bodyOf(mib * 1024 * 1024);
-        median(plainClient, body); // warm: connections, handshakes
-        median(guardedClient, body);
-        median(streamingClient, body);
-        const double without = median(plainClient, body);
-        const double with = median(guardedClient, body);
-        const double unheld = median(streamingClient, body);
-        if (without <= 0 || with <= 0 || unheld <= 0) {
+        round(plainClient, guardedClient, body, 2, false); // warm: connections, handshakes
+        std::vector<double> without;
+        std::vector<double> with;
+        std::vector<double> ratios;
+        for (int r = 0; r < rounds; ++r) {
+            const Round times = round(plainClient, guardedClient, body, posts, r % 2 == 1);
+            if (times.without <= 0)
+                break;
+            without.push_back(times.without);
+            with.push_back(times.with);
+            ratios.push_back(times.with / times.without);
+        }
+        if (int(ratios.size()) < rounds) {
             std::printf("  %zu MiB: a POST failed\n", mib);
             continue;
         }
-        std::printf("  %3zu MiB   %11.1f ms %11.1f ms %8.2f %11.1f ms %8.2f <= 1.10\n", mib, without * 1000,
-                    with * 1000, with / without, unheld * 1000, unheld / without);
+        std::printf("  %3zu MiB   %11.1f ms %11.1f ms %8.2f %7.2f-%-7.2f <= 1.10\n", mib, medianOf(without) * 1000,
+                    medianOf(with) * 1000, medianOf(ratios), *std::min_element(ratios.begin(), ratios.end()),
+                    *std::max_element(ratios.begin(), ratios.end()));
     }
 
     // The scanner alone, for scale.
     const std::string body = bodyOf(10 * 1024 * 1024);
     const std::shared_ptr<const guard::Patterns> patterns = benchGuard()->current().patterns;
-    const auto before = Clock::now();
-    guard::Scanner scanner(patterns);
-    for (std::size_t at = 0; at < body.size(); at += 16384)
-        scanner.scan(std::string_view(body).substr(at, 16384));
-    const double seconds = std::chrono::duration<double>(Clock::now() - before).count();
-    std::printf("  scanner alone: %.0f MiB/s over 10 MiB in 16 KiB reads (%s)\n", 10 / seconds,
-                scanner.found() ? "found a value: wrong" : "nothing found");
+    std::vector<double> speeds;
+    bool found = false;
+    for (int r = 0; r < rounds; ++r) {
+        const auto before = Clock::now();
+        guard::Scanner scanner(patterns);
+        for (std::size_t at = 0; at < body.size(); at += 16384)
+            scanner.scan(std::string_view(body).substr(at, 16384));
+        speeds.push_back(10 / std::chrono::duration<double>(Clock::now() - before).count());
+        found |= scanner.found() != nullptr;
+    }
+    std::printf("  scanner alone: %.0f MiB/s (%.0f-%.0f) over 10 MiB in 16 KiB reads (%s)\n", medianOf(speeds),
+                *std::min_element(speeds.begin(), speeds.end()), *std::max_element(speeds.begin(), speeds.end()),
+                found ? "found a value: wrong" : "nothing found");
     curl_easy_cleanup(plainClient);
     curl_easy_cleanup(guardedClient);
-    curl_easy_cleanup(streamingClient);
     curl_slist_free_all(headers);
     engine.stop();
     curl_global_cleanup();

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Secrets page with the real paddockd and a private GNOME Keyring: a key typed in the
 // password field is stored (secret.list then shows it masked, and no file of the test's XDG
-// directories holds it), replaced and removed; with no keychain reachable, a banner says what
-// to install.
+// directories holds it), replaced and removed; a custom secret set on the command line is listed
+// and removed from the page; with no keychain reachable, a banner says what to install.
 #include "KeyringSession.h"
 #include "PageDriving.h"
 
 #include "Needs.h"
+
+#include "secrets/SecretStore.h"
 
 #include <QtTest>
 
@@ -51,12 +53,23 @@ private Q_SLOTS:
     void removeAsksThenRemoves();
     void saysWhichKeysTheKitsNeed();
     void commandSourceIsShownWithATestButton();
-    void customSecretIsListedReadOnly();
+    void customSecretIsListedWithRemoveOnly();
+    void customSecretIsRemovedFromThePage();
     void noKeychainShowsWhatToInstall();
 
 private:
     QQuickItem *item(const QString &name) { return findItem(findItem(m_window, QStringLiteral("page_secrets")), name); }
     QQuickItem *row(const QString &name) { return item(QStringLiteral("secretRow_") + name); }
+    /** `paddock secret set-custom NAME --host HOST --env VARIABLE`, the value on stdin. */
+    static bool setCustom(const QString &name, const QString &host, const QString &variable, const QByteArray &value)
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("secret"), QStringLiteral("set-custom"), name,
+                                                QStringLiteral("--host"), host, QStringLiteral("--env"), variable});
+        cli.write(value);
+        cli.closeWriteChannel();
+        return cli.waitForFinished(60000) && cli.exitCode() == 0;
+    }
     /**
      * The anthropic key listed on the page: saved from the page unless an earlier test
      * (setShowsTheKeyMasked) did, so the tests that change or remove it each run alone.
@@ -211,18 +224,11 @@ void TestSecretsPage::commandSourceIsShownWithATestButton()
     QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("gh")), 20000);
 }
 
-void TestSecretsPage::customSecretIsListedReadOnly()
+void TestSecretsPage::customSecretIsListedWithRemoveOnly()
 {
-    // Set on the command line: the page lists it with its variable and hosts, and no action.
-    QProcess cli;
-    cli.start(QStringLiteral(PADDOCK_BIN),
-              {QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("jira"), QStringLiteral("--host"),
-               QStringLiteral("jira.example.com"), QStringLiteral("--env"), QStringLiteral("JIRA_TOKEN")});
-    QVERIFY(cli.waitForStarted());
-    cli.write("jira-value-Kd8Wq2Ls5Np3");
-    cli.closeWriteChannel();
-    QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    // Set on the command line: the page lists it with its variable and hosts; it can be removed.
+    QVERIFY(setCustom(QStringLiteral("jira"), QStringLiteral("jira.example.com"), QStringLiteral("JIRA_TOKEN"),
+                      "jira-value-Kd8Wq2Ls5Np3"));
     QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
     QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("jira")), 20000);
     QQuickItem *jira = row(QStringLiteral("jira"));
@@ -230,13 +236,58 @@ void TestSecretsPage::customSecretIsListedReadOnly()
              QStringLiteral("Placeholder in JIRA_TOKEN, replaced for jira.example.com"));
     QVERIFY(!isShown(findItem(jira, QStringLiteral("secretMasked"))));
     QVERIFY(!isShown(findItem(jira, QStringLiteral("secretResolved")))); // nothing runs for it
-    for (const char *button : {"secretTestButton", "secretReplaceButton", "secretRemoveButton"})
+    for (const char *button : {"secretTestButton", "secretReplaceButton"})
         QVERIFY2(!isShown(findItem(jira, QLatin1String(button))), button);
+    QVERIFY(isShown(findItem(jira, QStringLiteral("secretRemoveButton"))));
     QProcess remove;
     remove.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("jira")});
     QVERIFY(remove.waitForFinished(60000) && remove.exitCode() == 0);
     QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
     QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("jira")), 20000);
+}
+
+void TestSecretsPage::customSecretIsRemovedFromThePage()
+{
+    const QByteArray value = "hook-value-Tq4Vb7Nc2Xr9";
+    QVERIFY(setCustom(QStringLiteral("hook"), QStringLiteral("hooks.example.com,*.hooks.test"),
+                      QStringLiteral("HOOK_TOKEN"), value));
+    secrets::SecretStore store;
+    const auto keychainValue = [&store] {
+        secrets::SecretResult read = secrets::SecretStore::wait([&store](secrets::SecretStore::Callback done) {
+            store.getKeyMaterial(QStringLiteral("custom-hook"), done);
+        });
+        return read;
+    };
+    QCOMPARE(keychainValue().value, value);
+    QVERIFY(QMetaObject::invokeMethod(findObject(m_window, QStringLiteral("secretListModel")), "refresh"));
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("hook")), 20000);
+
+    // Remove… asks first, naming what sandboxes hold and where it was replaced.
+    QObject *dialog = findObject(m_window, QStringLiteral("customSecretRemoveDialog"));
+    QVERIFY(dialog);
+    QVERIFY(press(m_window, findItem(row(QStringLiteral("hook")), QStringLiteral("secretRemoveButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QCOMPARE(dialog->property("title").toString(), QStringLiteral("Remove the custom secret hook?"));
+    const QString text = findInPopup(dialog, QStringLiteral("customSecretRemoveText"))->property("text").toString();
+    QVERIFY2(text.contains(QStringLiteral("HOOK_TOKEN")) &&
+                 text.contains(QStringLiteral("hooks.example.com, *.hooks.test")),
+             qPrintable(text));
+    // Cancel keeps it.
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("customSecretRemoveCancelButton"))));
+    QTRY_VERIFY(!dialog->property("opened").toBool());
+    QVERIFY(row(QStringLiteral("hook")));
+    QVERIFY(press(m_window, findItem(row(QStringLiteral("hook")), QStringLiteral("secretRemoveButton"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("customSecretRemoveConfirmButton"))));
+    QTRY_VERIFY_WITH_TIMEOUT(!row(QStringLiteral("hook")), 20000);
+
+    // Gone for the command line and from the keychain.
+    QProcess list;
+    list.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("secret"), QStringLiteral("ls")});
+    QVERIFY(list.waitForFinished(60000) && list.exitCode() == 0);
+    const QByteArray listed = list.readAllStandardOutput();
+    QVERIFY2(!listed.contains("hook") && !listed.contains("HOOK_TOKEN"), listed.constData());
+    QCOMPARE(keychainValue().error, secrets::SecretError::NotFound);
 }
 
 void TestSecretsPage::noKeychainShowsWhatToInstall()

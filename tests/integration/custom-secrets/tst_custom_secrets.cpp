@@ -2,7 +2,9 @@
 // Custom secrets: `paddock secret set-custom` gives sandboxes a placeholder, and the real daemon's
 // proxy replaces it with the value in the named header (or any header) and in text bodies of
 // requests to the secret's hosts only. curl runs inside a real bubblewrap sandbox against an
-// HTTPS upstream on loopback that echoes what it received.
+// HTTPS upstream on loopback that echoes what it received. A value may come from a command or a
+// 1Password reference instead of the keychain: test scripts stand in for `gh auth token` (a new
+// token each run), for one that fails, and for `op`.
 #include "../proxy-inject/InjectTestSupport.h"
 #include "AttackSupport.h"
 #include "KeyringSession.h"
@@ -16,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QUuid>
 
 using paddock::proxy::testing::CertificateFactory;
@@ -27,6 +30,8 @@ namespace {
 
 const QString kHost = QStringLiteral("api.custom.test");
 const QString kOther = QStringLiteral("other.custom.test");
+const QString kSourced = QStringLiteral("sourced.custom.test");
+const QString kReference = QStringLiteral("op://vault/item/field");
 
 } // namespace
 
@@ -47,8 +52,13 @@ private slots:
     void valueIsInNoFileLogOrEvent();
     void removedSecretIsNoLongerReplaced();
     void guardRefusesTheValueItself();
+    void valueFromACommandIsRunForTheRequest();
+    void failingCommandRefusesTheRequestAndSaysWhy();
 
 private:
+    bool writeScripts();
+    /** The values of header @p header the upstream received for @p paths, in order. */
+    QList<QByteArray> headerValues(const QStringList &paths, const QByteArray &header) const;
     bool makeUpstreamCertificate();
     Finished paddock(const QStringList &arguments, const QByteArray &input = {});
     /** `paddock run` of the kit as @p name with the shell @p command inside. */
@@ -69,6 +79,8 @@ private:
     QByteArray m_value = "real-" + QUuid::createUuid().toByteArray(QUuid::Id128);
     QByteArray m_otherValue = "other-" + QUuid::createUuid().toByteArray(QUuid::Id128);
     Finished m_headerRun;
+    QTemporaryDir m_bin; ///< the scripts, and `op` on the daemon's PATH
+    QByteArray m_prefix = "tok-" + QUuid::createUuid().toByteArray(QUuid::Id128);
 };
 
 void TestCustomSecrets::initTestCase()
@@ -78,7 +90,11 @@ void TestCustomSecrets::initTestCase()
     PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("bwrap")).isEmpty() &&
                      !QStandardPaths::findExecutable(QStringLiteral("curl")).isEmpty(),
                  "bubblewrap and curl");
+    QVERIFY(m_bin.isValid());
+    QVERIFY(writeScripts());
     m_fixture = std::make_unique<SandboxFixture>();
+    // The daemon finds `op` where the user's shell would: on its PATH.
+    m_fixture->addEnvironment(QStringLiteral("PATH"), m_bin.path() + QLatin1Char(':') + qEnvironmentVariable("PATH"));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
     QDir().mkpath(m_fixture->path(QStringLiteral("certs")));
     m_certificates = std::make_unique<CertificateFactory>(m_fixture->path(QStringLiteral("certs")));
@@ -89,7 +105,7 @@ void TestCustomSecrets::initTestCase()
     const Finished trusted = paddock(
         {QStringLiteral("ca"), QStringLiteral("trust"), m_certificates->path(QStringLiteral("upstream-ca.pem"))});
     QVERIFY2(trusted.exitCode == 0, qPrintable(trusted.err));
-    const Finished mapped = m_fixture->mapToUpstream({kHost, kOther});
+    const Finished mapped = m_fixture->mapToUpstream({kHost, kOther, kSourced});
     QVERIFY2(mapped.exitCode == 0, qPrintable(mapped.err));
     m_kit = m_fixture->path(QStringLiteral("kits/custom"));
     QVERIFY(paddock::test::writeFile(
@@ -97,10 +113,11 @@ void TestCustomSecrets::initTestCase()
         paddock::test::shellKitSpec(QStringLiteral("custom"), QStringLiteral(R"(permissions:
   network:
     allow:
-      - %1:%3
-      - %2:%3
+      - %1:%4
+      - %2:%4
+      - %3:%4
 )")
-                                                                  .arg(kHost, kOther)
+                                                                  .arg(kHost, kOther, kSourced)
                                                                   .arg(m_upstream.serverPort()))));
 
     const Finished set =
@@ -125,9 +142,9 @@ bool TestCustomSecrets::makeUpstreamCertificate()
 {
     const QString dir = m_fixture->path(QStringLiteral("certs"));
     if (!paddock::test::writeFile(dir + QStringLiteral("/upstream.ext"),
-                                  QStringLiteral("subjectAltName=DNS:%1,DNS:%2\nbasicConstraints=CA:FALSE\n"
+                                  QStringLiteral("subjectAltName=DNS:%1,DNS:%2,DNS:%3\nbasicConstraints=CA:FALSE\n"
                                                  "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
-                                      .arg(kHost, kOther)
+                                      .arg(kHost, kOther, kSourced)
                                       .toUtf8()))
         return false;
     const auto openssl = [&dir](const QStringList &arguments) {
@@ -146,6 +163,43 @@ bool TestCustomSecrets::makeUpstreamCertificate()
                     QStringLiteral("-CAkey"), QStringLiteral("upstream-ca.key"), QStringLiteral("-CAcreateserial"),
                     QStringLiteral("-out"), QStringLiteral("upstream.pem"), QStringLiteral("-days"),
                     QStringLiteral("30"), QStringLiteral("-extfile"), QStringLiteral("upstream.ext")});
+}
+
+bool TestCustomSecrets::writeScripts()
+{
+    const auto script = [this](const QString &name, const QByteArray &text) {
+        const QString path = m_bin.filePath(name);
+        return paddock::test::writeFile(path, text) &&
+               QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
+                                               QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther);
+    };
+    // A new token each run, with spaces and a newline around it, as a command's output has.
+    return script(QStringLiteral("counting-token-for-tests"), "#!/bin/sh\n"
+                                                              "n=$(( $(cat \"$1\" 2>/dev/null || echo 0) + 1 ))\n"
+                                                              "echo \"$n\" > \"$1\"\n"
+                                                              "printf '  %s-%s  \\n' '" +
+                                                                  m_prefix + "' \"$n\"\n") &&
+           script(QStringLiteral("failing-token-for-tests"), "#!/bin/sh\n"
+                                                             "echo 'token expired; run gh auth login' >&2\n"
+                                                             "exit 3\n") &&
+           script(QStringLiteral("op"), "#!/bin/sh\n"
+                                        "[ \"$1\" = read ] && [ \"$2\" = '" +
+                                            kReference.toUtf8() +
+                                            "' ] || { echo \"[ERROR] no item $2\" >&2; exit 1; }\n"
+                                            "echo '" +
+                                            m_prefix + "-from-op'\n");
+}
+
+QList<QByteArray> TestCustomSecrets::headerValues(const QStringList &paths, const QByteArray &header) const
+{
+    QList<QByteArray> values;
+    for (const QString &path : paths) {
+        const QByteArray head = received(path).head;
+        const qsizetype at = head.indexOf("\r\n" + header + ": ");
+        values << (at < 0 ? QByteArray()
+                          : head.mid(at + header.size() + 4, head.indexOf("\r\n", at + 2) - at - header.size() - 4));
+    }
+    return values;
 }
 
 Finished TestCustomSecrets::paddock(const QStringList &arguments, const QByteArray &input)
@@ -415,6 +469,84 @@ void TestCustomSecrets::guardRefusesTheValueItself()
                       .arg(QString::fromLatin1(m_otherValue), url(kOther, QStringLiteral("g1"))));
     QVERIFY2(run.out.contains(QStringLiteral("g1=403")), qPrintable(run.out + run.err));
     QVERIFY(received(QStringLiteral("g1")).head.isEmpty());
+}
+
+void TestCustomSecrets::valueFromACommandIsRunForTheRequest()
+{
+    const QString counter = m_bin.filePath(QStringLiteral("counter"));
+    const Finished tick =
+        paddock({QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("tick"),
+                 QStringLiteral("--host"), kSourced, QStringLiteral("--header"), QStringLiteral("X-Tick"),
+                 QStringLiteral("--env"), QStringLiteral("TICK"), QStringLiteral("--command"),
+                 m_bin.filePath(QStringLiteral("counting-token-for-tests")) + QLatin1Char(' ') + counter,
+                 QStringLiteral("--refresh"), QStringLiteral("on-demand")});
+    QVERIFY2(tick.exitCode == 0 && tick.out.contains(QStringLiteral("run by paddockd for every request")),
+             qPrintable(tick.out + tick.err));
+    const Finished steady =
+        paddock({QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("steady"),
+                 QStringLiteral("--host"), kSourced, QStringLiteral("--header"), QStringLiteral("X-Op"),
+                 QStringLiteral("--env"), QStringLiteral("OP_TOKEN"), QStringLiteral("--ref"), kReference});
+    QVERIFY2(steady.exitCode == 0, qPrintable(steady.out + steady.err));
+    const Finished json = paddock({QStringLiteral("secret"), QStringLiteral("ls"), QStringLiteral("--json")});
+    QVERIFY2(json.out.contains(QStringLiteral("\"refresh\": \"on-demand\"")) && json.out.contains(kReference),
+             qPrintable(json.out));
+
+    const QString curl = QStringLiteral("curl -m 30 -sS -o /dev/null -w '%1=%{http_code}\\n' -H \"X-Tick: $TICK\" "
+                                        "-H \"X-Op: $OP_TOKEN\" %2; ");
+    const Finished run = inSandbox(QStringLiteral("custom-sourced"),
+                                   QStringLiteral("echo \"[$TICK]\"; ") +
+                                       curl.arg(QStringLiteral("s1"), url(kSourced, QStringLiteral("s1"))) +
+                                       curl.arg(QStringLiteral("s2"), url(kSourced, QStringLiteral("s2"))));
+    QVERIFY2(run.out.contains(QStringLiteral("s1=200")) && run.out.contains(QStringLiteral("s2=200")),
+             qPrintable(run.out + run.err + m_fixture->daemonLog().right(4000)));
+    // The sandbox holds the placeholder; each request carried the command's output of its own run.
+    QVERIFY2(QRegularExpression(QStringLiteral("\\[paddock-ph-[0-9a-f]{32}\\]")).match(run.out).hasMatch(),
+             qPrintable(run.out));
+    const int runs = paddock::test::readFile(counter).trimmed().toInt();
+    QVERIFY(runs >= 2);
+    QCOMPARE(
+        headerValues({QStringLiteral("s1"), QStringLiteral("s2")}, "X-Tick"),
+        (QList<QByteArray>{m_prefix + '-' + QByteArray::number(runs - 1), m_prefix + '-' + QByteArray::number(runs)}));
+    QCOMPARE(headerValues({QStringLiteral("s1"), QStringLiteral("s2")}, "X-Op"),
+             (QList<QByteArray>{m_prefix + "-from-op", m_prefix + "-from-op"}));
+    // Nothing of it in the keychain, the configuration or the log.
+    const Finished log = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
+    QVERIFY(!log.out.contains(QString::fromLatin1(m_prefix)));
+    QVERIFY(!paddock::test::readFile(m_fixture->path(QStringLiteral("config/paddock/custom-secrets.json")))
+                 .contains(m_prefix));
+    for (const QString &name : {QStringLiteral("tick"), QStringLiteral("steady")}) {
+        const Finished removed = paddock({QStringLiteral("secret"), QStringLiteral("rm"), name});
+        QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
+    }
+}
+
+void TestCustomSecrets::failingCommandRefusesTheRequestAndSaysWhy()
+{
+    const Finished set =
+        paddock({QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("broken"),
+                 QStringLiteral("--host"), kSourced, QStringLiteral("--env"), QStringLiteral("BROKEN"),
+                 QStringLiteral("--command"), m_bin.filePath(QStringLiteral("failing-token-for-tests"))});
+    QVERIFY2(set.exitCode == 0, qPrintable(set.out + set.err));
+    const Finished run =
+        inSandbox(QStringLiteral("custom-broken"),
+                  QStringLiteral("curl -m 30 -sS -w '\\nf1=%{http_code}\\n' -H \"Authorization: Bearer $BROKEN\" %1")
+                      .arg(url(kSourced, QStringLiteral("f1"))));
+    // Refused, not sent with an empty value or the placeholder.
+    QVERIFY2(run.out.contains(QStringLiteral("f1=503")), qPrintable(run.out + run.err));
+    QVERIFY(received(QStringLiteral("f1")).head.isEmpty());
+    QString seen;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     seen = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("custom-broken"),
+                                     QStringLiteral("--json")})
+                                .out;
+                     return seen.contains(QStringLiteral("custom-secret broken")) &&
+                            seen.contains(QStringLiteral("token expired"));
+                 },
+                 20000),
+             qPrintable(seen));
+    const Finished removed = paddock({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("broken")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestCustomSecrets, QCoreApplication)

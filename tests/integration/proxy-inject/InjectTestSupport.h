@@ -211,6 +211,7 @@ public:
     }
 
     QList<Request> requests;
+    QByteArray received; ///< every byte read from any connection, complete requests or not
     QString redirectTo;
     QStringList *sequence = nullptr; ///< "sent N" entries for /events go here
     int handshakes = 0;
@@ -234,7 +235,9 @@ private:
     void onData(QSslSocket *socket, int connection)
     {
         QByteArray &buffer = m_buffers[socket];
-        buffer += socket->readAll();
+        const QByteArray bytes = socket->readAll();
+        received += bytes;
+        buffer += bytes;
         for (;;) {
             const qsizetype end = buffer.indexOf("\r\n\r\n");
             if (end < 0)

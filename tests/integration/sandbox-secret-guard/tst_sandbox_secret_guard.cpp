@@ -41,6 +41,7 @@ private slots:
     void envValueInABodyIsRefusedInEveryForm();
     void requestWithoutSecretsPassesByteForByte();
     void largeBodyStreamsThroughIntact();
+    void valueLateInALargeBodyNeverReachesTheUpstream();
     void redactModeForwardsTheMarker();
     void allowedValuePasses();
     void offModeSaysSoOnStart();
@@ -272,6 +273,38 @@ void TestSandboxSecretGuard::largeBodyStreamsThroughIntact()
     QCOMPARE(QCryptographicHash::hash(seen.first().body, QCryptographicHash::Sha256),
              QCryptographicHash::hash(big, QCryptographicHash::Sha256));
     QFile::remove(m_fixture->workspace() + QStringLiteral("/big.txt"));
+}
+
+void TestSandboxSecretGuard::valueLateInALargeBodyNeverReachesTheUpstream()
+{
+    m_upstream.requests.clear();
+    m_upstream.received.clear();
+    QByteArray big(2 * 1024 * 1024, 'x');
+    for (qsizetype i = 0; i < big.size(); i += 61)
+        big[i] = char('a' + i % 26);
+    big.replace(1536 * 1024, 11 + m_canary.size(), "OPENAI_KEY=" + m_canary);
+    QVERIFY(writeBody(QStringLiteral("late.txt"), big));
+    const Finished run = runIn(QStringLiteral("guarded"), QStringLiteral("PORT=%1; ").arg(m_upstream.serverPort()) +
+                                                              post(QStringLiteral("late"), QStringLiteral("late.txt"),
+                                                                   QStringLiteral("/v1/late")));
+    QFile::remove(m_fixture->workspace() + QStringLiteral("/late.txt"));
+    // The body streamed (the head and its first part went), but the upstream never had the whole
+    // request, nor one byte of the value: the connection was cut before it.
+    QVERIFY2(m_upstream.received.contains("POST /v1/late HTTP/1.1\r\n"), qPrintable(run.out + run.err));
+    QVERIFY(m_upstream.received.size() < big.size());
+    QVERIFY(!m_upstream.received.contains("OPENAI_KEY=s"));
+    QVERIFY(requestsFor("/v1/late").isEmpty());
+    QVERIFY(!run.out.contains(QStringLiteral("late=200")));
+    QString log;
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     log = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("guarded"),
+                                    QStringLiteral("--json")})
+                               .out;
+                     return log.contains(QStringLiteral("the body had partly gone, the connection was cut"));
+                 },
+                 20000),
+             qPrintable(log));
 }
 
 void TestSandboxSecretGuard::redactModeForwardsTheMarker()

@@ -21,6 +21,7 @@ std::shared_ptr<const guard::GuardConfig> guardOf(guard::Mode mode, std::size_t 
     auto config = std::make_shared<guard::GuardConfig>();
     config->current = [mode, patterns] { return guard::GuardState{mode, patterns}; };
     config->holdBytes = holdBytes;
+    config->refuseHoldBytes = holdBytes;
     return config;
 }
 
@@ -56,6 +57,16 @@ std::string post(const std::string &body)
 {
     return "POST /v1/chat HTTP/1.1\r\nHost: llm.test\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
            body;
+}
+
+std::string postChunked(const std::string &body, std::size_t chunk)
+{
+    std::string input = "POST /v1/chat HTTP/1.1\r\nHost: llm.test\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (std::size_t at = 0; at < body.size(); at += chunk) {
+        const std::string piece = body.substr(at, chunk);
+        input += QByteArray::number(qulonglong(piece.size()), 16).toStdString() + "\r\n" + piece + "\r\n";
+    }
+    return input + "0\r\n\r\n";
 }
 
 std::string base64(const std::string &text)
@@ -196,6 +207,63 @@ private slots:
         expected.replace(expected.size() - 100, Canary.size(), "[redacted by Paddock: .env OPENAI_KEY]");
         QCOMPARE(body.size(), expected.size());
         QVERIFY(body == expected);
+    }
+
+    void aRefusedStreamingBodySendsNoByteOfTheValue()
+    {
+        // Past the bound the body goes on as it is scanned; a value at any place, split across
+        // reads anywhere, is refused with nothing of it sent, not even its first byte.
+        std::string text(6000, '.');
+        for (std::size_t i = 0; i < text.size(); i += 7)
+            text[i] = char('a' + i % 26);
+        const std::string json = "\"" + Canary + "\"";
+        const std::string encoded = base64("ab" + Canary);
+        for (const bool chunked : {false, true}) {
+            // Each with where its guarded part starts: the quote, and base64's first characters,
+            // which depend on the bytes before the value, are not the value's.
+            for (const auto &[value, skip] : {std::pair(Canary, 0), std::pair(json, 1), std::pair(encoded, 3)}) {
+                for (std::size_t place = 3000; place < 3100; place += 9) {
+                    std::string body = text;
+                    body.replace(place, value.size(), value);
+                    const std::string input = chunked ? postChunked(body, 333) : post(body);
+                    for (const std::size_t step :
+                         {std::size_t(1), std::size_t(7), std::size_t(100), std::size_t(1024)}) {
+                        const Result result = run(guardOf(guard::Mode::Refuse, 1024), input, step);
+                        QVERIFY(!result.ok);
+                        QCOMPARE(result.status, 403);
+                        QVERIFY(result.refusal && result.refusal->cut);
+                        QVERIFY(!result.out.empty()); // it was streaming: the head and part of the body went
+                        QVERIFY2(result.out.size() <= input.find(value) + skip,
+                                 qPrintable(QStringLiteral("%1 bytes sent, the value at %2")
+                                                .arg(result.out.size())
+                                                .arg(input.find(value))));
+                        QCOMPARE(result.out, input.substr(0, result.out.size()));
+                    }
+                }
+            }
+        }
+    }
+
+    void aStreamedBodyIsCompleteOnlyOnceAllOfItWasScanned()
+    {
+        std::string body(200 * 1024, 'x');
+        for (std::size_t i = 0; i < body.size(); i += 13)
+            body[i] = char('a' + i % 26);
+        for (const std::string &input : {post(body), postChunked(body, 4000)}) {
+            inject::RequestStream stream("llm.test", nullptr, 16 * 1024);
+            stream.setGuard(guardOf(guard::Mode::Refuse, 1024));
+            std::string out;
+            std::vector<inject::RequestNote> notes;
+            const std::size_t step = 1000;
+            for (std::size_t at = 0; at < input.size(); at += step) {
+                QVERIFY(stream.feed(std::string_view(input).substr(at, step), out, notes));
+                if (at + step < input.size()) { // streaming, but never the whole message before its end
+                    QVERIFY(out.size() + Canary.size() <= at + step);
+                    QVERIFY(out.size() + step >= at);
+                }
+            }
+            QCOMPARE(out, input);
+        }
     }
 };
 
