@@ -40,6 +40,7 @@ namespace paddock::sandbox {
  *   sandboxes' variable in @c variable (read-only here: the command line sets and removes them).
  * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
  *   (and drops the secret's source, if it had one). Sources are set by the command line only.
+ * - `secret.setCustom`: a custom secret of `secret set-custom` (CustomSecretMethods.h).
  * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}.
  * - `binding.list` {} → {bindings: [{service, domains}]}.
  * - `binding.approve` {kit: DIR, kitArgs?: {..}, services?: [..]} → {approved: [{service,
