@@ -6,6 +6,7 @@
 #include "CliSupport.h"
 #include "SecretCliSupport.h"
 
+#include "api/Protocol.h"
 #include "policy/HostPattern.h"
 #include "secrets/CustomSecrets.h"
 #include "secrets/Masking.h"
@@ -13,6 +14,7 @@
 #include "secrets/SecretStore.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace paddock::cli {
@@ -109,31 +111,44 @@ int runSetCustom(const Invocation &call)
     const std::optional<secrets::CustomSecret> secret = secretOf(call, &problem);
     if (!secret)
         return usageError(call.commandPath, problem);
-    secrets::SecretStore store;
-    if (const secrets::ProbeResult probe = store.probeAndWait(); !probe.available)
-        return failure(probe.message);
+    // Asked before the value is typed, so nobody types a key only to learn it cannot be kept.
+    const api::Reply status = daemonReply(QStringLiteral("keychain.status"), {}, kDaemonCallTimeoutMs);
+    if (status.isError())
+        return failure(status.errorMessage());
+    if (!status.result().value(QLatin1String("available")).toBool())
+        return failure(status.result().value(QLatin1String("message")).toString());
     SecretReadResult input =
         isTerminal(0) ? readHiddenLine(0, tr("Value for %1 (not shown): ").arg(secret->name)) : readAllInput(0);
     if (!input.error.isEmpty() || input.value.isEmpty()) {
         secrets::wipe(input.value);
         return failure(input.error.isEmpty() ? tr("the value is empty: nothing was stored") : input.error);
     }
-    const secrets::SecretResult stored = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-        store.setKeyMaterial(secret->keyMaterialName(), input.value, std::move(done));
-    });
+    // The daemon keeps the value and the description, and replaces the placeholder in the
+    // running sandboxes' requests before it answers.
+    QJsonObject params{{QStringLiteral("name"), secret->name},
+                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret->hosts)},
+                       {QStringLiteral("anywhere"), secret->anywhere},
+                       {QStringLiteral("body"), secret->body},
+                       {QStringLiteral("variable"), secret->variable}};
+    if (!secret->anywhere)
+        params.insert(QStringLiteral("header"), secret->header);
+    if (!secret->sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), secret->sandbox);
+    QString value = QString::fromUtf8(input.value);
     secrets::wipe(input.value);
-    if (!stored.ok())
-        return failure(stored.message);
-    QString error;
-    if (!secrets::CustomSecrets().set(*secret, &error))
-        return failure(error);
+    params.insert(QStringLiteral("value"), value);
+    secrets::wipe(value);
+    int code = ExitOk;
+    const std::optional<QJsonObject> stored =
+        callDaemon(call, QStringLiteral("secret.setCustom"), params, &code, kDaemonCallTimeoutMs);
+    params = {};
+    if (!stored)
+        return code;
     out() << tr("Stored custom secret %1. Sandboxes %2 created from now on hold %3=%4; the proxy replaces it "
                 "with the value in %5 of requests to %6.\n")
                  .arg(secret->name, secret->sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret->sandbox),
-                      secret->variable, secret->placeholder, whereCell(*secret),
+                      secret->variable, stored->value(QLatin1String("placeholder")).toString(), whereCell(*secret),
                       secret->hosts.join(QStringLiteral(", ")));
-    if (!applyCredentialsInDaemon(&error))
-        return failure(tr("the secret was stored, but paddockd could not take it up: %1").arg(error));
     return ExitOk;
 }
 
