@@ -101,11 +101,6 @@ bool applyInRunningDaemon(const QString &method, QString *error)
 
 } // namespace
 
-bool applyPolicyInDaemon(QString *error)
-{
-    return applyInRunningDaemon(QStringLiteral("policy.reload"), error);
-}
-
 void flushEventsInDaemon()
 {
     // Best effort: without a daemon there is nothing unwritten; a failure reads what is stored.

@@ -49,13 +49,6 @@ QString humanBytes(qint64 bytes);
 QString programCell(const QString &program, const QString &written);
 
 /**
- * When paddockd runs, has it read policy.yaml now (`policy.reload`) and waits until it applied
- * it: a change this command wrote to the file is in force when the command returns, not when
- * the daemon's file watch notices. Nothing when it does not run (it reads the file as it
- * starts). False with @p error when it runs and could not apply the file.
- */
-bool applyPolicyInDaemon(QString *error);
-/**
  * Asks a running daemon to write what its proxy did a moment ago into the event log (a
  * refusal a client already has), so a reader that opens the log next sees it; nothing when
  * no daemon runs.

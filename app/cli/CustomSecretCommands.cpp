@@ -6,6 +6,7 @@
 #include "CliSupport.h"
 #include "SecretCliSupport.h"
 
+#include "api/Protocol.h"
 #include "policy/HostPattern.h"
 #include "secrets/CustomSecrets.h"
 #include "secrets/Masking.h"
@@ -13,6 +14,7 @@
 #include "secrets/SecretStore.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStandardPaths>
 
@@ -162,25 +164,80 @@ QString valueCell(const secrets::CustomSecret &secret)
                                  : tr("%1, run by paddockd for every request").arg(what);
 }
 
-/** The value from stdin or typed, into the keychain; nullopt when stored, else the exit code. */
-std::optional<int> storeValue(const secrets::CustomSecret &secret)
+/**
+ * A custom secret whose value comes from a command or a reference: its description is written
+ * here and taken up by paddockd (the value is never stored); a pasted value it replaces leaves
+ * the keychain. The exit code.
+ */
+int storeSourced(const secrets::CustomSecret &secret)
 {
-    secrets::SecretStore store;
-    if (const secrets::ProbeResult probe = store.probeAndWait(); !probe.available)
-        return failure(probe.message);
+    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret.name);
+    if (secret.source->kind == secrets::SecretSource::Kind::Reference &&
+        QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty())
+        err() << tr("Warning: the 1Password CLI `op` is not on PATH; requests that need %1 are refused until it is.")
+                     .arg(secret.name)
+              << "\n";
+    QString error;
+    if (!secrets::CustomSecrets().set(secret, &error))
+        return failure(error);
+    out() << tr("Stored custom secret %1, its value from %2. Sandboxes %3 created from now on hold %4=%5; the proxy "
+                "replaces it with the value in %6 of requests to %7.\n")
+                 .arg(secret.name, valueCell(secret),
+                      secret.sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret.sandbox), secret.variable,
+                      secret.placeholder, whereCell(secret), secret.hosts.join(QStringLiteral(", ")));
+    if (!applyCredentialsInDaemon(&error))
+        return failure(tr("the secret was stored, but paddockd could not take it up: %1").arg(error));
+    if (earlier && !earlier->source) { // the pasted value is no longer used
+        secrets::SecretStore store;
+        secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
+            store.removeKeyMaterial(secret.keyMaterialName(), std::move(done));
+        });
+    }
+    return ExitOk;
+}
+
+/** A pasted custom secret: the value, typed or from stdin, handed to paddockd, which keeps it. The exit code. */
+int storePasted(const Invocation &call, const secrets::CustomSecret &secret)
+{
+    // Asked before the value is typed, so nobody types a key only to learn it cannot be kept.
+    const api::Reply status = daemonReply(QStringLiteral("keychain.status"), {}, kDaemonCallTimeoutMs);
+    if (status.isError())
+        return failure(status.errorMessage());
+    if (!status.result().value(QLatin1String("available")).toBool())
+        return failure(status.result().value(QLatin1String("message")).toString());
     SecretReadResult input =
         isTerminal(0) ? readHiddenLine(0, tr("Value for %1 (not shown): ").arg(secret.name)) : readAllInput(0);
     if (!input.error.isEmpty() || input.value.isEmpty()) {
         secrets::wipe(input.value);
         return failure(input.error.isEmpty() ? tr("the value is empty: nothing was stored") : input.error);
     }
-    const secrets::SecretResult stored = secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-        store.setKeyMaterial(secret.keyMaterialName(), input.value, std::move(done));
-    });
+    // The daemon keeps the value and the description, and replaces the placeholder in the
+    // running sandboxes' requests before it answers.
+    QJsonObject params{{QStringLiteral("name"), secret.name},
+                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
+                       {QStringLiteral("anywhere"), secret.anywhere},
+                       {QStringLiteral("body"), secret.body},
+                       {QStringLiteral("variable"), secret.variable}};
+    if (!secret.anywhere)
+        params.insert(QStringLiteral("header"), secret.header);
+    if (!secret.sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), secret.sandbox);
+    QString value = QString::fromUtf8(input.value);
     secrets::wipe(input.value);
-    if (!stored.ok())
-        return failure(stored.message);
-    return std::nullopt;
+    params.insert(QStringLiteral("value"), value);
+    secrets::wipe(value);
+    int code = ExitOk;
+    const std::optional<QJsonObject> stored =
+        callDaemon(call, QStringLiteral("secret.setCustom"), params, &code, kDaemonCallTimeoutMs);
+    params = {};
+    if (!stored)
+        return code;
+    out() << tr("Stored custom secret %1. Sandboxes %2 created from now on hold %3=%4; the proxy replaces it "
+                "with the value in %5 of requests to %6.\n")
+                 .arg(secret.name, secret.sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret.sandbox),
+                      secret.variable, stored->value(QLatin1String("placeholder")).toString(), whereCell(secret),
+                      secret.hosts.join(QStringLiteral(", ")));
+    return ExitOk;
 }
 
 int runSetCustom(const Invocation &call)
@@ -190,33 +247,7 @@ int runSetCustom(const Invocation &call)
     const std::optional<secrets::CustomSecret> secret = secretOf(call, &problem);
     if (!secret)
         return usageError(call.commandPath, problem);
-    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret->name);
-    if (!secret->source) {
-        if (const std::optional<int> failed = storeValue(*secret))
-            return *failed;
-    } else if (secret->source->kind == secrets::SecretSource::Kind::Reference &&
-               QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty()) {
-        err() << tr("Warning: the 1Password CLI `op` is not on PATH; requests that need %1 are refused until it is.")
-                     .arg(secret->name)
-              << "\n";
-    }
-    QString error;
-    if (!secrets::CustomSecrets().set(*secret, &error))
-        return failure(error);
-    out() << tr("Stored custom secret %1, its value from %2. Sandboxes %3 created from now on hold %4=%5; the proxy "
-                "replaces it with the value in %6 of requests to %7.\n")
-                 .arg(secret->name, valueCell(*secret),
-                      secret->sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret->sandbox), secret->variable,
-                      secret->placeholder, whereCell(*secret), secret->hosts.join(QStringLiteral(", ")));
-    if (!applyCredentialsInDaemon(&error))
-        return failure(tr("the secret was stored, but paddockd could not take it up: %1").arg(error));
-    if (secret->source && earlier && !earlier->source) { // the pasted value is no longer used
-        secrets::SecretStore store;
-        secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-            store.removeKeyMaterial(secret->keyMaterialName(), std::move(done));
-        });
-    }
-    return ExitOk;
+    return secret->source ? storeSourced(*secret) : storePasted(call, *secret);
 }
 
 } // namespace

@@ -4,11 +4,7 @@
 #include "Cli.h"
 #include "CliSupport.h"
 #include "KitArgument.h"
-#include "common/Paths.h"
-#include "image/ImageStore.h"
-#include "image/RegistryPull.h"
 
-#include "kit/KitArchive.h"
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
@@ -20,7 +16,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QUuid>
 
 #include <algorithm>
 
@@ -66,90 +61,110 @@ void printCapabilities(const kit::Kit &kit)
               << (c.label.isEmpty() ? "" : ")") << " - " << c.what << '\n';
 }
 
+/** The same for a kit as the daemon's kit.load answers it. */
+void printLoadedCapabilities(const QJsonObject &kit)
+{
+    if (kit.value(QLatin1String("schemaVersion")).toString() != QLatin1String("3"))
+        return;
+    out() << "  " << kit.value(QLatin1String("kind")).toString() << " (schemaVersion 3)";
+    QStringList provides;
+    for (const QJsonValue &value : kit.value(QLatin1String("provides")).toArray())
+        provides << value.toString();
+    if (!provides.isEmpty())
+        out() << ", provides " << provides.join(QStringLiteral(", "));
+    out() << '\n';
+    for (const QJsonValue &value : kit.value(QLatin1String("capabilities")).toArray()) {
+        const QJsonObject c = value.toObject();
+        const QString label = c.value(QLatin1String("label")).toString();
+        out() << "  " << c.value(QLatin1String("status")).toString() << ": "
+              << c.value(QLatin1String("type")).toString()
+              << (label.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(label)) << " - "
+              << c.value(QLatin1String("what")).toString() << '\n';
+    }
+}
+
 /** On a terminal, whether the person accepts what an update of a loaded kit is granted beyond it. */
-bool acceptWidenings(const QString &source, const QStringList &widenings)
+bool acceptWidenings(const QString &source, const QJsonArray &widenings)
 {
     if (!::isatty(STDIN_FILENO))
         return false;
     err() << "This update of the kit is granted more than the one loaded before (" << source << "):\n";
-    for (const QString &line : widenings)
-        err() << "  + " << line << '\n';
+    for (const QJsonValue &line : widenings)
+        err() << "  + " << line.toString() << '\n';
     return terminalAnswersYes(QStringLiteral("Accept these changes?"));
 }
 
-/** Loads @p archive, asking on a terminal when the kit is an update granted more than the loaded one. */
-kit::KitArchiveResult loadAsked(const QString &archive, kit::KitArchiveOptions options, const QString &source)
+/** How long `kit load` and `kit pull` wait for paddockd, which unpacks every layer. */
+constexpr int kKitLoadTimeoutMs = 30 * 60 * 1000;
+
+/**
+ * Has paddockd load the kit (@p method: kit.load or kit.pull), asking on a terminal when the
+ * kit is an update granted more than the loaded one, then again with the approval.
+ */
+std::optional<QJsonObject> loadAsked(const Invocation &call, const QString &method, QJsonObject params,
+                                     const QString &source, int *code)
 {
-    kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
-    if (!result.widenings.isEmpty() && !options.approveWidening && acceptWidenings(source, result.widenings)) {
-        options.approveWidening = true;
-        result = kit::loadKitArchive(archive, options);
+    params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    params.insert(QStringLiteral("approve"), call.parser.isSet(QStringLiteral("approve-kit-changes")));
+    std::optional<QJsonObject> answer = callDaemon(call, method, params, code, kKitLoadTimeoutMs);
+    if (answer && answer->value(QLatin1String("needsApproval")).toBool() &&
+        acceptWidenings(source, answer->value(QLatin1String("widenings")).toArray())) {
+        params.insert(QStringLiteral("approve"), true);
+        answer = callDaemon(call, method, params, code, kKitLoadTimeoutMs);
     }
-    return result;
+    return answer;
 }
 
-/** Prints what loading the kit of @p source did; the exit code. */
-int reportLoaded(const kit::KitArchiveResult &result, const QString &source)
+/** Prints what loading the kit of @p source did (the daemon's answer); the exit code. */
+int reportLoaded(const QJsonObject &answer, const QString &source)
 {
-    for (const kit::Diagnostic &d : result.diagnostics)
-        (d.isError() ? err() : out()) << d.toString() << '\n';
-    for (const QString &note : result.notes)
-        out() << "note: " << note << '\n';
-    if (!result.ok()) {
+    for (const QJsonValue &value : answer.value(QLatin1String("diagnostics")).toArray()) {
+        const QJsonObject d = value.toObject();
+        (d.value(QLatin1String("error")).toBool() ? err() : out()) << d.value(QLatin1String("text")).toString() << '\n';
+    }
+    for (const QJsonValue &note : answer.value(QLatin1String("notes")).toArray())
+        out() << "note: " << note.toString() << '\n';
+    if (!answer.value(QLatin1String("loaded")).toBool()) {
         err() << "paddock: " << source << " was not loaded\n";
         err().flush();
         out().flush();
-        return result.refused() ? ExitRefused : ExitFailed;
+        return answer.value(QLatin1String("refused")).toBool() ? ExitRefused : ExitFailed;
     }
-    const kit::Kit &kit = *result.kit;
-    out() << "loaded " << kit.name << " (" << (kit.isSandbox() ? "workload" : "mixin") << ") from "
-          << (kit.reference.isEmpty() ? source : kit.reference) << (kit.digest.isEmpty() ? "" : " ") << kit.digest
-          << " into " << kit.directory << '\n';
-    printCapabilities(kit);
-    if (kit.isSandbox())
-        out() << "run it with: paddock run --kit " << kit.name << '\n';
+    const QJsonObject kit = answer.value(QLatin1String("kit")).toObject();
+    const QString reference = kit.value(QLatin1String("reference")).toString();
+    const QString digest = kit.value(QLatin1String("digest")).toString();
+    out() << "loaded " << kit.value(QLatin1String("name")).toString() << " ("
+          << kit.value(QLatin1String("kind")).toString() << ") from " << (reference.isEmpty() ? source : reference)
+          << (digest.isEmpty() ? "" : " ") << digest << " into " << kit.value(QLatin1String("directory")).toString()
+          << '\n';
+    printLoadedCapabilities(kit);
+    if (kit.value(QLatin1String("kind")).toString() == QLatin1String("workload"))
+        out() << "run it with: paddock run --kit " << kit.value(QLatin1String("name")).toString() << '\n';
     out().flush();
     return ExitOk;
 }
 
 int runLoad(const Invocation &call)
 {
-    kit::KitArchiveOptions options;
-    options.name = call.parser.value(QStringLiteral("name"));
-    options.approveWidening = call.parser.isSet(QStringLiteral("approve-kit-changes"));
+    // The daemon reads the file the person named (it runs as the same user) and writes the library.
     const QString archive = call.positional.constFirst();
-    return reportLoaded(loadAsked(archive, options, archive), archive);
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer =
+        loadAsked(call, QStringLiteral("kit.load"), {{QStringLiteral("file"), QFileInfo(archive).absoluteFilePath()}},
+                  archive, &code);
+    return answer ? reportLoaded(*answer, archive) : code;
 }
 
-/** Pulls the kit image into an archive beside the image store, then loads it as `kit load` does. */
+/** Has paddockd pull the kit image from its registry, then load it as `kit load` does. */
 int runPull(const Invocation &call)
 {
     const QString reference = call.positional.constFirst();
-    const image::ImageStore store;
-    QString error;
-    if (!paths::ensurePrivateDir(store.root(), &error))
-        return failure(error);
-    const QString archive =
-        store.root() + QStringLiteral("/kit-pull-%1.tar").arg(QUuid::createUuid().toString(QUuid::Id128));
-    int lastBlob = 0;
-    const image::PullResult pulled = image::pullToArchive(
-        reference, archive, image::RegistryOptions::forUser(), [&lastBlob](const image::PullProgress &at) {
-            if (at.received < at.size || at.index == lastBlob)
-                return;
-            lastBlob = at.index;
-            out() << "blob " << at.index << '/' << at.count << ' ' << at.digest.mid(7, 12) << ": " << at.size
-                  << " bytes\n";
-            out().flush();
-        });
-    if (!pulled.ok)
-        return failure(pulled.error);
-    kit::KitArchiveOptions options;
-    options.name = call.parser.value(QStringLiteral("name"));
-    options.source = pulled.name;
-    options.approveWidening = call.parser.isSet(QStringLiteral("approve-kit-changes"));
-    const kit::KitArchiveResult result = loadAsked(archive, options, reference);
-    QFile::remove(archive);
-    return reportLoaded(result, reference);
+    out() << "pulling " << reference << " through paddockd\n";
+    out().flush();
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer =
+        loadAsked(call, QStringLiteral("kit.pull"), {{QStringLiteral("reference"), reference}}, reference, &code);
+    return answer ? reportLoaded(*answer, reference) : code;
 }
 
 int runValidate(const Invocation &call)

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // paddock kit allow|deny: edits through the minimal-diff writer; paddock kit isolation: the
-// least isolation of a kit's sandboxes, a setting of Paddock's own (kit::KitSettings).
+// least isolation of a kit's sandboxes, a setting of Paddock's own kept by paddockd (kit.isolation.set).
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "kit/KitEditor.h"
 #include "kit/KitLibrary.h"
-#include "kit/KitSettings.h"
 
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QRegularExpression>
 
 namespace paddock::cli {
@@ -116,21 +117,25 @@ int runIsolation(const Invocation &invocation)
     const std::optional<QString> kitDir = resolveKit(invocation.positional.first());
     if (!kitDir)
         return ExitFailed;
-    QString error;
+    // The daemon keeps the setting; a create after this returns gets it.
+    QJsonObject params{{QStringLiteral("kit"), *kitDir}};
+    QString method = QStringLiteral("kit.settings");
     if (invocation.positional.size() > 1) {
         const QString level = invocation.positional.at(1);
         if (level != QLatin1String("container") && level != QLatin1String("gvisor"))
             return usageError(invocation.commandPath,
                               QStringLiteral("the isolation is container or gvisor, not '%1'").arg(level));
-        if (!kit::KitSettings::setMinimumIsolation(*kitDir, level, &error))
-            return failure(error);
+        params.insert(QStringLiteral("isolation"), level);
+        method = QStringLiteral("kit.isolation.set");
     }
-    const std::optional<QString> minimum = kit::KitSettings::minimumIsolation(*kitDir, &error);
-    if (!error.isEmpty())
-        return failure(error);
-    if (minimum)
-        out() << "Sandboxes of " << *kitDir << " get " << *minimum << " isolation at least ("
-              << kit::KitSettings::path() << ").\n";
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer = callDaemon(invocation, method, params, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
+    const QString minimum = answer->value(QLatin1String("isolation")).toString();
+    if (!minimum.isEmpty())
+        out() << "Sandboxes of " << *kitDir << " get " << minimum << " isolation at least ("
+              << answer->value(QLatin1String("file")).toString() << ").\n";
     else
         out() << "Sandboxes of " << *kitDir << " get the isolation they are asked for (container by default).\n";
     return ExitOk;

@@ -2,40 +2,34 @@
 // paddock kit share: the folders and variables every sandbox of a kit gets on this computer, a
 // setting of Paddock's own (kit::KitSettings), so the kit's spec.yaml stays as sbx reads it.
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 
 #include "kit/KitSettings.h"
-#include "runtime/SandboxSpec.h"
-#include "sandbox/SharedFolders.h"
+#include "kit/KitShares.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <algorithm>
 
 namespace paddock::cli {
 namespace {
 
-/** Adds `--mount` values to @p shares, each checked as a sandbox's creation will check it. */
-bool addMounts(const Invocation &call, const QString &kitDir, kit::KitShares &shares)
+/** Adds `--mount` values to @p shares, read as a sandbox's creation reads them (the daemon checks them). */
+bool addMounts(const Invocation &call, kit::KitShares &shares)
 {
     QString error;
     for (const QString &text : call.parser.values(QStringLiteral("mount"))) {
-        std::optional<sandbox::SharedFolder> folder = sandbox::SharedFolder::parse(text, QDir::currentPath(), &error);
-        QString warning;
-        if (folder) {
-            if (const std::optional<QString> problem =
-                    sandbox::sharedFolderProblem(&*folder, QString(), runtime::SandboxSpec().sandboxHome, &warning)) {
-                error = *problem;
-                folder.reset();
-            }
-        }
+        const std::optional<kit::SharedFolder> folder = kit::SharedFolder::parse(text, QDir::currentPath(), &error);
         if (!folder) {
             failure(QStringLiteral("--mount %1: %2").arg(text, error));
             return false;
         }
-        if (!warning.isEmpty())
-            err() << "paddock: warning: " << warning << '\n';
         shares.mounts.erase(std::remove_if(shares.mounts.begin(), shares.mounts.end(),
                                            [&](const QString &kept) {
-                                               const auto old = sandbox::SharedFolder::parse(kept, kitDir, &error);
+                                               const auto old = kit::SharedFolder::parse(kept, {}, &error);
                                                return old && old->insidePath == folder->insidePath;
                                            }),
                             shares.mounts.end());
@@ -49,16 +43,13 @@ bool addVariables(const Invocation &call, kit::KitShares &shares)
 {
     QString error;
     for (const QString &text : call.parser.values(QStringLiteral("env"))) {
-        const std::optional<sandbox::VariableArgument> variable = sandbox::parseVariable(text, &error);
-        const QString value =
-            variable ? variable->value.value_or(qEnvironmentVariable(qPrintable(variable->name))) : QString();
-        if (variable)
-            error = sandbox::variableProblem(variable->name, value, {}).value_or(QString());
-        if (!variable || !error.isEmpty()) {
+        const std::optional<kit::VariableArgument> variable = kit::parseVariable(text, &error);
+        if (!variable) {
             failure(QStringLiteral("--env %1").arg(error));
             return false;
         }
-        shares.variables.insert(variable->name, value);
+        shares.variables.insert(variable->name,
+                                variable->value.value_or(qEnvironmentVariable(qPrintable(variable->name))));
     }
     return true;
 }
@@ -69,7 +60,7 @@ void removeEntries(const Invocation &call, kit::KitShares &shares)
         QString error;
         shares.mounts.erase(std::remove_if(shares.mounts.begin(), shares.mounts.end(),
                                            [&](const QString &kept) {
-                                               const auto old = sandbox::SharedFolder::parse(kept, {}, &error);
+                                               const auto old = kit::SharedFolder::parse(kept, {}, &error);
                                                return old && (old->insidePath == QDir::cleanPath(inside) ||
                                                               old->hostPath == QDir::cleanPath(inside));
                                            }),
@@ -79,13 +70,34 @@ void removeEntries(const Invocation &call, kit::KitShares &shares)
         shares.variables.remove(name);
 }
 
-void printShares(const QString &kitDir, const kit::KitShares &shares)
+kit::KitShares sharesOf(const QJsonObject &answer)
+{
+    kit::KitShares shares;
+    for (const QJsonValue &mount : answer.value(QLatin1String("mounts")).toArray())
+        shares.mounts << mount.toString();
+    const QJsonObject env = answer.value(QLatin1String("env")).toObject();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        shares.variables.insert(it.key(), it.value().toString());
+    return shares;
+}
+
+QJsonObject sharesParams(const QString &kitDir, const kit::KitShares &shares)
+{
+    QJsonObject env;
+    for (auto it = shares.variables.cbegin(); it != shares.variables.cend(); ++it)
+        env.insert(it.key(), it.value());
+    return {{QStringLiteral("kit"), kitDir},
+            {QStringLiteral("mounts"), QJsonArray::fromStringList(shares.mounts)},
+            {QStringLiteral("env"), env}};
+}
+
+void printShares(const QString &kitDir, const QString &file, const kit::KitShares &shares)
 {
     if (shares.isEmpty()) {
         out() << "Sandboxes of " << kitDir << " share no folder or variable of their own.\n";
         return;
     }
-    out() << "Sandboxes of " << kitDir << " get (" << kit::KitSettings::path() << "):\n";
+    out() << "Sandboxes of " << kitDir << " get (" << file << "):\n";
     for (const QString &mount : shares.mounts)
         out() << "  mount " << mount << '\n';
     for (auto it = shares.variables.cbegin(); it != shares.variables.cend(); ++it)
@@ -97,21 +109,31 @@ int runShare(const Invocation &call)
     const std::optional<QString> kitDir = resolveKit(call.positional.first());
     if (!kitDir)
         return ExitFailed;
-    QString error;
-    kit::KitShares shares = kit::KitSettings::shares(*kitDir, &error);
-    if (!error.isEmpty())
-        return failure(error);
-    const kit::KitShares before = shares;
+    int code = ExitOk;
+    const std::optional<QJsonObject> current = callDaemon(
+        call, QStringLiteral("kit.settings"), {{QStringLiteral("kit"), *kitDir}}, &code, kDaemonCallTimeoutMs);
+    if (!current)
+        return code;
+    const kit::KitShares before = sharesOf(*current);
+    kit::KitShares shares = before;
     if (call.parser.isSet(QStringLiteral("clear")))
         shares = {};
     removeEntries(call, shares);
-    if (!addMounts(call, *kitDir, shares) || !addVariables(call, shares))
+    if (!addMounts(call, shares) || !addVariables(call, shares))
         return ExitFailed;
-    if (shares != before && !kit::KitSettings::setShares(*kitDir, shares, &error))
-        return failure(error);
-    printShares(*kitDir, shares);
-    if (shares != before)
-        out() << "Sandboxes created from now on get them; existing ones keep what they were created with.\n";
+    if (shares == before) {
+        printShares(*kitDir, current->value(QLatin1String("file")).toString(), shares);
+        return ExitOk;
+    }
+    // The daemon checks each as a create would and writes them; a create after this gets them.
+    const std::optional<QJsonObject> written =
+        callDaemon(call, QStringLiteral("kit.shares.set"), sharesParams(*kitDir, shares), &code, kDaemonCallTimeoutMs);
+    if (!written)
+        return code;
+    for (const QJsonValue &warning : written->value(QLatin1String("warnings")).toArray())
+        err() << "paddock: warning: " << warning.toString() << '\n';
+    printShares(*kitDir, written->value(QLatin1String("file")).toString(), sharesOf(*written));
+    out() << "Sandboxes created from now on get them; existing ones keep what they were created with.\n";
     return ExitOk;
 }
 

@@ -11,10 +11,6 @@
 
 #include <optional>
 
-namespace paddock::policy {
-class PolicyStore;
-}
-
 namespace paddock::cli {
 
 QList<Command> policyRuleCommands(); // PolicyRuleCommands.cpp: init, ls, allow, deny, rm, edit, check
@@ -28,14 +24,6 @@ inline const QString kSandbox = QStringLiteral("sandbox");
 
 /** --sandbox NAME, described as @p meaning. */
 QCommandLineOption sandboxOption(const QString &meaning);
-/** Loads policy.yaml; a broken file is a failure naming its line (its exit code), and nothing is written. */
-std::optional<int> loadStore(policy::PolicyStore &store);
-/**
- * The end of a command that wrote policy.yaml: ExitOk once a running daemon applied it
- * (applyPolicyInDaemon()), so the change is in force when the command returns; a failure
- * saying why when the daemon could not.
- */
-int inForce();
 /** A time as the tables show it (UTC), or "-". */
 QString timeText(const QDateTime &time);
 void printJson(const QJsonDocument &document);

@@ -4,30 +4,12 @@
 #include "CliSupport.h"
 #include "PolicyCli.h"
 
-#include "policy/PolicyStore.h"
-
 namespace paddock::cli {
 namespace policycli {
 
 QCommandLineOption sandboxOption(const QString &meaning)
 {
     return QCommandLineOption(kSandbox, meaning, QStringLiteral("NAME"));
-}
-
-std::optional<int> loadStore(policy::PolicyStore &store)
-{
-    store.load();
-    if (const auto error = store.lastError())
-        return failure(QStringLiteral("the policy file cannot be used: %1").arg(error->toString()));
-    return std::nullopt;
-}
-
-int inForce()
-{
-    QString error;
-    if (!applyPolicyInDaemon(&error))
-        return failure(QStringLiteral("policy.yaml was written, but paddockd could not apply it: %1").arg(error));
-    return ExitOk;
 }
 
 QString timeText(const QDateTime &time)

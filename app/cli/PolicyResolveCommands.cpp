@@ -4,8 +4,6 @@
 #include "CliSupport.h"
 #include "PolicyCli.h"
 
-#include "policy/PolicyStore.h"
-
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,40 +19,39 @@ int runResolveSet(const Invocation &call)
     const QHostAddress address(call.positional.at(1));
     if (address.isNull())
         return usageError(call.commandPath, QStringLiteral("'%1' is not an IP address").arg(call.positional.at(1)));
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-    const policy::StoreResult result = store.setResolveOverride(call.positional.constFirst(), address);
-    if (!result.ok())
-        return failure(result.error().text());
-    out() << call.positional.constFirst().toLower() << " now resolves to " << address.toString() << ".\n";
-    return inForce();
+    // The daemon writes policy.yaml and resolves as set before it answers.
+    int code = ExitOk;
+    const std::optional<QJsonObject> result = callDaemon(
+        call, QStringLiteral("policy.resolve.set"),
+        {{QStringLiteral("host"), call.positional.constFirst()}, {QStringLiteral("address"), address.toString()}},
+        &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    out() << result->value(QLatin1String("host")).toString() << " now resolves to "
+          << result->value(QLatin1String("address")).toString() << ".\n";
+    return ExitOk;
 }
 
 int runResolveRm(const Invocation &call)
 {
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-    const policy::StoreResult result = store.removeResolveOverride(call.positional.constFirst());
-    if (!result.ok())
-        return failure(result.error().text());
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("policy.resolve.remove"),
+                    {{QStringLiteral("host"), call.positional.constFirst()}}, &code, kPolicyCallTimeoutMs))
+        return code;
     out() << "Removed the override for " << call.positional.constFirst() << ".\n";
-    return inForce();
+    return ExitOk;
 }
 
 int runResolveLs(const Invocation &call)
 {
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-    const QMap<QString, QHostAddress> overrides = store.resolveOverrides();
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("policy.resolve.list"), {}, &code, kPolicyCallTimeoutMs);
+    if (!result)
+        return code;
+    const QJsonArray overrides = result->value(QLatin1String("overrides")).toArray();
     if (call.parser.isSet(kJson)) {
-        QJsonArray array;
-        for (auto it = overrides.cbegin(); it != overrides.cend(); ++it)
-            array << QJsonObject{{QStringLiteral("host"), it.key()},
-                                 {QStringLiteral("address"), it.value().toString()}};
-        printJson(QJsonDocument(array));
+        printJson(QJsonDocument(overrides));
         return ExitOk;
     }
     if (overrides.isEmpty()) {
@@ -62,8 +59,8 @@ int runResolveLs(const Invocation &call)
         return ExitOk;
     }
     QList<QStringList> rows;
-    for (auto it = overrides.cbegin(); it != overrides.cend(); ++it)
-        rows << QStringList{it.key(), it.value().toString()};
+    for (const QJsonValue &value : overrides)
+        rows << QStringList{value[QLatin1String("host")].toString(), value[QLatin1String("address")].toString()};
     printTable({QStringLiteral("HOST"), QStringLiteral("ADDRESS")}, rows);
     return ExitOk;
 }

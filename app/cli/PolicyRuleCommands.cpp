@@ -5,11 +5,9 @@
 #include "KitArgument.h"
 #include "PolicyCli.h"
 
-#include "kit/KitLoader.h"
-#include "policy/PolicyStore.h"
 #include "policy/Preset.h"
+#include "policy/Rule.h"
 
-#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -105,6 +103,41 @@ void printRules(const QList<policy::Rule> &rules)
         out() << '\n' << kRequestRulesNote;
 }
 
+/** The daemon's rules (policy.get): the user's, then those of running sandboxes' kits. */
+void printRuleRows(const QJsonArray &rules)
+{
+    QList<QStringList> own;
+    QList<QStringList> kits;
+    bool requestRules = false;
+    for (const QJsonValue &value : rules) {
+        const QJsonObject rule = value.toObject();
+        const QString request = rule.value(QLatin1String("request")).toString();
+        const QString program = rule.value(QLatin1String("program")).toString();
+        requestRules = requestRules || !request.isEmpty();
+        const QString pattern = rule.value(QLatin1String("pattern")).toString() +
+                                (request.isEmpty() ? QString() : QLatin1Char(' ') + request) +
+                                (program.isEmpty() ? QString() : QStringLiteral(" for ") + program);
+        const QStringList row{
+            rule.value(QLatin1String("id")).toString(),
+            rule.value(QLatin1String("scope")).toString(),
+            rule.value(QLatin1String("decision")).toString(),
+            pattern,
+            rule.value(QLatin1String("origin")).toString(),
+            timeText(QDateTime::fromString(rule.value(QLatin1String("created")).toString(), Qt::ISODateWithMs))};
+        (rule.value(QLatin1String("readOnly")).toBool() ? kits : own) << row;
+    }
+    const QStringList columns{QStringLiteral("ID"),      QStringLiteral("SCOPE"),  QStringLiteral("DECISION"),
+                              QStringLiteral("PATTERN"), QStringLiteral("ORIGIN"), QStringLiteral("CREATED")};
+    if (!own.isEmpty())
+        printTable(columns, own);
+    if (!kits.isEmpty()) {
+        out() << (own.isEmpty() ? "" : "\n") << "From the kits of running sandboxes (edited in their spec.yaml):\n";
+        printTable(columns, kits);
+    }
+    if (requestRules)
+        out() << '\n' << kRequestRulesNote;
+}
+
 /**
  * The rule's program condition from --program and --program-sha256: `NAME`, `/PATH`,
  * `sha256:HEX` or `NAME@sha256:HEX`; empty for none. Nothing (after saying why) when invalid.
@@ -186,30 +219,30 @@ int runLs(const Invocation &call)
         return ExitOk;
     }
 
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-    const policy::PolicyData data = store.policy();
+    // The daemon's policy in force: policy.yaml as it applies it, and the kits of running sandboxes.
+    int code = ExitOk;
+    const std::optional<QJsonObject> policy =
+        callDaemon(call, QStringLiteral("policy.get"), {}, &code, kPolicyCallTimeoutMs);
+    if (!policy)
+        return code;
+    if (const QString broken = policy->value(QLatin1String("fileError")).toString(); !broken.isEmpty())
+        return failure(QStringLiteral("the policy file cannot be used: %1").arg(broken));
     if (json) {
-        QJsonArray array;
-        for (const policy::Rule &rule : data.rules)
-            array << ruleJson(rule);
-        QJsonObject resolve;
-        for (auto it = data.resolveOverrides.cbegin(); it != data.resolveOverrides.cend(); ++it)
-            resolve.insert(it.key(), it.value().toString());
-        printJson(QJsonDocument(QJsonObject{{QStringLiteral("preset"), policy::presetName(data.preset)},
-                                            {QStringLiteral("rules"), array},
-                                            {QStringLiteral("resolve"), resolve}}));
+        printJson(QJsonDocument(QJsonObject{{QStringLiteral("preset"), policy->value(QLatin1String("preset"))},
+                                            {QStringLiteral("rules"), policy->value(QLatin1String("rules"))},
+                                            {QStringLiteral("resolve"), policy->value(QLatin1String("resolve"))}}));
         return ExitOk;
     }
-    const QString presetName = policy::presetName(data.preset);
-    out() << "Preset: " << presetName << " (" << policy::presetRules(data.preset).size()
+    const QString presetName = policy->value(QLatin1String("preset")).toString();
+    const std::optional<policy::Preset> preset = policy::presetFromName(presetName);
+    out() << "Preset: " << presetName << " (" << (preset ? policy::presetRules(*preset).size() : 0)
           << " rules; 'paddock policy ls --preset " << presetName << "' lists them)\n\n";
-    if (data.rules.isEmpty()) {
+    const QJsonArray rules = policy->value(QLatin1String("rules")).toArray();
+    if (rules.isEmpty()) {
         out() << "No rules yet. Add one with 'paddock policy allow network HOST'.\n";
         return ExitOk;
     }
-    printRules(data.rules);
+    printRuleRows(rules);
     return ExitOk;
 }
 
@@ -360,16 +393,6 @@ int runEdit(const Invocation &call)
 
 // ---- check ------------------------------------------------------------------------------
 
-/** The host part of a check target: `host`, `host:port`, `[v6]:port`. */
-QString targetHost(const QString &target)
-{
-    if (target.startsWith(QLatin1Char('[')))
-        return target.mid(1, target.indexOf(QLatin1Char(']')) - 1);
-    if (target.count(QLatin1Char(':')) == 1)
-        return target.section(QLatin1Char(':'), 0, 0);
-    return target;
-}
-
 int runCheck(const Invocation &call)
 {
     if (call.positional.constFirst() != QLatin1String("network"))
@@ -378,69 +401,39 @@ int runCheck(const Invocation &call)
             QStringLiteral("'%1' is not a resource type; Paddock checks 'network'").arg(call.positional.constFirst()));
     if (call.positional.size() != 2)
         return usageError(call.commandPath, QStringLiteral("expected network TARGET"));
-    const QString target = call.positional.at(1);
-    policy::PolicyStore store;
-    if (const std::optional<int> stopped = loadStore(store))
-        return *stopped;
-
-    QString kitName;
+    // Decided by the daemon's engine, with the policy in force and, for a running sandbox, its kit.
+    QJsonObject params{{QStringLiteral("target"), call.positional.at(1)}};
+    if (call.parser.isSet(kSandbox))
+        params.insert(QStringLiteral("sandbox"), call.parser.value(kSandbox));
     if (call.parser.isSet(QStringLiteral("kit"))) {
         const std::optional<QString> resolved = resolveKit(call.parser.value(QStringLiteral("kit")));
         if (!resolved)
             return ExitFailed;
-        const QString dir = *resolved;
-        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(dir, {});
-        if (!loaded.ok()) {
-            for (const kit::Diagnostic &d : loaded.diagnostics)
-                err() << d.toString() << '\n';
-            return failure(QStringLiteral("the kit in %1 does not load").arg(dir));
-        }
-        kitName = loaded.kit->name;
-        const policy::KitRules kitRules =
-            policy::kitNetworkRules(kitName, loaded.kit->networkAllow, loaded.kit->networkDeny);
-        for (const QString &problem : kitRules.errors)
-            err() << "paddock: warning: ignoring the kit's pattern " << problem << '\n';
-        store.engine().setKitRules(kitName, kitRules.rules);
+        params.insert(QStringLiteral("kit"), *resolved);
     }
-
-    const QString sandbox = call.parser.value(kSandbox);
-    policy::Explanation explanation = store.engine().check(target, sandbox, kitName);
-    // A name the rules allow is resolved as the proxy would (override, else DNS), so the
-    // rebinding guard sees the addresses the connection would reach. A refused name is never
-    // looked up.
-    const QString host = targetHost(target);
-    QString resolveNote;
-    if (explanation.decision.allowed && !policy::IpAddress::parse(host) && !store.engine().resolveOverride(host)) {
-        const QHostInfo info = QHostInfo::fromName(host);
-        if (info.error() != QHostInfo::NoError || info.addresses().isEmpty())
-            resolveNote = QStringLiteral("%1 does not resolve here (%2); the proxy would answer 502")
-                              .arg(host, info.errorString());
-        else
-            explanation = store.engine().check(target, sandbox, kitName, info.addresses());
-    }
-    const policy::Decision &decision = explanation.decision;
-    if (decision.basis == policy::Decision::Basis::InvalidHost)
-        return usageError(call.commandPath, decision.reason());
-
+    int code = ExitOk;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("policy.check"), params, &code, kPolicyCallTimeoutMs);
+    if (!answer)
+        return code;
+    for (const QJsonValue &warning : answer->value(QLatin1String("warnings")).toArray())
+        err() << "paddock: warning: " << warning.toString() << '\n';
+    const bool allowed = answer->value(QLatin1String("allowed")).toBool();
     if (call.parser.isSet(kJson)) {
-        QJsonObject object{
-            {QStringLiteral("allowed"), decision.allowed},    {QStringLiteral("host"), decision.host},
-            {QStringLiteral("port"), decision.port},          {QStringLiteral("rule"), decision.ruleLabel()},
-            {QStringLiteral("basis"), decision.basisToken()}, {QStringLiteral("reason"), decision.reason()}};
-        if (!explanation.fix.isEmpty())
-            object.insert(QStringLiteral("fix"), explanation.fix);
-        if (!resolveNote.isEmpty())
-            object.insert(QStringLiteral("note"), resolveNote);
+        QJsonObject object = *answer;
+        object.remove(QStringLiteral("warnings"));
         printJson(QJsonDocument(object));
     } else {
-        out() << (decision.allowed ? "allowed: " : "denied: ") << decision.reason() << '\n';
-        out() << "rule: " << decision.ruleLabel() << '\n';
-        if (!explanation.fix.isEmpty())
-            out() << "to allow it: " << explanation.fix << '\n';
-        if (!resolveNote.isEmpty())
-            out() << "note: " << resolveNote << '\n';
+        const QString fix = answer->value(QLatin1String("fix")).toString();
+        const QString note = answer->value(QLatin1String("note")).toString();
+        out() << (allowed ? "allowed: " : "denied: ") << answer->value(QLatin1String("reason")).toString() << '\n';
+        out() << "rule: " << answer->value(QLatin1String("rule")).toString() << '\n';
+        if (!fix.isEmpty())
+            out() << "to allow it: " << fix << '\n';
+        if (!note.isEmpty())
+            out() << "note: " << note << '\n';
     }
-    return decision.allowed ? ExitOk : ExitFailed;
+    return allowed ? ExitOk : ExitFailed;
 }
 
 // ---- the commands -----------------------------------------------------------------------

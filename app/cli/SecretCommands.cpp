@@ -6,6 +6,7 @@
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
+#include "api/Protocol.h"
 #include "common/Paths.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
@@ -114,10 +115,12 @@ int runSet(const Invocation &call)
     if (call.parser.isSet(kShellOption) || call.parser.isSet(kRefreshOption))
         return usageError(call.commandPath, QStringLiteral("--shell and --refresh go with --command or --ref"));
 
-    secrets::SecretStore store;
     // Asked before the value is typed, so nobody types a key only to learn it cannot be kept.
-    if (const auto refused = requireKeychain(store))
-        return *refused;
+    const api::Reply status = daemonReply(QStringLiteral("keychain.status"), {}, kDaemonCallTimeoutMs);
+    if (status.isError())
+        return failure(status.errorMessage());
+    if (!status.result().value(QLatin1String("available")).toBool())
+        return failure(status.result().value(QLatin1String("message")).toString());
 
     SecretReadResult input = isTerminal(0)
                                  ? readHiddenLine(0, QStringLiteral("Value for %1 (not shown): ").arg(id.displayName()))
@@ -129,17 +132,22 @@ int runSet(const Invocation &call)
     if (input.value.isEmpty())
         return failure(QStringLiteral("the value is empty: nothing was stored"));
 
-    const secrets::SecretResult result = store.setAndWait(id, std::move(input.value));
+    // The daemon stores it (over the owner-only socket, never a command line) and its sandboxes'
+    // next request carries the new key before it answers; it drops a command or a reference
+    // given before.
+    QJsonObject params{{QStringLiteral("service"), id.service}};
+    if (!id.isGlobal())
+        params.insert(QStringLiteral("sandbox"), id.sandbox);
+    QString value = QString::fromUtf8(input.value);
     secrets::wipe(input.value);
-    if (!result.ok())
-        return failure(result.message);
-    // A pasted value replaces a command or a reference given before.
-    if (QString error; !secrets::SecretSources().remove(id, &error))
-        return failure(error);
+    params.insert(QStringLiteral("value"), value);
+    secrets::wipe(value);
+    int code = ExitOk;
+    const bool stored = callDaemon(call, QStringLiteral("secret.set"), params, &code, kDaemonCallTimeoutMs).has_value();
+    params = {};
+    if (!stored)
+        return code;
     out() << "Stored " << id.displayName() << " in the keychain (" << scopeOf(id) << ").\n";
-    // A sandbox's next request carries the new key, not one the daemon held from before.
-    if (QString error; !applyCredentialsInDaemon(&error))
-        return failure(QStringLiteral("the key was stored, but paddockd could not take it up: %1").arg(error));
     return ExitOk;
 }
 

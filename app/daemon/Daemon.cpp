@@ -4,6 +4,8 @@
 #include "events/EventHub.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
+#include "sandbox/KitLoadMethods.h"
+#include "sandbox/KitSettingsMethods.h"
 #include "sandbox/SecretGuardService.h"
 
 #include "api/DaemonConnection.h"
@@ -170,6 +172,8 @@ bool Daemon::startServices(QString *message)
     // Container images built and loaded as jobs, shared by the command line and the desktop.
     m_images = std::make_unique<sandbox::ImageService>(m_server);
     m_images->start();
+    // Paddock's own settings of kits: shared folders and variables, least isolation.
+    sandbox::registerKitSettingsMethods(m_server);
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
@@ -192,6 +196,9 @@ bool Daemon::startServices(QString *message)
     m_settings->start();
     m_images->setBuildArguments([settings = m_settings.get()] { return settings->buildArguments(); });
     m_images->setUpstreamProxy([sandboxes = m_sandboxes.get()] { return sandboxes->proxy().upstreamProxy(); });
+    // `kit load` and `kit pull`: the kit library and the image store, written here only.
+    sandbox::registerKitLoadMethods(m_server,
+                                    [sandboxes = m_sandboxes.get()] { return sandboxes->proxy().upstreamProxy(); });
     // The container engines the Docker backend can use, and the one in use.
     m_engines = std::make_unique<sandbox::EngineService>(m_server, *m_sandboxes);
     m_engines->start();

@@ -2,68 +2,16 @@
 #include "KitImporter.h"
 
 #include "KitListModel.h"
+#include "api/Protocol.h"
 #include "common/QuotedString.h"
-#include "kit/KitArchive.h"
+#include "kit/Kit.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
-#include <QPointer>
-#include <QThread>
+#include <QJsonArray>
 
 namespace paddock::gui {
 
-namespace {
-
-struct Outcome
-{
-    QString result;
-    QString error;
-    QString directory;
-    QStringList widenings;
-};
-
-/** What loading @p file did, in the words the dialog shows. */
-Outcome load(const QString &file, const QString &name, bool approveWidening)
-{
-    kit::KitArchiveOptions options;
-    options.name = name;
-    options.approveWidening = approveWidening;
-    const kit::KitArchiveResult loaded = kit::loadKitArchive(file, options);
-    Outcome outcome;
-    if (!loaded.widenings.isEmpty() && !approveWidening) {
-        outcome.widenings = loaded.widenings;
-        outcome.error = KitImporter::tr("This update is granted more than the kit loaded before. Nothing was "
-                                        "loaded; tick the box below to accept it.");
-        return outcome;
-    }
-    if (!loaded.ok()) {
-        QStringList errors;
-        for (const kit::Diagnostic &d : loaded.diagnostics)
-            if (d.isError())
-                errors << d.toString();
-        outcome.error = KitImporter::tr("%1 was not loaded:\n%2").arg(file, errors.join(QLatin1Char('\n')));
-        return outcome;
-    }
-    const kit::Kit &kit = *loaded.kit;
-    outcome.directory = kit.directory;
-    outcome.result = KitImporter::tr("Loaded %1 (%2) from %3.")
-                         .arg(kit.name, kit.isSandbox() ? KitImporter::tr("workload") : KitImporter::tr("mixin"),
-                              kit.reference.isEmpty() ? QFileInfo(file).fileName() : kit.reference);
-    int skipped = 0;
-    for (const kit::CapabilityOutcome &c : kit.capabilities)
-        skipped += c.status == kit::CapabilityOutcome::Status::Skipped ? 1 : 0;
-    if (skipped > 0)
-        outcome.result +=
-            QLatin1Char(' ') +
-            KitImporter::tr("%n optional capability(s) skipped: Paddock does not implement them.", "", skipped);
-    for (const QString &note : loaded.notes)
-        outcome.result += QLatin1Char('\n') + note;
-    return outcome;
-}
-
-} // namespace
-
-KitImporter::KitImporter(QObject *parent) : QObject(parent) {}
+KitImporter::KitImporter(QObject *parent) : DaemonBound(parent) {}
 
 QString KitImporter::localPath(const QString &pathOrUrl) const
 {
@@ -83,7 +31,7 @@ void KitImporter::reset()
 {
     if (m_busy)
         return;
-    m_error.clear();
+    setError(QString());
     m_result.clear();
     m_widenings.clear();
     Q_EMIT resultChanged();
@@ -93,13 +41,50 @@ void KitImporter::finish(const QString &result, const QString &error, const QStr
                          const QStringList &widenings)
 {
     m_result = result;
-    m_error = error;
     m_widenings = widenings;
     m_busy = false;
+    setError(error);
     Q_EMIT busyChanged();
     Q_EMIT resultChanged();
     if (error.isEmpty())
         Q_EMIT imported(directory);
+}
+
+void KitImporter::finishLoad(const QString &file, const QJsonObject &answer)
+{
+    QStringList widenings;
+    for (const QJsonValue &line : answer.value(QLatin1String("widenings")).toArray())
+        widenings << line.toString();
+    if (answer.value(QLatin1String("needsApproval")).toBool())
+        return finish({},
+                      tr("This update is granted more than the kit loaded before. Nothing was loaded; tick the box "
+                         "below to accept it."),
+                      {}, widenings);
+    if (!answer.value(QLatin1String("loaded")).toBool()) {
+        QStringList errors;
+        for (const QJsonValue &value : answer.value(QLatin1String("diagnostics")).toArray())
+            if (value[QLatin1String("error")].toBool())
+                errors << value[QLatin1String("text")].toString();
+        return finish({}, tr("%1 was not loaded:\n%2").arg(file, errors.join(QLatin1Char('\n'))), {});
+    }
+    const QJsonObject kit = answer.value(QLatin1String("kit")).toObject();
+    const QString reference = kit.value(QLatin1String("reference")).toString();
+    QString result = tr("Loaded %1 (%2) from %3.")
+                         .arg(kit.value(QLatin1String("name")).toString(),
+                              kit.value(QLatin1String("kind")).toString() == QLatin1String("workload") ? tr("workload")
+                                                                                                       : tr("mixin"),
+                              reference.isEmpty() ? QFileInfo(file).fileName() : reference);
+    int skipped = 0;
+    for (const QJsonValue &value : kit.value(QLatin1String("capabilities")).toArray())
+        skipped +=
+            value[QLatin1String("status")].toString() == kit::outcomeName(kit::CapabilityOutcome::Status::Skipped) ? 1
+                                                                                                                   : 0;
+    if (skipped > 0)
+        result +=
+            QLatin1Char(' ') + tr("%n optional capability(s) skipped: Paddock does not implement them.", "", skipped);
+    for (const QJsonValue &note : answer.value(QLatin1String("notes")).toArray())
+        result += QLatin1Char('\n') + note.toString();
+    finish(result, {}, kit.value(QLatin1String("directory")).toString());
 }
 
 void KitImporter::importArchive(const QString &file, const QString &name, bool approveWidening)
@@ -113,22 +98,17 @@ void KitImporter::importArchive(const QString &file, const QString &name, bool a
         return finish({}, tr("%1 is not a file.").arg(path), {});
     m_busy = true;
     m_result.clear();
-    m_error.clear();
+    setError(QString());
     Q_EMIT busyChanged();
     Q_EMIT resultChanged();
-    QPointer<KitImporter> self(this);
-    QThread *thread = QThread::create([self, path, name = name.trimmed(), approveWidening] {
-        const Outcome outcome = load(path, name, approveWidening);
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, outcome] {
-                if (self)
-                    self->finish(outcome.result, outcome.error, outcome.directory, outcome.widenings);
-            },
-            Qt::QueuedConnection);
+    const QJsonObject params{{QStringLiteral("file"), QFileInfo(path).absoluteFilePath()},
+                             {QStringLiteral("name"), name.trimmed()},
+                             {QStringLiteral("approve"), approveWidening}};
+    act(QStringLiteral("kit.load"), params, [this, path](const api::Reply &reply) {
+        if (reply.isError())
+            return finish({}, reply.errorMessage(), {});
+        finishLoad(path, reply.result());
     });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    thread->start();
 }
 
 } // namespace paddock::gui

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QObject>
+#include "DaemonBound.h"
+
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QtQml/qqmlregistration.h>
@@ -12,17 +14,16 @@ namespace paddock::gui {
  * @brief "Import kit image…" on the Kits page: a schemaVersion 3 kit (an OCI image) loaded from
  * an OCI layout or `docker save` archive, as `paddock kit load FILE [--name NAME]` does.
  *
- * The archive is the user's file and the kit goes to their kits folder and image store, so this
- * is done in-process through core/kit, as the page's other kit actions are. Reading layers takes
- * a while: it runs on a thread of its own and @c busy is true meanwhile. An archive is hostile:
- * core/kit decodes its descriptor strictly and the image store refuses climbing entries.
+ * paddockd loads it (`kit.load`), the one writer of the kit library and the image store, off its
+ * own thread; @c busy is true meanwhile. An update granted more than the loaded kit comes back
+ * with @c widenings and nothing loaded, until imported again with approval. An archive is
+ * hostile: the daemon decodes its descriptor strictly and the image store refuses climbing entries.
  */
-class KitImporter : public QObject
+class KitImporter : public paddock::gui::DaemonBound
 {
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
-    Q_PROPERTY(QString error READ error NOTIFY resultChanged)
     Q_PROPERTY(QString result READ result NOTIFY resultChanged)
     /** What an update of a loaded kit would be granted beyond it; the import waits for approval. */
     Q_PROPERTY(QStringList widenings READ widenings NOTIFY resultChanged)
@@ -31,7 +32,6 @@ public:
     explicit KitImporter(QObject *parent = nullptr);
 
     bool busy() const { return m_busy; }
-    QString error() const { return m_error; }
     QString result() const { return m_result; }
     QStringList widenings() const { return m_widenings; }
 
@@ -54,11 +54,12 @@ Q_SIGNALS:
     void imported(const QString &directory);
 
 private:
+    /** The daemon's answer to `kit.load` of @p file, in the words the dialog shows. */
+    void finishLoad(const QString &file, const QJsonObject &answer);
     void finish(const QString &result, const QString &error, const QString &directory,
                 const QStringList &widenings = {});
 
     bool m_busy = false;
-    QString m_error;
     QString m_result;
     QStringList m_widenings;
 };

@@ -496,12 +496,24 @@ void SandboxWizard::create()
     params.insert(QStringLiteral("mounts"), m_shares->mountsJson());
     params.insert(QStringLiteral("env"), m_shares->envJson());
     params.insert(QStringLiteral("kitShares"), false);
-    if (QString error; !m_shares->saveForKit(&error))
-        return setError(tr("The kit's shared folders were not kept: %1").arg(error));
     if (m_hostGrantsPending)
         params.insert(QStringLiteral("approveHostGrants"), true);
     setError(QString());
     setPhase(QStringLiteral("creating"));
+    // The daemon checks and keeps the kit's shares first, when asked to remember them.
+    const std::optional<QJsonObject> kitShares = m_shares->kitSharesParams();
+    if (!kitShares)
+        return createWith(params);
+    act(QStringLiteral("kit.shares.set"), *kitShares, [this, params](const api::Reply &reply) {
+        if (!reply.isError())
+            return createWith(params);
+        setPhase(QString());
+        setError(tr("The kit's shared folders were not kept: %1").arg(reply.errorMessage()));
+    });
+}
+
+void SandboxWizard::createWith(const QJsonObject &params)
+{
     act(QStringLiteral("sandbox.create"), params, [this](const api::Reply &reply) {
         if (reply.isError()) {
             setPhase(QString());

@@ -189,16 +189,16 @@ QJsonObject WizardShares::envJson() const
     return env;
 }
 
-bool WizardShares::saveForKit(QString *error) const
+std::optional<QJsonObject> WizardShares::kitSharesParams() const
 {
     if (!m_rememberForKit || m_kitDirectory.isEmpty())
-        return true;
-    kit::KitShares shares;
+        return std::nullopt;
+    QJsonArray mounts;
     for (const Folder &entry : m_folders)
-        shares.mounts << entry.folder.toString();
-    for (const Variable &entry : m_variables)
-        shares.variables.insert(entry.name, entry.value);
-    return kit::KitSettings::setShares(m_kitDirectory, shares, error);
+        mounts << entry.folder.toString();
+    return QJsonObject{{QStringLiteral("kit"), m_kitDirectory},
+                       {QStringLiteral("mounts"), mounts},
+                       {QStringLiteral("env"), envJson()}};
 }
 
 void WizardShares::check()

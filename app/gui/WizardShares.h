@@ -10,6 +10,8 @@
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 
+#include <optional>
+
 namespace paddock::gui {
 
 /**
@@ -68,8 +70,8 @@ public:
     /** The `mounts` and `env` params of `sandbox.create`. */
     QJsonArray mountsJson() const;
     QJsonObject envJson() const;
-    /** With rememberForKit, writes the lists as the kit's settings; false with @p error when it cannot. */
-    bool saveForKit(QString *error) const;
+    /** With rememberForKit, the params of `kit.shares.set` that keep the lists as the kit's settings. */
+    std::optional<QJsonObject> kitSharesParams() const;
 
 Q_SIGNALS:
     void changed();

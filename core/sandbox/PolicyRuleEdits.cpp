@@ -60,6 +60,10 @@ QJsonObject ruleJson(const policy::Rule &rule)
                        {QStringLiteral("created"), timeJson(rule.created)}};
     if (!rule.request.isEmpty()) // "POST /gists": the window shows it beside the pattern
         object.insert(QStringLiteral("request"), rule.request.toString());
+    if (!rule.request.methods.isEmpty()) // and `policy ls --json` as its options gave them
+        object.insert(QStringLiteral("method"), rule.request.methods.join(QLatin1Char(',')));
+    if (!rule.request.path.isEmpty())
+        object.insert(QStringLiteral("path"), rule.request.path);
     return object;
 }
 

@@ -16,7 +16,7 @@ namespace paddock::sandbox {
 /** A time as the daemon's answers carry it: ISO 8601 UTC with milliseconds, null when unset. */
 QJsonValue timeJson(const QDateTime &time);
 
-/** A rule as the daemon's answers carry it: id, scope, pattern, decision, origin, program, created, request. */
+/** A rule as the daemon's answers carry it: id, scope, pattern, decision, origin, program, created, request, method, path. */
 QJsonObject ruleJson(const policy::Rule &rule);
 
 /**

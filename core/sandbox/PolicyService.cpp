@@ -13,6 +13,8 @@
 #include "policy/Preset.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/EventLogMethods.h"
+#include "sandbox/PolicyCheck.h"
+#include "sandbox/PolicyResolveMethods.h"
 #include "sandbox/PolicyRuleEdits.h"
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
@@ -111,6 +113,9 @@ void PolicyService::registerMethods()
                             [this](const QJsonObject &params, const api::CallContext &) {
                                 return removeRules(m_sandboxes.policyStore(), params);
                             });
+
+    registerPolicyResolveMethods(m_server, m_sandboxes.policyStore());
+    registerPolicyCheck(m_server, m_sandboxes);
 
     m_server.registerMethod(QStringLiteral("policy.reload"), [this](const QJsonObject &, const api::CallContext &) {
         policy::PolicyStore &store = m_sandboxes.policyStore();
@@ -228,7 +233,9 @@ void PolicyService::grantsChanged(const QString &kitName)
 
 QJsonObject PolicyService::policyJson()
 {
-    const policy::PolicyData data = m_sandboxes.policyStore().policy();
+    policy::PolicyStore &store = m_sandboxes.policyStore();
+    store.reloadNow(); // a hand edit counts from now, not from when the file watch notices
+    const policy::PolicyData data = store.policy();
     QJsonArray rules;
     for (const policy::Rule &rule : data.rules)
         rules << ruleJson(rule);
@@ -248,9 +255,14 @@ QJsonObject PolicyService::policyJson()
             rules << object;
         }
     }
+    QJsonObject resolve;
+    for (auto it = data.resolveOverrides.cbegin(); it != data.resolveOverrides.cend(); ++it)
+        resolve.insert(it.key(), it.value().toString());
     return {{QStringLiteral("preset"), policy::presetName(data.preset)},
             {QStringLiteral("presetDescription"), policy::presetDescription(data.preset)},
-            {QStringLiteral("rules"), rules}};
+            {QStringLiteral("rules"), rules},
+            {QStringLiteral("resolve"), resolve},
+            {QStringLiteral("fileError"), store.lastError() ? store.lastError()->toString() : QString()}};
 }
 
 void PolicyService::allowForKit(const QString &sandbox, const QString &pattern, QJsonObject result,

@@ -32,17 +32,20 @@ class SandboxService;
  * KitEditor (one line changed) and the kit's sandboxes use it at once.
  *
  * Methods (params → result; errors carry a sentence for the user):
- * - `policy.get` {} → {preset, presetDescription, rules: [RULE..]}: the rules of policy.yaml,
- *   then the `permissions.network` of the kit of each running sandbox (scope `kit:KIT`,
- *   origin `kit`, `source`: that kit's spec.yaml, `readOnly`: true: they are edited there).
+ * - `policy.get` {} → {preset, presetDescription, rules: [RULE..], resolve: {HOST: ADDRESS}}:
+ *   the rules of policy.yaml, then the `permissions.network` of the kit of each running
+ *   sandbox (scope `kit:KIT`, origin `kit`, `source`: that kit's spec.yaml, `readOnly`: true:
+ *   they are edited there), and the resolver overrides; `fileError` (empty when none) says why
+ *   policy.yaml as it is on disk cannot be used: the last good policy stays in force.
+ * - `policy.check`: a destination decided as the proxy would (PolicyCheck.h).
  * - `policy.preset` {preset: deny-all|balanced|allow-all} → {preset}.
  * - `policy.add` {pattern, decision?: allow|deny (allow), scope?: global|sandbox:NAME|kit:NAME
  *   (global)} → {rule: RULE, existed: bool}.
  * - `policy.update` {id, pattern?, decision?, scope?} → {rule: RULE}: replaces the rule.
  * - `policy.remove` {id} → {removed: N}.
+ * - `policy.resolve.set|remove|list`: resolver overrides (PolicyResolveMethods.h).
  * - `policy.reload` {} → {rules: N}: reads policy.yaml now rather than when the file watch
- *   says it changed, and applies it before answering: a command that wrote the file (the CLI's
- *   `policy allow|deny|rm|init|resolve`) is in force when it returns.
+ *   says it changed, and applies it before answering (a hand edit, at once).
  * - `policy.allow` {host, port?: 443, sandbox?, where?: sandbox|kit|global (sandbox), what?:
  *   exact|wildcard|deep|hostport (exact)} → {pattern, where, scope?, kitFile?, rule?,
  *   changed: bool, message}: allows a refused destination. The pattern is made from the host:
@@ -76,7 +79,8 @@ class SandboxService;
  *   `policy.allow` with `where: kit` for an address of this computer or its networks approves
  *   that grant for the kit too: the user chose it in the refusal's dialog.
  *
- * RULE: {id, scope, pattern, decision, origin, created (ISO or null), source?, readOnly?}.
+ * RULE: {id, scope, pattern, decision, origin, created (ISO or null), program, request?, method?,
+ * path?, source?, readOnly?}.
  *
  * Topic `policy`: an event {changed: policy|kit|sandbox, kit?, sandbox?} whenever the rules
  * listed may have changed (through these methods, the CLI, a hand edit of policy.yaml, a rule

@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "kit/KitLoader.h"
 #include "sandbox/CredentialSetup.h"
+#include "sandbox/CustomSecretMethods.h"
 #include "sandbox/SandboxRecord.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/CustomSecrets.h"
@@ -239,6 +240,7 @@ void SecretService::start()
     m_server.registerAsyncMethod(QStringLiteral("secret.set"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { setSecret(params, reply); });
+    registerCustomSecretMethods(m_server, *m_store, [this] { credentialsChanged(); });
     m_server.registerAsyncMethod(QStringLiteral("secret.remove"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { removeSecret(params, reply); });
@@ -422,6 +424,7 @@ void SecretService::setSecret(const QJsonObject &params, const api::PendingReply
             return reply.fail(QLatin1String(api::errors::kKeychainError), problem);
         recordUpdate(id, true);
         credentialsChanged();
+        qCInfo(lcSecretService).noquote() << "stored the key of" << id.displayName();
         reply.succeed(idJson(id));
     });
     secrets::wipe(bytes);

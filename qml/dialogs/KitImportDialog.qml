@@ -39,6 +39,7 @@ Dialog {
     KitImporter {
         id: importer
         objectName: "kitImporter"
+        daemon: DaemonStatus
         onImported: (directory) => {
             dialog.close()
             dialog.done(directory)

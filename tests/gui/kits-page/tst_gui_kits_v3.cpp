@@ -4,6 +4,8 @@
 #include "../../unit/kit-v3/OciKitArchive.h"
 #include "GuiTestSupport.h"
 
+#include "api/DaemonConnection.h"
+#include "common/Paths.h"
 #include "kit/KitLibrary.h"
 
 #include <QtTest>
@@ -32,6 +34,7 @@ class TestGuiKitsV3 : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void cleanupTestCase();
     void init();
     void cleanup();
     void importedKitImageListsItsCapabilities();
@@ -60,6 +63,16 @@ void TestGuiKitsV3::initTestCase()
     gui::setUpApplication(*qGuiApp);
     gui::installTranslations(*qApp, QLocale(QLocale::English, QLocale::UnitedStates));
     qputenv("PADDOCK_SAMPLE_KITS", m_dir.filePath(QStringLiteral("no-samples")).toUtf8());
+    // The import is the daemon's (kit.load), started on demand as the window starts it.
+    qputenv("PADDOCKD", PADDOCKD_BIN);
+}
+
+void TestGuiKitsV3::cleanupTestCase()
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (connection.open(paths::daemonSocket(), 5000, &error))
+        connection.call(QStringLiteral("shutdown"));
 }
 
 void TestGuiKitsV3::init()
@@ -126,9 +139,11 @@ void TestGuiKitsV3::importThroughDialog(const QString &archive)
                                                     .arg(at.height())));
     }
     typeInto(item(QStringLiteral("kitImportFileField")), archive);
-    click(item(QStringLiteral("kitImportAccept")));
     QObject *importer = popup(QStringLiteral("kitImporter"));
     QVERIFY(importer);
+    // The window starts paddockd on demand, as it does on a desktop; the import waits for it.
+    QTRY_VERIFY_WITH_TIMEOUT(importer->property("connected").toBool(), 30000);
+    click(item(QStringLiteral("kitImportAccept")));
     QTRY_VERIFY_WITH_TIMEOUT(!importer->property("busy").toBool(), 30000);
 }
 
@@ -173,6 +188,11 @@ void TestGuiKitsV3::importedKitImageListsItsCapabilities()
     const std::optional<kit::KitEntry> entry = kit::KitLibrary().find(QStringLiteral("shell"));
     QVERIFY(entry);
     QCOMPARE(entry->digest, digest);
+    // paddockd wrote it, the one writer of the library, not the window's process.
+    QFile log(paths::stateDir() + QStringLiteral("/paddockd.log"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray logText = log.readAll();
+    QVERIFY2(logText.contains("loaded kit shell from " + archive.toUtf8()), logText.right(2000).constData());
 
     const QImage image = m_window->grabWindow();
     const QString dir = QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en");

@@ -617,6 +617,9 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
     QTRY_VERIFY(findInPopup(wizard, QStringLiteral("wizardVariable")));
     QTRY_VERIFY(next->isEnabled());
     QVERIFY(!isShown(findInPopup(wizard, QStringLiteral("wizardSharedFolderProblem"))));
+    // Kept for the kit's next sandboxes too.
+    QVERIFY(press(m_window, findInPopup(wizard, QStringLiteral("wizardRememberShares"))));
+    QTRY_VERIFY(findInPopup(wizard, QStringLiteral("wizardRememberShares"))->property("checked").toBool());
     if (const QString shots = qEnvironmentVariable("PADDOCK_SCREENSHOT_DIR"); !shots.isEmpty())
         QVERIFY(m_window->grabWindow().save(shots + QStringLiteral("/wizard-shares.png")));
     QVERIFY(press(m_window, next));
@@ -708,6 +711,21 @@ void TestSandboxesPage::wizardCreatesAndStartsASandbox()
                  .value(QLatin1String("PGHOST"))
                  .toString(),
              QStringLiteral("postgres"));
+    // The daemon checked and kept them as the kit's own (kit-settings.yaml), for its next sandboxes.
+    const QJsonObject kitShares =
+        daemonCall(QStringLiteral("kit.settings"), {{QStringLiteral("kit"), m_kits + QStringLiteral("/keyed")}})
+            .result();
+    const QJsonArray keptMounts = kitShares.value(QLatin1String("mounts")).toArray();
+    QVERIFY2(keptMounts.size() == 1 &&
+                 keptMounts.first().toString().endsWith(QLatin1String(":/home/agent/.cache/shared:rw")),
+             QJsonDocument(kitShares).toJson().constData());
+    QCOMPARE(kitShares.value(QLatin1String("env")).toObject().value(QLatin1String("PGHOST")).toString(),
+             QStringLiteral("postgres"));
+    // The wizards after this one start from none.
+    QVERIFY(!daemonCall(QStringLiteral("kit.shares.set"), {{QStringLiteral("kit"), m_kits + QStringLiteral("/keyed")},
+                                                           {QStringLiteral("mounts"), QJsonArray()},
+                                                           {QStringLiteral("env"), QJsonObject()}})
+                 .isError());
 
     // The key reached the keychain and nothing else.
     const api::Reply secrets = daemonCall(QStringLiteral("secret.list"));

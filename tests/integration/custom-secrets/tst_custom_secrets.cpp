@@ -426,7 +426,8 @@ void TestCustomSecrets::valueIsInNoFileLogOrEvent()
 
 void TestCustomSecrets::removedSecretIsNoLongerReplaced()
 {
-    // A sandbox that runs on: `secret rm` is in force for it when the command returns.
+    // A sandbox that runs on: `secret set-custom` and `secret rm` are in force for it when the
+    // command returns.
     const Finished started = paddock({QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), m_kit,
                                       QStringLiteral("--name"), QStringLiteral("custom-live"), m_fixture->workspace(),
                                       QStringLiteral("--"), QStringLiteral("sleep 600")});
@@ -442,6 +443,24 @@ void TestCustomSecrets::removedSecretIsNoLongerReplaced()
     QVERIFY2(before.out.contains(QStringLiteral("r0=200")), qPrintable(before.out + before.err));
     QVERIFY2(received(QStringLiteral("r0")).head.contains("\r\nX-Api-Key: " + m_value + "\r\n"),
              received(QStringLiteral("r0")).head.constData());
+
+    // A new value: the very next request carries it, and the placeholder stays the same.
+    const QByteArray changed = "changed-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+    const Finished set =
+        paddock({QStringLiteral("secret"), QStringLiteral("set-custom"), QStringLiteral("jira"),
+                 QStringLiteral("--host"), kHost, QStringLiteral("--header"), QStringLiteral("X-Api-Key"),
+                 QStringLiteral("--body"), QStringLiteral("--env"), QStringLiteral("JIRA_TOKEN")},
+                changed + "\n");
+    QVERIFY2(set.exitCode == 0, qPrintable(set.out + set.err));
+    QVERIFY2(set.out.contains(m_placeholder), qPrintable(set.out));
+    const Finished again = request(QStringLiteral("r0b"));
+    QVERIFY2(again.out.contains(QStringLiteral("r0b=200")), qPrintable(again.out + again.err));
+    QVERIFY2(received(QStringLiteral("r0b")).head.contains("\r\nX-Api-Key: " + changed + "\r\n"),
+             received(QStringLiteral("r0b")).head.constData());
+    // The daemon stored it (one writer), and its log names the secret, never the value.
+    const QString log = m_fixture->daemonLog();
+    QVERIFY2(log.contains(QStringLiteral("stored custom secret jira")), qPrintable(log.right(2000)));
+    QVERIFY(!log.contains(QString::fromLatin1(changed)));
 
     const Finished removed = paddock({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("jira")});
     QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));

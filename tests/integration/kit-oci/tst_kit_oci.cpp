@@ -5,6 +5,7 @@
 #include "SandboxFixture.h"
 
 #include "Needs.h"
+#include "Terminal.h"
 
 #include <QStandardPaths>
 
@@ -32,6 +33,7 @@ private slots:
     void loadedKitRunsFromItsImage();
     void climbingLayerIsRefused();
     void loadedKitsResolveAsAClosedSet();
+    void widerUpdateIsAskedOnATerminal();
 
 private:
     QString writeArchive(const QString &name, const OciKit &kit, QString *digest = nullptr)
@@ -158,6 +160,46 @@ void TestKitOci::loadedKitsResolveAsAClosedSet()
     QVERIFY2(refused.err.contains(QLatin1String("kit toonew requires 'node >= 22', and kit base provides "
                                                 "'node@20.11.1'")),
              qPrintable(refused.err));
+}
+
+void TestKitOci::widerUpdateIsAskedOnATerminal()
+{
+    // The daemon loads; an update granted more than the loaded kit comes back to the command
+    // line, which asks the person and only then has the daemon load it.
+    const auto gated = [](const QByteArray &allow) {
+        OciKit kit;
+        kit.refName = QStringLiteral("registry.example/kits/gated:%1").arg(allow.count(',') + 1);
+        kit.layers = {tarOf({folder("etc"), file("etc/os-release", "ID=gated\n")})};
+        kit.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"workload","capabilities":[)"
+                                                 R"({"type":"com.docker.sandbox/network-policy@1",)"
+                                                 R"("config":{"runtime":{"allow":[)" +
+                                                 allow + "]}}}]}");
+        return kit;
+    };
+    const QString v1 = writeArchive(QStringLiteral("gated-1.tar"), gated(R"("allowed.test")"));
+    const QString v2 = writeArchive(QStringLiteral("gated-2.tar"), gated(R"("allowed.test","uploads.test")"));
+    const Finished first = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), v1});
+    QVERIFY2(first.exitCode == 0, qPrintable(first.out + first.err));
+
+    // Without a terminal nobody can be asked: nothing changes, and the way to accept is named.
+    const Finished piped = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), v2});
+    QCOMPARE(piped.exitCode, 1);
+    QVERIFY2(piped.err.contains(QLatin1String("--approve-kit-changes")), qPrintable(piped.err));
+    QVERIFY2(m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")})
+                 .out.contains(QLatin1String("registry.example/kits/gated:1")),
+             "the loaded kit changed without approval");
+
+    Terminal terminal({QStringLiteral("kit"), QStringLiteral("load"), v2}, m_fixture->environment(),
+                      m_fixture->workspace());
+    QVERIFY2(terminal.waitFor("Accept these changes?"), terminal.screen().constData());
+    QVERIFY2(terminal.screen().contains("+ may reach uploads.test"), terminal.screen().constData());
+    terminal.type("y\r");
+    QCOMPARE(terminal.wait(60000), 0);
+    QVERIFY2(terminal.screen().contains("loaded gated (workload) from registry.example/kits/gated:2"),
+             terminal.screen().constData());
+    // paddockd wrote the library, the one writer (the command line only asked).
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("loaded kit gated from ") + v2),
+             qPrintable(m_fixture->daemonLog().right(2000)));
 }
 
 QTEST_GUILESS_MAIN(TestKitOci)

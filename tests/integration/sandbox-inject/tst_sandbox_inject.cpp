@@ -504,13 +504,18 @@ QByteArray TestSandboxInject::headFromKept(const QString &path)
 void TestSandboxInject::changedKeyIsInjectedAfterTheChange()
 {
     // The key of "kept" has been used: the daemon holds it now, and must not go on sending it
-    // once the user replaced it (from the CLI, straight into the keychain).
+    // once the user replaced it. The very next request carries the new key, on a machine kept
+    // busy meanwhile (two shells spinning on its two cores).
+    const paddock::test::BusyCores load;
     m_upstream.requests.clear();
     QVERIFY(headFromKept(QStringLiteral("/held")).contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"));
     QVERIFY(headFromKept(QStringLiteral("/held-again")).contains("\r\nAuthorization: Bearer " + m_llmKey + "\r\n"));
     const QByteArray changed = newKey("sk-llm-changed-");
     const Finished stored = paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("llm")}, changed);
     QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
+    // The daemon wrote the keychain (one writer), not the command line beside it.
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("stored the key of llm")),
+             qPrintable(m_fixture->daemonLog().right(2000)));
     m_replacedKeys << m_llmKey;
     m_llmKey = changed;
     const QByteArray head = headFromKept(QStringLiteral("/changed"));

@@ -254,6 +254,37 @@ private slots:
                      log.contains(QStringLiteral("removed 1 rules: ") + host),
                  qPrintable(log.right(3000)));
     }
+
+    void resolveOverrideIsInForceWhenItReturns()
+    {
+        // `policy resolve set|rm` are the daemon's to write and apply: the very next request
+        // from the running sandbox goes where the override says.
+        const paddock::test::BusyCores load;
+        const QString host = QStringLiteral("late.test:") + port();
+        const QString url = host + QStringLiteral("/hello.txt");
+        const auto policy = [this](const QStringList &arguments) {
+            return m_fixture->paddock(QStringList{QStringLiteral("policy")} + arguments);
+        };
+        QVERIFY(policy({QStringLiteral("allow"), QStringLiteral("network"), host}).exitCode == 0);
+        const auto resolve = [&](const QString &address) {
+            return policy({QStringLiteral("resolve"), QStringLiteral("set"), QStringLiteral("late.test"), address});
+        };
+        // Nothing listens on 127.0.0.2: the proxy cannot connect there.
+        const Finished nowhere = resolve(QStringLiteral("127.0.0.2"));
+        QVERIFY2(nowhere.exitCode == 0, qPrintable(nowhere.err));
+        QVERIFY(curl(QStringLiteral("GET"), url) != QLatin1String("200"));
+        const Finished upstream = resolve(QStringLiteral("127.0.0.1"));
+        QVERIFY2(upstream.exitCode == 0, qPrintable(upstream.err));
+        QCOMPARE(curl(QStringLiteral("GET"), url), QStringLiteral("200"));
+        const Finished removed = policy({QStringLiteral("resolve"), QStringLiteral("rm"), QStringLiteral("late.test")});
+        QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
+        QVERIFY(curl(QStringLiteral("GET"), url) != QLatin1String("200"));
+        QVERIFY(policy({QStringLiteral("rm"), host}).exitCode == 0);
+        const QString log = m_fixture->daemonLog();
+        QVERIFY2(log.contains(QStringLiteral("resolve override late.test -> 127.0.0.1")) &&
+                     log.contains(QStringLiteral("resolve override removed: late.test")),
+                 qPrintable(log.right(3000)));
+    }
 };
 
 QTEST_GUILESS_MAIN(SandboxRequestsTest)

@@ -236,6 +236,9 @@ void TestSandboxShares::kitSharesApplyToNewSandboxesAndLeaveTheKitAlone()
     QVERIFY2(shared.exitCode == 0, qPrintable(shared.err));
     QVERIFY2(shared.out.contains(QStringLiteral("env   PGHOST=db")), qPrintable(shared.out));
     QCOMPARE(paddock::test::readFile(m_fixture->kitDir() + QStringLiteral("/spec.yaml")), spec);
+    // The daemon checked and wrote them (one writer), and the very next create gets them.
+    QVERIFY2(m_fixture->daemonLog().contains(QStringLiteral(" written: 1 folders, 1 variables")),
+             qPrintable(m_fixture->daemonLog().right(2000)));
 
     const Finished ran = run(QStringLiteral("from-kit"), {QStringLiteral("--env"), QStringLiteral("EXTRA=1")},
                              QStringLiteral("echo \"PGHOST=$PGHOST EXTRA=$EXTRA\"; ls /home/agent/models"));
