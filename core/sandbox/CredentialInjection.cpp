@@ -403,7 +403,7 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     const std::size_t count = config.rules.size();
     if (count > 0) {
         config.upstreamCaBundlePath = upstreamBundlePath();
-        config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
+        config.leafFor = [this](const QString &host) { return leafFor(host); };
         // The guard looks for the keychain's keys; a key from a command is left out, since
         // reading it for the guard would run the command (each time, for one run on demand).
         std::vector<proxy::InjectRule> guarded;
@@ -413,8 +413,8 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
         }
         config.guard = secretGuardOf(sandbox, guarded); // SecretGuardSetup.h
     }
-    if (!proxy.setInterception(endpoint, std::move(config), &error))
-        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
+    if (const Result<void> set = proxy.setInterception(endpoint, std::move(config)); !set)
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << set.error().text();
     else
         qCInfo(lcInjection) << "sandbox" << sandbox << "has" << count << "injected domain(s)";
 }
@@ -446,7 +446,7 @@ void CredentialInjection::interceptionFor(
                 return injection->readSecret(sandbox, service);
             });
         config.upstreamCaBundlePath = upstreamBundlePath();
-        config.leafFor = [injection](const QString &host, QString *error) { return injection->leafFor(host, error); };
+        config.leafFor = [injection](const QString &host) { return injection->leafFor(host); };
         done(std::move(config), QString());
     });
 }
@@ -541,7 +541,7 @@ QByteArray CredentialInjection::readSecretFrom(secrets::SecretStore *store, cons
     return value.value_or(QByteArray());
 }
 
-std::optional<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host, QString *error)
+Result<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host)
 {
     secrets::ca::LocalAuthority *authority = m_authority.get();
     if (!authority->isReady() && QThread::currentThread() != authority->thread()) {
@@ -555,16 +555,14 @@ std::optional<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host, 
                     promise->set_value(ok ? QString() : problem.isEmpty() ? QStringLiteral("unknown error") : problem);
                 });
             });
-        if (!loaded || !loaded->isEmpty()) {
-            if (error)
-                *error = QStringLiteral("Paddock's certificate authority cannot be loaded: %1")
-                             .arg(loaded.value_or(QStringLiteral("the keychain did not answer")));
-            return std::nullopt;
-        }
+        if (!loaded || !loaded->isEmpty())
+            return fail(QStringLiteral("Paddock's certificate authority cannot be loaded: %1")
+                            .arg(loaded.value_or(QStringLiteral("the keychain did not answer"))));
     }
-    const std::optional<secrets::ca::LeafCertificate> leaf = authority->leafFor(host, error);
+    QString error;
+    const std::optional<secrets::ca::LeafCertificate> leaf = authority->leafFor(host, &error);
     if (!leaf)
-        return std::nullopt;
+        return fail(error);
     return proxy::TlsLeaf{leaf->certificate, leaf->key};
 }
 

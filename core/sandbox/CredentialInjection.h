@@ -168,7 +168,7 @@ private:
     /** Called from the proxy's connection threads: the value of custom secret @p name. */
     QByteArray readCustom(const QString &name);
     /** Called from the proxy's connection threads. */
-    std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
+    Result<proxy::TlsLeaf> leafFor(const QString &host);
 
     std::unique_ptr<secrets::SecretStore> m_store;
     std::unique_ptr<secrets::KeyCache> m_keys;

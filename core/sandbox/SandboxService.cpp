@@ -122,8 +122,11 @@ bool SandboxService::start(QString *error)
             hub->publish(*event);
     });
     m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), {}, m_policy.resolveOverrides());
-    if (!m_proxy.start(error))
+    if (const Result<void> started = m_proxy.start(); !started) {
+        if (error)
+            *error = started.error().text();
         return false;
+    }
 
     m_server.registerTopic(networkTopic());
     m_server.registerTopic(requestsTopic());
@@ -165,9 +168,13 @@ bool SandboxService::openEndpoint(const QString &name, const QString &kitName, Q
     const QString path = endpointPath(name);
     if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
         return false;
-    const proxy::ProxyEngine::EndpointId id = m_proxy.addUnixEndpoint(path, {name, kitName}, error);
-    if (id == 0)
+    const Result<proxy::ProxyEngine::EndpointId> added = m_proxy.addUnixEndpoint(path, {name, kitName});
+    if (!added) {
+        if (error)
+            *error = added.error().text();
         return false;
+    }
+    const proxy::ProxyEngine::EndpointId id = *added;
     m_endpoints.insert(name, id);
     m_credentials->applyTo(m_proxy, id, name);
     const QString portsSocket = QFileInfo(path).absolutePath() + QLatin1Char('/') + PortForwarder::socketName();

@@ -205,9 +205,9 @@ void SettingsService::set(const QJsonObject &params, const api::PendingReply &re
     if (key == kNoProxyKey) {
         file->noProxy = value.trimmed();
     } else {
-        std::optional<proxy::UpstreamProxy> parsed = proxy::parseUpstreamProxy(value, &error);
+        Result<proxy::UpstreamProxy> parsed = proxy::parseUpstreamProxy(value);
         if (!parsed)
-            return reply.complete(invalid(error));
+            return reply.complete(invalid(parsed.error().text()));
         // The file keeps the URL; a password in it goes to the keychain instead.
         password = QByteArray::fromStdString(parsed->password);
         parsed->password.clear();

@@ -30,6 +30,7 @@
 #include <vector>
 
 using namespace paddock::proxy;
+using paddock::Result;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -226,14 +227,27 @@ int main(int argc, char **argv)
     ProxyEngine::EndpointId plain = 0;
     ProxyEngine::EndpointId guarded = 0;
     ProxyEngine::EndpointId streaming = 0;
-    if (engine.start(&error)) {
-        plain = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("plain"), QStringLiteral("bench")},
-                                      &plainPort, &error);
-        guarded = engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
-                                        {QStringLiteral("guarded"), QStringLiteral("bench")}, &guardedPort, &error);
-        streaming = engine.addTcpEndpoint(
-            QHostAddress::LocalHost, 0, {QStringLiteral("streaming"), QStringLiteral("bench")}, &streamingPort, &error);
+    const auto endpointOf = [&error](const Result<ProxyEngine::EndpointId> &added) {
+        if (!added)
+            error = added.error().text();
+        return added.valueOr(0);
+    };
+    if (const Result<void> started = engine.start(); !started)
+        error = started.error().text();
+    else {
+        plain = endpointOf(engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
+                                                 {QStringLiteral("plain"), QStringLiteral("bench")}, &plainPort));
+        guarded = endpointOf(engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
+                                                   {QStringLiteral("guarded"), QStringLiteral("bench")}, &guardedPort));
+        streaming = endpointOf(engine.addTcpEndpoint(
+            QHostAddress::LocalHost, 0, {QStringLiteral("streaming"), QStringLiteral("bench")}, &streamingPort));
     }
+    const auto intercepted = [&](ProxyEngine::EndpointId id, InterceptionConfig withConfig) {
+        const Result<void> set = engine.setInterception(id, std::move(withConfig));
+        if (!set)
+            error = set.error().text();
+        return set.ok();
+    };
     engine.resolveOverrides().set(QStringLiteral("localhost"), 0, {QHostAddress(QHostAddress::LocalHost)});
     InterceptionConfig config;
     config.leafFor = certs.leafIssuer();
@@ -248,9 +262,8 @@ int main(int argc, char **argv)
     withGuard.guard = benchGuard();
     InterceptionConfig withStreamingGuard = config; // nothing held: the scan's cost alone
     withStreamingGuard.guard = benchGuard(0);
-    if (!plain || !guarded || !streaming || !engine.setInterception(plain, config, &error) ||
-        !engine.setInterception(guarded, withGuard, &error) ||
-        !engine.setInterception(streaming, withStreamingGuard, &error)) {
+    if (!plain || !guarded || !streaming || !intercepted(plain, config) || !intercepted(guarded, withGuard) ||
+        !intercepted(streaming, withStreamingGuard)) {
         std::fprintf(stderr, "cannot start Paddock's proxy: %s\n", qPrintable(error));
         return 1;
     }
