@@ -79,7 +79,7 @@ public:
     /** `paths::dataDir()/sandbox-credentials/NAME.json`. */
     static QString recordPath(const QString &sandbox);
     /** Keeps @p credentials as sandbox @p sandbox's (mode 0600, atomically). */
-    static bool remember(const QString &sandbox, const QList<kit::Credential> &credentials, QString *error);
+    static Result<void> remember(const QString &sandbox, const QList<kit::Credential> &credentials);
     static QList<kit::Credential> remembered(const QString &sandbox);
     static void forget(const QString &sandbox);
 
@@ -105,8 +105,7 @@ public:
     void admitStart(const QString &sandbox, const api::PendingReply &reply, std::function<void()> proceed);
 
     /** The check of @p credentials for sandbox @p sandbox against the files as they are now. */
-    std::optional<CredentialCheck> check(const QList<kit::Credential> &credentials, const QString &sandbox,
-                                         QString *error) const;
+    Result<CredentialCheck> check(const QList<kit::Credential> &credentials, const QString &sandbox) const;
 
     /**
      * Gives endpoint @p endpoint the interception for sandbox @p sandbox's remembered
@@ -155,7 +154,7 @@ private:
     /** Watches credentials.yaml and the secret index; whether either changed since last time. */
     bool watchFiles();
     void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
-    bool writeBundles(QString *error);
+    Result<void> writeBundles();
     bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;
     /** Called from the proxy's connection threads. */
     QByteArray readSecret(const QString &sandbox, const QString &service);

@@ -84,7 +84,7 @@ SandboxService::~SandboxService()
     stop();
 }
 
-bool SandboxService::start(QString *error)
+Result<void> SandboxService::start()
 {
     if (!m_policy.load() || m_policy.lastError())
         qCWarning(lcSandbox).noquote() << "the policy file cannot be used; the default policy applies:"
@@ -122,17 +122,14 @@ bool SandboxService::start(QString *error)
             hub->publish(*event);
     });
     m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), {}, m_policy.resolveOverrides());
-    if (const Result<void> started = m_proxy.start(); !started) {
-        if (error)
-            *error = started.error().text();
-        return false;
-    }
+    if (const Result<void> started = m_proxy.start(); !started)
+        return started;
 
     m_server.registerTopic(networkTopic());
     m_server.registerTopic(requestsTopic());
     registerMethods();
     refindSandboxes();
-    return true;
+    return {};
 }
 
 void SandboxService::stop()
@@ -160,29 +157,25 @@ void SandboxService::onPolicyChanged()
     qCInfo(lcSandbox) << "policy reloaded";
 }
 
-bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error,
-                                  const QList<quint16> &ports)
+Result<void> SandboxService::openEndpoint(const QString &name, const QString &kitName, const QList<quint16> &ports)
 {
     if (m_endpoints.contains(name))
-        return true;
+        return {};
     const QString path = endpointPath(name);
-    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
-        return false;
+    if (QString error; !paths::ensurePrivateDir(QFileInfo(path).absolutePath(), &error))
+        return fail(error);
     const Result<proxy::ProxyEngine::EndpointId> added = m_proxy.addUnixEndpoint(path, {name, kitName});
-    if (!added) {
-        if (error)
-            *error = added.error().text();
-        return false;
-    }
+    if (!added)
+        return added.error();
     const proxy::ProxyEngine::EndpointId id = *added;
     m_endpoints.insert(name, id);
     m_credentials->applyTo(m_proxy, id, name);
     const QString portsSocket = QFileInfo(path).absolutePath() + QLatin1Char('/') + PortForwarder::socketName();
-    if (!m_ports.open(name, portsSocket, ports, error)) {
+    if (const Result<void> opened = m_ports.open(name, portsSocket, ports); !opened) {
         closeEndpoint(name);
-        return false;
+        return opened;
     }
-    return true;
+    return {};
 }
 
 void SandboxService::trustSandboxInit(const runtime::SandboxInfo &info)
@@ -221,9 +214,9 @@ void SandboxService::applyKitRules(const SandboxRecord &record, QStringList *not
 /** The variables a `sandbox.create` asks for, its own and its kit's settings'; none when unreadable. */
 static QMap<QString, QString> requestedVariables(const QJsonObject &params)
 {
-    QString ignored; // createSandbox() reports what is wrong with the request
-    std::optional<CreateRequest> request = CreateRequest::parse(params, &ignored);
-    if (!request || !request->addKitShares(&ignored))
+    // createSandbox() reports what is wrong with the request
+    Result<CreateRequest> request = CreateRequest::parse(params);
+    if (!request || !request->addKitShares().ok())
         return {};
     return request->variables;
 }
@@ -287,7 +280,7 @@ std::optional<runtime::SandboxInfo> SandboxService::inspect(const QString &name)
     return runtime ? runtime->inspect(name) : std::nullopt;
 }
 
-bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
+Result<void> SandboxService::reloadKitRules(const QString &kitName)
 {
     // The record keeps the lists a sandbox was created with, so that a restart does not need
     // the kit directory; after an edit of spec.yaml it is brought up to date as well.
@@ -298,14 +291,12 @@ bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
             if (info.kitName != kitName || !record)
                 continue;
             const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(record->kitDirectory);
-            if (!loaded.ok()) {
-                *error = QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory);
-                return false;
-            }
+            if (!loaded.ok())
+                return fail(QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory));
             record->networkAllow = loaded.kit->networkAllow;
             record->networkDeny = loaded.kit->networkDeny;
-            if (!record->write(error))
-                return false;
+            if (const Result<void> written = record->write(); !written)
+                return written;
             QStringList notes;
             applyKitRules(*record, &notes);
             for (const QString &note : std::as_const(notes))
@@ -314,19 +305,17 @@ bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
         }
     }
     if (!found)
-        *error = QStringLiteral("no sandbox uses the kit %1").arg(kitName);
-    else
-        qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";
-    return found;
+        return fail(QStringLiteral("no sandbox uses the kit %1").arg(kitName));
+    qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";
+    return {};
 }
 
-bool SandboxService::runOperation(const QString &name, std::function<Work()> work,
-                                  std::function<void(const Work &)> done, QString *error)
+Result<void> SandboxService::runOperation(const QString &name, std::function<Work()> work,
+                                          std::function<void(const Work &)> done)
 {
-    if (m_busy.contains(name)) {
-        *error = QStringLiteral("sandbox %1 is busy with another operation; try again in a moment").arg(name);
-        return false;
-    }
+    if (m_busy.contains(name))
+        return fail(QStringLiteral("sandbox %1 is busy with another operation").arg(name),
+                    QStringLiteral("try again in a moment"));
     m_busy.insert(name);
     std::weak_ptr<int> alive = m_alive;
     // Detached: a runtime call is bounded (start and stop wait a few seconds at most; an
@@ -346,7 +335,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
             },
             Qt::QueuedConnection);
     }).detach();
-    return true;
+    return {};
 }
 
 void SandboxService::applyCredentialsNow()
@@ -419,8 +408,7 @@ void SandboxService::registerMethods()
             auto done = [reply](const Work &work) {
                 reply.succeed({{QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
             };
-            QString error;
-            if (!runOperation(name, std::move(job), std::move(done), &error))
+            if (!runOperation(name, std::move(job), std::move(done)).ok())
                 reply.succeed({});
         });
     registerQueryMethods();
