@@ -399,10 +399,10 @@ Result<void> SandboxCreation::openClone()
     runtime::SandboxSpec &spec = m_plan.spec;
     m_clone = CloneWorkspace::read(spec.name);
     if (!m_clone && m_plan.cloneWorkspace) {
-        QString error;
-        m_clone = CloneWorkspace::create(spec.name, spec.workspace, &error);
-        if (!m_clone)
-            return fail(error);
+        Result<CloneWorkspace> created = CloneWorkspace::create(spec.name, spec.workspace);
+        if (!created)
+            return created.error();
+        m_clone = std::move(created).value();
     }
     if (m_clone) {
         // The kit's files go into the clone on the host; inside, the clone is where the folder was.
