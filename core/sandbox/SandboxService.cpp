@@ -285,18 +285,23 @@ Result<void> SandboxService::reloadKitRules(const QString &kitName)
     // The record keeps the lists a sandbox was created with, so that a restart does not need
     // the kit directory; after an edit of spec.yaml it is brought up to date as well.
     bool found = false;
+    std::optional<Error> problem;
     for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
         for (const runtime::SandboxInfo &info : runtime->list()) {
             std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
             if (info.kitName != kitName || !record)
                 continue;
             const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(record->kitDirectory);
-            if (!loaded.ok())
-                return fail(QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory));
-            record->networkAllow = loaded.kit->networkAllow;
-            record->networkDeny = loaded.kit->networkDeny;
-            if (const Result<void> written = record->write(); !written)
-                return written;
+            if (loaded.ok()) {
+                record->networkAllow = loaded.kit->networkAllow;
+                record->networkDeny = loaded.kit->networkDeny;
+                if (const Result<void> written = record->write(); !written && !problem)
+                    problem = written.error();
+            } else if (!problem) {
+                problem = fail(QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory));
+            }
+            // Whatever became of the kit, its rules are applied again with the host grants approved
+            // now: a grant withdrawn is withdrawn from the sandboxes running already.
             QStringList notes;
             applyKitRules(*record, &notes);
             for (const QString &note : std::as_const(notes))
@@ -304,6 +309,8 @@ Result<void> SandboxService::reloadKitRules(const QString &kitName)
             found = true;
         }
     }
+    if (problem)
+        return *problem;
     if (!found)
         return fail(QStringLiteral("no sandbox uses the kit %1").arg(kitName));
     qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";

@@ -198,7 +198,8 @@ public:
      * Reads the spec.yaml of kit @p kitName again, from the directory of each sandbox made from
      * it, and applies its `permissions.network` at once: a kit edited while its sandboxes run
      * decides their next connection. An error when no sandbox uses the kit or its spec.yaml no
-     * longer loads (the rules in force stay then).
+     * longer loads: the rules of that spec.yaml as it last loaded stay in force then, with the
+     * host grants approved now (a withdrawn one is withheld all the same).
      */
     Result<void> reloadKitRules(const QString &kitName);
     /** Applies credentials.yaml and the keychain's index as they are now (CredentialInjection::reloadNow()). */
