@@ -218,18 +218,20 @@ int parseRules(const Invocation &call, FlagPolicy *flags)
 QString listenOn(proxy::ProxyEngine &proxy, const ListenAddress &listen, const QString &listenText,
                  const proxy::EndpointIdentity &identity, QString *error)
 {
-    QString problem;
     if (!listen.unixPath.isEmpty()) {
         const QString where = QFileInfo(listen.unixPath).absoluteFilePath();
-        if (proxy.addUnixEndpoint(where, identity, &problem) == 0) {
-            *error = QStringLiteral("cannot listen on %1: %2").arg(where, problem);
+        const Result<proxy::ProxyEngine::EndpointId> added = proxy.addUnixEndpoint(where, identity);
+        if (!added) {
+            *error = QStringLiteral("cannot listen on %1: %2").arg(where, added.error().text());
             return {};
         }
         return where;
     }
     quint16 bound = 0;
-    if (proxy.addTcpEndpoint(listen.address, listen.port, identity, &bound, &problem) == 0) {
-        *error = QStringLiteral("cannot listen on %1: %2").arg(listenText, problem);
+    const Result<proxy::ProxyEngine::EndpointId> added =
+        proxy.addTcpEndpoint(listen.address, listen.port, identity, &bound);
+    if (!added) {
+        *error = QStringLiteral("cannot listen on %1: %2").arg(listenText, added.error().text());
         return {};
     }
     const QString host = listen.address.protocol() == QAbstractSocket::IPv6Protocol
@@ -248,8 +250,9 @@ void followPolicyFile(policy::PolicyStore &store, policy::PolicyEngine &engine, 
                          engine->setPolicy(flags->mergedWith(store->policy()));
                          *files = network::syncResolveOverrides(proxy->resolveOverrides(), *files,
                                                                 store->policy().resolveOverrides);
+                         // Each flag was read once already, when the command started.
                          for (const ResolveFlag &flag : std::as_const(flags->resolves))
-                             proxy->resolveOverrides().addCurlStyle(flag.entry);
+                             (void)proxy->resolveOverrides().addCurlStyle(flag.entry);
                          qCInfo(lcServe) << "policy reloaded";
                      });
     QObject::connect(&store, &policy::PolicyStore::loadFailed, [](const policy::PolicyError &problem) {
@@ -320,9 +323,9 @@ int runServe(const Invocation &call)
     proxy.setDecider(network::policyDecider(engine));
     proxy.setEventSink(ServeEventSink(jsonl, hub.get()));
     for (const ResolveFlag &flag : std::as_const(flags.resolves)) {
-        QString error;
-        if (!proxy.resolveOverrides().addCurlStyle(flag.entry, &error))
-            return usageError(call.commandPath, error);
+        const Result<void> added = proxy.resolveOverrides().addCurlStyle(flag.entry);
+        if (!added)
+            return usageError(call.commandPath, added.error().text());
     }
     QMap<QString, QHostAddress> fileOverrides =
         network::syncResolveOverrides(proxy.resolveOverrides(), {}, fileData().resolveOverrides);
@@ -332,9 +335,9 @@ int runServe(const Invocation &call)
         return failure(QStringLiteral("cannot install the signal handlers"));
 
     useUpstreamProxy(proxy);
+    if (const Result<void> started = proxy.start(); !started)
+        return failure(QStringLiteral("the proxy did not start: %1").arg(started.error().text()));
     QString error;
-    if (!proxy.start(&error))
-        return failure(QStringLiteral("the proxy did not start: %1").arg(error));
     const QString where = listenOn(proxy, *listen, listenText, {sandbox, {}}, &error);
     if (where.isEmpty())
         return failure(error);

@@ -163,10 +163,9 @@ bool Daemon::startServices(QString *message)
 {
     // Before listening: a client that connects finds every method, and the endpoints of
     // sandboxes that kept running while no daemon was there are open again.
-    QString error;
     m_sandboxes = std::make_unique<sandbox::SandboxService>(m_server);
-    if (!m_sandboxes->start(&error)) {
-        *message = QStringLiteral("cannot start the proxy: %1").arg(error);
+    if (const Result<void> started = m_sandboxes->start(); !started) {
+        *message = QStringLiteral("cannot start the proxy: %1").arg(started.error().text());
         return false;
     }
     // Container images built and loaded as jobs, shared by the command line and the desktop.

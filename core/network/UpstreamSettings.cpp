@@ -42,10 +42,9 @@ SettingsFile decode(const YAML::Node &root)
                               QStringLiteral("'%1' takes one string").arg(QString::fromStdString(key))};
         *target = QString::fromStdString(entry.second.Scalar()).trimmed();
         if (target == &settings.upstreamProxy && !target->isEmpty()) {
-            QString error;
-            const std::optional<proxy::UpstreamProxy> proxy = proxy::parseUpstreamProxy(*target, &error);
+            const Result<proxy::UpstreamProxy> proxy = proxy::parseUpstreamProxy(*target);
             if (!proxy)
-                throw DecodeError{entry.second.Mark(), error};
+                throw DecodeError{entry.second.Mark(), proxy.error().text()};
             // A file is no place for a password: the keychain holds it.
             if (!proxy->password.empty())
                 throw DecodeError{
@@ -182,10 +181,9 @@ UpstreamChoice chooseUpstream(const SettingsFile &file, const QProcessEnvironmen
     }
     if (url.isEmpty())
         return choice;
-    QString error;
-    std::optional<proxy::UpstreamProxy> proxy = proxy::parseUpstreamProxy(url, &error);
+    Result<proxy::UpstreamProxy> proxy = proxy::parseUpstreamProxy(url);
     if (!proxy) {
-        choice.problem = QStringLiteral("%1: %2").arg(source, error);
+        choice.problem = QStringLiteral("%1: %2").arg(source, proxy.error().text());
         return choice;
     }
     proxy->noProxy = proxy::NoProxy(noProxy);
@@ -194,7 +192,7 @@ UpstreamChoice chooseUpstream(const SettingsFile &file, const QProcessEnvironmen
     proxy->isLocal = [](const QHostAddress &address) {
         return policy::IpAddress::fromHostAddress(address).isNonPublic();
     };
-    choice.proxy = std::move(proxy);
+    choice.proxy = std::move(proxy).value();
     choice.source = source;
     return choice;
 }

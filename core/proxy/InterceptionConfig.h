@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "proxy/SecretGuard.h"
 
 #include <QByteArray>
@@ -58,7 +59,7 @@ struct TlsLeaf
 struct InterceptionConfig
 {
     /** A certificate for @p host signed by an authority the sandbox trusts. Called per connection. */
-    std::function<std::optional<TlsLeaf>(const QString &host, QString *error)> leafFor;
+    std::function<Result<TlsLeaf>(const QString &host)> leafFor;
     /** PEM bundle upstream servers are verified against (system roots + trusted authorities). */
     QString upstreamCaBundlePath;
     std::vector<InjectRule> rules;

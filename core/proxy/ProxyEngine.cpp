@@ -24,12 +24,6 @@ QString systemError(const QString &what)
     return QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(errno)));
 }
 
-void setError(QString *error, const QString &text)
-{
-    if (error)
-        *error = text;
-}
-
 } // namespace
 
 ProxyEngine::ProxyEngine(ProxyLimits limits) : m_loop(std::make_unique<ProxyLoop>(std::move(limits))) {}
@@ -65,9 +59,9 @@ ResolveOverrides &ProxyEngine::resolveOverrides()
     return m_loop->overrides();
 }
 
-bool ProxyEngine::start(QString *error)
+Result<void> ProxyEngine::start()
 {
-    return m_loop->start(error);
+    return m_loop->start();
 }
 
 void ProxyEngine::stop()
@@ -80,71 +74,53 @@ bool ProxyEngine::isRunning() const
     return m_loop->running();
 }
 
-ProxyEngine::EndpointId ProxyEngine::addUnixEndpoint(const QString &path, const EndpointIdentity &identity,
-                                                     QString *error)
+Result<ProxyEngine::EndpointId> ProxyEngine::addUnixEndpoint(const QString &path, const EndpointIdentity &identity)
 {
-    if (!m_loop->running()) {
-        setError(error, QStringLiteral("the proxy is not running"));
-        return 0;
-    }
+    if (!m_loop->running())
+        return fail(QStringLiteral("the proxy is not running"));
     const QByteArray native = path.toLocal8Bit();
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
-    if (native.isEmpty() || std::size_t(native.size()) >= sizeof address.sun_path) {
-        setError(error, QStringLiteral("socket path too long or empty: %1").arg(path));
-        return 0;
-    }
+    if (native.isEmpty() || std::size_t(native.size()) >= sizeof address.sun_path)
+        return fail(QStringLiteral("socket path too long or empty: %1").arg(path));
     std::memcpy(address.sun_path, native.constData(), std::size_t(native.size()));
     // A socket left by a previous run is replaced; anything else at that path is not touched.
     struct stat existing
     {};
     if (::lstat(native.constData(), &existing) == 0) {
-        if (!S_ISSOCK(existing.st_mode)) {
-            setError(error, QStringLiteral("%1 exists and is not a socket").arg(path));
-            return 0;
-        }
+        if (!S_ISSOCK(existing.st_mode))
+            return fail(QStringLiteral("%1 exists and is not a socket").arg(path));
         ::unlink(native.constData());
     }
     UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd) {
-        setError(error, systemError(QStringLiteral("cannot create a socket")));
-        return 0;
-    }
+    if (!fd)
+        return fail(systemError(QStringLiteral("cannot create a socket")));
     // Restrict before anyone can connect: the path appears at bind, the mode is set right after,
     // and listen() comes last, so no connection is accepted while the mode is still wider.
     if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
         ::chmod(native.constData(), 0600) != 0 || ::listen(fd.get(), ListenBacklog) != 0) {
-        setError(error, systemError(QStringLiteral("cannot listen on %1").arg(path)));
-        return 0;
+        return fail(systemError(QStringLiteral("cannot listen on %1").arg(path)));
     }
     return m_loop->addEndpoint(std::move(fd), path, identity);
 }
 
-ProxyEngine::EndpointId ProxyEngine::addTcpEndpoint(const QHostAddress &address, quint16 port,
-                                                    const EndpointIdentity &identity, quint16 *boundPort,
-                                                    QString *error)
+Result<ProxyEngine::EndpointId> ProxyEngine::addTcpEndpoint(const QHostAddress &address, quint16 port,
+                                                            const EndpointIdentity &identity, quint16 *boundPort)
 {
-    if (!m_loop->running()) {
-        setError(error, QStringLiteral("the proxy is not running"));
-        return 0;
-    }
+    if (!m_loop->running())
+        return fail(QStringLiteral("the proxy is not running"));
     sockaddr_storage storage{};
     socklen_t length = 0;
-    if (!toSockaddr(address, port, storage, length)) {
-        setError(error, QStringLiteral("not an IP address: %1").arg(address.toString()));
-        return 0;
-    }
+    if (!toSockaddr(address, port, storage, length))
+        return fail(QStringLiteral("not an IP address: %1").arg(address.toString()));
     UniqueFd fd(::socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd) {
-        setError(error, systemError(QStringLiteral("cannot create a socket")));
-        return 0;
-    }
+    if (!fd)
+        return fail(systemError(QStringLiteral("cannot create a socket")));
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&storage), length) != 0 ||
         ::listen(fd.get(), ListenBacklog) != 0) {
-        setError(error, systemError(QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port)));
-        return 0;
+        return fail(systemError(QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port)));
     }
     if (boundPort) {
         sockaddr_storage bound{};
@@ -165,19 +141,18 @@ bool ProxyEngine::removeEndpoint(EndpointId id)
     return m_loop->removeEndpoint(id);
 }
 
-bool ProxyEngine::setInterception(EndpointId id, InterceptionConfig config, QString *error)
+Result<void> ProxyEngine::setInterception(EndpointId id, InterceptionConfig config)
 {
     std::shared_ptr<const Interception> interception;
     if (!config.rules.empty()) {
-        interception = Interception::create(std::move(config), error);
-        if (!interception)
-            return false;
+        Result<std::shared_ptr<const Interception>> made = Interception::create(std::move(config));
+        if (!made)
+            return made.error();
+        interception = std::move(made).value();
     }
-    if (!m_loop->setInterception(id, std::move(interception))) {
-        setError(error, QStringLiteral("the proxy is not running"));
-        return false;
-    }
-    return true;
+    if (!m_loop->setInterception(id, std::move(interception)))
+        return fail(QStringLiteral("the proxy is not running"));
+    return {};
 }
 
 bool ProxyEngine::setServices(EndpointId id, std::vector<ServiceRoute> services)

@@ -89,19 +89,18 @@ public:
     ResolveOverrides &resolveOverrides();
 
     /** Starts the threads and raises the soft open-file limit to the hard one. */
-    bool start(QString *error = nullptr);
+    Result<void> start();
     /** Closes every endpoint and connection, delivers queued events, joins the threads. */
     void stop();
     bool isRunning() const;
 
     /**
      * Listens on a unix socket at @p path (mode 0600; a stale socket there is replaced).
-     * Returns 0 with @p error set on failure.
      */
-    EndpointId addUnixEndpoint(const QString &path, const EndpointIdentity &identity, QString *error = nullptr);
+    Result<EndpointId> addUnixEndpoint(const QString &path, const EndpointIdentity &identity);
     /** Listens on TCP; @p port 0 picks a free one, reported in @p boundPort. */
-    EndpointId addTcpEndpoint(const QHostAddress &address, quint16 port, const EndpointIdentity &identity,
-                              quint16 *boundPort = nullptr, QString *error = nullptr);
+    Result<EndpointId> addTcpEndpoint(const QHostAddress &address, quint16 port, const EndpointIdentity &identity,
+                                      quint16 *boundPort = nullptr);
     /**
      * The endpoint's clients whose peer process (SO_PEERCRED) is @p pid, a host pid, say which
      * program inside opened each connection (common/ClientProgram.h); every other client's preamble
@@ -121,10 +120,10 @@ public:
      * to end. Replaces the endpoint's earlier rules; no rules turns it off. A tunnel intercepted
      * already is closed unless the new rules add the same credentials to its host the same way.
      * Takes effect on the proxy's thread without waiting for it: connections accepted after
-     * the call see the new rules. False with @p error when the config is unusable or the proxy
-     * is not running.
+     * the call see the new rules. An error when the config is unusable or the proxy is not
+     * running.
      */
-    bool setInterception(EndpointId id, InterceptionConfig config, QString *error = nullptr);
+    Result<void> setInterception(EndpointId id, InterceptionConfig config);
 
     /**
      * The endpoint's sandbox reaches each of @p services (a companion such as a dev database) at

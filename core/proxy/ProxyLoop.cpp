@@ -56,10 +56,10 @@ void ProxyLoop::setProgramClassifier(ProgramClassifier classifier)
     m_classifier = std::move(shared);
 }
 
-bool ProxyLoop::start(QString *error)
+Result<void> ProxyLoop::start()
 {
     if (m_running)
-        return true;
+        return {};
     // Thousands of tunnels need thousands of descriptors; the hard limit is ours to use.
     rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
@@ -70,18 +70,14 @@ bool ProxyLoop::start(QString *error)
     m_wakeFd.reset(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
     m_reserveFd.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (!m_epoll || !m_wakeFd) {
-        if (error)
-            *error =
-                QStringLiteral("cannot create the proxy event loop: %1").arg(QString::fromLocal8Bit(strerror(errno)));
+        const QString why = QString::fromLocal8Bit(strerror(errno));
         stop();
-        return false;
+        return fail(QStringLiteral("cannot create the proxy event loop: %1").arg(why));
     }
     if (!epollControl(EPOLL_CTL_ADD, m_wakeFd.get(), EPOLLIN, tag(0, WakeTag))) {
-        if (error)
-            *error = QStringLiteral("cannot watch the proxy's wake-up descriptor: %1")
-                         .arg(QString::fromLocal8Bit(strerror(errno)));
+        const QString why = QString::fromLocal8Bit(strerror(errno));
         stop();
-        return false;
+        return fail(QStringLiteral("cannot watch the proxy's wake-up descriptor: %1").arg(why));
     }
     m_events = std::make_unique<EventDispatcher>(m_sink);
     m_resolver = std::make_unique<ResolverPool>(
@@ -90,7 +86,7 @@ bool ProxyLoop::start(QString *error)
     m_stopRequested = false;
     m_running = true;
     m_thread = std::thread([this] { run(); });
-    return true;
+    return {};
 }
 
 void ProxyLoop::stop()

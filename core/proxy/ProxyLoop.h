@@ -157,7 +157,7 @@ public:
     void setEventSink(EventSink sink) { m_sink = std::move(sink); }
     ResolveOverrides &overrides() { return m_overrides; }
 
-    bool start(QString *error);
+    Result<void> start();
     void stop();
     bool running() const { return m_running.load(); }
 

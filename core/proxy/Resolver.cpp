@@ -50,39 +50,30 @@ std::optional<std::vector<QHostAddress>> ResolveOverrides::lookup(const std::str
     return it->second;
 }
 
-bool ResolveOverrides::addCurlStyle(const QString &entry, QString *error)
+Result<void> ResolveOverrides::addCurlStyle(const QString &entry)
 {
     // HOST:PORT:ADDRESS[,ADDRESS]; an IPv6 address may be bracketed.
     const qsizetype first = entry.indexOf(QLatin1Char(':'));
     const qsizetype second = first < 0 ? -1 : entry.indexOf(QLatin1Char(':'), first + 1);
-    if (second < 0) {
-        if (error)
-            *error = QStringLiteral("expected HOST:PORT:ADDRESS, got \"%1\"").arg(entry);
-        return false;
-    }
+    if (second < 0)
+        return fail(QStringLiteral("expected HOST:PORT:ADDRESS, got \"%1\"").arg(entry));
     const QString host = entry.left(first);
     const QString portText = entry.mid(first + 1, second - first - 1);
     bool ok = portText == QLatin1String("*");
     const uint port = ok ? 0 : portText.toUInt(&ok);
-    if (host.isEmpty() || !ok || port > 65535) {
-        if (error)
-            *error = QStringLiteral("invalid host or port in \"%1\"").arg(entry);
-        return false;
-    }
+    if (host.isEmpty() || !ok || port > 65535)
+        return fail(QStringLiteral("invalid host or port in \"%1\"").arg(entry));
     std::vector<QHostAddress> addresses;
     for (QString text : entry.mid(second + 1).split(QLatin1Char(','))) {
         if (text.startsWith(QLatin1Char('[')) && text.endsWith(QLatin1Char(']')))
             text = text.mid(1, text.size() - 2);
         const QHostAddress address(text);
-        if (address.isNull()) {
-            if (error)
-                *error = QStringLiteral("\"%1\" is not an IP address").arg(text);
-            return false;
-        }
+        if (address.isNull())
+            return fail(QStringLiteral("\"%1\" is not an IP address").arg(text));
         addresses.push_back(address);
     }
     set(host, quint16(port), std::move(addresses));
-    return true;
+    return {};
 }
 
 ResolverPool::ResolverPool(Limits limits, std::function<void()> wake) : m_limits(limits), m_wake(std::move(wake))

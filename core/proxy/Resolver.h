@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
+
 #include <QHostAddress>
 
 #include <condition_variable>
@@ -31,7 +33,7 @@ public:
     std::optional<std::vector<QHostAddress>> lookup(const std::string &host, quint16 port) const;
 
     /** Parses `HOST:PORT:ADDRESS[,ADDRESS...]` (port may be `*`) and adds it. */
-    bool addCurlStyle(const QString &entry, QString *error = nullptr);
+    Result<void> addCurlStyle(const QString &entry);
 
 private:
     mutable std::mutex m_mutex;

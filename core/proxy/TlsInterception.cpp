@@ -161,27 +161,22 @@ std::string guardRefusal(const guard::Finding &finding, const InterceptionConfig
 
 } // namespace
 
-std::shared_ptr<const Interception> Interception::create(InterceptionConfig config, QString *error)
+Result<std::shared_ptr<const Interception>> Interception::create(InterceptionConfig config)
 {
-    const auto failed = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return std::shared_ptr<const Interception>();
-    };
     if (!config.leafFor)
-        return failed(QStringLiteral("no certificate issuer for intercepted connections"));
+        return fail(QStringLiteral("no certificate issuer for intercepted connections"));
     for (const InjectRule &rule : config.rules) {
         if (rule.domain.isEmpty())
-            return failed(QStringLiteral("an inject rule has no domain"));
+            return fail(QStringLiteral("an inject rule has no domain"));
         if (rule.header.isEmpty() && !(rule.anywhere && !rule.placeholder.empty()))
-            return failed(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
+            return fail(QStringLiteral("the inject rule for %1 names no header to set").arg(rule.domain));
         if (rule.format.count(QStringLiteral("%s")) != 1)
-            return failed(
+            return fail(
                 QStringLiteral("the format for %1 on %2 must contain %s exactly once").arg(rule.header, rule.domain));
         if (!rule.secret)
-            return failed(QStringLiteral("the inject rule for %1 has no secret").arg(rule.domain));
+            return fail(QStringLiteral("the inject rule for %1 has no secret").arg(rule.domain));
         if (rule.sentinel.isEmpty())
-            return failed(QStringLiteral("the inject rule for %1 has an empty sentinel").arg(rule.domain));
+            return fail(QStringLiteral("the inject rule for %1 has an empty sentinel").arg(rule.domain));
     }
     std::shared_ptr<Interception> made(new Interception);
     made->m_config = std::move(config);
@@ -189,7 +184,7 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     made->m_server = SSL_CTX_new(TLS_server_method());
     made->m_client = SSL_CTX_new(TLS_client_method());
     if (!made->m_server || !made->m_client)
-        return failed(QStringLiteral("cannot create a TLS context: %1").arg(takeErrors()));
+        return fail(QStringLiteral("cannot create a TLS context: %1").arg(takeErrors()));
     configureCommon(made->m_server);
     SSL_CTX_set_alpn_select_cb(made->m_server, selectAlpn, nullptr);
     SSL_CTX_set_tlsext_servername_callback(made->m_server, checkServerName);
@@ -198,10 +193,10 @@ std::shared_ptr<const Interception> Interception::create(InterceptionConfig conf
     SSL_CTX_set_verify(made->m_client, SSL_VERIFY_PEER, nullptr);
     const QByteArray bundle = made->m_config.upstreamCaBundlePath.toLocal8Bit();
     if (bundle.isEmpty() || SSL_CTX_load_verify_locations(made->m_client, bundle.constData(), nullptr) != 1)
-        return failed(QStringLiteral("cannot load the upstream trust bundle %1: %2")
-                          .arg(made->m_config.upstreamCaBundlePath, takeErrors()));
+        return fail(QStringLiteral("cannot load the upstream trust bundle %1: %2")
+                        .arg(made->m_config.upstreamCaBundlePath, takeErrors()));
     SSL_CTX_set_alpn_protos(made->m_client, Http11Alpn, sizeof Http11Alpn);
-    return made;
+    return std::shared_ptr<const Interception>(std::move(made));
 }
 
 Interception::~Interception()
@@ -592,8 +587,8 @@ struct InterceptedConnection::Session
         }
 
         qCDebug(lcIntercept) << "terminating TLS to" << qs(setup.host) << "for sandbox" << setup.eventTemplate.sandbox;
-        QString why;
-        const std::optional<TlsLeaf> leaf = interception.config().leafFor(qs(setup.host), &why);
+        const Result<TlsLeaf> leaf = interception.config().leafFor(qs(setup.host));
+        QString why = leaf.errorText();
         if (!leaf || !leaf->certificate || !leaf->key) {
             qCWarning(lcIntercept) << "no certificate for" << qs(setup.host) << why;
             return report(Kind::UpstreamFailed, QStringLiteral("no certificate for %1: %2").arg(qs(setup.host), why));

@@ -24,8 +24,8 @@ namespace paddock::proxy {
 class Interception
 {
 public:
-    /** Checks @p config (formats, bundle) and builds the contexts; null with @p error on failure. */
-    static std::shared_ptr<const Interception> create(InterceptionConfig config, QString *error = nullptr);
+    /** Checks @p config (formats, bundle) and builds the contexts. */
+    static Result<std::shared_ptr<const Interception>> create(InterceptionConfig config);
     ~Interception();
     Interception(const Interception &) = delete;
     Interception &operator=(const Interception &) = delete;

@@ -141,13 +141,8 @@ std::string UpstreamProxy::authorizationHeader() const
     return "Proxy-Authorization: Basic " + credentials.toStdString() + "\r\n";
 }
 
-std::optional<UpstreamProxy> parseUpstreamProxy(const QString &text, QString *error)
+Result<UpstreamProxy> parseUpstreamProxy(const QString &text)
 {
-    const auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return std::nullopt;
-    };
     QString spelled = text.trimmed();
     if (spelled.isEmpty())
         return fail(QStringLiteral("no proxy URL given"));

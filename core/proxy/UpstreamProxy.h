@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "proxy/HttpParser.h"
 #include "proxy/Socks5.h"
 
@@ -98,9 +99,9 @@ struct UpstreamProxy
 /**
  * Reads `http://[user[:password]@]host[:port]`, `socks5://…` or `socks5h://…`; a URL without a
  * scheme is HTTP and one without a port uses 1080, as curl reads them. User and password are
- * percent-decoded. Nothing, with @p error set, for anything else (https:// proxies, a path).
+ * percent-decoded. An error for anything else (https:// proxies, a path).
  */
-std::optional<UpstreamProxy> parseUpstreamProxy(const QString &url, QString *error);
+Result<UpstreamProxy> parseUpstreamProxy(const QString &url);
 
 /**
  * @brief Opens a tunnel through an upstream proxy on a connected socket: the client side of

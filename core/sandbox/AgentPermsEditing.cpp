@@ -24,68 +24,67 @@ api::Reply badParams(const QString &message)
     return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), message);
 }
 
+/** What an agentperms::ConfigEditor call answered (@p done, or @p error), as a Result. */
+Result<void> editorAnswer(bool done, const QString &error)
+{
+    if (!done)
+        return fail(error);
+    return {};
+}
+
 } // namespace
 
-std::optional<AgentPermsService::Target> AgentPermsService::targetOf(const QJsonObject &params, QString *error) const
+Result<AgentPermsService::Target> AgentPermsService::targetOf(const QJsonObject &params) const
 {
     Target target;
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
     if (!sandbox.isEmpty()) {
         const std::optional<Places> places = placesOf(sandbox);
-        if (!places) {
-            *error = QStringLiteral("no sandbox is called %1").arg(sandbox);
-            return std::nullopt;
-        }
+        if (!places)
+            return fail(QStringLiteral("no sandbox is called %1").arg(sandbox));
         target.places = *places;
         target.isSandbox = true;
         return target;
     }
     const QString kit = params.value(QLatin1String("kit")).toString();
-    if (kit.isEmpty() || !QDir::isAbsolutePath(kit) || !QFileInfo(kit + QStringLiteral("/spec.yaml")).isFile()) {
-        *error = kit.isEmpty() ? QStringLiteral("name a kit (an absolute folder) or a sandbox")
-                               : QStringLiteral("%1 is not a kit folder (no spec.yaml)").arg(kit);
-        return std::nullopt;
-    }
+    if (kit.isEmpty() || !QDir::isAbsolutePath(kit) || !QFileInfo(kit + QStringLiteral("/spec.yaml")).isFile())
+        return fail(kit.isEmpty() ? QStringLiteral("name a kit (an absolute folder) or a sandbox")
+                                  : QStringLiteral("%1 is not a kit folder (no spec.yaml)").arg(kit));
     target.places.kitDirectory = QDir::cleanPath(kit);
     const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(target.places.kitDirectory);
     target.places.kitName = loaded.kit ? loaded.kit->name : QFileInfo(kit).fileName();
     return target;
 }
 
-std::optional<ScopeFile> AgentPermsService::scopeFile(const Target &target, const QString &scope, QString *error) const
+Result<ScopeFile> AgentPermsService::scopeFile(const Target &target, const QString &scope) const
 {
     if (scope == QLatin1String("global")) {
-        if (target.places.kitDirectory.isEmpty() || !QFileInfo(target.places.kitDirectory).isDir()) {
-            *error = QStringLiteral("the kit of %1 is no longer where it was made from").arg(target.places.sandbox);
-            return std::nullopt;
-        }
+        if (target.places.kitDirectory.isEmpty() || !QFileInfo(target.places.kitDirectory).isDir())
+            return fail(QStringLiteral("the kit of %1 is no longer where it was made from").arg(target.places.sandbox));
         return ScopeFile::load(scope, target.places.kitDirectory, kitConfigRelativePath());
     }
     if (scope == QLatin1String("project")) {
         if (!target.isSandbox || target.places.workspace.isEmpty()) {
-            *error = QStringLiteral("a project scope belongs to a sandbox's workspace; name a sandbox");
-            return std::nullopt;
+            return fail(QStringLiteral("a project scope belongs to a sandbox's workspace; name a sandbox"));
         }
         return ScopeFile::load(scope, target.places.workspace, projectConfigRelativePath());
     }
-    *error = QStringLiteral("scope is 'global' or 'project', not '%1'").arg(scope);
-    return std::nullopt;
+    return fail(QStringLiteral("scope is 'global' or 'project', not '%1'").arg(scope));
 }
 
 api::Reply AgentPermsService::configReply(const QJsonObject &params) const
 {
-    QString error;
-    const std::optional<Target> target = targetOf(params, &error);
+    const Result<Target> target = targetOf(params);
     if (!target)
-        return badParams(error);
+        return badParams(target.error().text());
     QJsonObject result{{QStringLiteral("kit"), target->places.kitName},
                        {QStringLiteral("kitDirectory"), target->places.kitDirectory},
                        {QStringLiteral("schemaVersion"), QLatin1String(kSchemaVersion)}};
-    if (const std::optional<ScopeFile> global = scopeFile(*target, QStringLiteral("global"), &error))
+    if (const Result<ScopeFile> global = scopeFile(*target, QStringLiteral("global")); global.ok())
         result.insert(QStringLiteral("global"), global->toJson());
     if (target->isSandbox) {
         result.insert(QStringLiteral("sandbox"), target->places.sandbox);
-        if (const std::optional<ScopeFile> project = scopeFile(*target, QStringLiteral("project"), &error))
+        if (const Result<ScopeFile> project = scopeFile(*target, QStringLiteral("project")); project.ok())
             result.insert(QStringLiteral("project"), project->toJson());
         result.insert(
             QStringLiteral("inForce"),
@@ -96,17 +95,16 @@ api::Reply AgentPermsService::configReply(const QJsonObject &params) const
 
 api::Reply AgentPermsService::test(const QJsonObject &params) const
 {
-    QString error;
-    const std::optional<Target> target = targetOf(params, &error);
+    const Result<Target> target = targetOf(params);
     if (!target)
-        return badParams(error);
+        return badParams(target.error().text());
     const std::optional<TestQuery> query = TestQuery::parse(params.value(QLatin1String("query")).toString());
     if (!query)
         return badParams(QStringLiteral("a query is 'TOOL: VALUE', as in 'bash: rm -rf game' or 'read: .env'"));
     PermissionConfig rules;
     if (target->isSandbox) {
         rules = rulesInForce(target->places);
-    } else if (const std::optional<ScopeFile> global = scopeFile(*target, QStringLiteral("global"), &error)) {
+    } else if (const Result<ScopeFile> global = scopeFile(*target, QStringLiteral("global")); global.ok()) {
         rules = global->config;
     }
     QJsonObject result = testResultJson(testCall(rules, *query, contextOf(target->places)));
@@ -116,20 +114,20 @@ api::Reply AgentPermsService::test(const QJsonObject &params) const
 
 api::Reply AgentPermsService::edit(const QJsonObject &params, const Edit &change, QJsonObject extra)
 {
-    QString error;
-    const std::optional<Target> target = targetOf(params, &error);
+    const Result<Target> target = targetOf(params);
     if (!target)
-        return badParams(error);
+        return badParams(target.error().text());
     const QString scope = params.value(QLatin1String("scope"))
                               .toString(target->isSandbox ? QStringLiteral("project") : QStringLiteral("global"));
-    std::optional<ScopeFile> file = scopeFile(*target, scope, &error);
+    Result<ScopeFile> file = scopeFile(*target, scope);
     if (!file)
-        return badParams(error);
+        return badParams(file.error().text());
     if (!file->readError.isEmpty())
         return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), file->readError);
     ConfigEditor editor(file->text);
-    if (!change(editor, &error))
-        return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), error);
+    if (const Result<void> changed = change(editor); !changed)
+        return api::Reply::failure(QLatin1String(api::errors::kAgentConfigFailed), changed.error().text());
+    QString error;
     const QString before = file->text;
     const QString after = editor.text();
     const bool changed = before != after;
@@ -161,8 +159,9 @@ int AgentPermsService::editHomes(const QString &kitDirectory, const Edit &change
             continue;
         ScopeFile home = ScopeFile::load(QStringLiteral("global"), followed.places.home, globalConfigRelativePath());
         ConfigEditor editor(home.text);
-        QString error;
-        if (!home.readError.isEmpty() || !change(editor, &error) || !home.save(editor.text(), &error)) {
+        const Result<void> changed = home.readError.isEmpty() ? change(editor) : fail(home.readError);
+        QString error = changed.errorText();
+        if (!changed || !home.save(editor.text(), &error)) {
             qCWarning(lcAgentPerms).noquote()
                 << "the rules in the home of" << name
                 << "stay as they were:" << (home.readError.isEmpty() ? error : home.readError);
@@ -185,37 +184,42 @@ void AgentPermsService::registerEditMethods()
             const QString pattern = params.value(QLatin1String("pattern")).toString();
             if (!state || surface.isEmpty())
                 return badParams(QStringLiteral("agent.set takes a surface and a state (allow, ask or deny)"));
-            return edit(params, [&](ConfigEditor &editor, QString *error) {
-                return pattern.isEmpty() ? editor.setSurface(surface, *state, error)
-                                         : editor.setRule(surface, pattern, *state, error);
+            return edit(params, [&](ConfigEditor &editor) {
+                QString error;
+                const bool set = pattern.isEmpty() ? editor.setSurface(surface, *state, &error)
+                                                   : editor.setRule(surface, pattern, *state, &error);
+                return editorAnswer(set, error);
             });
         });
-    m_server.registerMethod(QStringLiteral("agent.remove"),
-                            [this](const QJsonObject &params, const api::CallContext &) {
-                                const QString surface = params.value(QLatin1String("surface")).toString();
-                                const QString pattern = params.value(QLatin1String("pattern")).toString();
-                                if (surface.isEmpty())
-                                    return badParams(QStringLiteral("agent.remove takes a surface"));
-                                return edit(params, [&](ConfigEditor &editor, QString *error) {
-                                    return pattern.isEmpty() ? editor.removeSurface(surface, error)
-                                                             : editor.removeRule(surface, pattern, error);
-                                });
-                            });
+    m_server.registerMethod(
+        QStringLiteral("agent.remove"), [this](const QJsonObject &params, const api::CallContext &) {
+            const QString surface = params.value(QLatin1String("surface")).toString();
+            const QString pattern = params.value(QLatin1String("pattern")).toString();
+            if (surface.isEmpty())
+                return badParams(QStringLiteral("agent.remove takes a surface"));
+            return edit(params, [&](ConfigEditor &editor) {
+                QString error;
+                const bool removed = pattern.isEmpty() ? editor.removeSurface(surface, &error)
+                                                       : editor.removeRule(surface, pattern, &error);
+                return editorAnswer(removed, error);
+            });
+        });
     m_server.registerMethod(QStringLiteral("agent.move"), [this](const QJsonObject &params, const api::CallContext &) {
         const QString surface = params.value(QLatin1String("surface")).toString();
         const QString pattern = params.value(QLatin1String("pattern")).toString();
         const int index = params.value(QLatin1String("index")).toInt(-1);
         if (surface.isEmpty() || pattern.isEmpty() || index < 0)
             return badParams(QStringLiteral("agent.move takes a surface, a pattern and an index"));
-        return edit(params, [&](ConfigEditor &editor, QString *error) {
-            return editor.moveRule(surface, pattern, index, error);
+        return edit(params, [&](ConfigEditor &editor) {
+            QString error;
+            return editorAnswer(editor.moveRule(surface, pattern, index, &error), error);
         });
     });
     m_server.registerMethod(QStringLiteral("agent.save"), [this](const QJsonObject &params, const api::CallContext &) {
         const QString text = params.value(QLatin1String("text")).toString();
-        return edit(params, [&](ConfigEditor &editor, QString *) {
+        return edit(params, [&](ConfigEditor &editor) {
             editor = ConfigEditor(text);
-            return true;
+            return Result<void>();
         });
     });
 }

@@ -255,12 +255,12 @@ api::Reply AgentPermsService::allowReply(const QJsonObject &params)
         {QStringLiteral("scope"), where == QLatin1String("kit") ? QStringLiteral("global") : QStringLiteral("project")},
         {QStringLiteral("dryRun"), params.value(QLatin1String("dryRun")).toBool()}};
     return edit(editParams,
-                [changes](ConfigEditor &editor, QString *error) {
+                [changes](ConfigEditor &editor) -> Result<void> {
                     for (const RuleChange &change : changes) {
-                        if (!editor.setRule(change.surface, change.pattern, State::Allow, error))
-                            return false;
+                        if (QString error; !editor.setRule(change.surface, change.pattern, State::Allow, &error))
+                            return fail(error);
                     }
-                    return true;
+                    return {};
                 },
                 {{QStringLiteral("changes"), changeList}});
 }

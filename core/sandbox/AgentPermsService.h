@@ -4,6 +4,7 @@
 #include "agentperms/ConfigEditor.h"
 #include "agentperms/ReviewLog.h"
 #include "agentperms/ScopeFile.h"
+#include "common/Result.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -121,7 +122,7 @@ private:
         Places places;
         bool isSandbox = false;
     };
-    using Edit = std::function<bool(agentperms::ConfigEditor &, QString *)>;
+    using Edit = std::function<Result<void>(agentperms::ConfigEditor &)>;
 
     void registerMethods();
     void registerEditMethods();
@@ -130,8 +131,8 @@ private:
     void record(const Places &places, const agentperms::AgentDecision &decision);
 
     std::optional<Places> placesOf(const QString &sandbox) const;
-    std::optional<Target> targetOf(const QJsonObject &params, QString *error) const;
-    std::optional<agentperms::ScopeFile> scopeFile(const Target &target, const QString &scope, QString *error) const;
+    Result<Target> targetOf(const QJsonObject &params) const;
+    Result<agentperms::ScopeFile> scopeFile(const Target &target, const QString &scope) const;
     /** The rules the extension reads in @p places: the home's copy merged with the project file. */
     agentperms::PermissionConfig rulesInForce(const Places &places) const;
     static agentperms::TestContext contextOf(const Places &places);

@@ -21,13 +21,6 @@ namespace {
 
 constexpr int kGitTimeoutMs = 10 * 60 * 1000;
 
-struct GitResult
-{
-    bool ok = false;
-    QString out;
-    QString error; ///< git's own message, or why it did not run
-};
-
 /**
  * The caller's environment without anything that would point git elsewhere (GIT_DIR,
  * GIT_CONFIG_*, GIT_SSH_COMMAND, ...), and never a prompt: the daemon has no terminal.
@@ -44,14 +37,12 @@ QProcessEnvironment gitEnvironment()
     return environment;
 }
 
-GitResult git(const QStringList &arguments)
+/** What git printed on its standard output, trimmed; else git's own message, or why it did not run. */
+Result<QString> git(const QStringList &arguments)
 {
-    GitResult result;
     const QString program = QStandardPaths::findExecutable(QStringLiteral("git"));
-    if (program.isEmpty()) {
-        result.error = QStringLiteral("git is not installed");
-        return result;
-    }
+    if (program.isEmpty())
+        return fail(QStringLiteral("git is not installed"));
     QProcess process;
     process.setProcessEnvironment(gitEnvironment());
     process.setStandardInputFile(QProcess::nullDevice());
@@ -59,13 +50,11 @@ GitResult git(const QStringList &arguments)
     if (!process.waitForFinished(kGitTimeoutMs)) {
         process.kill();
         process.waitForFinished();
-        result.error = QStringLiteral("git %1 did not finish").arg(arguments.value(2));
-        return result;
+        return fail(QStringLiteral("git %1 did not finish").arg(arguments.value(2)));
     }
-    result.out = QString::fromUtf8(process.readAllStandardOutput()).trimmed();
-    result.error = QString::fromUtf8(process.readAllStandardError()).trimmed();
-    result.ok = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
-    return result;
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return fail(QString::fromUtf8(process.readAllStandardError()).trimmed());
+    return QString::fromUtf8(process.readAllStandardOutput()).trimmed();
 }
 
 /**
@@ -130,100 +119,93 @@ QJsonObject CloneWorkspace::toInfoJson() const
     return {{QStringLiteral("path"), m_path}, {QStringLiteral("branchPrefix"), branchPrefix()}};
 }
 
-std::optional<CloneWorkspace> CloneWorkspace::create(const QString &name, const QString &folder, QString *error)
+Result<CloneWorkspace> CloneWorkspace::create(const QString &name, const QString &folder)
 {
-    const GitResult top =
+    const Result<QString> top =
         git({QStringLiteral("-C"), folder, QStringLiteral("rev-parse"), QStringLiteral("--show-toplevel")});
-    if (!top.ok || top.out.isEmpty()) {
-        *error = QStringLiteral("%1 is not in a git work tree: a clone workspace is a clone of the folder's "
-                                "repository (create one with 'git init' and a first commit, or run without --clone)")
-                     .arg(folder);
-        return std::nullopt;
-    }
-    const GitResult head = git({QStringLiteral("-C"), top.out, QStringLiteral("rev-parse"), QStringLiteral("--verify"),
-                                QStringLiteral("--quiet"), QStringLiteral("HEAD^{commit}")});
-    if (!head.ok) {
-        *error =
+    if (!top || top->isEmpty())
+        return fail(QStringLiteral("%1 is not in a git work tree: a clone workspace is a clone of the folder's "
+                                   "repository (create one with 'git init' and a first commit, or run without --clone)")
+                        .arg(folder));
+    const Result<QString> head =
+        git({QStringLiteral("-C"), *top, QStringLiteral("rev-parse"), QStringLiteral("--verify"),
+             QStringLiteral("--quiet"), QStringLiteral("HEAD^{commit}")});
+    if (!head)
+        return fail(
             QStringLiteral("the repository at %1 has no commit yet: commit something first, or run without --clone")
-                .arg(top.out);
-        return std::nullopt;
-    }
+                .arg(*top));
 
     CloneWorkspace clone;
     clone.m_name = name;
     clone.m_folder = QDir::cleanPath(folder);
-    clone.m_repository = QDir::cleanPath(top.out);
+    clone.m_repository = QDir::cleanPath(*top);
     clone.m_path = pathFor(name);
     const QString uploadPack = confinedUploadPack(clone.m_path);
-    if (uploadPack.isEmpty()) {
-        *error = QStringLiteral("a clone workspace needs git and bubblewrap on the host");
-        return std::nullopt;
-    }
-    if (!paths::ensurePrivateDir(QFileInfo(clone.m_path).absolutePath(), error))
-        return std::nullopt;
+    if (uploadPack.isEmpty())
+        return fail(QStringLiteral("a clone workspace needs git and bubblewrap on the host"));
+    if (QString error; !paths::ensurePrivateDir(QFileInfo(clone.m_path).absolutePath(), &error))
+        return fail(error);
     if (QFileInfo::exists(clone.m_path))
         QDir(clone.m_path).removeRecursively(); // the leftover of a sandbox that was never recorded
 
-    if (!clone.cloneAt(head.out, error))
-        return std::nullopt;
-    if (!clone.addRemote(uploadPack, error)) {
+    if (const Result<void> cloned = clone.cloneAt(*head); !cloned)
+        return cloned.error();
+    Result<void> made = clone.addRemote(uploadPack);
+    if (made)
+        made = clone.write();
+    if (!made) {
         clone.discard();
-        return std::nullopt;
+        return made.error();
     }
-    if (!clone.write(error)) {
-        clone.discard();
-        return std::nullopt;
-    }
-    qCInfo(lcClone) << "cloned" << clone.m_repository << "for sandbox" << name << "at" << head.out;
+    qCInfo(lcClone) << "cloned" << clone.m_repository << "for sandbox" << name << "at" << *head;
     return clone;
 }
 
-bool CloneWorkspace::cloneAt(const QString &commit, QString *error) const
+Result<void> CloneWorkspace::cloneAt(const QString &commit) const
 {
     // Copies rather than hard links: the clone's objects must not be the repository's files.
-    const GitResult cloned = git({QStringLiteral("clone"), QStringLiteral("--quiet"), QStringLiteral("--no-hardlinks"),
-                                  QStringLiteral("--"), m_repository, m_path});
-    if (!cloned.ok) {
-        *error = QStringLiteral("cannot clone %1: %2").arg(m_repository, cloned.error);
+    const Result<QString> cloned = git({QStringLiteral("clone"), QStringLiteral("--quiet"),
+                                        QStringLiteral("--no-hardlinks"), QStringLiteral("--"), m_repository, m_path});
+    if (!cloned) {
         QDir(m_path).removeRecursively();
-        return false;
+        return fail(QStringLiteral("cannot clone %1: %2").arg(m_repository, cloned.error().text()));
     }
     // The clone is still the daemon's own here; from now on the sandbox owns it. Its origin
     // would name a path that does not exist inside, so it goes.
-    const GitResult checkedOut =
+    const Result<QString> checkedOut =
         git({QStringLiteral("-C"), m_path, QStringLiteral("rev-parse"), QStringLiteral("HEAD")});
-    git({QStringLiteral("-C"), m_path, QStringLiteral("remote"), QStringLiteral("remove"), QStringLiteral("origin")});
-    if (!checkedOut.ok || checkedOut.out != commit) {
+    (void)git(
+        {QStringLiteral("-C"), m_path, QStringLiteral("remote"), QStringLiteral("remove"), QStringLiteral("origin")});
+    if (!checkedOut || *checkedOut != commit) {
         // A detached HEAD in the repository: the clone stands at the same commit.
-        const GitResult detached = git({QStringLiteral("-C"), m_path, QStringLiteral("checkout"),
-                                        QStringLiteral("--quiet"), QStringLiteral("--detach"), commit});
-        if (!detached.ok) {
-            *error = QStringLiteral("cannot check out %1 in the clone: %2").arg(commit, detached.error);
+        const Result<QString> detached = git({QStringLiteral("-C"), m_path, QStringLiteral("checkout"),
+                                              QStringLiteral("--quiet"), QStringLiteral("--detach"), commit});
+        if (!detached) {
             QDir(m_path).removeRecursively();
-            return false;
+            return fail(QStringLiteral("cannot check out %1 in the clone: %2").arg(commit, detached.error().text()));
         }
     }
-    return true;
+    return {};
 }
 
-bool CloneWorkspace::addRemote(const QString &uploadPack, QString *error) const
+Result<void> CloneWorkspace::addRemote(const QString &uploadPack) const
 {
     const QString remote = remoteName();
     const QString config = QStringLiteral("remote.%1.").arg(remote);
-    git({QStringLiteral("-C"), m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remote});
+    // A remote of that name left by an earlier sandbox of the name, if there is one.
+    (void)git({QStringLiteral("-C"), m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remote});
     for (const QStringList &arguments :
          {QStringList{QStringLiteral("remote"), QStringLiteral("add"), remote, m_path},
           QStringList{QStringLiteral("config"), QStringLiteral("--replace-all"), config + QStringLiteral("fetch"),
                       QStringLiteral("+refs/heads/*:refs/heads/") + branchPrefix() + QLatin1Char('*')},
           QStringList{QStringLiteral("config"), config + QStringLiteral("uploadpack"), uploadPack},
           QStringList{QStringLiteral("config"), config + QStringLiteral("tagOpt"), QStringLiteral("--no-tags")}}) {
-        const GitResult done = git(QStringList{QStringLiteral("-C"), m_repository} + arguments);
-        if (!done.ok) {
-            *error = QStringLiteral("cannot add the remote %1 to %2: %3").arg(remote, m_repository, done.error);
-            return false;
-        }
+        const Result<QString> done = git(QStringList{QStringLiteral("-C"), m_repository} + arguments);
+        if (!done)
+            return fail(
+                QStringLiteral("cannot add the remote %1 to %2: %3").arg(remote, m_repository, done.error().text()));
     }
-    return true;
+    return {};
 }
 
 std::optional<CloneWorkspace> CloneWorkspace::read(const QString &name)
@@ -242,45 +224,44 @@ std::optional<CloneWorkspace> CloneWorkspace::read(const QString &name)
     return clone;
 }
 
-bool CloneWorkspace::write(QString *error) const
+Result<void> CloneWorkspace::write() const
 {
     const QJsonObject object{{QStringLiteral("folder"), m_folder}, {QStringLiteral("repository"), m_repository}};
-    return writeFileAtomically(recordPath(m_name), QJsonDocument(object).toJson(), error, 0600);
+    if (QString error; !writeFileAtomically(recordPath(m_name), QJsonDocument(object).toJson(), &error, 0600))
+        return fail(error);
+    return {};
 }
 
-bool CloneWorkspace::fetchBack(QStringList *branches, QString *error) const
+Result<QStringList> CloneWorkspace::fetchBack() const
 {
-    if (!QFileInfo(m_path).isDir()) {
-        *error = QStringLiteral("the clone %1 is gone").arg(m_path);
-        return false;
-    }
+    if (!QFileInfo(m_path).isDir())
+        return fail(QStringLiteral("the clone %1 is gone").arg(m_path));
     const QString uploadPack = confinedUploadPack(m_path);
-    if (uploadPack.isEmpty()) {
-        *error = QStringLiteral("fetching from a clone workspace needs git and bubblewrap on the host");
-        return false;
-    }
+    if (uploadPack.isEmpty())
+        return fail(QStringLiteral("fetching from a clone workspace needs git and bubblewrap on the host"));
     const QString prefix = QStringLiteral("refs/heads/") + branchPrefix();
-    const GitResult fetched =
+    const Result<QString> fetched =
         git({QStringLiteral("-C"), m_repository, QStringLiteral("-c"), QStringLiteral("protocol.allow=never"),
              QStringLiteral("-c"), QStringLiteral("protocol.file.allow=always"), QStringLiteral("fetch"),
              QStringLiteral("--quiet"), QStringLiteral("--no-tags"), QStringLiteral("--no-recurse-submodules"),
              QStringLiteral("--no-write-fetch-head"), QStringLiteral("--no-auto-gc"),
              QStringLiteral("--upload-pack=") + uploadPack, QStringLiteral("--"), m_path,
              QStringLiteral("+refs/heads/*:") + prefix + QLatin1Char('*')});
-    const GitResult listed = git({QStringLiteral("-C"), m_repository, QStringLiteral("for-each-ref"),
-                                  QStringLiteral("--format=%(refname:short)"), prefix});
-    *branches = listed.out.isEmpty() ? QStringList() : listed.out.split(QLatin1Char('\n'));
-    if (!fetched.ok) {
-        *error = QStringLiteral("cannot fetch the commits of sandbox %1 from its clone: %2").arg(m_name, fetched.error);
-        return false;
-    }
-    qCInfo(lcClone) << "fetched the clone of" << m_name << "into" << m_repository << ":" << *branches;
-    return true;
+    if (!fetched)
+        return fail(QStringLiteral("cannot fetch the commits of sandbox %1 from its clone: %2")
+                        .arg(m_name, fetched.error().text()));
+    const QString listed = git({QStringLiteral("-C"), m_repository, QStringLiteral("for-each-ref"),
+                                QStringLiteral("--format=%(refname:short)"), prefix})
+                               .valueOr(QString());
+    const QStringList branches = listed.isEmpty() ? QStringList() : listed.split(QLatin1Char('\n'));
+    qCInfo(lcClone) << "fetched the clone of" << m_name << "into" << m_repository << ":" << branches;
+    return branches;
 }
 
 void CloneWorkspace::discard() const
 {
-    git({QStringLiteral("-C"), m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remoteName()});
+    // Gone already when the user removed it.
+    (void)git({QStringLiteral("-C"), m_repository, QStringLiteral("remote"), QStringLiteral("remove"), remoteName()});
     // Links in the clone are removed, never followed.
     QDir(m_path).removeRecursively();
     QFile::remove(recordPath(m_name));
@@ -291,10 +272,10 @@ QStringList CloneWorkspace::fetchBackNotes(const QString &name)
     const std::optional<CloneWorkspace> clone = CloneWorkspace::read(name);
     if (!clone)
         return {};
-    QStringList branches;
-    QString error;
-    if (!clone->fetchBack(&branches, &error))
-        return {error};
+    const Result<QStringList> fetched = clone->fetchBack();
+    if (!fetched)
+        return {fetched.error().text()};
+    const QStringList &branches = *fetched;
     if (branches.isEmpty())
         return {};
     return {QStringLiteral("the clone's commits are in %1 of %2")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -42,7 +44,7 @@ public:
      * with a sentence for the user when @p folder is not in a git work tree, the repository
      * has no commit, or git fails.
      */
-    static std::optional<CloneWorkspace> create(const QString &name, const QString &folder, QString *error);
+    static Result<CloneWorkspace> create(const QString &name, const QString &folder);
     /** The clone recorded for sandbox @p name, if it has one. */
     static std::optional<CloneWorkspace> read(const QString &name);
     /**
@@ -70,10 +72,10 @@ public:
 
     /**
      * Fetches every branch of the clone into the user's repository as
-     * `paddock/NAME/<branch>` (forced: they are the sandbox's). @p branches receives the
-     * branches the repository has under that prefix afterwards.
+     * `paddock/NAME/<branch>` (forced: they are the sandbox's). Returns the branches the
+     * repository has under that prefix afterwards.
      */
-    bool fetchBack(QStringList *branches, QString *error) const;
+    Result<QStringList> fetchBack() const;
 
     /**
      * Removes the remote from the user's repository (the fetched branches stay), the clone
@@ -83,13 +85,13 @@ public:
 
 private:
     /** Clones the repository into the workspace's path, standing at @p commit; removes what it made on failure. */
-    bool cloneAt(const QString &commit, QString *error) const;
+    Result<void> cloneAt(const QString &commit) const;
     /**
      * Adds the clone as a remote of the repository that fetches its branches under branchPrefix()
      * through @p uploadPack (the caller discards the clone on failure).
      */
-    bool addRemote(const QString &uploadPack, QString *error) const;
-    bool write(QString *error) const;
+    Result<void> addRemote(const QString &uploadPack) const;
+    Result<void> write() const;
     static QString recordPath(const QString &name);
 
     QString m_name;

@@ -56,23 +56,20 @@ QJsonObject routesJson(const QString &sandbox, const Companion &companion)
     return {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("reach"), ports}};
 }
 
-/** The kit's services, each read as the sandbox's are; a wrong one says why in @p error. */
-std::optional<QList<Companion>> kitCompanions(const QString &kitDirectory, QString *error)
+/** The kit's services, each read as the sandbox's are; a wrong one says why. */
+Result<QList<Companion>> kitCompanions(const QString &kitDirectory)
 {
     QString unreadable;
     const QJsonArray stored = kit::KitSettings::services(kitDirectory, &unreadable);
-    if (!unreadable.isEmpty()) {
-        *error = QStringLiteral("the kits' settings cannot be read: %1").arg(unreadable);
-        return std::nullopt;
-    }
+    if (!unreadable.isEmpty())
+        return paddock::fail(QStringLiteral("the kits' settings cannot be read: %1").arg(unreadable));
     QList<Companion> companions;
     for (const QJsonValue &value : stored) {
-        const std::optional<Companion> companion = Companion::fromJson(value.toObject(), error);
-        if (!companion) {
-            *error = QStringLiteral("the settings of kit %1: service %2: %3")
-                         .arg(kitDirectory, value.toObject().value(QLatin1String("name")).toString(), *error);
-            return std::nullopt;
-        }
+        const Result<Companion> companion = Companion::fromJson(value.toObject());
+        if (!companion)
+            return paddock::fail(QStringLiteral("the settings of kit %1: service %2: %3")
+                                     .arg(kitDirectory, value.toObject().value(QLatin1String("name")).toString(),
+                                          companion.error().text()));
         companions.append(*companion);
     }
     return companions;
@@ -84,10 +81,9 @@ api::Reply kitServiceCall(const QString &method, const QJsonObject &params)
     const QString kitDirectory = params.value(QLatin1String("kit")).toString();
     if (!QDir::isAbsolutePath(kitDirectory) || !QFileInfo(kitDirectory).isDir())
         return fail(api::errors::kInvalidParams, QStringLiteral("no kit folder %1").arg(kitDirectory));
-    QString error;
-    std::optional<QList<Companion>> companions = kitCompanions(kitDirectory, &error);
+    Result<QList<Companion>> companions = kitCompanions(kitDirectory);
     if (!companions)
-        return fail(api::errors::kInvalidParams, error);
+        return fail(api::errors::kInvalidParams, companions.error().text());
     if (method == QLatin1String("list"))
         return api::Reply::success({{QStringLiteral("services"), toJson(*companions)}});
     if (method == QLatin1String("remove")) {
@@ -95,14 +91,13 @@ api::Reply kitServiceCall(const QString &method, const QJsonObject &params)
         if (companions->removeIf([&service](const Companion &c) { return c.name == service; }) == 0)
             return fail(api::errors::kNotFound, QStringLiteral("kit %1 has no service %2").arg(kitDirectory, service));
     } else {
-        const std::optional<Companion> companion =
-            Companion::fromJson(params.value(QLatin1String("service")).toObject(), &error);
+        const Result<Companion> companion = Companion::fromJson(params.value(QLatin1String("service")).toObject());
         if (!companion)
-            return fail(api::errors::kInvalidParams, error);
+            return fail(api::errors::kInvalidParams, companion.error().text());
         companions->removeIf([&companion](const Companion &c) { return c.name == companion->name; });
         companions->append(*companion);
     }
-    if (!kit::KitSettings::setServices(kitDirectory, toJson(*companions), &error))
+    if (QString error; !kit::KitSettings::setServices(kitDirectory, toJson(*companions), &error))
         return fail(api::errors::kInternal, error);
     qCInfo(lcServices) << "kit" << kitDirectory << "has" << companions->size() << "services";
     return api::Reply::success(
@@ -111,36 +106,36 @@ api::Reply kitServiceCall(const QString &method, const QJsonObject &params)
 
 } // namespace
 
-bool SandboxService::addKitCompanions(SandboxRecord &record, QString *error)
+Result<void> SandboxService::addKitCompanions(SandboxRecord &record)
 {
-    const std::optional<QList<Companion>> companions = kitCompanions(record.kitDirectory, error);
+    const Result<QList<Companion>> companions = kitCompanions(record.kitDirectory);
     if (!companions)
-        return false;
+        return companions.error();
     for (const Companion &companion : *companions) {
         const bool own = std::any_of(record.services.cbegin(), record.services.cend(),
                                      [&companion](const Companion &c) { return c.name == companion.name; });
         if (!own)
             record.services.append(companion);
     }
-    return true;
+    return {};
 }
 
-bool SandboxService::startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
-                                     const QString &name, QString *error)
+Result<void> SandboxService::startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
+                                             const QString &name)
 {
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     const QList<Companion> services = record ? record->services : QList<Companion>();
     if (services.isEmpty()) {
         proxy.setServices(endpoint, {});
-        return true;
+        return {};
     }
     const runtime::docker::DockerClient client = engine();
-    const std::optional<std::vector<proxy::ServiceRoute>> routes = CompanionRunner(client).start(name, services, error);
+    const Result<std::vector<proxy::ServiceRoute>> routes = CompanionRunner(client).start(name, services);
     if (!routes)
-        return false;
+        return routes.error();
     proxy.setServices(endpoint, *routes);
     qCInfo(lcServices) << "sandbox" << name << "reaches" << routes->size() << "service ports";
-    return true;
+    return {};
 }
 
 void SandboxService::stopCompanions(const QString &name, bool remove)
@@ -163,11 +158,9 @@ void SandboxService::addService(const QJsonObject &params, const api::PendingRep
     std::optional<SandboxRecord> record = SandboxRecord::read(name);
     if (!record)
         return reply.complete(fail(api::errors::kNoSuchSandbox, QStringLiteral("no sandbox named %1").arg(name)));
-    QString error;
-    const std::optional<Companion> companion =
-        Companion::fromJson(params.value(QLatin1String("service")).toObject(), &error);
+    const Result<Companion> companion = Companion::fromJson(params.value(QLatin1String("service")).toObject());
     if (!companion)
-        return reply.complete(fail(api::errors::kInvalidParams, error));
+        return reply.complete(fail(api::errors::kInvalidParams, companion.error().text()));
     for (const Companion &existing : std::as_const(record->services)) {
         if (existing.name == companion->name)
             return reply.complete(fail(api::errors::kInvalidParams,
@@ -178,16 +171,15 @@ void SandboxService::addService(const QJsonObject &params, const api::PendingRep
     if (const std::optional<api::Reply> problem = engineProblem(engine(), *companion))
         return reply.complete(*problem);
     record->services.append(*companion);
-    if (!record->write(&error))
-        return reply.complete(fail(api::errors::kInternal, error));
+    if (const Result<void> written = record->write(); !written)
+        return reply.complete(fail(api::errors::kInternal, written.error().text()));
     qCInfo(lcServices) << "sandbox" << name << "has a new service" << companion->name << companion->image;
     const QJsonObject added = routesJson(name, *companion);
     if (!m_endpoints.contains(name)) // not running: it starts with the sandbox
         return reply.succeed(added);
     auto job = [proxy = &m_proxy, endpoint = m_endpoints.value(name), name]() -> Work {
-        QString problem;
-        if (!startCompanions(*proxy, endpoint, name, &problem))
-            return {runtime::RuntimeResult::failure(problem), {}};
+        if (const Result<void> started = startCompanions(*proxy, endpoint, name); !started)
+            return {runtime::RuntimeResult::failure(started.error().text()), {}};
         return {runtime::RuntimeResult::success(), {}};
     };
     auto done = [reply, added](const Work &work) {
@@ -195,8 +187,8 @@ void SandboxService::addService(const QJsonObject &params, const api::PendingRep
             return reply.fail(QLatin1String(api::errors::kStartFailed), work.result.error);
         reply.succeed(added);
     };
-    if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QLatin1String(api::errors::kBusy), error);
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 void SandboxService::removeService(const QJsonObject &params, const api::PendingReply &reply)
@@ -215,20 +207,18 @@ void SandboxService::removeService(const QJsonObject &params, const api::Pending
             fail(api::errors::kNotFound, QStringLiteral("sandbox %1 has no service %2").arg(name, service)));
     const Companion removed = *it;
     record->services.erase(it);
-    QString error;
-    if (!record->write(&error))
-        return reply.complete(fail(api::errors::kInternal, error));
+    if (const Result<void> written = record->write(); !written)
+        return reply.complete(fail(api::errors::kInternal, written.error().text()));
     const bool running = m_endpoints.contains(name);
     auto job = [proxy = &m_proxy, endpoint = m_endpoints.value(name), name, removed, running]() -> Work {
         CompanionRunner(engine()).remove(name, removed, true);
-        QString problem;
-        if (running && !startCompanions(*proxy, endpoint, name, &problem))
-            qCWarning(lcServices).noquote() << "sandbox" << name << ":" << problem;
+        if (const Result<void> started = running ? startCompanions(*proxy, endpoint, name) : Result<void>(); !started)
+            qCWarning(lcServices).noquote() << "sandbox" << name << ":" << started.error().text();
         return {runtime::RuntimeResult::success(), {}};
     };
     auto done = [reply, service](const Work &) { reply.succeed({{QStringLiteral("removed"), service}}); };
-    if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QLatin1String(api::errors::kBusy), error);
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 void SandboxService::registerServiceMethods()

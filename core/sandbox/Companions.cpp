@@ -93,47 +93,37 @@ QJsonObject Companion::toJson() const
             {QStringLiteral("command"), QJsonArray::fromStringList(command)}};
 }
 
-std::optional<Companion> Companion::fromJson(const QJsonObject &object, QString *error)
+Result<Companion> Companion::fromJson(const QJsonObject &object)
 {
     static const QRegularExpression validName(QStringLiteral("\\A[a-z][a-z0-9-]{0,31}\\z"));
     static const QRegularExpression variableName(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
     Companion companion;
     companion.name = object.value(QLatin1String("name")).toString();
     companion.image = object.value(QLatin1String("image")).toString().trimmed();
-    if (!validName.match(companion.name).hasMatch()) {
-        *error = QStringLiteral("a service's name is lower-case letters, digits and '-', starting with a letter, "
-                                "at most 32 (not '%1')")
-                     .arg(companion.name);
-        return std::nullopt;
-    }
-    if (companion.image.isEmpty() || companion.image.contains(QLatin1Char(' '))) {
-        *error = QStringLiteral("service %1 needs an image (--image postgres:15)").arg(companion.name);
-        return std::nullopt;
-    }
+    if (!validName.match(companion.name).hasMatch())
+        return fail(QStringLiteral("a service's name is lower-case letters, digits and '-', starting with a letter, "
+                                   "at most 32 (not '%1')")
+                        .arg(companion.name));
+    if (companion.image.isEmpty() || companion.image.contains(QLatin1Char(' ')))
+        return fail(QStringLiteral("service %1 needs an image (--image postgres:15)").arg(companion.name));
     const QJsonObject env = object.value(QLatin1String("env")).toObject();
     for (auto it = env.begin(); it != env.end(); ++it) {
-        if (!variableName.match(it.key()).hasMatch()) {
-            *error = QStringLiteral("'%1' is not a variable name").arg(it.key());
-            return std::nullopt;
-        }
+        if (!variableName.match(it.key()).hasMatch())
+            return fail(QStringLiteral("'%1' is not a variable name").arg(it.key()));
         companion.env.insert(it.key(), it.value().toString());
     }
     for (const QJsonValue &port : object.value(QLatin1String("ports")).toArray()) {
         const int number = port.toInt(-1);
-        if (number < 1 || number > 65535) {
-            *error = QStringLiteral("service %1: a port is a number from 1 to 65535").arg(companion.name);
-            return std::nullopt;
-        }
+        if (number < 1 || number > 65535)
+            return fail(QStringLiteral("service %1: a port is a number from 1 to 65535").arg(companion.name));
         if (!companion.ports.contains(quint16(number)))
             companion.ports.append(quint16(number));
     }
     companion.volumes = strings(object.value(QLatin1String("volumes")));
     for (const QString &path : std::as_const(companion.volumes)) {
-        if (!path.startsWith(QLatin1Char('/')) || path.contains(QLatin1String(".."))) {
-            *error = QStringLiteral("service %1: a volume is an absolute path inside it, not '%2'")
-                         .arg(companion.name, path);
-            return std::nullopt;
-        }
+        if (!path.startsWith(QLatin1Char('/')) || path.contains(QLatin1String("..")))
+            return fail(QStringLiteral("service %1: a volume is an absolute path inside it, not '%2'")
+                            .arg(companion.name, path));
     }
     companion.command = strings(object.value(QLatin1String("command")));
     return companion;
@@ -151,8 +141,7 @@ QList<Companion> companionsFromJson(const QJsonArray &array)
 {
     QList<Companion> companions;
     for (const QJsonValue &value : array) {
-        QString ignored;
-        if (std::optional<Companion> companion = Companion::fromJson(value.toObject(), &ignored))
+        if (const Result<Companion> companion = Companion::fromJson(value.toObject()); companion.ok())
             companions.append(*companion);
     }
     return companions;
@@ -175,39 +164,33 @@ QString CompanionRunner::volumeName(const QString &sandbox, const QString &compa
     return QStringLiteral("paddock-svc-%1-%2-%3").arg(sandbox, companion).arg(index);
 }
 
-std::optional<std::vector<proxy::ServiceRoute>>
-CompanionRunner::start(const QString &sandbox, const QList<Companion> &companions, QString *error) const
+Result<std::vector<proxy::ServiceRoute>> CompanionRunner::start(const QString &sandbox,
+                                                                const QList<Companion> &companions) const
 {
     std::vector<proxy::ServiceRoute> routes;
     if (companions.isEmpty())
         return routes;
     const QString network = networkName(sandbox);
-    if (const auto made = m_client.createNetwork(network, true, {{kSandboxLabel, sandbox}}); !made) {
-        *error = QStringLiteral("the network of sandbox %1's services: %2").arg(sandbox, made.errorMessage());
-        return std::nullopt;
-    }
+    if (const auto made = m_client.createNetwork(network, true, {{kSandboxLabel, sandbox}}); !made)
+        return fail(QStringLiteral("the network of sandbox %1's services: %2").arg(sandbox, made.errorMessage()));
     for (const Companion &companion : companions) {
         const QString container = containerName(sandbox, companion.name);
         if (m_client.inspectContainer(container).is(Error::Kind::NotFound)) {
             const auto created = m_client.createContainer(containerSpec(sandbox, companion));
-            if (!created) {
-                *error = created.is(Error::Kind::NotFound)
-                             ? QStringLiteral("service %1: the image %2 is not in the Docker engine; load or build "
-                                              "it first (docker load -i FILE, or docker build -t %2 .)")
-                                   .arg(companion.name, companion.image)
-                             : QStringLiteral("service %1: %2").arg(companion.name, created.errorMessage());
-                return std::nullopt;
-            }
+            if (created.is(Error::Kind::NotFound))
+                return fail(QStringLiteral("service %1: the image %2 is not in the Docker engine")
+                                .arg(companion.name, companion.image),
+                            QStringLiteral("load or build it first (docker load -i FILE, or docker build -t %1 .)")
+                                .arg(companion.image));
+            if (!created)
+                return fail(QStringLiteral("service %1: %2").arg(companion.name, created.errorMessage()));
         }
-        if (const auto started = m_client.startContainer(container); !started) {
-            *error = QStringLiteral("service %1 did not start: %2").arg(companion.name, started.errorMessage());
-            return std::nullopt;
-        }
+        if (const auto started = m_client.startContainer(container); !started)
+            return fail(QStringLiteral("service %1 did not start: %2").arg(companion.name, started.errorMessage()));
         const QString address = addressOf(m_client, container, network);
         if (address.isEmpty()) {
-            *error = QStringLiteral("service %1 stopped as it started; 'docker logs %2' says why")
-                         .arg(companion.name, container);
-            return std::nullopt;
+            return fail(QStringLiteral("service %1 stopped as it started; 'docker logs %2' says why")
+                            .arg(companion.name, container));
         }
         for (const quint16 port : companion.ports)
             routes.push_back({companion.name.toStdString(), port, QHostAddress(address)});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "proxy/ProxyTypes.h"
 
 #include <QJsonArray>
@@ -36,8 +37,8 @@ struct Companion
     QStringList command;  ///< empty: the image's
 
     QJsonObject toJson() const;
-    /** Reads and checks one; nullopt with @p error naming what is wrong. */
-    static std::optional<Companion> fromJson(const QJsonObject &object, QString *error);
+    /** Reads and checks one; the error names what is wrong. */
+    static Result<Companion> fromJson(const QJsonObject &object);
     bool operator==(const Companion &) const = default;
 };
 
@@ -57,11 +58,9 @@ public:
 
     /**
      * Makes the network and each companion's container when missing and starts them; returns the
-     * routes the sandbox's endpoint gets, or nullopt with @p error (the engine's words, or the
-     * image to load).
+     * routes the sandbox's endpoint gets, or an error (the engine's words, or the image to load).
      */
-    std::optional<std::vector<proxy::ServiceRoute>> start(const QString &sandbox, const QList<Companion> &companions,
-                                                          QString *error) const;
+    Result<std::vector<proxy::ServiceRoute>> start(const QString &sandbox, const QList<Companion> &companions) const;
     /** Stops the sandbox's companions (their containers stay, with their volumes). */
     void stop(const QString &sandbox) const;
     /** Removes one companion's container (and, with @p volumes, its volumes). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "kit/KitLoader.h"
 #include "sandbox/SharedFolders.h"
 
@@ -43,20 +44,20 @@ struct CreateRequest
     bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself
     QString secretGuard = QStringLiteral("refuse"); ///< `secretGuard`: "refuse" (the default), "redact" or "off"
 
-    /** Reads @p params; nullopt with @p error (a sentence for the user) when they are not usable. */
-    static std::optional<CreateRequest> parse(const QJsonObject &params, QString *error);
+    /** Reads @p params; an error (a sentence for the user) when they are not usable. */
+    static Result<CreateRequest> parse(const QJsonObject &params);
     /**
      * Raises @ref isolation to the least the kit's setting asks for (kit::KitSettings), with
-     * the Docker backend gVisor needs when none was named. False with @p error when the
-     * request named a lower level, or a backend that cannot give it.
+     * the Docker backend gVisor needs when none was named. An error when the request named a
+     * lower level, or a backend that cannot give it.
      */
-    bool meetKitMinimum(QString *error);
+    Result<void> meetKitMinimum();
     /**
      * Adds the shared folders and variables of the kit's settings (kit::KitSettings) that the
-     * request does not set itself. False with @p error when the settings cannot be read or hold
-     * one that is not well formed.
+     * request does not set itself. An error when the settings cannot be read or hold one that is
+     * not well formed.
      */
-    bool addKitShares(QString *error);
+    Result<void> addKitShares();
     /** How the kit is loaded for the request: with @ref kitArgs, every required argument given. */
     kit::KitLoadOptions kitLoadOptions() const;
 };

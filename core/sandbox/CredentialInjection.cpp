@@ -63,9 +63,8 @@ CredentialInjection::CredentialInjection(QObject *parent)
     // A new authority (made on first use, or replacing a broken one) must reach the bundle
     // before any sandbox is given a certificate it signed.
     connect(m_authority.get(), &secrets::ca::LocalAuthority::authorityChanged, this, [this] {
-        QString error;
-        if (!writeBundles(&error))
-            qCWarning(lcInjection).noquote() << "cannot write the certificate bundle:" << error;
+        if (const Result<void> written = writeBundles(); !written)
+            qCWarning(lcInjection).noquote() << "cannot write the certificate bundle:" << written.error().text();
     });
     // Approvals and keys change while sandboxes run (`binding revoke`, `secret rm`, an edit by
     // hand): bursts of events become one signal.
@@ -144,14 +143,17 @@ QString CredentialInjection::recordPath(const QString &sandbox)
     return paths::dataDir() + QStringLiteral("/sandbox-credentials/") + sandbox + QStringLiteral(".json");
 }
 
-bool CredentialInjection::remember(const QString &sandbox, const QList<kit::Credential> &credentials, QString *error)
+Result<void> CredentialInjection::remember(const QString &sandbox, const QList<kit::Credential> &credentials)
 {
     const QString path = recordPath(sandbox);
-    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
-        return false;
+    QString error;
+    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), &error))
+        return fail(error);
     const QJsonObject record{{QStringLiteral("sandbox"), sandbox},
                              {QStringLiteral("credentials"), credentialsToJson(credentials)}};
-    return writeFileAtomically(path, QJsonDocument(record).toJson(QJsonDocument::Indented), error, 0600);
+    if (!writeFileAtomically(path, QJsonDocument(record).toJson(QJsonDocument::Indented), &error, 0600))
+        return fail(error);
+    return {};
 }
 
 QList<kit::Credential> CredentialInjection::remembered(const QString &sandbox)
@@ -168,20 +170,16 @@ void CredentialInjection::forget(const QString &sandbox)
     QFile::remove(recordPath(sandbox));
 }
 
-std::optional<CredentialCheck> CredentialInjection::check(const QList<kit::Credential> &credentials,
-                                                          const QString &sandbox, QString *error) const
+Result<CredentialCheck> CredentialInjection::check(const QList<kit::Credential> &credentials,
+                                                   const QString &sandbox) const
 {
     secrets::CredentialBindings bindings;
-    if (const std::optional<secrets::BindingsError> problem = bindings.load()) {
-        *error = problem->toString();
-        return std::nullopt;
-    }
+    if (const std::optional<secrets::BindingsError> problem = bindings.load())
+        return fail(problem->toString());
     QString indexError;
     const QList<secrets::SecretId> stored = m_store->list(&indexError);
-    if (!indexError.isEmpty()) {
-        *error = indexError;
-        return std::nullopt;
-    }
+    if (!indexError.isEmpty())
+        return fail(indexError);
     return checkCredentials(credentials, sandbox, bindings, stored);
 }
 
@@ -212,10 +210,9 @@ api::Reply CredentialInjection::describe(const QJsonObject &params) const
         return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
                                    QStringLiteral("the kit in %1 cannot be used; `paddock kit validate %1` says why")
                                        .arg(params.value(QLatin1String("kit")).toString()));
-    QString error;
-    const std::optional<CredentialCheck> checked = check(kit->credentials, name, &error);
+    const Result<CredentialCheck> checked = check(kit->credentials, name);
     if (!checked)
-        return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
+        return api::Reply::failure(QLatin1String(api::errors::kBindingsError), checked.error().text());
     const QString kitDir = params.value(QLatin1String("kit")).toString();
     QJsonObject result = checked->toJson();
     result.insert(QStringLiteral("sandbox"), name);
@@ -236,23 +233,22 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
     const kit::Kit &kit = *loaded;
     const QString kitDir = params.value(QLatin1String("kit")).toString();
 
-    QString error;
-    std::optional<CredentialCheck> checked = check(kit.credentials, name, &error);
+    Result<CredentialCheck> checked = check(kit.credentials, name);
     if (!checked)
-        return reply.fail(QLatin1String(api::errors::kBindingsError), error);
+        return reply.fail(QLatin1String(api::errors::kBindingsError), checked.error().text());
     if (params.value(QLatin1String("approveCredentials")).toBool() && !checked->approvalsToAsk().isEmpty()) {
         secrets::CredentialBindings bindings;
         for (const CredentialApproval &pending : checked->approvalsToAsk()) {
             if (const std::optional<secrets::BindingsError> problem = bindings.load())
                 return reply.fail(QLatin1String(api::errors::kBindingsError), problem->toString());
-            if (!bindings.approve(pending.service, pending.domains, &error))
+            if (QString error; !bindings.approve(pending.service, pending.domains, &error))
                 return reply.fail(QLatin1String(api::errors::kBindingsError), error);
             qCInfo(lcInjection).noquote() << "approved" << pending.service << "for"
                                           << pending.domains.join(QStringLiteral(", ")) << "as asked by the caller";
         }
-        checked = check(kit.credentials, name, &error);
+        checked = check(kit.credentials, name);
         if (!checked)
-            return reply.fail(QLatin1String(api::errors::kBindingsError), error);
+            return reply.fail(QLatin1String(api::errors::kBindingsError), checked.error().text());
     }
     if (checked->blocksStart()) {
         const QStringList problems = checked->blockingMessages(kitDir);
@@ -331,24 +327,19 @@ bool CredentialInjection::needsAuthority(const QList<kit::Credential> &credentia
 
 void CredentialInjection::prepareTrust(bool needAuthority, const std::function<void(const QString &)> &done)
 {
-    if (!needAuthority || m_authority->isReady()) {
-        QString error;
-        writeBundles(&error);
-        return done(error);
-    }
+    if (!needAuthority || m_authority->isReady())
+        return done(writeBundles().errorText());
     QPointer<CredentialInjection> self(this);
     m_authority->load([self, done](bool ok, const QString &loadError) {
         if (!self)
             return;
         if (!ok)
             return done(QStringLiteral("Paddock's certificate authority cannot be loaded: %1").arg(loadError));
-        QString error;
-        self->writeBundles(&error);
-        done(error);
+        done(self->writeBundles().errorText());
     });
 }
 
-bool CredentialInjection::writeBundles(QString *error)
+Result<void> CredentialInjection::writeBundles()
 {
     // Without a loaded authority the certificate on disk is the current one, if there is one:
     // reading it needs no keychain.
@@ -360,16 +351,19 @@ bool CredentialInjection::writeBundles(QString *error)
         if (file.open(QIODevice::ReadOnly))
             authorityPem = file.readAll();
     }
-    if (!paths::ensurePrivateDir(paths::runtimeDir(), error))
-        return false;
-    const QByteArray upstream = m_trust.upstreamBundle(error);
-    if (upstream.isEmpty() || !writeFileAtomically(upstreamBundlePath(), upstream, error, 0644))
-        return false;
+    QString error;
+    if (!paths::ensurePrivateDir(paths::runtimeDir(), &error))
+        return fail(error);
+    const QByteArray upstream = m_trust.upstreamBundle(&error);
+    if (upstream.isEmpty() || !writeFileAtomically(upstreamBundlePath(), upstream, &error, 0644))
+        return fail(error);
     // Before any sandbox needed a key there is no authority yet: sandboxes trust the same
     // roots as the proxy until there is one.
-    if (authorityPem.isEmpty())
-        return writeFileAtomically(bundlePath(), upstream, error, 0644);
-    return m_trust.writeSandboxBundle(authorityPem, error, bundlePath());
+    const bool written = authorityPem.isEmpty() ? writeFileAtomically(bundlePath(), upstream, &error, 0644)
+                                                : m_trust.writeSandboxBundle(authorityPem, &error, bundlePath());
+    if (!written)
+        return fail(error);
+    return {};
 }
 
 void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
@@ -384,7 +378,6 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     // binding and its secret are there, and tunnels open with one taken away are closed.
     proxy::InterceptionConfig config;
     secrets::CredentialBindings bindings;
-    QString error;
     if (const std::optional<secrets::BindingsError> problem = bindings.load()) {
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << problem->toString();
     } else {
@@ -396,14 +389,14 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
             qCInfo(lcInjection).noquote() << "sandbox" << sandbox << "gets no key for" << why;
     }
     std::move(custom.begin(), custom.end(), std::back_inserter(config.rules));
-    if (!config.rules.empty() && !writeBundles(&error)) {
-        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
+    if (const Result<void> written = config.rules.empty() ? Result<void>() : writeBundles(); !written) {
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << written.error().text();
         config.rules.clear();
     }
     const std::size_t count = config.rules.size();
     if (count > 0) {
         config.upstreamCaBundlePath = upstreamBundlePath();
-        config.leafFor = [this](const QString &host, QString *problem) { return leafFor(host, problem); };
+        config.leafFor = [this](const QString &host) { return leafFor(host); };
         // The guard looks for the keychain's keys; a key from a command is left out, since
         // reading it for the guard would run the command (each time, for one run on demand).
         std::vector<proxy::InjectRule> guarded;
@@ -413,8 +406,8 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
         }
         config.guard = secretGuardOf(sandbox, guarded); // SecretGuardSetup.h
     }
-    if (!proxy.setInterception(endpoint, std::move(config), &error))
-        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << error;
+    if (const Result<void> set = proxy.setInterception(endpoint, std::move(config)); !set)
+        qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << set.error().text();
     else
         qCInfo(lcInjection) << "sandbox" << sandbox << "has" << count << "injected domain(s)";
 }
@@ -446,7 +439,7 @@ void CredentialInjection::interceptionFor(
                 return injection->readSecret(sandbox, service);
             });
         config.upstreamCaBundlePath = upstreamBundlePath();
-        config.leafFor = [injection](const QString &host, QString *error) { return injection->leafFor(host, error); };
+        config.leafFor = [injection](const QString &host) { return injection->leafFor(host); };
         done(std::move(config), QString());
     });
 }
@@ -541,7 +534,7 @@ QByteArray CredentialInjection::readSecretFrom(secrets::SecretStore *store, cons
     return value.value_or(QByteArray());
 }
 
-std::optional<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host, QString *error)
+Result<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host)
 {
     secrets::ca::LocalAuthority *authority = m_authority.get();
     if (!authority->isReady() && QThread::currentThread() != authority->thread()) {
@@ -555,16 +548,14 @@ std::optional<proxy::TlsLeaf> CredentialInjection::leafFor(const QString &host, 
                     promise->set_value(ok ? QString() : problem.isEmpty() ? QStringLiteral("unknown error") : problem);
                 });
             });
-        if (!loaded || !loaded->isEmpty()) {
-            if (error)
-                *error = QStringLiteral("Paddock's certificate authority cannot be loaded: %1")
-                             .arg(loaded.value_or(QStringLiteral("the keychain did not answer")));
-            return std::nullopt;
-        }
+        if (!loaded || !loaded->isEmpty())
+            return fail(QStringLiteral("Paddock's certificate authority cannot be loaded: %1")
+                            .arg(loaded.value_or(QStringLiteral("the keychain did not answer"))));
     }
-    const std::optional<secrets::ca::LeafCertificate> leaf = authority->leafFor(host, error);
+    QString error;
+    const std::optional<secrets::ca::LeafCertificate> leaf = authority->leafFor(host, &error);
     if (!leaf)
-        return std::nullopt;
+        return fail(error);
     return proxy::TlsLeaf{leaf->certificate, leaf->key};
 }
 

@@ -80,7 +80,7 @@ public:
     /** `paths::dataDir()/sandbox-credentials/NAME.json`. */
     static QString recordPath(const QString &sandbox);
     /** Keeps @p credentials as sandbox @p sandbox's (mode 0600, atomically). */
-    static bool remember(const QString &sandbox, const QList<kit::Credential> &credentials, QString *error);
+    static Result<void> remember(const QString &sandbox, const QList<kit::Credential> &credentials);
     static QList<kit::Credential> remembered(const QString &sandbox);
     static void forget(const QString &sandbox);
 
@@ -106,8 +106,7 @@ public:
     void admitStart(const QString &sandbox, const api::PendingReply &reply, std::function<void()> proceed);
 
     /** The check of @p credentials for sandbox @p sandbox against the files as they are now. */
-    std::optional<CredentialCheck> check(const QList<kit::Credential> &credentials, const QString &sandbox,
-                                         QString *error) const;
+    Result<CredentialCheck> check(const QList<kit::Credential> &credentials, const QString &sandbox) const;
 
     /**
      * Gives endpoint @p endpoint the interception for sandbox @p sandbox's remembered
@@ -156,7 +155,7 @@ private:
     /** Watches credentials.yaml and the secret index; whether either changed since last time. */
     bool watchFiles();
     void prepareTrust(bool needAuthority, const std::function<void(const QString &error)> &done);
-    bool writeBundles(QString *error);
+    Result<void> writeBundles();
     bool needsAuthority(const QList<kit::Credential> &credentials, const QString &sandbox) const;
     /** Called from the proxy's connection threads. */
     QByteArray readSecret(const QString &sandbox, const QString &service);
@@ -172,7 +171,7 @@ private:
     bool customHasSource(const QString &name) const;
     void reportCustomSourceFailure(const secrets::CustomSecret &custom, const QString &sandbox, const QString &error);
     /** Called from the proxy's connection threads. */
-    std::optional<proxy::TlsLeaf> leafFor(const QString &host, QString *error);
+    Result<proxy::TlsLeaf> leafFor(const QString &host);
 
     std::unique_ptr<secrets::SecretStore> m_store;
     std::unique_ptr<secrets::KeyCache> m_keys;

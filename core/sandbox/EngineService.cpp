@@ -101,9 +101,8 @@ std::optional<EngineFile> EngineService::loadFile(api::Reply *failure) const
 
 api::Reply EngineService::save(const EngineFile &file)
 {
-    QString error;
-    if (!file.save(&error))
-        return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+    if (const Result<void> saved = file.save(); !saved)
+        return api::Reply::failure(QLatin1String(api::errors::kInternal), saved.error().text());
     m_server.publish(topic(), {{QStringLiteral("changed"), true}});
     return list();
 }

@@ -95,37 +95,32 @@ EngineFile decode(const YAML::Node &root)
     return file;
 }
 
-QByteArray readBounded(const QString &path, qint64 limit, QString *problem)
+Result<QByteArray> readBounded(const QString &path, qint64 limit)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *problem = QStringLiteral("%1 cannot be read: %2").arg(path, file.errorString());
-        return {};
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("%1 cannot be read: %2").arg(path, file.errorString()));
     const QByteArray text = file.read(limit + 1);
-    if (text.size() > limit) {
-        *problem = QStringLiteral("%1 is larger than %2 bytes").arg(path).arg(limit);
-        return {};
-    }
+    if (text.size() > limit)
+        return fail(QStringLiteral("%1 is larger than %2 bytes").arg(path).arg(limit));
     return text;
 }
 
 /** One context's meta.json, checked against the folder it is in (the SHA-256 of its name). */
-std::optional<Engine> readContext(const QString &configDir, const QString &folder, QString *problem)
+Result<Engine> readContext(const QString &configDir, const QString &folder)
 {
     const QString metaPath = configDir + QStringLiteral("/contexts/meta/") + folder + QStringLiteral("/meta.json");
-    const QByteArray text = readBounded(metaPath, kMaxContextFile, problem);
-    if (text.isEmpty())
-        return std::nullopt;
+    const Result<QByteArray> read = readBounded(metaPath, kMaxContextFile);
+    if (!read)
+        return read.error();
+    const QByteArray text = *read;
     const QJsonObject meta = QJsonDocument::fromJson(text).object();
     Engine engine;
     engine.source = Engine::Source::DockerContext;
     engine.name = meta.value(QLatin1String("Name")).toString();
     const QByteArray hash = QCryptographicHash::hash(engine.name.toUtf8(), QCryptographicHash::Sha256).toHex();
-    if (!validEngineName(engine.name) || engine.name == QLatin1String("local") || hash != folder.toLatin1()) {
-        *problem = QStringLiteral("%1 does not name a context Paddock can use").arg(metaPath);
-        return std::nullopt;
-    }
+    if (!validEngineName(engine.name) || engine.name == QLatin1String("local") || hash != folder.toLatin1())
+        return fail(QStringLiteral("%1 does not name a context Paddock can use").arg(metaPath));
     const QJsonObject docker =
         meta.value(QLatin1String("Endpoints")).toObject().value(QLatin1String("docker")).toObject();
     engine.host = docker.value(QLatin1String("Host")).toString().trimmed();
@@ -136,10 +131,8 @@ std::optional<Engine> readContext(const QString &configDir, const QString &folde
                              .toString()
                              .left(200)
                              .simplified();
-    if (engine.host.isEmpty()) {
-        *problem = QStringLiteral("context %1 has no Docker endpoint").arg(engine.name);
-        return std::nullopt;
-    }
+    if (engine.host.isEmpty())
+        return fail(QStringLiteral("context %1 has no Docker endpoint").arg(engine.name));
     const QString tls = configDir + QStringLiteral("/contexts/tls/") + folder + QStringLiteral("/docker/");
     for (const auto &[file, target] :
          {std::pair{"ca.pem", &engine.caFile}, {"cert.pem", &engine.certFile}, {"key.pem", &engine.keyFile}}) {
@@ -227,7 +220,7 @@ std::variant<EngineFile, FileError> EngineFile::load(const QString &path)
     return file;
 }
 
-bool EngineFile::save(QString *error, const QString &path) const
+Result<void> EngineFile::save(const QString &path) const
 {
     const auto quoted = [](const QString &value) { return doubleQuoted(value, ControlEscape::Yaml).toUtf8(); };
     QByteArray text = "# The container engines Paddock runs Docker sandboxes on (paddock engine).\n";
@@ -245,11 +238,12 @@ bool EngineFile::save(QString *error, const QString &path) const
         if (engine.remote)
             text += "    remote: true\n";
     }
-    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-        *error = QStringLiteral("%1 cannot be created").arg(QFileInfo(path).absolutePath());
-        return false;
-    }
-    return writeFileAtomically(path, text, error, 0600);
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return fail(QStringLiteral("%1 cannot be created").arg(QFileInfo(path).absolutePath()));
+    QString error;
+    if (!writeFileAtomically(path, text, &error, 0600))
+        return fail(error);
+    return {};
 }
 
 QString DockerContexts::configDir(const QProcessEnvironment &environment)
@@ -263,21 +257,22 @@ QString DockerContexts::configDir(const QProcessEnvironment &environment)
 DockerContexts DockerContexts::read(const QString &configDir)
 {
     DockerContexts found;
-    QString problem;
     if (QFileInfo(configDir + QStringLiteral("/config.json")).isFile()) {
-        const QByteArray config = readBounded(configDir + QStringLiteral("/config.json"), kMaxDockerConfig, &problem);
-        found.current = QJsonDocument::fromJson(config).object().value(QLatin1String("currentContext")).toString();
-        if (!problem.isEmpty())
-            found.problems << problem;
+        const Result<QByteArray> config = readBounded(configDir + QStringLiteral("/config.json"), kMaxDockerConfig);
+        found.current = QJsonDocument::fromJson(config.valueOr(QByteArray()))
+                            .object()
+                            .value(QLatin1String("currentContext"))
+                            .toString();
+        if (!config)
+            found.problems << config.error().text();
     }
     const QDir meta(configDir + QStringLiteral("/contexts/meta"));
     const QStringList folders = meta.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString &folder : folders.mid(0, kMaxContexts)) {
-        problem.clear();
-        if (std::optional<Engine> context = readContext(configDir, folder, &problem))
+        if (const Result<Engine> context = readContext(configDir, folder))
             found.contexts.append(*context);
         else
-            found.problems << problem;
+            found.problems << context.error().text();
     }
     if (folders.size() > kMaxContexts)
         found.problems << QStringLiteral("only the first %1 docker contexts are listed").arg(kMaxContexts);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/FileError.h"
+#include "common/Result.h"
 #include "runtime/docker/DockerEndpoint.h"
 
 #include <QList>
@@ -72,7 +73,7 @@ struct EngineFile
 
     static QString path();
     static std::variant<EngineFile, FileError> load(const QString &path = EngineFile::path());
-    bool save(QString *error, const QString &path = EngineFile::path()) const;
+    Result<void> save(const QString &path = EngineFile::path()) const;
 };
 
 /** @brief The docker CLI's own contexts, read where it keeps them (never copied). */

@@ -55,16 +55,14 @@ api::Reply internal(const QString &message)
     return api::Reply::failure(QLatin1String(api::errors::kInternal), message);
 }
 
-/** @p key of @p params as a time; nullopt (and @p problem) when it is there and not a time. */
-std::optional<QDateTime> timeParam(const QJsonObject &params, QLatin1String key, QString *problem)
+/** @p key of @p params as a time (invalid when absent); an error when it is there and not a time. */
+Result<QDateTime> timeParam(const QJsonObject &params, QLatin1String key)
 {
     if (!params.contains(key))
         return QDateTime();
     const QDateTime time = QDateTime::fromString(params.value(key).toString(), Qt::ISODateWithMs);
-    if (!time.isValid()) {
-        *problem = QStringLiteral("%1 must be a time such as 2026-01-31T09:15:02.345Z").arg(key);
-        return std::nullopt;
-    }
+    if (!time.isValid())
+        return fail(QStringLiteral("%1 must be a time such as 2026-01-31T09:15:02.345Z").arg(key));
     return time;
 }
 
@@ -95,10 +93,9 @@ api::Reply readLog(SandboxService &sandboxes, const QJsonObject &params)
 {
     events::LogFilter filter;
     filter.sandbox = params.value(QLatin1String("sandbox")).toString();
-    QString problem;
-    const std::optional<QDateTime> since = timeParam(params, QLatin1String("since"), &problem);
+    const Result<QDateTime> since = timeParam(params, QLatin1String("since"));
     if (!since)
-        return invalid(problem);
+        return invalid(since.error().text());
     filter.since = *since;
     // Each section's lines are short; a thousand of each fit one answer.
     filter.limit = std::clamp(params.value(QLatin1String("limit")).toInt(filter.limit), 1, 1000);
@@ -114,11 +111,10 @@ api::Reply exportPage(SandboxService &sandboxes, const QJsonObject &params)
     events::EventFilter filter;
     filter.sandbox = params.value(QLatin1String("sandbox")).toString();
     filter.includeUpstreamFailures = true;
-    QString problem;
-    const std::optional<QDateTime> since = timeParam(params, QLatin1String("since"), &problem);
-    const std::optional<QDateTime> until = timeParam(params, QLatin1String("until"), &problem);
+    const Result<QDateTime> since = timeParam(params, QLatin1String("since"));
+    const Result<QDateTime> until = timeParam(params, QLatin1String("until"));
     if (!since || !until)
-        return invalid(problem);
+        return invalid(since ? until.error().text() : since.error().text());
     filter.since = *since;
     filter.until = *until;
     filter.offset = std::max(0, params.value(QLatin1String("offset")).toInt());
@@ -140,11 +136,10 @@ api::Reply readRequests(SandboxService &sandboxes, const QJsonObject &params)
     filter.host = params.value(QLatin1String("host")).toString();
     filter.limit = std::clamp(params.value(QLatin1String("limit")).toInt(filter.limit), 1, 10000);
     filter.newestFirst = !params.value(QLatin1String("oldestFirst")).toBool();
-    QString problem;
-    const std::optional<QDateTime> since = timeParam(params, QLatin1String("since"), &problem);
-    const std::optional<QDateTime> until = timeParam(params, QLatin1String("until"), &problem);
+    const Result<QDateTime> since = timeParam(params, QLatin1String("since"));
+    const Result<QDateTime> until = timeParam(params, QLatin1String("until"));
     if (!since || !until)
-        return invalid(problem);
+        return invalid(since ? until.error().text() : since.error().text());
     filter.since = *since;
     filter.until = *until;
     api::Reply failed;
@@ -163,10 +158,9 @@ api::Reply readActivity(SandboxService &sandboxes, const QJsonObject &params)
 {
     events::ActivityFilter filter;
     filter.sandbox = params.value(QLatin1String("sandbox")).toString();
-    QString problem;
-    const std::optional<QDateTime> until = timeParam(params, QLatin1String("until"), &problem);
+    const Result<QDateTime> until = timeParam(params, QLatin1String("until"));
     if (!until)
-        return invalid(problem);
+        return invalid(until.error().text());
     filter.until = *until;
     // A window of whole hours (a week at most) cut into at most kMaxActivityBuckets buckets of whole minutes.
     const int hours = std::clamp(params.value(QLatin1String("hours")).toInt(1), 1, 24 * 7);

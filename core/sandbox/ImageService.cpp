@@ -108,8 +108,7 @@ QString shortId(const QString &id)
 
 } // namespace
 
-std::optional<KitImageBuild> ImageService::buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag,
-                                                   QString *error)
+paddock::Result<KitImageBuild> ImageService::buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag)
 {
     KitImageBuild build;
     const QDir kitRoot(kitDir);
@@ -121,24 +120,20 @@ std::optional<KitImageBuild> ImageService::buildOf(const kit::Kit &kit, const QS
         for (const auto &[name, value] : config.args)
             build.buildArgs.insert(name, value);
         build.target = config.target;
-        if (!QFileInfo(build.contextDir).isDir()) {
-            *error =
-                QStringLiteral("the build context %1 of kit %2 is not a directory").arg(build.contextDir, kit.name);
-            return std::nullopt;
-        }
-        if (!QFileInfo(QDir(build.contextDir).filePath(build.dockerfile)).isFile()) {
-            *error = QStringLiteral("kit %1 names the Dockerfile %2, which is not in its build context %3")
-                         .arg(kit.name, build.dockerfile, build.contextDir);
-            return std::nullopt;
-        }
+        if (!QFileInfo(build.contextDir).isDir())
+            return paddock::fail(
+                QStringLiteral("the build context %1 of kit %2 is not a directory").arg(build.contextDir, kit.name));
+        if (!QFileInfo(QDir(build.contextDir).filePath(build.dockerfile)).isFile())
+            return paddock::fail(QStringLiteral("kit %1 names the Dockerfile %2, which is not in its build context %3")
+                                     .arg(kit.name, build.dockerfile, build.contextDir));
     } else if (QFileInfo(kitRoot.filePath(QStringLiteral("Dockerfile"))).isFile()) {
         build.contextDir = QDir::cleanPath(kitRoot.absolutePath());
         build.dockerfile = QStringLiteral("Dockerfile");
     } else {
-        *error = QStringLiteral("kit %1 has nothing to build: it has no `sandbox.build` and no Dockerfile beside "
-                                "its spec.yaml in %2")
-                     .arg(kit.name, kitDir);
-        return std::nullopt;
+        return paddock::fail(
+            QStringLiteral("kit %1 has nothing to build: it has no `sandbox.build` and no Dockerfile beside "
+                           "its spec.yaml in %2")
+                .arg(kit.name, kitDir));
     }
     build.tag = tag;
     if (build.tag.isEmpty() && kit.sandbox)
@@ -150,9 +145,8 @@ std::optional<KitImageBuild> ImageService::buildOf(const kit::Kit &kit, const QS
 
 QString ImageService::missingImageHint(const kit::Kit &kit, const QString &kitDir)
 {
-    QString ignored;
     const QString image = kit.sandbox ? kit.sandbox->image : QString();
-    if (const std::optional<KitImageBuild> build = buildOf(kit, kitDir, image, &ignored))
+    if (buildOf(kit, kitDir, image).ok())
         return QStringLiteral("build it from its kit with `paddock template build --kit %1`").arg(kitDir);
     return QStringLiteral("pull it with `paddock image pull %1`, or load it with `paddock template load FILE` (an "
                           "archive made by `docker save %1`)")
@@ -206,10 +200,10 @@ void ImageService::start()
             return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), image.errorMessage());
         });
     m_server.registerMethod(QStringLiteral("image.list"), [this](const QJsonObject &, const api::CallContext &) {
-        QString error;
-        QJsonObject result = m_client->ping() ? listImages(&error) : QJsonObject();
-        if (!error.isEmpty())
-            return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), error);
+        const paddock::Result<QJsonObject> listed = m_client->ping() ? listImages() : QJsonObject();
+        if (!listed)
+            return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), listed.error().text());
+        QJsonObject result = *listed;
         QJsonArray images = result.value(QLatin1String("images")).toArray();
         for (const QJsonValue &stored : storedImages())
             images.append(stored);
@@ -319,11 +313,10 @@ api::Reply ImageService::startBuild(const QJsonObject &params)
             QLatin1String(api::errors::kInvalidKit),
             QStringLiteral("the kit in %1 cannot be used:\n%2").arg(kitDir, problems.join(QLatin1Char('\n'))));
     }
-    QString error;
-    const std::optional<KitImageBuild> plan =
-        buildOf(*loaded.kit, kitDir, params.value(QLatin1String("tag")).toString(), &error);
+    const paddock::Result<KitImageBuild> plan =
+        buildOf(*loaded.kit, kitDir, params.value(QLatin1String("tag")).toString());
     if (!plan)
-        return api::Reply::failure(QLatin1String(api::errors::kNothingToBuild), error);
+        return api::Reply::failure(QLatin1String(api::errors::kNothingToBuild), plan.error().text());
     if (const runtime::docker::Status ping = m_client->ping(); !ping)
         return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable), ping.errorMessage());
 
@@ -497,13 +490,11 @@ api::Reply ImageService::removeStored(const QString &reference)
                                 {QStringLiteral("layersRemoved"), qint64(removed->size())}});
 }
 
-QJsonObject ImageService::listImages(QString *error) const
+paddock::Result<QJsonObject> ImageService::listImages() const
 {
     const Result<QList<runtime::docker::ImageInfo>> images = m_client->listImages();
-    if (!images) {
-        *error = images.errorMessage();
-        return {};
-    }
+    if (!images)
+        return paddock::fail(images.errorMessage());
     const QStringList loaded = readLoadedImages();
     // The images Paddock's own containers were made from, by name and by id.
     QSet<QString> used;
@@ -541,7 +532,7 @@ QJsonObject ImageService::listImages(QString *error) const
             result.append(entry);
         }
     }
-    return {{QStringLiteral("images"), result}};
+    return QJsonObject{{QStringLiteral("images"), result}};
 }
 
 } // namespace paddock::sandbox

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "image/RegistryClient.h"
 #include "kit/Kit.h"
 #include "proxy/UpstreamProxy.h"
@@ -93,8 +94,7 @@ public:
      * the context, default `Dockerfile`; its `args` and `target`), else a `Dockerfile` beside
      * spec.yaml. The tag is @p tag, else `sandbox.image`, else `paddock/kit-NAME:latest`.
      */
-    static std::optional<KitImageBuild> buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag,
-                                                QString *error);
+    static Result<KitImageBuild> buildOf(const kit::Kit &kit, const QString &kitDir, const QString &tag);
     /** The sentence that tells how to get a kit's image when it is missing. */
     static QString missingImageHint(const kit::Kit &kit, const QString &kitDir);
 
@@ -140,7 +140,7 @@ private:
     /** Runs @p work on a thread of its own; its events come back to report() on this thread. */
     void runJob(const QString &job, std::function<QJsonObject(const std::function<void(QJsonObject)> &progress)> work);
     void report(const QString &job, QJsonObject event);
-    QJsonObject listImages(QString *error) const;
+    Result<QJsonObject> listImages() const;
     /** The images of Paddock's own store, as image.list entries with source `store`. */
     static QJsonArray storedImages();
     static api::Reply removeStored(const QString &reference);

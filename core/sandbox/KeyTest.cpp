@@ -187,14 +187,15 @@ void sendRequest(const std::shared_ptr<TestRun> &run, proxy::InterceptionConfig 
         verdict.reason = verdict.allowed ? QString() : QStringLiteral("only the tested URL is reachable");
         return verdict;
     });
-    QString error;
     quint16 proxyPort = 0;
-    if (!run->engine.start(&error))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
-    const proxy::ProxyEngine::EndpointId endpoint =
-        run->engine.addTcpEndpoint(QHostAddress::LocalHost, 0, owner, &proxyPort, &error);
-    if (endpoint == 0 || !run->engine.setInterception(endpoint, std::move(config), &error))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    if (const Result<void> started = run->engine.start(); !started)
+        return reply.fail(QLatin1String(api::errors::kInternal), started.error().text());
+    const Result<proxy::ProxyEngine::EndpointId> endpoint =
+        run->engine.addTcpEndpoint(QHostAddress::LocalHost, 0, owner, &proxyPort);
+    if (!endpoint)
+        return reply.fail(QLatin1String(api::errors::kInternal), endpoint.error().text());
+    if (const Result<void> set = run->engine.setInterception(*endpoint, std::move(config)); !set)
+        return reply.fail(QLatin1String(api::errors::kInternal), set.error().text());
     run->worker = std::thread([run, proxyPort, reply] {
         const Response response = requestThroughProxy(run->url, proxyPort);
         QMetaObject::invokeMethod(

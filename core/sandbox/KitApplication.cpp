@@ -50,25 +50,22 @@ std::optional<QStringList> safeComponents(const QString &relative)
  * @p root, never following a symbolic link: the home and the workspace are writable from
  * inside the sandbox, so a link planted there must not lead a write by the host elsewhere.
  */
-UniqueFd openDirectoryChain(const QString &root, const QStringList &components, QString *error)
+Result<UniqueFd> openDirectoryChain(const QString &root, const QStringList &components)
 {
     UniqueFd dir(::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dir.get() < 0) {
-        *error = QStringLiteral("cannot open %1: %2").arg(root, systemError());
-        return {};
+        return fail(QStringLiteral("cannot open %1: %2").arg(root, systemError()));
     }
     QString where = root;
     for (const QString &component : components) {
         where += QLatin1Char('/') + component;
         const QByteArray name = QFile::encodeName(component);
         if (::mkdirat(dir.get(), name.constData(), 0700) != 0 && errno != EEXIST) {
-            *error = QStringLiteral("cannot create %1: %2").arg(where, systemError());
-            return {};
+            return fail(QStringLiteral("cannot create %1: %2").arg(where, systemError()));
         }
         const int next = ::openat(dir.get(), name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
-            *error = QStringLiteral("cannot open %1 (a link or not a directory): %2").arg(where, systemError());
-            return {};
+            return fail(QStringLiteral("cannot open %1 (a link or not a directory): %2").arg(where, systemError()));
         }
         dir.reset(next);
     }
@@ -88,49 +85,45 @@ bool existsBelow(const QString &root, const QStringList &components)
  * Writes @p contents to @p relative below @p root atomically, replacing what is there (a link
  * is replaced, never written through).
  */
-bool writeBelow(const QString &root, const QString &relative, const QByteArray &contents, mode_t mode, QString *error)
+Result<void> writeBelow(const QString &root, const QString &relative, const QByteArray &contents, mode_t mode)
 {
     const std::optional<QStringList> components = safeComponents(relative);
-    if (!components) {
-        *error = QStringLiteral("'%1' is not a path inside %2").arg(relative, root);
-        return false;
-    }
-    const UniqueFd dir = openDirectoryChain(root, components->mid(0, components->size() - 1), error);
-    if (!dir)
-        return false;
+    if (!components)
+        return fail(QStringLiteral("'%1' is not a path inside %2").arg(relative, root));
+    Result<UniqueFd> opened = openDirectoryChain(root, components->mid(0, components->size() - 1));
+    if (!opened)
+        return opened.error();
+    const UniqueFd dir = std::move(opened).value();
     const QByteArray name = QFile::encodeName(components->last());
     const QByteArray temporary = ".paddock-" + QByteArray::number(::getpid()) + '-' + name;
     const QString where = root + QLatin1Char('/') + relative;
     UniqueFd file(
         ::openat(dir.get(), temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (file.get() < 0) {
-        *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
-        return false;
-    }
+    if (file.get() < 0)
+        return fail(QStringLiteral("cannot write %1: %2").arg(where, systemError()));
     qsizetype done = 0;
     while (done < contents.size()) {
         const ssize_t n = ::write(file.get(), contents.constData() + done, size_t(contents.size() - done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
+            const Error failure = fail(QStringLiteral("cannot write %1: %2").arg(where, systemError()));
             ::unlinkat(dir.get(), temporary.constData(), 0);
-            return false;
+            return failure;
         }
         done += n;
     }
     if (::fchmod(file.get(), mode) != 0 || ::fsync(file.get()) != 0 ||
         ::renameat(dir.get(), temporary.constData(), dir.get(), name.constData()) != 0) {
-        *error = QStringLiteral("cannot write %1: %2").arg(where, systemError());
+        const Error failure = fail(QStringLiteral("cannot write %1: %2").arg(where, systemError()));
         ::unlinkat(dir.get(), temporary.constData(), 0);
-        return false;
+        return failure;
     }
-    return true;
+    return {};
 }
 
 /** Copies regular files of @p source into @p target where nothing exists yet. */
-bool copyMissing(const QString &source, const QString &target, const QString &relative, QStringList *notes,
-                 QString *error)
+Result<void> copyMissing(const QString &source, const QString &target, const QString &relative, QStringList *notes)
 {
     const QDir dir(relative.isEmpty() ? source : source + QLatin1Char('/') + relative);
     const QFileInfoList entries =
@@ -140,23 +133,21 @@ bool copyMissing(const QString &source, const QString &target, const QString &re
         if (entry.isSymLink()) {
             notes->append(QStringLiteral("files/workspace/%1 is a link and was not copied").arg(rel));
         } else if (entry.isDir()) {
-            if (!copyMissing(source, target, rel, notes, error))
-                return false;
+            if (const Result<void> copied = copyMissing(source, target, rel, notes); !copied)
+                return copied;
         } else if (entry.isFile()) {
             const QStringList components = rel.split(QLatin1Char('/'));
             if (existsBelow(target, components))
                 continue;
             QFile file(entry.filePath());
-            if (!file.open(QIODevice::ReadOnly)) {
-                *error = QStringLiteral("cannot read %1: %2").arg(entry.filePath(), file.errorString());
-                return false;
-            }
+            if (!file.open(QIODevice::ReadOnly))
+                return fail(QStringLiteral("cannot read %1: %2").arg(entry.filePath(), file.errorString()));
             const mode_t mode = (entry.permissions() & QFile::ExeOwner) ? 0755 : 0644;
-            if (!writeBelow(target, rel, file.readAll(), mode, error))
-                return false;
+            if (const Result<void> written = writeBelow(target, rel, file.readAll(), mode); !written)
+                return written;
         }
     }
-    return true;
+    return {};
 }
 
 /** @p path inside the sandbox relative to @p base inside, or nothing when it is not below it. */
@@ -197,12 +188,12 @@ void addImageEnvironment(const image::ImageConfig &image, const QStringList &fix
 
 /**
  * The kit's `setup.startup` commands as @p spec's startup script or, where each command runs as
- * its own user, its startup steps; false with @p error for a user not known here.
+ * its own user, its startup steps; an error for a user not known here.
  */
-bool addStartup(const kit::Kit &kit, const SandboxChoices &choices, runtime::SandboxSpec *spec, QString *error)
+Result<void> addStartup(const kit::Kit &kit, const SandboxChoices &choices, runtime::SandboxSpec *spec)
 {
     if (kit.setup.startup.isEmpty())
-        return true;
+        return {};
     QStringList lines;
     for (const kit::StartupCommand &command : kit.setup.startup) {
         QStringList words;
@@ -212,12 +203,10 @@ bool addStartup(const kit::Kit &kit, const SandboxChoices &choices, runtime::San
         std::optional<int> uid = kRegularUid;
         if (choices.startupUsersByNamespace) {
             uid = kitUserId(command.user, kRegularUid);
-            if (!uid) {
-                *error = QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
-                                        "root or agent)")
-                             .arg(kit.name, command.user);
-                return false;
-            }
+            if (!uid)
+                return fail(QStringLiteral("kit %1: the startup user '%2' is not known here (use a number, "
+                                           "root or agent)")
+                                .arg(kit.name, command.user));
         }
         // A failed startup command is reported and the program still starts, as a
         // container engine would after a failed entrypoint hook that is not fatal.
@@ -237,7 +226,7 @@ bool addStartup(const kit::Kit &kit, const SandboxChoices &choices, runtime::San
     else
         spec->startupSteps.clear();
     spec->startup = lines.join(QLatin1Char('\n'));
-    return true;
+    return {};
 }
 
 /**
@@ -314,13 +303,10 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace)
     return name.isEmpty() ? QStringLiteral("sandbox") : name;
 }
 
-AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
+Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices &choices)
 {
-    AppliedKit result;
-    if (!kit.isSandbox() || !kit.sandbox) {
-        result.error = QStringLiteral("kit %1 is a mixin; a sandbox needs a kit of kind sandbox").arg(kit.name);
-        return result;
-    }
+    if (!kit.isSandbox() || !kit.sandbox)
+        return fail(QStringLiteral("kit %1 is a mixin; a sandbox needs a kit of kind sandbox").arg(kit.name));
     const kit::SandboxBlock &block = *kit.sandbox;
 
     runtime::SandboxSpec spec;
@@ -341,24 +327,22 @@ AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices)
     }
 
     QStringList program = programOf(block, choices);
-    if (program.isEmpty()) {
-        result.error =
-            choices.image
-                ? QStringLiteral("neither kit %1 nor its image names a program; give it after '--'").arg(kit.name)
-                : QStringLiteral("kit %1 names no entrypoint or command, and a bubblewrap sandbox has "
-                                 "no image to supply one; give the program after '--'")
-                      .arg(kit.name);
-        return result;
-    }
+    if (program.isEmpty() && choices.image)
+        return fail(QStringLiteral("neither kit %1 nor its image names a program").arg(kit.name),
+                    QStringLiteral("give it after '--'"));
+    if (program.isEmpty())
+        return fail(QStringLiteral("kit %1 names no entrypoint or command, and a bubblewrap sandbox has "
+                                   "no image to supply one")
+                        .arg(kit.name),
+                    QStringLiteral("give the program after '--'"));
     if (choices.image && choices.workspace.isEmpty())
         spec.workingDir = choices.image->workingDir;
-    if (!addStartup(kit, choices, &spec, &result.error))
-        return result;
+    if (const Result<void> startup = addStartup(kit, choices, &spec); !startup)
+        return startup.error();
     spec.argv = program;
 
     spec.environment = sandboxEnvironment(kit, choices, &spec);
-    result.spec = spec;
-    return result;
+    return spec;
 }
 
 std::optional<int> kitUserId(const QString &user, int fallback)
@@ -377,17 +361,15 @@ std::optional<int> kitUserId(const QString &user, int fallback)
     return std::nullopt;
 }
 
-std::optional<QList<InstallRun>> installRuns(const kit::Kit &kit, QString *error)
+Result<QList<InstallRun>> installRuns(const kit::Kit &kit)
 {
     QList<InstallRun> runs;
     QList<QStringList> lines;
     for (const kit::InstallCommand &command : kit.setup.install) {
         const std::optional<int> uid = kitUserId(command.user, 0);
-        if (!uid) {
-            *error = QStringLiteral("kit %1: the install user '%2' is not known here (use a number, root or agent)")
-                         .arg(kit.name, command.user);
-            return std::nullopt;
-        }
+        if (!uid)
+            return fail(QStringLiteral("kit %1: the install user '%2' is not known here (use a number, root or agent)")
+                            .arg(kit.name, command.user));
         if (runs.isEmpty() || runs.last().uid != *uid) {
             runs.append(InstallRun{*uid, {}});
             lines.append(QStringList{QStringLiteral("set -e")});
@@ -407,35 +389,32 @@ QStringList installArgv(const kit::Kit &kit)
     return {QStringLiteral("sh"), QStringLiteral("-c"), lines.join(QLatin1Char('\n'))};
 }
 
-bool prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir, QStringList *notes,
-                 QString *error)
+Result<void> prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir,
+                         QStringList *notes)
 {
     if (!kit.directory.isEmpty()) {
         const QString homeTree = kit.directory + QStringLiteral("/files/home");
         if (QFileInfo(homeTree).isDir()) {
             const runtime::HomeCopyResult copied = runtime::copyHomeTree(homeTree, homeDir);
-            if (!copied.ok) {
-                *error = copied.error;
-                return false;
-            }
+            if (!copied.ok)
+                return fail(copied.error);
             for (const QString &skipped : copied.skipped)
                 notes->append(QStringLiteral("files/home/%1 was not copied (a link leading outside, or not a file)")
                                   .arg(skipped));
         }
         const QString workspaceTree = kit.directory + QStringLiteral("/files/workspace");
-        if (QFileInfo(workspaceTree).isDir() && !spec.workspace.isEmpty() &&
-            !copyMissing(workspaceTree, spec.workspace, {}, notes, error))
-            return false;
+        if (QFileInfo(workspaceTree).isDir() && !spec.workspace.isEmpty()) {
+            if (const Result<void> copied = copyMissing(workspaceTree, spec.workspace, {}, notes); !copied)
+                return copied;
+        }
     }
-    if (kit.agentInstructions && !kit.agentInstructions->filename.isEmpty()) {
-        if (!writeBelow(homeDir, kit.agentInstructions->filename, kit.agentInstructions->content.toUtf8(), 0644, error))
-            return false;
-    }
-    return true;
+    if (kit.agentInstructions && !kit.agentInstructions->filename.isEmpty())
+        return writeBelow(homeDir, kit.agentInstructions->filename, kit.agentInstructions->content.toUtf8(), 0644);
+    return {};
 }
 
-bool writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec, const QString &homeDir,
-                     QStringList *notes, QString *error)
+Result<void> writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec,
+                             const QString &homeDir, QStringList *notes)
 {
     for (const kit::SetupFile &file : files) {
         QString root;
@@ -464,10 +443,10 @@ bool writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxS
             notes->append(QStringLiteral("setup file %1 has an invalid mode %2").arg(file.path, file.mode));
             continue;
         }
-        if (!writeBelow(root, *relative, file.content.toUtf8(), mode & 07777, error))
-            return false;
+        if (const Result<void> written = writeBelow(root, *relative, file.content.toUtf8(), mode & 07777); !written)
+            return written;
     }
-    return true;
+    return {};
 }
 
 } // namespace paddock::sandbox

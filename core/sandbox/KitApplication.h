@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "image/ImageArchive.h"
 #include "kit/Kit.h"
 #include "runtime/SandboxSpec.h"
@@ -61,9 +62,9 @@ struct InstallRun
 /**
  * The kit's `setup.install` commands grouped into runs of consecutive commands with the same
  * user (default "0"), in order; the caller launches each run as its uid. A user that cannot
- * be mapped fails with @p error.
+ * be mapped is an error.
  */
-std::optional<QList<InstallRun>> installRuns(const kit::Kit &kit, QString *error);
+Result<QList<InstallRun>> installRuns(const kit::Kit &kit);
 
 /** Where the certificate bundle appears inside a sandbox (SandboxChoices::caBundle). */
 inline const QString kCaBundleInside = QStringLiteral("/run/paddock/ca-bundle.pem");
@@ -73,13 +74,6 @@ inline const QString kCaBundleInside = QStringLiteral("/run/paddock/ca-bundle.pe
  * and pip), all set to kCaBundleInside when the sandbox has a bundle.
  */
 QStringList caBundleVariables();
-
-/** @brief A kit applied to the user's choices: the sandbox to create, or why it cannot be. */
-struct AppliedKit
-{
-    std::optional<runtime::SandboxSpec> spec;
-    QString error; ///< one sentence when there is no spec
-};
 
 /**
  * The name a sandbox gets when the user gives none, as `sbx` names them:
@@ -117,7 +111,7 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace);
  * - The home is the runtime's private home (`dataDir()/sandboxes/NAME/home`), filled by
  *   prepareHome(); the workspace is mounted read-write at its own path.
  */
-AppliedKit applyKit(const kit::Kit &kit, const SandboxChoices &choices);
+Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices &choices);
 
 /** The argv that runs the kit's `setup.install` commands, each with `sh -c`, stopping at the first failure. */
 QStringList installArgv(const kit::Kit &kit);
@@ -134,20 +128,20 @@ QStringList installArgv(const kit::Kit &kit);
  *   must not leave files in it that the user did not write (agents read their profile from
  *   the home directory as well).
  *
- * Returns false with @p error on the first failure; @p notes collects what was skipped.
+ * Stops at the first failure, with its error; @p notes collects what was skipped.
  */
-bool prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir, QStringList *notes,
-                 QString *error);
+Result<void> prepareHome(const kit::Kit &kit, const runtime::SandboxSpec &spec, const QString &homeDir,
+                         QStringList *notes);
 
 /**
  * Writes the kit's `setup.files` (@p files) before a start. A path inside the sandbox is translated to
  * the host: under the sandbox home into @p homeDir, under the workspace into the workspace.
  * Bubblewrap sandboxes share the host's read-only system, so any other path cannot be
  * written; such a file is refused with a note saying so, and the sandbox starts without it.
- * `onlyIfMissing` files are left alone when present. Returns false only when writing failed.
+ * `onlyIfMissing` files are left alone when present. An error only when writing failed.
  */
-bool writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec, const QString &homeDir,
-                     QStringList *notes, QString *error);
+Result<void> writeSetupFiles(const QList<kit::SetupFile> &files, const runtime::SandboxSpec &spec,
+                             const QString &homeDir, QStringList *notes);
 
 /** @p text quoted for a POSIX shell. */
 QString shellQuote(const QString &text);

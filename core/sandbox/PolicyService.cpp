@@ -225,8 +225,7 @@ api::Reply PolicyService::revokeGrants(const QJsonObject &params)
 void PolicyService::grantsChanged(const QString &kitName)
 {
     // Running sandboxes of the kit decide with the approvals as they are now.
-    QString error;
-    if (m_sandboxes.reloadKitRules(kitName, &error))
+    if (m_sandboxes.reloadKitRules(kitName).ok())
         m_server.publish(policyTopic(),
                          {{QStringLiteral("changed"), QStringLiteral("kit")}, {QStringLiteral("kit"), kitName}});
 }
@@ -293,8 +292,9 @@ void PolicyService::allowForKit(const QString &sandbox, const QString &pattern, 
             return reply.fail(QLatin1String(api::errors::kPolicyFailed), approved.error().text());
     }
     // The file is the kit's truth; its sandboxes decide with it from the next connection.
-    if (!m_sandboxes.reloadKitRules(record->kitName, &error))
-        qCWarning(lcPolicyService).noquote() << "kit" << record->kitName << "edited but not applied:" << error;
+    if (const Result<void> reloaded = m_sandboxes.reloadKitRules(record->kitName); !reloaded)
+        qCWarning(lcPolicyService).noquote()
+            << "kit" << record->kitName << "edited but not applied:" << reloaded.error().text();
     m_server.publish(policyTopic(),
                      {{QStringLiteral("changed"), QStringLiteral("kit")}, {QStringLiteral("kit"), record->kitName}});
     qCInfo(lcPolicyService).noquote() << edit.message << "in" << editor->filePath();
@@ -468,9 +468,8 @@ void PolicyService::dismiss(const QJsonObject &params, const api::PendingReply &
         hub->flush(std::chrono::milliseconds(kFlushTimeoutMs));
     const QDateTime now = events::currentEventTime();
     m_dismissed.insert(groupKey(sandbox, host), now);
-    QString error;
-    if (!saveDismissed(&error))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    if (const Result<void> saved = saveDismissed(); !saved)
+        return reply.fail(QLatin1String(api::errors::kInternal), saved.error().text());
     reply.succeed({{QStringLiteral("dismissed"), timeJson(now)}});
 }
 
@@ -490,17 +489,19 @@ void PolicyService::loadDismissed()
     }
 }
 
-bool PolicyService::saveDismissed(QString *error) const
+Result<void> PolicyService::saveDismissed() const
 {
     QJsonArray array;
     for (auto it = m_dismissed.cbegin(); it != m_dismissed.cend(); ++it)
         array << QJsonObject{{QStringLiteral("sandbox"), it.key().section(QLatin1Char('\n'), 0, 0)},
                              {QStringLiteral("host"), it.key().section(QLatin1Char('\n'), 1)},
                              {QStringLiteral("time"), timeJson(it.value())}};
-    if (!paths::ensurePrivateDir(paths::stateDir(), error))
-        return false;
-    return writeFileAtomically(dismissedPath(),
-                               QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(), error, 0600);
+    QString error;
+    if (!paths::ensurePrivateDir(paths::stateDir(), &error) ||
+        !writeFileAtomically(dismissedPath(), QJsonDocument(QJsonObject{{QStringLiteral("dismissed"), array}}).toJson(),
+                             &error, 0600))
+        return fail(error);
+    return {};
 }
 
 } // namespace paddock::sandbox

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "events/EventStore.h"
 
 #include <QDateTime>
@@ -121,7 +122,7 @@ private:
     void dismiss(const QJsonObject &params, const api::PendingReply &reply);
     static QJsonObject denialsPage(const QList<events::BlockedEntry> &sorted, int offset, int limit);
     void loadDismissed();
-    bool saveDismissed(QString *error) const;
+    Result<void> saveDismissed() const;
 
     api::Server &m_server;
     SandboxService &m_sandboxes;

@@ -265,8 +265,7 @@ public:
         }
     }
 
-    bool listen(const QString &socketPath, const QList<quint16> &ports, QHash<QString, quint16> &lastHostPort,
-                QString *error)
+    Result<void> listen(const QString &socketPath, const QList<quint16> &ports, QHash<QString, quint16> &lastHostPort)
     {
         for (const quint16 sandboxPort : ports) {
             if (m_ports.count(sandboxPort))
@@ -277,10 +276,9 @@ public:
             const quint16 previous = lastHostPort.value(key);
             if (!(previous && listener->listen(QHostAddress::LocalHost, previous)) &&
                 !listener->listen(QHostAddress::LocalHost, 0)) {
-                *error = QStringLiteral("cannot publish port %1 of sandbox %2 on 127.0.0.1: %3")
-                             .arg(sandboxPort)
-                             .arg(m_name, listener->errorString());
-                return false;
+                return fail(QStringLiteral("cannot publish port %1 of sandbox %2 on 127.0.0.1: %3")
+                                .arg(sandboxPort)
+                                .arg(m_name, listener->errorString()));
             }
             lastHostPort.insert(key, listener->serverPort());
             m_ports[sandboxPort].listener = listener;
@@ -289,11 +287,9 @@ public:
         m_channels->onChannel = [this](int fd) { onChannel(fd); };
         m_channels->setSocketOptions(QLocalServer::UserAccessOption);
         QLocalServer::removeServer(socketPath); // one left by a daemon that did not stop cleanly
-        if (!m_channels->listen(socketPath)) {
-            *error = QStringLiteral("cannot listen on %1: %2").arg(socketPath, m_channels->errorString());
-            return false;
-        }
-        return true;
+        if (!m_channels->listen(socketPath))
+            return fail(QStringLiteral("cannot listen on %1: %2").arg(socketPath, m_channels->errorString()));
+        return {};
     }
 
     QString hostAddress(quint16 sandboxPort) const
@@ -477,19 +473,19 @@ void PortForwarder::saveHostPorts()
         qCWarning(lcPorts).noquote() << "the host ports cannot be kept for next time:" << error;
 }
 
-bool PortForwarder::open(const QString &name, const QString &socketPath, const QList<quint16> &ports, QString *error)
+Result<void> PortForwarder::open(const QString &name, const QString &socketPath, const QList<quint16> &ports)
 {
     if (ports.isEmpty() || m_open.contains(name))
-        return true;
+        return {};
     loadHostPorts();
     auto *published = new Published(name, this);
     const QHash<QString, quint16> before = m_lastHostPort;
-    const bool listening = published->listen(socketPath, ports, m_lastHostPort, error);
+    const Result<void> listening = published->listen(socketPath, ports, m_lastHostPort);
     if (m_lastHostPort != before)
         saveHostPorts();
     if (!listening) {
         delete published;
-        return false;
+        return listening;
     }
     m_open.insert(name, published);
     for (const quint16 port : ports)
@@ -497,7 +493,7 @@ bool PortForwarder::open(const QString &name, const QString &socketPath, const Q
                                          .arg(name)
                                          .arg(port)
                                          .arg(published->hostAddress(port));
-    return true;
+    return {};
 }
 
 void PortForwarder::close(const QString &name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "kit/Kit.h"
 #include "runtime/SandboxSpec.h"
 
@@ -70,7 +71,7 @@ public:
      * sandbox @p name. Opening an open sandbox again does nothing. Nothing to publish
      * succeeds at once.
      */
-    bool open(const QString &name, const QString &socketPath, const QList<quint16> &ports, QString *error);
+    Result<void> open(const QString &name, const QString &socketPath, const QList<quint16> &ports);
     /** Stops publishing (connections in progress are closed) and removes the socket. */
     void close(const QString &name);
     /** Forgets the host ports @p name had: it is removed. */

@@ -25,9 +25,9 @@ void SandboxService::recordForReview(const QString &name, const QString &workspa
     // A clone is the sandbox's own copy: nothing in it runs on the host.
     if (CloneWorkspace::read(name))
         return;
-    QString error;
-    if (!WorkspaceReview(workspace, reviewDir(name)).snapshot(&error))
-        qCWarning(lcReview).noquote() << "the files of" << workspace << "are not recorded for review:" << error;
+    if (const Result<void> recorded = WorkspaceReview(workspace, reviewDir(name)).snapshot(); !recorded)
+        qCWarning(lcReview).noquote() << "the files of" << workspace
+                                      << "are not recorded for review:" << recorded.error().text();
 }
 
 QList<ReviewedChange> SandboxService::sharedFolderChanges(const QString &name) const
@@ -61,36 +61,34 @@ void SandboxService::registerReviewMethods()
         }
         return WorkspaceReview(runtime->inspect(name)->workspace, reviewDir(name));
     };
-    m_server.registerMethod(QStringLiteral("sandbox.review"),
-                            [this, reviewOf](const QJsonObject &params, const api::CallContext &) {
-                                api::Reply refusal;
-                                const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
-                                if (!review)
-                                    return refusal;
-                                QString error;
-                                const std::optional<QList<ReviewedChange>> changes = review->review(&error);
-                                if (!changes)
-                                    return api::Reply::failure(QLatin1String(api::errors::kNotFound), error);
-                                QJsonArray list;
-                                for (const ReviewedChange &change :
-                                     *changes + sharedFolderChanges(params.value(QLatin1String("name")).toString()))
-                                    list.append(change.toJson());
-                                return api::Reply::success({{QStringLiteral("changes"), list}});
-                            });
-    m_server.registerMethod(QStringLiteral("sandbox.revert"),
-                            [reviewOf](const QJsonObject &params, const api::CallContext &) {
-                                api::Reply refusal;
-                                const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
-                                if (!review)
-                                    return refusal;
-                                const QString path = params.value(QLatin1String("path")).toString();
-                                QString error;
-                                if (!review->revert(path, &error))
-                                    return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
-                                qCInfo(lcReview) << "put back" << path << "in the workspace of"
-                                                 << params.value(QLatin1String("name")).toString();
-                                return api::Reply::success({{QStringLiteral("reverted"), path}});
-                            });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.review"), [this, reviewOf](const QJsonObject &params, const api::CallContext &) {
+            api::Reply refusal;
+            const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
+            if (!review)
+                return refusal;
+            const Result<QList<ReviewedChange>> changes = review->review();
+            if (!changes)
+                return api::Reply::failure(QLatin1String(api::errors::kNotFound), changes.error().text());
+            QJsonArray list;
+            for (const ReviewedChange &change :
+                 *changes + sharedFolderChanges(params.value(QLatin1String("name")).toString()))
+                list.append(change.toJson());
+            return api::Reply::success({{QStringLiteral("changes"), list}});
+        });
+    m_server.registerMethod(
+        QStringLiteral("sandbox.revert"), [reviewOf](const QJsonObject &params, const api::CallContext &) {
+            api::Reply refusal;
+            const std::optional<WorkspaceReview> review = reviewOf(params, &refusal);
+            if (!review)
+                return refusal;
+            const QString path = params.value(QLatin1String("path")).toString();
+            if (const Result<void> reverted = review->revert(path); !reverted)
+                return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), reverted.error().text());
+            qCInfo(lcReview) << "put back" << path << "in the workspace of"
+                             << params.value(QLatin1String("name")).toString();
+            return api::Reply::success({{QStringLiteral("reverted"), path}});
+        });
 }
 
 } // namespace paddock::sandbox

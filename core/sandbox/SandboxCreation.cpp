@@ -142,18 +142,18 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
                    QStringLiteral("paddock-init is not installed next to paddockd (set PADDOCK_INIT to its path)"));
         return std::nullopt;
     }
-    const AppliedKit applied = applyKit(kit, choices);
-    if (!applied.spec) {
-        *refusal = refuse(api::errors::kInvalidKit, applied.error);
+    const Result<runtime::SandboxSpec> applied = applyKit(kit, choices);
+    if (!applied) {
+        *refusal = refuse(api::errors::kInvalidKit, applied.error().text());
         return std::nullopt;
     }
-    if (!runtime::BwrapRuntime::isValidName(applied.spec->name)) {
-        *refusal = refuse(api::errors::kInvalidParams,
-                          QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')")
-                              .arg(applied.spec->name));
+    if (!runtime::BwrapRuntime::isValidName(applied->name)) {
+        *refusal = refuse(
+            api::errors::kInvalidParams,
+            QStringLiteral("'%1' is not a valid sandbox name (lower-case letters, digits and '-')").arg(applied->name));
         return std::nullopt;
     }
-    std::optional<runtime::SandboxSpec> spec = applied.spec;
+    std::optional<runtime::SandboxSpec> spec = applied.toOptional();
     spec->protectHostFiles = request.protectHostFiles;
     addCustomPlaceholders(*spec, request.variables);
     return spec;
@@ -284,9 +284,9 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
         return false;
     }
     if (runtime.choosesUserPerLaunch()) {
-        const std::optional<QList<InstallRun>> runs = installRuns(plan.kit, &error);
+        const Result<QList<InstallRun>> runs = installRuns(plan.kit);
         if (!runs) {
-            *refusal = refuse(api::errors::kInvalidKit, error);
+            *refusal = refuse(api::errors::kInvalidKit, runs.error().text());
             return false;
         }
         plan.install = *runs;
@@ -303,9 +303,13 @@ SandboxCreation::SandboxCreation(std::shared_ptr<runtime::Runtime> runtime, Crea
 
 RuntimeResult SandboxCreation::run()
 {
-    QString problem;
-    if (!openClone(&problem) || !exportImage(&problem) || !pullImage(&problem))
-        return RuntimeResult::failure(problem);
+    Result<void> ready = openClone();
+    if (ready)
+        ready = exportImage();
+    if (ready)
+        ready = pullImage();
+    if (!ready)
+        return RuntimeResult::failure(ready.error().text());
     // The image's User runs the program, as under Docker; root stays for setup.install.
     if (m_plan.image && m_runtime->id() == QLatin1String("bwrap")) {
         const auto user = image::ImageStore().resolveUser(*m_plan.image, m_plan.image->config.user);
@@ -324,39 +328,34 @@ RuntimeResult SandboxCreation::run()
     return created.ok ? created : failed(created);
 }
 
-bool SandboxCreation::exportImage(QString *error)
+Result<void> SandboxCreation::exportImage()
 {
     if (m_plan.imageToExport.isEmpty())
-        return true;
+        return {};
     QElapsedTimer timer;
     timer.start();
     image::ImageStore store;
-    QString problem;
-    if (!paths::ensurePrivateDir(store.root(), &problem)) {
-        *error = problem;
-        return false;
-    }
+    if (QString problem; !paths::ensurePrivateDir(store.root(), &problem))
+        return fail(problem);
     const QString archive = store.root() + QStringLiteral("/export-%1.tar").arg(m_plan.spec.name);
     QFile::remove(archive);
     const runtime::docker::Status saved = engineClient().saveImage(m_plan.imageToExport, archive);
     const image::LoadResult loaded = saved ? store.load(archive) : image::LoadResult{};
     QFile::remove(archive);
-    if (!saved || !loaded.ok) {
-        *error = QStringLiteral("the image %1 could not be taken from the Docker engine: %2")
-                     .arg(m_plan.imageToExport, saved ? loaded.error : saved.errorMessage());
-        return false;
-    }
-    if (!useStoredImage(store, loaded, m_plan.imageToExport, error))
-        return false;
+    if (!saved || !loaded.ok)
+        return fail(QStringLiteral("the image %1 could not be taken from the Docker engine: %2")
+                        .arg(m_plan.imageToExport, saved ? loaded.error : saved.errorMessage()));
+    if (const Result<void> used = useStoredImage(store, loaded, m_plan.imageToExport); !used)
+        return used;
     m_notes << loaded.notes
             << QStringLiteral("took the image %1 from the Docker engine into Paddock's store (%2 s)")
                    .arg(m_plan.imageToExport)
                    .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
-    return true;
+    return {};
 }
 
-bool SandboxCreation::useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,
-                                     const QString &reference, QString *error)
+Result<void> SandboxCreation::useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,
+                                             const QString &reference)
 {
     m_plan.image = store.find(reference);
     if (!m_plan.image)
@@ -365,44 +364,45 @@ bool SandboxCreation::useStoredImage(const image::ImageStore &store, const image
     options.imageId = m_plan.image->id;
     options.imageLayersDir = store.layersDir();
     options.imageLayers = m_plan.image->layersTopFirst();
-    return m_runtime->prepareSandbox(m_plan.spec, options, error);
+    if (QString error; !m_runtime->prepareSandbox(m_plan.spec, options, &error))
+        return fail(error);
+    return {};
 }
 
-bool SandboxCreation::pullImage(QString *error)
+Result<void> SandboxCreation::pullImage()
 {
     if (m_plan.imageToPull.isEmpty())
-        return true;
+        return {};
     QElapsedTimer timer;
     timer.start();
     image::ImageStore store;
     image::PullResult pulled;
     const image::LoadResult loaded = image::pullIntoStore(store, m_plan.imageToPull, m_plan.registry, {}, &pulled);
-    if (!loaded.ok) {
-        *error = QStringLiteral("the image %1 could not be pulled: %2").arg(m_plan.imageToPull, loaded.error);
-        return false;
-    }
-    if (!useStoredImage(store, loaded, m_plan.imageToPull, error))
-        return false;
+    if (!loaded.ok)
+        return fail(QStringLiteral("the image %1 could not be pulled: %2").arg(m_plan.imageToPull, loaded.error));
+    if (const Result<void> used = useStoredImage(store, loaded, m_plan.imageToPull); !used)
+        return used;
     m_notes << loaded.notes
             << QStringLiteral("pulled the image %1 from its registry into Paddock's store (%2 MiB, %3 s)")
                    .arg(pulled.name)
                    .arg(double(pulled.bytes) / double(1 << 20), 0, 'f', 1)
                    .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
-    return true;
+    return {};
 }
 
 /**
  * Finds the sandbox's clone workspace, or makes it when one is wanted for a new sandbox (here,
  * on the worker: cloning a large repository takes a while), and shows it where the folder was.
  */
-bool SandboxCreation::openClone(QString *error)
+Result<void> SandboxCreation::openClone()
 {
     runtime::SandboxSpec &spec = m_plan.spec;
     m_clone = CloneWorkspace::read(spec.name);
     if (!m_clone && m_plan.cloneWorkspace) {
-        m_clone = CloneWorkspace::create(spec.name, spec.workspace, error);
-        if (!m_clone)
-            return false;
+        Result<CloneWorkspace> created = CloneWorkspace::create(spec.name, spec.workspace);
+        if (!created)
+            return created.error();
+        m_clone = std::move(created).value();
     }
     if (m_clone) {
         // The kit's files go into the clone on the host; inside, the clone is where the folder was.
@@ -411,7 +411,7 @@ bool SandboxCreation::openClone(QString *error)
         m_launch.workspaceSource = m_clone->path();
         m_launch.workspaceTarget = m_clone->repository();
     }
-    return true;
+    return {};
 }
 
 /** The next create() launches as @p uid (nullopt: the regular user), where the runtime chooses. */
@@ -427,11 +427,12 @@ RuntimeResult SandboxCreation::createAndFillHome(const runtime::SandboxSpec &lau
     const RuntimeResult created = m_runtime->create(launched);
     if (!created.ok)
         return failed(created);
-    QString problem;
-    if (!prepareHome(m_plan.kit, m_plan.spec, m_plan.home, &m_notes, &problem) ||
-        !writeSetupFiles(m_plan.kit.setup.files, m_plan.spec, m_plan.home, &m_notes, &problem)) {
+    Result<void> filled = prepareHome(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
+    if (filled)
+        filled = writeSetupFiles(m_plan.kit.setup.files, m_plan.spec, m_plan.home, &m_notes);
+    if (!filled) {
         m_runtime->remove(m_plan.spec.name, true);
-        return failed(RuntimeResult::failure(problem));
+        return failed(RuntimeResult::failure(filled.error().text()));
     }
     return RuntimeResult::success();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/Protocol.h"
+#include "common/Result.h"
 #include "image/ImageStore.h"
 #include "image/RegistryClient.h"
 #include "kit/Kit.h"
@@ -81,19 +82,19 @@ public:
     const QStringList &notes() const { return m_notes; }
 
 private:
-    bool openClone(QString *error);
+    Result<void> openClone();
     void launchAs(std::optional<int> uid);
     runtime::RuntimeResult createAndFillHome(const runtime::SandboxSpec &launched);
     runtime::RuntimeResult install(qsizetype index);
     runtime::RuntimeResult runInstallLaunch();
     runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
     /** Exports the kit's image from the Docker engine into the store and hands its layers to the runtime. */
-    bool exportImage(QString *error);
+    Result<void> exportImage();
     /** Pulls the kit's image from its registry into the store and hands its layers to the runtime. */
-    bool pullImage(QString *error);
+    Result<void> pullImage();
     /** The image @p reference (else the first @p loaded) of @p store becomes the sandbox's base. */
-    bool useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded, const QString &reference,
-                        QString *error);
+    Result<void> useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,
+                                const QString &reference);
 
     std::shared_ptr<runtime::Runtime> m_runtime;
     CreationPlan m_plan;

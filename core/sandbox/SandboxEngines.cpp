@@ -72,35 +72,35 @@ void SandboxService::refindSandboxes()
                 applyKitRules(*record, &notes);
             if (info.status != runtime::SandboxStatus::Running)
                 continue;
-            QString error;
-            if (openEndpoint(info.name, info.kitName, &error, PortForwarder::portsOf(info.spec))) {
+            const Result<void> opened = openEndpoint(info.name, info.kitName, PortForwarder::portsOf(info.spec));
+            if (opened) {
                 qCInfo(lcSandbox) << "found running sandbox" << info.name << "; its endpoint is open again";
                 trustSandboxInit(info);
                 if (auto docker = std::dynamic_pointer_cast<runtime::DockerRuntime>(runtime))
                     docker->keepWayOut(info.name);
-                if (!startCompanions(m_proxy, m_endpoints.value(info.name), info.name, &error))
-                    qCWarning(lcSandbox).noquote() << "sandbox" << info.name << "has lost its services:" << error;
+                const Result<void> started = startCompanions(m_proxy, m_endpoints.value(info.name), info.name);
+                if (!started)
+                    qCWarning(lcSandbox).noquote()
+                        << "sandbox" << info.name << "has lost its services:" << started.error().text();
             } else
-                qCWarning(lcSandbox).noquote() << "running sandbox" << info.name << "has no way out:" << error;
+                qCWarning(lcSandbox).noquote()
+                    << "running sandbox" << info.name << "has no way out:" << opened.error().text();
         }
     }
 }
 
-std::shared_ptr<runtime::Runtime> SandboxService::runtimeFor(const QString &backend, QString *error) const
+Result<std::shared_ptr<runtime::Runtime>> SandboxService::runtimeFor(const QString &backend) const
 {
     const QString id = backend.isEmpty() ? QStringLiteral("bwrap") : backend;
     const auto it = m_runtimes.find(id);
     if (it != m_runtimes.end()) {
         QString why;
-        if (!it->second->isAvailable(&why)) {
-            *error = QStringLiteral("the %1 backend cannot run sandboxes here: %2").arg(id, why);
-            return nullptr;
-        }
+        if (!it->second->isAvailable(&why))
+            return fail(QStringLiteral("the %1 backend cannot run sandboxes here: %2").arg(id, why));
         m_engineChecks.remove(id); // reachable now: list it again at once
         return it->second;
     }
-    *error = QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id);
-    return nullptr;
+    return fail(QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id));
 }
 
 std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
@@ -112,33 +112,26 @@ std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name)
     return nullptr;
 }
 
-std::shared_ptr<runtime::Runtime> SandboxService::engineRuntime(const QString &requested, QString *engineName,
-                                                                QString *error)
+Result<std::shared_ptr<runtime::Runtime>> SandboxService::engineRuntime(const QString &requested, QString *engineName)
 {
     const EngineList engines = EngineList::read();
     const QString name = requested.isEmpty() ? engines.use : requested;
     *engineName = name;
     if (name == QLatin1String("local"))
-        return runtimeFor(QStringLiteral("docker"), error);
+        return runtimeFor(QStringLiteral("docker"));
     const std::optional<Engine> engine = engines.find(name);
-    if (!engine) {
-        *error = QStringLiteral("there is no engine named %1 (paddock engine ls lists them)").arg(name);
-        return nullptr;
-    }
+    if (!engine)
+        return fail(QStringLiteral("there is no engine named %1 (paddock engine ls lists them)").arg(name));
     const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine->endpoint();
-    if (!endpoint) {
-        *error = endpoint.errorMessage();
-        return nullptr;
-    }
+    if (!endpoint)
+        return fail(endpoint.errorMessage());
     const QString id = engineRuntimeId(name);
     auto it = m_runtimes.find(id);
     if (it == m_runtimes.end())
         it = m_runtimes.emplace(id, engineDockerRuntime(*engine, endpoint.value())).first;
     QString why;
-    if (!it->second->isAvailable(&why)) {
-        *error = QStringLiteral("engine %1 (%2) cannot run sandboxes now: %3").arg(name, engine->host, why);
-        return nullptr;
-    }
+    if (!it->second->isAvailable(&why))
+        return fail(QStringLiteral("engine %1 (%2) cannot run sandboxes now: %3").arg(name, engine->host, why));
     m_engineChecks.remove(id); // reachable now: list it again at once
     return it->second;
 }

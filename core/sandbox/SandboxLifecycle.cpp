@@ -46,16 +46,20 @@ QString installPhaseKit(const QString &kitName, const QString &sandbox)
 
 void SandboxService::createSandbox(const QJsonObject &params, const api::PendingReply &reply)
 {
-    QString error;
-    std::optional<CreateRequest> request = CreateRequest::parse(params, &error);
-    if (!request || !request->meetKitMinimum(&error) || !request->addKitShares(&error))
-        return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
+    Result<CreateRequest> request = CreateRequest::parse(params);
+    Result<void> usable = request ? request->meetKitMinimum() : request.error();
+    if (usable)
+        usable = request->addKitShares();
+    if (!usable)
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), usable.error().text());
     QString engine;
-    const std::shared_ptr<runtime::Runtime> runtime = request->backend == QLatin1String("docker")
-                                                          ? engineRuntime(request->engine, &engine, &error)
-                                                          : runtimeFor(request->backend, &error);
-    if (!runtime)
-        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    const Result<std::shared_ptr<runtime::Runtime>> found = request->backend == QLatin1String("docker")
+                                                                ? engineRuntime(request->engine, &engine)
+                                                                : runtimeFor(request->backend);
+    if (!found)
+        return reply.fail(QLatin1String(api::errors::kBackendUnavailable), found.error().text());
+    const std::shared_ptr<runtime::Runtime> runtime = *found;
+    QString error;
     if (!runtime->offersIsolation(request->isolation, &error))
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
     api::Reply refusal;
@@ -88,8 +92,8 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
         reply.succeed({{QStringLiteral("sandbox"), info ? infoJson(*info) : QJsonObject{}},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
-    if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QLatin1String(api::errors::kBusy), error);
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 bool SandboxService::admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
@@ -139,15 +143,18 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
         plan.notes.append(withholdUnapprovedGrants(&install.rules, record.kitName));
         m_policy.engine().setKitRules(endpointKit, install.rules);
     }
-    QString error;
-    if (!addKitCompanions(record, &error)) {
-        *refusal = api::Reply::failure(QLatin1String(api::errors::kInvalidParams), error);
+    if (const Result<void> added = addKitCompanions(record); !added) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInvalidParams), added.error().text());
         return false;
     }
     // setup.install may need the network; a detached sandbox's endpoint closes again once created.
-    if (!record.write(&error) || !CredentialInjection::remember(record.name, plan.kit.credentials, &error) ||
-        !openEndpoint(record.name, endpointKit, &error, PortForwarder::portsOf(plan.spec))) {
-        *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+    Result<void> recorded = record.write();
+    if (recorded)
+        recorded = CredentialInjection::remember(record.name, plan.kit.credentials);
+    if (recorded)
+        recorded = openEndpoint(record.name, endpointKit, PortForwarder::portsOf(plan.spec));
+    if (!recorded) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), recorded.error().text());
         return false;
     }
     return true;
@@ -191,9 +198,8 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         notes << QStringLiteral("the secret guard is off for %1: values of its workspace's .env and key files may "
                                 "reach the model provider; turn it on with `paddock guard set %1 refuse`")
                      .arg(name);
-    QString error;
-    if (!openEndpoint(name, info.kitName, &error, PortForwarder::portsOf(info.spec)))
-        return reply.fail(QLatin1String(api::errors::kInternal), error);
+    if (const Result<void> opened = openEndpoint(name, info.kitName, PortForwarder::portsOf(info.spec)); !opened)
+        return reply.fail(QLatin1String(api::errors::kInternal), opened.error().text());
     const QString home = info.spec.homeDir.isEmpty() ? homeOf(name) : info.spec.homeDir;
     const QList<kit::SetupFile> files = record ? record->setupFiles : QList<kit::SetupFile>();
     // The agent starts with the sandbox, unless the caller starts it itself (`paddock run`).
@@ -201,14 +207,13 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     auto job = [runtime, name, spec = info.spec, home, files, notes, startOptions, proxy = &m_proxy,
                 endpoint = m_endpoints.value(name)]() -> Work {
         Work work{runtime::RuntimeResult::success(), notes};
-        QString problem;
-        if (!writeSetupFiles(files, spec, home, &work.notes, &problem)) {
-            work.result = runtime::RuntimeResult::failure(problem);
+        if (const Result<void> written = writeSetupFiles(files, spec, home, &work.notes); !written) {
+            work.result = runtime::RuntimeResult::failure(written.error().text());
             return work;
         }
         recordForReview(name, spec.workspace);
-        if (!startCompanions(*proxy, endpoint, name, &problem)) {
-            work.result = runtime::RuntimeResult::failure(problem);
+        if (const Result<void> started = startCompanions(*proxy, endpoint, name); !started) {
+            work.result = runtime::RuntimeResult::failure(started.error().text());
             return work;
         }
         work.result = runtime->start(name, {}, startOptions);
@@ -226,9 +231,8 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*work.sandbox)},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
-    if (!runOperation(name, std::move(job), std::move(done), &error)) {
-        reply.fail(QLatin1String(api::errors::kBusy), error);
-    }
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -252,9 +256,8 @@ void SandboxService::stopSandbox(const QJsonObject &params, const api::PendingRe
         reply.succeed({{QStringLiteral("sandbox"), infoJson(*runtime->inspect(name))},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
-    QString error;
-    if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QLatin1String(api::errors::kBusy), error);
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 void SandboxService::removeSandbox(const QJsonObject &params, const api::PendingReply &reply)
@@ -315,9 +318,8 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         reply.succeed(
             {{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
     };
-    QString error;
-    if (!runOperation(name, std::move(job), std::move(done), &error))
-        reply.fail(QLatin1String(api::errors::kBusy), error);
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
 }
 
 } // namespace paddock::sandbox

@@ -84,11 +84,13 @@ std::optional<SandboxRecord> SandboxRecord::read(const QString &name)
     return fromJson(QJsonDocument::fromJson(file.readAll()).object());
 }
 
-bool SandboxRecord::write(QString *error) const
+Result<void> SandboxRecord::write() const
 {
-    if (!paths::ensurePrivateDir(directory(), error))
-        return false;
-    return writeFileAtomically(pathFor(name), QJsonDocument(toJson()).toJson(QJsonDocument::Compact), error, 0600);
+    QString error;
+    if (!paths::ensurePrivateDir(directory(), &error) ||
+        !writeFileAtomically(pathFor(name), QJsonDocument(toJson()).toJson(QJsonDocument::Compact), &error, 0600))
+        return fail(error);
+    return {};
 }
 
 void SandboxRecord::remove(const QString &name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
 #include "kit/Kit.h"
 #include "sandbox/Companions.h"
 
@@ -45,7 +46,7 @@ struct SandboxRecord
     static QString directory();
     static QString pathFor(const QString &name);
     static std::optional<SandboxRecord> read(const QString &name);
-    bool write(QString *error) const;
+    Result<void> write() const;
     static void remove(const QString &name);
 };
 

@@ -85,7 +85,7 @@ SandboxService::~SandboxService()
     stop();
 }
 
-bool SandboxService::start(QString *error)
+Result<void> SandboxService::start()
 {
     if (!m_policy.load() || m_policy.lastError())
         qCWarning(lcSandbox).noquote() << "the policy file cannot be used; the default policy applies:"
@@ -123,14 +123,14 @@ bool SandboxService::start(QString *error)
             hub->publish(*event);
     });
     m_overrides = network::syncResolveOverrides(m_proxy.resolveOverrides(), {}, m_policy.resolveOverrides());
-    if (!m_proxy.start(error))
-        return false;
+    if (const Result<void> started = m_proxy.start(); !started)
+        return started;
 
     m_server.registerTopic(networkTopic());
     m_server.registerTopic(requestsTopic());
     registerMethods();
     refindSandboxes();
-    return true;
+    return {};
 }
 
 void SandboxService::stop()
@@ -158,25 +158,25 @@ void SandboxService::onPolicyChanged()
     qCInfo(lcSandbox) << "policy reloaded";
 }
 
-bool SandboxService::openEndpoint(const QString &name, const QString &kitName, QString *error,
-                                  const QList<quint16> &ports)
+Result<void> SandboxService::openEndpoint(const QString &name, const QString &kitName, const QList<quint16> &ports)
 {
     if (m_endpoints.contains(name))
-        return true;
+        return {};
     const QString path = endpointPath(name);
-    if (!paths::ensurePrivateDir(QFileInfo(path).absolutePath(), error))
-        return false;
-    const proxy::ProxyEngine::EndpointId id = m_proxy.addUnixEndpoint(path, {name, kitName}, error);
-    if (id == 0)
-        return false;
+    if (QString error; !paths::ensurePrivateDir(QFileInfo(path).absolutePath(), &error))
+        return fail(error);
+    const Result<proxy::ProxyEngine::EndpointId> added = m_proxy.addUnixEndpoint(path, {name, kitName});
+    if (!added)
+        return added.error();
+    const proxy::ProxyEngine::EndpointId id = *added;
     m_endpoints.insert(name, id);
     m_credentials->applyTo(m_proxy, id, name);
     const QString portsSocket = QFileInfo(path).absolutePath() + QLatin1Char('/') + PortForwarder::socketName();
-    if (!m_ports.open(name, portsSocket, ports, error)) {
+    if (const Result<void> opened = m_ports.open(name, portsSocket, ports); !opened) {
         closeEndpoint(name);
-        return false;
+        return opened;
     }
-    return true;
+    return {};
 }
 
 void SandboxService::trustSandboxInit(const runtime::SandboxInfo &info)
@@ -215,9 +215,9 @@ void SandboxService::applyKitRules(const SandboxRecord &record, QStringList *not
 /** The variables a `sandbox.create` asks for, its own and its kit's settings'; none when unreadable. */
 static QMap<QString, QString> requestedVariables(const QJsonObject &params)
 {
-    QString ignored; // createSandbox() reports what is wrong with the request
-    std::optional<CreateRequest> request = CreateRequest::parse(params, &ignored);
-    if (!request || !request->addKitShares(&ignored))
+    // createSandbox() reports what is wrong with the request
+    Result<CreateRequest> request = CreateRequest::parse(params);
+    if (!request || !request->addKitShares().ok())
         return {};
     return request->variables;
 }
@@ -282,25 +282,28 @@ std::optional<runtime::SandboxInfo> SandboxService::inspect(const QString &name)
     return runtime ? runtime->inspect(name) : std::nullopt;
 }
 
-bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
+Result<void> SandboxService::reloadKitRules(const QString &kitName)
 {
     // The record keeps the lists a sandbox was created with, so that a restart does not need
     // the kit directory; after an edit of spec.yaml it is brought up to date as well.
     bool found = false;
+    std::optional<Error> problem;
     for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
         for (const runtime::SandboxInfo &info : runtime->list()) {
             std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
             if (info.kitName != kitName || !record)
                 continue;
             const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(record->kitDirectory);
-            if (!loaded.ok()) {
-                *error = QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory);
-                return false;
+            if (loaded.ok()) {
+                record->networkAllow = loaded.kit->networkAllow;
+                record->networkDeny = loaded.kit->networkDeny;
+                if (const Result<void> written = record->write(); !written && !problem)
+                    problem = written.error();
+            } else if (!problem) {
+                problem = fail(QStringLiteral("the kit in %1 no longer loads").arg(record->kitDirectory));
             }
-            record->networkAllow = loaded.kit->networkAllow;
-            record->networkDeny = loaded.kit->networkDeny;
-            if (!record->write(error))
-                return false;
+            // Whatever became of the kit, its rules are applied again with the host grants approved
+            // now: a grant withdrawn is withdrawn from the sandboxes running already.
             QStringList notes;
             applyKitRules(*record, &notes);
             for (const QString &note : std::as_const(notes))
@@ -308,20 +311,20 @@ bool SandboxService::reloadKitRules(const QString &kitName, QString *error)
             found = true;
         }
     }
+    if (problem)
+        return *problem;
     if (!found)
-        *error = QStringLiteral("no sandbox uses the kit %1").arg(kitName);
-    else
-        qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";
-    return found;
+        return fail(QStringLiteral("no sandbox uses the kit %1").arg(kitName));
+    qCInfo(lcSandbox) << "network permissions of kit" << kitName << "read again";
+    return {};
 }
 
-bool SandboxService::runOperation(const QString &name, std::function<Work()> work,
-                                  std::function<void(const Work &)> done, QString *error)
+Result<void> SandboxService::runOperation(const QString &name, std::function<Work()> work,
+                                          std::function<void(const Work &)> done)
 {
-    if (m_busy.contains(name)) {
-        *error = QStringLiteral("sandbox %1 is busy with another operation; try again in a moment").arg(name);
-        return false;
-    }
+    if (m_busy.contains(name))
+        return fail(QStringLiteral("sandbox %1 is busy with another operation").arg(name),
+                    QStringLiteral("try again in a moment"));
     m_busy.insert(name);
     std::weak_ptr<int> alive = m_alive;
     // Detached: a runtime call is bounded (start and stop wait a few seconds at most; an
@@ -341,7 +344,7 @@ bool SandboxService::runOperation(const QString &name, std::function<Work()> wor
             },
             Qt::QueuedConnection);
     }).detach();
-    return true;
+    return {};
 }
 
 void SandboxService::applyCredentialsNow()
@@ -416,8 +419,7 @@ void SandboxService::registerMethods()
             auto done = [reply](const Work &work) {
                 reply.succeed({{QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
             };
-            QString error;
-            if (!runOperation(name, std::move(job), std::move(done), &error))
+            if (!runOperation(name, std::move(job), std::move(done)).ok())
                 reply.succeed({});
         });
     registerQueryMethods();

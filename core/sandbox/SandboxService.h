@@ -171,7 +171,7 @@ public:
     ~SandboxService() override;
 
     /** Loads the policy, starts the proxy, registers the methods and refinds running sandboxes. */
-    bool start(QString *error);
+    Result<void> start();
     /** Closes every endpoint (running sandboxes keep running) and flushes the event log. */
     void stop();
 
@@ -197,10 +197,11 @@ public:
     /**
      * Reads the spec.yaml of kit @p kitName again, from the directory of each sandbox made from
      * it, and applies its `permissions.network` at once: a kit edited while its sandboxes run
-     * decides their next connection. Returns false with @p error when no sandbox uses the kit
-     * or its spec.yaml no longer loads (the rules in force stay then).
+     * decides their next connection. An error when no sandbox uses the kit or its spec.yaml no
+     * longer loads: the rules of that spec.yaml as it last loaded stay in force then, with the
+     * host grants approved now (a withdrawn one is withheld all the same).
      */
-    bool reloadKitRules(const QString &kitName, QString *error);
+    Result<void> reloadKitRules(const QString &kitName);
     /** Applies credentials.yaml and the keychain's index as they are now (CredentialInjection::reloadNow()). */
     void applyCredentialsNow();
     /** The runtime that knows sandbox @p name, among those that answer now; null when none does. */
@@ -232,14 +233,14 @@ private:
     void removeService(const QJsonObject &params, const api::PendingReply &reply);
     /**
      * Starts sandbox @p name's companion services (its record's) and gives endpoint @p endpoint
-     * their routes; on any thread. True when it has none; false with @p error when one fails.
+     * their routes; on any thread. Succeeds when it has none; an error when one fails.
      */
-    static bool startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint, const QString &name,
-                                QString *error);
+    static Result<void> startCompanions(proxy::ProxyEngine &proxy, proxy::ProxyEngine::EndpointId endpoint,
+                                        const QString &name);
     /** Stops (or with @p remove, removes with their volumes and network) sandbox @p name's services. */
     static void stopCompanions(const QString &name, bool remove);
     /** Adds the kit's services (kit::KitSettings) that @p record has none of the same name of. */
-    static bool addKitCompanions(SandboxRecord &record, QString *error);
+    static Result<void> addKitCompanions(SandboxRecord &record);
     void registerLearningMethods(); ///< learning and ask mode, in Learning.cpp
     void registerReviewMethods();   ///< in Review.cpp
     /** Where the files of @p name's workspace are recorded at each start, for `sandbox.review`. */
@@ -251,12 +252,12 @@ private:
     void refindSandboxes();
     void onPolicyChanged();
 
-    std::shared_ptr<runtime::Runtime> runtimeFor(const QString &backend, QString *error) const;
+    Result<std::shared_ptr<runtime::Runtime>> runtimeFor(const QString &backend) const;
     /**
      * The Docker backend on engine @p engine (empty: the one in use), named in @p engineName;
-     * null with @p error when there is none of that name or it does not answer.
+     * an error when there is none of that name or it does not answer.
      */
-    std::shared_ptr<runtime::Runtime> engineRuntime(const QString &engine, QString *engineName, QString *error);
+    Result<std::shared_ptr<runtime::Runtime>> engineRuntime(const QString &engine, QString *engineName);
     /** The Docker runtime of @p engine; one of another computer copies in and relays (RemoteRelay). */
     std::shared_ptr<runtime::DockerRuntime> engineDockerRuntime(const Engine &engine,
                                                                 const runtime::docker::Endpoint &endpoint);
@@ -266,7 +267,7 @@ private:
     QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
 
     /** Also publishes @p ports (see PortForwarder) through `ports.sock` beside the endpoint. */
-    bool openEndpoint(const QString &name, const QString &kitName, QString *error, const QList<quint16> &ports = {});
+    Result<void> openEndpoint(const QString &name, const QString &kitName, const QList<quint16> &ports = {});
     void closeEndpoint(const QString &name);
     /**
      * The sandbox @p info runs with a new paddock-init (pid 0: none): the one peer whose word on
@@ -302,8 +303,7 @@ private:
      * an install for its commands) and @p done back on the service's thread. At most one
      * operation runs per sandbox; another one is refused meanwhile.
      */
-    bool runOperation(const QString &name, std::function<Work()> work, std::function<void(const Work &)> done,
-                      QString *error);
+    Result<void> runOperation(const QString &name, std::function<Work()> work, std::function<void(const Work &)> done);
 
     api::Server &m_server;
     policy::PolicyStore m_policy;

@@ -95,9 +95,8 @@ void registerSecretGuard(api::Server &server)
         if (const std::optional<api::Reply> refusal = changeAllowed(*record, params))
             return *refusal;
         changed |= before != record->allowedValues;
-        QString error;
-        if (changed && !record->write(&error))
-            return api::Reply::failure(QLatin1String(api::errors::kInternal), error);
+        if (const Result<void> written = changed ? record->write() : Result<void>(); !written)
+            return api::Reply::failure(QLatin1String(api::errors::kInternal), written.error().text());
         return describe(*record);
     });
 }

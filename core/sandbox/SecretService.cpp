@@ -69,20 +69,16 @@ QString codeFor(secrets::SecretError error)
 }
 
 /** The secret named by `service` and `sandbox` in @p params, or an error sentence. */
-std::optional<secrets::SecretId> idFrom(const QJsonObject &params, QString *error)
+Result<secrets::SecretId> idFrom(const QJsonObject &params)
 {
     const QString service = params.value(QLatin1String("service")).toString();
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
     const secrets::SecretId id =
         sandbox.isEmpty() ? secrets::SecretId::global(service) : secrets::SecretId::forSandbox(sandbox, service);
-    if (service.isEmpty()) {
-        *error = QStringLiteral("a service name is required");
-        return std::nullopt;
-    }
-    if (const QString problem = id.validate(); !problem.isEmpty()) {
-        *error = problem;
-        return std::nullopt;
-    }
+    if (service.isEmpty())
+        return fail(QStringLiteral("a service name is required"));
+    if (const QString problem = id.validate(); !problem.isEmpty())
+        return fail(problem);
     return id;
 }
 
@@ -406,10 +402,9 @@ void SecretService::listSecrets(const api::PendingReply &reply)
 
 void SecretService::setSecret(const QJsonObject &params, const api::PendingReply &reply)
 {
-    QString error;
-    const std::optional<secrets::SecretId> id = idFrom(params, &error);
+    const Result<secrets::SecretId> id = idFrom(params);
     if (!id)
-        return reply.complete(invalid(error));
+        return reply.complete(invalid(id.error().text()));
     const QJsonValue value = params.value(QLatin1String("value"));
     if (!value.isString() || value.toString().isEmpty())
         return reply.complete(invalid(QStringLiteral("the value is empty: nothing was stored")));
@@ -451,16 +446,16 @@ void SecretService::removeCustomSecret(const QString &name, const api::PendingRe
 
 void SecretService::removeSecret(const QJsonObject &params, const api::PendingReply &reply)
 {
-    QString error;
     if (params.value(QLatin1String("custom")).toBool()) {
         const QString name = params.value(QLatin1String("service")).toString();
         if (!secrets::isValidName(name))
             return reply.complete(invalid(QStringLiteral("'%1' is not a valid secret name").arg(name.left(80))));
         return removeCustomSecret(name, reply);
     }
-    const std::optional<secrets::SecretId> id = idFrom(params, &error);
+    const Result<secrets::SecretId> id = idFrom(params);
     if (!id)
-        return reply.complete(invalid(error));
+        return reply.complete(invalid(id.error().text()));
+    QString error;
     const bool hadSource = secrets::SecretSources().find(*id).has_value();
     if (!secrets::SecretSources().remove(*id, &error))
         return reply.fail(QLatin1String(api::errors::kKeychainError), error);

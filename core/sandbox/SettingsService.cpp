@@ -28,13 +28,11 @@ api::Reply invalid(const QString &message)
 }
 
 /** The file as it is now; a broken one is an error for whoever wants to change it. */
-std::optional<SettingsFile> currentFile(QString *error)
+Result<SettingsFile> currentFile()
 {
     auto loaded = SettingsFile::load();
-    if (const FileError *problem = std::get_if<FileError>(&loaded)) {
-        *error = problem->toString();
-        return std::nullopt;
-    }
+    if (const FileError *problem = std::get_if<FileError>(&loaded))
+        return fail(problem->toString());
     return std::get<SettingsFile>(loaded);
 }
 
@@ -197,17 +195,17 @@ void SettingsService::set(const QJsonObject &params, const api::PendingReply &re
     if (key != kUpstreamKey && key != kNoProxyKey)
         return reply.complete(invalid(QStringLiteral("unknown setting '%1'; the settings are %2, %3 and %4")
                                           .arg(key, kUpstreamKey, kNoProxyKey, kPasswordKey)));
-    QString error;
-    std::optional<SettingsFile> file = currentFile(&error);
+    Result<SettingsFile> file = currentFile();
     if (!file)
-        return reply.complete(invalid(error));
+        return reply.complete(invalid(file.error().text()));
+    QString error;
     QByteArray password;
     if (key == kNoProxyKey) {
         file->noProxy = value.trimmed();
     } else {
-        std::optional<proxy::UpstreamProxy> parsed = proxy::parseUpstreamProxy(value, &error);
+        Result<proxy::UpstreamProxy> parsed = proxy::parseUpstreamProxy(value);
         if (!parsed)
-            return reply.complete(invalid(error));
+            return reply.complete(invalid(parsed.error().text()));
         // The file keeps the URL; a password in it goes to the keychain instead.
         password = QByteArray::fromStdString(parsed->password);
         parsed->password.clear();
@@ -240,10 +238,10 @@ void SettingsService::unset(const QJsonObject &params, const api::PendingReply &
         return storePassword({}, reply);
     if (key != kUpstreamKey && key != kNoProxyKey)
         return reply.complete(invalid(QStringLiteral("unknown setting '%1'").arg(key)));
-    QString error;
-    std::optional<SettingsFile> file = currentFile(&error);
+    Result<SettingsFile> file = currentFile();
     if (!file)
-        return reply.complete(invalid(error));
+        return reply.complete(invalid(file.error().text()));
+    QString error;
     (key == kUpstreamKey ? file->upstreamProxy : file->noProxy).clear();
     if (!file->save(&error))
         return reply.fail(QLatin1String(api::errors::kInternal), error);

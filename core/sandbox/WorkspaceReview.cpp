@@ -224,16 +224,14 @@ WorkspaceReview::WorkspaceReview(QString workspace, QString recordDir)
     : m_workspace(std::move(workspace)), m_recordDir(std::move(recordDir))
 {}
 
-bool WorkspaceReview::snapshot(QString *error)
+Result<void> WorkspaceReview::snapshot()
 {
     const Tree tree = Walker(m_workspace).walk();
     QDir(m_recordDir).removeRecursively();
     // The folder itself, even when the workspace holds nothing the host runs: then the empty
     // manifest is the record that a file the session adds is new.
-    if (!QDir().mkpath(m_recordDir)) {
-        *error = QStringLiteral("cannot create %1").arg(m_recordDir);
-        return false;
-    }
+    if (!QDir().mkpath(m_recordDir))
+        return fail(QStringLiteral("cannot create %1").arg(m_recordDir));
     QJsonObject manifest;
     for (auto it = tree.cbegin(); it != tree.cend(); ++it) {
         const Entry &entry = it.value();
@@ -245,22 +243,24 @@ bool WorkspaceReview::snapshot(QString *error)
             {QStringLiteral("mode"), entry.mode}};
         if (entry.type == Entry::Type::File && !entry.large) {
             const QString copy = m_recordDir + QStringLiteral("/base/") + it.key();
-            if (!QDir().mkpath(QFileInfo(copy).absolutePath()) || !writeFileAtomically(copy, entry.content, error))
-                return false;
+            QString error;
+            if (!QDir().mkpath(QFileInfo(copy).absolutePath()) || !writeFileAtomically(copy, entry.content, &error))
+                return fail(error);
         }
         manifest.insert(it.key(), item);
     }
-    return writeFileAtomically(m_recordDir + QStringLiteral("/manifest.json"), QJsonDocument(manifest).toJson(), error);
+    QString error;
+    if (!writeFileAtomically(m_recordDir + QStringLiteral("/manifest.json"), QJsonDocument(manifest).toJson(), &error))
+        return fail(error);
+    return {};
 }
 
-std::optional<QList<ReviewedChange>> WorkspaceReview::review(QString *error) const
+Result<QList<ReviewedChange>> WorkspaceReview::review() const
 {
     QFile file(m_recordDir + QStringLiteral("/manifest.json"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("nothing was recorded for this workspace yet: the record is made when the sandbox "
-                                "starts");
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("nothing was recorded for this workspace yet: the record is made when the sandbox "
+                                   "starts"));
     const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
     const Tree now = Walker(m_workspace).walk();
     QList<ReviewedChange> changes;
@@ -296,39 +296,38 @@ std::optional<QList<ReviewedChange>> WorkspaceReview::review(QString *error) con
     return changes;
 }
 
-bool WorkspaceReview::revert(const QString &path, QString *error) const
+Result<void> WorkspaceReview::revert(const QString &path) const
 {
-    const std::optional<QList<ReviewedChange>> changes = review(error);
+    const Result<QList<ReviewedChange>> changes = review();
     if (!changes)
-        return false;
+        return changes.error();
     for (const ReviewedChange &change : *changes) {
         if (change.path != path)
             continue;
-        if (!change.revertible || !noLinkOnTheWay(m_workspace, path)) {
-            *error = QStringLiteral("%1 cannot be put back: it was not recorded, or a link now leads to it").arg(path);
-            return false;
-        }
+        if (!change.revertible || !noLinkOnTheWay(m_workspace, path))
+            return fail(
+                QStringLiteral("%1 cannot be put back: it was not recorded, or a link now leads to it").arg(path));
         const QString target = m_workspace + QLatin1Char('/') + path;
         if (change.kind == ReviewedChange::Kind::Added) {
-            if (::unlink(QFile::encodeName(target).constData()) != 0) {
-                *error = QStringLiteral("cannot remove %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
-                return false;
-            }
-            return true;
+            if (::unlink(QFile::encodeName(target).constData()) != 0)
+                return fail(
+                    QStringLiteral("cannot remove %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+            return {};
         }
         QFile base(m_recordDir + QStringLiteral("/base/") + path);
         QFile manifestFile(m_recordDir + QStringLiteral("/manifest.json"));
         if (!base.open(QIODevice::ReadOnly) || !manifestFile.open(QIODevice::ReadOnly) ||
             !QDir().mkpath(QFileInfo(target).absolutePath())) {
-            *error = QStringLiteral("the record of %1 cannot be read").arg(path);
-            return false;
+            return fail(QStringLiteral("the record of %1 cannot be read").arg(path));
         }
         const int mode = QJsonDocument::fromJson(manifestFile.readAll())[path][QLatin1String("mode")].toInt(0644);
         // The rename replaces whatever is there now, a link included, without following it.
-        return writeFileAtomically(target, base.readAll(), error, mode & 0777);
+        QString error;
+        if (!writeFileAtomically(target, base.readAll(), &error, mode & 0777))
+            return fail(error);
+        return {};
     }
-    *error = QStringLiteral("%1 did not change since the sandbox started").arg(path);
-    return false;
+    return fail(QStringLiteral("%1 did not change since the sandbox started").arg(path));
 }
 
 } // namespace paddock::sandbox

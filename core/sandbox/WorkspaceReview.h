@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/Result.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -44,11 +46,11 @@ public:
     WorkspaceReview(QString workspace, QString recordDir);
 
     /** Records the workspace as it is now, replacing the previous record. */
-    bool snapshot(QString *error);
-    /** What changed since the record; nullopt with @p error when there is none. */
-    std::optional<QList<ReviewedChange>> review(QString *error) const;
+    Result<void> snapshot();
+    /** What changed since the record; an error when there is none. */
+    Result<QList<ReviewedChange>> review() const;
     /** Puts @p path back as recorded (one review() lists as revertible). */
-    bool revert(const QString &path, QString *error) const;
+    Result<void> revert(const QString &path) const;
 
 private:
     QString m_workspace;

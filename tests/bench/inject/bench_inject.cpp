@@ -268,9 +268,14 @@ int main(int argc, char **argv)
     QString error;
     quint16 paddockPort = 0;
     ProxyEngine::EndpointId endpoint = 0;
-    if (engine.start(&error))
-        endpoint = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("bench"), QStringLiteral("none")},
-                                         &paddockPort, &error);
+    if (const paddock::Result<void> started = engine.start(); !started)
+        error = started.error().text();
+    else if (const paddock::Result<ProxyEngine::EndpointId> added = engine.addTcpEndpoint(
+                 QHostAddress::LocalHost, 0, {QStringLiteral("bench"), QStringLiteral("none")}, &paddockPort);
+             !added)
+        error = added.error().text();
+    else
+        endpoint = *added;
     engine.resolveOverrides().set(QStringLiteral("localhost"), 0, {QHostAddress(QHostAddress::LocalHost)});
     InterceptionConfig config;
     config.leafFor = certs.leafIssuer();
@@ -281,7 +286,9 @@ int main(int argc, char **argv)
     rule.format = QStringLiteral("Bearer %s");
     rule.secret = [] { return QByteArray::fromStdString(Key); };
     config.rules.push_back(rule);
-    if (!endpoint || !engine.setInterception(endpoint, config, &error)) {
+    if (const paddock::Result<void> set = endpoint ? engine.setInterception(endpoint, config) : paddock::fail(error);
+        !set) {
+        error = set.error().text();
         std::fprintf(stderr, "cannot start Paddock's proxy: %s\n", qPrintable(error));
         return 1;
     }

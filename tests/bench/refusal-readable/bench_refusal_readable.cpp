@@ -113,12 +113,16 @@ int main(int argc, char **argv)
         if (const std::optional<events::NetworkEvent> e = network::toNetworkEvent(event))
             hub.publish(*e);
     });
-    QString error;
     quint16 port = 0;
-    if (!engine.start(&error) ||
-        !engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("bench"), QStringLiteral("kit")}, &port,
-                               &error)) {
-        std::fprintf(stderr, "the proxy did not start: %s\n", qPrintable(error));
+    Result<void> started = engine.start();
+    if (started.ok()) {
+        const Result<proxy::ProxyEngine::EndpointId> added =
+            engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("bench"), QStringLiteral("kit")}, &port);
+        if (!added)
+            started = added.error();
+    }
+    if (!started) {
+        std::fprintf(stderr, "the proxy did not start: %s\n", qPrintable(started.error().text()));
         return 1;
     }
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 300;

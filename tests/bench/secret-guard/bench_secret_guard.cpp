@@ -34,6 +34,7 @@
 #include <vector>
 
 using namespace paddock::proxy;
+using paddock::Result;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -258,12 +259,25 @@ int main(int argc, char **argv)
     quint16 guardedPort = 0;
     ProxyEngine::EndpointId plain = 0;
     ProxyEngine::EndpointId guarded = 0;
-    if (engine.start(&error)) {
-        plain = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("plain"), QStringLiteral("bench")},
-                                      &plainPort, &error);
-        guarded = engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
-                                        {QStringLiteral("guarded"), QStringLiteral("bench")}, &guardedPort, &error);
+    const auto endpointOf = [&error](const Result<ProxyEngine::EndpointId> &added) {
+        if (!added)
+            error = added.error().text();
+        return added.valueOr(0);
+    };
+    if (const Result<void> started = engine.start(); !started)
+        error = started.error().text();
+    else {
+        plain = endpointOf(engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
+                                                 {QStringLiteral("plain"), QStringLiteral("bench")}, &plainPort));
+        guarded = endpointOf(engine.addTcpEndpoint(QHostAddress::LocalHost, 0,
+                                                   {QStringLiteral("guarded"), QStringLiteral("bench")}, &guardedPort));
     }
+    const auto intercepted = [&](ProxyEngine::EndpointId id, InterceptionConfig withConfig) {
+        const Result<void> set = engine.setInterception(id, std::move(withConfig));
+        if (!set)
+            error = set.error().text();
+        return set.ok();
+    };
     engine.resolveOverrides().set(QStringLiteral("localhost"), 0, {QHostAddress(QHostAddress::LocalHost)});
     InterceptionConfig config;
     config.leafFor = certs.leafIssuer();
@@ -276,8 +290,7 @@ int main(int argc, char **argv)
     config.rules.push_back(rule);
     InterceptionConfig withGuard = config;
     withGuard.guard = benchGuard();
-    if (!plain || !guarded || !engine.setInterception(plain, config, &error) ||
-        !engine.setInterception(guarded, withGuard, &error)) {
+    if (!plain || !guarded || !intercepted(plain, config) || !intercepted(guarded, withGuard)) {
         std::fprintf(stderr, "cannot start Paddock's proxy: %s\n", qPrintable(error));
         return 1;
     }

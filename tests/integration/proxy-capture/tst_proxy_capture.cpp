@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 using namespace paddock::proxy;
+using paddock::Result;
 using namespace paddock::proxy::testing;
 namespace preamble = paddock::preamble;
 
@@ -92,9 +93,10 @@ private:
     {
         m_proxy = std::make_unique<ProxyUnderTest>(limits);
         QVERIFY(m_proxy->start());
-        QString error;
-        m_unix = m_proxy->engine.addUnixEndpoint(socketPath(), {QStringLiteral("box"), QStringLiteral("kit")}, &error);
-        QVERIFY2(m_unix, qPrintable(error));
+        const Result<ProxyEngine::EndpointId> added =
+            m_proxy->engine.addUnixEndpoint(socketPath(), {QStringLiteral("box"), QStringLiteral("kit")});
+        QVERIFY2(added, qPrintable(added.errorText()));
+        m_unix = *added;
         // This test plays paddock-init: its own lines are believed.
         m_proxy->engine.setTrustedClient(m_unix, long(::getpid()));
         for (const char *host : {"raw.test", "db.test", "ssh.test", "web.test", "ask.test"})

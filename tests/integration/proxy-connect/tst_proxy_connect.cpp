@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 using namespace paddock::proxy;
+using paddock::Result;
 using namespace paddock::proxy::testing;
 
 class TestProxyConnect : public QObject
@@ -313,10 +314,10 @@ private slots:
         const QString runtime = m_home.filePath(QStringLiteral("runtime/paddock"));
         QVERIFY(QDir().mkpath(runtime));
         const QString path = runtime + QStringLiteral("/proxy-unixbox.sock");
-        QString error;
-        const auto id =
-            m_proxy->engine.addUnixEndpoint(path, {QStringLiteral("unixbox"), QStringLiteral("python")}, &error);
-        QVERIFY2(id != 0, qPrintable(error));
+        const Result<ProxyEngine::EndpointId> added =
+            m_proxy->engine.addUnixEndpoint(path, {QStringLiteral("unixbox"), QStringLiteral("python")});
+        QVERIFY2(added, qPrintable(added.errorText()));
+        const ProxyEngine::EndpointId id = *added;
         struct stat info
         {};
         QCOMPARE(::stat(path.toLocal8Bit().constData(), &info), 0);

@@ -97,10 +97,10 @@ public:
      * A leaf issuer reading `leaf-HOST.pem` / `leaf-HOST.key` from this directory, standing in
      * for Paddock's local authority.
      */
-    std::function<std::optional<TlsLeaf>(const QString &, QString *)> leafIssuer() const
+    std::function<Result<TlsLeaf>(const QString &)> leafIssuer() const
     {
         const QString dir = m_dir;
-        return [dir](const QString &host, QString *error) -> std::optional<TlsLeaf> {
+        return [dir](const QString &host) -> Result<TlsLeaf> {
             const QByteArray certificate = readAll(dir + QStringLiteral("/leaf-") + host + QStringLiteral(".pem"));
             const QByteArray key = readAll(dir + QStringLiteral("/leaf-") + host + QStringLiteral(".key"));
             BIO *certificateBio = BIO_new_mem_buf(certificate.constData(), int(certificate.size()));
@@ -110,11 +110,8 @@ public:
             leaf.key.reset(PEM_read_bio_PrivateKey(keyBio, nullptr, nullptr, nullptr), EVP_PKEY_free);
             BIO_free(certificateBio);
             BIO_free(keyBio);
-            if (!leaf.certificate || !leaf.key) {
-                if (error)
-                    *error = QStringLiteral("no test leaf for %1").arg(host);
-                return std::nullopt;
-            }
+            if (!leaf.certificate || !leaf.key)
+                return fail(QStringLiteral("no test leaf for %1").arg(host));
             return leaf;
         };
     }

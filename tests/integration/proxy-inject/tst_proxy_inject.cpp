@@ -14,6 +14,7 @@
 #include <future>
 
 using namespace paddock::proxy;
+using paddock::Result;
 using namespace paddock::proxy::testing;
 
 namespace {
@@ -110,11 +111,10 @@ private:
         config.leafFor = m_certs->leafIssuer();
         config.upstreamCaBundlePath = m_certs->path(QStringLiteral("upstream-bundle.pem"));
         config.rules = std::move(rules);
-        QString error;
-        const bool ok = m_proxy->engine.setInterception(m_proxy->endpoint, std::move(config), &error);
-        if (!ok)
-            qWarning() << error;
-        return ok;
+        const Result<void> set = m_proxy->engine.setInterception(m_proxy->endpoint, std::move(config));
+        if (!set)
+            qWarning() << set.error().text();
+        return set.ok();
     }
 
     /**

@@ -165,16 +165,18 @@ struct ProxyUnderTest
     }
     bool start()
     {
-        QString error;
-        if (!engine.start(&error)) {
-            qWarning() << error;
+        if (const Result<void> started = engine.start(); !started) {
+            qWarning() << started.error().text();
             return false;
         }
-        endpoint = engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("web"), QStringLiteral("node")},
-                                         &port, &error);
-        if (!endpoint)
-            qWarning() << error;
-        return endpoint != 0;
+        const Result<ProxyEngine::EndpointId> added =
+            engine.addTcpEndpoint(QHostAddress::LocalHost, 0, {QStringLiteral("web"), QStringLiteral("node")}, &port);
+        if (!added) {
+            qWarning() << added.error().text();
+            return false;
+        }
+        endpoint = *added;
+        return true;
     }
     /** Maps @p host (any port) to 127.0.0.1, as a test's private DNS. */
     void mapToLoopback(const QString &host)

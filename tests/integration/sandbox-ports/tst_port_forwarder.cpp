@@ -87,8 +87,8 @@ private slots:
         qputenv("XDG_RUNTIME_DIR", m_dir.path().toLocal8Bit());
         m_forwarder = std::make_unique<PortForwarder>();
         m_socket = m_dir.path() + QStringLiteral("/ports.sock");
-        QString error;
-        QVERIFY2(m_forwarder->open(QStringLiteral("box"), m_socket, {8080}, &error), qPrintable(error));
+        const paddock::Result<void> opened = m_forwarder->open(QStringLiteral("box"), m_socket, {8080});
+        QVERIFY2(opened, qPrintable(opened.errorText()));
         m_host = m_forwarder->ports(QStringLiteral("box"), {8080}).first().hostAddress;
         QVERIFY(m_host.startsWith(QLatin1String("127.0.0.1:")));
     }
@@ -152,8 +152,7 @@ private slots:
         QVERIFY(!client.waitForConnected(5000));
         QVERIFY(m_forwarder->ports(QStringLiteral("box"), {8080}).first().hostAddress.isEmpty());
         // Opened again, the sandbox port gets the same host port back.
-        QString error;
-        QVERIFY(m_forwarder->open(QStringLiteral("box"), m_socket, {8080}, &error));
+        QVERIFY(m_forwarder->open(QStringLiteral("box"), m_socket, {8080}));
         QCOMPARE(m_forwarder->ports(QStringLiteral("box"), {8080}).first().hostAddress, m_host);
     }
 
@@ -170,9 +169,8 @@ private slots:
         // The server "inside": a port of the loopback, as the program in a sandbox listens.
         QTcpServer server;
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
-        QString error;
         const QString socket = m_dir.path() + QStringLiteral("/init-ports.sock");
-        QVERIFY(m_forwarder->open(QStringLiteral("initbox"), socket, {server.serverPort()}, &error));
+        QVERIFY(m_forwarder->open(QStringLiteral("initbox"), socket, {server.serverPort()}));
         const QString host = m_forwarder->ports(QStringLiteral("initbox"), {server.serverPort()}).first().hostAddress;
 
         const QString publish = QStringLiteral("%1=%2").arg(server.serverPort()).arg(socket);

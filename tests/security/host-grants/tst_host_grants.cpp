@@ -3,7 +3,8 @@
 // and its networks: 127.0.0.1:*, the cloud metadata address, 10.0.0.0/8. Such rules used to be
 // accepted silently. Each case makes the real attempt through the real CLI and daemon: without
 // approval nothing is created and nothing is recorded; once approved, a real sandbox reaches a
-// loopback server on this computer through the proxy, and a withdrawn approval stops it again.
+// loopback server on this computer through the proxy, and a withdrawn approval stops it again,
+// in a sandbox running already too.
 #include "SandboxFixture.h"
 
 #include "api/DaemonConnection.h"
@@ -28,6 +29,7 @@ private slots:
     void aWithdrawnApprovalStopsTheNextStart();
     void anApprovalIsForOneKitOnly();
     void anApprovedGrantOpensOnlyWhatItNames();
+    void aWithdrawnApprovalHoldsForARunningSandboxWhoseKitNoLongerLoads();
 
 private:
     QString kitPath(const QString &name) const { return m_fixture->path(QStringLiteral("kits/") + name); }
@@ -219,6 +221,34 @@ void TestHostGrants::anApprovedGrantOpensOnlyWhatItNames()
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(run.out.contains(QLatin1String("refused-by-the-proxy")), qPrintable(run.out));
     QVERIFY(!run.out.contains(QLatin1String("hello from the upstream")));
+}
+
+void TestHostGrants::aWithdrawnApprovalHoldsForARunningSandboxWhoseKitNoLongerLoads()
+{
+    QVERIFY(writeKit(QStringLiteral("wayward"), {QStringLiteral("127.0.0.1:*")}));
+    const Finished started = runWith(QStringLiteral("wayward"), QStringLiteral("hg-wayward"),
+                                     {QStringLiteral("--approve-host-grants"), QStringLiteral("--detach")},
+                                     QStringLiteral("exec sleep 600"));
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    const auto fetch = [this] {
+        return m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("hg-wayward"), QStringLiteral("sh"),
+                                   QStringLiteral("-c"),
+                                   fetchLoopback() + QStringLiteral(" || echo refused-by-the-proxy")});
+    };
+    const Finished approved = fetch();
+    QVERIFY2(approved.out.contains(QLatin1String("hello from the upstream")), qPrintable(approved.out + approved.err));
+
+    // The kit's spec.yaml stops loading while its sandbox runs; the withdrawal holds all the same.
+    QFile spec(kitPath(QStringLiteral("wayward")) + QStringLiteral("/spec.yaml"));
+    QVERIFY(spec.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QVERIFY(spec.write("schemaVersion: [\n") > 0);
+    spec.close();
+    const Finished revoked =
+        m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("revoke"), QStringLiteral("wayward")});
+    QVERIFY2(revoked.exitCode == 0, qPrintable(revoked.err));
+    const Finished withdrawn = fetch();
+    QVERIFY2(withdrawn.out.contains(QLatin1String("refused-by-the-proxy")), qPrintable(withdrawn.out + withdrawn.err));
+    QVERIFY(!withdrawn.out.contains(QLatin1String("hello from the upstream")));
 }
 
 QTEST_GUILESS_MAIN(TestHostGrants)

@@ -207,9 +207,9 @@ private slots:
 
     void rememberedCredentialsInjectTheSameWay()
     {
-        QString error;
-        QVERIFY2(sandbox::CredentialInjection::remember(QStringLiteral("box"), m_kit.credentials, &error),
-                 qPrintable(error));
+        const Result<void> remembered =
+            sandbox::CredentialInjection::remember(QStringLiteral("box"), m_kit.credentials);
+        QVERIFY2(remembered, qPrintable(remembered.errorText()));
         const QString path = sandbox::CredentialInjection::recordPath(QStringLiteral("box"));
         QVERIFY(path.startsWith(m_dir.filePath(QStringLiteral("data"))));
         QCOMPARE(QFileInfo(path).permissions() & (QFile::ReadOther | QFile::ReadGroup), QFileDevice::Permissions());
@@ -241,21 +241,22 @@ private slots:
         sandbox::SandboxChoices choices;
         choices.workspace = m_dir.path();
         choices.caBundle = QStringLiteral("/host/run/ca-bundle.pem");
-        const sandbox::AppliedKit applied = sandbox::applyKit(m_kit, choices);
-        QVERIFY2(applied.spec, qPrintable(applied.error));
-        QVERIFY(applied.spec->readOnlyBinds.contains(
+        const Result<runtime::SandboxSpec> applied = sandbox::applyKit(m_kit, choices);
+        QVERIFY2(applied, qPrintable(applied.errorText()));
+        QVERIFY(applied->readOnlyBinds.contains(
             runtime::ReadOnlyBind{QStringLiteral("/host/run/ca-bundle.pem"), sandbox::kCaBundleInside}));
         for (const char *variable : {"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
                                      "GIT_SSL_CAINFO", "PIP_CERT"})
-            QCOMPARE(applied.spec->environment.value(QLatin1String(variable)), sandbox::kCaBundleInside);
-        QCOMPARE(applied.spec->environment.value(QStringLiteral("LLM_API_KEY")), QStringLiteral("proxy-managed"));
-        QVERIFY(!applied.spec->environment.contains(QStringLiteral("GIT_TOKEN"))); // not proxyManaged
+            QCOMPARE(applied->environment.value(QLatin1String(variable)), sandbox::kCaBundleInside);
+        QCOMPARE(applied->environment.value(QStringLiteral("LLM_API_KEY")), QStringLiteral("proxy-managed"));
+        QVERIFY(!applied->environment.contains(QStringLiteral("GIT_TOKEN"))); // not proxyManaged
 
         // Without a bundle the kit's own values stay, and nothing is mounted.
         choices.caBundle.clear();
-        const sandbox::AppliedKit plain = sandbox::applyKit(m_kit, choices);
-        QCOMPARE(plain.spec->environment.value(QStringLiteral("SSL_CERT_FILE")), QStringLiteral("/kit/own.pem"));
-        QVERIFY(plain.spec->readOnlyBinds.isEmpty());
+        const Result<runtime::SandboxSpec> plain = sandbox::applyKit(m_kit, choices);
+        QVERIFY2(plain, qPrintable(plain.errorText()));
+        QCOMPARE(plain->environment.value(QStringLiteral("SSL_CERT_FILE")), QStringLiteral("/kit/own.pem"));
+        QVERIFY(plain->readOnlyBinds.isEmpty());
     }
 
 private:

@@ -7,16 +7,16 @@
 #include <QtTest>
 
 using namespace paddock::proxy;
+using paddock::Result;
 
 namespace {
 
 UpstreamProxy parsed(const QString &url)
 {
-    QString error;
-    const std::optional<UpstreamProxy> proxy = parseUpstreamProxy(url, &error);
+    const Result<UpstreamProxy> proxy = parseUpstreamProxy(url);
     if (!proxy)
-        qWarning("%s: %s", qPrintable(url), qPrintable(error));
-    return proxy.value_or(UpstreamProxy{});
+        qWarning("%s: %s", qPrintable(url), qPrintable(proxy.error().text()));
+    return proxy.valueOr(UpstreamProxy{});
 }
 
 http::Authority target(const char *host, std::uint16_t port)
@@ -86,9 +86,8 @@ void TestUpstreamProxy::readsUrlsAsCurlDoes_data()
 void TestUpstreamProxy::readsUrlsAsCurlDoes()
 {
     QFETCH(QString, url);
-    QString error;
-    const std::optional<UpstreamProxy> proxy = parseUpstreamProxy(url, &error);
-    QVERIFY2(proxy.has_value(), qPrintable(error));
+    const Result<UpstreamProxy> proxy = parseUpstreamProxy(url);
+    QVERIFY2(proxy.ok(), qPrintable(proxy.errorText()));
     QFETCH(int, kind);
     QFETCH(QString, host);
     QFETCH(int, port);
@@ -121,8 +120,9 @@ void TestUpstreamProxy::refusesWhatItCannotUse()
 {
     QFETCH(QString, url);
     QFETCH(QString, says);
-    QString error;
-    QVERIFY(!parseUpstreamProxy(url, &error).has_value());
+    const Result<UpstreamProxy> proxy = parseUpstreamProxy(url);
+    QVERIFY(!proxy.ok());
+    const QString error = proxy.error().text();
     QVERIFY2(error.contains(says, Qt::CaseInsensitive), qPrintable(error));
 }
 
