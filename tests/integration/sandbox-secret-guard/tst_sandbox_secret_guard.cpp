@@ -46,6 +46,7 @@ private slots:
     void allowedValuePasses();
     void offModeSaysSoOnStart();
     void listSaysTheMode();
+    void refusalEventNamesTheValue();
     void valueIsInNoFileLogOrEvent();
 
 private:
@@ -386,12 +387,31 @@ void TestSandboxSecretGuard::listSaysTheMode()
     QCOMPARE(modes.value(QStringLiteral("unguarded")), QStringLiteral("off"));
 }
 
+void TestSandboxSecretGuard::refusalEventNamesTheValue()
+{
+    // The export carries the refused value's file and name as fields, which the window's
+    // "Allow this value" passes to `sandbox.guard`.
+    const Finished exported = paddock({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--jsonl"),
+                                       QStringLiteral("--sandbox"), QStringLiteral("guarded")});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QStringList named;
+    for (const QString &line : exported.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (event.value(QLatin1String("outcome")).toString() == QLatin1String("denied") &&
+            event.value(QLatin1String("rule")).toString().startsWith(QLatin1String("secret-guard")))
+            named << event.value(QLatin1String("guardFile")).toString() + QLatin1Char(' ') +
+                         event.value(QLatin1String("guardName")).toString();
+    }
+    QVERIFY2(named.contains(QStringLiteral(".env OPENAI_KEY")), qPrintable(exported.out));
+    QVERIFY(!exported.out.contains(QString::fromUtf8(m_canary)));
+}
+
 void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
 {
     // The refusal as the person reads it (this also has the daemon write every event down).
     const Finished log = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
     QVERIFY2(log.exitCode == 0, qPrintable(log.err));
-    QVERIFY2(log.out.contains(QStringLiteral("\"secret-guard\"")) &&
+    QVERIFY2(log.out.contains(QStringLiteral("\"secret-guard: .env OPENAI_KEY\"")) &&
                  log.out.contains(QStringLiteral("request refused: it contains the value of ")),
              qPrintable(log.out));
     QVERIFY(!log.out.contains(QString::fromUtf8(m_canary)));
@@ -415,7 +435,8 @@ void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
         }
     }
     QFile output(m_fixture->path(QStringLiteral("paddockd.out")));
-    if (output.open(QIODevice::ReadOnly) && output.readAll().contains(m_canary))
+    const QByteArray daemonOutput = output.open(QIODevice::ReadOnly) ? output.readAll() : QByteArray();
+    if (daemonOutput.contains(m_canary))
         leaks << output.fileName();
     QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QLatin1Char('\n'))));
     // The refusals and the redaction are in the event log, by file and name.
