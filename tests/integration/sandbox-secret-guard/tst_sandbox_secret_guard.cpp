@@ -46,6 +46,7 @@ private slots:
     void allowedValuePasses();
     void offModeSaysSoOnStart();
     void listSaysTheMode();
+    void unboundKeychainSecretIsRefused();
     void refusalEventNamesTheValue();
     void valueIsInNoFileLogOrEvent();
 
@@ -72,6 +73,7 @@ private:
     QProcessEnvironment m_env;
     QByteArray m_llmKey = newValue("sk-llm-");
     QByteArray m_canary = newValue("sk-canary-");
+    QByteArray m_unbound = newValue("ghp-unbound-"); ///< a keychain secret no kit of the sandbox binds
     QByteArray m_password = "p@ss/w\"rd-" + QUuid::createUuid().toByteArray(QUuid::Id128).left(12);
 };
 
@@ -387,6 +389,27 @@ void TestSandboxSecretGuard::listSaysTheMode()
     QCOMPARE(modes.value(QStringLiteral("unguarded")), QStringLiteral("off"));
 }
 
+void TestSandboxSecretGuard::unboundKeychainSecretIsRefused()
+{
+    m_upstream.requests.clear();
+    // Another tool's key, bound to no kit of this sandbox, stored after the sandbox was made:
+    // the guard looks for every secret of the keychain, read again when the index changes.
+    const Finished stored =
+        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("github-unbound")}, m_unbound);
+    QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
+    QVERIFY(writeBody(QStringLiteral("unbound.json"), "{\"messages\":[{\"content\":\"token " + m_unbound + "\"}]}"));
+    const Finished run =
+        runIn(QStringLiteral("guarded"),
+              QStringLiteral("PORT=%1; ").arg(m_upstream.serverPort()) +
+                  post(QStringLiteral("unbound"), QStringLiteral("unbound.json"), QStringLiteral("/v1/unbound")) +
+                  QStringLiteral("cat answer-unbound.txt"));
+    QVERIFY2(run.out.contains(QStringLiteral("unbound=403\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("it contains the value of github-unbound from keychain")),
+             qPrintable(run.out));
+    QVERIFY(!run.out.contains(QString::fromUtf8(m_unbound)));
+    QVERIFY2(requestsFor("/v1/unbound").isEmpty(), "an unbound keychain secret reached the upstream");
+}
+
 void TestSandboxSecretGuard::refusalEventNamesTheValue()
 {
     // The export carries the refused value's file and name as fields, which the window's
@@ -430,13 +453,14 @@ void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
             searched << path;
             if (path.contains(QLatin1String("events.sqlite")))
                 events += contents;
-            if (contents.contains(m_canary) || contents.contains(m_password) || contents.contains(m_llmKey))
+            if (contents.contains(m_canary) || contents.contains(m_password) || contents.contains(m_llmKey) ||
+                contents.contains(m_unbound))
                 leaks << path;
         }
     }
     QFile output(m_fixture->path(QStringLiteral("paddockd.out")));
     const QByteArray daemonOutput = output.open(QIODevice::ReadOnly) ? output.readAll() : QByteArray();
-    if (daemonOutput.contains(m_canary))
+    if (daemonOutput.contains(m_canary) || daemonOutput.contains(m_unbound))
         leaks << output.fileName();
     QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QLatin1Char('\n'))));
     // The refusals and the redaction are in the event log, by file and name.
