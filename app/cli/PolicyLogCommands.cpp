@@ -324,7 +324,8 @@ Command exportCommand()
              QStringLiteral("Writes every stored refusal and upstream failure, oldest first, one JSON\n"
                             "object per line (time, sandbox, kit, host, port, protocol, outcome, rule,\n"
                             "reason, bytesUp, bytesDown, and repeats where one line stands for the same\n"
-                            "refusal many times in a second), to standard output or FILE."),
+                            "refusal many times in a second; guardFile and guardName where the secret\n"
+                            "guard refused a value), to standard output or FILE."),
              runExport);
     exportCommand.maxPositional = 0;
     exportCommand.options = {

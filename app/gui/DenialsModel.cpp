@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "DenialsModel.h"
 
+#include "events/NetworkEvent.h"
+
 #include <QLoggingCategory>
 
 Q_LOGGING_CATEGORY(lcDenials, "paddock.gui.denials", QtInfoMsg)
@@ -28,6 +30,8 @@ DenialsModel::DenialsModel(QObject *parent) : RowListModel(parent)
                      {CommandRole, "command", [](R row) { return row.command; }},
                      {WrittenRole, "written", [](R row) { return row.written; }},
                      {RuleRole, "rule", [](R row) { return row.rule; }},
+                     {GuardFileRole, "guardFile", [](R row) { return row.guardFile; }},
+                     {GuardNameRole, "guardName", [](R row) { return row.guardName; }},
                      {CountRole, "count", [](R row) { return row.count; }},
                      {FirstSeenRole, "firstSeen", [](R row) { return row.firstSeen; }},
                      {LastSeenRole, "lastSeen", [](R row) { return row.lastSeen; }},
@@ -59,6 +63,10 @@ std::optional<DenialGroup> DenialGroup::fromJson(const QJsonObject &json)
     row.protocol = text("protocol");
     row.reason = text("reason");
     row.rule = text("rule");
+    if (const std::optional<events::GuardedValue> guarded = events::guardedValueOfRule(row.rule)) {
+        row.guardFile = guarded->file;
+        row.guardName = guarded->name;
+    }
     row.program = text("program");
     row.command = text("command");
     row.written = text("written");

@@ -25,6 +25,9 @@ struct DenialGroup
     QString command;
     QString written;
     QString rule;
+    /** A request the secret guard refused: the value's file and name (from its rule); else empty. */
+    QString guardFile;
+    QString guardName;
     qint64 count = 0;
     QDateTime firstSeen;
     QDateTime lastSeen;
@@ -61,6 +64,8 @@ public:
         CommandRole,
         WrittenRole, ///< where its file was written inside the sandbox; empty: its base's
         RuleRole,
+        GuardFileRole, ///< a secret-guard refusal: the file of the value it carried; else empty
+        GuardNameRole, ///< and its name: what "Allow this value" allows
         CountRole,
         FirstSeenRole,
         LastSeenRole,

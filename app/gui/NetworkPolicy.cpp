@@ -125,6 +125,17 @@ void NetworkPolicy::allow(const QString &host, int port, const QString &sandbox,
          });
 }
 
+void NetworkPolicy::allowValue(const QString &host, const QString &sandbox, const QString &file, const QString &name)
+{
+    call(QStringLiteral("allowValue"), QStringLiteral("sandbox.guard"),
+         {{QStringLiteral("name"), sandbox},
+          {QStringLiteral("allow"), QJsonObject{{QStringLiteral("file"), file}, {QStringLiteral("name"), name}}}},
+         [this, host, sandbox, file, name](const QJsonObject &) {
+             m_denials.removeDenial(host, sandbox);
+             return tr("Sandbox %1 may now send the value of %2 from %3.").arg(sandbox, name, file);
+         });
+}
+
 void NetworkPolicy::dismiss(const QString &host, const QString &sandbox)
 {
     call(QStringLiteral("dismiss"), QStringLiteral("events.dismiss"),

@@ -58,6 +58,11 @@ public:
      */
     Q_INVOKABLE void allow(const QString &host, int port, const QString &sandbox, const QString &where,
                            const QString &what);
+    /**
+     * Lets @p sandbox send the value @p name of @p file that the secret guard refused on its
+     * way to @p host (`sandbox.guard` allow); the row of @p host goes once it is allowed.
+     */
+    Q_INVOKABLE void allowValue(const QString &host, const QString &sandbox, const QString &file, const QString &name);
     /** Hides the row of @p host refused for @p sandbox until it is refused again. */
     Q_INVOKABLE void dismiss(const QString &host, const QString &sandbox);
 

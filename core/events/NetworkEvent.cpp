@@ -109,6 +109,23 @@ QString formatEventTime(const QDateTime &time)
     return time.toUTC().toString(Qt::ISODateWithMs);
 }
 
+QString secretGuardRule(const GuardedValue &value)
+{
+    return QStringLiteral("secret-guard: %1 %2").arg(value.file, value.name);
+}
+
+std::optional<GuardedValue> guardedValueOfRule(const QString &rule)
+{
+    static const QLatin1String prefix("secret-guard: ");
+    if (!rule.startsWith(prefix) || rule.endsWith(QLatin1String(" redacted")))
+        return std::nullopt;
+    const QString rest = rule.mid(prefix.size());
+    const qsizetype space = rest.lastIndexOf(QLatin1Char(' '));
+    if (space <= 0 || space + 1 >= rest.size())
+        return std::nullopt;
+    return GuardedValue{rest.left(space), rest.mid(space + 1)};
+}
+
 QJsonObject NetworkEvent::toJson() const
 {
     QJsonObject json{
@@ -134,6 +151,10 @@ QJsonObject NetworkEvent::toJson() const
     }
     if (repeats > 1)
         json.insert(kRepeats, double(repeats));
+    if (const std::optional<GuardedValue> guarded = guardedValueOfRule(rule)) {
+        json.insert(QStringLiteral("guardFile"), guarded->file);
+        json.insert(QStringLiteral("guardName"), guarded->name);
+    }
     if (request) {
         json.insert(QStringLiteral("method"), request->method);
         json.insert(QStringLiteral("path"), request->path);

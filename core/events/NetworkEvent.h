@@ -39,6 +39,9 @@ namespace paddock::events {
  * |             |         | a second, kept as one (EventStore::kRowsPerSecondPerDestination)|
  * | `written`   | string  | present when the program's file was written inside the sandbox: |
  * |             |         | where ("/tmp", "the workspace")                                 |
+ * | `guardFile` | string  | present on a request the secret guard refused: the file of the  |
+ * | `guardName` | string  | value it carried and its name (`.env`, `OPENAI_KEY`); the rule  |
+ * |             |         | is then `secret-guard: FILE NAME` (secretGuardRule())           |
  */
 /**
  * @brief One HTTP request inside a connection the proxy sees into (plain HTTP, TLS it
@@ -100,6 +103,21 @@ struct NetworkEvent
 
     bool operator==(const NetworkEvent &other) const = default;
 };
+
+/** @brief The value a secret-guard refusal names: what `sandbox.guard` allows. */
+struct GuardedValue
+{
+    QString file; ///< as `paddock guard show` lists it: ".env", "keychain"
+    QString name; ///< a variable's or key's name, never with a space
+};
+
+/**
+ * The rule of a request the secret guard refused because it carried @p value:
+ * `secret-guard: FILE NAME`. The name is the last word, so a file may hold spaces.
+ */
+QString secretGuardRule(const GuardedValue &value);
+/** The value of a rule secretGuardRule() wrote; nothing for any other rule (a redaction too). */
+std::optional<GuardedValue> guardedValueOfRule(const QString &rule);
 
 /** `allowed`, `denied`, `upstream-failed` or `learned`. */
 QString outcomeToken(NetworkEvent::Outcome outcome);

@@ -468,7 +468,7 @@ struct InterceptedConnection::Session
                     .arg(refused ? qs(refused->method) + QStringLiteral(" request") : QStringLiteral("request"),
                          found->value.name, found->value.file,
                          found->cut ? QStringLiteral("; the body had partly gone, the connection was cut") : QString()),
-                QStringLiteral("secret-guard"));
+                QStringLiteral("secret-guard: %1 %2").arg(found->value.file, found->value.name));
             down.pending += guardRefusal(*found, setup.interception->config(), setup.eventTemplate);
             // Part of the body went: the upstream gets a reset, no close_notify that would end it cleanly.
             up.closeSent = found->cut && resetOnClose(upstream.fd);

@@ -397,14 +397,8 @@ void CredentialInjection::applyTo(proxy::ProxyEngine &proxy, proxy::ProxyEngine:
     if (count > 0) {
         config.upstreamCaBundlePath = upstreamBundlePath();
         config.leafFor = [this](const QString &host) { return leafFor(host); };
-        // The guard looks for the keychain's keys; a key from a command is left out, since
-        // reading it for the guard would run the command (each time, for one run on demand).
-        std::vector<proxy::InjectRule> guarded;
-        for (const proxy::InjectRule &rule : config.rules) {
-            if (rule.placeholder.empty() ? !sourceFor(sandbox, rule.credential) : !customHasSource(rule.credential))
-                guarded.push_back(rule);
-        }
-        config.guard = secretGuardOf(sandbox, guarded); // SecretGuardSetup.h
+        // The guard looks for every key of the keychain, not those from a command.
+        config.guard = secretGuardOf(sandbox, guardedSecrets(sandbox, config.rules)); // SecretGuardSetup.h
     }
     if (const Result<void> set = proxy.setInterception(endpoint, std::move(config)); !set)
         qCWarning(lcInjection).noquote() << "sandbox" << sandbox << "gets no keys:" << set.error().text();

@@ -167,6 +167,11 @@ private:
     std::vector<proxy::InjectRule> customRules(const QString &sandbox);
     /** Called from the proxy's connection threads: the value of @p custom for sandbox @p sandbox. */
     QByteArray readCustom(const secrets::CustomSecret &custom, const QString &sandbox);
+    /**
+     * What the guard of sandbox @p sandbox looks for among the keys (GuardedSecrets.cpp): @p rules'
+     * and every other secret of the keychain, custom ones too, but none from a command or reference.
+     */
+    std::vector<proxy::InjectRule> guardedSecrets(const QString &sandbox, const std::vector<proxy::InjectRule> &rules);
     /** Whether custom secret @p name's value comes from a command or a reference. */
     bool customHasSource(const QString &name) const;
     void reportCustomSourceFailure(const secrets::CustomSecret &custom, const QString &sandbox, const QString &error);

@@ -238,7 +238,8 @@ proxy::guard::GuardState SandboxSecretValues::current()
         else
             values.push_back(std::move(value));
     }
-    // The keys Paddock injects: never sent by the sandbox, which holds only their sentinel.
+    // The keychain's secrets (the keys Paddock injects and every other): never sent by the
+    // sandbox, which holds only sentinels and placeholders. Read when the table is built.
     for (const proxy::InjectRule &rule : m_rules) {
         QByteArray key = rule.secret ? rule.secret() : QByteArray();
         if (!key.trimmed().isEmpty())
@@ -271,7 +272,8 @@ std::shared_ptr<const proxy::guard::GuardConfig> secretGuardOf(const QString &sa
     config->current = [values] { return values->current(); };
     config->howToAllow = [sandbox](const proxy::guard::Value &value) {
         if (value.file == QLatin1String("keychain"))
-            return QStringLiteral("This is a key Paddock adds to requests itself; the sandbox never needs to send it.");
+            return QStringLiteral("This is a secret of Paddock's keychain, which Paddock adds to requests itself "
+                                  "where it is bound; the sandbox never needs to send it.");
         return QStringLiteral("If sending it is intended, the user can allow this value for this sandbox with: "
                               "paddock guard allow %1 %2 '%3'")
             .arg(sandbox, value.file, value.name);

@@ -5,7 +5,8 @@ import QtQuick.Layouts
 import Paddock
 
 // One refused host in the Network page's live list: where it was refused, how often and
-// when last, and the two things to do about it.
+// when last, and the two things to do about it. A request the secret guard refused went to an
+// allowed domain: what can be allowed there is the value it carried, for its sandbox.
 ItemDelegate {
     id: row
     objectName: "denialRow"
@@ -22,6 +23,10 @@ ItemDelegate {
     required property string protocol
     required property var count
     required property string lastSeenText
+    // Set on a secret-guard refusal: the value's file and name.
+    required property string guardFile
+    required property string guardName
+    readonly property bool guarded: row.guardName.length > 0
 
     signal allowRequested()
     signal dismissRequested()
@@ -85,12 +90,27 @@ ItemDelegate {
         }
         Button {
             objectName: "denialAllowButton"
+            visible: !row.guarded
             text: qsTr("Allow…")
             // Only TCP leaves a sandbox: no rule lets a datagram out.
             enabled: row.protocol !== "udp"
             ToolTip.visible: hovered && !enabled
             ToolTip.text: qsTr("Only TCP leaves a sandbox; UDP has no rule to allow it")
             Accessible.name: qsTr("Allow %1").arg(row.host)
+            onClicked: {
+                row.ListView.view.currentIndex = row.index
+                row.allowRequested()
+            }
+        }
+        Button {
+            objectName: "denialAllowValueButton"
+            visible: row.guarded
+            // A keychain secret is Paddock's to add where it is bound; no sandbox needs to send one.
+            enabled: row.guardFile !== "keychain"
+            ToolTip.visible: hovered && !enabled
+            ToolTip.text: qsTr("A secret of Paddock's keychain: Paddock adds it where it is bound, the sandbox never needs to send it")
+            text: qsTr("Allow this value for %1…").arg(row.sandbox)
+            Accessible.name: qsTr("Allow the value of %1 from %2 for %3").arg(row.guardName).arg(row.guardFile).arg(row.sandbox)
             onClicked: {
                 row.ListView.view.currentIndex = row.index
                 row.allowRequested()

@@ -44,8 +44,16 @@ ScrollablePage {
     property string refusalKind: "all"
 
     function allowCurrent() {
-        if (denialList.currentIndex >= 0)
-            allowDialog.openFor(page.policy.denials.get(denialList.currentIndex))
+        if (denialList.currentIndex < 0)
+            return
+        const denial = page.policy.denials.get(denialList.currentIndex)
+        // The secret guard refused a value on its way to an allowed domain: the value is what to allow.
+        if (denial.guardName.length > 0) {
+            if (denial.guardFile !== "keychain")
+                guardValueDialog.openFor(denial)
+        } else {
+            allowDialog.openFor(denial)
+        }
     }
     function dismissCurrent() {
         if (denialList.currentIndex < 0)
@@ -374,6 +382,11 @@ ScrollablePage {
 
     DenialAllowDialog {
         id: allowDialog
+        parent: Overlay.overlay
+        policy: page.policy
+    }
+    GuardValueAllowDialog {
+        id: guardValueDialog
         parent: Overlay.overlay
         policy: page.policy
     }

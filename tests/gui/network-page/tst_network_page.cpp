@@ -2,11 +2,16 @@
 // The Network page in the window, on the offscreen platform, with the real daemon and a real
 // sandbox: the preset and rules it shows, a rule added, filtered and removed through the
 // dialog, a refused host allowed with the keyboard (A) and another dismissed (D), the Allow
-// dialog's choices and the command it shares with the refusal.
+// dialog's choices and the command it shares with the refusal, a secret-guard refusal's value
+// allowed for its sandbox.
 #include "NetworkTestSupport.h"
 #include "PageDriver.h"
 #include "TestFiles.h"
 
+#include "NetworkPolicy.h"
+#include "events/NetworkEvent.h"
+
+#include <QUuid>
 #include <QtTest>
 
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
@@ -26,6 +31,7 @@ private Q_SLOTS:
     void refusedHostAllowedWithTheKeyboard();
     void refusedHostDismissedWithTheKeyboard();
     void allowDialogOffersDistinctRulesAndTheRefusalsCommand();
+    void secretGuardRefusalAllowsTheValue();
     void capturedConnectionAllowedForItsPort();
     void aCopiedProgramIsMarkedWrittenInside();
     void presetChangedFromThePage();
@@ -125,6 +131,9 @@ void TestNetworkPage::refusedHostAllowedWithTheKeyboard()
     QTRY_VERIFY(denialRow(QStringLiteral("other.test")));
     QQuickItem *row = denialRow(QStringLiteral("other.test"));
     QCOMPARE(row->property("sandbox").toString(), QStringLiteral("net"));
+    // A refused domain offers the domain's actions, not a value's.
+    QVERIFY(isShown(childOf(row, QStringLiteral("denialAllowButton"))));
+    QVERIFY(!isShown(childOf(row, QStringLiteral("denialAllowValueButton"))));
     QCOMPARE(childOf(row, QStringLiteral("denialCount"))->property("text").toString(), QStringLiteral("× 1"));
     QVERIFY(!isShown(item(QStringLiteral("denialsEmpty"))));
     // Counted again in the same row.
@@ -233,6 +242,54 @@ void TestNetworkPage::allowDialogOffersDistinctRulesAndTheRefusalsCommand()
     QVERIFY2(wrapsOnlyAtSpaces(commandText, &cut), qPrintable(cut));
     QVERIFY(clickItem(m_window, item(QStringLiteral("allowCancelButton"))));
     QTRY_VERIFY(!dialog->property("visible").toBool());
+}
+
+void TestNetworkPage::secretGuardRefusalAllowsTheValue()
+{
+    // A value of the sandbox's .env, refused on its way to a domain its key goes to: the refusal
+    // as the daemon's `network` topic carries it (the whole flow through a provider is
+    // tst_sandbox_secret_guard's), then allowed through the window and the real daemon.
+    const QByteArray value = "sk-window-" + QUuid::createUuid().toByteArray(QUuid::Id128);
+    QVERIFY(test::writeFile(m_network.fixture().workspace() + QStringLiteral("/.env"), "OPENAI_KEY=" + value + '\n'));
+    auto *policy =
+        qobject_cast<gui::NetworkPolicy *>(item(QStringLiteral("page_network"))->property("policy").value<QObject *>());
+    QVERIFY(policy);
+    events::NetworkEvent refusal;
+    refusal.time = events::currentEventTime();
+    refusal.sandbox = QLatin1String(NetworkFixture::kSandbox);
+    refusal.host = QStringLiteral("api.provider.test");
+    refusal.port = 443;
+    refusal.rule = events::secretGuardRule({QStringLiteral(".env"), QStringLiteral("OPENAI_KEY")});
+    refusal.reason = QStringLiteral("POST request refused: it contains the value of OPENAI_KEY from .env");
+    policy->denials()->addEvent(refusal.toJson());
+
+    QTRY_VERIFY(denialRow(QStringLiteral("api.provider.test")));
+    QQuickItem *row = denialRow(QStringLiteral("api.provider.test"));
+    QVERIFY(!isShown(childOf(row, QStringLiteral("denialAllowButton")))); // the domain is allowed already
+    QQuickItem *allowValue = childOf(row, QStringLiteral("denialAllowValueButton"));
+    QVERIFY(isShown(allowValue));
+    QCOMPARE(allowValue->property("text").toString(), QStringLiteral("Allow this value for net…"));
+    scrollIntoView(allowValue);
+    QVERIFY(clickItem(m_window, allowValue));
+    QObject *dialog = findObject(m_window, QStringLiteral("guardValueAllowDialog"));
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    const QString warning = item(QStringLiteral("guardValueAllowText"))->property("text").toString();
+    QVERIFY2(warning.contains(QLatin1String("OPENAI_KEY from .env")) &&
+                 warning.contains(QLatin1String("model provider")),
+             qPrintable(warning));
+    QVERIFY(clickItem(m_window, item(QStringLiteral("guardValueAllowConfirmButton"))));
+    QTRY_VERIFY(!dialog->property("visible").toBool());
+    QTRY_VERIFY(!denialRow(QStringLiteral("api.provider.test")));
+
+    const test::Finished shown = m_network.fixture().paddock(
+        {QStringLiteral("guard"), QStringLiteral("show"), QLatin1String(NetworkFixture::kSandbox)});
+    QCOMPARE(shown.exitCode, 0);
+    const QStringList line = shown.out.split(QLatin1Char('\n')).filter(QStringLiteral("OPENAI_KEY"));
+    QCOMPARE(line.size(), 1);
+    QVERIFY2(line.first().contains(QLatin1String(".env")) && line.first().contains(QLatin1String("allowed")),
+             qPrintable(shown.out));
+    QVERIFY(!shown.out.contains(QString::fromUtf8(value)));
 }
 
 void TestNetworkPage::capturedConnectionAllowedForItsPort()

@@ -46,6 +46,8 @@ private slots:
     void allowedValuePasses();
     void offModeSaysSoOnStart();
     void listSaysTheMode();
+    void unboundKeychainSecretIsRefused();
+    void refusalEventNamesTheValue();
     void valueIsInNoFileLogOrEvent();
 
 private:
@@ -71,6 +73,7 @@ private:
     QProcessEnvironment m_env;
     QByteArray m_llmKey = newValue("sk-llm-");
     QByteArray m_canary = newValue("sk-canary-");
+    QByteArray m_unbound = newValue("ghp-unbound-"); ///< a keychain secret no kit of the sandbox binds
     QByteArray m_password = "p@ss/w\"rd-" + QUuid::createUuid().toByteArray(QUuid::Id128).left(12);
 };
 
@@ -386,12 +389,52 @@ void TestSandboxSecretGuard::listSaysTheMode()
     QCOMPARE(modes.value(QStringLiteral("unguarded")), QStringLiteral("off"));
 }
 
+void TestSandboxSecretGuard::unboundKeychainSecretIsRefused()
+{
+    m_upstream.requests.clear();
+    // Another tool's key, bound to no kit of this sandbox, stored after the sandbox was made:
+    // the guard looks for every secret of the keychain, read again when the index changes.
+    const Finished stored =
+        paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("github-unbound")}, m_unbound);
+    QVERIFY2(stored.exitCode == 0, qPrintable(stored.err));
+    QVERIFY(writeBody(QStringLiteral("unbound.json"), "{\"messages\":[{\"content\":\"token " + m_unbound + "\"}]}"));
+    const Finished run =
+        runIn(QStringLiteral("guarded"),
+              QStringLiteral("PORT=%1; ").arg(m_upstream.serverPort()) +
+                  post(QStringLiteral("unbound"), QStringLiteral("unbound.json"), QStringLiteral("/v1/unbound")) +
+                  QStringLiteral("cat answer-unbound.txt"));
+    QVERIFY2(run.out.contains(QStringLiteral("unbound=403\n")), qPrintable(run.out + run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("it contains the value of github-unbound from keychain")),
+             qPrintable(run.out));
+    QVERIFY(!run.out.contains(QString::fromUtf8(m_unbound)));
+    QVERIFY2(requestsFor("/v1/unbound").isEmpty(), "an unbound keychain secret reached the upstream");
+}
+
+void TestSandboxSecretGuard::refusalEventNamesTheValue()
+{
+    // The export carries the refused value's file and name as fields, which the window's
+    // "Allow this value" passes to `sandbox.guard`.
+    const Finished exported = paddock({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("--jsonl"),
+                                       QStringLiteral("--sandbox"), QStringLiteral("guarded")});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QStringList named;
+    for (const QString &line : exported.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QJsonObject event = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (event.value(QLatin1String("outcome")).toString() == QLatin1String("denied") &&
+            event.value(QLatin1String("rule")).toString().startsWith(QLatin1String("secret-guard")))
+            named << event.value(QLatin1String("guardFile")).toString() + QLatin1Char(' ') +
+                         event.value(QLatin1String("guardName")).toString();
+    }
+    QVERIFY2(named.contains(QStringLiteral(".env OPENAI_KEY")), qPrintable(exported.out));
+    QVERIFY(!exported.out.contains(QString::fromUtf8(m_canary)));
+}
+
 void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
 {
     // The refusal as the person reads it (this also has the daemon write every event down).
     const Finished log = paddock({QStringLiteral("policy"), QStringLiteral("log"), QStringLiteral("--json")});
     QVERIFY2(log.exitCode == 0, qPrintable(log.err));
-    QVERIFY2(log.out.contains(QStringLiteral("\"secret-guard\"")) &&
+    QVERIFY2(log.out.contains(QStringLiteral("\"secret-guard: .env OPENAI_KEY\"")) &&
                  log.out.contains(QStringLiteral("request refused: it contains the value of ")),
              qPrintable(log.out));
     QVERIFY(!log.out.contains(QString::fromUtf8(m_canary)));
@@ -410,12 +453,14 @@ void TestSandboxSecretGuard::valueIsInNoFileLogOrEvent()
             searched << path;
             if (path.contains(QLatin1String("events.sqlite")))
                 events += contents;
-            if (contents.contains(m_canary) || contents.contains(m_password) || contents.contains(m_llmKey))
+            if (contents.contains(m_canary) || contents.contains(m_password) || contents.contains(m_llmKey) ||
+                contents.contains(m_unbound))
                 leaks << path;
         }
     }
     QFile output(m_fixture->path(QStringLiteral("paddockd.out")));
-    if (output.open(QIODevice::ReadOnly) && output.readAll().contains(m_canary))
+    const QByteArray daemonOutput = output.open(QIODevice::ReadOnly) ? output.readAll() : QByteArray();
+    if (daemonOutput.contains(m_canary) || daemonOutput.contains(m_unbound))
         leaks << output.fileName();
     QVERIFY2(leaks.isEmpty(), qPrintable(leaks.join(QLatin1Char('\n'))));
     // The refusals and the redaction are in the event log, by file and name.

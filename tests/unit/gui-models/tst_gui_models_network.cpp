@@ -9,6 +9,7 @@
 #include "DenialsModel.h"
 #include "LearningModel.h"
 #include "RulesModel.h"
+#include "events/NetworkEvent.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -29,6 +30,7 @@ private Q_SLOTS:
     void refusalsAreListedMostRecentFirst();
     void aRefusalOfAListedHostCountsUpInPlace();
     void aRefusalOfANewHostGoesOnTop();
+    void aSecretGuardRefusalNamesItsValue();
     void whatIsLoadedOrAllowedDoesNotCount();
     void aRemovedRowComesBackOnlyWithANewRefusal();
     void rulesSayWhereEachComesFrom();
@@ -113,6 +115,25 @@ void TestGuiModelsNetwork::aRefusalOfANewHostGoesOnTop()
     QCOMPARE(shown(model, 1, "count").toLongLong(), 5);
     QCOMPARE(denied.size(), 1);
     QCOMPARE(denied.at(0).at(3).toBool(), true);
+}
+
+void TestGuiModelsNetwork::aSecretGuardRefusalNamesItsValue()
+{
+    DenialsModel model;
+    load(model);
+    // The value's file and name ride in the rule, as the proxy writes it; a file may hold spaces.
+    QJsonObject event = wireEvent(QStringLiteral("network-denied"), QStringLiteral("network"));
+    event.insert(QStringLiteral("host"), QStringLiteral("api.provider.test"));
+    event.insert(QStringLiteral("rule"), QStringLiteral("secret-guard: config/my app/.env OPENAI_KEY"));
+    model.addEvent(event);
+    QCOMPARE(shown(model, 0, "guardFile").toString(), QStringLiteral("config/my app/.env"));
+    QCOMPARE(shown(model, 0, "guardName").toString(), QStringLiteral("OPENAI_KEY"));
+    // A refusal by a network rule, and a redaction's rule, name no value.
+    QCOMPARE(shown(model, 1, "guardName").toString(), QString());
+    QVERIFY(!events::guardedValueOfRule(QStringLiteral("secret-guard: .env OPENAI_KEY redacted")));
+    QVERIFY(!events::guardedValueOfRule(QStringLiteral("secret-guard")));
+    QCOMPARE(events::secretGuardRule({QStringLiteral(".env"), QStringLiteral("DB_PASSWORD")}),
+             QStringLiteral("secret-guard: .env DB_PASSWORD"));
 }
 
 void TestGuiModelsNetwork::whatIsLoadedOrAllowedDoesNotCount()
