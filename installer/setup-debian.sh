@@ -19,7 +19,7 @@ curl wget procps iproute2 psmisc python3 git openssl util-linux
 dpkg-dev mmdebstrap appstream desktop-file-utils systemd xdg-utils libglib2.0-bin apparmor
 xterm xdotool x11-utils runsc clang-format universal-ctags
 openssh-server openssh-client postgresql postgresql-client python3-pip
-squid mitmproxy podman uidmap rootlesskit
+squid mitmproxy podman uidmap rootlesskit slirp4netns
 python3-pyatspi at-spi2-core
 docker-registry skopeo apache2-utils"
 
