@@ -917,6 +917,29 @@
     </message>
 </context>
 <context>
+    <name>CustomSecretRemoveDialog</name>
+    <message>
+        <source>Remove the custom secret %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandboxes hold a placeholder in %1. From now on it is no longer replaced with the value in requests to %2, and its value is deleted from the keychain (or its command no longer runs). Sandboxes created afterwards no longer get %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DenialAllowDialog</name>
     <message>
         <source>Allow %1</source>
@@ -985,6 +1008,18 @@
     </message>
     <message>
         <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A secret of Paddock&apos;s keychain: Paddock adds it where it is bound, the sandbox never needs to send it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this value for %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1062,6 +1097,33 @@
     </message>
     <message>
         <source>Bring up the environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>GuardValueAllowDialog</name>
+    <message>
+        <source>Allow this value for %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox %1 may then send the value of %2 from %3 in its requests, to %4 and every other domain its keys go to. The value may then reach the model provider, and whoever reads what the provider keeps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3079,6 +3141,10 @@
         <source>Test the key of %1 with its provider</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SecretsPage</name>
@@ -3981,6 +4047,10 @@
         <source>Dismissed %1; it shows again if it is refused again.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sandbox %1 may now send the value of %2 from %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::RulesModel</name>
@@ -4281,6 +4351,10 @@
     </message>
     <message>
         <source>The %1 key was not accepted: %2 answered %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The custom secret %1 was removed: its placeholder is no longer replaced.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -917,6 +917,29 @@
     </message>
 </context>
 <context>
+    <name>CustomSecretRemoveDialog</name>
+    <message>
+        <source>Remove the custom secret %1?</source>
+        <translation>¿Eliminar el secreto personalizado %1?</translation>
+    </message>
+    <message>
+        <source>Sandboxes hold a placeholder in %1. From now on it is no longer replaced with the value in requests to %2, and its value is deleted from the keychain (or its command no longer runs). Sandboxes created afterwards no longer get %1.</source>
+        <translation>Los entornos aislados tienen un marcador en %1. A partir de ahora ya no se sustituye por el valor en las peticiones a %2, y su valor se borra del llavero (o su orden deja de ejecutarse). Los entornos aislados creados después ya no reciben %1.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation>Eliminar el secreto personalizado %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
     <name>DenialAllowDialog</name>
     <message>
         <source>Allow %1</source>
@@ -986,6 +1009,18 @@
     <message>
         <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
         <translation>Solo TCP sale de un entorno aislado; no hay ninguna regla que permita UDP</translation>
+    </message>
+    <message>
+        <source>A secret of Paddock&apos;s keychain: Paddock adds it where it is bound, the sandbox never needs to send it</source>
+        <translation>Un secreto del llavero de Paddock: Paddock lo añade donde está vinculado, el entorno aislado nunca necesita enviarlo</translation>
+    </message>
+    <message>
+        <source>Allow this value for %1…</source>
+        <translation>Permitir este valor para %1…</translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
+        <translation>Permitir el valor de %1 de %2 para %3</translation>
     </message>
 </context>
 <context>
@@ -1063,6 +1098,33 @@
     <message>
         <source>Bring up the environment</source>
         <translation>Iniciar el entorno</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>GuardValueAllowDialog</name>
+    <message>
+        <source>Allow this value for %1?</source>
+        <translation>¿Permitir este valor para %1?</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 may then send the value of %2 from %3 in its requests, to %4 and every other domain its keys go to. The value may then reach the model provider, and whoever reads what the provider keeps.</source>
+        <translation>El entorno aislado %1 podrá entonces enviar el valor de %2 de %3 en sus peticiones, a %4 y a cualquier otro dominio al que vayan sus claves. El valor podrá entonces llegar al proveedor del modelo, y a quien lea lo que el proveedor guarda.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>Lo mismo desde un terminal:</translation>
+    </message>
+    <message>
+        <source>Allow this value</source>
+        <translation>Permitir este valor</translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
+        <translation>Permitir el valor de %1 de %2 para %3</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -3079,6 +3141,10 @@
         <source>Test the key of %1 with its provider</source>
         <translation>Probar la clave de %1 con su proveedor</translation>
     </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation>Eliminar el secreto personalizado %1</translation>
+    </message>
 </context>
 <context>
     <name>SecretsPage</name>
@@ -3982,6 +4048,10 @@
         <source>Dismissed %1; it shows again if it is refused again.</source>
         <translation>Se ha descartado %1; volverá a aparecer si se rechaza de nuevo.</translation>
     </message>
+    <message>
+        <source>Sandbox %1 may now send the value of %2 from %3.</source>
+        <translation>El entorno aislado %1 ya puede enviar el valor de %2 de %3.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::RulesModel</name>
@@ -4283,6 +4353,10 @@
     <message>
         <source>The %1 key was not accepted: %2 answered %3</source>
         <translation>La clave de %1 no se aceptó: %2 respondió %3</translation>
+    </message>
+    <message>
+        <source>The custom secret %1 was removed: its placeholder is no longer replaced.</source>
+        <translation>El secreto personalizado %1 se ha eliminado: su marcador ya no se sustituye.</translation>
     </message>
 </context>
 <context>

@@ -917,6 +917,29 @@
     </message>
 </context>
 <context>
+    <name>CustomSecretRemoveDialog</name>
+    <message>
+        <source>Remove the custom secret %1?</source>
+        <translation>Supprimer le secret personnalisé %1 ?</translation>
+    </message>
+    <message>
+        <source>Sandboxes hold a placeholder in %1. From now on it is no longer replaced with the value in requests to %2, and its value is deleted from the keychain (or its command no longer runs). Sandboxes created afterwards no longer get %1.</source>
+        <translation>Les bacs à sable ont un substitut dans %1. Désormais, il n&apos;est plus remplacé par la valeur dans les requêtes vers %2, et sa valeur est supprimée du trousseau (ou sa commande ne s&apos;exécute plus). Les bacs à sable créés ensuite n&apos;ont plus %1.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation>Supprimer le secret personnalisé %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>DenialAllowDialog</name>
     <message>
         <source>Allow %1</source>
@@ -986,6 +1009,18 @@
     <message>
         <source>Only TCP leaves a sandbox; UDP has no rule to allow it</source>
         <translation>Seul le TCP sort d’un bac à sable ; aucune règle ne peut autoriser l’UDP</translation>
+    </message>
+    <message>
+        <source>A secret of Paddock&apos;s keychain: Paddock adds it where it is bound, the sandbox never needs to send it</source>
+        <translation>Un secret du trousseau de Paddock : Paddock l&apos;ajoute là où il est lié, le bac à sable n&apos;a jamais besoin de l&apos;envoyer</translation>
+    </message>
+    <message>
+        <source>Allow this value for %1…</source>
+        <translation>Autoriser cette valeur pour %1…</translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
+        <translation>Autoriser la valeur de %1 de %2 pour %3</translation>
     </message>
 </context>
 <context>
@@ -1063,6 +1098,33 @@
     <message>
         <source>Bring up the environment</source>
         <translation>Démarrer l’environnement</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>GuardValueAllowDialog</name>
+    <message>
+        <source>Allow this value for %1?</source>
+        <translation>Autoriser cette valeur pour %1 ?</translation>
+    </message>
+    <message>
+        <source>Sandbox %1 may then send the value of %2 from %3 in its requests, to %4 and every other domain its keys go to. The value may then reach the model provider, and whoever reads what the provider keeps.</source>
+        <translation>Le bac à sable %1 pourra alors envoyer la valeur de %2 de %3 dans ses requêtes, vers %4 et tout autre domaine où vont ses clés. La valeur pourra alors atteindre le fournisseur du modèle, et quiconque lit ce que le fournisseur conserve.</translation>
+    </message>
+    <message>
+        <source>The same from a terminal:</source>
+        <translation>La même chose dans un terminal :</translation>
+    </message>
+    <message>
+        <source>Allow this value</source>
+        <translation>Autoriser cette valeur</translation>
+    </message>
+    <message>
+        <source>Allow the value of %1 from %2 for %3</source>
+        <translation>Autoriser la valeur de %1 de %2 pour %3</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -3079,6 +3141,10 @@
         <source>Test the key of %1 with its provider</source>
         <translation>Tester la clé de %1 auprès de son fournisseur</translation>
     </message>
+    <message>
+        <source>Remove the custom secret %1</source>
+        <translation>Supprimer le secret personnalisé %1</translation>
+    </message>
 </context>
 <context>
     <name>SecretsPage</name>
@@ -3982,6 +4048,10 @@
         <source>Dismissed %1; it shows again if it is refused again.</source>
         <translation>%1 ignoré ; il réapparaîtra s’il est de nouveau refusé.</translation>
     </message>
+    <message>
+        <source>Sandbox %1 may now send the value of %2 from %3.</source>
+        <translation>Le bac à sable %1 peut maintenant envoyer la valeur de %2 de %3.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::RulesModel</name>
@@ -4283,6 +4353,10 @@
     <message>
         <source>The %1 key was not accepted: %2 answered %3</source>
         <translation>La clé %1 n’a pas été acceptée : %2 a répondu %3</translation>
+    </message>
+    <message>
+        <source>The custom secret %1 was removed: its placeholder is no longer replaced.</source>
+        <translation>Le secret personnalisé %1 a été supprimé : son substitut n&apos;est plus remplacé.</translation>
     </message>
 </context>
 <context>
