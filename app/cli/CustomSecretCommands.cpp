@@ -164,35 +164,35 @@ QString valueCell(const secrets::CustomSecret &secret)
                                  : tr("%1, run by paddockd for every request").arg(what);
 }
 
-/**
- * A custom secret whose value comes from a command or a reference: its description is written
- * here and taken up by paddockd (the value is never stored); a pasted value it replaces leaves
- * the keychain. The exit code.
- */
-int storeSourced(const secrets::CustomSecret &secret)
+/** A custom secret whose value comes from a command or a reference: paddockd writes it. The exit code. */
+int storeSourced(const Invocation &call, const secrets::CustomSecret &secret)
 {
-    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret.name);
     if (secret.source->kind == secrets::SecretSource::Kind::Reference &&
         QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty())
         err() << tr("Warning: the 1Password CLI `op` is not on PATH; requests that need %1 are refused until it is.")
                      .arg(secret.name)
               << "\n";
-    QString error;
-    if (!secrets::CustomSecrets().set(secret, &error))
-        return failure(error);
+    QJsonObject params{{QStringLiteral("name"), secret.name},
+                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
+                       {QStringLiteral("anywhere"), secret.anywhere},
+                       {QStringLiteral("body"), secret.body},
+                       {QStringLiteral("variable"), secret.variable},
+                       {QStringLiteral("source"), secret.source->toJson()}};
+    if (!secret.anywhere)
+        params.insert(QStringLiteral("header"), secret.header);
+    if (!secret.sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), secret.sandbox);
+    int code = ExitOk;
+    const std::optional<QJsonObject> stored =
+        callDaemon(call, QStringLiteral("secret.setCustom"), params, &code, kDaemonCallTimeoutMs);
+    if (!stored)
+        return code;
     out() << tr("Stored custom secret %1, its value from %2. Sandboxes %3 created from now on hold %4=%5; the proxy "
                 "replaces it with the value in %6 of requests to %7.\n")
                  .arg(secret.name, valueCell(secret),
                       secret.sandbox.isEmpty() ? tr("(all)") : tr("(only %1)").arg(secret.sandbox), secret.variable,
-                      secret.placeholder, whereCell(secret), secret.hosts.join(QStringLiteral(", ")));
-    if (!applyCredentialsInDaemon(&error))
-        return failure(tr("the secret was stored, but paddockd could not take it up: %1").arg(error));
-    if (earlier && !earlier->source) { // the pasted value is no longer used
-        secrets::SecretStore store;
-        secrets::SecretStore::wait([&](secrets::SecretStore::Callback done) {
-            store.removeKeyMaterial(secret.keyMaterialName(), std::move(done));
-        });
-    }
+                      stored->value(QLatin1String("placeholder")).toString(), whereCell(secret),
+                      secret.hosts.join(QStringLiteral(", ")));
     return ExitOk;
 }
 
@@ -247,7 +247,7 @@ int runSetCustom(const Invocation &call)
     const std::optional<secrets::CustomSecret> secret = secretOf(call, &problem);
     if (!secret)
         return usageError(call.commandPath, problem);
-    return secret->source ? storeSourced(*secret) : storePasted(call, *secret);
+    return secret->source ? storeSourced(call, *secret) : storePasted(call, *secret);
 }
 
 } // namespace

@@ -83,23 +83,24 @@ int runSetSource(const Invocation &call, const secrets::SecretId &id)
             return usageError(call.commandPath,
                               QStringLiteral("--refresh takes a duration such as 30s, 10m or 2h, or on-demand"));
     }
-    QString error;
     if (const QString problem = source.validate(); !problem.isEmpty())
         return usageError(call.commandPath, problem);
     if (!command && QStandardPaths::findExecutable(QStringLiteral("op")).isEmpty())
         err() << "Warning: the 1Password CLI `op` is not on PATH; requests that need " << id.displayName()
               << " are refused until it is.\n";
-    if (!secrets::SecretSources().set(id, source, &error) ||
-        !secrets::SecretIndex(secrets::SecretIndex::defaultPath()).add(id, &error))
-        return failure(error);
+    // paddockd writes the source and takes it up before it answers.
+    QJsonObject params{{QStringLiteral("service"), id.service}, {QStringLiteral("source"), source.toJson()}};
+    if (!id.isGlobal())
+        params.insert(QStringLiteral("sandbox"), id.sandbox);
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("secret.setSource"), params, &code, kDaemonCallTimeoutMs))
+        return code;
     out() << id.displayName() << " (" << scopeOf(id) << ") now comes from "
           << (command ? QStringLiteral("the command `%1`") : QStringLiteral("`op read %1`")).arg(source.describe())
           << ", run by paddockd "
           << (source.refreshSeconds ? QStringLiteral("every %1").arg(source.refreshText())
                                     : QStringLiteral("for every request"))
           << ".\n";
-    if (QString daemonError; !applyCredentialsInDaemon(&daemonError))
-        return failure(QStringLiteral("the source was stored, but paddockd could not take it up: %1").arg(daemonError));
     return ExitOk;
 }
 
@@ -282,17 +283,14 @@ int runRemove(const Invocation &call)
         return *refused;
     if (const std::optional<int> custom = removeCustomSecret(call))
         return *custom;
-    QString error;
-    const std::optional<secrets::SecretSource> source = secrets::SecretSources().find(id);
-    if (!secrets::SecretSources().remove(id, &error))
-        return failure(error);
-    const secrets::SecretResult result = store.removeAndWait(id);
-    if (!result.ok() && !(source && result.error == secrets::SecretError::NotFound))
-        return failure(result.message);
+    // paddockd removes the key (and its source) and forgets it for running sandboxes before it answers.
+    QJsonObject params{{QStringLiteral("service"), id.service}};
+    if (!id.isGlobal())
+        params.insert(QStringLiteral("sandbox"), id.sandbox);
+    int code = ExitOk;
+    if (!callDaemon(call, QStringLiteral("secret.remove"), params, &code, kDaemonCallTimeoutMs))
+        return code;
     out() << "Removed " << id.displayName() << " from the keychain (" << scopeOf(id) << ").\n";
-    // The key the daemon may hold for a sandbox goes with it before this returns.
-    if (!applyCredentialsInDaemon(&error))
-        return failure(QStringLiteral("the key was removed, but paddockd could not forget it: %1").arg(error));
     return ExitOk;
 }
 

@@ -47,10 +47,38 @@ QJsonObject secretJson(const secrets::CustomSecret &secret)
     return object;
 }
 
+/**
+ * A custom secret whose value comes from a command or a reference: only its description is
+ * written; a pasted value it replaces leaves the keychain once the change is in force.
+ */
+void setSourced(secrets::SecretStore &store, const std::function<void()> &changed, secrets::CustomSecret secret,
+                const QJsonObject &sourceJson, const api::PendingReply &reply)
+{
+    QString error;
+    secret.source = secrets::SecretSource::fromJson(sourceJson, &error);
+    if (!secret.source)
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), error);
+    if (const QString problem = secret.validate(); !problem.isEmpty())
+        return reply.fail(QLatin1String(api::errors::kInvalidParams), problem);
+    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret.name);
+    if (!secrets::CustomSecrets().set(secret, &error))
+        return reply.fail(QLatin1String(api::errors::kKeychainError), error);
+    changed();
+    qCInfo(lcCustomSecretMethods).noquote()
+        << "custom secret" << secret.name << "now comes from" << secret.source->kindToken() << secret.source->program();
+    if (!earlier || earlier->source)
+        return reply.succeed(secretJson(secret));
+    store.removeKeyMaterial(secret.keyMaterialName(), [secret, reply](secrets::SecretResult) {
+        reply.succeed(secretJson(secret)); // a pasted value already gone is no error
+    });
+}
+
 void setCustom(secrets::SecretStore &store, const std::function<void()> &changed, const QJsonObject &params,
                const api::PendingReply &reply)
 {
     const secrets::CustomSecret secret = secretOf(params);
+    if (params.contains(QLatin1String("source")))
+        return setSourced(store, changed, secret, params.value(QLatin1String("source")).toObject(), reply);
     if (const QString problem = secret.validate(); !problem.isEmpty())
         return reply.fail(QLatin1String(api::errors::kInvalidParams), problem);
     const QJsonValue value = params.value(QLatin1String("value"));

@@ -24,6 +24,8 @@ namespace paddock::sandbox {
  *                     sandbox?}: stores or replaces the secret; a secret of the same name keeps
  *                     its placeholder, a new one gets a fresh one. The value comes from a client
  *                     of the same uid over the owner-only socket; it is never logged nor sent back.
+ *                     With @c source (SecretSource::toJson()) instead of @c value, the value comes
+ *                     from that command or reference, run by the daemon; no value is stored.
  *
  * Errors: `invalid-params`, `keychain-unavailable`, `keychain-error`.
  */

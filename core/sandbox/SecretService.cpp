@@ -8,6 +8,7 @@
 #include "sandbox/CredentialSetup.h"
 #include "sandbox/CustomSecretMethods.h"
 #include "sandbox/SandboxRecord.h"
+#include "sandbox/SecretSourceMethods.h"
 #include "secrets/CredentialBindings.h"
 #include "secrets/CustomSecrets.h"
 #include "secrets/Masking.h"
@@ -237,6 +238,7 @@ void SecretService::start()
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { setSecret(params, reply); });
     registerCustomSecretMethods(m_server, *m_store, [this] { credentialsChanged(); });
+    registerSecretSourceMethods(m_server, [this] { credentialsChanged(); });
     m_server.registerAsyncMethod(QStringLiteral("secret.remove"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { removeSecret(params, reply); });

@@ -39,7 +39,7 @@ namespace paddock::sandbox {
  *   of `secret set-custom` follow, @c source `custom`, their hosts in @c sourceText and the
  *   sandboxes' variable in @c variable (the command line sets them).
  * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
- *   (and drops the secret's source, if it had one). Sources are set by the command line only.
+ *   (and drops the secret's source, if it had one). Sources: `secret.setSource` (SecretSourceMethods.h).
  * - `secret.setCustom`: a custom secret of `secret set-custom` (CustomSecretMethods.h).
  * - `secret.remove` {service, sandbox?} → {removed: "SERVICE" or "NAME/SERVICE"}; with
  *   `custom: true`, the custom secret @c service: out of custom-secrets.json and in force for

@@ -506,6 +506,9 @@ void TestCustomSecrets::valueFromACommandIsRunForTheRequest()
                  QStringLiteral("--host"), kSourced, QStringLiteral("--header"), QStringLiteral("X-Op"),
                  QStringLiteral("--env"), QStringLiteral("OP_TOKEN"), QStringLiteral("--ref"), kReference});
     QVERIFY2(steady.exitCode == 0, qPrintable(steady.out + steady.err));
+    // Written by the daemon, the one writer of custom-secrets.json.
+    QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("custom secret steady now comes from reference")),
+             qPrintable(m_fixture->daemonLog()));
     const Finished json = paddock({QStringLiteral("secret"), QStringLiteral("ls"), QStringLiteral("--json")});
     QVERIFY2(json.out.contains(QStringLiteral("\"refresh\": \"on-demand\"")) && json.out.contains(kReference),
              qPrintable(json.out));

@@ -237,6 +237,9 @@ void TestSecretSources::commandValueIsUsedUntilItsRefresh()
                  counting() + QStringLiteral(" ") + m_bin.filePath(QStringLiteral("counter"))});
     QVERIFY2(set.exitCode == 0, qPrintable(set.out + set.err));
     QVERIFY2(set.out.contains(QStringLiteral("every 55m")), qPrintable(set.out));
+    // The daemon wrote the source (one writer), naming the program, not its output.
+    const QString log = m_fixture->daemonLog();
+    QVERIFY2(log.contains(QLatin1String("the key of tok now comes from command")), qPrintable(log));
 
     const Finished run = requests({QStringLiteral("a1"), QStringLiteral("a2")});
     QVERIFY2(run.out.contains(QStringLiteral("a1=200")) && run.out.contains(QStringLiteral("a2=200")),
