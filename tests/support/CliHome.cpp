@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CliHome.h"
 
+#include <QFileInfo>
+
 #include "IsolatedHome.h"
 
 #include <QRegularExpression>
@@ -95,6 +97,13 @@ bool playSteps(int master, const QList<TerminalStep> &steps, QByteArray &shown)
 }
 
 } // namespace
+
+CliHome::~CliHome()
+{
+    // Commands that go through paddockd start it in this home when none answers (DaemonLauncher).
+    if (QFileInfo::exists(m_env.value(QStringLiteral("XDG_RUNTIME_DIR")) + QStringLiteral("/paddock/paddockd.sock")))
+        run({QStringLiteral("daemon"), QStringLiteral("stop")});
+}
 
 CliHome::CliHome()
 {

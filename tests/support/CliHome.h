@@ -44,6 +44,10 @@ class CliHome
 {
 public:
     CliHome();
+    /** Stops the paddockd a command started here on demand, so no daemon outlives its home. */
+    ~CliHome();
+    CliHome(const CliHome &) = delete;
+    CliHome &operator=(const CliHome &) = delete;
 
     bool isValid() const { return m_dir.isValid(); }
     QString root() const { return m_dir.path(); }

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,6 +31,14 @@ public:
         m_env = paddock::test::isolatedEnvironment(m_root.path(), paddock::test::XdgFolders::shortNames());
         m_env.insert(QStringLiteral("HOME"), m_root.path());
     }
+    /** The paddockd a command started on demand in this home goes with it. */
+    ~Person()
+    {
+        if (QFileInfo::exists(path(QStringLiteral("run/paddock/paddockd.sock"))))
+            paddock({QStringLiteral("daemon"), QStringLiteral("stop")});
+    }
+    Person(const Person &) = delete;
+    Person &operator=(const Person &) = delete;
     QString path(const QString &relative) const { return m_root.path() + QLatin1Char('/') + relative; }
     QString dataDir() const { return path(QStringLiteral("data")); }
 
