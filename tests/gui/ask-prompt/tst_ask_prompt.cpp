@@ -211,6 +211,11 @@ void TestAskPrompt::inTheBackgroundANotificationAsks()
     QVERIFY(m_notifications.actions.constFirst().contains(QStringLiteral("allow")));
     QVERIFY(m_notifications.actions.constFirst().contains(QStringLiteral("deny")));
     QCOMPARE(fetch->state(), QProcess::Running); // it waits
+    // The window knows its notification once the server's reply reached it: a person clicks after
+    // that; a signal sent sooner would name a notification the window has not heard of yet.
+    QObject *notifier = findObject(m_window, QStringLiteral("askNotifier"));
+    QVERIFY(notifier);
+    QTRY_COMPARE(notifier->property("shownCount").toInt(), 1);
 
     // The notification's "Allow once": curl gets its page, and the notification goes.
     QDBusMessage signal =

@@ -481,6 +481,7 @@ void TestNetworkModels::notifiesOncePerHostWhileInTheBackground()
                      .toLongLong(),
                  2);
     QCOMPARE(server.shown.size(), 1);
+    QTRY_COMPARE(notifier.sentCount(), 1); // the window has the server's reply: a click can name it
 
     // The notification's Allow button allows the host for that sandbox, exactly.
     QSignalSpy invoked(&notifier, &NetworkNotifier::allowInvoked);
