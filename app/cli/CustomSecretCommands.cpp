@@ -164,6 +164,21 @@ QString valueCell(const secrets::CustomSecret &secret)
                                  : tr("%1, run by paddockd for every request").arg(what);
 }
 
+/** What `secret.setCustom` is told of @p secret, its value or source left to the caller. */
+QJsonObject setCustomParams(const secrets::CustomSecret &secret)
+{
+    QJsonObject params{{QStringLiteral("name"), secret.name},
+                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
+                       {QStringLiteral("anywhere"), secret.anywhere},
+                       {QStringLiteral("body"), secret.body},
+                       {QStringLiteral("variable"), secret.variable}};
+    if (!secret.anywhere)
+        params.insert(QStringLiteral("header"), secret.header);
+    if (!secret.sandbox.isEmpty())
+        params.insert(QStringLiteral("sandbox"), secret.sandbox);
+    return params;
+}
+
 /** A custom secret whose value comes from a command or a reference: paddockd writes it. The exit code. */
 int storeSourced(const Invocation &call, const secrets::CustomSecret &secret)
 {
@@ -172,16 +187,8 @@ int storeSourced(const Invocation &call, const secrets::CustomSecret &secret)
         err() << tr("Warning: the 1Password CLI `op` is not on PATH; requests that need %1 are refused until it is.")
                      .arg(secret.name)
               << "\n";
-    QJsonObject params{{QStringLiteral("name"), secret.name},
-                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
-                       {QStringLiteral("anywhere"), secret.anywhere},
-                       {QStringLiteral("body"), secret.body},
-                       {QStringLiteral("variable"), secret.variable},
-                       {QStringLiteral("source"), secret.source->toJson()}};
-    if (!secret.anywhere)
-        params.insert(QStringLiteral("header"), secret.header);
-    if (!secret.sandbox.isEmpty())
-        params.insert(QStringLiteral("sandbox"), secret.sandbox);
+    QJsonObject params = setCustomParams(secret);
+    params.insert(QStringLiteral("source"), secret.source->toJson());
     int code = ExitOk;
     const std::optional<QJsonObject> stored =
         callDaemon(call, QStringLiteral("secret.setCustom"), params, &code, kDaemonCallTimeoutMs);
@@ -213,15 +220,7 @@ int storePasted(const Invocation &call, const secrets::CustomSecret &secret)
     }
     // The daemon keeps the value and the description, and replaces the placeholder in the
     // running sandboxes' requests before it answers.
-    QJsonObject params{{QStringLiteral("name"), secret.name},
-                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
-                       {QStringLiteral("anywhere"), secret.anywhere},
-                       {QStringLiteral("body"), secret.body},
-                       {QStringLiteral("variable"), secret.variable}};
-    if (!secret.anywhere)
-        params.insert(QStringLiteral("header"), secret.header);
-    if (!secret.sandbox.isEmpty())
-        params.insert(QStringLiteral("sandbox"), secret.sandbox);
+    QJsonObject params = setCustomParams(secret);
     QString value = QString::fromUtf8(input.value);
     secrets::wipe(input.value);
     params.insert(QStringLiteral("value"), value);
