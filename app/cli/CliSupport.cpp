@@ -116,12 +116,11 @@ bool applyCredentialsInDaemon(QString *error)
 bool connectDaemon(api::DaemonConnection &connection, QString *error)
 {
     const QString socket = paths::daemonSocket();
-    const api::DaemonStatus status = api::ensureDaemonRunning(socket);
-    if (!status.running) {
+    // The connection that finds the daemon running is the one the call goes over.
+    const api::DaemonStatus status = api::ensureDaemonRunning(socket, api::kDaemonStartTimeoutMs, &connection);
+    if (!status.running)
         *error = status.error;
-        return false;
-    }
-    return connection.open(socket, kConnectTimeoutMs, error);
+    return status.running;
 }
 
 api::Reply daemonReply(const QString &method, const QJsonObject &params, int timeoutMs)

@@ -87,10 +87,11 @@ bool startDaemonDetached(QString *error)
     return true;
 }
 
-DaemonStatus ensureDaemonRunning(const QString &socketPath, int timeoutMs)
+DaemonStatus ensureDaemonRunning(const QString &socketPath, int timeoutMs, DaemonConnection *kept)
 {
     DaemonStatus status;
-    DaemonConnection connection;
+    DaemonConnection own;
+    DaemonConnection &connection = kept ? *kept : own;
     QString error;
     auto answered = [&] {
         status.running = true;

@@ -30,10 +30,15 @@ struct DaemonStatus
     QString error; ///< one sentence, e.g. "cannot start paddockd: ..."
 };
 
+class DaemonConnection;
+
 /**
  * Makes sure a daemon answers on @p socketPath: if nothing does, starts paddockd and waits
  * up to @p timeoutMs for it. Blocks; GUI code uses DaemonClient with start on demand.
+ * With @p connection, the connection that found the daemon stays open there, so a caller
+ * that goes on to call the daemon connects once rather than twice.
  */
-DaemonStatus ensureDaemonRunning(const QString &socketPath, int timeoutMs = kDaemonStartTimeoutMs);
+DaemonStatus ensureDaemonRunning(const QString &socketPath, int timeoutMs = kDaemonStartTimeoutMs,
+                                 DaemonConnection *connection = nullptr);
 
 } // namespace paddock::api
