@@ -15,9 +15,12 @@
 #include "sandbox/SharedFolders.h"
 #include "secrets/CustomSecrets.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHash>
 #include <QLoggingCategory>
+#include <QMutex>
 #include <QTemporaryFile>
 
 #include <fcntl.h>
@@ -155,14 +158,63 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
     }
     std::optional<runtime::SandboxSpec> spec = applied.toOptional();
     spec->protectHostFiles = request.protectHostFiles;
+    spec->disposable = request.disposable;
     addCustomPlaceholders(*spec, request.variables);
     return spec;
 }
 
-runtime::docker::DockerClient engineClient()
+/**
+ * The local engine's client, one for the daemon's life: it keeps the API version it agreed on,
+ * which a new client would ask the engine for again on every create (`/version`, the slowest
+ * of the engine's answers on a create's path).
+ */
+const runtime::docker::DockerClient &engineClient()
 {
-    return runtime::docker::DockerClient(runtime::docker::Endpoint::environmentOrDefault());
+    static const runtime::docker::DockerClient client(runtime::docker::Endpoint::environmentOrDefault());
+    return client;
 }
+
+/** How long a registry that did not give an image's configuration is not asked again for it. */
+constexpr int kRegistryRetryMs = 2 * 60 * 1000;
+
+/**
+ * The images whose registry failed lately, with why: a kit that names an image nobody can pull
+ * (the shell kit's, built locally for Docker) would otherwise make every create under
+ * bubblewrap wait for the registry's answer, a round trip to the internet each time.
+ * `paddock image pull` asks at once, whatever this remembers.
+ */
+class RegistryFailures
+{
+public:
+    static RegistryFailures &instance()
+    {
+        static RegistryFailures failures;
+        return failures;
+    }
+    /** Why @p reference failed within the last kRegistryRetryMs, or empty. */
+    QString recent(const QString &reference)
+    {
+        const QMutexLocker lock(&m_mutex);
+        const auto found = m_failures.constFind(reference);
+        if (found == m_failures.cend() || found->until.hasExpired())
+            return {};
+        return found->why;
+    }
+    void remember(const QString &reference, const QString &why)
+    {
+        const QMutexLocker lock(&m_mutex);
+        m_failures.insert(reference, {why, QDeadlineTimer(kRegistryRetryMs)});
+    }
+
+private:
+    struct Failure
+    {
+        QString why;
+        QDeadlineTimer until;
+    };
+    QMutex m_mutex;
+    QHash<QString, Failure> m_failures;
+};
 
 /**
  * Where the kit's image comes from for a runtime that runs none itself: Paddock's store, else a
@@ -179,7 +231,7 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
         plan.imageConfig = plan.image->config;
         return;
     }
-    const runtime::docker::DockerClient client = engineClient();
+    const runtime::docker::DockerClient &client = engineClient();
     if (client.ping()) {
         if (const auto info = client.inspectImage(reference)) {
             plan.imageToExport = reference;
@@ -187,11 +239,15 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
             return;
         }
     }
-    QString why;
-    if (const auto config = image::fetchImageConfig(reference, plan.registry, &why)) {
+    QString why = RegistryFailures::instance().recent(reference);
+    if (!why.isEmpty()) {
+        why += QStringLiteral("; asked again in two minutes, or now by `paddock image pull %1`").arg(reference);
+    } else if (const auto config = image::fetchImageConfig(reference, plan.registry, &why)) {
         plan.imageToPull = reference;
         plan.imageConfig = *config;
         return;
+    } else {
+        RegistryFailures::instance().remember(reference, why);
     }
     plan.notes << QStringLiteral("kit %1 names the image %2, which is not loaded and could not be pulled (%3): the "
                                  "sandbox's root is the host's system (load the image with `paddock template load "
