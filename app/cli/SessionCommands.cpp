@@ -124,9 +124,11 @@ int outcomeCode(const runtime::RuntimeResult &result, const QString &name, bool 
 int runRun(const Invocation &call)
 {
     int code = ExitOk;
-    const std::optional<QJsonObject> params = approvedCreationParams(call, &code);
+    std::optional<QJsonObject> params = approvedCreationParams(call, &code);
     if (!params)
         return code;
+    if (call.parser.isSet(QStringLiteral("rm")) && !call.parser.isSet(QStringLiteral("detach")))
+        params->insert(QStringLiteral("disposable"), true); // removed at the end: its root need not be synced
     if (call.parser.isSet(QStringLiteral("detach")))
         return createDetached(*params, true);
     const std::optional<kit::Kit> kit = loadKitOf(*params);

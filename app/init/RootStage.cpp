@@ -43,6 +43,7 @@ struct RootOptions
     bool kernelOverlay = false; ///< the host's base through the kernel's overlayfs, not fuse-overlayfs
     std::string skeleton;       ///< the host's directories, owned by the user (HostSkeleton.h), or empty
     bool dieWithParent = false;
+    bool volatileUpper = false; ///< overlayfs' `volatile`: no sync of the upper layer (a disposable sandbox)
     char **program = nullptr;
 };
 
@@ -83,6 +84,8 @@ bool parse(int argc, char *argv[], RootOptions *options)
             options->kernelOverlay = true;
         else if (arg == "--die-with-parent")
             options->dieWithParent = true;
+        else if (arg == "--root-volatile")
+            options->volatileUpper = true;
         else if (!hasValue)
             return fail("option " + arg + " is unknown or lacks its value");
         else if (arg == "--root-layers")
@@ -183,6 +186,20 @@ bool assembleHostBase(const RootOptions &options)
     return true;
 }
 
+/**
+ * A volatile overlay leaves `WORK/work/incompat/volatile` behind, and overlayfs refuses to mount
+ * over that work folder again until it is gone: what the upper layer holds may not have reached
+ * the disk. A disposable sandbox started again (its command was killed before its removal) takes
+ * its upper layer as it is.
+ */
+void clearVolatileMark(const std::string &work)
+{
+    const std::string mark = work + "/work/incompat/volatile";
+    unlink((mark + "/dirty").c_str());
+    rmdir(mark.c_str());
+    rmdir((work + "/work/incompat").c_str());
+}
+
 bool mountImageRoot(const RootOptions &options)
 {
     // Layers are named relative to their store, so many of them fit in one page of options.
@@ -192,6 +209,10 @@ bool mountImageRoot(const RootOptions &options)
     for (size_t i = 0; i < options.layers.size(); ++i)
         data += (i ? ":" : "") + options.layers[i];
     data += ",upperdir=" + options.upper + ",workdir=" + options.work + ",userxattr";
+    if (options.volatileUpper) {
+        clearVolatileMark(options.work);
+        data += ",volatile";
+    }
     if (data.size() > kMaxMountData)
         return fail("the image has too many layers for one overlay mount");
     const bool mounted = mount("overlay", options.mountPoint.c_str(), "overlay", 0, data.c_str()) == 0;
@@ -210,9 +231,13 @@ bool plainPath(const std::string &path)
 }
 
 bool mountOverlay(const std::string &lower, const std::string &upper, const std::string &work,
-                  const std::string &target)
+                  const std::string &target, bool volatileUpper)
 {
-    const std::string data = "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr";
+    std::string data = "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr";
+    if (volatileUpper) {
+        clearVolatileMark(work);
+        data += ",volatile";
+    }
     if (data.size() > kMaxMountData)
         return fail("the overlay's options are too long: " + data);
     if (mount("overlay", target.c_str(), "overlay", 0, data.c_str()) != 0)
@@ -239,7 +264,7 @@ bool mountHostRootKernel(const RootOptions &options)
     if (!plainPath(options.base) || !plainPath(options.upper) || !plainPath(options.work))
         return fail("a path of the root has ',' or ':' in it: " + options.upper);
     if (!makeDirectories(options.work + "/root") ||
-        !mountOverlay(options.base, options.upper, options.work + "/root", options.mountPoint))
+        !mountOverlay(options.base, options.upper, options.work + "/root", options.mountPoint, options.volatileUpper))
         return false;
     int index = 0;
     for (const auto &[source, path] : options.baseBinds) {
@@ -249,7 +274,8 @@ bool mountHostRootKernel(const RootOptions &options)
         const std::string skeleton = options.skeleton.empty() ? std::string() : options.skeleton + path;
         const bool withSkeleton = !skeleton.empty() && stat(skeleton.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
         const std::string lower = withSkeleton ? skeleton + ":" + source : source;
-        if (!makeDirectories(work) || !mountOverlay(lower, options.upper + path, work, options.mountPoint + path))
+        if (!makeDirectories(work) ||
+            !mountOverlay(lower, options.upper + path, work, options.mountPoint + path, options.volatileUpper))
             return false;
     }
     return true;
@@ -376,7 +402,7 @@ int probeKernelOverlay(const std::string &dir)
     bool made = plainPath(dir) || fail("the probe's folder has ',' or ':' in it");
     for (const std::string &path : {skeleton, upper, work, mnt})
         made = made && (mkdir(path.c_str(), 0700) == 0 || failErrno("cannot create " + path));
-    if (!made || !enterNamespaces() || !mountOverlay(skeleton + ":/usr", upper, work, mnt))
+    if (!made || !enterNamespaces() || !mountOverlay(skeleton + ":/usr", upper, work, mnt, false))
         return 1;
     const int fd = open((mnt + "/.paddock-probe").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {

@@ -33,6 +33,9 @@ namespace paddock::init {
  * - `--root-upper DIR`, `--root-work DIR`: the sandbox's upper layer and overlayfs' work
  *   directory, on the same file system; `--root-mount DIR`: where the root is mounted.
  * - `--die-with-parent`: this stage (and so the sandbox) dies with the process that started it.
+ * - `--root-volatile`: the kernel's overlays get `volatile` (a disposable sandbox, `run --rm`):
+ *   their upper layer's file system is not synced when they go, which a sandbox's end otherwise
+ *   waits for; what it wrote may not survive a crash of the computer, and it is removed anyway.
  *
  * `paddock-init --mount-root --probe DIR`: whether the kernel's overlayfs gives a writable root
  * over the host's system here (an overlay of /usr in such a namespace, a file written through

@@ -118,6 +118,12 @@ struct SandboxSpec
      * person chose so, with a warning.
      */
     bool protectHostFiles = true;
+    /**
+     * Made for one command and removed after it (`run --rm`): its writable root need not
+     * survive a crash of the computer, so the kernel's overlay of it skips the sync of its
+     * upper layer's file system when it goes (overlayfs' `volatile`).
+     */
+    bool disposable = false;
     Lifetime lifetime = Lifetime::Detached;
 
     bool operator==(const SandboxSpec &) const = default;

@@ -58,6 +58,7 @@ inline QJsonObject toJson(const SandboxSpec &spec)
                                                {QStringLiteral("dbusSessionSocket"), g.dbusSessionSocket}}},
         {QStringLiteral("interactive"), spec.interactive},
         {QStringLiteral("protectHostFiles"), spec.protectHostFiles},
+        {QStringLiteral("disposable"), spec.disposable},
         {QStringLiteral("limits"), QJsonObject{{QStringLiteral("maxProcesses"), spec.limits.maxProcesses},
                                                {QStringLiteral("memoryBytes"), spec.limits.memoryBytes},
                                                {QStringLiteral("cpus"), spec.limits.cpus}}},
@@ -105,6 +106,7 @@ inline SandboxSpec sandboxSpecFromJson(const QJsonObject &o)
     spec.grants.dbusSessionSocket = g.value(QStringLiteral("dbusSessionSocket")).toString();
     spec.interactive = o.value(QStringLiteral("interactive")).toBool();
     spec.protectHostFiles = o.value(QStringLiteral("protectHostFiles")).toBool(true);
+    spec.disposable = o.value(QStringLiteral("disposable")).toBool(false);
     const QJsonObject limits = o.value(QStringLiteral("limits")).toObject();
     spec.limits.maxProcesses = limits.value(QStringLiteral("maxProcesses")).toInt(spec.limits.maxProcesses);
     spec.limits.memoryBytes = limits.value(QStringLiteral("memoryBytes")).toInteger();

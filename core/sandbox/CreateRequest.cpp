@@ -97,6 +97,7 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);
     request.protectHostFiles = params.value(QLatin1String("protectHostFiles")).toBool(true);
+    request.disposable = params.value(QLatin1String("disposable")).toBool(false);
     return request;
 }
 

@@ -39,6 +39,7 @@ struct CreateRequest
     bool backendGiven = false;    ///< whether `backend` was in the params
     bool isolationGiven = false;  ///< whether `isolation` was in the params
     bool protectHostFiles = true; ///< see runtime::SandboxSpec::protectHostFiles
+    bool disposable = false;      ///< `disposable`: see runtime::SandboxSpec::disposable
     bool interactive = false;     ///< `interactive`
     bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
     bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself

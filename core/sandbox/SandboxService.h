@@ -67,7 +67,7 @@ struct CreationPlan;
  * Methods (params → result; errors carry a sentence for the user):
  * - `sandbox.create` {kit: DIR, workspace, name?, paths?: [..], args?: [..], kitArgs?: {..},
  *   backend?: "bwrap"|"docker", interactive?: bool, protectHostFiles?: bool, mounts?: [{host,
- *   inside, mode: rw|ro}], env?: {NAME: VALUE}, kitShares?: bool} → {sandbox: INFO, notes: [..]}:
+ *   inside, mode: rw|ro}], env?: {NAME: VALUE}, kitShares?: bool, disposable?: bool} → {sandbox: INFO, notes: [..]}:
  *   records
  *   a sandbox, fills its home and runs `setup.install` once. `interactive` (default true)
  *   gives the agent started with the sandbox a terminal of its own. A docker sandbox's home is

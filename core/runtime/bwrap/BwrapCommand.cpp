@@ -331,6 +331,8 @@ QStringList rootStageCommand(const SandboxSpec &spec, const LaunchPaths &paths, 
         for (const QString &layer : paths.root.layers)
             add(args, {QStringLiteral("--root-layer"), layer});
     }
+    if (spec.disposable && !paths.root.fuse)
+        args << QStringLiteral("--root-volatile");
     add(args, {QStringLiteral("--root-upper"), paths.rootDir + QStringLiteral("/upper"), QStringLiteral("--root-work"),
                paths.rootDir + QStringLiteral("/work"), QStringLiteral("--root-mount"),
                paths.rootDir + QStringLiteral("/mnt")});

@@ -6,6 +6,8 @@
 #include "RootKits.h"
 #include "SandboxFixture.h"
 
+#include <QProcess>
+
 #include <unistd.h>
 
 using paddock::test::Finished;
@@ -20,6 +22,7 @@ class TestRootMount : public QObject
 private slots:
     void kernelOverlayIsChosen();
     void withNeitherAnInstallingKitIsRefused();
+    void disposableRootIsNotSyncedAndStartsAgain();
 };
 
 void TestRootMount::kernelOverlayIsChosen()
@@ -85,6 +88,55 @@ void TestRootMount::withNeitherAnInstallingKitIsRefused()
              qPrintable(run.err));
     QVERIFY2(run.err.contains(QLatin1String("sudo chmod 0666 /dev/fuse")), qPrintable(run.err));
     QVERIFY(!fixture.listed().contains(name));
+}
+
+/** The kit's `sh -c` counts the overlays of /proc/self/mountinfo that have overlayfs' `volatile`. */
+const QString kCountVolatile = QStringLiteral("grep -c ' - overlay .*volatile' /proc/self/mountinfo || true");
+
+void TestRootMount::disposableRootIsNotSyncedAndStartsAgain()
+{
+    QVERIFY2(::getuid() != 0, "runs as the ordinary user: tests/support/run-as-user.sh");
+    SandboxFixture fixture;
+    fixture.addEnvironment(QStringLiteral("PADDOCK_TEST_ROOT_MOUNT"), QStringLiteral("kernel"));
+    QVERIFY2(fixture.setUp(), "the fixture did not start (python3, paddockd)");
+    const QString kit = fixture.writeKit(QStringLiteral("tool-kit"), kToolKit);
+    // run --rm: removed at the end, so its overlays skip the sync of their upper layer.
+    const Finished once = fixture.paddock({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"), kit,
+                                           QStringLiteral("--name"), QStringLiteral("once"), fixture.workspace(),
+                                           QStringLiteral("--"), kCountVolatile});
+    QVERIFY2(once.exitCode == 0, qPrintable(once.err + fixture.daemonLog()));
+    QVERIFY2(once.out.trimmed().toInt() >= 1, qPrintable(once.out));
+    QVERIFY(!fixture.listed().contains(QStringLiteral("once")));
+    // A sandbox that stays keeps what it wrote through a crash of the computer: no volatile.
+    const Finished made = fixture.paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit,
+                                           QStringLiteral("--name"), QStringLiteral("kept"), fixture.workspace()});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const Finished kept = fixture.paddock(
+        {QStringLiteral("exec"), QStringLiteral("kept"), QStringLiteral("sh"), QStringLiteral("-c"), kCountVolatile});
+    QVERIFY2(kept.out.trimmed() == QLatin1String("0"), qPrintable(kept.out + kept.err));
+    QCOMPARE(fixture.paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("kept")}).exitCode, 0);
+
+    // `run --rm` killed before it removed its sandbox: stopped and started again, the sandbox
+    // mounts its volatile overlays again (overlayfs refuses while their mark is left) and has
+    // what it wrote.
+    QProcess killed;
+    killed.setProcessEnvironment(fixture.environment());
+    killed.setWorkingDirectory(fixture.workspace());
+    killed.start(QStringLiteral(PADDOCK_BIN),
+                 {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
+                  QStringLiteral("left"), fixture.workspace(), QStringLiteral("--"),
+                  QStringLiteral("echo kept > /etc/left-mark && sleep 600")});
+    QVERIFY(killed.waitForStarted());
+    const QStringList readMark{QStringLiteral("exec"), QStringLiteral("left"), QStringLiteral("cat"),
+                               QStringLiteral("/etc/left-mark")};
+    QTRY_VERIFY_WITH_TIMEOUT(fixture.paddock(readMark).out == QLatin1String("kept\n"), 60000);
+    killed.kill();
+    killed.waitForFinished();
+    QCOMPARE(fixture.paddock({QStringLiteral("stop"), QStringLiteral("left")}).exitCode, 0);
+    const Finished started = fixture.paddock({QStringLiteral("start"), QStringLiteral("left")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err + fixture.daemonLog()));
+    QCOMPARE(fixture.paddock(readMark).out, QStringLiteral("kept\n"));
+    QCOMPARE(fixture.paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("left")}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestRootMount)
