@@ -4,6 +4,7 @@
 #include "events/EventHub.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
+#include "sandbox/KitLibraryMethods.h"
 #include "sandbox/KitLoadMethods.h"
 #include "sandbox/KitSettingsMethods.h"
 #include "sandbox/SecretGuardService.h"
@@ -173,6 +174,8 @@ bool Daemon::startServices(QString *message)
     m_images->start();
     // Paddock's own settings of kits: shared folders and variables, least isolation.
     sandbox::registerKitSettingsMethods(m_server);
+    // The kit library's added folders: `kit add`, `kit forget`, `kit ls`.
+    sandbox::registerKitLibraryMethods(m_server);
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
