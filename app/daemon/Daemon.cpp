@@ -6,6 +6,7 @@
 #include "sandbox/KeyTest.h"
 #include "sandbox/KitLibraryMethods.h"
 #include "sandbox/KitLoadMethods.h"
+#include "sandbox/KitNetworkMethods.h"
 #include "sandbox/KitSettingsMethods.h"
 #include "sandbox/SecretGuardService.h"
 
@@ -179,6 +180,8 @@ bool Daemon::startServices(QString *message)
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
+    // `kit allow` and `kit deny`: a kit's spec.yaml edited, in force for its running sandboxes.
+    sandbox::registerKitNetworkMethods(m_server, *m_sandboxes);
     // Connections held while the person decides (ask mode), for the prompt and `policy answer`.
     m_asks = std::make_unique<sandbox::AskService>(m_server, *m_sandboxes, *m_policy);
     m_asks->start();
