@@ -9,12 +9,7 @@
 #include "api/Protocol.h"
 #include "common/Paths.h"
 #include "kit/KitLibrary.h"
-#include "kit/KitLoader.h"
-#include "sandbox/CredentialInjection.h"
-#include "sandbox/CredentialSetup.h"
-#include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
-#include "secrets/SecretIndex.h"
 #include "secrets/SecretSources.h"
 #include "secrets/SecretStore.h"
 
