@@ -9,5 +9,5 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPADDOCK_BUILD_TESTS=OFF
 cmake --build build --parallel "$(nproc)"
 
-echo "build: done. The executables are in build/bin: paddock, paddock-gui, paddockd, paddock-init."
+echo "build: done. The executables are in build/bin: paddock, paddock-gui, paddock-proxy, paddockd, paddock-init."
 exec build/bin/paddock "$@"

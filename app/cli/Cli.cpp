@@ -38,6 +38,8 @@ int run(const QStringList &arguments)
         out().flush();
         return ExitOk;
     }
+    if (const std::optional<int> failed = runProxyProgram(arguments))
+        return *failed;
     // `paddock FILE.paddock` is `paddock open FILE.paddock` here too, where no window opened it.
     if (const std::optional<QString> bundle = bundleToOpen(arguments);
         bundle && arguments.first() != QLatin1String("open"))

@@ -14,7 +14,7 @@ Command kitShareCommand();          // KitShareCommands.cpp: share
 Command kitResolveCommand();        // KitResolveCommands.cpp: resolve
 Command daemonCommand();            // DaemonCommands.cpp
 Command policyCommand();            // PolicyCommands.cpp
-Command proxyCommand();             // ProxyCommands.cpp
+Command proxyCommand();             // ProxyCommands.cpp: serve, which is paddock-proxy
 Command secretCommand();            // SecretCommands.cpp: set, ls, rm
 Command bindingCommand();           // BindingCommands.cpp: approve, revoke, ls, check
 Command grantCommand();             // GrantCommands.cpp: check, approve, ls, revoke
@@ -49,6 +49,12 @@ std::optional<QString> bundleToOpen(const QStringList &arguments);
 
 /** CaCommands.cpp: trusts the CA in @p file upstream and in sandboxes (`ca trust`, `settings set upstream-ca`). */
 int trustAuthority(const QString &file);
+
+/**
+ * ProxyCommands.cpp: for `proxy serve ARGS`, replaces this process with paddock-proxy ARGS and
+ * returns only the exit code of a failure to; nullopt for every other command line.
+ */
+std::optional<int> runProxyProgram(const QStringList &arguments);
 
 /** The whole command tree, rooted at "paddock". */
 Command rootCommand();

@@ -9,10 +9,10 @@
 
 #include "env/EnvPlan.h"
 #include "env/HostCommandApprovals.h"
-#include "secrets/CredentialBindings.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 
 #include <unistd.h>
 
@@ -118,18 +118,19 @@ int runPlan(const Invocation &call)
     return plan->ok() ? ExitOk : ExitFailed;
 }
 
-std::optional<int> approveBindings(const env::EnvPlan &plan)
+/** The file's bindings, approved by the daemon: in force for every running sandbox when it answers. */
+std::optional<int> approveBindings(const Invocation &call, const env::EnvPlan &plan)
 {
     if (plan.env.bindings.isEmpty())
         return std::nullopt;
-    secrets::CredentialBindings bindings;
-    if (const auto problem = bindings.load())
-        return failure(problem->toString());
-    QString error;
-    for (const env::BindingEntry &binding : plan.env.bindings) {
-        if (!bindings.approve(binding.service, binding.domains, &error))
-            return failure(error);
-    }
+    QJsonArray bindings;
+    for (const env::BindingEntry &binding : plan.env.bindings)
+        bindings.append(QJsonObject{{QStringLiteral("service"), binding.service},
+                                    {QStringLiteral("domains"), QJsonArray::fromStringList(binding.domains)}});
+    int code = ExitFailed;
+    if (!callDaemon(call, QStringLiteral("binding.approve"), {{QStringLiteral("bindings"), bindings}}, &code,
+                    kDaemonCallTimeoutMs))
+        return code;
     return std::nullopt;
 }
 
@@ -178,7 +179,7 @@ int runUp(const Invocation &call)
         return ExitFailed;
     if (!call.parser.isSet(QStringLiteral("yes")) && !terminalAnswersYes(QStringLiteral("Bring it up as planned?")))
         return failure(QStringLiteral("not brought up: answer y on a terminal, or give --yes"));
-    if (const std::optional<int> stopped = approveBindings(*plan))
+    if (const std::optional<int> stopped = approveBindings(call, *plan))
         return *stopped;
     if (!runHostCommands(plan->env.commandsOf(QStringLiteral("initialize")), plan->env.name))
         return ExitFailed;

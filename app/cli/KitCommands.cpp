@@ -5,6 +5,7 @@
 #include "CliSupport.h"
 #include "KitArgument.h"
 
+#include "api/Protocol.h"
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
@@ -221,109 +222,101 @@ int runShow(const Invocation &call)
     return ExitOk;
 }
 
-QJsonObject entryJson(const kit::KitEntry &entry)
+QString healthText(const QJsonObject &entry)
 {
-    QJsonArray diagnostics;
-    for (const kit::Diagnostic &d : entry.diagnostics) {
-        diagnostics.append(QJsonObject{
-            {QStringLiteral("severity"), d.isError() ? QStringLiteral("error") : QStringLiteral("warning")},
-            {QStringLiteral("file"), d.file},
-            {QStringLiteral("line"), d.line},
-            {QStringLiteral("column"), d.column},
-            {QStringLiteral("message"), d.message},
-        });
-    }
-    return QJsonObject{
-        {QStringLiteral("name"), entry.name},
-        {QStringLiteral("kind"), entry.kind},
-        {QStringLiteral("displayName"), entry.displayName},
-        {QStringLiteral("version"), entry.version},
-        {QStringLiteral("description"), entry.description},
-        {QStringLiteral("directory"), entry.directory},
-        {QStringLiteral("source"), kit::sourceName(entry.source)},
-        {QStringLiteral("reference"), entry.reference},
-        {QStringLiteral("digest"), entry.digest},
-        {QStringLiteral("valid"), entry.valid()},
-        {QStringLiteral("errors"), entry.errorCount},
-        {QStringLiteral("warnings"), entry.warningCount},
-        {QStringLiteral("diagnostics"), diagnostics},
-    };
-}
-
-QString healthText(const kit::KitEntry &entry)
-{
-    if (entry.errorCount > 0)
-        return QStringLiteral("%1 %2")
-            .arg(entry.errorCount)
-            .arg(QLatin1String(entry.errorCount == 1 ? "error" : "errors"));
-    if (entry.warningCount > 0)
-        return QStringLiteral("ok, %1 %2")
-            .arg(entry.warningCount)
-            .arg(QLatin1String(entry.warningCount == 1 ? "warning" : "warnings"));
+    const int errors = entry.value(QLatin1String("errors")).toInt();
+    const int warnings = entry.value(QLatin1String("warnings")).toInt();
+    if (errors > 0)
+        return QStringLiteral("%1 %2").arg(errors).arg(QLatin1String(errors == 1 ? "error" : "errors"));
+    if (warnings > 0)
+        return QStringLiteral("ok, %1 %2").arg(warnings).arg(QLatin1String(warnings == 1 ? "warning" : "warnings"));
     return QStringLiteral("ok");
 }
 
-int runList(const Invocation &call)
+/** The library as a table, columns sized to their content like `ls -l` (names vary from 2 to 40 characters). */
+void printLibrary(const QJsonArray &entries)
 {
-    kit::KitLibrary library;
-    const QList<kit::KitEntry> entries = library.entries();
-    if (call.parser.isSet(QStringLiteral("json"))) {
-        QJsonArray array;
-        for (const kit::KitEntry &entry : entries)
-            array.append(entryJson(entry));
-        out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
-    } else if (entries.isEmpty()) {
-        out() << "No kits yet: add a kit folder with `paddock kit add DIR` or make one with "
-                 "`paddock kit new --template sandbox DIR`.\n";
-    } else {
-        // Columns sized to their content, like `ls -l`: names vary from 2 to 40 characters.
-        const QStringList headers{QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("SOURCE"),
-                                  QStringLiteral("STATUS"), QStringLiteral("FOLDER")};
-        QList<QStringList> rows{headers};
-        for (const kit::KitEntry &entry : entries) {
-            rows << QStringList{entry.name, entry.version.isEmpty() ? QStringLiteral("-") : entry.version,
-                                kit::sourceName(entry.source), healthText(entry), entry.directory};
-        }
-        QList<int> widths(headers.size(), 0);
-        for (const QStringList &row : rows)
-            for (qsizetype i = 0; i < row.size(); ++i)
-                widths[i] = std::max(widths[i], int(row.at(i).size()));
-        for (qsizetype r = 0; r < rows.size(); ++r) {
-            const QStringList &row = rows.at(r);
-            QString line;
-            for (qsizetype i = 0; i < row.size(); ++i)
-                line += i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i);
-            out() << line << '\n';
-            // A loaded OCI kit says where it came from.
-            if (const kit::KitEntry *entry = r > 0 ? &entries.at(r - 1) : nullptr; entry && !entry->digest.isEmpty())
-                out() << "  from " << (entry->reference.isEmpty() ? QStringLiteral("an archive") : entry->reference)
-                      << ' ' << entry->digest << '\n';
+    const auto field = [](const QJsonObject &entry, const char *key) {
+        return entry.value(QLatin1String(key)).toString();
+    };
+    const QStringList headers{QStringLiteral("NAME"), QStringLiteral("VERSION"), QStringLiteral("SOURCE"),
+                              QStringLiteral("STATUS"), QStringLiteral("FOLDER")};
+    QList<QStringList> rows{headers};
+    for (const QJsonValue &value : entries) {
+        const QJsonObject entry = value.toObject();
+        const QString version = field(entry, "version");
+        rows << QStringList{field(entry, "name"), version.isEmpty() ? QStringLiteral("-") : version,
+                            field(entry, "source"), healthText(entry), field(entry, "directory")};
+    }
+    QList<int> widths(headers.size(), 0);
+    for (const QStringList &row : rows)
+        for (qsizetype i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], int(row.at(i).size()));
+    for (qsizetype r = 0; r < rows.size(); ++r) {
+        const QStringList &row = rows.at(r);
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i)
+            line += i + 1 < row.size() ? row.at(i).leftJustified(widths[i] + 2) : row.at(i);
+        out() << line << '\n';
+        // A loaded OCI kit says where it came from.
+        const QJsonObject entry = r > 0 ? entries.at(r - 1).toObject() : QJsonObject();
+        if (const QString digest = field(entry, "digest"); !digest.isEmpty()) {
+            const QString reference = field(entry, "reference");
+            out() << "  from " << (reference.isEmpty() ? QStringLiteral("an archive") : reference) << ' ' << digest
+                  << '\n';
         }
     }
+}
+
+/** The library as the daemon reads it, the one that writes it. */
+int runList(const Invocation &call)
+{
+    int code = ExitFailed;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("kit.list"), {}, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
+    const QJsonArray entries = answer->value(QLatin1String("kits")).toArray();
+    if (call.parser.isSet(QStringLiteral("json")))
+        out() << QJsonDocument(entries).toJson(QJsonDocument::Indented);
+    else if (entries.isEmpty())
+        out() << "No kits yet: add a kit folder with `paddock kit add DIR` or make one with "
+                 "`paddock kit new --template sandbox DIR`.\n";
+    else
+        printLibrary(entries);
     out().flush();
-    if (!library.configError().isEmpty()) {
-        err() << "paddock: the added kits are not listed: " << library.configError() << '\n';
+    if (const QString broken = answer->value(QLatin1String("configError")).toString(); !broken.isEmpty()) {
+        err() << "paddock: the added kits are not listed: " << broken << '\n';
         err().flush();
         return ExitFailed;
     }
     return ExitOk;
 }
 
+/** kit.add of @p dir: the daemon writes kits.yaml; nullopt after printing why it did not. */
+std::optional<QJsonObject> addToLibrary(const Invocation &call, const QString &dir, int *code)
+{
+    return callDaemon(call, QStringLiteral("kit.add"),
+                      {{QStringLiteral("directory"), QFileInfo(dir).absoluteFilePath()}}, code, kDaemonCallTimeoutMs);
+}
+
 int runAdd(const Invocation &call)
 {
-    kit::KitLibrary library;
     const QString dir = call.positional.constFirst();
-    QString error;
-    bool changed = false;
-    if (!library.add(dir, &error, &changed))
-        return failure(error);
-    const kit::KitEntry entry = kit::KitLibrary::readEntry(QFileInfo(dir).canonicalFilePath(), kit::KitSource::Added);
-    if (changed)
-        out() << "added " << entry.name << " (" << entry.directory << ")";
+    int code = ExitFailed;
+    const std::optional<QJsonObject> answer = addToLibrary(call, dir, &code);
+    if (!answer)
+        return code;
+    const QJsonObject entry = answer->value(QLatin1String("kit")).toObject();
+    const QString what = QStringLiteral("%1 (%2)").arg(entry.value(QLatin1String("name")).toString(),
+                                                       entry.value(QLatin1String("directory")).toString());
+    if (answer->value(QLatin1String("added")).toBool())
+        out() << "added " << what;
     else
-        out() << entry.name << " (" << entry.directory << ") is already in the library";
-    out() << (entry.valid() ? QString()
-                            : QStringLiteral("; it does not validate yet: paddock kit validate %1").arg(dir))
+        out() << what << " is already in the library";
+    out() << (entry.value(QLatin1String("valid")).toBool()
+                  ? QString()
+                  : QStringLiteral("; it does not validate yet: paddock kit validate %1").arg(dir))
           << '\n';
     out().flush();
     return ExitOk;
@@ -331,12 +324,17 @@ int runAdd(const Invocation &call)
 
 int runForget(const Invocation &call)
 {
-    kit::KitLibrary library;
-    QString error;
-    QString folder;
-    if (!library.forget(call.positional.constFirst(), &error, &folder))
-        return failure(error);
-    out() << "forgot " << folder << " (its files are untouched)\n";
+    // A folder on this command line is this process's; the daemon is given it whole.
+    const QString argument = call.positional.constFirst();
+    const QString kit = argument.contains(QLatin1Char('/')) || QFileInfo(argument).isDir()
+                            ? QFileInfo(argument).absoluteFilePath()
+                            : argument;
+    int code = ExitFailed;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("kit.forget"), {{QStringLiteral("kit"), kit}}, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
+    out() << "forgot " << answer->value(QLatin1String("forgotten")).toString() << " (its files are untouched)\n";
     out().flush();
     return ExitOk;
 }
@@ -359,9 +357,12 @@ int runNew(const Invocation &call)
     if (call.parser.isSet(QStringLiteral("no-add"))) {
         out() << "wrote " << specPath << '\n';
     } else {
-        kit::KitLibrary library;
-        if (!library.add(dir, &error))
-            return failure(QStringLiteral("wrote %1 but could not add it to the library: %2").arg(specPath, error));
+        const api::Reply added =
+            daemonReply(QStringLiteral("kit.add"), {{QStringLiteral("directory"), QFileInfo(dir).absoluteFilePath()}},
+                        kDaemonCallTimeoutMs);
+        if (added.isError())
+            return failure(
+                QStringLiteral("wrote %1 but could not add it to the library: %2").arg(specPath, added.errorMessage()));
         out() << "wrote " << specPath << " and added it to the library\n";
     }
     out().flush();

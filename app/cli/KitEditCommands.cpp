@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// paddock kit allow|deny: edits through the minimal-diff writer; paddock kit isolation: the
+// paddock kit allow|deny: edits paddockd makes through the minimal-diff writer and applies to the
+// kit's running sandboxes (kit.network.edit); paddock kit isolation: the
 // least isolation of a kit's sandboxes, a setting of Paddock's own kept by paddockd (kit.isolation.set).
 #include "Cli.h"
 #include "CliSupport.h"
 #include "KitArgument.h"
 
+#include "api/Protocol.h"
 #include "kit/KitEditor.h"
 #include "kit/KitLibrary.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QRegularExpression>
 
 namespace paddock::cli {
 namespace {
 
-using kit::KitEditor;
-using kit::KitEditResult;
 using kit::NetworkList;
 
 // What a user most likely meant when they pasted a URL: its host (and port).
@@ -83,26 +84,21 @@ int runNetworkEdit(const Invocation &invocation, NetworkList list)
             return usageError(invocation.commandPath, *problem);
     }
 
-    QString error;
-    std::optional<KitEditor> editor = KitEditor::open(kitDir, &error);
-    if (!editor)
-        return failure(error);
-
-    QStringList reports;
-    for (const QString &pattern : patterns) {
-        const KitEditResult result =
-            remove ? editor->removeNetworkPattern(list, pattern) : editor->addNetworkPattern(list, pattern);
-        if (result.failed())
-            return failure(QStringLiteral("%1 was not changed: %2").arg(editor->filePath(), result.message));
-        reports << QStringLiteral("%1 in %2").arg(result.message, editor->filePath());
-    }
-    if (!editor->save(&error))
-        return failure(error);
-
-    for (const QString &report : std::as_const(reports))
-        out() << report << '\n';
+    // The daemon edits the file and applies it to the kit's running sandboxes before it answers.
+    const QJsonObject params{
+        {QStringLiteral("kit"), QFileInfo(kitDir).absoluteFilePath()},
+        {QStringLiteral("list"), list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny")},
+        {QStringLiteral("patterns"), QJsonArray::fromStringList(patterns)},
+        {QStringLiteral("remove"), remove}};
+    const api::Reply reply = daemonReply(QStringLiteral("kit.network.edit"), params, kDaemonCallTimeoutMs);
+    if (reply.isError())
+        return failure(reply.errorMessage());
+    for (const QJsonValue &report : reply.result().value(QLatin1String("reports")).toArray())
+        out() << report.toString() << '\n';
     if (!remove && list == NetworkList::Allow) {
-        const QStringList denied = editor->networkPatterns(NetworkList::Deny);
+        QStringList denied;
+        for (const QJsonValue &value : reply.result().value(QLatin1String("deny")).toArray())
+            denied << value.toString();
         for (const QString &pattern : patterns) {
             if (denied.contains(pattern, Qt::CaseInsensitive))
                 err() << "paddock: note: " << pattern
@@ -185,7 +181,8 @@ Command networkEditCommand(NetworkList list)
                        "The edited kit is validated before it is written; if it would be invalid,\n"
                        "nothing is written. Adding a pattern that is already listed, or removing one\n"
                        "that is not, changes nothing and still succeeds. Patterns compare without\n"
-                       "regard to case.\n"
+                       "regard to case. paddockd writes the file, and the kit's running sandboxes\n"
+                       "decide with the new list from their next connection, once this returns.\n"
                        "\n"
                        "Exit status: 0 when the kit says what was asked, 1 when the kit is missing,\n"
                        "unreadable or would become invalid, 2 for a malformed command line or pattern.")

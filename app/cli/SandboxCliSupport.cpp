@@ -6,11 +6,11 @@
 
 #include "api/Protocol.h"
 #include "kit/KitLoader.h"
+#include "kit/KitShares.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
 #include "sandbox/Engines.h"
 #include "sandbox/KitApplication.h"
-#include "sandbox/SharedFolders.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -112,8 +112,7 @@ std::optional<std::pair<QJsonArray, QJsonObject>> sharesJson(const Invocation &c
     QJsonArray mounts;
     QString error;
     for (const QString &text : call.parser.values(QStringLiteral("mount"))) {
-        const std::optional<sandbox::SharedFolder> folder =
-            sandbox::SharedFolder::parse(text, QDir::currentPath(), &error);
+        const std::optional<kit::SharedFolder> folder = kit::SharedFolder::parse(text, QDir::currentPath(), &error);
         if (!folder) {
             *code = usageError(call.commandPath, QStringLiteral("--mount %1").arg(error));
             return std::nullopt;
@@ -122,7 +121,7 @@ std::optional<std::pair<QJsonArray, QJsonObject>> sharesJson(const Invocation &c
     }
     QJsonObject env;
     for (const QString &text : call.parser.values(QStringLiteral("env"))) {
-        const std::optional<sandbox::VariableArgument> variable = sandbox::parseVariable(text, &error);
+        const std::optional<kit::VariableArgument> variable = kit::parseVariable(text, &error);
         if (!variable) {
             *code = usageError(call.commandPath, QStringLiteral("--env %1").arg(error));
             return std::nullopt;

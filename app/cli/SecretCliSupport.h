@@ -2,16 +2,11 @@
 #pragma once
 
 #include "Command.h"
-#include "proxy/UpstreamProxy.h"
 
 #include <QByteArray>
 #include <QString>
 
 #include <optional>
-
-namespace paddock::secrets {
-class SecretStore;
-}
 
 namespace paddock::cli {
 
@@ -46,13 +41,5 @@ SecretReadResult readHiddenLine(int fd, const QString &prompt);
 
 /** Reads @p fd to its end and removes one trailing newline ("\n" or "\r\n"). */
 SecretReadResult readAllInput(int fd);
-
-/**
- * The upstream proxy the daemon would use, chosen the same way (network::chooseUpstream from
- * the settings file, this process's environment and the desktop), with its password from
- * @p store and its name resolved. Nothing: straight out; @p problem says why when a setting
- * could not be used.
- */
-std::optional<proxy::UpstreamProxy> upstreamProxyForCli(secrets::SecretStore &store, QString *problem);
 
 } // namespace paddock::cli

@@ -9,21 +9,16 @@
 #include "api/Protocol.h"
 #include "common/Paths.h"
 #include "kit/KitLibrary.h"
-#include "kit/KitLoader.h"
-#include "sandbox/CredentialInjection.h"
-#include "sandbox/CredentialSetup.h"
-#include "secrets/CredentialBindings.h"
 #include "secrets/Masking.h"
-#include "secrets/SecretIndex.h"
 #include "secrets/SecretSources.h"
 #include "secrets/SecretStore.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <QStandardPaths>
 #include <QUrl>
 
@@ -31,8 +26,6 @@
 #include <atomic>
 
 namespace paddock::cli {
-
-Q_LOGGING_CATEGORY(lcSecretCli, "paddock.cli.secret", QtWarningMsg)
 
 namespace {
 
@@ -152,32 +145,54 @@ int runSet(const Invocation &call)
     return ExitOk;
 }
 
-/** One line of `secret ls`. */
+/** One line of `secret ls`, from a row of the daemon's secret.list. */
 struct Row
 {
     secrets::SecretId id;
+    bool present = false;
     QString masked; ///< empty when the keychain no longer has the value, or it has a source
-    std::optional<secrets::SecretSource> source;
-    secrets::SourceStatus status;
+    QString source; ///< keychain, command or reference
+    QString sourceText;
+    QString refresh;
+    QDateTime resolved;
+    QDateTime failed;
+    QString error;
+
+    static Row fromJson(const QJsonObject &entry)
+    {
+        Row row;
+        const QString service = entry.value(QLatin1String("service")).toString();
+        const QString sandbox = entry.value(QLatin1String("sandbox")).toString();
+        row.id =
+            sandbox.isEmpty() ? secrets::SecretId::global(service) : secrets::SecretId::forSandbox(sandbox, service);
+        row.present = entry.value(QLatin1String("present")).toBool();
+        row.masked = entry.value(QLatin1String("masked")).toString();
+        row.source = entry.value(QLatin1String("source")).toString();
+        row.sourceText = entry.value(QLatin1String("sourceText")).toString();
+        row.refresh = entry.value(QLatin1String("refresh")).toString();
+        row.resolved = QDateTime::fromString(entry.value(QLatin1String("lastResolved")).toString(), Qt::ISODate);
+        row.failed = QDateTime::fromString(entry.value(QLatin1String("lastFailed")).toString(), Qt::ISODate);
+        row.error = entry.value(QLatin1String("lastError")).toString();
+        return row;
+    }
+    bool sourced() const { return source != QLatin1String("keychain"); }
 
     QString sourceCell() const
     {
-        if (!source)
+        if (!sourced())
             return QStringLiteral("keychain");
-        return QStringLiteral("%1: %2 (%3)").arg(source->kindToken(), source->describe(), source->refreshText());
+        return QStringLiteral("%1: %2 (%3)").arg(source, sourceText, refresh);
     }
     QString valueCell() const
     {
-        if (source) {
-            const QString resolved =
-                status.resolved.isValid()
-                    ? QStringLiteral("resolved %1")
-                          .arg(status.resolved.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")))
-                    : QStringLiteral("not resolved yet");
-            if (status.failed.isValid() && (!status.resolved.isValid() || status.failed > status.resolved))
-                return QStringLiteral("%1; failed %2: %3")
-                    .arg(resolved, status.failed.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")), status.error);
-            return resolved;
+        if (sourced()) {
+            const QString format = QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'");
+            const QString done = resolved.isValid()
+                                     ? QStringLiteral("resolved %1").arg(resolved.toUTC().toString(format))
+                                     : QStringLiteral("not resolved yet");
+            if (failed.isValid() && (!resolved.isValid() || failed > resolved))
+                return QStringLiteral("%1; failed %2: %3").arg(done, failed.toUTC().toString(format), error);
+            return done;
         }
         return masked.isEmpty()
                    ? QStringLiteral("(missing from the keychain: `%1`)").arg(secrets::SecretStore::setCommand(id))
@@ -188,71 +203,49 @@ struct Row
         QJsonObject object{
             {QStringLiteral("service"), id.service},
             {QStringLiteral("scope"), id.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox")},
-            {QStringLiteral("present"), source || !masked.isEmpty()},
+            {QStringLiteral("present"), present},
             {QStringLiteral("value"), masked},
-            {QStringLiteral("source"), source ? source->kindToken() : QStringLiteral("keychain")}};
+            {QStringLiteral("source"), source}};
         if (!id.isGlobal())
             object.insert(QStringLiteral("sandbox"), id.sandbox);
-        if (source) {
-            object.insert(source->kind == secrets::SecretSource::Kind::Command ? QStringLiteral("command")
-                                                                               : QStringLiteral("reference"),
-                          source->describe());
-            object.insert(QStringLiteral("refresh"), source->refreshText());
-            if (status.resolved.isValid())
-                object.insert(QStringLiteral("lastResolved"), status.resolved.toString(Qt::ISODate));
-            if (status.failed.isValid()) {
-                object.insert(QStringLiteral("lastFailed"), status.failed.toString(Qt::ISODate));
-                object.insert(QStringLiteral("lastError"), status.error);
+        if (sourced()) {
+            object.insert(source == QLatin1String("command") ? QStringLiteral("command") : QStringLiteral("reference"),
+                          sourceText);
+            object.insert(QStringLiteral("refresh"), refresh);
+            if (resolved.isValid())
+                object.insert(QStringLiteral("lastResolved"), resolved.toUTC().toString(Qt::ISODate));
+            if (failed.isValid()) {
+                object.insert(QStringLiteral("lastFailed"), failed.toUTC().toString(Qt::ISODate));
+                object.insert(QStringLiteral("lastError"), error);
             }
         }
         return object;
     }
 };
 
+/**
+ * The keychain's secrets as paddockd reads and masks them: the values stay in the daemon, which
+ * holds them anyway, and never enter this process. Custom secrets are listed after them.
+ */
 int runList(const Invocation &call)
 {
-    secrets::disableCoreDumps();
+    // A missing keychain is said here as every secret command says it, with what to install.
     secrets::SecretStore store;
     if (const auto refused = requireKeychain(store))
         return *refused;
-    QString error;
-    const QList<secrets::SecretId> ids = store.list(&error);
-    if (!error.isEmpty())
-        return failure(error);
-    qCDebug(lcSecretCli) << "masking" << ids.size() << "secrets";
-
-    const std::optional<QList<std::pair<secrets::SecretId, secrets::SecretSource>>> sources =
-        secrets::SecretSources().read(&error);
-    if (!sources)
-        return failure(error);
-    const QHash<QString, secrets::SourceStatus> statuses = secrets::SourceStatus::readAll();
+    int code = ExitFailed;
+    const std::optional<QJsonObject> answer =
+        callDaemon(call, QStringLiteral("secret.list"), {}, &code, kDaemonCallTimeoutMs);
+    if (!answer)
+        return code;
     QList<Row> rows;
-    for (const secrets::SecretId &id : ids) {
-        Row row;
-        row.id = id;
-        for (const auto &[each, source] : *sources) {
-            if (each == id)
-                row.source = source;
-        }
-        if (row.source) {
-            row.status = statuses.value(id.keychainKey());
-            rows << row;
-            continue;
-        }
-        secrets::SecretResult read = store.getAndWait(id);
-        if (!read.ok() && read.error != secrets::SecretError::NotFound) {
-            secrets::wipe(read.value);
-            return failure(read.message);
-        }
-        QString value = QString::fromUtf8(read.value);
-        secrets::wipe(read.value);
-        row.masked = read.ok() ? secrets::mask(value) : QString();
-        secrets::wipe(value);
-        rows << row;
+    for (const QJsonValue &value : answer->value(QLatin1String("secrets")).toArray()) {
+        if (value.toObject().value(QLatin1String("source")).toString() != QLatin1String("custom"))
+            rows << Row::fromJson(value.toObject());
     }
     if (call.parser.isSet(QStringLiteral("json"))) {
         QJsonArray array;
-        for (const Row &row : rows)
+        for (const Row &row : std::as_const(rows))
             array.append(row.toJson());
         for (const QJsonValue &custom : customSecretsJson())
             array.append(custom);
@@ -265,7 +258,7 @@ int runList(const Invocation &call)
         return ExitOk;
     }
     QList<QStringList> table;
-    for (const Row &row : rows)
+    for (const Row &row : std::as_const(rows))
         table << QStringList{row.id.service, scopeOf(row.id), row.sourceCell(), row.valueCell()};
     printTable({QStringLiteral("SERVICE"), QStringLiteral("SCOPE"), QStringLiteral("SOURCE"), QStringLiteral("VALUE")},
                table);

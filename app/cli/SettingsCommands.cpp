@@ -5,10 +5,7 @@
 #include "CliSupport.h"
 #include "SecretCliSupport.h"
 
-#include "network/UpstreamSettings.h"
 #include "secrets/Masking.h"
-#include "secrets/SecretStore.h"
-#include "secrets/ca/TrustStore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -177,32 +174,6 @@ Command settingsCommand()
 
     settings.subcommands = {list, set, unset};
     return settings;
-}
-
-std::optional<proxy::UpstreamProxy> upstreamProxyForCli(secrets::SecretStore &store, QString *problem)
-{
-    auto loaded = network::SettingsFile::load();
-    network::SettingsFile file;
-    if (const FileError *broken = std::get_if<FileError>(&loaded))
-        *problem = broken->toString();
-    else
-        file = std::get<network::SettingsFile>(loaded);
-    network::UpstreamChoice choice =
-        network::chooseUpstream(file, QProcessEnvironment::systemEnvironment(), &network::DesktopProxy::read);
-    if (!choice.problem.isEmpty())
-        *problem = choice.problem;
-    if (!choice.proxy)
-        return std::nullopt;
-    if (!choice.proxy->user.empty() && choice.proxy->password.empty()) {
-        secrets::SecretResult password = secrets::SecretStore::wait([&store](secrets::SecretStore::Callback done) {
-            store.getKeyMaterial(QLatin1String(network::kUpstreamPasswordKey), std::move(done));
-        });
-        if (password.ok())
-            choice.proxy->password = password.value.toStdString();
-        secrets::wipe(password.value);
-    }
-    network::resolveUpstream(*choice.proxy);
-    return choice.proxy;
 }
 
 } // namespace paddock::cli

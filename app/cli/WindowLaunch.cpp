@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "WindowLaunch.h"
 #include "Cli.h"
-
-#include <QFile>
-#include <QFileInfo>
-
-#include <cerrno>
-#include <cstring>
-#include <string>
-
-#include <unistd.h>
+#include "SiblingProgram.h"
 
 namespace paddock::cli {
 
@@ -36,15 +28,7 @@ std::optional<QString> windowRequest(const QStringList &arguments)
 
 void execWindow(const QString &bundle, QString *error)
 {
-    // This program's own file, not argv[0], which a shell may have found on PATH or a caller made up.
-    const QString self = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath();
-    const QString program = QFileInfo(self).absolutePath() + QLatin1Char('/') + QLatin1String(kWindowProgram);
-    const std::string path = program.toStdString();
-    std::string file = QFile::encodeName(bundle).toStdString();
-    char *argv[] = {const_cast<char *>(path.c_str()), bundle.isEmpty() ? nullptr : file.data(), nullptr};
-    ::execv(path.c_str(), argv);
-    *error = QStringLiteral("paddock: cannot start the window's program %1: %2")
-                 .arg(program, QString::fromLocal8Bit(std::strerror(errno)));
+    execSibling(QLatin1String(kWindowProgram), bundle.isEmpty() ? QStringList() : QStringList{bundle}, error);
 }
 
 } // namespace paddock::cli

@@ -4,7 +4,9 @@
 #include "events/EventHub.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
+#include "sandbox/KitLibraryMethods.h"
 #include "sandbox/KitLoadMethods.h"
+#include "sandbox/KitNetworkMethods.h"
 #include "sandbox/KitSettingsMethods.h"
 #include "sandbox/SecretGuardService.h"
 
@@ -173,9 +175,13 @@ bool Daemon::startServices(QString *message)
     m_images->start();
     // Paddock's own settings of kits: shared folders and variables, least isolation.
     sandbox::registerKitSettingsMethods(m_server);
+    // The kit library's added folders: `kit add`, `kit forget`, `kit ls`.
+    sandbox::registerKitLibraryMethods(m_server);
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
+    // `kit allow` and `kit deny`: a kit's spec.yaml edited, in force for its running sandboxes.
+    sandbox::registerKitNetworkMethods(m_server, *m_sandboxes);
     // Connections held while the person decides (ask mode), for the prompt and `policy answer`.
     m_asks = std::make_unique<sandbox::AskService>(m_server, *m_sandboxes, *m_policy);
     m_asks->start();

@@ -467,4 +467,33 @@ QString toText(const Kit &kit)
     return w.text();
 }
 
+QJsonObject toJson(const KitEntry &entry)
+{
+    QJsonArray diagnostics;
+    for (const Diagnostic &d : entry.diagnostics) {
+        diagnostics.append(QJsonObject{
+            {QStringLiteral("severity"), d.isError() ? QStringLiteral("error") : QStringLiteral("warning")},
+            {QStringLiteral("file"), d.file},
+            {QStringLiteral("line"), d.line},
+            {QStringLiteral("column"), d.column},
+            {QStringLiteral("message"), d.message},
+        });
+    }
+    return QJsonObject{
+        {QStringLiteral("name"), entry.name},
+        {QStringLiteral("kind"), entry.kind},
+        {QStringLiteral("displayName"), entry.displayName},
+        {QStringLiteral("version"), entry.version},
+        {QStringLiteral("description"), entry.description},
+        {QStringLiteral("directory"), entry.directory},
+        {QStringLiteral("source"), sourceName(entry.source)},
+        {QStringLiteral("reference"), entry.reference},
+        {QStringLiteral("digest"), entry.digest},
+        {QStringLiteral("valid"), entry.valid()},
+        {QStringLiteral("errors"), entry.errorCount},
+        {QStringLiteral("warnings"), entry.warningCount},
+        {QStringLiteral("diagnostics"), diagnostics},
+    };
+}
+
 } // namespace paddock::kit

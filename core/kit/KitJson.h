@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/Kit.h"
+#include "kit/KitLibrary.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -14,6 +15,13 @@ namespace paddock::kit {
  * Empty optional fields are left out.
  */
 QJsonObject toJson(const Kit &kit);
+
+/**
+ * A kit of the library as `paddock kit ls --json` and the daemon's kit.list give it: {name, kind,
+ * displayName, version, description, directory, source, reference, digest, valid, errors,
+ * warnings, diagnostics: [{severity, file, line, column, message}]}.
+ */
+QJsonObject toJson(const KitEntry &entry);
 
 /** The normalised kit as indented text for people (`paddock kit show`). */
 QString toText(const Kit &kit);

@@ -138,9 +138,36 @@ std::variant<secrets::CredentialBindings, api::Reply> loadBindings()
     return bindings;
 }
 
+/** `binding.approve` {bindings: [{service, domains}]}: the domains named, service by service. */
+api::Reply approveNamedBindings(const QJsonArray &entries)
+{
+    auto loaded = loadBindings();
+    if (auto *failed = std::get_if<api::Reply>(&loaded))
+        return *failed;
+    secrets::CredentialBindings &bindings = std::get<secrets::CredentialBindings>(loaded);
+    QJsonArray approved;
+    for (const QJsonValue &value : entries) {
+        const QString service = value.toObject().value(QLatin1String("service")).toString();
+        QStringList domains;
+        for (const QJsonValue &domain : value.toObject().value(QLatin1String("domains")).toArray())
+            domains << domain.toString();
+        if (service.isEmpty() || domains.isEmpty())
+            return invalid(QStringLiteral("each binding needs a service and its domains"));
+        QString error;
+        if (!bindings.approve(service, domains, &error))
+            return api::Reply::failure(QLatin1String(api::errors::kBindingsError), error);
+        qCInfo(lcSecretService).noquote() << "approved" << service << "for" << domains.join(QLatin1String(", "));
+        approved.append(QJsonObject{{QStringLiteral("service"), service},
+                                    {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
+    }
+    return api::Reply::success({{QStringLiteral("approved"), approved}});
+}
+
 /** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
 api::Reply approveBindings(const QJsonObject &params)
 {
+    if (params.contains(QLatin1String("bindings")) && !params.contains(QLatin1String("kit")))
+        return approveNamedBindings(params.value(QLatin1String("bindings")).toArray());
     auto kitOrError = loadKit(params.value(QLatin1String("kit")).toString(), params, true);
     if (auto *failed = std::get_if<api::Reply>(&kitOrError))
         return *failed;

@@ -47,7 +47,8 @@ namespace paddock::sandbox {
  * - `binding.list` {} → {bindings: [{service, domains}]}.
  * - `binding.approve` {kit: DIR, kitArgs?: {..}, services?: [..]} → {approved: [{service,
  *   domains}]}: approves the domains the kit injects each named credential into (every
- *   credential when @c services is absent).
+ *   credential when @c services is absent). With {bindings: [{service, domains}]} instead of a
+ *   kit (an environment file's `bindings`), approves exactly those domains for each service.
  * - `binding.revoke` {service} → {revoked: SERVICE}.
  * - `binding.check` {kit?: DIR | sandbox?: NAME, kitArgs?} → {kit, directory, ready, keychain,
  *   credentials: [{service, description, required, kind: apiKey|oauth, secret, domains,

@@ -7,6 +7,10 @@
 #include "Terminal.h"
 #include "TestFiles.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
 using paddock::test::Terminal;
@@ -44,6 +48,10 @@ QByteArray TestEnvCli::environmentFile(const QString &postCreate) const
                           "env:\n"
                           "  PGHOST: postgres\n"
                           "  NUGET_PACKAGES: /home/agent/.nuget/packages\n"
+                          "bindings:\n"
+                          "  envtest-api:\n"
+                          "    apiKey:\n"
+                          "      domains: [api.envtest.example]\n"
                           "lifecycle:\n"
                           "  postCreate:\n"
                           "    - name: Mark the creation\n"
@@ -132,6 +140,15 @@ void TestEnvCli::upRunsTheHostCommandOnceApprovedOnATerminal()
         screen.constData());
     QCOMPARE(paddock::test::readFile(marker(QStringLiteral("created"))), QByteArray("created envtest\n"));
     QVERIFY(m_fixture->listed().contains(QStringLiteral("envtest")));
+    // The file's bindings are the daemon's when `up` returns: its own list has them.
+    const Finished bindings =
+        m_fixture->paddock({QStringLiteral("binding"), QStringLiteral("ls"), QStringLiteral("--json")});
+    QCOMPARE(bindings.exitCode, 0);
+    const QJsonArray list = QJsonDocument::fromJson(bindings.out.toUtf8()).array();
+    QCOMPARE(list.size(), 1);
+    QCOMPARE(list.at(0).toObject().value(QStringLiteral("service")).toString(), QStringLiteral("envtest-api"));
+    QCOMPARE(list.at(0).toObject().value(QStringLiteral("domains")).toArray(),
+             QJsonArray{QStringLiteral("api.envtest.example")});
 }
 
 void TestEnvCli::theFoldersAndVariablesAreInside()

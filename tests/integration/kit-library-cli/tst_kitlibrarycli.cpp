@@ -35,6 +35,7 @@ private slots:
     void addThenLsShowsKitAsAdded();
     void addRefusesFolderWithoutSpec();
     void forgetByNameRemovesIt();
+    void forgetByRelativeFolderIsOutOfTheDaemonsList();
     void forgetUnknownFails();
     void forgetSampleFails();
     void newWritesValidKitAndAddsIt();
@@ -152,6 +153,24 @@ void TestKitLibraryCli::forgetByNameRemovesIt()
     QCOMPARE(run.out, QStringLiteral("forgot %1 (its files are untouched)\n").arg(kit));
     QCOMPARE(lsJson().size(), 2);
     QVERIFY(QFileInfo::exists(kit + QStringLiteral("/spec.yaml")));
+}
+
+void TestKitLibraryCli::forgetByRelativeFolderIsOutOfTheDaemonsList()
+{
+    // paddockd keeps the library, and reads it from its own folder: a folder typed relative to
+    // the terminal's must still name the kit when the command returns.
+    QCOMPARE(paddock({QStringLiteral("daemon"), QStringLiteral("start")}).exitCode, 0);
+    const QString kit = copyFixture(QStringLiteral("published/claude"), QStringLiteral("work/claude"));
+    QCOMPARE(paddock({QStringLiteral("kit"), QStringLiteral("add"), QStringLiteral("work/claude")}).exitCode, 0);
+    QCOMPARE(lsJson().at(0).toObject().value(QStringLiteral("directory")).toString(), kit);
+    const Run run = paddock({QStringLiteral("kit"), QStringLiteral("forget"), QStringLiteral("work/claude")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QStringLiteral("forgot %1 (its files are untouched)\n").arg(kit));
+    const QJsonArray kits = lsJson();
+    QCOMPARE(kits.size(), 2);
+    for (const QJsonValue &value : kits)
+        QVERIFY(value.toObject().value(QStringLiteral("directory")).toString() != kit);
+    QVERIFY(!readFile(kitsYaml()).contains(kit.toUtf8()));
 }
 
 void TestKitLibraryCli::forgetUnknownFails()

@@ -144,7 +144,7 @@ void TestPackageContents::dependsComeFromTheBinariesAndTheRuntime()
     QVERIFY(!multiarch.isEmpty());
     QSet<QString> sonames;
     for (const QString &path : {QStringLiteral("usr/bin/paddock"), QStringLiteral("usr/bin/paddock-gui"),
-                                QStringLiteral("usr/bin/paddockd")}) {
+                                QStringLiteral("usr/bin/paddock-proxy"), QStringLiteral("usr/bin/paddockd")}) {
         const ToolRun dynamic = readelf({QStringLiteral("--dynamic")}, extracted(path));
         static const QRegularExpression needed(QStringLiteral(R"(\(NEEDED\).*\[(.+)\])"));
         for (auto match = needed.globalMatch(dynamic.out); match.hasNext();)
@@ -185,11 +185,11 @@ void TestPackageContents::dependsComeFromTheBinariesAndTheRuntime()
 
 void TestPackageContents::executablesInstallWhereTheyFindEachOther()
 {
-    // paddock runs paddock-gui and starts paddockd from beside itself; paddockd finds paddock-init
-    // in ../libexec/paddock.
-    for (const QString &path :
-         {QStringLiteral("usr/bin/paddock"), QStringLiteral("usr/bin/paddock-gui"), QStringLiteral("usr/bin/paddockd"),
-          QStringLiteral("usr/libexec/paddock/paddock-init")}) {
+    // paddock runs paddock-gui and paddock-proxy and starts paddockd from beside itself; paddockd
+    // finds paddock-init in ../libexec/paddock.
+    for (const QString &path : {QStringLiteral("usr/bin/paddock"), QStringLiteral("usr/bin/paddock-gui"),
+                                QStringLiteral("usr/bin/paddock-proxy"), QStringLiteral("usr/bin/paddockd"),
+                                QStringLiteral("usr/libexec/paddock/paddock-init")}) {
         const PackageEntry file = entry(path);
         QVERIFY2(!file.path.isEmpty(), qPrintable(path));
         QCOMPARE(file.mode, QStringLiteral("-rwxr-xr-x"));
@@ -202,9 +202,9 @@ void TestPackageContents::executablesInstallWhereTheyFindEachOther()
                                  extracted(QStringLiteral("usr/libexec/paddock/paddock-init")));
     QVERIFY2(init.ok(), init.describe(QStringLiteral("readelf")));
     QVERIFY2(!init.out.contains(QStringLiteral("INTERP")), qPrintable(init.out));
-    for (const QString &path :
-         {QStringLiteral("usr/bin/paddock"), QStringLiteral("usr/bin/paddock-gui"), QStringLiteral("usr/bin/paddockd"),
-          QStringLiteral("usr/libexec/paddock/paddock-init")}) {
+    for (const QString &path : {QStringLiteral("usr/bin/paddock"), QStringLiteral("usr/bin/paddock-gui"),
+                                QStringLiteral("usr/bin/paddock-proxy"), QStringLiteral("usr/bin/paddockd"),
+                                QStringLiteral("usr/libexec/paddock/paddock-init")}) {
         const ToolRun sections = readelf({QStringLiteral("--section-headers")}, extracted(path));
         QVERIFY2(sections.ok(), sections.describe(QStringLiteral("readelf")));
         QVERIFY2(!sections.out.contains(QStringLiteral(".debug_info")) &&

@@ -29,6 +29,7 @@ private slots:
     void allowForTheSandboxLetsTheNextRequestThrough();
     void allowInTheKitChangesOneLineAndAppliesAtOnce();
     void cliDoesWhatTheWindowDoes();
+    void kitAllowAppliesToTheRunningSandboxOnReturn();
 
 private:
     api::Reply call(const QString &method, const QJsonObject &params = {});
@@ -96,7 +97,7 @@ void TestPolicyApi::initTestCase()
     // More names leading to the upstream, for the sandbox to be refused on.
     policy::PolicyStore store(m_fixture->path(QStringLiteral("config/paddock/policy.yaml")));
     store.load();
-    for (const char16_t *name : {u"third.test", u"fourth.test", u"fifth.test"})
+    for (const char16_t *name : {u"third.test", u"fourth.test", u"fifth.test", u"sixth.test"})
         QVERIFY(store.setResolveOverride(name, QHostAddress(QStringLiteral("127.0.0.1"))).ok());
 }
 
@@ -419,6 +420,31 @@ void TestPolicyApi::cliDoesWhatTheWindowDoes()
     const Finished plain = m_fixture->paddock({QStringLiteral("policy"), QStringLiteral("allow"),
                                                QStringLiteral("network"), QStringLiteral("github.com,pypi.org")});
     QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));
+}
+
+void TestPolicyApi::kitAllowAppliesToTheRunningSandboxOnReturn()
+{
+    const QString pattern = QStringLiteral("sixth.test:%1").arg(m_fixture->upstreamPort());
+    const QString sixth = QStringLiteral("http://%1/hello.txt").arg(pattern);
+    QCOMPARE(fetch(sixth), QStringLiteral("403"));
+
+    // `kit allow` on the kit's folder, as a user edits it: the very next request passes.
+    const Finished allowed =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("allow"), m_fixture->kitDir(), pattern});
+    QVERIFY2(allowed.exitCode == 0, qPrintable(allowed.err));
+    QVERIFY2(allowed.out.startsWith(QStringLiteral("added %1 to permissions.network.allow in ").arg(pattern)),
+             qPrintable(allowed.out));
+    QCOMPARE(fetch(sixth), QStringLiteral("200"));
+
+    // And `kit deny` wins over it, as soon as it returns.
+    const Finished denied =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("deny"), m_fixture->kitDir(), pattern});
+    QVERIFY2(denied.exitCode == 0, qPrintable(denied.err));
+    QCOMPARE(fetch(sixth), QStringLiteral("403"));
+    const Finished undenied = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("deny"), QStringLiteral("--remove"), m_fixture->kitDir(), pattern});
+    QVERIFY2(undenied.exitCode == 0, qPrintable(undenied.err));
+    QCOMPARE(fetch(sixth), QStringLiteral("200"));
 }
 
 QTEST_GUILESS_MAIN(TestPolicyApi)

@@ -30,6 +30,7 @@ private slots:
     void denialIsPrintedAndWrittenAsJsonl();
     void policyAllowAppliesWithoutRestart();
     void invalidPatternIsUsageError();
+    void servedByTheProxyProgram();
     void unixSocketListener();
     void sigtermExitsZero();
     void cleanupTestCase();
@@ -151,6 +152,22 @@ void TestProxyServe::invalidPatternIsUsageError()
     const Finished badListen = m_home.paddock(
         {QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("nowhere")});
     QCOMPARE(badListen.exitCode, 2);
+}
+
+void TestProxyServe::servedByTheProxyProgram()
+{
+    // `paddock proxy serve` becomes paddock-proxy, beside paddock: the same process, so a
+    // signal sent to what was started reaches the proxy.
+    const QString running = QFileInfo(QStringLiteral("/proc/%1/exe").arg(m_serve.processId())).symLinkTarget();
+    QCOMPARE(QFileInfo(running).fileName(), QStringLiteral("paddock-proxy"));
+    QCOMPARE(QFileInfo(running).absolutePath(), QFileInfo(QStringLiteral(PADDOCK_BIN)).canonicalPath());
+
+    const Finished help = m_home.paddock({QStringLiteral("proxy"), QStringLiteral("serve"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.contains(QLatin1String("Usage: paddock proxy serve")), qPrintable(help.out));
+    QVERIFY2(help.out.contains(QLatin1String("--listen ADDRESS")), qPrintable(help.out));
+    const Finished group = m_home.paddock({QStringLiteral("proxy"), QStringLiteral("--help")});
+    QVERIFY2(group.out.contains(QLatin1String("serve")), qPrintable(group.out));
 }
 
 void TestProxyServe::unixSocketListener()
