@@ -149,6 +149,8 @@ void TestEnginesWindow::anEngineIsAddedUsedAndRemoved()
                    {{QStringLiteral("name"), QStringLiteral("lab")}, {QStringLiteral("host"), badAddress}});
     QVERIFY(refused.isError());
     QCOMPARE(error->property("text").toString(), refused.errorMessage());
+    QVERIFY2(refused.errorMessage().contains(QStringLiteral("is not an engine address: use tcp://HOST:PORT")),
+             qPrintable(refused.errorMessage()));
     QVERIFY(dialog->property("opened").toBool());
     QCOMPARE(name->property("text").toString(), QStringLiteral("lab"));
     QCOMPARE(address->property("text").toString(), badAddress);
