@@ -104,9 +104,9 @@ Command engineCommand()
     engine.description =
         QStringLiteral("The Docker backend runs sandboxes on a container engine: this computer's (local:\n"
                        "DOCKER_HOST, else /var/run/docker.sock), one of the docker CLI's contexts (read where\n"
-                       "docker keeps them, never copied), or one added here. An engine on another computer is\n"
-                       "listed, but cannot run sandboxes yet: their workspace, home and proxy socket are this\n"
-                       "computer's folders and sockets.");
+                       "docker keeps them, never copied), or one added here. A sandbox on an engine of another\n"
+                       "computer gets a copy of the workspace's committed files, and its way out is the daemon's\n"
+                       "own stream to that engine, back to this computer's proxy.");
 
     Command list = leaf(QStringLiteral("ls"), QStringLiteral("List the engines and the one in use."),
                         QStringLiteral("Lists every engine: its name, where it comes from, its host, whether it\n"

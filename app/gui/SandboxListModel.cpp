@@ -186,10 +186,10 @@ QString SandboxListModel::describeRoot(const QString &base, const QString &image
 
 bool SandboxRow::sameState(const SandboxRow &other) const
 {
-    return status == other.status && startedAt == other.startedAt && kit == other.kit && workspace == other.workspace &&
-           exitCode == other.exitCode && agentState == other.agentState && agentExitCode == other.agentExitCode &&
-           agentReason == other.agentReason && agentAttached == other.agentAttached && rootText == other.rootText &&
-           sharesText == other.sharesText;
+    return status == other.status && startedAt == other.startedAt && kit == other.kit && backend == other.backend &&
+           workspace == other.workspace && exitCode == other.exitCode && agentState == other.agentState &&
+           agentExitCode == other.agentExitCode && agentReason == other.agentReason &&
+           agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText;
 }
 
 void SandboxListModel::refresh()
@@ -217,6 +217,10 @@ std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
     // A kernel of its own is worth saying where the backend is: "docker + gVisor".
     if (info.value(QLatin1String("isolation")).toString() == QLatin1String("gvisor"))
         row.backend += QStringLiteral(" + gVisor");
+    // The engine, when not this computer's own (`local`), as `paddock ls` says docker@NAME.
+    if (const QString engine = info.value(QLatin1String("engine")).toString();
+        !engine.isEmpty() && engine != QLatin1String("local"))
+        row.backend = SandboxListModel::tr("%1 on engine %2").arg(row.backend, engine);
     row.status = info.value(QLatin1String("status")).toString();
     row.workspace = info.value(QLatin1String("workspace")).toString();
     row.startedAt = QDateTime::fromString(info.value(QLatin1String("startedAt")).toString(), Qt::ISODateWithMs);

@@ -144,6 +144,15 @@ void SandboxWizard::setIsolation(const QString &isolation)
     Q_EMIT optionsChanged();
 }
 
+void SandboxWizard::setEngine(const QString &engine)
+{
+    if (m_engine == engine)
+        return;
+    m_engine = engine;
+    setError(QString()); // a refusal of the other engine no longer holds
+    Q_EMIT optionsChanged();
+}
+
 void SandboxWizard::checkIsolations()
 {
     request(QStringLiteral("sandbox.isolations"), {}, [this](const api::Reply &reply) { applyIsolations(reply); });
@@ -487,6 +496,8 @@ void SandboxWizard::create()
                        {QStringLiteral("workspaceMode"), m_workspaceMode}};
     if (!m_sandboxName.isEmpty())
         params.insert(QStringLiteral("name"), m_sandboxName);
+    if (m_backend == QLatin1String("docker") && !m_engine.isEmpty())
+        params.insert(QStringLiteral("engine"), m_engine);
     // Named only when chosen: otherwise the kit's own least isolation (KitSettings) applies.
     if (m_isolation == QLatin1String("gvisor"))
         params.insert(QStringLiteral("isolation"), m_isolation);
@@ -548,6 +559,7 @@ void SandboxWizard::reset()
     m_sandboxName.clear();
     m_backend = QStringLiteral("bwrap");
     m_isolation = QStringLiteral("container");
+    m_engine.clear();
     m_workspaceMode = QStringLiteral("direct");
     m_createdName.clear();
     m_keychainAvailable = true;

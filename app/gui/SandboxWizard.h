@@ -16,8 +16,8 @@ struct Kit;
 namespace paddock::gui {
 
 /**
- * @brief The state behind the creation wizard: a project folder, a kit, a backend and a
- * workspace mode, a review of what the kit asks for, the keys and approvals it still needs,
+ * @brief The state behind the creation wizard: a project folder, a kit, a backend (its engine),
+ * a workspace mode, a review of what the kit asks for, the keys and approvals it still needs,
  * then `sandbox.create` and `sandbox.start` (what `paddock run --kit DIR --detach` does).
  *
  * The kit is read in-process (core/kit): the review lists its image, the domains it allows,
@@ -57,6 +57,8 @@ class SandboxWizard : public paddock::gui::DaemonBound
     Q_PROPERTY(bool dockerAvailable READ dockerAvailable NOTIFY isolationsChanged)
     /** What stands in the way of Docker, with the fix (joining the docker group, starting it). */
     Q_PROPERTY(QString dockerProblem READ dockerProblem NOTIFY isolationsChanged)
+    /** The container engine a Docker sandbox runs on, sent as `run --engine` sends it; empty: the one in use. */
+    Q_PROPERTY(QString engine READ engine WRITE setEngine NOTIFY optionsChanged)
     Q_PROPERTY(QString workspaceMode READ workspaceMode WRITE setWorkspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(QString sandboxName READ sandboxName WRITE setSandboxName NOTIFY optionsChanged)
     Q_PROPERTY(QVariantList warnings READ warnings NOTIFY warningsChanged)
@@ -100,6 +102,8 @@ public:
     QString gvisorProblem() const { return m_gvisorProblem; }
     bool dockerAvailable() const { return m_dockerAvailable; }
     QString dockerProblem() const { return m_dockerProblem; }
+    QString engine() const { return m_engine; }
+    void setEngine(const QString &engine);
     QString workspaceMode() const { return m_workspaceMode; }
     void setWorkspaceMode(const QString &mode);
     QString sandboxName() const { return m_sandboxName; }
@@ -196,6 +200,7 @@ private:
     QString m_gvisorProblem;
     bool m_dockerAvailable = true; ///< until the daemon says otherwise
     QString m_dockerProblem;
+    QString m_engine;
     QString m_workspaceMode = QStringLiteral("direct");
     QString m_sandboxName;
     QVariantList m_warnings;

@@ -131,6 +131,12 @@ void EngineService::add(const QJsonObject &params, const api::PendingReply &repl
         if (const QString problem = fileProblem(path, what); !problem.isEmpty())
             return reply.complete(invalid(problem));
     }
+    // Said in the terms of an engine's address, not of the DOCKER_HOST the parser is shared with.
+    if (!engine.host.startsWith(QLatin1String("tcp://")) && !engine.host.startsWith(QLatin1String("ssh://")) &&
+        !engine.host.startsWith(QLatin1String("unix://")))
+        return reply.complete(invalid(QStringLiteral("'%1' is not an engine address: use tcp://HOST:PORT, "
+                                                     "ssh://[USER@]HOST[:PORT] or unix:///PATH")
+                                          .arg(engine.host.left(200))));
     const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine.endpoint();
     if (!endpoint)
         return reply.complete(invalid(endpoint.errorMessage()));

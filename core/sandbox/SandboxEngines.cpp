@@ -105,11 +105,27 @@ Result<std::shared_ptr<runtime::Runtime>> SandboxService::runtimeFor(const QStri
 
 std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
 {
+    // The engine the sandbox was made on, when another name of that engine lists it too.
+    std::shared_ptr<runtime::Runtime> found;
     for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-        if (runtime->inspect(name))
+        const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
+        if (info && onItsEngine(*info))
             return runtime;
+        if (info && !found)
+            found = runtime;
     }
-    return nullptr;
+    return found;
+}
+
+bool SandboxService::onItsEngine(const runtime::SandboxInfo &info)
+{
+    if (info.engine.isEmpty())
+        return true; // bubblewrap's
+    const std::optional<SandboxRecord> record = SandboxRecord::read(info.name);
+    if (!record)
+        return true;
+    // Records from before engines had a name were all made on this computer's.
+    return (record->engine.isEmpty() ? QStringLiteral("local") : record->engine) == info.engine;
 }
 
 Result<std::shared_ptr<runtime::Runtime>> SandboxService::engineRuntime(const QString &requested, QString *engineName)

@@ -216,8 +216,10 @@ void SandboxService::registerQueryMethods()
     m_server.registerMethod(QStringLiteral("sandbox.list"), [this](const QJsonObject &, const api::CallContext &) {
         QJsonArray sandboxes;
         for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-            for (const runtime::SandboxInfo &info : runtime->list())
-                sandboxes.append(withAgent(infoJson(info), *runtime, info));
+            for (const runtime::SandboxInfo &info : runtime->list()) {
+                if (onItsEngine(info))
+                    sandboxes.append(withAgent(infoJson(info), *runtime, info));
+            }
         }
         return api::Reply::success({{QStringLiteral("sandboxes"), sandboxes}});
     });

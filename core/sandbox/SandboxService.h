@@ -265,6 +265,11 @@ private:
     void addRecordedEngines();
     /** Every runtime that can answer now (bwrap always; a container engine when it is up). */
     QList<std::shared_ptr<runtime::Runtime>> reachableRuntimes() const;
+    /**
+     * Whether @p info is its sandbox as seen on the engine it was made on: two names of one
+     * engine (an added engine or a context at this computer's socket) both list its containers.
+     */
+    static bool onItsEngine(const runtime::SandboxInfo &info);
 
     /** Also publishes @p ports (see PortForwarder) through `ports.sock` beside the endpoint. */
     Result<void> openEndpoint(const QString &name, const QString &kitName, const QList<quint16> &ports = {});

@@ -5,18 +5,40 @@ import QtQuick.Layouts
 import Paddock
 
 // How a new sandbox runs: bubblewrap, Docker, or Docker with gVisor's kernel of its own (the
-// wizard's and the Classroom page's choice), and a table of what each level protects.
+// wizard's and the Classroom page's choice), and a table of what each level protects. With
+// offerEngines, the container engine Docker runs it on, the one in use chosen first.
 ColumnLayout {
     id: choice
 
     required property SandboxWizard wizard
     property string namePrefix: "wizard"
+    property bool offerEngines: false
     readonly property bool gvisorChosen: wizard.isolation === "gvisor"
+    readonly property var chosenEngine: engineModel.engines.find(e => e.name === wizard.engine) ?? null
 
     spacing: Theme.spacingSmall
     // Whether the engine runs gVisor is asked each time the step shows: it may have changed.
-    onVisibleChanged: if (visible) wizard.checkIsolations()
+    onVisibleChanged: if (visible) { wizard.checkIsolations(); choice.chooseEngineInUse() }
     Component.onCompleted: wizard.checkIsolations()
+
+    // The engine in use, until one is chosen here: what is shown is what the request names.
+    function chooseEngineInUse() {
+        if (offerEngines && engineModel.inUse.length > 0 && !engineModel.engines.some(e => e.name === wizard.engine))
+            wizard.engine = engineModel.inUse
+    }
+    EngineSettings {
+        id: engineModel
+        daemon: choice.offerEngines ? DaemonStatus : null
+        onEnginesChanged: choice.chooseEngineInUse()
+    }
+
+    function engineLabel(engine) {
+        if (!engine)
+            return ""
+        const where = engine.onThisComputer ? qsTr("this computer") : qsTr("another computer")
+        return engine.inUse ? qsTr("%1 (in use) — %2, %3").arg(engine.name).arg(engine.host).arg(where)
+                            : qsTr("%1 — %2, %3").arg(engine.name).arg(engine.host).arg(where)
+    }
 
     ButtonGroup { id: backendGroup }
     Label { text: qsTr("Backend"); textFormat: Text.PlainText; font.weight: Font.DemiBold }
@@ -67,6 +89,48 @@ ColumnLayout {
         wrapMode: Text.Wrap
         font.pixelSize: Theme.smallFontSize
         opacity: 0.8
+    }
+
+    RowLayout {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.spacingSmall
+        visible: choice.offerEngines && choice.wizard.backend === "docker"
+        spacing: Theme.spacing
+        Label { text: qsTr("Engine"); textFormat: Text.PlainText; font.weight: Font.DemiBold }
+        ComboBox {
+            id: engineBox
+            objectName: choice.namePrefix + "EngineChoice"
+            Layout.fillWidth: true
+            model: engineModel.engines
+            displayText: currentIndex >= 0 ? choice.engineLabel(engineModel.engines[currentIndex]) : ""
+            currentIndex: engineIndex()
+            function engineIndex() { return engineModel.engines.findIndex(e => e.name === choice.wizard.engine) }
+            delegate: ItemDelegate {
+                required property var modelData
+                required property int index
+                objectName: choice.namePrefix + "Engine_" + modelData.name
+                width: engineBox.width
+                text: choice.engineLabel(modelData)
+                highlighted: engineBox.highlightedIndex === index
+            }
+            Accessible.name: qsTr("Container engine")
+            onActivated: (index) => {
+                choice.wizard.engine = engineModel.engines[index].name
+                // Choosing sets currentIndex, which ends its binding: it follows the wizard again.
+                currentIndex = Qt.binding(() => engineIndex())
+            }
+        }
+    }
+    Label {
+        objectName: choice.namePrefix + "EngineRemoteNote"
+        Layout.fillWidth: true
+        visible: choice.offerEngines && choice.wizard.backend === "docker" && choice.chosenEngine !== null
+                 && !choice.chosenEngine.onThisComputer
+        text: qsTr("%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.").arg(choice.wizard.engine)
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.pixelSize: Theme.smallFontSize
+        color: Theme.warningColor
     }
 
     Button {

@@ -5,7 +5,8 @@ import QtQuick.Layouts
 import Paddock
 
 // The container engines Docker sandboxes run on: this computer's, the docker CLI's contexts and
-// those added with `paddock engine add`, with the one in use and a button to use another.
+// those added in Paddock (here or with `paddock engine add`), with the one in use, a button to
+// use another, and adding and removing Paddock's own.
 ColumnLayout {
     id: section
     objectName: "enginesSection"
@@ -18,16 +19,28 @@ ColumnLayout {
         daemon: DaemonStatus
     }
 
-    Label {
-        text: qsTr("Container engines")
-        font.pixelSize: Theme.headlineFontSize
-        font.weight: Font.DemiBold
-        Accessible.role: Accessible.Heading
-        Accessible.name: text
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.spacing
+        Label {
+            Layout.fillWidth: true
+            text: qsTr("Container engines")
+            font.pixelSize: Theme.headlineFontSize
+            font.weight: Font.DemiBold
+            Accessible.role: Accessible.Heading
+            Accessible.name: text
+        }
+        Button {
+            objectName: "engineAddButton"
+            text: qsTr("Add engine…")
+            enabled: DaemonStatus.connected
+            Accessible.name: qsTr("Add a container engine")
+            onClicked: addDialog.dialog().begin()
+        }
     }
     Label {
         Layout.fillWidth: true
-        text: qsTr("Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.")
+        text: qsTr("Docker sandboxes run on the engine in use unless the New sandbox wizard or --engine names another. An engine on another computer gets a clone of the workspace (its committed files), not the folder itself.")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         font.pixelSize: Theme.smallFontSize
@@ -58,6 +71,14 @@ ColumnLayout {
                 Accessible.name: qsTr("Use engine %1").arg(modelData.name)
                 onClicked: engineModel.use(modelData.name)
             }
+            Button {
+                objectName: "engineRemoveButton_" + modelData.name
+                text: qsTr("Remove…")
+                visible: modelData.removable
+                enabled: DaemonStatus.connected && !engineModel.busy
+                Accessible.name: qsTr("Remove engine %1").arg(modelData.name)
+                onClicked: removeDialog.dialog().ask(modelData.name, modelData.host)
+            }
         }
     }
     Label {
@@ -68,5 +89,26 @@ ColumnLayout {
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         color: Theme.errorColor
+    }
+
+    LazyDialog {
+        id: addDialog
+        sourceComponent: Component {
+            EngineAddDialog {
+                objectName: "engineAddDialog"
+                parent: Overlay.overlay
+                engines: engineModel
+            }
+        }
+    }
+    LazyDialog {
+        id: removeDialog
+        sourceComponent: Component {
+            EngineRemoveDialog {
+                objectName: "engineRemoveDialog"
+                parent: Overlay.overlay
+                onConfirmed: (name) => engineModel.remove(name)
+            }
+        }
     }
 }

@@ -146,7 +146,7 @@ WizardFrame {
     // 3. How the sandbox runs.
     ColumnLayout {
         spacing: Theme.spacingSmall
-        BackendChoice { wizard: dialog.wizard }
+        BackendChoice { wizard: dialog.wizard; offerEngines: true }
         // Its own group: radio buttons of one parent are otherwise exclusive together.
         ButtonGroup { id: modeGroup }
         Label {
@@ -335,7 +335,9 @@ WizardFrame {
             text: (dialog.terminalAvailable
                    ? qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), start it, and open its agent in a terminal.")
                    : qsTr("Create a %1 sandbox from the kit %2 on %3 (%4 workspace), then start it."))
-                  .arg(dialog.wizard.backend === "docker" ? "Docker" : "bubblewrap")
+                  .arg(dialog.wizard.backend !== "docker" ? "bubblewrap"
+                       : dialog.wizard.engine.length > 0 ? qsTr("Docker (engine %1)").arg(dialog.wizard.engine)
+                       : "Docker")
                   .arg(dialog.wizard.review.name || "")
                   .arg(dialog.wizard.folder)
                   .arg(dialog.wizard.workspaceMode === "clone" ? qsTr("clone") : qsTr("direct"))

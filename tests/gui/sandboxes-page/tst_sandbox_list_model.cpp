@@ -57,6 +57,7 @@ private Q_SLOTS:
     void agentStateFollowsTheList();
     void uptimeIsReadable();
     void rootIsReadable();
+    void theEngineIsNamedWhenNotLocal();
     void startAndStopSayTheSameWhenTheDaemonGoes();
 
 private:
@@ -314,6 +315,26 @@ void TestSandboxListModel::rootIsReadable()
     // The host's system read-only is no root of its own: nothing to show.
     QVERIFY(M::describeRoot(QStringLiteral("read-only"), QString(), -1).isEmpty());
     QVERIFY(M::describeRoot(QString(), QString(), -1).isEmpty());
+}
+
+void TestSandboxListModel::theEngineIsNamedWhenNotLocal()
+{
+    const auto backend = [](const QString &runtime, const QString &engine, const QString &isolation) {
+        const std::optional<gui::SandboxRow> row =
+            gui::SandboxRow::fromJson({{QStringLiteral("name"), QStringLiteral("x")},
+                                       {QStringLiteral("backend"), runtime},
+                                       {QStringLiteral("engine"), engine},
+                                       {QStringLiteral("isolation"), isolation}});
+        return row ? row->backend : QString();
+    };
+    // This computer's own engine goes without saying, as in `paddock ls`; any other is named.
+    QCOMPARE(backend(QStringLiteral("docker"), QStringLiteral("local"), QStringLiteral("container")),
+             QStringLiteral("docker"));
+    QCOMPARE(backend(QStringLiteral("bwrap"), QString(), QStringLiteral("container")), QStringLiteral("bwrap"));
+    QCOMPARE(backend(QStringLiteral("docker"), QStringLiteral("lab"), QStringLiteral("container")),
+             QStringLiteral("docker on engine lab"));
+    QCOMPARE(backend(QStringLiteral("docker"), QStringLiteral("lab"), QStringLiteral("gvisor")),
+             QStringLiteral("docker + gVisor on engine lab"));
 }
 
 void TestSandboxListModel::startAndStopSayTheSameWhenTheDaemonGoes()
