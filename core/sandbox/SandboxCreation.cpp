@@ -11,6 +11,7 @@
 #include "runtime/docker/DockerRuntime.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
+#include "sandbox/GitIdentity.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
@@ -289,6 +290,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
+    addGitIdentity(plan.kit, plan.spec, &plan.notes);
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
     plan.secretGuard = request.secretGuard;
