@@ -69,8 +69,8 @@ inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descr
  * bubblewrap without a Docker engine; the kit is written to the library's kits folder as
  * NAME/kit.json (the descriptor as published) and NAME/origin.json (its reference, manifest
  * digest and image). Loading a kit of the same name again replaces it, but an update granted more
- * than the loaded kit (a new domain, a deny removed, a key, a port, a volume, privilege) stops
- * for approval first.
+ * than the loaded kit (a new domain, a deny removed, a key, a port, a volume, privilege, the git
+ * identity) stops for approval first.
  */
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options = {});
 

@@ -4,6 +4,8 @@
 
 #include <QSet>
 
+#include <algorithm>
+
 namespace paddock::kit {
 
 namespace {
@@ -64,6 +66,11 @@ KitSurface surfaceOf(const Kit &kit)
         surface.volumes << volume.path;
     surface.volumes = sortedUnique(surface.volumes);
     surface.privileged = kit.privileged.value_or(false);
+    surface.gitIdentity =
+        std::any_of(kit.capabilities.cbegin(), kit.capabilities.cend(), [](const CapabilityOutcome &outcome) {
+            return outcome.type == QLatin1String("com.docker.sandbox/git-identity@1") &&
+                   outcome.status == CapabilityOutcome::Status::Applied;
+        });
     return surface;
 }
 
@@ -92,6 +99,8 @@ QStringList wideningsOf(const KitSurface &approved, const KitSurface &candidate)
         lines << QStringLiteral("keeps a volume at %1").arg(path);
     if (candidate.privileged && !approved.privileged)
         lines << QStringLiteral("runs privileged");
+    if (candidate.gitIdentity && !approved.gitIdentity)
+        lines << QStringLiteral("gives git inside your git name and email");
     return lines;
 }
 

@@ -9,7 +9,8 @@ namespace paddock::kit {
 
 /**
  * @brief What a kit is granted here, as a set: the domains it may reach and the ones denied, the
- * keys presented for it and where, its published ports, volumes and privilege. Each entry is one
+ * keys presented for it and where, its published ports, volumes, privilege and the person's git
+ * identity. Each entry is one
  * sorted line in plain words, so two surfaces compare by set difference.
  */
 struct KitSurface
@@ -22,6 +23,7 @@ struct KitSurface
     QStringList ports;       ///< "8080/tcp"
     QStringList volumes;     ///< "/data"
     bool privileged = false;
+    bool gitIdentity = false; ///< git inside gets the person's name and email (git-identity@1)
 };
 
 /** The surface of @p kit as it runs here (arguments substituted, capabilities as applied). */
@@ -30,7 +32,7 @@ KitSurface surfaceOf(const Kit &kit);
 /**
  * What @p candidate grants that @p approved does not, one line each in plain words: a new allow
  * entry, a deny entry removed (it was part of what made the grant acceptable), a new key or a key
- * presented somewhere new, a new port or volume, privilege. Empty when the candidate stays within.
+ * presented somewhere new, a new port or volume, privilege, the git identity. Empty when the candidate stays within.
  */
 QStringList wideningsOf(const KitSurface &approved, const KitSurface &candidate);
 

@@ -384,6 +384,8 @@ QMap<QString, QString> implementedV3Capabilities()
          QStringLiteral("install and startup commands and files at start")},
         {detail::kPrefix + QStringLiteral("volume@1"), QStringLiteral("a volume of the sandbox")},
         {detail::kPrefix + QStringLiteral("long-running@1"), QStringLiteral("the sandbox runs on without a session")},
+        {detail::kPrefix + QStringLiteral("git-identity@1"),
+         QStringLiteral("your git user.name and user.email, and nothing else of your git configuration")},
     };
 }
 

@@ -271,6 +271,10 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
     }
     if (type == QLatin1String("long-running@1"))
         return QStringLiteral("the sandbox runs on after its sessions end, as Paddock's sandboxes do");
+    // Carried out at creation (sandbox/GitIdentity): read from the host's git then, not now.
+    if (type == QLatin1String("git-identity@1"))
+        return QStringLiteral("git inside uses your git user.name and user.email from this computer, and nothing "
+                              "else of your git configuration");
     return std::nullopt;
 }
 

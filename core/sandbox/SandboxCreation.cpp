@@ -2,13 +2,16 @@
 #include "sandbox/SandboxCreation.h"
 
 #include "common/Paths.h"
+#include "image/EngineArchive.h"
 #include "image/RegistryPull.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerClient.h"
 #include "runtime/docker/DockerEndpoint.h"
+#include "runtime/docker/DockerRuntime.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
+#include "sandbox/GitIdentity.h"
 #include "sandbox/ImageService.h"
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
@@ -16,9 +19,12 @@
 #include "secrets/CustomSecrets.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QTemporaryFile>
@@ -255,6 +261,43 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
                       .arg(plan.kit.name, reference, why);
 }
 
+/**
+ * A kit loaded from an image (schemaVersion "3") on a container engine: its image's entrypoint,
+ * command, environment and working folder apply as under bubblewrap, read from Paddock's store,
+ * where `kit load` put the image; the engine is given the image itself at creation
+ * (SandboxCreation::imageIntoEngine()) and runs it by its id.
+ */
+bool locateEngineImage(CreationPlan &plan, const runtime::Runtime &runtime, api::Reply *refusal)
+{
+    if (runtime.id() == QLatin1String("bwrap") || plan.kit.digest.isEmpty() || !plan.kit.sandbox)
+        return true;
+    const QString id = plan.kit.sandbox->image;
+    const std::optional<image::StoredImage> stored = id.isEmpty() ? std::nullopt : image::ImageStore().find(id);
+    if (!stored) {
+        *refusal = refuse(api::errors::kInvalidKit,
+                          QStringLiteral("kit %1's image %2 is no longer in Paddock's image store: load the kit again "
+                                         "(paddock kit load FILE, or paddock kit pull %3)")
+                              .arg(plan.kit.name, id.left(12), plan.kit.reference));
+        return false;
+    }
+    plan.imageConfig = stored->config;
+    plan.engineImage = stored->id;
+    plan.kit.sandbox->image = QStringLiteral("sha256:") + stored->id;
+    return true;
+}
+
+/** The file kit.load read @p kit from (its origin.json), or empty for a pulled kit. */
+QString loadedFrom(const kit::Kit &kit)
+{
+    QFile origin(QDir(kit.directory).filePath(QStringLiteral("origin.json")));
+    if (kit.directory.isEmpty() || !origin.open(QIODevice::ReadOnly))
+        return {};
+    // A pulled kit's "archive" is the reference it was pulled by.
+    const QString archive =
+        QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("archive")).toString();
+    return QDir::isAbsolutePath(archive) ? archive : QString();
+}
+
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
 runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 {
@@ -292,7 +335,10 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.kit = std::move(*kit);
     plan.registry = registry;
     locateImage(plan, runtime);
-    const bool fromImage = plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty();
+    if (!locateEngineImage(plan, runtime, refusal))
+        return std::nullopt;
+    const bool fromImage =
+        plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty() || !plan.engineImage.isEmpty();
     QStringList shareNotes;
     std::optional<runtime::SandboxSpec> spec = specFor(
         plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, &shareNotes, refusal);
@@ -300,6 +346,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
+    addGitIdentity(plan.kit, plan.spec, &plan.notes);
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
     plan.secretGuard = request.secretGuard;
@@ -364,6 +411,8 @@ RuntimeResult SandboxCreation::run()
         ready = exportImage();
     if (ready)
         ready = pullImage();
+    if (ready)
+        ready = imageIntoEngine();
     if (!ready)
         return RuntimeResult::failure(ready.error().text());
     // The image's User runs the program, as under Docker; root stays for setup.install.
@@ -406,6 +455,56 @@ Result<void> SandboxCreation::exportImage()
     m_notes << loaded.notes
             << QStringLiteral("took the image %1 from the Docker engine into Paddock's store (%2 s)")
                    .arg(m_plan.imageToExport)
+                   .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
+    return {};
+}
+
+Result<void> SandboxCreation::imageIntoEngine()
+{
+    if (m_plan.engineImage.isEmpty())
+        return {};
+    auto *engine = dynamic_cast<runtime::DockerRuntime *>(m_runtime.get());
+    if (!engine)
+        return fail(QStringLiteral("the %1 runtime cannot run kit %2's image").arg(m_runtime->id(), m_plan.kit.name));
+    const runtime::docker::DockerClient &client = engine->client();
+    const QString id = QStringLiteral("sha256:") + m_plan.engineImage;
+    const runtime::docker::Result<bool> present = client.imageExists(id);
+    if (!present)
+        return fail(present.errorMessage());
+    if (present.value())
+        return {};
+    const QString source = loadedFrom(m_plan.kit);
+    if (source.isEmpty() || !QFileInfo(source).isFile())
+        return fail(
+            QStringLiteral("kit %1's image (%2) is not in the Docker engine, and the file it was loaded from is not "
+                           "there to give it one")
+                .arg(m_plan.kit.name, id.left(19)),
+            source.isEmpty() ? QStringLiteral("give the engine the same image with `docker pull %1@%2`, or load "
+                                              "the kit from a file (paddock kit load FILE)")
+                                   .arg(m_plan.kit.reference.section(QLatin1Char('@'), 0, 0), m_plan.kit.digest)
+                             : QStringLiteral("load the kit again from its file (paddock kit load FILE)"));
+    QElapsedTimer timer;
+    timer.start();
+    image::ImageStore store;
+    if (QString problem; !paths::ensurePrivateDir(store.root(), &problem))
+        return fail(problem);
+    const QString archive = store.root() + QStringLiteral("/engine-%1.tar").arg(m_plan.spec.name);
+    QString error;
+    const QString tag = QStringLiteral("paddock/kit-%1:%2").arg(m_plan.kit.name, m_plan.engineImage.left(12));
+    if (!image::writeEngineArchive(source, m_plan.engineImage, tag, archive, &error))
+        return fail(QStringLiteral("kit %1's image could not be made ready for the Docker engine: %2")
+                        .arg(m_plan.kit.name, error));
+    const runtime::docker::Result<QStringList> loaded = client.loadImage(archive);
+    QFile::remove(archive);
+    if (!loaded)
+        return fail(QStringLiteral("the Docker engine did not load kit %1's image: %2")
+                        .arg(m_plan.kit.name, loaded.errorMessage()));
+    const runtime::docker::Result<bool> there = client.imageExists(id);
+    if (!there || !there.value())
+        return fail(QStringLiteral("the Docker engine loaded %1 but holds no image %2 after it")
+                        .arg(loaded.value().join(QStringLiteral(", ")), id.left(19)));
+    m_notes << QStringLiteral("gave the Docker engine kit %1's image as %2 (%3 s)")
+                   .arg(m_plan.kit.name, tag)
                    .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
     return {};
 }

@@ -45,6 +45,11 @@ struct CreationPlan
     QString imageToPull;
     image::RegistryOptions registry; ///< how imageToPull is pulled
     image::ImageConfig imageConfig;
+    /**
+     * For a container engine: the id (hex) of a loaded kit's image (schemaVersion "3"), from
+     * Paddock's store, which the engine gets at creation when it lacks it.
+     */
+    QString engineImage;
 };
 
 /**
@@ -92,6 +97,8 @@ private:
     Result<void> exportImage();
     /** Pulls the kit's image from its registry into the store and hands its layers to the runtime. */
     Result<void> pullImage();
+    /** Loads plan.engineImage into the Docker engine from the kit's file, unless the engine has it. */
+    Result<void> imageIntoEngine();
     /** The image @p reference (else the first @p loaded) of @p store becomes the sandbox's base. */
     Result<void> useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,
                                 const QString &reference);

