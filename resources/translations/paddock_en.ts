@@ -489,6 +489,34 @@
         <source>What each isolation level protects</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (in use) — %2, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Container engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -1031,13 +1059,111 @@
     </message>
 </context>
 <context>
-    <name>EnginesSection</name>
+    <name>EngineAddDialog</name>
     <message>
-        <source>Container engines</source>
+        <source>Add a container engine</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker sandboxes can run on another Docker engine: one reached over TCP with TLS, through ssh, or at another socket. Paddock adds it once it has answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS: the CA that signs the engine&apos;s certificate, and the client certificate with its key that the engine asks for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It shares no folder with this computer (a virtual machine or a tunnel on a loopback address)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine shares no folder with this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EngineRemoveDialog</name>
+    <message>
+        <source>Remove the engine %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paddock forgets the engine at %1: Docker sandboxes no longer run there, and if it was in use, they run on this computer&apos;s engine again. The engine itself is not touched. Sandboxes still on it must be removed first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the engine %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EnginesSection</name>
+    <message>
+        <source>Container engines</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1054,6 +1180,26 @@
     </message>
     <message>
         <source>Use engine %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a container engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker sandboxes run on the engine in use unless the New sandbox wizard or --engine names another. An engine on another computer gets a clone of the workspace (its committed files), not the folder itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove engine %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3588,6 +3734,10 @@
         <source>%1 reaches %2 (approved for this kit)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Docker (engine %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -3853,7 +4003,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>on another computer: cannot run sandboxes yet</source>
+        <source>on another computer: sandboxes get a clone of the workspace</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4167,6 +4317,10 @@
     </message>
     <message>
         <source>Shares %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on engine %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

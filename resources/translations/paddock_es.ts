@@ -489,6 +489,34 @@
         <source>What each isolation level protects</source>
         <translation>Lo que protege cada nivel de aislamiento</translation>
     </message>
+    <message>
+        <source>this computer</source>
+        <translation>este ordenador</translation>
+    </message>
+    <message>
+        <source>another computer</source>
+        <translation>otro ordenador</translation>
+    </message>
+    <message>
+        <source>%1 (in use) — %2, %3</source>
+        <translation>%1 (en uso) — %2, %3</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <source>Container engine</source>
+        <translation>Motor de contenedores</translation>
+    </message>
+    <message>
+        <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
+        <translation>%1 está en otro ordenador: el entorno aislado recibe un clon del espacio de trabajo (sus archivos confirmados), no la carpeta misma. Sus commits vuelven como ramas paddock/NOMBRE/… de su repositorio; los archivos no confirmados se quedan aquí. No puede compartir carpetas de este ordenador.</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -1031,14 +1059,112 @@
     </message>
 </context>
 <context>
+    <name>EngineAddDialog</name>
+    <message>
+        <source>Add a container engine</source>
+        <translation>Añadir un motor de contenedores</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Elegir…</translation>
+    </message>
+    <message>
+        <source>Choose: %1</source>
+        <translation>Elegir: %1</translation>
+    </message>
+    <message>
+        <source>Docker sandboxes can run on another Docker engine: one reached over TCP with TLS, through ssh, or at another socket. Paddock adds it once it has answered.</source>
+        <translation>Los entornos aislados Docker pueden ejecutarse en otro motor Docker: uno alcanzado por TCP con TLS, por ssh o en otro socket. Paddock lo añade cuando ha respondido.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation>letras, dígitos, &apos;.&apos;, &apos;_&apos; y &apos;-&apos;</translation>
+    </message>
+    <message>
+        <source>Engine name</source>
+        <translation>Nombre del motor</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Dirección</translation>
+    </message>
+    <message>
+        <source>Engine address</source>
+        <translation>Dirección del motor</translation>
+    </message>
+    <message>
+        <source>TLS: the CA that signs the engine&apos;s certificate, and the client certificate with its key that the engine asks for.</source>
+        <translation>TLS: la autoridad que firma el certificado del motor, y el certificado de cliente con su clave que el motor pide.</translation>
+    </message>
+    <message>
+        <source>CA certificate file</source>
+        <translation>Archivo del certificado de la autoridad</translation>
+    </message>
+    <message>
+        <source>Client certificate file</source>
+        <translation>Archivo del certificado de cliente</translation>
+    </message>
+    <message>
+        <source>Client key file</source>
+        <translation>Archivo de la clave de cliente</translation>
+    </message>
+    <message>
+        <source>It shares no folder with this computer (a virtual machine or a tunnel on a loopback address)</source>
+        <translation>No comparte ninguna carpeta con este ordenador (una máquina virtual o un túnel en una dirección local)</translation>
+    </message>
+    <message>
+        <source>The engine shares no folder with this computer</source>
+        <translation>El motor no comparte ninguna carpeta con este ordenador</translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>Consultando al motor…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>Add the engine</source>
+        <translation>Añadir el motor</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>EngineRemoveDialog</name>
+    <message>
+        <source>Remove the engine %1?</source>
+        <translation>¿Eliminar el motor %1?</translation>
+    </message>
+    <message>
+        <source>Paddock forgets the engine at %1: Docker sandboxes no longer run there, and if it was in use, they run on this computer&apos;s engine again. The engine itself is not touched. Sandboxes still on it must be removed first.</source>
+        <translation>Paddock olvida el motor en %1: los entornos aislados Docker ya no se ejecutan allí y, si estaba en uso, vuelven a ejecutarse en el motor de este ordenador. El motor en sí no se toca. Los entornos aislados que sigan en él deben eliminarse antes.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Remove the engine %1</source>
+        <translation>Eliminar el motor %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
     <name>EnginesSection</name>
     <message>
         <source>Container engines</source>
         <translation>Motores de contenedores</translation>
-    </message>
-    <message>
-        <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
-        <translation>Los entornos aislados de Docker se ejecutan en el motor en uso, salvo que --engine indique otro. Añada uno con paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</translation>
     </message>
     <message>
         <source>%1 (in use): %2, %3, %4</source>
@@ -1055,6 +1181,26 @@
     <message>
         <source>Use engine %1</source>
         <translation>Usar el motor %1</translation>
+    </message>
+    <message>
+        <source>Add engine…</source>
+        <translation>Añadir motor…</translation>
+    </message>
+    <message>
+        <source>Add a container engine</source>
+        <translation>Añadir un motor de contenedores</translation>
+    </message>
+    <message>
+        <source>Docker sandboxes run on the engine in use unless the New sandbox wizard or --engine names another. An engine on another computer gets a clone of the workspace (its committed files), not the folder itself.</source>
+        <translation>Los entornos aislados Docker se ejecutan en el motor en uso salvo que el asistente Nuevo entorno aislado o --engine nombre otro. Un motor en otro ordenador recibe un clon del espacio de trabajo (sus archivos confirmados), no la carpeta misma.</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <source>Remove engine %1</source>
+        <translation>Eliminar el motor %1</translation>
     </message>
 </context>
 <context>
@@ -3588,6 +3734,10 @@
         <source>%1 reaches %2 (approved for this kit)</source>
         <translation>%1 alcanza %2 (aprobado para este kit)</translation>
     </message>
+    <message>
+        <source>Docker (engine %1)</source>
+        <translation>Docker (motor %1)</translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -3853,8 +4003,8 @@
         <translation>en este equipo</translation>
     </message>
     <message>
-        <source>on another computer: cannot run sandboxes yet</source>
-        <translation>en otro equipo: aún no puede ejecutar entornos aislados</translation>
+        <source>on another computer: sandboxes get a clone of the workspace</source>
+        <translation>en otro ordenador: los entornos aislados reciben un clon del espacio de trabajo</translation>
     </message>
 </context>
 <context>
@@ -4169,6 +4319,10 @@
     <message>
         <source>Shares %1</source>
         <translation>Comparte %1</translation>
+    </message>
+    <message>
+        <source>%1 on engine %2</source>
+        <translation>%1 en el motor %2</translation>
     </message>
 </context>
 <context>

@@ -489,6 +489,34 @@
         <source>What each isolation level protects</source>
         <translation>Ce que protège chaque niveau d’isolation</translation>
     </message>
+    <message>
+        <source>this computer</source>
+        <translation>cet ordinateur</translation>
+    </message>
+    <message>
+        <source>another computer</source>
+        <translation>un autre ordinateur</translation>
+    </message>
+    <message>
+        <source>%1 (in use) — %2, %3</source>
+        <translation>%1 (utilisé) — %2, %3</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3</source>
+        <translation>%1 — %2, %3</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Moteur</translation>
+    </message>
+    <message>
+        <source>Container engine</source>
+        <translation>Moteur de conteneurs</translation>
+    </message>
+    <message>
+        <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
+        <translation>%1 est sur un autre ordinateur : le bac à sable reçoit un clone de l&apos;espace de travail (ses fichiers validés), pas le dossier lui-même. Ses commits reviennent comme branches paddock/NOM/… de votre dépôt ; les fichiers non validés restent ici. Il ne peut partager aucun dossier de cet ordinateur.</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -1031,14 +1059,112 @@
     </message>
 </context>
 <context>
+    <name>EngineAddDialog</name>
+    <message>
+        <source>Add a container engine</source>
+        <translation>Ajouter un moteur de conteneurs</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Choisir…</translation>
+    </message>
+    <message>
+        <source>Choose: %1</source>
+        <translation>Choisir : %1</translation>
+    </message>
+    <message>
+        <source>Docker sandboxes can run on another Docker engine: one reached over TCP with TLS, through ssh, or at another socket. Paddock adds it once it has answered.</source>
+        <translation>Les bacs à sable Docker peuvent tourner sur un autre moteur Docker : joint en TCP avec TLS, par ssh ou à une autre socket. Paddock l&apos;ajoute une fois qu&apos;il a répondu.</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation>lettres, chiffres, &apos;.&apos;, &apos;_&apos; et &apos;-&apos;</translation>
+    </message>
+    <message>
+        <source>Engine name</source>
+        <translation>Nom du moteur</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Engine address</source>
+        <translation>Adresse du moteur</translation>
+    </message>
+    <message>
+        <source>TLS: the CA that signs the engine&apos;s certificate, and the client certificate with its key that the engine asks for.</source>
+        <translation>TLS : l&apos;autorité qui signe le certificat du moteur, et le certificat client avec sa clé que le moteur demande.</translation>
+    </message>
+    <message>
+        <source>CA certificate file</source>
+        <translation>Fichier du certificat de l&apos;autorité</translation>
+    </message>
+    <message>
+        <source>Client certificate file</source>
+        <translation>Fichier du certificat client</translation>
+    </message>
+    <message>
+        <source>Client key file</source>
+        <translation>Fichier de la clé client</translation>
+    </message>
+    <message>
+        <source>It shares no folder with this computer (a virtual machine or a tunnel on a loopback address)</source>
+        <translation>Il ne partage aucun dossier avec cet ordinateur (une machine virtuelle ou un tunnel sur une adresse locale)</translation>
+    </message>
+    <message>
+        <source>The engine shares no folder with this computer</source>
+        <translation>Le moteur ne partage aucun dossier avec cet ordinateur</translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>Interrogation du moteur…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Add the engine</source>
+        <translation>Ajouter le moteur</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>EngineRemoveDialog</name>
+    <message>
+        <source>Remove the engine %1?</source>
+        <translation>Supprimer le moteur %1 ?</translation>
+    </message>
+    <message>
+        <source>Paddock forgets the engine at %1: Docker sandboxes no longer run there, and if it was in use, they run on this computer&apos;s engine again. The engine itself is not touched. Sandboxes still on it must be removed first.</source>
+        <translation>Paddock oublie le moteur à %1 : les bacs à sable Docker n&apos;y tournent plus et, s&apos;il était utilisé, ils tournent de nouveau sur le moteur de cet ordinateur. Le moteur lui-même n&apos;est pas touché. Les bacs à sable qui y sont encore doivent d&apos;abord être supprimés.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <source>Remove the engine %1</source>
+        <translation>Supprimer le moteur %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>EnginesSection</name>
     <message>
         <source>Container engines</source>
         <translation>Moteurs de conteneurs</translation>
-    </message>
-    <message>
-        <source>Docker sandboxes run on the engine in use unless --engine names another. Add one with paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</source>
-        <translation>Les bacs à sable Docker s’exécutent sur le moteur utilisé, sauf si --engine en désigne un autre. Ajoutez-en un avec paddock engine add NAME tcp://HOST:PORT --tls-ca FILE --tls-cert FILE --tls-key FILE.</translation>
     </message>
     <message>
         <source>%1 (in use): %2, %3, %4</source>
@@ -1055,6 +1181,26 @@
     <message>
         <source>Use engine %1</source>
         <translation>Utiliser le moteur %1</translation>
+    </message>
+    <message>
+        <source>Add engine…</source>
+        <translation>Ajouter un moteur…</translation>
+    </message>
+    <message>
+        <source>Add a container engine</source>
+        <translation>Ajouter un moteur de conteneurs</translation>
+    </message>
+    <message>
+        <source>Docker sandboxes run on the engine in use unless the New sandbox wizard or --engine names another. An engine on another computer gets a clone of the workspace (its committed files), not the folder itself.</source>
+        <translation>Les bacs à sable Docker tournent sur le moteur utilisé, sauf si l&apos;assistant Nouveau bac à sable ou --engine en nomme un autre. Un moteur sur un autre ordinateur reçoit un clone de l&apos;espace de travail (ses fichiers validés), pas le dossier lui-même.</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>Supprimer…</translation>
+    </message>
+    <message>
+        <source>Remove engine %1</source>
+        <translation>Supprimer le moteur %1</translation>
     </message>
 </context>
 <context>
@@ -3588,6 +3734,10 @@
         <source>%1 reaches %2 (approved for this kit)</source>
         <translation>%1 atteint %2 (approuvé pour ce kit)</translation>
     </message>
+    <message>
+        <source>Docker (engine %1)</source>
+        <translation>Docker (moteur %1)</translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -3853,8 +4003,8 @@
         <translation>sur cet ordinateur</translation>
     </message>
     <message>
-        <source>on another computer: cannot run sandboxes yet</source>
-        <translation>sur un autre ordinateur : ne peut pas encore exécuter de bacs à sable</translation>
+        <source>on another computer: sandboxes get a clone of the workspace</source>
+        <translation>sur un autre ordinateur : les bacs à sable reçoivent un clone de l&apos;espace de travail</translation>
     </message>
 </context>
 <context>
@@ -4169,6 +4319,10 @@
     <message>
         <source>Shares %1</source>
         <translation>Partage %1</translation>
+    </message>
+    <message>
+        <source>%1 on engine %2</source>
+        <translation>%1 sur le moteur %2</translation>
     </message>
 </context>
 <context>
