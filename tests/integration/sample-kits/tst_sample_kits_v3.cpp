@@ -8,6 +8,7 @@
 // four checks (`paddock verify`) under bubblewrap, from Paddock's image store, and under Docker,
 // where Paddock gives the engine the kit's image itself.
 #include "PiImage.h"
+#include "ProcessRun.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
@@ -156,15 +157,9 @@ void TestSampleKitsV3::cleanupTestCase()
 
 Finished TestSampleKitsV3::docker(const QStringList &arguments)
 {
-    QProcess process;
-    process.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-    process.start(m_docker, arguments);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(600000))
-        process.kill();
-    process.waitForFinished();
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    paddock::test::ProcessOptions options; // a build or a save of the Pi image takes minutes
+    options.timeoutMs = 600000;
+    return paddock::test::runText(m_docker, arguments, options);
 }
 
 /** The Pi image, built by the engine and saved, as an OCI layout whose manifest carries the descriptor. */

@@ -4,6 +4,7 @@
 // internet (tests/support/PiImage.h), built by the local engine, saved, and loaded with
 // `paddock template load`. Run as an ordinary user (AS_USER).
 #include "PiImage.h"
+#include "ProcessRun.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
@@ -62,15 +63,9 @@ void TestCoursePiImage::cleanupTestCase()
 
 Finished TestCoursePiImage::docker(const QStringList &arguments)
 {
-    QProcess process;
-    process.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-    process.start(m_docker, arguments);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(300000))
-        process.kill();
-    process.waitForFinished();
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    paddock::test::ProcessOptions options; // a build or a save of the Pi image takes minutes
+    options.timeoutMs = 300000;
+    return paddock::test::runText(m_docker, arguments, options);
 }
 
 QString TestCoursePiImage::savedImage(QString *why)
