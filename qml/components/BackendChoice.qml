@@ -15,6 +15,9 @@ ColumnLayout {
     property bool offerEngines: false
     readonly property bool gvisorChosen: wizard.isolation === "gvisor"
     readonly property var chosenEngine: engineModel.engines.find(e => e.name === wizard.engine) ?? null
+    // A Docker sandbox on another computer's engine: it always works on a clone.
+    readonly property bool engineElsewhere: offerEngines && wizard.backend === "docker" && chosenEngine !== null
+                                            && !chosenEngine.onThisComputer
 
     spacing: Theme.spacingSmall
     // Whether the engine runs gVisor is asked each time the step shows: it may have changed.
@@ -124,8 +127,7 @@ ColumnLayout {
     Label {
         objectName: choice.namePrefix + "EngineRemoteNote"
         Layout.fillWidth: true
-        visible: choice.offerEngines && choice.wizard.backend === "docker" && choice.chosenEngine !== null
-                 && !choice.chosenEngine.onThisComputer
+        visible: choice.engineElsewhere
         text: qsTr("%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.").arg(choice.wizard.engine)
         textFormat: Text.PlainText
         wrapMode: Text.Wrap

@@ -14,12 +14,18 @@ Dialog {
 
     required property EngineSettings engines
     readonly property bool tcp: addressField.text.trim().startsWith("tcp://")
+    // The name and address the daemon last answered about: its refusal is of those, and goes
+    // once either is edited.
+    property string askedName
+    property string askedAddress
 
     function begin() {
         dialog.open()
         nameField.forceActiveFocus()
     }
     function submit() {
+        askedName = nameField.text
+        askedAddress = addressField.text
         dialog.engines.add(nameField.text, addressField.text, tcp ? caRow.field.text : "",
                            tcp ? certRow.field.text : "", tcp ? keyRow.field.text : "", remoteCheck.checked)
     }
@@ -164,7 +170,8 @@ Dialog {
         Label {
             objectName: "engineAddError"
             Layout.fillWidth: true
-            visible: text.length > 0
+            visible: text.length > 0 && nameField.text === dialog.askedName
+                     && addressField.text === dialog.askedAddress
             text: dialog.engines.addError
             textFormat: Text.PlainText
             wrapMode: Text.Wrap

@@ -146,17 +146,19 @@ WizardFrame {
     // 3. How the sandbox runs.
     ColumnLayout {
         spacing: Theme.spacingSmall
-        BackendChoice { wizard: dialog.wizard; offerEngines: true }
+        BackendChoice { id: backendChoice; wizard: dialog.wizard; offerEngines: true }
         // Its own group: radio buttons of one parent are otherwise exclusive together.
         ButtonGroup { id: modeGroup }
         Label {
             Layout.topMargin: Theme.spacing
+            visible: !backendChoice.engineElsewhere // the note above says it gets a clone
             text: qsTr("Workspace")
             textFormat: Text.PlainText
             font.weight: Font.DemiBold
         }
         RadioButton {
             objectName: "wizardModeDirect"
+            visible: !backendChoice.engineElsewhere
             ButtonGroup.group: modeGroup
             checked: dialog.wizard.workspaceMode === "direct"
             text: qsTr("Direct: the agent edits the folder itself")
@@ -165,6 +167,7 @@ WizardFrame {
         }
         RadioButton {
             objectName: "wizardModeClone"
+            visible: !backendChoice.engineElsewhere
             ButtonGroup.group: modeGroup
             checked: dialog.wizard.workspaceMode === "clone"
             text: qsTr("Clone: the agent works on a clone of the folder's git repository")
@@ -340,7 +343,8 @@ WizardFrame {
                        : "Docker")
                   .arg(dialog.wizard.review.name || "")
                   .arg(dialog.wizard.folder)
-                  .arg(dialog.wizard.workspaceMode === "clone" ? qsTr("clone") : qsTr("direct"))
+                  .arg(dialog.wizard.workspaceMode === "clone" || backendChoice.engineElsewhere ? qsTr("clone")
+                                                                                     : qsTr("direct"))
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
         }

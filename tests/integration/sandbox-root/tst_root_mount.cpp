@@ -108,6 +108,11 @@ void TestRootMount::disposableRootIsNotSyncedAndStartsAgain()
     QVERIFY2(once.out.trimmed().toInt() >= 1, qPrintable(once.out));
     QVERIFY(!fixture.listed().contains(QStringLiteral("once")));
     // A sandbox that stays keeps what it wrote through a crash of the computer: no volatile.
+    // Asked by the command `run` gives it, and by `exec` later.
+    const Finished again =
+        fixture.paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"),
+                         QStringLiteral("stays"), fixture.workspace(), QStringLiteral("--"), kCountVolatile});
+    QVERIFY2(again.out.trimmed() == QLatin1String("0"), qPrintable(again.out + again.err + fixture.daemonLog()));
     const Finished made = fixture.paddock({QStringLiteral("run"), QStringLiteral("--kit"), kit,
                                            QStringLiteral("--name"), QStringLiteral("kept"), fixture.workspace()});
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
