@@ -8,7 +8,8 @@
 #  4. starts what the tests need — a private D-Bus session with GNOME Keyring unlocked,
 #     an Xvfb display and a Docker engine — and runs ctest there (the fuzzers run briefly as
 #     ctest tests); a service that does not start fails the command, naming it,
-#  5. prints how many test functions skipped and why (tests/skip-summary.sh): a skip that
+#  5. stops what a test killed at its timeout left running (tests/reap-leftovers.sh),
+#  6. prints how many test functions skipped and why (tests/skip-summary.sh): a skip that
 #     tests/allowed-skips.txt does not list fails the command.
 #
 # Environment: PADDOCK_TEST_JOBS (ctest parallelism, default 2), PADDOCK_FUZZ_SECONDS
@@ -39,6 +40,8 @@ status=0
 dbus-run-session -- "$ROOT/tests/with-services.sh" \
     ctest --test-dir "$ROOT/build-tests" --output-on-failure \
     --parallel "${PADDOCK_TEST_JOBS:-2}" "$@" || status=$?
+# What a test killed at its timeout left running (its daemon, its sandboxes) is stopped.
+"$ROOT/tests/reap-leftovers.sh" "$ROOT/build-tests"
 # How many test functions skipped and why; a skip not listed as allowed fails the command.
 "$ROOT/tests/skip-summary.sh" "$ROOT/build-tests/Testing/Temporary/LastTest.log" || [ "$status" -ne 0 ] || status=1
 exit "$status"

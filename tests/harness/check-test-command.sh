@@ -43,5 +43,24 @@ grep -v 'hidesARegression' "$work/LastTest.log" >"$work/allowed.log"
 PADDOCK_TESTS_PARTIAL=0 "$here/skip-summary.sh" "$work/allowed.log" >/dev/null 2>&1 \
     || fail "skip-summary.sh refused an allowed skip"
 
-[ "$failures" -eq 0 ] && echo "the test command fails on a missing service and on a skip not allowed"
+# What a test killed at its timeout left running is stopped after the suite, and named; a
+# program of another build folder is left alone.
+mkdir -p "$work/build/bin" "$work/other/bin"
+cp "$(command -v sleep)" "$work/build/bin/paddockd"
+cp "$(command -v sleep)" "$work/other/bin/paddockd"
+HOME="$work/left-by-a-test" "$work/build/bin/paddockd" 300 &
+left=$!
+"$work/other/bin/paddockd" 300 &
+other=$!
+sleep 0.2
+out=$("$here/reap-leftovers.sh" "$work/build" 2>&1)
+sleep 0.2
+kill -0 "$left" 2>/dev/null && fail "reap-leftovers.sh left the suite's program running"
+kill -0 "$other" 2>/dev/null || fail "reap-leftovers.sh stopped a program of another build folder"
+echo "$out" | grep -q "paddockd (pid $left, HOME=$work/left-by-a-test) was still running" \
+    || fail "reap-leftovers.sh did not name what it stopped: $out"
+kill "$other" 2>/dev/null
+wait 2>/dev/null
+
+[ "$failures" -eq 0 ] && echo "the test command fails on a missing service and on a skip not allowed, and stops what tests left"
 exit "$failures"
