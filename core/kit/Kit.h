@@ -147,6 +147,11 @@ struct InstallCommand
     QString command; ///< run with `sh -c`
     QString user;    ///< empty: "0"
     QString description;
+    /**
+     * A v3 hook's `env`: the only variables of the sandbox it sees, beside the shell's baseline
+     * (PATH, HOME, HOSTNAME, TERM). Unset (a v2 kit): the sandbox's whole environment.
+     */
+    std::optional<QStringList> environment;
 };
 
 /** @brief `setup.startup[]`: an exec-style command run at every start. */
@@ -156,6 +161,7 @@ struct StartupCommand
     QString user;        ///< empty: "1000"
     bool background = false;
     QString description;
+    std::optional<QStringList> environment; ///< as InstallCommand::environment
 };
 
 /** @brief `setup.files[]`: a file written in the sandbox at start. */

@@ -164,6 +164,8 @@ QJsonObject installJson(const InstallCommand &command)
     QJsonObject object{{QStringLiteral("command"), command.command},
                        {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("0") : command.user}};
     putText(object, "description", command.description);
+    if (command.environment)
+        object.insert(QStringLiteral("env"), QJsonArray::fromStringList(*command.environment));
     return object;
 }
 
@@ -173,6 +175,8 @@ QJsonObject startupJson(const StartupCommand &command)
                        {QStringLiteral("user"), command.user.isEmpty() ? QStringLiteral("1000") : command.user},
                        {QStringLiteral("background"), command.background}};
     putText(object, "description", command.description);
+    if (command.environment)
+        object.insert(QStringLiteral("env"), QJsonArray::fromStringList(*command.environment));
     return object;
 }
 

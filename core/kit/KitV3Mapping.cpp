@@ -150,13 +150,15 @@ void applyLifecycle(Kit &kit, const QJsonObject &config)
         }
         install.user = hook.value(QLatin1String("user")).toString();
         install.description = hook.value(QLatin1String("description")).toString();
+        install.environment = strings(hook.value(QLatin1String("env"))); // deny by default
         kit.setup.install << install;
     }
     for (const QJsonValue &value : config.value(QLatin1String("startup")).toArray()) {
         const QJsonObject hook = value.toObject();
         kit.setup.startup << StartupCommand{
             argvOf(hook.value(QLatin1String("command"))), hook.value(QLatin1String("user")).toString(),
-            hook.value(QLatin1String("background")).toBool(), hook.value(QLatin1String("description")).toString()};
+            hook.value(QLatin1String("background")).toBool(), hook.value(QLatin1String("description")).toString(),
+            strings(hook.value(QLatin1String("env")))};
     }
     for (const QJsonValue &value : config.value(QLatin1String("files")).toArray()) {
         const QJsonObject file = value.toObject();

@@ -186,6 +186,40 @@ void addImageEnvironment(const image::ImageConfig &image, const QStringList &fix
     }
 }
 
+/** The variables that send the sandbox's programs to its proxy, its only way out. */
+QStringList proxyVariables()
+{
+    return {QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"), QStringLiteral("ALL_PROXY"),
+            QStringLiteral("http_proxy"), QStringLiteral("https_proxy"), QStringLiteral("all_proxy"),
+            QStringLiteral("NO_PROXY"),   QStringLiteral("no_proxy")};
+}
+
+/**
+ * The words that run a v3 hook with only the variables it declares (lifecycle@1: deny by default),
+ * the shell's baseline and the sandbox's way out, each taken from the sandbox's environment where
+ * the hook runs: never the host's. The proxy and CA variables stay because an install run is not
+ * captured: without them a hook reaches nothing, not even the hosts its kit allows while
+ * installing. Empty for a v2 hook, which sees the sandbox's whole environment.
+ */
+QString hookEnvironmentPrefix(const std::optional<QStringList> &names)
+{
+    if (!names)
+        return {};
+    QStringList words{QStringLiteral("env"), QStringLiteral("-i")};
+    QStringList kept = QStringList{QStringLiteral("PATH"), QStringLiteral("HOME"), QStringLiteral("HOSTNAME"),
+                                   QStringLiteral("TERM")} +
+                       proxyVariables() + caBundleVariables();
+    for (const QString &name : *names) {
+        // The decoder allows names only; anything else is left out rather than run.
+        static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,127}$"));
+        if (variable.match(name).hasMatch() && !kept.contains(name))
+            kept << name;
+    }
+    for (const QString &name : kept) // set only when the sandbox has it
+        words << QStringLiteral("${%1+\"%1=$%1\"}").arg(name);
+    return words.join(QLatin1Char(' ')) + QLatin1Char(' ');
+}
+
 /**
  * The kit's `setup.startup` commands as @p spec's startup script or, where each command runs as
  * its own user, its startup steps; an error for a user not known here.
@@ -199,7 +233,8 @@ Result<void> addStartup(const kit::Kit &kit, const SandboxChoices &choices, runt
         QStringList words;
         for (const QString &word : command.command)
             words << shellQuote(word);
-        QString line = words.join(QLatin1Char(' '));
+        const QString line = words.join(QLatin1Char(' '));
+        const QString run = hookEnvironmentPrefix(command.environment) + line;
         std::optional<int> uid = kRegularUid;
         if (choices.startupUsersByNamespace) {
             uid = kitUserId(command.user, kRegularUid);
@@ -210,11 +245,15 @@ Result<void> addStartup(const kit::Kit &kit, const SandboxChoices &choices, runt
         }
         // A failed startup command is reported and the program still starts, as a
         // container engine would after a failed entrypoint hook that is not fatal.
+        // The command shown as written: nothing in it expands inside the message's quotes.
+        QString shown = line;
+        for (const QChar c : {QLatin1Char('\\'), QLatin1Char('"'), QLatin1Char('$'), QLatin1Char('`')})
+            shown.replace(c, QStringLiteral("\\") + c);
         const QString step = command.background
-                                 ? QStringLiteral("%1 </dev/null &").arg(line)
+                                 ? QStringLiteral("%1 </dev/null &").arg(run)
                                  : QStringLiteral("%1 || echo \"paddock: startup command failed (status $?): "
                                                   "%2\" >&2")
-                                       .arg(line, QString(line).replace(QLatin1Char('"'), QLatin1Char('\'')));
+                                       .arg(run, shown);
         lines << step;
         spec->startupSteps.append({*uid, step});
     }
@@ -237,9 +276,7 @@ QMap<QString, QString> sandboxEnvironment(const kit::Kit &kit, const SandboxChoi
                                           runtime::SandboxSpec *spec)
 {
     QMap<QString, QString> environment = runtime::baseEnvironment(*spec);
-    QStringList fixed{QStringLiteral("HOME"),      QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"),
-                      QStringLiteral("ALL_PROXY"), QStringLiteral("http_proxy"), QStringLiteral("https_proxy"),
-                      QStringLiteral("all_proxy"), QStringLiteral("NO_PROXY"),   QStringLiteral("no_proxy")};
+    QStringList fixed = QStringList{QStringLiteral("HOME")} + proxyVariables();
     if (!choices.caBundle.isEmpty()) {
         spec->readOnlyBinds.append({choices.caBundle, kCaBundleInside});
         for (const QString &variable : caBundleVariables())
@@ -374,7 +411,8 @@ Result<QList<InstallRun>> installRuns(const kit::Kit &kit)
             runs.append(InstallRun{*uid, {}});
             lines.append(QStringList{QStringLiteral("set -e")});
         }
-        lines.last() << QStringLiteral("sh -c %1").arg(shellQuote(command.command));
+        lines.last() << hookEnvironmentPrefix(command.environment) +
+                            QStringLiteral("sh -c %1").arg(shellQuote(command.command));
     }
     for (qsizetype i = 0; i < runs.size(); ++i)
         runs[i].argv = QStringList{QStringLiteral("sh"), QStringLiteral("-c"), lines.at(i).join(QLatin1Char('\n'))};
@@ -385,7 +423,8 @@ QStringList installArgv(const kit::Kit &kit)
 {
     QStringList lines{QStringLiteral("set -e")};
     for (const kit::InstallCommand &command : kit.setup.install)
-        lines << QStringLiteral("sh -c %1").arg(shellQuote(command.command));
+        lines << hookEnvironmentPrefix(command.environment) +
+                     QStringLiteral("sh -c %1").arg(shellQuote(command.command));
     return {QStringLiteral("sh"), QStringLiteral("-c"), lines.join(QLatin1Char('\n'))};
 }
 

@@ -22,7 +22,8 @@ const QStringList kApplets{QStringLiteral("sh"),    QStringLiteral("cat"),   QSt
                            QStringLiteral("echo"),  QStringLiteral("id"),    QStringLiteral("sleep"),
                            QStringLiteral("touch"), QStringLiteral("tty"),   QStringLiteral("test"),
                            QStringLiteral("ls"),    QStringLiteral("mkdir"), QStringLiteral("printf"),
-                           QStringLiteral("wget"),  QStringLiteral("true")};
+                           QStringLiteral("wget"),  QStringLiteral("true"),  QStringLiteral("env"),
+                           QStringLiteral("wc"),    QStringLiteral("stat")};
 
 // The workload: its entrypoint notes who it runs as, then writes a heartbeat every second.
 const QString kBeat =
@@ -41,6 +42,20 @@ QString capability(const QString &type, bool optional = false, const QString &co
     if (!config.isEmpty())
         entry += QStringLiteral(R"(,"config":%1)").arg(config);
     return entry + QLatin1Char('}');
+}
+
+QString lifecycle(const QString &config)
+{
+    return capability(QStringLiteral("com.docker.sandbox/lifecycle@1"), false, config);
+}
+
+/** The names of `env`'s output, one NAME=VALUE a line (values here hold no newline). */
+QStringList variableNames(const QString &env)
+{
+    QStringList names;
+    for (const QString &line : env.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        names << line.section(QLatin1Char('='), 0, 0);
+    return names;
 }
 
 QString network(const QString &allow)
@@ -71,6 +86,9 @@ private slots:
     void networkPolicyDenyByDefaultDenyPrecedenceAndObservable();
     void longRunningSurvivesSessionDisconnect();
     void longRunningExplicitStopHonored();
+    void lifecycleHookEnvRestrictedToDeclaredAndBaseline();
+    void lifecycleInstallOnceStartupEveryBoot();
+    void lifecycleFilesWrittenOverwriteHonoredArgsExpanded();
 
 private:
     QString archive(const QString &fileName, const QByteArray &descriptor,
@@ -390,6 +408,99 @@ void TestKitConformance::longRunningExplicitStopHonored()
     // Observing does not start it again, and nothing runs inside.
     QVERIFY(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("true")}).exitCode != 0);
     QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("stopped\n"));
+}
+
+// tck: lifecycle@1/hook-env-restricted, lifecycle@1/baseline-values-sandbox-derived
+// A hook sees the variables it declares and the shell's baseline, with the sandbox's values: not
+// the sandbox's other variables (one given at create), not the host's. Paddock's proxy and CA
+// variables stay: an install run reaches the network only through them (the one difference from
+// the page, which is why lifecycle@1 is not claimed).
+void TestKitConformance::lifecycleHookEnvRestrictedToDeclaredAndBaseline()
+{
+    const QString hooks =
+        lifecycle(QStringLiteral(R"({"install":[{"command":"env > /srv/install-env","env":["KIT_SHOWN"]}],)"
+                                 R"("startup":[{"command":["sh","-c","env > /home/agent/startup-env"]}]})"));
+    const QString id = create({QStringLiteral("--env"), QStringLiteral("KIT_SHOWN=shown"), QStringLiteral("--env"),
+                               QStringLiteral("KIT_HIDDEN=hidden"),
+                               archive(QStringLiteral("hook-env.tar"), descriptorWith(hooks),
+                                       QStringLiteral("registry.example/tck/hook-env:1"))});
+    QVERIFY(!id.isEmpty());
+    // The sandbox itself has all of them: what the hooks lack was taken from them.
+    const QString sandboxEnv = execOut(id, {QStringLiteral("env")});
+    QVERIFY2(sandboxEnv.contains(QLatin1String("KIT_HIDDEN=hidden\n")), qPrintable(sandboxEnv));
+    QStringList baseline{QStringLiteral("PATH"),  QStringLiteral("HOME"), QStringLiteral("HOSTNAME"),
+                         QStringLiteral("TERM"),  QStringLiteral("PWD"),  QStringLiteral("OLDPWD"),
+                         QStringLiteral("SHLVL"), QStringLiteral("_")};
+    for (const char *name :
+         {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS",
+          "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT"})
+        baseline << QString::fromLatin1(name) << QString::fromLatin1(name).toLower();
+    const QString installEnv = execOut(id, {QStringLiteral("cat"), QStringLiteral("/srv/install-env")});
+    QVERIFY2(installEnv.contains(QLatin1String("KIT_SHOWN=shown\n")), qPrintable(installEnv));
+    QVERIFY2(!installEnv.contains(QLatin1String("KIT_HIDDEN")), qPrintable(installEnv));
+    for (const QString &name : variableNames(installEnv))
+        QVERIFY2(baseline.contains(name) || name == QLatin1String("KIT_SHOWN"), qPrintable(installEnv));
+    const QString startupEnv = execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/startup-env")});
+    QVERIFY2(!startupEnv.isEmpty(), "the startup hook did not run");
+    for (const QString &name : variableNames(startupEnv))
+        QVERIFY2(baseline.contains(name), qPrintable(startupEnv));
+    // Baseline values are the image's and the sandbox's: the image's PATH, the sandbox's home.
+    QVERIFY2(installEnv.contains(QLatin1String("\nPATH=/bin\n")) || installEnv.startsWith(QLatin1String("PATH=/bin\n")),
+             qPrintable(installEnv));
+    const QString home = execOut(id, {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo $HOME")});
+    QVERIFY2(startupEnv.contains(QStringLiteral("HOME=%1").arg(home)), qPrintable(startupEnv + home));
+}
+
+// tck: lifecycle@1/install-once, lifecycle@1/startup-every-boot, lifecycle@1/install-before-entrypoint
+void TestKitConformance::lifecycleInstallOnceStartupEveryBoot()
+{
+    const QString hooks = lifecycle(QStringLiteral(
+        R"({"install":[{"command":"echo installed >> /srv/installs; test ! -e /home/agent/uid && echo first > /srv/order"}],)"
+        R"("startup":[{"command":["sh","-c","echo boot >> /home/agent/boots"]}]})"));
+    const QString id = create(
+        {archive(QStringLiteral("boots.tar"), descriptorWith(hooks), QStringLiteral("registry.example/tck/boots:1"))});
+    QVERIFY(!id.isEmpty());
+    const auto lines = [&](const QString &file) {
+        return execOut(id, {QStringLiteral("cat"), file}).count(QLatin1Char('\n'));
+    };
+    QCOMPARE(lines(QStringLiteral("/srv/installs")), 1);
+    // The install ran before the workload's entrypoint first wrote its uid.
+    QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/srv/order")}), QStringLiteral("first\n"));
+    QCOMPARE(lines(QStringLiteral("/home/agent/boots")), 1);
+    QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
+    QCOMPARE(lines(QStringLiteral("/srv/installs")), 1);
+    QCOMPARE(lines(QStringLiteral("/home/agent/boots")), 2);
+}
+
+// tck: lifecycle@1/files-written, lifecycle@1/files-overwrite-honored, lifecycle@1/args-expanded
+void TestKitConformance::lifecycleFilesWrittenOverwriteHonoredArgsExpanded()
+{
+    const QString descriptor =
+        QStringLiteral(R"({"schemaVersion":"3","kind":"workload","args":{"greeting":{"default":"hello"}},)"
+                       R"("capabilities":[%1]})")
+            .arg(lifecycle(QStringLiteral(
+                R"({"files":[{"path":"/home/agent/fresh.txt","content":"${{ kit.args.greeting }} $KEPT\n"},)"
+                R"({"path":"/home/agent/kept.txt","content":"from the kit\n","overwrite":false}]})")));
+    const QString id = create(
+        {QStringLiteral("--arg"), QStringLiteral("greeting=bonjour"),
+         archive(QStringLiteral("files.tar"), descriptor.toUtf8(), QStringLiteral("registry.example/tck/files:1"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/fresh.txt")}),
+             QStringLiteral("bonjour $KEPT\n"));
+    // Each file is the agent's: the workload's user owns it.
+    const QString uid = execOut(id, {QStringLiteral("id"), QStringLiteral("-u")});
+    QCOMPARE(execOut(id, {QStringLiteral("stat"), QStringLiteral("-c"), QStringLiteral("%u"),
+                          QStringLiteral("/home/agent/fresh.txt")}),
+             uid);
+    // What the agent wrote over a file marked overwrite: false stays through a start.
+    QCOMPARE(adapter({QStringLiteral("exec"), id, QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                      QStringLiteral("echo mine > /home/agent/kept.txt")})
+                 .exitCode,
+             0);
+    QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
+    QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/kept.txt")}), QStringLiteral("mine\n"));
 }
 
 QTEST_GUILESS_MAIN(TestKitConformance)

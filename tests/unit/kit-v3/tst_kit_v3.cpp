@@ -146,6 +146,9 @@ void TestKitV3::workloadBecomesAKit()
     QCOMPARE(k.setup.startup.at(0).command,
              (QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("true")}));
     QVERIFY(k.setup.startup.at(0).background);
+    // A hook sees only what it declares (lifecycle@1): none declared is an empty list, not "all".
+    QCOMPARE(k.setup.install.at(0).environment, std::optional<QStringList>(QStringList{}));
+    QCOMPARE(k.setup.startup.at(0).environment, std::optional<QStringList>(QStringList{}));
     QVERIFY(k.setup.files.at(0).onlyIfMissing);
     QCOMPARE(k.sandbox->commandInteractive.value_or(QStringList()), QStringList{QStringLiteral("--tty")});
     QVERIFY(k.environment.contains({QStringLiteral("GREETING"), QStringLiteral("hello")}));
@@ -233,6 +236,10 @@ void TestKitV3::specificationRulesHold_data()
     QTest::newRow("empty lifecycle") << head +
                                             "capabilities:\n  - type: com.docker.sandbox/lifecycle@1\n    config: {}\n"
                                      << QStringLiteral("drop the entry");
+    QTest::newRow("hook env not a name") << head +
+                                                "capabilities:\n  - type: com.docker.sandbox/lifecycle@1\n    config:\n"
+                                                "      install: [{command: \"true\", env: [\"X; rm -rf /\"]}]\n"
+                                         << QStringLiteral("install[0].env[0]` must be a variable's name");
     QTest::newRow("recipe twice") << head + "build: FROM scratch\ndockerfile: x.dockerfile\n"
                                   << QStringLiteral("exclude each other");
     QTest::newRow("schema version") << QByteArray("schemaVersion: \"3\"\nkind: workload\nschemaVersion: \"4\"\n")
