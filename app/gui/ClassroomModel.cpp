@@ -24,12 +24,28 @@ namespace {
 constexpr int kPollIntervalMs = 4000;
 const QString kVerifyTopic = QStringLiteral("verify");
 
+/**
+ * How the page imports: a kit folder already there is replaced, as `bundle import --replace`
+ * does. The preview says so ("replace the kit folder …") before Import is pressed: a teacher's
+ * updated bundle is imported again over the first.
+ */
+bundle::ImportOptions windowImport()
+{
+    bundle::ImportOptions options;
+    options.replace = true;
+    return options;
+}
+
 QString previewText(const bundle::OpenedBundle &opened, const bundle::ImportPlan &plan)
 {
     QStringList lines;
     lines << ClassroomModel::tr("Kit %1 %2").arg(opened.kit.name, opened.kit.version).trimmed();
     if (!plan.notes.trimmed().isEmpty())
         lines << QString() << ClassroomModel::tr("Notes from the bundle's author:") << plan.notes.trimmed();
+    if (!opened.manifest.engine.isEmpty())
+        lines << QString()
+              << ClassroomModel::tr("Its sandboxes run on the container engine %1, whose address your teacher gives.")
+                     .arg(opened.manifest.engine);
     lines << QString() << ClassroomModel::tr("Importing it will:");
     lines << (plan.replacesExisting ? ClassroomModel::tr("• replace the kit folder %1 (%2 files)")
                                     : ClassroomModel::tr("• write the kit folder %1 (%2 files)"))
@@ -199,7 +215,7 @@ void ClassroomModel::openBundle(const QUrl &file)
             return [this, opened] { setError(tr("%1 was refused: %2").arg(m_bundleFile, opened->error)); };
         QString error;
         auto bundle = std::make_shared<bundle::OpenedBundle>(std::move(*opened->bundle));
-        std::optional<bundle::ImportPlan> plan = bundle::planImport(*bundle, {}, &error);
+        std::optional<bundle::ImportPlan> plan = bundle::planImport(*bundle, windowImport(), &error);
         if (!plan)
             return [this, error] { setError(error); };
         auto shared = std::make_shared<bundle::ImportPlan>(std::move(*plan));
@@ -220,19 +236,24 @@ void ClassroomModel::importBundle()
     std::shared_ptr<bundle::ImportPlan> plan = m_plan;
     runInBackground([this, opened, plan]() -> std::function<void()> {
         QString error;
-        if (!bundle::applyImport(*opened, *plan, {}, &error))
+        if (!bundle::applyImport(*opened, *plan, windowImport(), &error))
             return [this, error] { setError(error); };
         const QString message =
             tr("Kit %1 imported into %2.").arg(opened->kit.name, plan->destination) + QLatin1Char('\n') +
             tr("Next: create your sandbox (the keys it needs are asked for there), then run the checklist.");
-        return [this, message, name = opened->kit.name, directory = plan->destination] {
-            m_opened.reset();
-            m_plan.reset();
-            m_importResult = message;
-            emit importResultChanged();
-            emit previewChanged();
-            setKit(name, directory);
-        };
+        return
+            [this, message, name = opened->kit.name, directory = plan->destination, engine = opened->manifest.engine] {
+                m_opened.reset();
+                m_plan.reset();
+                m_importResult = message;
+                emit importResultChanged();
+                emit previewChanged();
+                const bool engineChanged = m_engine != engine;
+                m_engine = engine;
+                setKit(name, directory);
+                if (engineChanged)
+                    Q_EMIT kitChanged();
+            };
     });
 }
 

@@ -46,6 +46,8 @@ class ClassroomModel : public paddock::gui::DaemonBound
     Q_PROPERTY(QString importResult READ importResult NOTIFY importResultChanged)
     Q_PROPERTY(QString kit READ kit NOTIFY kitChanged)
     Q_PROPERTY(QString kitDirectory READ kitDirectory NOTIFY kitChanged)
+    /** The container engine the imported bundle's sandboxes run on, by name; empty: none named. */
+    Q_PROPERTY(QString engine READ engine NOTIFY kitChanged)
     Q_PROPERTY(QStringList sandboxes READ sandboxes NOTIFY sandboxesChanged)
     Q_PROPERTY(QString sandbox READ sandbox WRITE setSandbox NOTIFY sandboxChanged)
     Q_PROPERTY(paddock::gui::ChecklistModel *checks READ checks CONSTANT)
@@ -67,6 +69,7 @@ public:
     QString importResult() const { return m_importResult; }
     QString kit() const { return m_kit; }
     QString kitDirectory() const { return m_kitDirectory; }
+    QString engine() const { return m_engine; }
     QStringList sandboxes() const { return m_sandboxes; }
     QString sandbox() const { return m_sandbox; }
     void setSandbox(const QString &sandbox);
@@ -126,6 +129,7 @@ private:
     QString m_importResult;
     QString m_kit;
     QString m_kitDirectory;
+    QString m_engine;
     QStringList m_sandboxes;
     QString m_sandbox;
     QString m_prefer; ///< selected once it runs (a sandbox just created)

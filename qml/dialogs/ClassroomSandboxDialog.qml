@@ -21,13 +21,31 @@ WizardFrame {
     property bool terminalAvailable: true
     readonly property bool needsImage: dialog.wizard.backend === "docker" && image.image.length > 0
 
-    function begin(directory, name) {
+    // The engine the class's bundle names: Docker on it when this computer has it.
+    property string engine
+    readonly property bool engineHere: engine.length > 0 && engineList.engines.some(e => e.name === engine)
+    function chooseEngine() {
+        if (engineHere) {
+            dialog.wizard.backend = "docker"
+            dialog.wizard.engine = engine
+        }
+    }
+    onEngineHereChanged: chooseEngine()
+
+    function begin(directory, name, bundleEngine) {
         dialog.wizard.reset()
         dialog.wizard.kitDirectory = directory
         image.kitDirectory = directory
         kitName = name
+        engine = bundleEngine ?? ""
+        chooseEngine()
         start()
         folderStep.focusField()
+    }
+
+    EngineSettings {
+        id: engineList
+        daemon: dialog.engine.length > 0 ? DaemonStatus : null
     }
 
     title: qsTr("Create my sandbox")
@@ -80,6 +98,18 @@ WizardFrame {
             Layout.fillWidth: true
             wizard: dialog.wizard
             namePrefix: "classroom"
+            offerEngines: dialog.engine.length > 0
+        }
+        Label {
+            objectName: "classroomEngineNote"
+            Layout.fillWidth: true
+            visible: dialog.engine.length > 0
+            text: dialog.engineHere
+                  ? qsTr("Your class's sandboxes run on the container engine %1: Docker on %1 is chosen.").arg(dialog.engine)
+                  : qsTr("Your class's sandboxes run on the container engine %1, which this computer does not have yet: add it on the Sandboxes page (Container engines, Add engine…) with the address and files your teacher gives, or create this sandbox with bubblewrap here.").arg(dialog.engine)
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: dialog.engineHere ? palette.windowText : Theme.warningColor
         }
         Item { Layout.fillHeight: true }
     }

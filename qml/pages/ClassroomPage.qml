@@ -189,7 +189,7 @@ ScrollablePage {
             Accessible.name: qsTr("Create a sandbox of the kit %1").arg(classroom.kit)
             onClicked: {
                 page.createMessage = ""
-                createDialog.begin(classroom.kitDirectory, classroom.kit)
+                createDialog.begin(classroom.kitDirectory, classroom.kit, classroom.engine)
             }
         }
         Label {

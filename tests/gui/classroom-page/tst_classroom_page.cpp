@@ -3,6 +3,7 @@
 // pressed and the kit found on disk; a hostile bundle refused with the entry named; the
 // checklist saying why it cannot run when no daemon can be reached.
 #include "GuiTestSupport.h"
+#include "PageDriving.h"
 
 #include "bundle/Bundle.h"
 
@@ -20,6 +21,7 @@ class TestClassroomPage : public QObject
 private Q_SLOTS:
     void initTestCase();
     void previewThenImport();
+    void bundleEngineIsNamedAndOffered();
     void hostileBundleIsRefused();
     void checklistWithoutDaemonSaysWhy();
 
@@ -103,6 +105,44 @@ void TestClassroomPage::previewThenImport()
     QVERIFY(QFileInfo::exists(destination + QStringLiteral("/spec.yaml")));
     QVERIFY(QFileInfo::exists(destination + QStringLiteral("/files/home/.pi/agent/models.json")));
     QVERIFY(!item(QStringLiteral("importBundleButton"))->isEnabled());
+}
+
+void TestClassroomPage::bundleEngineIsNamedAndOffered()
+{
+    bundle::ExportRequest request;
+    request.kitDir = QStringLiteral(PADDOCK_SOURCE_DIR "/resources/kits/pi");
+    request.engine = QStringLiteral("lab");
+    const bundle::ExportResult exported = bundle::exportBundle(request);
+    QVERIFY2(exported.ok(), qPrintable(exported.error));
+    const QString file = writeBundle(exported.archive, QStringLiteral("lab-course.paddock"));
+    QVERIFY(QMetaObject::invokeMethod(model(), "openBundle", Q_ARG(QUrl, QUrl::fromLocalFile(file))));
+    QQuickItem *preview = item(QStringLiteral("bundlePreview"));
+    QTRY_VERIFY2_WITH_TIMEOUT(preview->property("text").toString().contains(QLatin1String("container engine lab")),
+                              qPrintable(preview->property("text").toString() + model()->property("error").toString()),
+                              20000);
+    // The kit imported before is replaced, as the preview says.
+    QVERIFY2(preview->property("text").toString().contains(QLatin1String("replace the kit folder")),
+             qPrintable(preview->property("text").toString()));
+    click(item(QStringLiteral("importBundleButton")));
+    QTRY_COMPARE_WITH_TIMEOUT(model()->property("engine").toString(), QStringLiteral("lab"), 20000);
+
+    // Creating the student's sandbox names the class's engine; this computer has none of that name.
+    QObject *dialog = nullptr;
+    for (QObject *object : allObjects(m_window)) {
+        if (object->objectName() == QLatin1String("classroomSandboxDialog"))
+            dialog = object;
+    }
+    QVERIFY(dialog);
+    QVERIFY(QMetaObject::invokeMethod(dialog, "begin", Q_ARG(QVariant, model()->property("kitDirectory")),
+                                      Q_ARG(QVariant, model()->property("kit")),
+                                      Q_ARG(QVariant, model()->property("engine"))));
+    QTRY_VERIFY(dialog->property("opened").toBool());
+    QQuickItem *note = findInPopup(dialog, QStringLiteral("classroomEngineNote"));
+    QVERIFY(note && isShown(note));
+    QVERIFY2(note->property("text").toString().contains(
+                 QLatin1String("container engine lab, which this computer does not have yet")),
+             qPrintable(note->property("text").toString()));
+    QVERIFY(QMetaObject::invokeMethod(dialog, "close"));
 }
 
 void TestClassroomPage::hostileBundleIsRefused()
