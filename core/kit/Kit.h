@@ -264,6 +264,10 @@ struct Kit
     QStringList integrates;                ///< `integrates`, as written
     QStringList conflicts;                 ///< `conflicts`, as written
     QList<CapabilityOutcome> capabilities; ///< one per request, in declaration order
+    /** agent-sessions@1 and agent-interactive-sessions@1 `config` as declared (args substituted);
+     *  a workload's only. They grant nothing (kit/AgentVerbs.h builds the argv). */
+    std::optional<QJsonObject> agentSessions;
+    std::optional<QJsonObject> agentInteractiveSessions;
 
     bool isSandbox() const { return kind == KitKind::Sandbox; }
 };

@@ -61,13 +61,17 @@ const std::vector<V3Field> kLifecycle{{"install", T::ObjectList, false, &kInstal
                                       {"startup", T::ObjectList, false, &kStartup},
                                       {"files", T::ObjectList, false, &kFile},
                                       {"interactive", T::StringList}};
-const std::vector<V3Field> kAgentContext{{"filename", T::String}, {"contentFile", T::String}, {"content", T::String}};
+const std::vector<V3Field> kAgentContext{
+    {"filename", T::String}, {"directory", T::String}, {"contentFile", T::String}, {"content", T::String}};
 const std::vector<V3Field> kAgentSkills{{"path", T::String, true}, {"mode", T::String}};
 const std::vector<V3Field> kSshAgent{
     {"phase", T::String, true}, {"sign", T::StringList}, {"authenticate", T::StringList}};
 const std::vector<V3Field> kUsb{{"vendorId", T::String}, {"productId", T::String}, {"class", T::String}};
 const std::vector<V3Field> kSessions{
     {"prompt", T::StringList}, {"resume", T::StringList}, {"continue", T::StringList}, {"list", T::Command}};
+const std::vector<V3Field> kInteractiveSessions{{"prompt", T::StringList},        {"resume", T::StringList},
+                                                {"continue", T::StringList},      {"newSession", T::StringList},
+                                                {"sessionPicker", T::StringList}, {"list", T::Command}};
 
 /** The configuration shape of each well-known type whose shape is checked here. */
 const QHash<QString, const std::vector<V3Field> *> &configShapes()
@@ -84,6 +88,7 @@ const QHash<QString, const std::vector<V3Field> *> &configShapes()
         {kPrefix + QStringLiteral("ssh-agent@1"), &kSshAgent},
         {kPrefix + QStringLiteral("usb-device@1"), &kUsb},
         {kPrefix + QStringLiteral("agent-sessions@1"), &kSessions},
+        {kPrefix + QStringLiteral("agent-interactive-sessions@1"), &kInteractiveSessions},
     };
     return shapes;
 }
@@ -278,6 +283,12 @@ void V3Decoder::checkValues(const QString &type, const YAML::Node &config, const
             error(config["path"], QStringLiteral("`%1.path` must be an absolute path").arg(path));
     } else if (name == QLatin1String("lifecycle@1")) {
         checkLifecycle(config, path);
+    } else if (name == QLatin1String("agent-sessions@1")) {
+        checkAgentVerbs(config, path, false);
+    } else if (name == QLatin1String("agent-interactive-sessions@1")) {
+        checkAgentVerbs(config, path, true);
+    } else if (name == QLatin1String("agent-context@1")) {
+        checkAgentContext(config, path);
     }
 }
 
@@ -386,6 +397,10 @@ QMap<QString, QString> implementedV3Capabilities()
         {detail::kPrefix + QStringLiteral("long-running@1"), QStringLiteral("the sandbox runs on without a session")},
         {detail::kPrefix + QStringLiteral("git-identity@1"),
          QStringLiteral("your git user.name and user.email, and nothing else of your git configuration")},
+        {detail::kPrefix + QStringLiteral("agent-sessions@1"),
+         QStringLiteral("how to run one prompt, resume, continue and list the agent's sessions (paddock agent)")},
+        {detail::kPrefix + QStringLiteral("agent-interactive-sessions@1"),
+         QStringLiteral("the same in a terminal, and the agent's new session and session picker")},
     };
 }
 

@@ -271,6 +271,18 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
     }
     if (type == QLatin1String("long-running@1"))
         return QStringLiteral("the sandbox runs on after its sessions end, as Paddock's sandboxes do");
+    if (type == QLatin1String("agent-sessions@1") || type == QLatin1String("agent-interactive-sessions@1")) {
+        const bool interactive = type == QLatin1String("agent-interactive-sessions@1");
+        if (!kit.sandbox)
+            return QStringLiteral("a mixin's verbs have nothing to drive: the workload's declaration governs");
+        (interactive ? kit.agentInteractiveSessions : kit.agentSessions) = config;
+        QStringList verbs;
+        for (auto it = config.begin(); it != config.end(); ++it)
+            verbs << it.key();
+        return QStringLiteral("how to drive the agent %1 (%2); it grants nothing")
+            .arg(interactive ? QStringLiteral("in a terminal") : QStringLiteral("without a terminal"),
+                 verbs.join(QStringLiteral(", ")));
+    }
     // Carried out at creation (sandbox/GitIdentity): read from the host's git then, not now.
     if (type == QLatin1String("git-identity@1"))
         return QStringLiteral("git inside uses your git user.name and user.email from this computer, and nothing "
