@@ -345,6 +345,21 @@ Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices 
     return spec;
 }
 
+kit::AgentVerbs agentVerbsOf(const kit::Kit &kit, const std::optional<image::ImageConfig> &image)
+{
+    kit::AgentVerbs verbs;
+    verbs.kitName = kit.name;
+    if (!kit.sandbox)
+        return verbs;
+    SandboxChoices headless;
+    headless.image = image;
+    verbs.launch = programOf(*kit.sandbox, headless);
+    verbs.interactiveTail = kit.sandbox->commandInteractive;
+    verbs.headless = kit.agentSessions;
+    verbs.interactive = kit.agentInteractiveSessions;
+    return verbs;
+}
+
 std::optional<int> kitUserId(const QString &user, int fallback)
 {
     const QString name = user.trimmed();

@@ -346,6 +346,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
+    plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
