@@ -45,6 +45,67 @@ ScrollablePage {
                 terminal.refresh()
         }
     }
+    function openAgentVerb(name, args) {
+        if (terminal.openAgentVerb(name, args))
+            page.showMessage(qsTr("The agent of %1 opens in a terminal.").arg(name), false)
+        else
+            page.showMessage(terminal.error, true)
+    }
+    // Resume session…: the ids the kit's list command prints, most recent first, or Continue.
+    property string sessionsOf
+    property var sessionIds: []
+    property bool sessionsResume: false
+    property bool sessionsContinue: false
+    function askSessions(name, verbs) {
+        page.sessionsOf = name
+        page.sessionIds = []
+        page.sessionsResume = verbs.indexOf("resume") >= 0
+        page.sessionsContinue = verbs.indexOf("continue") >= 0
+        if (page.sessionsResume && verbs.indexOf("list") >= 0)
+            terminal.listSessions(name)
+        else
+            sessionsMenu.popup()
+    }
+    Connections {
+        target: terminal
+        function onSessionsListed(name, ids, error) {
+            if (name !== page.sessionsOf)
+                return
+            if (error !== "")
+                page.showMessage(error, true)
+            page.sessionIds = ids
+            sessionsMenu.popup()
+        }
+    }
+    Menu {
+        id: sessionsMenu
+        objectName: "sessionsMenu"
+        MenuItem {
+            objectName: "continueSessionItem"
+            visible: page.sessionsContinue
+            height: visible ? implicitHeight : 0
+            text: qsTr("Continue the most recent session")
+            onTriggered: page.openAgentVerb(page.sessionsOf, ["-t", "--continue"])
+        }
+        MenuItem {
+            objectName: "noSessionItem"
+            enabled: false
+            visible: page.sessionsResume && page.sessionIds.length === 0
+            height: visible ? implicitHeight : 0
+            text: qsTr("No session to resume")
+        }
+        Instantiator {
+            model: page.sessionsResume ? page.sessionIds : []
+            delegate: MenuItem {
+                required property string modelData
+                objectName: "sessionItem_" + modelData
+                text: modelData
+                onTriggered: page.openAgentVerb(page.sessionsOf, ["-t", "--resume", modelData])
+            }
+            onObjectAdded: (index, object) => sessionsMenu.insertItem(index + 2, object)
+            onObjectRemoved: (index, object) => sessionsMenu.removeItem(object)
+        }
+    }
     function openAgent(name, start) {
         if (terminal.openAgent(name, start))
             page.showMessage(qsTr("The agent of %1 opens in a terminal.").arg(name), false)
@@ -131,7 +192,13 @@ ScrollablePage {
                     onServicesRequested: servicesDialog.dialog().show(name)
                     onPermissionsRequested: permissionsDialog.dialog().show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
-                    onAgentRequested: page.openAgent(name, true)
+                    onAgentRequested: {
+                        if (kitStartsSessions && !agentRunning)
+                            page.openAgentVerb(name, [])
+                        else
+                            page.openAgent(name, true)
+                    }
+                    onResumeRequested: page.askSessions(name, agentVerbs)
                     onShellRequested: {
                         if (terminal.openShell(name))
                             page.showMessage(qsTr("A terminal opens on a shell in %1.").arg(name), false)
