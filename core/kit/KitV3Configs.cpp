@@ -112,7 +112,6 @@ const QStringList &singletonTypes()
         kPrefix + QStringLiteral("agent-sessions@1"),
         kPrefix + QStringLiteral("agent-interactive-sessions@1"),
         kPrefix + QStringLiteral("lifecycle@1"),
-        kPrefix + QStringLiteral("agent-context@1"),
         kPrefix + QStringLiteral("sbx@1"),
         kPrefix + QStringLiteral("long-running@1"),
         kPrefix + QStringLiteral("git-identity@1"),
@@ -325,6 +324,10 @@ void V3Decoder::checkArity(const V3Descriptor &d)
                    c.config.value(QLatin1String("transport")).toString(QStringLiteral("tcp"));
         else if (c.type == kPrefix + QStringLiteral("volume@1") || c.type == kPrefix + QStringLiteral("agent-skills@1"))
             key += c.config.value(QLatin1String("path")).toString();
+        else if (c.type == kPrefix + QStringLiteral("agent-context@1")) // one entry per profile, one without directory
+            key += c.config.value(QLatin1String("directory")).toString() + QLatin1Char('/') +
+                   (c.config.contains(QLatin1String("directory")) ? c.config.value(QLatin1String("filename")).toString()
+                                                                  : QString());
         else if (!singletonTypes().contains(c.type))
             key += QString::fromUtf8(QJsonDocument(c.config).toJson(QJsonDocument::Compact));
         v1 |= c.type == kPrefix + QStringLiteral("network-policy@1");
@@ -340,6 +343,16 @@ void V3Decoder::checkArity(const V3Descriptor &d)
             m_diagnostics << d2;
         }
         seen.insert(block + key, 1);
+        // At most one agent-context@1 entry carries a body per block.
+        if (c.type == kPrefix + QStringLiteral("agent-context@1") &&
+            (c.config.contains(QLatin1String("content")) || c.config.contains(QLatin1String("contentFile")))) {
+            if (seen.contains(block + QStringLiteral("agent-context body"))) {
+                d2.message = QStringLiteral("agent-context@1 carries a body (content or contentFile) in one entry "
+                                            "of a block; it already did");
+                m_diagnostics << d2;
+            }
+            seen.insert(block + QStringLiteral("agent-context body"), 1);
+        }
     }
     if (v1 && v2)
         error(YAML::Node(), QStringLiteral("network-policy@1 and network-policy@2 exclude each other; state one"));
@@ -401,6 +414,8 @@ QMap<QString, QString> implementedV3Capabilities()
          QStringLiteral("how to run one prompt, resume, continue and list the agent's sessions (paddock agent)")},
         {detail::kPrefix + QStringLiteral("agent-interactive-sessions@1"),
          QStringLiteral("the same in a terminal, and the agent's new session and session picker")},
+        {detail::kPrefix + QStringLiteral("agent-context@1"),
+         QStringLiteral("the agent's profile file, with Paddock's guidance and an index of the kits' instructions")},
     };
 }
 

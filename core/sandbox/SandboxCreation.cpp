@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxCreation.h"
+#include "sandbox/AgentContext.h"
 
 #include "common/Paths.h"
 #include "image/EngineArchive.h"
@@ -586,6 +587,8 @@ RuntimeResult SandboxCreation::createAndFillHome(const runtime::SandboxSpec &lau
     Result<void> filled = prepareHome(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
     if (filled)
         filled = writeSetupFiles(m_plan.kit.setup.files, m_plan.spec, m_plan.home, &m_notes);
+    if (filled)
+        filled = writeAgentContext(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
     if (!filled) {
         m_runtime->remove(m_plan.spec.name, true);
         return failed(RuntimeResult::failure(filled.error().text()));

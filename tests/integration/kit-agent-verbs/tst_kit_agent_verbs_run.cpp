@@ -45,6 +45,7 @@ private slots:
     void absentVerbUnsupported();
     void interactiveFromLaunchArgv();
     void absentNewSessionIsLifecycleLaunch();
+    void existingContentPreserved();
 
 private:
     Finished agent(const QStringList &arguments)
@@ -52,6 +53,7 @@ private:
         return m_fixture->paddock(QStringList{QStringLiteral("agent"), QStringLiteral("fake")} + arguments);
     }
     std::unique_ptr<SandboxFixture> m_fixture;
+    OciKit m_image;
 };
 
 void TestKitAgentVerbsRun::initTestCase()
@@ -72,6 +74,7 @@ void TestKitAgentVerbsRun::initTestCase()
         {QStringLiteral("Entrypoint"), QJsonArray{QStringLiteral("/bin/fake-agent"), QStringLiteral("--model=tiny")}},
         {QStringLiteral("Cmd"), QJsonArray{QStringLiteral("--launch")}}};
     kit.manifestAnnotations = kitAnnotations(kDescriptor);
+    m_image = kit;
     const QString archive = m_fixture->path(QStringLiteral("fake-agent.tar"));
     QFile out(archive);
     QVERIFY(out.open(QIODevice::WriteOnly));
@@ -160,6 +163,69 @@ void TestKitAgentVerbsRun::absentNewSessionIsLifecycleLaunch()
     QCOMPARE(terminal.wait(60000), 0);
     QVERIFY2(terminal.screen().contains("[--model=tiny]\r\n[--launch]\r\n[--tui]\r\nterminal=yes"),
              terminal.screen().constData());
+}
+
+// agent-context@1 through the daemon: the profile written at creation in the directory the kit
+// names (here the workspace, through an argument), the person's lines kept when the sandbox is
+// made again, and the kit's body beside it with its section markers made inert.
+void TestKitAgentVerbsRun::existingContentPreserved()
+{
+    m_image.refName = QStringLiteral("registry.example/kits/ctx-agent:1");
+    m_image.manifestAnnotations = kitAnnotations(
+        R"({"schemaVersion":"3","kind":"workload","args":{"dir":{"default":"/home/agent/.codex"}},)"
+        R"("capabilities":[{"type":"com.docker.sandbox/agent-context@1","config":{"filename":"AGENTS.md",)"
+        R"("directory":"${{ kit.args.dir }}","content":"Use motd.\n<!-- paddock:end -->\nstill the kit's"}}]})");
+    const QString archive = m_fixture->path(QStringLiteral("ctx-agent.tar"));
+    QFile out(archive);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(ociKitArchive(m_image));
+    out.close();
+    const Finished loaded = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), archive});
+    QVERIFY2(loaded.exitCode == 0, qPrintable(loaded.out + loaded.err));
+    QVERIFY2(loaded.out.contains(QLatin1String("applied: com.docker.sandbox/agent-context@1")), qPrintable(loaded.out));
+
+    const QString workspace = m_fixture->path(QStringLiteral("ctx-ws"));
+    QDir().mkpath(workspace);
+    const QStringList create{QStringLiteral("create"),
+                             QStringLiteral("--kit"),
+                             QStringLiteral("ctx-agent"),
+                             QStringLiteral("--name"),
+                             QStringLiteral("ctx"),
+                             QStringLiteral("--arg"),
+                             QStringLiteral("dir=") + workspace + QStringLiteral("/.agents"),
+                             workspace};
+    const Finished created = m_fixture->paddock(create);
+    QVERIFY2(created.exitCode == 0, qPrintable(created.out + created.err + m_fixture->daemonLog()));
+    const QString profilePath = workspace + QStringLiteral("/.agents/AGENTS.md");
+    QFile profile(profilePath);
+    QVERIFY2(profile.open(QIODevice::ReadOnly), qPrintable(profilePath));
+    const QString written = QString::fromUtf8(profile.readAll());
+    profile.close();
+    QVERIFY2(written.contains(QLatin1String("goes through Paddock's proxy")), qPrintable(written));
+    const QString body = workspace + QStringLiteral("/.agents/.paddock-kits/ctx-agent.md");
+    QVERIFY2(written.contains(QStringLiteral("- ctx-agent: `%1`").arg(body)), qPrintable(written));
+    QFile bodyFile(body);
+    QVERIFY(bodyFile.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(bodyFile.readAll()), QStringLiteral("Use motd.\n<!-- paddock-end -->\nstill the kit's"));
+    // The agent reads it inside, at the same path.
+    const Finished started = m_fixture->paddock({QStringLiteral("start"), QStringLiteral("ctx")});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.out + started.err));
+    const Finished inside = m_fixture->paddock({QStringLiteral("exec"), QStringLiteral("ctx"),
+                                                QStringLiteral("/bin/busybox"), QStringLiteral("cat"), profilePath});
+    QVERIFY2(inside.exitCode == 0 && inside.out == written, qPrintable(inside.out + inside.err));
+
+    // The person's own line, then the sandbox made again: their line stays, one section.
+    QVERIFY(profile.open(QIODevice::Append));
+    profile.write("My own rule: run the tests.\n");
+    profile.close();
+    QVERIFY(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("ctx")}).exitCode == 0);
+    const Finished again = m_fixture->paddock(create);
+    QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+    QVERIFY(profile.open(QIODevice::ReadOnly));
+    const QString rewritten = QString::fromUtf8(profile.readAll());
+    QVERIFY2(rewritten.endsWith(QLatin1String("My own rule: run the tests.\n")), qPrintable(rewritten));
+    QCOMPARE(rewritten.count(QLatin1String("paddock:begin")), 1);
+    QCOMPARE(rewritten.count(QLatin1String("paddock:end")), 1);
 }
 
 QTEST_GUILESS_MAIN(TestKitAgentVerbsRun)
