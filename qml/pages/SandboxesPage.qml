@@ -77,33 +77,47 @@ ScrollablePage {
             sessionsMenu.popup()
         }
     }
-    Menu {
+    Popup {
         id: sessionsMenu
         objectName: "sessionsMenu"
-        MenuItem {
-            objectName: "continueSessionItem"
-            visible: page.sessionsContinue
-            height: visible ? implicitHeight : 0
-            text: qsTr("Continue the most recent session")
-            onTriggered: page.openAgentVerb(page.sessionsOf, ["-t", "--continue"])
-        }
-        MenuItem {
-            objectName: "noSessionItem"
-            enabled: false
-            visible: page.sessionsResume && page.sessionIds.length === 0
-            height: visible ? implicitHeight : 0
-            text: qsTr("No session to resume")
-        }
-        Instantiator {
-            model: page.sessionsResume ? page.sessionIds : []
-            delegate: MenuItem {
-                required property string modelData
-                objectName: "sessionItem_" + modelData
-                text: modelData
-                onTriggered: page.openAgentVerb(page.sessionsOf, ["-t", "--resume", modelData])
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        padding: Theme.spacingSmall
+        function popup() { open() }
+        contentItem: ColumnLayout {
+            spacing: 0
+            ItemDelegate {
+                objectName: "continueSessionItem"
+                Layout.fillWidth: true
+                visible: page.sessionsContinue
+                text: qsTr("Continue the most recent session")
+                onClicked: {
+                    sessionsMenu.close()
+                    page.openAgentVerb(page.sessionsOf, ["-t", "--continue"])
+                }
             }
-            onObjectAdded: (index, object) => sessionsMenu.insertItem(index + 2, object)
-            onObjectRemoved: (index, object) => sessionsMenu.removeItem(object)
+            Label {
+                objectName: "noSessionItem"
+                Layout.margins: Theme.spacingSmall
+                visible: page.sessionsResume && page.sessionIds.length === 0
+                text: qsTr("No session to resume")
+                textFormat: Text.PlainText
+                opacity: 0.7
+            }
+            Repeater {
+                // The most recent first, as the kit's list command gives them.
+                model: page.sessionsResume ? page.sessionIds.slice(0, 20) : []
+                delegate: ItemDelegate {
+                    required property string modelData
+                    objectName: "sessionItem_" + modelData
+                    Layout.fillWidth: true
+                    text: modelData
+                    onClicked: {
+                        sessionsMenu.close()
+                        page.openAgentVerb(page.sessionsOf, ["-t", "--resume", modelData])
+                    }
+                }
+            }
         }
     }
     function openAgent(name, start) {
