@@ -215,7 +215,8 @@ Rectangle {
             color: row.agentRefusals > 0 ? Theme.warningColor : palette.text
             opacity: row.agentRefusals > 0 ? 1 : 0.7
         }
-        RowLayout {
+        // The actions wrap onto a second line where the row is too narrow for them all.
+        Flow {
             Layout.fillWidth: true
             spacing: Theme.spacingSmall
 
@@ -276,7 +277,6 @@ Rectangle {
                 Accessible.name: qsTr("The companion services of %1").arg(row.name)
                 onClicked: row.servicesRequested()
             }
-            Item { Layout.fillWidth: true }
             Button {
                 objectName: "sandboxRemoveButton"
                 enabled: !row.busy

@@ -1064,6 +1064,9 @@ void TestSandboxesPage::resumeSessionOffersTheKitsIds()
     QTRY_VERIFY(findInPopup(menu, QStringLiteral("sessionItem_older")));
     QVERIFY(findInPopup(menu, QStringLiteral("sessionItem_newest")));
     QVERIFY(findInPopup(menu, QStringLiteral("continueSessionItem"))->isVisible());
+    // A picture of it for a person to look at, when asked for one.
+    if (const QString shots = qEnvironmentVariable("PADDOCK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(m_window->grabWindow().save(shots + QStringLiteral("/resume-session.png")));
     QVERIFY(press(m_window, findInPopup(menu, QStringLiteral("sessionItem_older"))));
     QCOMPARE(innerCommand(terminalRun()),
              (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("agent"), QStringLiteral("verbs"),
