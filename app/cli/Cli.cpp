@@ -15,7 +15,7 @@ Command rootCommand()
         QStringLiteral("Paddock runs coding agents in sandboxes whose only way out is a filtering proxy.\n"
                        "Without a command, paddock opens the desktop application.");
     root.options << QCommandLineOption(QStringLiteral("version"), QStringLiteral("Print the version and exit."));
-    root.subcommands << sessionCommands() << sandboxCommands() << reviewCommand();
+    root.subcommands << sessionCommands() << agentCommand() << sandboxCommands() << reviewCommand();
     root.subcommands << templateCommand() << imageCommand();
     root.subcommands << learnCommand();
     root.subcommands << askModeCommand();

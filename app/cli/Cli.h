@@ -25,6 +25,7 @@ Command serviceCommand();           // ServiceCommands.cpp: add, ls, rm
 Command guardCommand();             // GuardCommands.cpp: show, set, allow, disallow
 Command envCommand();               // EnvCommands.cpp: plan, up, exec, rm
 QList<Command> sessionCommands();   // SessionCommands.cpp: run, attach, exec
+Command agentCommand();             // AgentCommands.cpp: agent NAME (the kit's agent verbs)
 QList<Command> sandboxCommands();   // SandboxCommands.cpp: create, start, ls, stop, rm, logs
 Command reviewCommand();            // ReviewCommands.cpp: review NAME
 Command templateCommand();          // TemplateCommands.cpp: build, load, ls

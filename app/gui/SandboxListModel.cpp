@@ -78,6 +78,7 @@ void SandboxListModel::declareRoles()
         {RootTextRole, "rootText", [](R row) { return row.rootText; }},
         {SharesTextRole, "sharesText", [](R row) { return row.sharesText; }},
         {ActivityRole, "activity", [this](R row) { return m_activity.value(row.name); }},
+        {AgentVerbsRole, "agentVerbs", [](R row) { return row.agentVerbs; }},
     });
 }
 
@@ -189,7 +190,8 @@ bool SandboxRow::sameState(const SandboxRow &other) const
     return status == other.status && startedAt == other.startedAt && kit == other.kit && backend == other.backend &&
            workspace == other.workspace && exitCode == other.exitCode && agentState == other.agentState &&
            agentExitCode == other.agentExitCode && agentReason == other.agentReason &&
-           agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText;
+           agentAttached == other.agentAttached && rootText == other.rootText && sharesText == other.sharesText &&
+           agentVerbs == other.agentVerbs;
 }
 
 void SandboxListModel::refresh()
@@ -233,6 +235,9 @@ std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
         row.agentReason = agent.value(QLatin1String("reason")).toString().left(200);
         row.agentAttached = agent.value(QLatin1String("attached")).toInt();
     }
+    for (const QJsonValue &verb :
+         info.value(QLatin1String("agentVerbs")).toObject().value(QLatin1String("terminal")).toArray())
+        row.agentVerbs << verb.toString();
     const QJsonObject root = info.value(QLatin1String("root")).toObject();
     row.rootText = SandboxListModel::describeRoot(
         root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),

@@ -29,6 +29,7 @@ struct SandboxRow
     int agentAttached = 0;
     QString rootText;
     QString sharesText;
+    QStringList agentVerbs; ///< the terminal verbs its kit declares (agent-interactive-sessions@1)
     bool busy = false;
 
     /** One sandbox of a `sandbox.list` answer. */
@@ -77,7 +78,8 @@ public:
         AgentRefusalsRole, ///< what pi-permission-system refused or asked since it started
         RootTextRole,      ///< its own root: "root 1.2 MB over image pi:1"; empty when it has none
         SharesTextRole, ///< what it shares and runs beside it: "~/.nuget → /home/agent/.nuget (rw) · services postgres:5432"
-        ActivityRole, ///< its connections in the last hour, [[allowed, refused], ...] oldest first (a sparkline)
+        ActivityRole,   ///< its connections in the last hour, [[allowed, refused], ...] oldest first (a sparkline)
+        AgentVerbsRole, ///< the terminal verbs its kit declares: "new-session", "resume", "continue", ...
     };
     Q_ENUM(Role)
 

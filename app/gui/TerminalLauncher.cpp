@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "TerminalLauncher.h"
 
+#include "kit/AgentVerbs.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTimer>
 
 Q_LOGGING_CATEGORY(lcTerminal, "paddock.gui.terminal", QtWarningMsg)
 
@@ -155,6 +158,47 @@ bool TerminalLauncher::openAgent(const QString &name, bool start)
 bool TerminalLauncher::openShell(const QString &name)
 {
     return open(shellCommand(name), tr("%1: shell").arg(name));
+}
+
+QStringList TerminalLauncher::agentVerbCommand(const QString &name, const QStringList &arguments) const
+{
+    return QStringList{m_paddockProgram, QStringLiteral("agent"), name} + arguments;
+}
+
+bool TerminalLauncher::openAgentVerb(const QString &name, const QStringList &arguments)
+{
+    return open(agentVerbCommand(name, arguments), tr("%1: agent").arg(name));
+}
+
+void TerminalLauncher::listSessions(const QString &name)
+{
+    auto *process = new QProcess(this);
+    process->setProgram(m_paddockProgram);
+    process->setArguments({QStringLiteral("agent"), name, QStringLiteral("--sessions")});
+    process->setStandardInputFile(QProcess::nullDevice());
+    auto *deadline = new QTimer(process);
+    deadline->setSingleShot(true);
+    connect(deadline, &QTimer::timeout, process, [process] { process->kill(); });
+    connect(process, &QProcess::finished, this, [this, process, name](int code, QProcess::ExitStatus status) {
+        QStringList ids;
+        QString error;
+        if (status != QProcess::NormalExit)
+            error = tr("Listing the sessions of %1 took too long.").arg(name);
+        else if (code != 0)
+            error = QString::fromUtf8(process->readAllStandardError()).trimmed().section(QLatin1Char('\n'), 0, 0);
+        else
+            ids = kit::parseSessionIds(process->readAllStandardOutput());
+        process->deleteLater();
+        Q_EMIT sessionsListed(name, ids, error);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, name](QProcess::ProcessError problem) {
+        if (problem != QProcess::FailedToStart)
+            return;
+        process->deleteLater();
+        Q_EMIT sessionsListed(name, {}, tr("%1 could not be started.").arg(m_paddockProgram));
+    });
+    deadline->start(20000);
+    process->start();
 }
 
 bool TerminalLauncher::open(const QStringList &command, const QString &title)

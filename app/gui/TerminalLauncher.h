@@ -67,11 +67,21 @@ public:
     Q_INVOKABLE bool openAgent(const QString &name, bool start);
     /** Opens a login shell in the running sandbox @p name. */
     Q_INVOKABLE bool openShell(const QString &name);
+    /** `paddock agent NAME ARGS` as run in the terminal: one of the verbs the sandbox's kit declares. */
+    QStringList agentVerbCommand(const QString &name, const QStringList &arguments) const;
+    /** Opens `paddock agent NAME ARGS` (a new session without ARGS, `-t --resume ID`, `-t --continue`). */
+    Q_INVOKABLE bool openAgentVerb(const QString &name, const QStringList &arguments);
+    /**
+     * Asks `paddock agent NAME --sessions` for the resumable session ids, most recent first;
+     * sessionsListed() answers (with an error when it failed or took over 20 s).
+     */
+    Q_INVOKABLE void listSessions(const QString &name);
 
 Q_SIGNALS:
     void paddockProgramChanged();
     void errorChanged();
     void terminalChanged();
+    void sessionsListed(const QString &name, const QStringList &ids, const QString &error);
 
 private:
     /** Starts the terminal on @p command detached; false with error set when it cannot. */

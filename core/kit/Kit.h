@@ -71,6 +71,18 @@ struct AgentInstructions
     QString content;
 };
 
+/**
+ * @brief One agent-context@1 entry of a schemaVersion "3" kit: a profile the runtime writes
+ * (`filename`, in `directory` when given) and/or a body (staged `contentFile` or inline `content`).
+ */
+struct AgentContext
+{
+    QString filename;
+    QString directory;   ///< absolute and canonical inside the sandbox, or empty
+    QString contentFile; ///< the staged path inside the kit's image, or empty
+    QString content;     ///< the body inline, or empty
+};
+
 /** @brief An inbound port published on 127.0.0.1 (top-level `ports`). */
 struct Port
 {
@@ -270,6 +282,11 @@ struct Kit
     QStringList integrates;                ///< `integrates`, as written
     QStringList conflicts;                 ///< `conflicts`, as written
     QList<CapabilityOutcome> capabilities; ///< one per request, in declaration order
+    /** agent-sessions@1 and agent-interactive-sessions@1 `config` as declared (args substituted);
+     *  a workload's only. They grant nothing (kit/AgentVerbs.h builds the argv). */
+    std::optional<QJsonObject> agentSessions;
+    std::optional<QJsonObject> agentInteractiveSessions;
+    QList<AgentContext> agentContexts; ///< agent-context@1 entries, in declaration order
 
     bool isSandbox() const { return kind == KitKind::Sandbox; }
 };

@@ -61,13 +61,17 @@ const std::vector<V3Field> kLifecycle{{"install", T::ObjectList, false, &kInstal
                                       {"startup", T::ObjectList, false, &kStartup},
                                       {"files", T::ObjectList, false, &kFile},
                                       {"interactive", T::StringList}};
-const std::vector<V3Field> kAgentContext{{"filename", T::String}, {"contentFile", T::String}, {"content", T::String}};
+const std::vector<V3Field> kAgentContext{
+    {"filename", T::String}, {"directory", T::String}, {"contentFile", T::String}, {"content", T::String}};
 const std::vector<V3Field> kAgentSkills{{"path", T::String, true}, {"mode", T::String}};
 const std::vector<V3Field> kSshAgent{
     {"phase", T::String, true}, {"sign", T::StringList}, {"authenticate", T::StringList}};
 const std::vector<V3Field> kUsb{{"vendorId", T::String}, {"productId", T::String}, {"class", T::String}};
 const std::vector<V3Field> kSessions{
     {"prompt", T::StringList}, {"resume", T::StringList}, {"continue", T::StringList}, {"list", T::Command}};
+const std::vector<V3Field> kInteractiveSessions{{"prompt", T::StringList},        {"resume", T::StringList},
+                                                {"continue", T::StringList},      {"newSession", T::StringList},
+                                                {"sessionPicker", T::StringList}, {"list", T::Command}};
 
 /** The configuration shape of each well-known type whose shape is checked here. */
 const QHash<QString, const std::vector<V3Field> *> &configShapes()
@@ -84,6 +88,7 @@ const QHash<QString, const std::vector<V3Field> *> &configShapes()
         {kPrefix + QStringLiteral("ssh-agent@1"), &kSshAgent},
         {kPrefix + QStringLiteral("usb-device@1"), &kUsb},
         {kPrefix + QStringLiteral("agent-sessions@1"), &kSessions},
+        {kPrefix + QStringLiteral("agent-interactive-sessions@1"), &kInteractiveSessions},
     };
     return shapes;
 }
@@ -107,7 +112,6 @@ const QStringList &singletonTypes()
         kPrefix + QStringLiteral("agent-sessions@1"),
         kPrefix + QStringLiteral("agent-interactive-sessions@1"),
         kPrefix + QStringLiteral("lifecycle@1"),
-        kPrefix + QStringLiteral("agent-context@1"),
         kPrefix + QStringLiteral("sbx@1"),
         kPrefix + QStringLiteral("long-running@1"),
         kPrefix + QStringLiteral("git-identity@1"),
@@ -278,6 +282,12 @@ void V3Decoder::checkValues(const QString &type, const YAML::Node &config, const
             error(config["path"], QStringLiteral("`%1.path` must be an absolute path").arg(path));
     } else if (name == QLatin1String("lifecycle@1")) {
         checkLifecycle(config, path);
+    } else if (name == QLatin1String("agent-sessions@1")) {
+        checkAgentVerbs(config, path, false);
+    } else if (name == QLatin1String("agent-interactive-sessions@1")) {
+        checkAgentVerbs(config, path, true);
+    } else if (name == QLatin1String("agent-context@1")) {
+        checkAgentContext(config, path);
     }
 }
 
@@ -330,6 +340,10 @@ void V3Decoder::checkArity(const V3Descriptor &d)
                    c.config.value(QLatin1String("transport")).toString(QStringLiteral("tcp"));
         else if (c.type == kPrefix + QStringLiteral("volume@1") || c.type == kPrefix + QStringLiteral("agent-skills@1"))
             key += c.config.value(QLatin1String("path")).toString();
+        else if (c.type == kPrefix + QStringLiteral("agent-context@1")) // one entry per profile, one without directory
+            key += c.config.value(QLatin1String("directory")).toString() + QLatin1Char('/') +
+                   (c.config.contains(QLatin1String("directory")) ? c.config.value(QLatin1String("filename")).toString()
+                                                                  : QString());
         else if (!singletonTypes().contains(c.type))
             key += QString::fromUtf8(QJsonDocument(c.config).toJson(QJsonDocument::Compact));
         v1 |= c.type == kPrefix + QStringLiteral("network-policy@1");
@@ -345,6 +359,16 @@ void V3Decoder::checkArity(const V3Descriptor &d)
             m_diagnostics << d2;
         }
         seen.insert(block + key, 1);
+        // At most one agent-context@1 entry carries a body per block.
+        if (c.type == kPrefix + QStringLiteral("agent-context@1") &&
+            (c.config.contains(QLatin1String("content")) || c.config.contains(QLatin1String("contentFile")))) {
+            if (seen.contains(block + QStringLiteral("agent-context body"))) {
+                d2.message = QStringLiteral("agent-context@1 carries a body (content or contentFile) in one entry "
+                                            "of a block; it already did");
+                m_diagnostics << d2;
+            }
+            seen.insert(block + QStringLiteral("agent-context body"), 1);
+        }
     }
     if (v1 && v2)
         error(YAML::Node(), QStringLiteral("network-policy@1 and network-policy@2 exclude each other; state one"));
@@ -402,6 +426,12 @@ QMap<QString, QString> implementedV3Capabilities()
         {detail::kPrefix + QStringLiteral("long-running@1"), QStringLiteral("the sandbox runs on without a session")},
         {detail::kPrefix + QStringLiteral("git-identity@1"),
          QStringLiteral("your git user.name and user.email, and nothing else of your git configuration")},
+        {detail::kPrefix + QStringLiteral("agent-sessions@1"),
+         QStringLiteral("how to run one prompt, resume, continue and list the agent's sessions (paddock agent)")},
+        {detail::kPrefix + QStringLiteral("agent-interactive-sessions@1"),
+         QStringLiteral("the same in a terminal, and the agent's new session and session picker")},
+        {detail::kPrefix + QStringLiteral("agent-context@1"),
+         QStringLiteral("the agent's profile file, with Paddock's guidance and an index of the kits' instructions")},
     };
 }
 

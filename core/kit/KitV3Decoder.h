@@ -60,6 +60,8 @@ public:
     void checkConfig(const QString &type, const YAML::Node &config, bool stated, const QString &path);
     void checkArity(const V3Descriptor &descriptor);
     void checkInjectDomains(const V3Descriptor &descriptor);
+    /** agent-interactive-sessions@1's newSession and lifecycle@1's interactive tail agree (KitV3Agent.cpp). */
+    void checkInteractiveAgreement(const V3Descriptor &descriptor);
 
 private:
     void readTopLevel(const YAML::Node &key, const YAML::Node &value, V3Descriptor &d);
@@ -75,6 +77,9 @@ private:
     void checkObject(const YAML::Node &value, const std::vector<V3Field> &fields, const QString &path);
     void checkValues(const QString &type, const YAML::Node &config, const QString &path);
     void checkLifecycle(const YAML::Node &config, const QString &path);
+    // -- agent-sessions@1, agent-interactive-sessions@1, agent-context@1 (KitV3Agent.cpp) --------
+    void checkAgentVerbs(const YAML::Node &config, const QString &path, bool interactive);
+    void checkAgentContext(const YAML::Node &config, const QString &path);
 
     QString m_file;
     QList<Diagnostic> &m_diagnostics;

@@ -458,7 +458,13 @@ void V3Decoder::readCapability(const YAML::Node &item, const QString &path, int 
         if (expectMap(config, path + QStringLiteral(".config")))
             capability.config = toJson(config, 0).toObject();
     }
+    const qsizetype before = m_diagnostics.size();
     checkConfig(capability.type, config, capability.hasConfig, path + QStringLiteral(".config"));
+    // Without a config, what it lacks is said where the entry is.
+    for (qsizetype i = before; !config && i < m_diagnostics.size(); ++i) {
+        m_diagnostics[i].line = capability.line;
+        m_diagnostics[i].column = capability.column;
+    }
     d.capabilities << capability;
 }
 
@@ -503,6 +509,7 @@ void V3Decoder::checkRules(const YAML::Node &root, const V3Descriptor &d, const 
     }
     checkArity(d);
     checkInjectDomains(d);
+    checkInteractiveAgreement(d);
 }
 
 } // namespace detail

@@ -7,6 +7,7 @@
 #include "kit/ArgsSubstitution.h"
 #include "kit/KitRules.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QSet>
 
@@ -210,6 +211,36 @@ QString refusalOf(const QString &type)
     return QStringLiteral("the kit requires %1, which Paddock does not implement: it cannot run here").arg(type);
 }
 
+/** agent-sessions@1, agent-interactive-sessions@1 and agent-context@1: kept for the sandbox. */
+std::optional<QString> applyAgentDeclaration(Kit &kit, const QString &type, const QJsonObject &config)
+{
+    if (type == QLatin1String("agent-sessions@1") || type == QLatin1String("agent-interactive-sessions@1")) {
+        const bool interactive = type == QLatin1String("agent-interactive-sessions@1");
+        if (!kit.sandbox)
+            return QStringLiteral("a mixin's verbs have nothing to drive: the workload's declaration governs");
+        (interactive ? kit.agentInteractiveSessions : kit.agentSessions) = config;
+        QStringList verbs;
+        for (auto it = config.begin(); it != config.end(); ++it)
+            verbs << it.key();
+        return QStringLiteral("how to drive the agent %1 (%2); it grants nothing")
+            .arg(interactive ? QStringLiteral("in a terminal") : QStringLiteral("without a terminal"),
+                 verbs.join(QStringLiteral(", ")));
+    }
+    // Written at creation (sandbox/AgentContext): the profile with Paddock's guidance and the index.
+    if (type == QLatin1String("agent-context@1")) {
+        AgentContext context{
+            config.value(QLatin1String("filename")).toString(), config.value(QLatin1String("directory")).toString(),
+            config.value(QLatin1String("contentFile")).toString(), config.value(QLatin1String("content")).toString()};
+        kit.agentContexts << context;
+        if (context.filename.isEmpty())
+            return QStringLiteral("instructions for the agent, listed in its profile's Kits section");
+        return QStringLiteral("the agent's profile %1, with Paddock's guidance and the Kits section")
+            .arg(context.directory.isEmpty() ? QStringLiteral("~/") + context.filename
+                                             : context.directory + QLatin1Char('/') + context.filename);
+    }
+    return std::nullopt;
+}
+
 /** Carries out @p request on @p kit; what it became, or nothing when Paddock has no such thing. */
 std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonObject &config)
 {
@@ -273,11 +304,24 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
     }
     if (type == QLatin1String("long-running@1"))
         return QStringLiteral("the sandbox runs on after its sessions end, as Paddock's sandboxes do");
+    if (type.startsWith(QLatin1String("agent-")))
+        return applyAgentDeclaration(kit, type, config);
     // Carried out at creation (sandbox/GitIdentity): read from the host's git then, not now.
     if (type == QLatin1String("git-identity@1"))
         return QStringLiteral("git inside uses your git user.name and user.email from this computer, and nothing "
                               "else of your git configuration");
     return std::nullopt;
+}
+
+/** agent-context@1's directory once arguments filled it in: absolute and canonical, or why not. */
+std::optional<QString> contextDirectoryProblem(const V3Capability &request, const QJsonObject &config)
+{
+    const QString directory = config.value(QLatin1String("directory")).toString();
+    if (request.type != kPrefix + QStringLiteral("agent-context@1") || directory.isEmpty() ||
+        (directory.startsWith(QLatin1Char('/')) && QDir::cleanPath(directory) == directory))
+        return std::nullopt;
+    return QStringLiteral("agent-context@1's directory '%1' is not an absolute, canonical path")
+        .arg(directory.left(200));
 }
 
 } // namespace
@@ -339,6 +383,10 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
         CapabilityOutcome outcome{request.type, request.name, CapabilityOutcome::Status::Applied, {}};
         const QJsonObject config = substituted(request.config, values).toObject();
         const bool usable = implemented.contains(request.type) && !incomplete.contains(request.group);
+        if (const std::optional<QString> wrong = contextDirectoryProblem(request, config)) {
+            problem(request.line, request.column, *wrong);
+            continue;
+        }
         if (const std::optional<QString> what = usable ? apply(kit, request, config) : std::nullopt) {
             outcome.what = *what;
         } else if (request.optional) {

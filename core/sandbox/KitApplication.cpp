@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/KitApplication.h"
+#include "sandbox/ConfinedFiles.h"
 
 #include "common/UniqueFd.h"
 #include "runtime/bwrap/HomeFiles.h"
@@ -28,6 +29,8 @@ QString systemError()
 {
     return QString::fromLocal8Bit(std::strerror(errno));
 }
+
+} // namespace
 
 /**
  * @p relative split into components, or nothing when it could leave its root ("..", an
@@ -121,6 +124,8 @@ Result<void> writeBelow(const QString &root, const QString &relative, const QByt
     }
     return {};
 }
+
+namespace {
 
 /** Copies regular files of @p source into @p target where nothing exists yet. */
 Result<void> copyMissing(const QString &source, const QString &target, const QString &relative, QStringList *notes)
@@ -380,6 +385,21 @@ Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices 
 
     spec.environment = sandboxEnvironment(kit, choices, &spec);
     return spec;
+}
+
+kit::AgentVerbs agentVerbsOf(const kit::Kit &kit, const std::optional<image::ImageConfig> &image)
+{
+    kit::AgentVerbs verbs;
+    verbs.kitName = kit.name;
+    if (!kit.sandbox)
+        return verbs;
+    SandboxChoices headless;
+    headless.image = image;
+    verbs.launch = programOf(*kit.sandbox, headless);
+    verbs.interactiveTail = kit.sandbox->commandInteractive;
+    verbs.headless = kit.agentSessions;
+    verbs.interactive = kit.agentInteractiveSessions;
+    return verbs;
 }
 
 std::optional<int> kitUserId(const QString &user, int fallback)

@@ -3,6 +3,7 @@
 
 #include "common/Result.h"
 #include "image/ImageArchive.h"
+#include "kit/AgentVerbs.h"
 #include "kit/Kit.h"
 #include "runtime/SandboxSpec.h"
 
@@ -112,6 +113,14 @@ QString defaultSandboxName(const QString &kitName, const QString &workspace);
  *   prepareHome(); the workspace is mounted read-write at its own path.
  */
 Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices &choices);
+
+/**
+ * What a sandbox of @p kit keeps to drive its agent (`paddock agent`): the workload's launch
+ * argv, as a headless launch makes it (the kit's entrypoint and command or, with @p image, the
+ * image's Entrypoint and Cmd as `docker run` takes them; never the person's `-- ARGS`), the
+ * lifecycle@1 interactive tail and the kit's agent-sessions@1 / agent-interactive-sessions@1.
+ */
+kit::AgentVerbs agentVerbsOf(const kit::Kit &kit, const std::optional<image::ImageConfig> &image);
 
 /** The argv that runs the kit's `setup.install` commands, each with `sh -c`, stopping at the first failure. */
 QStringList installArgv(const kit::Kit &kit);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxCreation.h"
+#include "sandbox/AgentContext.h"
 
 #include "common/Paths.h"
 #include "image/EngineArchive.h"
@@ -346,6 +347,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         return std::nullopt;
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
+    plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
@@ -585,6 +587,8 @@ RuntimeResult SandboxCreation::createAndFillHome(const runtime::SandboxSpec &lau
     Result<void> filled = prepareHome(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
     if (filled)
         filled = writeSetupFiles(m_plan.kit.setup.files, m_plan.spec, m_plan.home, &m_notes);
+    if (filled)
+        filled = writeAgentContext(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
     if (!filled) {
         m_runtime->remove(m_plan.spec.name, true);
         return failed(RuntimeResult::failure(filled.error().text()));

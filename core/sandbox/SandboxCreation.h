@@ -50,6 +50,7 @@ struct CreationPlan
      * Paddock's store, which the engine gets at creation when it lacks it.
      */
     QString engineImage;
+    kit::AgentVerbs agentVerbs; ///< kept with the sandbox (SandboxRecord::agentVerbs)
 };
 
 /**

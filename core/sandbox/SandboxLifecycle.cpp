@@ -127,6 +127,7 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     record.setupFiles = plan.kit.setup.files;
     record.secretGuard = plan.secretGuard;
     record.workspace = plan.spec.workspace;
+    record.agentVerbs = plan.agentVerbs;
     for (const kit::CapabilityOutcome &capability : plan.kit.capabilities) {
         if (capability.status != kit::CapabilityOutcome::Status::Skipped)
             continue;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What SandboxService tells of its sandboxes: the daemon methods `sandbox.isolations`,
-// `sandbox.list`, `sandbox.inspect` and `sandbox.logs` (documented in SandboxService.h), and the
+// `sandbox.list`, `sandbox.inspect`, `sandbox.agentCommand` and `sandbox.logs` (documented in SandboxService.h), and the
 // INFO object every sandbox method answers with.
 #include "api/Server.h"
 #include "sandbox/CloneWorkspace.h"
@@ -58,6 +58,39 @@ api::Reply checkShares(const QJsonObject &params)
         env.append(entry);
     }
     return api::Reply::success({{QStringLiteral("mounts"), mounts}, {QStringLiteral("env"), env}});
+}
+
+/** The answer to `sandbox.agentCommand` (see SandboxService.h), from the sandbox's record. */
+api::Reply agentCommand(const QJsonObject &params, const std::optional<SandboxRecord> &record)
+{
+    const QString name = params.value(QLatin1String("name")).toString();
+    const QString verbName = params.value(QLatin1String("verb")).toString();
+    const std::optional<kit::AgentVerb> verb = kit::agentVerbNamed(verbName);
+    if (!verb)
+        return api::Reply::failure(
+            QLatin1String(api::errors::kInvalidParams),
+            QStringLiteral("'%1' is not an agent verb (new-session, prompt, resume, continue, session-picker or list)")
+                .arg(verbName.left(40)));
+    if (!record || record->agentVerbs.launch.isEmpty())
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
+                                   QStringLiteral("sandbox %1 keeps no launch command for its agent (made before "
+                                                  "Paddock kept one): remove it and create it again")
+                                       .arg(name));
+    kit::AgentVerbs verbs = record->agentVerbs;
+    if (verbs.kitName.isEmpty())
+        verbs.kitName = record->kitName;
+    if (verbs.isEmpty())
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
+                                   QStringLiteral("kit %1 declares no agent verbs (agent-sessions@1 or "
+                                                  "agent-interactive-sessions@1); 'paddock attach --start %2' opens "
+                                                  "its agent")
+                                       .arg(verbs.kitName, name));
+    const Result<QStringList> argv = verbs.argv(*verb, params.value(QLatin1String("terminal")).toBool(),
+                                                params.value(QLatin1String("value")).toString());
+    if (!argv)
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams), argv.errorText());
+    return api::Reply::success(
+        {{QStringLiteral("argv"), QJsonArray::fromStringList(*argv)}, {QStringLiteral("kit"), verbs.kitName}});
 }
 
 } // namespace
@@ -127,6 +160,9 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     // What a v3 kit asked for that this sandbox goes without.
     if (record && !record->skippedCapabilities.isEmpty())
         object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record->skippedCapabilities));
+    // The verbs its kit declares for `paddock agent` (they grant nothing).
+    if (record && !record->agentVerbs.isEmpty())
+        object.insert(QStringLiteral("agentVerbs"), record->agentVerbs.declaredJson());
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)
@@ -233,6 +269,14 @@ void SandboxService::registerQueryMethods()
             const runtime::SandboxInfo info = *runtime->inspect(name);
             return api::Reply::success({{QStringLiteral("sandbox"), withAgent(infoJson(info, true), *runtime, info)}});
         });
+    m_server.registerMethod(QStringLiteral("sandbox.agentCommand"),
+                            [this](const QJsonObject &params, const api::CallContext &) {
+                                const QString name = params.value(QLatin1String("name")).toString();
+                                if (!runtimeOf(name))
+                                    return api::Reply::failure(QLatin1String(api::errors::kNoSuchSandbox),
+                                                               QStringLiteral("no sandbox named %1").arg(name));
+                                return agentCommand(params, SandboxRecord::read(name));
+                            });
     m_server.registerMethod(
         QStringLiteral("sandbox.logs"), [this](const QJsonObject &params, const api::CallContext &) {
             const QString name = params.value(QLatin1String("name")).toString();

@@ -30,7 +30,8 @@ QJsonObject SandboxRecord::toJson() const
             {QStringLiteral("secretGuard"), secretGuard},
             {QStringLiteral("workspace"), workspace},
             {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
-            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)}};
+            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)},
+            {QStringLiteral("agentVerbs"), agentVerbs.toJson()}};
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -63,6 +64,7 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
         record.skippedCapabilities << value.toString();
+    record.agentVerbs = kit::AgentVerbs::fromJson(object.value(QLatin1String("agentVerbs")).toObject());
     return record;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/Result.h"
+#include "kit/AgentVerbs.h"
 #include "kit/Kit.h"
 #include "sandbox/Companions.h"
 
@@ -38,6 +39,7 @@ struct SandboxRecord
     /** Workspace values the guard lets through for this sandbox: "FILE\tNAME" (allowedValueKey()). */
     QStringList allowedValues;
     QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
+    kit::AgentVerbs agentVerbs;      ///< how `paddock agent` drives its agent (empty in records from before it)
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

@@ -107,6 +107,10 @@ struct CreationPlan;
  *   new sandbox may ask for here (`isolation`, `backend` of `sandbox.create`), with what stands
  *   in the way of one that is not available and how to fix it.
  * - `sandbox.inspect` {name} → {sandbox: INFO} with `spec` (argv, environment, mounts).
+ *   INFO's `agentVerbs` {terminal: [..], headless: [..]} names the verbs its kit declares.
+ * - `sandbox.agentCommand` {name, verb, terminal?: bool, value?} → {argv, kit}: the argv of an
+ *   agent verb (kit::AgentVerbs: new-session, prompt, resume, continue, session-picker, list)
+ *   for the caller to run in the sandbox; a verb the kit does not declare is refused, saying so.
  * - Companion services (Companions.h), kept in the sandbox's record: `service.add` {sandbox,
  *   service: {name, image, env, ports, volumes, command}} → {service, routes}, `service.remove`
  *   {sandbox, name} → {removed}, `service.list` {sandbox} → {services: [..], running: bool}. They

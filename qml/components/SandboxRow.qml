@@ -27,18 +27,25 @@ Rectangle {
     required property string stateText
     required property string rootText
     required property string sharesText
+    // The terminal verbs the sandbox's kit declares (agent-interactive-sessions@1), by name.
+    required property var agentVerbs
     // Whether a terminal emulator was found: the page knows, not the model.
     property bool terminalAvailable: true
 
     readonly property bool running: status === "running"
     readonly property bool agentRunning: running && agentState === "running"
     // What opens the agent from a terminal: --start when the sandbox or its agent must start.
-    readonly property string agentCommand: "paddock attach " + (agentRunning ? "" : "--start ") + name
+    readonly property bool kitStartsSessions: agentVerbs.indexOf("new-session") >= 0
+    readonly property bool kitResumes: agentVerbs.indexOf("resume") >= 0 || agentVerbs.indexOf("continue") >= 0
+    // A kit that says how to start its agent's session gets it, unless the agent runs already.
+    readonly property string agentCommand: kitStartsSessions && !agentRunning ? "paddock agent " + name
+        : "paddock attach " + (agentRunning ? "" : "--start ") + name
 
     signal startRequested()
     signal stopRequested()
     signal removeRequested()
     signal agentRequested()
+    signal resumeRequested()
     signal shellRequested()
     signal logsRequested()
     signal reviewRequested()
@@ -208,7 +215,8 @@ Rectangle {
             color: row.agentRefusals > 0 ? Theme.warningColor : palette.text
             opacity: row.agentRefusals > 0 ? 1 : 0.7
         }
-        RowLayout {
+        // The actions wrap onto a second line where the row is too narrow for them all.
+        Flow {
             Layout.fillWidth: true
             spacing: Theme.spacingSmall
 
@@ -228,6 +236,14 @@ Rectangle {
                 Accessible.name: row.running ? qsTr("Open the agent of %1 in a terminal").arg(row.name)
                                              : qsTr("Start %1 and open its agent in a terminal").arg(row.name)
                 onClicked: row.agentRequested()
+            }
+            Button {
+                objectName: "sandboxResumeButton"
+                visible: row.terminalAvailable && row.kitResumes
+                enabled: !row.busy
+                text: qsTr("Resume session…")
+                Accessible.name: qsTr("Resume a session of the agent of %1 in a terminal").arg(row.name)
+                onClicked: row.resumeRequested()
             }
             Button {
                 objectName: "sandboxShellButton"
@@ -261,7 +277,6 @@ Rectangle {
                 Accessible.name: qsTr("The companion services of %1").arg(row.name)
                 onClicked: row.servicesRequested()
             }
-            Item { Layout.fillWidth: true }
             Button {
                 objectName: "sandboxRemoveButton"
                 enabled: !row.busy

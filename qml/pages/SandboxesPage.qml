@@ -45,6 +45,81 @@ ScrollablePage {
                 terminal.refresh()
         }
     }
+    function openAgentVerb(name, args) {
+        if (terminal.openAgentVerb(name, args))
+            page.showMessage(qsTr("The agent of %1 opens in a terminal.").arg(name), false)
+        else
+            page.showMessage(terminal.error, true)
+    }
+    // Resume session…: the ids the kit's list command prints, most recent first, or Continue.
+    property string sessionsOf
+    property var sessionIds: []
+    property bool sessionsResume: false
+    property bool sessionsContinue: false
+    function askSessions(name, verbs) {
+        page.sessionsOf = name
+        page.sessionIds = []
+        page.sessionsResume = verbs.indexOf("resume") >= 0
+        page.sessionsContinue = verbs.indexOf("continue") >= 0
+        if (page.sessionsResume && verbs.indexOf("list") >= 0)
+            terminal.listSessions(name)
+        else
+            sessionsMenu.popup()
+    }
+    Connections {
+        target: terminal
+        function onSessionsListed(name, ids, error) {
+            if (name !== page.sessionsOf)
+                return
+            if (error !== "")
+                page.showMessage(error, true)
+            page.sessionIds = ids
+            sessionsMenu.popup()
+        }
+    }
+    Popup {
+        id: sessionsMenu
+        objectName: "sessionsMenu"
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        padding: Theme.spacingSmall
+        function popup() { open() }
+        contentItem: ColumnLayout {
+            spacing: 0
+            ItemDelegate {
+                objectName: "continueSessionItem"
+                Layout.fillWidth: true
+                visible: page.sessionsContinue
+                text: qsTr("Continue the most recent session")
+                onClicked: {
+                    sessionsMenu.close()
+                    page.openAgentVerb(page.sessionsOf, ["-t", "--continue"])
+                }
+            }
+            Label {
+                objectName: "noSessionItem"
+                Layout.margins: Theme.spacingSmall
+                visible: page.sessionsResume && page.sessionIds.length === 0
+                text: qsTr("No session to resume")
+                textFormat: Text.PlainText
+                opacity: 0.7
+            }
+            Repeater {
+                // The most recent first, as the kit's list command gives them.
+                model: page.sessionsResume ? page.sessionIds.slice(0, 20) : []
+                delegate: ItemDelegate {
+                    required property string modelData
+                    objectName: "sessionItem_" + modelData
+                    Layout.fillWidth: true
+                    text: modelData
+                    onClicked: {
+                        sessionsMenu.close()
+                        page.openAgentVerb(page.sessionsOf, ["-t", "--resume", modelData])
+                    }
+                }
+            }
+        }
+    }
     function openAgent(name, start) {
         if (terminal.openAgent(name, start))
             page.showMessage(qsTr("The agent of %1 opens in a terminal.").arg(name), false)
@@ -131,7 +206,13 @@ ScrollablePage {
                     onServicesRequested: servicesDialog.dialog().show(name)
                     onPermissionsRequested: permissionsDialog.dialog().show(name)
                     // --start: a stopped sandbox, or an agent that exited, starts again.
-                    onAgentRequested: page.openAgent(name, true)
+                    onAgentRequested: {
+                        if (kitStartsSessions && !agentRunning)
+                            page.openAgentVerb(name, [])
+                        else
+                            page.openAgent(name, true)
+                    }
+                    onResumeRequested: page.askSessions(name, agentVerbs)
                     onShellRequested: {
                         if (terminal.openShell(name))
                             page.showMessage(qsTr("A terminal opens on a shell in %1.").arg(name), false)

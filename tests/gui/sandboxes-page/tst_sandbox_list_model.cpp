@@ -58,6 +58,7 @@ private Q_SLOTS:
     void uptimeIsReadable();
     void rootIsReadable();
     void theEngineIsNamedWhenNotLocal();
+    void agentVerbsAreTheKitsTerminalVerbs();
     void startAndStopSayTheSameWhenTheDaemonGoes();
 
 private:
@@ -335,6 +336,21 @@ void TestSandboxListModel::theEngineIsNamedWhenNotLocal()
              QStringLiteral("docker on engine lab"));
     QCOMPARE(backend(QStringLiteral("docker"), QStringLiteral("lab"), QStringLiteral("gvisor")),
              QStringLiteral("docker + gVisor on engine lab"));
+}
+
+void TestSandboxListModel::agentVerbsAreTheKitsTerminalVerbs()
+{
+    const std::optional<gui::SandboxRow> declared = gui::SandboxRow::fromJson(
+        {{QStringLiteral("name"), QStringLiteral("x")},
+         {QStringLiteral("agentVerbs"),
+          QJsonObject{{QStringLiteral("terminal"), QJsonArray{QStringLiteral("new-session"), QStringLiteral("resume")}},
+                      {QStringLiteral("headless"), QJsonArray{QStringLiteral("prompt")}}}}});
+    QVERIFY(declared);
+    QCOMPARE(declared->agentVerbs, (QStringList{QStringLiteral("new-session"), QStringLiteral("resume")}));
+    const std::optional<gui::SandboxRow> none =
+        gui::SandboxRow::fromJson({{QStringLiteral("name"), QStringLiteral("y")}});
+    QVERIFY(none && none->agentVerbs.isEmpty());
+    QVERIFY(!declared->sameState(*none));
 }
 
 void TestSandboxListModel::startAndStopSayTheSameWhenTheDaemonGoes()

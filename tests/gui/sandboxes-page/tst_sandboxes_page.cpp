@@ -7,6 +7,7 @@
 // a login shell by `paddock exec -it` in a terminal (a stand-in that writes down its
 // arguments), without a terminal the row offers the command to copy, and the log view
 // follows and searches the output.
+#include "../../unit/kit-v3/OciKitArchive.h"
 #include "KeyringSession.h"
 #include "PageDriving.h"
 
@@ -19,6 +20,7 @@
 #include <QJsonArray>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QtTest>
 
 Q_IMPORT_QML_PLUGIN(PaddockPlugin)
@@ -108,6 +110,7 @@ private Q_SLOTS:
     void servicesDialogSaysTheDaemonsRefusal();
     void removeAsksFirst();
     void enginesShowTheOneInUse();
+    void resumeSessionOffersTheKitsIds();
 
 private:
     QQuickItem *row(const QString &name) { return findItem(m_window, QStringLiteral("sandboxRow_") + name); }
@@ -1011,6 +1014,65 @@ void TestSandboxesPage::enginesShowTheOneInUse()
     // Chosen elsewhere (`paddock engine use local`): the section follows.
     QVERIFY(!daemonCall(QStringLiteral("engine.use"), {{QStringLiteral("name"), QStringLiteral("local")}}).isError());
     QTRY_VERIFY(engineText(QStringLiteral("local")).contains(QStringLiteral("(in use)")));
+}
+
+// A v3 kit declaring its agent's verbs: Open agent starts the kit's new session, and Resume
+// session… lists the ids the kit's list command prints inside the real sandbox.
+void TestSandboxesPage::resumeSessionOffersTheKitsIds()
+{
+    const QString busybox =
+        QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
+    PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
+    QFile program(busybox);
+    QVERIFY(program.open(QIODevice::ReadOnly));
+    test::OciKit kit;
+    kit.refName = QStringLiteral("registry.example/kits/verbs:1");
+    kit.layers = {test::tarOf({test::folder("bin"), test::file("bin/busybox", program.readAll(), 0755),
+                               test::softLink("bin/sh", "busybox")})};
+    kit.config =
+        QJsonObject{{QStringLiteral("Entrypoint"), QJsonArray{QStringLiteral("/bin/sh"), QStringLiteral("-c")}},
+                    {QStringLiteral("Cmd"), QJsonArray{QStringLiteral("sleep 600")}}};
+    kit.manifestAnnotations = test::kitAnnotations(
+        R"({"schemaVersion":"3","kind":"workload","capabilities":[)"
+        R"({"type":"com.docker.sandbox/agent-interactive-sessions@1","config":{)"
+        R"("resume":["--resume={{.SessionID}}"],"continue":[],"list":"echo newest; echo older"}}]})");
+    const QString archive = m_home + QStringLiteral("/verbs.tar");
+    QVERIFY(writeFile(archive, test::ociKitArchive(kit)));
+    QProcess cli;
+    cli.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("kit"), QStringLiteral("load"), archive});
+    QVERIFY2(cli.waitForFinished(60000) && cli.exitCode() == 0, cli.readAllStandardError().constData());
+    cli.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("create"), QStringLiteral("--kit"), QStringLiteral("verbs"),
+                                            QStringLiteral("--name"), QStringLiteral("verbs"), m_workspace});
+    QVERIFY2(cli.waitForFinished(60000) && cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QTRY_VERIFY_WITH_TIMEOUT(row(QStringLiteral("verbs")), 20000);
+
+    // Stopped, with its kit's new session: `paddock agent NAME`.
+    QVERIFY(press(m_window, rowButton(QStringLiteral("verbs"), QStringLiteral("sandboxAgentButton"))));
+    QCOMPARE(innerCommand(terminalRun()),
+             (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("agent"), QStringLiteral("verbs")}));
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.start"),
+                        {{QStringLiteral("name"), QStringLiteral("verbs")}, {QStringLiteral("agent"), false}})
+                 .isError());
+
+    QQuickItem *resume = rowButton(QStringLiteral("verbs"), QStringLiteral("sandboxResumeButton"));
+    QVERIFY(resume && resume->isVisible());
+    QQuickItem *other = rowButton(QStringLiteral("alpha"), QStringLiteral("sandboxResumeButton"));
+    QVERIFY(!other || !other->isVisible());
+    QVERIFY(press(m_window, resume));
+    QObject *menu = findObject(m_window, QStringLiteral("sessionsMenu"));
+    QTRY_VERIFY_WITH_TIMEOUT(menu && menu->property("opened").toBool(), 30000);
+    QTRY_VERIFY(findInPopup(menu, QStringLiteral("sessionItem_older")));
+    QVERIFY(findInPopup(menu, QStringLiteral("sessionItem_newest")));
+    QVERIFY(findInPopup(menu, QStringLiteral("continueSessionItem"))->isVisible());
+    // A picture of it for a person to look at, when asked for one.
+    if (const QString shots = qEnvironmentVariable("PADDOCK_SCREENSHOT_DIR"); !shots.isEmpty())
+        QVERIFY(m_window->grabWindow().save(shots + QStringLiteral("/resume-session.png")));
+    QVERIFY(press(m_window, findInPopup(menu, QStringLiteral("sessionItem_older"))));
+    QCOMPARE(innerCommand(terminalRun()),
+             (QStringList{QStringLiteral(PADDOCK_BIN), QStringLiteral("agent"), QStringLiteral("verbs"),
+                          QStringLiteral("-t"), QStringLiteral("--resume"), QStringLiteral("older")}));
+    daemonCall(QStringLiteral("sandbox.remove"),
+               {{QStringLiteral("name"), QStringLiteral("verbs")}, {QStringLiteral("force"), true}});
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestSandboxesPage, QGuiApplication)

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void findsTheTerminal();
     void opensDetached();
     void withoutTerminalSaysWhatToRun();
+    void agentVerbsOpenAndSessionsList();
     void clipboard();
 
 private:
@@ -224,6 +225,48 @@ void TestTerminalLauncher::opensDetached()
     QCOMPARE(args.mid(0, 3), (QStringList{QStringLiteral("-e"), QStringLiteral("/bin/sh"), QStringLiteral("-c")}));
     QCOMPARE(args.mid(5), (QStringList{QStringLiteral("/opt/paddock"), QStringLiteral("attach"),
                                        QStringLiteral("--start"), QStringLiteral("web")}));
+}
+
+void TestTerminalLauncher::agentVerbsOpenAndSessionsList()
+{
+    // A stand-in paddock: `agent NAME --sessions` prints ids (a blank line and a control
+    // character among them), and fails for the sandbox "broken".
+    const QString paddock = m_dir + QStringLiteral("/fake-paddock");
+    QVERIFY(writeExecutable(paddock,
+                            "#!/bin/sh\n"
+                            "[ \"$1 $3\" = 'agent --sessions' ] || exit 9\n"
+                            "[ \"$2\" = broken ] && { echo 'kit k does not declare a list verb' >&2; exit 1; }\n"
+                            "printf 'newest\\n\\nold one *\\nbad\\001id\\n'\n"));
+    TerminalLauncher launcher;
+    launcher.setPaddockProgram(paddock);
+    QCOMPARE(launcher.agentVerbCommand(QStringLiteral("web"),
+                                       {QStringLiteral("-t"), QStringLiteral("--resume"), QStringLiteral("old one *")}),
+             (QStringList{paddock, QStringLiteral("agent"), QStringLiteral("web"), QStringLiteral("-t"),
+                          QStringLiteral("--resume"), QStringLiteral("old one *")}));
+    QSignalSpy listed(&launcher, &TerminalLauncher::sessionsListed);
+    launcher.listSessions(QStringLiteral("web"));
+    QTRY_COMPARE(listed.size(), 1);
+    QCOMPARE(listed.at(0).at(0).toString(), QStringLiteral("web"));
+    QCOMPARE(listed.at(0).at(1).toStringList(), (QStringList{QStringLiteral("newest"), QStringLiteral("old one *")}));
+    QCOMPARE(listed.at(0).at(2).toString(), QString());
+    launcher.listSessions(QStringLiteral("broken"));
+    QTRY_COMPARE(listed.size(), 2);
+    QCOMPARE(listed.at(1).at(1).toStringList(), QStringList());
+    QCOMPARE(listed.at(1).at(2).toString(), QStringLiteral("kit k does not declare a list verb"));
+
+    const QString record = m_dir + QStringLiteral("/verb-args");
+    const QString fake = m_dir + QStringLiteral("/verb-terminal");
+    QVERIFY(writeExecutable(
+        fake,
+        QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$@\" > '%1.tmp' && mv '%1.tmp' '%1'\n").arg(record).toUtf8()));
+    qputenv("TERMINAL", QFile::encodeName(fake));
+    QVERIFY(launcher.openAgentVerb(QStringLiteral("web"), {QStringLiteral("-t"), QStringLiteral("--continue")}));
+    QTRY_VERIFY(QFileInfo::exists(record));
+    QFile file(record);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList args = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(args.mid(5), (QStringList{paddock, QStringLiteral("agent"), QStringLiteral("web"), QStringLiteral("-t"),
+                                       QStringLiteral("--continue")}));
 }
 
 void TestTerminalLauncher::withoutTerminalSaysWhatToRun()

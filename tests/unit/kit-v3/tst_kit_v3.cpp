@@ -152,14 +152,15 @@ void TestKitV3::workloadBecomesAKit()
     QVERIFY(k.setup.files.at(0).onlyIfMissing);
     QCOMPARE(k.sandbox->commandInteractive.value_or(QStringList()), QStringList{QStringLiteral("--tty")});
     QVERIFY(k.environment.contains({QStringLiteral("GREETING"), QStringLiteral("hello")}));
-    // Every request is accounted for: the optional agent-context is skipped, and says so.
+    // Every request is accounted for, the agent-context's body too (indexed in the profile).
     QCOMPARE(k.capabilities.size(), 7);
     const QJsonArray shown = kit::toJson(k).value(QLatin1String("capabilities")).toArray();
     QCOMPARE(shown.size(), 7);
-    QCOMPARE(shown.last().toObject().value(QLatin1String("status")).toString(), QStringLiteral("skipped"));
-    QCOMPARE(k.capabilities.last().status, kit::CapabilityOutcome::Status::Skipped);
-    QVERIFY(k.capabilities.last().what.contains(QLatin1String("agent-context@1")));
-    for (qsizetype i = 0; i + 1 < k.capabilities.size(); ++i)
+    QCOMPARE(shown.last().toObject().value(QLatin1String("status")).toString(), QStringLiteral("applied"));
+    QCOMPARE(k.agentContexts.size(), 1);
+    QCOMPARE(k.agentContexts.at(0).content, QStringLiteral("be terse"));
+    QVERIFY(k.capabilities.last().what.contains(QLatin1String("Kits section")));
+    for (qsizetype i = 0; i < k.capabilities.size(); ++i)
         QCOMPARE(k.capabilities.at(i).status, kit::CapabilityOutcome::Status::Applied);
 
     // The compact JSON of the annotation decodes the same way.
