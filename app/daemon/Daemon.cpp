@@ -3,6 +3,7 @@
 
 #include "events/EventHub.h"
 #include "sandbox/BundleMethods.h"
+#include "sandbox/CaMethods.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
 #include "sandbox/KitLibraryMethods.h"
@@ -195,6 +196,8 @@ bool Daemon::startServices(QString *message)
     m_sandboxes->credentials().onSourceFailed(
         [hub = m_sandboxes->eventHub()](events::NetworkEvent event) { hub->publish(std::move(event)); });
     m_secrets->start();
+    // `paddock ca`: the local authority the proxy signs with, and the upstream authorities it trusts.
+    sandbox::registerCaMethods(m_server, m_sandboxes->credentials());
     // `secret test`: one request with a stored key, sent as a sandbox's would be.
     sandbox::registerKeyTest(m_server, *m_sandboxes);
     // `paddock guard`: each sandbox's secret-egress guard, its mode and the values it lets through.
