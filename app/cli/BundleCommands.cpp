@@ -2,18 +2,20 @@
 // paddock bundle export|import
 #include "BindingApproval.h"
 #include "Cli.h"
+#include "CliSupport.h"
 #include "KitArgument.h"
 #include "SecretCliSupport.h"
 
-#include "bundle/Bundle.h"
-#include "common/AtomicFile.h"
+#include "api/Protocol.h"
 #include "kit/KitLibrary.h"
-#include "policy/HostGrant.h"
-#include "sandbox/Engines.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -30,21 +32,18 @@ QString humanSize(qint64 bytes)
     return QStringLiteral("%1 MiB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
 }
 
-QString describeRule(const bundle::BundleRule &rule)
-{
-    QString text =
-        QStringLiteral("%1 %2 (%3)").arg(policy::verdictName(rule.verdict), rule.pattern, rule.scope.toString());
-    if (rule.verdict == policy::Verdict::Allow) {
-        if (const std::optional<policy::HostGrant> grant = policy::hostGrantOf(QStringView(rule.pattern)))
-            text += QStringLiteral(", a host grant: reaches ") + grant->reachPhrase();
-    }
-    return text;
-}
-
 void printIndented(const QString &text)
 {
     for (const QString &line : text.split(QLatin1Char('\n')))
         out() << "  " << line << '\n';
+}
+
+QStringList stringsOf(const QJsonValue &value)
+{
+    QStringList strings;
+    for (const QJsonValue &item : value.toArray())
+        strings << item.toString();
+    return strings;
 }
 
 /** Whether the command tree has `paddock GROUP LEAF`, so hints only name commands that exist. */
@@ -61,58 +60,65 @@ bool commandExists(const QString &group, const QString &leafName)
     return false;
 }
 
+/** @p path as the daemon must get it: absolute, since its working folder is not this one. */
+QString absolute(const QString &path)
+{
+    return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+}
+
 int runExport(const Invocation &call)
 {
-    bundle::ExportRequest request;
     if (call.parser.value(QStringLiteral("kit")).isEmpty())
         return usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
     const std::optional<QString> kitDir = resolveKit(call.parser.value(QStringLiteral("kit")));
     if (!kitDir)
         return ExitFailed;
-    request.kitDir = *kitDir;
-    request.includePolicy = call.parser.isSet(QStringLiteral("policy"));
-    request.engine = call.parser.value(QStringLiteral("engine"));
+    QJsonObject params{{QStringLiteral("kit"), absolute(*kitDir)},
+                       {QStringLiteral("policy"), call.parser.isSet(QStringLiteral("policy"))},
+                       {QStringLiteral("engine"), call.parser.value(QStringLiteral("engine"))}};
     if (call.parser.isSet(QStringLiteral("notes"))) {
         QFile notes(call.parser.value(QStringLiteral("notes")));
         if (!notes.open(QIODevice::ReadOnly))
             return failure(QStringLiteral("cannot read %1: %2").arg(notes.fileName(), notes.errorString()));
-        request.notes = QString::fromUtf8(notes.read(64 * 1024 + 1));
+        params.insert(QStringLiteral("notes"), QString::fromUtf8(notes.read(64 * 1024 + 1)));
     }
-    const bundle::ExportResult result = bundle::exportBundle(request);
-    if (!result.ok())
-        return failure(result.error);
-    QString output = call.parser.value(QStringLiteral("output"));
+    // The file is the person's own, written by the daemon, which reads the kit and policy.yaml.
+    const QString output = call.parser.value(QStringLiteral("output"));
     if (output.isEmpty())
-        output = result.manifest.kitName + QStringLiteral(".paddock");
-    QString error;
-    if (!writeFileAtomically(output, result.archive, &error))
-        return failure(QStringLiteral("cannot write %1: %2").arg(output, error));
-
-    out() << "Wrote " << output << ": kit " << result.manifest.kitName << " (" << result.fileCount << " files, "
-          << humanSize(result.bytes) << ")\n";
-    if (result.manifest.policy)
-        out() << "  policy: preset " << policy::presetName(result.manifest.policy->preset) << ", "
-              << result.manifest.policy->rules.size() << " rules\n";
-    QStringList services;
-    for (const bundle::BundleSecret &secret : result.manifest.secrets)
-        services << secret.service;
+        params.insert(QStringLiteral("folder"), QDir::currentPath());
+    else
+        params.insert(QStringLiteral("output"), absolute(output));
+    int code = ExitOk;
+    const std::optional<QJsonObject> result =
+        callDaemon(call, QStringLiteral("bundle.export"), params, &code, kDaemonCallTimeoutMs);
+    if (!result)
+        return code;
+    const QString kitName = result->value(QLatin1String("kit")).toString();
+    out() << "Wrote " << (output.isEmpty() ? kitName + QStringLiteral(".paddock") : output) << ": kit " << kitName
+          << " (" << result->value(QLatin1String("fileCount")).toInt() << " files, "
+          << humanSize(result->value(QLatin1String("bytes")).toInteger()) << ")\n";
+    if (const QJsonObject policy = result->value(QLatin1String("policy")).toObject(); !policy.isEmpty())
+        out() << "  policy: preset " << policy.value(QLatin1String("preset")).toString() << ", "
+              << policy.value(QLatin1String("rules")).toInt() << " rules\n";
+    const QStringList services = stringsOf(result->value(QLatin1String("secrets")));
     out() << "  secrets students provide: "
           << (services.isEmpty() ? QStringLiteral("none") : services.join(QStringLiteral(", ")))
           << " (names only; no value is in the file)\n";
-    if (!result.manifest.engine.isEmpty())
-        out() << "  engine: students' sandboxes run on " << result.manifest.engine
+    if (const QString engine = result->value(QLatin1String("engine")).toString(); !engine.isEmpty())
+        out() << "  engine: students' sandboxes run on " << engine
               << " (each student adds it on their computer: its address and TLS files are not in the file)\n";
     return ExitOk;
 }
 
 /** The engine a bundle's sandboxes run on, and whether this computer has it. */
-void printEngine(const QString &engine)
+void printEngine(const QJsonObject &plan)
 {
+    const QString engine = plan.value(QLatin1String("engine")).toString();
     if (engine.isEmpty())
         return;
     out() << "\nIts sandboxes run on the container engine " << engine
           << ": the keys, the network policy and the event log stay on this computer.\n";
-    if (sandbox::EngineList::read().find(engine))
+    if (plan.value(QLatin1String("engineKnown")).toBool())
         out() << "  This computer has engine " << engine << ".\n";
     else
         out() << "  This computer has no engine " << engine << " yet: add it with the address and TLS files your "
@@ -120,99 +126,126 @@ void printEngine(const QString &engine)
               << " tcp://HOST:2376 --remote --tls-ca ca.pem --tls-cert cert.pem --tls-key key.pem\n";
 }
 
-void printPreview(const QString &file, const bundle::OpenedBundle &opened, const bundle::ImportPlan &plan)
+void printPolicyPlan(const QJsonObject &plan)
 {
-    out() << "Bundle " << file << ": kit " << opened.kit.name;
-    if (!opened.kit.version.isEmpty())
-        out() << ' ' << opened.kit.version;
-    if (!opened.manifest.createdBy.isEmpty())
-        out() << ", made with " << opened.manifest.createdBy;
-    out() << '\n';
-    for (const QString &warning : opened.warnings)
-        out() << "  warning: " << warning << '\n';
-    if (!plan.notes.trimmed().isEmpty()) {
-        out() << "\nNotes from the bundle's author:\n";
-        printIndented(plan.notes.trimmed());
-    }
-    printEngine(opened.manifest.engine);
-    out() << "\nImporting it will:\n";
-    out() << "  " << (plan.replacesExisting ? "replace the kit folder " : "write the kit folder ") << plan.destination
-          << " (" << plan.fileCount << " files, " << humanSize(plan.bytes) << ")\n";
-    // Every file is named, so a student sees a dotfile or script the kit would bring along.
-    constexpr int kListed = 40;
-    int listed = 0;
-    for (const bundle::TarEntry &entry : opened.kitEntries) {
-        if (entry.type != bundle::TarEntry::Type::File)
-            continue;
-        if (++listed > kListed)
-            continue;
-        out() << "      " << entry.path << (entry.executable ? " (executable)" : "") << '\n';
-    }
-    if (listed > kListed)
-        out() << "      ... and " << (listed - kListed) << " more\n";
-    if (plan.hasPolicy) {
-        if (plan.presetChanges())
-            out() << "  set the policy preset: " << policy::presetName(plan.currentPreset) << " -> "
-                  << policy::presetName(plan.newPreset) << '\n';
-        else
-            out() << "  keep the policy preset " << policy::presetName(plan.currentPreset) << '\n';
-        if (plan.newPreset == policy::Preset::AllowAll && plan.presetChanges())
-            out() << "  warning: allow-all lets the sandbox reach every public host\n";
-        for (const bundle::PlannedRule &rule : plan.rules)
-            out() << "  " << (rule.alreadyPresent ? "keep rule (already present): " : "add rule: ")
-                  << describeRule(rule.rule) << '\n';
-    } else {
+    if (!plan.value(QLatin1String("hasPolicy")).toBool()) {
         out() << "  leave the network policy as it is (the bundle carries none)\n";
+        return;
     }
-    if (plan.hasAgentRules) {
-        out() << "\nThe agent's own rules it brings (pi-permission-system, last match wins within a surface):\n";
-        for (const QString &line : plan.agentRules)
-            out() << "  " << line << '\n';
-        for (const QString &problem : plan.agentRuleProblems)
-            out() << "  warning: " << problem << '\n';
-    }
-    if (!plan.secrets.isEmpty()) {
-        out() << "\nSecrets you will provide (a bundle never carries their values):\n";
-        for (const bundle::BundleSecret &secret : plan.secrets) {
-            out() << "  " << secret.service << (secret.required ? " (required)" : " (optional)");
-            if (!secret.description.isEmpty())
-                out() << ": " << secret.description;
-            if (!secret.domains.isEmpty())
-                out() << "; sent only to " << secret.domains.join(QStringLiteral(", "));
-            out() << '\n';
-        }
-    }
-    const QList<policy::HostGrant> grants = policy::hostGrantsOf(opened.kit.networkAllow);
-    if (!grants.isEmpty()) {
-        out() << "\nThe kit reaches this computer or its networks (host grants, asked about before its first "
-                 "sandbox starts):\n";
-        for (const policy::HostGrant &grant : grants)
-            out() << "  " << grant.pattern << "  reaches " << grant.reachPhrase() << '\n';
+    const QString current = plan.value(QLatin1String("currentPreset")).toString();
+    const QString next = plan.value(QLatin1String("newPreset")).toString();
+    const bool changes = plan.value(QLatin1String("presetChanges")).toBool();
+    if (changes)
+        out() << "  set the policy preset: " << current << " -> " << next << '\n';
+    else
+        out() << "  keep the policy preset " << current << '\n';
+    if (next == QLatin1String("allow-all") && changes)
+        out() << "  warning: allow-all lets the sandbox reach every public host\n";
+    for (const QJsonValue &value : plan.value(QLatin1String("rules")).toArray()) {
+        const QJsonObject rule = value.toObject();
+        out() << "  "
+              << (rule.value(QLatin1String("alreadyPresent")).toBool() ? "keep rule (already present): " : "add rule: ")
+              << rule.value(QLatin1String("description")).toString() << '\n';
     }
 }
 
-void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool hasHostGrants, const QString &engine)
+void printSecretsAndGrants(const QJsonObject &plan)
 {
+    const QJsonArray secrets = plan.value(QLatin1String("secrets")).toArray();
+    if (!secrets.isEmpty()) {
+        out() << "\nSecrets you will provide (a bundle never carries their values):\n";
+        for (const QJsonValue &value : secrets) {
+            const QJsonObject secret = value.toObject();
+            out() << "  " << secret.value(QLatin1String("service")).toString()
+                  << (secret.value(QLatin1String("required")).toBool() ? " (required)" : " (optional)");
+            if (const QString description = secret.value(QLatin1String("description")).toString();
+                !description.isEmpty())
+                out() << ": " << description;
+            if (const QStringList domains = stringsOf(secret.value(QLatin1String("domains"))); !domains.isEmpty())
+                out() << "; sent only to " << domains.join(QStringLiteral(", "));
+            out() << '\n';
+        }
+    }
+    const QJsonArray grants = plan.value(QLatin1String("hostGrants")).toArray();
+    if (!grants.isEmpty()) {
+        out() << "\nThe kit reaches this computer or its networks (host grants, asked about before its first "
+                 "sandbox starts):\n";
+        for (const QJsonValue &grant : grants)
+            out() << "  " << grant.toObject().value(QLatin1String("pattern")).toString() << "  reaches "
+                  << grant.toObject().value(QLatin1String("reach")).toString() << '\n';
+    }
+}
+
+void printPreview(const QString &file, const QJsonObject &plan)
+{
+    const QJsonObject kit = plan.value(QLatin1String("kit")).toObject();
+    out() << "Bundle " << file << ": kit " << kit.value(QLatin1String("name")).toString();
+    if (const QString version = kit.value(QLatin1String("version")).toString(); !version.isEmpty())
+        out() << ' ' << version;
+    if (const QString createdBy = plan.value(QLatin1String("createdBy")).toString(); !createdBy.isEmpty())
+        out() << ", made with " << createdBy;
+    out() << '\n';
+    for (const QString &warning : stringsOf(plan.value(QLatin1String("warnings"))))
+        out() << "  warning: " << warning << '\n';
+    if (const QString notes = plan.value(QLatin1String("notes")).toString().trimmed(); !notes.isEmpty()) {
+        out() << "\nNotes from the bundle's author:\n";
+        printIndented(notes);
+    }
+    printEngine(plan);
+    out() << "\nImporting it will:\n";
+    out() << "  "
+          << (plan.value(QLatin1String("replacesExisting")).toBool() ? "replace the kit folder "
+                                                                     : "write the kit folder ")
+          << plan.value(QLatin1String("destination")).toString() << " ("
+          << plan.value(QLatin1String("fileCount")).toInt() << " files, "
+          << humanSize(plan.value(QLatin1String("bytes")).toInteger()) << ")\n";
+    // Every file is named, so a student sees a dotfile or script the kit would bring along.
+    for (const QJsonValue &value : plan.value(QLatin1String("files")).toArray()) {
+        const QJsonObject entry = value.toObject();
+        out() << "      " << entry.value(QLatin1String("path")).toString()
+              << (entry.value(QLatin1String("executable")).toBool() ? " (executable)" : "") << '\n';
+    }
+    if (const int more = plan.value(QLatin1String("moreFiles")).toInt(); more > 0)
+        out() << "      ... and " << more << " more\n";
+    printPolicyPlan(plan);
+    if (plan.value(QLatin1String("hasAgentRules")).toBool()) {
+        out() << "\nThe agent's own rules it brings (pi-permission-system, last match wins within a surface):\n";
+        for (const QString &line : stringsOf(plan.value(QLatin1String("agentRules"))))
+            out() << "  " << line << '\n';
+        for (const QString &problem : stringsOf(plan.value(QLatin1String("agentRuleProblems"))))
+            out() << "  warning: " << problem << '\n';
+    }
+    printSecretsAndGrants(plan);
+}
+
+void printNextSteps(const QJsonObject &plan)
+{
+    const QString kitName = plan.value(QLatin1String("kit")).toObject().value(QLatin1String("name")).toString();
+    const QString destination = plan.value(QLatin1String("destination")).toString();
+    const QString engine = plan.value(QLatin1String("engine")).toString();
+    const QJsonArray secrets = plan.value(QLatin1String("secrets")).toArray();
     // The kit by its name when the library finds this import by it, else by its folder.
     const std::optional<QString> byName = kit::KitLibrary().resolve(kitName, nullptr);
-    const QString kit =
-        byName && *byName == QFileInfo(plan.destination).canonicalFilePath() ? kitName : plan.destination;
+    const QString kit = byName && *byName == QFileInfo(destination).canonicalFilePath() ? kitName : destination;
     QStringList steps;
-    for (const bundle::BundleSecret &secret : plan.secrets)
-        steps << QStringLiteral("paddock secret set %1").arg(secret.service);
-    if (std::any_of(plan.secrets.cbegin(), plan.secrets.cend(),
-                    [](const bundle::BundleSecret &secret) { return !secret.domains.isEmpty(); }))
+    for (const QJsonValue &secret : secrets)
+        steps << QStringLiteral("paddock secret set %1")
+                     .arg(secret.toObject().value(QLatin1String("service")).toString());
+    if (std::any_of(secrets.begin(), secrets.end(), [](const QJsonValue &secret) {
+            return !secret.toObject().value(QLatin1String("domains")).toArray().isEmpty();
+        }))
         steps << QStringLiteral("paddock binding approve --kit %1").arg(kit);
-    if (hasHostGrants)
+    if (!plan.value(QLatin1String("hostGrants")).toArray().isEmpty())
         steps << QStringLiteral("paddock grant check --kit %1   (then approve, or answer at the first run)")
-                     .arg(plan.destination);
-    if (plan.hasDockerfile) {
+                     .arg(destination);
+    if (plan.value(QLatin1String("hasDockerfile")).toBool()) {
         const QString build = commandExists(QStringLiteral("template"), QStringLiteral("build"))
                                   ? QStringLiteral("paddock template build --kit %1").arg(kit)
-                                  : QStringLiteral("docker build -t %1 %2").arg(plan.image, plan.destination);
+                                  : QStringLiteral("docker build -t %1 %2")
+                                        .arg(plan.value(QLatin1String("image")).toString(), destination);
         steps << build + QStringLiteral("   (for the Docker runtime only)");
     }
-    if (!engine.isEmpty() && !sandbox::EngineList::read().find(engine))
+    if (!engine.isEmpty() && !plan.value(QLatin1String("engineKnown")).toBool())
         steps << QStringLiteral("paddock engine add %1 tcp://HOST:2376 --remote --tls-ca ca.pem --tls-cert cert.pem "
                                 "--tls-key key.pem   (the address and files your teacher gives)")
                      .arg(engine);
@@ -224,34 +257,19 @@ void printNextSteps(const bundle::ImportPlan &plan, const QString &kitName, bool
         out() << "  " << (i + 1) << ". " << steps.at(i) << '\n';
 }
 
-/** What importing changes in policy.yaml, for the question and the refusal; empty when nothing. */
-QStringList policyChanges(const bundle::ImportPlan &plan)
-{
-    QStringList changes;
-    if (!plan.hasPolicy)
-        return changes;
-    if (plan.presetChanges())
-        changes << QStringLiteral("the preset %1 -> %2")
-                       .arg(policy::presetName(plan.currentPreset), policy::presetName(plan.newPreset));
-    for (const bundle::PlannedRule &rule : plan.rules) {
-        if (!rule.alreadyPresent)
-            changes << QStringLiteral("the rule ") + describeRule(rule.rule);
-    }
-    return changes;
-}
-
 /**
  * The bundle's preset and rules change the network policy of every sandbox, so they are applied
  * only with --apply-policy or a "y" on the terminal; --skip-policy (or "n") imports the kit
- * alone. Returns the exit code when the import must stop, having written nothing.
+ * alone. Sets *apply, or returns the exit code when the import must stop, having written nothing.
  */
-std::optional<int> consentToPolicy(const Invocation &call, bundle::ImportPlan *plan)
+std::optional<int> consentToPolicy(const Invocation &call, const QJsonObject &plan, bool *apply)
 {
-    const QStringList changes = policyChanges(*plan);
+    const QStringList changes = stringsOf(plan.value(QLatin1String("policyChanges")));
+    *apply = plan.value(QLatin1String("hasPolicy")).toBool();
     if (changes.isEmpty() || call.parser.isSet(QStringLiteral("apply-policy")))
         return std::nullopt;
     if (call.parser.isSet(QStringLiteral("skip-policy"))) {
-        plan->hasPolicy = false;
+        *apply = false;
         out() << "\nThe network policy is left as it is (--skip-policy).\n";
         return std::nullopt;
     }
@@ -271,7 +289,7 @@ std::optional<int> consentToPolicy(const Invocation &call, bundle::ImportPlan *p
         if (word == QLatin1String("y") || word == QLatin1String("yes"))
             return std::nullopt;
         if (!answer || word.isEmpty() || word == QLatin1String("n") || word == QLatin1String("no")) {
-            plan->hasPolicy = false;
+            *apply = false;
             out() << "The network policy is left as it is; importing the kit alone.\n";
             return std::nullopt;
         }
@@ -279,37 +297,58 @@ std::optional<int> consentToPolicy(const Invocation &call, bundle::ImportPlan *p
     }
 }
 
+/** Calls @p method for the bundle @p file; prints the failure as the command always has. */
+std::optional<QJsonObject> callForBundle(const Invocation &call, const QString &method, const QString &file,
+                                         QJsonObject params, int *code)
+{
+    params.insert(QStringLiteral("file"), absolute(file));
+    const QString into = call.parser.value(QStringLiteral("into"));
+    if (!into.isEmpty())
+        params.insert(QStringLiteral("into"), absolute(into));
+    params.insert(QStringLiteral("replace"), call.parser.isSet(QStringLiteral("replace")));
+    const api::Reply reply = daemonReply(method, params, kDaemonCallTimeoutMs);
+    if (!reply.isError())
+        return reply.result();
+    if (reply.errorCode() == QLatin1String(api::errors::kBundleRefused) ||
+        reply.errorCode() == QLatin1String(api::errors::kNoSuchFile))
+        *code = failure(QStringLiteral("%1 refused: %2").arg(file, reply.errorMessage()));
+    else if (reply.errorCode() == QLatin1String(api::errors::kInvalidParams))
+        *code = usageError(call.commandPath, reply.errorMessage());
+    else
+        *code = failure(reply.errorMessage());
+    return std::nullopt;
+}
+
 int runImport(const Invocation &call)
 {
     const QString file = call.positional.first();
-    const bundle::OpenResult opened = bundle::openBundle(file);
-    if (!opened.bundle)
-        return failure(QStringLiteral("%1 refused: %2").arg(file, opened.error));
-    bundle::ImportOptions options;
-    options.destination = call.parser.value(QStringLiteral("into"));
-    options.replace = call.parser.isSet(QStringLiteral("replace"));
-    QString error;
-    std::optional<bundle::ImportPlan> plan = bundle::planImport(*opened.bundle, options, &error);
+    int code = ExitOk;
+    const std::optional<QJsonObject> plan = callForBundle(call, QStringLiteral("bundle.preview"), file, {}, &code);
     if (!plan)
-        return failure(error);
-    printPreview(file, *opened.bundle, *plan);
+        return code;
+    printPreview(file, *plan);
     if (call.parser.isSet(QStringLiteral("dry-run"))) {
         out() << "\nDry run: nothing was written.\n";
         return ExitOk;
     }
     if (call.parser.isSet(QStringLiteral("apply-policy")) && call.parser.isSet(QStringLiteral("skip-policy")))
         return usageError(call.commandPath, QStringLiteral("--apply-policy and --skip-policy exclude each other"));
-    if (const std::optional<int> stopped = consentToPolicy(call, &*plan))
+    bool apply = false;
+    if (const std::optional<int> stopped = consentToPolicy(call, *plan, &apply))
         return *stopped;
     out().flush();
-    if (!bundle::applyImport(*opened.bundle, *plan, options, &error))
-        return failure(error);
-    out() << "\nImported kit " << opened.bundle->kit.name << " into " << plan->destination;
-    if (plan->hasPolicy)
-        out() << "; policy updated (" << plan->rulesToAdd() << " rules added)";
+    // The daemon writes the kit and the policy, and puts the policy in force before it answers.
+    const std::optional<QJsonObject> imported =
+        callForBundle(call, QStringLiteral("bundle.import"), file, {{QStringLiteral("applyPolicy"), apply}}, &code);
+    if (!imported)
+        return code;
+    out() << "\nImported kit "
+          << imported->value(QLatin1String("kit")).toObject().value(QLatin1String("name")).toString() << " into "
+          << imported->value(QLatin1String("destination")).toString();
+    if (imported->value(QLatin1String("hasPolicy")).toBool())
+        out() << "; policy updated (" << imported->value(QLatin1String("rulesAdded")).toInt() << " rules added)";
     out() << ".\n";
-    printNextSteps(*plan, opened.bundle->kit.name, !policy::hostGrantsOf(opened.bundle->kit.networkAllow).isEmpty(),
-                   opened.bundle->manifest.engine);
+    printNextSteps(*imported);
     return ExitOk;
 }
 

@@ -5,13 +5,8 @@
 #include "CliSupport.h"
 #include "SecretCliSupport.h"
 
-#include "secrets/Masking.h"
-#include "secrets/SecretStore.h"
-#include "secrets/ca/LocalAuthority.h"
-#include "secrets/ca/OpenSslSupport.h"
-#include "secrets/ca/TrustStore.h"
+#include "api/Protocol.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,75 +28,53 @@ QString colonFingerprint(const QString &hex)
     return pairs.join(QLatin1Char(':'));
 }
 
-QString isoDate(const QDateTime &when)
+/** Calls @p method on paddockd, which holds the authority; prints the failure's sentence. */
+std::optional<QJsonObject> callCa(const QString &method, const QJsonObject &params = {})
 {
-    return when.toUTC().toString(Qt::ISODate);
-}
-
-/** Loads (or makes) the local authority; the exit code of the reported failure otherwise. */
-int loadAuthority(secrets::SecretStore &store, secrets::ca::LocalAuthority &authority, bool rotate)
-{
-    // The private key lives in the keychain: say what to install rather than fail deep inside.
-    const secrets::ProbeResult probe = store.probeAndWait();
-    if (!probe.available)
-        return failure(probe.message);
-    QString error;
-    const bool ok = rotate ? authority.rotateAndWait(&error) : authority.loadAndWait(&error);
-    if (!ok)
-        return failure(error);
-    return ExitOk;
+    const api::Reply reply = daemonReply(method, params, kDaemonCallTimeoutMs);
+    if (reply.isError()) {
+        failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
 }
 
 int runShow(const Invocation &call)
 {
-    secrets::disableCoreDumps();
-    secrets::SecretStore store;
-    secrets::ca::LocalAuthority authority(&store);
-    bool created = !QFile::exists(authority.certificatePath());
-    QObject::connect(&authority, &secrets::ca::LocalAuthority::authorityChanged, [&created] { created = true; });
-    if (const int code = loadAuthority(store, authority, false); code != ExitOk)
-        return code;
-    if (created)
-        err() << "paddock: made a new local certificate authority in " << authority.certificatePath() << '\n';
-
-    const QByteArray pem = authority.certificatePem();
+    const std::optional<QJsonObject> shown = callCa(QStringLiteral("ca.show"));
+    if (!shown)
+        return ExitFailed;
+    const QString path = shown->value(QLatin1String("path")).toString();
+    if (shown->value(QLatin1String("created")).toBool())
+        err() << "paddock: made a new local certificate authority in " << path << '\n';
     if (call.parser.isSet(QStringLiteral("pem"))) {
-        out() << pem;
+        out() << shown->value(QLatin1String("pem")).toString();
         return ExitOk;
     }
-    const secrets::ca::X509Ptr certificate = secrets::ca::readCertificate(pem);
-    if (!certificate)
-        return failure(QStringLiteral("the local certificate authority cannot be read back: run `paddock ca rotate`"));
-    const QString subject = secrets::ca::subjectName(certificate.get());
-    const QDateTime from = secrets::ca::notBefore(certificate.get());
-    const QDateTime until = secrets::ca::notAfter(certificate.get());
-    qCDebug(lcCaCli) << "showing" << authority.fingerprint();
-
+    const QString fingerprint = shown->value(QLatin1String("fingerprintSha256")).toString();
+    qCDebug(lcCaCli) << "showing" << fingerprint;
     if (call.parser.isSet(QStringLiteral("json"))) {
-        out() << QJsonDocument(QJsonObject{{QStringLiteral("subject"), subject},
-                                           {QStringLiteral("fingerprintSha256"), authority.fingerprint()},
-                                           {QStringLiteral("notBefore"), isoDate(from)},
-                                           {QStringLiteral("notAfter"), isoDate(until)},
-                                           {QStringLiteral("path"), authority.certificatePath()}})
-                     .toJson(QJsonDocument::Indented);
+        QJsonObject details = *shown;
+        details.remove(QStringLiteral("created"));
+        details.remove(QStringLiteral("pem"));
+        out() << QJsonDocument(details).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
-    out() << "Subject:      " << subject << '\n'
-          << "SHA-256:      " << colonFingerprint(authority.fingerprint()) << '\n'
-          << "Valid from:   " << isoDate(from) << '\n'
-          << "Valid until:  " << isoDate(until) << '\n'
-          << "Certificate:  " << authority.certificatePath() << '\n';
+    out() << "Subject:      " << shown->value(QLatin1String("subject")).toString() << '\n'
+          << "SHA-256:      " << colonFingerprint(fingerprint) << '\n'
+          << "Valid from:   " << shown->value(QLatin1String("notBefore")).toString() << '\n'
+          << "Valid until:  " << shown->value(QLatin1String("notAfter")).toString() << '\n'
+          << "Certificate:  " << path << '\n';
     return ExitOk;
 }
 
 int runRotate(const Invocation &)
 {
-    secrets::disableCoreDumps();
-    secrets::SecretStore store;
-    secrets::ca::LocalAuthority authority(&store);
-    if (const int code = loadAuthority(store, authority, true); code != ExitOk)
-        return code;
-    out() << "Made a new local certificate authority, SHA-256 " << colonFingerprint(authority.fingerprint()) << ".\n"
+    const std::optional<QJsonObject> rotated = callCa(QStringLiteral("ca.rotate"));
+    if (!rotated)
+        return ExitFailed;
+    out() << "Made a new local certificate authority, SHA-256 "
+          << colonFingerprint(rotated->value(QLatin1String("fingerprintSha256")).toString()) << ".\n"
           << "Sandboxes started from now on trust it; restart running ones so they do too.\n";
     return ExitOk;
 }
@@ -113,45 +86,37 @@ int runTrust(const Invocation &call)
 
 int runTrusted(const Invocation &call)
 {
-    const QList<secrets::ca::TrustedAuthority> list = secrets::ca::TrustStore().trustedAuthorities();
+    const std::optional<QJsonObject> answer = callCa(QStringLiteral("ca.trusted"));
+    if (!answer)
+        return ExitFailed;
+    const QJsonArray list = answer->value(QLatin1String("authorities")).toArray();
     if (call.parser.isSet(QStringLiteral("json"))) {
-        QJsonArray array;
-        for (const auto &authority : list)
-            array.append(QJsonObject{{QStringLiteral("fingerprintSha256"), authority.fingerprint},
-                                     {QStringLiteral("subject"), authority.subject},
-                                     {QStringLiteral("notAfter"), isoDate(authority.notAfter)},
-                                     {QStringLiteral("path"), authority.path}});
-        out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
+        out() << QJsonDocument(list).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (list.isEmpty()) {
         out() << "No upstream authorities added: the proxy trusts the system's roots only.\n";
         return ExitOk;
     }
-    for (const auto &authority : list)
-        out() << colonFingerprint(authority.fingerprint) << '\n'
-              << "  subject:     " << authority.subject << '\n'
-              << "  valid until: " << isoDate(authority.notAfter) << '\n';
+    for (const QJsonValue &value : list) {
+        const QJsonObject authority = value.toObject();
+        out() << colonFingerprint(authority.value(QLatin1String("fingerprintSha256")).toString()) << '\n'
+              << "  subject:     " << authority.value(QLatin1String("subject")).toString() << '\n'
+              << "  valid until: " << authority.value(QLatin1String("notAfter")).toString() << '\n';
+    }
     return ExitOk;
 }
 
 int runUntrust(const Invocation &call)
 {
-    QString which = call.positional.constFirst();
+    const QString which = call.positional.constFirst();
     // A file names the authority by its contents, so the PEM used with `trust` works here too.
-    if (QFileInfo(which).isFile()) {
-        QFile file(which);
-        if (!file.open(QIODevice::ReadOnly))
-            return failure(QStringLiteral("cannot read %1: %2").arg(which, file.errorString()));
-        const secrets::ca::X509Ptr certificate = secrets::ca::readCertificate(file.read(1 << 20));
-        if (!certificate)
-            return failure(QStringLiteral("%1 does not hold a certificate (PEM or DER)").arg(which));
-        which = secrets::ca::fingerprintSha256(certificate.get());
-    }
-    QString error;
-    if (!secrets::ca::TrustStore().removeTrustedAuthority(which, &error))
-        return failure(error);
-    out() << "No longer trusting " << call.positional.constFirst() << ".\n";
+    const QJsonObject params = QFileInfo(which).isFile()
+                                   ? QJsonObject{{QStringLiteral("file"), QFileInfo(which).absoluteFilePath()}}
+                                   : QJsonObject{{QStringLiteral("authority"), which}};
+    if (!callCa(QStringLiteral("ca.untrust"), params))
+        return ExitFailed;
+    out() << "No longer trusting " << which << ".\n";
     return ExitOk;
 }
 
@@ -235,12 +200,14 @@ Command caCommand()
 
 int trustAuthority(const QString &file)
 {
-    QString error;
-    const auto added = secrets::ca::TrustStore().addTrustedAuthority(file, &error);
+    // paddockd adds it and writes the bundles the proxy and sandboxes verify with before it answers.
+    const std::optional<QJsonObject> added =
+        callCa(QStringLiteral("ca.trust"), {{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()}});
     if (!added)
-        return failure(error);
-    out() << "Trusting " << added->subject << " (SHA-256 " << colonFingerprint(added->fingerprint) << ") until "
-          << isoDate(added->notAfter) << ".\n";
+        return ExitFailed;
+    out() << "Trusting " << added->value(QLatin1String("subject")).toString() << " (SHA-256 "
+          << colonFingerprint(added->value(QLatin1String("fingerprintSha256")).toString()) << ") until "
+          << added->value(QLatin1String("notAfter")).toString() << ".\n";
     return ExitOk;
 }
 

@@ -4,6 +4,7 @@
 #include "Command.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -12,10 +13,10 @@ namespace paddock::cli {
 
 /** `paddock secret set-custom` (CustomSecretCommands.cpp). */
 Command setCustomCommand();
-/** The custom secrets for `secret ls --json`, without values. */
-QJsonArray customSecretsJson();
-/** Prints the custom secrets' table for `secret ls`; false when there are none. */
-bool printCustomSecrets();
+/** The custom secrets of @p list (the daemon's `secret.list` answer) for `secret ls --json`, without values. */
+QJsonArray customSecretsJson(const QJsonObject &list);
+/** Prints the custom secrets' table of @p list for `secret ls`; false when there are none. */
+bool printCustomSecrets(const QJsonObject &list);
 /** `secret rm NAME` for a custom secret: the exit code, or nullopt when NAME is none. */
 std::optional<int> removeCustomSecret(const Invocation &call);
 

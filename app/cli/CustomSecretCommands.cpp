@@ -11,7 +11,6 @@
 #include "secrets/CustomSecrets.h"
 #include "secrets/Masking.h"
 #include "secrets/SecretId.h"
-#include "secrets/SecretStore.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -136,8 +135,8 @@ std::optional<secrets::CustomSecret> secretOf(const Invocation &call, QString *p
     secret.source = sourceOf(call, problem);
     if (!problem->isEmpty())
         return std::nullopt;
-    const std::optional<secrets::CustomSecret> earlier = secrets::CustomSecrets().find(secret.name);
-    secret.placeholder = earlier ? earlier->placeholder : secrets::CustomSecret::newPlaceholder();
+    // Checked here as the daemon checks it; the daemon keeps the placeholder of an earlier one.
+    secret.placeholder = secrets::CustomSecret::newPlaceholder();
     if (const QString invalid = secret.validate(); !invalid.isEmpty()) {
         *problem = invalid;
         return std::nullopt;
@@ -251,11 +250,28 @@ int runSetCustom(const Invocation &call)
 
 } // namespace
 
-QJsonArray customSecretsJson()
+namespace {
+
+/** The custom secrets of the daemon's `secret.list` answer @p list, in their definitions. */
+QList<secrets::CustomSecret> customSecretsOf(const QJsonObject &list)
+{
+    QList<secrets::CustomSecret> found;
+    for (const QJsonValue &value : list.value(QLatin1String("secrets")).toArray()) {
+        const QJsonObject row = value.toObject();
+        if (row.value(QLatin1String("source")).toString() != QLatin1String("custom"))
+            continue;
+        QString problem;
+        found << secrets::CustomSecret::fromJson(row.value(QLatin1String("custom")).toObject(), &problem);
+    }
+    return found;
+}
+
+} // namespace
+
+QJsonArray customSecretsJson(const QJsonObject &list)
 {
     QJsonArray array;
-    for (const secrets::CustomSecret &secret :
-         secrets::CustomSecrets().read().value_or(QList<secrets::CustomSecret>())) {
+    for (const secrets::CustomSecret &secret : customSecretsOf(list)) {
         QJsonObject object{
             {QStringLiteral("service"), secret.name},
             {QStringLiteral("source"), QStringLiteral("custom")},
@@ -281,18 +297,17 @@ QJsonArray customSecretsJson()
     return array;
 }
 
-bool printCustomSecrets()
+bool printCustomSecrets(const QJsonObject &list)
 {
-    QString error;
-    const std::optional<QList<secrets::CustomSecret>> secrets = secrets::CustomSecrets().read(&error);
-    if (!secrets) {
+    if (const QString error = list.value(QLatin1String("customError")).toString(); !error.isEmpty()) {
         err() << tr("Custom secrets cannot be listed: %1").arg(error) << "\n";
         return false;
     }
-    if (secrets->isEmpty())
+    const QList<secrets::CustomSecret> secrets = customSecretsOf(list);
+    if (secrets.isEmpty())
         return false;
     QList<QStringList> table;
-    for (const secrets::CustomSecret &secret : *secrets)
+    for (const secrets::CustomSecret &secret : secrets)
         table << QStringList{secret.name,
                              secret.sandbox.isEmpty() ? tr("global") : tr("sandbox %1").arg(secret.sandbox),
                              secret.hosts.join(QLatin1Char(',')),
@@ -310,13 +325,17 @@ bool printCustomSecrets()
 std::optional<int> removeCustomSecret(const Invocation &call)
 {
     const QString name = call.positional.constFirst();
-    if (!call.parser.value(kSandboxOption).isEmpty() || !secrets::CustomSecrets().find(name))
+    if (!call.parser.value(kSandboxOption).isEmpty())
         return std::nullopt;
-    // paddockd takes it out of custom-secrets.json, stops replacing it, then deletes the value.
-    int code = ExitOk;
-    if (!callDaemon(call, QStringLiteral("secret.remove"),
-                    {{QStringLiteral("service"), name}, {QStringLiteral("custom"), true}}, &code, 60000))
-        return code;
+    // paddockd takes it out of custom-secrets.json, stops replacing it, then deletes the value;
+    // it says not-found when NAME is no custom secret, and the keychain's secret is meant.
+    const api::Reply reply = daemonReply(QStringLiteral("secret.remove"),
+                                         {{QStringLiteral("service"), name}, {QStringLiteral("custom"), true}}, 60000);
+    if (reply.isError() && (reply.errorCode() == QLatin1String(api::errors::kNotFound) ||
+                            reply.errorCode() == QLatin1String(api::errors::kInvalidParams)))
+        return std::nullopt;
+    if (reply.isError())
+        return failure(reply.errorMessage());
     out() << tr("Removed custom secret %1; its placeholder is no longer replaced.").arg(name) << "\n";
     return ExitOk;
 }

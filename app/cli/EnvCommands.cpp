@@ -7,6 +7,7 @@
 #include "HostGrantCli.h"
 #include "SandboxCliSupport.h"
 
+#include "api/Protocol.h"
 #include "env/EnvPlan.h"
 #include "env/HostCommandApprovals.h"
 
@@ -24,6 +25,42 @@ QCommandLineOption noUserFileOption()
     return {QStringLiteral("no-user-file"), QStringLiteral("Do not merge ~/.sbxenv.yaml beneath FILE.")};
 }
 
+/**
+ * The workspace, shared folders and variables of @p environment as the daemon checks them
+ * (`sandbox.checkShares`); when it cannot be asked, each is refused with the reason.
+ */
+env::ShareFindings daemonShareChecks(const env::Environment &environment)
+{
+    QJsonArray mounts;
+    for (const kit::SharedFolder &mount : environment.mounts)
+        mounts.append(mount.toJson());
+    QJsonObject variables;
+    for (auto it = environment.env.begin(); it != environment.env.end(); ++it)
+        variables.insert(it.key(), it.value());
+    const api::Reply reply = daemonReply(QStringLiteral("sandbox.checkShares"),
+                                         {{QStringLiteral("workspace"), environment.workspace},
+                                          {QStringLiteral("mounts"), mounts},
+                                          {QStringLiteral("env"), variables}},
+                                         kDaemonCallTimeoutMs);
+    env::ShareFindings found;
+    if (reply.isError()) {
+        found.workspace = QStringLiteral("cannot be checked: %1").arg(reply.errorMessage());
+        return found;
+    }
+    if (reply.result().contains(QLatin1String("workspaceProblem")))
+        found.workspace = reply.result().value(QLatin1String("workspaceProblem")).toString();
+    for (const QJsonValue &value : reply.result().value(QLatin1String("mounts")).toArray())
+        found.mounts.append({value.toObject().value(QLatin1String("problem")).toString(),
+                             value.toObject().value(QLatin1String("warning")).toString()});
+    for (const QJsonValue &value : reply.result().value(QLatin1String("env")).toArray()) {
+        const QJsonObject entry = value.toObject();
+        if (entry.contains(QLatin1String("problem")))
+            found.variables.insert(entry.value(QLatin1String("name")).toString(),
+                                   entry.value(QLatin1String("problem")).toString());
+    }
+    return found;
+}
+
 /** The environment of the command line's FILE (default ./sbxenv.yaml), planned; nullopt after saying why. */
 std::optional<env::EnvPlan> loadPlan(const Invocation &call, const QStringList &positional)
 {
@@ -35,7 +72,7 @@ std::optional<env::EnvPlan> loadPlan(const Invocation &call, const QStringList &
         err() << error->toString() << '\n';
         return std::nullopt;
     }
-    return env::planEnvironment(std::get<env::Environment>(loaded));
+    return env::planEnvironment(std::get<env::Environment>(loaded), daemonShareChecks);
 }
 
 QString kitDirectoryOf(const env::EnvPlan &plan)

@@ -7,10 +7,9 @@
 #include "api/Protocol.h"
 #include "kit/KitLoader.h"
 #include "kit/KitShares.h"
+#include "kit/SandboxName.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
-#include "sandbox/Engines.h"
-#include "sandbox/KitApplication.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -169,7 +168,7 @@ std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
 QString sandboxNameOf(const QJsonObject &params, const kit::Kit &kit)
 {
     const QString name = params.value(QLatin1String("name")).toString();
-    return name.isEmpty() ? sandbox::defaultSandboxName(kit.name, params.value(QLatin1String("workspace")).toString())
+    return name.isEmpty() ? kit::defaultSandboxName(kit.name, params.value(QLatin1String("workspace")).toString())
                           : name;
 }
 
@@ -187,12 +186,16 @@ std::unique_ptr<runtime::Runtime> localRuntime(const QJsonObject &sandbox)
 {
     if (sandbox.value(QLatin1String("backend")).toString() != QLatin1String("docker"))
         return std::make_unique<runtime::BwrapRuntime>();
-    // The engine as the user's own settings and docker contexts name it, as the daemon reads them.
+    // The engine as the user's own settings and docker contexts name it: where the daemon reaches it.
     const QString engine = sandbox.value(QLatin1String("engine")).toString();
-    if (const std::optional<sandbox::Engine> found = sandbox::EngineList::read().find(engine);
-        found && engine != QLatin1String("local")) {
-        if (const runtime::docker::Result<runtime::docker::Endpoint> endpoint = found->endpoint())
-            return std::make_unique<runtime::DockerRuntime>(endpoint.value(), engine);
+    if (engine.isEmpty() || engine == QLatin1String("local"))
+        return std::make_unique<runtime::DockerRuntime>();
+    const api::Reply engines = daemonReply(QStringLiteral("engine.list"), {}, kCallTimeoutMs);
+    for (const QJsonValue &value : engines.result().value(QLatin1String("engines")).toArray()) {
+        const QJsonObject found = value.toObject();
+        if (found.value(QLatin1String("name")).toString() == engine && found.contains(QLatin1String("endpoint")))
+            return std::make_unique<runtime::DockerRuntime>(
+                runtime::docker::Endpoint::fromJson(found.value(QLatin1String("endpoint")).toObject()), engine);
     }
     return std::make_unique<runtime::DockerRuntime>();
 }

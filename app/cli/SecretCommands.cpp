@@ -10,8 +10,8 @@
 #include "common/Paths.h"
 #include "kit/KitLibrary.h"
 #include "secrets/Masking.h"
+#include "secrets/SecretId.h"
 #include "secrets/SecretSources.h"
-#include "secrets/SecretStore.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -38,13 +38,18 @@ secrets::SecretId idFrom(const Invocation &call)
     return sandbox.isEmpty() ? secrets::SecretId::global(service) : secrets::SecretId::forSandbox(sandbox, service);
 }
 
-/** Fails with the probe's sentence when no keychain can be reached; nullopt when one can. */
-std::optional<int> requireKeychain(secrets::SecretStore &store)
+/**
+ * Fails with the daemon's sentence when no keychain can be reached (what to install, asked
+ * before a value is typed); nullopt when one can.
+ */
+std::optional<int> requireKeychain()
 {
-    const secrets::ProbeResult probe = store.probeAndWait();
-    if (probe.available)
-        return std::nullopt;
-    return failure(probe.message);
+    const api::Reply status = daemonReply(QStringLiteral("keychain.status"), {}, kDaemonCallTimeoutMs);
+    if (status.isError())
+        return failure(status.errorMessage());
+    if (!status.result().value(QLatin1String("available")).toBool())
+        return failure(status.result().value(QLatin1String("message")).toString());
+    return std::nullopt;
 }
 
 QString scopeOf(const secrets::SecretId &id)
@@ -110,11 +115,8 @@ int runSet(const Invocation &call)
         return usageError(call.commandPath, QStringLiteral("--shell and --refresh go with --command or --ref"));
 
     // Asked before the value is typed, so nobody types a key only to learn it cannot be kept.
-    const api::Reply status = daemonReply(QStringLiteral("keychain.status"), {}, kDaemonCallTimeoutMs);
-    if (status.isError())
-        return failure(status.errorMessage());
-    if (!status.result().value(QLatin1String("available")).toBool())
-        return failure(status.result().value(QLatin1String("message")).toString());
+    if (const auto refused = requireKeychain())
+        return *refused;
 
     SecretReadResult input = isTerminal(0)
                                  ? readHiddenLine(0, QStringLiteral("Value for %1 (not shown): ").arg(id.displayName()))
@@ -194,9 +196,7 @@ struct Row
                 return QStringLiteral("%1; failed %2: %3").arg(done, failed.toUTC().toString(format), error);
             return done;
         }
-        return masked.isEmpty()
-                   ? QStringLiteral("(missing from the keychain: `%1`)").arg(secrets::SecretStore::setCommand(id))
-                   : masked;
+        return masked.isEmpty() ? QStringLiteral("(missing from the keychain: `%1`)").arg(id.setCommand()) : masked;
     }
     QJsonObject toJson() const
     {
@@ -230,8 +230,7 @@ struct Row
 int runList(const Invocation &call)
 {
     // A missing keychain is said here as every secret command says it, with what to install.
-    secrets::SecretStore store;
-    if (const auto refused = requireKeychain(store))
+    if (const auto refused = requireKeychain())
         return *refused;
     int code = ExitFailed;
     const std::optional<QJsonObject> answer =
@@ -247,13 +246,13 @@ int runList(const Invocation &call)
         QJsonArray array;
         for (const Row &row : std::as_const(rows))
             array.append(row.toJson());
-        for (const QJsonValue &custom : customSecretsJson())
+        for (const QJsonValue &custom : customSecretsJson(*answer))
             array.append(custom);
         out() << QJsonDocument(array).toJson(QJsonDocument::Indented);
         return ExitOk;
     }
     if (rows.isEmpty()) {
-        if (!printCustomSecrets())
+        if (!printCustomSecrets(*answer))
             out() << "No secrets stored. Add one with `paddock secret set SERVICE`.\n";
         return ExitOk;
     }
@@ -262,7 +261,7 @@ int runList(const Invocation &call)
         table << QStringList{row.id.service, scopeOf(row.id), row.sourceCell(), row.valueCell()};
     printTable({QStringLiteral("SERVICE"), QStringLiteral("SCOPE"), QStringLiteral("SOURCE"), QStringLiteral("VALUE")},
                table);
-    printCustomSecrets();
+    printCustomSecrets(*answer);
     return ExitOk;
 }
 
@@ -271,8 +270,7 @@ int runRemove(const Invocation &call)
     const secrets::SecretId id = idFrom(call);
     if (const QString problem = id.validate(); !problem.isEmpty())
         return usageError(call.commandPath, problem);
-    secrets::SecretStore store;
-    if (const auto refused = requireKeychain(store))
+    if (const auto refused = requireKeychain())
         return *refused;
     if (const std::optional<int> custom = removeCustomSecret(call))
         return *custom;

@@ -2,6 +2,8 @@
 #include "Daemon.h"
 
 #include "events/EventHub.h"
+#include "sandbox/BundleMethods.h"
+#include "sandbox/CaMethods.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/KeyTest.h"
 #include "sandbox/KitLibraryMethods.h"
@@ -180,6 +182,8 @@ bool Daemon::startServices(QString *message)
     // The rules and the log of refusals, for the Network page and `paddock policy`.
     m_policy = std::make_unique<sandbox::PolicyService>(m_server, *m_sandboxes);
     m_policy->start();
+    // `bundle import` and `export`: an imported kit and its policy written here, in force at the answer.
+    sandbox::registerBundleMethods(m_server, m_sandboxes->policyStore());
     // `kit allow` and `kit deny`: a kit's spec.yaml edited, in force for its running sandboxes.
     sandbox::registerKitNetworkMethods(m_server, *m_sandboxes);
     // Connections held while the person decides (ask mode), for the prompt and `policy answer`.
@@ -192,6 +196,8 @@ bool Daemon::startServices(QString *message)
     m_sandboxes->credentials().onSourceFailed(
         [hub = m_sandboxes->eventHub()](events::NetworkEvent event) { hub->publish(std::move(event)); });
     m_secrets->start();
+    // `paddock ca`: the local authority the proxy signs with, and the upstream authorities it trusts.
+    sandbox::registerCaMethods(m_server, m_sandboxes->credentials());
     // `secret test`: one request with a stored key, sent as a sandbox's would be.
     sandbox::registerKeyTest(m_server, *m_sandboxes);
     // `paddock guard`: each sandbox's secret-egress guard, its mode and the values it lets through.

@@ -3,6 +3,7 @@
 
 #include "env/HostCommandApprovals.h"
 #include "kit/KitLibrary.h"
+#include "sandbox/SharedFolders.h"
 #include "secrets/CredentialBindings.h"
 
 #include <QUrl>
@@ -26,7 +27,7 @@ bool EnvironmentPlan::open(const QString &fileOrUrl)
         Q_EMIT planChanged();
         return false;
     }
-    m_plan = env::planEnvironment(std::get<env::Environment>(loaded));
+    m_plan = env::planEnvironment(std::get<env::Environment>(loaded), sandbox::checkEnvironmentShares);
     QString kitError;
     m_kitDirectory = kit::KitLibrary().resolve(m_plan->kit.source, &kitError).value_or(QString());
     const env::HostCommandApprovals approvals;

@@ -124,6 +124,8 @@ inline constexpr const char *kPolicyFailed = "policy-failed";
 inline constexpr const char *kNoSuchRule = "no-such-rule";
 /** A kit's spec.yaml could not be opened, edited or saved. */
 inline constexpr const char *kKitFailed = "kit-failed";
+/** A file named as a bundle is not one Paddock accepts (the sentence says why). */
+inline constexpr const char *kBundleRefused = "bundle-refused";
 /** An agent's permission file (pi-permission-system's rules) could not be read, edited or saved. */
 inline constexpr const char *kAgentConfigFailed = "agent-config-failed";
 /** The container engine does not answer. */

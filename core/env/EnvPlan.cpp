@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "env/EnvPlan.h"
 
-#include "runtime/SandboxSpec.h"
-#include "sandbox/SharedFolders.h"
-#include "sandbox/WorkspaceGuard.h"
-
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -54,31 +50,28 @@ void checkFilePlace(EnvPlan *plan)
                                          "read-only inside, since it decides what runs on this computer");
 }
 
-void checkShares(EnvPlan *plan)
+void checkShares(EnvPlan *plan, const ShareFindings &found)
 {
-    const QString sandboxHome = runtime::SandboxSpec().sandboxHome;
-    for (const kit::SharedFolder &mount : plan->env.mounts) {
-        kit::SharedFolder checked = mount;
-        QString warning;
-        if (const std::optional<QString> problem =
-                sandbox::sharedFolderProblem(&checked, plan->env.workspace, sandboxHome, &warning))
-            plan->problems << QStringLiteral("x-paddock.mounts %1: %2").arg(mount.toString(), *problem);
+    for (qsizetype i = 0; i < plan->env.mounts.size(); ++i) {
+        const auto [problem, warning] = found.mounts.value(i);
+        if (!problem.isEmpty())
+            plan->problems << QStringLiteral("x-paddock.mounts %1: %2").arg(plan->env.mounts.at(i).toString(), problem);
         else if (!warning.isEmpty())
             plan->warnings << warning;
     }
     for (auto it = plan->env.env.begin(); it != plan->env.env.end(); ++it) {
-        if (const std::optional<QString> problem = sandbox::variableProblem(it.key(), it.value(), {}))
-            plan->problems << QStringLiteral("env %1: %2").arg(it.key(), *problem);
+        if (const QString problem = found.variables.value(it.key()); !problem.isEmpty())
+            plan->problems << QStringLiteral("env %1: %2").arg(it.key(), problem);
     }
 }
 
-void addNotes(EnvPlan *plan)
+void addNotes(EnvPlan *plan, const ShareFindings &found)
 {
     const Environment &env = plan->env;
     if (!QFileInfo(env.workspace).isDir())
         plan->problems << QStringLiteral("workspace %1 is not a folder").arg(env.workspace);
-    else if (const std::optional<QString> problem = sandbox::workspaceProblem(env.workspace))
-        plan->problems << QStringLiteral("workspace: %1").arg(*problem);
+    else if (found.workspace)
+        plan->problems << QStringLiteral("workspace: %1").arg(*found.workspace);
     if (!env.ports.isEmpty())
         plan->notes << QStringLiteral("ports: Paddock publishes the ports the kit declares (its spec's ports); "
                                       "the file's are listed, not published");
@@ -137,14 +130,15 @@ void writeShares(QTextStream &out, const EnvPlan &plan)
 
 } // namespace
 
-EnvPlan planEnvironment(const Environment &env)
+EnvPlan planEnvironment(const Environment &env, const ShareChecker &check)
 {
     EnvPlan plan;
     plan.env = env;
+    const ShareFindings found = check(env);
     chooseKit(&plan);
-    addNotes(&plan);
+    addNotes(&plan, found);
     checkFilePlace(&plan);
-    checkShares(&plan);
+    checkShares(&plan, found);
     return plan;
 }
 

@@ -7,14 +7,34 @@
 #include <QString>
 #include <QStringList>
 
+#include <QMap>
+
 #include <functional>
+#include <optional>
+#include <utility>
 
 namespace paddock::env {
 
 /**
+ * @brief What the daemon's checks of a `paddock create` say of an environment's workspace,
+ * shared folders and variables (sandbox/SharedFolders.h; `sandbox.checkShares` for a client).
+ */
+struct ShareFindings
+{
+    std::optional<QString> workspace; ///< why the workspace is refused; nullopt: it is not
+    /// For each of the environment's mounts, in order: why it is refused (empty: it is not),
+    /// and a warning (empty: none).
+    QList<std::pair<QString, QString>> mounts;
+    QMap<QString, QString> variables; ///< a variable's problem, by name; absent: none
+};
+
+/** Checks an environment's places as a creation would; planEnvironment() reads what it finds. */
+using ShareChecker = std::function<ShareFindings(const Environment &env)>;
+
+/**
  * @brief What bringing an environment up would do, checked as the daemon checks a `paddock
- * create` (its shared folders and variables through sandbox/SharedFolders.h), before anything
- * is done: the plan `paddock env plan` prints and `paddock env up` and the window follow.
+ * create` (its shared folders and variables, through a ShareChecker), before anything is done:
+ * the plan `paddock env plan` prints and `paddock env up` and the window follow.
  */
 struct EnvPlan
 {
@@ -29,8 +49,8 @@ struct EnvPlan
     bool ok() const { return problems.isEmpty(); }
 };
 
-/** The plan of @p env. */
-EnvPlan planEnvironment(const Environment &env);
+/** The plan of @p env, its workspace, shared folders and variables checked by @p check. */
+EnvPlan planEnvironment(const Environment &env, const ShareChecker &check);
 
 /**
  * The plan as text: the sandbox (name, backend, kit and its args), workspace, mounts,

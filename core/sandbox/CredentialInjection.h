@@ -147,6 +147,12 @@ public:
     /** The kit of `sandbox.create` params and the sandbox's name (@p sandbox); nullopt when it does not load. */
     static std::optional<kit::Kit> kitOf(const QJsonObject &params, QString *sandbox);
 
+    /** The local authority sandboxes trust and its keychain: `ca show`, `ca rotate` (CaMethods.h). */
+    secrets::ca::LocalAuthority &authority() { return *m_authority; }
+    secrets::SecretStore &store() { return *m_store; }
+    /** The certificate bundles written again now: an upstream authority trusted or no longer. */
+    Result<void> refreshTrust() { return writeBundles(); }
+
 Q_SIGNALS:
     /** credentials.yaml or the secret index changed: the interceptions are to be made again. */
     void credentialsChanged();

@@ -65,6 +65,15 @@ void EngineService::start()
 
 QJsonObject EngineService::engineJson(const Engine &engine, const EngineList &list)
 {
+    QJsonObject json = engineFields(engine, list);
+    // Where a client reaches it itself (`attach`, `exec`): only paths, never a key's contents.
+    if (const runtime::docker::Result<runtime::docker::Endpoint> endpoint = engine.endpoint())
+        json.insert(QStringLiteral("endpoint"), endpoint.value().toJson());
+    return json;
+}
+
+QJsonObject EngineService::engineFields(const Engine &engine, const EngineList &list)
+{
     return {{QStringLiteral("name"), engine.name},
             {QStringLiteral("source"), Engine::sourceName(engine.source)},
             {QStringLiteral("host"), engine.host},

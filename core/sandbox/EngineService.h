@@ -18,7 +18,9 @@ class SandboxService;
  *
  * Methods:
  * - `engine.list` → `{engines: [{name, source, host, tls, description, onThisComputer, inUse,
- *   dockerCurrent}], use, dockerCurrent, problems}`.
+ *   dockerCurrent, endpoint?}], use, dockerCurrent, problems}`; @c endpoint is where a client
+ *   reaches the engine itself (runtime::docker::Endpoint::toJson(): its TLS files by path),
+ *   absent when the host cannot be read.
  * - `engine.add {name, host, tlsCa?, tlsCert?, tlsKey?}`: answered once the engine has
  *   answered over the connection it would be used through (its certificate verified against
  *   tlsCa); refused with the reason otherwise. The files must be absolute and readable.
@@ -38,6 +40,7 @@ public:
     static QJsonObject engineJson(const Engine &engine, const EngineList &list);
 
 private:
+    static QJsonObject engineFields(const Engine &engine, const EngineList &list);
     api::Reply list() const;
     void add(const QJsonObject &params, const api::PendingReply &reply);
     api::Reply remove(const QJsonObject &params);

@@ -5,6 +5,7 @@
 #include "image/ImageArchive.h"
 #include "kit/AgentVerbs.h"
 #include "kit/Kit.h"
+#include "kit/SandboxName.h"
 #include "runtime/SandboxSpec.h"
 
 #include <QMap>
@@ -76,12 +77,8 @@ inline const QString kCaBundleInside = QStringLiteral("/run/paddock/ca-bundle.pe
  */
 QStringList caBundleVariables();
 
-/**
- * The name a sandbox gets when the user gives none, as `sbx` names them:
- * `<kit>-<workspace folder name>`, lower-cased, every character outside `[a-z0-9-]` turned
- * into `-`, runs of `-` folded and the ends trimmed, at most 63 characters.
- */
-QString defaultSandboxName(const QString &kitName, const QString &workspace);
+/** The name a sandbox gets when the user gives none (kit/SandboxName.h). */
+using kit::defaultSandboxName;
 
 /**
  * Turns a kit and the user's choices into a runtime-neutral SandboxSpec. This is how a kit is

@@ -7,6 +7,7 @@
 #include "sandbox/SandboxRecord.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SharedFolders.h"
+#include "sandbox/WorkspaceGuard.h"
 
 #include "kit/KitLoader.h"
 #include <QDir>
@@ -57,7 +58,12 @@ api::Reply checkShares(const QJsonObject &params)
             entry.insert(QStringLiteral("problem"), *problem);
         env.append(entry);
     }
-    return api::Reply::success({{QStringLiteral("mounts"), mounts}, {QStringLiteral("env"), env}});
+    QJsonObject result{{QStringLiteral("mounts"), mounts}, {QStringLiteral("env"), env}};
+    if (!workspace.isEmpty()) {
+        if (const std::optional<QString> problem = workspaceProblem(workspace))
+            result.insert(QStringLiteral("workspaceProblem"), *problem);
+    }
+    return api::Reply::success(result);
 }
 
 /** The answer to `sandbox.agentCommand` (see SandboxService.h), from the sandbox's record. */

@@ -121,8 +121,9 @@ struct CreationPlan;
  *   those of the kit's settings (kit::KitSettings; not with `kitShares: false`, for a caller that
  *   sent them itself), each checked, and a value holding a key of the keychain refused.
  *   `sandbox.checkShares` {kit?, workspace?, mounts, env} → {mounts: [{host, inside, mode,
- *   problem?, warning?}], env: [{name, problem?}]} says the same before a create (the window's
- *   wizard), host paths made canonical; INFO carries them as `mounts` and `env`.
+ *   problem?, warning?}], env: [{name, problem?}], workspaceProblem?} says the same before a
+ *   create (the window's wizard, `paddock env`), host paths made canonical, and why the
+ *   workspace is refused (WorkspaceGuard); INFO carries them as `mounts` and `env`.
  * - `sandbox.logs` {name, offset?} → {data: base64, offset, next, start, size}: the output of
  *   a detached sandbox from @c offset, at most 512 KiB per call. Offsets count from the first
  *   byte the sandbox wrote; only the newest output is kept (Runtime::logs), from @c start to

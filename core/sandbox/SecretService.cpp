@@ -30,12 +30,15 @@ Q_LOGGING_CATEGORY(lcSecretService, "paddock.sandbox.secrets", QtInfoMsg)
 namespace paddock::sandbox {
 namespace {
 
-/** The rows of `secret.list` for the custom secrets: where their placeholder goes, no value. */
-QJsonArray customSecretRows()
+/**
+ * The rows of `secret.list` for the custom secrets: where their placeholder goes, no value;
+ * @p error is why custom-secrets.json cannot be read (then there are none).
+ */
+QJsonArray customSecretRows(QString *error)
 {
     QJsonArray rows;
     for (const secrets::CustomSecret &custom :
-         secrets::CustomSecrets().read().value_or(QList<secrets::CustomSecret>())) {
+         secrets::CustomSecrets().read(error).value_or(QList<secrets::CustomSecret>())) {
         QJsonObject row{{QStringLiteral("service"), custom.name},
                         {QStringLiteral("present"), true},
                         {QStringLiteral("masked"), QString()},
@@ -44,6 +47,7 @@ QJsonArray customSecretRows()
                         {QStringLiteral("variable"), custom.variable}};
         if (!custom.sandbox.isEmpty())
             row.insert(QStringLiteral("sandbox"), custom.sandbox);
+        row.insert(QStringLiteral("custom"), custom.toJson());
         rows.append(row);
     }
     return rows;
@@ -388,9 +392,10 @@ void SecretService::listSecrets(const api::PendingReply &reply)
             }
             list.append(row);
         }
-        for (const QJsonValue &custom : customSecretRows())
+        QString customError;
+        for (const QJsonValue &custom : customSecretRows(&customError))
             list.append(custom);
-        reply.succeed({{QStringLiteral("secrets"), list}});
+        reply.succeed({{QStringLiteral("secrets"), list}, {QStringLiteral("customError"), customError}});
     };
     if (ids.isEmpty()) {
         // Even an empty list is an answer about the keychain: say so when there is none.

@@ -37,7 +37,9 @@ namespace paddock::sandbox {
  *   @c source is `keychain`, `command` or `reference` (SecretSources), with the command line or
  *   the reference in @c sourceText and when it last gave a value or failed. The custom secrets
  *   of `secret set-custom` follow, @c source `custom`, their hosts in @c sourceText and the
- *   sandboxes' variable in @c variable (the command line sets them).
+ *   sandboxes' variable in @c variable (the command line sets them), and the whole definition
+ *   (secrets::CustomSecret::toJson(): no value) in @c custom; @c customError says why
+ *   custom-secrets.json cannot be read (empty when it can).
  * - `secret.set` {service, sandbox?, value} → {service, sandbox?}: stores or replaces a key
  *   (and drops the secret's source, if it had one). Sources: `secret.setSource` (SecretSourceMethods.h).
  * - `secret.setCustom`: a custom secret of `secret set-custom` (CustomSecretMethods.h).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SharedFolders.h"
 
+#include "env/EnvPlan.h"
+
 #include "sandbox/KitApplication.h"
 #include "sandbox/WorkspaceGuard.h"
 #include "sandbox/WorkspaceReview.h"
@@ -228,6 +230,25 @@ QString storedKeyProblem(const QString &name, const QString &service)
                           "secret to the kit's credential instead ('paddock binding approve'), and the proxy adds it "
                           "to requests")
         .arg(name, service);
+}
+
+env::ShareFindings checkEnvironmentShares(const env::Environment &environment)
+{
+    env::ShareFindings found;
+    found.workspace = workspaceProblem(environment.workspace);
+    const QString sandboxHome = runtime::SandboxSpec().sandboxHome;
+    for (const kit::SharedFolder &mount : environment.mounts) {
+        kit::SharedFolder checked = mount;
+        QString warning;
+        const std::optional<QString> problem =
+            sharedFolderProblem(&checked, environment.workspace, sandboxHome, &warning);
+        found.mounts.append({problem.value_or(QString()), warning});
+    }
+    for (auto it = environment.env.begin(); it != environment.env.end(); ++it) {
+        if (const std::optional<QString> problem = variableProblem(it.key(), it.value(), {}))
+            found.variables.insert(it.key(), *problem);
+    }
+    return found;
 }
 
 } // namespace paddock::sandbox

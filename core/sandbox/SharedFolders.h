@@ -20,6 +20,11 @@
  * kit's settings, the wizard): how they are written, and which ones are refused. One place
  * decides, the daemon, for every caller.
  */
+namespace paddock::env {
+struct Environment;
+struct ShareFindings;
+} // namespace paddock::env
+
 namespace paddock::sandbox {
 
 using kit::parseVariable;
@@ -80,5 +85,12 @@ QStringList credentialVariables(const kit::Kit &kit);
 
 /** The refusal of a variable whose value is a key in the keychain (secret @p service). */
 QString storedKeyProblem(const QString &name, const QString &service);
+
+/**
+ * An environment file's workspace, shared folders and variables checked here, as a creation
+ * checks them (env::ShareChecker for env::planEnvironment() where the daemon's areas are
+ * linked; the command line asks `sandbox.checkShares` instead).
+ */
+env::ShareFindings checkEnvironmentShares(const env::Environment &environment);
 
 } // namespace paddock::sandbox

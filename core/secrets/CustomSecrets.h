@@ -3,6 +3,7 @@
 
 #include "secrets/SecretSources.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -42,6 +43,11 @@ struct CustomSecret
     QString keyMaterialName() const { return QStringLiteral("custom-") + name; }
     /** What the daemon's SourceCache holds a value from @c source under. */
     SecretId sourceId() const { return SecretId::global(keyMaterialName()); }
+
+    /** The form of custom-secrets.json and of `secret.list`: no value, ever. */
+    QJsonObject toJson() const;
+    /** What toJson() gave; validate() says whether it is usable, @p problem why its source is not. */
+    static CustomSecret fromJson(const QJsonObject &object, QString *problem);
 
     /** A new placeholder: "paddock-ph-" and 32 hex digits from the system's random source. */
     static QString newPlaceholder();

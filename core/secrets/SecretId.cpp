@@ -42,6 +42,13 @@ QString SecretId::displayName() const
     return isGlobal() ? service : sandbox + QLatin1Char('/') + service;
 }
 
+QString SecretId::setCommand() const
+{
+    if (isGlobal())
+        return QStringLiteral("paddock secret set %1").arg(service);
+    return QStringLiteral("paddock secret set --sandbox %1 %2").arg(sandbox, service);
+}
+
 QString SecretId::validate() const
 {
     if (!isValidName(service))

@@ -31,6 +31,8 @@ struct SecretId
     static std::optional<SecretId> fromKeychainKey(const QString &key);
     /** "SERVICE" or "NAME/SERVICE", the form the CLI prints and accepts. */
     QString displayName() const;
+    /** The command that stores it: `paddock secret set [--sandbox NAME] SERVICE`. */
+    QString setCommand() const;
     /** Empty when both names are usable, otherwise one sentence saying what is wrong. */
     QString validate() const;
 

@@ -87,9 +87,7 @@ SecretStore::~SecretStore()
 
 QString SecretStore::setCommand(const SecretId &id)
 {
-    if (id.isGlobal())
-        return QStringLiteral("paddock secret set %1").arg(id.service);
-    return QStringLiteral("paddock secret set --sandbox %1 %2").arg(id.sandbox, id.service);
+    return id.setCommand();
 }
 
 QString SecretStore::describe(SecretError error, const QString &name, const QString &detail)

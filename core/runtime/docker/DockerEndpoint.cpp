@@ -158,4 +158,38 @@ Endpoint Endpoint::environmentOrDefault()
     return endpoint && endpoint.value().kind != Kind::Ssh ? endpoint.value() : Endpoint();
 }
 
+QJsonObject Endpoint::toJson() const
+{
+    static const char *const kinds[] = {"unix", "tcp", "ssh"};
+    return {{QStringLiteral("kind"), QLatin1String(kinds[int(kind)])},
+            {QStringLiteral("socketPath"), socketPath},
+            {QStringLiteral("host"), host},
+            {QStringLiteral("port"), port},
+            {QStringLiteral("sshUser"), sshUser},
+            {QStringLiteral("basePath"), basePath},
+            {QStringLiteral("tls"), tls},
+            {QStringLiteral("tlsVerify"), tlsVerify},
+            {QStringLiteral("caFile"), caFile},
+            {QStringLiteral("certFile"), certFile},
+            {QStringLiteral("keyFile"), keyFile}};
+}
+
+Endpoint Endpoint::fromJson(const QJsonObject &json)
+{
+    Endpoint endpoint;
+    const QString kind = json.value(QLatin1String("kind")).toString();
+    endpoint.kind = kind == QLatin1String("tcp") ? Kind::Tcp : kind == QLatin1String("ssh") ? Kind::Ssh : Kind::Unix;
+    endpoint.socketPath = json.value(QLatin1String("socketPath")).toString(endpoint.socketPath);
+    endpoint.host = json.value(QLatin1String("host")).toString();
+    endpoint.port = json.value(QLatin1String("port")).toInt();
+    endpoint.sshUser = json.value(QLatin1String("sshUser")).toString();
+    endpoint.basePath = json.value(QLatin1String("basePath")).toString();
+    endpoint.tls = json.value(QLatin1String("tls")).toBool();
+    endpoint.tlsVerify = json.value(QLatin1String("tlsVerify")).toBool();
+    endpoint.caFile = json.value(QLatin1String("caFile")).toString();
+    endpoint.certFile = json.value(QLatin1String("certFile")).toString();
+    endpoint.keyFile = json.value(QLatin1String("keyFile")).toString();
+    return endpoint;
+}
+
 } // namespace paddock::runtime::docker

@@ -4,6 +4,7 @@
 #include "runtime/docker/DockerResult.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -57,6 +58,11 @@ struct Endpoint
     fromEnvironment(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
     /** fromEnvironment(), or the default socket when the environment names none that can be used here (ssh). */
     static Endpoint environmentOrDefault();
+
+    /** Every field, as the daemon hands an engine's endpoint to a client (`engine.list`). */
+    QJsonObject toJson() const;
+    /** An endpoint toJson() gave; a missing field keeps its default. */
+    static Endpoint fromJson(const QJsonObject &json);
 };
 
 } // namespace paddock::runtime::docker

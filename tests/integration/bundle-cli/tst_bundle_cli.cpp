@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -76,15 +77,24 @@ public:
 
     QString home() const { return m_root.path(); }
 
-    /** Every file and folder under the XDG directories, relative to the root. */
+    /**
+     * Every file and folder under the XDG directories, relative to the root, but for what the
+     * daemon a command started keeps for itself (its log, the event log, its folders).
+     */
     QStringList written() const
     {
+        static const QRegularExpression daemonsOwn(
+            QStringLiteral("\\A(config/paddock|state/paddock|state/paddock/paddockd\\.log|"
+                           "state/paddock/events\\.sqlite(-wal|-shm|-journal)?)\\z"));
         QStringList found;
         for (const char *sub : {"config", "state", "data"}) {
             QDirIterator it(path(QLatin1String(sub)), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
                             QDirIterator::Subdirectories);
-            while (it.hasNext())
-                found << QDir(m_root.path()).relativeFilePath(it.next());
+            while (it.hasNext()) {
+                const QString relative = QDir(m_root.path()).relativeFilePath(it.next());
+                if (!daemonsOwn.match(relative).hasMatch())
+                    found << relative;
+            }
         }
         return found;
     }
@@ -223,6 +233,7 @@ class TestBundleCli : public QObject
 
 private slots:
     void exportThenImportRoundTrip();
+    void importedPolicyDecidesWhenImportReturns();
     void exportRefusesAKitWithASymlink();
     void dryRunPreviewsAndWritesNothing();
     void existingKitIsKeptUnlessReplaced();
@@ -324,6 +335,48 @@ void TestBundleCli::exportThenImportRoundTrip()
     QVERIFY2(again.out.contains(QLatin1String("keep rule (already present): allow docs.example.org")),
              qPrintable(again.out));
     QVERIFY2(again.out.contains(QLatin1String("keep the policy preset deny-all")), qPrintable(again.out));
+}
+
+void TestBundleCli::importedPolicyDecidesWhenImportReturns()
+{
+    Person teacher;
+    QCOMPARE(teacher.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode,
+             0);
+    QCOMPARE(teacher
+                 .paddock({QStringLiteral("policy"), QStringLiteral("deny"), QStringLiteral("network"),
+                           QStringLiteral("tracker.example.net")})
+                 .exitCode,
+             0);
+    const QString file = teacher.path(QStringLiteral("course.paddock"));
+    QCOMPARE(teacher
+                 .paddock({QStringLiteral("bundle"), QStringLiteral("export"), QStringLiteral("--kit"),
+                           sampleKit(QStringLiteral("shell")), QStringLiteral("--policy"), QStringLiteral("-o"), file})
+                 .exitCode,
+             0);
+
+    Person student;
+    QCOMPARE(student.paddock({QStringLiteral("policy"), QStringLiteral("init"), QStringLiteral("balanced")}).exitCode,
+             0);
+    const QStringList check{QStringLiteral("policy"), QStringLiteral("check"), QStringLiteral("network"),
+                            QStringLiteral("tracker.example.net"), QStringLiteral("--json")};
+    const auto basis = [&student, &check] {
+        const Run decided = student.paddock(check);
+        return QJsonDocument::fromJson(decided.out.toUtf8()).object().value(QLatin1String("basis")).toString();
+    };
+    QVERIFY2(basis() != QLatin1String("denied-by-rule"), "decided by a rule before the import");
+
+    // The daemon applies the bundle's rules before `bundle import` returns: the very next
+    // question is decided by them, with no wait for a file watch.
+    const Run imported = student.importBundle(file, {QStringLiteral("--apply-policy")});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+    const Run decided = student.paddock(check);
+    QCOMPARE(decided.exitCode, 1);
+    QCOMPARE(QJsonDocument::fromJson(decided.out.toUtf8()).object().value(QLatin1String("basis")).toString(),
+             QStringLiteral("denied-by-rule"));
+    QVERIFY2(decided.out.contains(QLatin1String("deny tracker.example.net (global")), qPrintable(decided.out));
+    // And the kit is in the library the daemon lists.
+    const Run listed = student.paddock({QStringLiteral("kit"), QStringLiteral("ls"), QStringLiteral("--json")});
+    QVERIFY2(listed.out.contains(student.dataDir() + QStringLiteral("/paddock/kits/shell")), qPrintable(listed.out));
 }
 
 void TestBundleCli::exportRefusesAKitWithASymlink()

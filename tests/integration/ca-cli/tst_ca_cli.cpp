@@ -78,6 +78,8 @@ private slots:
     void privateKeyIsInNoFile();
     void trustListUntrustAnAuthority();
     void trustRefusesAServerCertificate();
+    void trustAndUntrustAreInForceWhenTheyReturn();
+    void rotateIsInForceWhenItReturns();
     void untrustUnknownFails();
     void noKeychainSaysWhatToInstall();
     void helpDescribesEachCommand_data();
@@ -86,6 +88,12 @@ private slots:
 private:
     CliRun ca(const QStringList &arguments) { return m_home->run(QStringList{QStringLiteral("ca")} + arguments); }
     QString caPem() const { return m_home->configDir() + QStringLiteral("/ca.pem"); }
+    /** A file the daemon writes for the proxy and sandboxes: upstream-ca-bundle.pem, ca-bundle.pem. */
+    QByteArray runtimeFile(const QString &name)
+    {
+        QFile file(m_home->environment().value(QStringLiteral("XDG_RUNTIME_DIR")) + QStringLiteral("/paddock/") + name);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
     bool makeCertificates();
 
     std::unique_ptr<CliHome> m_home;
@@ -257,6 +265,62 @@ void TestCaCli::trustRefusesAServerCertificate()
     const CliRun missing = ca({QStringLiteral("trust"), m_home->root() + QStringLiteral("/nothing.pem")});
     QCOMPARE(missing.exitCode, 1);
     QCOMPARE(ca({QStringLiteral("trust")}).exitCode, 2);
+}
+
+static QByteArray pemBody(const QString &file)
+{
+    QFile read(file);
+    if (!read.open(QIODevice::ReadOnly))
+        return {};
+    // The base64 lines only: a bundle may write the header and line ends its own way.
+    QByteArray body;
+    for (const QByteArray &line : read.readAll().split('\n')) {
+        if (!line.startsWith("-----"))
+            body += line.trimmed();
+    }
+    return body;
+}
+
+static QByteArray withoutLineEnds(QByteArray text)
+{
+    return text.replace('\n', QByteArray()).replace('\r', QByteArray());
+}
+
+void TestCaCli::trustAndUntrustAreInForceWhenTheyReturn()
+{
+    // The daemon verifies upstream servers with upstream-ca-bundle.pem: an authority trusted is in
+    // it as soon as `ca trust` returns, and out of it as soon as `ca untrust` does.
+    QVERIFY(makeCertificates());
+    const QByteArray body = pemBody(m_upstreamCa);
+    QVERIFY(!body.isEmpty());
+    QCOMPARE(ca({QStringLiteral("trusted")}).exitCode, 0); // the daemon runs, and wrote its bundles
+    QVERIFY(!withoutLineEnds(runtimeFile(QStringLiteral("upstream-ca-bundle.pem"))).contains(body));
+    const CliRun trust = ca({QStringLiteral("trust"), m_upstreamCa});
+    QVERIFY2(trust.exitCode == 0, trust.err.constData());
+    QVERIFY2(withoutLineEnds(runtimeFile(QStringLiteral("upstream-ca-bundle.pem"))).contains(body),
+             "the upstream bundle lacks the authority just trusted");
+    QVERIFY2(withoutLineEnds(runtimeFile(QStringLiteral("ca-bundle.pem"))).contains(body),
+             "the sandboxes' bundle lacks the authority just trusted");
+    const CliRun untrust = ca({QStringLiteral("untrust"), m_upstreamCa});
+    QVERIFY2(untrust.exitCode == 0, untrust.err.constData());
+    QVERIFY2(!withoutLineEnds(runtimeFile(QStringLiteral("upstream-ca-bundle.pem"))).contains(body),
+             "the upstream bundle still holds the authority no longer trusted");
+}
+
+void TestCaCli::rotateIsInForceWhenItReturns()
+{
+    // Sandboxes trust ca-bundle.pem: the new authority is in it when `ca rotate` returns, the
+    // old one no longer.
+    QCOMPARE(ca({QStringLiteral("show")}).exitCode, 0);
+    const QByteArray before = pemBody(caPem());
+    QVERIFY(!before.isEmpty());
+    const CliRun rotate = ca({QStringLiteral("rotate")});
+    QVERIFY2(rotate.exitCode == 0, rotate.err.constData());
+    const QByteArray after = pemBody(caPem());
+    QVERIFY(!after.isEmpty() && after != before);
+    const QByteArray bundle = withoutLineEnds(runtimeFile(QStringLiteral("ca-bundle.pem")));
+    QVERIFY2(bundle.contains(after), "the sandboxes' bundle lacks the new authority");
+    QVERIFY2(!bundle.contains(before), "the sandboxes' bundle still holds the old authority");
 }
 
 void TestCaCli::untrustUnknownFails()

@@ -3,6 +3,7 @@
 // the workspace, shared caches, a read-only models file, variables, a PostgreSQL companion.
 #include "env/EnvPlan.h"
 #include "env/HostCommandApprovals.h"
+#include "sandbox/SharedFolders.h"
 
 #include <QDir>
 #include <QFile>
@@ -71,7 +72,7 @@ private slots:
         QCOMPARE(environment.services.first().ports, QList<int>{5432});
         QCOMPARE(environment.commandsOf(QStringLiteral("postCreate")).size(), 1);
 
-        const env::EnvPlan plan = env::planEnvironment(environment);
+        const env::EnvPlan plan = env::planEnvironment(environment, sandbox::checkEnvironmentShares);
         QVERIFY2(plan.ok(), qPrintable(plan.problems.join(QLatin1Char('\n'))));
         QCOMPARE(plan.kit.source, QStringLiteral("pi"));
         const QJsonObject params = env::creationParams(plan, QStringLiteral("/kits/pi"));
@@ -83,7 +84,8 @@ private slots:
 
     void thePlanShowsEveryHostCommandVerbatim()
     {
-        const env::EnvPlan plan = env::planEnvironment(load(write(QStringLiteral("env/sbxenv.yaml"), kSeed)));
+        const env::EnvPlan plan = env::planEnvironment(load(write(QStringLiteral("env/sbxenv.yaml"), kSeed)),
+                                                       sandbox::checkEnvironmentShares);
         const QString text = env::planText(plan, {}, {});
         QVERIFY2(text.contains(QStringLiteral("echo \"up: $SBX_SANDBOX_NAME\" >> started.log\n"
                                               "date >> started.log\n")),
@@ -185,9 +187,11 @@ private slots:
 
     void aMountTheDaemonRefusesIsRefusedInThePlan()
     {
-        const env::EnvPlan plan = env::planEnvironment(load(write(
-            QStringLiteral("env/sbxenv.yaml"), "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: "
-                                               "project\nx-paddock:\n  mounts: [\"~/.ssh:/home/agent/.ssh\"]\n")));
+        const env::EnvPlan plan =
+            env::planEnvironment(load(write(QStringLiteral("env/sbxenv.yaml"),
+                                            "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: "
+                                            "project\nx-paddock:\n  mounts: [\"~/.ssh:/home/agent/.ssh\"]\n")),
+                                 sandbox::checkEnvironmentShares);
         QVERIFY(!plan.ok());
         QVERIFY2(plan.problems.first().startsWith(QStringLiteral("x-paddock.mounts ")),
                  qPrintable(plan.problems.first()));
@@ -198,8 +202,10 @@ private slots:
     void aWorkspaceTheDaemonRefusesIsRefusedInThePlan()
     {
         // The home folder as the workspace: every credential in it would be the agent's.
-        const env::EnvPlan plan = env::planEnvironment(load(
-            write(QStringLiteral("env/sbxenv.yaml"), "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: ../home\n")));
+        const env::EnvPlan plan =
+            env::planEnvironment(load(write(QStringLiteral("env/sbxenv.yaml"),
+                                            "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: ../home\n")),
+                                 sandbox::checkEnvironmentShares);
         QVERIFY(!plan.ok());
         QVERIFY2(plan.problems.first().startsWith(QStringLiteral("workspace: ")), qPrintable(plan.problems.first()));
     }
@@ -208,13 +214,14 @@ private slots:
     {
         write(QStringLiteral("env/project/sub/sbxenv.yaml"),
               "schemaVersion: \"1\"\nname: x\nagent: a\nworkspace: ..\n");
-        const env::EnvPlan nested =
-            env::planEnvironment(load(m_root.filePath(QStringLiteral("env/project/sub/sbxenv.yaml"))));
+        const env::EnvPlan nested = env::planEnvironment(
+            load(m_root.filePath(QStringLiteral("env/project/sub/sbxenv.yaml"))), sandbox::checkEnvironmentShares);
         QVERIFY(!nested.ok());
         QVERIFY2(nested.problems.first().contains(QStringLiteral("could change what runs here")),
                  qPrintable(nested.problems.first()));
         const env::EnvPlan top = env::planEnvironment(
-            load(write(QStringLiteral("env/project/sbxenv.yaml"), "schemaVersion: \"1\"\nname: x\nagent: a\n")));
+            load(write(QStringLiteral("env/project/sbxenv.yaml"), "schemaVersion: \"1\"\nname: x\nagent: a\n")),
+            sandbox::checkEnvironmentShares);
         QVERIFY2(top.ok(), qPrintable(top.problems.join(QLatin1Char('\n'))));
         QVERIFY(top.fileInWorkspace);
     }
