@@ -4,6 +4,7 @@
 #include "sandbox/SandboxService.h"
 
 #include "api/Server.h"
+#include "common/Paths.h"
 #include "kit/KitRules.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
@@ -114,7 +115,8 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
                           QStringLiteral("sandbox %1 was made by an earlier Paddock, which did not keep how: it cannot "
                                          "be recreated; remove it and create it again")
                               .arg(name));
-    const QJsonObject choices = recreationChoices(record->createParams, params);
+    QJsonObject choices = recreationChoices(record->createParams, params);
+    choices.insert(QStringLiteral("name"), name); // also where the kit's default name gave it
     Result<CreateRequest> request = CreateRequest::parse(choices);
     Result<void> usable = request ? request->meetKitMinimum() : request.error();
     if (usable)
@@ -149,8 +151,15 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
         if (const runtime::RuntimeResult removed = runtime->removeKeepingVolumes(name); !removed.ok)
             return {removed, {}};
         // A container's home is a host folder of this service's: made fresh from the kit too.
-        if (runtime->id() != QLatin1String("bwrap"))
+        if (runtime->id() != QLatin1String("bwrap")) {
+            QString error;
+            // What the engine's root wrote there may not go; the kit's files are written over it.
             QDir(homeOf(name)).removeRecursively();
+            if (!paths::ensurePrivateDir(homeOf(name), &error))
+                return {runtime::RuntimeResult::failure(
+                            QStringLiteral("the home of sandbox %1 was not made fresh: %2").arg(name, error)),
+                        {}};
+        }
         const runtime::RuntimeResult result = creation.run();
         return {result, creation.notes()};
     };
