@@ -50,6 +50,20 @@ QJsonObject recreationChoices(QJsonObject choices, const QJsonObject &params)
     return choices;
 }
 
+/** A container's home is a host folder of the service's: made fresh for the kit's files too. */
+runtime::RuntimeResult freshContainerHome(const runtime::Runtime &runtime, const QString &name)
+{
+    if (runtime.id() == QLatin1String("bwrap")) // its private home went with the sandbox
+        return runtime::RuntimeResult::success();
+    // What the engine's root wrote there may not go; the kit's files are written over it.
+    const QString home = SandboxService::homeOf(name);
+    QDir(home).removeRecursively();
+    if (QString error; !paths::ensurePrivateDir(home, &error))
+        return runtime::RuntimeResult::failure(
+            QStringLiteral("the home of sandbox %1 was not made fresh: %2").arg(name, error));
+    return runtime::RuntimeResult::success();
+}
+
 } // namespace
 
 QList<runtime::SandboxVolume> volumeRequests(const kit::Kit &kit)
@@ -150,16 +164,8 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
         stopCompanions(name, false);
         if (const runtime::RuntimeResult removed = runtime->removeKeepingVolumes(name); !removed.ok)
             return {removed, {}};
-        // A container's home is a host folder of this service's: made fresh from the kit too.
-        if (runtime->id() != QLatin1String("bwrap")) {
-            QString error;
-            // What the engine's root wrote there may not go; the kit's files are written over it.
-            QDir(homeOf(name)).removeRecursively();
-            if (!paths::ensurePrivateDir(homeOf(name), &error))
-                return {runtime::RuntimeResult::failure(
-                            QStringLiteral("the home of sandbox %1 was not made fresh: %2").arg(name, error)),
-                        {}};
-        }
+        if (const runtime::RuntimeResult home = freshContainerHome(*runtime, name); !home.ok)
+            return {home, {}};
         const runtime::RuntimeResult result = creation.run();
         return {result, creation.notes()};
     };
