@@ -38,6 +38,7 @@ Rectangle {
     signal startRequested()
     signal stopRequested()
     signal removeRequested()
+    signal recreateRequested()
     signal agentRequested()
     signal shellRequested()
     signal logsRequested()
@@ -262,6 +263,13 @@ Rectangle {
                 onClicked: row.servicesRequested()
             }
             Item { Layout.fillWidth: true }
+            Button {
+                objectName: "sandboxRecreateButton"
+                enabled: !row.busy
+                text: qsTr("Recreate…")
+                Accessible.name: qsTr("Make %1 again from its kit, keeping its volumes").arg(row.name)
+                onClicked: row.recreateRequested()
+            }
             Button {
                 objectName: "sandboxRemoveButton"
                 enabled: !row.busy
