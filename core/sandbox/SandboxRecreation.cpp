@@ -174,8 +174,8 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
         closeEndpoint(name);
         if (!work.result.ok)
             return reply.fail(QLatin1String(api::errors::kCreateFailed),
-                              QStringLiteral("sandbox %1 could not be made again: %2. Its volumes are kept; `paddock "
-                                             "recreate %1` tries again, `paddock rm %1` removes what is left")
+                              QStringLiteral("sandbox %1 could not be made again: %2. Its block volumes are kept "
+                                             "(`paddock volumes %1` lists them)")
                                   .arg(name, work.result.error));
         qCInfo(lcSandbox) << "recreated sandbox" << name << "from kit" << kitName;
         if (wasRunning) {
