@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// paddock create|start|ls|stop|rm|logs (run, attach and exec are in SessionCommands.cpp)
+// paddock create|start|ls|stop|rm|recreate|volumes|logs (run, attach and exec are in SessionCommands.cpp)
 #include "Cli.h"
 #include "HostGrantCli.h"
+#include "KitArgument.h"
 #include "SandboxCliSupport.h"
+#include "api/Protocol.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -170,6 +172,51 @@ int runRm(const Invocation &call)
     return code;
 }
 
+int runRecreate(const Invocation &call)
+{
+    const QString name = call.positional.first();
+    QJsonObject params{{QStringLiteral("name"), name}};
+    if (call.parser.isSet(QStringLiteral("kit"))) {
+        const std::optional<QString> kit = resolveKit(call.parser.value(QStringLiteral("kit")));
+        if (!kit)
+            return ExitFailed;
+        params.insert(QStringLiteral("kit"), *kit);
+    }
+    int code = ExitOk;
+    const std::optional<QJsonObject> kitArgs = kitArgsJson(call, &code);
+    if (!kitArgs)
+        return code;
+    if (!kitArgs->isEmpty())
+        params.insert(QStringLiteral("kitArgs"), *kitArgs);
+    const api::Reply reply = daemonReply(QStringLiteral("sandbox.recreate"), params, kCreateTimeoutMs);
+    if (reply.isError()) {
+        failure(reply.errorMessage());
+        // A refusal by rule (a volume changed) is told apart from a failure, as `kit load` does.
+        return reply.errorCode() == QLatin1String(api::errors::kRecreateRefused) ? ExitRefused : ExitFailed;
+    }
+    printNotes(reply.result());
+    out() << "recreated " << name << '\n';
+    return ExitOk;
+}
+
+int runVolumes(const Invocation &call)
+{
+    QJsonObject params{{QStringLiteral("name"), call.positional.first()}};
+    if (call.parser.isSet(QStringLiteral("backend")))
+        params.insert(QStringLiteral("backend"), call.parser.value(QStringLiteral("backend")));
+    const std::optional<QJsonObject> listed = callDaemon(QStringLiteral("sandbox.volumes"), params);
+    if (!listed)
+        return ExitFailed;
+    const QJsonArray volumes = listed->value(QLatin1String("volumes")).toArray();
+    if (call.parser.isSet(QStringLiteral("json"))) {
+        out() << QJsonDocument(volumes).toJson(QJsonDocument::Compact) << '\n';
+        return ExitOk;
+    }
+    for (const QJsonValue &volume : volumes)
+        out() << volume.toString() << '\n';
+    return ExitOk;
+}
+
 int runInspect(const Invocation &call)
 {
     const std::optional<QJsonObject> inspected =
@@ -203,6 +250,35 @@ int runLogs(const Invocation &call)
             return ExitOk;
         offset = next;
     }
+}
+
+/** `paddock recreate` and `paddock volumes`. */
+QList<Command> recreationCommands()
+{
+    Command recreate =
+        leaf(QStringLiteral("recreate"), QStringLiteral("Make a sandbox again from its kit, keeping its volumes."),
+             QStringLiteral("Replaces sandbox NAME's root and home with fresh ones from its kit as loaded now "
+                            "(setup.install runs\nagain), keeping its name, workspace, shares, variables, backend "
+                            "and the contents of its volumes.\nA running sandbox is started again. Refused, with "
+                            "nothing changed, when a volume the kit asks for\nnow has another size, mode or kind "
+                            "than the one kept at its path (exit status 3). With --kit,\nanother kit; with --arg, "
+                            "new values of the kit's arguments."),
+             runRecreate);
+    recreate.options = {kitOption(QStringLiteral("Another kit to make the sandbox from.")), argOption()};
+    recreate.positionalSyntax = QStringLiteral("NAME");
+    recreate.minPositional = recreate.maxPositional = 1;
+
+    Command volumes =
+        leaf(QStringLiteral("volumes"), QStringLiteral("List the volume storage a sandbox holds."),
+             QStringLiteral("Prints the inside path of each block volume kept for sandbox NAME, mounted or no longer "
+                            "declared\nby its kit; nothing once the sandbox and its volumes are removed. --backend "
+                            "names where to\nlook for a sandbox that is gone (bwrap by default)."),
+             runVolumes);
+    volumes.options = {jsonOption(), backendOption()};
+    volumes.positionalSyntax = QStringLiteral("NAME");
+    volumes.minPositional = volumes.maxPositional = 1;
+
+    return {recreate, volumes};
 }
 
 } // namespace
@@ -266,7 +342,7 @@ QList<Command> sandboxCommands()
     inspect.positionalSyntax = QStringLiteral("NAME");
     inspect.minPositional = inspect.maxPositional = 1;
 
-    return {create, start, ls, inspect, stop, rm, logs};
+    return QList<Command>{create, start, ls, inspect, stop, rm} + recreationCommands() + QList<Command>{logs};
 }
 
 } // namespace paddock::cli

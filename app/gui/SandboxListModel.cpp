@@ -492,4 +492,11 @@ void SandboxListModel::remove(const QString &name)
         });
 }
 
+void SandboxListModel::recreate(const QString &name)
+{
+    setBusy(name, true);
+    act(QStringLiteral("sandbox.recreate"), {{QStringLiteral("name"), name}},
+        [this, name](const api::Reply &reply) { finishAction(name, reply, tr("%1 recreated.").arg(name)); });
+}
+
 } // namespace paddock::gui

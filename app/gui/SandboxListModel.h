@@ -92,6 +92,8 @@ public:
     Q_INVOKABLE void stop(const QString &name);
     /** Removes @p name, stopping it first when it runs. */
     Q_INVOKABLE void remove(const QString &name);
+    /** Makes @p name again from its kit as loaded now, keeping its volumes (`sandbox.recreate`). */
+    Q_INVOKABLE void recreate(const QString &name);
     /** The row of the sandbox @p name, or -1. */
     Q_INVOKABLE int rowOf(const QString &name) const;
     /** "2 h 05 min", "3 min", "12 s": how long a sandbox has been running. */

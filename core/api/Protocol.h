@@ -95,6 +95,8 @@ inline constexpr const char *kCreateFailed = "create-failed";
 inline constexpr const char *kStartFailed = "start-failed";
 inline constexpr const char *kStopFailed = "stop-failed";
 inline constexpr const char *kRemoveFailed = "remove-failed";
+/** `sandbox.recreate` refused before changing anything: the kit's volumes differ from the ones kept. */
+inline constexpr const char *kRecreateRefused = "recreate-refused";
 /** The kit does not load (its diagnostics follow) or cannot be applied to the request. */
 inline constexpr const char *kInvalidKit = "invalid-kit";
 /** The backend asked for is unknown, or cannot run sandboxes here (the message says why). */

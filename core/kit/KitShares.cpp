@@ -93,4 +93,34 @@ std::optional<VariableArgument> parseVariable(const QString &text, QString *erro
     return variable;
 }
 
+QString reservedInsidePlace(const QString &inside)
+{
+    if (inside == QLatin1String("/"))
+        return inside;
+    for (const char *system : {"/proc", "/sys", "/dev", "/run/paddock"}) {
+        const QString place = QLatin1String(system);
+        if (inside == place || inside.startsWith(place + QLatin1Char('/')))
+            return place;
+    }
+    return {};
+}
+
+std::optional<QString> volumePathProblem(const QString &path)
+{
+    if (!path.startsWith(QLatin1Char('/')))
+        return QStringLiteral("the volume path '%1' is not absolute: write the full path inside, such as /data")
+            .arg(path);
+    for (const QString &part : path.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
+        if (part == QLatin1String(".") || part == QLatin1String(".."))
+            return QStringLiteral("the volume path '%1' has a '%2' part: write it without . and ..").arg(path, part);
+    }
+    const QString cleaned = QDir::cleanPath(path);
+    if (const QString place = reservedInsidePlace(cleaned); place == QLatin1String("/"))
+        return QStringLiteral("a volume cannot be mounted at /: the sandbox needs its own system");
+    else if (!place.isEmpty())
+        return QStringLiteral("the volume path %1 is over %2, which is the sandbox's own: choose a path elsewhere")
+            .arg(cleaned, place);
+    return std::nullopt;
+}
+
 } // namespace paddock::kit

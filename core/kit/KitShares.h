@@ -46,6 +46,20 @@ struct VariableArgument
     std::optional<QString> value;
 };
 
+/**
+ * The place of the sandbox's own that the cleaned inside path @p inside is, or is in: "/" itself,
+ * `/proc`, `/sys`, `/dev` or `/run/paddock` (Paddock's pieces); empty when it is none of them.
+ * What shares and volumes may not cover, whatever the sandbox's workspace and home are.
+ */
+QString reservedInsidePlace(const QString &inside);
+
+/**
+ * Why @p path cannot be where a volume is mounted, or nullopt: it must be absolute, without `.`
+ * or `..` parts, and not over a place of the sandbox's own (reservedInsidePlace()). The home and
+ * the workspace are checked when a sandbox is made (sandbox/SharedFolders.h).
+ */
+std::optional<QString> volumePathProblem(const QString &path);
+
 /** Reads `NAME=VALUE` or `NAME`; nullopt with @p error when the name is not a variable name. */
 std::optional<VariableArgument> parseVariable(const QString &text, QString *error);
 

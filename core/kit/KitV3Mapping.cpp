@@ -6,9 +6,11 @@
 #include "common/QuotedString.h"
 #include "kit/ArgsSubstitution.h"
 #include "kit/KitRules.h"
+#include "kit/KitShares.h"
 
 #include <QDir>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace paddock::kit {
@@ -241,6 +243,25 @@ std::optional<QString> applyAgentDeclaration(Kit &kit, const QString &type, cons
     return std::nullopt;
 }
 
+/** Why a volume@1 request cannot be carried out as written, or nullopt: its path, size and mode. */
+std::optional<QString> volumeConfigProblem(const QJsonObject &config)
+{
+    const QString path = config.value(QLatin1String("path")).toString();
+    if (const std::optional<QString> problem = volumePathProblem(path))
+        return QStringLiteral("%1 (volume@1 path)").arg(*problem);
+    const QString size = config.value(QLatin1String("size")).toString();
+    if (!size.isEmpty() && !rules::parseByteSize(size))
+        return QStringLiteral("the volume %1 has the size '%2', which is not a byte size: write it as 512m, 2g or 1gib")
+            .arg(path, size);
+    static const QRegularExpression octal(QStringLiteral("^[0-7]{3,4}$"));
+    const QString mode = config.value(QLatin1String("mode")).toString();
+    if (!mode.isEmpty() && !octal.match(mode).hasMatch())
+        return QStringLiteral(
+                   "the volume %1 has the mode '%2', which is not octal permissions: write it as 755 or 0755")
+            .arg(path, mode);
+    return std::nullopt;
+}
+
 /** Carries out @p request on @p kit; what it became, or nothing when Paddock has no such thing. */
 std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonObject &config)
 {
@@ -296,7 +317,7 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
             .arg(kit.setup.files.size());
     }
     if (type == QLatin1String("volume@1")) {
-        kit.volumes << Volume{config.value(QLatin1String("path")).toString(),
+        kit.volumes << Volume{QDir::cleanPath(config.value(QLatin1String("path")).toString()),
                               config.value(QLatin1String("tmpfs")).toBool() ? QStringLiteral("tmpfs") : QString(),
                               config.value(QLatin1String("size")).toString(),
                               config.value(QLatin1String("mode")).toString()};
@@ -386,6 +407,12 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
         if (const std::optional<QString> wrong = contextDirectoryProblem(request, config)) {
             problem(request.line, request.column, *wrong);
             continue;
+        }
+        if (usable && request.type == kPrefix + QStringLiteral("volume@1")) {
+            if (const std::optional<QString> bad = volumeConfigProblem(config)) {
+                problem(request.line, request.column, *bad);
+                continue;
+            }
         }
         if (const std::optional<QString> what = usable ? apply(kit, request, config) : std::nullopt) {
             outcome.what = *what;

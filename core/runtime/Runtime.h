@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <chrono>
 #include <optional>
@@ -171,8 +172,8 @@ struct SandboxVolume
 {
     QString path;       ///< inside the sandbox
     bool tmpfs = false; ///< true: in memory, gone when the sandbox stops; false: kept until it is removed
-    QString size;       ///< tmpfs only, as `mount -t tmpfs` reads it ("64m")
-    QString mode;       ///< tmpfs only, octal ("1777")
+    QString size;       ///< in bytes ("67108864"), or empty: a capacity where the runtime limits it
+    QString mode;       ///< octal ("1777"), or empty: the permissions of fresh storage (reattached keeps its own)
 
     bool operator==(const SandboxVolume &) const = default;
 };
@@ -277,6 +278,21 @@ public:
     virtual RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) = 0;
     /** Forgets a stopped sandbox; its private home goes too only when @p removeHome. */
     virtual RuntimeResult remove(const QString &name, bool removeHome = false) = 0;
+    /**
+     * Forgets stopped sandbox @p name as remove() with its home does (its root, its container,
+     * its private home), but keeps the storage of its block volumes, which the next create() of
+     * the same name mounts again: what a recreation replaces and what it keeps.
+     */
+    virtual RuntimeResult removeKeepingVolumes(const QString &name)
+    {
+        return RuntimeResult::failure(QStringLiteral("the %1 runtime cannot recreate sandbox %2").arg(id(), name));
+    }
+    /**
+     * The cleaned inside paths of the block volume storage this runtime holds for sandbox
+     * @p name: mounted or retained, and also after the sandbox is gone (then none, unless removing
+     * it left some behind).
+     */
+    virtual QStringList volumePaths(const QString & /*name*/) const { return {}; }
 
     virtual QList<SandboxInfo> list() const = 0;
     virtual std::optional<SandboxInfo> inspect(const QString &name) const = 0;

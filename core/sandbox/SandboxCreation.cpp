@@ -16,6 +16,7 @@
 #include "sandbox/ImageService.h"
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
+#include "sandbox/SandboxVolumes.h"
 #include "sandbox/SharedFolders.h"
 #include "secrets/CustomSecrets.h"
 
@@ -313,8 +314,7 @@ runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
             options.memoryBytes = kit.sandbox->resources->memoryBytes.value_or(0);
         }
     }
-    for (const kit::Volume &volume : kit.volumes)
-        options.volumes.append({volume.path, volume.type == QLatin1String("tmpfs"), volume.size, volume.mode});
+    options.volumes = volumeRequests(kit);
     for (const kit::Port &port : kit.ports)
         options.ports.append({quint16(port.container), port.protocol});
     options.imageHint = ImageService::missingImageHint(kit, kitDir);
@@ -345,6 +345,13 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         plan.kit, request, runtime, fromImage ? std::optional(plan.imageConfig) : std::nullopt, &shareNotes, refusal);
     if (!spec)
         return std::nullopt;
+    for (const kit::Volume &volume : plan.kit.volumes) {
+        if (const std::optional<QString> problem =
+                volumeInsideProblem(volume.path, spec->workspace, spec->sandboxHome)) {
+            *refusal = refuse(api::errors::kInvalidKit, QStringLiteral("kit %1: %2").arg(plan.kit.name, *problem));
+            return std::nullopt;
+        }
+    }
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
     plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
@@ -590,7 +597,7 @@ RuntimeResult SandboxCreation::createAndFillHome(const runtime::SandboxSpec &lau
     if (filled)
         filled = writeAgentContext(m_plan.kit, m_plan.spec, m_plan.home, &m_notes);
     if (!filled) {
-        m_runtime->remove(m_plan.spec.name, true);
+        discard();
         return failed(RuntimeResult::failure(filled.error().text()));
     }
     return RuntimeResult::success();
@@ -624,7 +631,7 @@ RuntimeResult SandboxCreation::runInstallLaunch()
     if (!output.open() || devNull < 0) {
         if (devNull >= 0)
             ::close(devNull);
-        m_runtime->remove(name, true);
+        discard();
         return failed(RuntimeResult::failure(QStringLiteral("cannot capture the output of setup.install")));
     }
     const RuntimeResult installed = m_runtime->start(name, {devNull, int(output.handle()), int(output.handle())});
@@ -634,17 +641,25 @@ RuntimeResult SandboxCreation::runInstallLaunch()
         return installed;
     output.seek(0);
     const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
-    m_runtime->remove(name, true);
+    discard();
     return failed(RuntimeResult::failure(
         installed.ok
             ? QStringLiteral("setup.install failed with status %1:\n%2").arg(installed.exitCode.value_or(-1)).arg(tail)
             : installed.error));
 }
 
+void SandboxCreation::discard()
+{
+    if (m_plan.recreating)
+        m_runtime->removeKeepingVolumes(m_plan.spec.name);
+    else
+        m_runtime->remove(m_plan.spec.name, true);
+}
+
 /** @p result, after discarding a clone made for a sandbox that did not come to be. */
 RuntimeResult SandboxCreation::failed(const RuntimeResult &result)
 {
-    if (m_clone && !m_runtime->inspect(m_plan.spec.name))
+    if (m_clone && !m_plan.recreating && !m_runtime->inspect(m_plan.spec.name))
         m_clone->discard();
     return result;
 }

@@ -10,6 +10,7 @@
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/KitApplication.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -51,6 +52,13 @@ struct CreationPlan
      */
     QString engineImage;
     kit::AgentVerbs agentVerbs; ///< kept with the sandbox (SandboxRecord::agentVerbs)
+    /** The `sandbox.create` params, kept with the sandbox for a recreation (SandboxRecord::createParams). */
+    QJsonObject createParams;
+    /**
+     * A recreation (`paddock recreate`): the sandbox's volumes and clone workspace are kept
+     * whatever happens, and what fails leaves them for the next attempt.
+     */
+    bool recreating = false;
 };
 
 /**
@@ -94,6 +102,8 @@ private:
     runtime::RuntimeResult install(qsizetype index);
     runtime::RuntimeResult runInstallLaunch();
     runtime::RuntimeResult failed(const runtime::RuntimeResult &result);
+    /** Forgets the sandbox after a failure: with its volumes, unless recreating. */
+    void discard();
     /** Exports the kit's image from the Docker engine into the store and hands its layers to the runtime. */
     Result<void> exportImage();
     /** Pulls the kit's image from its registry into the store and hands its layers to the runtime. */

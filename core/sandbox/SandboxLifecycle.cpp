@@ -16,6 +16,7 @@
 #include "sandbox/KitApplication.h"
 #include "sandbox/RemoteFetchBack.h"
 #include "sandbox/SandboxCreation.h"
+#include "sandbox/SandboxVolumes.h"
 #include "sandbox/SharedFolders.h"
 #include "sandbox/WorkspaceGuard.h"
 
@@ -25,6 +26,7 @@
 #include <QJsonArray>
 #include <QLoggingCategory>
 
+#include <algorithm>
 #include <thread>
 
 Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
@@ -65,6 +67,8 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
     api::Reply refusal;
     const image::RegistryOptions registry = ImageService::registryOptions(m_proxy.upstreamProxy().get());
     std::optional<CreationPlan> plan = planCreation(*request, *runtime, registry, &refusal);
+    if (plan)
+        plan->createParams = creationChoices(params);
     if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), engine, &refusal) ||
         !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);
@@ -128,6 +132,20 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     record.secretGuard = plan.secretGuard;
     record.workspace = plan.spec.workspace;
     record.agentVerbs = plan.agentVerbs;
+    record.createParams = plan.createParams;
+    record.volumes = volumeRequests(plan.kit);
+    if (plan.recreating) {
+        // What the person added since, and the volumes no longer declared, stay with the sandbox.
+        if (const std::optional<SandboxRecord> previous = SandboxRecord::read(record.name)) {
+            record.services = previous->services;
+            record.allowedValues = previous->allowedValues;
+            for (const runtime::SandboxVolume &kept : previous->volumes) {
+                if (std::none_of(record.volumes.cbegin(), record.volumes.cend(),
+                                 [&](const runtime::SandboxVolume &v) { return v.path == kept.path; }))
+                    record.volumes.append(kept);
+            }
+        }
+    }
     for (const kit::CapabilityOutcome &capability : plan.kit.capabilities) {
         if (capability.status != kit::CapabilityOutcome::Status::Skipped)
             continue;

@@ -18,7 +18,15 @@ QJsonObject SandboxRecord::toJson() const
                                  {QStringLiteral("content"), file.content},
                                  {QStringLiteral("mode"), file.mode},
                                  {QStringLiteral("onlyIfMissing"), file.onlyIfMissing}});
+    QJsonArray volumeList;
+    for (const runtime::SandboxVolume &volume : volumes)
+        volumeList.append(QJsonObject{{QStringLiteral("path"), volume.path},
+                                      {QStringLiteral("tmpfs"), volume.tmpfs},
+                                      {QStringLiteral("size"), volume.size},
+                                      {QStringLiteral("mode"), volume.mode}});
     return {{QStringLiteral("name"), name},
+            {QStringLiteral("createParams"), createParams},
+            {QStringLiteral("volumes"), volumeList},
             {QStringLiteral("kit"), kitName},
             {QStringLiteral("kitDirectory"), kitDirectory},
             {QStringLiteral("backend"), backend},
@@ -65,6 +73,13 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
         record.skippedCapabilities << value.toString();
     record.agentVerbs = kit::AgentVerbs::fromJson(object.value(QLatin1String("agentVerbs")).toObject());
+    record.createParams = object.value(QLatin1String("createParams")).toObject();
+    for (const QJsonValue &value : object.value(QLatin1String("volumes")).toArray()) {
+        const QJsonObject volume = value.toObject();
+        record.volumes.append(
+            {volume.value(QLatin1String("path")).toString(), volume.value(QLatin1String("tmpfs")).toBool(),
+             volume.value(QLatin1String("size")).toString(), volume.value(QLatin1String("mode")).toString()});
+    }
     return record;
 }
 

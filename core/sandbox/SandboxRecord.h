@@ -4,6 +4,7 @@
 #include "common/Result.h"
 #include "kit/AgentVerbs.h"
 #include "kit/Kit.h"
+#include "runtime/Runtime.h"
 #include "sandbox/Companions.h"
 
 #include <QJsonObject>
@@ -40,6 +41,16 @@ struct SandboxRecord
     QStringList allowedValues;
     QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
     kit::AgentVerbs agentVerbs;      ///< how `paddock agent` drives its agent (empty in records from before it)
+    /**
+     * The `sandbox.create` params it was made with (the person's choices: kit, workspace, name,
+     * shares, variables, backend, engine, ...), for `paddock recreate`; empty in older records.
+     */
+    QJsonObject createParams;
+    /**
+     * Every volume its kits asked for, as last asked at each path (size in bytes), declared now
+     * or not: what a recreation's kit must match at the same path.
+     */
+    QList<runtime::SandboxVolume> volumes;
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

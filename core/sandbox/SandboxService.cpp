@@ -396,6 +396,12 @@ void SandboxService::registerMethods()
     m_server.registerAsyncMethod(QStringLiteral("sandbox.remove"),
                                  [this](const QJsonObject &params, const api::CallContext &,
                                         const api::PendingReply &reply) { removeSandbox(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.recreate"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { recreateSandbox(params, reply); });
+    m_server.registerAsyncMethod(QStringLiteral("sandbox.volumes"),
+                                 [this](const QJsonObject &params, const api::CallContext &,
+                                        const api::PendingReply &reply) { listVolumes(params, reply); });
 
     m_server.registerAsyncMethod(
         QStringLiteral("sandbox.finished"),

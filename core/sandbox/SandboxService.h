@@ -101,6 +101,15 @@ struct CreationPlan;
  * - `sandbox.stop` {name} → {sandbox: INFO}.
  * - `sandbox.remove` {name, force?: bool} → {removed: NAME}: with force a running one is
  *   stopped first; its home goes with it.
+ *   Its block volumes go too (recreated or not, declared now or not).
+ * - `sandbox.recreate` {name, kit?, kitArgs?} → {sandbox: INFO}: the sandbox made again from its
+ *   kit as loaded now (or the kit directory given), with its recorded choices (workspace, shares,
+ *   variables, backend, engine; kitArgs replaced by name): a fresh root and home, setup.install run
+ *   again, its block volumes kept and mounted again. A volume asked for with another size, mode or
+ *   kind than the one kept at its path refuses it first (`recreate-refused`), changing nothing. A
+ *   running sandbox is started again.
+ * - `sandbox.volumes` {name, backend?} → {volumes: [PATH..]}: the inside paths of the block
+ *   volume storage the runtime holds for NAME, mounted or retained; also once it is removed.
  * - `sandbox.list` {} → {sandboxes: [INFO..]}.
  * - `sandbox.isolations` {} → {isolations: [{id: container|gvisor, available, backend?,
  *   problem?}], backends: [{id: bwrap|docker, available, problem?}]}: the levels and backends a
@@ -307,6 +316,10 @@ private:
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void stopSandbox(const QJsonObject &params, const api::PendingReply &reply);
     void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    /** `sandbox.recreate` {name, kit?, kitArgs?} (SandboxRecreation.cpp). */
+    void recreateSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    /** `sandbox.volumes` {name, backend?} → {volumes: [inside path]}. */
+    void listVolumes(const QJsonObject &params, const api::PendingReply &reply);
 
     /**
      * Runs @p work on a thread of its own (runtime calls block: a start waits for the sandbox,

@@ -45,11 +45,9 @@ std::optional<QString> insidePathProblem(const SharedFolder &folder, const QStri
     const QString inside = folder.insidePath;
     if (inside == QLatin1String("/"))
         return QStringLiteral("%1 cannot be shared at / inside: the sandbox needs its own system").arg(folder.hostPath);
-    for (const char *system : {"/proc", "/sys", "/dev", "/run/paddock"}) {
-        if (isPathInside(inside, QLatin1String(system)))
-            return QStringLiteral("%1 inside is the sandbox's own (%2): share the folder somewhere else")
-                .arg(inside, QLatin1String(system));
-    }
+    if (const QString place = kit::reservedInsidePlace(inside); !place.isEmpty())
+        return QStringLiteral("%1 inside is the sandbox's own (%2): share the folder somewhere else")
+            .arg(inside, place);
     if (inside == QDir::cleanPath(sandboxHome))
         return QStringLiteral("%1 is the sandbox's home: share a folder inside it instead, such as %1/.nuget")
             .arg(inside);
@@ -159,6 +157,21 @@ QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, co
         }
     }
     return changes;
+}
+
+std::optional<QString> volumeInsideProblem(const QString &path, const QString &workspace, const QString &sandboxHome)
+{
+    if (const std::optional<QString> problem = kit::volumePathProblem(path))
+        return problem;
+    const QString inside = QDir::cleanPath(path);
+    if (inside == QDir::cleanPath(sandboxHome))
+        return QStringLiteral("the volume path %1 is the sandbox's home: mount the volume at a folder inside it")
+            .arg(inside);
+    if (!workspace.isEmpty() && isPathInside(inside, QDir::cleanPath(workspace)))
+        return QStringLiteral("the volume path %1 is in the workspace: a volume there would hide your project's files; "
+                              "choose a path outside the workspace")
+            .arg(inside);
+    return std::nullopt;
 }
 
 std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &workspace, const QString &sandboxHome,

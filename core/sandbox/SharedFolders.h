@@ -48,6 +48,13 @@ std::optional<QString> sharedFolderProblem(SharedFolder *folder, const QString &
                                            QString *warning);
 
 /**
+ * Why a kit's volume cannot be mounted at @p path in a sandbox with @p workspace and
+ * @p sandboxHome, or nullopt: kit::volumePathProblem(), then, as for a share's inside path, not
+ * the home itself and not in the workspace.
+ */
+std::optional<QString> volumeInsideProblem(const QString &path, const QString &workspace, const QString &sandboxHome);
+
+/**
  * Why a sandbox made with @p spec may not start with its shared folders as they are now, or
  * nullopt: each is checked again (sharedFolderProblem()), and one whose path now leads elsewhere
  * (a link put in place of a folder, by a sandbox that could write where it lies) is refused

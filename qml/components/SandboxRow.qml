@@ -44,6 +44,7 @@ Rectangle {
     signal startRequested()
     signal stopRequested()
     signal removeRequested()
+    signal recreateRequested()
     signal agentRequested()
     signal resumeRequested()
     signal shellRequested()
@@ -276,6 +277,13 @@ Rectangle {
                 text: qsTr("Services…")
                 Accessible.name: qsTr("The companion services of %1").arg(row.name)
                 onClicked: row.servicesRequested()
+            }
+            Button {
+                objectName: "sandboxRecreateButton"
+                enabled: !row.busy
+                text: qsTr("Recreate…")
+                Accessible.name: qsTr("Make %1 again from its kit, keeping its volumes").arg(row.name)
+                onClicked: row.recreateRequested()
             }
             Button {
                 objectName: "sandboxRemoveButton"

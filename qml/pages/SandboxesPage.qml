@@ -201,6 +201,7 @@ ScrollablePage {
                     onStartRequested: { page.message = ""; sandboxes.start(name) }
                     onStopRequested: { page.message = ""; sandboxes.stop(name) }
                     onRemoveRequested: removeDialog.dialog().ask(name, running)
+                    onRecreateRequested: recreateDialog.dialog().ask(name)
                     onLogsRequested: logDialog.dialog().show(name)
                     onReviewRequested: reviewDialog.dialog().show(name)
                     onServicesRequested: servicesDialog.dialog().show(name)
@@ -252,6 +253,16 @@ ScrollablePage {
                 objectName: "sandboxRemoveDialog"
                 parent: Overlay.overlay
                 onConfirmed: (name) => { page.message = ""; sandboxes.remove(name) }
+            }
+        }
+    }
+    LazyDialog {
+        id: recreateDialog
+        sourceComponent: Component {
+            SandboxRecreateDialog {
+                objectName: "sandboxRecreateDialog"
+                parent: Overlay.overlay
+                onConfirmed: (name) => { page.message = ""; sandboxes.recreate(name) }
             }
         }
     }

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QUrl>
 
 #include <climits>
 
@@ -242,6 +243,27 @@ void addWritableMounts(QStringList &args, const SandboxSpec &spec, const LaunchP
     }
 }
 
+/**
+ * The kit's volumes, after the home and the workspace so that one inside the home lies over it,
+ * and before anything runs, setup.install included. A tmpfs is bwrap's own, in memory and gone
+ * with the sandbox; a block volume is the sandbox's folder for it, kept until it is removed.
+ */
+void addVolumes(QStringList &args, const LaunchPaths &paths)
+{
+    for (const SandboxVolume &volume : paths.volumes) {
+        if (!volume.tmpfs) {
+            add(args, {QStringLiteral("--bind"), paths.volumesDir + QLatin1Char('/') + volumeFolderName(volume.path),
+                       volume.path});
+            continue;
+        }
+        if (!volume.mode.isEmpty())
+            add(args, {QStringLiteral("--perms"), volume.mode.rightJustified(4, QLatin1Char('0'))});
+        if (!volume.size.isEmpty()) // in bytes (sandboxOptions())
+            add(args, {QStringLiteral("--size"), volume.size});
+        add(args, {QStringLiteral("--tmpfs"), volume.path});
+    }
+}
+
 /** paddock-init's options: the proxy relay, published ports and, when supervised, the agent's sessions. */
 void addInitOptions(QStringList &args, const SandboxSpec &spec, const LaunchPaths &paths)
 {
@@ -276,6 +298,17 @@ void addInitOptions(QStringList &args, const SandboxSpec &spec, const LaunchPath
 }
 
 } // namespace
+
+QString volumeFolderName(const QString &path)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(path));
+}
+
+QString volumePathOfFolder(const QString &folderName)
+{
+    const QString path = QUrl::fromPercentEncoding(folderName.toLatin1());
+    return path.startsWith(QLatin1Char('/')) && volumeFolderName(path) == folderName ? path : QString();
+}
 
 QStringList copiedHostFiles()
 {
@@ -381,6 +414,7 @@ QStringList bwrapArguments(const SandboxSpec &spec, const LaunchPaths &paths)
     env.remove(kPublishVariable);
     addSystemMounts(args, spec, paths);
     addWritableMounts(args, spec, paths);
+    addVolumes(args, paths);
     for (const ReadOnlyBind &bind : spec.readOnlyBinds)
         add(args, {QStringLiteral("--ro-bind"), bind.hostPath,
                    bind.sandboxPath.isEmpty() ? bind.hostPath : bind.sandboxPath});

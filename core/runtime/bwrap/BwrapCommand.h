@@ -50,7 +50,15 @@ struct LaunchPaths
     QString rootDir;       ///< `NAME/root`: upper/, work/, mnt/ and, for the host's system, base/
     QString fuseOverlayfs; ///< the host's fuse-overlayfs, for RootChoice::Base::Host with RootChoice::fuse
     QString skeleton;      ///< for the kernel's overlayfs over the host's system: HostSkeleton.h, or empty
+    /** The kit's volumes: tmpfs ones mounted fresh, block ones from @ref volumesDir (volumeFolderName()). */
+    QList<SandboxVolume> volumes;
+    QString volumesDir; ///< `NAME/volumes`
 };
+
+/** The folder of `NAME/volumes` holding the block volume at inside path @p path (percent-encoded). */
+QString volumeFolderName(const QString &path);
+/** The inside path whose volume folder is @p folderName; empty when it is not one. */
+QString volumePathOfFolder(const QString &folderName);
 
 /** Small host files the sandbox gets a copy of (each to the same path): see BwrapCommand.cpp. */
 QStringList copiedHostFiles();

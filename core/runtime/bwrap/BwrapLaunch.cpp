@@ -245,6 +245,8 @@ bwrap::LaunchPaths BwrapRuntime::launchPaths(const SandboxState &state) const
     paths.options = state.options;
     paths.root = state.root;
     paths.rootDir = rootDir(state.spec.name);
+    paths.volumes = state.volumes;
+    paths.volumesDir = sandboxDir(state.spec.name) + QStringLiteral("/volumes");
     paths.fuseOverlayfs = bwrap::fuseOverlayfsProgram();
     if (state.root.base == bwrap::RootChoice::Base::Host && !state.root.fuse) {
         QString error;

@@ -25,6 +25,7 @@
 #include <mutex>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 Q_LOGGING_CATEGORY(lcBwrap, "paddock.runtime.bwrap", QtInfoMsg)
@@ -72,6 +73,11 @@ QString BwrapRuntime::sessionPath(const QString &name) const
 QString BwrapRuntime::rootDir(const QString &name) const
 {
     return sandboxDir(name) + QStringLiteral("/root");
+}
+
+QString BwrapRuntime::volumesDir(const QString &name) const
+{
+    return sandboxDir(name) + QStringLiteral("/volumes");
 }
 
 QString BwrapRuntime::homeOf(const SandboxState &state) const
@@ -161,6 +167,8 @@ bool BwrapRuntime::prepareSandbox(SandboxSpec &spec, const SandboxOptions &optio
         }
     }
     setRoot(spec.name, root);
+    const std::lock_guard lock(m_optionsMutex);
+    m_volumes.insert(spec.name, options.volumes);
     return true;
 }
 
@@ -227,6 +235,10 @@ RuntimeResult BwrapRuntime::create(const SandboxSpec &spec)
         return RuntimeResult::failure(
             QStringLiteral("the workspace %1 is not a directory").arg(state.options.workspaceSource));
     state.root = rootFor(spec.name);
+    {
+        const std::lock_guard lock(m_optionsMutex);
+        state.volumes = m_volumes.value(spec.name);
+    }
     state.createdAt = QDateTime::currentDateTimeUtc();
     if (!prepareLaunch(state, &error) || !bwrap::writeState(statePath(spec.name), state, &error))
         return RuntimeResult::failure(error);
@@ -245,6 +257,8 @@ bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) cons
                 return false;
         }
     }
+    if (!prepareVolumes(state, error))
+        return false;
     const QString home = homeOf(state);
     if (state.spec.homeDir.isEmpty()) {
         if (!paths::ensurePrivateDir(home, error))
@@ -260,6 +274,31 @@ bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) cons
     // The one name server a sandbox has is its own paddock-init (app/init/NameServer.h).
     return writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, error) &&
            writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, error);
+}
+
+bool BwrapRuntime::prepareVolumes(const SandboxState &state, QString *error) const
+{
+    const QString dir = volumesDir(state.spec.name);
+    for (const SandboxVolume &volume : state.volumes) {
+        if (volume.tmpfs)
+            continue;
+        if (!paths::ensurePrivateDir(dir, error))
+            return false;
+        // Fresh storage is empty and gets the kit's mode; storage kept from before keeps its
+        // contents and whatever permissions it has now.
+        const QString folder = dir + QLatin1Char('/') + bwrap::volumeFolderName(volume.path);
+        if (QFileInfo(folder).isDir())
+            continue;
+        bool ok = false;
+        const uint mode = volume.mode.isEmpty() ? 0755 : volume.mode.toUInt(&ok, 8);
+        if ((!volume.mode.isEmpty() && !ok) || !QDir().mkdir(folder) ||
+            ::chmod(QFile::encodeName(folder).constData(), mode_t(mode)) != 0) {
+            *error = QStringLiteral("the volume %1 of sandbox %2 could not be made at %3")
+                         .arg(volume.path, state.spec.name, folder);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool BwrapRuntime::writeIfChanged(const QString &path, const QByteArray &content, QString *error)
@@ -428,13 +467,16 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     if (isRunning(*state))
         return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
     const QString dir = sandboxDir(name);
-    // The root goes with the home: a setup run between two launches keeps both. First, so that a
-    // root that cannot go leaves the sandbox listed.
+    // The root and the volumes go with the home: a setup run between two launches keeps them.
+    // First, so that a root that cannot go leaves the sandbox listed.
     if (removeHome) {
         QString error;
         if (!filetree::removeTree(rootDir(name), &error))
             return RuntimeResult::failure(
                 QStringLiteral("the root of sandbox %1 was not removed: %2").arg(name, error));
+        if (!filetree::removeTree(volumesDir(name), &error))
+            return RuntimeResult::failure(
+                QStringLiteral("the volumes of sandbox %1 were not removed: %2").arg(name, error));
         const std::lock_guard lock(m_optionsMutex);
         m_measures.remove(name);
     }
@@ -447,6 +489,38 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     QDir().rmdir(dir); // fails, harmlessly, while a kept home is in it
     qCInfo(lcBwrap) << "removed sandbox" << name << (removeHome ? "and its home" : "");
     return RuntimeResult::success();
+}
+
+RuntimeResult BwrapRuntime::removeKeepingVolumes(const QString &name)
+{
+    const auto state = isValidName(name) ? bwrap::readState(statePath(name)) : std::nullopt;
+    if (!state)
+        return RuntimeResult::failure(QStringLiteral("no sandbox named %1").arg(name));
+    if (isRunning(*state))
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
+    QString error;
+    if (!filetree::removeTree(rootDir(name), &error))
+        return RuntimeResult::failure(QStringLiteral("the root of sandbox %1 was not removed: %2").arg(name, error));
+    {
+        const std::lock_guard lock(m_optionsMutex);
+        m_measures.remove(name);
+    }
+    if (state->spec.homeDir.isEmpty())
+        QDir(privateHome(name)).removeRecursively();
+    return remove(name, false);
+}
+
+QStringList BwrapRuntime::volumePaths(const QString &name) const
+{
+    QStringList paths;
+    if (!isValidName(name))
+        return paths;
+    for (const QString &folder : QDir(volumesDir(name)).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        if (const QString path = bwrap::volumePathOfFolder(folder); !path.isEmpty())
+            paths << path;
+    }
+    paths.sort();
+    return paths;
 }
 
 QList<SandboxInfo> BwrapRuntime::list() const

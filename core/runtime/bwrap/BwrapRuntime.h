@@ -24,6 +24,7 @@ namespace paddock::runtime {
  * output (`log`, rotated to `log.1` at 8 MiB by a writer outside the sandbox: SandboxLog.h),
  * bwrap's status report, the private home (`home/`, 0700), with a root of its own `root/` (its
  * upper layer `upper/`, and where it is mounted), and, while it runs,
+ * its block volumes (`volumes/`, one folder per inside path, kept until the sandbox is removed), and, while it runs,
  * `session.sock`: the session channel to its paddock-init, which listens on a socket the
  * runtime made and handed over, at a path the sandbox cannot see. The state
  * records the sandbox's first process with its kernel start time, so a stale file whose pid
@@ -47,6 +48,10 @@ public:
     std::optional<AgentInfo> agent(const QString &name, QString *error = nullptr) const override;
     RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
     RuntimeResult remove(const QString &name, bool removeHome = false) override;
+    /** As remove() with the home, but `NAME/volumes` stays for the next create() of @p name. */
+    RuntimeResult removeKeepingVolumes(const QString &name) override;
+    /** The inside paths of the folders of `NAME/volumes`, whether the sandbox exists or not. */
+    QStringList volumePaths(const QString &name) const override;
 
     QList<SandboxInfo> list() const override;
     std::optional<SandboxInfo> inspect(const QString &name) const override;
@@ -119,6 +124,9 @@ private:
     void recordFinish(bwrap::SandboxState &state, std::optional<int> exitCode) const;
 
     QString rootDir(const QString &name) const;
+    QString volumesDir(const QString &name) const;
+    /** Makes the folder of each block volume of @p state that has none yet: empty, with its mode. */
+    bool prepareVolumes(const bwrap::SandboxState &state, QString *error) const;
     /** The size of @p name's upper layer, measured again when the last measure is old. */
     qint64 upperBytes(const QString &name) const;
     bwrap::LaunchPaths launchPaths(const bwrap::SandboxState &state) const;
@@ -127,6 +135,7 @@ private:
     mutable std::mutex m_optionsMutex;
     QHash<QString, bwrap::BwrapOptions> m_options;
     QHash<QString, bwrap::RootChoice> m_roots;
+    QHash<QString, QList<SandboxVolume>> m_volumes; ///< what the next create() of a name mounts
     struct Measure
     {
         qint64 bytes = 0;

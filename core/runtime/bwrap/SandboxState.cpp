@@ -149,6 +149,14 @@ QJsonObject SandboxState::toJson() const
     };
     if (exitCode)
         object.insert(QStringLiteral("exitCode"), *exitCode);
+    QJsonArray volumeList;
+    for (const SandboxVolume &volume : volumes)
+        volumeList.append(QJsonObject{{QStringLiteral("path"), volume.path},
+                                      {QStringLiteral("tmpfs"), volume.tmpfs},
+                                      {QStringLiteral("size"), volume.size},
+                                      {QStringLiteral("mode"), volume.mode}});
+    if (!volumeList.isEmpty())
+        object.insert(QStringLiteral("volumes"), volumeList);
     return object;
 }
 
@@ -171,6 +179,12 @@ std::optional<SandboxState> SandboxState::fromJson(const QJsonObject &object, QS
     state.finishedAt = dateFrom(object.value(QStringLiteral("finishedAt")));
     if (object.contains(QStringLiteral("exitCode")))
         state.exitCode = object.value(QStringLiteral("exitCode")).toInt();
+    for (const QJsonValue &value : object.value(QStringLiteral("volumes")).toArray()) {
+        const QJsonObject volume = value.toObject();
+        state.volumes.append(
+            {volume.value(QStringLiteral("path")).toString(), volume.value(QStringLiteral("tmpfs")).toBool(),
+             volume.value(QStringLiteral("size")).toString(), volume.value(QStringLiteral("mode")).toString()});
+    }
     return state;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "runtime/Runtime.h"
 #include "runtime/SandboxSpec.h"
 
 #include <QDateTime>
@@ -92,6 +93,8 @@ struct SandboxState
     SandboxSpec spec;
     BwrapOptions options;
     RootChoice root; ///< a state without one (an earlier Paddock's) has the read-only host root
+    /** The kit's volumes: block ones are folders `NAME/volumes/ENCODED-PATH`, tmpfs ones bwrap's. */
+    QList<SandboxVolume> volumes;
     QDateTime createdAt;
     ProcessIdentity init;      ///< the sandbox's first process (paddock-init) on the host
     ProcessIdentity bwrap;     ///< the bwrap process that waits for it

@@ -72,18 +72,6 @@ bool DockerRuntime::isValidName(const QString &name)
     return pattern.match(name).hasMatch();
 }
 
-QString DockerRuntime::volumeName(const QString &sandbox, const QString &path)
-{
-    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.-]+"));
-    QString slug = path;
-    slug.replace(unsafe, QStringLiteral("-"));
-    while (slug.startsWith(QLatin1Char('-')))
-        slug.remove(0, 1);
-    while (slug.endsWith(QLatin1Char('-')))
-        slug.chop(1);
-    return containerName(sandbox) + QStringLiteral("-v-") + (slug.isEmpty() ? QStringLiteral("root") : slug);
-}
-
 QString DockerRuntime::owner()
 {
     static const QString id = [] {
@@ -424,13 +412,7 @@ RuntimeResult DockerRuntime::remove(const QString &name, bool removeHome)
         return failure(removed);
     if (removeHome) {
         // Only volumes this sandbox owns; a home directory the user chose stays theirs.
-        QStringList volumes{homeVolumeName(name)};
-        for (const QJsonValue &mount : container.value().raw.value(QStringLiteral("Mounts")).toArray()) {
-            const QString volume = mount[QStringLiteral("Name")].toString();
-            if (mount[QStringLiteral("Type")].toString() == QLatin1String("volume") &&
-                volume.startsWith(containerName(name) + QStringLiteral("-v-")) && !volumes.contains(volume))
-                volumes.append(volume);
-        }
+        const QStringList volumes = QStringList{homeVolumeName(name)} + keptVolumes(name);
         for (const QString &volume : std::as_const(volumes)) {
             docker::HttpRequest request;
             request.method = "DELETE";

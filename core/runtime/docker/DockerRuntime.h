@@ -110,6 +110,10 @@ public:
     RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
     /** Removes the container; with @p removeHome also its private home and named volumes. */
     RuntimeResult remove(const QString &name, bool removeHome = false) override;
+    /** As remove() without the home, then its home volume: the kit's named volumes stay. */
+    RuntimeResult removeKeepingVolumes(const QString &name) override;
+    /** The names of the kit volumes the engine holds for @p sandbox, mounted or not. */
+    QStringList keptVolumes(const QString &sandbox) const;
 
     QList<SandboxInfo> list() const override;
     std::optional<SandboxInfo> inspect(const QString &name) const override;

@@ -12,7 +12,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cerrno>
@@ -264,6 +267,57 @@ ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const Docker
     container.tty = spec.interactive && !supervised;
     container.openStdin = spec.interactive && !supervised;
     return container;
+}
+
+QString DockerRuntime::volumeName(const QString &sandbox, const QString &path)
+{
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_.-]+"));
+    QString slug = path;
+    slug.replace(unsafe, QStringLiteral("-"));
+    while (slug.startsWith(QLatin1Char('-')))
+        slug.remove(0, 1);
+    while (slug.endsWith(QLatin1Char('-')))
+        slug.chop(1);
+    return containerName(sandbox) + QStringLiteral("-v-") + (slug.isEmpty() ? QStringLiteral("root") : slug);
+}
+
+QStringList DockerRuntime::keptVolumes(const QString &sandbox) const
+{
+    // Every volume named after the sandbox, mounted on its container or retained from a kit that
+    // no longer declares it; the engine's filter matches part of a name, so each is checked.
+    const QString prefix = containerName(sandbox) + QStringLiteral("-v-");
+    docker::HttpRequest request;
+    request.path = QStringLiteral("/volumes");
+    request.query = {{QStringLiteral("filters"), QStringLiteral(R"({"name":["%1"]})").arg(prefix)}};
+    const docker::Result<docker::HttpResponse> listed = engineCall(request);
+    QStringList names;
+    if (!listed)
+        return names;
+    const QJsonArray volumes =
+        QJsonDocument::fromJson(listed.value().body).object().value(QLatin1String("Volumes")).toArray();
+    for (const QJsonValue &volume : volumes) {
+        const QString name = volume.toObject().value(QLatin1String("Name")).toString();
+        if (name.startsWith(prefix))
+            names << name;
+    }
+    return names;
+}
+
+RuntimeResult DockerRuntime::removeKeepingVolumes(const QString &name)
+{
+    const RuntimeResult removed = remove(name, false);
+    if (!removed.ok)
+        return removed;
+    // The container's home volume goes with the container; the kit's volumes stay, named after
+    // the sandbox, for the next container of the same name.
+    docker::HttpRequest request;
+    request.method = "DELETE";
+    request.path = QStringLiteral("/volumes/%1").arg(homeVolumeName(name));
+    const docker::Result<docker::HttpResponse> deleted = engineCall(request);
+    if (!deleted && !deleted.is(docker::Error::Kind::NotFound))
+        return RuntimeResult::failure(
+            QStringLiteral("the home volume of sandbox %1 was not removed: %2").arg(name, deleted.errorMessage()));
+    return RuntimeResult::success();
 }
 
 } // namespace paddock::runtime

@@ -109,6 +109,7 @@ private Q_SLOTS:
     void aMissingProgramIsSaidInTheRowAndTheTerminal();
     void servicesDialogSaysTheDaemonsRefusal();
     void removeAsksFirst();
+    void recreateAsksThenRunsItAgain();
     void enginesShowTheOneInUse();
     void resumeSessionOffersTheKitsIds();
 
@@ -991,6 +992,28 @@ void TestSandboxesPage::removeAsksFirst()
     QCOMPARE(
         daemonCall(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), QStringLiteral("doomed")}}).errorCode(),
         QStringLiteral("no-such-sandbox"));
+}
+
+void TestSandboxesPage::recreateAsksThenRunsItAgain()
+{
+    QVERIFY(ensureRunning(QStringLiteral("remade")));
+    QVERIFY(press(m_window, rowButton(QStringLiteral("remade"), QStringLiteral("sandboxRecreateButton"))));
+    QObject *dialog = openedDialog(m_window, QStringLiteral("sandboxRecreateDialog"));
+    QVERIFY(dialog);
+    QVERIFY(findInPopup(dialog, QStringLiteral("sandboxRecreateText"))
+                ->property("text")
+                .toString()
+                .contains(QStringLiteral("Its volumes and your project folder are kept")));
+    QVERIFY(press(m_window, findInPopup(dialog, QStringLiteral("sandboxRecreateConfirmButton"))));
+    // Made again through the daemon, and running again as it was.
+    QQuickItem *message = findItem(m_window, QStringLiteral("sandboxesMessage"));
+    QVERIFY(message);
+    QTRY_VERIFY_WITH_TIMEOUT(message->property("text").toString() == QStringLiteral("remade recreated."), 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(rowText(QStringLiteral("remade"), QStringLiteral("sandboxStatus")),
+                              QStringLiteral("Running · agent running"), 20000);
+    QVERIFY(!daemonCall(QStringLiteral("sandbox.remove"),
+                        {{QStringLiteral("name"), QStringLiteral("remade")}, {QStringLiteral("force"), true}})
+                 .isError());
 }
 
 void TestSandboxesPage::enginesShowTheOneInUse()

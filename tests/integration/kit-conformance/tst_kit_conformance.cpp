@@ -18,12 +18,12 @@ using namespace paddock::test;
 
 namespace {
 
-const QStringList kApplets{QStringLiteral("sh"),    QStringLiteral("cat"),   QStringLiteral("date"),
-                           QStringLiteral("echo"),  QStringLiteral("id"),    QStringLiteral("sleep"),
-                           QStringLiteral("touch"), QStringLiteral("tty"),   QStringLiteral("test"),
-                           QStringLiteral("ls"),    QStringLiteral("mkdir"), QStringLiteral("printf"),
-                           QStringLiteral("wget"),  QStringLiteral("true"),  QStringLiteral("env"),
-                           QStringLiteral("wc"),    QStringLiteral("stat")};
+const QStringList kApplets{
+    QStringLiteral("sh"),   QStringLiteral("cat"),   QStringLiteral("date"),  QStringLiteral("echo"),
+    QStringLiteral("id"),   QStringLiteral("sleep"), QStringLiteral("touch"), QStringLiteral("tty"),
+    QStringLiteral("test"), QStringLiteral("ls"),    QStringLiteral("mkdir"), QStringLiteral("printf"),
+    QStringLiteral("wget"), QStringLiteral("true"),  QStringLiteral("stat"),  QStringLiteral("grep"),
+    QStringLiteral("rm"),   QStringLiteral("chmod"), QStringLiteral("env"),   QStringLiteral("wc")};
 
 // The workload: its entrypoint notes who it runs as, then writes a heartbeat every second.
 const QString kBeat =
@@ -89,6 +89,12 @@ private slots:
     void lifecycleHookEnvRestrictedToDeclaredAndBaseline();
     void lifecycleInstallOnceStartupEveryBoot();
     void lifecycleFilesWrittenOverwriteHonoredArgsExpanded();
+    void volumeMountedBeforeHooksInitiallyEmptyWithMode();
+    void volumePersistsAcrossRestartAndRecreateTmpfsCleared();
+    void volumeRecreateConfigCompatibleAndUndeclaredRetained();
+    void volumeRemovalDeletesStorage();
+    void volumeHostilePathsRefused();
+    void volumePersistsAcrossRecreateOnDocker();
 
 private:
     QString archive(const QString &fileName, const QByteArray &descriptor,
@@ -96,6 +102,8 @@ private:
     Finished adapter(const QStringList &arguments);
     QString create(const QStringList &arguments);
     QString execOut(const QString &id, const QStringList &argv);
+    QString sh(const QString &id, const QString &script);
+    QString volumeKit(const QString &fileName, const QString &dataMode, bool withEmpty = true);
 
     std::unique_ptr<SandboxFixture> m_fixture;
     QByteArray m_busybox;
@@ -117,6 +125,9 @@ void TestKitConformance::initTestCase()
     // The CLI the fixture's daemon answers, and the adapter's workspaces under the fixture.
     m_fixture->addEnvironment(QStringLiteral("PADDOCK"), QStringLiteral(PADDOCK_BIN));
     m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_STATE"), m_fixture->path(QStringLiteral("adapter")));
+    // The machine's engine, for the Docker variant (the fixture has none by default).
+    m_fixture->addEnvironment(QStringLiteral("DOCKER_HOST"),
+                              qEnvironmentVariable("DOCKER_HOST", QStringLiteral("unix:///var/run/docker.sock")));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }
 
@@ -183,7 +194,8 @@ void TestKitConformance::capabilitiesClaimOnlyWhatPaddockApplies()
     QVERIFY(!types.isEmpty());
     // A claim must be a type the kit mapping carries out, and one this file plays the checks of.
     const QStringList tested{QStringLiteral("com.docker.sandbox/network-policy@1"),
-                             QStringLiteral("com.docker.sandbox/long-running@1")};
+                             QStringLiteral("com.docker.sandbox/long-running@1"),
+                             QStringLiteral("com.docker.sandbox/volume@1")};
     for (const QString &type : types) {
         QVERIFY2(paddock::kit::implementedV3Capabilities().contains(type), qPrintable(type));
         QVERIFY2(tested.contains(type), qPrintable(type + QStringLiteral(" is claimed without its checks here")));
@@ -256,7 +268,7 @@ void TestKitConformance::conformance2ErrorIsNotARefusal()
     QCOMPARE(adapter({QStringLiteral("create"), notAKit}).exitCode, 1);
     QCOMPARE(adapter({QStringLiteral("create"), QStringLiteral("no-such-kit")}).exitCode, 1);
     QCOMPARE(adapter({QStringLiteral("create"), notAKit, QStringLiteral("--bogus")}).exitCode, 1);
-    QCOMPARE(adapter({QStringLiteral("volume-paths"), QStringLiteral("x")}).exitCode, 1);
+    QCOMPARE(adapter({QStringLiteral("recreate"), QStringLiteral("tck-never-made")}).exitCode, 1);
     QVERIFY(m_fixture->listed().isEmpty());
 }
 
@@ -501,6 +513,173 @@ void TestKitConformance::lifecycleFilesWrittenOverwriteHonoredArgsExpanded()
     QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
     QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
     QCOMPARE(execOut(id, {QStringLiteral("cat"), QStringLiteral("/home/agent/kept.txt")}), QStringLiteral("mine\n"));
+}
+
+QString TestKitConformance::sh(const QString &id, const QString &script)
+{
+    return execOut(id, {QStringLiteral("sh"), QStringLiteral("-c"), script}).trimmed();
+}
+
+/**
+ * A workload with a block volume /data of @p dataMode that its install hook seeds, a tmpfs
+ * /scratch of 1 MiB and, @p withEmpty, a block volume /empty that nothing writes.
+ */
+QString TestKitConformance::volumeKit(const QString &fileName, const QString &dataMode, bool withEmpty)
+{
+    const QString volume = QStringLiteral("com.docker.sandbox/volume@1");
+    QString capabilities = capability(volume, false, QStringLiteral(R"({"path":"/data","mode":"%1"})").arg(dataMode)) +
+                           QLatin1Char(',') +
+                           capability(volume, false, QStringLiteral(R"({"path":"/scratch","tmpfs":true,"size":"1m"})"));
+    if (withEmpty)
+        capabilities +=
+            QLatin1Char(',') + capability(volume, false, QStringLiteral(R"({"path":"/empty","mode":"0750"})"));
+    capabilities +=
+        QLatin1Char(',') + capability(QStringLiteral("com.docker.sandbox/lifecycle@1"), false,
+                                      QStringLiteral(R"({"install":[{"command":"echo seeded >> /data/seed"}]})"));
+    return archive(fileName, descriptorWith(capabilities), QStringLiteral("registry.example/tck/volumes:1"));
+}
+
+// tck: volume@1/mounted-before-hooks, volume@1/initially-empty, volume@1/size-and-mode-applied,
+// volume@1/agent-writable-root, volume@1/tmpfs-ram-backed
+void TestKitConformance::volumeMountedBeforeHooksInitiallyEmptyWithMode()
+{
+    const QString id = create({volumeKit(QStringLiteral("volumes.tar"), QStringLiteral("0770"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(sh(id, QStringLiteral("cat /data/seed")), QStringLiteral("seeded")); // the install hook wrote into it
+    QCOMPARE(sh(id, QStringLiteral("ls -A /empty")), QString());
+    QCOMPARE(sh(id, QStringLiteral("stat -c %a /empty")), QStringLiteral("750"));
+    QCOMPARE(sh(id, QStringLiteral("stat -c %a /data")), QStringLiteral("770"));
+    QCOMPARE(sh(id, QStringLiteral("echo mine > /empty/f && cat /empty/f")), QStringLiteral("mine"));
+    const QString scratch = sh(id, QStringLiteral("grep ' /scratch ' /proc/mounts"));
+    QVERIFY2(scratch.startsWith(QLatin1String("tmpfs /scratch tmpfs")) && scratch.contains(QLatin1String("size=1024k")),
+             qPrintable(scratch));
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral(R"(["/data","/empty"])"));
+}
+
+// tck: volume@1/persists-across-restart, volume@1/persists-across-recreate, volume@1/tmpfs-cleared
+void TestKitConformance::volumePersistsAcrossRestartAndRecreateTmpfsCleared()
+{
+    const QString id = create({volumeKit(QStringLiteral("volumes-kept.tar"), QStringLiteral("0755"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(sh(id, QStringLiteral("echo block > /data/file && echo ram > /scratch/file && echo layer > /srv/file && "
+                                   "echo home > /home/agent/file && chmod 700 /empty && echo ok")),
+             QStringLiteral("ok"));
+    QCOMPARE(adapter({QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
+    QCOMPARE(sh(id, QStringLiteral("cat /data/file /srv/file")), QStringLiteral("block\nlayer"));
+    QCOMPARE(sh(id, QStringLiteral("ls -A /scratch")), QString());
+
+    QCOMPARE(sh(id, QStringLiteral("echo ram > /scratch/file && rm /data/seed && echo ok")), QStringLiteral("ok"));
+    const Finished recreated = adapter({QStringLiteral("recreate"), id});
+    QVERIFY2(recreated.exitCode == 0, qPrintable(recreated.err + m_fixture->daemonLog()));
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    // The writable layer and the home are new; the block volume kept its file and its
+    // permissions (the kit's mode is not applied again); the tmpfs is empty.
+    QCOMPARE(sh(id, QStringLiteral("test -e /srv/file || test -e /home/agent/file || echo gone")),
+             QStringLiteral("gone"));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/file")), QStringLiteral("block"));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/seed")), QStringLiteral("seeded")); // setup.install ran again
+    QCOMPARE(sh(id, QStringLiteral("stat -c %a /empty")), QStringLiteral("700"));
+    QCOMPARE(sh(id, QStringLiteral("ls -A /scratch")), QString());
+}
+
+// tck: volume@1/recreate-config-compatible, volume@1/undeclared-retained, volume@1/composition-independent
+void TestKitConformance::volumeRecreateConfigCompatibleAndUndeclaredRetained()
+{
+    const QString id = create({volumeKit(QStringLiteral("volumes-v1.tar"), QStringLiteral("0755"))});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(
+        sh(id, QStringLiteral("echo v1 > /data/file && echo left > /empty/file && echo layer > /srv/file && echo ok")),
+        QStringLiteral("ok"));
+    // The same path asked for with another mode: refused, and nothing changes.
+    const Finished refused =
+        adapter({QStringLiteral("recreate"), id, volumeKit(QStringLiteral("volumes-v2.tar"), QStringLiteral("0700"))});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QLatin1String("/data")) && refused.err.contains(QLatin1String("mode 700 instead of "
+                                                                                                "mode 755")),
+             qPrintable(refused.err));
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/file /srv/file")), QStringLiteral("v1\nlayer"));
+    // A kit that no longer declares /empty: its storage stays, unmounted, and comes back with it.
+    const Finished narrower = adapter(
+        {QStringLiteral("recreate"), id, volumeKit(QStringLiteral("volumes-v3.tar"), QStringLiteral("0755"), false)});
+    QVERIFY2(narrower.exitCode == 0, qPrintable(narrower.err));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/file")), QStringLiteral("v1"));
+    QCOMPARE(sh(id, QStringLiteral("test -e /empty/file || echo unmounted")), QStringLiteral("unmounted"));
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral(R"(["/data","/empty"])"));
+    // Declaring it again widens the kit: approved when it is loaded, then the storage is back.
+    const Finished approved =
+        m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("load"), QStringLiteral("--approve-kit-changes"),
+                            volumeKit(QStringLiteral("volumes-v4.tar"), QStringLiteral("0755"))});
+    QVERIFY2(approved.exitCode == 0, qPrintable(approved.out + approved.err));
+    const QString kitName = approved.out.section(QLatin1String("loaded "), 1).section(QLatin1Char(' '), 0, 0);
+    const Finished again = adapter({QStringLiteral("recreate"), id, kitName});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+    QCOMPARE(sh(id, QStringLiteral("cat /empty/file")), QStringLiteral("left"));
+}
+
+// tck: volume@1/removal-deletes-storage, volume@1/instance-and-path-identity
+void TestKitConformance::volumeRemovalDeletesStorage()
+{
+    const QString kit = volumeKit(QStringLiteral("volumes-rm.tar"), QStringLiteral("0755"));
+    const QString id = create({kit, QStringLiteral("--name"), QStringLiteral("tck-volume-alias")});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(sh(id, QStringLiteral("echo old > /data/file && echo ok")), QStringLiteral("ok"));
+    QCOMPARE(adapter({QStringLiteral("rm"), id}).exitCode, 0);
+    m_created.removeAll(id);
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral("[]"));
+    // The same name again is another sandbox, with fresh storage.
+    const QString again = create({kit, QStringLiteral("--name"), QStringLiteral("tck-volume-alias")});
+    QCOMPARE(again, id);
+    QCOMPARE(sh(again, QStringLiteral("test -e /data/file || echo fresh")), QStringLiteral("fresh"));
+}
+
+// Paths are the kit's, so hostile: over the sandbox's own places, or not plainly absolute.
+void TestKitConformance::volumeHostilePathsRefused()
+{
+    const auto tried = [&](const QString &file, const QString &path) {
+        const QString kit = archive(file,
+                                    descriptorWith(capability(QStringLiteral("com.docker.sandbox/volume@1"), false,
+                                                              QStringLiteral(R"({"path":"%1"})").arg(path))),
+                                    QStringLiteral("registry.example/tck/hostile-%1:1").arg(file.section('.', 0, 0)));
+        return adapter({QStringLiteral("create"), kit});
+    };
+    const Finished proc = tried(QStringLiteral("proc.tar"), QStringLiteral("/proc/x"));
+    QCOMPARE(proc.exitCode, 1);
+    QVERIFY2(proc.err.contains(QLatin1String("/proc/x is over /proc")), qPrintable(proc.err));
+    const Finished dots = tried(QStringLiteral("dots.tar"), QStringLiteral("/srv/../../proc"));
+    QCOMPARE(dots.exitCode, 1);
+    QVERIFY2(dots.err.contains(QLatin1String("has a '..' part")), qPrintable(dots.err));
+    const Finished relative = tried(QStringLiteral("relative.tar"), QStringLiteral("../.."));
+    QCOMPARE(relative.exitCode, 1);
+    QVERIFY2(relative.err.contains(QLatin1String("must be an absolute path")), qPrintable(relative.err));
+    const Finished paddockOwn = tried(QStringLiteral("own.tar"), QStringLiteral("/run/paddock"));
+    QCOMPARE(paddockOwn.exitCode, 1);
+    QVERIFY(m_fixture->listed().isEmpty());
+}
+
+// tck: volume@1/persists-across-recreate, volume@1/tmpfs-cleared on the Docker runtime: the
+// container is replaced, the named volume kept. The install hook (root, as the image's user)
+// adds a line to the volume each time it runs: two lines after a recreation.
+void TestKitConformance::volumePersistsAcrossRecreateOnDocker()
+{
+    PADDOCK_NEED_DOCKER();
+    const Finished created =
+        m_fixture->run(QStringLiteral("/usr/bin/env"),
+                       {QStringLiteral("PADDOCK_ADAPTER_BACKEND=docker"), m_adapter, QStringLiteral("create"),
+                        volumeKit(QStringLiteral("volumes-docker.tar"), QStringLiteral("0755"), false)},
+                       300000);
+    QVERIFY2(created.exitCode == 0, qPrintable(created.err + m_fixture->daemonLog()));
+    const QString id = created.out.trimmed();
+    m_created << id;
+    QCOMPARE(m_fixture->listed().value(id).value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/seed")), QStringLiteral("seeded"));
+    QCOMPARE(sh(id, QStringLiteral("echo ram > /scratch/file && echo ok")), QStringLiteral("ok"));
+    const Finished recreated = adapter({QStringLiteral("recreate"), id});
+    QVERIFY2(recreated.exitCode == 0, qPrintable(recreated.err + m_fixture->daemonLog()));
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("running\n"));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/seed")), QStringLiteral("seeded\nseeded"));
+    QCOMPARE(sh(id, QStringLiteral("ls -A /scratch")), QString());
 }
 
 QTEST_GUILESS_MAIN(TestKitConformance)
