@@ -24,7 +24,15 @@ struct KitSurface
     QStringList volumes;     ///< "/data"
     bool privileged = false;
     bool gitIdentity = false; ///< git inside gets the person's name and email (git-identity@1)
+    /**
+     * What the sandbox's SSH agent may sign (ssh-agent@1), one entry per phase and thing:
+     * "runtime any", "runtime sign git", "install login git@github.com".
+     */
+    QStringList sshAgent;
 };
+
+/** What @p kit's ssh-agent@1 grants let the sandbox sign, in plain words, one line each. */
+QStringList sshAgentSurfaceWords(const Kit &kit);
 
 /** The surface of @p kit as it runs here (arguments substituted, capabilities as applied). */
 KitSurface surfaceOf(const Kit &kit);

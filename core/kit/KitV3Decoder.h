@@ -75,11 +75,15 @@ private:
     void checkObject(const YAML::Node &value, const std::vector<V3Field> &fields, const QString &path);
     void checkValues(const QString &type, const YAML::Node &config, const QString &path);
     void checkLifecycle(const YAML::Node &config, const QString &path);
+    void checkSshAgent(const YAML::Node &config, const QString &path);
 
     QString m_file;
     QList<Diagnostic> &m_diagnostics;
     int m_jsonNodes = 0;
 };
+
+/** ssh-agent@1's `phase` (a string or a list) as a list. */
+QStringList sshAgentPhases(const QJsonObject &config);
 
 /** The capability name grammar of provides/requires/conflicts: "name" or "namespace/name". */
 bool isV3CapabilityName(const QString &name);
