@@ -16,6 +16,7 @@
 #include "sandbox/PortForwarder.h"
 #include "sandbox/SandboxService.h"
 #include "sandbox/SharedFolders.h"
+#include "sandbox/SshAgents.h"
 #include "secrets/CustomSecrets.h"
 
 #include <QDeadlineTimer>
@@ -347,6 +348,13 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.kitDirectory = request.kitDirectory;
     plan.spec = std::move(*spec);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
+    const SshAgentPlan agent = planSshAgent(plan.kit, request.sshAgent, runtime.id(), plan.spec, &plan.notes);
+    if (agent.refusal) {
+        *refusal = refuse(api::errors::kInvalidKit, *agent.refusal);
+        return std::nullopt;
+    }
+    plan.sshAgent = agent.runtime;
+    plan.sshAgentBacking = agent.backing;
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
     plan.secretGuard = request.secretGuard;
@@ -598,6 +606,8 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     const InstallRun &run = m_plan.install.at(index);
     runtime::SandboxSpec launched = m_plan.spec;
     launched.argv = run.argv;
+    // The runtime phase's SSH agent is the workload's: setup.install never reaches it.
+    launched.grants.sshAgentSocket.clear();
     launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
     launched.interactive = false;
     // The kit's "agent" user is the sandbox's regular user, whatever uid a runtime gives it.

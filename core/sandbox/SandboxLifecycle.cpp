@@ -131,9 +131,14 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
         if (capability.status != kit::CapabilityOutcome::Status::Skipped)
             continue;
         record.skippedCapabilities << capability.type;
-        plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (Paddock does not implement it)")
-                          .arg(plan.kit.name, capability.type);
+        const QString why = capability.type == QLatin1String(kSshAgentCapability)
+                                ? capability.what.section(QStringLiteral("; "), 1)
+                                : QStringLiteral("Paddock does not implement it");
+        plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (%3)")
+                          .arg(plan.kit.name, capability.type, why);
     }
+    record.sshAgent = plan.sshAgent;
+    record.sshAgentBacking = plan.sshAgentBacking;
     applyKitRules(record, &plan.notes);
     QString endpointKit = record.kitName;
     if (plan.kit.phasedNetwork()) {
@@ -184,8 +189,11 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     if (const std::optional<QString> problem = sharedMountsProblem(info.spec))
         return reply.fail(QLatin1String(api::errors::kInvalidParams),
                           QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
-    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    std::optional<SandboxRecord> record = SandboxRecord::read(name);
     if (record) {
+        const QString caller = params.value(QLatin1String("sshAuthSock")).toString();
+        if (const Result<void> adopted = adoptCallerAgent(*record, caller); !adopted)
+            return reply.fail(QLatin1String(api::errors::kInternal), adopted.error().text());
         if (const std::optional<api::Reply> refusal =
                 admitHostGrants(name, record->kitName, record->kitDirectory, record->networkAllow,
                                 params.value(QLatin1String("approveHostGrants")).toBool()))

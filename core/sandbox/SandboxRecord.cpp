@@ -18,19 +18,26 @@ QJsonObject SandboxRecord::toJson() const
                                  {QStringLiteral("content"), file.content},
                                  {QStringLiteral("mode"), file.mode},
                                  {QStringLiteral("onlyIfMissing"), file.onlyIfMissing}});
-    return {{QStringLiteral("name"), name},
-            {QStringLiteral("kit"), kitName},
-            {QStringLiteral("kitDirectory"), kitDirectory},
-            {QStringLiteral("backend"), backend},
-            {QStringLiteral("engine"), engine},
-            {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
-            {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
-            {QStringLiteral("setupFiles"), files},
-            {QStringLiteral("services"), sandbox::toJson(services)},
-            {QStringLiteral("secretGuard"), secretGuard},
-            {QStringLiteral("workspace"), workspace},
-            {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
-            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)}};
+    QJsonObject object{{QStringLiteral("name"), name},
+                       {QStringLiteral("kit"), kitName},
+                       {QStringLiteral("kitDirectory"), kitDirectory},
+                       {QStringLiteral("backend"), backend},
+                       {QStringLiteral("engine"), engine},
+                       {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
+                       {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
+                       {QStringLiteral("setupFiles"), files},
+                       {QStringLiteral("services"), sandbox::toJson(services)},
+                       {QStringLiteral("secretGuard"), secretGuard},
+                       {QStringLiteral("workspace"), workspace},
+                       {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
+                       {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)}};
+    if (sshAgent)
+        object.insert(QStringLiteral("sshAgent"),
+                      QJsonObject{{QStringLiteral("unrestricted"), sshAgent->unrestricted},
+                                  {QStringLiteral("sign"), QJsonArray::fromStringList(sshAgent->sign)},
+                                  {QStringLiteral("authenticate"), QJsonArray::fromStringList(sshAgent->authenticate)},
+                                  {QStringLiteral("backing"), sshAgentBacking}});
+    return object;
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -63,6 +70,17 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
         record.skippedCapabilities << value.toString();
+    if (object.value(QLatin1String("sshAgent")).isObject()) {
+        const QJsonObject agent = object.value(QLatin1String("sshAgent")).toObject();
+        kit::SshAgentGrant grant;
+        grant.unrestricted = agent.value(QLatin1String("unrestricted")).toBool();
+        for (const QJsonValue &value : agent.value(QLatin1String("sign")).toArray())
+            grant.sign << value.toString();
+        for (const QJsonValue &value : agent.value(QLatin1String("authenticate")).toArray())
+            grant.authenticate << value.toString();
+        record.sshAgent = grant;
+        record.sshAgentBacking = agent.value(QLatin1String("backing")).toString();
+    }
     return record;
 }
 

@@ -38,6 +38,10 @@ struct SandboxRecord
     /** Workspace values the guard lets through for this sandbox: "FILE\tNAME" (allowedValueKey()). */
     QStringList allowedValues;
     QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
+    /** ssh-agent@1 for the runtime phase, when granted and backed at creation. */
+    std::optional<kit::SshAgentGrant> sshAgent;
+    /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
+    QString sshAgentBacking;
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);
