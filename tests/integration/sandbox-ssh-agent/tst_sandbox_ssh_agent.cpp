@@ -21,6 +21,10 @@ namespace {
 
 const QByteArray kSignGit = R"({"type":"com.docker.sandbox/ssh-agent@1",)"
                             R"("config":{"phase":"runtime","unrestricted":false,"sign":["git"]}})";
+// What setup.install sees of the agent, kept in the sandbox's root for the workload to show.
+const QByteArray kInstallLooks = R"({"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
+                                 R"("echo install-sock=${SSH_AUTH_SOCK:-unset} > /etc/install-saw; )"
+                                 R"(ls /run/paddock >> /etc/install-saw 2>&1; true"}]}})";
 
 } // namespace
 
@@ -175,7 +179,8 @@ void TestSandboxSshAgent::agentReachable()
     // would be are searched, and the workspace; the words are split so that this script, kept
     // inside, does not match itself.
     const QString script = QStringLiteral(
-        "echo \"sock=$SSH_AUTH_SOCK\"; ssh-add -l && echo listed; ssh-add -L > /tmp/key.pub; echo a commit > /tmp/m; "
+        "cat /etc/install-saw; echo \"sock=$SSH_AUTH_SOCK\"; ssh-add -l && echo listed; ssh-add -L > /tmp/key.pub; "
+        "echo a commit > /tmp/m; "
         "ssh-keygen -Y sign -n git -f /tmp/key.pub /tmp/m >/dev/null 2>&1 && echo git-signed; "
         "ssh-keygen -Y check-novalidate -n git -s /tmp/m.sig < /tmp/m >/dev/null 2>&1 && echo git-verified; "
         "ssh-keygen -Y sign -n file -f /tmp/key.pub /tmp/m >/dev/null 2>&1 && echo file-signed; "
@@ -183,10 +188,14 @@ void TestSandboxSshAgent::agentReachable()
         "armour='OPENSSH PRIV'; grep -rls \"BEGIN ${armour}ATE KEY\" /etc /home /root /tmp /run /srv . 2>/dev/null "
         "| grep -q . && echo key-inside; "
         "echo done");
-    QVERIFY(loadKit(QStringLiteral("signer"), kSignGit, script));
+    QVERIFY(loadKit(QStringLiteral("signer"), kSignGit + "," + kInstallLooks, script));
     const Finished ran = runKit(QStringLiteral("signer"), m_agentSocket);
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
     QVERIFY2(ran.out.contains(QLatin1String("sock=/run/paddock/ssh-agent.sock\n")), qPrintable(ran.out + ran.err));
+    // ssh-agent@1/phase-scoped: a runtime grant is not setup.install's.
+    QVERIFY2(ran.out.startsWith(QLatin1String("install-sock=unset\n")), qPrintable(ran.out));
+    QVERIFY2(!ran.out.section(QLatin1String("sock=/run"), 0, 0).contains(QLatin1String("ssh-agent")),
+             qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QLatin1String("person@host (ED25519)\nlisted\n")), qPrintable(ran.out + ran.err));
     QVERIFY2(ran.out.contains(QLatin1String("git-signed\ngit-verified\n")), qPrintable(ran.out + ran.err));
     QVERIFY2(!ran.out.contains(QLatin1String("file-signed")), qPrintable(ran.out));
