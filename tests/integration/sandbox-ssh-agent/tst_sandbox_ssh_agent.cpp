@@ -36,6 +36,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void agentReachable();
+    void everyBoot();
     void absentWithoutGrant();
     void unavailableSkipsOptional();
     void unavailableRefusesRequired();
@@ -46,6 +47,8 @@ private:
     /** `paddock run --kit KIT --name KIT WORKSPACE`, with SSH_AUTH_SOCK as @p agent (unset when empty). */
     Finished runKit(const QString &kit, const QString &agent);
     Finished hostAgent(const QStringList &args);
+    /** `paddock ARGS` with SSH_AUTH_SOCK as the person's agent. */
+    Finished paddockWithAgent(const QStringList &args);
 
     QTemporaryDir m_dir{QStringLiteral("/tmp/pdk-sshagent-XXXXXX")};
     QString m_agentSocket;
@@ -210,6 +213,37 @@ void TestSandboxSshAgent::agentReachable()
     QVERIFY2(log.contains(QLatin1String("SSH agent: signed git signature with SHA256:")), qPrintable(log.right(3000)));
     QVERIFY2(log.contains(QLatin1String("SSH agent: refused file signature with SHA256:")),
              qPrintable(log.right(3000)));
+}
+
+Finished TestSandboxSshAgent::paddockWithAgent(const QStringList &args)
+{
+    ProcessOptions options;
+    options.environment = m_fixture->environment();
+    options.environment.insert(QStringLiteral("SSH_AUTH_SOCK"), m_agentSocket);
+    options.workingDirectory = m_fixture->workspace();
+    return runText(QStringLiteral(PADDOCK_BIN), args, options);
+}
+
+// A detached sandbox's commands (exec) have the agent, and again after stop and start.
+void TestSandboxSshAgent::everyBoot()
+{
+    QVERIFY(loadKit(QStringLiteral("booted"), kSignGit, QStringLiteral("exec /bin/busybox sleep 600")));
+    const Finished started = paddockWithAgent(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), QStringLiteral("booted"),
+         QStringLiteral("--name"), QStringLiteral("booted"), m_fixture->workspace()});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.out + started.err));
+    const QStringList list{QStringLiteral("exec"), QStringLiteral("booted"), QStringLiteral("/bin/sh"),
+                           QStringLiteral("-c"), QStringLiteral("echo \"sock=$SSH_AUTH_SOCK\"; ssh-add -l")};
+    const Finished first = paddockWithAgent(list);
+    QVERIFY2(first.out.contains(QLatin1String("sock=/run/paddock/ssh-agent.sock\n")),
+             qPrintable(first.out + first.err));
+    QVERIFY2(first.out.contains(QLatin1String("person@host")), qPrintable(first.out + first.err));
+    QCOMPARE(paddockWithAgent({QStringLiteral("stop"), QStringLiteral("booted")}).exitCode, 0);
+    const Finished again = paddockWithAgent({QStringLiteral("start"), QStringLiteral("booted")});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+    const Finished second = paddockWithAgent(list);
+    QVERIFY2(second.out.contains(QLatin1String("person@host")), qPrintable(second.out + second.err));
+    paddockWithAgent({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("booted")});
 }
 
 void TestSandboxSshAgent::absentWithoutGrant()
