@@ -87,14 +87,6 @@ QString sshAgentWords(const QString &line)
 
 } // namespace
 
-QStringList sshAgentSurfaceWords(const Kit &kit)
-{
-    QStringList words;
-    for (const QString &line : sshAgentLines(kit.sshAgents))
-        words << sshAgentWords(line);
-    return words;
-}
-
 KitSurface surfaceOf(const Kit &kit)
 {
     KitSurface surface;

@@ -31,9 +31,6 @@ struct KitSurface
     QStringList sshAgent;
 };
 
-/** What @p kit's ssh-agent@1 grants let the sandbox sign, in plain words, one line each. */
-QStringList sshAgentSurfaceWords(const Kit &kit);
-
 /** The surface of @p kit as it runs here (arguments substituted, capabilities as applied). */
 KitSurface surfaceOf(const Kit &kit);
 
