@@ -354,6 +354,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
         return std::nullopt;
     }
     plan.sshAgent = agent.runtime;
+    plan.sshAgentInstall = agent.install;
     plan.sshAgentBacking = agent.backing;
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
@@ -606,8 +607,9 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     const InstallRun &run = m_plan.install.at(index);
     runtime::SandboxSpec launched = m_plan.spec;
     launched.argv = run.argv;
-    // The runtime phase's SSH agent is the workload's: setup.install never reaches it.
-    launched.grants.sshAgentSocket.clear();
+    // Each phase's SSH agent is its own: setup.install reaches the install grant's alone.
+    launched.grants.sshAgentSocket =
+        m_plan.sshAgentInstall ? SshAgents::socketPath(launched.name, QStringLiteral("install")) : QString();
     launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
     launched.interactive = false;
     // The kit's "agent" user is the sandbox's regular user, whatever uid a runtime gives it.

@@ -32,7 +32,8 @@ struct CreationPlan
     QList<InstallRun> install;                  ///< `setup.install` as the runs the runtime launches (prepareRuntime())
     QStringList notes;                          ///< for the caller: what was skipped and why
     std::optional<kit::SshAgentGrant> sshAgent; ///< ssh-agent@1 for the runtime phase, backed
-    QString sshAgentBacking;                    ///< the agent it relays to
+    std::optional<kit::SshAgentGrant> sshAgentInstall; ///< ssh-agent@1 for setup.install, backed
+    QString sshAgentBacking;                           ///< the agent they relay to
     bool cloneWorkspace = false;
     QString isolation;   ///< CreateRequest::isolation
     QString secretGuard; ///< CreateRequest::secretGuard

@@ -71,11 +71,20 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
 
     const QString name = plan->spec.name;
     const QString kitName = plan->kit.name;
+    // ssh-agent@1 for setup.install: open while it runs, closed before the workload first starts.
+    if (plan->sshAgentInstall) {
+        if (const Result<void> agent = m_sshAgents.open(name, kitName, *plan->sshAgentInstall, plan->sshAgentBacking);
+            !agent) {
+            plan->notes << QStringLiteral("setup.install has no SSH agent: %1").arg(agent.error().text());
+            plan->sshAgentInstall.reset();
+        }
+    }
     auto job = [creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
         const runtime::RuntimeResult result = creation.run();
         return {result, creation.notes()};
     };
     auto done = [this, name, kitName, runtime, reply](const Work &work) {
+        m_sshAgents.close(name, QStringLiteral("install"));
         m_policy.engine().removeKitRules(installPhaseKit(kitName, name));
         if (!work.result.ok) {
             closeEndpoint(name);

@@ -47,48 +47,30 @@ SshAgentPlan planSshAgent(kit::Kit &kit, const QString &fromCaller, const QStrin
     SshAgentPlan plan;
     if (kit.sshAgents.isEmpty())
         return plan;
-    const QString type = QLatin1String(kSshAgentCapability);
-    for (const kit::SshAgentGrant &grant : std::as_const(kit.sshAgents)) {
-        // setup.install runs with no agent: an install grant is refused, or skipped when optional.
-        if (grant.phase != QLatin1String("install"))
-            continue;
-        if (grant.required) {
-            plan.refusal = QStringLiteral("the kit requires %1 while installing: Paddock gives setup.install no SSH "
-                                          "agent; use the agent at runtime (phase: runtime) or HTTPS with a "
-                                          "credential")
-                               .arg(type);
-            return plan;
-        }
-        notes->append(QStringLiteral("kit %1: %2 while installing is skipped: Paddock gives setup.install no SSH agent")
-                          .arg(kit.name, type));
-    }
-    const auto runtimeGrant = std::find_if(kit.sshAgents.cbegin(), kit.sshAgents.cend(),
-                                           [](const auto &grant) { return grant.phase == QLatin1String("runtime"); });
-    if (runtimeGrant == kit.sshAgents.cend())
-        return plan;
     // A container's user is not the socket's owner, and an engine may be on another computer.
-    if (backend != QLatin1String("bwrap")) {
-        if (runtimeGrant->required)
-            plan.refusal = QStringLiteral("the kit requires %1, which Paddock gives bubblewrap sandboxes only: create "
-                                          "it with --backend bwrap")
-                               .arg(type);
-        else
-            skipAll(kit, QStringLiteral("Paddock gives an SSH agent to bubblewrap sandboxes only"));
-        return plan;
-    }
-    plan.backing = SshAgents::backingAgent(fromCaller);
-    if (plan.backing.isEmpty()) {
-        if (runtimeGrant->required) {
-            plan.refusal = QStringLiteral("the kit requires %1, and no SSH agent answers here (SSH_AUTH_SOCK): start "
-                                          "ssh-agent and ssh-add your key, then create the sandbox again")
-                               .arg(type);
+    QString unbacked;
+    if (backend != QLatin1String("bwrap"))
+        unbacked = QStringLiteral("Paddock gives an SSH agent to bubblewrap sandboxes only: create it with --backend "
+                                  "bwrap");
+    else if ((plan.backing = SshAgents::backingAgent(fromCaller)).isEmpty())
+        unbacked = QStringLiteral("no SSH agent answers here (SSH_AUTH_SOCK): start ssh-agent and ssh-add your key, "
+                                  "then create the sandbox again");
+    for (const kit::SshAgentGrant &grant : std::as_const(kit.sshAgents)) {
+        if (unbacked.isEmpty()) {
+            (grant.phase == QLatin1String("install") ? plan.install : plan.runtime) = grant;
+        } else if (grant.required) {
+            plan.refusal =
+                QStringLiteral("the kit requires %1, and %2").arg(QLatin1String(kSshAgentCapability), unbacked);
             return plan;
         }
-        skipAll(kit, QStringLiteral("no SSH agent answers here (SSH_AUTH_SOCK)"));
+    }
+    if (!unbacked.isEmpty()) {
+        skipAll(kit, unbacked.section(QStringLiteral(": "), 0, 0));
+        notes->append(QStringLiteral("kit %1: no SSH agent inside: %2").arg(kit.name, unbacked));
         return plan;
     }
-    plan.runtime = *runtimeGrant;
-    spec.grants.sshAgentSocket = SshAgents::socketPath(spec.name);
+    if (plan.runtime)
+        spec.grants.sshAgentSocket = SshAgents::socketPath(spec.name);
     return plan;
 }
 
@@ -100,9 +82,11 @@ Result<void> adoptCallerAgent(SandboxRecord &record, const QString &caller)
     return record.write();
 }
 
-QString SshAgents::socketPath(const QString &name)
+QString SshAgents::socketPath(const QString &name, const QString &phase)
 {
-    return paths::runtimeDir() + QStringLiteral("/sandboxes/") + name + QStringLiteral("/ssh-agent.sock");
+    return paths::runtimeDir() + QStringLiteral("/sandboxes/") + name +
+           (phase == QLatin1String("install") ? QStringLiteral("/ssh-agent-install.sock")
+                                              : QStringLiteral("/ssh-agent.sock"));
 }
 
 QString SshAgents::backingAgent(const QString &fromCaller)
@@ -124,8 +108,8 @@ QString SshAgents::knownHostsPath()
 Result<void> SshAgents::open(const QString &name, const QString &kitName, const kit::SshAgentGrant &grant,
                              const QString &backing)
 {
-    close(name);
-    const QString path = socketPath(name);
+    close(name, grant.phase);
+    const QString path = socketPath(name, grant.phase);
     if (QString error; !paths::ensurePrivateDir(QFileInfo(path).absolutePath(), &error))
         return fail(error);
     auto relay = std::make_unique<sshagent::AgentRelay>(
@@ -149,13 +133,13 @@ Result<void> SshAgents::open(const QString &name, const QString &kitName, const 
     };
     if (const Result<void> listening = relay->listen(path); !listening)
         return listening;
-    m_relays[name] = std::move(relay);
+    m_relays[name + QLatin1Char('/') + grant.phase] = std::move(relay);
     return {};
 }
 
-void SshAgents::close(const QString &name)
+void SshAgents::close(const QString &name, const QString &phase)
 {
-    m_relays.erase(name);
+    m_relays.erase(name + QLatin1Char('/') + phase);
 }
 
 } // namespace paddock::sandbox

@@ -37,6 +37,7 @@ private slots:
     void cleanupTestCase();
     void agentReachable();
     void everyBoot();
+    void phaseScoped();
     void absentWithoutGrant();
     void unavailableSkipsOptional();
     void unavailableRefusesRequired();
@@ -244,6 +245,26 @@ void TestSandboxSshAgent::everyBoot()
     const Finished second = paddockWithAgent(list);
     QVERIFY2(second.out.contains(QLatin1String("person@host")), qPrintable(second.out + second.err));
     paddockWithAgent({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("booted")});
+}
+
+// An install grant is setup.install's alone: closed before the workload starts.
+void TestSandboxSshAgent::phaseScoped()
+{
+    const QByteArray capabilities =
+        R"({"type":"com.docker.sandbox/ssh-agent@1","config":{"phase":"install","unrestricted":false,)"
+        R"("sign":["git"]}},{"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
+        R"("echo install-sock=$SSH_AUTH_SOCK > /etc/install-saw; ssh-add -l >> /etc/install-saw 2>&1; true"}]}})";
+    QVERIFY(loadKit(
+        QStringLiteral("installer"), capabilities,
+        QStringLiteral(
+            "cat /etc/install-saw; echo \"sock=${SSH_AUTH_SOCK:-unset}\"; SSH_AUTH_SOCK=/run/paddock/ssh-agent.sock "
+            "ssh-add -l >/dev/null 2>&1 && echo agent-inside; echo done")));
+    const Finished ran = runKit(QStringLiteral("installer"), m_agentSocket);
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(2000)));
+    QVERIFY2(ran.out.startsWith(QLatin1String("install-sock=/run/paddock/ssh-agent.sock\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QLatin1String("person@host (ED25519)\nsock=unset\n")), qPrintable(ran.out));
+    QVERIFY2(!ran.out.section(QLatin1String("sock=unset"), 1).contains(QLatin1String("ssh-agent")),
+             qPrintable(ran.out));
 }
 
 void TestSandboxSshAgent::absentWithoutGrant()
