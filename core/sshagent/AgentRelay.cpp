@@ -14,6 +14,7 @@ namespace paddock::sshagent {
 namespace {
 
 constexpr int kMaxConnections = 64;
+constexpr qsizetype kMaxBuffered = 2 * (qsizetype(kMaxMessage) + 4);
 const QByteArray kSessionBind = QByteArrayLiteral("session-bind@openssh.com");
 
 } // namespace
@@ -92,6 +93,9 @@ void AgentRelay::accept()
         m_connections << connection;
         connect(client, &QLocalSocket::readyRead, connection->holder, [this, connection] {
             connection->fromClient += connection->client->readAll();
+            // What waits behind a request with the backing agent is bounded too.
+            if (connection->fromClient.size() > kMaxBuffered)
+                return drop(connection);
             pump(connection);
         });
         connect(client, &QLocalSocket::disconnected, connection->holder, [this, connection] { drop(connection); });

@@ -405,6 +405,16 @@ void TestAgentRelay::malformedFramingCloses()
         client.write(bad);
         QTRY_COMPARE_WITH_TIMEOUT(client.state(), QLocalSocket::UnconnectedState, 5000);
     }
+    // Requests piled up behind one the backing agent has: bounded as well.
+    {
+        QLocalSocket client;
+        client.connectToServer(socket);
+        QVERIFY(client.waitForConnected(2000));
+        const QByteArray big = framed(QByteArray(1, char(kSignRequest)) + QByteArray(200 * 1024, 'x'));
+        for (int i = 0; i < 4 && client.state() == QLocalSocket::ConnectedState; ++i)
+            client.write(framed(QByteArray(1, char(kRequestIdentities))) + big);
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), QLocalSocket::UnconnectedState, 5000);
+    }
     // A short sign request is answered, not passed on; the relay keeps serving.
     QCOMPARE(ask(socket, QByteArray(1, char(kSignRequest)) + "\x00\x00"), QByteArray(1, char(kFailure)));
     const QByteArray identities = ask(socket, QByteArray(1, char(kRequestIdentities)));
