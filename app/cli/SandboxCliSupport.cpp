@@ -248,7 +248,9 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         {QStringLiteral("kitArgs"), *kitArgs},
         // The agent gets a terminal when the person starting it has one.
         {QStringLiteral("interactive"), ::isatty(STDIN_FILENO) || call.parser.isSet(QStringLiteral("tty"))},
-        {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))}};
+        {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))},
+        // A kit's ssh-agent@1 relays to the agent of the person creating the sandbox.
+        {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}};
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
@@ -356,8 +358,9 @@ int createDetached(const QJsonObject &params, bool start)
     printNotes(*created);
     const QString name = created->value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
     if (start) {
-        const std::optional<QJsonObject> started =
-            callDaemon(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}});
+        const std::optional<QJsonObject> started = callDaemon(
+            QStringLiteral("sandbox.start"),
+            {{QStringLiteral("name"), name}, {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}});
         if (!started)
             return ExitFailed;
         printNotes(*started);

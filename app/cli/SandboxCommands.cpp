@@ -31,6 +31,7 @@ int runStart(const Invocation &call)
         const std::optional<QJsonObject> started = callDaemon(
             QStringLiteral("sandbox.start"),
             {{QStringLiteral("name"), name},
+             {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")},
              {QStringLiteral("approveHostGrants"), call.parser.isSet(approveHostGrantsOption().names().first())}});
         if (!started)
             return ExitFailed;

@@ -73,7 +73,9 @@ std::optional<QJsonObject> ensureRunning(const QString &name, const QJsonObject 
     }
     if (!isRunning(*sandbox)) {
         const std::optional<QJsonObject> started = callDaemon(
-            QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}, {QStringLiteral("agent"), false}});
+            QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name},
+                                              {QStringLiteral("agent"), false},
+                                              {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}});
         if (!started)
             return std::nullopt;
         printNotes(*started);
@@ -193,7 +195,9 @@ int runAttach(const Invocation &call)
                                           "'paddock attach --start %1' starts it and joins its agent")
                                .arg(name));
         const std::optional<QJsonObject> started = callDaemon(
-            QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}, {QStringLiteral("agent"), false}});
+            QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name},
+                                              {QStringLiteral("agent"), false},
+                                              {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}});
         if (!started)
             return ExitFailed;
         sandbox = started->value(QLatin1String("sandbox")).toObject();

@@ -523,8 +523,10 @@ void SandboxWizard::create()
     });
 }
 
-void SandboxWizard::createWith(const QJsonObject &params)
+void SandboxWizard::createWith(QJsonObject params)
 {
+    // A kit's ssh-agent@1 relays to the agent of the person's session.
+    params.insert(QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK"));
     act(QStringLiteral("sandbox.create"), params, [this](const api::Reply &reply) {
         if (reply.isError()) {
             setPhase(QString());
@@ -542,7 +544,9 @@ void SandboxWizard::createWith(const QJsonObject &params)
 void SandboxWizard::startCreated(const QString &name)
 {
     setPhase(QStringLiteral("starting"));
-    act(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), name}}, [this, name](const api::Reply &reply) {
+    const QJsonObject params{{QStringLiteral("name"), name},
+                             {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}};
+    act(QStringLiteral("sandbox.start"), params, [this, name](const api::Reply &reply) {
         setPhase(QString());
         if (reply.isError()) {
             const QString message = tr("%1 was created but did not start: %2").arg(name, reply.errorMessage());

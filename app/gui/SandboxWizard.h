@@ -182,7 +182,7 @@ private:
     void setPhase(const QString &phase);
     void applyIsolations(const api::Reply &reply);
     /** `sandbox.create` with @p params, then its start. */
-    void createWith(const QJsonObject &params);
+    void createWith(QJsonObject params);
     void startCreated(const QString &name);
 
     QString m_folder;

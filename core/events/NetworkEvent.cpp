@@ -94,8 +94,9 @@ std::optional<NetworkEvent::Outcome> outcomeFromToken(const QString &token)
 
 bool isKnownProtocol(const QString &protocol)
 {
-    static const QStringList known{QStringLiteral("connect"), QStringLiteral("http"), QStringLiteral("socks"),
-                                   QStringLiteral("tcp"),     QStringLiteral("udp"),  QStringLiteral("dns")};
+    static const QStringList known{QStringLiteral("connect"),  QStringLiteral("http"), QStringLiteral("socks"),
+                                   QStringLiteral("tcp"),      QStringLiteral("udp"),  QStringLiteral("dns"),
+                                   QStringLiteral("ssh-agent")};
     return known.contains(protocol);
 }
 
@@ -197,7 +198,7 @@ std::optional<NetworkEvent> NetworkEvent::fromJson(const QJsonObject &object, QS
         return std::nullopt;
     }
     if (!isKnownProtocol(event.protocol)) {
-        fail(error, QStringLiteral("the field \"protocol\" must be connect, http, socks, tcp, udp or dns"));
+        fail(error, QStringLiteral("the field \"protocol\" must be connect, http, socks, tcp, udp, dns or ssh-agent"));
         return std::nullopt;
     }
 

@@ -28,7 +28,8 @@ namespace paddock::events {
  * | `port`      | number  | destination port, 0-65535                                      |
  * | `protocol`  | string  | `connect`, `http` or `socks` through the proxy; `tcp` for a    |
  * |             |         | connection captured inside the sandbox, `udp` for a datagram   |
- * |             |         | it refused, `dns` for a name server or a name                  |
+ * |             |         | it refused, `dns` for a name server or a name, `ssh-agent` for |
+ * |             |         | a sign request to the sandbox's SSH agent (host `ssh-agent`)   |
  * | `outcome`   | string  | `allowed`, `denied`, `upstream-failed` or `learned`            |
  * | `rule`      | string  | the rule that decided, or the default (`default deny`); for    |
  * |             |         | `learned`, what would have refused it                          |
@@ -72,7 +73,7 @@ struct NetworkEvent
     QString kit;
     QString host;
     quint16 port = 0;
-    QString protocol = QStringLiteral("connect"); ///< connect | http | socks | tcp | udp | dns
+    QString protocol = QStringLiteral("connect"); ///< connect | http | socks | tcp | udp | dns | ssh-agent
     Outcome outcome = Outcome::Denied;
     QString rule;
     QString reason;

@@ -228,6 +228,19 @@ struct CapabilityOutcome
 QString outcomeName(CapabilityOutcome::Status status);
 
 /**
+ * @brief ssh-agent@1 of a schemaVersion "3" kit, for one phase: what the sandbox's SSH agent
+ * may sign with the person's keys. Entries for the same phase are merged into one.
+ */
+struct SshAgentGrant
+{
+    QString phase = QStringLiteral("runtime"); ///< "install" or "runtime"
+    bool required = true;                      ///< false: skipped when no agent can back it
+    bool unrestricted = true;                  ///< signs whatever the sandbox asks
+    QStringList sign;                          ///< SSHSIG namespaces ("git")
+    QStringList authenticate;                  ///< servers, "host" or "user@host"
+};
+
+/**
  * @brief A decoded, validated and normalised `schemaVersion: "2"` kit.
  *
  * Arguments are already substituted, `scheme` sugar expanded and `ports` normalised
@@ -267,6 +280,7 @@ struct Kit
     bool phasedNetwork() const { return schemaVersion == QLatin1String("3"); }
     QList<Port> ports;
     QList<Credential> credentials;
+    QList<SshAgentGrant> sshAgents;             ///< ssh-agent@1, at most one per phase (v3)
     QList<QPair<QString, QString>> environment; ///< `environment.variables`, in file order
     Setup setup;
     QList<Volume> volumes;

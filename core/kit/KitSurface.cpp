@@ -46,6 +46,45 @@ QStringList credentialLines(const Credential &credential)
     return lines;
 }
 
+QStringList sshAgentLines(const QList<SshAgentGrant> &grants)
+{
+    QStringList lines;
+    for (const SshAgentGrant &grant : grants) {
+        if (grant.unrestricted)
+            lines << grant.phase + QStringLiteral(" any");
+        for (const QString &space : grant.sign)
+            lines << grant.phase + QStringLiteral(" sign ") + space;
+        for (const QString &server : grant.authenticate)
+            lines << grant.phase + QStringLiteral(" login ") + server;
+    }
+    return lines;
+}
+
+/** Whether @p line ("PHASE login [USER@]HOST") is within @p approved: `host` covers `user@host`. */
+bool sshAgentCovered(const QStringList &approved, const QString &line)
+{
+    if (approved.contains(line) || approved.contains(line.section(QLatin1Char(' '), 0, 0) + QStringLiteral(" any")))
+        return true;
+    const qsizetype at = line.indexOf(QLatin1Char('@'));
+    return line.section(QLatin1Char(' '), 1, 1) == QLatin1String("login") && at > 0 &&
+           approved.contains(line.section(QLatin1Char(' '), 0, 1) + QLatin1Char(' ') + line.mid(at + 1));
+}
+
+/** An sshAgent line in plain words, as the update gate and the create's approval say it. */
+QString sshAgentWords(const QString &line)
+{
+    const QString phase = line.section(QLatin1Char(' '), 0, 0) == QLatin1String("install")
+                              ? QStringLiteral(" while installing")
+                              : QString();
+    const QString what = line.section(QLatin1Char(' '), 1, 1);
+    const QString value = line.section(QLatin1Char(' '), 2);
+    if (what == QLatin1String("sign"))
+        return QStringLiteral("may sign %1 signatures with your SSH keys%2").arg(value, phase);
+    if (what == QLatin1String("login"))
+        return QStringLiteral("may log in with your SSH keys to %1%2").arg(value, phase);
+    return QStringLiteral("may use your SSH keys for anything%1").arg(phase);
+}
+
 } // namespace
 
 KitSurface surfaceOf(const Kit &kit)
@@ -71,6 +110,7 @@ KitSurface surfaceOf(const Kit &kit)
             return outcome.type == QLatin1String("com.docker.sandbox/git-identity@1") &&
                    outcome.status == CapabilityOutcome::Status::Applied;
         });
+    surface.sshAgent = sortedUnique(sshAgentLines(kit.sshAgents));
     return surface;
 }
 
@@ -101,6 +141,9 @@ QStringList wideningsOf(const KitSurface &approved, const KitSurface &candidate)
         lines << QStringLiteral("runs privileged");
     if (candidate.gitIdentity && !approved.gitIdentity)
         lines << QStringLiteral("gives git inside your git name and email");
+    for (const QString &line : candidate.sshAgent)
+        if (!sshAgentCovered(approved.sshAgent, line))
+            lines << sshAgentWords(line);
     return lines;
 }
 

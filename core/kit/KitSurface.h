@@ -24,6 +24,11 @@ struct KitSurface
     QStringList volumes;     ///< "/data"
     bool privileged = false;
     bool gitIdentity = false; ///< git inside gets the person's name and email (git-identity@1)
+    /**
+     * What the sandbox's SSH agent may sign (ssh-agent@1), one entry per phase and thing:
+     * "runtime any", "runtime sign git", "install login git@github.com".
+     */
+    QStringList sshAgent;
 };
 
 /** The surface of @p kit as it runs here (arguments substituted, capabilities as applied). */

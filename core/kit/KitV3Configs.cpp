@@ -65,7 +65,7 @@ const std::vector<V3Field> kAgentContext{
     {"filename", T::String}, {"directory", T::String}, {"contentFile", T::String}, {"content", T::String}};
 const std::vector<V3Field> kAgentSkills{{"path", T::String, true}, {"mode", T::String}};
 const std::vector<V3Field> kSshAgent{
-    {"phase", T::String, true}, {"sign", T::StringList}, {"authenticate", T::StringList}};
+    {"phase", T::Command, true}, {"unrestricted", T::Bool}, {"sign", T::StringList}, {"authenticate", T::StringList}};
 const std::vector<V3Field> kUsb{{"vendorId", T::String}, {"productId", T::String}, {"class", T::String}};
 const std::vector<V3Field> kSessions{
     {"prompt", T::StringList}, {"resume", T::StringList}, {"continue", T::StringList}, {"list", T::Command}};
@@ -266,7 +266,7 @@ void V3Decoder::checkValues(const QString &type, const YAML::Node &config, const
             (!config["apiKey"]["inject"] || config["apiKey"]["inject"].size() == 0))
             error(config["apiKey"], QStringLiteral("`%1.apiKey` without a name must have inject rules").arg(path));
     } else if (name == QLatin1String("ssh-agent@1")) {
-        phase("phase");
+        checkSshAgent(config, path);
     } else if (name == QLatin1String("port@1")) {
         const QString container = textAt(config, {"container"});
         const int port = container.toInt();
@@ -352,13 +352,23 @@ void V3Decoder::checkArity(const V3Descriptor &d)
         d2.file = m_file;
         d2.line = c.line;
         d2.column = c.column;
-        if (seen.contains(block + key)) {
-            d2.message = singletonTypes().contains(c.type)
-                             ? QStringLiteral("%1 may appear once; it already did").arg(c.type)
-                             : QStringLiteral("%1 asks for the same thing twice").arg(c.type);
-            m_diagnostics << d2;
+        // ssh-agent@1 is one instance per phase: entries whose phases overlap clash.
+        QStringList keys{key};
+        if (c.type == kPrefix + QStringLiteral("ssh-agent@1")) {
+            keys.clear();
+            for (const QString &phase : sshAgentPhases(c.config))
+                keys << c.type + phase;
         }
-        seen.insert(block + key, 1);
+        for (const QString &one : keys) {
+            if (seen.contains(block + one)) {
+                d2.message = singletonTypes().contains(c.type)
+                                 ? QStringLiteral("%1 may appear once; it already did").arg(c.type)
+                                 : QStringLiteral("%1 asks for the same thing twice").arg(c.type);
+                m_diagnostics << d2;
+                break;
+            }
+            seen.insert(block + one, 1);
+        }
         // At most one agent-context@1 entry carries a body per block.
         if (c.type == kPrefix + QStringLiteral("agent-context@1") &&
             (c.config.contains(QLatin1String("content")) || c.config.contains(QLatin1String("contentFile")))) {
@@ -432,6 +442,8 @@ QMap<QString, QString> implementedV3Capabilities()
          QStringLiteral("the same in a terminal, and the agent's new session and session picker")},
         {detail::kPrefix + QStringLiteral("agent-context@1"),
          QStringLiteral("the agent's profile file, with Paddock's guidance and an index of the kits' instructions")},
+        {detail::kPrefix + QStringLiteral("ssh-agent@1"),
+         QStringLiteral("an SSH agent inside that signs with your keys only what the kit names")},
     };
 }
 

@@ -80,11 +80,15 @@ private:
     // -- agent-sessions@1, agent-interactive-sessions@1, agent-context@1 (KitV3Agent.cpp) --------
     void checkAgentVerbs(const YAML::Node &config, const QString &path, bool interactive);
     void checkAgentContext(const YAML::Node &config, const QString &path);
+    void checkSshAgent(const YAML::Node &config, const QString &path);
 
     QString m_file;
     QList<Diagnostic> &m_diagnostics;
     int m_jsonNodes = 0;
 };
+
+/** ssh-agent@1's `phase` (a string or a list) as a list. */
+QStringList sshAgentPhases(const QJsonObject &config);
 
 /** The capability name grammar of provides/requires/conflicts: "name" or "namespace/name". */
 bool isV3CapabilityName(const QString &name);

@@ -7,6 +7,7 @@
 #include "kit/ArgsSubstitution.h"
 #include "kit/KitRules.h"
 #include "kit/KitShares.h"
+#include "kit/KitV3Decoder.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -262,6 +263,55 @@ std::optional<QString> volumeConfigProblem(const QJsonObject &config)
     return std::nullopt;
 }
 
+/** ssh-agent@1 in plain words: what the agent may sign in @p grant's phase. */
+QString sshAgentWords(const SshAgentGrant &grant)
+{
+    const QString phase =
+        grant.phase == QLatin1String("install") ? QStringLiteral("while installing") : QStringLiteral("while it runs");
+    if (grant.unrestricted)
+        return QStringLiteral("an SSH agent %1 that uses your SSH keys for anything").arg(phase);
+    QStringList parts;
+    if (!grant.sign.isEmpty())
+        parts << QStringLiteral("signs %1 signatures").arg(grant.sign.join(QStringLiteral(", ")));
+    if (!grant.authenticate.isEmpty())
+        parts << QStringLiteral("logs in to %1").arg(grant.authenticate.join(QStringLiteral(", ")));
+    return QStringLiteral("an SSH agent %1 that only %2 with your SSH keys")
+        .arg(phase, parts.join(QStringLiteral(" and ")));
+}
+
+/**
+ * ssh-agent@1: one grant per phase; entries for the same phase merge (unrestricted when any
+ * is, else the union of their lists; required when any is).
+ */
+QString applySshAgent(Kit &kit, const V3Capability &request, const QJsonObject &config)
+{
+    QStringList words;
+    for (const QString &phase : detail::sshAgentPhases(config)) {
+        auto it = std::find_if(kit.sshAgents.begin(), kit.sshAgents.end(),
+                               [&](const SshAgentGrant &grant) { return grant.phase == phase; });
+        if (it == kit.sshAgents.end()) {
+            SshAgentGrant grant;
+            grant.phase = phase;
+            grant.required = false;
+            grant.unrestricted = false;
+            kit.sshAgents << grant;
+            it = kit.sshAgents.end() - 1;
+        }
+        it->required |= !request.optional;
+        it->unrestricted |= config.value(QLatin1String("unrestricted")).toBool(true);
+        it->sign << strings(config.value(QLatin1String("sign")));
+        it->authenticate << strings(config.value(QLatin1String("authenticate")));
+        it->sign.removeDuplicates();
+        it->authenticate.removeDuplicates();
+        if (it->unrestricted) {
+            it->sign.clear();
+            it->authenticate.clear();
+        }
+        words << sshAgentWords(*it);
+    }
+    return words.join(QStringLiteral("; "));
+}
+
 /** Carries out @p request on @p kit; what it became, or nothing when Paddock has no such thing. */
 std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonObject &config)
 {
@@ -323,6 +373,9 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
                               config.value(QLatin1String("mode")).toString()};
         return QStringLiteral("volume %1").arg(kit.volumes.last().path);
     }
+    // Backed at creation (sandbox/SshAgent): by the agent of the person who creates the sandbox.
+    if (type == QLatin1String("ssh-agent@1"))
+        return applySshAgent(kit, request, config);
     if (type == QLatin1String("long-running@1"))
         return QStringLiteral("the sandbox runs on after its sessions end, as Paddock's sandboxes do");
     if (type.startsWith(QLatin1String("agent-")))

@@ -76,6 +76,7 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         request.kitArgs.insert(it.key(), it.value().toString());
     request.name = params.value(QLatin1String("name")).toString();
+    request.sshAgent = params.value(QLatin1String("sshAuthSock")).toString();
     request.commandArgs = stringList(params.value(QLatin1String("args")));
     request.isolation = params.value(QLatin1String("isolation")).toString(runtime::kIsolationContainer);
     if (!runtime::isIsolationLevel(request.isolation))

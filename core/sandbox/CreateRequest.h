@@ -43,6 +43,7 @@ struct CreateRequest
     bool interactive = false;     ///< `interactive`
     bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
     bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself
+    QString sshAgent;             ///< `sshAuthSock`: the caller's SSH_AUTH_SOCK, for a kit's ssh-agent@1
     QString secretGuard = QStringLiteral("refuse"); ///< `secretGuard`: "refuse" (the default), "redact" or "off"
 
     /** Reads @p params; an error (a sentence for the user) when they are not usable. */

@@ -75,11 +75,20 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
 
     const QString name = plan->spec.name;
     const QString kitName = plan->kit.name;
+    // ssh-agent@1 for setup.install: open while it runs, closed before the workload first starts.
+    if (plan->sshAgentInstall) {
+        if (const Result<void> agent = m_sshAgents.open(name, kitName, *plan->sshAgentInstall, plan->sshAgentBacking);
+            !agent) {
+            plan->notes << QStringLiteral("setup.install has no SSH agent: %1").arg(agent.error().text());
+            plan->sshAgentInstall.reset();
+        }
+    }
     auto job = [creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
         const runtime::RuntimeResult result = creation.run();
         return {result, creation.notes()};
     };
     auto done = [this, name, kitName, runtime, reply](const Work &work) {
+        m_sshAgents.close(name, QStringLiteral("install"));
         m_policy.engine().removeKitRules(installPhaseKit(kitName, name));
         if (!work.result.ok) {
             closeEndpoint(name);
@@ -150,9 +159,14 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
         if (capability.status != kit::CapabilityOutcome::Status::Skipped)
             continue;
         record.skippedCapabilities << capability.type;
-        plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (Paddock does not implement it)")
-                          .arg(plan.kit.name, capability.type);
+        const QString why = capability.type == QLatin1String(kSshAgentCapability)
+                                ? capability.what.section(QStringLiteral("; "), 1)
+                                : QStringLiteral("Paddock does not implement it");
+        plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (%3)")
+                          .arg(plan.kit.name, capability.type, why);
     }
+    record.sshAgent = plan.sshAgent;
+    record.sshAgentBacking = plan.sshAgentBacking;
     applyKitRules(record, &plan.notes);
     QString endpointKit = record.kitName;
     if (plan.kit.phasedNetwork()) {
@@ -203,8 +217,11 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
     if (const std::optional<QString> problem = sharedMountsProblem(info.spec))
         return reply.fail(QLatin1String(api::errors::kInvalidParams),
                           QStringLiteral("sandbox %1 is not started: %2").arg(name, *problem));
-    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    std::optional<SandboxRecord> record = SandboxRecord::read(name);
     if (record) {
+        const QString caller = params.value(QLatin1String("sshAuthSock")).toString();
+        if (const Result<void> adopted = adoptCallerAgent(*record, caller); !adopted)
+            return reply.fail(QLatin1String(api::errors::kInternal), adopted.error().text());
         if (const std::optional<api::Reply> refusal =
                 admitHostGrants(name, record->kitName, record->kitDirectory, record->networkAllow,
                                 params.value(QLatin1String("approveHostGrants")).toBool()))

@@ -24,22 +24,29 @@ QJsonObject SandboxRecord::toJson() const
                                       {QStringLiteral("tmpfs"), volume.tmpfs},
                                       {QStringLiteral("size"), volume.size},
                                       {QStringLiteral("mode"), volume.mode}});
-    return {{QStringLiteral("name"), name},
-            {QStringLiteral("createParams"), createParams},
-            {QStringLiteral("volumes"), volumeList},
-            {QStringLiteral("kit"), kitName},
-            {QStringLiteral("kitDirectory"), kitDirectory},
-            {QStringLiteral("backend"), backend},
-            {QStringLiteral("engine"), engine},
-            {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
-            {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
-            {QStringLiteral("setupFiles"), files},
-            {QStringLiteral("services"), sandbox::toJson(services)},
-            {QStringLiteral("secretGuard"), secretGuard},
-            {QStringLiteral("workspace"), workspace},
-            {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
-            {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)},
-            {QStringLiteral("agentVerbs"), agentVerbs.toJson()}};
+    QJsonObject object{{QStringLiteral("name"), name},
+                       {QStringLiteral("createParams"), createParams},
+                       {QStringLiteral("volumes"), volumeList},
+                       {QStringLiteral("kit"), kitName},
+                       {QStringLiteral("kitDirectory"), kitDirectory},
+                       {QStringLiteral("backend"), backend},
+                       {QStringLiteral("engine"), engine},
+                       {QStringLiteral("networkAllow"), QJsonArray::fromStringList(networkAllow)},
+                       {QStringLiteral("networkDeny"), QJsonArray::fromStringList(networkDeny)},
+                       {QStringLiteral("setupFiles"), files},
+                       {QStringLiteral("services"), sandbox::toJson(services)},
+                       {QStringLiteral("secretGuard"), secretGuard},
+                       {QStringLiteral("workspace"), workspace},
+                       {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
+                       {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)},
+                       {QStringLiteral("agentVerbs"), agentVerbs.toJson()}};
+    if (sshAgent)
+        object.insert(QStringLiteral("sshAgent"),
+                      QJsonObject{{QStringLiteral("unrestricted"), sshAgent->unrestricted},
+                                  {QStringLiteral("sign"), QJsonArray::fromStringList(sshAgent->sign)},
+                                  {QStringLiteral("authenticate"), QJsonArray::fromStringList(sshAgent->authenticate)},
+                                  {QStringLiteral("backing"), sshAgentBacking}});
+    return object;
 }
 
 std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
@@ -79,6 +86,17 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
         record.volumes.append(
             {volume.value(QLatin1String("path")).toString(), volume.value(QLatin1String("tmpfs")).toBool(),
              volume.value(QLatin1String("size")).toString(), volume.value(QLatin1String("mode")).toString()});
+    }
+    if (object.value(QLatin1String("sshAgent")).isObject()) {
+        const QJsonObject agent = object.value(QLatin1String("sshAgent")).toObject();
+        kit::SshAgentGrant grant;
+        grant.unrestricted = agent.value(QLatin1String("unrestricted")).toBool();
+        for (const QJsonValue &value : agent.value(QLatin1String("sign")).toArray())
+            grant.sign << value.toString();
+        for (const QJsonValue &value : agent.value(QLatin1String("authenticate")).toArray())
+            grant.authenticate << value.toString();
+        record.sshAgent = grant;
+        record.sshAgentBacking = agent.value(QLatin1String("backing")).toString();
     }
     return record;
 }

@@ -51,6 +51,10 @@ struct SandboxRecord
      * or not: what a recreation's kit must match at the same path.
      */
     QList<runtime::SandboxVolume> volumes;
+    /** ssh-agent@1 for the runtime phase, when granted and backed at creation. */
+    std::optional<kit::SshAgentGrant> sshAgent;
+    /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
+    QString sshAgentBacking;
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

@@ -176,6 +176,16 @@ Result<void> SandboxService::openEndpoint(const QString &name, const QString &ki
         closeEndpoint(name);
         return opened;
     }
+    // ssh-agent@1: the relay comes and goes with the endpoint, so every start has it again.
+    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    if (record && record->sshAgent) {
+        const Result<void> agent =
+            m_sshAgents.open(name, kitName, *record->sshAgent, SshAgents::backingAgent(record->sshAgentBacking));
+        if (!agent) {
+            closeEndpoint(name);
+            return agent;
+        }
+    }
     return {};
 }
 
@@ -195,6 +205,7 @@ void SandboxService::closeEndpoint(const QString &name)
 {
     m_origins->forget(name);
     m_ports.close(name);
+    m_sshAgents.close(name);
     const auto it = m_endpoints.find(name);
     if (it == m_endpoints.end())
         return;

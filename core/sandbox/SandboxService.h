@@ -11,6 +11,7 @@
 #include "sandbox/PortForwarder.h"
 #include "sandbox/ProgramOrigins.h"
 #include "sandbox/SandboxRecord.h"
+#include "sandbox/SshAgents.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -350,6 +351,10 @@ private:
     std::shared_ptr<network::SandboxModes> m_modes = std::make_shared<network::SandboxModes>();
     /** Where running sandboxes' programs come from; shared with the proxy's classifier. */
     std::shared_ptr<ProgramOrigins> m_origins = std::make_shared<ProgramOrigins>();
+    SshAgents m_sshAgents{[this](events::NetworkEvent event) {
+        if (m_hub)
+            m_hub->publish(std::move(event));
+    }};
     std::unique_ptr<CredentialInjection> m_credentials; ///< keys into endpoints, the bundle sandboxes trust
 };
 

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void installPhaseHostIsAWidening();
     void surfaceOfAKit();
     void gitIdentityIsAWidening();
+    void sshAgentGrantsWiden();
 
 private:
     kit::KitArchiveResult loadVersion(const QByteArray &text, bool approve = false);
@@ -172,6 +173,39 @@ void TestKitUpdateGate::gitIdentityIsAWidening()
     // Loaded again as it is: nothing new.
     const kit::KitArchiveResult again = loadVersion(withIdentity);
     QVERIFY2(again.ok(), qPrintable(messages(again.diagnostics)));
+}
+
+// ssh-agent@1/grant-names-scope: each namespace and server is asked about, in plain words.
+void TestKitUpdateGate::sshAgentGrantsWiden()
+{
+    const auto withAgent = [](const QString &config) {
+        return descriptor(QStringLiteral(R"("api.course.test")"), QStringLiteral(R"("ads.course.test")"),
+                          QStringLiteral(R"(,{"type":"com.docker.sandbox/ssh-agent@1","config":%1})").arg(config));
+    };
+    const auto step = [&](const QString &config, const QStringList &widenings) {
+        const QByteArray text = withAgent(config);
+        const kit::KitArchiveResult result = loadVersion(text);
+        if (widenings.isEmpty())
+            return result.ok() && result.widenings.isEmpty();
+        if (!result.refused() || result.widenings != widenings) {
+            qWarning() << result.widenings;
+            return false;
+        }
+        return loadVersion(text, true).ok();
+    };
+    QVERIFY(step(QStringLiteral(R"({"phase":"runtime","unrestricted":false,"sign":["git"]})"),
+                 {QStringLiteral("may sign git signatures with your SSH keys")}));
+    QVERIFY(step(QStringLiteral(R"({"phase":"runtime","unrestricted":false,"sign":["git"],)"
+                                R"("authenticate":["git@github.com"]})"),
+                 {QStringLiteral("may log in with your SSH keys to git@github.com")}));
+    // Any account on the host is wider than one account on it.
+    QVERIFY(step(QStringLiteral(R"({"phase":"runtime","unrestricted":false,"authenticate":["github.com"]})"),
+                 {QStringLiteral("may log in with your SSH keys to github.com")}));
+    // ... and the reverse stays within.
+    QVERIFY(step(QStringLiteral(R"({"phase":"runtime","unrestricted":false,"authenticate":["git@github.com"]})"), {}));
+    QVERIFY(step(QStringLiteral(R"({"phase":"install","unrestricted":false,"authenticate":["git@github.com"]})"),
+                 {QStringLiteral("may log in with your SSH keys to git@github.com while installing")}));
+    QVERIFY(step(QStringLiteral(R"({"phase":"runtime"})"), {QStringLiteral("may use your SSH keys for anything")}));
 }
 
 QTEST_GUILESS_MAIN(TestKitUpdateGate)

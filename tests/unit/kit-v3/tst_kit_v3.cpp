@@ -107,6 +107,7 @@ private slots:
     void specificationRulesHold_data();
     void specificationRulesHold();
     void oversizedDescriptorIsRefused();
+    void sshAgentGrantsMergePerPhase();
     void requiredUnknownCapabilityRefusesTheKit();
     void optionalUnknownGroupIsSkippedWhole();
     void archiveLoadsIntoTheLibraryAndStore();
@@ -243,6 +244,28 @@ void TestKitV3::specificationRulesHold_data()
                                          << QStringLiteral("install[0].env[0]` must be a variable's name");
     QTest::newRow("recipe twice") << head + "build: FROM scratch\ndockerfile: x.dockerfile\n"
                                   << QStringLiteral("exclude each other");
+    const QByteArray agent = head + "capabilities:\n  - type: com.docker.sandbox/ssh-agent@1\n    config: ";
+    QTest::newRow("ssh-agent unrestricted with lists") << agent + "{phase: runtime, sign: [git]}\n"
+                                                       << QStringLiteral("set `unrestricted: false`");
+    QTest::newRow("ssh-agent bounded naming nothing") << agent + "{phase: runtime, unrestricted: false}\n"
+                                                      << QStringLiteral("neither sign nor authenticate");
+    QTest::newRow("ssh-agent phase") << agent + "{phase: [runtime, later]}\n"
+                                     << QStringLiteral("must be install or runtime, not later");
+    QTest::newRow("ssh-agent phase twice") << agent + "{phase: [runtime, runtime]}\n"
+                                           << QStringLiteral("names a phase twice");
+    QTest::newRow("ssh-agent empty sign") << agent + "{phase: runtime, unrestricted: false, sign: []}\n"
+                                          << QStringLiteral("is empty");
+    QTest::newRow("ssh-agent namespace with a space")
+        << agent + "{phase: runtime, unrestricted: false, sign: [\"my ns\"]}\n"
+        << QStringLiteral("not a namespace");
+    for (const char *server : {"github.com:22", "*.github.com", "10.0.0.1", "GitHub.com", "git@"})
+        QTest::newRow(qPrintable(QStringLiteral("ssh-agent server %1").arg(QLatin1String(server))))
+            << agent + "{phase: runtime, unrestricted: false, authenticate: [\"" + server + "\"]}\n"
+            << QStringLiteral("is not a server");
+    QTest::newRow("ssh-agent phases overlap")
+        << head + "capabilities:\n  - type: com.docker.sandbox/ssh-agent@1\n    config: {phase: [install, runtime]}\n"
+                  "  - type: com.docker.sandbox/ssh-agent@1\n    config: {phase: runtime}\n"
+        << QStringLiteral("asks for the same thing twice");
     QTest::newRow("schema version") << QByteArray("schemaVersion: \"3\"\nkind: workload\nschemaVersion: \"4\"\n")
                                     << QStringLiteral("schemaVersion must be");
 }
@@ -258,6 +281,35 @@ void TestKitV3::specificationRulesHold()
     // Every error says where it is.
     for (const kit::Diagnostic &d : result.diagnostics)
         QVERIFY2(d.line > 0 && d.column > 0, qPrintable(d.toString()));
+}
+
+// ssh-agent@1's composition: one grant per phase, unrestricted when any entry is, else the union.
+void TestKitV3::sshAgentGrantsMergePerPhase()
+{
+    const QByteArray text =
+        "schemaVersion: \"3\"\nkind: workload\ncapabilities:\n"
+        "  - type: com.docker.sandbox/ssh-agent@1\n    optional: true\n"
+        "    config: {phase: runtime, unrestricted: false, sign: [git]}\n"
+        "  - group:\n      capabilities:\n        - type: com.docker.sandbox/ssh-agent@1\n"
+        "          config: {phase: [runtime, install], unrestricted: false, authenticate: [git@github.com]}\n";
+    const kit::KitLoadResult result = load(text);
+    QVERIFY2(result.ok(), qPrintable(messages(result.diagnostics)));
+    QCOMPARE(result.kit->sshAgents.size(), 2);
+    const kit::SshAgentGrant &runtime = result.kit->sshAgents.at(0);
+    QCOMPARE(runtime.phase, QStringLiteral("runtime"));
+    QVERIFY(runtime.required);
+    QVERIFY(!runtime.unrestricted);
+    QCOMPARE(runtime.sign, QStringList{QStringLiteral("git")});
+    QCOMPARE(runtime.authenticate, QStringList{QStringLiteral("git@github.com")});
+    QCOMPARE(result.kit->sshAgents.at(1).phase, QStringLiteral("install"));
+    QCOMPARE(result.kit->capabilities.at(0).status, kit::CapabilityOutcome::Status::Applied);
+    QVERIFY2(result.kit->capabilities.at(0).what.contains(QLatin1String("signs git signatures")),
+             qPrintable(result.kit->capabilities.at(0).what));
+    const kit::KitLoadResult open = load("schemaVersion: \"3\"\nkind: workload\ncapabilities:\n"
+                                         "  - type: com.docker.sandbox/ssh-agent@1\n    config: {phase: runtime}\n");
+    QVERIFY2(open.ok(), qPrintable(messages(open.diagnostics)));
+    QVERIFY(open.kit->sshAgents.at(0).unrestricted);
+    QVERIFY(open.kit->capabilities.at(0).what.contains(QLatin1String("for anything")));
 }
 
 void TestKitV3::oversizedDescriptorIsRefused()
