@@ -873,6 +873,14 @@
         <source>Working…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1: Docker on %1 is chosen.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1, which this computer does not have yet: add it on the Sandboxes page (Container engines, Add engine…) with the address and files your teacher gives, or create this sandbox with bubblewrap here.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2868,6 +2876,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxRecreateDialog</name>
+    <message>
+        <source>Recreate %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox is made again from its kit as loaded now: its system and home folder are new and the kit&apos;s setup runs again. Its volumes and your project folder are kept; a running sandbox is started again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recreate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recreate %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -3067,6 +3098,22 @@
         <source>The companion services of %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Resume session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume a session of the agent of %1 in a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recreate…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make %1 again from its kit, keeping its volumes</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SandboxServicesDialog</name>
@@ -3191,6 +3238,14 @@
     </message>
     <message>
         <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the most recent session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session to resume</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3969,6 +4024,10 @@
         <source>Warning: allow-all lets every sandbox reach every public host</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Its sandboxes run on the container engine %1, whose address your teacher gives.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonBound</name>
@@ -4323,6 +4382,10 @@
         <source>%1 on engine %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 recreated.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>
@@ -4532,6 +4595,14 @@
     </message>
     <message>
         <source>%1: shell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listing the sessions of %1 took too long.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

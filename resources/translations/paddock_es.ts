@@ -873,6 +873,14 @@
         <source>Working…</source>
         <translation>Procesando…</translation>
     </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1: Docker on %1 is chosen.</source>
+        <translation>Los entornos aislados de su clase se ejecutan en el motor de contenedores %1: se elige Docker en %1.</translation>
+    </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1, which this computer does not have yet: add it on the Sandboxes page (Container engines, Add engine…) with the address and files your teacher gives, or create this sandbox with bubblewrap here.</source>
+        <translation>Los entornos aislados de su clase se ejecutan en el motor de contenedores %1, que este ordenador aún no tiene: añádalo en la página Entornos aislados (Motores de contenedores, Añadir motor…) con la dirección y los archivos que da su profesor, o cree este entorno aislado con bubblewrap aquí.</translation>
+    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2868,6 +2876,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxRecreateDialog</name>
+    <message>
+        <source>Recreate %1?</source>
+        <translation>¿Recrear %1?</translation>
+    </message>
+    <message>
+        <source>The sandbox is made again from its kit as loaded now: its system and home folder are new and the kit&apos;s setup runs again. Its volumes and your project folder are kept; a running sandbox is started again.</source>
+        <translation>El entorno aislado se vuelve a crear a partir de su kit tal como está cargado ahora: su sistema y su carpeta personal son nuevos y la instalación del kit se ejecuta de nuevo. Se conservan sus volúmenes y la carpeta de su proyecto; un entorno aislado en ejecución se vuelve a iniciar.</translation>
+    </message>
+    <message>
+        <source>Recreate</source>
+        <translation>Recrear</translation>
+    </message>
+    <message>
+        <source>Recreate %1</source>
+        <translation>Recrear %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -3067,6 +3098,22 @@
         <source>The companion services of %1</source>
         <translation>Los servicios asociados de %1</translation>
     </message>
+    <message>
+        <source>Resume session…</source>
+        <translation>Reanudar una sesión…</translation>
+    </message>
+    <message>
+        <source>Resume a session of the agent of %1 in a terminal</source>
+        <translation>Reanudar una sesión del agente de %1 en un terminal</translation>
+    </message>
+    <message>
+        <source>Recreate…</source>
+        <translation>Recrear…</translation>
+    </message>
+    <message>
+        <source>Make %1 again from its kit, keeping its volumes</source>
+        <translation>Volver a crear %1 a partir de su kit, conservando sus volúmenes</translation>
+    </message>
 </context>
 <context>
     <name>SandboxServicesDialog</name>
@@ -3192,6 +3239,14 @@
     <message>
         <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
         <translation>%1 no se ha iniciado: las claves de su kit no se han aprobado y no se ha guardado nada. Para aprobarlas más tarde, pulse de nuevo Iniciar o ejecute: %2</translation>
+    </message>
+    <message>
+        <source>Continue the most recent session</source>
+        <translation>Continuar la sesión más reciente</translation>
+    </message>
+    <message>
+        <source>No session to resume</source>
+        <translation>No hay ninguna sesión que reanudar</translation>
     </message>
 </context>
 <context>
@@ -3969,6 +4024,10 @@
         <source>Warning: allow-all lets every sandbox reach every public host</source>
         <translation>Atención: permitir todo deja que cada sandbox alcance todos los hosts públicos</translation>
     </message>
+    <message>
+        <source>Its sandboxes run on the container engine %1, whose address your teacher gives.</source>
+        <translation>Sus entornos aislados se ejecutan en el motor de contenedores %1, cuya dirección da su profesor.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonBound</name>
@@ -4324,6 +4383,10 @@
         <source>%1 on engine %2</source>
         <translation>%1 en el motor %2</translation>
     </message>
+    <message>
+        <source>%1 recreated.</source>
+        <translation>%1 recreado.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>
@@ -4534,6 +4597,14 @@
     <message>
         <source>%1: shell</source>
         <translation>%1: shell</translation>
+    </message>
+    <message>
+        <source>Listing the sessions of %1 took too long.</source>
+        <translation>Listar las sesiones de %1 tardó demasiado.</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>No se pudo iniciar %1.</translation>
     </message>
 </context>
 <context>

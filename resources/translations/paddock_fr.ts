@@ -873,6 +873,14 @@
         <source>Working…</source>
         <translation>Traitement en cours…</translation>
     </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1: Docker on %1 is chosen.</source>
+        <translation>Les bacs à sable de votre classe tournent sur le moteur de conteneurs %1 : Docker sur %1 est choisi.</translation>
+    </message>
+    <message>
+        <source>Your class&apos;s sandboxes run on the container engine %1, which this computer does not have yet: add it on the Sandboxes page (Container engines, Add engine…) with the address and files your teacher gives, or create this sandbox with bubblewrap here.</source>
+        <translation>Les bacs à sable de votre classe tournent sur le moteur de conteneurs %1, que cet ordinateur n’a pas encore : ajoutez-le sur la page Bacs à sable (Moteurs de conteneurs, Ajouter un moteur…) avec l’adresse et les fichiers que donne votre enseignant, ou créez ce bac à sable avec bubblewrap ici.</translation>
+    </message>
 </context>
 <context>
     <name>CommandHint</name>
@@ -2868,6 +2876,29 @@
     </message>
 </context>
 <context>
+    <name>SandboxRecreateDialog</name>
+    <message>
+        <source>Recreate %1?</source>
+        <translation>Recréer %1 ?</translation>
+    </message>
+    <message>
+        <source>The sandbox is made again from its kit as loaded now: its system and home folder are new and the kit&apos;s setup runs again. Its volumes and your project folder are kept; a running sandbox is started again.</source>
+        <translation>Le bac à sable est refait à partir de son kit tel qu’il est chargé maintenant : son système et son dossier personnel sont neufs et l’installation du kit s’exécute de nouveau. Ses volumes et votre dossier de projet sont conservés ; un bac à sable en cours d’exécution est redémarré.</translation>
+    </message>
+    <message>
+        <source>Recreate</source>
+        <translation>Recréer</translation>
+    </message>
+    <message>
+        <source>Recreate %1</source>
+        <translation>Recréer %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
     <name>SandboxRemoveDialog</name>
     <message>
         <source>Remove %1?</source>
@@ -3067,6 +3098,22 @@
         <source>The companion services of %1</source>
         <translation>Les services associés de %1</translation>
     </message>
+    <message>
+        <source>Resume session…</source>
+        <translation>Reprendre une session…</translation>
+    </message>
+    <message>
+        <source>Resume a session of the agent of %1 in a terminal</source>
+        <translation>Reprendre une session de l’agent de %1 dans un terminal</translation>
+    </message>
+    <message>
+        <source>Recreate…</source>
+        <translation>Recréer…</translation>
+    </message>
+    <message>
+        <source>Make %1 again from its kit, keeping its volumes</source>
+        <translation>Refaire %1 à partir de son kit, en gardant ses volumes</translation>
+    </message>
 </context>
 <context>
     <name>SandboxServicesDialog</name>
@@ -3192,6 +3239,14 @@
     <message>
         <source>%1 was not started: its kit&apos;s keys were not approved, and nothing was recorded. To approve later, press Start again, or run: %2</source>
         <translation>%1 n’a pas été démarré : les clés de son kit n’ont pas été approuvées, et rien n’a été enregistré. Pour approuver plus tard, appuyez à nouveau sur Démarrer, ou lancez : %2</translation>
+    </message>
+    <message>
+        <source>Continue the most recent session</source>
+        <translation>Continuer la session la plus récente</translation>
+    </message>
+    <message>
+        <source>No session to resume</source>
+        <translation>Aucune session à reprendre</translation>
     </message>
 </context>
 <context>
@@ -3969,6 +4024,10 @@
         <source>Warning: allow-all lets every sandbox reach every public host</source>
         <translation>Attention : tout autoriser laisse chaque bac à sable atteindre tous les hôtes publics</translation>
     </message>
+    <message>
+        <source>Its sandboxes run on the container engine %1, whose address your teacher gives.</source>
+        <translation>Ses bacs à sable tournent sur le moteur de conteneurs %1, dont votre enseignant donne l’adresse.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::DaemonBound</name>
@@ -4324,6 +4383,10 @@
         <source>%1 on engine %2</source>
         <translation>%1 sur le moteur %2</translation>
     </message>
+    <message>
+        <source>%1 recreated.</source>
+        <translation>%1 recréé.</translation>
+    </message>
 </context>
 <context>
     <name>paddock::gui::SandboxReview</name>
@@ -4534,6 +4597,14 @@
     <message>
         <source>%1: shell</source>
         <translation>%1 : shell</translation>
+    </message>
+    <message>
+        <source>Listing the sessions of %1 took too long.</source>
+        <translation>Lister les sessions de %1 a pris trop de temps.</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>%1 n’a pas pu être démarré.</translation>
     </message>
 </context>
 <context>
