@@ -293,6 +293,12 @@ public:
      * it left some behind).
      */
     virtual QStringList volumePaths(const QString & /*name*/) const { return {}; }
+    /**
+     * Deletes what sandbox @p name, which this runtime no longer has, left behind: the storage of
+     * its volumes after a recreation failed once its old sandbox was gone. Refused while the
+     * sandbox exists (remove() is for that).
+     */
+    virtual RuntimeResult removeLeftovers(const QString & /*name*/) { return RuntimeResult::success(); }
 
     virtual QList<SandboxInfo> list() const = 0;
     virtual std::optional<SandboxInfo> inspect(const QString &name) const = 0;

@@ -11,9 +11,12 @@
 
 #include "events/EventHub.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QStandardPaths>
 
 Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
 
@@ -101,6 +104,24 @@ Result<std::shared_ptr<runtime::Runtime>> SandboxService::runtimeFor(const QStri
         return it->second;
     }
     return fail(QStringLiteral("unknown backend '%1': expected bwrap or docker").arg(id));
+}
+
+/** paddock-init, which every runtime starts a sandbox with (SandboxService.h). */
+QString SandboxService::findInitProgram()
+{
+    const QString fromEnvironment = qEnvironmentVariable("PADDOCK_INIT");
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const QString here = QCoreApplication::applicationDirPath();
+    // Installed next to the daemon, in ../libexec/paddock (the package layout), or in the
+    // build tree's app/init next to app/daemon.
+    for (const QString &candidate :
+         {here + QStringLiteral("/paddock-init"), here + QStringLiteral("/../libexec/paddock/paddock-init"),
+          here + QStringLiteral("/../init/paddock-init")}) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("paddock-init"));
 }
 
 std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const

@@ -301,8 +301,11 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
     const QString name = params.value(QLatin1String("name")).toString();
     const bool force = params.value(QLatin1String("force")).toBool();
     const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-    if (!runtime)
+    if (!runtime) {
+        if (std::shared_ptr<runtime::Runtime> left = leftoverRuntime(name))
+            return removeLeftovers(name, std::move(left), reply); // SandboxRecreation.cpp
         return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
+    }
     const runtime::SandboxInfo info = *runtime->inspect(name);
     if (info.status == runtime::SandboxStatus::Running && !force)
         return reply.fail(QLatin1String(api::errors::kRunning),

@@ -120,7 +120,11 @@ QJsonObject creationChoices(const QJsonObject &params)
 void SandboxService::recreateSandbox(const QJsonObject &params, const api::PendingReply &reply)
 {
     const QString name = params.value(QLatin1String("name")).toString();
-    const std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
+    // A recreation that failed once the old sandbox was gone is tried again from the record.
+    const bool gone = !runtime;
+    if (gone)
+        runtime = leftoverRuntime(name);
     if (!runtime)
         return reply.fail(QLatin1String(api::errors::kNoSuchSandbox), QStringLiteral("no sandbox named %1").arg(name));
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
@@ -151,18 +155,21 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
                           QStringLiteral("sandbox %1 is not recreated: %2").arg(name, *problem));
     plan->createParams = choices;
     plan->recreating = true;
-    const bool wasRunning = runtime->inspect(name)->status == runtime::SandboxStatus::Running;
+    const bool wasRunning = !gone && runtime->inspect(name)->status == runtime::SandboxStatus::Running;
     // Opened again for the new kit's rules (its install phase first); the old sandbox is stopped next.
     closeEndpoint(name);
     if (!recordSandbox(*plan, runtime->id(), record->engine, &refusal) || !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);
 
     const QString kitName = plan->kit.name;
-    auto job = [runtime, name, creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
-        if (const runtime::RuntimeResult stopped = runtime->stop(name); !stopped.ok)
+    auto job = [runtime, name, gone, creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
+        if (const runtime::RuntimeResult stopped = gone ? runtime::RuntimeResult::success() : runtime->stop(name);
+            !stopped.ok)
             return {stopped, {}};
         stopCompanions(name, false);
-        if (const runtime::RuntimeResult removed = runtime->removeKeepingVolumes(name); !removed.ok)
+        if (const runtime::RuntimeResult removed =
+                gone ? runtime::RuntimeResult::success() : runtime->removeKeepingVolumes(name);
+            !removed.ok)
             return {removed, {}};
         if (const runtime::RuntimeResult home = freshContainerHome(*runtime, name); !home.ok)
             return {home, {}};
@@ -175,7 +182,8 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
         if (!work.result.ok)
             return reply.fail(QLatin1String(api::errors::kCreateFailed),
                               QStringLiteral("sandbox %1 could not be made again: %2. Its block volumes are kept "
-                                             "(`paddock volumes %1` lists them)")
+                                             "(`paddock volumes %1` lists them): `paddock recreate %1` tries again "
+                                             "once the cause is mended, `paddock rm %1` removes them")
                                   .arg(name, work.result.error));
         qCInfo(lcSandbox) << "recreated sandbox" << name << "from kit" << kitName;
         if (wasRunning) {
@@ -187,6 +195,38 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
         const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
         reply.succeed({{QStringLiteral("sandbox"), info ? infoJson(*info) : QJsonObject{}},
                        {QStringLiteral("notes"), QJsonArray::fromStringList(work.notes)}});
+    };
+    if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
+        reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::leftoverRuntime(const QString &name)
+{
+    const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+    if (!record)
+        return nullptr;
+    QString engine;
+    const Result<std::shared_ptr<runtime::Runtime>> runtime =
+        record->backend == QLatin1String("docker")
+            ? engineRuntime(record->engine, &engine)
+            : runtimeFor(record->backend.isEmpty() ? QStringLiteral("bwrap") : record->backend);
+    return runtime ? *runtime : nullptr;
+}
+
+void SandboxService::removeLeftovers(const QString &name, std::shared_ptr<runtime::Runtime> runtime,
+                                     const api::PendingReply &reply)
+{
+    auto job = [runtime, name]() -> Work { return {runtime->removeLeftovers(name), {}}; };
+    auto done = [this, name, reply](const Work &work) {
+        if (!work.result.ok)
+            return reply.fail(QLatin1String(api::errors::kRemoveFailed), work.result.error);
+        SandboxRecord::remove(name);
+        CredentialInjection::forget(name);
+        m_modes->forget(name);
+        QDir(reviewDir(name)).removeRecursively();
+        QDir().rmdir(QFileInfo(homeOf(name)).absolutePath());
+        qCInfo(lcSandbox) << "removed what sandbox" << name << "left behind";
+        reply.succeed({{QStringLiteral("removed"), name}, {QStringLiteral("notes"), QJsonArray()}});
     };
     if (const Result<void> queued = runOperation(name, std::move(job), std::move(done)); !queued)
         reply.fail(QLatin1String(api::errors::kBusy), queued.error().text());

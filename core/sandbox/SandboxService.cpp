@@ -51,23 +51,6 @@ QString SandboxService::homeOf(const QString &name)
     return paths::dataDir() + QStringLiteral("/sandboxes/") + name + QStringLiteral("/home");
 }
 
-QString SandboxService::findInitProgram()
-{
-    const QString fromEnvironment = qEnvironmentVariable("PADDOCK_INIT");
-    if (!fromEnvironment.isEmpty())
-        return fromEnvironment;
-    const QString here = QCoreApplication::applicationDirPath();
-    // Installed next to the daemon, in ../libexec/paddock (the package layout), or in the
-    // build tree's app/init next to app/daemon.
-    for (const QString &candidate :
-         {here + QStringLiteral("/paddock-init"), here + QStringLiteral("/../libexec/paddock/paddock-init"),
-          here + QStringLiteral("/../init/paddock-init")}) {
-        if (QFileInfo(candidate).isExecutable())
-            return QFileInfo(candidate).canonicalFilePath();
-    }
-    return QStandardPaths::findExecutable(QStringLiteral("paddock-init"));
-}
-
 SandboxService::SandboxService(api::Server &server, QObject *parent)
     : QObject(parent), m_server(server), m_alive(std::make_shared<int>(0))
 {

@@ -319,6 +319,10 @@ private:
     void removeSandbox(const QJsonObject &params, const api::PendingReply &reply);
     /** `sandbox.recreate` {name, kit?, kitArgs?} (SandboxRecreation.cpp). */
     void recreateSandbox(const QJsonObject &params, const api::PendingReply &reply);
+    /** For a sandbox gone but recorded (a recreation failed): its record's runtime, and removing what is left. */
+    std::shared_ptr<runtime::Runtime> leftoverRuntime(const QString &name);
+    void removeLeftovers(const QString &name, std::shared_ptr<runtime::Runtime> runtime,
+                         const api::PendingReply &reply);
     /** `sandbox.volumes` {name, backend?} → {volumes: [inside path]}. */
     void listVolumes(const QJsonObject &params, const api::PendingReply &reply);
 

@@ -510,6 +510,21 @@ RuntimeResult BwrapRuntime::removeKeepingVolumes(const QString &name)
     return remove(name, false);
 }
 
+RuntimeResult BwrapRuntime::removeLeftovers(const QString &name)
+{
+    if (!isValidName(name) || QFileInfo::exists(statePath(name)))
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 exists: it is removed as a whole").arg(name));
+    QString error;
+    for (const QString &tree : {volumesDir(name), rootDir(name)}) {
+        if (!filetree::removeTree(tree, &error))
+            return RuntimeResult::failure(
+                QStringLiteral("what sandbox %1 left behind was not removed: %2").arg(name, error));
+    }
+    QDir(privateHome(name)).removeRecursively();
+    QDir().rmdir(sandboxDir(name)); // once empty
+    return RuntimeResult::success();
+}
+
 QStringList BwrapRuntime::volumePaths(const QString &name) const
 {
     QStringList paths;

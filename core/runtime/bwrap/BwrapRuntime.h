@@ -50,6 +50,7 @@ public:
     RuntimeResult remove(const QString &name, bool removeHome = false) override;
     /** As remove() with the home, but `NAME/volumes` stays for the next create() of @p name. */
     RuntimeResult removeKeepingVolumes(const QString &name) override;
+    RuntimeResult removeLeftovers(const QString &name) override;
     /** The inside paths of the folders of `NAME/volumes`, whether the sandbox exists or not. */
     QStringList volumePaths(const QString &name) const override;
 

@@ -93,6 +93,7 @@ private slots:
     void volumePersistsAcrossRestartAndRecreateTmpfsCleared();
     void volumeRecreateConfigCompatibleAndUndeclaredRetained();
     void volumeRemovalDeletesStorage();
+    void recreateThatFailsIsTriedAgainOrRemoved();
     void volumeHostilePathsRefused();
     void volumePersistsAcrossRecreateOnDocker();
 
@@ -632,6 +633,42 @@ void TestKitConformance::volumeRemovalDeletesStorage()
     const QString again = create({kit, QStringLiteral("--name"), QStringLiteral("tck-volume-alias")});
     QCOMPARE(again, id);
     QCOMPARE(sh(again, QStringLiteral("test -e /data/file || echo fresh")), QStringLiteral("fresh"));
+}
+
+// A recreation whose setup.install fails after the old sandbox went keeps the volumes, and the
+// sandbox can be recreated again once the cause is gone, or removed with what it left.
+void TestKitConformance::recreateThatFailsIsTriedAgainOrRemoved()
+{
+    // The install hook fails once when the volume holds a mark, which it takes away.
+    const QString descriptor = descriptorWith(
+        capability(QStringLiteral("com.docker.sandbox/volume@1"), false, QStringLiteral(R"({"path":"/data"})")) +
+        QLatin1Char(',') +
+        lifecycle(
+            QStringLiteral(R"({"install":[{"command":"if test -e /data/fail; then rm /data/fail; exit 1; fi"}]})")));
+    const QString kit =
+        archive(QStringLiteral("fails-once.tar"), descriptor, QStringLiteral("registry.example/tck/once:1"));
+    const QString id = create({kit});
+    QVERIFY(!id.isEmpty());
+    QCOMPARE(sh(id, QStringLiteral("echo kept > /data/file && touch /data/fail && echo ok")), QStringLiteral("ok"));
+    const Finished failed = m_fixture->paddock({QStringLiteral("recreate"), id});
+    QVERIFY2(failed.exitCode != 0 &&
+                 failed.err.contains(QLatin1String("paddock recreate ") + id + QLatin1String(" tries again")),
+             qPrintable(failed.out + failed.err));
+    QVERIFY(!m_fixture->listed().contains(id));
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral(R"(["/data"])"));
+    // Tried again: made from its record, with what its volume held.
+    const Finished again = m_fixture->paddock({QStringLiteral("recreate"), id});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err + m_fixture->daemonLog()));
+    QCOMPARE(sh(id, QStringLiteral("cat /data/file")), QStringLiteral("kept"));
+
+    // Failing again, then removed: nothing of it stays.
+    QCOMPARE(sh(id, QStringLiteral("touch /data/fail && echo ok")), QStringLiteral("ok"));
+    QVERIFY(m_fixture->paddock({QStringLiteral("recreate"), id}).exitCode != 0);
+    const Finished removed = m_fixture->paddock({QStringLiteral("rm"), id});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
+    m_created.removeAll(id);
+    QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral("[]"));
+    QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/sandboxes/")) + id));
 }
 
 // Paths are the kit's, so hostile: over the sandbox's own places, or not plainly absolute.

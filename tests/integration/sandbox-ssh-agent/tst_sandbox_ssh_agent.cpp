@@ -253,7 +253,8 @@ void TestSandboxSshAgent::phaseScoped()
     const QByteArray capabilities =
         R"({"type":"com.docker.sandbox/ssh-agent@1","config":{"phase":"install","unrestricted":false,)"
         R"("sign":["git"]}},{"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
-        R"("echo install-sock=$SSH_AUTH_SOCK > /etc/install-saw; ssh-add -l >> /etc/install-saw 2>&1; true"}]}})";
+        R"("echo install-sock=$SSH_AUTH_SOCK > /etc/install-saw; ssh-add -l >> /etc/install-saw 2>&1; true",)"
+        R"("env":["SSH_AUTH_SOCK"]}]}})"; // a v3 hook sees what it names
     QVERIFY(loadKit(
         QStringLiteral("installer"), capabilities,
         QStringLiteral(
