@@ -640,7 +640,7 @@ void TestKitConformance::volumeRemovalDeletesStorage()
 void TestKitConformance::recreateThatFailsIsTriedAgainOrRemoved()
 {
     // The install hook fails once when the volume holds a mark, which it takes away.
-    const QString descriptor = descriptorWith(
+    const QByteArray descriptor = descriptorWith(
         capability(QStringLiteral("com.docker.sandbox/volume@1"), false, QStringLiteral(R"({"path":"/data"})")) +
         QLatin1Char(',') +
         lifecycle(
