@@ -12,6 +12,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -165,6 +166,17 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
     mapped.kit->digest = kitImage.digest;
     result.kit = std::move(mapped.kit);
     return result;
+}
+
+QString loadedArchiveOf(const QString &kitDirectory)
+{
+    QFile origin(QDir(kitDirectory).filePath(QStringLiteral("origin.json")));
+    if (kitDirectory.isEmpty() || !origin.open(QIODevice::ReadOnly))
+        return {};
+    // A pulled kit's "archive" is the reference it was pulled by.
+    const QString archive =
+        QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("archive")).toString();
+    return QDir::isAbsolutePath(archive) ? archive : QString();
 }
 
 } // namespace paddock::kit

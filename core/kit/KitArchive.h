@@ -74,4 +74,7 @@ inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descr
  */
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options = {});
 
+/** The file `kit load` read the kit in @p kitDirectory from (its origin.json); empty for a pulled kit. */
+QString loadedArchiveOf(const QString &kitDirectory);
+
 } // namespace paddock::kit

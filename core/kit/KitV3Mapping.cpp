@@ -398,6 +398,16 @@ std::optional<QString> contextDirectoryProblem(const V3Capability &request, cons
         .arg(directory.left(200));
 }
 
+/** Why @p request's @p config cannot be carried out as written after substitution, or nullopt. */
+std::optional<QString> configProblem(const V3Capability &request, const QJsonObject &config, bool usable)
+{
+    if (std::optional<QString> wrong = contextDirectoryProblem(request, config))
+        return wrong;
+    if (usable && request.type == kPrefix + QStringLiteral("volume@1"))
+        return volumeConfigProblem(config);
+    return std::nullopt;
+}
+
 } // namespace
 
 KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QString &fileName,
@@ -457,15 +467,9 @@ KitLoadResult kitFromV3(const V3Descriptor &d, const QString &name, const QStrin
         CapabilityOutcome outcome{request.type, request.name, CapabilityOutcome::Status::Applied, {}};
         const QJsonObject config = substituted(request.config, values).toObject();
         const bool usable = implemented.contains(request.type) && !incomplete.contains(request.group);
-        if (const std::optional<QString> wrong = contextDirectoryProblem(request, config)) {
+        if (const std::optional<QString> wrong = configProblem(request, config, usable)) {
             problem(request.line, request.column, *wrong);
             continue;
-        }
-        if (usable && request.type == kPrefix + QStringLiteral("volume@1")) {
-            if (const std::optional<QString> bad = volumeConfigProblem(config)) {
-                problem(request.line, request.column, *bad);
-                continue;
-            }
         }
         if (const std::optional<QString> what = usable ? apply(kit, request, config) : std::nullopt) {
             outcome.what = *what;

@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "image/EngineArchive.h"
 #include "image/RegistryPull.h"
+#include "kit/KitArchive.h"
 #include "kit/KitLoader.h"
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerClient.h"
@@ -289,18 +290,6 @@ bool locateEngineImage(CreationPlan &plan, const runtime::Runtime &runtime, api:
     return true;
 }
 
-/** The file kit.load read @p kit from (its origin.json), or empty for a pulled kit. */
-QString loadedFrom(const kit::Kit &kit)
-{
-    QFile origin(QDir(kit.directory).filePath(QStringLiteral("origin.json")));
-    if (kit.directory.isEmpty() || !origin.open(QIODevice::ReadOnly))
-        return {};
-    // A pulled kit's "archive" is the reference it was pulled by.
-    const QString archive =
-        QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("archive")).toString();
-    return QDir::isAbsolutePath(archive) ? archive : QString();
-}
-
 /** What @p kit asks of a runtime beyond the spec; each runtime takes what it can use. */
 runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 {
@@ -491,7 +480,7 @@ Result<void> SandboxCreation::imageIntoEngine()
         return fail(present.errorMessage());
     if (present.value())
         return {};
-    const QString source = loadedFrom(m_plan.kit);
+    const QString source = kit::loadedArchiveOf(m_plan.kit.directory);
     if (source.isEmpty() || !QFileInfo(source).isFile())
         return fail(
             QStringLiteral("kit %1's image (%2) is not in the Docker engine, and the file it was loaded from is not "

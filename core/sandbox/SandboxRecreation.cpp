@@ -121,8 +121,7 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
 {
     const QString name = params.value(QLatin1String("name")).toString();
     std::shared_ptr<runtime::Runtime> runtime = runtimeOf(name);
-    // A recreation that failed once the old sandbox was gone is tried again from the record.
-    const bool gone = !runtime;
+    const bool gone = !runtime; // a recreation that failed after the old sandbox went: from the record
     if (gone)
         runtime = leftoverRuntime(name);
     if (!runtime)
@@ -160,17 +159,16 @@ void SandboxService::recreateSandbox(const QJsonObject &params, const api::Pendi
     closeEndpoint(name);
     if (!recordSandbox(*plan, runtime->id(), record->engine, &refusal) || !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);
-
     const QString kitName = plan->kit.name;
     auto job = [runtime, name, gone, creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
-        if (const runtime::RuntimeResult stopped = gone ? runtime::RuntimeResult::success() : runtime->stop(name);
-            !stopped.ok)
-            return {stopped, {}};
-        stopCompanions(name, false);
-        if (const runtime::RuntimeResult removed =
-                gone ? runtime::RuntimeResult::success() : runtime->removeKeepingVolumes(name);
-            !removed.ok)
-            return {removed, {}};
+        // The old sandbox goes, its volumes kept; nothing to do when it is gone already.
+        runtime::RuntimeResult old = gone ? runtime::RuntimeResult::success() : runtime->stop(name);
+        if (old.ok)
+            stopCompanions(name, false);
+        if (old.ok && !gone)
+            old = runtime->removeKeepingVolumes(name);
+        if (!old.ok)
+            return {old, {}};
         if (const runtime::RuntimeResult home = freshContainerHome(*runtime, name); !home.ok)
             return {home, {}};
         const runtime::RuntimeResult result = creation.run();

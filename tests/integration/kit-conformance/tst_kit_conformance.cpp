@@ -652,7 +652,7 @@ void TestKitConformance::recreateThatFailsIsTriedAgainOrRemoved()
     QCOMPARE(sh(id, QStringLiteral("echo kept > /data/file && touch /data/fail && echo ok")), QStringLiteral("ok"));
     const Finished failed = m_fixture->paddock({QStringLiteral("recreate"), id});
     QVERIFY2(failed.exitCode != 0 &&
-                 failed.err.contains(QLatin1String("paddock recreate ") + id + QLatin1String(" tries again")),
+                 failed.err.contains(QLatin1String("`paddock recreate ") + id + QLatin1String("` tries again")),
              qPrintable(failed.out + failed.err));
     QVERIFY(!m_fixture->listed().contains(id));
     QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral(R"(["/data"])"));
