@@ -656,9 +656,12 @@ void TestKitConformance::recreateThatFailsIsTriedAgainOrRemoved()
              qPrintable(failed.out + failed.err));
     QVERIFY(!m_fixture->listed().contains(id));
     QCOMPARE(adapter({QStringLiteral("volume-paths"), id}).out.trimmed(), QStringLiteral(R"(["/data"])"));
-    // Tried again: made from its record, with what its volume held.
+    // Tried again: made from its record, with what its volume held; stopped, since whether it
+    // ran went with the old sandbox.
     const Finished again = m_fixture->paddock({QStringLiteral("recreate"), id});
     QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err + m_fixture->daemonLog()));
+    QCOMPARE(adapter({QStringLiteral("status"), id}).out, QStringLiteral("stopped\n"));
+    QCOMPARE(adapter({QStringLiteral("start"), id}).exitCode, 0);
     QCOMPARE(sh(id, QStringLiteral("cat /data/file")), QStringLiteral("kept"));
 
     // Failing again, then removed: nothing of it stays.
