@@ -46,7 +46,8 @@ bool isValidKitName(const QString &name)
 
 bool isValidEnvironmentName(const QString &name)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    // \A and \z: `$` would also match before a final newline, which is no name's.
+    static const QRegularExpression re(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
     return matches(name, re);
 }
 

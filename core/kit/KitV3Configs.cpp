@@ -2,6 +2,7 @@
 // schemaVersion "3" capability configurations: the shapes of the well-known types, their
 // values, arity, and the rule that a credential's inject domains are allowed by the network policy.
 #include "kit/ArgsSubstitution.h"
+#include "kit/KitRules.h"
 #include "kit/KitV3Decoder.h"
 
 #include <QJsonArray>
@@ -297,13 +298,13 @@ void V3Decoder::checkLifecycle(const YAML::Node &config, const QString &path)
         error(config, QStringLiteral("`%1` declares no hooks, files or interactive tail; drop the entry").arg(path));
     static const QRegularExpression octal(QStringLiteral("^0?[0-7]{3,4}$"));
     // A hook's `env` names the variables it sees: names, since they become the hook's shell words.
-    static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,127}$"));
+    const auto variable = [](const QString &name) { return name.size() <= 128 && rules::isValidEnvironmentName(name); };
     for (const char *phase : {"install", "startup"}) {
         const YAML::Node hooks = config[phase];
         for (std::size_t i = 0; hooks && hooks.IsSequence() && i < hooks.size(); ++i) {
             const YAML::Node names = hooks[i]["env"];
             for (std::size_t j = 0; names && names.IsSequence() && j < names.size(); ++j) {
-                if (!names[j].IsScalar() || !variable.match(QString::fromStdString(names[j].Scalar())).hasMatch())
+                if (!names[j].IsScalar() || !variable(QString::fromStdString(names[j].Scalar())))
                     error(names[j], QStringLiteral("`%1.%2[%3].env[%4]` must be a variable's name (letters, digits "
                                                    "and '_', not starting with a digit)")
                                         .arg(path, QLatin1String(phase))

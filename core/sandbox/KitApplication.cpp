@@ -3,6 +3,7 @@
 #include "sandbox/ConfinedFiles.h"
 
 #include "common/UniqueFd.h"
+#include "kit/KitRules.h"
 #include "runtime/bwrap/HomeFiles.h"
 
 #include <QDir>
@@ -216,8 +217,7 @@ QString hookEnvironmentPrefix(const std::optional<QStringList> &names)
                        proxyVariables() + caBundleVariables();
     for (const QString &name : *names) {
         // The decoder allows names only; anything else is left out rather than run.
-        static const QRegularExpression variable(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,127}$"));
-        if (variable.match(name).hasMatch() && !kept.contains(name))
+        if (name.size() <= 128 && kit::rules::isValidEnvironmentName(name) && !kept.contains(name))
             kept << name;
     }
     for (const QString &name : kept) // set only when the sandbox has it

@@ -242,6 +242,10 @@ void TestKitV3::specificationRulesHold_data()
                                                 "capabilities:\n  - type: com.docker.sandbox/lifecycle@1\n    config:\n"
                                                 "      install: [{command: \"true\", env: [\"X; rm -rf /\"]}]\n"
                                          << QStringLiteral("install[0].env[0]` must be a variable's name");
+    QTest::newRow("hook env with a final newline")
+        << head + "capabilities:\n  - type: com.docker.sandbox/lifecycle@1\n    config:\n"
+                  "      startup: [{command: [\"true\"], env: [\"HOME_DIR\\n\"]}]\n"
+        << QStringLiteral("startup[0].env[0]` must be a variable's name");
     QTest::newRow("recipe twice") << head + "build: FROM scratch\ndockerfile: x.dockerfile\n"
                                   << QStringLiteral("exclude each other");
     const QByteArray agent = head + "capabilities:\n  - type: com.docker.sandbox/ssh-agent@1\n    config: ";
