@@ -226,6 +226,8 @@ protected:
         const int connection = ++m_connections;
         connect(socket, &QSslSocket::encrypted, this, [this] { ++handshakes; });
         connect(socket, &QSslSocket::readyRead, this, [this, socket, connection] { onData(socket, connection); });
+        // A connection's unfinished request goes with it: a later socket may be given the same address.
+        connect(socket, &QSslSocket::disconnected, this, [this, socket] { m_buffers.remove(socket); });
     }
 
 private:

@@ -169,8 +169,9 @@ Finished TestSandboxSecretGuard::paddock(const QStringList &arguments, const QBy
     process.start(QStringLiteral(PADDOCK_BIN), arguments);
     process.write(input);
     process.closeWriteChannel();
-    // The upstream answers on this thread's event loop while the command runs.
-    if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 300000)) {
+    // The upstream answers on this thread's event loop while the command runs. The wait ends
+    // before the test function's own timeout, so a command that hangs shows what it printed.
+    if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 180000)) {
         process.kill();
         process.waitForFinished();
     }
@@ -188,8 +189,9 @@ Finished TestSandboxSecretGuard::runIn(const QString &name, const QString &scrip
 
 QString TestSandboxSecretGuard::post(const QString &label, const QString &file, const QString &path)
 {
-    return QStringLiteral("curl -sS -o answer-%1.txt -w '%1=%{http_code}\\n' -H 'Content-Type: application/json' "
-                          "--data-binary @%2 https://%3:$PORT%4; ")
+    return QStringLiteral(
+               "curl -sS --max-time 60 -o answer-%1.txt -w '%1=%{http_code}\\n' -H 'Content-Type: application/json' "
+               "--data-binary @%2 https://%3:$PORT%4; ")
         .arg(label, file, kHost, path);
 }
 
