@@ -99,6 +99,11 @@ struct SandboxInfo
     /** Where its root's own writes are, on the host, when the runtime keeps them there (bubblewrap). */
     QString rootUpper;
     /**
+     * The mounts inside that are parts of its root, each an overlay with its share of rootUpper
+     * (the kernel's overlay over the host's system mounts /usr, /etc/ssl/certs, ... one by one).
+     */
+    QStringList rootParts;
+    /**
      * When it was made, once its kit's setup.install had run (bubblewrap), or when its
      * container was (Docker): what its root held then is its base.
      */

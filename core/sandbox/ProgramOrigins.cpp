@@ -32,6 +32,7 @@ ProgramOrigins::Layout ProgramOrigins::layoutOf(const runtime::SandboxInfo &info
         layout.names.append({QDir::cleanPath(info.spec.workspace), QStringLiteral("the workspace")});
     layout.names.append({QDir::cleanPath(info.spec.sandboxHome), QStringLiteral("its home folder")});
     layout.upperDir = info.rootUpper;
+    layout.rootParts = info.rootParts;
     if (info.createdAt.isValid())
         layout.baseUntilNs = info.createdAt.toMSecsSinceEpoch() * 1000000LL;
     return layout;
@@ -61,6 +62,9 @@ FileOrigin ProgramOrigins::originOf(const Layout &layout, const FileIdentity &fi
         *where = "a file not at its path";
         return FileOrigin::Written;
     case Place::Mount: {
+        // An overlay of the root's own (the kernel's, one per host directory) is the root.
+        if (!layout.upperDir.isEmpty() && layout.rootParts.contains(QString::fromStdString(file.mountPoint)))
+            break;
         *where = file.mountPoint;
         for (const auto &[point, name] : layout.names) {
             if (point.toStdString() == file.mountPoint)

@@ -40,6 +40,7 @@ public:
     {
         QList<QPair<QString, QString>> names; ///< a writable mount inside, and how a person names it
         QString upperDir;                     ///< bubblewrap: its root's own writes, on the host
+        QStringList rootParts;                ///< mounts inside that are parts of its root (upperDir holds theirs)
         qint64 baseUntilNs = 0;               ///< a root file changed after then was written inside
     };
 

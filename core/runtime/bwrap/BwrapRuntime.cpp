@@ -341,6 +341,8 @@ SandboxInfo BwrapRuntime::infoOf(const SandboxState &state) const
         info.rootMount = state.root.fuse ? QStringLiteral("fuse-overlayfs") : QStringLiteral("kernel overlay");
         info.rootBytes = upperBytes(state.spec.name);
         info.rootUpper = rootDir(state.spec.name) + QStringLiteral("/upper");
+        if (!state.root.fuse && state.root.base == bwrap::RootChoice::Base::Host)
+            info.rootParts = bwrap::hostSystemDirectories();
     }
     info.createdAt = state.createdAt;
     if (!state.startedAt.isValid()) {

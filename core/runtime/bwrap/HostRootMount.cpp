@@ -70,18 +70,13 @@ HostRootMount hostRootMount(const QString &initPath, QString *problem)
 {
     static std::mutex mutex;
     static std::optional<QString> kernelProblem;
-    const QString forced = qEnvironmentVariable("PADDOCK_TEST_ROOT_MOUNT");
-    // fuse-overlayfs first where /dev/fuse opens: under it the root is one mount, which the
-    // program identity of rules (ProgramOrigins) reads. The kernel's overlay mounts the host's
-    // folders one by one, which that check does not read yet, so it is taken where fuse is not
-    // there (a stock /dev/fuse is 0600), and a writable root beats a read-only one there.
+    // The kernel's overlayfs first: it starts a sandbox without a FUSE server in between, and
+    // ProgramOrigins reads its per-directory overlays as the root. fuse-overlayfs is what
+    // remains where the kernel's cannot mount in a user namespace.
     // The test override names what may be used: fuse, kernel or none.
-    const QString fuse = fuseProblem(
-        forced == QLatin1String("none") || forced == QLatin1String("kernel") ? "/nonexistent/dev/fuse" : "/dev/fuse");
-    if (fuse.isEmpty())
-        return HostRootMount::Fuse;
+    const QString forced = qEnvironmentVariable("PADDOCK_TEST_ROOT_MOUNT");
     QString kernel;
-    if (!forced.isEmpty() && forced != QLatin1String("kernel")) {
+    if (forced == QLatin1String("fuse") || forced == QLatin1String("none")) {
         kernel = QStringLiteral("left out by PADDOCK_TEST_ROOT_MOUNT=%1").arg(forced);
     } else {
         const std::lock_guard lock(mutex);
@@ -95,6 +90,10 @@ HostRootMount hostRootMount(const QString &initPath, QString *problem)
     }
     if (kernel.isEmpty())
         return HostRootMount::Kernel;
+    const QString fuse = fuseProblem(
+        forced == QLatin1String("none") || forced == QLatin1String("kernel") ? "/nonexistent/dev/fuse" : "/dev/fuse");
+    if (fuse.isEmpty())
+        return HostRootMount::Fuse;
     if (problem)
         *problem = QStringLiteral("the kernel's overlayfs cannot mount it in a user namespace (%1; it needs Linux 5.11 "
                                   "or later with unprivileged user namespaces), and %2")

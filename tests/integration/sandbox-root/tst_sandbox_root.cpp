@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A bubblewrap sandbox's own root, with the real daemon, CLI, bwrap, fuse-overlayfs and, for
+// A bubblewrap sandbox's own root, with the real daemon, CLI, bwrap, fuse-overlayfs (the
+// way where the kernel's overlayfs cannot mount, chosen by the tests' override) and, for
 // the image, a local Docker engine: run as an ordinary user (AS_USER).
 #include "../../unit/image-store/ArchiveBuilder.h"
 #include "RootKits.h"
@@ -67,6 +68,8 @@ private:
 void TestSandboxRoot::initTestCase()
 {
     m_fixture = std::make_unique<SandboxFixture>();
+    // fuse-overlayfs, where the kernel's overlayfs cannot mount (tst_root_mount has the kernel's).
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_TEST_ROOT_MOUNT"), QStringLiteral("fuse"));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }
 

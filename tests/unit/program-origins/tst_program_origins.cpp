@@ -92,6 +92,35 @@ private slots:
         QVERIFY(where.empty());
     }
 
+    void aKernelOverlayPartOfTheRootIsTheRoot()
+    {
+        // The kernel's overlay over the host's system mounts /usr on its own: a file there is
+        // the root's, judged by its share of the upper layer, not "written" as a mount's would be.
+        QTemporaryDir upper;
+        QVERIFY(upper.isValid());
+        ProgramOrigins::Layout layout;
+        layout.upperDir = upper.path();
+        layout.rootParts = {QStringLiteral("/usr"), QStringLiteral("/etc/ssl/certs")};
+        layout.baseUntilNs = QDateTime::currentMSecsSinceEpoch() * 1000000LL;
+        QTest::qSleep(20);
+        QVERIFY(writeFile(upper.path() + QStringLiteral("/usr/bin/curl")));
+        std::string where;
+        QCOMPARE(ProgramOrigins::originOf(layout, fileAt("/usr/bin/wget", Place::Mount, "/usr"), &where),
+                 FileOrigin::Base);
+        QVERIFY(where.empty());
+        QCOMPARE(ProgramOrigins::originOf(layout, fileAt("/usr/bin/curl", Place::Mount, "/usr"), &where),
+                 FileOrigin::Written);
+        QCOMPARE(where, std::string("its own root"));
+        // Any other writable mount is still the sandbox's own, whatever it holds.
+        QCOMPARE(ProgramOrigins::originOf(layout, fileAt("/tmp/wget", Place::Mount, "/tmp"), &where),
+                 FileOrigin::Written);
+        QCOMPARE(where, std::string("/tmp"));
+        // Without a root of its own on the host, no mount is taken for a part of it.
+        layout.upperDir.clear();
+        QCOMPARE(ProgramOrigins::originOf(layout, fileAt("/usr/bin/wget", Place::Mount, "/usr"), &where),
+                 FileOrigin::Written);
+    }
+
     void aContainerFileChangedSinceItWasMadeIsItsOwn()
     {
         ProgramOrigins::Layout layout;
