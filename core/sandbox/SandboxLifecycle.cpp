@@ -142,6 +142,7 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     record.workspace = plan.spec.workspace;
     record.agentVerbs = plan.agentVerbs;
     record.createParams = plan.createParams;
+    record.composition = plan.composition;
     record.volumes = volumeRequests(plan.kit);
     if (plan.recreating) {
         // What the person added since, and the volumes no longer declared, stay with the sandbox.

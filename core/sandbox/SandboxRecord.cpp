@@ -40,6 +40,8 @@ QJsonObject SandboxRecord::toJson() const
                        {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
                        {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)},
                        {QStringLiteral("agentVerbs"), agentVerbs.toJson()}};
+    if (!composition.isEmpty())
+        object.insert(QStringLiteral("composition"), composition);
     if (sshAgent)
         object.insert(QStringLiteral("sshAgent"),
                       QJsonObject{{QStringLiteral("unrestricted"), sshAgent->unrestricted},
@@ -79,6 +81,7 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
         record.skippedCapabilities << value.toString();
+    record.composition = object.value(QLatin1String("composition")).toArray();
     record.agentVerbs = kit::AgentVerbs::fromJson(object.value(QLatin1String("agentVerbs")).toObject());
     record.createParams = object.value(QLatin1String("createParams")).toObject();
     for (const QJsonValue &value : object.value(QLatin1String("volumes")).toArray()) {

@@ -4,6 +4,7 @@
 #include "api/Server.h"
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
 #include "sandbox/CredentialSetup.h"
 #include "sandbox/CustomSecretMethods.h"
@@ -117,6 +118,17 @@ std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJson
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
+    if (params.contains(QLatin1String("mixins"))) {
+        // A composition: its credentials are every kit's.
+        QStringList kits{directory};
+        for (const QJsonValue &mixin : params.value(QLatin1String("mixins")).toArray())
+            kits << mixin.toString();
+        const Result<kit::Composition> composed = kit::loadComposition(kits, options);
+        if (!composed)
+            return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
+                                       QStringLiteral("the kits do not compose: %1").arg(composed.errorText()));
+        return composed->kit;
+    }
     const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(directory, options);
     if (!loaded.ok()) {
         QStringList problems;
