@@ -165,6 +165,18 @@ void TestKitComposition::mixinsLandOnTheWorkload()
          QStringLiteral("composed"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("/bin/sh"),
          QStringLiteral("-c"), QStringLiteral("which-layer; ") + fetch(QStringLiteral("other.test"))});
     QCOMPARE(again.out, QStringLiteral("extra\n") + upstream + QStringLiteral("other.test reached\n"));
+
+    // Recreated, it is composed of the same kits again.
+    const Finished recreated = m_fixture->paddock({QStringLiteral("recreate"), QStringLiteral("composed")});
+    QVERIFY2(recreated.exitCode == 0, qPrintable(recreated.out + recreated.err));
+    QCOMPARE(m_fixture->listed().value(QStringLiteral("composed")).value(QLatin1String("composition")).toArray(),
+             parts);
+    const Finished fresh = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("tool"), QStringLiteral("--kit"),
+         QStringLiteral("base"), QStringLiteral("--kit"), QStringLiteral("extra"), QStringLiteral("--name"),
+         QStringLiteral("composed"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+         QStringLiteral("-c"), QStringLiteral("hello-tool; which-layer")});
+    QCOMPARE(fresh.out, QStringLiteral("hello from the tool mixin\nextra\n"));
 }
 
 void TestKitComposition::workloadAloneHasNoneOfThem()
