@@ -10,6 +10,14 @@
 
 namespace paddock::sandbox {
 
+QStringList SandboxRecord::kitDirectories() const
+{
+    QStringList directories;
+    for (const QJsonValue &part : composition)
+        directories << part[QLatin1String("directory")].toString();
+    return directories.isEmpty() ? QStringList{kitDirectory} : directories;
+}
+
 QJsonObject SandboxRecord::toJson() const
 {
     QJsonArray files;

@@ -59,6 +59,9 @@ struct SandboxRecord
     /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
     QString sshAgentBacking;
 
+    /** The folder of its kit, or of each kit of its composition, the workload first. */
+    QStringList kitDirectories() const;
+
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);
 

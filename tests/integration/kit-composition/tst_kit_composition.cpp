@@ -47,6 +47,7 @@ private slots:
     void initTestCase();
     void mixinsLandOnTheWorkload();
     void workloadAloneHasNoneOfThem();
+    void mixinsHostGrantNeedsApproval();
     void unresolvedCompositionMakesNothing();
     void compositionIsRefusedOnDocker();
 
@@ -74,7 +75,7 @@ private:
     }
 
     std::unique_ptr<SandboxFixture> m_fixture;
-    QStringList m_digests; ///< base, tool, extra
+    QStringList m_digests; ///< base, tool, extra, hostly
 };
 
 void TestKitComposition::initTestCase()
@@ -121,8 +122,18 @@ void TestKitComposition::initTestCase()
     extra.layers = {tarOf(localBin("extra"))};
     extra.manifestAnnotations = kitAnnotations(kExtra);
 
-    for (const auto &[name, kit] : {std::pair{QStringLiteral("base"), base}, std::pair{QStringLiteral("tool"), tool},
-                                    std::pair{QStringLiteral("extra"), extra}}) {
+    // A mixin that reaches this computer: a host grant, which needs the person's approval.
+    OciKit hostly;
+    hostly.refName = QStringLiteral("registry.example/kits/hostly:1");
+    hostly.layers = {tarOf({folder("opt")})};
+    hostly.manifestAnnotations = kitAnnotations(
+        R"({"schemaVersion":"3","kind":"mixin","capabilities":[{"type":"com.docker.sandbox/network-policy@1",)"
+        R"("config":{"runtime":{"allow":["host.paddock.internal:)" +
+        QByteArray::number(m_fixture->upstreamPort()) + R"("]}}}]})");
+
+    for (const auto &[name, kit] :
+         {std::pair{QStringLiteral("base"), base}, std::pair{QStringLiteral("tool"), tool},
+          std::pair{QStringLiteral("extra"), extra}, std::pair{QStringLiteral("hostly"), hostly}}) {
         m_digests << load(name, kit);
         QVERIFY2(!m_digests.constLast().isEmpty(), qPrintable(name));
     }
@@ -191,6 +202,33 @@ void TestKitComposition::workloadAloneHasNoneOfThem()
     QVERIFY2(ran.out.contains(QLatin1String("workload\n")), qPrintable(ran.out + ran.err));
     QVERIFY2(!ran.out.contains(QLatin1String("tool here")), qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QLatin1String("other.test refused")), qPrintable(ran.out + ran.err));
+}
+
+void TestKitComposition::mixinsHostGrantNeedsApproval()
+{
+    const QString rule = QStringLiteral("host.paddock.internal:%1").arg(m_fixture->upstreamPort());
+    const QStringList run{QStringLiteral("run"),     QStringLiteral("--kit"),  QStringLiteral("base"),
+                          QStringLiteral("--kit"),   QStringLiteral("hostly"), QStringLiteral("--name"),
+                          QStringLiteral("granted"), m_fixture->workspace()};
+    const QStringList inside{QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                             fetch(QStringLiteral("host.paddock.internal"))};
+    // The workload grants nothing on this computer; the mixin's grant stops the composition.
+    const Finished unapproved = m_fixture->paddock(run + inside);
+    QVERIFY(unapproved.exitCode != 0);
+    QVERIFY2(unapproved.err.contains(rule), qPrintable(unapproved.err));
+    QVERIFY2(unapproved.err.contains(QLatin1String("paddock grant approve --kit ")) &&
+                 unapproved.err.count(QLatin1String("--kit ")) == 2,
+             qPrintable(unapproved.err));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("granted")));
+
+    const Finished approved = m_fixture->paddock(run + QStringList{QStringLiteral("--approve-host-grants")} + inside);
+    QVERIFY2(approved.exitCode == 0, qPrintable(approved.out + approved.err));
+    QVERIFY2(approved.out.endsWith(QString::fromLatin1(LocalUpstream::kBody) +
+                                   QStringLiteral("host.paddock.internal reached\n")),
+             qPrintable(approved.out + approved.err));
+    // Approved for the composition, not for the workload alone.
+    const Finished grants = m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("ls")});
+    QVERIFY2(grants.out.contains(QLatin1String("base+hostly")) && grants.out.contains(rule), qPrintable(grants.out));
 }
 
 void TestKitComposition::unresolvedCompositionMakesNothing()
