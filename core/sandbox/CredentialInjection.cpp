@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
+#include "sandbox/HostGrantAdmission.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SecretGuardSetup.h"
 #include "sandbox/SharedFolders.h"
@@ -227,7 +228,7 @@ api::Reply CredentialInjection::describe(const QJsonObject &params) const
     const Result<CredentialCheck> checked = check(kit->credentials, name);
     if (!checked)
         return api::Reply::failure(QLatin1String(api::errors::kBindingsError), checked.error().text());
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const QStringList kitDir = kitDirectoriesOf(params);
     QJsonObject result = checked->toJson();
     result.insert(QStringLiteral("sandbox"), name);
     result.insert(QStringLiteral("kit"), kit->name);
@@ -245,7 +246,7 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
     if (!loaded)
         return proceed();
     const kit::Kit &kit = *loaded;
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const QStringList kitDir = kitDirectoriesOf(params);
 
     Result<CredentialCheck> checked = check(kit.credentials, name);
     if (!checked)

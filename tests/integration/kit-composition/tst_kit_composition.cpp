@@ -9,6 +9,7 @@
 
 #include "Needs.h"
 
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 using paddock::test::Finished;
@@ -48,6 +49,7 @@ private slots:
     void mixinsLandOnTheWorkload();
     void workloadAloneHasNoneOfThem();
     void mixinsHostGrantNeedsApproval();
+    void mixinsCredentialIsGated();
     void unresolvedCompositionMakesNothing();
     void compositionIsRefusedOnDocker();
 
@@ -75,7 +77,7 @@ private:
     }
 
     std::unique_ptr<SandboxFixture> m_fixture;
-    QStringList m_digests; ///< base, tool, extra, hostly
+    QStringList m_digests; ///< base, tool, extra, hostly, keyed
 };
 
 void TestKitComposition::initTestCase()
@@ -131,9 +133,20 @@ void TestKitComposition::initTestCase()
         R"("config":{"runtime":{"allow":["host.paddock.internal:)" +
         QByteArray::number(m_fixture->upstreamPort()) + R"("]}}}]})");
 
+    // A mixin whose key the proxy adds to its requests: stored and approved by the person.
+    OciKit keyed;
+    keyed.refName = QStringLiteral("registry.example/kits/keyed:1");
+    keyed.layers = {tarOf({folder("opt")})};
+    keyed.manifestAnnotations = kitAnnotations(
+        R"({"schemaVersion":"3","kind":"mixin","capabilities":[{"type":"com.docker.sandbox/network-policy@1",)"
+        R"("config":{"runtime":{"allow":["other.test"]}}},{"type":"com.docker.sandbox/credential@1",)"
+        R"("config":{"service":"toolsvc","phase":"runtime","apiKey":{"name":"TOOL_TOKEN","proxyManaged":true,)"
+        R"("inject":[{"domain":"other.test","scheme":"bearer"}]}}}]})");
+
     for (const auto &[name, kit] :
          {std::pair{QStringLiteral("base"), base}, std::pair{QStringLiteral("tool"), tool},
-          std::pair{QStringLiteral("extra"), extra}, std::pair{QStringLiteral("hostly"), hostly}}) {
+          std::pair{QStringLiteral("extra"), extra}, std::pair{QStringLiteral("hostly"), hostly},
+          std::pair{QStringLiteral("keyed"), keyed}}) {
         m_digests << load(name, kit);
         QVERIFY2(!m_digests.constLast().isEmpty(), qPrintable(name));
     }
@@ -229,6 +242,49 @@ void TestKitComposition::mixinsHostGrantNeedsApproval()
     // Approved for the composition, not for the workload alone.
     const Finished grants = m_fixture->paddock({QStringLiteral("grant"), QStringLiteral("ls")});
     QVERIFY2(grants.out.contains(QLatin1String("base+hostly")) && grants.out.contains(rule), qPrintable(grants.out));
+}
+
+void TestKitComposition::mixinsCredentialIsGated()
+{
+    const QStringList run{QStringLiteral("run"),   QStringLiteral("--kit"), QStringLiteral("keyed"),
+                          QStringLiteral("--kit"), QStringLiteral("base"),  QStringLiteral("--name"),
+                          QStringLiteral("keyed"), m_fixture->workspace()};
+    const QStringList inside{QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                             QStringLiteral("echo \"token=$TOOL_TOKEN\"")};
+    // The mixin's key is required: without it nothing is made.
+    const Finished missing = m_fixture->paddock(run + inside);
+    QVERIFY(missing.exitCode != 0);
+    QVERIFY2(missing.err.contains(QLatin1String("the kit needs the toolsvc key, and none is stored")),
+             qPrintable(missing.err));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("keyed")));
+
+    const QByteArray secret = "tool-secret-value-1234";
+    QCOMPARE(m_fixture->paddock({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("toolsvc")}, secret)
+                 .exitCode,
+             0);
+    // Stored, it is still not sent to the mixin's domain until approved.
+    const Finished unapproved = m_fixture->paddock(run + inside);
+    QVERIFY(unapproved.exitCode != 0);
+    QVERIFY2(unapproved.err.contains(QLatin1String("toolsvc")) && unapproved.err.contains(QLatin1String("other.test")),
+             qPrintable(unapproved.err));
+
+    // The command it names approves the mixin's key, for every kit of the composition.
+    static const QRegularExpression named(QStringLiteral("`paddock (binding approve [^`]+)`"));
+    const QRegularExpressionMatch command = named.match(unapproved.err);
+    QVERIFY2(command.hasMatch(), qPrintable(unapproved.err));
+    QStringList approve = command.captured(1).split(QLatin1Char(' '));
+    QCOMPARE(approve.count(QStringLiteral("--kit")), 2);
+    for (QString &word : approve)
+        word.remove(QLatin1Char('\''));
+    const Finished approval = m_fixture->paddock(approve);
+    QVERIFY2(approval.exitCode == 0, qPrintable(approval.out + approval.err));
+
+    const Finished approved = m_fixture->paddock(run + inside);
+    QVERIFY2(approved.exitCode == 0, qPrintable(approved.out + approved.err));
+    // Inside: a stand-in for the key, never the key.
+    QVERIFY2(approved.out.startsWith(QLatin1String("token=")) && approved.out.trimmed().size() > 6,
+             qPrintable(approved.out));
+    QVERIFY2(!approved.out.contains(QString::fromLatin1(secret)), qPrintable(approved.out));
 }
 
 void TestKitComposition::unresolvedCompositionMakesNothing()
