@@ -260,6 +260,8 @@ Result<Composition> loadComposition(const QStringList &directories, const KitLoa
 {
     QList<Kit> kits;
     for (const QString &directory : directories) {
+        if (directories.count(directory) > 1)
+            return fail(QStringLiteral("the kit in %1 is given twice: a composition has each kit once").arg(directory));
         const KitLoadResult loaded = KitLoader::loadDirectory(directory, options);
         if (!loaded.ok()) {
             QStringList problems;
