@@ -179,6 +179,28 @@ api::Reply approveNamedBindings(const QJsonArray &entries)
     return api::Reply::success({{QStringLiteral("approved"), approved}});
 }
 
+/** The kit `binding.check` names: `kit` (and `mixins`), or the kits sandbox `sandbox` was made of. */
+std::variant<kit::Kit, api::Reply> kitToCheck(const QJsonObject &params, QString *directory)
+{
+    *directory = params.value(QLatin1String("kit")).toString();
+    const QString sandbox = params.value(QLatin1String("sandbox")).toString();
+    QJsonObject kitParams = params;
+    if (directory->isEmpty() && !sandbox.isEmpty()) {
+        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
+        if (!record || record->kitDirectory.isEmpty())
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                       QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
+        // A composed sandbox's credentials are every kit's it was made of.
+        const QStringList kits = record->kitDirectories();
+        *directory = kits.constFirst();
+        if (kits.size() > 1)
+            kitParams.insert(QStringLiteral("mixins"), QJsonArray::fromStringList(kits.mid(1)));
+    }
+    if (!sandbox.isEmpty() && !secrets::isValidName(sandbox))
+        return invalid(QStringLiteral("\"%1\" is not a usable sandbox name").arg(sandbox));
+    return loadKit(*directory, kitParams);
+}
+
 /** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
 api::Reply approveBindings(const QJsonObject &params)
 {
@@ -516,18 +538,9 @@ void SecretService::removeSecret(const QJsonObject &params, const api::PendingRe
 
 void SecretService::checkBindings(const QJsonObject &params, const api::PendingReply &reply)
 {
-    QString directory = params.value(QLatin1String("kit")).toString();
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
-    if (directory.isEmpty() && !sandbox.isEmpty()) {
-        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
-        if (!record || record->kitDirectory.isEmpty())
-            return reply.fail(QLatin1String(api::errors::kNotFound),
-                              QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
-        directory = record->kitDirectory;
-    }
-    if (!sandbox.isEmpty() && !secrets::isValidName(sandbox))
-        return reply.complete(invalid(QStringLiteral("\"%1\" is not a usable sandbox name").arg(sandbox)));
-    auto kitOrError = loadKit(directory, params);
+    QString directory;
+    auto kitOrError = kitToCheck(params, &directory);
     if (auto *failed = std::get_if<api::Reply>(&kitOrError))
         return reply.complete(*failed);
     auto bindingsOrError = loadBindings();
