@@ -264,7 +264,6 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         *code = ExitFailed;
         return std::nullopt;
     }
-    const QString *kit = &kits->constFirst();
     const QStringList command = argumentsAfterDoubleDash();
     QStringList paths = call.positional.mid(0, call.positional.size() - command.size());
     if (paths.isEmpty())
@@ -281,7 +280,7 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     QJsonObject params{
         {QStringLiteral("mounts"), shares->first},
         {QStringLiteral("env"), shares->second},
-        {QStringLiteral("kit"), *kit},
+        {QStringLiteral("kit"), kits->constFirst()},
         {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
         {QStringLiteral("paths"), extra},
         {QStringLiteral("args"), QJsonArray::fromStringList(command)},
