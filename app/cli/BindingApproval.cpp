@@ -97,7 +97,10 @@ PendingApproval PendingApproval::fromJson(const QJsonObject &entry)
 
 QJsonObject KitRequest::params() const
 {
-    return {{QStringLiteral("kit"), directory}, {QStringLiteral("kitArgs"), args}};
+    QJsonObject params{{QStringLiteral("kit"), directory}, {QStringLiteral("kitArgs"), args}};
+    if (!mixins.isEmpty())
+        params.insert(QStringLiteral("mixins"), mixins);
+    return params;
 }
 
 bool approveInDaemon(const KitRequest &kit, const QString &service, QString *error)

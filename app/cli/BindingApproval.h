@@ -35,6 +35,7 @@ struct KitRequest
     QString name;      ///< the kit's name, for messages
     QString directory; ///< absolute kit directory
     QJsonObject args;  ///< kit argument values (--arg NAME=VALUE)
+    QJsonArray mixins; ///< the mixins composed with it (absolute directories), or none
 
     /** {kit, kitArgs}, the parameters every kit-taking daemon method reads. */
     QJsonObject params() const;

@@ -34,13 +34,19 @@ NamedKit namedKit(const Invocation &call)
         named.exitCode = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
         return named;
     }
-    const std::optional<QString> directory = resolveKit(call.parser.value(kKitOption));
-    if (!directory) {
-        named.exitCode = ExitFailed;
-        return named;
-    }
+    // One --kit per kit of a composition: its credentials are every kit's.
     KitRequest kit;
-    kit.directory = *directory;
+    for (const QString &argument : call.parser.values(kKitOption)) {
+        const std::optional<QString> directory = resolveKit(argument);
+        if (!directory) {
+            named.exitCode = ExitFailed;
+            return named;
+        }
+        if (kit.directory.isEmpty())
+            kit.directory = *directory;
+        else
+            kit.mixins << *directory;
+    }
     for (const QString &assignment : call.parser.values(kArgOption)) {
         const qsizetype eq = assignment.indexOf(QLatin1Char('='));
         if (eq <= 0) {
@@ -70,8 +76,10 @@ std::optional<QJsonObject> checkInDaemon(const Invocation &call, NamedKit &named
 
 QString approveCommand(const NamedKit &named, const QString &service)
 {
-    return QStringLiteral("paddock binding approve --kit %1%2 %3")
-        .arg(shellQuote(named.kit->directory), named.argFlags, shellQuote(service));
+    QString kits = shellQuote(named.kit->directory);
+    for (const QJsonValue &mixin : named.kit->mixins)
+        kits += QStringLiteral(" --kit ") + shellQuote(mixin.toString());
+    return QStringLiteral("paddock binding approve --kit %1%2 %3").arg(kits, named.argFlags, shellQuote(service));
 }
 
 void warnAboutWildcards(const QStringList &domains)

@@ -13,20 +13,29 @@
 namespace paddock::cli {
 namespace {
 
-/** {kit: DIR, kitArgs} for the daemon from --kit and --arg; nullopt after reporting bad usage. */
+/**
+ * {kit: DIR, kitArgs} for the daemon from --kit and --arg, with `mixins` when --kit names the
+ * kits of a composition; nullopt after reporting bad usage.
+ */
 std::optional<QJsonObject> kitParams(const Invocation &call, int *code)
 {
-    const QString dir = call.parser.value(QStringLiteral("kit"));
-    if (dir.isEmpty()) {
+    const QStringList dirs = call.parser.values(QStringLiteral("kit"));
+    if (dirs.isEmpty() || dirs.constFirst().isEmpty()) {
         *code = usageError(call.commandPath, QStringLiteral("--kit DIR is required"));
         return std::nullopt;
     }
     const std::optional<QJsonObject> kitArgs = kitArgsJson(call, code);
     if (!kitArgs)
         return std::nullopt;
-    return QJsonObject{{QStringLiteral("kit"), QFileInfo(dir).absoluteFilePath()},
+    QJsonObject params{{QStringLiteral("kit"), QFileInfo(dirs.constFirst()).absoluteFilePath()},
                        {QStringLiteral("workspace"), QDir::currentPath()},
                        {QStringLiteral("kitArgs"), *kitArgs}};
+    QJsonArray mixins;
+    for (const QString &dir : dirs.mid(1))
+        mixins << QFileInfo(dir).absoluteFilePath();
+    if (!mixins.isEmpty())
+        params.insert(QStringLiteral("mixins"), mixins);
+    return params;
 }
 
 int runCheck(const Invocation &call)
@@ -140,7 +149,8 @@ Command grantCommand()
                        "link-local and cloud metadata (169.254.169.254:80), this computer's own addresses and the\n"
                        "other special-purpose ranges. A sandbox of such a kit is neither created nor started until\n"
                        "you approve each one for that kit; an approval opens exactly the pattern, for that kit only.\n"
-                       "Approvals are kept in host-grants.yaml in the config directory.");
+                       "Approvals are kept in host-grants.yaml in the config directory. A composition of v3 kits is\n"
+                       "named by one --kit per kit, and its grants are approved for the composition as a whole.");
 
     Command check =
         leaf(QStringLiteral("check"), QStringLiteral("List a kit's host grants and whether each is approved."),

@@ -93,6 +93,8 @@ std::optional<int> checkHostGrants(const Invocation &call, const QJsonObject &pa
     QJsonObject approve{{QStringLiteral("kit"), params.value(QLatin1String("kit"))},
                         {QStringLiteral("kitArgs"), params.value(QLatin1String("kitArgs"))},
                         {QStringLiteral("patterns"), patterns}};
+    if (params.contains(QLatin1String("mixins"))) // a composition's grants are approved for it as a whole
+        approve.insert(QStringLiteral("mixins"), params.value(QLatin1String("mixins")));
     const api::Reply approved = daemonReply(QStringLiteral("grant.approve"), approve, kCallTimeoutMs);
     if (approved.isError())
         return failure(approved.errorMessage());

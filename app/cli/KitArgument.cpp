@@ -17,6 +17,11 @@ QCommandLineOption kitOption(const QString &description)
     return {QStringLiteral("kit"), description + QLatin1Char(' ') + kitArgumentHelp(), QLatin1String(kKitValueName)};
 }
 
+QCommandLineOption composedKitOption()
+{
+    return kitOption(QStringLiteral("The kit; again for each mixin composed onto a workload."));
+}
+
 std::optional<QString> resolveKit(const QString &argument)
 {
     const kit::KitLibrary library;

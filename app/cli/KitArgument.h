@@ -18,6 +18,8 @@ inline constexpr const char *kKitValueName = "KIT";
 
 /** `--kit KIT`, described by @p description followed by how a kit is named. */
 QCommandLineOption kitOption(const QString &description = QStringLiteral("The kit."));
+/** --kit for run and create: repeatable, a workload and the mixins composed onto it. */
+QCommandLineOption composedKitOption();
 
 /** The sentence --help adds about a KIT argument. */
 QString kitArgumentHelp();

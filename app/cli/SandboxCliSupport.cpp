@@ -5,6 +5,7 @@
 #include "HostGrantCli.h"
 
 #include "api/Protocol.h"
+#include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
 #include "kit/KitShares.h"
 #include "kit/SandboxName.h"
@@ -28,6 +29,9 @@ QString creationHelp()
         "--mount and --env (and those of 'paddock kit share KIT'), and the network only through its\n"
         "own endpoint of paddockd's proxy, which applies the policy and the kit's network permissions.\n"
         "Arguments after '--' replace the kit's command (the entrypoint stays).\n\n"
+        "--kit may be given more than once for loaded schemaVersion 3 kits: one workload and the\n"
+        "mixins composed onto it (under bubblewrap), resolved as 'paddock kit resolve' does; the\n"
+        "mixins' layers land on the workload's root and their declarations join its own.\n\n"
         "Provider keys stay in the keychain: the proxy adds them to requests for the domains the kit\n"
         "names, once approved. A required key that is not stored stops the start with the command\n"
         "that stores it; keys going to domains not yet approved are asked about on a terminal,\n"
@@ -158,6 +162,14 @@ std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
+    if (params.contains(QLatin1String("mixins"))) {
+        // A composition: the kit the daemon applies is the merged one, named after every kit.
+        QStringList kits{params.value(QLatin1String("kit")).toString()};
+        for (const QJsonValue &mixin : params.value(QLatin1String("mixins")).toArray())
+            kits << mixin.toString();
+        const Result<kit::Composition> composed = kit::loadComposition(kits, options);
+        return composed ? std::optional(composed->kit) : std::nullopt;
+    }
     const kit::KitLoadResult loaded =
         kit::KitLoader::loadDirectory(params.value(QLatin1String("kit")).toString(), options);
     if (!loaded.ok() || !loaded.kit)
@@ -214,14 +226,41 @@ QStringList argumentsAfterDoubleDash()
     return at < 0 ? QStringList() : all.mid(at + 1);
 }
 
+namespace {
+
+/**
+ * The folders of the kits given with --kit, the workload first when several compose (the
+ * daemon resolves the set and says what is wrong with it); nullopt when one is not found.
+ */
+std::optional<QStringList> composedKits(const QStringList &arguments)
+{
+    QStringList folders;
+    for (const QString &argument : arguments) {
+        const std::optional<QString> folder = resolveKit(argument);
+        if (!folder)
+            return std::nullopt;
+        folders << *folder;
+    }
+    for (qsizetype i = 1; i < folders.size(); ++i) {
+        const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(folders.at(i));
+        if (loaded.kit && loaded.kit->isSandbox()) {
+            folders.move(i, 0);
+            break;
+        }
+    }
+    return folders;
+}
+
+} // namespace
+
 std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
 {
     if (call.parser.value(QStringLiteral("kit")).isEmpty()) {
         *code = usageError(call.commandPath, QStringLiteral("--kit KIT is required"));
         return std::nullopt;
     }
-    const std::optional<QString> kit = resolveKit(call.parser.value(QStringLiteral("kit")));
-    if (!kit) {
+    const std::optional<QStringList> kits = composedKits(call.parser.values(QStringLiteral("kit")));
+    if (!kits) {
         *code = ExitFailed;
         return std::nullopt;
     }
@@ -241,7 +280,7 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
     QJsonObject params{
         {QStringLiteral("mounts"), shares->first},
         {QStringLiteral("env"), shares->second},
-        {QStringLiteral("kit"), *kit},
+        {QStringLiteral("kit"), kits->constFirst()},
         {QStringLiteral("workspace"), QFileInfo(paths.first()).absoluteFilePath()},
         {QStringLiteral("paths"), extra},
         {QStringLiteral("args"), QJsonArray::fromStringList(command)},
@@ -251,6 +290,8 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         {QStringLiteral("protectHostFiles"), !call.parser.isSet(QStringLiteral("unprotected"))},
         // A kit's ssh-agent@1 relays to the agent of the person creating the sandbox.
         {QStringLiteral("sshAuthSock"), qEnvironmentVariable("SSH_AUTH_SOCK")}};
+    if (kits->size() > 1)
+        params.insert(QStringLiteral("mixins"), QJsonArray::fromStringList(kits->mid(1)));
     if (call.parser.isSet(QStringLiteral("name")))
         params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
     // The daemon picks the backend when none is named: bwrap, or docker for gVisor.
@@ -292,7 +333,8 @@ namespace {
 KitRequest kitRequestOf(const QJsonObject &params, const QString &name)
 {
     return KitRequest{name, params.value(QLatin1String("kit")).toString(),
-                      params.value(QLatin1String("kitArgs")).toObject()};
+                      params.value(QLatin1String("kitArgs")).toObject(),
+                      params.value(QLatin1String("mixins")).toArray()};
 }
 
 /** Prints the daemon's reasons a start is blocked; ExitFailed when there are any. */

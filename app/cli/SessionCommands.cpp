@@ -273,7 +273,7 @@ QList<Command> sessionCommands()
                    engineOption(),
                    isolationOption(),
                    nameOption(),
-                   kitOption(),
+                   composedKitOption(),
                    argOption(),
                    approveOption(),
                    approveHostGrantsOption(),

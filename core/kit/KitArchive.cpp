@@ -143,20 +143,19 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
 
     const QString imageId =
         QString::fromLatin1(QCryptographicHash::hash(kitImage.configBytes, QCryptographicHash::Sha256).toHex());
-    if (mapped.kit->isSandbox()) {
-        image::ImageStore store =
-            options.imageRoot.isEmpty() ? image::ImageStore() : image::ImageStore(options.imageRoot);
-        const image::LoadResult loaded = store.load(path);
-        if (!loaded.ok)
-            return failure(path, loaded.error);
-        result.notes = loaded.notes;
+    // A workload's layers are a root, a mixin's an overlay on one: both are kept, checked alike.
+    image::ImageStore store = options.imageRoot.isEmpty() ? image::ImageStore() : image::ImageStore(options.imageRoot);
+    const image::LoadResult loaded = store.load(path);
+    if (!loaded.ok)
+        return failure(path, loaded.error);
+    result.notes = loaded.notes;
+    if (mapped.kit->isSandbox())
         mapped.kit->sandbox->image = imageId;
-    }
     const QJsonObject origin{
         {QStringLiteral("name"), name},
         {QStringLiteral("reference"), kitImage.tags.value(0)},
         {QStringLiteral("digest"), kitImage.digest},
-        {QStringLiteral("image"), mapped.kit->isSandbox() ? imageId : QString()},
+        {QStringLiteral("image"), imageId},
         {QStringLiteral("archive"), options.source.isEmpty() ? QFileInfo(path).absoluteFilePath() : options.source},
     };
     if (!writeKitFolder(root, name, descriptor, origin, &error))

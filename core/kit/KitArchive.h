@@ -64,9 +64,9 @@ inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descr
  * `docker save` tar, which holds one): the image whose manifest (or the index leading to it)
  * carries the descriptor annotation; index entries for another platform are passed over. The
  * descriptor is decoded strictly and mapped onto what Paddock has (kitFromV3()); a required
- * capability Paddock does not implement refuses the kit and nothing is stored. A workload's
- * layers go into the image store (hostile entries refused there), so that it runs under
- * bubblewrap without a Docker engine; the kit is written to the library's kits folder as
+ * capability Paddock does not implement refuses the kit and nothing is stored. The kit's layers
+ * go into the image store (hostile entries refused there): a workload's are the root it runs on
+ * under bubblewrap without a Docker engine, a mixin's the overlay a composition stacks on it; the kit is written to the library's kits folder as
  * NAME/kit.json (the descriptor as published) and NAME/origin.json (its reference, manifest
  * digest and image). Loading a kit of the same name again replaces it, but an update granted more
  * than the loaded kit (a new domain, a deny removed, a key, a port, a volume, privilege, the git

@@ -11,6 +11,8 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcApprovals, "paddock.policy.grants")
 
 namespace paddock::policy {
@@ -22,10 +24,13 @@ const char kHeader[] = "# Host grants you approved: patterns of a kit's permissi
 
 using yaml::DecodeError;
 
+/** A kit's name, or a composition's: its kits' names joined by '+'. */
 bool isKitName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$"));
-    return pattern.match(name).hasMatch();
+    const QStringList parts = name.split(QLatin1Char('+'));
+    return std::all_of(parts.cbegin(), parts.cend(),
+                       [](const QString &part) { return pattern.match(part).hasMatch(); });
 }
 
 /** The canonical text of @p text as an allow pattern, or why it is not one. */

@@ -27,8 +27,8 @@ using ApprovedGrants = QMap<QString, QStringList>;
  *   ollama:
  *     allow: ["localhost:11434"]
  * @endcode
- * An approval is for one kit name and one pattern exactly as written (canonical form): it
- * opens nothing for another kit, and a wider pattern needs its own approval. Decoding is
+ * An approval is for one kit name (a composition's: its kits' names joined by '+') and one
+ * pattern exactly as written (canonical form): it opens nothing for another kit, and a wider pattern needs its own approval. Decoding is
  * strict; a broken file is reported with its line and column and refuses changes until it is
  * fixed. Every change reads the file afresh first, so a hand edit is never lost, and is
  * written atomically (mode 0600).

@@ -169,11 +169,13 @@ Result<void> writeAgentContext(const kit::Kit &kit, const runtime::SandboxSpec &
         const QString folderInside = QFileInfo(profile).path();
         const QString folderOnHost = QFileInfo(target->second).path();
         QStringList bodies;
+        int inlineBodies = 0; // a composition's kits may each bring a body: one file each
         for (const kit::AgentContext &context : kit.agentContexts) {
             if (!context.contentFile.isEmpty()) {
                 bodies << context.contentFile; // staged in the image: pointed at, not copied
             } else if (!context.content.isEmpty()) {
-                const QString relative = kBodiesFolder + QLatin1Char('/') + kit.name + QStringLiteral(".md");
+                const QString suffix = inlineBodies++ == 0 ? QString() : QStringLiteral("-%1").arg(inlineBodies);
+                const QString relative = kBodiesFolder + QLatin1Char('/') + kit.name + suffix + QStringLiteral(".md");
                 const QString onHostPath =
                     folderOnHost == QLatin1String(".") ? relative : folderOnHost + QLatin1Char('/') + relative;
                 if (const Result<void> written =

@@ -4,6 +4,7 @@
 #include "kit/KitSettings.h"
 #include "proxy/SecretGuard.h"
 #include "runtime/Isolation.h"
+#include "sandbox/ComposedSandbox.h"
 #include "sandbox/Engines.h"
 #include "sandbox/WorkspaceGuard.h"
 
@@ -53,8 +54,10 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
     CreateRequest request;
     request.kitDirectory = params.value(QLatin1String("kit")).toString();
     request.workspace = QDir::cleanPath(params.value(QLatin1String("workspace")).toString());
-    if (request.kitDirectory.isEmpty() || !QDir::isAbsolutePath(request.kitDirectory))
-        return fail(QStringLiteral("the kit must be an absolute directory path"));
+    request.mixinDirectories = stringList(params.value(QLatin1String("mixins")));
+    for (const QString &kit : QStringList{request.kitDirectory} + request.mixinDirectories)
+        if (kit.isEmpty() || !QDir::isAbsolutePath(kit))
+            return fail(QStringLiteral("the kit must be an absolute directory path"));
     if (!QDir::isAbsolutePath(request.workspace) || !QFileInfo(request.workspace).isDir())
         return fail(QStringLiteral("the workspace %1 is not a directory").arg(request.workspace));
     if (const std::optional<QString> problem = workspaceProblem(request.workspace))
@@ -94,6 +97,8 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
                                    "--backend out"));
     if (!request.engine.isEmpty() && !validEngineName(request.engine))
         return fail(QStringLiteral("'%1' is not an engine's name (paddock engine ls)").arg(request.engine.left(80)));
+    if (!request.mixinDirectories.isEmpty() && request.backend != QLatin1String("bwrap"))
+        return fail(compositionNeedsBwrap());
     request.isolationGiven = params.contains(QLatin1String("isolation"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);

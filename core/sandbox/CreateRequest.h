@@ -24,6 +24,7 @@ namespace paddock::sandbox {
 struct CreateRequest
 {
     QString kitDirectory;           ///< `kit`: absolute
+    QStringList mixinDirectories;   ///< `mixins`: absolute; kits composed with `kit` (schemaVersion 3)
     QMap<QString, QString> kitArgs; ///< `kitArgs`: values of the kit's `args`, by name
     QString workspace;              ///< `workspace`: absolute, cleaned, an existing directory
     QString name;                   ///< `name`; empty: the kit's default name for the workspace

@@ -4,7 +4,9 @@
 #include "api/Server.h"
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
+#include "sandbox/HostGrantAdmission.h"
 #include "sandbox/KitApplication.h"
 #include "sandbox/SecretGuardSetup.h"
 #include "sandbox/SharedFolders.h"
@@ -191,15 +193,28 @@ std::optional<kit::Kit> CredentialInjection::kitOf(const QJsonObject &params, QS
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
-    const kit::KitLoadResult loaded =
-        QDir::isAbsolutePath(kitDir) ? kit::KitLoader::loadDirectory(kitDir, options) : kit::KitLoadResult{};
-    if (!loaded.ok() || !loaded.kit)
+    std::optional<kit::Kit> loaded;
+    if (params.contains(QLatin1String("mixins"))) {
+        // A composition: its permission surface is every kit's, merged as the sandbox applies it.
+        QStringList kits{kitDir};
+        for (const QJsonValue &mixin : params.value(QLatin1String("mixins")).toArray())
+            kits << mixin.toString();
+        const bool absolute =
+            std::all_of(kits.cbegin(), kits.cend(), [](const QString &k) { return QDir::isAbsolutePath(k); });
+        if (const Result<kit::Composition> composed = kit::loadComposition(kits, options); absolute && composed)
+            loaded = composed->kit;
+    } else if (QDir::isAbsolutePath(kitDir)) {
+        const kit::KitLoadResult read = kit::KitLoader::loadDirectory(kitDir, options);
+        if (read.ok())
+            loaded = read.kit;
+    }
+    if (!loaded)
         return std::nullopt;
     *sandbox = params.value(QLatin1String("name")).toString();
     if (sandbox->isEmpty())
         *sandbox =
-            defaultSandboxName(loaded.kit->name, QDir::cleanPath(params.value(QLatin1String("workspace")).toString()));
-    return loaded.kit;
+            defaultSandboxName(loaded->name, QDir::cleanPath(params.value(QLatin1String("workspace")).toString()));
+    return loaded;
 }
 
 api::Reply CredentialInjection::describe(const QJsonObject &params) const
@@ -213,7 +228,7 @@ api::Reply CredentialInjection::describe(const QJsonObject &params) const
     const Result<CredentialCheck> checked = check(kit->credentials, name);
     if (!checked)
         return api::Reply::failure(QLatin1String(api::errors::kBindingsError), checked.error().text());
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const QStringList kitDir = kitDirectoriesOf(params);
     QJsonObject result = checked->toJson();
     result.insert(QStringLiteral("sandbox"), name);
     result.insert(QStringLiteral("kit"), kit->name);
@@ -231,7 +246,7 @@ void CredentialInjection::admit(const QJsonObject &params, const api::PendingRep
     if (!loaded)
         return proceed();
     const kit::Kit &kit = *loaded;
-    const QString kitDir = params.value(QLatin1String("kit")).toString();
+    const QStringList kitDir = kitDirectoriesOf(params);
 
     Result<CredentialCheck> checked = check(kit.credentials, name);
     if (!checked)

@@ -12,10 +12,13 @@ Q_LOGGING_CATEGORY(lcCredentialSetup, "paddock.sandbox.credentials")
 namespace paddock::sandbox {
 namespace {
 
-QString approveCommand(const QString &kitDirectory, const QString &service)
+/** `paddock binding approve --kit DIR SERVICE`, one --kit per kit of a composition. */
+QString approveCommand(const QStringList &kitDirectories, const QString &service)
 {
-    return QStringLiteral("paddock binding approve --kit %1 %2")
-        .arg(shellQuote(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory), shellQuote(service));
+    QString command = QStringLiteral("paddock binding approve");
+    for (const QString &directory : kitDirectories.isEmpty() ? QStringList{QString()} : kitDirectories)
+        command += QStringLiteral(" --kit ") + shellQuote(directory.isEmpty() ? QStringLiteral("DIR") : directory);
+    return command + QLatin1Char(' ') + shellQuote(service);
 }
 
 QJsonObject injectionToJson(const kit::Injection &injection)
@@ -92,7 +95,7 @@ bool CredentialCheck::blocksStart() const
     return false;
 }
 
-QStringList CredentialCheck::blockingMessages(const QString &kitDirectory) const
+QStringList CredentialCheck::blockingMessages(const QStringList &kitDirectories) const
 {
     QStringList messages;
     for (const MissingSecret &missing : missingSecrets) {
@@ -106,12 +109,12 @@ QStringList CredentialCheck::blockingMessages(const QString &kitDirectory) const
         messages << QStringLiteral("the kit sends the %1 key to %2, which you have not approved; approve it with `%3`, "
                                    "or run again with --approve-credentials")
                         .arg(pending.service, pending.newDomains.join(QStringLiteral(", ")),
-                             approveCommand(kitDirectory, pending.service));
+                             approveCommand(kitDirectories, pending.service));
     }
     return messages;
 }
 
-QStringList CredentialCheck::warnings(const QString &kitDirectory) const
+QStringList CredentialCheck::warnings(const QStringList &kitDirectories) const
 {
     QStringList messages;
     QStringList optional;
@@ -134,7 +137,7 @@ QStringList CredentialCheck::warnings(const QString &kitDirectory) const
         if (!pending.required && pending.hasSecret)
             messages << QStringLiteral("the optional %1 key is not sent to %2 until you approve it: `%3`")
                             .arg(pending.service, pending.newDomains.join(QStringLiteral(", ")),
-                                 approveCommand(kitDirectory, pending.service));
+                                 approveCommand(kitDirectories, pending.service));
     }
     return messages;
 }

@@ -62,9 +62,9 @@ struct CredentialCheck
     /** Whether the start must stop: a required credential without a secret or without approval. */
     bool blocksStart() const;
     /** One sentence per problem that stops the start, each with the command that fixes it. */
-    QStringList blockingMessages(const QString &kitDirectory) const;
+    QStringList blockingMessages(const QStringList &kitDirectories) const;
     /** One sentence per optional credential that will not be used, with how to use it. */
-    QStringList warnings(const QString &kitDirectory) const;
+    QStringList warnings(const QStringList &kitDirectories) const;
 
     /**
      * {missingSecrets: [{service, description, required, command}], pendingApprovals: [{service,

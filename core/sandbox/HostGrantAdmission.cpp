@@ -10,7 +10,7 @@ Q_LOGGING_CATEGORY(lcHostGrants, "paddock.sandbox.grants")
 
 namespace paddock::sandbox {
 
-QString HostGrantCheck::blockingMessage(const QString &sandbox, const QString &kitDirectory) const
+QString HostGrantCheck::blockingMessage(const QString &sandbox, const QStringList &kitDirectories) const
 {
     if (pending.isEmpty())
         return {};
@@ -20,7 +20,7 @@ QString HostGrantCheck::blockingMessage(const QString &sandbox, const QString &k
     return QStringLiteral("sandbox %1 cannot start: the kit %2 opens this computer or its networks to it with host "
                           "grants you have not approved: %3; approve them with `%4`, or run again with "
                           "--approve-host-grants")
-        .arg(sandbox, kit, described.join(QStringLiteral(", ")), approveGrantsCommand(kitDirectory));
+        .arg(sandbox, kit, described.join(QStringLiteral(", ")), approveGrantsCommand(kitDirectories));
 }
 
 QJsonObject HostGrantCheck::toJson() const
@@ -52,14 +52,24 @@ HostGrantCheck checkHostGrants(const QString &kitName, const QStringList &allow,
     return check;
 }
 
-QString approveGrantsCommand(const QString &kitDirectory)
+QStringList kitDirectoriesOf(const QJsonObject &params)
 {
-    return QStringLiteral("paddock grant approve --kit %1")
-        .arg(shellQuote(kitDirectory.isEmpty() ? QStringLiteral("DIR") : kitDirectory));
+    QStringList directories{params.value(QLatin1String("kit")).toString()};
+    for (const QJsonValue &mixin : params.value(QLatin1String("mixins")).toArray())
+        directories << mixin.toString();
+    return directories;
 }
 
-std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString &kitName, const QString &kitDirectory,
-                                          const QStringList &allow, bool approve)
+QString approveGrantsCommand(const QStringList &kitDirectories)
+{
+    QString command = QStringLiteral("paddock grant approve");
+    for (const QString &directory : kitDirectories.isEmpty() ? QStringList{QString()} : kitDirectories)
+        command += QStringLiteral(" --kit ") + shellQuote(directory.isEmpty() ? QStringLiteral("DIR") : directory);
+    return command;
+}
+
+std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString &kitName,
+                                          const QStringList &kitDirectories, const QStringList &allow, bool approve)
 {
     policy::HostGrantApprovals approvals;
     if (const std::optional<policy::PolicyError> problem = approvals.load())
@@ -78,7 +88,7 @@ std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString 
     if (!check.blocksStart())
         return std::nullopt;
     return api::Reply::failure(QLatin1String(api::errors::kHostGrantsRequired),
-                               check.blockingMessage(sandbox, kitDirectory));
+                               check.blockingMessage(sandbox, kitDirectories));
 }
 
 QStringList withholdUnapprovedGrants(QList<policy::Rule> *rules, const QString &kitName)

@@ -33,7 +33,7 @@ struct HostGrantCheck
      * "sandbox NAME cannot start: ..." naming each pending grant with what it reaches and the
      * command that approves them; empty when nothing is pending.
      */
-    QString blockingMessage(const QString &sandbox, const QString &kitDirectory) const;
+    QString blockingMessage(const QString &sandbox, const QStringList &kitDirectories) const;
     /** {kit, grants: [{pattern, reaches: [..], approved}], pending: [PATTERN..], blocked}. */
     QJsonObject toJson() const;
 };
@@ -42,17 +42,20 @@ struct HostGrantCheck
 HostGrantCheck checkHostGrants(const QString &kitName, const QStringList &allow,
                                const policy::HostGrantApprovals &approvals);
 
-/** `paddock grant approve --kit DIR`, quoted for a shell. */
-QString approveGrantsCommand(const QString &kitDirectory);
+/** The kit folders of `sandbox.create` params: `kit`, then each of `mixins`. */
+QStringList kitDirectoriesOf(const QJsonObject &params);
+
+/** `paddock grant approve --kit DIR` (one --kit per kit of a composition), quoted for a shell. */
+QString approveGrantsCommand(const QStringList &kitDirectories);
 
 /**
- * Before sandbox @p sandbox of kit @p kitName (its folder @p kitDirectory, its allow list
+ * Before sandbox @p sandbox of kit @p kitName (its folders @p kitDirectories, its allow list
  * @p allow) is created or started. Reads host-grants.yaml afresh; with @p approve, records the
  * pending grants first, as the user's "approve". Returns nullopt when the sandbox may go on,
  * else the refusal: `host-grants-required` or `policy-failed` (the file cannot be used).
  */
-std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString &kitName, const QString &kitDirectory,
-                                          const QStringList &allow, bool approve);
+std::optional<api::Reply> admitHostGrants(const QString &sandbox, const QString &kitName,
+                                          const QStringList &kitDirectories, const QStringList &allow, bool approve);
 
 /**
  * Takes out of @p rules (kit @p kitName's) each allow rule that is a host grant not approved

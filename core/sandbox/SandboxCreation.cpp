@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/AgentContext.h"
+#include "sandbox/ComposedSandbox.h"
 
 #include "common/Paths.h"
 #include "image/EngineArchive.h"
@@ -63,19 +64,6 @@ void endpointBind(runtime::SandboxSpec &spec, const QString &endpoint)
     spec.proxySocket = endpoint;
     spec.sandboxProxySocket = kEndpointDirInside + QStringLiteral("/proxy.sock");
     spec.readOnlyBinds.append({QFileInfo(endpoint).absolutePath(), kEndpointDirInside});
-}
-
-std::optional<kit::Kit> loadKit(const CreateRequest &request, api::Reply *refusal)
-{
-    const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(request.kitDirectory, request.kitLoadOptions());
-    if (loaded.ok())
-        return *loaded.kit;
-    QStringList problems;
-    for (const kit::Diagnostic &diagnostic : loaded.diagnostics)
-        problems << diagnostic.toString();
-    *refusal = refuse(api::errors::kInvalidKit, QStringLiteral("the kit in %1 cannot be used:\n%2")
-                                                    .arg(request.kitDirectory, problems.join(QLatin1Char('\n'))));
-    return std::nullopt;
 }
 
 /**
@@ -319,14 +307,14 @@ runtime::SandboxOptions sandboxOptions(const CreationPlan &plan)
 std::optional<CreationPlan> planCreation(const CreateRequest &request, const runtime::Runtime &runtime,
                                          const image::RegistryOptions &registry, api::Reply *refusal)
 {
-    std::optional<kit::Kit> kit = loadKit(request, refusal);
+    CreationPlan plan;
+    std::optional<kit::Kit> kit = loadCreationKit(request, &plan.composition, refusal);
     if (!kit)
         return std::nullopt;
-    CreationPlan plan;
     plan.kit = std::move(*kit);
     plan.registry = registry;
     locateImage(plan, runtime);
-    if (!locateEngineImage(plan, runtime, refusal))
+    if (!stackMixins(plan, runtime.id(), refusal) || !locateEngineImage(plan, runtime, refusal))
         return std::nullopt;
     const bool fromImage =
         plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty() || !plan.engineImage.isEmpty();
@@ -374,7 +362,7 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
     if (plan.image) {
         options.imageId = plan.image->id;
         options.imageLayersDir = image::ImageStore().layersDir();
-        options.imageLayers = plan.image->layersTopFirst();
+        options.imageLayers = plan.mixinLayers + plan.image->layersTopFirst();
     } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty() && plan.imageToPull.isEmpty()) {
         if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
             // What setup.install writes into the system would fail on a read-only root, late

@@ -10,6 +10,7 @@
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/KitApplication.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -47,6 +48,8 @@ struct CreationPlan
     std::optional<image::StoredImage> image;
     QString imageToExport;
     QString imageToPull;
+    QStringList mixinLayers;         ///< a composition's mixins' layer folders over the image's, top-most first
+    QJsonArray composition;          ///< each kit of a composition (kit::ComposedKit), kept with the sandbox
     image::RegistryOptions registry; ///< how imageToPull is pulled
     image::ImageConfig imageConfig;
     /**

@@ -142,6 +142,7 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     record.workspace = plan.spec.workspace;
     record.agentVerbs = plan.agentVerbs;
     record.createParams = plan.createParams;
+    record.composition = plan.composition;
     record.volumes = volumeRequests(plan.kit);
     if (plan.recreating) {
         // What the person added since, and the volumes no longer declared, stay with the sandbox.
@@ -223,7 +224,7 @@ void SandboxService::startSandbox(const QJsonObject &params, const api::PendingR
         if (const Result<void> adopted = adoptCallerAgent(*record, caller); !adopted)
             return reply.fail(QLatin1String(api::errors::kInternal), adopted.error().text());
         if (const std::optional<api::Reply> refusal =
-                admitHostGrants(name, record->kitName, record->kitDirectory, record->networkAllow,
+                admitHostGrants(name, record->kitName, record->kitDirectories(), record->networkAllow,
                                 params.value(QLatin1String("approveHostGrants")).toBool()))
             return reply.complete(*refusal);
     }

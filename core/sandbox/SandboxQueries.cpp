@@ -99,6 +99,22 @@ api::Reply agentCommand(const QJsonObject &params, const std::optional<SandboxRe
         {{QStringLiteral("argv"), QJsonArray::fromStringList(*argv)}, {QStringLiteral("kit"), verbs.kitName}});
 }
 
+/** What the sandbox's record adds to its listing. */
+void addRecordParts(QJsonObject &object, const SandboxRecord &record)
+{
+    if (!record.services.isEmpty())
+        object.insert(QStringLiteral("services"), toJson(record.services));
+    // What a v3 kit asked for that this sandbox goes without.
+    if (!record.skippedCapabilities.isEmpty())
+        object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record.skippedCapabilities));
+    // The workload and mixins it was composed of, with their digests.
+    if (!record.composition.isEmpty())
+        object.insert(QStringLiteral("composition"), record.composition);
+    // The verbs its kit declares for `paddock agent` (they grant nothing).
+    if (!record.agentVerbs.isEmpty())
+        object.insert(QStringLiteral("agentVerbs"), record.agentVerbs.declaredJson());
+}
+
 } // namespace
 
 QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool withSpec) const
@@ -161,14 +177,8 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("mounts"), mounts);
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
-    if (record && !record->services.isEmpty())
-        object.insert(QStringLiteral("services"), toJson(record->services));
-    // What a v3 kit asked for that this sandbox goes without.
-    if (record && !record->skippedCapabilities.isEmpty())
-        object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record->skippedCapabilities));
-    // The verbs its kit declares for `paddock agent` (they grant nothing).
-    if (record && !record->agentVerbs.isEmpty())
-        object.insert(QStringLiteral("agentVerbs"), record->agentVerbs.declaredJson());
+    if (record)
+        addRecordParts(object, *record);
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

@@ -10,6 +10,14 @@
 
 namespace paddock::sandbox {
 
+QStringList SandboxRecord::kitDirectories() const
+{
+    QStringList directories;
+    for (const QJsonValue &part : composition)
+        directories << part[QLatin1String("directory")].toString();
+    return directories.isEmpty() ? QStringList{kitDirectory} : directories;
+}
+
 QJsonObject SandboxRecord::toJson() const
 {
     QJsonArray files;
@@ -40,6 +48,8 @@ QJsonObject SandboxRecord::toJson() const
                        {QStringLiteral("allowedValues"), QJsonArray::fromStringList(allowedValues)},
                        {QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(skippedCapabilities)},
                        {QStringLiteral("agentVerbs"), agentVerbs.toJson()}};
+    if (!composition.isEmpty())
+        object.insert(QStringLiteral("composition"), composition);
     if (sshAgent)
         object.insert(QStringLiteral("sshAgent"),
                       QJsonObject{{QStringLiteral("unrestricted"), sshAgent->unrestricted},
@@ -79,6 +89,7 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
     record.services = companionsFromJson(object.value(QLatin1String("services")).toArray());
     for (const QJsonValue &value : object.value(QLatin1String("skippedCapabilities")).toArray())
         record.skippedCapabilities << value.toString();
+    record.composition = object.value(QLatin1String("composition")).toArray();
     record.agentVerbs = kit::AgentVerbs::fromJson(object.value(QLatin1String("agentVerbs")).toObject());
     record.createParams = object.value(QLatin1String("createParams")).toObject();
     for (const QJsonValue &value : object.value(QLatin1String("volumes")).toArray()) {

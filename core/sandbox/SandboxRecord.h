@@ -7,6 +7,7 @@
 #include "runtime/Runtime.h"
 #include "sandbox/Companions.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -40,7 +41,9 @@ struct SandboxRecord
     /** Workspace values the guard lets through for this sandbox: "FILE\tNAME" (allowedValueKey()). */
     QStringList allowedValues;
     QStringList skippedCapabilities; ///< a v3 kit's optional capability types not carried out here
-    kit::AgentVerbs agentVerbs;      ///< how `paddock agent` drives its agent (empty in records from before it)
+    /** A composition's kits (kit::ComposedKit: name, kind, reference, digest), the workload first; else empty. */
+    QJsonArray composition;
+    kit::AgentVerbs agentVerbs; ///< how `paddock agent` drives its agent (empty in records from before it)
     /**
      * The `sandbox.create` params it was made with (the person's choices: kit, workspace, name,
      * shares, variables, backend, engine, ...), for `paddock recreate`; empty in older records.
@@ -55,6 +58,9 @@ struct SandboxRecord
     std::optional<kit::SshAgentGrant> sshAgent;
     /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
     QString sshAgentBacking;
+
+    /** The folder of its kit, or of each kit of its composition, the workload first. */
+    QStringList kitDirectories() const;
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

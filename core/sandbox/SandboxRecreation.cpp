@@ -39,8 +39,11 @@ QString shownKind(bool tmpfs)
 /** The params a sandbox was created with, with the kit and the argument values of @p params over them. */
 QJsonObject recreationChoices(QJsonObject choices, const QJsonObject &params)
 {
-    if (params.contains(QLatin1String("kit")))
+    if (params.contains(QLatin1String("kit"))) {
+        // Another kit is a new choice: the mixins composed with the old one go with it.
         choices.insert(QStringLiteral("kit"), params.value(QLatin1String("kit")));
+        choices.remove(QStringLiteral("mixins"));
+    }
     QJsonObject kitArgs = choices.value(QLatin1String("kitArgs")).toObject();
     const QJsonObject newArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = newArgs.constBegin(); it != newArgs.constEnd(); ++it)

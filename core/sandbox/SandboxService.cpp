@@ -222,8 +222,7 @@ std::optional<api::Reply> SandboxService::admitCreation(const QJsonObject &param
     const std::optional<kit::Kit> kit = CredentialInjection::kitOf(params, &name);
     if (!kit)
         return std::nullopt; // createSandbox() says what is wrong with the kit
-    return admitHostGrants(name, kit->name, params.value(QLatin1String("kit")).toString(),
-                           kit->networkAllow + kit->networkInstallAllow,
+    return admitHostGrants(name, kit->name, kitDirectoriesOf(params), kit->networkAllow + kit->networkInstallAllow,
                            params.value(QLatin1String("approveHostGrants")).toBool());
 }
 
@@ -241,9 +240,8 @@ api::Reply SandboxService::describeHostGrants(const QJsonObject &params)
     const HostGrantCheck check = checkHostGrants(kit->name, kit->networkAllow + kit->networkInstallAllow, approvals);
     QJsonObject result = check.toJson();
     result.insert(QStringLiteral("sandbox"), name);
-    result.insert(QStringLiteral("message"),
-                  check.blockingMessage(name, params.value(QLatin1String("kit")).toString()));
-    result.insert(QStringLiteral("command"), approveGrantsCommand(params.value(QLatin1String("kit")).toString()));
+    result.insert(QStringLiteral("message"), check.blockingMessage(name, kitDirectoriesOf(params)));
+    result.insert(QStringLiteral("command"), approveGrantsCommand(kitDirectoriesOf(params)));
     return api::Reply::success(result);
 }
 

@@ -4,6 +4,7 @@
 #include "api/Server.h"
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
+#include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
 #include "sandbox/CredentialSetup.h"
 #include "sandbox/CustomSecretMethods.h"
@@ -117,6 +118,17 @@ std::variant<kit::Kit, api::Reply> loadKit(const QString &directory, const QJson
     const QJsonObject kitArgs = params.value(QLatin1String("kitArgs")).toObject();
     for (auto it = kitArgs.begin(); it != kitArgs.end(); ++it)
         options.args.insert(it.key(), it.value().toString());
+    if (params.contains(QLatin1String("mixins"))) {
+        // A composition: its credentials are every kit's.
+        QStringList kits{directory};
+        for (const QJsonValue &mixin : params.value(QLatin1String("mixins")).toArray())
+            kits << mixin.toString();
+        const Result<kit::Composition> composed = kit::loadComposition(kits, options);
+        if (!composed)
+            return api::Reply::failure(QLatin1String(api::errors::kInvalidKit),
+                                       QStringLiteral("the kits do not compose: %1").arg(composed.errorText()));
+        return composed->kit;
+    }
     const kit::KitLoadResult loaded = kit::KitLoader::loadDirectory(directory, options);
     if (!loaded.ok()) {
         QStringList problems;
@@ -165,6 +177,28 @@ api::Reply approveNamedBindings(const QJsonArray &entries)
                                     {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}});
     }
     return api::Reply::success({{QStringLiteral("approved"), approved}});
+}
+
+/** The kit `binding.check` names: `kit` (and `mixins`), or the kits sandbox `sandbox` was made of. */
+std::variant<kit::Kit, api::Reply> kitToCheck(const QJsonObject &params, QString *directory)
+{
+    *directory = params.value(QLatin1String("kit")).toString();
+    const QString sandbox = params.value(QLatin1String("sandbox")).toString();
+    QJsonObject kitParams = params;
+    if (directory->isEmpty() && !sandbox.isEmpty()) {
+        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
+        if (!record || record->kitDirectory.isEmpty())
+            return api::Reply::failure(QLatin1String(api::errors::kNotFound),
+                                       QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
+        // A composed sandbox's credentials are every kit's it was made of.
+        const QStringList kits = record->kitDirectories();
+        *directory = kits.constFirst();
+        if (kits.size() > 1)
+            kitParams.insert(QStringLiteral("mixins"), QJsonArray::fromStringList(kits.mid(1)));
+    }
+    if (!sandbox.isEmpty() && !secrets::isValidName(sandbox))
+        return invalid(QStringLiteral("\"%1\" is not a usable sandbox name").arg(sandbox));
+    return loadKit(*directory, kitParams);
 }
 
 /** `binding.approve`: records the kit's credentials (all, or the `services` named) as approved. */
@@ -504,18 +538,9 @@ void SecretService::removeSecret(const QJsonObject &params, const api::PendingRe
 
 void SecretService::checkBindings(const QJsonObject &params, const api::PendingReply &reply)
 {
-    QString directory = params.value(QLatin1String("kit")).toString();
     const QString sandbox = params.value(QLatin1String("sandbox")).toString();
-    if (directory.isEmpty() && !sandbox.isEmpty()) {
-        const std::optional<SandboxRecord> record = SandboxRecord::read(sandbox);
-        if (!record || record->kitDirectory.isEmpty())
-            return reply.fail(QLatin1String(api::errors::kNotFound),
-                              QStringLiteral("no kit is recorded for a sandbox named %1").arg(sandbox));
-        directory = record->kitDirectory;
-    }
-    if (!sandbox.isEmpty() && !secrets::isValidName(sandbox))
-        return reply.complete(invalid(QStringLiteral("\"%1\" is not a usable sandbox name").arg(sandbox)));
-    auto kitOrError = loadKit(directory, params);
+    QString directory;
+    auto kitOrError = kitToCheck(params, &directory);
     if (auto *failed = std::get_if<api::Reply>(&kitOrError))
         return reply.complete(*failed);
     auto bindingsOrError = loadBindings();

@@ -59,6 +59,7 @@ private slots:
     void directoryHonored();
     void existingContentPreserved();
     void progressiveSurfacing();
+    void composedBodiesKeepTheirOwnFiles();
     void contentNeutralized();
     void linksAreNotFollowed();
 
@@ -217,6 +218,21 @@ void TestAgentContext::progressiveSurfacing()
     QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex.md")), QStringLiteral("Use `motd`."));
     QVERIFY2(readText(m_home + QStringLiteral("/AGENTS.md"))
                  .contains(QLatin1String("- codex: `/home/agent/.paddock-kits/codex.md`")),
+             qPrintable(readText(m_home + QStringLiteral("/AGENTS.md"))));
+}
+
+void TestAgentContext::composedBodiesKeepTheirOwnFiles()
+{
+    // A workload and a mixin merged into one kit, each with a body of its own.
+    kit::KitLoadResult composed = load(kHead + "  - type: com.docker.sandbox/agent-context@1\n"
+                                               "    config: {filename: AGENTS.md, content: workload text}\n");
+    QVERIFY2(composed.ok(), qPrintable(messages(composed.diagnostics)));
+    composed.kit->agentContexts << kit::AgentContext{{}, {}, {}, QStringLiteral("mixin text")};
+    QStringList notes;
+    QVERIFY(sandbox::writeAgentContext(*composed.kit, m_spec, m_home, &notes));
+    QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex.md")), QStringLiteral("workload text"));
+    QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex-2.md")), QStringLiteral("mixin text"));
+    QVERIFY2(readText(m_home + QStringLiteral("/AGENTS.md")).contains(QLatin1String("codex-2.md")),
              qPrintable(readText(m_home + QStringLiteral("/AGENTS.md"))));
 }
 

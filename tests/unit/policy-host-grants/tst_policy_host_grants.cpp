@@ -162,6 +162,12 @@ void TestPolicyHostGrants::approvalIsPerKitAndExact()
     const Result<void> badKit = approvals.approve(QStringLiteral("Not_A_Kit"), {QStringLiteral("127.0.0.1")});
     QVERIFY(!badKit);
     QVERIFY2(badKit.error().message.contains(QLatin1String("kit name")), qPrintable(badKit.error().text()));
+    // A composition's approvals are its own: not its workload's, nor another composition's.
+    QVERIFY(approvals.approve(QStringLiteral("one+tool"), {QStringLiteral("127.0.0.1:9090")}));
+    const HostGrant toolPort = *hostGrantOf(u"127.0.0.1:9090", noAddresses());
+    QVERIFY(approvals.isApproved(QStringLiteral("one+tool"), toolPort));
+    QVERIFY(!approvals.isApproved(QStringLiteral("one"), toolPort));
+    QVERIFY(!approvals.approve(QStringLiteral("one+"), {QStringLiteral("127.0.0.1")}));
     const Result<void> badPattern = approvals.approve(QStringLiteral("one"), {QStringLiteral("not a pattern")});
     QVERIFY(!badPattern);
     QVERIFY2(badPattern.error().message.contains(QLatin1String("not a pattern")),

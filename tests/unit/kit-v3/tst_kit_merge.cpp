@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A workload and its mixins merged into the kit a sandbox applies (SPEC-v3 §7.1.1 and §9.5's
+// combination rules): lists united, hooks and files in composition order, an instance stated
+// twice differently refused, and the kits' names and digests kept in order.
+#include "kit/KitComposition.h"
+
+#include <QtTest>
+
+using namespace paddock;
+using namespace paddock::kit;
+
+namespace {
+
+Kit v3(const QString &name, KitKind kind, QStringList provides = {}, QStringList requirements = {})
+{
+    Kit kit;
+    kit.schemaVersion = QStringLiteral("3");
+    kit.name = name;
+    kit.kind = kind;
+    kit.digest = QStringLiteral("sha256:") + QString(64, name.at(0));
+    kit.provides = std::move(provides);
+    kit.requirements = std::move(requirements);
+    if (kind == KitKind::Sandbox)
+        kit.sandbox = SandboxBlock{};
+    return kit;
+}
+
+Credential apiKeyFor(const QString &service, const QString &variable, const QString &domain)
+{
+    Credential credential;
+    credential.service = service;
+    ApiKey key;
+    key.name = variable;
+    key.proxyManaged = true;
+    Injection injection;
+    injection.domain = domain;
+    injection.header = QStringLiteral("Authorization");
+    injection.format = QStringLiteral("Bearer %s");
+    key.inject << injection;
+    credential.apiKey = key;
+    return credential;
+}
+
+} // namespace
+
+class TestKitMerge : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void declarationsMergeInCompositionOrder()
+    {
+        Kit shell = v3(QStringLiteral("shell"), KitKind::Sandbox, {QStringLiteral("shell@1.0")});
+        shell.networkAllow = {QStringLiteral("example.com")};
+        shell.setup.install << InstallCommand{QStringLiteral("echo shell"), {}, {}, std::nullopt};
+        Kit gh = v3(QStringLiteral("gh"), KitKind::Mixin, {QStringLiteral("gh@2.0")}, {QStringLiteral("shell")});
+        gh.networkAllow = {QStringLiteral("api.github.com"), QStringLiteral("example.com")};
+        gh.networkDeny = {QStringLiteral("gist.github.com")};
+        gh.credentials << apiKeyFor(QStringLiteral("github"), QStringLiteral("GH_TOKEN"),
+                                    QStringLiteral("api.github.com"));
+        gh.environment.append({QStringLiteral("GH_PAGER"), QStringLiteral("cat")});
+        gh.setup.install << InstallCommand{QStringLiteral("echo gh"), {}, {}, std::nullopt};
+        gh.ports << Port{8080, QStringLiteral("tcp"), {}};
+        Kit helper = v3(QStringLiteral("helper"), KitKind::Mixin, {}, {QStringLiteral("gh >= 2")});
+        helper.setup.install << InstallCommand{QStringLiteral("echo helper"), {}, {}, std::nullopt};
+        // The same credential stated the same way is one request.
+        helper.credentials << gh.credentials;
+
+        // Given helper first: the order comes from the declarations.
+        const Result<Composition> composed = composeKits({helper, gh, shell});
+        QVERIFY2(composed.ok(), qPrintable(composed.errorText()));
+        const Kit &kit = composed->kit;
+        QCOMPARE(kit.name, QStringLiteral("shell+gh+helper"));
+        QVERIFY(kit.isSandbox());
+        QCOMPARE(kit.networkAllow, (QStringList{QStringLiteral("example.com"), QStringLiteral("api.github.com")}));
+        QCOMPARE(kit.networkDeny, QStringList{QStringLiteral("gist.github.com")});
+        QCOMPARE(kit.credentials.size(), 1);
+        QCOMPARE(kit.ports.size(), 1);
+        QCOMPARE(kit.environment.size(), 1);
+        QStringList install;
+        for (const InstallCommand &command : kit.setup.install)
+            install << command.command;
+        QCOMPARE(install,
+                 (QStringList{QStringLiteral("echo shell"), QStringLiteral("echo gh"), QStringLiteral("echo helper")}));
+        QCOMPARE(composed->parts.size(), 3);
+        QCOMPARE(composed->parts.at(0).name, QStringLiteral("shell"));
+        QVERIFY(composed->parts.at(0).workload);
+        QCOMPARE(composed->parts.at(2).digest, helper.digest);
+    }
+
+    void differingInstancesAreRefused()
+    {
+        Kit shell = v3(QStringLiteral("shell"), KitKind::Sandbox);
+        shell.credentials << apiKeyFor(QStringLiteral("github"), QStringLiteral("GH_TOKEN"), QStringLiteral("a.test"));
+        Kit gh = v3(QStringLiteral("gh"), KitKind::Mixin);
+        gh.credentials << apiKeyFor(QStringLiteral("github"), QStringLiteral("GITHUB_TOKEN"), QStringLiteral("a.test"));
+        QCOMPARE(composeKits({shell, gh}).error().message,
+                 QStringLiteral("kits shell and gh both declare the credential for service github, differently: a "
+                                "composition states each once"));
+
+        Kit a = v3(QStringLiteral("a"), KitKind::Mixin);
+        a.environment.append({QStringLiteral("MODE"), QStringLiteral("fast")});
+        Kit b = v3(QStringLiteral("b"), KitKind::Mixin);
+        b.environment.append({QStringLiteral("MODE"), QStringLiteral("slow")});
+        QCOMPARE(composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox), a, b}).error().message,
+                 QStringLiteral("kits a and b both declare the variable MODE, differently: a composition states each "
+                                "once"));
+
+        Kit c = v3(QStringLiteral("c"), KitKind::Mixin);
+        c.setup.files << SetupFile{QStringLiteral("/etc/tool.conf"), QStringLiteral("x"), {}, false, {}};
+        Kit d = c;
+        d.name = QStringLiteral("d");
+        QCOMPARE(composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox), c, d}).error().message,
+                 QStringLiteral("kits c and d both write the file /etc/tool.conf (lifecycle@1 files)"));
+    }
+
+    void resolutionFailureAndV2KitsAreRefused()
+    {
+        const Result<Composition> missing =
+            composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox),
+                         v3(QStringLiteral("gh"), KitKind::Mixin, {}, {QStringLiteral("node")})});
+        QCOMPARE(missing.error().message, QStringLiteral("kit gh requires 'node', and no kit of the composition "
+                                                         "provides com.docker.kit/node"));
+        Kit v2 = v3(QStringLiteral("old"), KitKind::Sandbox);
+        v2.schemaVersion = QStringLiteral("2");
+        QVERIFY(!composeKits({v2, v3(QStringLiteral("gh"), KitKind::Mixin)}).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKitMerge)
+#include "tst_kit_merge.moc"
