@@ -346,7 +346,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.spec = std::move(*spec);
     plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
-    const SshAgentPlan agent = planSshAgent(plan.kit, request.sshAgent, runtime.id(), plan.spec, &plan.notes);
+    const SshAgentPlan agent = planSshAgent(plan.kit, request.sshAgent, runtime, plan.spec, &plan.notes);
     if (agent.refusal) {
         *refusal = refuse(api::errors::kInvalidKit, *agent.refusal);
         return std::nullopt;

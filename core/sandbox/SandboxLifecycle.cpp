@@ -93,6 +93,7 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
         if (!work.result.ok) {
             closeEndpoint(name);
             if (!runtime->inspect(name)) {
+                SshAgents::removeSocketFolders(name);
                 SandboxRecord::remove(name);
                 CredentialInjection::forget(name);
                 forgetKitRulesIfUnused(kitName);
@@ -343,6 +344,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         m_ports.forget(name);
         QFile::remove(endpointPath(name));
         QDir().rmdir(QFileInfo(endpointPath(name)).absolutePath());
+        SshAgents::removeSocketFolders(name);
         SandboxRecord::remove(name);
         CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);

@@ -99,6 +99,22 @@ api::Reply agentCommand(const QJsonObject &params, const std::optional<SandboxRe
         {{QStringLiteral("argv"), QJsonArray::fromStringList(*argv)}, {QStringLiteral("kit"), verbs.kitName}});
 }
 
+/** What @p record adds to a sandbox's details: its services and what its kit was granted. */
+void addRecorded(QJsonObject &object, const SandboxRecord &record)
+{
+    if (!record.services.isEmpty())
+        object.insert(QStringLiteral("services"), toJson(record.services));
+    // What a v3 kit asked for that this sandbox goes without.
+    if (!record.skippedCapabilities.isEmpty())
+        object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record.skippedCapabilities));
+    // ssh-agent@1 as applied for the runtime phase: what the sandbox's agent signs.
+    if (record.sshAgent)
+        object.insert(QStringLiteral("sshAgent"), appliedSshAgentJson(record));
+    // The verbs its kit declares for `paddock agent` (they grant nothing).
+    if (!record.agentVerbs.isEmpty())
+        object.insert(QStringLiteral("agentVerbs"), record.agentVerbs.declaredJson());
+}
+
 } // namespace
 
 QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool withSpec) const
@@ -161,14 +177,8 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         object.insert(QStringLiteral("mounts"), mounts);
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
-    if (record && !record->services.isEmpty())
-        object.insert(QStringLiteral("services"), toJson(record->services));
-    // What a v3 kit asked for that this sandbox goes without.
-    if (record && !record->skippedCapabilities.isEmpty())
-        object.insert(QStringLiteral("skippedCapabilities"), QJsonArray::fromStringList(record->skippedCapabilities));
-    // The verbs its kit declares for `paddock agent` (they grant nothing).
-    if (record && !record->agentVerbs.isEmpty())
-        object.insert(QStringLiteral("agentVerbs"), record->agentVerbs.declaredJson());
+    if (record)
+        addRecorded(object, *record);
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

@@ -6,10 +6,12 @@
 #include "common/Result.h"
 #include "events/NetworkEvent.h"
 #include "kit/Kit.h"
+#include "runtime/Runtime.h"
 #include "runtime/SandboxSpec.h"
 #include "sandbox/SandboxRecord.h"
 #include "sshagent/AgentRelay.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <functional>
@@ -32,12 +34,16 @@ struct SshAgentPlan
 
 /**
  * Decides @p kit's ssh-agent@1 grants at creation: backed by backingAgent(@p fromCaller), the
- * runtime grant bound into @p spec; a required grant with no agent (or on a @p backend other
- * than bubblewrap, which Paddock does not back) refuses the sandbox by type name, optional
- * ones are marked skipped in the kit's capabilities with the reason in @p notes.
+ * runtime grant bound into @p spec; a required grant with no agent, or where a socket of this
+ * computer cannot reach @p runtime's sandboxes (an engine on another computer),
+ * refuses the sandbox by type name, optional ones are marked skipped in the kit's capabilities
+ * with the reason in @p notes.
  */
-SshAgentPlan planSshAgent(kit::Kit &kit, const QString &fromCaller, const QString &backend, runtime::SandboxSpec &spec,
-                          QStringList *notes);
+SshAgentPlan planSshAgent(kit::Kit &kit, const QString &fromCaller, const runtime::Runtime &runtime,
+                          runtime::SandboxSpec &spec, QStringList *notes);
+
+/** What `paddock ls --json` says of @p record's ssh-agent@1 (`sshAgent`), as applied; empty without it. */
+QJsonObject appliedSshAgentJson(const SandboxRecord &record);
 
 /**
  * At start, @p caller (the starting client's SSH_AUTH_SOCK) becomes @p record's agent when the
@@ -58,10 +64,15 @@ public:
     explicit SshAgents(Publish publish) : m_publish(std::move(publish)) {}
 
     /**
-     * `paths::runtimeDir()/sandboxes/NAME/ssh-agent.sock`, the socket the sandbox sees
-     * (`ssh-agent-install.sock` for the install phase's, bound into setup.install's runs alone).
+     * `paths::runtimeDir()/ssh-agents/NAME.PHASE/agent.sock`, the socket the sandbox sees: alone
+     * in its folder, which the runtime binds (SandboxGrants::sshAgentSocket), so that the socket
+     * made again at the same path (the next start, a restarted paddockd) is the one reached.
+     * The install phase's is bound into setup.install's runs alone; neither is in the folder of
+     * the proxy endpoint, which every run of the sandbox sees.
      */
     static QString socketPath(const QString &name, const QString &phase = QStringLiteral("runtime"));
+    /** Removes @p name's socket folders, when the sandbox is removed. */
+    static void removeSocketFolders(const QString &name);
     /**
      * The agent a sandbox's relay uses: @p fromCaller (the SSH_AUTH_SOCK of the CLI or window
      * that asked), else the daemon's own SSH_AUTH_SOCK; empty when neither answers.
