@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A schemaVersion "3" kit's ssh-agent@1 with the real daemon, CLI and bubblewrap (or, built with
-// PADDOCK_SSH_AGENT_BACKEND "docker", the machine's Docker engine): inside, the agent of the person
+// PADDOCK_SSH_AGENT_BACKEND "docker", the machine's Docker engine, under runc or with
+// PADDOCK_SSH_AGENT_ISOLATION "gvisor" under runsc): inside, the agent of the person
 // who creates the sandbox lists its key and signs what the kit names, and nothing else; the
 // person's other agent, the daemon's own, is never reached; a sandbox whose kit does not ask for
 // it has no agent, even though the daemon has one in its environment.
@@ -24,10 +25,14 @@ using namespace paddock::test;
 #ifndef PADDOCK_SSH_AGENT_BACKEND
 #define PADDOCK_SSH_AGENT_BACKEND "bwrap"
 #endif
+#ifndef PADDOCK_SSH_AGENT_ISOLATION
+#define PADDOCK_SSH_AGENT_ISOLATION ""
+#endif
 
 namespace {
 
 const QString kBackend = QStringLiteral(PADDOCK_SSH_AGENT_BACKEND);
+const QString kIsolation = QStringLiteral(PADDOCK_SSH_AGENT_ISOLATION); ///< gvisor: the engine's runsc
 const QString kSocketInside = QStringLiteral("/run/paddock/ssh-agent/agent.sock");
 
 const QByteArray kSignGit = R"({"type":"com.docker.sandbox/ssh-agent@1",)"
@@ -70,7 +75,12 @@ private:
     /** `--backend docker` for the Docker variant, nothing for bubblewrap (Paddock's default). */
     static QStringList backendArgs()
     {
-        return kBackend == QLatin1String("bwrap") ? QStringList() : QStringList{QStringLiteral("--backend"), kBackend};
+        QStringList args;
+        if (kBackend != QLatin1String("bwrap"))
+            args << QStringLiteral("--backend") << kBackend;
+        if (!kIsolation.isEmpty())
+            args << QStringLiteral("--isolation") << kIsolation;
+        return args;
     }
 
     QTemporaryDir m_dir{QStringLiteral("/tmp/pdk-sshagent-XXXXXX")};
@@ -114,6 +124,12 @@ void TestSandboxSshAgent::initTestCase()
 {
     if (kBackend == QLatin1String("docker"))
         PADDOCK_NEED_DOCKER();
+    if (kIsolation == QLatin1String("gvisor")) {
+        // The engine's runsc, which tests/with-services.sh registers with --fsgofer-host-uds.
+        const Finished info = runText(QStringLiteral("docker"), {QStringLiteral("info"), QStringLiteral("--format"),
+                                                                 QStringLiteral("{{json .Runtimes}}")});
+        PADDOCK_NEED(info.out.contains(QLatin1String("\"runsc\"")), "the engine's runsc runtime (gVisor)");
+    }
     const QString busybox =
         QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
     PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
@@ -297,6 +313,8 @@ void TestSandboxSshAgent::everyBoot()
     const QJsonObject listed = sandboxesByName(paddockWithAgent({QStringLiteral("ls"), QStringLiteral("--json")}).out)
                                    .value(QStringLiteral("booted"));
     QCOMPARE(listed.value(QLatin1String("backend")).toString(), kBackend);
+    if (!kIsolation.isEmpty())
+        QCOMPARE(listed.value(QLatin1String("isolation")).toString(), kIsolation);
     QCOMPARE(listed.value(QLatin1String("sshAgent")).toObject().value(QLatin1String("capability")).toString(),
              QStringLiteral("com.docker.sandbox/ssh-agent@1"));
     QCOMPARE(listed.value(QLatin1String("sshAgent")).toObject().value(QLatin1String("sign")).toArray(),
