@@ -55,6 +55,8 @@ struct SandboxRecord
     std::optional<kit::SshAgentGrant> sshAgent;
     /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
     QString sshAgentBacking;
+    bool sshAgentOnly = false; ///< that agent alone: CreateRequest::sshAgentOnly
+    QString sshKnownHosts;     ///< the known hosts given at creation (SshAgents::knownHostsCopy()); empty: the person's
 
     QJsonObject toJson() const;
     static std::optional<SandboxRecord> fromJson(const QJsonObject &object);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SshAgents.h"
 
+#include "common/AtomicFile.h"
 #include "common/Paths.h"
 #include "runtime/docker/DockerRuntime.h"
 
@@ -20,6 +21,8 @@ Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
 namespace paddock::sandbox {
 
 namespace {
+
+constexpr qint64 kKnownHostsLimit = 1024 * 1024;
 
 bool answers(const QString &socket)
 {
@@ -56,16 +59,39 @@ QString hostSocketsUnreachable(const runtime::Runtime &runtime)
 
 } // namespace
 
-SshAgentPlan planSshAgent(kit::Kit &kit, const QString &fromCaller, const runtime::Runtime &runtime,
+SshAgentPlan planSshAgent(kit::Kit &kit, const CreateRequest &request, const runtime::Runtime &runtime,
                           runtime::SandboxSpec &spec, QStringList *notes)
 {
     SshAgentPlan plan;
     if (kit.sshAgents.isEmpty())
         return plan;
+    plan.only = request.sshAgentOnly;
+    if (!request.sshKnownHosts.isEmpty()) {
+        QFile file(request.sshKnownHosts);
+        if (!file.open(QIODevice::ReadOnly) || file.size() > kKnownHostsLimit) {
+            plan.refusal =
+                QStringLiteral("the known hosts file %1 cannot be read, or is over 1 MiB").arg(request.sshKnownHosts);
+            return plan;
+        }
+        plan.knownHosts = file.read(kKnownHostsLimit);
+        if (plan.knownHosts.isEmpty())
+            plan.knownHosts = "\n"; // given, and empty: no server's key is known
+    }
     QString unbacked = hostSocketsUnreachable(runtime);
-    if (unbacked.isEmpty() && (plan.backing = SshAgents::backingAgent(fromCaller)).isEmpty())
-        unbacked = QStringLiteral("no SSH agent answers here (SSH_AUTH_SOCK): start ssh-agent and ssh-add your key, "
-                                  "then create the sandbox again");
+    if (unbacked.isEmpty()) {
+        plan.backing = plan.only ? (answers(request.sshAgent) ? request.sshAgent : QString())
+                                 : SshAgents::backingAgent(request.sshAgent);
+        if (plan.backing.isEmpty() && plan.only)
+            unbacked = request.sshAgent.isEmpty()
+                           ? QStringLiteral("no SSH agent was given for it (--ssh-agent none): give one with "
+                                            "--ssh-agent SOCKET")
+                           : QStringLiteral("the SSH agent given (%1) does not answer: start it and ssh-add your "
+                                            "key, then create the sandbox again")
+                                 .arg(request.sshAgent);
+        else if (plan.backing.isEmpty())
+            unbacked = QStringLiteral("no SSH agent answers here (SSH_AUTH_SOCK): start ssh-agent and ssh-add your "
+                                      "key, then create the sandbox again");
+    }
     for (const kit::SshAgentGrant &grant : std::as_const(kit.sshAgents)) {
         if (unbacked.isEmpty()) {
             (grant.phase == QLatin1String("install") ? plan.install : plan.runtime) = grant;
@@ -95,9 +121,30 @@ QJsonObject appliedSshAgentJson(const SandboxRecord &record)
                        {QStringLiteral("authenticate"), QJsonArray::fromStringList(record.sshAgent->authenticate)}};
 }
 
+Result<void> recordSshAgent(SandboxRecord &record, const SshAgentPlan &plan)
+{
+    record.sshAgent = plan.runtime;
+    record.sshAgentBacking = plan.backing;
+    record.sshAgentOnly = plan.only;
+    record.sshKnownHosts.clear();
+    if (plan.knownHosts.isEmpty() || (!plan.runtime && !plan.install))
+        return {};
+    record.sshKnownHosts = SshAgents::knownHostsCopy(record.name);
+    if (QString error; !writeFileAtomically(record.sshKnownHosts, plan.knownHosts, &error, 0600))
+        return fail(error);
+    return {};
+}
+
+QString recordedBacking(const SandboxRecord &record)
+{
+    return record.sshAgentOnly ? record.sshAgentBacking : SshAgents::backingAgent(record.sshAgentBacking);
+}
+
 Result<void> adoptCallerAgent(SandboxRecord &record, const QString &caller)
 {
-    if (!record.sshAgent || caller.isEmpty() || caller == record.sshAgentBacking || !answers(caller))
+    // An agent given for the sandbox alone stays its agent, whoever starts it.
+    if (!record.sshAgent || record.sshAgentOnly || caller.isEmpty() || caller == record.sshAgentBacking ||
+        !answers(caller))
         return {};
     record.sshAgentBacking = caller;
     return record.write();
@@ -110,8 +157,15 @@ QString SshAgents::socketPath(const QString &name, const QString &phase)
            QStringLiteral("/agent.sock");
 }
 
-void SshAgents::removeSocketFolders(const QString &name)
+QString SshAgents::knownHostsCopy(const QString &name)
 {
+    return QFileInfo(SandboxRecord::pathFor(name)).absolutePath() + QLatin1Char('/') + name +
+           QStringLiteral(".known_hosts");
+}
+
+void SshAgents::removeFiles(const QString &name)
+{
+    QFile::remove(knownHostsCopy(name));
     for (const char *phase : {"runtime", "install"}) {
         const QString path = socketPath(name, QLatin1String(phase));
         QFile::remove(path);
@@ -136,7 +190,7 @@ QString SshAgents::knownHostsPath()
 }
 
 Result<void> SshAgents::open(const QString &name, const QString &kitName, const kit::SshAgentGrant &grant,
-                             const QString &backing)
+                             const QString &backing, const QString &knownHosts)
 {
     close(name, grant.phase);
     const QString path = socketPath(name, grant.phase);
@@ -150,8 +204,9 @@ Result<void> SshAgents::open(const QString &name, const QString &kitName, const 
         return fail(error);
     if (::chmod(QFile::encodeName(folder).constData(), 0711) != 0)
         return fail(QStringLiteral("cannot open the folder %1 to the sandbox's users").arg(folder));
-    auto relay = std::make_unique<sshagent::AgentRelay>(
-        sshagent::AgentGrant{grant.unrestricted, grant.sign, grant.authenticate}, backing, knownHostsPath());
+    auto relay =
+        std::make_unique<sshagent::AgentRelay>(sshagent::AgentGrant{grant.unrestricted, grant.sign, grant.authenticate},
+                                               backing, knownHosts.isEmpty() ? knownHostsPath() : knownHosts);
     relay->onSign = [publish = m_publish, name, kitName](const sshagent::SignRecord &record) {
         qCInfo(lcSandbox).noquote() << "sandbox" << name << "SSH agent:" << (record.relayed ? "signed" : "refused")
                                     << record.purpose << "with" << record.key
