@@ -59,6 +59,7 @@ private slots:
     void afterDaemonRestart();
     void phaseScoped();
     void absentWithoutGrant();
+    void adapterGivenAgentAlone();
     void unavailableSkipsOptional();
     void unavailableRefusesRequired();
 
@@ -177,6 +178,10 @@ void TestSandboxSshAgent::initTestCase()
         }
     }
     m_fixture = std::make_unique<SandboxFixture>();
+    // The conformance adapter drives the CLI the fixture's daemon answers, on this backend.
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK"), QStringLiteral(PADDOCK_BIN));
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_STATE"), m_dir.filePath(QStringLiteral("adapter")));
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_BACKEND"), kBackend);
     // The daemon has another agent of the person's in its own environment: a kit without the
     // grant must still get nothing of it, and one with the grant the creator's agent alone.
     m_fixture->addEnvironment(QStringLiteral("SSH_AUTH_SOCK"), m_dir.filePath(QStringLiteral("other.sock")));
@@ -368,6 +373,61 @@ void TestSandboxSshAgent::absentWithoutGrant()
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
     QVERIFY2(ran.out.startsWith(QLatin1String("sock=unset\n")), qPrintable(ran.out));
     QVERIFY2(!ran.out.contains(QLatin1String("ssh-agent")), qPrintable(ran.out));
+}
+
+// The conformance adapter (conformance.md §2.3): `create --ssh-agent SOCKET` backs the sandbox
+// with that agent alone, also after a start by a caller with another one; without it no agent
+// backs it, not even paddockd's own, and a kit requiring ssh-agent@1 is refused (exit 2).
+void TestSandboxSshAgent::adapterGivenAgentAlone()
+{
+    if (!kIsolation.isEmpty())
+        QSKIP("the adapter drives no isolation of its own");
+    const QString adapter =
+        QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath() + QStringLiteral("/paddock-kit-adapter");
+    QVERIFY(m_fixture->run(adapter, {QStringLiteral("capabilities")})
+                .out.split(QLatin1Char('\n'))
+                .contains(QStringLiteral("com.docker.sandbox/ssh-agent@1")));
+    QVERIFY(loadKit(QStringLiteral("adapted"), kSignGit, QStringLiteral("exec /bin/busybox sleep 600")));
+    const QString archive = m_fixture->path(QStringLiteral("adapted.tar"));
+    const QString knownHosts = m_dir.filePath(QStringLiteral("known_hosts"));
+    QFile hosts(knownHosts);
+    QVERIFY(hosts.open(QIODevice::WriteOnly));
+    hosts.write("kit-tck.example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n");
+    hosts.close();
+    const Finished created = m_fixture->run(adapter,
+                                            {QStringLiteral("create"), archive, QStringLiteral("--ssh-agent"),
+                                             m_agentSocket, QStringLiteral("--ssh-known-hosts"), knownHosts},
+                                            300000);
+    QVERIFY2(created.exitCode == 0, qPrintable(created.err + m_fixture->daemonLog().right(2000)));
+    const QString id = created.out.trimmed();
+    const QStringList list{QStringLiteral("exec"), id,
+                           QStringLiteral("--"),   QStringLiteral("/bin/sh"),
+                           QStringLiteral("-c"),   QStringLiteral("ssh-add -l")};
+    Finished listed = m_fixture->run(adapter, list);
+    QVERIFY2(listed.out.contains(QLatin1String("person@host")), qPrintable(listed.out + listed.err));
+    QVERIFY2(!listed.out.contains(QLatin1String("other@host")), qPrintable(listed.out));
+    // The known hosts given are the sandbox's own copy, not the person's file.
+    QFile copy(m_fixture->path(QStringLiteral("data/paddock/sandbox-kits/%1.known_hosts").arg(id)));
+    QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(copy.fileName()));
+    QVERIFY(copy.readAll().startsWith("kit-tck.example ssh-ed25519 "));
+    // A start by a caller whose SSH_AUTH_SOCK is another agent leaves the given one in place.
+    QCOMPARE(m_fixture->run(adapter, {QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(m_fixture
+                 ->run(QStringLiteral("/usr/bin/env"),
+                       {QStringLiteral("SSH_AUTH_SOCK=") + m_dir.filePath(QStringLiteral("other.sock")), adapter,
+                        QStringLiteral("start"), id})
+                 .exitCode,
+             0);
+    listed = m_fixture->run(adapter, list);
+    QVERIFY2(listed.out.contains(QLatin1String("person@host")), qPrintable(listed.out + listed.err));
+    QVERIFY2(!listed.out.contains(QLatin1String("other@host")), qPrintable(listed.out));
+    QCOMPARE(m_fixture->run(adapter, {QStringLiteral("rm"), id}).exitCode, 0);
+    QVERIFY(!copy.exists());
+
+    // Without --ssh-agent, paddockd's own agent does not stand in: refused by policy.
+    const Finished refused = m_fixture->run(adapter, {QStringLiteral("create"), archive}, 300000);
+    QVERIFY2(refused.exitCode == 2, qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QLatin1String("--ssh-agent")), qPrintable(refused.err));
 }
 
 void TestSandboxSshAgent::unavailableSkipsOptional()
