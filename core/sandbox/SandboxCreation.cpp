@@ -347,8 +347,9 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
     plan.sshAgents = planSshAgent(plan.kit, request, runtime, plan.spec, &plan.notes);
-    if (plan.sshAgents.refusal) {
-        *refusal = refuse(api::errors::kCapabilityRefused, *plan.sshAgents.refusal);
+    if (plan.sshAgents.refusal || plan.sshAgents.problem) {
+        *refusal = plan.sshAgents.problem ? refuse(api::errors::kInvalidParams, *plan.sshAgents.problem)
+                                          : refuse(api::errors::kCapabilityRefused, *plan.sshAgents.refusal);
         return std::nullopt;
     }
     plan.cloneWorkspace = request.cloneWorkspace;

@@ -69,7 +69,7 @@ SshAgentPlan planSshAgent(kit::Kit &kit, const CreateRequest &request, const run
     if (!request.sshKnownHosts.isEmpty()) {
         QFile file(request.sshKnownHosts);
         if (!file.open(QIODevice::ReadOnly) || file.size() > kKnownHostsLimit) {
-            plan.refusal =
+            plan.problem =
                 QStringLiteral("the known hosts file %1 cannot be read, or is over 1 MiB").arg(request.sshKnownHosts);
             return plan;
         }

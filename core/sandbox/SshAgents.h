@@ -32,7 +32,8 @@ struct SshAgentPlan
     QString backing;                           ///< the agent it relays to
     bool only = false;                         ///< CreateRequest::sshAgentOnly
     QByteArray knownHosts;                     ///< CreateRequest::sshKnownHosts's lines; empty: the person's
-    std::optional<QString> refusal;            ///< a required grant Paddock cannot back, or bad input
+    std::optional<QString> refusal;            ///< a required grant Paddock cannot back
+    std::optional<QString> problem;            ///< input that cannot be used: the known hosts file
 };
 
 /**
