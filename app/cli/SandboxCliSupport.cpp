@@ -155,6 +155,24 @@ QCommandLineOption secretGuardOption()
             QStringLiteral("MODE")};
 }
 
+QCommandLineOption sshAgentOption()
+{
+    return {QStringLiteral("ssh-agent"),
+            QCoreApplication::translate("SandboxCli",
+                                        "The SSH agent a kit's ssh-agent@1 relays to, and no other (neither "
+                                        "SSH_AUTH_SOCK nor paddockd's, now or at a later start); none for none."),
+            QStringLiteral("SOCKET")};
+}
+
+QCommandLineOption sshKnownHostsOption()
+{
+    return {QStringLiteral("ssh-known-hosts"),
+            QCoreApplication::translate("SandboxCli",
+                                        "The known_hosts file whose keys the servers a kit's ssh-agent@1 may log in "
+                                        "to are checked against, instead of ~/.ssh/known_hosts (read at creation)."),
+            QStringLiteral("FILE")};
+}
+
 std::optional<kit::Kit> loadKitOf(const QJsonObject &params)
 {
     kit::KitLoadOptions options;
@@ -305,6 +323,15 @@ std::optional<QJsonObject> creationParams(const Invocation &call, int *code)
         params.insert(QStringLiteral("workspaceMode"), QStringLiteral("clone"));
     if (call.parser.isSet(QStringLiteral("secret-guard")))
         params.insert(QStringLiteral("secretGuard"), call.parser.value(QStringLiteral("secret-guard")));
+    if (call.parser.isSet(QStringLiteral("ssh-agent"))) {
+        const QString agent = call.parser.value(QStringLiteral("ssh-agent"));
+        params.insert(QStringLiteral("sshAuthSock"),
+                      agent == QLatin1String("none") ? QString() : QFileInfo(agent).absoluteFilePath());
+        params.insert(QStringLiteral("sshAgentOnly"), true);
+    }
+    if (call.parser.isSet(QStringLiteral("ssh-known-hosts")))
+        params.insert(QStringLiteral("sshKnownHosts"),
+                      QFileInfo(call.parser.value(QStringLiteral("ssh-known-hosts"))).absoluteFilePath());
     return params;
 }
 
@@ -394,9 +421,13 @@ std::optional<int> checkCredentials(const Invocation &call, const QJsonObject &p
 
 int createDetached(const QJsonObject &params, bool start)
 {
-    const std::optional<QJsonObject> created = callDaemon(QStringLiteral("sandbox.create"), params, kCreateTimeoutMs);
-    if (!created)
-        return ExitFailed;
+    const api::Reply reply = daemonReply(QStringLiteral("sandbox.create"), params, kCreateTimeoutMs);
+    // A kit requiring what Paddock cannot give here is refused, as by policy.
+    if (reply.isError()) {
+        failure(reply.errorMessage());
+        return reply.errorCode() == QLatin1String(api::errors::kCapabilityRefused) ? ExitRefused : ExitFailed;
+    }
+    const std::optional<QJsonObject> created = reply.result();
     printNotes(*created);
     const QString name = created->value(QLatin1String("sandbox")).toObject().value(QLatin1String("name")).toString();
     if (start) {

@@ -34,6 +34,8 @@ QCommandLineOption argOption();
 QCommandLineOption approveOption();
 QCommandLineOption cloneOption();
 QCommandLineOption secretGuardOption();
+QCommandLineOption sshAgentOption();
+QCommandLineOption sshKnownHostsOption();
 QCommandLineOption mountOption();
 QCommandLineOption envOption();
 QCommandLineOption ttyOption();

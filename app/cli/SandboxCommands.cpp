@@ -291,10 +291,10 @@ QList<Command> sandboxCommands()
                                          "NAME'.\nPrints its name.\n\n") +
                               creationHelp(),
                           runCreate);
-    create.options = {backendOption(),     engineOption(),     isolationOption(),   nameOption(),
-                      composedKitOption(), argOption(),        approveOption(),     approveHostGrantsOption(),
-                      cloneOption(),       ttyOption(),        unprotectedOption(), mountOption(),
-                      envOption(),         secretGuardOption()};
+    create.options = {backendOption(),     engineOption(),      isolationOption(),   nameOption(),
+                      composedKitOption(), argOption(),         approveOption(),     approveHostGrantsOption(),
+                      cloneOption(),       ttyOption(),         unprotectedOption(), mountOption(),
+                      envOption(),         secretGuardOption(), sshAgentOption(),    sshKnownHostsOption()};
     create.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command start = leaf(QStringLiteral("start"), QStringLiteral("Start created or stopped sandboxes."),

@@ -287,7 +287,9 @@ QList<Command> sessionCommands()
                    unprotectedOption(),
                    mountOption(),
                    envOption(),
-                   secretGuardOption()};
+                   secretGuardOption(),
+                   sshAgentOption(),
+                   sshKnownHostsOption()};
     run.positionalSyntax = QStringLiteral("[PATH...] [-- ARGS...]");
 
     Command attach =

@@ -99,6 +99,8 @@ inline constexpr const char *kRemoveFailed = "remove-failed";
 inline constexpr const char *kRecreateRefused = "recreate-refused";
 /** The kit does not load (its diagnostics follow) or cannot be applied to the request. */
 inline constexpr const char *kInvalidKit = "invalid-kit";
+/** The kit requires a capability Paddock cannot give here (the message says why and what would). */
+inline constexpr const char *kCapabilityRefused = "capability-refused";
 /** The backend asked for is unknown, or cannot run sandboxes here (the message says why). */
 inline constexpr const char *kBackendUnavailable = "backend-unavailable";
 /**

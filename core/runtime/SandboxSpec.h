@@ -37,7 +37,7 @@ struct SharedMount
 struct SandboxGrants
 {
     QString dockerSocket;      ///< host path of the Docker socket, appears at /var/run/docker.sock
-    QString sshAgentSocket;    ///< host path of the ssh-agent socket
+    QString sshAgentSocket;    ///< host path of the ssh-agent socket, alone in its folder: the folder is bound
     QString x11Display;        ///< e.g. ":0"; its socket in /tmp/.X11-unix is bound
     QString xauthorityFile;    ///< host path of the X authority file, with x11Display
     QString waylandSocket;     ///< host path of the Wayland compositor socket

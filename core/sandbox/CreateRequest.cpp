@@ -80,6 +80,10 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
         request.kitArgs.insert(it.key(), it.value().toString());
     request.name = params.value(QLatin1String("name")).toString();
     request.sshAgent = params.value(QLatin1String("sshAuthSock")).toString();
+    request.sshAgentOnly = params.value(QLatin1String("sshAgentOnly")).toBool();
+    request.sshKnownHosts = params.value(QLatin1String("sshKnownHosts")).toString();
+    if (!request.sshKnownHosts.isEmpty() && !QDir::isAbsolutePath(request.sshKnownHosts))
+        return fail(QStringLiteral("sshKnownHosts must be an absolute path, not '%1'").arg(request.sshKnownHosts));
     request.commandArgs = stringList(params.value(QLatin1String("args")));
     request.isolation = params.value(QLatin1String("isolation")).toString(runtime::kIsolationContainer);
     if (!runtime::isIsolationLevel(request.isolation))

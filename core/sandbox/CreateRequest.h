@@ -45,6 +45,8 @@ struct CreateRequest
     bool cloneWorkspace = false;  ///< `workspaceMode` "clone" (else "direct", the default)
     bool kitShares = true;        ///< `kitShares`: false when the caller sent the kit's shares itself
     QString sshAgent;             ///< `sshAuthSock`: the caller's SSH_AUTH_SOCK, for a kit's ssh-agent@1
+    bool sshAgentOnly = false;    ///< `sshAgentOnly`: that agent or none, never paddockd's nor a later caller's
+    QString sshKnownHosts;        ///< `sshKnownHosts`: the servers' keys for ssh-agent@1; empty: the person's
     QString secretGuard = QStringLiteral("refuse"); ///< `secretGuard`: "refuse" (the default), "redact" or "off"
 
     /** Reads @p params; an error (a sentence for the user) when they are not usable. */

@@ -334,14 +334,12 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.spec = std::move(*spec);
     plan.agentVerbs = agentVerbsOf(plan.kit, fromImage ? std::optional(plan.imageConfig) : std::nullopt);
     addGitIdentity(plan.kit, plan.spec, &plan.notes);
-    const SshAgentPlan agent = planSshAgent(plan.kit, request.sshAgent, runtime.id(), plan.spec, &plan.notes);
-    if (agent.refusal) {
-        *refusal = refuse(api::errors::kInvalidKit, *agent.refusal);
+    plan.sshAgents = planSshAgent(plan.kit, request, runtime, plan.spec, &plan.notes);
+    if (plan.sshAgents.refusal || plan.sshAgents.problem) {
+        *refusal = plan.sshAgents.problem ? refuse(api::errors::kInvalidParams, *plan.sshAgents.problem)
+                                          : refuse(api::errors::kCapabilityRefused, *plan.sshAgents.refusal);
         return std::nullopt;
     }
-    plan.sshAgent = agent.runtime;
-    plan.sshAgentInstall = agent.install;
-    plan.sshAgentBacking = agent.backing;
     plan.cloneWorkspace = request.cloneWorkspace;
     plan.isolation = request.isolation;
     plan.secretGuard = request.secretGuard;
@@ -597,7 +595,7 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     launched.argv = run.argv;
     // Each phase's SSH agent is its own: setup.install reaches the install grant's alone.
     launched.grants.sshAgentSocket =
-        m_plan.sshAgentInstall ? SshAgents::socketPath(launched.name, QStringLiteral("install")) : QString();
+        m_plan.sshAgents.install ? SshAgents::socketPath(launched.name, QStringLiteral("install")) : QString();
     launched.lifetime = runtime::SandboxSpec::Lifetime::Foreground;
     launched.interactive = false;
     // The kit's "agent" user is the sandbox's regular user, whatever uid a runtime gives it.

@@ -9,6 +9,7 @@
 #include "runtime/Runtime.h"
 #include "sandbox/CloneWorkspace.h"
 #include "sandbox/KitApplication.h"
+#include "sandbox/SshAgents.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -30,12 +31,10 @@ struct CreationPlan
     QString kitDirectory;
     /** With its endpoint bound (see SandboxService::endpointPath()) and its ports published. */
     runtime::SandboxSpec spec;
-    QString home;                               ///< the host directory filled from the kit (SandboxService::homeOf())
-    QList<InstallRun> install;                  ///< `setup.install` as the runs the runtime launches (prepareRuntime())
-    QStringList notes;                          ///< for the caller: what was skipped and why
-    std::optional<kit::SshAgentGrant> sshAgent; ///< ssh-agent@1 for the runtime phase, backed
-    std::optional<kit::SshAgentGrant> sshAgentInstall; ///< ssh-agent@1 for setup.install, backed
-    QString sshAgentBacking;                           ///< the agent they relay to
+    QString home;              ///< the host directory filled from the kit (SandboxService::homeOf())
+    QList<InstallRun> install; ///< `setup.install` as the runs the runtime launches (prepareRuntime())
+    QStringList notes;         ///< for the caller: what was skipped and why
+    SshAgentPlan sshAgents;    ///< ssh-agent@1 for the runtime phase and setup.install, backed
     bool cloneWorkspace = false;
     QString isolation;   ///< CreateRequest::isolation
     QString secretGuard; ///< CreateRequest::secretGuard

@@ -76,11 +76,12 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
     const QString name = plan->spec.name;
     const QString kitName = plan->kit.name;
     // ssh-agent@1 for setup.install: open while it runs, closed before the workload first starts.
-    if (plan->sshAgentInstall) {
-        if (const Result<void> agent = m_sshAgents.open(name, kitName, *plan->sshAgentInstall, plan->sshAgentBacking);
+    if (SshAgentPlan &agents = plan->sshAgents; agents.install) {
+        const QString knownHosts = agents.knownHosts.isEmpty() ? QString() : SshAgents::knownHostsCopy(name);
+        if (const Result<void> agent = m_sshAgents.open(name, kitName, *agents.install, agents.backing, knownHosts);
             !agent) {
             plan->notes << QStringLiteral("setup.install has no SSH agent: %1").arg(agent.error().text());
-            plan->sshAgentInstall.reset();
+            agents.install.reset();
         }
     }
     auto job = [creation = SandboxCreation(runtime, std::move(*plan))]() mutable -> Work {
@@ -93,6 +94,7 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
         if (!work.result.ok) {
             closeEndpoint(name);
             if (!runtime->inspect(name)) {
+                SshAgents::removeFiles(name);
                 SandboxRecord::remove(name);
                 CredentialInjection::forget(name);
                 forgetKitRulesIfUnused(kitName);
@@ -166,8 +168,10 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
         plan.notes << QStringLiteral("kit %1: the optional capability %2 is skipped (%3)")
                           .arg(plan.kit.name, capability.type, why);
     }
-    record.sshAgent = plan.sshAgent;
-    record.sshAgentBacking = plan.sshAgentBacking;
+    if (const Result<void> kept = recordSshAgent(record, plan.sshAgents); !kept) {
+        *refusal = api::Reply::failure(QLatin1String(api::errors::kInternal), kept.error().text());
+        return false;
+    }
     applyKitRules(record, &plan.notes);
     QString endpointKit = record.kitName;
     if (plan.kit.phasedNetwork()) {
@@ -344,6 +348,7 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         m_ports.forget(name);
         QFile::remove(endpointPath(name));
         QDir().rmdir(QFileInfo(endpointPath(name)).absolutePath());
+        SshAgents::removeFiles(name);
         SandboxRecord::remove(name);
         CredentialInjection::forget(name);
         forgetKitRulesIfUnused(kitName);

@@ -99,8 +99,8 @@ api::Reply agentCommand(const QJsonObject &params, const std::optional<SandboxRe
         {{QStringLiteral("argv"), QJsonArray::fromStringList(*argv)}, {QStringLiteral("kit"), verbs.kitName}});
 }
 
-/** What the sandbox's record adds to its listing. */
-void addRecordParts(QJsonObject &object, const SandboxRecord &record)
+/** What @p record adds to a sandbox's details: its services and what its kit was granted. */
+void addRecorded(QJsonObject &object, const SandboxRecord &record)
 {
     if (!record.services.isEmpty())
         object.insert(QStringLiteral("services"), toJson(record.services));
@@ -110,6 +110,9 @@ void addRecordParts(QJsonObject &object, const SandboxRecord &record)
     // The workload and mixins it was composed of, with their digests.
     if (!record.composition.isEmpty())
         object.insert(QStringLiteral("composition"), record.composition);
+    // ssh-agent@1 as applied for the runtime phase: what the sandbox's agent signs.
+    if (record.sshAgent)
+        object.insert(QStringLiteral("sshAgent"), appliedSshAgentJson(record));
     // The verbs its kit declares for `paddock agent` (they grant nothing).
     if (!record.agentVerbs.isEmpty())
         object.insert(QStringLiteral("agentVerbs"), record.agentVerbs.declaredJson());
@@ -178,7 +181,7 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
     if (!variables.isEmpty())
         object.insert(QStringLiteral("env"), variables);
     if (record)
-        addRecordParts(object, *record);
+        addRecorded(object, *record);
     if (withSpec) {
         QJsonObject environment;
         for (auto it = info.spec.environment.cbegin(); it != info.spec.environment.cend(); ++it)

@@ -55,7 +55,9 @@ QJsonObject SandboxRecord::toJson() const
                       QJsonObject{{QStringLiteral("unrestricted"), sshAgent->unrestricted},
                                   {QStringLiteral("sign"), QJsonArray::fromStringList(sshAgent->sign)},
                                   {QStringLiteral("authenticate"), QJsonArray::fromStringList(sshAgent->authenticate)},
-                                  {QStringLiteral("backing"), sshAgentBacking}});
+                                  {QStringLiteral("backing"), sshAgentBacking},
+                                  {QStringLiteral("only"), sshAgentOnly},
+                                  {QStringLiteral("knownHosts"), sshKnownHosts}});
     return object;
 }
 
@@ -108,6 +110,8 @@ std::optional<SandboxRecord> SandboxRecord::fromJson(const QJsonObject &object)
             grant.authenticate << value.toString();
         record.sshAgent = grant;
         record.sshAgentBacking = agent.value(QLatin1String("backing")).toString();
+        record.sshAgentOnly = agent.value(QLatin1String("only")).toBool();
+        record.sshKnownHosts = agent.value(QLatin1String("knownHosts")).toString();
     }
     return record;
 }

@@ -58,6 +58,8 @@ struct SandboxRecord
     std::optional<kit::SshAgentGrant> sshAgent;
     /** The agent it relays to: the socket of the person's agent, as last given (not a secret). */
     QString sshAgentBacking;
+    bool sshAgentOnly = false; ///< that agent alone: CreateRequest::sshAgentOnly
+    QString sshKnownHosts;     ///< the known hosts given at creation (SshAgents::knownHostsCopy()); empty: the person's
 
     /** The folder of its kit, or of each kit of its composition, the workload first. */
     QStringList kitDirectories() const;

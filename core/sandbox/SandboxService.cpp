@@ -163,7 +163,7 @@ Result<void> SandboxService::openEndpoint(const QString &name, const QString &ki
     const std::optional<SandboxRecord> record = SandboxRecord::read(name);
     if (record && record->sshAgent) {
         const Result<void> agent =
-            m_sshAgents.open(name, kitName, *record->sshAgent, SshAgents::backingAgent(record->sshAgentBacking));
+            m_sshAgents.open(name, kitName, *record->sshAgent, recordedBacking(*record), record->sshKnownHosts);
         if (!agent) {
             closeEndpoint(name);
             return agent;

@@ -72,7 +72,10 @@ struct CreationPlan;
  *   records
  *   a sandbox, fills its home and runs `setup.install` once. `interactive` (default true)
  *   gives the agent started with the sandbox a terminal of its own. A docker sandbox's home is
- *   the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`.
+ *   the same kind of host directory, `paths::dataDir()/sandboxes/NAME/home`. A kit's
+ *   ssh-agent@1 relays to `sshAuthSock` (else the daemon's SSH_AUTH_SOCK), to that alone with
+ *   `sshAgentOnly: true`, with the servers' keys of `sshKnownHosts` (an absolute path); a
+ *   required one that cannot be backed here is refused with error `capability-refused`.
  * - Credentials (CredentialInjection::admit()): a sandbox whose kit injects a
  *   required key that has no secret, or whose binding does not approve the kit's domains, is
  *   refused with error `credentials-required`, whose message names each service with the

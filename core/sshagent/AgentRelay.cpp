@@ -44,11 +44,11 @@ AgentRelay::~AgentRelay()
     close();
 }
 
-Result<void> AgentRelay::listen(const QString &socketPath)
+Result<void> AgentRelay::listen(const QString &socketPath, bool anyUid)
 {
     close();
     m_server = new QLocalServer(this);
-    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    m_server->setSocketOptions(anyUid ? QLocalServer::WorldAccessOption : QLocalServer::UserAccessOption);
     QLocalServer::removeServer(socketPath);
     if (!m_server->listen(socketPath)) {
         const QString why = m_server->errorString();

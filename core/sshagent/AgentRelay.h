@@ -52,8 +52,11 @@ public:
     AgentRelay(AgentGrant grant, QString backingSocket, QString knownHostsPath, QObject *parent = nullptr);
     ~AgentRelay() override;
 
-    /** Listens on @p socketPath (replacing a stale socket there), readable by its owner only. */
-    Result<void> listen(const QString &socketPath);
+    /**
+     * Listens on @p socketPath (replacing a stale socket there), for its owner only; with
+     * @p anyUid for every uid that reaches it, where the folders above keep others out.
+     */
+    Result<void> listen(const QString &socketPath, bool anyUid = false);
     /** Stops listening, removes the socket and drops every connection. */
     void close();
     QString socketPath() const { return m_socketPath; }

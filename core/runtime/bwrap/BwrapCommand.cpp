@@ -23,7 +23,7 @@ namespace {
 const QString kInitInside = QStringLiteral("/run/paddock/init");
 /** How the daemon hands over published ports (app/init/Publish.h); given to init as options. */
 const QString kPublishVariable = QStringLiteral("PADDOCK_PUBLISH");
-const QString kSshAgentInside = QStringLiteral("/run/paddock/ssh-agent.sock");
+const QString kSshAgentDirInside = QStringLiteral("/run/paddock/ssh-agent");
 const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
 const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
 const QString kDbusInside = QStringLiteral("/run/paddock/dbus-session.sock");
@@ -116,9 +116,12 @@ void addGrants(QStringList &args, QMap<QString, QString> &env, const SandboxGran
     // no write access to the mount, and the sandbox cannot replace it.
     if (!grants.dockerSocket.isEmpty())
         add(args, {QStringLiteral("--ro-bind"), grants.dockerSocket, kDockerInside});
+    // The agent's socket through its folder, which holds nothing else: a bind of the file would
+    // pin the socket of the paddockd that made it, dead once another one listens there.
     if (!grants.sshAgentSocket.isEmpty()) {
-        add(args, {QStringLiteral("--ro-bind"), grants.sshAgentSocket, kSshAgentInside});
-        env.insert(QStringLiteral("SSH_AUTH_SOCK"), kSshAgentInside);
+        const QFileInfo socket(grants.sshAgentSocket);
+        add(args, {QStringLiteral("--ro-bind"), socket.absolutePath(), kSshAgentDirInside});
+        env.insert(QStringLiteral("SSH_AUTH_SOCK"), kSshAgentDirInside + QLatin1Char('/') + socket.fileName());
     }
     if (!grants.x11Display.isEmpty()) {
         QString number = grants.x11Display.mid(grants.x11Display.indexOf(QLatin1Char(':')) + 1);

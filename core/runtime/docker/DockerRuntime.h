@@ -164,6 +164,9 @@ public:
 
     /** The engine is on another computer: copies instead of binds, RemoteRelay as the way out. */
     void setRemote(bool remote) { m_remote = remote; }
+    bool isRemote() const { return m_remote; }
+    /** The name its sandboxes' SandboxInfo::engine gives. */
+    QString engineName() const { return m_engineName; }
     /** Told, on a thread of the relay, when the way out of sandbox NAME drops or is back. */
     using RelayObserver = std::function<void(const QString &name, bool up, const QString &sentence)>;
     void setRelayObserver(RelayObserver observer);

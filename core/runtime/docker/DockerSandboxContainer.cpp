@@ -43,9 +43,13 @@ void addGrants(ContainerSpec &container, const SandboxGrants &grants)
     };
     if (!grants.dockerSocket.isEmpty())
         bind(grants.dockerSocket, layout::kDockerInside);
+    // The agent's socket through its folder, which holds nothing else: a bind of the file would
+    // pin the socket of the paddockd that made it, dead once another one listens there.
     if (!grants.sshAgentSocket.isEmpty()) {
-        bind(grants.sshAgentSocket, layout::kSshAgentInside);
-        container.env.insert(QStringLiteral("SSH_AUTH_SOCK"), layout::kSshAgentInside);
+        const QFileInfo socket(grants.sshAgentSocket);
+        bind(socket.absolutePath(), layout::kSshAgentDirInside);
+        container.env.insert(QStringLiteral("SSH_AUTH_SOCK"),
+                             layout::kSshAgentDirInside + QLatin1Char('/') + socket.fileName());
     }
     if (!grants.x11Display.isEmpty()) {
         QString number = grants.x11Display.mid(grants.x11Display.indexOf(QLatin1Char(':')) + 1);

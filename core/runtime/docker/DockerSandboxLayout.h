@@ -11,7 +11,8 @@ namespace paddock::runtime::docker::layout {
 
 // Where Paddock's own pieces appear inside, as in the bubblewrap runtime.
 inline const QString kInitInside = QStringLiteral("/run/paddock/init");
-inline const QString kSshAgentInside = QStringLiteral("/run/paddock/ssh-agent.sock");
+/** The folder of the SSH agent's socket (SandboxGrants::sshAgentSocket). */
+inline const QString kSshAgentDirInside = QStringLiteral("/run/paddock/ssh-agent");
 inline const QString kXauthorityInside = QStringLiteral("/run/paddock/Xauthority");
 inline const QString kWaylandInside = QStringLiteral("/run/paddock/wayland-0");
 inline const QString kDbusInside = QStringLiteral("/run/paddock/dbus-session.sock");

@@ -62,16 +62,20 @@ private slots:
     void sshAgentOnlyWhenGranted()
     {
         SandboxTestBed bed;
-        const QString agent = bed.root() + QStringLiteral("/agent.sock");
+        // The socket alone in its folder, which is what is bound.
+        QVERIFY(QDir().mkpath(bed.root() + QStringLiteral("/agent")));
+        const QString agent = bed.root() + QStringLiteral("/agent/agent.sock");
         StandInProxy standInAgent(agent);
         const QString script =
-            QStringLiteral("echo \"sock=${SSH_AUTH_SOCK:-unset}\"; test -S \"$SSH_AUTH_SOCK\" && echo present; true");
+            QStringLiteral("echo \"sock=${SSH_AUTH_SOCK:-unset}\"; test -S \"$SSH_AUTH_SOCK\" && echo "
+                           "present; ls -A /run/paddock/ssh-agent 2>/dev/null; true");
         BwrapRuntime runtime;
         QCOMPARE(bed.runScript(runtime, QStringLiteral("no-agent"), script).out, QByteArray("sock=unset\n"));
 
         SandboxSpec spec = bed.spec(QStringLiteral("agent-granted"), script);
         spec.grants.sshAgentSocket = agent;
-        QCOMPARE(bed.run(runtime, spec).out, QByteArray("sock=/run/paddock/ssh-agent.sock\npresent\n"));
+        QCOMPARE(bed.run(runtime, spec).out,
+                 QByteArray("sock=/run/paddock/ssh-agent/agent.sock\npresent\nagent.sock\n"));
     }
 };
 

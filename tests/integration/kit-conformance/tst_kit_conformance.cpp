@@ -193,10 +193,11 @@ void TestKitConformance::capabilitiesClaimOnlyWhatPaddockApplies()
     QCOMPARE(claimed.exitCode, 0);
     const QStringList types = claimed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY(!types.isEmpty());
-    // A claim must be a type the kit mapping carries out, and one this file plays the checks of.
-    const QStringList tested{QStringLiteral("com.docker.sandbox/network-policy@1"),
-                             QStringLiteral("com.docker.sandbox/long-running@1"),
-                             QStringLiteral("com.docker.sandbox/volume@1")};
+    // A claim must be a type the kit mapping carries out, and one this file plays the checks of
+    // (ssh-agent@1's, which need OpenSSH's tools inside, are in sandbox-ssh-agent).
+    const QStringList tested{
+        QStringLiteral("com.docker.sandbox/network-policy@1"), QStringLiteral("com.docker.sandbox/long-running@1"),
+        QStringLiteral("com.docker.sandbox/volume@1"), QStringLiteral("com.docker.sandbox/ssh-agent@1")};
     for (const QString &type : types) {
         QVERIFY2(paddock::kit::implementedV3Capabilities().contains(type), qPrintable(type));
         QVERIFY2(tested.contains(type), qPrintable(type + QStringLiteral(" is claimed without its checks here")));

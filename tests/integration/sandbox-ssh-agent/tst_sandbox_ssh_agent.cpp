@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A schemaVersion "3" kit's ssh-agent@1 with the real daemon, CLI and bubblewrap: inside, the
-// person's agent lists its key and signs what the kit names, and nothing else; a sandbox whose
-// kit does not ask for it has no agent, even though the daemon has one in its environment.
+// A schemaVersion "3" kit's ssh-agent@1 with the real daemon, CLI and bubblewrap (or, built with
+// PADDOCK_SSH_AGENT_BACKEND "docker", the machine's Docker engine, under runc or with
+// PADDOCK_SSH_AGENT_ISOLATION "gvisor" under runsc): inside, the agent of the person
+// who creates the sandbox lists its key and signs what the kit names, and nothing else; the
+// person's other agent, the daemon's own, is never reached; a sandbox whose kit does not ask for
+// it has no agent, even though the daemon has one in its environment.
 #include "../../unit/kit-v3/OciKitArchive.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
 #include "ProcessRun.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
@@ -17,14 +22,28 @@ using paddock::test::Finished;
 using paddock::test::SandboxFixture;
 using namespace paddock::test;
 
+#ifndef PADDOCK_SSH_AGENT_BACKEND
+#define PADDOCK_SSH_AGENT_BACKEND "bwrap"
+#endif
+#ifndef PADDOCK_SSH_AGENT_ISOLATION
+#define PADDOCK_SSH_AGENT_ISOLATION ""
+#endif
+
 namespace {
+
+const QString kBackend = QStringLiteral(PADDOCK_SSH_AGENT_BACKEND);
+const QString kIsolation = QStringLiteral(PADDOCK_SSH_AGENT_ISOLATION); ///< gvisor: the engine's runsc
+const QString kSocketInside = QStringLiteral("/run/paddock/ssh-agent/agent.sock");
 
 const QByteArray kSignGit = R"({"type":"com.docker.sandbox/ssh-agent@1",)"
                             R"("config":{"phase":"runtime","unrestricted":false,"sign":["git"]}})";
-// What setup.install sees of the agent, kept in the sandbox's root for the workload to show.
-const QByteArray kInstallLooks = R"({"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
-                                 R"("echo install-sock=${SSH_AUTH_SOCK:-unset} > /etc/install-saw; )"
-                                 R"(ls /run/paddock >> /etc/install-saw 2>&1; true"}]}})";
+// A volume the install hooks (root by default) write into, and the workload reads: the root the
+// hooks change on Docker is not the workload's.
+const QByteArray kData = R"({"type":"com.docker.sandbox/volume@1","config":{"path":"/data"}})";
+// What setup.install sees of the agent, kept for the workload to show.
+const QByteArray kInstallLooks = kData + R"(,{"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
+                                         R"("echo install-sock=${SSH_AUTH_SOCK:-unset} > /data/install-saw; )"
+                                         R"(ls /run/paddock >> /data/install-saw 2>&1; true"}]}})";
 
 } // namespace
 
@@ -37,8 +56,10 @@ private slots:
     void cleanupTestCase();
     void agentReachable();
     void everyBoot();
+    void afterDaemonRestart();
     void phaseScoped();
     void absentWithoutGrant();
+    void adapterGivenAgentAlone();
     void unavailableSkipsOptional();
     void unavailableRefusesRequired();
 
@@ -50,10 +71,23 @@ private:
     Finished hostAgent(const QStringList &args);
     /** `paddock ARGS` with SSH_AUTH_SOCK as the person's agent. */
     Finished paddockWithAgent(const QStringList &args);
+    /** Starts an ssh-agent on @p socket holding a new key named @p comment. */
+    void startAgent(QProcess &agent, const QString &socket, const QString &comment);
+    /** `--backend docker` for the Docker variant, nothing for bubblewrap (Paddock's default). */
+    static QStringList backendArgs()
+    {
+        QStringList args;
+        if (kBackend != QLatin1String("bwrap"))
+            args << QStringLiteral("--backend") << kBackend;
+        if (!kIsolation.isEmpty())
+            args << QStringLiteral("--isolation") << kIsolation;
+        return args;
+    }
 
     QTemporaryDir m_dir{QStringLiteral("/tmp/pdk-sshagent-XXXXXX")};
     QString m_agentSocket;
     QProcess m_agent;
+    QProcess m_otherAgent; ///< the daemon's own, with a key of the person's no sandbox here may see
     std::unique_ptr<SandboxFixture> m_fixture;
     QList<RawMember> m_image;
 };
@@ -65,29 +99,45 @@ Finished TestSandboxSshAgent::hostAgent(const QStringList &args)
     return runText(QStringLiteral("ssh-add"), args, options);
 }
 
-void TestSandboxSshAgent::initTestCase()
+void TestSandboxSshAgent::startAgent(QProcess &agent, const QString &socket, const QString &comment)
 {
-    const QString busybox =
-        QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
-    PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
-    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("ssh-agent")).isEmpty(), "ssh-agent (openssh-client)");
-    m_agentSocket = m_dir.filePath(QStringLiteral("agent.sock"));
-    m_agent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), m_agentSocket});
-    QVERIFY(m_agent.waitForStarted());
-    QTRY_VERIFY(QFileInfo::exists(m_agentSocket));
-    const QString key = m_dir.filePath(QStringLiteral("id_ed25519"));
+    agent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), socket});
+    QVERIFY(agent.waitForStarted());
+    QTRY_VERIFY(QFileInfo::exists(socket));
+    const QString key = m_dir.filePath(comment);
     QCOMPARE(runText(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"),
                                                     QStringLiteral("-t"),
                                                     QStringLiteral("ed25519"),
                                                     QStringLiteral("-N"),
                                                     {},
                                                     QStringLiteral("-C"),
-                                                    QStringLiteral("person@host"),
+                                                    comment,
                                                     QStringLiteral("-f"),
                                                     key})
                  .exitCode,
              0);
-    QCOMPARE(hostAgent({key}).exitCode, 0);
+    ProcessOptions options;
+    options.environment.insert(QStringLiteral("SSH_AUTH_SOCK"), socket);
+    QCOMPARE(runText(QStringLiteral("ssh-add"), {key}, options).exitCode, 0);
+}
+
+void TestSandboxSshAgent::initTestCase()
+{
+    if (kBackend == QLatin1String("docker"))
+        PADDOCK_NEED_DOCKER();
+    if (kIsolation == QLatin1String("gvisor")) {
+        // The engine's runsc, which tests/with-services.sh registers with --fsgofer-host-uds.
+        const Finished info = runText(QStringLiteral("docker"), {QStringLiteral("info"), QStringLiteral("--format"),
+                                                                 QStringLiteral("{{json .Runtimes}}")});
+        PADDOCK_NEED(info.out.contains(QLatin1String("\"runsc\"")), "the engine's runsc runtime (gVisor)");
+    }
+    const QString busybox =
+        QStandardPaths::findExecutable(QStringLiteral("busybox"), {QStringLiteral("/bin"), QStringLiteral("/usr/bin")});
+    PADDOCK_NEED(!busybox.isEmpty(), "a static busybox (apt install busybox-static)");
+    PADDOCK_NEED(!QStandardPaths::findExecutable(QStringLiteral("ssh-agent")).isEmpty(), "ssh-agent (openssh-client)");
+    m_agentSocket = m_dir.filePath(QStringLiteral("agent.sock"));
+    startAgent(m_agent, m_agentSocket, QStringLiteral("person@host"));
+    startAgent(m_otherAgent, m_dir.filePath(QStringLiteral("other.sock")), QStringLiteral("other@host"));
 
     // busybox, ssh-add and ssh-keygen and the libraries they load: the image of every kit here.
     QFile box(busybox);
@@ -128,17 +178,26 @@ void TestSandboxSshAgent::initTestCase()
         }
     }
     m_fixture = std::make_unique<SandboxFixture>();
-    // The daemon has the person's agent in its own environment: a kit without the grant must
-    // still get nothing of it.
-    m_fixture->addEnvironment(QStringLiteral("SSH_AUTH_SOCK"), m_agentSocket);
+    // The conformance adapter drives the CLI the fixture's daemon answers, on this backend.
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK"), QStringLiteral(PADDOCK_BIN));
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_STATE"), m_dir.filePath(QStringLiteral("adapter")));
+    m_fixture->addEnvironment(QStringLiteral("PADDOCK_ADAPTER_BACKEND"), kBackend);
+    // The daemon has another agent of the person's in its own environment: a kit without the
+    // grant must still get nothing of it, and one with the grant the creator's agent alone.
+    m_fixture->addEnvironment(QStringLiteral("SSH_AUTH_SOCK"), m_dir.filePath(QStringLiteral("other.sock")));
+    if (kBackend == QLatin1String("docker"))
+        m_fixture->addEnvironment(QStringLiteral("DOCKER_HOST"),
+                                  qEnvironmentVariable("DOCKER_HOST", QStringLiteral("unix:///var/run/docker.sock")));
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 }
 
 void TestSandboxSshAgent::cleanupTestCase()
 {
     m_fixture.reset();
-    m_agent.terminate();
-    m_agent.waitForFinished(5000);
+    for (QProcess *agent : {&m_agent, &m_otherAgent}) {
+        agent->terminate();
+        agent->waitForFinished(5000);
+    }
 }
 
 bool TestSandboxSshAgent::loadKit(const QString &name, const QByteArray &capabilities, const QString &script)
@@ -171,10 +230,11 @@ Finished TestSandboxSshAgent::runKit(const QString &kit, const QString &agent)
     if (!agent.isEmpty())
         options.environment.insert(QStringLiteral("SSH_AUTH_SOCK"), agent);
     options.workingDirectory = m_fixture->workspace();
-    return runText(
-        QStringLiteral(PADDOCK_BIN),
-        {QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), kit, m_fixture->workspace()},
-        options);
+    options.timeoutMs = 300000;
+    return runText(QStringLiteral(PADDOCK_BIN),
+                   QStringList{QStringLiteral("run"), QStringLiteral("--kit"), kit, QStringLiteral("--name"), kit} +
+                       backendArgs() + QStringList{m_fixture->workspace()},
+                   options);
 }
 
 void TestSandboxSshAgent::agentReachable()
@@ -183,7 +243,9 @@ void TestSandboxSshAgent::agentReachable()
     // would be are searched, and the workspace; the words are split so that this script, kept
     // inside, does not match itself.
     const QString script = QStringLiteral(
-        "cat /etc/install-saw; echo \"sock=$SSH_AUTH_SOCK\"; ssh-add -l && echo listed; ssh-add -L > /tmp/key.pub; "
+        "cat /data/install-saw; echo \"sock=$SSH_AUTH_SOCK\"; echo \"folder=$(ls -A /run/paddock/ssh-agent)\"; "
+        "ls -A /run/paddock/endpoint | grep -q agent && echo agent-in-endpoint; "
+        "ssh-add -l && echo listed; ssh-add -L > /tmp/key.pub; "
         "echo a commit > /tmp/m; "
         "ssh-keygen -Y sign -n git -f /tmp/key.pub /tmp/m >/dev/null 2>&1 && echo git-signed; "
         "ssh-keygen -Y check-novalidate -n git -s /tmp/m.sig < /tmp/m >/dev/null 2>&1 && echo git-verified; "
@@ -195,12 +257,18 @@ void TestSandboxSshAgent::agentReachable()
     QVERIFY(loadKit(QStringLiteral("signer"), kSignGit + "," + kInstallLooks, script));
     const Finished ran = runKit(QStringLiteral("signer"), m_agentSocket);
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
-    QVERIFY2(ran.out.contains(QLatin1String("sock=/run/paddock/ssh-agent.sock\n")), qPrintable(ran.out + ran.err));
+    QVERIFY2(ran.out.contains(QStringLiteral("sock=%1\n").arg(kSocketInside)), qPrintable(ran.out + ran.err));
+    // The folder bound holds the agent's socket and nothing else of this computer; the
+    // endpoint's folder, which every run sees, holds none.
+    QVERIFY2(ran.out.contains(QLatin1String("\nfolder=agent.sock\n")), qPrintable(ran.out));
+    QVERIFY2(!ran.out.contains(QLatin1String("agent-in-endpoint")), qPrintable(ran.out));
     // ssh-agent@1/phase-scoped: a runtime grant is not setup.install's.
     QVERIFY2(ran.out.startsWith(QLatin1String("install-sock=unset\n")), qPrintable(ran.out));
     QVERIFY2(!ran.out.section(QLatin1String("sock=/run"), 0, 0).contains(QLatin1String("ssh-agent")),
              qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QLatin1String("person@host (ED25519)\nlisted\n")), qPrintable(ran.out + ran.err));
+    // The creator's agent alone: the key of the daemon's own agent never shows.
+    QVERIFY2(!ran.out.contains(QLatin1String("other@host")), qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QLatin1String("git-signed\ngit-verified\n")), qPrintable(ran.out + ran.err));
     QVERIFY2(!ran.out.contains(QLatin1String("file-signed")), qPrintable(ran.out));
     QVERIFY2(!ran.out.contains(QLatin1String("removed-all")), qPrintable(ran.out));
@@ -222,6 +290,7 @@ Finished TestSandboxSshAgent::paddockWithAgent(const QStringList &args)
     options.environment = m_fixture->environment();
     options.environment.insert(QStringLiteral("SSH_AUTH_SOCK"), m_agentSocket);
     options.workingDirectory = m_fixture->workspace();
+    options.timeoutMs = 300000;
     return runText(QStringLiteral(PADDOCK_BIN), args, options);
 }
 
@@ -229,40 +298,68 @@ Finished TestSandboxSshAgent::paddockWithAgent(const QStringList &args)
 void TestSandboxSshAgent::everyBoot()
 {
     QVERIFY(loadKit(QStringLiteral("booted"), kSignGit, QStringLiteral("exec /bin/busybox sleep 600")));
-    const Finished started = paddockWithAgent(
-        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"), QStringLiteral("booted"),
-         QStringLiteral("--name"), QStringLiteral("booted"), m_fixture->workspace()});
+    const Finished started =
+        paddockWithAgent(QStringList{QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--kit"),
+                                     QStringLiteral("booted"), QStringLiteral("--name"), QStringLiteral("booted")} +
+                         backendArgs() + QStringList{m_fixture->workspace()});
     QVERIFY2(started.exitCode == 0, qPrintable(started.out + started.err));
     const QStringList list{QStringLiteral("exec"), QStringLiteral("booted"), QStringLiteral("/bin/sh"),
                            QStringLiteral("-c"), QStringLiteral("echo \"sock=$SSH_AUTH_SOCK\"; ssh-add -l")};
     const Finished first = paddockWithAgent(list);
-    QVERIFY2(first.out.contains(QLatin1String("sock=/run/paddock/ssh-agent.sock\n")),
-             qPrintable(first.out + first.err));
+    QVERIFY2(first.out.contains(QStringLiteral("sock=%1\n").arg(kSocketInside)), qPrintable(first.out + first.err));
     QVERIFY2(first.out.contains(QLatin1String("person@host")), qPrintable(first.out + first.err));
     QCOMPARE(paddockWithAgent({QStringLiteral("stop"), QStringLiteral("booted")}).exitCode, 0);
     const Finished again = paddockWithAgent({QStringLiteral("start"), QStringLiteral("booted")});
     QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
     const Finished second = paddockWithAgent(list);
     QVERIFY2(second.out.contains(QLatin1String("person@host")), qPrintable(second.out + second.err));
+    QVERIFY2(!second.out.contains(QLatin1String("other@host")), qPrintable(second.out));
+    // The details say the capability is applied, and what it signs.
+    const QJsonObject listed = sandboxesByName(paddockWithAgent({QStringLiteral("ls"), QStringLiteral("--json")}).out)
+                                   .value(QStringLiteral("booted"));
+    QCOMPARE(listed.value(QLatin1String("backend")).toString(), kBackend);
+    if (!kIsolation.isEmpty())
+        QCOMPARE(listed.value(QLatin1String("isolation")).toString(), kIsolation);
+    QCOMPARE(listed.value(QLatin1String("sshAgent")).toObject().value(QLatin1String("capability")).toString(),
+             QStringLiteral("com.docker.sandbox/ssh-agent@1"));
+    QCOMPARE(listed.value(QLatin1String("sshAgent")).toObject().value(QLatin1String("sign")).toArray(),
+             QJsonArray{QStringLiteral("git")});
+    QVERIFY(!listed.contains(QLatin1String("skippedCapabilities")));
+}
+
+// A running sandbox's agent is back once paddockd is: the daemon killed and started again
+// listens at the same path, and the sandbox reaches it through the folder it has bound.
+void TestSandboxSshAgent::afterDaemonRestart()
+{
+    const QStringList list{QStringLiteral("exec"), QStringLiteral("booted"), QStringLiteral("/bin/sh"),
+                           QStringLiteral("-c"), QStringLiteral("ssh-add -l")};
+    m_fixture->killDaemon();
+    QVERIFY(m_fixture->startDaemon());
+    const Finished again = paddockWithAgent(list);
+    QVERIFY2(again.out.contains(QLatin1String("person@host")), qPrintable(again.out + again.err));
     paddockWithAgent({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("booted")});
+    QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("run/paddock/ssh-agents/booted.runtime"))));
 }
 
 // An install grant is setup.install's alone: closed before the workload starts.
 void TestSandboxSshAgent::phaseScoped()
 {
     const QByteArray capabilities =
-        R"({"type":"com.docker.sandbox/ssh-agent@1","config":{"phase":"install","unrestricted":false,)"
-        R"("sign":["git"]}},{"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
-        R"("echo install-sock=$SSH_AUTH_SOCK > /etc/install-saw; ssh-add -l >> /etc/install-saw 2>&1; true",)"
-        R"("env":["SSH_AUTH_SOCK"]}]}})"; // a v3 hook sees what it names
-    QVERIFY(loadKit(
-        QStringLiteral("installer"), capabilities,
-        QStringLiteral(
-            "cat /etc/install-saw; echo \"sock=${SSH_AUTH_SOCK:-unset}\"; SSH_AUTH_SOCK=/run/paddock/ssh-agent.sock "
-            "ssh-add -l >/dev/null 2>&1 && echo agent-inside; echo done")));
+        kData + R"(,{"type":"com.docker.sandbox/ssh-agent@1","config":{"phase":"install","unrestricted":false,)"
+                R"("sign":["git"]}},{"type":"com.docker.sandbox/lifecycle@1","config":{"install":[{"command":)"
+                R"("echo install-sock=$SSH_AUTH_SOCK > /data/install-saw; echo uid=$(id -u) >> /data/install-saw; )"
+                R"(ssh-add -l >> /data/install-saw 2>&1; true",)"
+                R"("env":["SSH_AUTH_SOCK"]}]}})"; // a v3 hook sees what it names
+    QVERIFY(loadKit(QStringLiteral("installer"), capabilities,
+                    QStringLiteral("cat /data/install-saw; echo \"sock=${SSH_AUTH_SOCK:-unset}\"; "
+                                   "SSH_AUTH_SOCK=/run/paddock/ssh-agent/agent.sock "
+                                   "ssh-add -l >/dev/null 2>&1 && echo agent-inside; echo done")));
     const Finished ran = runKit(QStringLiteral("installer"), m_agentSocket);
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(2000)));
-    QVERIFY2(ran.out.startsWith(QLatin1String("install-sock=/run/paddock/ssh-agent.sock\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.startsWith(QStringLiteral("install-sock=%1\n").arg(kSocketInside)), qPrintable(ran.out));
+    // setup.install runs as root, which on Docker has no power over the person's files: the
+    // socket is open to it all the same.
+    QVERIFY2(ran.out.contains(QLatin1String("\nuid=0\n")), qPrintable(ran.out));
     QVERIFY2(ran.out.contains(QLatin1String("person@host (ED25519)\nsock=unset\n")), qPrintable(ran.out));
     QVERIFY2(!ran.out.section(QLatin1String("sock=unset"), 1).contains(QLatin1String("ssh-agent")),
              qPrintable(ran.out));
@@ -278,11 +375,68 @@ void TestSandboxSshAgent::absentWithoutGrant()
     QVERIFY2(!ran.out.contains(QLatin1String("ssh-agent")), qPrintable(ran.out));
 }
 
+// The conformance adapter (conformance.md §2.3): `create --ssh-agent SOCKET` backs the sandbox
+// with that agent alone, also after a start by a caller with another one; without it no agent
+// backs it, not even paddockd's own, and a kit requiring ssh-agent@1 is refused (exit 2).
+void TestSandboxSshAgent::adapterGivenAgentAlone()
+{
+    if (!kIsolation.isEmpty())
+        QSKIP("the adapter drives no isolation of its own");
+    const QString adapter =
+        QFileInfo(QStringLiteral(PADDOCK_BIN)).absolutePath() + QStringLiteral("/paddock-kit-adapter");
+    QVERIFY(m_fixture->run(adapter, {QStringLiteral("capabilities")})
+                .out.split(QLatin1Char('\n'))
+                .contains(QStringLiteral("com.docker.sandbox/ssh-agent@1")));
+    QVERIFY(loadKit(QStringLiteral("adapted"), kSignGit, QStringLiteral("exec /bin/busybox sleep 600")));
+    const QString archive = m_fixture->path(QStringLiteral("adapted.tar"));
+    const QString knownHosts = m_dir.filePath(QStringLiteral("known_hosts"));
+    QFile hosts(knownHosts);
+    QVERIFY(hosts.open(QIODevice::WriteOnly));
+    hosts.write("kit-tck.example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n");
+    hosts.close();
+    const Finished created = m_fixture->run(adapter,
+                                            {QStringLiteral("create"), archive, QStringLiteral("--ssh-agent"),
+                                             m_agentSocket, QStringLiteral("--ssh-known-hosts"), knownHosts},
+                                            300000);
+    QVERIFY2(created.exitCode == 0, qPrintable(created.err + m_fixture->daemonLog().right(2000)));
+    const QString id = created.out.trimmed();
+    const QStringList list{QStringLiteral("exec"), id,
+                           QStringLiteral("--"),   QStringLiteral("/bin/sh"),
+                           QStringLiteral("-c"),   QStringLiteral("ssh-add -l")};
+    Finished listed = m_fixture->run(adapter, list);
+    QVERIFY2(listed.out.contains(QLatin1String("person@host")), qPrintable(listed.out + listed.err));
+    QVERIFY2(!listed.out.contains(QLatin1String("other@host")), qPrintable(listed.out));
+    // The known hosts given are the sandbox's own copy, not the person's file.
+    QFile copy(m_fixture->path(QStringLiteral("data/paddock/sandbox-kits/%1.known_hosts").arg(id)));
+    QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(copy.fileName()));
+    QVERIFY(copy.readAll().startsWith("kit-tck.example ssh-ed25519 "));
+    // A start by a caller whose SSH_AUTH_SOCK is another agent leaves the given one in place.
+    QCOMPARE(m_fixture->run(adapter, {QStringLiteral("stop"), id}).exitCode, 0);
+    QCOMPARE(m_fixture
+                 ->run(QStringLiteral("/usr/bin/env"),
+                       {QStringLiteral("SSH_AUTH_SOCK=") + m_dir.filePath(QStringLiteral("other.sock")), adapter,
+                        QStringLiteral("start"), id})
+                 .exitCode,
+             0);
+    listed = m_fixture->run(adapter, list);
+    QVERIFY2(listed.out.contains(QLatin1String("person@host")), qPrintable(listed.out + listed.err));
+    QVERIFY2(!listed.out.contains(QLatin1String("other@host")), qPrintable(listed.out));
+    QCOMPARE(m_fixture->run(adapter, {QStringLiteral("rm"), id}).exitCode, 0);
+    QVERIFY(!copy.exists());
+
+    // Without --ssh-agent, paddockd's own agent does not stand in: refused by policy.
+    const Finished refused = m_fixture->run(adapter, {QStringLiteral("create"), archive}, 300000);
+    QVERIFY2(refused.exitCode == 2, qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QLatin1String("--ssh-agent")), qPrintable(refused.err));
+}
+
 void TestSandboxSshAgent::unavailableSkipsOptional()
 {
-    // The person's agent gone: neither the caller's nor the daemon's answers.
-    m_agent.terminate();
-    QVERIFY(m_agent.waitForFinished(5000));
+    // The person's agents gone: neither the caller's nor the daemon's answers.
+    for (QProcess *agent : {&m_agent, &m_otherAgent}) {
+        agent->terminate();
+        QVERIFY(agent->waitForFinished(5000));
+    }
     const QByteArray optional = R"({"type":"com.docker.sandbox/ssh-agent@1","optional":true,)"
                                 R"("config":{"phase":"runtime","unrestricted":false,"sign":["git"]}})";
     QVERIFY(loadKit(QStringLiteral("maybe"), optional, QStringLiteral("echo \"sock=${SSH_AUTH_SOCK:-unset}\"")));
