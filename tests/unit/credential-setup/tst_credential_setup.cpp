@@ -109,10 +109,10 @@ private slots:
         QCOMPARE(check.missingSecrets.size(), 3); // llm, git, search; "nothing" injects nowhere
         QCOMPARE(check.missingSecrets.first().service, QStringLiteral("llm"));
         QCOMPARE(check.missingSecrets.first().command, QStringLiteral("paddock secret set llm"));
-        const QStringList messages = check.blockingMessages(QStringLiteral("/kits/agent"));
+        const QStringList messages = check.blockingMessages({QStringLiteral("/kits/agent")});
         QVERIFY(messages.first().contains(QStringLiteral("`paddock secret set llm`")));
         // Optional credentials never stop a start; they warn with the command that stores them.
-        const QStringList warnings = check.warnings(QStringLiteral("/kits/agent"));
+        const QStringList warnings = check.warnings({QStringLiteral("/kits/agent")});
         QCOMPARE(warnings.size(), 1);
         QVERIFY2(warnings.first().contains(QStringLiteral("optional keys git, search")) &&
                      warnings.first().contains(QStringLiteral("`paddock secret set SERVICE`")),
@@ -133,7 +133,7 @@ private slots:
         QVERIFY(llm);
         QCOMPARE(llm->domains, (QStringList{QStringLiteral("api.llm.test"), QStringLiteral("eu.llm.test")}));
         QCOMPARE(llm->newDomains, QStringList{QStringLiteral("eu.llm.test")});
-        const QString message = check.blockingMessages(QStringLiteral("/kits/agent")).join(QLatin1Char('\n'));
+        const QString message = check.blockingMessages({QStringLiteral("/kits/agent")}).join(QLatin1Char('\n'));
         QVERIFY2(message.contains(QStringLiteral("eu.llm.test")) &&
                      message.contains(QStringLiteral("paddock binding approve --kit /kits/agent llm")) &&
                      message.contains(QStringLiteral("--approve-credentials")),
