@@ -9,6 +9,7 @@
 #include "Needs.h"
 
 #include <QEventLoop>
+#include <QLocalServer>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -405,14 +406,26 @@ void TestAgentRelay::malformedFramingCloses()
         client.write(bad);
         QTRY_COMPARE_WITH_TIMEOUT(client.state(), QLocalSocket::UnconnectedState, 5000);
     }
-    // Requests piled up behind one the backing agent has: bounded as well.
+    // Requests piled up behind one the backing agent has: bounded as well. The backing agent
+    // here never answers, so the pile only grows, however fast the relay reads.
     {
+        QLocalServer silent;
+        QList<QLocalSocket *> held;
+        connect(&silent, &QLocalServer::newConnection, &silent, [&] {
+            while (QLocalSocket *accepted = silent.nextPendingConnection())
+                held << accepted;
+        });
+        QVERIFY(silent.listen(path(QStringLiteral("silent-agent.sock"))));
+        AgentRelay relay({true, {}, {}}, silent.fullServerName(), path(QStringLiteral("known_hosts")));
+        const QString piled = path(QStringLiteral("piled.sock"));
+        QVERIFY(relay.listen(piled).ok());
         QLocalSocket client;
-        client.connectToServer(socket);
+        client.connectToServer(piled);
         QVERIFY(client.waitForConnected(2000));
+        client.write(framed(QByteArray(1, char(kRequestIdentities))));
         const QByteArray big = framed(QByteArray(1, char(kSignRequest)) + QByteArray(200 * 1024, 'x'));
         for (int i = 0; i < 4 && client.state() == QLocalSocket::ConnectedState; ++i)
-            client.write(framed(QByteArray(1, char(kRequestIdentities))) + big);
+            client.write(big);
         QTRY_COMPARE_WITH_TIMEOUT(client.state(), QLocalSocket::UnconnectedState, 5000);
     }
     // A short sign request is answered, not passed on; the relay keeps serving.
