@@ -126,7 +126,9 @@ Result<void> Merger::addCredentials(const Kit &mixin)
 
 Result<void> Merger::addSetup(const Kit &mixin)
 {
-    for (const auto &[name, value] : mixin.environment) {
+    for (const auto &variable : mixin.environment) {
+        const QString &name = variable.first;
+        const QString &value = variable.second;
         const auto same = std::find_if(m_kit.environment.cbegin(), m_kit.environment.cend(),
                                        [&name](const auto &have) { return have.first == name; });
         if (same == m_kit.environment.cend()) {
