@@ -60,6 +60,36 @@ bool sameGrant(const SshAgentGrant &a, const SshAgentGrant &b)
     return a.unrestricted == b.unrestricted && a.sign == b.sign && a.authenticate == b.authenticate;
 }
 
+Result<void> conflict(const QString &first, const QString &second, const QString &what)
+{
+    return fail(QStringLiteral("kits %1 and %2 both declare %3, differently: a composition states each once")
+                    .arg(first, second, what),
+                QStringLiteral("leave one of the kits out, or use kits that agree"));
+}
+
+/**
+ * Adds @p items of kit @p kitName to @p into, each under its @p key: a key not there yet is
+ * added and @p owners notes the kit; one already there must be @p same, or the composition is
+ * refused, naming both kits and @p what of the item.
+ */
+template<typename List, typename Key, typename Same, typename What>
+Result<void> mergeKeyed(List &into, const List &items, QMap<QString, QString> &owners, const QString &kitName, Key key,
+                        Same same, What what)
+{
+    for (const auto &item : items) {
+        const QString name = key(item);
+        const auto there =
+            std::find_if(into.cbegin(), into.cend(), [&](const auto &have) { return key(have) == name; });
+        if (there == into.cend()) {
+            into << item;
+            owners.insert(name, kitName);
+        } else if (!same(*there, item)) {
+            return conflict(owners.value(name), kitName, what(item));
+        }
+    }
+    return {};
+}
+
 /** @brief Merges one mixin after another into the workload, remembering who declared what. */
 class Merger
 {
@@ -90,54 +120,28 @@ private:
     QMap<QString, QString> m_credentialOwner, m_agentOwner, m_variableOwner, m_fileOwner, m_volumeOwner;
 };
 
-Result<void> conflict(const QString &first, const QString &second, const QString &what)
-{
-    return fail(QStringLiteral("kits %1 and %2 both declare %3, differently: a composition states each once")
-                    .arg(first, second, what),
-                QStringLiteral("leave one of the kits out, or use kits that agree"));
-}
-
 Result<void> Merger::addCredentials(const Kit &mixin)
 {
-    for (const Credential &c : mixin.credentials) {
-        const auto same = std::find_if(m_kit.credentials.cbegin(), m_kit.credentials.cend(),
-                                       [&c](const Credential &have) { return have.service == c.service; });
-        if (same == m_kit.credentials.cend()) {
-            m_kit.credentials << c;
-            m_credentialOwner.insert(c.service, mixin.name);
-        } else if (!sameCredential(*same, c)) {
-            return conflict(m_credentialOwner.value(c.service), mixin.name,
-                            QStringLiteral("the credential for service %1").arg(c.service));
-        }
-    }
-    for (const SshAgentGrant &g : mixin.sshAgents) {
-        const auto same = std::find_if(m_kit.sshAgents.cbegin(), m_kit.sshAgents.cend(),
-                                       [&g](const SshAgentGrant &have) { return have.phase == g.phase; });
-        if (same == m_kit.sshAgents.cend()) {
-            m_kit.sshAgents << g;
-            m_agentOwner.insert(g.phase, mixin.name);
-        } else if (!sameGrant(*same, g)) {
-            return conflict(m_agentOwner.value(g.phase), mixin.name,
-                            QStringLiteral("ssh-agent@1 for the %1 phase").arg(g.phase));
-        }
-    }
-    return {};
+    const Result<void> credentials = mergeKeyed(
+        m_kit.credentials, mixin.credentials, m_credentialOwner, mixin.name,
+        [](const Credential &c) { return c.service; }, sameCredential,
+        [](const Credential &c) { return QStringLiteral("the credential for service %1").arg(c.service); });
+    if (!credentials)
+        return credentials;
+    return mergeKeyed(
+        m_kit.sshAgents, mixin.sshAgents, m_agentOwner, mixin.name, [](const SshAgentGrant &g) { return g.phase; },
+        sameGrant, [](const SshAgentGrant &g) { return QStringLiteral("ssh-agent@1 for the %1 phase").arg(g.phase); });
 }
 
 Result<void> Merger::addSetup(const Kit &mixin)
 {
-    for (const auto &variable : mixin.environment) {
-        const QString &name = variable.first;
-        const QString &value = variable.second;
-        const auto same = std::find_if(m_kit.environment.cbegin(), m_kit.environment.cend(),
-                                       [&name](const auto &have) { return have.first == name; });
-        if (same == m_kit.environment.cend()) {
-            m_kit.environment.append({name, value});
-            m_variableOwner.insert(name, mixin.name);
-        } else if (same->second != value) {
-            return conflict(m_variableOwner.value(name), mixin.name, QStringLiteral("the variable %1").arg(name));
-        }
-    }
+    using Variable = QPair<QString, QString>;
+    const Result<void> variables = mergeKeyed(
+        m_kit.environment, mixin.environment, m_variableOwner, mixin.name, [](const Variable &v) { return v.first; },
+        [](const Variable &a, const Variable &b) { return a.second == b.second; },
+        [](const Variable &v) { return QStringLiteral("the variable %1").arg(v.first); });
+    if (!variables)
+        return variables;
     // Hooks run in composition order, the workload's first; one path has one writer.
     m_kit.setup.install += mixin.setup.install;
     m_kit.setup.startup += mixin.setup.startup;
@@ -161,18 +165,10 @@ Result<void> Merger::addPlaces(const Kit &mixin)
         if (!present)
             m_kit.ports << port;
     }
-    for (const Volume &volume : mixin.volumes) {
-        const auto same = std::find_if(m_kit.volumes.cbegin(), m_kit.volumes.cend(),
-                                       [&volume](const Volume &have) { return have.path == volume.path; });
-        if (same == m_kit.volumes.cend()) {
-            m_kit.volumes << volume;
-            m_volumeOwner.insert(volume.path, mixin.name);
-        } else if (same->type != volume.type || same->size != volume.size || same->mode != volume.mode) {
-            return conflict(m_volumeOwner.value(volume.path), mixin.name,
-                            QStringLiteral("the volume %1").arg(volume.path));
-        }
-    }
-    return {};
+    return mergeKeyed(
+        m_kit.volumes, mixin.volumes, m_volumeOwner, mixin.name, [](const Volume &v) { return v.path; },
+        [](const Volume &a, const Volume &b) { return a.type == b.type && a.size == b.size && a.mode == b.mode; },
+        [](const Volume &v) { return QStringLiteral("the volume %1").arg(v.path); });
 }
 
 Result<void> Merger::add(const Kit &mixin)
