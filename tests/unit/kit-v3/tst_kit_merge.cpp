@@ -112,6 +112,19 @@ private Q_SLOTS:
         d.name = QStringLiteral("d");
         QCOMPARE(composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox), c, d}).error().message,
                  QStringLiteral("kits c and d both write the file /etc/tool.conf (lifecycle@1 files)"));
+
+        // A volume is one instance for its path: the same one twice is kept once, another refused.
+        Kit e = v3(QStringLiteral("e"), KitKind::Mixin);
+        e.volumes << Volume{QStringLiteral("/cache"), QString(), QStringLiteral("1G"), QStringLiteral("0700")};
+        Kit f = e;
+        f.name = QStringLiteral("f");
+        const Result<Composition> same = composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox), e, f});
+        QVERIFY2(same.ok(), qPrintable(same.errorText()));
+        QCOMPARE(same->kit.volumes.size(), 1);
+        f.volumes.first().mode = QStringLiteral("0755");
+        QCOMPARE(composeKits({v3(QStringLiteral("shell"), KitKind::Sandbox), e, f}).error().message,
+                 QStringLiteral("kits e and f both declare the volume /cache, differently: a composition states each "
+                                "once"));
     }
 
     void resolutionFailureAndV2KitsAreRefused()
