@@ -1,40 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SandboxWizard.h"
 
+#include "WizardReview.h"
+
+#include "kit/KitComposition.h"
 #include "kit/KitLibrary.h"
 #include "kit/KitLoader.h"
-#include "policy/HostGrant.h"
-#include "policy/HostGrantApprovals.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLoggingCategory>
-#include <QStandardPaths>
+
+#include <optional>
 
 Q_LOGGING_CATEGORY(lcWizard, "paddock.gui.wizard", QtWarningMsg)
 
 namespace paddock::gui {
 namespace {
-
-bool isWildcardPattern(const QString &pattern)
-{
-    return pattern.startsWith(QLatin1String("*")) || pattern.endsWith(QLatin1String(":*"));
-}
-
-QStringList injectionDomains(const kit::Credential &credential)
-{
-    QStringList domains;
-    if (!credential.apiKey)
-        return domains;
-    for (const kit::Injection &injection : credential.apiKey->inject) {
-        const QString domain = injection.domain.trimmed().toLower();
-        if (!domain.isEmpty() && !domains.contains(domain))
-            domains << domain;
-    }
-    return domains;
-}
 
 void wipe(QString &value)
 {
@@ -59,10 +43,12 @@ void SandboxWizard::reloadKits()
     if (!library.reload(&problem))
         qCWarning(lcWizard).noquote() << "the kit library lists samples only:" << problem;
     QVariantList kits;
+    m_mixinChoices.clear();
     for (const kit::KitEntry &entry : library.entries()) {
-        if (!entry.valid() || entry.kind != QLatin1String("sandbox"))
+        const bool mixin = entry.kind == QLatin1String("mixin") && entry.schemaVersion == QLatin1String("3");
+        if (!entry.valid() || (entry.kind != QLatin1String("sandbox") && !mixin))
             continue;
-        kits << QVariantMap{
+        (mixin ? m_mixinChoices : kits) << QVariantMap{
             {QStringLiteral("name"), entry.name},
             {QStringLiteral("displayName"), entry.displayName.isEmpty() ? entry.name : entry.displayName},
             {QStringLiteral("description"), entry.description},
@@ -118,6 +104,7 @@ void SandboxWizard::setKitDirectory(const QString &directory)
     if (m_kitDirectory == cleaned)
         return;
     m_kitDirectory = cleaned;
+    m_mixins.clear(); // mixins were chosen for the kit before
     loadKit();
 }
 
@@ -197,68 +184,6 @@ void SandboxWizard::setSandboxName(const QString &name)
     Q_EMIT optionsChanged();
 }
 
-/** What the review page shows of a usable @p kit, and the warnings about what it asks for. */
-void SandboxWizard::reviewKit(const kit::Kit &kit)
-{
-    QVariantList credentials;
-    for (const kit::Credential &credential : kit.credentials) {
-        const QStringList domains = injectionDomains(credential);
-        credentials << QVariantMap{{QStringLiteral("service"), credential.service},
-                                   {QStringLiteral("description"), credential.description},
-                                   {QStringLiteral("required"), credential.required},
-                                   {QStringLiteral("domains"), domains}};
-        for (const QString &domain : domains) {
-            if (isWildcardPattern(domain))
-                m_hostWarnings
-                    << tr("Your %1 key would be sent to every host matching %2.").arg(credential.service, domain);
-        }
-    }
-    QStringList ports;
-    for (const kit::Port &port : kit.ports)
-        ports << QStringLiteral("%1/%2").arg(port.container).arg(port.protocol);
-    m_review = QVariantMap{
-        {QStringLiteral("name"), kit.name},
-        {QStringLiteral("displayName"), kit.displayName.isEmpty() ? kit.name : kit.displayName},
-        {QStringLiteral("description"), kit.description},
-        {QStringLiteral("version"), kit.version},
-        {QStringLiteral("image"), kit.sandbox ? kit.sandbox->image : QString()},
-        {QStringLiteral("domains"), kit.networkAllow},
-        {QStringLiteral("deniedDomains"), kit.networkDeny},
-        {QStringLiteral("credentials"), credentials},
-        {QStringLiteral("ports"), ports},
-        {QStringLiteral("installCommands"), int(kit.setup.install.size())},
-        // What the sandbox starts (under bubblewrap, with no image: from this computer's system).
-        {QStringLiteral("program"),
-         kit.sandbox ? (kit.sandbox->entrypoint + kit.sandbox->commandDefault).value(0) : QString()},
-    };
-    // Grants approved for this kit before (an earlier sandbox of it) are not asked about again.
-    policy::HostGrantApprovals approvals;
-    const bool approvalsRead = !approvals.load();
-    for (const policy::HostGrant &grant : policy::hostGrantsOf(kit.networkAllow)) {
-        const bool approved = approvalsRead && approvals.isApproved(kit.name, grant);
-        m_hostGrantsPending = m_hostGrantsPending || !approved;
-        m_hostGrants << QVariantMap{{QStringLiteral("pattern"), grant.pattern},
-                                    {QStringLiteral("reaches"), grant.reachPhrase()},
-                                    {QStringLiteral("approved"), approved}};
-    }
-    if (kit.privileged.value_or(false))
-        m_hostWarnings << tr("The kit asks for a privileged sandbox (security.privileged).");
-    for (const QString &pattern : kit.networkAllow) {
-        if (isWildcardPattern(pattern))
-            m_hostWarnings << tr("The kit allows connections to every host matching %1.").arg(pattern);
-    }
-    if (!ports.isEmpty())
-        m_hostWarnings
-            << tr("The kit publishes ports %1 of the sandbox on this computer.").arg(ports.join(QStringLiteral(", ")));
-    const auto workspaceFiles = std::count_if(kit.files.cbegin(), kit.files.cend(), [](const kit::KitFile &f) {
-        return f.target == QLatin1String("workspace");
-    });
-    if (workspaceFiles > 0)
-        m_hostWarnings << (workspaceFiles == 1
-                               ? tr("The kit writes a file into your project folder.")
-                               : tr("The kit writes %1 files into your project folder.").arg(workspaceFiles));
-}
-
 void SandboxWizard::loadKit()
 {
     m_kitValid = false;
@@ -271,6 +196,7 @@ void SandboxWizard::loadKit()
     m_credentials.clear();
     m_credentialsChecked = false;
     m_approvalGiven = false;
+    m_composable = false;
     ++m_checkGeneration;
 
     if (m_kitDirectory.isEmpty()) {
@@ -290,8 +216,8 @@ void SandboxWizard::loadKit()
         } else if (!loaded.kit->isSandbox()) {
             m_kitError = tr("%1 is a mixin, not a sandbox kit: choose a kit of kind sandbox.").arg(loaded.kit->name);
         } else {
-            m_kitValid = true;
-            reviewKit(*loaded.kit);
+            m_composable = loaded.kit->schemaVersion == QLatin1String("3");
+            useKit(*loaded.kit);
         }
     }
     qCDebug(lcWizard) << "kit" << m_kitDirectory << (m_kitValid ? "usable" : qPrintable(m_kitError));
@@ -301,6 +227,43 @@ void SandboxWizard::loadKit()
     updateWarnings();
     checkRoot();
     m_shares->setContext(m_kitValid ? m_kitDirectory : QString(), m_folder);
+}
+
+void SandboxWizard::useKit(const kit::Kit &workload)
+{
+    QStringList parts;
+    std::optional<kit::Kit> merged;
+    if (composed()) {
+        const Result<kit::Composition> composition =
+            kit::loadComposition(QStringList{m_kitDirectory} + m_mixins, kit::KitLoadOptions{});
+        if (!composition.ok()) {
+            m_kitError = tr("These kits do not go together: %1").arg(composition.errorText());
+            return;
+        }
+        for (const kit::ComposedKit &part : composition->parts)
+            parts << part.name;
+        merged = composition->kit;
+    }
+    const KitReview reviewed = reviewOfKit(merged ? *merged : workload, parts);
+    m_kitValid = true;
+    m_review = reviewed.review;
+    m_hostWarnings = reviewed.hostWarnings;
+    m_hostGrants = reviewed.hostGrants;
+    m_hostGrantsPending = reviewed.hostGrantsPending;
+}
+
+void SandboxWizard::chooseMixin(const QString &directory, bool chosen)
+{
+    if (m_mixins.contains(directory) == chosen)
+        return;
+    if (chosen)
+        m_mixins << directory;
+    else
+        m_mixins.removeAll(directory);
+    // A composition runs under bubblewrap: the Docker choices go while mixins are chosen.
+    if (composed() && m_backend == QLatin1String("docker"))
+        setBackend(QStringLiteral("bwrap"));
+    loadKit();
 }
 
 void SandboxWizard::checkRoot()
@@ -332,28 +295,9 @@ void SandboxWizard::checkRoot()
                     m_rootNote = tr("The sandbox's root is your system, read-only: %1")
                                      .arg(reply.result().value(QLatin1String("problem")).toString());
                 if (base != QLatin1String("image"))
-                    m_rootNote += missingProgramNote();
+                    m_rootNote += missingProgramNote(m_review);
                 Q_EMIT rootNoteChanged();
             });
-}
-
-QString SandboxWizard::missingProgramNote() const
-{
-    const QString program = m_review.value(QStringLiteral("program")).toString();
-    if (program.isEmpty())
-        return {};
-    const bool found = program.contains(QLatin1Char('/')) ? QFileInfo(program).isExecutable()
-                                                          : !QStandardPaths::findExecutable(program).isEmpty();
-    if (found)
-        return {};
-    // The sandbox stands on this computer's system: a program it does not have, the agent lacks.
-    return m_review.value(QStringLiteral("installCommands")).toInt() > 0
-               ? tr(" The kit starts %1, which this computer does not have: the agent starts only if the kit's "
-                    "setup installs it, or once the kit's image is loaded.")
-                     .arg(program)
-               : tr(" The kit starts %1, which this computer does not have: the agent cannot start until the "
-                    "kit's image is loaded (paddock template load FILE) or %1 is installed.")
-                     .arg(program);
 }
 
 void SandboxWizard::setHostGrantsAllowed(bool allowed)
@@ -439,22 +383,24 @@ void SandboxWizard::checkCredentials()
         return;
     setPhase(QStringLiteral("checking"));
     const quint64 generation = ++m_checkGeneration;
-    act(QStringLiteral("binding.check"), {{QStringLiteral("kit"), m_kitDirectory}},
-        [this, generation](const api::Reply &reply) {
-            if (generation != m_checkGeneration)
-                return;
-            setPhase(QString());
-            if (reply.isError())
-                return setError(reply.errorMessage());
-            setError(QString());
-            QVariantList credentials;
-            for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray())
-                credentials << value.toObject().toVariantMap();
-            m_credentials = credentials;
-            m_keychainAvailable = reply.result().value(QLatin1String("keychain")).toBool(true);
-            m_credentialsChecked = true;
-            Q_EMIT credentialsChanged();
-        });
+    QJsonObject params{{QStringLiteral("kit"), m_kitDirectory}};
+    if (composed())
+        params.insert(QStringLiteral("mixins"), QJsonArray::fromStringList(m_mixins));
+    act(QStringLiteral("binding.check"), params, [this, generation](const api::Reply &reply) {
+        if (generation != m_checkGeneration)
+            return;
+        setPhase(QString());
+        if (reply.isError())
+            return setError(reply.errorMessage());
+        setError(QString());
+        QVariantList credentials;
+        for (const QJsonValue &value : reply.result().value(QLatin1String("credentials")).toArray())
+            credentials << value.toObject().toVariantMap();
+        m_credentials = credentials;
+        m_keychainAvailable = reply.result().value(QLatin1String("keychain")).toBool(true);
+        m_credentialsChecked = true;
+        Q_EMIT credentialsChanged();
+    });
 }
 
 void SandboxWizard::storeKey(const QString &service, QString value)
@@ -494,6 +440,8 @@ void SandboxWizard::create()
                        {QStringLiteral("workspace"), m_folder},
                        {QStringLiteral("backend"), m_backend},
                        {QStringLiteral("workspaceMode"), m_workspaceMode}};
+    if (composed())
+        params.insert(QStringLiteral("mixins"), QJsonArray::fromStringList(m_mixins));
     if (!m_sandboxName.isEmpty())
         params.insert(QStringLiteral("name"), m_sandboxName);
     if (m_backend == QLatin1String("docker") && !m_engine.isEmpty())
@@ -560,6 +508,7 @@ void SandboxWizard::startCreated(const QString &name)
 void SandboxWizard::reset()
 {
     m_kitDirectory.clear();
+    m_mixins.clear();
     m_sandboxName.clear();
     m_backend = QStringLiteral("bwrap");
     m_isolation = QStringLiteral("container");

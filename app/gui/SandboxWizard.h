@@ -30,6 +30,9 @@ namespace paddock::gui {
  * private ranges, cloud metadata) are listed in the review, which does not go on until the
  * user ticks that they allow them; `sandbox.create` then gets `approveHostGrants: true` and
  * the daemon records them for the kit, as `paddock run --approve-host-grants` does.
+ *
+ * A schemaVersion "3" workload may be composed with mixins of the library (`run --kit W --kit M`):
+ * the review is then the composition's merged kit, and `sandbox.create` gets `mixins`.
  */
 class SandboxWizard : public paddock::gui::DaemonBound
 {
@@ -42,6 +45,14 @@ class SandboxWizard : public paddock::gui::DaemonBound
     Q_PROPERTY(bool kitValid READ kitValid NOTIFY kitChanged)
     Q_PROPERTY(QString kitError READ kitError NOTIFY kitChanged)
     Q_PROPERTY(QVariantMap review READ review NOTIFY kitChanged)
+    /** [{name, displayName, description, directory}]: the library's schemaVersion "3" mixins. */
+    Q_PROPERTY(QVariantList mixins READ mixins NOTIFY kitsChanged)
+    /** The kit is a schemaVersion "3" workload: mixins may be composed with it. */
+    Q_PROPERTY(bool composable READ composable NOTIFY kitChanged)
+    /** The chosen mixins' folders, in composition order. */
+    Q_PROPERTY(QStringList chosenMixins READ chosenMixins NOTIFY kitChanged)
+    /** Mixins are chosen: the sandbox is a composition (bubblewrap only). */
+    Q_PROPERTY(bool composed READ composed NOTIFY kitChanged)
     /**
      * One line on what a bubblewrap sandbox's root will be (`image.base`): the kit's image, or
      * the host's system when it is not loaded; empty for another backend or until the daemon said.
@@ -93,6 +104,10 @@ public:
     bool kitValid() const { return m_kitValid; }
     QString kitError() const { return m_kitError; }
     QVariantMap review() const { return m_review; }
+    QVariantList mixins() const { return m_mixinChoices; }
+    bool composable() const { return m_composable; }
+    QStringList chosenMixins() const { return m_mixins; }
+    bool composed() const { return m_composable && !m_mixins.isEmpty(); }
     QString rootNote() const { return m_rootNote; }
     QString backend() const { return m_backend; }
     void setBackend(const QString &backend);
@@ -142,6 +157,8 @@ public:
      * folder, else the user's home; inside it, not in its parent.
      */
     Q_INVOKABLE QUrl folderToOpen(const QString &path) const;
+    /** Adds the mixin in @p directory to the composition (after those chosen before) or takes it out. */
+    Q_INVOKABLE void chooseMixin(const QString &directory, bool chosen);
     /** Asks the daemon which isolation levels a new sandbox may get (sandbox.isolations). */
     Q_INVOKABLE void checkIsolations();
     /** Asks binding.check what the kit still needs. */
@@ -173,12 +190,11 @@ Q_SIGNALS:
 
 private:
     void loadKit();
-    void reviewKit(const kit::Kit &kit);
+    /** The review of the loaded workload @p workload, composed with the chosen mixins when there are any. */
+    void useKit(const kit::Kit &workload);
     void updateWarnings();
     /** Asks the daemon what the root of a sandbox made now would stand on (rootNote). */
     void checkRoot();
-    /** A sentence for the review when the kit's program is not on this computer (a root of its system). */
-    QString missingProgramNote() const;
     void setPhase(const QString &phase);
     void applyIsolations(const api::Reply &reply);
     /** `sandbox.create` with @p params, then its start. */
@@ -191,6 +207,9 @@ private:
     bool m_kitValid = false;
     QString m_kitError;
     QVariantMap m_review;
+    QVariantList m_mixinChoices; ///< the library's v3 mixins
+    QStringList m_mixins;        ///< the chosen mixins' folders, in composition order
+    bool m_composable = false;   ///< the kit is a v3 workload
     QString m_rootNote;
     quint64 m_rootGeneration = 0;
     QStringList m_hostWarnings; ///< from the kit itself, before the workspace mode is added

@@ -56,7 +56,7 @@ ColumnLayout {
     RadioButton {
         objectName: choice.namePrefix + "BackendDocker"
         ButtonGroup.group: backendGroup
-        enabled: choice.wizard.dockerAvailable
+        enabled: choice.wizard.dockerAvailable && !choice.wizard.composed
         checked: choice.wizard.backend === "docker" && !choice.gvisorChosen
         text: qsTr("Docker: runs the kit's image in a container")
         Accessible.name: qsTr("Docker backend")
@@ -73,10 +73,21 @@ ColumnLayout {
         font.pixelSize: Theme.smallFontSize
         opacity: 0.8
     }
+    Label {
+        objectName: choice.namePrefix + "ComposedNote"
+        Layout.fillWidth: true
+        Layout.leftMargin: Theme.spacing * 2
+        visible: choice.wizard.composed
+        text: qsTr("The kit is composed with mixins: it runs under bubblewrap.")
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        font.pixelSize: Theme.smallFontSize
+        opacity: 0.8
+    }
     RadioButton {
         objectName: choice.namePrefix + "BackendGvisor"
         ButtonGroup.group: backendGroup
-        enabled: choice.wizard.gvisorAvailable
+        enabled: choice.wizard.gvisorAvailable && !choice.wizard.composed
         checked: choice.gvisorChosen
         text: qsTr("Docker + gVisor: the image in a container with a kernel of its own, slower to start")
         Accessible.name: qsTr("Docker backend with gVisor isolation")

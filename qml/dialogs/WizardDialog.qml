@@ -140,6 +140,7 @@ WizardFrame {
             wrapMode: Text.Wrap
             color: Theme.errorColor
         }
+        MixinChoices { Layout.fillWidth: true; wizard: dialog.wizard }
         Item { Layout.fillHeight: true }
     }
 
@@ -218,9 +219,17 @@ WizardFrame {
                 wrapMode: Text.Wrap
             }
             Label {
+                objectName: "wizardReviewComposition"
+                Layout.fillWidth: true
+                visible: (dialog.wizard.review.parts || []).length > 1
+                text: qsTr("Composed of: %1").arg((dialog.wizard.review.parts || []).join(" + "))
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+            }
+            Label {
                 objectName: "wizardReviewImage"
                 Layout.fillWidth: true
-                text: qsTr("Image: %1").arg(dialog.wizard.review.image || qsTr("none"))
+                text: qsTr("Image: %1").arg(dialog.wizard.review.reference || dialog.wizard.review.image || qsTr("none"))
                 textFormat: Text.PlainText
                 wrapMode: Text.WrapAnywhere
             }
