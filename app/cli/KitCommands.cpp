@@ -168,6 +168,25 @@ int runPull(const Invocation &call)
     return answer ? reportLoaded(*answer, reference) : code;
 }
 
+/** Has paddockd build the authored kit of PATH through the Docker engine and load what it built. */
+int runBuild(const Invocation &call)
+{
+    const QString path = call.positional.constFirst();
+    if (!QFileInfo::exists(path))
+        return failure(QStringLiteral("there is no %1 (a kit folder or its STEM.yaml)").arg(path));
+    int code = ExitOk;
+    const std::optional<QJsonObject> args = kitArgsJson(call, &code);
+    if (!args)
+        return code;
+    QJsonObject params{{QStringLiteral("path"), QFileInfo(path).absoluteFilePath()}, {QStringLiteral("args"), *args}};
+    if (call.parser.isSet(QStringLiteral("tag")))
+        params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
+    out() << "building " << path << " through paddockd and the Docker engine\n";
+    out().flush();
+    const std::optional<QJsonObject> answer = loadAsked(call, QStringLiteral("kit.build"), params, path, &code);
+    return answer ? reportLoaded(*answer, path) : code;
+}
+
 int runValidate(const Invocation &call)
 {
     const kit::KitLibrary library;
@@ -519,6 +538,43 @@ Command pullCommand()
     return pull;
 }
 
+Command buildCommand()
+{
+    Command build;
+    build.name = QStringLiteral("build");
+    build.summary = QStringLiteral("Build an authored schemaVersion 3 kit (STEM.yaml and its recipe) into a kit.");
+    build.description =
+        QStringLiteral("Reads the authored kit PATH strictly (errors with line:column, as `kit validate`), builds its\n"
+                       "image through the local Docker engine and loads it as `paddock kit load` loads an archive:\n"
+                       "listed by `paddock kit ls` with its tag and digest, its layers in Paddock's image store so it\n"
+                       "runs under bubblewrap too. The recipe is STEM.dockerfile beside STEM.yaml, the file the\n"
+                       "descriptor's `dockerfile:` names, or its inline `build:`; a mixin with none is\n"
+                       "declaration-only (no image, no engine needed). The folder is the build context: a link\n"
+                       "leading out of it or more than 1 GiB of files refuses the build. Build-phase arguments\n"
+                       "(`buildArg:`) take --arg values or their defaults and are written into the published\n"
+                       "descriptor, which leaves `dockerfile:` out. RUN steps have no network, as for\n"
+                       "`paddock template build` (which builds a spec.yaml kit's image): put what they need in\n"
+                       "the folder, or build FROM an image that has it. Building again replaces the kit; an update\n"
+                       "granted more stops for approval as `kit load` does.");
+    build.positionalSyntax = QStringLiteral("PATH");
+    build.positionalHelp = {{QStringLiteral("PATH"), QStringLiteral("The kit's folder, or its STEM.yaml descriptor.")}};
+    build.minPositional = 1;
+    build.maxPositional = 1;
+    build.options = {QCommandLineOption(QStringLiteral("tag"),
+                                        QStringLiteral("The built image's name (default: paddock/kit-NAME:latest)."),
+                                        QStringLiteral("REF")),
+                     QCommandLineOption(QStringLiteral("name"), QStringLiteral("The kit's name (default: from STEM)."),
+                                        QStringLiteral("NAME")),
+                     QCommandLineOption(QStringLiteral("arg"),
+                                        QStringLiteral("Value of the build-phase argument NAME (repeatable)."),
+                                        QStringLiteral("NAME=VALUE")),
+                     QCommandLineOption(QStringLiteral("approve-kit-changes"),
+                                        QStringLiteral("Accept an update that is granted more than the loaded kit "
+                                                       "(for scripts; a terminal is asked)."))};
+    build.run = runBuild;
+    return build;
+}
+
 Command createCommand()
 {
     Command create;
@@ -557,7 +613,7 @@ Command kitCommand()
 
     kit.subcommands << validateCommand() << showCommand();
     kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand()
-                    << pullCommand();
+                    << pullCommand() << buildCommand();
     kit.subcommands << kitEditCommands() << kitShareCommand() << kitResolveCommand();
     return kit;
 }
