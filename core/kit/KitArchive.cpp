@@ -242,4 +242,12 @@ QString loadedArchiveOf(const QString &kitDirectory)
     return QDir::isAbsolutePath(archive) ? archive : QString();
 }
 
+QString builtFolderOf(const QString &kitDirectory)
+{
+    QFile origin(QDir(kitDirectory).filePath(QStringLiteral("origin.json")));
+    if (kitDirectory.isEmpty() || !origin.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("builtFrom")).toString();
+}
+
 } // namespace paddock::kit

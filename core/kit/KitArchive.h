@@ -92,5 +92,7 @@ KitArchiveResult storeDeclaredKit(const QByteArray &descriptor, const QString &b
 
 /** The file `kit load` read the kit in @p kitDirectory from (its origin.json); empty for a pulled kit. */
 QString loadedArchiveOf(const QString &kitDirectory);
+/** The authored folder `kit build` built the kit in @p kitDirectory from (its origin.json); empty otherwise. */
+QString builtFolderOf(const QString &kitDirectory);
 
 } // namespace paddock::kit

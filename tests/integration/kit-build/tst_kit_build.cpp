@@ -51,6 +51,7 @@ private slots:
     void companionPairBuildsAndRunsUnderBubblewrap();
     void inlineRecipeBuildsFromTheDescriptorFile();
     void declarationOnlyMixinComposesWithoutLayers();
+    void dockerBackendRunsTheImageTheEngineBuilt();
     void linkLeadingOutIsRefused();
     void oversizedContextIsRefused();
     void recipePathClimbingOutIsRefusedWithItsPlace();
@@ -245,6 +246,35 @@ void TestKitBuild::declarationOnlyMixinComposesWithoutLayers()
                                              QStringLiteral("cat"), QStringLiteral("/opt/kit/added.txt")});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
     QVERIFY2(ran.out.contains(QLatin1String("added by the kit's Dockerfile\n")), qPrintable(ran.out));
+}
+
+void TestKitBuild::dockerBackendRunsTheImageTheEngineBuilt()
+{
+    const QString folder = writeWorkload(QStringLiteral("engined"));
+    QVERIFY(!folder.isEmpty());
+    const QString tag = uniqueTag(QStringLiteral("paddock-test/kit-engined"));
+    const Finished built = build({folder}, tag);
+    QVERIFY2(built.exitCode == 0, qPrintable(built.out + built.err));
+    const auto run = [this](const QString &name) {
+        return m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("docker"),
+                                   QStringLiteral("--kit"), QStringLiteral("engined"), QStringLiteral("--name"), name,
+                                   m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("cat"),
+                                   QStringLiteral("/opt/kit/added.txt")});
+    };
+    const Finished ran = run(QStringLiteral("engined-docker"));
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    QVERIFY2(ran.out.contains(QLatin1String("added by the kit's Dockerfile\n")), qPrintable(ran.out));
+    QVERIFY(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("engined-docker")})
+                .exitCode == 0);
+
+    // Gone from the engine (the test's own image: its base is unique to this run), the kit says how
+    // to get it back rather than naming an archive it never had.
+    const docker::Result<docker::ImageInfo> image = docker::DockerClient(engine()).inspectImage(tag);
+    QVERIFY2(image.ok(), qPrintable(image.errorMessage()));
+    QVERIFY(docker::DockerClient(engine()).removeImage(image.value().id, true).ok());
+    const Finished refused = run(QStringLiteral("engined-again"));
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QLatin1String("paddock kit build ") + folder), qPrintable(refused.err));
 }
 
 void TestKitBuild::linkLeadingOutIsRefused()
