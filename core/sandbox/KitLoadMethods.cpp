@@ -7,6 +7,7 @@
 #include "image/RegistryPull.h"
 #include "kit/KitArchive.h"
 #include "kit/KitLibrary.h"
+#include "kit/KitLoader.h"
 #include "kit/KitRules.h"
 #include "kit/KitV3Authored.h"
 #include "runtime/docker/DockerClient.h"
@@ -180,6 +181,14 @@ api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitA
                                                   "one with --name")
                                        .arg(options.name));
     options.source = authored.descriptorFile;
+    // A kit Paddock would refuse (a required capability it does not implement) is not built first.
+    const kit::KitLoadResult preview = kit::KitLoader::loadText(authored.published, authored.descriptorFile);
+    if (!preview.ok()) {
+        kit::KitArchiveResult refused;
+        refused.diagnostics = preview.diagnostics;
+        refused.refusedCapabilities = preview.refusedCapabilities;
+        return loaded(path, refused, false);
+    }
     if (!authored.hasRecipe()) // a declaration-only mixin: nothing to build
         return loaded(path, kit::storeDeclaredKit(authored.published, authored.folder, options),
                       options.approveWidening);

@@ -332,6 +332,14 @@ void TestKitBuild::noEngineNamesTheFix()
     QCOMPARE(built.exitCode, 1);
     QVERIFY2(built.err.contains(QLatin1String("start one (sudo systemctl start docker), or name it with DOCKER_HOST")),
              qPrintable(built.err));
+
+    // A kit Paddock declines is declined before anything is built: no engine is even asked.
+    QVERIFY(writeFile(folder + QStringLiteral("/lonely.yaml"), "schemaVersion: \"3\"\nkind: workload\ncapabilities:\n"
+                                                               "  - type: com.docker.sandbox/privileged@1\n"));
+    const Finished declined = away.paddock({QStringLiteral("kit"), QStringLiteral("build"), folder});
+    QCOMPARE(declined.exitCode, 3);
+    QVERIFY2(declined.err.contains(QLatin1String("privileged@1")), qPrintable(declined.err));
+    QVERIFY2(!declined.err.contains(QLatin1String("Docker engine")), qPrintable(declined.err));
 }
 
 QTEST_GUILESS_MAIN(TestKitBuild)
