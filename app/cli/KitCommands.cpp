@@ -5,6 +5,7 @@
 #include "CliSupport.h"
 #include "KitArgument.h"
 
+#include "api/DaemonConnection.h"
 #include "api/Protocol.h"
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
@@ -17,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -168,6 +170,55 @@ int runPull(const Invocation &call)
     return answer ? reportLoaded(*answer, reference) : code;
 }
 
+/**
+ * kit.build as loadAsked() has a load done, over one connection that prints each Dockerfile step
+ * as paddockd reports it (events of topic `image` carrying this run's token).
+ */
+std::optional<QJsonObject> buildAsked(const Invocation &call, QJsonObject params, const QString &source, int *code)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error)) {
+        *code = failure(error);
+        return std::nullopt;
+    }
+    const api::Reply subscribed =
+        connection.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("image")}}});
+    if (subscribed.isError()) {
+        *code = failure(subscribed.errorMessage());
+        return std::nullopt;
+    }
+    const QString run = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    params.insert(QStringLiteral("run"), run);
+    params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    params.insert(QStringLiteral("approve"), call.parser.isSet(QStringLiteral("approve-kit-changes")));
+    int shown = 0;
+    const auto printStep = [&run, &shown](const api::Event &event) {
+        const int step = event.data.value(QLatin1String("step")).toInt();
+        if (event.topic != QLatin1String("image") || event.data.value(QLatin1String("run")).toString() != run ||
+            step == shown)
+            return;
+        shown = step;
+        out() << "step " << step << '/' << event.data.value(QLatin1String("totalSteps")).toInt() << ": "
+              << event.data.value(QLatin1String("message")).toString() << '\n';
+        out().flush();
+    };
+    api::Reply reply = connection.call(QStringLiteral("kit.build"), params, kKitLoadTimeoutMs, printStep);
+    if (!reply.isError() && reply.result().value(QLatin1String("needsApproval")).toBool() &&
+        acceptWidenings(source, reply.result().value(QLatin1String("widenings")).toArray())) {
+        params.insert(QStringLiteral("approve"), true);
+        shown = 0;
+        reply = connection.call(QStringLiteral("kit.build"), params, kKitLoadTimeoutMs, printStep);
+    }
+    if (reply.isError()) {
+        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams)
+                    ? usageError(call.commandPath, reply.errorMessage())
+                    : failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
+}
+
 /** Has paddockd build the authored kit of PATH through the Docker engine and load what it built. */
 int runBuild(const Invocation &call)
 {
@@ -183,7 +234,7 @@ int runBuild(const Invocation &call)
         params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
     out() << "building " << path << " through paddockd and the Docker engine\n";
     out().flush();
-    const std::optional<QJsonObject> answer = loadAsked(call, QStringLiteral("kit.build"), params, path, &code);
+    const std::optional<QJsonObject> answer = buildAsked(call, params, path, &code);
     return answer ? reportLoaded(*answer, path) : code;
 }
 

@@ -138,9 +138,13 @@ void pull(const UpstreamProxyGetter &upstream, const QJsonObject &params, const 
     });
 }
 
+/** Tells a build's steps, on this thread, to whoever follows the `image` topic; for one run's client. */
+using BuildSteps = std::function<void(const runtime::docker::BuildProgress &)>;
+
 /** Builds @p authored's recipe through the engine into @p tag; the image's id, or a failed reply. */
 std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient &client,
-                                             const kit::AuthoredKit &authored, const QString &name, const QString &tag)
+                                             const kit::AuthoredKit &authored, const QString &name, const QString &tag,
+                                             const BuildSteps &steps)
 {
     runtime::docker::BuildOptions build;
     build.contextDir = authored.folder;
@@ -151,6 +155,7 @@ std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient
     build.labels = {{QStringLiteral("paddock.kit"), name}};
     build.maxContextBytes = kKitBuildContextMaxBytes;
     build.confinedContext = true;
+    build.onProgress = steps;
     const runtime::docker::Result<QString> built = client.buildImage(build);
     if (!built)
         return api::Reply::failure(
@@ -164,7 +169,7 @@ std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient
  * from it and loaded as `kit load` loads an archive, with the published descriptor beside it.
  */
 api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitArchiveOptions options,
-                         const QMap<QString, QString> &args)
+                         const QMap<QString, QString> &args, const BuildSteps &steps)
 {
     const kit::AuthoredKitResult read = kit::readAuthoredKit(path, args);
     if (!read.kit) {
@@ -201,7 +206,7 @@ api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitA
                                        .arg(ping.errorMessage()));
     const QString tag = tagAsked.isEmpty() ? QStringLiteral("paddock/kit-%1:latest").arg(options.name) : tagAsked;
     qCInfo(lcKitLoads).noquote() << "building kit" << options.name << "from" << authored.descriptorFile << "as" << tag;
-    const std::variant<QString, api::Reply> built = buildImage(client, authored, options.name, tag);
+    const std::variant<QString, api::Reply> built = buildImage(client, authored, options.name, tag, steps);
     if (const auto *failed = std::get_if<api::Reply>(&built))
         return *failed;
 
@@ -226,7 +231,7 @@ api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitA
     return loaded(path, result, options.approveWidening);
 }
 
-void build(const QJsonObject &params, const api::PendingReply &reply)
+void build(api::Server *server, const QJsonObject &params, const api::PendingReply &reply)
 {
     const QString path = params.value(QLatin1String("path")).toString();
     if (path.isEmpty() || !QDir::isAbsolutePath(path))
@@ -240,7 +245,22 @@ void build(const QJsonObject &params, const api::PendingReply &reply)
         args.insert(it.key(), it.value().toString());
     const QString tag = params.value(QLatin1String("tag")).toString();
     const kit::KitArchiveOptions options = optionsOf(params);
-    offThread(reply, [path, tag, options, args] { return buildAuthored(path, tag, options, args); });
+    // Each step goes out as an event of the image topic, marked with the client's run token.
+    const QString run = params.value(QLatin1String("run")).toString();
+    const BuildSteps steps = [server, run](const runtime::docker::BuildProgress &at) {
+        if (run.isEmpty() || at.step == 0)
+            return;
+        const QJsonObject event{{QStringLiteral("kind"), QStringLiteral("kit-build")},
+                                {QStringLiteral("run"), run},
+                                {QStringLiteral("step"), at.step},
+                                {QStringLiteral("totalSteps"), at.totalSteps},
+                                {QStringLiteral("percent"), at.percent},
+                                {QStringLiteral("message"), at.instruction}};
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [server, event] { server->publish(ImageService::topic(), event); },
+            Qt::QueuedConnection);
+    };
+    offThread(reply, [path, tag, options, args, steps] { return buildAuthored(path, tag, options, args, steps); });
 }
 
 } // namespace
@@ -254,9 +274,8 @@ void registerKitLoadMethods(api::Server &server, UpstreamProxyGetter upstream)
         [upstream = std::move(upstream)](const QJsonObject &params, const api::CallContext &,
                                          const api::PendingReply &reply) { pull(upstream, params, reply); });
     server.registerAsyncMethod(QStringLiteral("kit.build"),
-                               [](const QJsonObject &params, const api::CallContext &, const api::PendingReply &reply) {
-                                   build(params, reply);
-                               });
+                               [server = &server](const QJsonObject &params, const api::CallContext &,
+                                                  const api::PendingReply &reply) { build(server, params, reply); });
 }
 
 } // namespace paddock::sandbox

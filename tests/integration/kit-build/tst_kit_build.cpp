@@ -52,6 +52,7 @@ private slots:
     void inlineRecipeBuildsFromTheDescriptorFile();
     void declarationOnlyMixinComposesWithoutLayers();
     void dockerBackendRunsTheImageTheEngineBuilt();
+    void widerRebuildStopsForApproval();
     void linkLeadingOutIsRefused();
     void oversizedContextIsRefused();
     void recipePathClimbingOutIsRefusedWithItsPlace();
@@ -164,6 +165,10 @@ void TestKitBuild::companionPairBuildsAndRunsUnderBubblewrap()
     QVERIFY2(built.out.contains(QLatin1String("loaded crafted (workload) from ") + tag + QLatin1String(" sha256:")),
              qPrintable(built.out));
     QVERIFY2(built.out.contains(QLatin1String("applied: com.docker.sandbox/network-policy@1")), qPrintable(built.out));
+    // Each step of the recipe as the engine runs it, then what was loaded.
+    QVERIFY2(built.out.contains(QLatin1String("step 1/")) && built.out.contains(QLatin1String(": COPY added.txt")),
+             qPrintable(built.out));
+    QVERIFY(built.out.indexOf(QLatin1String("step 1/")) < built.out.indexOf(QLatin1String("loaded crafted")));
 
     // Listed as a loaded kit is, with where it came from.
     const Finished listed = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("ls")});
@@ -275,6 +280,30 @@ void TestKitBuild::dockerBackendRunsTheImageTheEngineBuilt()
     const Finished refused = run(QStringLiteral("engined-again"));
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QLatin1String("paddock kit build ") + folder), qPrintable(refused.err));
+}
+
+void TestKitBuild::widerRebuildStopsForApproval()
+{
+    const QString folder = writeWorkload(QStringLiteral("grown"));
+    QVERIFY(!folder.isEmpty());
+    const QString tag = uniqueTag(QStringLiteral("paddock-test/kit-grown"));
+    QVERIFY(build({folder}, tag).exitCode == 0);
+    QFile descriptor(folder + QStringLiteral("/grown.yaml"));
+    QVERIFY(descriptor.open(QIODevice::ReadWrite));
+    const QByteArray wider = descriptor.readAll().replace("allow: [allowed.test]", "allow: [allowed.test, more.test]");
+    QVERIFY(descriptor.resize(0) && descriptor.write(wider) == wider.size());
+    descriptor.close();
+
+    // Built again, the kit would reach more: without a terminal it stays as it was.
+    const Finished stopped = build({folder}, tag);
+    QCOMPARE(stopped.exitCode, 3);
+    QVERIFY2(stopped.err.contains(QLatin1String("may reach more.test")) &&
+                 stopped.err.contains(QLatin1String("--approve-kit-changes")),
+             qPrintable(stopped.err));
+    const Finished approved = build({folder, QStringLiteral("--approve-kit-changes")}, tag);
+    QVERIFY2(approved.exitCode == 0, qPrintable(approved.out + approved.err));
+    const Finished shown = m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("show"), QStringLiteral("grown")});
+    QVERIFY2(shown.out.contains(QLatin1String("more.test")), qPrintable(shown.out));
 }
 
 void TestKitBuild::linkLeadingOutIsRefused()
