@@ -198,8 +198,8 @@ QJsonValue asText(const YAML::Node &node, int depth)
 }
 
 /** The descriptor as published: the document as JSON, `dockerfile:` left out, build-phase references expanded. */
-QByteArray publishedDescriptor(const YAML::Node &root, const QMap<QString, QString> &values,
-                               QList<Diagnostic> &diagnostics, const QString &file)
+QJsonObject publishedDescriptor(const YAML::Node &root, const QMap<QString, QString> &values,
+                                QList<Diagnostic> &diagnostics, const QString &file)
 {
     detail::V3Decoder converter(file, diagnostics);
     QJsonObject document;
@@ -212,7 +212,60 @@ QByteArray publishedDescriptor(const YAML::Node &root, const QMap<QString, QStri
         const QJsonValue value = capabilities ? converter.toJson(it->second, 0) : asText(it->second, 0);
         document.insert(key, expanded(value, values, capabilities));
     }
-    return QJsonDocument(document).toJson(QJsonDocument::Compact);
+    return document;
+}
+
+/**
+ * agent-context@1's `contentFile` (a path in the folder) as published: the body staged in the
+ * image under /usr/share/sandbox/kit/STEM/ and the field rewritten to it (the capability's publish
+ * behaviour). @p entry is one capability of @p capabilities, @p node the same one as authored.
+ */
+QJsonObject stagedContext(QJsonObject entry, const YAML::Node &node, AuthoredKit &kit, AuthoredProblems &problems)
+{
+    QJsonObject config = entry.value(QLatin1String("config")).toObject();
+    const QJsonValue contentFile = config.value(QLatin1String("contentFile"));
+    if (!entry.value(QLatin1String("type")).toString().endsWith(QLatin1String("/agent-context@1")) ||
+        !contentFile.isString())
+        return entry;
+    const YAML::Node at = node["config"]["contentFile"];
+    const QString relative = QDir::cleanPath(contentFile.toString());
+    if (QDir::isAbsolutePath(relative) || relative == QLatin1String("..") ||
+        relative.startsWith(QLatin1String("../")) || !isFileInside(kit.folder, relative)) {
+        problems.error(QStringLiteral("`contentFile` names %1, which is not a file inside %2")
+                           .arg(contentFile.toString(), kit.folder),
+                       at);
+        return entry;
+    }
+    const QString staged = QStringLiteral("/usr/share/sandbox/kit/%1/%2").arg(kit.stem, relative);
+    kit.staged.insert(relative, staged);
+    config.insert(QStringLiteral("contentFile"), staged);
+    entry.insert(QStringLiteral("config"), config);
+    return entry;
+}
+
+/** Every agent-context@1 body of @p document (groups' members too) staged by stagedContext(). */
+void stageContentFiles(QJsonObject &document, const YAML::Node &root, AuthoredKit &kit, AuthoredProblems &problems)
+{
+    QJsonArray capabilities = document.value(QLatin1String("capabilities")).toArray();
+    const YAML::Node authored = root["capabilities"];
+    for (qsizetype i = 0; i < capabilities.size(); ++i) {
+        QJsonObject item = capabilities.at(i).toObject();
+        const YAML::Node itemNode = authored[std::size_t(i)];
+        if (item.contains(QLatin1String("group"))) {
+            QJsonObject group = item.value(QLatin1String("group")).toObject();
+            QJsonArray members = group.value(QLatin1String("capabilities")).toArray();
+            for (qsizetype m = 0; m < members.size(); ++m)
+                members[m] = stagedContext(members.at(m).toObject(), itemNode["group"]["capabilities"][std::size_t(m)],
+                                           kit, problems);
+            group.insert(QStringLiteral("capabilities"), members);
+            item.insert(QStringLiteral("group"), group);
+        } else {
+            item = stagedContext(item, itemNode, kit, problems);
+        }
+        capabilities[i] = item;
+    }
+    if (document.contains(QLatin1String("capabilities")))
+        document.insert(QStringLiteral("capabilities"), capabilities);
 }
 
 /** Where the content comes from: the inline block, the named recipe, or the companion by stem. */
@@ -294,7 +347,15 @@ AuthoredKitResult readAuthoredKit(const QString &path, const QMap<QString, QStri
         if (!arg.buildArg.isEmpty())
             kit.buildArgs.insert(arg.buildArg, values.value(arg.declaration.name));
 
-    kit.published = publishedDescriptor(root, values, result.diagnostics, descriptorFile);
+    QJsonObject published = publishedDescriptor(root, values, result.diagnostics, descriptorFile);
+    stageContentFiles(published, root, kit, problems);
+    if (!kit.staged.isEmpty() && !kit.hasRecipe())
+        problems.error(QStringLiteral("`contentFile` is staged in the kit's image, and a declaration-only mixin has "
+                                      "none: give the body inline in `content`, or give the kit a recipe"),
+                       root["capabilities"]);
+    if (hasErrors(result.diagnostics))
+        return result;
+    kit.published = QJsonDocument(published).toJson(QJsonDocument::Compact);
     // What is published must read as any published descriptor does.
     const V3DecodeResult again = decodeV3Descriptor(kit.published, descriptorFile + QStringLiteral(" (as published)"));
     if (!again.descriptor) {

@@ -28,13 +28,20 @@ struct AuthoredKit
     QString kind;           ///< workload or mixin
     /**
      * The descriptor as published: compact JSON of the decoded document, the build-phase
-     * arguments' references expanded and `dockerfile:` (a path in the author's tree) left out.
+     * arguments' references expanded, `dockerfile:` (a path in the author's tree) left out and
+     * agent-context@1's `contentFile` rewritten to where the body is staged in the image.
      * An inline `build:` stays, as the specification's publishing keeps it.
      */
     QByteArray published;
     QString dockerfile;               ///< the recipe, relative to folder; empty for an inline or no recipe
     QByteArray recipe;                ///< the inline `build:` text; empty otherwise
     QMap<QString, QString> buildArgs; ///< each `buildArg:` name with its resolved value
+    /**
+     * agent-context@1 bodies (`contentFile`, relative to folder) and where the image holds them,
+     * /usr/share/sandbox/kit/STEM/PATH: the published descriptor names the latter, so the build
+     * copies each into the image after the recipe.
+     */
+    QMap<QString, QString> staged;
 
     bool hasRecipe() const { return !dockerfile.isEmpty() || !recipe.isEmpty(); }
 };

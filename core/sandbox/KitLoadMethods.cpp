@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QUuid>
 
@@ -156,7 +157,17 @@ std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient
     build.maxContextBytes = kKitBuildContextMaxBytes;
     build.confinedContext = true;
     build.onProgress = steps;
-    const runtime::docker::Result<QString> built = client.buildImage(build);
+    runtime::docker::Result<QString> built = client.buildImage(build);
+    if (built && !authored.staged.isEmpty()) {
+        // The agent's bodies go where the published descriptor says, over what the recipe made.
+        QByteArray staging = "FROM " + built.value().toUtf8() + '\n';
+        for (auto it = authored.staged.cbegin(); it != authored.staged.cend(); ++it)
+            staging += "COPY " + QJsonDocument(QJsonArray{it.key(), it.value()}).toJson(QJsonDocument::Compact) + '\n';
+        build.dockerfile = kInlineRecipeName;
+        build.dockerfileText = staging;
+        build.buildArgs.clear();
+        built = client.buildImage(build);
+    }
     if (!built)
         return api::Reply::failure(
             QLatin1String(api::errors::kKitFailed),

@@ -213,21 +213,31 @@ void TestKitBuild::inlineRecipeBuildsFromTheDescriptorFile()
                             "  FROM " +
                                 m_base.toUtf8() +
                                 "\n"
-                                "  RUN mkdir -p /opt && echo 'made by the inline recipe' > /opt/inline.txt\n"));
+                                "  RUN mkdir -p /opt && echo 'made by the inline recipe' > /opt/inline.txt\n"
+                                "capabilities:\n"
+                                "  - type: com.docker.sandbox/agent-context@1\n"
+                                "    config:\n"
+                                "      contentFile: ./context.md\n"));
+    QVERIFY(writeFile(m_fixture->path(QStringLiteral("authored/single/context.md")), "Read me first.\n"));
     const QString tag = uniqueTag(QStringLiteral("paddock-test/kit-inline"));
     const Finished built = build({file}, tag);
     QVERIFY2(built.exitCode == 0, qPrintable(built.out + built.err));
     QVERIFY2(built.out.contains(QLatin1String("loaded inline (workload) from ") + tag), qPrintable(built.out));
     // The folder gained nothing: the recipe went to the engine as part of the context only.
     QCOMPARE(QDir(QFileInfo(file).absolutePath()).entryList(QDir::Files | QDir::Hidden),
-             QStringList{QStringLiteral("inline.yaml")});
+             (QStringList{QStringLiteral("context.md"), QStringLiteral("inline.yaml")}));
+    // The agent's body is staged in the image, and the published descriptor points there.
+    QFile published(m_fixture->path(QStringLiteral("data/paddock/kits/inline/kit.json")));
+    QVERIFY(published.open(QIODevice::ReadOnly));
+    QVERIFY2(published.readAll().contains("\"contentFile\":\"/usr/share/sandbox/kit/inline/context.md\""),
+             "the published descriptor does not name the staged body");
 
-    const Finished ran =
-        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("inline"),
-                            QStringLiteral("--name"), QStringLiteral("inline-run"), m_fixture->workspace(),
-                            QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/opt/inline.txt")});
+    const Finished ran = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("inline"), QStringLiteral("--name"),
+         QStringLiteral("inline-run"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("cat"),
+         QStringLiteral("/opt/inline.txt"), QStringLiteral("/usr/share/sandbox/kit/inline/context.md")});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
-    QVERIFY2(ran.out.contains(QLatin1String("made by the inline recipe\n")), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QLatin1String("made by the inline recipe\nRead me first.\n")), qPrintable(ran.out));
 }
 
 void TestKitBuild::declarationOnlyMixinComposesWithoutLayers()

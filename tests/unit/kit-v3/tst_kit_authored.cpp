@@ -154,6 +154,40 @@ private slots:
                  QStringLiteral("FROM scratch\nCOPY a /a\n"));
     }
 
+    void agentContextBodyIsStagedInTheImage()
+    {
+        QTemporaryDir dir;
+        const QByteArray descriptor = "schemaVersion: \"3\"\nkind: mixin\ncapabilities:\n"
+                                      "  - group:\n      name: docs\n      capabilities:\n"
+                                      "        - type: com.docker.sandbox/agent-context@1\n"
+                                      "          config:\n            contentFile: ./docs/../docs/gh.md\n";
+        const QString yaml = write(dir.filePath(QStringLiteral("gh/gh.yaml")), descriptor);
+        write(dir.filePath(QStringLiteral("gh/docs/gh.md")), "Use gh.\n");
+        write(dir.filePath(QStringLiteral("gh/gh.dockerfile")), "FROM scratch\n");
+        const AuthoredKitResult read = readAuthoredKit(yaml);
+        QVERIFY2(read.kit, qPrintable(errorsOf(read)));
+        const QString staged = QStringLiteral("/usr/share/sandbox/kit/gh/docs/gh.md");
+        QCOMPARE(read.kit->staged, (QMap<QString, QString>{{QStringLiteral("docs/gh.md"), staged}}));
+        QVERIFY2(QString::fromUtf8(read.kit->published).contains(QLatin1String("\"contentFile\":\"") + staged),
+                 read.kit->published.constData());
+
+        // Not a file of the folder: refused at its place.
+        write(yaml, QByteArray(descriptor).replace("./docs/../docs/gh.md", "../outside.md"));
+        write(dir.filePath(QStringLiteral("outside.md")), "x\n");
+        AuthoredKitResult refused = readAuthoredKit(yaml);
+        QVERIFY(!refused.kit);
+        QVERIFY2(errorsOf(refused).contains(QLatin1String("gh.yaml:9:26: error: `contentFile` names ../outside.md")),
+                 qPrintable(errorsOf(refused)));
+
+        // A declaration-only mixin has no image to stage a body in.
+        write(yaml, descriptor);
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gh/gh.dockerfile"))));
+        refused = readAuthoredKit(yaml);
+        QVERIFY(!refused.kit);
+        QVERIFY2(errorsOf(refused).contains(QLatin1String("give the body inline in `content`")),
+                 qPrintable(errorsOf(refused)));
+    }
+
     void contentRulesByKind()
     {
         QTemporaryDir dir;
