@@ -349,6 +349,15 @@ AuthoredKitResult readAuthoredKit(const QString &path, const QMap<QString, QStri
 
     QJsonObject published = publishedDescriptor(root, values, result.diagnostics, descriptorFile);
     stageContentFiles(published, root, kit, problems);
+    // SPEC-v3 §9.2: a published provide carries a version, its own or the `version:` fallback.
+    if (published.value(QLatin1String("version")).toString().isEmpty()) {
+        for (const QJsonValue &provided : published.value(QLatin1String("provides")).toArray())
+            if (!provided.toString().contains(QLatin1Char('@')))
+                problems.error(QStringLiteral("`provides` entry '%1' has no version: a published kit states one "
+                                              "(%1@1.0.0), or gives `version:` for its unversioned entries")
+                                   .arg(provided.toString()),
+                               root["provides"]);
+    }
     if (!kit.staged.isEmpty() && !kit.hasRecipe())
         problems.error(QStringLiteral("`contentFile` is staged in the kit's image, and a declaration-only mixin has "
                                       "none: give the body inline in `content`, or give the kit a recipe"),

@@ -205,6 +205,16 @@ private slots:
         QVERIFY2(declared.kit, qPrintable(errorsOf(declared)));
         QVERIFY(!declared.kit->hasRecipe());
 
+        // Published, every provide has a version (SPEC-v3 §9.2).
+        write(mixin, "schemaVersion: \"3\"\nkind: mixin\nprovides: [m]\n");
+        const AuthoredKitResult unversioned = readAuthoredKit(mixin);
+        QVERIFY(!unversioned.kit);
+        QVERIFY2(
+            errorsOf(unversioned).contains(QLatin1String("m.yaml:3:11: error: `provides` entry 'm' has no version")),
+            qPrintable(errorsOf(unversioned)));
+        write(mixin, "schemaVersion: \"3\"\nkind: mixin\nversion: \"2.0\"\nprovides: [m]\n");
+        QVERIFY2(readAuthoredKit(mixin).kit, qPrintable(errorsOf(readAuthoredKit(mixin))));
+
         const QString set = write(dir.filePath(QStringLiteral("s/s.yaml")),
                                   "schemaVersion: \"3\"\nkind: set\nkits:\n  - ref: registry.example/a:1\n");
         const AuthoredKitResult merged = readAuthoredKit(set);
