@@ -5,6 +5,7 @@
 #include "CliSupport.h"
 #include "KitArgument.h"
 
+#include "api/DaemonConnection.h"
 #include "api/Protocol.h"
 #include "kit/KitJson.h"
 #include "kit/KitLibrary.h"
@@ -17,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -166,6 +168,74 @@ int runPull(const Invocation &call)
     const std::optional<QJsonObject> answer =
         loadAsked(call, QStringLiteral("kit.pull"), {{QStringLiteral("reference"), reference}}, reference, &code);
     return answer ? reportLoaded(*answer, reference) : code;
+}
+
+/**
+ * kit.build as loadAsked() has a load done, over one connection that prints each Dockerfile step
+ * as paddockd reports it (events of topic `image` carrying this run's token).
+ */
+std::optional<QJsonObject> buildAsked(const Invocation &call, QJsonObject params, const QString &source, int *code)
+{
+    api::DaemonConnection connection;
+    QString error;
+    if (!connectDaemon(connection, &error)) {
+        *code = failure(error);
+        return std::nullopt;
+    }
+    const api::Reply subscribed =
+        connection.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("image")}}});
+    if (subscribed.isError()) {
+        *code = failure(subscribed.errorMessage());
+        return std::nullopt;
+    }
+    const QString run = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    params.insert(QStringLiteral("run"), run);
+    params.insert(QStringLiteral("name"), call.parser.value(QStringLiteral("name")));
+    params.insert(QStringLiteral("approve"), call.parser.isSet(QStringLiteral("approve-kit-changes")));
+    int shown = 0;
+    const auto printStep = [&run, &shown](const api::Event &event) {
+        const int step = event.data.value(QLatin1String("step")).toInt();
+        if (event.topic != QLatin1String("image") || event.data.value(QLatin1String("run")).toString() != run ||
+            step == shown)
+            return;
+        shown = step;
+        out() << "step " << step << '/' << event.data.value(QLatin1String("totalSteps")).toInt() << ": "
+              << event.data.value(QLatin1String("message")).toString() << '\n';
+        out().flush();
+    };
+    api::Reply reply = connection.call(QStringLiteral("kit.build"), params, kKitLoadTimeoutMs, printStep);
+    if (!reply.isError() && reply.result().value(QLatin1String("needsApproval")).toBool() &&
+        acceptWidenings(source, reply.result().value(QLatin1String("widenings")).toArray())) {
+        params.insert(QStringLiteral("approve"), true);
+        shown = 0;
+        reply = connection.call(QStringLiteral("kit.build"), params, kKitLoadTimeoutMs, printStep);
+    }
+    if (reply.isError()) {
+        *code = reply.errorCode() == QLatin1String(api::errors::kInvalidParams)
+                    ? usageError(call.commandPath, reply.errorMessage())
+                    : failure(reply.errorMessage());
+        return std::nullopt;
+    }
+    return reply.result();
+}
+
+/** Has paddockd build the authored kit of PATH through the Docker engine and load what it built. */
+int runBuild(const Invocation &call)
+{
+    const QString path = call.positional.constFirst();
+    if (!QFileInfo::exists(path))
+        return failure(QStringLiteral("there is no %1 (a kit folder or its STEM.yaml)").arg(path));
+    int code = ExitOk;
+    const std::optional<QJsonObject> args = kitArgsJson(call, &code);
+    if (!args)
+        return code;
+    QJsonObject params{{QStringLiteral("path"), QFileInfo(path).absoluteFilePath()}, {QStringLiteral("args"), *args}};
+    if (call.parser.isSet(QStringLiteral("tag")))
+        params.insert(QStringLiteral("tag"), call.parser.value(QStringLiteral("tag")));
+    out() << "building " << path << " through paddockd and the Docker engine\n";
+    out().flush();
+    const std::optional<QJsonObject> answer = buildAsked(call, params, path, &code);
+    return answer ? reportLoaded(*answer, path) : code;
 }
 
 int runValidate(const Invocation &call)
@@ -519,6 +589,43 @@ Command pullCommand()
     return pull;
 }
 
+Command buildCommand()
+{
+    Command build;
+    build.name = QStringLiteral("build");
+    build.summary = QStringLiteral("Build an authored schemaVersion 3 kit (STEM.yaml and its recipe) into a kit.");
+    build.description =
+        QStringLiteral("Reads the authored kit PATH strictly (errors with line:column, as `kit validate`), builds its\n"
+                       "image through the local Docker engine and loads it as `paddock kit load` loads an archive:\n"
+                       "listed by `paddock kit ls` with its tag and digest, its layers in Paddock's image store so it\n"
+                       "runs under bubblewrap too. The recipe is STEM.dockerfile beside STEM.yaml, the file the\n"
+                       "descriptor's `dockerfile:` names, or its inline `build:`; a mixin with none is\n"
+                       "declaration-only (no image, no engine needed). The folder is the build context: a link\n"
+                       "leading out of it or more than 1 GiB of files refuses the build. Build-phase arguments\n"
+                       "(`buildArg:`) take --arg values or their defaults and are written into the published\n"
+                       "descriptor, which leaves `dockerfile:` out. RUN steps have no network, as for\n"
+                       "`paddock template build` (which builds a spec.yaml kit's image): put what they need in\n"
+                       "the folder, or build FROM an image that has it. Building again replaces the kit; an update\n"
+                       "granted more stops for approval as `kit load` does.");
+    build.positionalSyntax = QStringLiteral("PATH");
+    build.positionalHelp = {{QStringLiteral("PATH"), QStringLiteral("The kit's folder, or its STEM.yaml descriptor.")}};
+    build.minPositional = 1;
+    build.maxPositional = 1;
+    build.options = {QCommandLineOption(QStringLiteral("tag"),
+                                        QStringLiteral("The built image's name (default: paddock/kit-NAME:latest)."),
+                                        QStringLiteral("REF")),
+                     QCommandLineOption(QStringLiteral("name"), QStringLiteral("The kit's name (default: from STEM)."),
+                                        QStringLiteral("NAME")),
+                     QCommandLineOption(QStringLiteral("arg"),
+                                        QStringLiteral("Value of the build-phase argument NAME (repeatable)."),
+                                        QStringLiteral("NAME=VALUE")),
+                     QCommandLineOption(QStringLiteral("approve-kit-changes"),
+                                        QStringLiteral("Accept an update that is granted more than the loaded kit "
+                                                       "(for scripts; a terminal is asked)."))};
+    build.run = runBuild;
+    return build;
+}
+
 Command createCommand()
 {
     Command create;
@@ -557,7 +664,7 @@ Command kitCommand()
 
     kit.subcommands << validateCommand() << showCommand();
     kit.subcommands << listCommand() << addCommand() << forgetCommand() << createCommand() << loadCommand()
-                    << pullCommand();
+                    << pullCommand() << buildCommand();
     kit.subcommands << kitEditCommands() << kitShareCommand() << kitResolveCommand();
     return kit;
 }

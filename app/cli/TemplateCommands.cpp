@@ -328,7 +328,9 @@ Command templateCommand()
             "RUN steps have no network: a Dockerfile comes with a kit, and its commands would\n"
             "otherwise reach anything the container engine reaches, outside every rule. Put what\n"
             "they need in the build context (or FROM an image that has it), or build the image\n"
-            "yourself and load it with 'paddock template load'."),
+            "yourself and load it with 'paddock template load'.\n\n"
+            "A schemaVersion 3 kit (STEM.yaml beside STEM.dockerfile) is built into a kit of its own\n"
+            "with 'paddock kit build PATH'."),
         runBuild);
     build.options = {
         kitOption(QStringLiteral("The kit whose image is built (default: the current directory).")),

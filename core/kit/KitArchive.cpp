@@ -85,6 +85,70 @@ QStringList wideningsOverLoaded(const QString &root, const Kit &kit)
     return wideningsOf(loaded.kit ? surfaceOf(*loaded.kit) : KitSurface{}, surfaceOf(kit));
 }
 
+/** A descriptor read, named and mapped, and checked against the loaded kit it would replace. */
+struct MappedKit
+{
+    KitArchiveResult result;
+    KitLoadResult mapped;
+    QString name;
+    QString root; ///< the library's kits folder
+};
+
+/** Decodes @p descriptor (from @p where), names the kit and stops at a widening not approved. */
+std::optional<MappedKit> mapDescriptor(const QByteArray &descriptor, const QString &where, const QString &path,
+                                       const QString &defaultName, const KitArchiveOptions &options,
+                                       KitArchiveResult *stopped)
+{
+    const V3DecodeResult decoded = decodeV3Descriptor(descriptor, where);
+    KitArchiveResult &result = *stopped;
+    result.diagnostics = decoded.diagnostics;
+    if (!decoded.descriptor)
+        return std::nullopt;
+    const QString name = options.name.isEmpty() ? defaultName : options.name;
+    if (!rules::isValidKitName(name)) {
+        result = failure(path, QStringLiteral("'%1' is not a kit name (lower-case letters, digits and '-'); give one "
+                                              "with --name")
+                                   .arg(name));
+        return std::nullopt;
+    }
+    KitLoadResult mapped = kitFromV3(*decoded.descriptor, name, where);
+    result.diagnostics += mapped.diagnostics;
+    result.refusedCapabilities = mapped.refusedCapabilities;
+    if (!mapped.kit || hasErrors(result.diagnostics))
+        return std::nullopt;
+    const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
+    result.widenings = wideningsOverLoaded(root, *mapped.kit);
+    if (!result.widenings.isEmpty() && !options.approveWidening) {
+        Diagnostic stop;
+        stop.file = path;
+        stop.message = QStringLiteral("this update of kit %1 is granted more than the one loaded: %2; nothing was "
+                                      "loaded. Accept it with --approve-kit-changes")
+                           .arg(name, result.widenings.join(QStringLiteral("; ")));
+        result.diagnostics << stop;
+        result.awaitsApproval = true;
+        return std::nullopt;
+    }
+    return MappedKit{result, std::move(mapped), name, root};
+}
+
+/** Writes the kit's folder (NAME/kit.json and origin.json) and completes the result with the kit. */
+KitArchiveResult placeKit(MappedKit &&kit, const QString &path, const QByteArray &descriptor, QJsonObject origin)
+{
+    KitArchiveResult result = std::move(kit.result);
+    QString error;
+    origin.insert(QStringLiteral("name"), kit.name);
+    if (!writeKitFolder(kit.root, kit.name, descriptor, origin, &error))
+        return failure(path, error);
+    Kit &placed = *kit.mapped.kit;
+    if (placed.isSandbox())
+        placed.sandbox->image = origin.value(QLatin1String("image")).toString();
+    placed.directory = QDir(kit.root).filePath(kit.name);
+    placed.reference = origin.value(QLatin1String("reference")).toString();
+    placed.digest = origin.value(QLatin1String("digest")).toString();
+    result.kit = std::move(placed);
+    return result;
+}
+
 } // namespace
 
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options)
@@ -97,9 +161,12 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
     if (!images)
         return failure(path, error);
     const QLatin1String key(kKitDescriptorAnnotation);
-    const auto found = std::find_if(images->cbegin(), images->cend(), [&key](const image::ArchivedImage &image) {
-        return image.annotations.value(key).isString();
-    });
+    // A descriptor given beside the archive belongs to its one image (a kit built here).
+    const auto found = !options.descriptor.isEmpty()
+                           ? images->cbegin()
+                           : std::find_if(images->cbegin(), images->cend(), [&key](const image::ArchivedImage &image) {
+                                 return image.annotations.value(key).isString();
+                             });
     if (found == images->cend())
         return failure(path, QStringLiteral("the archive holds no kit: no image for this machine carries the %1 "
                                             "annotation (a spec.yaml kit is a folder: paddock kit add DIR)")
@@ -107,39 +174,19 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
     const image::ArchivedImage &kitImage = *found;
     const QString schema =
         kitImage.annotations.value(QLatin1String("vnd.docker.sandbox.kit.schema-version")).toString();
-    if (!schema.isEmpty() && schema != QLatin1String("3"))
+    if (options.descriptor.isEmpty() && !schema.isEmpty() && schema != QLatin1String("3"))
         return failure(
             path,
             QStringLiteral("the kit's schema-version annotation is '%1'; Paddock reads \"3\"").arg(schema.left(20)));
-    const QByteArray descriptor = kitImage.annotations.value(key).toString().toUtf8();
-    const QString where = path + QStringLiteral(" (") + key + QLatin1Char(')');
-    const V3DecodeResult decoded = decodeV3Descriptor(descriptor, where);
-    KitArchiveResult result;
-    result.diagnostics = decoded.diagnostics;
-    if (!decoded.descriptor)
-        return result;
-    const QString name = options.name.isEmpty() ? nameFor(kitImage, path) : options.name;
-    if (!rules::isValidKitName(name))
-        return failure(path, QStringLiteral("'%1' is not a kit name (lower-case letters, digits and '-'); give one "
-                                            "with --name")
-                                 .arg(name));
-    KitLoadResult mapped = kitFromV3(*decoded.descriptor, name, where);
-    result.diagnostics += mapped.diagnostics;
-    result.refusedCapabilities = mapped.refusedCapabilities;
-    if (!mapped.kit || hasErrors(result.diagnostics))
-        return result;
-    const QString root = options.kitsRoot.isEmpty() ? KitLibrary::defaultImportedRoot() : options.kitsRoot;
-    result.widenings = wideningsOverLoaded(root, *mapped.kit);
-    if (!result.widenings.isEmpty() && !options.approveWidening) {
-        Diagnostic stop;
-        stop.file = path;
-        stop.message = QStringLiteral("this update of kit %1 is granted more than the one loaded: %2; nothing was "
-                                      "loaded. Accept it with --approve-kit-changes")
-                           .arg(name, result.widenings.join(QStringLiteral("; ")));
-        result.diagnostics << stop;
-        result.awaitsApproval = true;
-        return result;
-    }
+    const QByteArray descriptor =
+        options.descriptor.isEmpty() ? kitImage.annotations.value(key).toString().toUtf8() : options.descriptor;
+    const QString where =
+        options.descriptor.isEmpty() ? path + QStringLiteral(" (") + key + QLatin1Char(')') : options.source;
+    KitArchiveResult stopped;
+    std::optional<MappedKit> mapped =
+        mapDescriptor(descriptor, where, path, nameFor(kitImage, path), options, &stopped);
+    if (!mapped)
+        return stopped;
 
     const QString imageId =
         QString::fromLatin1(QCryptographicHash::hash(kitImage.configBytes, QCryptographicHash::Sha256).toHex());
@@ -148,23 +195,40 @@ KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &op
     const image::LoadResult loaded = store.load(path);
     if (!loaded.ok)
         return failure(path, loaded.error);
-    result.notes = loaded.notes;
-    if (mapped.kit->isSandbox())
-        mapped.kit->sandbox->image = imageId;
-    const QJsonObject origin{
-        {QStringLiteral("name"), name},
-        {QStringLiteral("reference"), kitImage.tags.value(0)},
-        {QStringLiteral("digest"), kitImage.digest},
+    mapped->result.notes = loaded.notes;
+    // An engine's `docker save` names no manifest digest: the image id stands for the content then.
+    const QString digest = kitImage.digest.isEmpty() && !options.descriptor.isEmpty()
+                               ? QStringLiteral("sha256:") + imageId
+                               : kitImage.digest;
+    QJsonObject origin{
+        {QStringLiteral("reference"), options.reference.isEmpty() ? kitImage.tags.value(0) : options.reference},
+        {QStringLiteral("digest"), digest},
         {QStringLiteral("image"), imageId},
-        {QStringLiteral("archive"), options.source.isEmpty() ? QFileInfo(path).absoluteFilePath() : options.source},
     };
-    if (!writeKitFolder(root, name, descriptor, origin, &error))
-        return failure(path, error);
-    mapped.kit->directory = QDir(root).filePath(name);
-    mapped.kit->reference = kitImage.tags.value(0);
-    mapped.kit->digest = kitImage.digest;
-    result.kit = std::move(mapped.kit);
-    return result;
+    if (options.builtFrom.isEmpty())
+        origin.insert(QStringLiteral("archive"),
+                      options.source.isEmpty() ? QFileInfo(path).absoluteFilePath() : options.source);
+    else
+        origin.insert(QStringLiteral("builtFrom"), options.builtFrom);
+    return placeKit(std::move(*mapped), path, descriptor, origin);
+}
+
+KitArchiveResult storeDeclaredKit(const QByteArray &descriptor, const QString &builtFrom,
+                                  const KitArchiveOptions &options)
+{
+    const QString where = options.source.isEmpty() ? builtFrom : options.source;
+    KitArchiveResult stopped;
+    std::optional<MappedKit> mapped = mapDescriptor(descriptor, where, where, options.name, options, &stopped);
+    if (!mapped)
+        return stopped;
+    if (mapped->mapped.kit->isSandbox())
+        return failure(where, QStringLiteral("a workload kit has layers: it cannot be declaration-only"));
+    // No image: a declaration-only mixin has no layers of its own.
+    const QJsonObject origin{{QStringLiteral("reference"), options.reference},
+                             {QStringLiteral("digest"), QString()},
+                             {QStringLiteral("image"), QString()},
+                             {QStringLiteral("builtFrom"), builtFrom}};
+    return placeKit(std::move(*mapped), where, descriptor, origin);
 }
 
 QString loadedArchiveOf(const QString &kitDirectory)
@@ -176,6 +240,14 @@ QString loadedArchiveOf(const QString &kitDirectory)
     const QString archive =
         QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("archive")).toString();
     return QDir::isAbsolutePath(archive) ? archive : QString();
+}
+
+QString builtFolderOf(const QString &kitDirectory)
+{
+    QFile origin(QDir(kitDirectory).filePath(QStringLiteral("origin.json")));
+    if (kitDirectory.isEmpty() || !origin.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("builtFrom")).toString();
 }
 
 } // namespace paddock::kit

@@ -22,6 +22,14 @@ struct KitArchiveOptions
     /** Replace a loaded kit of the same name even when the new one is granted more (see widenings). */
     bool approveWidening = false;
     QString source; ///< where the archive came from, for origin.json; empty: its path
+    /**
+     * The descriptor as published, for an archive that carries none in an annotation: an image a
+     * container engine built from an authored kit and saved (`paddock kit build`). The archive's
+     * first image is then the kit's.
+     */
+    QByteArray descriptor;
+    QString reference; ///< the kit's reference; empty: the image's first tag
+    QString builtFrom; ///< the authored folder a built kit came from, kept in origin.json instead of an archive
 };
 
 /** @brief What loading a kit archive did. */
@@ -74,7 +82,17 @@ inline constexpr char kKitDescriptorAnnotation[] = "vnd.docker.sandbox.kit.descr
  */
 KitArchiveResult loadKitArchive(const QString &path, const KitArchiveOptions &options = {});
 
+/**
+ * Writes the declaration-only mixin @p descriptor (published form, built from the authored folder
+ * @p builtFrom) to the library as loadKitArchive() writes a kit: no image, no layers of its own.
+ * Named by KitArchiveOptions::name, which must be set.
+ */
+KitArchiveResult storeDeclaredKit(const QByteArray &descriptor, const QString &builtFrom,
+                                  const KitArchiveOptions &options);
+
 /** The file `kit load` read the kit in @p kitDirectory from (its origin.json); empty for a pulled kit. */
 QString loadedArchiveOf(const QString &kitDirectory);
+/** The authored folder `kit build` built the kit in @p kitDirectory from (its origin.json); empty otherwise. */
+QString builtFolderOf(const QString &kitDirectory);
 
 } // namespace paddock::kit

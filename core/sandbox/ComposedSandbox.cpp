@@ -88,7 +88,9 @@ bool stackMixins(CreationPlan &plan, const QString &runtime, api::Reply *refusal
         if (part.value(QLatin1String("kind")).toString() != QLatin1String("mixin"))
             continue;
         const QString id = part.value(QLatin1String("image")).toString();
-        const std::optional<image::StoredImage> image = id.isEmpty() ? std::nullopt : store.find(id);
+        if (id.isEmpty())
+            continue; // a declaration-only mixin (paddock kit build): no layers of its own
+        const std::optional<image::StoredImage> image = store.find(id);
         if (!image) {
             *refusal = refuse(QStringLiteral("mixin %1's layers are not in Paddock's image store: load the kit again "
                                              "(paddock kit load FILE)")

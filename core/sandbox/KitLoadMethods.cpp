@@ -6,6 +6,11 @@
 #include "image/ImageStore.h"
 #include "image/RegistryPull.h"
 #include "kit/KitArchive.h"
+#include "kit/KitLibrary.h"
+#include "kit/KitLoader.h"
+#include "kit/KitRules.h"
+#include "kit/KitV3Authored.h"
+#include "runtime/docker/DockerClient.h"
 #include "sandbox/ImageService.h"
 
 #include <QCoreApplication>
@@ -13,15 +18,22 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QUuid>
 
 #include <thread>
+#include <variant>
 
 Q_LOGGING_CATEGORY(lcKitLoads, "paddock.sandbox.kitload", QtInfoMsg)
 
 namespace paddock::sandbox {
 namespace {
+
+/** The most an authored kit's folder may hold to be sent to the engine as a build context. */
+constexpr qint64 kKitBuildContextMaxBytes = qint64(1) << 30;
+/** The name an inline `build:` recipe has in the build context. */
+const QString kInlineRecipeName = QStringLiteral(".paddock-kit-build.dockerfile");
 
 QJsonObject kitJson(const kit::Kit &kit)
 {
@@ -127,6 +139,141 @@ void pull(const UpstreamProxyGetter &upstream, const QJsonObject &params, const 
     });
 }
 
+/** Tells a build's steps, on this thread, to whoever follows the `image` topic; for one run's client. */
+using BuildSteps = std::function<void(const runtime::docker::BuildProgress &)>;
+
+/** Builds @p authored's recipe through the engine into @p tag; the image's id, or a failed reply. */
+std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient &client,
+                                             const kit::AuthoredKit &authored, const QString &name, const QString &tag,
+                                             const BuildSteps &steps)
+{
+    runtime::docker::BuildOptions build;
+    build.contextDir = authored.folder;
+    build.dockerfile = authored.recipe.isEmpty() ? authored.dockerfile : kInlineRecipeName;
+    build.dockerfileText = authored.recipe;
+    build.tag = tag;
+    build.buildArgs = authored.buildArgs;
+    build.labels = {{QStringLiteral("paddock.kit"), name}};
+    build.maxContextBytes = kKitBuildContextMaxBytes;
+    build.confinedContext = true;
+    build.onProgress = steps;
+    runtime::docker::Result<QString> built = client.buildImage(build);
+    if (built && !authored.staged.isEmpty()) {
+        // The agent's bodies go where the published descriptor says, over what the recipe made.
+        QByteArray staging = "FROM " + built.value().toUtf8() + '\n';
+        for (auto it = authored.staged.cbegin(); it != authored.staged.cend(); ++it)
+            staging += "COPY " + QJsonDocument(QJsonArray{it.key(), it.value()}).toJson(QJsonDocument::Compact) + '\n';
+        build.dockerfile = kInlineRecipeName;
+        build.dockerfileText = staging;
+        build.buildArgs.clear();
+        built = client.buildImage(build);
+    }
+    if (!built)
+        return api::Reply::failure(
+            QLatin1String(api::errors::kKitFailed),
+            QStringLiteral("the image of %1 was not built: %2").arg(authored.descriptorFile, built.errorMessage()));
+    return built.value();
+}
+
+/**
+ * kit.build: the authored kit read and published, its recipe built by the engine, the image saved
+ * from it and loaded as `kit load` loads an archive, with the published descriptor beside it.
+ */
+api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitArchiveOptions options,
+                         const QMap<QString, QString> &args, const BuildSteps &steps)
+{
+    const kit::AuthoredKitResult read = kit::readAuthoredKit(path, args);
+    if (!read.kit) {
+        kit::KitArchiveResult refused;
+        refused.diagnostics = read.diagnostics;
+        return loaded(path, refused, false);
+    }
+    const kit::AuthoredKit &authored = *read.kit;
+    if (options.name.isEmpty())
+        options.name = kit::KitLibrary::nameFromFolder(authored.stem);
+    if (!kit::rules::isValidKitName(options.name))
+        return api::Reply::failure(QLatin1String(api::errors::kInvalidParams),
+                                   QStringLiteral("'%1' is not a kit name (lower-case letters, digits and '-'); give "
+                                                  "one with --name")
+                                       .arg(options.name));
+    options.source = authored.descriptorFile;
+    // A kit Paddock would refuse (a required capability it does not implement) is not built first.
+    const kit::KitLoadResult preview = kit::KitLoader::loadText(authored.published, authored.descriptorFile);
+    if (!preview.ok()) {
+        kit::KitArchiveResult refused;
+        refused.diagnostics = preview.diagnostics;
+        refused.refusedCapabilities = preview.refusedCapabilities;
+        return loaded(path, refused, false);
+    }
+    if (!authored.hasRecipe()) // a declaration-only mixin: nothing to build
+        return loaded(path, kit::storeDeclaredKit(authored.published, authored.folder, options),
+                      options.approveWidening);
+
+    const runtime::docker::DockerClient client(runtime::docker::Endpoint::environmentOrDefault());
+    if (const runtime::docker::Status ping = client.ping(); !ping)
+        return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable),
+                                   QStringLiteral("%1\nA kit's image is built by a Docker engine: start one "
+                                                  "(sudo systemctl start docker), or name it with DOCKER_HOST.")
+                                       .arg(ping.errorMessage()));
+    const QString tag = tagAsked.isEmpty() ? QStringLiteral("paddock/kit-%1:latest").arg(options.name) : tagAsked;
+    qCInfo(lcKitLoads).noquote() << "building kit" << options.name << "from" << authored.descriptorFile << "as" << tag;
+    const std::variant<QString, api::Reply> built = buildImage(client, authored, options.name, tag, steps);
+    if (const auto *failed = std::get_if<api::Reply>(&built))
+        return *failed;
+
+    // Out of the engine into an archive, then into the store as any kit image.
+    const image::ImageStore store;
+    QString error;
+    if (!paths::ensurePrivateDir(store.root(), &error))
+        return api::Reply::failure(QLatin1String(api::errors::kKitFailed), error);
+    const QString archive =
+        store.root() + QStringLiteral("/kit-build-%1.tar").arg(QUuid::createUuid().toString(QUuid::Id128));
+    if (const runtime::docker::Status saved = client.saveImage(std::get<QString>(built), archive); !saved) {
+        QFile::remove(archive);
+        return api::Reply::failure(
+            QLatin1String(api::errors::kKitFailed),
+            QStringLiteral("the built image %1 could not be taken from the engine: %2").arg(tag, saved.errorMessage()));
+    }
+    options.descriptor = authored.published;
+    options.reference = tag;
+    options.builtFrom = authored.folder;
+    const kit::KitArchiveResult result = kit::loadKitArchive(archive, options);
+    QFile::remove(archive);
+    return loaded(path, result, options.approveWidening);
+}
+
+void build(api::Server *server, const QJsonObject &params, const api::PendingReply &reply)
+{
+    const QString path = params.value(QLatin1String("path")).toString();
+    if (path.isEmpty() || !QDir::isAbsolutePath(path))
+        return reply.fail(QLatin1String(api::errors::kInvalidParams),
+                          QStringLiteral("kit.build needs the kit's folder or descriptor as an absolute path"));
+    if (!QFileInfo::exists(path))
+        return reply.fail(QLatin1String(api::errors::kNoSuchFile), QStringLiteral("there is no %1").arg(path));
+    QMap<QString, QString> args;
+    const QJsonObject given = params.value(QLatin1String("args")).toObject();
+    for (auto it = given.begin(); it != given.end(); ++it)
+        args.insert(it.key(), it.value().toString());
+    const QString tag = params.value(QLatin1String("tag")).toString();
+    const kit::KitArchiveOptions options = optionsOf(params);
+    // Each step goes out as an event of the image topic, marked with the client's run token.
+    const QString run = params.value(QLatin1String("run")).toString();
+    const BuildSteps steps = [server, run](const runtime::docker::BuildProgress &at) {
+        if (run.isEmpty() || at.step == 0)
+            return;
+        const QJsonObject event{{QStringLiteral("kind"), QStringLiteral("kit-build")},
+                                {QStringLiteral("run"), run},
+                                {QStringLiteral("step"), at.step},
+                                {QStringLiteral("totalSteps"), at.totalSteps},
+                                {QStringLiteral("percent"), at.percent},
+                                {QStringLiteral("message"), at.instruction}};
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(), [server, event] { server->publish(ImageService::topic(), event); },
+            Qt::QueuedConnection);
+    };
+    offThread(reply, [path, tag, options, args, steps] { return buildAuthored(path, tag, options, args, steps); });
+}
+
 } // namespace
 
 void registerKitLoadMethods(api::Server &server, UpstreamProxyGetter upstream)
@@ -137,6 +284,9 @@ void registerKitLoadMethods(api::Server &server, UpstreamProxyGetter upstream)
         QStringLiteral("kit.pull"),
         [upstream = std::move(upstream)](const QJsonObject &params, const api::CallContext &,
                                          const api::PendingReply &reply) { pull(upstream, params, reply); });
+    server.registerAsyncMethod(QStringLiteral("kit.build"),
+                               [server = &server](const QJsonObject &params, const api::CallContext &,
+                                                  const api::PendingReply &reply) { build(server, params, reply); });
 }
 
 } // namespace paddock::sandbox

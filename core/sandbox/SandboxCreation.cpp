@@ -467,6 +467,10 @@ Result<void> SandboxCreation::imageIntoEngine()
     if (present.value())
         return {};
     const QString source = kit::loadedArchiveOf(m_plan.kit.directory);
+    if (const QString built = kit::builtFolderOf(m_plan.kit.directory); source.isEmpty() && !built.isEmpty())
+        return fail(QStringLiteral("kit %1's image (%2) is no longer in the Docker engine it was built by")
+                        .arg(m_plan.kit.name, id.left(19)),
+                    QStringLiteral("build the kit again: paddock kit build %1").arg(built));
     if (source.isEmpty() || !QFileInfo(source).isFile())
         return fail(
             QStringLiteral("kit %1's image (%2) is not in the Docker engine, and the file it was loaded from is not "

@@ -90,8 +90,8 @@ Error localError(const QString &message)
 class ContextWriter
 {
 public:
-    ContextWriter(QString root, DockerIgnore ignore, QStringList forced)
-        : m_root(std::move(root)), m_ignore(std::move(ignore)), m_forced(std::move(forced))
+    ContextWriter(QString root, DockerIgnore ignore, QStringList forced, const BuildContextOptions &options)
+        : m_root(std::move(root)), m_ignore(std::move(ignore)), m_forced(std::move(forced)), m_options(options)
     {
         m_open = m_writer && archive_write_set_format_pax_restricted(m_writer.get()) == ARCHIVE_OK &&
                  archive_write_add_filter_none(m_writer.get()) == ARCHIVE_OK &&
@@ -114,6 +114,25 @@ public:
         return {};
     }
 
+    /** The Dockerfile given as text, as a member of its own (the walk leaves out a file of that name). */
+    Status addText(const QString &relative, const QByteArray &text)
+    {
+        if (!m_open)
+            return localError(QStringLiteral("cannot start writing the build context"));
+        if (Status status = count(text.size()); !status)
+            return status;
+        const std::unique_ptr<archive_entry, decltype(&archive_entry_free)> header(archive_entry_new(),
+                                                                                   &archive_entry_free);
+        archive_entry_copy_pathname(header.get(), relative.toUtf8().constData());
+        archive_entry_set_filetype(header.get(), AE_IFREG);
+        archive_entry_set_perm(header.get(), 0644);
+        archive_entry_set_size(header.get(), text.size());
+        if (archive_write_header(m_writer.get(), header.get()) < ARCHIVE_WARN ||
+            archive_write_data(m_writer.get(), text.constData(), size_t(text.size())) != text.size())
+            return localError(QStringLiteral("cannot add %1 to the build context: %2").arg(relative, writerError()));
+        return {};
+    }
+
     Result<QByteArray> finish()
     {
         if (archive_write_close(m_writer.get()) != ARCHIVE_OK)
@@ -124,6 +143,8 @@ public:
 private:
     Status addPath(const QString &relative)
     {
+        if (!m_options.dockerfileText.isEmpty() && relative == m_options.dockerfile)
+            return {}; // given as text instead
         const bool excluded = m_ignore.excludes(relative) && !m_forced.contains(relative);
         struct stat st
         {};
@@ -149,6 +170,10 @@ private:
             if (n < 0)
                 return localError(QStringLiteral("cannot read the link %1").arg(QString::fromLocal8Bit(path)));
             target.truncate(n);
+            if (m_options.confined && leavesContext(relative, QFile::decodeName(target)))
+                return localError(QStringLiteral("%1 in the build context %2 is a link to %3, outside it: a build "
+                                                 "context keeps its links inside (copy the file in instead)")
+                                      .arg(relative, m_root, QFile::decodeName(target)));
             return addMember(relative, st, target);
         }
         if (S_ISREG(st.st_mode))
@@ -157,10 +182,38 @@ private:
         return {};
     }
 
+    /** Whether the link @p relative, pointing at @p target, names something outside the context. */
+    static bool leavesContext(const QString &relative, const QString &target)
+    {
+        if (QDir::isAbsolutePath(target))
+            return true;
+        const qsizetype slash = relative.lastIndexOf(QLatin1Char('/'));
+        const QString from = slash < 0 ? QString() : relative.left(slash + 1);
+        const QString resolved = QDir::cleanPath(from + target);
+        return resolved == QLatin1String("..") || resolved.startsWith(QLatin1String("../"));
+    }
+
+    /** Counts @p bytes against the bound, before they are read. */
+    Status count(qint64 bytes)
+    {
+        m_bytes += bytes;
+        if (m_options.maxBytes > 0 && m_bytes > m_options.maxBytes)
+            return localError(
+                QStringLiteral("the build context %1 holds more than %2 MiB: move what the image does not need out "
+                               "of it, or list it in .dockerignore")
+                    .arg(m_root)
+                    .arg(m_options.maxBytes >> 20));
+        return {};
+    }
+
     /** One member: @p st's type, mode, size and time, owned by root; a file's data read as it is written. */
     Status addMember(const QString &relative, const struct stat &st, const QByteArray &linkTarget)
     {
         QFile file(m_root + QLatin1Char('/') + relative);
+        if (S_ISREG(st.st_mode)) {
+            if (Status status = count(st.st_size); !status)
+                return status;
+        }
         if (S_ISREG(st.st_mode) && !file.open(QIODevice::ReadOnly))
             return localError(QStringLiteral("cannot read %1: %2").arg(file.fileName(), file.errorString()));
         const std::unique_ptr<archive_entry, decltype(&archive_entry_free)> header(archive_entry_new(),
@@ -210,6 +263,8 @@ private:
     QString m_root;
     DockerIgnore m_ignore;
     QStringList m_forced;
+    BuildContextOptions m_options;
+    qint64 m_bytes = 0;
     QByteArray m_tar;
     std::unique_ptr<archive, decltype(&archive_write_free)> m_writer{archive_write_new(), &archive_write_free};
     bool m_open = false;
@@ -267,6 +322,14 @@ bool DockerIgnore::excludes(const QString &relativePath) const
 
 Result<QByteArray> makeBuildContext(const QString &contextDir, const QString &dockerfile)
 {
+    BuildContextOptions options;
+    options.dockerfile = dockerfile;
+    return makeBuildContext(contextDir, options);
+}
+
+Result<QByteArray> makeBuildContext(const QString &contextDir, const BuildContextOptions &options)
+{
+    const QString &dockerfile = options.dockerfile;
     const QFileInfo root(contextDir);
     if (!root.isDir())
         return Error{Error::Kind::Local, 0, QStringLiteral("the build context %1 is not a directory").arg(contextDir)};
@@ -275,11 +338,18 @@ Result<QByteArray> makeBuildContext(const QString &contextDir, const QString &do
         return Error{
             Error::Kind::Local, 0,
             QStringLiteral("the Dockerfile %1 must be inside the build context %2").arg(dockerfile, contextDir)};
-    if (!QFileInfo(root.absoluteFilePath() + QLatin1Char('/') + dockerfilePath).isFile())
+    if (options.dockerfileText.isEmpty() &&
+        !QFileInfo(root.absoluteFilePath() + QLatin1Char('/') + dockerfilePath).isFile())
         return Error{Error::Kind::Local, 0,
                      QStringLiteral("there is no %1 in the build context %2").arg(dockerfilePath, contextDir)};
+    BuildContextOptions cleaned = options;
+    cleaned.dockerfile = dockerfilePath;
     ContextWriter writer(root.absoluteFilePath(), DockerIgnore::load(root.absoluteFilePath()),
-                         {dockerfilePath, QStringLiteral(".dockerignore")});
+                         {dockerfilePath, QStringLiteral(".dockerignore")}, cleaned);
+    if (!options.dockerfileText.isEmpty()) {
+        if (Status status = writer.addText(dockerfilePath, options.dockerfileText); !status)
+            return status.error();
+    }
     if (Status status = writer.addTree(QString()); !status)
         return status.error();
     return writer.finish();

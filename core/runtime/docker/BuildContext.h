@@ -39,6 +39,21 @@ private:
     bool m_hasExceptions = false;
 };
 
+/** @brief How a build context is made beyond the engine's usual rules. */
+struct BuildContextOptions
+{
+    QString dockerfile = QStringLiteral("Dockerfile"); ///< relative to the context
+    /** The Dockerfile's text, added to the context as @c dockerfile in place of a file read there. */
+    QByteArray dockerfileText;
+    /** Refuse the context when its files add up to more bytes than this; 0: no bound. */
+    qint64 maxBytes = 0;
+    /**
+     * Refuse a symbolic link whose target is absolute or climbs out of the context: a folder
+     * from outside (an authored kit) has no business naming the builder's files.
+     */
+    bool confined = false;
+};
+
 /**
  * Makes the uncompressed tar POST /build expects: every file, directory and symlink under
  * @p contextDir that `.dockerignore` keeps, owned by root, plus @p dockerfile (a path
@@ -46,5 +61,7 @@ private:
  */
 Result<QByteArray> makeBuildContext(const QString &contextDir,
                                     const QString &dockerfile = QStringLiteral("Dockerfile"));
+/** The same, with @p options: a Dockerfile given as text, a bound on the size, links kept inside. */
+Result<QByteArray> makeBuildContext(const QString &contextDir, const BuildContextOptions &options);
 
 } // namespace paddock::runtime::docker

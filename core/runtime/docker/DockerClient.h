@@ -54,6 +54,10 @@ struct BuildOptions
      * every rule and every sandbox.
      */
     QString networkMode = QStringLiteral("none");
+    /** The Dockerfile's text when it is not a file of the context (an inline recipe), sent as @c dockerfile. */
+    QByteArray dockerfileText;
+    qint64 maxContextBytes = 0;   ///< refuse a larger context (BuildContextOptions::maxBytes); 0: no bound
+    bool confinedContext = false; ///< refuse links leading out of the context (BuildContextOptions::confined)
     /** Called on the calling thread as each progress message arrives. */
     BuildProgressParser::Callback onProgress;
     /** Checked while the build runs (also between messages); set it to cancel. */

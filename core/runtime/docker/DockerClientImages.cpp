@@ -121,7 +121,12 @@ Result<QStringList> DockerClient::loadImage(const QString &tarPath, const std::a
 Result<QString> DockerClient::buildImage(const BuildOptions &options) const
 {
     const QString what = options.tag.isEmpty() ? options.contextDir : options.tag;
-    Result<QByteArray> context = makeBuildContext(options.contextDir, options.dockerfile);
+    BuildContextOptions contextOptions;
+    contextOptions.dockerfile = options.dockerfile;
+    contextOptions.dockerfileText = options.dockerfileText;
+    contextOptions.maxBytes = options.maxContextBytes;
+    contextOptions.confined = options.confinedContext;
+    Result<QByteArray> context = makeBuildContext(options.contextDir, contextOptions);
     if (!context)
         return context.error();
 

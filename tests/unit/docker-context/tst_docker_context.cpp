@@ -147,6 +147,91 @@ private slots:
         QVERIFY2(tar.errorMessage().contains(QStringLiteral("Containerfile")), qPrintable(tar.errorMessage()));
         QVERIFY(!makeBuildContext(dir.path(), QStringLiteral("../Dockerfile")).ok());
     }
+
+    void confinedContextRefusesLinksLeadingOut_data()
+    {
+        QTest::addColumn<QString>("link");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("absolute") << "passwd"
+                                  << "/etc/passwd" << true;
+        QTest::newRow("climbing") << "sub/up"
+                                  << "../../secret" << true;
+        QTest::newRow("climbing through a folder") << "sub/up"
+                                                   << "../sub/../.." << true;
+        QTest::newRow("the parent itself") << "parent"
+                                           << ".." << true;
+        QTest::newRow("beside it") << "sub/near"
+                                   << "../Dockerfile" << false;
+        QTest::newRow("down") << "down"
+                              << "sub/file" << false;
+    }
+
+    void confinedContextRefusesLinksLeadingOut()
+    {
+        QFETCH(QString, link);
+        QFETCH(QString, target);
+        QFETCH(bool, refused);
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("Dockerfile")), "FROM scratch\n");
+        write(dir.filePath(QStringLiteral("sub/file")), "inside\n");
+        QVERIFY(QFile::link(target, dir.filePath(link)));
+        BuildContextOptions options;
+        options.confined = true;
+        const Result<QByteArray> tar = makeBuildContext(dir.path(), options);
+        QCOMPARE(!tar.ok(), refused);
+        if (refused)
+            QVERIFY2(tar.errorMessage().contains(link + QStringLiteral(" in the build context")) &&
+                         tar.errorMessage().contains(QStringLiteral("outside it")),
+                     qPrintable(tar.errorMessage()));
+        // Without confinement the engine gets the link as it is, as the docker CLI sends it.
+        QVERIFY(makeBuildContext(dir.path()).ok());
+    }
+
+    void contextAboveItsBoundIsRefusedBeforeItIsRead()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("Dockerfile")), "FROM scratch\n");
+        // Sparse: its size counts, though nothing is on disk, and it is never read.
+        QFile big(dir.filePath(QStringLiteral("big.img")));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        QVERIFY(big.resize(qint64(3) << 30));
+        big.close();
+        BuildContextOptions options;
+        options.maxBytes = qint64(1) << 30;
+        const Result<QByteArray> tar = makeBuildContext(dir.path(), options);
+        QVERIFY(!tar.ok());
+        QVERIFY2(tar.errorMessage().contains(QStringLiteral("holds more than 1024 MiB")),
+                 qPrintable(tar.errorMessage()));
+        QVERIFY2(tar.errorMessage().contains(QStringLiteral(".dockerignore")), qPrintable(tar.errorMessage()));
+        // What .dockerignore leaves out does not count.
+        write(dir.filePath(QStringLiteral(".dockerignore")), "*.img\n");
+        QVERIFY(makeBuildContext(dir.path(), options).ok());
+    }
+
+    void dockerfileGivenAsTextIsTheOneSent()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("payload.txt")), "data\n");
+        write(dir.filePath(QStringLiteral(".inline.dockerfile")), "FROM stale\n");
+        BuildContextOptions options;
+        options.dockerfile = QStringLiteral(".inline.dockerfile");
+        options.dockerfileText = "FROM scratch\nCOPY payload.txt /\n";
+        const Result<QByteArray> tar = makeBuildContext(dir.path(), options);
+        QVERIFY2(tar.ok(), qPrintable(tar.errorMessage()));
+        QCOMPARE(listTar(tar.value()),
+                 (QStringList{QStringLiteral(".inline.dockerfile"), QStringLiteral("payload.txt")}));
+        QTemporaryDir out;
+        QProcess process;
+        process.setWorkingDirectory(out.path());
+        process.start(QStringLiteral("tar"), {QStringLiteral("-xf"), QStringLiteral("-")});
+        process.write(tar.value());
+        process.closeWriteChannel();
+        QVERIFY(process.waitForFinished(10000));
+        QFile sent(out.filePath(QStringLiteral(".inline.dockerfile")));
+        QVERIFY(sent.open(QIODevice::ReadOnly));
+        QCOMPARE(sent.readAll(), options.dockerfileText);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDockerContext)
