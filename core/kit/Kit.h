@@ -81,6 +81,9 @@ struct AgentContext
     QString directory;   ///< absolute and canonical inside the sandbox, or empty
     QString contentFile; ///< the staged path inside the kit's image, or empty
     QString content;     ///< the body inline, or empty
+    /** The kit that declared it, when it was composed into another's (its index line names that kit). */
+    QString kitName;
+    QString kitDisplayName;
 };
 
 /** @brief An inbound port published on 127.0.0.1 (top-level `ports`). */

@@ -90,12 +90,24 @@ Result<void> mergeKeyed(List &into, const List &items, QMap<QString, QString> &o
     return {};
 }
 
+/** Marks @p contexts as @p kit's: the profile's index lists each kit of a composition apart. */
+void attribute(QList<AgentContext> &contexts, const Kit &kit)
+{
+    for (AgentContext &context : contexts) {
+        if (context.kitName.isEmpty()) {
+            context.kitName = kit.name;
+            context.kitDisplayName = kit.displayName;
+        }
+    }
+}
+
 /** @brief Merges one mixin after another into the workload, remembering who declared what. */
 class Merger
 {
 public:
     explicit Merger(const Kit &workload) : m_kit(workload)
     {
+        attribute(m_kit.agentContexts, workload);
         for (const Credential &c : workload.credentials)
             m_credentialOwner.insert(c.service, workload.name);
         for (const SshAgentGrant &g : workload.sshAgents)
@@ -194,7 +206,9 @@ Result<void> Merger::add(const Kit &mixin)
     for (auto it = mixin.argValues.cbegin(); it != mixin.argValues.cend(); ++it)
         m_kit.argValues.insert(it.key(), it.value());
     m_kit.capabilities += mixin.capabilities;
-    m_kit.agentContexts += mixin.agentContexts;
+    QList<AgentContext> contexts = mixin.agentContexts;
+    attribute(contexts, mixin);
+    m_kit.agentContexts += contexts;
     return {};
 }
 

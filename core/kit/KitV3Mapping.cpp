@@ -231,9 +231,12 @@ std::optional<QString> applyAgentDeclaration(Kit &kit, const QString &type, cons
     }
     // Written at creation (sandbox/AgentContext): the profile with Paddock's guidance and the index.
     if (type == QLatin1String("agent-context@1")) {
-        AgentContext context{
-            config.value(QLatin1String("filename")).toString(), config.value(QLatin1String("directory")).toString(),
-            config.value(QLatin1String("contentFile")).toString(), config.value(QLatin1String("content")).toString()};
+        AgentContext context{config.value(QLatin1String("filename")).toString(),
+                             config.value(QLatin1String("directory")).toString(),
+                             config.value(QLatin1String("contentFile")).toString(),
+                             config.value(QLatin1String("content")).toString(),
+                             {},
+                             {}};
         kit.agentContexts << context;
         if (context.filename.isEmpty())
             return QStringLiteral("instructions for the agent, listed in its profile's Kits section");

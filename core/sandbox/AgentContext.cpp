@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMap>
 #include <QRegularExpression>
 
 #include <cerrno>
@@ -106,7 +107,7 @@ QString neutralisedContext(const QString &text)
     return out.replace(marker, QStringLiteral("\\1\\2-\\3\\4"));
 }
 
-QString contextSection(const kit::Kit &kit, const QStringList &bodies)
+QString contextSection(const kit::Kit &kit, const QList<ContextBody> &bodies)
 {
     QStringList lines{QLatin1String(kContextBegin),
                       QStringLiteral("## This sandbox"),
@@ -121,10 +122,12 @@ QString contextSection(const kit::Kit &kit, const QStringList &bodies)
     if (!bodies.isEmpty()) {
         lines << QString() << QStringLiteral("## Kits") << QString()
               << QStringLiteral("Instructions each kit gives; read them when their tools matter:") << QString();
-        const QString label =
-            kit.displayName.isEmpty() ? kit.name : kit.displayName + QStringLiteral(" (") + kit.name + QLatin1Char(')');
-        for (const QString &body : bodies)
-            lines << QStringLiteral("- %1: `%2`").arg(oneLine(label), oneLine(body));
+        for (const ContextBody &body : bodies) {
+            const QString name = body.kitName.isEmpty() ? kit.name : body.kitName;
+            const QString shown = body.kitName.isEmpty() ? kit.displayName : body.kitDisplayName;
+            const QString label = shown.isEmpty() ? name : shown + QStringLiteral(" (") + name + QLatin1Char(')');
+            lines << QStringLiteral("- %1: `%2`").arg(oneLine(label), oneLine(body.path));
+        }
     }
     lines << QLatin1String(kContextEnd);
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -168,21 +171,25 @@ Result<void> writeAgentContext(const kit::Kit &kit, const runtime::SandboxSpec &
         }
         const QString folderInside = QFileInfo(profile).path();
         const QString folderOnHost = QFileInfo(target->second).path();
-        QStringList bodies;
-        int inlineBodies = 0; // a composition's kits may each bring a body: one file each
+        QList<ContextBody> bodies;
+        QMap<QString, int> inlineBodies; // by kit: each kit of a composition may bring bodies, one file each
         for (const kit::AgentContext &context : kit.agentContexts) {
+            const QString owner = context.kitName.isEmpty() ? kit.name : context.kitName;
             if (!context.contentFile.isEmpty()) {
-                bodies << context.contentFile; // staged in the image: pointed at, not copied
+                // Staged in the image: pointed at, not copied.
+                bodies << ContextBody{context.contentFile, context.kitName, context.kitDisplayName};
             } else if (!context.content.isEmpty()) {
-                const QString suffix = inlineBodies++ == 0 ? QString() : QStringLiteral("-%1").arg(inlineBodies);
-                const QString relative = kBodiesFolder + QLatin1Char('/') + kit.name + suffix + QStringLiteral(".md");
+                const int count = ++inlineBodies[owner];
+                const QString suffix = count == 1 ? QString() : QStringLiteral("-%1").arg(count);
+                const QString relative = kBodiesFolder + QLatin1Char('/') + owner + suffix + QStringLiteral(".md");
                 const QString onHostPath =
                     folderOnHost == QLatin1String(".") ? relative : folderOnHost + QLatin1Char('/') + relative;
                 if (const Result<void> written =
                         writeBelow(target->first, onHostPath, neutralisedContext(context.content).toUtf8(), 0644);
                     !written)
                     return written;
-                bodies << folderInside + QLatin1Char('/') + relative;
+                bodies << ContextBody{folderInside + QLatin1Char('/') + relative, context.kitName,
+                                      context.kitDisplayName};
             }
         }
         QByteArray existing;

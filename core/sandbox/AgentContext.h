@@ -20,13 +20,22 @@ inline constexpr char kContextEnd[] = "<!-- paddock:end -->";
 /** @p text with every `paddock:begin` / `paddock:end` marker made inert: kit text never opens or closes the section. */
 QString neutralisedContext(const QString &text);
 
+/** @brief Where one kit's instructions are inside the sandbox, and which kit of a composition gave them. */
+struct ContextBody
+{
+    QString path;
+    QString kitName; ///< empty: @p kit of contextSection() itself
+    QString kitDisplayName;
+};
+
 /**
  * The managed section (from kContextBegin to kContextEnd, each on its own line) for @p kit,
- * whose bodies are at @p bodies (paths inside the sandbox, one per entry with a body, in
- * declaration order): runtime guidance (the network goes through Paddock's proxy, refused hosts
- * can be asked for in the window) and a "Kits" index saying where each kit's instructions are.
+ * whose bodies are @p bodies (one per entry with a body, in composition and declaration order):
+ * runtime guidance (the network goes through Paddock's proxy, refused hosts can be asked for in
+ * the window) and a "Kits" index saying where each kit's instructions are, each line naming
+ * the kit that gave them.
  */
-QString contextSection(const kit::Kit &kit, const QStringList &bodies);
+QString contextSection(const kit::Kit &kit, const QList<ContextBody> &bodies);
 
 /**
  * @p existing with its managed section replaced by @p section, or, without one, @p section

@@ -3,6 +3,7 @@
 // a sandbox is created (into a home and a workspace made here, as the daemon writes them):
 // runtime guidance and a Kits index in a section Paddock manages, the person's lines kept,
 // kit text unable to close the section, links never followed.
+#include "kit/KitComposition.h"
 #include "kit/KitLoader.h"
 #include "sandbox/AgentContext.h"
 
@@ -60,6 +61,7 @@ private slots:
     void existingContentPreserved();
     void progressiveSurfacing();
     void composedBodiesKeepTheirOwnFiles();
+    void progressiveSurfacingNamesEachComposedKit();
     void contentNeutralized();
     void linksAreNotFollowed();
 
@@ -227,13 +229,45 @@ void TestAgentContext::composedBodiesKeepTheirOwnFiles()
     kit::KitLoadResult composed = load(kHead + "  - type: com.docker.sandbox/agent-context@1\n"
                                                "    config: {filename: AGENTS.md, content: workload text}\n");
     QVERIFY2(composed.ok(), qPrintable(messages(composed.diagnostics)));
-    composed.kit->agentContexts << kit::AgentContext{{}, {}, {}, QStringLiteral("mixin text")};
+    composed.kit->agentContexts << kit::AgentContext{{}, {}, {}, QStringLiteral("mixin text"), {}, {}};
     QStringList notes;
     QVERIFY(sandbox::writeAgentContext(*composed.kit, m_spec, m_home, &notes));
     QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex.md")), QStringLiteral("workload text"));
     QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex-2.md")), QStringLiteral("mixin text"));
     QVERIFY2(readText(m_home + QStringLiteral("/AGENTS.md")).contains(QLatin1String("codex-2.md")),
              qPrintable(readText(m_home + QStringLiteral("/AGENTS.md"))));
+}
+
+void TestAgentContext::progressiveSurfacingNamesEachComposedKit()
+{
+    // SPEC agent-context@1: per-kit attribution survives composition, in composition order.
+    const kit::KitLoadResult codex = load(kHead + "  - type: com.docker.sandbox/agent-context@1\n"
+                                                  "    config: {filename: AGENTS.md, content: workload text}\n");
+    QVERIFY2(codex.ok(), qPrintable(messages(codex.diagnostics)));
+    const kit::KitLoadResult gh = kit::KitLoader::loadText(
+        "schemaVersion: \"3\"\nkind: mixin\ndisplayName: GitHub CLI\ncapabilities:\n"
+        "  - type: com.docker.sandbox/agent-context@1\n    config: {content: use gh for pull requests}\n",
+        QStringLiteral("gh.yaml"));
+    QVERIFY2(gh.ok(), qPrintable(messages(gh.diagnostics)));
+    const kit::KitLoadResult lint = kit::KitLoader::loadText(
+        "schemaVersion: \"3\"\nkind: mixin\ncapabilities:\n  - type: com.docker.sandbox/agent-context@1\n"
+        "    config: {contentFile: /usr/share/sandbox/kit/lint/lint.md}\n",
+        QStringLiteral("lint.yaml"));
+    QVERIFY2(lint.ok(), qPrintable(messages(lint.diagnostics)));
+    const Result<kit::Composition> composed = kit::composeKits({*codex.kit, *gh.kit, *lint.kit});
+    QVERIFY2(composed.ok(), composed.ok() ? "" : qPrintable(composed.errorText()));
+    QCOMPARE(composed->kit.name, QStringLiteral("codex+gh+lint"));
+    QStringList notes;
+    QVERIFY(sandbox::writeAgentContext(composed->kit, m_spec, m_home, &notes));
+    // Each kit's inline body in a file of its own name, and each index line naming its kit.
+    QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/codex.md")), QStringLiteral("workload text"));
+    QCOMPARE(readText(m_home + QStringLiteral("/.paddock-kits/gh.md")), QStringLiteral("use gh for pull requests"));
+    const QString profile = readText(m_home + QStringLiteral("/AGENTS.md"));
+    const QString expected = QStringLiteral("- codex: `/home/agent/.paddock-kits/codex.md`\n"
+                                            "- GitHub CLI (gh): `/home/agent/.paddock-kits/gh.md`\n"
+                                            "- lint: `/usr/share/sandbox/kit/lint/lint.md`\n");
+    QVERIFY2(profile.contains(expected), qPrintable(profile));
+    QVERIFY2(!profile.contains(QLatin1String("codex+gh")), qPrintable(profile));
 }
 
 void TestAgentContext::contentNeutralized()
