@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/docker/DockerTransport.h"
 
+#include "runtime/docker/CurlLibrary.h"
 #include "runtime/docker/HijackedConnection.h"
 #include "runtime/docker/SshDial.h"
 
@@ -11,11 +12,8 @@
 #include <QLoggingCategory>
 #include <QUrl>
 
-#include <curl/curl.h>
-
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -29,23 +27,38 @@ constexpr long kConnectTimeoutSeconds = 10;
 constexpr int kHijackHeaderTimeoutMs = 30000;
 constexpr qsizetype kMaxResponseHeader = 64 * 1024;
 
+/** libcurl, once a handle exists: loaded by newHandle(). */
+const CurlLibrary &lib()
+{
+    return *curlLibrary();
+}
+
 struct CurlDeleter
 {
-    void operator()(CURL *curl) const { curl_easy_cleanup(curl); }
+    void operator()(CURL *curl) const { lib().easy_cleanup(curl); }
 };
 using CurlPtr = std::unique_ptr<CURL, CurlDeleter>;
 
 struct SlistDeleter
 {
-    void operator()(curl_slist *list) const { curl_slist_free_all(list); }
+    void operator()(curl_slist *list) const { lib().slist_free_all(list); }
 };
 using SlistPtr = std::unique_ptr<curl_slist, SlistDeleter>;
 
+/** A new easy handle; null when libcurl cannot be loaded or cannot make one. */
 CurlPtr newHandle()
 {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    return CurlPtr(curl_easy_init());
+    const CurlLibrary *curl = curlLibrary();
+    return CurlPtr(curl ? curl->easy_init() : nullptr);
+}
+
+/** Why no handle could be made, for an error. */
+QString noHandle()
+{
+    QString problem;
+    curlLibrary(&problem);
+    return problem.isEmpty() ? QStringLiteral("cannot initialise libcurl")
+                             : QStringLiteral("cannot initialise libcurl: %1").arg(problem);
 }
 
 QByteArray encodedQuery(const Query &query)
@@ -78,32 +91,32 @@ QString sshProblem()
 // Connection settings shared by ordinary and hijacked requests.
 void configureConnection(CURL *curl, const Endpoint &endpoint, char *errorBuffer)
 {
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // safe on worker threads
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, kConnectTimeoutSeconds);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "Paddock");
-    curl_easy_setopt(curl, CURLOPT_PROXY, ""); // never route the engine through http_proxy
+    lib().easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // safe on worker threads
+    lib().easy_setopt(curl, CURLOPT_ERRORBUFFER, errorBuffer);
+    lib().easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, kConnectTimeoutSeconds);
+    lib().easy_setopt(curl, CURLOPT_USERAGENT, "Paddock");
+    lib().easy_setopt(curl, CURLOPT_PROXY, ""); // never route the engine through http_proxy
     if (endpoint.kind == Endpoint::Kind::Unix) {
-        curl_easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, endpoint.socketPath.toLocal8Bit().constData());
+        lib().easy_setopt(curl, CURLOPT_UNIX_SOCKET_PATH, endpoint.socketPath.toLocal8Bit().constData());
         return;
     }
     if (endpoint.kind == Endpoint::Kind::Ssh) {
         // One ssh per connection, started when libcurl connects to the socket made for it.
         t_sshProblem.clear();
         t_sshName = ssh::listen(endpoint, &t_sshProblem);
-        curl_easy_setopt(curl, CURLOPT_ABSTRACT_UNIX_SOCKET, t_sshName.constData());
-        curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+        lib().easy_setopt(curl, CURLOPT_ABSTRACT_UNIX_SOCKET, t_sshName.constData());
+        lib().easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
         return;
     }
     if (!endpoint.tls)
         return;
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, endpoint.tlsVerify ? 1L : 0L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, endpoint.tlsVerify ? 2L : 0L);
+    lib().easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, endpoint.tlsVerify ? 1L : 0L);
+    lib().easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, endpoint.tlsVerify ? 2L : 0L);
     if (!endpoint.caFile.isEmpty())
-        curl_easy_setopt(curl, CURLOPT_CAINFO, endpoint.caFile.toLocal8Bit().constData());
+        lib().easy_setopt(curl, CURLOPT_CAINFO, endpoint.caFile.toLocal8Bit().constData());
     if (!endpoint.certFile.isEmpty()) {
-        curl_easy_setopt(curl, CURLOPT_SSLCERT, endpoint.certFile.toLocal8Bit().constData());
-        curl_easy_setopt(curl, CURLOPT_SSLKEY, endpoint.keyFile.toLocal8Bit().constData());
+        lib().easy_setopt(curl, CURLOPT_SSLCERT, endpoint.certFile.toLocal8Bit().constData());
+        lib().easy_setopt(curl, CURLOPT_SSLKEY, endpoint.keyFile.toLocal8Bit().constData());
     }
 }
 
@@ -151,7 +164,7 @@ size_t onWrite(char *data, size_t size, size_t count, void *user)
     auto *transfer = static_cast<Transfer *>(user);
     const size_t bytes = size * count;
     long status = 0;
-    curl_easy_getinfo(transfer->curl, CURLINFO_RESPONSE_CODE, &status);
+    lib().easy_getinfo(transfer->curl, CURLINFO_RESPONSE_CODE, &status);
     // Error bodies are always collected: they hold the engine's message.
     if (status >= 400 || !transfer->request->onData) {
         transfer->body.append(data, qsizetype(bytes));
@@ -188,27 +201,27 @@ int onProgress(void *user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_
 std::optional<Error> setMethod(CURL *curl, const HttpRequest &request, Transfer *transfer, QFile *upload)
 {
     if (request.method == "GET") {
-        curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+        lib().easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     } else if (request.method == "POST" || request.method == "PUT") {
-        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        lib().easy_setopt(curl, CURLOPT_POST, 1L);
         if (request.method == "PUT") // a body sent as a POST's, under its own method (PUT /containers/ID/archive)
-            curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
+            lib().easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
         if (!request.uploadFile.isEmpty()) {
             if (!upload->open(QIODevice::ReadOnly))
                 return Error{Error::Kind::Local, 0,
                              QStringLiteral("cannot read %1: %2").arg(request.uploadFile, upload->errorString())};
             transfer->upload = upload;
-            curl_easy_setopt(curl, CURLOPT_READFUNCTION, onRead);
-            curl_easy_setopt(curl, CURLOPT_READDATA, transfer);
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload->size()));
+            lib().easy_setopt(curl, CURLOPT_READFUNCTION, onRead);
+            lib().easy_setopt(curl, CURLOPT_READDATA, transfer);
+            lib().easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(upload->size()));
         } else {
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.constData());
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
+            lib().easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.constData());
+            lib().easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.size()));
         }
     } else {
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.constData());
+        lib().easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.constData());
         if (request.method == "HEAD")
-            curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+            lib().easy_setopt(curl, CURLOPT_NOBODY, 1L);
     }
     return std::nullopt;
 }
@@ -280,17 +293,17 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
     char errorBuffer[CURL_ERROR_SIZE] = {0};
     CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
-        return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
+        return Error{Error::Kind::Local, 0, noHandle()};
     CURL *curl = handle.get();
 
     const QByteArray url =
         m_endpoint.baseUrl() + QUrl::toPercentEncoding(request.path, "/") + encodedQuery(request.query);
-    curl_easy_setopt(curl, CURLOPT_URL, url.constData());
+    lib().easy_setopt(curl, CURLOPT_URL, url.constData());
 
-    SlistPtr headers(curl_slist_append(nullptr, "Expect:"));
+    SlistPtr headers(lib().slist_append(nullptr, "Expect:"));
     if (!request.contentType.isEmpty())
-        headers.reset(curl_slist_append(headers.release(), ("Content-Type: " + request.contentType).constData()));
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
+        headers.reset(lib().slist_append(headers.release(), ("Content-Type: " + request.contentType).constData()));
+    lib().easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
 
     Transfer transfer;
     transfer.request = &request;
@@ -298,21 +311,21 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
     QFile upload(request.uploadFile);
     if (std::optional<Error> error = setMethod(curl, request, &transfer, &upload))
         return *error;
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, onWrite);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    lib().easy_setopt(curl, CURLOPT_WRITEFUNCTION, onWrite);
+    lib().easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    lib().easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    lib().easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, onProgress);
+    lib().easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     if (request.timeoutSeconds > 0)
-        curl_easy_setopt(curl, CURLOPT_TIMEOUT, request.timeoutSeconds);
+        lib().easy_setopt(curl, CURLOPT_TIMEOUT, request.timeoutSeconds);
 
-    const CURLcode rc = curl_easy_perform(curl);
+    const CURLcode rc = lib().easy_perform(curl);
     long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    lib().easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     qCDebug(lcDockerHttp) << request.method.constData() << request.path << status;
 
     if (rc != CURLE_OK) {
-        const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : curl_easy_strerror(rc));
+        const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : lib().easy_strerror(rc));
         if ((request.cancel && request.cancel->load()) || transfer.refused)
             return Error{Error::Kind::Cancelled, 0, QStringLiteral("cancelled")};
         if (transfer.uploadFailed)
@@ -327,7 +340,7 @@ Result<HttpResponse> DockerTransport::perform(const HttpRequest &request) const
     response.status = int(status);
     response.body = std::move(transfer.body);
     const char *contentType = nullptr;
-    curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &contentType);
+    lib().easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &contentType);
     if (contentType)
         response.contentType = contentType;
     return response;
@@ -338,18 +351,18 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
     char errorBuffer[CURL_ERROR_SIZE] = {0};
     CurlPtr handle = handleFor(m_endpoint, errorBuffer);
     if (!handle)
-        return Error{Error::Kind::Local, 0, QStringLiteral("cannot initialise libcurl")};
+        return Error{Error::Kind::Local, 0, noHandle()};
     CURL *curl = handle.get();
-    curl_easy_setopt(curl, CURLOPT_URL, m_endpoint.baseUrl().constData());
-    curl_easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
-    const CURLcode rc = curl_easy_perform(curl);
+    lib().easy_setopt(curl, CURLOPT_URL, m_endpoint.baseUrl().constData());
+    lib().easy_setopt(curl, CURLOPT_CONNECT_ONLY, 1L);
+    const CURLcode rc = lib().easy_perform(curl);
     if (rc != CURLE_OK) {
-        const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : curl_easy_strerror(rc));
+        const QString detail = QString::fromLocal8Bit(errorBuffer[0] ? errorBuffer : lib().easy_strerror(rc));
         const QString said = m_endpoint.kind == Endpoint::Kind::Ssh ? sshProblem() : QString();
         return unreachable(said.isEmpty() ? detail : QStringLiteral("ssh: ") + said);
     }
     curl_socket_t fd = CURL_SOCKET_BAD;
-    curl_easy_getinfo(curl, CURLINFO_ACTIVESOCKET, &fd);
+    lib().easy_getinfo(curl, CURLINFO_ACTIVESOCKET, &fd);
     if (fd == CURL_SOCKET_BAD)
         return Error{Error::Kind::Protocol, 0, QStringLiteral("libcurl gave no socket for the connection")};
 
@@ -365,7 +378,7 @@ Result<std::unique_ptr<HijackedConnection>> DockerTransport::hijack(const HttpRe
     wire += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
 
     // The connection outlives this frame and its error buffer: libcurl must not write there later.
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
+    lib().easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
     auto connection = std::make_unique<HijackedConnection>(
         handle.release(), int(fd), m_endpoint.kind == Endpoint::Kind::Tcp && m_endpoint.tls, QByteArray());
     if (!connection->write(wire))

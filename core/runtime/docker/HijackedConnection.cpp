@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/docker/HijackedConnection.h"
 
-#include <curl/curl.h>
+#include "runtime/docker/CurlLibrary.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -19,7 +19,7 @@ HijackedConnection::HijackedConnection(void *curlHandle, int fd, bool encrypted,
 
 HijackedConnection::~HijackedConnection()
 {
-    curl_easy_cleanup(static_cast<CURL *>(m_curl));
+    curlLibrary()->easy_cleanup(static_cast<CURL *>(m_curl));
 }
 
 QByteArray HijackedConnection::buffered()
@@ -50,7 +50,7 @@ qint64 HijackedConnection::read(char *data, qint64 max, int timeoutMs)
     for (;;) {
         size_t received = 0;
         // Tried before polling: TLS may hold decrypted bytes the socket no longer shows.
-        const CURLcode rc = curl_easy_recv(static_cast<CURL *>(m_curl), data, size_t(max), &received);
+        const CURLcode rc = curlLibrary()->easy_recv(static_cast<CURL *>(m_curl), data, size_t(max), &received);
         if (rc == CURLE_OK)
             return qint64(received); // 0: the engine closed the stream
         if (rc != CURLE_AGAIN)
@@ -78,8 +78,8 @@ bool HijackedConnection::write(const QByteArray &data)
     qsizetype offset = 0;
     while (offset < data.size()) {
         size_t sent = 0;
-        const CURLcode rc =
-            curl_easy_send(static_cast<CURL *>(m_curl), data.constData() + offset, size_t(data.size() - offset), &sent);
+        const CURLcode rc = curlLibrary()->easy_send(static_cast<CURL *>(m_curl), data.constData() + offset,
+                                                     size_t(data.size() - offset), &sent);
         if (rc == CURLE_AGAIN) {
             if (!waitFor(POLLOUT, 30000))
                 return false;

@@ -3,7 +3,8 @@
 // over the host's system mounted by the kernel's overlayfs and, in the same run, by
 // fuse-overlayfs (PADDOCK_TEST_ROOT_MOUNT=fuse), beside a bare `bwrap --ro-bind / / true`.
 // Each way has its own XDG folders and its own daemon, started by the first run, which is not
-// counted (it also makes the host's skeleton once).
+// counted (it also makes the host's skeleton once). And a command's own start: `paddock
+// --version` beside a program with Qt Core and Network only.
 #pragma once
 
 #include "../StartTiming.h"
@@ -66,6 +67,26 @@ inline CliWay cliWay(const char *label, const QString &folder, const QByteArray 
     if (!extra.isEmpty())
         way.environment << extra;
     return way;
+}
+
+/**
+ * Times `paddock --version`, a command's start with nothing to do, beside a Qt Core and Network
+ * program that does as little (qt-start-reference), alternately, @p runs times each.
+ */
+inline void benchCommandStart(const QByteArray &paddock, int runs)
+{
+    const QList<QByteArray> environment{"PATH=/usr/bin:/bin", "LANG=C.UTF-8"};
+    std::vector<double> command, floor;
+    for (int i = 0; i < runs; ++i) {
+        floor.push_back(wholeProcess({QT_START_REFERENCE_BIN}, environment));
+        command.push_back(wholeProcess({paddock, "--version"}, environment));
+    }
+    const Figures f = figures(floor);
+    const Figures c = figures(command);
+    std::printf("a command's start, whole process, %d runs each (ms)\n", runs);
+    std::printf("  %-36s median %7.2f   p90 %7.2f\n", "Qt Core + Network, nothing else", f.median, f.p90);
+    std::printf("  %-36s median %7.2f   p90 %7.2f   (%.2f x that)\n", "paddock --version", c.median, c.p90,
+                c.median / f.median);
 }
 
 /** Times `paddock run --rm --kit shell -- true` each way, @p runs times; 0 when every run worked. */

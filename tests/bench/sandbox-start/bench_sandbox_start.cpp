@@ -49,8 +49,12 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "bwrap is not installed\n");
         return 1;
     }
-    if (argc > 2 && std::strcmp(argv[1], "--cli") == 0)
-        return benchCli(argv[2], bwrap, argc > 3 ? std::max(1, std::atoi(argv[3])) : 30);
+    if (argc > 2 && std::strcmp(argv[1], "--cli") == 0) {
+        const int cliRuns = argc > 3 ? std::max(1, std::atoi(argv[3])) : 30;
+        benchCommandStart(argv[2], cliRuns);
+        std::printf("\n");
+        return benchCli(argv[2], bwrap, cliRuns);
+    }
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
     QTemporaryDir root;
     SandboxSpec spec = echoSpec(root);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `paddock` with no arguments opens the window in a process that carries the window alone:
 // the command line's libraries (libcurl and the TLS libraries under it, QtKeychain) are not
-// in its memory, while `paddock` given a command still runs it. The real binary, on the
-// offscreen platform.
+// in its memory, while `paddock` given a command still runs it; and a command loads libcurl
+// only when it reaches a container engine. The real binary, on the offscreen platform.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -17,6 +17,7 @@ class TestGuiWindowProcess : public QObject
 private Q_SLOTS:
     void windowMapsNoCommandLineLibraries();
     void commandsStillRunInPaddock();
+    void aCommandLoadsLibcurlOnlyForAnEngine();
 
 private:
     QProcessEnvironment environment(const QString &home) const;
@@ -85,6 +86,25 @@ void TestGuiWindowProcess::commandsStillRunInPaddock()
     QVERIFY(paddock.waitForFinished(30000));
     QCOMPARE(paddock.exitCode(), 1);
     QVERIFY2(paddock.readAllStandardError().contains("bundle import"), "no hint at the command line");
+}
+
+void TestGuiWindowProcess::aCommandLoadsLibcurlOnlyForAnEngine()
+{
+    // The loader names each library it maps (LD_DEBUG=files): libcurl and the thirty under it
+    // cost a command about 5 ms of start, so only the Docker engine's client loads it, on its
+    // first request (the Docker tests' `paddock exec` and `attach` are such requests).
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QProcessEnvironment env = environment(home.path());
+    env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("files"));
+    QProcess paddock;
+    paddock.setProcessEnvironment(env);
+    paddock.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("--version")});
+    QVERIFY(paddock.waitForFinished(30000));
+    QCOMPARE(paddock.exitCode(), 0);
+    const QByteArray loaded = paddock.readAllStandardError();
+    QVERIFY2(loaded.contains("libQt6Core.so"), "the loader did not say what it mapped");
+    QVERIFY2(!loaded.contains("libcurl"), "paddock --version loaded libcurl");
 }
 
 QTEST_GUILESS_MAIN(TestGuiWindowProcess)
