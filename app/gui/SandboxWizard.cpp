@@ -282,8 +282,11 @@ void SandboxWizard::checkRoot()
                 if (generation != m_rootGeneration || reply.isError())
                     return;
                 const QString base = reply.result().value(QLatin1String("base")).toString();
+                // A v3 kit's image is named by the reference it was loaded from, not its id in the store.
+                const QString reference = m_review.value(QStringLiteral("reference")).toString();
                 if (base == QLatin1String("image"))
-                    m_rootNote = tr("The sandbox's root is the image %1, under a layer of its own.").arg(image);
+                    m_rootNote = tr("The sandbox's root is the image %1, under a layer of its own.")
+                                     .arg(reference.isEmpty() ? image : reference);
                 else if (base == QLatin1String("host"))
                     m_rootNote = image.isEmpty()
                                      ? tr("The sandbox's root is your system, under a layer of its own.")

@@ -190,6 +190,9 @@ void TestWizardComposition::wizardComposesAWorkloadWithAMixin()
     // The workload's image by the reference it was loaded from; any port of a named host is no wildcard.
     QCOMPARE(findInPopup(wizard, QStringLiteral("wizardReviewImage"))->property("text").toString(),
              QStringLiteral("Image: registry.example/kits/base:1"));
+    QTRY_COMPARE(
+        findInPopup(wizard, QStringLiteral("wizardReviewRoot"))->property("text").toString(),
+        QStringLiteral("The sandbox's root is the image registry.example/kits/base:1, under a layer of its own."));
     QStringList warnings;
     for (QQuickItem *item : findItems(findInPopup(wizard, QStringLiteral("wizardReviewTitle"))->parentItem(),
                                       QStringLiteral("wizardWarning")))
