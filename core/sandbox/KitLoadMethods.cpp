@@ -2,6 +2,7 @@
 #include "sandbox/KitLoadMethods.h"
 
 #include "api/Server.h"
+#include "common/AtomicFile.h"
 #include "common/Paths.h"
 #include "image/ImageStore.h"
 #include "image/RegistryPull.h"
@@ -20,6 +21,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QTemporaryDir>
 #include <QUuid>
 
 #include <thread>
@@ -142,6 +144,55 @@ void pull(const UpstreamProxyGetter &upstream, const QJsonObject &params, const 
 /** Tells a build's steps, on this thread, to whoever follows the `image` topic; for one run's client. */
 using BuildSteps = std::function<void(const runtime::docker::BuildProgress &)>;
 
+/**
+ * Over the image @p built that @p authored's recipe made, what publishing stages: the published
+ * descriptor and the recipe at /usr/share/sandbox/kit/STEM/kit.yaml and kit.dockerfile (a kit
+ * describes itself inside every sandbox that composes it), and the agent-context@1 bodies where
+ * the published descriptor names them. Built from a context of its own holding only those
+ * files; @p build gives the tag, labels and bounds. The new image's id.
+ */
+runtime::docker::Result<QString> stageSources(const runtime::docker::DockerClient &client,
+                                              const kit::AuthoredKit &authored, const QString &built,
+                                              runtime::docker::BuildOptions build)
+{
+    const auto localError = [](const QString &message) {
+        return runtime::docker::Error{runtime::docker::Error::Kind::Local, 0, message};
+    };
+    QTemporaryDir stage;
+    QByteArray recipe = authored.recipe;
+    if (recipe.isEmpty()) {
+        QFile file(QDir(authored.folder).filePath(authored.dockerfile));
+        if (!file.open(QIODevice::ReadOnly))
+            return localError(QStringLiteral("cannot read %1 again to stage it").arg(file.fileName()));
+        recipe = file.read(kKitBuildContextMaxBytes);
+    }
+    const QString home = QStringLiteral("/usr/share/sandbox/kit/") + authored.stem + QLatin1Char('/');
+    QByteArray dockerfile = "FROM " + built.toUtf8() + '\n';
+    const auto copy = [&dockerfile](const QString &from, const QString &to) {
+        dockerfile += "COPY " + QJsonDocument(QJsonArray{from, to}).toJson(QJsonDocument::Compact) + '\n';
+    };
+    QString problem;
+    if (!stage.isValid() ||
+        !writeFileAtomically(stage.filePath(QStringLiteral("kit.yaml")), authored.published, &problem) ||
+        !writeFileAtomically(stage.filePath(QStringLiteral("kit.dockerfile")), recipe, &problem))
+        return localError(QStringLiteral("cannot stage the kit's sources: %1").arg(problem));
+    copy(QStringLiteral("kit.yaml"), home + QStringLiteral("kit.yaml"));
+    copy(QStringLiteral("kit.dockerfile"), home + QStringLiteral("kit.dockerfile"));
+    // The agent's bodies go where the published descriptor says (paths checked inside the folder).
+    int body = 0;
+    for (auto it = authored.staged.cbegin(); it != authored.staged.cend(); ++it) {
+        const QString name = QStringLiteral("body-%1").arg(++body);
+        if (!QFile::copy(QDir(authored.folder).filePath(it.key()), stage.filePath(name)))
+            return localError(QStringLiteral("cannot stage %1").arg(it.key()));
+        copy(name, it.value());
+    }
+    build.contextDir = stage.path();
+    build.dockerfile = kInlineRecipeName;
+    build.dockerfileText = dockerfile;
+    build.buildArgs.clear();
+    return client.buildImage(build);
+}
+
 /** Builds @p authored's recipe through the engine into @p tag; the image's id, or a failed reply. */
 std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient &client,
                                              const kit::AuthoredKit &authored, const QString &name, const QString &tag,
@@ -158,16 +209,8 @@ std::variant<QString, api::Reply> buildImage(const runtime::docker::DockerClient
     build.confinedContext = true;
     build.onProgress = steps;
     runtime::docker::Result<QString> built = client.buildImage(build);
-    if (built && !authored.staged.isEmpty()) {
-        // The agent's bodies go where the published descriptor says, over what the recipe made.
-        QByteArray staging = "FROM " + built.value().toUtf8() + '\n';
-        for (auto it = authored.staged.cbegin(); it != authored.staged.cend(); ++it)
-            staging += "COPY " + QJsonDocument(QJsonArray{it.key(), it.value()}).toJson(QJsonDocument::Compact) + '\n';
-        build.dockerfile = kInlineRecipeName;
-        build.dockerfileText = staging;
-        build.buildArgs.clear();
-        built = client.buildImage(build);
-    }
+    if (built)
+        built = stageSources(client, authored, built.value(), build);
     if (!built)
         return api::Reply::failure(
             QLatin1String(api::errors::kKitFailed),

@@ -208,12 +208,17 @@ void TestKitBuild::companionPairBuildsAndRunsUnderBubblewrap()
     QVERIFY2(!shown.out.contains(QLatin1String("dockerfile"), Qt::CaseInsensitive), qPrintable(shown.out));
 
     // Run under bubblewrap from the image store: the files the recipe added, its build argument.
-    const Finished ran = m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("crafted"),
-                                             QStringLiteral("--name"), QStringLiteral("crafted-run"),
-                                             m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("cat"),
-                                             QStringLiteral("/opt/kit/added.txt"), QStringLiteral("/opt/kit/level")});
+    const Finished ran =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("crafted"),
+                            QStringLiteral("--name"), QStringLiteral("crafted-run"), m_fixture->workspace(),
+                            QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/opt/kit/added.txt"),
+                            QStringLiteral("/opt/kit/level"), QStringLiteral("/usr/share/sandbox/kit/crafted/kit.yaml"),
+                            QStringLiteral("/usr/share/sandbox/kit/crafted/kit.dockerfile")});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
     QVERIFY2(ran.out.contains(QLatin1String("added by the kit's Dockerfile\nlevel 2.0.0\n")), qPrintable(ran.out));
+    // The kit describes itself inside, as publishing stages it: its descriptor as published, its recipe.
+    QVERIFY2(ran.out.contains(QString::fromUtf8(published)), qPrintable(ran.out));
+    QVERIFY2(ran.out.contains(QLatin1String("COPY added.txt /opt/kit/added.txt\n")), qPrintable(ran.out));
     const QJsonObject sandbox = m_fixture->listed().value(QStringLiteral("crafted-run"));
     QCOMPARE(sandbox.value(QLatin1String("backend")).toString(), QStringLiteral("bwrap"));
     QCOMPARE(sandbox.value(QLatin1String("root")).toObject().value(QLatin1String("base")).toString(),
