@@ -517,6 +517,10 @@
         <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -2420,6 +2424,25 @@
     </message>
 </context>
 <context>
+    <name>MixinChoices</name>
+    <message>
+        <source>Mixins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compose with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>NavigationButton</name>
     <message>
         <source>Shortcut: %1</source>
@@ -3793,6 +3816,10 @@
         <source>Docker (engine %1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Composed of: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -4501,6 +4528,10 @@
     </message>
     <message>
         <source>The kit&apos;s shared folders were not kept: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These kits do not go together: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

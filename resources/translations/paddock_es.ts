@@ -517,6 +517,10 @@
         <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
         <translation>%1 está en otro ordenador: el entorno aislado recibe un clon del espacio de trabajo (sus archivos confirmados), no la carpeta misma. Sus commits vuelven como ramas paddock/NOMBRE/… de su repositorio; los archivos no confirmados se quedan aquí. No puede compartir carpetas de este ordenador.</translation>
     </message>
+    <message>
+        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
+        <translation>El kit está compuesto con mixins: se ejecuta con bubblewrap.</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -2420,6 +2424,25 @@
     </message>
 </context>
 <context>
+    <name>MixinChoices</name>
+    <message>
+        <source>Mixins</source>
+        <translation>Mixins</translation>
+    </message>
+    <message>
+        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
+        <translation>Un mixin añade sus herramientas, reglas y credenciales al kit. Un entorno aislado con mixins se ejecuta con bubblewrap.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Compose with %1</source>
+        <translation>Componer con %1</translation>
+    </message>
+</context>
+<context>
     <name>NavigationButton</name>
     <message>
         <source>Shortcut: %1</source>
@@ -3793,6 +3816,10 @@
         <source>Docker (engine %1)</source>
         <translation>Docker (motor %1)</translation>
     </message>
+    <message>
+        <source>Composed of: %1</source>
+        <translation>Compuesto por: %1</translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -4503,6 +4530,10 @@
     <message>
         <source>The kit&apos;s shared folders were not kept: %1</source>
         <translation>No se han conservado las carpetas compartidas del kit: %1</translation>
+    </message>
+    <message>
+        <source>These kits do not go together: %1</source>
+        <translation>Estos kits no son compatibles: %1</translation>
     </message>
 </context>
 <context>

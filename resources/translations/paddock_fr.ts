@@ -517,6 +517,10 @@
         <source>%1 is on another computer: the sandbox gets a clone of the workspace (its committed files), not the folder itself. Its commits come back as branches paddock/NAME/… of your repository; files not committed stay here. It cannot share folders of this computer.</source>
         <translation>%1 est sur un autre ordinateur : le bac à sable reçoit un clone de l&apos;espace de travail (ses fichiers validés), pas le dossier lui-même. Ses commits reviennent comme branches paddock/NOM/… de votre dépôt ; les fichiers non validés restent ici. Il ne peut partager aucun dossier de cet ordinateur.</translation>
     </message>
+    <message>
+        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
+        <translation>Le kit est composé avec des mixins : il s’exécute sous bubblewrap.</translation>
+    </message>
 </context>
 <context>
     <name>BindingDialog</name>
@@ -2420,6 +2424,25 @@
     </message>
 </context>
 <context>
+    <name>MixinChoices</name>
+    <message>
+        <source>Mixins</source>
+        <translation>Mixins</translation>
+    </message>
+    <message>
+        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
+        <translation>Un mixin ajoute ses outils, ses règles et ses identifiants au kit. Un bac à sable avec des mixins s’exécute sous bubblewrap.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Compose with %1</source>
+        <translation>Composer avec %1</translation>
+    </message>
+</context>
+<context>
     <name>NavigationButton</name>
     <message>
         <source>Shortcut: %1</source>
@@ -3793,6 +3816,10 @@
         <source>Docker (engine %1)</source>
         <translation>Docker (moteur %1)</translation>
     </message>
+    <message>
+        <source>Composed of: %1</source>
+        <translation>Composé de : %1</translation>
+    </message>
 </context>
 <context>
     <name>WizardFrame</name>
@@ -4503,6 +4530,10 @@
     <message>
         <source>The kit&apos;s shared folders were not kept: %1</source>
         <translation>Les dossiers partagés du kit n’ont pas été conservés : %1</translation>
+    </message>
+    <message>
+        <source>These kits do not go together: %1</source>
+        <translation>Ces kits ne vont pas ensemble : %1</translation>
     </message>
 </context>
 <context>
