@@ -89,7 +89,10 @@ QString rootColumn(const QJsonObject &sandbox)
         return QStringLiteral("read-only host");
     const QString size = humanBytes(root.value(QLatin1String("bytes")).toInteger());
     return base == QLatin1String("image")
-               ? QStringLiteral("%1 (image %2)").arg(size, root.value(QLatin1String("image")).toString())
+               ? QStringLiteral("%1 (image %2)")
+                     .arg(
+                         size,
+                         root.value(QLatin1String("reference")).toString(root.value(QLatin1String("image")).toString()))
            : root.contains(QLatin1String("mount"))
                ? QStringLiteral("%1 (host, %2)").arg(size, root.value(QLatin1String("mount")).toString())
                : QStringLiteral("%1 (host)").arg(size);

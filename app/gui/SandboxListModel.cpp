@@ -240,7 +240,8 @@ std::optional<SandboxRow> SandboxRow::fromJson(const QJsonObject &info)
         row.agentVerbs << verb.toString();
     const QJsonObject root = info.value(QLatin1String("root")).toObject();
     row.rootText = SandboxListModel::describeRoot(
-        root.value(QLatin1String("base")).toString(), root.value(QLatin1String("image")).toString(),
+        root.value(QLatin1String("base")).toString(),
+        root.value(QLatin1String("reference")).toString(root.value(QLatin1String("image")).toString()),
         root.value(QLatin1String("bytes")).toInteger(-1), root.value(QLatin1String("mount")).toString());
     row.sharesText = SandboxListModel::describeShares(info);
     return row;

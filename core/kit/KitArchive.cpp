@@ -231,23 +231,37 @@ KitArchiveResult storeDeclaredKit(const QByteArray &descriptor, const QString &b
     return placeKit(std::move(*mapped), where, descriptor, origin);
 }
 
-QString loadedArchiveOf(const QString &kitDirectory)
+namespace {
+
+/** The origin.json of the kit in @p kitDirectory (at most 64 KiB of it); empty when there is none. */
+QJsonObject originOf(const QString &kitDirectory)
 {
     QFile origin(QDir(kitDirectory).filePath(QStringLiteral("origin.json")));
     if (kitDirectory.isEmpty() || !origin.open(QIODevice::ReadOnly))
         return {};
+    return QJsonDocument::fromJson(origin.read(1 << 16)).object();
+}
+
+} // namespace
+
+QString loadedArchiveOf(const QString &kitDirectory)
+{
     // A pulled kit's "archive" is the reference it was pulled by.
-    const QString archive =
-        QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("archive")).toString();
+    const QString archive = originOf(kitDirectory).value(QLatin1String("archive")).toString();
     return QDir::isAbsolutePath(archive) ? archive : QString();
 }
 
 QString builtFolderOf(const QString &kitDirectory)
 {
-    QFile origin(QDir(kitDirectory).filePath(QStringLiteral("origin.json")));
-    if (kitDirectory.isEmpty() || !origin.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(origin.read(1 << 16)).object().value(QLatin1String("builtFrom")).toString();
+    return originOf(kitDirectory).value(QLatin1String("builtFrom")).toString();
+}
+
+QString referenceOf(const QString &kitDirectory, const QString &image)
+{
+    const QJsonObject origin = originOf(kitDirectory);
+    return origin.value(QLatin1String("image")).toString() == image && !image.isEmpty()
+               ? origin.value(QLatin1String("reference")).toString()
+               : QString();
 }
 
 } // namespace paddock::kit

@@ -94,5 +94,10 @@ KitArchiveResult storeDeclaredKit(const QByteArray &descriptor, const QString &b
 QString loadedArchiveOf(const QString &kitDirectory);
 /** The authored folder `kit build` built the kit in @p kitDirectory from (its origin.json); empty otherwise. */
 QString builtFolderOf(const QString &kitDirectory);
+/**
+ * The reference the kit in @p kitDirectory was loaded, pulled or built as, when its image in the
+ * store is still @p image (the kit was not loaded again since); empty otherwise.
+ */
+QString referenceOf(const QString &kitDirectory, const QString &image);
 
 } // namespace paddock::kit

@@ -9,6 +9,7 @@
 #include "sandbox/SharedFolders.h"
 #include "sandbox/WorkspaceGuard.h"
 
+#include "kit/KitArchive.h"
 #include "kit/KitLoader.h"
 #include <QDir>
 
@@ -154,6 +155,10 @@ QJsonObject SandboxService::infoJson(const runtime::SandboxInfo &info, bool with
         QJsonObject root{{QStringLiteral("base"), info.rootBase}};
         if (!info.rootImage.isEmpty())
             root.insert(QStringLiteral("image"), info.rootImage);
+        // A kit image's layers are known by their id in the store; the person knows the reference.
+        if (const QString reference = record ? kit::referenceOf(record->kitDirectory, info.rootImage) : QString();
+            !reference.isEmpty())
+            root.insert(QStringLiteral("reference"), reference);
         if (!info.rootMount.isEmpty())
             root.insert(QStringLiteral("mount"), info.rootMount);
         if (info.rootBytes >= 0)

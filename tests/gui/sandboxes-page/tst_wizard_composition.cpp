@@ -216,11 +216,18 @@ void TestWizardComposition::wizardComposesAWorkloadWithAMixin()
     for (const QJsonValue &part : sandbox.value(QLatin1String("composition")).toArray())
         parts << part[QLatin1String("name")].toString();
     QCOMPARE(parts, (QStringList{QStringLiteral("base"), QStringLiteral("tool")}));
+    // Its root is the workload's image, named by the reference it was loaded from, as `paddock ls` says.
+    QCOMPARE(sandbox.value(QLatin1String("root")).toObject().value(QLatin1String("reference")).toString(),
+             QStringLiteral("registry.example/kits/base:1"));
     QProcess cli;
     cli.start(QStringLiteral(PADDOCK_BIN),
               {QStringLiteral("exec"), QStringLiteral("composed"), QStringLiteral("--"), QStringLiteral("hello-tool")});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.readAllStandardOutput().trimmed(), QByteArray("hello from the tool mixin"));
+    cli.start(QStringLiteral(PADDOCK_BIN), {QStringLiteral("ls")});
+    QVERIFY(cli.waitForFinished(60000));
+    const QByteArray listed = cli.readAllStandardOutput();
+    QVERIFY2(listed.contains("(image registry.example/kits/base:1)"), listed.constData());
     daemonCall(QStringLiteral("sandbox.remove"),
                {{QStringLiteral("name"), QStringLiteral("composed")}, {QStringLiteral("force"), true}});
 }
