@@ -11,8 +11,6 @@
 #include <QRandomGenerator>
 #include <QStandardPaths>
 
-#include <algorithm>
-
 using paddock::test::Finished;
 using paddock::test::SandboxFixture;
 namespace docker = paddock::runtime::docker;
@@ -111,22 +109,8 @@ void TestKitBuild::cleanupTestCase()
     const docker::DockerClient client(engine());
     for (const QString &tag : std::as_const(m_tags))
         (void)client.removeImage(tag, true);
-    if (m_base.isEmpty())
-        return;
-    // Every image built FROM the base carries its label, the untagged ones a tag moved away from
-    // and the base's own steps too; a parent goes once its children have, so newest first, again.
-    (void)client.removeImage(m_base, true);
-    for (int pass = 0; pass < 3; ++pass) {
-        docker::Result<QList<docker::ImageInfo>> made =
-            client.listImages({QStringLiteral("paddock-test.image=") + m_base}, true);
-        if (!made.ok() || made.value().isEmpty())
-            break;
-        QList<docker::ImageInfo> images = made.value();
-        std::sort(images.begin(), images.end(),
-                  [](const docker::ImageInfo &a, const docker::ImageInfo &b) { return a.created > b.created; });
-        for (const docker::ImageInfo &image : std::as_const(images))
-            (void)client.removeImage(image.id, true);
-    }
+    if (!m_base.isEmpty())
+        (void)client.removeImage(m_base, true);
 }
 
 QString TestKitBuild::writeWorkload(const QString &name, const QByteArray &extraRecipe)
