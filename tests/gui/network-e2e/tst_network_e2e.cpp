@@ -94,7 +94,8 @@ void TestNetworkEndToEnd::refusalShowsWithinASecond()
     // On the page, without a reload. How soon is a figure of the benchmarks, not a pass or fail here.
     QTRY_VERIFY_WITH_TIMEOUT(denials()->rowOf(QStringLiteral("other.test"), QStringLiteral("net")) >= 0, 10000);
     QTRY_VERIFY(findItemWith(m_window, QStringLiteral("denialRow"), "host", QStringLiteral("other.test")));
-    QCOMPARE(lastStatus(), QStringLiteral("403"));
+    // The client writes the status it got after the proxy has refused it: it may come a moment later.
+    QTRY_COMPARE(lastStatus(), QStringLiteral("403"));
     // The sandbox runs: its kit's rules are listed with the others, read-only.
     QTRY_VERIFY(findItemWith(m_window, QStringLiteral("ruleRow"), "origin", QStringLiteral("kit")));
 }
