@@ -3,8 +3,12 @@
 
 #include "common/UniqueFd.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
 #include <QSet>
+#include <QThreadPool>
 
 #include <cerrno>
 #include <cstring>
@@ -142,6 +146,41 @@ bool removeTree(const QString &path, QString *error)
     if (!ok && error)
         *error = problem;
     return ok;
+}
+
+namespace {
+
+void removeInBackground(const QString &path)
+{
+    QThreadPool::globalInstance()->start([path] { (void)removeTree(path); });
+}
+
+} // namespace
+
+bool removeTreeLater(const QString &path, const QString &trash, QString *error)
+{
+    const QByteArray encoded = QFile::encodeName(path);
+    struct stat st
+    {};
+    if (::lstat(encoded.constData(), &st) != 0 && errno == ENOENT)
+        return true;
+    if (QDir().mkpath(trash))
+        (void)!::chmod(QFile::encodeName(trash).constData(), 0700);
+    const QString away = QStringLiteral("%1/%2.%3")
+                             .arg(trash, QFileInfo(path).fileName())
+                             .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    if (::rename(encoded.constData(), QFile::encodeName(away).constData()) != 0)
+        return removeTree(path, error);
+    removeInBackground(away);
+    return true;
+}
+
+void emptyTrashLater(const QString &trash)
+{
+    const QStringList left =
+        QDir(trash).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    for (const QString &entry : left)
+        removeInBackground(trash + QLatin1Char('/') + entry);
 }
 
 } // namespace paddock::filetree

@@ -19,4 +19,15 @@ qint64 diskUsage(const QString &path);
  */
 bool removeTree(const QString &path, QString *error = nullptr);
 
+/**
+ * Takes the tree at @p path out of its place at once and removes it in the background: it is
+ * renamed into @p trash (a folder on the same file system, made when missing), and removeTree()
+ * runs on the global thread pool, which the application waits for before it exits. Where the
+ * rename cannot be made, the tree is removed before this returns. True when @p path is gone.
+ */
+bool removeTreeLater(const QString &path, const QString &trash, QString *error = nullptr);
+
+/** Removes, in the background, whatever an earlier removeTreeLater() into @p trash left there. */
+void emptyTrashLater(const QString &trash);
+
 } // namespace paddock::filetree

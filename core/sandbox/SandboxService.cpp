@@ -54,7 +54,9 @@ QString SandboxService::homeOf(const QString &name)
 SandboxService::SandboxService(api::Server &server, QObject *parent)
     : QObject(parent), m_server(server), m_alive(std::make_shared<int>(0))
 {
-    m_runtimes.emplace(QStringLiteral("bwrap"), std::make_shared<runtime::BwrapRuntime>());
+    const auto bwrap = std::make_shared<runtime::BwrapRuntime>();
+    bwrap->emptyTrash();
+    m_runtimes.emplace(QStringLiteral("bwrap"), bwrap);
     m_runtimes.emplace(QStringLiteral("docker"), std::make_shared<runtime::DockerRuntime>());
     m_credentials = std::make_unique<CredentialInjection>(this);
     connect(m_credentials.get(), &CredentialInjection::credentialsChanged, this, [this] {

@@ -80,6 +80,16 @@ QString BwrapRuntime::volumesDir(const QString &name) const
     return sandboxDir(name) + QStringLiteral("/volumes");
 }
 
+QString BwrapRuntime::trashDir() const
+{
+    return m_root + QStringLiteral("/.removing"); // not a valid name: never listed as a sandbox
+}
+
+void BwrapRuntime::emptyTrash() const
+{
+    filetree::emptyTrashLater(trashDir());
+}
+
 QString BwrapRuntime::homeOf(const SandboxState &state) const
 {
     return state.spec.homeDir.isEmpty() ? privateHome(state.spec.name) : state.spec.homeDir;
@@ -471,12 +481,14 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     const QString dir = sandboxDir(name);
     // The root and the volumes go with the home: a setup run between two launches keeps them.
     // First, so that a root that cannot go leaves the sandbox listed.
+    // Each tree is renamed away at once and removed in the background: the name is free
+    // again as soon as this returns, and `run --rm` does not wait for a root's many folders.
     if (removeHome) {
         QString error;
-        if (!filetree::removeTree(rootDir(name), &error))
+        if (!filetree::removeTreeLater(rootDir(name), trashDir(), &error))
             return RuntimeResult::failure(
                 QStringLiteral("the root of sandbox %1 was not removed: %2").arg(name, error));
-        if (!filetree::removeTree(volumesDir(name), &error))
+        if (!filetree::removeTreeLater(volumesDir(name), trashDir(), &error))
             return RuntimeResult::failure(
                 QStringLiteral("the volumes of sandbox %1 were not removed: %2").arg(name, error));
         const std::lock_guard lock(m_optionsMutex);
@@ -487,7 +499,7 @@ RuntimeResult BwrapRuntime::remove(const QString &name, bool removeHome)
     bwrap::removeLog(logPath(name));
     // Only the private home is ever deleted; a home the user chose stays theirs.
     if (removeHome && state->spec.homeDir.isEmpty())
-        QDir(privateHome(name)).removeRecursively();
+        (void)filetree::removeTreeLater(privateHome(name), trashDir());
     QDir().rmdir(dir); // fails, harmlessly, while a kept home is in it
     qCInfo(lcBwrap) << "removed sandbox" << name << (removeHome ? "and its home" : "");
     return RuntimeResult::success();
@@ -501,14 +513,14 @@ RuntimeResult BwrapRuntime::removeKeepingVolumes(const QString &name)
     if (isRunning(*state))
         return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
     QString error;
-    if (!filetree::removeTree(rootDir(name), &error))
+    if (!filetree::removeTreeLater(rootDir(name), trashDir(), &error))
         return RuntimeResult::failure(QStringLiteral("the root of sandbox %1 was not removed: %2").arg(name, error));
     {
         const std::lock_guard lock(m_optionsMutex);
         m_measures.remove(name);
     }
     if (state->spec.homeDir.isEmpty())
-        QDir(privateHome(name)).removeRecursively();
+        (void)filetree::removeTreeLater(privateHome(name), trashDir());
     return remove(name, false);
 }
 

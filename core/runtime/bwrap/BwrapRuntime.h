@@ -101,6 +101,13 @@ public:
     QString privateHome(const QString &name) const;
     /** Whether @p name can name a sandbox (it becomes a directory and a host name). */
     static bool isValidName(const QString &name);
+    /**
+     * `.removing/` under the sandboxes directory: the trees remove() took away, while the
+     * background removes them (filetree::removeTreeLater()).
+     */
+    QString trashDir() const;
+    /** Removes in the background what a daemon that ended early left in trashDir(). */
+    void emptyTrash() const;
 
 private:
     QString statePath(const QString &name) const;

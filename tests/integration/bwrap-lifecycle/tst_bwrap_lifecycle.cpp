@@ -99,8 +99,15 @@ private slots:
         QVERIFY(!runtime.logs(name, 0, 1 << 20));
         QVERIFY(QFileInfo(runtime.privateHome(name)).isDir());
         QVERIFY(runtime.create(detached(bed, name)).ok);
+        QVERIFY(runtime.start(name).ok);
+        QVERIFY(runtime.stop(name).ok);
         QVERIFY(runtime.remove(name, true).ok);
+        // The name is free at once; the root and the home, taken away, go in the background.
         QVERIFY(!QFileInfo::exists(runtime.sandboxDir(name)));
+        QVERIFY(runtime.create(detached(bed, name)).ok);
+        QVERIFY(runtime.remove(name, true).ok);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QDir(runtime.trashDir()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), 10000);
     }
 
     void restartsAfterStop()
