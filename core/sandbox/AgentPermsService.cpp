@@ -61,11 +61,12 @@ void AgentPermsService::start()
     registerEditMethods();
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &AgentPermsService::pollLogs);
-    // Listing sandboxes asks every runtime: less often than the logs are read, and at once
-    // when a sandbox starts or stops.
+    // Listing sandboxes asks every runtime: less often than the logs are read. A sandbox that
+    // starts or stops is looked at alone, at once: the next request of the client that started
+    // it does not wait for every container engine's list.
     m_refresh.setInterval(kRefreshMs);
     connect(&m_refresh, &QTimer::timeout, this, &AgentPermsService::refreshSandboxes);
-    connect(&m_sandboxes, &SandboxService::operationFinished, this, &AgentPermsService::refreshSandboxes);
+    connect(&m_sandboxes, &SandboxService::operationFinished, this, &AgentPermsService::refreshSandbox);
     refreshSandboxes();
     m_poll.start();
     m_refresh.start();
@@ -107,6 +108,23 @@ void AgentPermsService::refreshSandboxes()
         const std::optional<Places> places = placesOf(name);
         if (!places)
             continue;
+        Followed followed;
+        followed.places = *places;
+        followed.follower = std::make_unique<ReviewLogFollower>(places->home);
+        m_followed.emplace(name, std::move(followed));
+    }
+}
+
+void AgentPermsService::refreshSandbox(const QString &name)
+{
+    const std::optional<runtime::SandboxInfo> info = m_sandboxes.inspect(name);
+    if (!info || info->status != runtime::SandboxStatus::Running) {
+        m_followed.erase(name);
+        return;
+    }
+    if (m_followed.count(name))
+        return;
+    if (const std::optional<Places> places = placesOf(name)) {
         Followed followed;
         followed.places = *places;
         followed.follower = std::make_unique<ReviewLogFollower>(places->home);

@@ -127,6 +127,8 @@ private:
     void registerMethods();
     void registerEditMethods();
     void refreshSandboxes();
+    /** Follows sandbox @p name while it runs, and no longer once it stops or goes. */
+    void refreshSandbox(const QString &name);
     void pollLogs();
     void record(const Places &places, const agentperms::AgentDecision &decision);
 

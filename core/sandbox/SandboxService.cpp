@@ -249,11 +249,13 @@ api::Reply SandboxService::describeHostGrants(const QJsonObject &params)
 
 void SandboxService::forgetKitRulesIfUnused(const QString &kitName)
 {
-    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
-        for (const runtime::SandboxInfo &info : runtime->list()) {
-            if (info.kitName == kitName)
-                return;
-        }
+    // The records name every sandbox made here, on every engine, whether or not its engine
+    // answers now; no engine is asked, so a removal's answer waits for none.
+    const QStringList files = QDir(SandboxRecord::directory()).entryList({QStringLiteral("*.json")}, QDir::Files);
+    for (const QString &file : files) {
+        const std::optional<SandboxRecord> record = SandboxRecord::read(file.chopped(5));
+        if (record && record->kitName == kitName)
+            return;
     }
     m_policy.engine().removeKitRules(kitName);
 }
