@@ -26,6 +26,7 @@ private slots:
     void refusalsAreGroupedByHostAndSandbox();
     void dismissHidesUntilRefusedAgain();
     void dismissalSurvivesARestart();
+    void removingAnotherSandboxOfTheKitKeepsItsRules();
     void allowForTheSandboxLetsTheNextRequestThrough();
     void allowInTheKitChangesOneLineAndAppliesAtOnce();
     void cliDoesWhatTheWindowDoes();
@@ -301,6 +302,19 @@ void TestPolicyApi::dismissalSurvivesARestart()
     QVERIFY(m_fixture->startDaemon());
     QVERIFY(denialOf(QStringLiteral("other.test")).isEmpty());
     QVERIFY(!denialOf(QStringLiteral("third.test")).isEmpty());
+}
+
+void TestPolicyApi::removingAnotherSandboxOfTheKitKeepsItsRules()
+{
+    // A second sandbox of the same kit comes and goes: the kit's allowlist still lets the
+    // first one through, and the guard still follows it.
+    const Finished other =
+        m_fixture->paddock({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"), m_fixture->kitDir(),
+                            QStringLiteral("--name"), QStringLiteral("net-other"), m_fixture->workspace(),
+                            QStringLiteral("--"), QStringLiteral("true")});
+    QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+    QCOMPARE(fetch(m_fixture->allowedUrl()), QStringLiteral("200"));
+    QCOMPARE(fetch(m_fixture->otherUrl()), QStringLiteral("403"));
 }
 
 void TestPolicyApi::allowForTheSandboxLetsTheNextRequestThrough()
