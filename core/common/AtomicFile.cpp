@@ -22,7 +22,8 @@ bool fail(QString *error, const QString &what)
 
 } // namespace
 
-bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error, int newFileMode)
+bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error, int newFileMode,
+                         Durability durability)
 {
     const QFileInfo info(path);
     const QByteArray dir = QFile::encodeName(info.absolutePath());
@@ -58,7 +59,7 @@ bool writeFileAtomically(const QString &path, const QByteArray &contents, QStrin
     }
     if (::fchmod(fd, mode_t(mode)) != 0)
         return abandon(QStringLiteral("cannot set the mode of %1").arg(path));
-    if (::fsync(fd) != 0)
+    if (durability == Durability::Synced && ::fsync(fd) != 0)
         return abandon(QStringLiteral("cannot flush %1 to disk").arg(path));
     if (::close(fd) != 0) {
         ::unlink(temp.constData());
@@ -69,6 +70,8 @@ bool writeFileAtomically(const QString &path, const QByteArray &contents, QStrin
         ::unlink(temp.constData());
         return result;
     }
+    if (durability == Durability::Unsynced)
+        return true;
     // The rename is durable only once the directory entry is on disk.
     const int dirFd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd >= 0) {

@@ -6,6 +6,12 @@
 
 namespace paddock {
 
+/** Whether writeFileAtomically() waits for the new contents to reach the disk. */
+enum class Durability {
+    Synced,  ///< fsync of the file and its folder: a power loss leaves the old file or the new one
+    Unsynced ///< the rename alone: readers never see a mix, a crash may lose the change (a disposable sandbox's files)
+};
+
 /**
  * @brief Replaces @p path with @p contents atomically: write to a temporary file in the
  * same directory, fsync it, rename it over the target, fsync the directory.
@@ -14,6 +20,6 @@ namespace paddock {
  * An existing file keeps its permissions; a new one gets @p newFileMode.
  */
 bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error = nullptr,
-                         int newFileMode = 0644);
+                         int newFileMode = 0644, Durability durability = Durability::Synced);
 
 } // namespace paddock

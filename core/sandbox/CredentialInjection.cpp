@@ -145,7 +145,8 @@ QString CredentialInjection::recordPath(const QString &sandbox)
     return paths::dataDir() + QStringLiteral("/sandbox-credentials/") + sandbox + QStringLiteral(".json");
 }
 
-Result<void> CredentialInjection::remember(const QString &sandbox, const QList<kit::Credential> &credentials)
+Result<void> CredentialInjection::remember(const QString &sandbox, const QList<kit::Credential> &credentials,
+                                           Durability durability)
 {
     const QString path = recordPath(sandbox);
     QString error;
@@ -153,7 +154,7 @@ Result<void> CredentialInjection::remember(const QString &sandbox, const QList<k
         return fail(error);
     const QJsonObject record{{QStringLiteral("sandbox"), sandbox},
                              {QStringLiteral("credentials"), credentialsToJson(credentials)}};
-    if (!writeFileAtomically(path, QJsonDocument(record).toJson(QJsonDocument::Indented), &error, 0600))
+    if (!writeFileAtomically(path, QJsonDocument(record).toJson(QJsonDocument::Indented), &error, 0600, durability))
         return fail(error);
     return {};
 }

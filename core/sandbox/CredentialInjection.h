@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "common/AtomicFile.h"
 #include "events/NetworkEvent.h"
 #include "kit/Kit.h"
 #include "proxy/ProxyEngine.h"
@@ -80,7 +81,8 @@ public:
     /** `paths::dataDir()/sandbox-credentials/NAME.json`. */
     static QString recordPath(const QString &sandbox);
     /** Keeps @p credentials as sandbox @p sandbox's (mode 0600, atomically). */
-    static Result<void> remember(const QString &sandbox, const QList<kit::Credential> &credentials);
+    static Result<void> remember(const QString &sandbox, const QList<kit::Credential> &credentials,
+                                 Durability durability = Durability::Synced);
     static QList<kit::Credential> remembered(const QString &sandbox);
     static void forget(const QString &sandbox);
 

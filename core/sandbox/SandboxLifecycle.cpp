@@ -188,7 +188,8 @@ bool SandboxService::recordSandbox(CreationPlan &plan, const QString &backend, c
     // setup.install may need the network; a detached sandbox's endpoint closes again once created.
     Result<void> recorded = record.write();
     if (recorded)
-        recorded = CredentialInjection::remember(record.name, plan.kit.credentials);
+        recorded = CredentialInjection::remember(record.name, plan.kit.credentials,
+                                                 plan.spec.disposable ? Durability::Unsynced : Durability::Synced);
     if (recorded)
         recorded = openEndpoint(record.name, endpointKit, PortForwarder::portsOf(plan.spec));
     if (!recorded) {

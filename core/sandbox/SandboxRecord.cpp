@@ -138,7 +138,9 @@ Result<void> SandboxRecord::write() const
 {
     QString error;
     if (!paths::ensurePrivateDir(directory(), &error) ||
-        !writeFileAtomically(pathFor(name), QJsonDocument(toJson()).toJson(QJsonDocument::Compact), &error, 0600))
+        !writeFileAtomically(pathFor(name), QJsonDocument(toJson()).toJson(QJsonDocument::Compact), &error, 0600,
+                             createParams.value(QLatin1String("disposable")).toBool() ? Durability::Unsynced
+                                                                                      : Durability::Synced))
         return fail(error);
     return {};
 }

@@ -282,8 +282,10 @@ bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) cons
             .arg(state.spec.name)
             .toUtf8();
     // The one name server a sandbox has is its own paddock-init (app/init/NameServer.h).
-    return writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, error) &&
-           writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, error);
+    const Durability durability = state.spec.disposable ? Durability::Unsynced : Durability::Synced;
+    return writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, durability, error) &&
+           writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, durability,
+                          error);
 }
 
 bool BwrapRuntime::prepareVolumes(const SandboxState &state, QString *error) const
@@ -311,13 +313,13 @@ bool BwrapRuntime::prepareVolumes(const SandboxState &state, QString *error) con
     return true;
 }
 
-bool BwrapRuntime::writeIfChanged(const QString &path, const QByteArray &content, QString *error)
+bool BwrapRuntime::writeIfChanged(const QString &path, const QByteArray &content, Durability durability, QString *error)
 {
     // Rewritten only when it changes: an fsync on every start would cost milliseconds.
     QFile existing(path);
     if (existing.open(QIODevice::ReadOnly) && existing.readAll() == content)
         return true;
-    return writeFileAtomically(path, content, error, 0644);
+    return writeFileAtomically(path, content, error, 0644, durability);
 }
 
 bool BwrapRuntime::isRunning(const SandboxState &state) const

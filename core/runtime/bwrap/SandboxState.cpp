@@ -212,7 +212,10 @@ std::optional<SandboxState> readState(const QString &path, QString *error)
 
 bool writeState(const QString &path, const SandboxState &state, QString *error)
 {
-    return writeFileAtomically(path, QJsonDocument(state.toJson()).toJson(QJsonDocument::Indented), error, 0600);
+    // A disposable sandbox goes when its command ends, and after a crash with what it left:
+    // its state need not wait for the disk at each step.
+    return writeFileAtomically(path, QJsonDocument(state.toJson()).toJson(QJsonDocument::Indented), error, 0600,
+                               state.spec.disposable ? Durability::Unsynced : Durability::Synced);
 }
 
 BwrapStatus readBwrapStatus(const QString &path)
