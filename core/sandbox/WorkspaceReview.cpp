@@ -244,13 +244,17 @@ Result<void> WorkspaceReview::snapshot()
         if (entry.type == Entry::Type::File && !entry.large) {
             const QString copy = m_recordDir + QStringLiteral("/base/") + it.key();
             QString error;
-            if (!QDir().mkpath(QFileInfo(copy).absolutePath()) || !writeFileAtomically(copy, entry.content, &error))
+            // Made again at each start: a record a crash lost is replaced by the next one, so
+            // none of its files waits for the disk (a git workspace has some twenty of them).
+            if (!QDir().mkpath(QFileInfo(copy).absolutePath()) ||
+                !writeFileAtomically(copy, entry.content, &error, 0644, Durability::Unsynced))
                 return fail(error);
         }
         manifest.insert(it.key(), item);
     }
     QString error;
-    if (!writeFileAtomically(m_recordDir + QStringLiteral("/manifest.json"), QJsonDocument(manifest).toJson(), &error))
+    if (!writeFileAtomically(m_recordDir + QStringLiteral("/manifest.json"), QJsonDocument(manifest).toJson(), &error,
+                             0644, Durability::Unsynced))
         return fail(error);
     return {};
 }
