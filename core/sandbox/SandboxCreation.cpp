@@ -361,6 +361,10 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
         options.imageId = plan.image->id;
         options.imageLayersDir = image::ImageStore().layersDir();
         options.imageLayers = plan.mixinLayers + plan.image->layersTopFirst();
+        // A layer twice in the stack (a mixin built on the workload's base, or an image with two
+        // identical steps) is refused by overlayfs ("Too many levels of symbolic links"). The
+        // topmost copy alone gives the same files: everything between the two it covers anyway.
+        options.imageLayers.removeDuplicates();
     } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty() && plan.imageToPull.isEmpty()) {
         if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
             // What setup.install writes into the system would fail on a read-only root, late
