@@ -63,6 +63,7 @@ private Q_SLOTS:
     void editsAndSavesOnlyTheTouchedLines();
     void refusedEntryLeavesTheFile();
     void saveRefusedWithTheDecodersPlace();
+    void editorScreenshot();
 
 private:
     QQuickItem *item(const QString &name) { return findItem(m_window, name); }
@@ -234,6 +235,17 @@ void TestGuiKitsAuthored::saveRefusedWithTheDecodersPlace()
     const QString message = labelText(QStringLiteral("kitEditorMessage"));
     QVERIFY2(message.contains(descriptor() + QStringLiteral(":14:13: error:")), qPrintable(message));
     QCOMPARE(readAll(descriptor()), kDescriptor);
+}
+
+void TestGuiKitsAuthored::editorScreenshot()
+{
+    m_window->resize(1100, 720);
+    openDemo();
+    const QImage image = m_window->grabWindow();
+    QVERIFY(!image.isNull());
+    const QString dir = QStringLiteral(PADDOCK_SCREENSHOT_DIR "/en");
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(image.save(dir + QStringLiteral("/kit-editor-v3.png")));
 }
 
 QTEST_MAIN(TestGuiKitsAuthored)

@@ -125,6 +125,21 @@ private slots:
         QVERIFY(decoded.diagnostics.first().message.contains(QStringLiteral("runtime.allow[0]")));
     }
 
+    void acceptsTheSpecificationsPatterns_data()
+    {
+        QTest::addColumn<QString>("entry");
+        for (const char *entry : {"api.example.com", "api.example.com:443", "*.example.com", "*", "**", "10.0.0.0/8",
+                                  "${{ kit.args.registry }}"})
+            QTest::newRow(entry) << QString::fromLatin1(entry);
+    }
+
+    void acceptsTheSpecificationsPatterns()
+    {
+        QFETCH(QString, entry);
+        const std::optional<QString> problem = v3NetworkEntryProblem(entry);
+        QVERIFY2(!problem, qPrintable(problem.value_or(QString())));
+    }
+
     void aSaveThatWouldNotDecodeLeavesTheFile()
     {
         QTemporaryDir root;
