@@ -310,10 +310,18 @@ std::optional<YamlText> parse(const QByteArray &text, QString *error)
 YamlEditOutcome removeEntryPruning(const YamlText &text, const Walk &walk, const QStringList &path)
 {
     qsizetype count = path.size();
-    // Pruning stops at a selected sequence item: the item itself stays.
+    // Pruning climbs to a selected sequence item, not past it.
     while (count > 1 && !isSelector(path.at(count - 2)) && walk.found.at(count - 2).value.IsMap() &&
            walk.found.at(count - 2).value.size() == 1)
         --count;
+    // An item that would keep only the key that selects it goes as a whole, so adding then
+    // removing gives the original bytes back.
+    if (count >= 3 && isSelector(path.at(count - 2)) && path.at(count - 2).contains(QLatin1Char('=')) &&
+        walk.found.at(count - 2).value.size() == 2) {
+        const std::optional<int> index = yamlpath::indexOfItem(walk.found.at(count - 3).value, path.at(count - 2));
+        if (index)
+            return removeFromSequence(text.bytes(), path.mid(0, count - 2), *index);
+    }
     const Entry &entry = walk.found.at(count - 1);
     const QString what = dotted(path, count);
     const YAML::Node parent = count == 1 ? text.root() : walk.found.at(count - 2).value;

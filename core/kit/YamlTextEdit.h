@@ -33,7 +33,8 @@ struct YamlEditOutcome
  * "allow"); an element "[key=value]" selects the item of a sequence that is a mapping whose
  * `key` is that value ("capabilities", "[type=com.docker.sandbox/network-policy@1]", "config"),
  * and "[N]" the item at index N. Appending under a "[key=value]" item that does not exist adds
- * the item, holding `key: value` and the rest of the path, in its sequence's style.
+ * the item, holding `key: value` and the rest of the path, in its sequence's style; a removal
+ * that would leave such an item with only that key removes the item.
  */
 namespace YamlTextEdit {
 

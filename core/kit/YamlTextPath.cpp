@@ -117,6 +117,16 @@ std::optional<YAML::Node> selectItem(const YAML::Node &sequence, const QString &
     return sequence[std::size_t(index)];
 }
 
+std::optional<int> indexOfItem(const YAML::Node &sequence, const QString &selector)
+{
+    const std::optional<YAML::Node> item = selectItem(sequence, selector);
+    for (std::size_t i = 0; item && i < sequence.size(); ++i) {
+        if (sequence[i].is(*item))
+            return int(i);
+    }
+    return std::nullopt;
+}
+
 YAML::Node descend(const YAML::Node &root, const QStringList &path, qsizetype count)
 {
     YAML::Node current = root;

@@ -23,6 +23,9 @@ bool isSelector(const QString &element);
 /** The item of @p sequence that @p selector names; nullopt when there is none (or it is no sequence). */
 std::optional<YAML::Node> selectItem(const YAML::Node &sequence, const QString &selector);
 
+/** The index of the item of @p sequence that @p selector names. */
+std::optional<int> indexOfItem(const YAML::Node &sequence, const QString &selector);
+
 /** The node at the first @p count elements of @p path, which must all exist (keys may be added). */
 YAML::Node descend(const YAML::Node &root, const QStringList &path, qsizetype count);
 

@@ -84,6 +84,9 @@ private slots:
         QVERIFY(editor->removeNetworkPattern(NetworkList::Allow, QStringLiteral("github.com")).changed());
         QVERIFY(editor->removeNetworkPattern(NetworkList::Allow, QStringLiteral("api.github.com:443")).changed());
         QVERIFY(editor->text().endsWith("      runtime:\n        deny:\n          - \"*.ads.example.com\"\n"));
+        // The last pattern takes the request with it: the file as it was.
+        QVERIFY(editor->removeNetworkPattern(NetworkList::Deny, QStringLiteral("*.ads.example.com")).changed());
+        QCOMPARE(editor->text(), kDescriptor);
     }
 
     void refusesWhatTheDecoderRefuses_data()
