@@ -3,6 +3,7 @@
 
 #include "common/AtomicFile.h"
 #include "kit/KitLoader.h"
+#include "kit/KitV3Descriptor.h"
 #include "kit/YamlText.h"
 #include "kit/YamlTextEdit.h"
 
@@ -291,7 +292,10 @@ QString pathAt(const QList<PathMark> &marks, int line, int column)
 } // namespace
 
 KitDocument::KitDocument(QByteArray text, QString filePath)
-    : m_text(std::move(text)), m_original(m_text), m_filePath(std::move(filePath))
+    : m_text(std::move(text)),
+      m_original(m_text),
+      m_filePath(std::move(filePath)),
+      m_v3(kit::declaresSchemaV3(m_original))
 {
     revalidate();
 }
@@ -305,11 +309,13 @@ void KitDocument::setText(const QByteArray &text)
 void KitDocument::revalidate()
 {
     m_diagnostics.clear();
-    const kit::KitLoadResult result = kit::KitLoader::loadText(m_text, m_filePath);
+    // A schemaVersion "3" descriptor is checked by the strict decoder `paddock kit build` uses.
+    const QList<kit::Diagnostic> found = m_v3 ? kit::decodeV3Descriptor(m_text, m_filePath).diagnostics
+                                              : kit::KitLoader::loadText(m_text, m_filePath).diagnostics;
     QList<PathMark> marks;
     if (const std::optional<YAML::Node> root = parse(m_text))
         collectMarks(*root, {}, &marks);
-    for (const kit::Diagnostic &d : result.diagnostics)
+    for (const kit::Diagnostic &d : found)
         m_diagnostics << KitFieldDiagnostic{d, pathAt(marks, d.line, d.column)};
 }
 

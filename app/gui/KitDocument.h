@@ -54,6 +54,8 @@ public:
     QByteArray originalText() const { return m_original; }
     QString filePath() const { return m_filePath; }
     bool isModified() const { return m_text != m_original; }
+    /** An authored schemaVersion "3" descriptor, checked by the v3 decoder rather than the kit loader. */
+    bool isV3() const { return m_v3; }
 
     /** Replaces the whole text (the YAML view); the text may be anything, even invalid YAML. */
     void setText(const QByteArray &text);
@@ -100,6 +102,7 @@ private:
     QByteArray m_text;
     QByteArray m_original;
     QString m_filePath;
+    bool m_v3 = false;
     QList<KitFieldDiagnostic> m_diagnostics;
 };
 

@@ -53,6 +53,10 @@ bool KitDocument::save(QString *error)
     }
     if (errorCount() > 0) {
         for (const KitFieldDiagnostic &d : m_diagnostics) {
+            if (d.diagnostic.isError() && m_v3) {
+                message = QStringLiteral("not saved, the descriptor would not decode: %1").arg(d.diagnostic.toString());
+                break;
+            }
             if (d.diagnostic.isError()) {
                 message = QStringLiteral("the kit has errors (line %1: %2); fix them before saving")
                               .arg(d.diagnostic.line)

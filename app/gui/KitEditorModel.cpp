@@ -2,9 +2,11 @@
 #include "KitEditorModel.h"
 
 #include "kit/KitEditor.h"
+#include "kit/KitV3Authored.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJSValue>
 #include <QLoggingCategory>
 #include <QVariantMap>
@@ -45,14 +47,21 @@ QVariantList KitEditorModel::changes() const
 
 bool KitEditorModel::open(const QString &directory, bool readOnly)
 {
-    const QString specPath = QDir(directory).filePath(QStringLiteral("spec.yaml"));
+    // A kit folder's spec.yaml, else its authored schemaVersion "3" descriptor (or that file itself).
+    QString specPath = QDir(directory).filePath(QStringLiteral("spec.yaml"));
+    if (!QFileInfo::exists(specPath)) {
+        QString ignored;
+        const QString descriptor = kit::authoredDescriptorFile(directory, &ignored);
+        if (!descriptor.isEmpty())
+            specPath = descriptor;
+    }
     QFile file(specPath);
     if (!file.open(QIODevice::ReadOnly)) {
         setMessage(tr("Cannot read %1: %2").arg(specPath, file.errorString()));
         return false;
     }
     m_document = KitDocument(file.readAll(), specPath);
-    m_directory = directory;
+    m_directory = QFileInfo(directory).isFile() ? QFileInfo(directory).absolutePath() : directory;
     m_readOnly = readOnly;
     m_loaded = true;
     setMessage(readOnly ? tr("A sample kit shipped with Paddock: copy it to a folder of yours to change it.")

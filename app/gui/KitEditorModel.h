@@ -3,6 +3,7 @@
 
 #include "KitDocument.h"
 
+#include <QFileInfo>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -12,7 +13,8 @@
 namespace paddock::gui {
 
 /**
- * @brief The Kits page's editor: one kit's spec.yaml, its form fields and its YAML text.
+ * @brief The Kits page's editor: one kit's spec.yaml (or authored v3 descriptor), its form
+ * fields and its YAML text.
  *
  * The form and the text view edit the same text (KitDocument); after every change the
  * strict loader checks it again and each diagnostic is mapped to the field it is about,
@@ -30,6 +32,9 @@ class KitEditorModel : public QObject
     Q_PROPERTY(QString filePath READ filePath NOTIFY openedChanged)
     Q_PROPERTY(bool loaded READ loaded NOTIFY openedChanged)
     Q_PROPERTY(bool readOnly READ readOnly NOTIFY openedChanged)
+    Q_PROPERTY(bool isV3 READ isV3 NOTIFY openedChanged)
+    Q_PROPERTY(QString fileName READ fileName NOTIFY openedChanged)
+    Q_PROPERTY(QString stem READ stem NOTIFY openedChanged)
     Q_PROPERTY(QString text READ text NOTIFY revisionChanged)
     Q_PROPERTY(int revision READ revision NOTIFY revisionChanged)
     Q_PROPERTY(bool modified READ modified NOTIFY revisionChanged)
@@ -46,6 +51,11 @@ public:
     QString filePath() const { return m_document.filePath(); }
     bool loaded() const { return m_loaded; }
     bool readOnly() const { return m_readOnly; }
+    /** An authored schemaVersion "3" descriptor (STEM/STEM.yaml) rather than a spec.yaml. */
+    bool isV3() const { return m_document.isV3(); }
+    QString fileName() const { return QFileInfo(m_document.filePath()).fileName(); }
+    /** A descriptor's name: its file name without the extension. */
+    QString stem() const { return QFileInfo(m_document.filePath()).completeBaseName(); }
     QString text() const { return QString::fromUtf8(m_document.text()); }
     int revision() const { return m_revision; }
     bool modified() const { return m_document.isModified(); }
@@ -55,7 +65,10 @@ public:
     QVariantList changes() const;
     QString message() const { return m_message; }
 
-    /** Reads DIR/spec.yaml. Returns false with `message` set when it cannot be read. */
+    /**
+     * Reads DIR/spec.yaml, else DIR's authored schemaVersion "3" descriptor (DIR may also be the
+     * descriptor file). Returns false with `message` set when it cannot be read.
+     */
     Q_INVOKABLE bool open(const QString &directory, bool readOnly);
     Q_INVOKABLE void close();
 

@@ -56,7 +56,8 @@ KitListModel::KitListModel(QObject *parent) : RowListModel(parent)
                      {ReferenceRole, "reference", [](R entry) { return entry.reference; }},
                      {DigestRole, "digest", [](R entry) { return entry.digest; }},
                      {ProvidesRole, "provides", [](R entry) { return entry.provides.join(QStringLiteral(", ")); }},
-                     {CapabilitiesRole, "capabilities", [](R entry) { return capabilityRows(entry); }}},
+                     {CapabilitiesRole, "capabilities", [](R entry) { return capabilityRows(entry); }},
+                     {AuthoredRole, "authored", [](R entry) { return entry.authored; }}},
                     NameRole);
     reload();
 }

@@ -44,6 +44,7 @@ public:
         DigestRole,
         ProvidesRole,
         CapabilitiesRole,
+        AuthoredRole,
     };
     Q_ENUM(Role)
 

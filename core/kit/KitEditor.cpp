@@ -3,8 +3,11 @@
 
 #include "common/AtomicFile.h"
 #include "kit/KitLoader.h"
+#include "kit/KitV3Authored.h"
+#include "kit/KitV3Descriptor.h"
 #include "kit/YamlText.h"
 #include "kit/YamlTextEdit.h"
+#include "kit/YamlTextPath.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,10 +21,29 @@ Q_LOGGING_CATEGORY(lcKitEditor, "paddock.kit.editor", QtInfoMsg)
 namespace paddock::kit {
 namespace {
 
+const QString kNetworkPolicyV3 = QStringLiteral("com.docker.sandbox/network-policy@1");
+
 QStringList networkPath(NetworkList list)
 {
     return {QStringLiteral("permissions"), QStringLiteral("network"),
             list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny")};
+}
+
+// A descriptor's runtime lists: the list under its network-policy@1 request (added when missing).
+QStringList networkPath(NetworkList list, bool v3)
+{
+    if (!v3)
+        return networkPath(list);
+    return {QStringLiteral("capabilities"), QStringLiteral("[type=%1]").arg(kNetworkPolicyV3), QStringLiteral("config"),
+            QStringLiteral("runtime"), list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny")};
+}
+
+QString listName(NetworkList list, bool v3)
+{
+    if (!v3)
+        return networkListPath(list);
+    return list == NetworkList::Allow ? QStringLiteral("network-policy@1's runtime allow list")
+                                      : QStringLiteral("network-policy@1's runtime deny list");
 }
 
 QStringList variablePath(const QString &name)
@@ -44,6 +66,13 @@ std::optional<QStringList> sequenceItems(const QByteArray &text, const QStringLi
     }
     YAML::Node node = yaml.root();
     for (const QString &key : path) {
+        if (yamlpath::isSelector(key)) {
+            const std::optional<YAML::Node> item = yamlpath::selectItem(node, key);
+            if (!item)
+                return QStringList{};
+            node.reset(*item);
+            continue;
+        }
         if (!node.IsMap())
             return QStringList{};
         YAML::Node next = node[key.toStdString()];
@@ -92,7 +121,11 @@ std::optional<KitEditor> KitEditor::open(const QString &kitDir, QString *error)
     }
     if (info.isDir()) {
         path = QDir(kitDir).filePath(QStringLiteral("spec.yaml"));
-        if (!QFileInfo::exists(path)) {
+        // An authored schemaVersion "3" kit: STEM/STEM.yaml, or the folder's only descriptor.
+        QString ignored;
+        if (!QFileInfo::exists(path))
+            path = authoredDescriptorFile(kitDir, &ignored);
+        if (path.isEmpty()) {
             *error = QStringLiteral("%1 has no spec.yaml, so it is not a kit").arg(kitDir);
             return std::nullopt;
         }
@@ -121,6 +154,7 @@ KitEditor KitEditor::fromText(const QByteArray &text, const QString &filePath)
     editor.m_filePath = filePath;
     editor.m_text = text;
     editor.m_original = text;
+    editor.m_v3 = declaresSchemaV3(text);
     return editor;
 }
 
@@ -143,29 +177,33 @@ KitEditResult KitEditor::apply(const YamlEditOutcome &outcome, const QString &ch
 QStringList KitEditor::networkPatterns(NetworkList list) const
 {
     QString error;
-    return sequenceItems(m_text, networkPath(list), &error).value_or(QStringList{});
+    return sequenceItems(m_text, networkPath(list, m_v3), &error).value_or(QStringList{});
 }
 
 KitEditResult KitEditor::addNetworkPattern(NetworkList list, const QString &pattern)
 {
-    const QString where = networkListPath(list);
+    const QString where = listName(list, m_v3);
     if (pattern.trimmed().isEmpty())
         return refuse(QStringLiteral("an empty pattern cannot be added to %1").arg(where));
+    // The descriptor's decoder applies the same rule to every entry it reads.
+    if (const std::optional<QString> problem = m_v3 ? v3NetworkEntryProblem(pattern) : std::nullopt)
+        return refuse(*problem);
     QString error;
-    const std::optional<QStringList> items = sequenceItems(m_text, networkPath(list), &error);
+    const std::optional<QStringList> items = sequenceItems(m_text, networkPath(list, m_v3), &error);
     if (!items)
         return refuse(error);
     if (items->contains(pattern, Qt::CaseInsensitive))
         return {KitEditResult::Status::Unchanged, QStringLiteral("%1 is already in %2").arg(pattern, where)};
-    return apply(YamlTextEdit::appendToSequence(m_text, networkPath(list), pattern),
+    return apply(YamlTextEdit::appendToSequence(m_text, networkPath(list, m_v3), pattern),
                  QStringLiteral("added %1 to %2").arg(pattern, where), {});
 }
 
 KitEditResult KitEditor::removeNetworkPattern(NetworkList list, const QString &pattern)
 {
-    const QString where = networkListPath(list);
+    const QString where = listName(list, m_v3);
+    const QStringList path = networkPath(list, m_v3);
     QString error;
-    std::optional<QStringList> items = sequenceItems(m_text, networkPath(list), &error);
+    std::optional<QStringList> items = sequenceItems(m_text, path, &error);
     if (!items)
         return refuse(error);
     if (!items->contains(pattern, Qt::CaseInsensitive))
@@ -173,11 +211,11 @@ KitEditResult KitEditor::removeNetworkPattern(NetworkList list, const QString &p
     // A pattern listed twice is removed everywhere, so it is really gone afterwards.
     QByteArray text = m_text;
     for (qsizetype index = indexOfPattern(*items, pattern); index >= 0; index = indexOfPattern(*items, pattern)) {
-        const YamlEditOutcome outcome = YamlTextEdit::removeFromSequence(text, networkPath(list), int(index));
+        const YamlEditOutcome outcome = YamlTextEdit::removeFromSequence(text, path, int(index));
         if (outcome.status == YamlEditOutcome::Status::Failed)
             return refuse(outcome.error);
         text = outcome.text;
-        items = sequenceItems(text, networkPath(list), &error);
+        items = sequenceItems(text, path, &error);
         if (!items)
             return refuse(error);
     }
@@ -215,7 +253,21 @@ KitEditResult KitEditor::setScalar(const QString &dottedPath, const QString &val
 
 QList<Diagnostic> KitEditor::validate() const
 {
-    return KitLoader::loadText(m_text, m_filePath.isEmpty() ? QStringLiteral("spec.yaml") : m_filePath).diagnostics;
+    return check(m_text).diagnostics;
+}
+
+KitLoadResult KitEditor::check(const QByteArray &text) const
+{
+    if (!m_v3)
+        return KitLoader::loadText(text, m_filePath.isEmpty() ? QStringLiteral("spec.yaml") : m_filePath);
+    // A descriptor is decoded strictly, as `paddock kit build` decodes it.
+    const V3DecodeResult decoded =
+        decodeV3Descriptor(text, m_filePath.isEmpty() ? QStringLiteral("descriptor.yaml") : m_filePath);
+    KitLoadResult result;
+    result.diagnostics = decoded.diagnostics;
+    if (decoded.descriptor)
+        result.kit = Kit{};
+    return result;
 }
 
 bool KitEditor::save(QString *error, QList<Diagnostic> *diagnostics)
@@ -229,11 +281,11 @@ bool KitEditor::save(QString *error, QList<Diagnostic> *diagnostics)
         return false;
     }
 
-    const KitLoadResult result = KitLoader::loadText(m_text, m_filePath);
+    const KitLoadResult result = check(m_text);
     if (diagnostics)
         *diagnostics = result.diagnostics;
     if (!result.ok()) {
-        const KitLoadResult before = KitLoader::loadText(m_original, m_filePath);
+        const KitLoadResult before = check(m_original);
         if (!before.ok())
             message = QStringLiteral("%1 is not a valid kit even before this change, so it was not saved; "
                                      "fix it first (%2)")

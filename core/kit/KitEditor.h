@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kit/Diagnostic.h"
+#include "kit/KitLoader.h"
 
 #include <QByteArray>
 #include <QList>
@@ -50,13 +51,17 @@ struct KitEditResult
  * removing a pattern gives back the original bytes; a flow list (`[a, b]`) is left as
  * `[]`. Network patterns compare case-insensitively.
  *
- * Edits happen in memory; save() re-validates the result with KitLoader and replaces
- * the file atomically, or leaves it untouched.
+ * An authored schemaVersion "3" descriptor (STEM/STEM.yaml) is edited the same way: its
+ * network lists are the runtime allow and deny lists of its network-policy@1 request, which
+ * the first added pattern creates; a pattern is checked with the decoder's rule for entries.
+ *
+ * Edits happen in memory; save() re-validates the result with KitLoader (the strict v3
+ * decoder for a descriptor) and replaces the file atomically, or leaves it untouched.
  */
 class KitEditor
 {
 public:
-    /** Reads @p kitDir/spec.yaml (or @p kitDir itself when it is a file). */
+    /** Reads @p kitDir/spec.yaml, else its authored descriptor (or @p kitDir itself when it is a file). */
     static std::optional<KitEditor> open(const QString &kitDir, QString *error);
     /** An editor over text held in memory; @p filePath is where save() writes. */
     static KitEditor fromText(const QByteArray &text, const QString &filePath = {});
@@ -88,12 +93,18 @@ public:
      */
     bool save(QString *error = nullptr, QList<Diagnostic> *diagnostics = nullptr);
 
+    /** True for a schemaVersion "3" descriptor: its network lists are network-policy@1's runtime ones. */
+    bool isV3Descriptor() const { return m_v3; }
+
 private:
+    /** What the strict reader says of @p text: KitLoader for a spec.yaml, the v3 decoder for a descriptor. */
+    KitLoadResult check(const QByteArray &text) const;
     KitEditResult apply(const YamlEditOutcome &outcome, const QString &changedMessage, const QString &unchangedMessage);
 
     QString m_filePath;
     QByteArray m_text;
     QByteArray m_original;
+    bool m_v3 = false;
 };
 
 } // namespace paddock::kit

@@ -234,6 +234,8 @@ KitEntry KitLibrary::readEntry(const QString &directory, KitSource source)
     entry.directory = directory;
     entry.source = source;
     const QString specPath = directory + QLatin1Char('/') + kSpecFile;
+    if (!KitLoader::isKitDirectory(directory) && readAuthoredEntry(directory, entry))
+        return entry;
     if (!KitLoader::isKitDirectory(directory)) {
         Diagnostic missing;
         missing.file = specPath;
@@ -380,7 +382,7 @@ bool KitLibrary::add(const QString &dir, QString *error, bool *changed)
         message = QStringLiteral("%1 is not a folder").arg(dir);
         return false;
     }
-    if (!QFileInfo(folder + QLatin1Char('/') + kSpecFile).isFile()) {
+    if (!QFileInfo(folder + QLatin1Char('/') + kSpecFile).isFile() && authoredDescriptorOfFolder(folder).isEmpty()) {
         message = QStringLiteral("%1 holds no spec.yaml, so it is not a kit folder").arg(dir);
         return false;
     }

@@ -36,6 +36,7 @@ struct KitEntry
     QString reference;                     ///< a loaded OCI kit's image reference, else empty
     QString digest;                        ///< a loaded OCI kit's manifest digest, else empty
     QString schemaVersion;                 ///< "2" or "3" when the kit loads, else empty
+    bool authored = false;                 ///< an authored v3 descriptor (STEM/STEM.yaml), edited in place
     QStringList provides;                  ///< a v3 kit's `provides`, arguments substituted
     QList<CapabilityOutcome> capabilities; ///< a v3 kit's requests and what each became here
     QList<Diagnostic> diagnostics;         ///< from KitLoader, or one error when the folder is gone
@@ -45,6 +46,11 @@ struct KitEntry
     bool valid() const { return errorCount == 0; }
     bool readOnly() const { return source == KitSource::Sample; }
 };
+
+/** The authored schemaVersion "3" descriptor a folder holds (STEM/STEM.yaml), or empty. */
+QString authoredDescriptorOfFolder(const QString &directory);
+/** Fills @p entry from the authored descriptor @p directory holds; false when it holds none. */
+bool readAuthoredEntry(const QString &directory, KitEntry &entry);
 
 /**
  * @brief The kits Paddock knows: folders the user added, kits imported from bundles, and the

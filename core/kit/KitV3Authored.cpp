@@ -302,6 +302,11 @@ void findRecipe(const V3Descriptor &descriptor, const YAML::Node &root, Authored
 
 } // namespace
 
+QString authoredDescriptorFile(const QString &path, QString *error)
+{
+    return locateDescriptor(path, error);
+}
+
 AuthoredKitResult readAuthoredKit(const QString &path, const QMap<QString, QString> &argValues)
 {
     AuthoredKitResult result;

@@ -53,6 +53,12 @@ struct AuthoredKitResult
 };
 
 /**
+ * The authored descriptor @p path names: the file itself, or the one a folder holds (the
+ * folder's own name as stem, else its only schemaVersion "3" descriptor); empty with @p error.
+ */
+QString authoredDescriptorFile(const QString &path, QString *error);
+
+/**
  * Reads the authored kit at @p path: a `<stem>.yaml` descriptor, or a folder holding one (the
  * folder's own name as stem, else its only schemaVersion "3" descriptor). The descriptor is
  * decoded strictly (decodeV3Descriptor()); @p argValues are values for build-phase arguments

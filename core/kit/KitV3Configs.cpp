@@ -4,6 +4,7 @@
 #include "kit/ArgsSubstitution.h"
 #include "kit/KitRules.h"
 #include "kit/KitV3Decoder.h"
+#include "policy/HostPattern.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -266,6 +267,20 @@ void V3Decoder::checkValues(const QString &type, const YAML::Node &config, const
         if (config["apiKey"] && textAt(config, {"apiKey", "name"}).isEmpty() &&
             (!config["apiKey"]["inject"] || config["apiKey"]["inject"].size() == 0))
             error(config["apiKey"], QStringLiteral("`%1.apiKey` without a name must have inject rules").arg(path));
+    } else if (name == QLatin1String("network-policy@1")) {
+        for (const char *stage : {"install", "runtime"}) {
+            for (const char *list : {"allow", "deny"}) {
+                const YAML::Node entries = config[stage] ? config[stage][list] : YAML::Node();
+                for (std::size_t i = 0; entries && entries.IsSequence() && i < entries.size(); ++i) {
+                    const QString entry = QString::fromStdString(entries[i].Scalar());
+                    if (const std::optional<QString> problem = v3NetworkEntryProblem(entry))
+                        error(entries[i], QStringLiteral("`%1.%2.%3[%4]`: %5")
+                                              .arg(path, QLatin1String(stage), QLatin1String(list))
+                                              .arg(i)
+                                              .arg(*problem));
+                }
+            }
+        }
     } else if (name == QLatin1String("ssh-agent@1")) {
         checkSshAgent(config, path);
     } else if (name == QLatin1String("port@1")) {
@@ -420,6 +435,34 @@ void V3Decoder::checkInjectDomains(const V3Descriptor &d)
 }
 
 } // namespace detail
+
+QString v3NetworkPattern(const QString &entry)
+{
+    if (entry == QLatin1String("*") || entry == QLatin1String("**") || entry.contains(QLatin1String("${{")))
+        return entry;
+    if (entry.startsWith(QLatin1Char('[')))
+        return entry.contains(QLatin1String("]:")) ? entry : entry + QStringLiteral(":*");
+    const qsizetype colons = entry.count(QLatin1Char(':'));
+    if (colons > 1) // a bare IPv6 address or network
+        return QLatin1Char('[') + entry + QStringLiteral("]:*");
+    return colons == 1 ? entry : entry + QStringLiteral(":*");
+}
+
+std::optional<QString> v3NetworkEntryProblem(const QString &entry)
+{
+    if (opensArgReference(entry))
+        return std::nullopt;
+    if (entry.trimmed().isEmpty())
+        return QStringLiteral("an empty entry is no host pattern; write a host such as api.example.com");
+    // Whether a kit may allow everything is the policy's to say when the kit runs; the
+    // specification allows it, so the grammar is checked as a deny list's, where * is one.
+    const Result<policy::HostPattern> parsed =
+        policy::HostPattern::parse(v3NetworkPattern(entry), policy::PatternContext::Deny);
+    if (parsed)
+        return std::nullopt;
+    return QStringLiteral("'%1' is not a host pattern (host, host:port, *.domain, or *): %2")
+        .arg(entry.left(200), parsed.error().message);
+}
 
 QMap<QString, QString> implementedV3Capabilities()
 {

@@ -101,6 +101,20 @@ V3DecodeResult decodeV3Descriptor(const QByteArray &text, const QString &fileNam
 /** Whether @p text declares `schemaVersion: "3"` (looked up without decoding the rest). */
 bool declaresSchemaV3(const QByteArray &text);
 
+/**
+ * A network-policy@1 entry in Paddock's pattern language: the specification's bare host means
+ * any port ("the host, any port unless one is stated"), where Paddock's means 443.
+ */
+QString v3NetworkPattern(const QString &entry);
+
+/**
+ * Why @p entry is no network-policy@1 pattern (a host, host:port, *.domain, or * and ** for
+ * everything), in words that follow the entry's place; nullopt when it is one. The decoder
+ * applies this to every allow and deny entry; an entry opening an argument reference
+ * (`${{ kit.args.x }}`) is left to the kit's use, once substituted.
+ */
+std::optional<QString> v3NetworkEntryProblem(const QString &entry);
+
 /** The capability types Paddock carries out, each with what it becomes here. */
 QMap<QString, QString> implementedV3Capabilities();
 

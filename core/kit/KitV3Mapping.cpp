@@ -175,20 +175,9 @@ void applyLifecycle(Kit &kit, const QJsonObject &config)
         kit.sandbox->commandInteractive = strings(config.value(QLatin1String("interactive")));
 }
 
-/**
- * A network-policy@1 entry in Paddock's pattern language: the specification's bare host means
- * any port ("the host, any port unless one is stated"), where Paddock's means 443.
- */
 QString anyPortUnlessStated(const QString &entry)
 {
-    if (entry == QLatin1String("*") || entry == QLatin1String("**") || entry.contains(QLatin1String("${{")))
-        return entry;
-    if (entry.startsWith(QLatin1Char('[')))
-        return entry.contains(QLatin1String("]:")) ? entry : entry + QStringLiteral(":*");
-    const qsizetype colons = entry.count(QLatin1Char(':'));
-    if (colons > 1) // a bare IPv6 address or network
-        return QLatin1Char('[') + entry + QStringLiteral("]:*");
-    return colons == 1 ? entry : entry + QStringLiteral(":*");
+    return v3NetworkPattern(entry);
 }
 
 QStringList anyPortUnlessStated(const QStringList &entries)

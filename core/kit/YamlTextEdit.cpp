@@ -2,6 +2,7 @@
 #include "kit/YamlTextEdit.h"
 
 #include "kit/YamlText.h"
+#include "kit/YamlTextPath.h"
 
 #include <QLoggingCategory>
 
@@ -13,6 +14,11 @@ Q_LOGGING_CATEGORY(lcYamlTextEdit, "paddock.kit.yamltextedit", QtWarningMsg)
 
 namespace paddock::kit::YamlTextEdit {
 namespace {
+
+using yamlpath::descend;
+using yamlpath::dotted;
+using yamlpath::isSelector;
+using yamlpath::sameTree;
 
 struct Splice
 {
@@ -49,11 +55,6 @@ QByteArray spaces(int n)
     return QByteArray(std::max(0, n), ' ');
 }
 
-QString dotted(const QStringList &path, qsizetype count)
-{
-    return path.mid(0, count).join(QLatin1Char('.'));
-}
-
 QString describeKind(const YAML::Node &node)
 {
     if (node.IsSequence())
@@ -86,10 +87,20 @@ std::optional<Walk> walk(const YamlText &text, const QStringList &path, QString 
     for (qsizetype i = 0; i < path.size(); ++i) {
         if (current.IsNull())
             return result;
-        if (!current.IsMap()) {
+        if (isSelector(path.at(i)) && current.IsSequence()) {
+            const std::optional<YAML::Node> item = yamlpath::selectItem(current, path.at(i));
+            if (!item)
+                return result;
+            result.found << Entry{YAML::Node(), *item};
+            current.reset(*item);
+            continue;
+        }
+        if (!current.IsMap() || isSelector(path.at(i))) {
             *error = i == 0
                          ? QStringLiteral("the top level of the file is %1, not a mapping").arg(describeKind(current))
-                         : QStringLiteral("%1 is %2, not a mapping").arg(dotted(path, i), describeKind(current));
+                         : QStringLiteral("%1 is %2, not %3")
+                               .arg(dotted(path, i), describeKind(current),
+                                    isSelector(path.at(i)) ? QStringLiteral("a list") : QStringLiteral("a mapping"));
             return std::nullopt;
         }
         const std::optional<Entry> entry = findEntry(current, path.at(i));
@@ -261,50 +272,6 @@ QList<QByteArray> missingChain(const YamlText &text, const QStringList &path, qs
     return lines;
 }
 
-YAML::Node descend(const YAML::Node &root, const QStringList &path, qsizetype count)
-{
-    YAML::Node current = root;
-    for (qsizetype i = 0; i < count; ++i) {
-        YAML::Node next = current[path.at(i).toStdString()];
-        current.reset(next);
-    }
-    return current;
-}
-
-bool sameTree(const YAML::Node &expected, const YAML::Node &actual)
-{
-    if (expected.Type() != actual.Type())
-        return false;
-    switch (expected.Type()) {
-    case YAML::NodeType::Scalar:
-        // A new node has no tag yet; an existing one must keep "!" (quoted) or "?" (plain).
-        return expected.Scalar() == actual.Scalar() && (expected.Tag().empty() || expected.Tag() == actual.Tag());
-    case YAML::NodeType::Sequence:
-        if (expected.size() != actual.size())
-            return false;
-        for (std::size_t i = 0; i < expected.size(); ++i) {
-            if (!sameTree(expected[i], actual[i]))
-                return false;
-        }
-        return true;
-    case YAML::NodeType::Map: {
-        if (expected.size() != actual.size())
-            return false;
-        YAML::const_iterator a = expected.begin();
-        YAML::const_iterator b = actual.begin();
-        for (; a != expected.end() && b != actual.end(); ++a, ++b) {
-            if (!sameTree(a->first, b->first) || !sameTree(a->second, b->second))
-                return false;
-        }
-        return true;
-    }
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-        return true;
-    }
-    return false;
-}
-
 /**
  * Applies @p splices, then proves the edit: the new text must parse to exactly the old
  * document with @p change applied. Anything else means the text had a shape this writer
@@ -343,8 +310,18 @@ std::optional<YamlText> parse(const QByteArray &text, QString *error)
 YamlEditOutcome removeEntryPruning(const YamlText &text, const Walk &walk, const QStringList &path)
 {
     qsizetype count = path.size();
-    while (count > 1 && walk.found.at(count - 2).value.IsMap() && walk.found.at(count - 2).value.size() == 1)
+    // Pruning climbs to a selected sequence item, not past it.
+    while (count > 1 && !isSelector(path.at(count - 2)) && walk.found.at(count - 2).value.IsMap() &&
+           walk.found.at(count - 2).value.size() == 1)
         --count;
+    // An item that would keep only the key that selects it goes as a whole, so adding then
+    // removing gives the original bytes back.
+    if (count >= 3 && isSelector(path.at(count - 2)) && path.at(count - 2).contains(QLatin1Char('=')) &&
+        walk.found.at(count - 2).value.size() == 2) {
+        const std::optional<int> index = yamlpath::indexOfItem(walk.found.at(count - 3).value, path.at(count - 2));
+        if (index)
+            return removeFromSequence(text.bytes(), path.mid(0, count - 2), *index);
+    }
     const Entry &entry = walk.found.at(count - 1);
     const QString what = dotted(path, count);
     const YAML::Node parent = count == 1 ? text.root() : walk.found.at(count - 2).value;
@@ -388,6 +365,16 @@ struct Edit
     /** The mapping that holds the last key of a complete path. */
     YAML::Node leafParent() const { return path.size() == 1 ? text.root() : walk.found.at(path.size() - 2).value; }
 };
+
+// The first selector of the path that selects nothing, or -1.
+qsizetype missingSelector(const Edit &edit)
+{
+    for (qsizetype i = edit.walk.found.size(); !edit.walk.complete && i < edit.path.size(); ++i) {
+        if (isSelector(edit.path.at(i)))
+            return i;
+    }
+    return -1;
+}
 
 std::optional<Edit> startEdit(const QByteArray &source, const QStringList &path, QString *error)
 {
@@ -651,6 +638,8 @@ YamlEditOutcome appendToSequence(const QByteArray &source, const QStringList &pa
     std::optional<Edit> edit = startEdit(source, path, &error);
     if (!edit)
         return failed(source, error);
+    if (const qsizetype selector = missingSelector(*edit); selector >= 0)
+        return yamlpath::appendCreatingItem(source, path, selector, value);
     if (!appendItem(*edit, value))
         return failed(source, edit->error);
     return finish(edit->text, edit->splices, edit->what, [&](YAML::Node &root) {
@@ -701,6 +690,8 @@ YamlEditOutcome setScalar(const QByteArray &source, const QStringList &path, con
     std::optional<Edit> edit = startEdit(source, path, &error);
     if (!edit)
         return failed(source, error);
+    if (missingSelector(*edit) >= 0)
+        return failed(source, QStringLiteral("the file has no %1").arg(dotted(path, missingSelector(*edit) + 1)));
     if (!edit->walk.complete) {
         if (!addScalarEntry(*edit, value))
             return failed(source, edit->error);
@@ -727,6 +718,8 @@ YamlEditOutcome removeEntry(const QByteArray &source, const QStringList &path)
         return failed(source, error);
     if (!edit->walk.complete)
         return unchanged(source);
+    if (isSelector(path.last()))
+        return failed(source, QStringLiteral("remove %1 by hand").arg(edit->what));
     return removeEntryPruning(edit->text, edit->walk, path);
 }
 

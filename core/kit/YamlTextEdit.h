@@ -30,7 +30,11 @@ struct YamlEditOutcome
  * indentation at the end of the nearest existing parent. Every result is parsed again
  * and compared with the expected document; an edit that would change anything else
  * fails instead. Paths name mapping keys from the top level ("permissions", "network",
- * "allow").
+ * "allow"); an element "[key=value]" selects the item of a sequence that is a mapping whose
+ * `key` is that value ("capabilities", "[type=com.docker.sandbox/network-policy@1]", "config"),
+ * and "[N]" the item at index N. Appending under a "[key=value]" item that does not exist adds
+ * the item, holding `key: value` and the rest of the path, in its sequence's style; a removal
+ * that would leave such an item with only that key removes the item.
  */
 namespace YamlTextEdit {
 

@@ -11,9 +11,12 @@ ColumnLayout {
 
     required property KitEditorModel editor
     required property string path
+    // Names the list's controls (objectName); the path unless it can change while editing.
+    property string fieldName: path
     property string label
     property string placeholder
-    // "allow" or "deny" for permissions.network, whose patterns go through the kit writer.
+    // "allow" or "deny" for the network lists (permissions.network, or a descriptor's
+    // network-policy@1), whose patterns go through the kit writer.
     property string networkList: ""
     readonly property var items: editor.revision >= 0 ? editor.strings(path) : []
     readonly property string message: editor.revision >= 0 ? editor.messageFor(path) : ""
@@ -35,7 +38,7 @@ ColumnLayout {
             required property string modelData
             Layout.fillWidth: true
             TextField {
-                objectName: "item_" + list.path + "." + row.index
+                objectName: "item_" + list.fieldName + "." + row.index
                 Layout.fillWidth: true
                 text: row.modelData
                 readOnly: list.editor.readOnly || list.networkList.length > 0
@@ -44,7 +47,7 @@ ColumnLayout {
                 onTextEdited: list.editor.setItem(list.path, row.index, text)
             }
             Button {
-                objectName: "remove_" + list.path + "." + row.index
+                objectName: "remove_" + list.fieldName + "." + row.index
                 text: qsTr("Remove")
                 visible: !list.editor.readOnly
                 Accessible.name: qsTr("Remove %1 from %2").arg(row.modelData).arg(list.label)
@@ -62,7 +65,7 @@ ColumnLayout {
         Layout.fillWidth: true
         TextField {
             id: newItem
-            objectName: "add_" + list.path
+            objectName: "add_" + list.fieldName
             Layout.fillWidth: true
             placeholderText: list.placeholder
             selectByMouse: true
@@ -71,7 +74,7 @@ ColumnLayout {
         }
         Button {
             id: addButton
-            objectName: "addButton_" + list.path
+            objectName: "addButton_" + list.fieldName
             text: qsTr("Add")
             enabled: newItem.text.trim().length > 0
             Accessible.name: qsTr("Add to %1").arg(list.label)
@@ -85,7 +88,7 @@ ColumnLayout {
         }
     }
     Label {
-        objectName: "message_" + list.path
+        objectName: "message_" + list.fieldName
         visible: list.message.length > 0
         Layout.fillWidth: true
         text: list.message

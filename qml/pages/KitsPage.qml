@@ -105,8 +105,10 @@ Item {
                     required property string digest
                     required property string provides
                     required property var capabilities
+                    required property bool authored
                     // A kit image (schemaVersion 3) is read as published: viewed here, not edited.
-                    readonly property bool isImage: schemaVersion === "3"
+                    // An authored descriptor folder (STEM/STEM.yaml) is edited like a spec.yaml.
+                    readonly property bool isImage: schemaVersion === "3" && !authored
 
                     objectName: "kitRow_" + name
                     Layout.fillWidth: true
@@ -223,7 +225,7 @@ Item {
                         }
                         Button {
                             objectName: "kitExportButton"
-                            visible: row.valid && !row.isImage
+                            visible: row.valid && !row.isImage && !row.authored
                             text: qsTr("Export bundle…")
                             Accessible.name: qsTr("Export %1 as a bundle for a class").arg(row.name)
                             onClicked: exportDialog.ask(row.directory, row.name)

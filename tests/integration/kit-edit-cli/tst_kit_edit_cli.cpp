@@ -79,6 +79,45 @@ private slots:
         QCOMPARE(readFile(spec()), m_original);
     }
 
+    void authoredDescriptorGetsItsNetworkPolicy()
+    {
+        // An authored v3 kit: the request is added to its capabilities, then its list grows.
+        const QString folder = m_home.filePath(QStringLiteral("kits/tool"));
+        QDir(folder).removeRecursively();
+        QVERIFY(QDir().mkpath(folder));
+        const QByteArray descriptor = "schemaVersion: \"3\"\n"
+                                      "kind: workload\n"
+                                      "displayName: Tool   # the CLI's\n"
+                                      "capabilities:\n"
+                                      "  - type: com.docker.sandbox/long-running@1\n";
+        const QString file = folder + QStringLiteral("/tool.yaml");
+        {
+            QFile out(file);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(descriptor);
+        }
+        Run run = paddock({QStringLiteral("kit"), QStringLiteral("allow"), folder, QStringLiteral("github.com")});
+        QCOMPARE(run.err, QString());
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out,
+                 QStringLiteral("added github.com to network-policy@1's runtime allow list in %1\n").arg(file));
+        run = paddock({QStringLiteral("kit"), QStringLiteral("allow"), file, QStringLiteral("api.github.com:443")});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(readFile(file), descriptor + "  - type: com.docker.sandbox/network-policy@1\n"
+                                              "    config:\n"
+                                              "      runtime:\n"
+                                              "        allow:\n"
+                                              "          - github.com\n"
+                                              "          - api.github.com:443\n");
+        // What the decoder refuses is refused before the file is touched.
+        const QByteArray before = readFile(file);
+        run =
+            paddock({QStringLiteral("kit"), QStringLiteral("deny"), folder, QStringLiteral("bedrock.*.amazonaws.com")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("is not a host pattern")), qPrintable(run.err));
+        QCOMPARE(readFile(file), before);
+    }
+
     void alreadyPresentIsReportedAndChangesNothing()
     {
         const Run run =
