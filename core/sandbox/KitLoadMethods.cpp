@@ -12,6 +12,7 @@
 #include "kit/KitRules.h"
 #include "kit/KitV3Authored.h"
 #include "runtime/docker/DockerClient.h"
+#include "sandbox/Engines.h"
 #include "sandbox/ImageService.h"
 
 #include <QCoreApplication>
@@ -252,12 +253,24 @@ api::Reply buildAuthored(const QString &path, const QString &tagAsked, kit::KitA
         return loaded(path, kit::storeDeclaredKit(authored.published, authored.folder, options),
                       options.approveWidening);
 
-    const runtime::docker::DockerClient client(runtime::docker::Endpoint::environmentOrDefault());
+    // The engine `paddock engine use` chose, as a sandbox's on Docker; the image comes back
+    // from it into Paddock's store either way.
+    const EngineList engines = EngineList::read();
+    const std::optional<Engine> engine = engines.find(engines.use);
+    const runtime::docker::Result<runtime::docker::Endpoint> endpoint =
+        engine ? engine->endpoint() : runtime::docker::Endpoint::environmentOrDefault();
+    if (!endpoint)
+        return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable),
+                                   QStringLiteral("the engine %1 cannot be used: %2 (paddock engine use local goes "
+                                                  "back to this computer's)")
+                                       .arg(engines.use, endpoint.errorMessage()));
+    const runtime::docker::DockerClient client(endpoint.value());
     if (const runtime::docker::Status ping = client.ping(); !ping)
         return api::Reply::failure(QLatin1String(api::errors::kEngineUnavailable),
-                                   QStringLiteral("%1\nA kit's image is built by a Docker engine: start one "
-                                                  "(sudo systemctl start docker), or name it with DOCKER_HOST.")
-                                       .arg(ping.errorMessage()));
+                                   QStringLiteral("%1\nA kit's image is built by the Docker engine in use (%2): start "
+                                                  "it (sudo systemctl start docker), or choose another with paddock "
+                                                  "engine use NAME.")
+                                       .arg(ping.errorMessage(), engines.use));
     const QString tag = tagAsked.isEmpty() ? QStringLiteral("paddock/kit-%1:latest").arg(options.name) : tagAsked;
     qCInfo(lcKitLoads).noquote() << "building kit" << options.name << "from" << authored.descriptorFile << "as" << tag;
     const std::variant<QString, api::Reply> built = buildImage(client, authored, options.name, tag, steps);

@@ -8,6 +8,9 @@
 #include "runtime/docker/DockerClient.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 
@@ -57,6 +60,7 @@ private slots:
     void oversizedContextIsRefused();
     void recipePathClimbingOutIsRefusedWithItsPlace();
     void noEngineNamesTheFix();
+    void theEngineInUseBuildsTheKit();
 
 private:
     /** `paddock kit build ARGS... --tag TAG`, the tag remembered for removal. */
@@ -374,7 +378,7 @@ void TestKitBuild::noEngineNamesTheFix()
     QVERIFY(writeFile(folder + QStringLiteral("/lonely.dockerfile"), "FROM scratch\n"));
     const Finished built = away.paddock({QStringLiteral("kit"), QStringLiteral("build"), folder});
     QCOMPARE(built.exitCode, 1);
-    QVERIFY2(built.err.contains(QLatin1String("start one (sudo systemctl start docker), or name it with DOCKER_HOST")),
+    QVERIFY2(built.err.contains(QLatin1String("built by the Docker engine in use (local): start it")),
              qPrintable(built.err));
 
     // A kit Paddock declines is declined before anything is built: no engine is even asked.
@@ -384,6 +388,38 @@ void TestKitBuild::noEngineNamesTheFix()
     QCOMPARE(declined.exitCode, 3);
     QVERIFY2(declined.err.contains(QLatin1String("privileged@1")), qPrintable(declined.err));
     QVERIFY2(!declined.err.contains(QLatin1String("Docker engine")), qPrintable(declined.err));
+}
+
+void TestKitBuild::theEngineInUseBuildsTheKit()
+{
+    // The daemon's own DOCKER_HOST leads nowhere; the engine chosen with `paddock engine use`, a
+    // docker context here, is this machine's engine, and builds the kit.
+    const QString config = m_fixture->path(QStringLiteral("lab-docker-config"));
+    const QString meta = config + QStringLiteral("/contexts/meta/") +
+                         QString::fromLatin1(QCryptographicHash::hash("lab", QCryptographicHash::Sha256).toHex());
+    const QJsonObject context{
+        {QStringLiteral("Name"), QStringLiteral("lab")},
+        {QStringLiteral("Metadata"), QJsonObject{}},
+        {QStringLiteral("Endpoints"),
+         QJsonObject{{QStringLiteral("docker"), QJsonObject{{QStringLiteral("Host"), engine().display()}}}}}};
+    QVERIFY(writeFile(meta + QStringLiteral("/meta.json"), QJsonDocument(context).toJson()));
+    SandboxFixture lab;
+    lab.addEnvironment(QStringLiteral("DOCKER_CONFIG"), config);
+    lab.addEnvironment(QStringLiteral("DOCKER_HOST"),
+                       QStringLiteral("unix://") + m_fixture->path(QStringLiteral("no-engine.sock")));
+    QVERIFY2(lab.setUp(), "the second fixture did not start");
+    const Finished chosen = lab.paddock({QStringLiteral("engine"), QStringLiteral("use"), QStringLiteral("lab")});
+    QVERIFY2(chosen.exitCode == 0, qPrintable(chosen.out + chosen.err));
+
+    const QString folder = lab.path(QStringLiteral("authored/onlab"));
+    QVERIFY(writeFile(folder + QStringLiteral("/onlab.yaml"), "schemaVersion: \"3\"\nkind: workload\n"));
+    QVERIFY(writeFile(folder + QStringLiteral("/onlab.dockerfile"), "FROM scratch\nCOPY onlab.yaml /srv/\n"));
+    const QString tag = uniqueTag(QStringLiteral("paddock-test/onlab"));
+    m_tags << tag;
+    const Finished built =
+        lab.paddock({QStringLiteral("kit"), QStringLiteral("build"), QStringLiteral("--tag"), tag, folder});
+    QVERIFY2(built.exitCode == 0, qPrintable(built.out + built.err));
+    QVERIFY(docker::DockerClient(engine()).inspectImage(tag).ok());
 }
 
 QTEST_GUILESS_MAIN(TestKitBuild)
