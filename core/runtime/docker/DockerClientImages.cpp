@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// DockerClient: images (inspect, list, save, load, build, remove).
+// DockerClient: images (inspect, list, save, load, build, commit, remove).
 #include "runtime/docker/DockerClient.h"
 
 #include "runtime/docker/BuildContext.h"
@@ -33,7 +33,7 @@ Result<bool> DockerClient::imageExists(const QString &reference) const
     return info.error();
 }
 
-Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) const
+Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels, bool intermediate) const
 {
     HttpRequest request;
     request.path = QStringLiteral("/images/json");
@@ -41,6 +41,8 @@ Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) con
         const QJsonObject filters{{QStringLiteral("label"), QJsonArray::fromStringList(labels)}};
         request.query = {{QStringLiteral("filters"), QString::fromUtf8(compactJson(filters))}};
     }
+    if (intermediate)
+        request.query.append({QStringLiteral("all"), boolParam(true)});
     request.timeoutSeconds = kShortTimeoutSeconds;
     const Result<HttpResponse> response = call(request);
     if (!response)
@@ -186,6 +188,31 @@ Result<QString> DockerClient::buildImage(const BuildOptions &options) const
             return image.value().id;
     }
     return protocolError(QStringLiteral("the build of %1 ended without naming an image").arg(what));
+}
+
+Result<QString> DockerClient::commitContainer(const QString &containerId, const QString &repository, const QString &tag,
+                                              const QJsonObject &config) const
+{
+    HttpRequest request;
+    request.method = "POST";
+    request.path = QStringLiteral("/commit");
+    // The container has ended: pausing it would only fail on an engine without the freezer.
+    request.query = {{QStringLiteral("container"), containerId},
+                     {QStringLiteral("repo"), repository},
+                     {QStringLiteral("tag"), tag},
+                     {QStringLiteral("pause"), boolParam(false)}};
+    request.contentType = "application/json";
+    request.body = compactJson(config);
+    // The engine packs every file the container wrote: a large install takes a while.
+    request.timeoutSeconds = kCommitTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    const QString id = jsonObject(response.value().body).value(QStringLiteral("Id")).toString();
+    if (id.isEmpty())
+        return protocolError(QStringLiteral("the engine committed container %1 without giving the image's id")
+                                 .arg(containerId.left(12)));
+    return id;
 }
 
 Status DockerClient::removeImage(const QString &reference, bool force) const
