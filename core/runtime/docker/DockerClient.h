@@ -160,6 +160,17 @@ public:
      */
     Result<QString> commitContainer(const QString &containerId, const QString &repository, const QString &tag,
                                     const QJsonObject &config) const;
+    /**
+     * The paths container @p containerId added to its image's files (GET /containers/ID/changes,
+     * kind 1), folders before what they hold.
+     */
+    Result<QStringList> addedPaths(const QString &containerId) const;
+    /**
+     * Unpacks tar @p tar into container @p containerId's files at folder @p path (PUT
+     * /containers/ID/archive), each entry owned and with the mode the tar gives, also a folder
+     * that exists.
+     */
+    Status putArchive(const QString &containerId, const QString &path, const QByteArray &tar) const;
     /** Removes one image; its untagged parents (cache another build may be using) are kept. */
     Status removeImage(const QString &reference, bool force = false) const;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// DockerClient: images (inspect, list, save, load, build, commit, remove).
+// DockerClient: images (inspect, list, save, load, build, commit, remove), and what a container
+// added to its files (listed, or put there) before a commit.
 #include "runtime/docker/DockerClient.h"
 
 #include "runtime/docker/BuildContext.h"
@@ -213,6 +214,40 @@ Result<QString> DockerClient::commitContainer(const QString &containerId, const 
         return protocolError(QStringLiteral("the engine committed container %1 without giving the image's id")
                                  .arg(containerId.left(12)));
     return id;
+}
+
+Result<QStringList> DockerClient::addedPaths(const QString &containerId) const
+{
+    HttpRequest request;
+    request.path = containerPath(containerId, QStringLiteral("/changes"));
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    // Kind 0 is a changed path, 1 an added one, 2 a deleted one; no change at all is null.
+    constexpr int kAdded = 1;
+    QStringList paths;
+    const QJsonArray changes = QJsonDocument::fromJson(response.value().body).array();
+    for (const QJsonValue &change : changes) {
+        if (change.toObject().value(QLatin1String("Kind")).toInt(-1) == kAdded)
+            paths << change.toObject().value(QLatin1String("Path")).toString();
+    }
+    return paths;
+}
+
+Status DockerClient::putArchive(const QString &containerId, const QString &path, const QByteArray &tar) const
+{
+    HttpRequest request;
+    request.method = "PUT";
+    request.path = containerPath(containerId, QStringLiteral("/archive"));
+    request.query = {{QStringLiteral("path"), path}};
+    request.contentType = "application/x-tar";
+    request.body = tar;
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    return {};
 }
 
 Status DockerClient::removeImage(const QString &reference, bool force) const

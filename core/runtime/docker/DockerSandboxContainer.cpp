@@ -320,7 +320,7 @@ RuntimeResult DockerRuntime::keepLaunchedRoot(const QString &name)
     // The next container of the sandbox, the next run's or its own, is made from this image.
     DockerSandboxOptions options = optionsFor(name);
     const docker::Result<QString> image =
-        docker::InstalledImage(m_client, owner(), name).commit(container.value(), options.image);
+        docker::InstalledImage(m_client, owner(), name).commit(container.value(), options.image, options.volumes);
     if (!image)
         return RuntimeResult::failure(
             QStringLiteral("what setup.install wrote to the system of sandbox %1 could not be kept: %2")

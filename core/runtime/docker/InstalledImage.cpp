@@ -2,7 +2,9 @@
 #include "runtime/docker/InstalledImage.h"
 
 #include "runtime/docker/DockerSandboxLayout.h"
+#include "runtime/docker/TarWriter.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSet>
@@ -14,6 +16,8 @@ namespace paddock::runtime::docker {
 namespace {
 
 const QString kTag = QStringLiteral("installed");
+/** A tmpfs's mode where neither the volume nor the folder under it gives one (the kernel's). */
+constexpr int kTmpfsMode = 01777;
 
 QString variableName(const QJsonValue &entry)
 {
@@ -90,8 +94,40 @@ Result<QJsonObject> InstalledImage::configFor(const ContainerInfo &container, co
     return config;
 }
 
-Result<QString> InstalledImage::commit(const ContainerInfo &container, const QString &base) const
+Status InstalledImage::keepTmpfsModes(const ContainerInfo &container, const QList<SandboxVolume> &volumes) const
 {
+    if (std::none_of(volumes.cbegin(), volumes.cend(), [](const SandboxVolume &volume) { return volume.tmpfs; }))
+        return {};
+    const Result<QStringList> added = m_client.addedPaths(container.id);
+    if (!added)
+        return added.error();
+    TarWriter tar;
+    bool any = false;
+    for (const SandboxVolume &volume : volumes) {
+        const QString path = QDir::cleanPath(volume.path);
+        if (!volume.tmpfs || !added.value().contains(path))
+            continue;
+        bool ok = volume.mode.isEmpty();
+        const int mode = ok ? kTmpfsMode : volume.mode.toInt(&ok, 8);
+        if (!ok || mode < 0 || mode > 07777)
+            return Error{Error::Kind::Protocol, 0,
+                         QStringLiteral("the tmpfs volume %1 has no mode in octal: %2").arg(path, volume.mode)};
+        // Root's, as the engine made it; a tmpfs is root's whatever the folder under it.
+        if (!tar.add(path.mid(1), AE_IFDIR, mode, {}, 0, 0))
+            return Error{Error::Kind::Protocol, 0,
+                         QStringLiteral("the folder of tmpfs volume %1 was not packed").arg(path)};
+        any = true;
+    }
+    return any ? m_client.putArchive(container.id, QStringLiteral("/"), tar.finish()) : Status{};
+}
+
+Result<QString> InstalledImage::commit(const ContainerInfo &container, const QString &base,
+                                       const QList<SandboxVolume> &volumes) const
+{
+    if (const Status kept = keepTmpfsModes(container, volumes); !kept)
+        return Error{kept.error().kind, kept.error().httpStatus,
+                     QStringLiteral("the folders of its tmpfs volumes were not kept as its kit's image has them: %1")
+                         .arg(kept.errorMessage())};
     QString from;
     const Result<QJsonObject> config = configFor(container, base, &from);
     if (!config)

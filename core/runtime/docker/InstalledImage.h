@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "runtime/Runtime.h"
 #include "runtime/docker/DockerClient.h"
 
+#include <QList>
 #include <QString>
 
 namespace paddock::runtime::docker {
@@ -26,6 +28,12 @@ namespace paddock::runtime::docker {
  * name alone, which the engine reads as unset (the SSH agent of setup.install, say, stays its
  * own). Only a command, where the kit's image has neither one nor an entrypoint, is the install
  * container's; the sandbox's container always gives its own.
+ *
+ * The folder the engine made in the root for each of the kit's tmpfs volumes where the kit's
+ * image has none is committed too. The engine's tmpfs over a folder of the image takes that
+ * folder's mode (runc 1.1 even over a `mode=` option), and the one made for the mount is root's
+ * 0755: the agent could not write to its tmpfs. So each such folder is given, before the
+ * commit, the mode its tmpfs has where the image lacks the folder: the volume's, else 1777.
  */
 class InstalledImage
 {
@@ -35,11 +43,12 @@ public:
     /** `paddock-local/OWNER-NAME:installed`. */
     QString reference() const;
     /**
-     * Commits ended container @p container, made from image @p base, as reference(), and
-     * returns reference(). A base that is this sandbox's image already (an earlier run of
-     * `setup.install`) gives the configuration of the kit's image it came from.
+     * Commits ended container @p container, made from image @p base with the kit's @p volumes,
+     * as reference(), and returns reference(). A base that is this sandbox's image already (an
+     * earlier run of `setup.install`) gives the configuration of the kit's image it came from.
      */
-    Result<QString> commit(const ContainerInfo &container, const QString &base) const;
+    Result<QString> commit(const ContainerInfo &container, const QString &base,
+                           const QList<SandboxVolume> &volumes) const;
     /**
      * Removes every image labelled for the sandbox, each before the one it was made from. None
      * is fine; one a container still uses stays, and the error says so.
@@ -49,6 +58,8 @@ public:
 private:
     QString repository() const;
     /** The configuration a commit of @p container made from @p base gets, and the kit's image in @p from. */
+    /** Gives each folder @p container added for a tmpfs of @p volumes the mode of its tmpfs. */
+    Status keepTmpfsModes(const ContainerInfo &container, const QList<SandboxVolume> &volumes) const;
     Result<QJsonObject> configFor(const ContainerInfo &container, const QString &base, QString *from) const;
 
     const DockerClient &m_client;
