@@ -2,7 +2,8 @@
 // What a kit's setup.install writes to the system of a Docker sandbox stays in it, as it does
 // under bubblewrap: a tool in /usr/local/bin runs through `exec`, before and after a stop, and a
 // recreation installs it again; removing the sandbox, or an install that fails, leaves no image
-// or container behind. As an ordinary user in the group `docker` (tests/support/run-as-user.sh).
+// or container behind; the kit's volumes, tmpfs and kept, are the agent's to write as without
+// setup.install. As an ordinary user in the group `docker` (tests/support/run-as-user.sh).
 #include "DockerSandboxFixture.h"
 
 #include "runtime/docker/DockerRuntime.h"
@@ -26,6 +27,7 @@ private slots:
     void removingTheSandboxLeavesNoImageBehind();
     void aFailedInstallLeavesNoContainerAndNoImage();
     void recreateInstallsAgainOnTheKitsImage();
+    void theKitsVolumesAreTheAgentsBesideWhatItInstalled();
 
 private:
     DockerFinished paddock(const QStringList &arguments) { return m_fixture->paddock(arguments); }
@@ -205,6 +207,61 @@ void TestDockerInstall::recreateInstallsAgainOnTheKitsImage()
     }
     QCOMPARE(paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("again")}).exitCode, 0);
     QCOMPARE(installedImages(QStringLiteral("again")).size(), 0);
+}
+
+void TestDockerInstall::theKitsVolumesAreTheAgentsBesideWhatItInstalled()
+{
+    // The engine made a folder in the root for each mount of setup.install's container, and the
+    // image committed from it keeps them; a tmpfs over such a folder takes its mode. Root's run
+    // seeds the kept volume and opens it to the agent (a Docker volume is root's), whose run
+    // writes there too.
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("volumes"), QStringLiteral("stored"), m_image, QStringLiteral("echo ready"),
+        QStringLiteral("setup:\n"
+                       "  install:\n"
+                       "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool v1\\n\" > "
+                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool && echo root > /data/seed && "
+                       "chmod 1777 /data'\n"
+                       "    - command: 'id -u > /data/agent'\n"
+                       "      user: agent\n"
+                       "volumes:\n"
+                       "  - path: /scratch\n"
+                       "    type: tmpfs\n"
+                       "    size: 1m\n"
+                       "  - path: /cache\n"
+                       "    type: tmpfs\n"
+                       "    mode: \"0777\"\n"
+                       "  - path: /data\n"));
+    QVERIFY(!kit.isEmpty());
+    const QString name = QStringLiteral("stored");
+    const DockerFinished created = create(name, kit);
+    QVERIFY2(created.exitCode == 0, qPrintable(created.out + created.err));
+    QCOMPARE(installedImages(name).size(), 2);
+    const auto agentSh = [this, &name](const QString &script) {
+        return paddock(
+            {QStringLiteral("exec"), name, QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script});
+    };
+    for (int boot = 0; boot < 2; ++boot) {
+        QCOMPARE(paddock({QStringLiteral("start"), name}).exitCode, 0);
+        QCOMPARE(kitTool(name).out, QStringLiteral("kit-tool v1\n"));
+        QCOMPARE(agentSh(QStringLiteral("ls -A /scratch; ls -A /cache")).out, QString()); // empty at every start
+        // Each tmpfs as a kit's image without those folders gives it: its own mode, else the kernel's.
+        const DockerFinished modes = agentSh(QStringLiteral("stat -c '%n %a' /scratch /cache"));
+        QVERIFY2(modes.exitCode == 0, qPrintable(modes.err));
+        QCOMPARE(modes.out, QStringLiteral("/scratch 1777\n/cache 777\n"));
+        const DockerFinished wrote =
+            agentSh(QStringLiteral("for d in /scratch /cache /data; do echo %1 > $d/mine || exit 1; done; "
+                                   "cat /scratch/mine /cache/mine /data/mine")
+                        .arg(boot));
+        QVERIFY2(wrote.exitCode == 0, qPrintable(wrote.out + wrote.err));
+        QCOMPARE(wrote.out, QStringLiteral("%1\n%1\n%1\n").arg(boot));
+        QCOMPARE(agentSh(QStringLiteral("cat /data/seed /data/agent")).out,
+                 QStringLiteral("root\n%1\n").arg(::getuid()));
+        QCOMPARE(agentSh(QStringLiteral("id -u")).out.trimmed(), QString::number(::getuid()));
+        QCOMPARE(paddock({QStringLiteral("stop"), name}).exitCode, 0);
+    }
+    QCOMPARE(paddock({QStringLiteral("rm"), QStringLiteral("--force"), name}).exitCode, 0);
+    QCOMPARE(installedImages(name).size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestDockerInstall)
