@@ -155,7 +155,8 @@ void TestSandboxDockerRootless::whatSetupInstallPutInTheSystemRunsAndStays()
         QStringLiteral("echo started"),
         QStringLiteral("setup:\n  install:\n"
                        "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool ran\\n\" > "
-                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool'\n"));
+                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool'\n"
+                       "volumes:\n  - path: /scratch\n    type: tmpfs\n"));
     QVERIFY(!kit.isEmpty());
     const DockerFinished created = m_fixture->paddock(
         {QStringLiteral("create"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), kit,
@@ -168,6 +169,12 @@ void TestSandboxDockerRootless::whatSetupInstallPutInTheSystemRunsAndStays()
         const DockerFinished ran = m_fixture->paddock(tool);
         QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
         QCOMPARE(ran.out, QStringLiteral("kit-tool ran\n"));
+        // The kit's tmpfs is as on its image, where the committed root has the folder made for it.
+        const DockerFinished scratch = m_fixture->paddock(
+            {QStringLiteral("exec"), QStringLiteral("rootless-tool"), QStringLiteral("--"), QStringLiteral("sh"),
+             QStringLiteral("-c"), QStringLiteral("echo ram > /scratch/file && stat -c %a /scratch")});
+        QVERIFY2(scratch.exitCode == 0, qPrintable(scratch.out + scratch.err));
+        QCOMPARE(scratch.out, QStringLiteral("1777\n"));
         QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rootless-tool")}).exitCode, 0);
     }
     QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("rootless-tool")}).exitCode, 0);
