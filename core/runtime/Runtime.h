@@ -293,6 +293,13 @@ public:
         return RuntimeResult::failure(QStringLiteral("the %1 runtime cannot recreate sandbox %2").arg(id(), name));
     }
     /**
+     * Keeps what the foreground launch of @p name that has just ended (a run of `setup.install`)
+     * wrote to the sandbox's system root: every later create() of @p name starts from it, until
+     * the sandbox is removed or recreated. A runtime whose root outlives each launch by itself
+     * (bubblewrap's writable root) has nothing to do.
+     */
+    virtual RuntimeResult keepLaunchedRoot(const QString & /*name*/) { return RuntimeResult::success(); }
+    /**
      * The cleaned inside paths of the block volume storage this runtime holds for sandbox
      * @p name: mounted or retained, and also after the sandbox is gone (then none, unless removing
      * it left some behind).

@@ -31,6 +31,11 @@ using runtime::docker::Result;
 
 /** The label Paddock's builds carry, also on its containers: the kit's name. */
 const QString kKitLabel = QStringLiteral("paddock.kit");
+/**
+ * The label of the image a Docker sandbox's setup.install left (runtime::docker::InstalledImage),
+ * which also carries the install container's labels, kKitLabel among them: not a build.
+ */
+const QString kInstalledForLabel = QStringLiteral("paddock.installed-for");
 /** Finished jobs remembered for `image.job`, beyond the running ones. */
 constexpr qsizetype kFinishedJobsKept = 32;
 /** The text of one build message, at most, in an event. */
@@ -510,7 +515,9 @@ paddock::Result<QJsonObject> ImageService::listImages() const
     for (const runtime::docker::ImageInfo &image : std::as_const(sorted)) {
         const QStringList tags = image.repoTags.isEmpty() ? QStringList{QStringLiteral("<none>")} : image.repoTags;
         QString source;
-        if (image.labels.contains(kKitLabel))
+        if (image.labels.contains(kInstalledForLabel))
+            source = QStringLiteral("sandbox");
+        else if (image.labels.contains(kKitLabel))
             source = QStringLiteral("built");
         else if (loaded.contains(image.id) || std::any_of(tags.cbegin(), tags.cend(), [&loaded](const QString &tag) {
                      return loaded.contains(tag);

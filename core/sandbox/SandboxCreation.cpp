@@ -617,7 +617,10 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     return runInstallLaunch();
 }
 
-/** Starts the created install launch, waits for its commands and forgets it again. */
+/**
+ * Starts the created install launch, waits for its commands, keeps what they wrote to the
+ * system (Runtime::keepLaunchedRoot()) and forgets the launch again.
+ */
 RuntimeResult SandboxCreation::runInstallLaunch()
 {
     const QString &name = m_plan.spec.name;
@@ -631,9 +634,16 @@ RuntimeResult SandboxCreation::runInstallLaunch()
     }
     const RuntimeResult installed = m_runtime->start(name, {devNull, int(output.handle()), int(output.handle())});
     ::close(devNull);
+    const bool succeeded = installed.ok && installed.exitCode.value_or(1) == 0;
+    // What it wrote to the system stays the sandbox's, also where the launch's root goes with it.
+    const RuntimeResult kept = succeeded ? m_runtime->keepLaunchedRoot(name) : RuntimeResult::success();
     m_runtime->remove(name, false);
-    if (installed.ok && installed.exitCode.value_or(1) == 0)
+    if (succeeded && kept.ok)
         return installed;
+    if (!kept.ok) {
+        discard();
+        return failed(kept);
+    }
     output.seek(0);
     const QString tail = QString::fromUtf8(output.readAll().right(4096)).trimmed();
     discard();

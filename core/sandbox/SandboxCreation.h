@@ -86,7 +86,8 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
  * workspace, on the kit's `setup.install` commands and on the runtime.
  *
  * `setup.install` runs once, inside the sandbox as it will be (the same home, workspace and way
- * out), as short-lived foreground launches of the sandbox, each as the user of its commands;
+ * out), as short-lived foreground launches of the sandbox, each as the user of its commands,
+ * whose writes to the system the runtime keeps for the sandbox (Runtime::keepLaunchedRoot());
  * then the sandbox is created for good as the regular user. The home is filled from the kit
  * after the first create, which makes the runtime's private home. When creating fails, a clone
  * made for a sandbox that does not exist is discarded.

@@ -9,6 +9,7 @@
 #include "runtime/docker/HijackedConnection.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -133,8 +134,11 @@ public:
 
     Result<ImageInfo> inspectImage(const QString &reference) const;
     Result<bool> imageExists(const QString &reference) const;
-    /** Images carrying every label of @p labels ("key" or "key=value"); all of them when empty. */
-    Result<QList<ImageInfo>> listImages(const QStringList &labels = {}) const;
+    /**
+     * Images carrying every label of @p labels ("key" or "key=value"); all of them when empty.
+     * With @p intermediate also the untagged images others are made from, which are left out otherwise.
+     */
+    Result<QList<ImageInfo>> listImages(const QStringList &labels = {}, bool intermediate = false) const;
     /**
      * Loads a `docker save` tar, streamed from disk; returns the images it named. @p onUpload
      * is told the bytes sent so far and the file's size as they go (on the calling thread).
@@ -148,6 +152,25 @@ public:
                                   const std::function<void(qint64 sent, qint64 total)> &onUpload = {}) const;
     /** Builds an image; returns its id. A set cancel flag ends it with Error::Kind::Cancelled. */
     Result<QString> buildImage(const BuildOptions &options) const;
+    /**
+     * Makes an image of ended container @p containerId's files (POST /commit), tagged
+     * @p repository:@p tag, with @p config as its configuration; returns its id. The engine fills
+     * what @p config leaves empty (and adds the variables and labels it lacks) from the
+     * container's own configuration.
+     */
+    Result<QString> commitContainer(const QString &containerId, const QString &repository, const QString &tag,
+                                    const QJsonObject &config) const;
+    /**
+     * The paths container @p containerId added to its image's files (GET /containers/ID/changes,
+     * kind 1), folders before what they hold.
+     */
+    Result<QStringList> addedPaths(const QString &containerId) const;
+    /**
+     * Unpacks tar @p tar into container @p containerId's files at folder @p path (PUT
+     * /containers/ID/archive), each entry owned and with the mode the tar gives, also a folder
+     * that exists.
+     */
+    Status putArchive(const QString &containerId, const QString &path, const QByteArray &tar) const;
     /** Removes one image; its untagged parents (cache another build may be using) are kept. */
     Status removeImage(const QString &reference, bool force = false) const;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// DockerClient: images (inspect, list, save, load, build, remove).
+// DockerClient: images (inspect, list, save, load, build, commit, remove), and what a container
+// added to its files (listed, or put there) before a commit.
 #include "runtime/docker/DockerClient.h"
 
 #include "runtime/docker/BuildContext.h"
@@ -33,7 +34,7 @@ Result<bool> DockerClient::imageExists(const QString &reference) const
     return info.error();
 }
 
-Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) const
+Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels, bool intermediate) const
 {
     HttpRequest request;
     request.path = QStringLiteral("/images/json");
@@ -41,6 +42,8 @@ Result<QList<ImageInfo>> DockerClient::listImages(const QStringList &labels) con
         const QJsonObject filters{{QStringLiteral("label"), QJsonArray::fromStringList(labels)}};
         request.query = {{QStringLiteral("filters"), QString::fromUtf8(compactJson(filters))}};
     }
+    if (intermediate)
+        request.query.append({QStringLiteral("all"), boolParam(true)});
     request.timeoutSeconds = kShortTimeoutSeconds;
     const Result<HttpResponse> response = call(request);
     if (!response)
@@ -186,6 +189,65 @@ Result<QString> DockerClient::buildImage(const BuildOptions &options) const
             return image.value().id;
     }
     return protocolError(QStringLiteral("the build of %1 ended without naming an image").arg(what));
+}
+
+Result<QString> DockerClient::commitContainer(const QString &containerId, const QString &repository, const QString &tag,
+                                              const QJsonObject &config) const
+{
+    HttpRequest request;
+    request.method = "POST";
+    request.path = QStringLiteral("/commit");
+    // The container has ended: pausing it would only fail on an engine without the freezer.
+    request.query = {{QStringLiteral("container"), containerId},
+                     {QStringLiteral("repo"), repository},
+                     {QStringLiteral("tag"), tag},
+                     {QStringLiteral("pause"), boolParam(false)}};
+    request.contentType = "application/json";
+    request.body = compactJson(config);
+    // The engine packs every file the container wrote: a large install takes a while.
+    request.timeoutSeconds = kCommitTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    const QString id = jsonObject(response.value().body).value(QStringLiteral("Id")).toString();
+    if (id.isEmpty())
+        return protocolError(QStringLiteral("the engine committed container %1 without giving the image's id")
+                                 .arg(containerId.left(12)));
+    return id;
+}
+
+Result<QStringList> DockerClient::addedPaths(const QString &containerId) const
+{
+    HttpRequest request;
+    request.path = containerPath(containerId, QStringLiteral("/changes"));
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    // Kind 0 is a changed path, 1 an added one, 2 a deleted one; no change at all is null.
+    constexpr int kAdded = 1;
+    QStringList paths;
+    const QJsonArray changes = QJsonDocument::fromJson(response.value().body).array();
+    for (const QJsonValue &change : changes) {
+        if (change.toObject().value(QLatin1String("Kind")).toInt(-1) == kAdded)
+            paths << change.toObject().value(QLatin1String("Path")).toString();
+    }
+    return paths;
+}
+
+Status DockerClient::putArchive(const QString &containerId, const QString &path, const QByteArray &tar) const
+{
+    HttpRequest request;
+    request.method = "PUT";
+    request.path = containerPath(containerId, QStringLiteral("/archive"));
+    request.query = {{QStringLiteral("path"), path}};
+    request.contentType = "application/x-tar";
+    request.body = tar;
+    request.timeoutSeconds = kShortTimeoutSeconds;
+    const Result<HttpResponse> response = call(request);
+    if (!response)
+        return response.error();
+    return {};
 }
 
 Status DockerClient::removeImage(const QString &reference, bool force) const

@@ -18,6 +18,8 @@ namespace paddock::runtime::docker::detail {
 
 /** How long a call that is not a build, a load or a wait may take. */
 inline constexpr long kShortTimeoutSeconds = 60;
+/** How long a commit may take: the engine packs every file the container wrote. */
+inline constexpr long kCommitTimeoutSeconds = 30 * 60;
 
 inline QString containerPath(const QString &id, const QString &rest = {})
 {

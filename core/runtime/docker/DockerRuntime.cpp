@@ -2,7 +2,8 @@
 //
 // How a Docker sandbox's life maps onto the Runtime calls: made, started, stopped, removed and
 // read back from the engine. The container itself is described in DockerSandboxContainer.cpp,
-// the sessions inside it in DockerSessions.cpp.
+// with its removal and what setup.install leaves in its root; the sessions inside it in
+// DockerSessions.cpp.
 #include "runtime/docker/DockerRuntime.h"
 #include "common/Paths.h"
 #include "runtime/SandboxSpecJson.h"
@@ -397,33 +398,6 @@ RuntimeResult DockerRuntime::stop(const QString &name, std::chrono::milliseconds
     if (!stopped)
         return failure(stopped);
     qCInfo(lcDockerRuntime) << "stopped sandbox" << name;
-    return RuntimeResult::success();
-}
-
-RuntimeResult DockerRuntime::remove(const QString &name, bool removeHome)
-{
-    const Result<ContainerInfo> container = containerOf(name);
-    if (!container)
-        return failure(container);
-    if (container.value().running)
-        return failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
-    const docker::Status removed = m_client.removeContainer(container.value().id);
-    if (!removed)
-        return failure(removed);
-    if (removeHome) {
-        // Only volumes this sandbox owns; a home directory the user chose stays theirs.
-        const QStringList volumes = QStringList{homeVolumeName(name)} + keptVolumes(name);
-        for (const QString &volume : std::as_const(volumes)) {
-            docker::HttpRequest request;
-            request.method = "DELETE";
-            request.path = QStringLiteral("/volumes/%1").arg(volume);
-            const Result<docker::HttpResponse> deleted = engineCall(request);
-            if (!deleted && !deleted.is(Error::Kind::NotFound))
-                return failure(QStringLiteral("sandbox %1 is removed but not its volume %2: %3")
-                                   .arg(name, volume, deleted.errorMessage()));
-        }
-    }
-    qCInfo(lcDockerRuntime) << "removed sandbox" << name << (removeHome ? "and its home" : "");
     return RuntimeResult::success();
 }
 

@@ -108,10 +108,12 @@ public:
     RuntimeResult attach(const QString &name, const AttachOptions &options, const ProcessIo &io = {}) override;
     std::optional<AgentInfo> agent(const QString &name, QString *error = nullptr) const override;
     RuntimeResult stop(const QString &name, std::chrono::milliseconds grace = std::chrono::seconds(10)) override;
-    /** Removes the container; with @p removeHome also its private home and named volumes. */
+    /** Removes the container; with @p removeHome also its private home, named volumes and installed image. */
     RuntimeResult remove(const QString &name, bool removeHome = false) override;
-    /** As remove() without the home, then its home volume: the kit's named volumes stay. */
+    /** As remove() without the home, then its home volume and installed image: the kit's named volumes stay. */
     RuntimeResult removeKeepingVolumes(const QString &name) override;
+    /** Commits the ended launch's container as the sandbox's image (docker::InstalledImage), removed with it. */
+    RuntimeResult keepLaunchedRoot(const QString &name) override;
     /** The names of the kit volumes the engine holds for @p sandbox, mounted or not. */
     QStringList keptVolumes(const QString &sandbox) const;
 

@@ -2,19 +2,22 @@
 //
 // How a SandboxSpec becomes a Docker container. Every mount the container gets is listed in
 // containerSpec(), each with the reason it exists; anything not listed does not come from the
-// host.
+// host. Also what outlives a container or goes with it: what setup.install wrote to its root
+// (docker::InstalledImage), its volumes, and its removal.
 #include "runtime/SandboxLog.h"
 #include "runtime/SandboxSpecJson.h"
 #include "runtime/TrustedFiles.h"
 #include "runtime/docker/DockerRuntime.h"
 
 #include "runtime/docker/DockerSandboxLayout.h"
+#include "runtime/docker/InstalledImage.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -23,6 +26,8 @@
 
 #include <sys/random.h>
 #include <unistd.h>
+
+Q_DECLARE_LOGGING_CATEGORY(lcDockerRuntime)
 
 namespace paddock::runtime {
 
@@ -307,11 +312,70 @@ QStringList DockerRuntime::keptVolumes(const QString &sandbox) const
     return names;
 }
 
+RuntimeResult DockerRuntime::keepLaunchedRoot(const QString &name)
+{
+    const docker::Result<docker::ContainerInfo> container = containerOf(name);
+    if (!container)
+        return RuntimeResult::failure(container.errorMessage());
+    // The next container of the sandbox, the next run's or its own, is made from this image.
+    DockerSandboxOptions options = optionsFor(name);
+    const docker::Result<QString> image =
+        docker::InstalledImage(m_client, owner(), name).commit(container.value(), options.image, options.volumes);
+    if (!image)
+        return RuntimeResult::failure(
+            QStringLiteral("what setup.install wrote to the system of sandbox %1 could not be kept: %2")
+                .arg(name, image.errorMessage()));
+    options.image = image.value();
+    setSandboxOptions(name, options);
+    qCInfo(lcDockerRuntime) << "kept what setup.install wrote to sandbox" << name << "as image" << image.value();
+    return RuntimeResult::success();
+}
+
+RuntimeResult DockerRuntime::remove(const QString &name, bool removeHome)
+{
+    const docker::InstalledImage installed(m_client, owner(), name);
+    const docker::Result<docker::ContainerInfo> container = containerOf(name);
+    if (!container) {
+        // A run of setup.install that failed has removed its container already; the image an
+        // earlier run left goes all the same.
+        if (removeHome && isValidName(name))
+            (void)installed.remove();
+        return RuntimeResult::failure(container.errorMessage());
+    }
+    if (container.value().running)
+        return RuntimeResult::failure(QStringLiteral("sandbox %1 is running; stop it first").arg(name));
+    const docker::Status removed = m_client.removeContainer(container.value().id);
+    if (!removed)
+        return RuntimeResult::failure(removed.errorMessage());
+    if (removeHome) {
+        // Only volumes this sandbox owns; a home directory the user chose stays theirs.
+        const QStringList volumes = QStringList{homeVolumeName(name)} + keptVolumes(name);
+        for (const QString &volume : std::as_const(volumes)) {
+            docker::HttpRequest request;
+            request.method = "DELETE";
+            request.path = QStringLiteral("/volumes/%1").arg(volume);
+            const docker::Result<docker::HttpResponse> deleted = engineCall(request);
+            if (!deleted && !deleted.is(docker::Error::Kind::NotFound))
+                return RuntimeResult::failure(QStringLiteral("sandbox %1 is removed but not its volume %2: %3")
+                                                  .arg(name, volume, deleted.errorMessage()));
+        }
+        if (const docker::Status images = installed.remove(); !images)
+            return RuntimeResult::failure(QStringLiteral("sandbox %1 is removed: %2").arg(name, images.errorMessage()));
+    }
+    qCInfo(lcDockerRuntime) << "removed sandbox" << name << (removeHome ? "and its home" : "");
+    return RuntimeResult::success();
+}
+
 RuntimeResult DockerRuntime::removeKeepingVolumes(const QString &name)
 {
     const RuntimeResult removed = remove(name, false);
+    // What setup.install wrote to the root goes too: a recreation installs again on the kit's
+    // image. After a failed run of it there is no container left, but maybe an earlier run's image.
+    const docker::Status images = docker::InstalledImage(m_client, owner(), name).remove();
     if (!removed.ok)
         return removed;
+    if (!images)
+        return RuntimeResult::failure(images.errorMessage());
     // The container's home volume goes with the container; the kit's volumes stay, named after
     // the sandbox, for the next container of the same name.
     docker::HttpRequest request;

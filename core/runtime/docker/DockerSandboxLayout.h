@@ -33,6 +33,12 @@ inline const QString kLabelRuntime = QStringLiteral("paddock.runtime");
 inline const QString kLabelSpec = QStringLiteral("paddock.spec");
 /** Whose container it is: DockerRuntime::owner(). */
 inline const QString kLabelOwner = QStringLiteral("paddock.owner");
+/**
+ * On an image private to one sandbox (docker::InstalledImage): the sandbox whose `setup.install`
+ * wrote it, and the kit's image it was made from.
+ */
+inline const QString kLabelInstalledFor = QStringLiteral("paddock.installed-for");
+inline const QString kLabelInstalledFrom = QStringLiteral("paddock.installed-from");
 /** "gvisor" when the container runs under the engine's gVisor runtime; absent otherwise. */
 inline const QString kLabelIsolation = QStringLiteral("paddock.isolation");
 /**

@@ -7,6 +7,7 @@
 // the stream is cut, the sandbox's connections end and the event log says why. Commits made
 // inside come back as branches paddock/NAME/<branch>, and a crafted bundle changes nothing;
 // a published port answers on the desktop's 127.0.0.1, carried over the same stream.
+// What a kit's setup.install writes to the system stays in the sandbox, as an image on that engine.
 #include "../proxy-inject/InjectTestSupport.h"
 #include "DockerSandboxFixture.h"
 #include "KeyringSession.h"
@@ -46,6 +47,7 @@ private slots:
     void commitsComeBackAsBranches();
     void aCraftedBundleLeavesTheRepositoryAsItWas();
     void aPublishedPortAnswersOnTheDesktopsLoopback();
+    void whatSetupInstallPutInTheSystemStaysOnTheEngine();
 
 private:
     QString file(const QString &name) const { return m_lab.file(name); }
@@ -402,6 +404,36 @@ void TestEngineRemote::aPublishedPortAnswersOnTheDesktopsLoopback()
     QVERIFY(container);
     QVERIFY(container.value().portBindings.isEmpty());
     QVERIFY(container.value().publishedPorts.isEmpty());
+}
+
+void TestEngineRemote::whatSetupInstallPutInTheSystemStaysOnTheEngine()
+{
+    // The install container is the engine's, committed there as the sandbox's image.
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("install-kit"), QStringLiteral("remote-tooled"), m_fixture->imageTag(), QStringLiteral("true"),
+        QStringLiteral("setup:\n  install:\n"
+                       "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool ran\\n\" > "
+                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool'\n"));
+    QVERIFY(!kit.isEmpty());
+    const DockerFinished ran =
+        paddockLive({QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("lab"), QStringLiteral("--kit"),
+                     kit, QStringLiteral("--name"), QStringLiteral("rr-tool"), m_fixture->workspace(),
+                     QStringLiteral("--"), QStringLiteral("kit-tool")});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(3000)));
+    QCOMPARE(ran.out, QStringLiteral("kit-tool ran\n"));
+    const docker::DockerClient lab(labEndpoint());
+    const QStringList labels{QStringLiteral("paddock.installed-for=rr-tool"),
+                             QStringLiteral("paddock.owner=") + paddock::runtime::DockerRuntime::owner()};
+    const docker::Result<QList<docker::ImageInfo>> kept = lab.listImages(labels, true);
+    QVERIFY2(kept, qPrintable(kept.errorMessage()));
+    QCOMPARE(kept.value().size(), 1);
+    // Removing the sandbox removes its image from the engine.
+    const DockerFinished removed =
+        m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("rr-tool")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
+    const docker::Result<QList<docker::ImageInfo>> left = lab.listImages(labels, true);
+    QVERIFY2(left, qPrintable(left.errorMessage()));
+    QCOMPARE(left.value().size(), 0);
 }
 
 PADDOCK_TEST_MAIN_IN_PRIVATE_KEYRING(TestEngineRemote, QCoreApplication)

@@ -4,6 +4,8 @@
 // directory and data root), a busybox image built through that engine.
 #include "DockerSandboxFixture.h"
 
+#include "runtime/docker/DockerRuntime.h"
+
 #include "Needs.h"
 
 #include <QTemporaryDir>
@@ -29,6 +31,7 @@ private slots:
     void theWorkspaceIsWrittenAsTheUser();
     void theProxyIsTheWayOut();
     void sessionsAndARestartWork();
+    void whatSetupInstallPutInTheSystemRunsAndStays();
 
 private:
     DockerFinished runIn(const QString &script)
@@ -141,6 +144,46 @@ void TestSandboxDockerRootless::sessionsAndARestartWork()
     QVERIFY2(started.exitCode == 0, qPrintable(started.err));
     read = m_fixture->paddock(exec);
     QCOMPARE(read.out, QStringLiteral("from-rootless\n"));
+}
+
+void TestSandboxDockerRootless::whatSetupInstallPutInTheSystemRunsAndStays()
+{
+    // Root inside is the user here: the install writes the system as root of the container, and
+    // the engine commits it as the sandbox's image.
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("install-kit"), QStringLiteral("rootless-tooled"), m_fixture->imageTag(),
+        QStringLiteral("echo started"),
+        QStringLiteral("setup:\n  install:\n"
+                       "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool ran\\n\" > "
+                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool'\n"
+                       "volumes:\n  - path: /scratch\n    type: tmpfs\n"));
+    QVERIFY(!kit.isEmpty());
+    const DockerFinished created = m_fixture->paddock(
+        {QStringLiteral("create"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"), kit,
+         QStringLiteral("--name"), QStringLiteral("rootless-tool"), m_fixture->workspace()});
+    QVERIFY2(created.exitCode == 0, qPrintable(created.out + created.err + m_fixture->daemonLog().right(2000)));
+    const QStringList tool{QStringLiteral("exec"), QStringLiteral("rootless-tool"), QStringLiteral("--"),
+                           QStringLiteral("kit-tool")};
+    for (int start = 0; start < 2; ++start) {
+        QCOMPARE(m_fixture->paddock({QStringLiteral("start"), QStringLiteral("rootless-tool")}).exitCode, 0);
+        const DockerFinished ran = m_fixture->paddock(tool);
+        QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
+        QCOMPARE(ran.out, QStringLiteral("kit-tool ran\n"));
+        // The kit's tmpfs is as on its image, where the committed root has the folder made for it.
+        const DockerFinished scratch = m_fixture->paddock(
+            {QStringLiteral("exec"), QStringLiteral("rootless-tool"), QStringLiteral("--"), QStringLiteral("sh"),
+             QStringLiteral("-c"), QStringLiteral("echo ram > /scratch/file && stat -c %a /scratch")});
+        QVERIFY2(scratch.exitCode == 0, qPrintable(scratch.out + scratch.err));
+        QCOMPARE(scratch.out, QStringLiteral("1777\n"));
+        QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("rootless-tool")}).exitCode, 0);
+    }
+    QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("rootless-tool")}).exitCode, 0);
+    const auto images =
+        m_fixture->client().listImages({QStringLiteral("paddock.installed-for=rootless-tool"),
+                                        QStringLiteral("paddock.owner=") + paddock::runtime::DockerRuntime::owner()},
+                                       true);
+    QVERIFY2(images, qPrintable(images.errorMessage()));
+    QCOMPARE(images.value().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxDockerRootless)

@@ -30,6 +30,7 @@ private slots:
     void namesLookedUpAreRefusedAndLogged();
     void bubblewrapCannotGiveIt();
     void aKitThatAsksForGvisorGetsIt();
+    void aToolSetupInstallPutInTheSystemRunsAndStays();
     void anEngineWithoutRunscRefusesAndSaysHow();
 
 private:
@@ -211,6 +212,40 @@ void TestSandboxGvisor::aKitThatAsksForGvisorGetsIt()
         m_fixture->paddock({QStringLiteral("kit"), QStringLiteral("isolation"), m_kit, QStringLiteral("container")});
     QVERIFY2(lifted.exitCode == 0 && lifted.out.contains(QLatin1String("the isolation they are asked for")),
              qPrintable(lifted.out + lifted.err));
+}
+
+void TestSandboxGvisor::aToolSetupInstallPutInTheSystemRunsAndStays()
+{
+    // runsc writes the container's root through to the engine's layer, which the engine commits.
+    const QString kit = m_fixture->writeKit(
+        QStringLiteral("install-kit"), QStringLiteral("gvisor-tooled"), m_fixture->imageTag(),
+        QStringLiteral("exec sleep 600"),
+        QStringLiteral("setup:\n  install:\n"
+                       "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool "
+                       "ran\\n\" > /usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool'\n"));
+    QVERIFY(!kit.isEmpty());
+    const DockerFinished started = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--detach"), QStringLiteral("--isolation"), QStringLiteral("gvisor"),
+         QStringLiteral("--kit"), kit, QStringLiteral("--name"), QStringLiteral("gv-tool"), m_fixture->workspace()});
+    QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+    const QStringList tool{QStringLiteral("exec"), QStringLiteral("gv-tool"), QStringLiteral("--"),
+                           QStringLiteral("kit-tool")};
+    DockerFinished ran = m_fixture->paddock(tool);
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
+    QCOMPARE(ran.out, QStringLiteral("kit-tool ran\n"));
+    QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("gv-tool")}).exitCode, 0);
+    QCOMPARE(m_fixture->paddock({QStringLiteral("start"), QStringLiteral("gv-tool")}).exitCode, 0);
+    ran = m_fixture->paddock(tool);
+    QCOMPARE(ran.out, QStringLiteral("kit-tool ran\n"));
+    // Removing the sandbox removes the image that held it.
+    QCOMPARE(m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("gv-tool")}).exitCode,
+             0);
+    const auto images =
+        m_fixture->client().listImages({QStringLiteral("paddock.installed-for=gv-tool"),
+                                        QStringLiteral("paddock.owner=") + paddock::runtime::DockerRuntime::owner()},
+                                       true);
+    QVERIFY2(images, qPrintable(images.errorMessage()));
+    QCOMPARE(images.value().size(), 0);
 }
 
 void TestSandboxGvisor::anEngineWithoutRunscRefusesAndSaysHow()
