@@ -1963,6 +1963,69 @@
         <source>Agent permissions</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Save %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your changes to %1 have not been saved. Leaving drops them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitDescriptorForm</name>
+    <message>
+        <source>About the kit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name: %1 (the descriptor&apos;s file name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network while the agent runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2), injected for %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>

@@ -1963,6 +1963,69 @@
         <source>Agent permissions</source>
         <translation>Permisos del agente</translation>
     </message>
+    <message>
+        <source>Save %1</source>
+        <translation>Guardar %1</translation>
+    </message>
+    <message>
+        <source>Your changes to %1 have not been saved. Leaving drops them.</source>
+        <translation>Los cambios en %1 no se han guardado. Si sale, se perderán.</translation>
+    </message>
+</context>
+<context>
+    <name>KitDescriptorForm</name>
+    <message>
+        <source>About the kit</source>
+        <translation>Acerca del kit</translation>
+    </message>
+    <message>
+        <source>Name: %1 (the descriptor&apos;s file name)</source>
+        <translation>Nombre: %1 (el nombre del archivo del descriptor)</translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation>Tipo: %1</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Nombre visible</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Descripción</translation>
+    </message>
+    <message>
+        <source>Network while the agent runs</source>
+        <translation>Red mientras se ejecuta el agente</translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
+        <translation>network-policy@1: hosts como github.com, api.example.com:443 o *.example.com. Denegar prevalece sobre permitir. El primer host permitido añade la solicitud.</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Permitidos</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Denegados</translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation>Credenciales</translation>
+    </message>
+    <message>
+        <source>%1 (%2), injected for %3</source>
+        <translation>%1 (%2), inyectado para %3</translation>
+    </message>
+    <message>
+        <source>no domain</source>
+        <translation>ningún dominio</translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <translation>Solo lectura aquí: las credenciales, las listas de red de la fase de instalación y las demás capacidades se editan en el texto del descriptor.</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>

@@ -1963,6 +1963,69 @@
         <source>Agent permissions</source>
         <translation>Permissions de l’agent</translation>
     </message>
+    <message>
+        <source>Save %1</source>
+        <translation>Enregistrer %1</translation>
+    </message>
+    <message>
+        <source>Your changes to %1 have not been saved. Leaving drops them.</source>
+        <translation>Vos modifications de %1 n’ont pas été enregistrées. Si vous quittez, elles seront perdues.</translation>
+    </message>
+</context>
+<context>
+    <name>KitDescriptorForm</name>
+    <message>
+        <source>About the kit</source>
+        <translation>À propos du kit</translation>
+    </message>
+    <message>
+        <source>Name: %1 (the descriptor&apos;s file name)</source>
+        <translation>Nom : %1 (le nom du fichier du descripteur)</translation>
+    </message>
+    <message>
+        <source>Kind: %1</source>
+        <translation>Type : %1</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>Nom affiché</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Description</translation>
+    </message>
+    <message>
+        <source>Network while the agent runs</source>
+        <translation>Réseau pendant que l’agent s’exécute</translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
+        <translation>network-policy@1 : des hôtes comme github.com, api.example.com:443 ou *.example.com. Le refus l’emporte sur l’autorisation. Le premier hôte autorisé ajoute la demande.</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Autorisés</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Refusés</translation>
+    </message>
+    <message>
+        <source>Credentials</source>
+        <translation>Identifiants</translation>
+    </message>
+    <message>
+        <source>%1 (%2), injected for %3</source>
+        <translation>%1 (%2), injecté pour %3</translation>
+    </message>
+    <message>
+        <source>no domain</source>
+        <translation>aucun domaine</translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <translation>En lecture seule ici : les identifiants, les listes réseau de la phase d’installation et les autres capacités se modifient dans le texte du descripteur.</translation>
+    </message>
 </context>
 <context>
     <name>KitFolderDialog</name>
