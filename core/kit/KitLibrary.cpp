@@ -326,12 +326,16 @@ std::optional<QString> KitLibrary::resolve(const QString &nameOrPath, QString *e
     const bool isPath = argument.contains(QLatin1Char('/'));
     if (!isPath) {
         // The user's own kits shadow a sample of the same name; two of their own are ambiguous.
+        // An authored descriptor's folder is the recipe of the kit `kit build` makes under the
+        // same name: that kit is the one a sandbox runs, the folder only when nothing was built.
         QStringList own;
-        QString sample;
+        QString sample, authored;
         for (const KitEntry &entry : entries()) {
             if (entry.name != argument)
                 continue;
-            if (entry.source == KitSource::Sample) {
+            if (entry.authored) {
+                authored = entry.directory;
+            } else if (entry.source == KitSource::Sample) {
                 if (sample.isEmpty())
                     sample = entry.directory;
             } else if (!own.contains(entry.directory)) {
@@ -347,6 +351,8 @@ std::optional<QString> KitLibrary::resolve(const QString &nameOrPath, QString *e
             return own.constFirst();
         if (!sample.isEmpty())
             return sample;
+        if (!authored.isEmpty())
+            return authored;
     }
     const QFileInfo folder(argument);
     if (folder.isDir())

@@ -3,6 +3,7 @@
 
 #include "kit/KitDecoder.h"
 #include "kit/KitFilesTree.h"
+#include "kit/KitV3Authored.h"
 #include "kit/KitV3Mapping.h"
 
 #include <QDir>
@@ -303,6 +304,15 @@ KitLoadResult KitLoader::loadDirectory(const QString &dir, const KitLoadOptions 
         d.message = QFileInfo(dir).isDir()
                         ? QStringLiteral("cannot read the kit's spec.yaml: %1").arg(file.errorString())
                         : QStringLiteral("not a kit directory (expected a directory holding spec.yaml)");
+        // An authored v3 folder is a recipe: what runs is the kit `paddock kit build` makes of it.
+        QString notAuthored;
+        if (const QString descriptor = QFileInfo(dir).isDir() ? authoredDescriptorFile(dir, &notAuthored) : QString();
+            !descriptor.isEmpty()) {
+            d.file = descriptor;
+            d.message = QStringLiteral("%1 is an authored kit descriptor, which is built before it runs: `paddock kit "
+                                       "build %2` makes the kit, then use the name it prints")
+                            .arg(QFileInfo(descriptor).fileName(), dir);
+        }
         result.diagnostics.append(d);
         return result;
     }

@@ -66,6 +66,7 @@ private slots:
     void resolveTakesSlashesAndFoldersAsPaths();
     void resolveSaysWhatWasLookedUpWhere();
     void resolveRefusesTwoKitsOfTheUsersWithOneName();
+    void resolveTakesTheBuiltKitOverItsAuthoredFolder();
 
 private:
     QString configFile() const { return m_dir.filePath(QStringLiteral("config/paddock/kits.yaml")); }
@@ -425,6 +426,23 @@ void TestKitLibrary::importedKitCannotBeAddedOrForgotten()
     QVERIFY(!library.forget(codex, &error));
     QVERIFY2(error.contains(QLatin1String("imported from a bundle")), qPrintable(error));
     QCOMPARE(library.entries().size(), 3);
+}
+
+void TestKitLibrary::resolveTakesTheBuiltKitOverItsAuthoredFolder()
+{
+    // An authored descriptor's folder, added to the library: the recipe, listed under its stem.
+    const QString authored = m_dir.filePath(QStringLiteral("work/codex"));
+    writeAll(authored + QStringLiteral("/codex.yaml"), "schemaVersion: \"3\"\nkind: workload\n");
+    writeAll(authored + QStringLiteral("/codex.dockerfile"), "FROM scratch\n");
+    KitLibrary library(configFile(), {samplesRoot()});
+    QString error;
+    QVERIFY2(library.add(authored, &error), qPrintable(error));
+    const QString folder = QFileInfo(authored).canonicalFilePath();
+    // Nothing built yet: the name leads to the folder, whose loading says to build it.
+    QCOMPARE(library.resolve(QStringLiteral("codex"), &error).value_or(error), folder);
+    // `paddock kit build` made the kit of the same name: that is the one a sandbox runs.
+    const QString built = makeKit(importedRoot() + QStringLiteral("/codex"), QStringLiteral("published/codex"));
+    QCOMPARE(library.resolve(QStringLiteral("codex"), &error).value_or(error), built);
 }
 
 void TestKitLibrary::resolveLooksUpNamesFirst()

@@ -2,6 +2,7 @@
 // An authored schemaVersion "3" kit folder read for `paddock kit build`: the descriptor found,
 // decoded strictly, its recipe found (companion, named, inline, none) and published with the
 // build-phase arguments expanded and the author's `dockerfile:` path left out.
+#include "kit/KitLoader.h"
 #include "kit/KitV3Authored.h"
 #include "kit/KitV3Descriptor.h"
 
@@ -234,6 +235,21 @@ private slots:
         QVERIFY2(errorsOf(two).contains(QLatin1String("several descriptors (a.yaml, b.yaml)")),
                  qPrintable(errorsOf(two)));
         QVERIFY(!readAuthoredKit(dir.filePath(QStringLiteral("none"))).kit);
+    }
+
+    void runningTheFolderSaysToBuildIt()
+    {
+        // A sandbox made from the folder itself: the loader says what to do instead.
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("devbox"));
+        write(folder + QStringLiteral("/devbox.yaml"), "schemaVersion: \"3\"\nkind: workload\n");
+        write(folder + QStringLiteral("/devbox.dockerfile"), "FROM scratch\n");
+        const KitLoadResult loaded = KitLoader::loadDirectory(folder);
+        QVERIFY(!loaded.ok());
+        QCOMPARE(loaded.diagnostics.size(), 1);
+        const QString said = loaded.diagnostics.constFirst().toString();
+        QVERIFY2(said.contains(QStringLiteral("devbox.yaml is an authored kit descriptor")), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("`paddock kit build %1`").arg(folder)), qPrintable(said));
     }
 
     void buildArgumentsAreChecked()
