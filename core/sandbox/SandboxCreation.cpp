@@ -361,9 +361,7 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
         options.imageId = plan.image->id;
         options.imageLayersDir = image::ImageStore().layersDir();
         options.imageLayers = plan.mixinLayers + plan.image->layersTopFirst();
-        // A layer twice in the stack (a mixin built on the workload's base, or an image with two
-        // identical steps) is refused by overlayfs ("Too many levels of symbolic links"). The
-        // topmost copy alone gives the same files: everything between the two it covers anyway.
+        // A layer twice in a stack is refused by overlayfs; its topmost copy gives the same files.
         options.imageLayers.removeDuplicates();
     } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty() && plan.imageToPull.isEmpty()) {
         if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
@@ -617,10 +615,7 @@ RuntimeResult SandboxCreation::install(qsizetype index)
     return runInstallLaunch();
 }
 
-/**
- * Starts the created install launch, waits for its commands, keeps what they wrote to the
- * system (Runtime::keepLaunchedRoot()) and forgets the launch again.
- */
+/** Starts the created install launch, waits for its commands, keeps their writes to the system, forgets it. */
 RuntimeResult SandboxCreation::runInstallLaunch()
 {
     const QString &name = m_plan.spec.name;
