@@ -174,6 +174,15 @@ Item {
                                        : (row.warningCount > 0 ? Theme.warningColor : Theme.okColor)
                             }
                             Label {
+                                objectName: "kitAuthored"
+                                visible: row.authored
+                                Layout.fillWidth: true
+                                text: qsTr("A kit's descriptor and recipe (schemaVersion 3): paddock kit build %1 makes the kit a sandbox runs.").arg(row.directory)
+                                textFormat: Text.PlainText
+                                wrapMode: Text.Wrap
+                                font.pixelSize: Theme.smallFontSize
+                            }
+                            Label {
                                 objectName: "kitOrigin"
                                 visible: row.isImage
                                 Layout.fillWidth: true

@@ -2375,6 +2375,10 @@
         <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A kit&apos;s descriptor and recipe (schemaVersion 3): paddock kit build %1 makes the kit a sandbox runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>

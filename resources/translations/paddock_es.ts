@@ -2375,6 +2375,10 @@
         <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
         <translation>Cargar una imagen de kit (schemaVersion 3) desde un OCI layout o un archivo de docker save.</translation>
     </message>
+    <message>
+        <source>A kit&apos;s descriptor and recipe (schemaVersion 3): paddock kit build %1 makes the kit a sandbox runs.</source>
+        <translation>El descriptor y la receta de un kit (schemaVersion 3): paddock kit build %1 crea el kit que ejecuta un sandbox.</translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>

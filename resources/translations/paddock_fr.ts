@@ -2375,6 +2375,10 @@
         <source>Load a kit image (schemaVersion 3) from an OCI layout or docker save archive.</source>
         <translation>Charger une image de kit (schemaVersion 3) depuis un OCI layout ou une archive docker save.</translation>
     </message>
+    <message>
+        <source>A kit&apos;s descriptor and recipe (schemaVersion 3): paddock kit build %1 makes the kit a sandbox runs.</source>
+        <translation>Le descripteur et la recette d’un kit (schemaVersion 3) : paddock kit build %1 fabrique le kit qu’exécute un bac à sable.</translation>
+    </message>
 </context>
 <context>
     <name>LearningSection</name>

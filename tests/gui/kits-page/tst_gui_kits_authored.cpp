@@ -158,6 +158,12 @@ void TestGuiKitsAuthored::opensLikeASpecFolder()
     QCOMPARE(inRow(QStringLiteral("kitName"))->property("text").toString(), QStringLiteral("Demo agent"));
     QCOMPARE(inRow(QStringLiteral("kitOpenButton"))->property("text").toString(), QStringLiteral("Edit"));
     QVERIFY(!inRow(QStringLiteral("kitExportButton"))->isVisible());
+    // The row says what a sandbox runs: the kit built from the folder.
+    QQuickItem *authored = inRow(QStringLiteral("kitAuthored"));
+    QVERIFY(authored && authored->isVisible());
+    QVERIFY2(authored->property("text").toString().contains(
+                 QStringLiteral("paddock kit build %1 makes the kit").arg(QFileInfo(descriptor()).absolutePath())),
+             qPrintable(authored->property("text").toString()));
     openDemo();
     QVERIFY(editor()->property("isV3").toBool());
     QCOMPARE(editor()->property("filePath").toString(), descriptor());
