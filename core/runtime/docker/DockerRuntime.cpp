@@ -315,6 +315,7 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
     const docker::ContainerSpec container = engineContainerSpec(spec, options);
     if (m_remote)
         return createRemote(spec, container);
+    const QStringList unclaimed = volumesToClaim(spec.name, options);
     const Result<QString> created = m_client.createContainer(container);
     // The container's name is the sandbox's: the engine refuses a second one.
     if (created.is(Error::Kind::Conflict))
@@ -322,6 +323,21 @@ RuntimeResult DockerRuntime::create(const SandboxSpec &spec)
                            .arg(spec.name, containerName(spec.name)));
     if (!created)
         return failure(created);
+    const bool agents = options.user.isEmpty(); // not a run of setup.install as another user
+    if (const docker::Status claimed =
+            agents ? claimVolumes(created.value(), container, options, unclaimed) : docker::Status();
+        !claimed) {
+        (void)m_client.removeContainer(created.value(), true);
+        return failure(QStringLiteral("the volumes of sandbox %1 could not be made its agent's: %2")
+                           .arg(spec.name, claimed.errorMessage()));
+    }
+    {
+        const std::lock_guard lock(m_optionsMutex);
+        if (agents || unclaimed.isEmpty())
+            m_unclaimedVolumes.remove(spec.name);
+        else
+            m_unclaimedVolumes.insert(spec.name, unclaimed);
+    }
     qCInfo(lcDockerRuntime) << "created sandbox" << spec.name << "as container" << created.value().left(12);
     return RuntimeResult::success();
 }

@@ -180,6 +180,14 @@ public:
      */
     static docker::ContainerSpec containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options);
     /**
+     * Gives the kit's volumes of @p paths to the user of container @p id (its agent), with the kit's
+     * modes, before it starts. Each is done once, by the first container of the sandbox's agent.
+     */
+    docker::Status claimVolumes(const QString &id, const docker::ContainerSpec &container,
+                                const DockerSandboxOptions &options, const QStringList &paths) const;
+    /** The paths of @p name's kit volumes no container of its agent has claimed yet: new ones. */
+    QStringList volumesToClaim(const QString &name, const DockerSandboxOptions &options) const;
+    /**
      * Who made a container: the user and their Paddock data folder, as a short digest. An
      * engine is shared by every user in the group docker (and by every test run): containers
      * and volumes carry it in their names and the label `paddock.owner`, and each Paddock lists
@@ -252,6 +260,8 @@ private:
     DockerSandboxOptions m_defaults;
     QMap<QString, DockerSandboxOptions> m_options;
     QMap<QString, QString> m_imageHints;
+    /** Per sandbox being made: its kit volumes that were new, until its agent's first container claims them. */
+    QMap<QString, QStringList> m_unclaimedVolumes;
     mutable std::mutex m_agentMutex;
     mutable QHash<QString, CachedAgent> m_agents;
 };

@@ -11,6 +11,7 @@
 
 #include "runtime/docker/DockerSandboxLayout.h"
 #include "runtime/docker/InstalledImage.h"
+#include "runtime/docker/TarWriter.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -201,6 +202,48 @@ void addMounts(ContainerSpec &container, const SandboxSpec &spec, const DockerSa
 }
 
 } // namespace
+
+QStringList DockerRuntime::volumesToClaim(const QString &name, const DockerSandboxOptions &options) const
+{
+    // Volumes new to this sandbox become its agent's; a root run of setup.install may come first
+    // and leave them for the agent's first container.
+    {
+        const std::lock_guard lock(m_optionsMutex);
+        if (m_unclaimedVolumes.contains(name))
+            return m_unclaimedVolumes.value(name);
+    }
+    QStringList unclaimed;
+    const QStringList kept = keptVolumes(name);
+    for (const DockerVolume &volume : options.volumes) {
+        if (!volume.tmpfs && !kept.contains(volumeName(name, volume.path)))
+            unclaimed << volume.path;
+    }
+    return unclaimed;
+}
+
+docker::Status DockerRuntime::claimVolumes(const QString &id, const ContainerSpec &container,
+                                           const DockerSandboxOptions &options, const QStringList &paths) const
+{
+    // A new named volume is root's 0755 unless the image has a folder at its path, which the agent
+    // (the user's ids) then cannot write. A folder entry at the path, extracted into the created
+    // container, becomes the volume's own folder: the agent's, with the kit's mode, as bubblewrap
+    // makes it. A volume kept from before keeps whatever it has now.
+    const QString agent = container.labels.value(layout::kLabelAgentUser, container.user);
+    docker::TarWriter tar;
+    bool any = false;
+    for (const DockerVolume &volume : options.volumes) {
+        if (volume.tmpfs || !paths.contains(volume.path))
+            continue;
+        bool ok = false;
+        const int mode = volume.mode.isEmpty() ? 0755 : int(volume.mode.toUInt(&ok, 8));
+        if (!tar.add(QDir::cleanPath(volume.path).mid(1), AE_IFDIR, ok || volume.mode.isEmpty() ? mode : 0755, {},
+                     agent.section(QLatin1Char(':'), 0, 0).toLongLong(),
+                     agent.section(QLatin1Char(':'), 1, 1).toLongLong()))
+            return docker::Error{docker::Error::Kind::Local, 0, QStringLiteral("cannot write a tar")};
+        any = true;
+    }
+    return any ? m_client.putArchive(id, QStringLiteral("/"), tar.finish()) : docker::Status();
+}
 
 ContainerSpec DockerRuntime::containerSpec(const SandboxSpec &spec, const DockerSandboxOptions &options)
 {

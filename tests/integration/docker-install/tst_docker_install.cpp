@@ -212,16 +212,15 @@ void TestDockerInstall::recreateInstallsAgainOnTheKitsImage()
 void TestDockerInstall::theKitsVolumesAreTheAgentsBesideWhatItInstalled()
 {
     // The engine made a folder in the root for each mount of setup.install's container, and the
-    // image committed from it keeps them; a tmpfs over such a folder takes its mode. Root's run
-    // seeds the kept volume and opens it to the agent (a Docker volume is root's), whose run
-    // writes there too.
+    // image committed from it keeps them; a tmpfs over such a folder takes its mode. The kept
+    // volume, new, is the agent's with the kit's mode (0755 without one), as under bubblewrap:
+    // root's run seeds it, the agent's run writes there too.
     const QString kit = m_fixture->writeKit(
         QStringLiteral("volumes"), QStringLiteral("stored"), m_image, QStringLiteral("echo ready"),
         QStringLiteral("setup:\n"
                        "  install:\n"
                        "    - command: 'mkdir -p /usr/local/bin && printf \"#!/bin/sh\\necho kit-tool v1\\n\" > "
-                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool && echo root > /data/seed && "
-                       "chmod 1777 /data'\n"
+                       "/usr/local/bin/kit-tool && chmod 755 /usr/local/bin/kit-tool && echo root > /data/seed'\n"
                        "    - command: 'id -u > /data/agent'\n"
                        "      user: agent\n"
                        "volumes:\n"
@@ -249,6 +248,7 @@ void TestDockerInstall::theKitsVolumesAreTheAgentsBesideWhatItInstalled()
         const DockerFinished modes = agentSh(QStringLiteral("stat -c '%n %a' /scratch /cache"));
         QVERIFY2(modes.exitCode == 0, qPrintable(modes.err));
         QCOMPARE(modes.out, QStringLiteral("/scratch 1777\n/cache 777\n"));
+        QCOMPARE(agentSh(QStringLiteral("stat -c '%u %a' /data")).out, QStringLiteral("%1 755\n").arg(::getuid()));
         const DockerFinished wrote =
             agentSh(QStringLiteral("for d in /scratch /cache /data; do echo %1 > $d/mine || exit 1; done; "
                                    "cat /scratch/mine /cache/mine /data/mine")
