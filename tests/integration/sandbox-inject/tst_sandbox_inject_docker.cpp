@@ -135,8 +135,13 @@ bool TestSandboxInjectDocker::startDaemon()
 
 void TestSandboxInjectDocker::cleanupTestCase()
 {
-    if (m_daemon.state() != QProcess::NotRunning) {
+    // The daemon answering may be one a command started before startDaemon() (`ca trust`): the
+    // sandboxes go whichever it is, and it stops too, or their containers outlive the test.
+    if (!m_env.isEmpty()) {
         paddock({QStringLiteral("rm"), QStringLiteral("--all"), QStringLiteral("--force")});
+        paddock({QStringLiteral("daemon"), QStringLiteral("stop")});
+    }
+    if (m_daemon.state() != QProcess::NotRunning) {
         m_daemon.terminate();
         if (!m_daemon.waitForFinished(10000))
             m_daemon.kill();
