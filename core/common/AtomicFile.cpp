@@ -81,4 +81,13 @@ bool writeFileAtomically(const QString &path, const QByteArray &contents, QStrin
     return true;
 }
 
+bool writeFileIfChanged(const QString &path, const QByteArray &contents, QString *error, int newFileMode,
+                        Durability durability)
+{
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly) && existing.size() == contents.size() && existing.readAll() == contents)
+        return true;
+    return writeFileAtomically(path, contents, error, newFileMode, durability);
+}
+
 } // namespace paddock

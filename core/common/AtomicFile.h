@@ -22,4 +22,12 @@ enum class Durability {
 bool writeFileAtomically(const QString &path, const QByteArray &contents, QString *error = nullptr,
                          int newFileMode = 0644, Durability durability = Durability::Synced);
 
+/**
+ * @brief writeFileAtomically() unless @p path holds @p contents already: files made again on
+ * every start (a sandbox's hosts, the certificate bundles) cost a read instead of a write and
+ * two fsyncs when nothing changed.
+ */
+bool writeFileIfChanged(const QString &path, const QByteArray &contents, QString *error = nullptr,
+                        int newFileMode = 0644, Durability durability = Durability::Synced);
+
 } // namespace paddock

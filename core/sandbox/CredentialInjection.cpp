@@ -371,11 +371,12 @@ Result<void> CredentialInjection::writeBundles()
     if (!paths::ensurePrivateDir(paths::runtimeDir(), &error))
         return fail(error);
     const QByteArray upstream = m_trust.upstreamBundle(&error);
-    if (upstream.isEmpty() || !writeFileAtomically(upstreamBundlePath(), upstream, &error, 0644))
+    // Both are written again before every start: unchanged, they cost a read, not two fsyncs.
+    if (upstream.isEmpty() || !writeFileIfChanged(upstreamBundlePath(), upstream, &error, 0644))
         return fail(error);
     // Before any sandbox needed a key there is no authority yet: sandboxes trust the same
     // roots as the proxy until there is one.
-    const bool written = authorityPem.isEmpty() ? writeFileAtomically(bundlePath(), upstream, &error, 0644)
+    const bool written = authorityPem.isEmpty() ? writeFileIfChanged(bundlePath(), upstream, &error, 0644)
                                                 : m_trust.writeSandboxBundle(authorityPem, &error, bundlePath());
     if (!written)
         return fail(error);

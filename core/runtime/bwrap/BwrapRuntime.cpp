@@ -283,9 +283,10 @@ bool BwrapRuntime::prepareLaunch(const SandboxState &state, QString *error) cons
             .toUtf8();
     // The one name server a sandbox has is its own paddock-init (app/init/NameServer.h).
     const Durability durability = state.spec.disposable ? Durability::Unsynced : Durability::Synced;
-    return writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, durability, error) &&
-           writeIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, durability,
-                          error);
+    // Rewritten only when they change: an fsync on every start would cost milliseconds.
+    return writeFileIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/hosts"), hosts, error, 0644, durability) &&
+           writeFileIfChanged(sandboxDir(state.spec.name) + QStringLiteral("/resolv.conf"), bwrap::kResolvConf, error,
+                              0644, durability);
 }
 
 bool BwrapRuntime::prepareVolumes(const SandboxState &state, QString *error) const
@@ -311,15 +312,6 @@ bool BwrapRuntime::prepareVolumes(const SandboxState &state, QString *error) con
         }
     }
     return true;
-}
-
-bool BwrapRuntime::writeIfChanged(const QString &path, const QByteArray &content, Durability durability, QString *error)
-{
-    // Rewritten only when it changes: an fsync on every start would cost milliseconds.
-    QFile existing(path);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == content)
-        return true;
-    return writeFileAtomically(path, content, error, 0644, durability);
 }
 
 bool BwrapRuntime::isRunning(const SandboxState &state) const

@@ -122,7 +122,6 @@ private:
     bool isRunning(const bwrap::SandboxState &state) const;
     bool prepareLaunch(const bwrap::SandboxState &state, QString *error) const;
     /** Writes @p content to @p path atomically unless it holds exactly that already. */
-    static bool writeIfChanged(const QString &path, const QByteArray &content, Durability durability, QString *error);
     RuntimeResult startDetached(bwrap::SandboxState state, const StartOptions &options);
     /** Starts the writer of @p spec's log; the pipe's write end, for the sandbox's output. */
     UniqueFd startLogWriter(const SandboxSpec &spec, int devNull, std::optional<bwrap::ProcessIdentity> *writer,

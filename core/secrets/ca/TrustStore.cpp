@@ -175,7 +175,7 @@ bool TrustStore::writeSandboxBundle(const QByteArray &localAuthorityPem, QString
         if (!paths::ensurePrivateDir(paths::runtimeDir(), &problem))
             return fail(error, problem);
     }
-    return writeFileAtomically(target, bundle, error, 0644);
+    return writeFileIfChanged(target, bundle, error, 0644);
 }
 
 } // namespace paddock::secrets::ca
