@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -69,17 +71,26 @@ void writeAll(int fd, const void *data, size_t size)
     }
 }
 
-// Runs in the forked child: only async-signal-safe calls from here on.
+// Runs in the child, which shares the caller's memory (spawnSharingMemory()): only
+// async-signal-safe calls from here on, and nothing that writes to what the caller uses.
 [[noreturn]] void execChild(ExecImage &image, int slave, int errorPipe)
 {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
+    // Every signal arrives blocked. A handler of the caller's would run here on the caller's
+    // memory, so each goes back to its default before anything is unblocked.
     struct sigaction defaults
     {};
     defaults.sa_handler = SIG_DFL;
-    for (int sig : {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD})
-        sigaction(sig, &defaults, nullptr);
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction current
+        {};
+        if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler != SIG_DFL &&
+            (current.sa_handler != SIG_IGN || sig == SIGPIPE || sig == SIGINT || sig == SIGQUIT || sig == SIGTERM ||
+             sig == SIGHUP || sig == SIGCHLD))
+            sigaction(sig, &defaults, nullptr);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
 
     int failure = 0;
     if (::setsid() < 0)
@@ -112,6 +123,86 @@ void writeAll(int fd, const void *data, size_t size)
     _exit(127);
 }
 
+/**
+ * @brief Memory for the stacks of the children spawnSharingMemory() makes: a child that shares
+ * the caller's memory cannot run on the caller's stack.
+ */
+class ChildStacks
+{
+public:
+    static constexpr size_t kEach = 64 * 1024;
+
+    ChildStacks()
+        : m_base(::mmap(nullptr, 2 * kEach, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0))
+    {}
+    ~ChildStacks()
+    {
+        if (ok())
+            ::munmap(m_base, 2 * kEach);
+    }
+    ChildStacks(const ChildStacks &) = delete;
+    ChildStacks &operator=(const ChildStacks &) = delete;
+
+    bool ok() const { return m_base != MAP_FAILED; }
+    /** The top of stack @p index (0 or 1): stacks grow down. */
+    char *top(int index) const { return static_cast<char *>(m_base) + kEach * size_t(index + 1); }
+
+private:
+    void *m_base;
+};
+
+/**
+ * Starts @p entry in a child that shares this process's memory and waits until it has exec'd or
+ * exited (CLONE_VM | CLONE_VFORK, as posix_spawn does). fork() would copy the daemon's page tables
+ * for each start only for exec to throw them away, milliseconds of its CPU every time. Every
+ * signal is blocked meanwhile: the child unblocks them once its handlers are the defaults.
+ * Returns the child's pid, or -1 with errno set.
+ */
+pid_t spawnSharingMemory(int (*entry)(void *), void *argument, char *stackTop)
+{
+    sigset_t all;
+    sigset_t before;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &before);
+    const pid_t child = ::clone(entry, stackTop, CLONE_VM | CLONE_VFORK | SIGCHLD, argument);
+    const int failure = errno;
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    errno = failure;
+    return child;
+}
+
+/** What the children of spawnDetached() and AttachedChild::start() are given. */
+struct Launch
+{
+    ExecImage *image;
+    int report;                 ///< the pipe's write end: the child's pid, then its exec error
+    int slave = -1;             ///< the terminal, if it has one
+    char *grandchild = nullptr; ///< the stack of the detached launcher's own child
+};
+
+int launchAttached(void *argument)
+{
+    Launch *launch = static_cast<Launch *>(argument);
+    execChild(*launch->image, launch->slave, launch->report);
+}
+
+int launchDetachedGrandchild(void *argument)
+{
+    Launch *launch = static_cast<Launch *>(argument);
+    const qint64 self = ::getpid();
+    writeAll(launch->report, &self, sizeof self);
+    execChild(*launch->image, -1, launch->report);
+}
+
+// The launcher's parent exits at once, so the sandbox is re-parented to the system's reaper and
+// nobody here has to wait for it. It runs with every signal blocked and returns only by _exit.
+int launchDetachedMiddle(void *argument)
+{
+    Launch *launch = static_cast<Launch *>(argument);
+    const pid_t child = spawnSharingMemory(launchDetachedGrandchild, argument, launch->grandchild);
+    _exit(child < 0 ? 1 : 0);
+}
+
 /** Reads what a CLOEXEC pipe says about exec: EOF means it succeeded. */
 int execError(int readEnd)
 {
@@ -138,24 +229,14 @@ qint64 spawnDetached(const ChildSetup &setup, QString *error)
         *error = QStringLiteral("cannot create a pipe: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
         return 0;
     }
-    const pid_t middle = ::fork();
+    const ChildStacks stacks;
+    Launch launch{&image, report[1], -1, stacks.top(1)};
+    const pid_t middle = stacks.ok() ? spawnSharingMemory(launchDetachedMiddle, &launch, stacks.top(0)) : -1;
     if (middle < 0) {
-        *error = QStringLiteral("cannot fork: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+        *error = QStringLiteral("cannot start a process: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
         ::close(report[0]);
         ::close(report[1]);
         return 0;
-    }
-    if (middle == 0) {
-        // Fork twice: the launcher's parent exits at once, so the sandbox is re-parented to the
-        // system's reaper and nobody here has to wait for it.
-        ::close(report[0]);
-        const pid_t child = ::fork();
-        if (child == 0) {
-            const qint64 self = ::getpid();
-            writeAll(report[1], &self, sizeof self);
-            execChild(image, -1, report[1]);
-        }
-        _exit(child < 0 ? 1 : 0);
     }
     ::close(report[1]);
     int status = 0;
@@ -216,17 +297,15 @@ bool AttachedChild::start(const ChildSetup &setup, QString *error)
             ::close(slave);
         return false;
     }
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::close(report[0]);
-        execChild(image, slave, report[1]);
-    }
+    const ChildStacks stacks;
+    Launch launch{&image, report[1], slave};
+    const pid_t child = stacks.ok() ? spawnSharingMemory(launchAttached, &launch, stacks.top(0)) : -1;
     ::close(report[1]);
     if (slave >= 0)
         ::close(slave);
     if (child < 0) {
         ::close(report[0]);
-        *error = QStringLiteral("cannot fork: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+        *error = QStringLiteral("cannot start a process: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
         return false;
     }
     m_pid = child;
