@@ -102,17 +102,8 @@ void AgentPermsService::refreshSandboxes()
         else
             ++it;
     }
-    for (const QString &name : running) {
-        if (m_followed.count(name))
-            continue;
-        const std::optional<Places> places = placesOf(name);
-        if (!places)
-            continue;
-        Followed followed;
-        followed.places = *places;
-        followed.follower = std::make_unique<ReviewLogFollower>(places->home);
-        m_followed.emplace(name, std::move(followed));
-    }
+    for (const QString &name : running)
+        follow(name);
 }
 
 void AgentPermsService::refreshSandbox(const QString &name)
@@ -122,6 +113,11 @@ void AgentPermsService::refreshSandbox(const QString &name)
         m_followed.erase(name);
         return;
     }
+    follow(name);
+}
+
+void AgentPermsService::follow(const QString &name)
+{
     if (m_followed.count(name))
         return;
     if (const std::optional<Places> places = placesOf(name)) {

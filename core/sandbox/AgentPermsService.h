@@ -129,6 +129,8 @@ private:
     void refreshSandboxes();
     /** Follows sandbox @p name while it runs, and no longer once it stops or goes. */
     void refreshSandbox(const QString &name);
+    /** Starts following the review log of running sandbox @p name, unless it is followed already. */
+    void follow(const QString &name);
     void pollLogs();
     void record(const Places &places, const agentperms::AgentDecision &decision);
 

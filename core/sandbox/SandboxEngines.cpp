@@ -30,17 +30,6 @@ QString engineRuntimeId(const QString &engine)
     return QStringLiteral("docker@") + engine;
 }
 
-QList<SandboxRecord> allRecords()
-{
-    QList<SandboxRecord> records;
-    const QStringList files = QDir(SandboxRecord::directory()).entryList({QStringLiteral("*.json")}, QDir::Files);
-    for (const QString &file : files) {
-        if (std::optional<SandboxRecord> record = SandboxRecord::read(file.chopped(5)))
-            records.append(*record);
-    }
-    return records;
-}
-
 } // namespace
 
 QList<std::shared_ptr<runtime::Runtime>> SandboxService::reachableRuntimes() const
@@ -176,7 +165,7 @@ Result<std::shared_ptr<runtime::Runtime>> SandboxService::engineRuntime(const QS
 void SandboxService::addRecordedEngines()
 {
     const EngineList engines = EngineList::read();
-    for (const SandboxRecord &record : allRecords()) {
+    for (const SandboxRecord &record : SandboxRecord::all()) {
         const QString id = engineRuntimeId(record.engine);
         if (record.engine.isEmpty() || record.engine == QLatin1String("local") || m_runtimes.count(id))
             continue;
@@ -222,7 +211,7 @@ std::shared_ptr<runtime::DockerRuntime> SandboxService::engineDockerRuntime(cons
 QStringList SandboxService::sandboxesOnEngine(const QString &engine) const
 {
     QStringList names;
-    for (const SandboxRecord &record : allRecords()) {
+    for (const SandboxRecord &record : SandboxRecord::all()) {
         if (record.engine == engine)
             names << record.name;
     }

@@ -4,6 +4,7 @@
 #include "common/AtomicFile.h"
 #include "common/Paths.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -132,6 +133,17 @@ std::optional<SandboxRecord> SandboxRecord::read(const QString &name)
     if (!file.open(QIODevice::ReadOnly))
         return std::nullopt;
     return fromJson(QJsonDocument::fromJson(file.readAll()).object());
+}
+
+QList<SandboxRecord> SandboxRecord::all()
+{
+    QList<SandboxRecord> records;
+    const QStringList files = QDir(directory()).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QString &file : files) {
+        if (std::optional<SandboxRecord> record = read(file.chopped(5)))
+            records.append(std::move(*record));
+    }
+    return records;
 }
 
 Result<void> SandboxRecord::write() const

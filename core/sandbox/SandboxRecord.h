@@ -71,6 +71,8 @@ struct SandboxRecord
     static QString directory();
     static QString pathFor(const QString &name);
     static std::optional<SandboxRecord> read(const QString &name);
+    /** Every record that reads, by name: the sandboxes made here, on every engine, answering or not. */
+    static QList<SandboxRecord> all();
     Result<void> write() const;
     static void remove(const QString &name);
 };

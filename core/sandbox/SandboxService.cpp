@@ -27,6 +27,7 @@
 #include <QLoggingCategory>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <thread>
 
 Q_LOGGING_CATEGORY(lcSandbox, "paddock.sandbox", QtInfoMsg)
@@ -251,12 +252,10 @@ void SandboxService::forgetKitRulesIfUnused(const QString &kitName)
 {
     // The records name every sandbox made here, on every engine, whether or not its engine
     // answers now; no engine is asked, so a removal's answer waits for none.
-    const QStringList files = QDir(SandboxRecord::directory()).entryList({QStringLiteral("*.json")}, QDir::Files);
-    for (const QString &file : files) {
-        const std::optional<SandboxRecord> record = SandboxRecord::read(file.chopped(5));
-        if (record && record->kitName == kitName)
-            return;
-    }
+    const QList<SandboxRecord> records = SandboxRecord::all();
+    if (std::any_of(records.begin(), records.end(),
+                    [&kitName](const SandboxRecord &record) { return record.kitName == kitName; }))
+        return;
     m_policy.engine().removeKitRules(kitName);
 }
 
