@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 using paddock::test::Finished;
@@ -228,6 +229,11 @@ void TestKitCompositionDocker::mixinsLandInTheEnginesImage()
     // One image of the composition in the engine, built for this run.
     const QList<docker::ImageInfo> built = composedImages(QStringLiteral("base+tool+extra"));
     QCOMPARE(built.size(), 1);
+    // Listed among Paddock's images, as built for the composition's kit.
+    const Finished images = m_fixture->paddock({QStringLiteral("template"), QStringLiteral("ls")});
+    QVERIFY2(images.out.contains(QRegularExpression(built.first().repoTags.first() +
+                                                    QStringLiteral(" .* built \\(kit base\\+tool\\+extra\\)"))),
+             qPrintable(images.out + images.err));
 
     // A second sandbox of the same kits, in another order given: the same image, not built again.
     QCOMPARE(m_fixture->paddock({QStringLiteral("stop"), QStringLiteral("docked")}).exitCode, 0);
