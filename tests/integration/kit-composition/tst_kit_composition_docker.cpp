@@ -88,6 +88,7 @@ private slots:
     void cleanupTestCase();
     void mixinsLandInTheEnginesImage();
     void mixinsWhiteoutsDeleteFromTheWorkload();
+    void whiteoutsWithoutRmAreRefusedNamingIt();
 
 private:
     /** Writes @p kit as NAME.tar and loads it; false when that failed. */
@@ -117,7 +118,7 @@ private:
     }
 
     std::unique_ptr<SandboxFixture> m_fixture;
-    QString m_workloadImage; ///< the workload's image id, as the engine gets it
+    QStringList m_workloadImages; ///< the workloads' image ids, as the engine gets them
     QStringList m_sandboxes;
 };
 
@@ -159,7 +160,17 @@ void TestKitCompositionDocker::initTestCase()
         {QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/usr/local/bin:/bin")}},
     };
     base.manifestAnnotations = kitAnnotations(kWorkload);
-    m_workloadImage = QStringLiteral("sha256:") + sha256(configOf(base.layers, base.config));
+    m_workloadImages << QStringLiteral("sha256:") + sha256(configOf(base.layers, base.config));
+
+    // A workload without rm, which a mixin's whiteouts need.
+    OciKit bare;
+    bare.refName = QStringLiteral("registry.example/kits/bare:1");
+    bare.layers = {
+        tarOf({folder("bin"), ::paddock::test::file("bin/busybox", binary, 0755), softLink("bin/sh", "busybox"),
+               folder("etc"), ::paddock::test::file("etc/paddock-test-run", run + '\n')})};
+    bare.config = QJsonObject{{QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/bin")}}};
+    bare.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"workload"})");
+    m_workloadImages << QStringLiteral("sha256:") + sha256(configOf(bare.layers, bare.config));
 
     OciKit tool;
     tool.refName = QStringLiteral("registry.example/kits/tool:1");
@@ -188,9 +199,9 @@ void TestKitCompositionDocker::initTestCase()
                ::paddock::test::file("opt/keep/.wh..wh..opq", {}), ::paddock::test::file("opt/keep/new", "new\n")})};
     wiper.manifestAnnotations = kitAnnotations(kWiper);
 
-    for (const auto &[name, kit] :
-         {std::pair{QStringLiteral("base"), base}, std::pair{QStringLiteral("tool"), tool},
-          std::pair{QStringLiteral("extra"), extra}, std::pair{QStringLiteral("wiper"), wiper}})
+    for (const auto &[name, kit] : {std::pair{QStringLiteral("base"), base}, std::pair{QStringLiteral("tool"), tool},
+                                    std::pair{QStringLiteral("extra"), extra},
+                                    std::pair{QStringLiteral("wiper"), wiper}, std::pair{QStringLiteral("bare"), bare}})
         QVERIFY2(load(name, kit), qPrintable(name));
 }
 
@@ -202,9 +213,9 @@ void TestKitCompositionDocker::cleanupTestCase()
         m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), name});
     for (const QString &kit : {QStringLiteral("base+tool+extra"), QStringLiteral("base+wiper")})
         for (const docker::ImageInfo &image : composedImages(kit))
-            removeWithParents(image.id, m_workloadImage);
-    if (!m_workloadImage.isEmpty())
-        (void)engine().removeImage(m_workloadImage, true);
+            removeWithParents(image.id, m_workloadImages.value(0));
+    for (const QString &image : std::as_const(m_workloadImages))
+        (void)engine().removeImage(image, true);
 }
 
 void TestKitCompositionDocker::mixinsLandInTheEnginesImage()
@@ -278,6 +289,18 @@ void TestKitCompositionDocker::mixinsWhiteoutsDeleteFromTheWorkload()
                            "cat /etc/paddock-test-run > /dev/null && echo rest kept"));
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog().right(4000)));
     QCOMPARE(ran.out, QStringLiteral("os-release gone\nnew\nrest kept\n"));
+}
+
+void TestKitCompositionDocker::whiteoutsWithoutRmAreRefusedNamingIt()
+{
+    const Finished ran =
+        run({QStringLiteral("bare"), QStringLiteral("wiper")}, QStringLiteral("bare-wiped"), QStringLiteral("true"));
+    QVERIFY(ran.exitCode != 0);
+    QVERIFY2(ran.err.contains(QLatin1String("the Docker engine did not build the image of composition bare+wiper")) &&
+                 ran.err.contains(QLatin1String("a mixin whose layers delete files needs rm in the workload's image")),
+             qPrintable(ran.err));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("bare-wiped")));
+    QVERIFY(composedImages(QStringLiteral("bare+wiper")).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestKitCompositionDocker)
