@@ -260,9 +260,6 @@ void SandboxWizard::chooseMixin(const QString &directory, bool chosen)
         m_mixins << directory;
     else
         m_mixins.removeAll(directory);
-    // A composition runs under bubblewrap: the Docker choices go while mixins are chosen.
-    if (composed() && m_backend == QLatin1String("docker"))
-        setBackend(QStringLiteral("bwrap"));
     loadKit();
 }
 

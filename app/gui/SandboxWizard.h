@@ -51,7 +51,7 @@ class SandboxWizard : public paddock::gui::DaemonBound
     Q_PROPERTY(bool composable READ composable NOTIFY kitChanged)
     /** The chosen mixins' folders, in composition order. */
     Q_PROPERTY(QStringList chosenMixins READ chosenMixins NOTIFY kitChanged)
-    /** Mixins are chosen: the sandbox is a composition (bubblewrap only). */
+    /** Mixins are chosen: the sandbox is a composition (on Docker, an image made of them at creation). */
     Q_PROPERTY(bool composed READ composed NOTIFY kitChanged)
     /**
      * One line on what a bubblewrap sandbox's root will be (`image.base`): the kit's image, or

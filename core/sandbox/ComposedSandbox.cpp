@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A sandbox made from a composition of v3 kits: the workload and its mixins merged into the kit
-// it applies, and the mixins' layers stacked over the workload's root.
+// it applies, and the mixins' layers stacked over the workload's root (on a container engine, in
+// an image made for it: ComposedImage).
 #include "sandbox/ComposedSandbox.h"
+
+#include "sandbox/ComposedImage.h"
 
 #include "image/ImageStore.h"
 #include "kit/KitComposition.h"
@@ -72,17 +75,15 @@ bool stackMixins(CreationPlan &plan, const QString &runtime, api::Reply *refusal
 {
     if (plan.composition.isEmpty())
         return true;
-    if (runtime != QLatin1String("bwrap")) {
-        *refusal = refuse(compositionNeedsBwrap());
-        return false;
-    }
-    if (!plan.image) {
+    const bool engine = runtime != QLatin1String("bwrap");
+    if (engine ? plan.engineImage.isEmpty() || !plan.kit.sandbox : !plan.image) {
         *refusal = refuse(QStringLiteral("the workload's image is no longer in Paddock's image store: load the kit "
                                          "again (paddock kit load FILE)"));
         return false;
     }
     const image::ImageStore store;
     QList<QStringList> stacked; // bottom first
+    QStringList mixinIds;
     for (const QJsonValue &value : std::as_const(plan.composition)) {
         const QJsonObject part = value.toObject();
         if (part.value(QLatin1String("kind")).toString() != QLatin1String("mixin"))
@@ -98,7 +99,14 @@ bool stackMixins(CreationPlan &plan, const QString &runtime, api::Reply *refusal
             return false;
         }
         stacked.prepend(image->layersTopFirst());
+        mixinIds << image->id;
         plan.imageConfig.env = variablesOver(plan.imageConfig.env, image->config.env);
+    }
+    if (engine) {
+        // The engine runs an image of the workload's with the mixins' layers over it, made at creation.
+        if (!mixinIds.isEmpty())
+            plan.kit.sandbox->image = composedImageTag(plan.engineImage, mixinIds);
+        return true;
     }
     plan.mixinLayers.clear();
     for (const QStringList &layers : std::as_const(stacked))

@@ -21,18 +21,12 @@ struct CreateRequest;
  */
 std::optional<kit::Kit> loadCreationKit(const CreateRequest &request, QJsonArray *composition, api::Reply *refusal);
 
-/** Why a composition is refused on a container engine, and the fix. */
-inline QString compositionNeedsBwrap()
-{
-    return QStringLiteral("a composition of kits runs under bubblewrap only: Paddock does not build the composed "
-                          "image for a container engine; run it with --backend bwrap");
-}
-
 /**
- * Stacks a composition's mixins over the workload's root for @p runtime: under bubblewrap,
- * each mixin's layers from Paddock's store over the image's, the last mixin on top, and its
- * image's variables over the image's (PATH extended). A container engine is refused: the
- * composed image is not built for it.
+ * Stacks a composition's mixins over the workload's root for @p runtime: each mixin's layers
+ * from Paddock's store over the image's, the last mixin on top, and its image's variables over
+ * the image's (PATH extended). Under bubblewrap the layers join the sandbox's overlay; on a
+ * container engine the kit's image becomes the composition's (composedImageTag()), which
+ * composedImageIntoEngine() gives the engine at creation.
  */
 bool stackMixins(CreationPlan &plan, const QString &runtime, api::Reply *refusal);
 

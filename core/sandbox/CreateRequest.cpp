@@ -4,7 +4,6 @@
 #include "kit/KitSettings.h"
 #include "proxy/SecretGuard.h"
 #include "runtime/Isolation.h"
-#include "sandbox/ComposedSandbox.h"
 #include "sandbox/Engines.h"
 #include "sandbox/WorkspaceGuard.h"
 
@@ -101,8 +100,6 @@ Result<CreateRequest> CreateRequest::parse(const QJsonObject &params)
                                    "--backend out"));
     if (!request.engine.isEmpty() && !validEngineName(request.engine))
         return fail(QStringLiteral("'%1' is not an engine's name (paddock engine ls)").arg(request.engine.left(80)));
-    if (!request.mixinDirectories.isEmpty() && request.backend != QLatin1String("bwrap"))
-        return fail(compositionNeedsBwrap());
     request.isolationGiven = params.contains(QLatin1String("isolation"));
     // The agent started with the sandbox has a terminal unless the caller has none (a script).
     request.interactive = params.value(QLatin1String("interactive")).toBool(true);

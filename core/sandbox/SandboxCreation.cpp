@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sandbox/SandboxCreation.h"
 #include "sandbox/AgentContext.h"
+#include "sandbox/ComposedImage.h"
 #include "sandbox/ComposedSandbox.h"
 
 #include "common/Paths.h"
@@ -163,8 +164,7 @@ std::optional<runtime::SandboxSpec> specFor(const kit::Kit &kit, const CreateReq
 
 /**
  * The local engine's client, one for the daemon's life: it keeps the API version it agreed on,
- * which a new client would ask the engine for again on every create (`/version`, the slowest
- * of the engine's answers on a create's path).
+ * which a new client would ask for again on every create (`/version`, the engine's slowest answer).
  */
 const runtime::docker::DockerClient &engineClient()
 {
@@ -176,10 +176,9 @@ const runtime::docker::DockerClient &engineClient()
 constexpr int kRegistryRetryMs = 2 * 60 * 1000;
 
 /**
- * The images whose registry failed lately, with why: a kit that names an image nobody can pull
- * (the shell kit's, built locally for Docker) would otherwise make every create under
- * bubblewrap wait for the registry's answer, a round trip to the internet each time.
- * `paddock image pull` asks at once, whatever this remembers.
+ * The images whose registry failed lately, with why: a kit naming an image nobody can pull (the
+ * shell kit's, built locally for Docker) would otherwise make every create under bubblewrap wait
+ * for the registry, a round trip to the internet. `paddock image pull` asks at once regardless.
  */
 class RegistryFailures
 {
@@ -256,8 +255,8 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
 /**
  * A kit loaded from an image (schemaVersion "3") on a container engine: its image's entrypoint,
  * command, environment and working folder apply as under bubblewrap, read from Paddock's store,
- * where `kit load` put the image; the engine is given the image itself at creation
- * (SandboxCreation::imageIntoEngine()) and runs it by its id.
+ * where `kit load` put the image; the engine is given it at creation (imageIntoEngine()), and runs
+ * it by its id, or a composition's made from it (stackMixins()).
  */
 bool locateEngineImage(CreationPlan &plan, const runtime::Runtime &runtime, api::Reply *refusal)
 {
@@ -314,7 +313,7 @@ std::optional<CreationPlan> planCreation(const CreateRequest &request, const run
     plan.kit = std::move(*kit);
     plan.registry = registry;
     locateImage(plan, runtime);
-    if (!stackMixins(plan, runtime.id(), refusal) || !locateEngineImage(plan, runtime, refusal))
+    if (!locateEngineImage(plan, runtime, refusal) || !stackMixins(plan, runtime.id(), refusal))
         return std::nullopt;
     const bool fromImage =
         plan.image || !plan.imageToExport.isEmpty() || !plan.imageToPull.isEmpty() || !plan.engineImage.isEmpty();
@@ -467,7 +466,7 @@ Result<void> SandboxCreation::imageIntoEngine()
     if (!present)
         return fail(present.errorMessage());
     if (present.value())
-        return {};
+        return composedImageIntoEngine(client, m_plan, &m_notes);
     const QString source = kit::loadedArchiveOf(m_plan.kit.directory);
     if (const QString built = kit::builtFolderOf(m_plan.kit.directory); source.isEmpty() && !built.isEmpty())
         return fail(QStringLiteral("kit %1's image (%2) is no longer in the Docker engine it was built by")
@@ -489,7 +488,8 @@ Result<void> SandboxCreation::imageIntoEngine()
         return fail(problem);
     const QString archive = store.root() + QStringLiteral("/engine-%1.tar").arg(m_plan.spec.name);
     QString error;
-    const QString tag = QStringLiteral("paddock/kit-%1:%2").arg(m_plan.kit.name, m_plan.engineImage.left(12));
+    const QString workload = m_plan.kit.name.section(QLatin1Char('+'), 0, 0); // a composition's is first
+    const QString tag = QStringLiteral("paddock/kit-%1:%2").arg(workload, m_plan.engineImage.left(12));
     if (!image::writeEngineArchive(source, m_plan.engineImage, tag, archive, &error))
         return fail(QStringLiteral("kit %1's image could not be made ready for the Docker engine: %2")
                         .arg(m_plan.kit.name, error));
@@ -503,9 +503,9 @@ Result<void> SandboxCreation::imageIntoEngine()
         return fail(QStringLiteral("the Docker engine loaded %1 but holds no image %2 after it")
                         .arg(loaded.value().join(QStringLiteral(", ")), id.left(19)));
     m_notes << QStringLiteral("gave the Docker engine kit %1's image as %2 (%3 s)")
-                   .arg(m_plan.kit.name, tag)
+                   .arg(workload, tag)
                    .arg(double(timer.elapsed()) / 1000.0, 0, 'f', 1);
-    return {};
+    return composedImageIntoEngine(client, m_plan, &m_notes);
 }
 
 Result<void> SandboxCreation::useStoredImage(const image::ImageStore &store, const image::LoadResult &loaded,

@@ -56,7 +56,7 @@ ColumnLayout {
     RadioButton {
         objectName: choice.namePrefix + "BackendDocker"
         ButtonGroup.group: backendGroup
-        enabled: choice.wizard.dockerAvailable && !choice.wizard.composed
+        enabled: choice.wizard.dockerAvailable
         checked: choice.wizard.backend === "docker" && !choice.gvisorChosen
         text: qsTr("Docker: runs the kit's image in a container")
         Accessible.name: qsTr("Docker backend")
@@ -77,8 +77,8 @@ ColumnLayout {
         objectName: choice.namePrefix + "ComposedNote"
         Layout.fillWidth: true
         Layout.leftMargin: Theme.spacing * 2
-        visible: choice.wizard.composed
-        text: qsTr("The kit is composed with mixins: it runs under bubblewrap.")
+        visible: choice.wizard.composed && choice.wizard.backend === "docker"
+        text: qsTr("The kit is composed with mixins: the Docker engine builds their layers over the kit's image, once for these kits.")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         font.pixelSize: Theme.smallFontSize
@@ -87,7 +87,7 @@ ColumnLayout {
     RadioButton {
         objectName: choice.namePrefix + "BackendGvisor"
         ButtonGroup.group: backendGroup
-        enabled: choice.wizard.gvisorAvailable && !choice.wizard.composed
+        enabled: choice.wizard.gvisorAvailable
         checked: choice.gvisorChosen
         text: qsTr("Docker + gVisor: the image in a container with a kernel of its own, slower to start")
         Accessible.name: qsTr("Docker backend with gVisor isolation")

@@ -23,7 +23,7 @@ ColumnLayout {
     }
     Label {
         Layout.fillWidth: true
-        text: qsTr("A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.")
+        text: qsTr("A mixin adds its tools, rules and credentials to the kit, and its files over the kit's image.")
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
         font.pixelSize: Theme.smallFontSize

@@ -57,6 +57,8 @@ struct BuildOptions
     QString networkMode = QStringLiteral("none");
     /** The Dockerfile's text when it is not a file of the context (an inline recipe), sent as @c dockerfile. */
     QByteArray dockerfileText;
+    /** A context made already: this tar file, streamed as it is, in place of contextDir's. */
+    QString contextTar;
     qint64 maxContextBytes = 0;   ///< refuse a larger context (BuildContextOptions::maxBytes); 0: no bound
     bool confinedContext = false; ///< refuse links leading out of the context (BuildContextOptions::confined)
     /** Called on the calling thread as each progress message arrives. */

@@ -129,7 +129,8 @@ Result<QString> DockerClient::buildImage(const BuildOptions &options) const
     contextOptions.dockerfileText = options.dockerfileText;
     contextOptions.maxBytes = options.maxContextBytes;
     contextOptions.confined = options.confinedContext;
-    Result<QByteArray> context = makeBuildContext(options.contextDir, contextOptions);
+    Result<QByteArray> context =
+        options.contextTar.isEmpty() ? makeBuildContext(options.contextDir, contextOptions) : QByteArray();
     if (!context)
         return context.error();
 
@@ -159,6 +160,7 @@ Result<QString> DockerClient::buildImage(const BuildOptions &options) const
         request.query.append({QStringLiteral("networkmode"), options.networkMode});
     request.contentType = "application/x-tar";
     request.body = std::move(context.value());
+    request.uploadFile = options.contextTar;
     request.cancel = options.cancel;
 
     BuildProgressParser parser(options.onProgress);

@@ -51,7 +51,6 @@ private slots:
     void mixinsHostGrantNeedsApproval();
     void mixinsCredentialIsGated();
     void unresolvedCompositionMakesNothing();
-    void compositionIsRefusedOnDocker();
 
 private:
     /** Writes @p kit as NAME.tar and loads it; its manifest digest, or empty when that failed. */
@@ -298,20 +297,6 @@ void TestKitComposition::unresolvedCompositionMakesNothing()
              qPrintable(refused.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("broken")));
     QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/sandbox-kits/broken.json"))));
-}
-
-void TestKitComposition::compositionIsRefusedOnDocker()
-{
-    const Finished refused = m_fixture->paddock(
-        {QStringLiteral("create"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"),
-         QStringLiteral("tool"), QStringLiteral("--kit"), QStringLiteral("base"), QStringLiteral("--name"),
-         QStringLiteral("docked"), m_fixture->workspace()});
-    // Refused before any engine is asked (this fixture has none), with the fix named.
-    QVERIFY(refused.exitCode != 0);
-    QVERIFY2(refused.err.contains(QLatin1String("a composition of kits runs under bubblewrap only")) &&
-                 refused.err.contains(QLatin1String("--backend bwrap")),
-             qPrintable(refused.err));
-    QVERIFY(!m_fixture->listed().contains(QStringLiteral("docked")));
 }
 
 QTEST_GUILESS_MAIN(TestKitComposition)
