@@ -518,7 +518,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
+        <source>The kit is composed with mixins: the Docker engine builds their layers over the kit&apos;s image, once for these kits.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2497,7 +2497,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
+        <source>A mixin adds its tools, rules and credentials to the kit, and its files over the kit&apos;s image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

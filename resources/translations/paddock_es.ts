@@ -518,8 +518,8 @@
         <translation>%1 está en otro ordenador: el entorno aislado recibe un clon del espacio de trabajo (sus archivos confirmados), no la carpeta misma. Sus commits vuelven como ramas paddock/NOMBRE/… de su repositorio; los archivos no confirmados se quedan aquí. No puede compartir carpetas de este ordenador.</translation>
     </message>
     <message>
-        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
-        <translation>El kit está compuesto con mixins: se ejecuta con bubblewrap.</translation>
+        <source>The kit is composed with mixins: the Docker engine builds their layers over the kit&apos;s image, once for these kits.</source>
+        <translation>El kit está compuesto con mixins: el motor Docker construye sus capas sobre la imagen del kit, una sola vez para estos kits.</translation>
     </message>
 </context>
 <context>
@@ -2497,8 +2497,8 @@
         <translation>Mixins</translation>
     </message>
     <message>
-        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
-        <translation>Un mixin añade sus herramientas, reglas y credenciales al kit. Un entorno aislado con mixins se ejecuta con bubblewrap.</translation>
+        <source>A mixin adds its tools, rules and credentials to the kit, and its files over the kit&apos;s image.</source>
+        <translation>Un mixin añade sus herramientas, reglas y credenciales al kit, y sus archivos sobre la imagen del kit.</translation>
     </message>
     <message>
         <source>%1 — %2</source>

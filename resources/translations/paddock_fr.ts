@@ -518,8 +518,8 @@
         <translation>%1 est sur un autre ordinateur : le bac à sable reçoit un clone de l&apos;espace de travail (ses fichiers validés), pas le dossier lui-même. Ses commits reviennent comme branches paddock/NOM/… de votre dépôt ; les fichiers non validés restent ici. Il ne peut partager aucun dossier de cet ordinateur.</translation>
     </message>
     <message>
-        <source>The kit is composed with mixins: it runs under bubblewrap.</source>
-        <translation>Le kit est composé avec des mixins : il s’exécute sous bubblewrap.</translation>
+        <source>The kit is composed with mixins: the Docker engine builds their layers over the kit&apos;s image, once for these kits.</source>
+        <translation>Le kit est composé avec des mixins : le moteur Docker construit leurs couches par-dessus l’image du kit, une seule fois pour ces kits.</translation>
     </message>
 </context>
 <context>
@@ -2497,8 +2497,8 @@
         <translation>Mixins</translation>
     </message>
     <message>
-        <source>A mixin adds its tools, rules and credentials to the kit. A sandbox with mixins runs under bubblewrap.</source>
-        <translation>Un mixin ajoute ses outils, ses règles et ses identifiants au kit. Un bac à sable avec des mixins s’exécute sous bubblewrap.</translation>
+        <source>A mixin adds its tools, rules and credentials to the kit, and its files over the kit&apos;s image.</source>
+        <translation>Un mixin ajoute ses outils, ses règles et ses identifiants au kit, et ses fichiers par-dessus l’image du kit.</translation>
     </message>
     <message>
         <source>%1 — %2</source>
