@@ -288,6 +288,7 @@ void Server::close()
 {
     const auto connections = m_connections;
     m_connections.clear();
+    updateSubscribedTopics();
     for (ServerConnection *connection : connections) {
         // An answer such as shutdown's may still be queued; the event loop may be gone.
         connection->closeNow();
@@ -327,12 +328,14 @@ void Server::registerTopic(const QString &topic)
 
 int Server::publish(const QString &topic, const QJsonObject &data)
 {
-    const QByteArray line = encodeEvent(topic, data);
+    QByteArray line; // encoded for the first subscriber: most events have none
     int delivered = 0;
     const auto connections = m_connections;
     for (ServerConnection *connection : connections) {
         if (connection->isClosing() || !connection->subscriptions().contains(topic))
             continue;
+        if (line.isEmpty())
+            line = encodeEvent(topic, data);
         if (connection->queuedBytes() > kMaxQueuedBytes) {
             qCWarning(lcApiServer) << "dropping connection" << connection->context().connectionId << "from pid"
                                    << connection->context().peerPid << ": it stopped reading its events";
@@ -343,6 +346,47 @@ int Server::publish(const QString &topic, const QJsonObject &data)
         ++delivered;
     }
     return delivered;
+}
+
+bool Server::isSubscribed(const QString &topic) const
+{
+    const std::lock_guard lock(m_subscribedMutex);
+    return m_subscribedTopics.contains(topic);
+}
+
+void Server::publishLater(const QString &topic, const std::function<QJsonObject()> &make)
+{
+    if (!isSubscribed(topic))
+        return;
+    QJsonObject data = make();
+    bool first = false;
+    {
+        const std::lock_guard lock(m_laterMutex);
+        first = m_later.empty();
+        m_later.emplace_back(topic, std::move(data));
+    }
+    if (first)
+        QMetaObject::invokeMethod(this, &Server::publishQueued, Qt::QueuedConnection);
+}
+
+void Server::publishQueued()
+{
+    std::vector<std::pair<QString, QJsonObject>> events;
+    {
+        const std::lock_guard lock(m_laterMutex);
+        events.swap(m_later);
+    }
+    for (const auto &[topic, data] : events)
+        publish(topic, data);
+}
+
+void Server::updateSubscribedTopics()
+{
+    QSet<QString> topics;
+    for (ServerConnection *connection : std::as_const(m_connections))
+        topics.unite(connection->subscriptions());
+    const std::lock_guard lock(m_subscribedMutex);
+    m_subscribedTopics.swap(topics);
 }
 
 void Server::registerBuiltins()
@@ -399,6 +443,7 @@ void Server::forget(ServerConnection *connection)
 {
     const quint64 id = connection->context().connectionId;
     if (m_connections.remove(id) > 0) {
+        updateSubscribedTopics();
         qCDebug(lcApiServer) << "connection" << id << "closed";
         Q_EMIT clientDisconnected(id);
     }
@@ -443,6 +488,7 @@ Reply Server::changeSubscriptions(ServerConnection *connection, const QJsonObjec
         else
             subscriptions.remove(topic);
     }
+    updateSubscribedTopics();
     QStringList now(subscriptions.cbegin(), subscriptions.cend());
     std::sort(now.begin(), now.end());
     return Reply::success({{QStringLiteral("topics"), QJsonArray::fromStringList(now)}});

@@ -13,6 +13,9 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 namespace paddock::api {
 
@@ -92,6 +95,17 @@ public:
     void registerTopic(const QString &topic);
     /** Sends @p data as event @p topic to every subscribed client; returns how many got it. */
     int publish(const QString &topic, const QJsonObject &data);
+    /**
+     * Whether some client is subscribed to @p topic now; callable from any thread, so a
+     * publisher elsewhere can skip building an event nobody would receive.
+     */
+    bool isSubscribed(const QString &topic) const;
+    /**
+     * publish() from any thread: when some client is subscribed to @p topic, @p make builds the
+     * event on the caller's thread and it is sent from the server's; events queued meanwhile go
+     * together, in order, with one hop between the threads. Nothing is built for no subscriber.
+     */
+    void publishLater(const QString &topic, const std::function<QJsonObject()> &make);
 
     int clientCount() const { return int(m_connections.size()); }
     /** Line limit for incoming lines; kMaxLineBytes unless changed (before listen()). */
@@ -123,12 +137,20 @@ private:
     Reply changeSubscriptions(ServerConnection *connection, const QJsonObject &params, bool subscribe);
     QJsonObject helloObject() const;
     void forget(ServerConnection *connection);
+    /** Makes isSubscribed() answer from the connections' subscriptions as they are now. */
+    void updateSubscribedTopics();
+    /** Publishes what publishLater() queued; on the server's thread. */
+    void publishQueued();
 
     PeerCheckingLocalServer *m_listener = nullptr;
     QString m_socketPath;
     QHash<QString, Method> m_methods;
     QSet<QString> m_topics;
     QHash<quint64, ServerConnection *> m_connections;
+    mutable std::mutex m_subscribedMutex;
+    QSet<QString> m_subscribedTopics; ///< under m_subscribedMutex: every connection's subscriptions
+    std::mutex m_laterMutex;
+    std::vector<std::pair<QString, QJsonObject>> m_later; ///< under m_laterMutex: publishLater()'s events
     quint64 m_nextConnectionId = 1;
     qsizetype m_maxLineBytes = kMaxLineBytes;
     QString m_daemonVersion;

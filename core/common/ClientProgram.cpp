@@ -191,7 +191,7 @@ std::string ClientProgram::commandLine() const
         if (arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos) {
             line += '\'';
             for (const char ch : arg)
-                line += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+                ch == '\'' ? line.append("'\\''") : line.append(1, ch);
             line += '\'';
         } else {
             line += arg;

@@ -5,9 +5,39 @@
 
 #include <QLoggingCategory>
 
+#include <functional>
+#include <string_view>
+
 Q_LOGGING_CATEGORY(lcProxyEvents, "paddock.network.events")
 
 namespace paddock::network {
+namespace {
+
+/**
+ * @p program's command line, as ClientProgram::commandLine() shows it. Each request of an
+ * intercepted connection is an event of the same program, so the last one made on this thread
+ * is kept, known by the program's process, file and a hash of its arguments (not the arguments
+ * themselves, which may hold a token).
+ */
+QString commandOf(const ClientProgram &program)
+{
+    thread_local long lastPid = 0;
+    thread_local std::size_t lastHash = 0;
+    thread_local std::string lastExe;
+    thread_local QString lastCommand;
+    std::size_t hash = std::hash<bool>()(program.truncated);
+    for (const std::string &arg : program.args)
+        hash = hash * 1000003u ^ std::hash<std::string_view>()(arg);
+    if (lastCommand.isNull() || program.pid != lastPid || hash != lastHash || program.exe != lastExe) {
+        lastCommand = QString::fromStdString(program.commandLine());
+        lastPid = program.pid;
+        lastHash = hash;
+        lastExe = program.exe;
+    }
+    return lastCommand;
+}
+
+} // namespace
 
 std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &event)
 {
@@ -55,7 +85,7 @@ std::optional<events::NetworkEvent> toNetworkEvent(const proxy::ProxyEvent &even
         result.pid = event.program.pid;
         result.program = QString::fromStdString(event.program.name());
         result.exe = QString::fromStdString(event.program.exe);
-        result.command = QString::fromStdString(event.program.commandLine());
+        result.command = commandOf(event.program);
         result.written = QString::fromStdString(event.program.writtenWhere);
     }
     qCDebug(lcProxyEvents).noquote() << events::outcomeToken(result.outcome) << result.host << result.port;

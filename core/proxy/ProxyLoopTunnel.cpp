@@ -62,7 +62,9 @@ inject::RequestCheck ProxyLoop::requestCheck(const Connection &c) const
         query.target = QString::fromStdString(target);
         // Ask holds connections, not requests inside one: unanswered here is refused.
         const Verdict verdict = consult(decider, query);
-        return inject::RequestVerdict{verdict.allowed, verdict.rule.toStdString(), verdict.reason.toStdString(),
+        if (verdict.allowed) // the reason and the fix are a refusal's
+            return inject::RequestVerdict{true, verdict.rule.toStdString(), {}, {}};
+        return inject::RequestVerdict{false, verdict.rule.toStdString(), verdict.reason.toStdString(),
                                       verdict.fix.toStdString()};
     };
 }

@@ -2,6 +2,7 @@
 #include "proxy/TlsInterception.h"
 
 #include "proxy/InjectStream.h"
+#include "proxy/InterceptionAnswers.h"
 #include "proxy/Refusal.h"
 #include "proxy/RequestRecorder.h"
 #include "proxy/ResponseStream.h"
@@ -108,57 +109,6 @@ void configureCommon(SSL_CTX *context)
     SSL_CTX_set_mode(context, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
 }
 
-std::string errorResponse(int status, const QString &reason)
-{
-    const std::string body = "Paddock proxy: " + reason.toStdString() + "\n";
-    return "HTTP/1.1 " + std::to_string(status) + " " + std::string(http::statusText(status)) +
-           "\r\nX-Paddock-Reason: " + http::headerSafe(reason.toStdString()) +
-           "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
-           "\r\nConnection: close\r\n\r\n" + body;
-}
-
-/** The 403 for a request a method or path rule refused, naming the rule and how to allow it. */
-std::string requestRefusal(const inject::RequestVerdict &verdict, const inject::RequestNote &note,
-                           const ProxyEvent &connection)
-{
-    QString body = QStringLiteral("Paddock refused %1 %2 on %3:%4 from sandbox %5.\n")
-                       .arg(qs(note.method), redactedTarget(note.target), connection.host)
-                       .arg(connection.port)
-                       .arg(connection.sandbox);
-    body += QStringLiteral("Rule: %1\nReason: %2\n").arg(qs(verdict.rule), qs(verdict.reason));
-    if (!verdict.fix.empty())
-        body += QStringLiteral("To allow it: %1\n").arg(qs(verdict.fix));
-    const QByteArray bytes = body.toUtf8();
-    return "HTTP/1.1 403 " + std::string(http::statusText(403)) +
-           "\r\nX-Paddock-Reason: " + http::headerSafe(verdict.reason) +
-           "\r\nX-Paddock-Rule: " + http::headerSafe(verdict.rule) +
-           "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(bytes.size()) +
-           "\r\nConnection: close\r\n\r\n" + bytes.toStdString();
-}
-
-/** The 403 for a request that carries a known secret value, naming it and how to allow it. */
-std::string guardRefusal(const guard::Finding &finding, const InterceptionConfig &config, const ProxyEvent &connection)
-{
-    QString body =
-        QStringLiteral("Paddock refused this request: it contains the value of %1 from %2 (in %3).\n")
-            .arg(finding.value.name, finding.value.file,
-                 finding.inHead ? QStringLiteral("the request line or a header") : QStringLiteral("the request body"));
-    body += QStringLiteral("Sandbox %1 does not send secrets of its workspace or its keys to %2; "
-                           "send the request without that value (refer to it by name instead).\n")
-                .arg(connection.sandbox, connection.host);
-    if (finding.cut)
-        body += QStringLiteral("The body was larger than the part Paddock holds: the part before the value had "
-                               "been sent, and the connection was cut.\n");
-    if (config.guard && config.guard->howToAllow)
-        body += config.guard->howToAllow(finding.value) + QLatin1Char('\n');
-    const QByteArray bytes = body.toUtf8();
-    const std::string reason = "contains the value of " + finding.value.name.toStdString();
-    return "HTTP/1.1 403 " + std::string(http::statusText(403)) + "\r\nX-Paddock-Reason: " + http::headerSafe(reason) +
-           "\r\nX-Paddock-Rule: secret-guard\r\nContent-Type: text/plain; "
-           "charset=utf-8\r\nContent-Length: " +
-           std::to_string(bytes.size()) + "\r\nConnection: close\r\n\r\n" + bytes.toStdString();
-}
-
 } // namespace
 
 Result<std::shared_ptr<const Interception>> Interception::create(InterceptionConfig config)
@@ -246,6 +196,9 @@ struct InterceptedConnection::Session
         int fd = -1;
         bool wantRead = false;
         bool wantWrite = false;
+        /** In relay(): what its blocked read and write wait for (poll() events); retried once the socket is ready. */
+        short readWaits = 0;
+        short writeWaits = 0;
     };
 
     /** One direction: plaintext read from one side, waiting to be written to the other. */
@@ -293,25 +246,58 @@ struct InterceptedConnection::Session
             setup.report(std::move(event));
     }
 
-    /** Waits until @p fd is ready for @p events, the deadline passes or stop() is called. */
-    Wait waitFor(const Side *a, const Side *b, Clock::time_point deadline) const
+    /**
+     * Waits until a side is ready for what it wants, the deadline passes or stop() is called;
+     * @p aReady and @p bReady, when given, say whether their side's socket became ready.
+     */
+    Wait waitFor(const Side *a, const Side *b, Clock::time_point deadline, bool *aReady = nullptr,
+                 bool *bReady = nullptr) const
     {
         pollfd fds[3] = {{owner.m_stopFd.get(), POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
-        int count = 1;
-        for (const Side *side : {a, b}) {
-            if (!side || !(side->wantRead || side->wantWrite))
-                continue;
-            fds[count++] = {side->fd, short((side->wantRead ? POLLIN : 0) | (side->wantWrite ? POLLOUT : 0)), 0};
+        for (int i = 0; i < 2; ++i) {
+            const Side *side = i == 0 ? a : b;
+            if (side && (side->wantRead || side->wantWrite))
+                fds[i + 1] = {side->fd, short((side->wantRead ? POLLIN : 0) | (side->wantWrite ? POLLOUT : 0)), 0};
         }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0)
             return Wait::TimedOut;
-        const int ready = ::poll(fds, nfds_t(count), int(std::min<long long>(left, INT_MAX)));
+        const int ready = ::poll(fds, 3, int(std::min<long long>(left, INT_MAX))); // poll() skips fd -1
         if (fds[0].revents)
             return Wait::Stopped;
         if (ready == 0)
             return Wait::TimedOut;
+        if (aReady)
+            *aReady = fds[1].revents != 0;
+        if (bReady)
+            *bReady = fds[2].revents != 0;
         return Wait::Ready; // EINTR too: the caller retries its operation
+    }
+
+    /** What @p side's last operation waited for, as poll() events; its wants are cleared. */
+    static short takeWaits(Side &side)
+    {
+        const short waits = short((side.wantRead ? POLLIN : 0) | (side.wantWrite ? POLLOUT : 0));
+        side.wantRead = side.wantWrite = false;
+        return waits;
+    }
+
+    /** Polls for what the blocked operations of both sides wait for; a side found ready may try them again. */
+    Wait waitForBlocked(Clock::time_point deadline)
+    {
+        for (Side *side : {&client, &upstream}) {
+            const short waits = side->readWaits | side->writeWaits;
+            side->wantRead = waits & POLLIN;
+            side->wantWrite = waits & POLLOUT;
+        }
+        bool clientReady = false;
+        bool upstreamReady = false;
+        const Wait wait = waitFor(&client, &upstream, deadline, &clientReady, &upstreamReady);
+        if (clientReady || wait != Wait::Ready) // EINTR: every operation is tried again
+            client.readWaits = client.writeWaits = 0;
+        if (upstreamReady || wait != Wait::Ready)
+            upstream.readWaits = upstream.writeWaits = 0;
+        return wait;
     }
 
     /** Records what @p side waits for after @p result; false when the operation failed for good. */
@@ -406,8 +392,12 @@ struct InterceptedConnection::Session
             const std::size_t left = direction.pending.size() - direction.sent;
             const int n =
                 SSL_write(to.ssl, direction.pending.data() + direction.sent, int(std::min<std::size_t>(left, INT_MAX)));
-            if (n <= 0)
-                return noteWant(to, n) ? io : Io::Failed;
+            if (n <= 0) {
+                if (!noteWant(to, n))
+                    return Io::Failed;
+                to.writeWaits = takeWaits(to);
+                return io;
+            }
             direction.sent += std::size_t(n);
             counter += quint64(n);
             io = Io::Progress;
@@ -429,7 +419,10 @@ struct InterceptedConnection::Session
         const int error = SSL_get_error(from.ssl, n);
         if (error == SSL_ERROR_ZERO_RETURN || (error == SSL_ERROR_SYSCALL && (errno == 0 || errno == ECONNRESET)))
             return Io::Ended;
-        return noteWant(from, n) ? Io::Idle : Io::Failed;
+        if (!noteWant(from, n))
+            return Io::Failed;
+        from.readWaits = takeWaits(from);
+        return Io::Idle;
     }
 
     void emitNotes(std::vector<inject::RequestNote> &notes, RequestRecorder &records,
@@ -504,11 +497,11 @@ struct InterceptedConnection::Session
             bool progress = false;
 
             // Sandbox to upstream: request heads rewritten, bodies as they come.
-            Io io = write(upstream, up, owner.m_bytesUp);
+            Io io = upstream.writeWaits ? Io::Idle : write(upstream, up, owner.m_bytesUp);
             if (io == Io::Failed)
                 return;
             progress |= io == Io::Progress;
-            if (up.pending.empty() && !up.sourceEnded) {
+            if (up.pending.empty() && !up.sourceEnded && !client.readWaits) {
                 std::size_t length = 0;
                 io = read(client, buffer, length);
                 if (io == Io::Failed)
@@ -534,11 +527,11 @@ struct InterceptedConnection::Session
 
             // Upstream to sandbox: passed on as read, so streamed responses stay streamed, but for
             // the credential, masked, and the few bytes that might be its start.
-            io = write(client, down, owner.m_bytesDown);
+            io = client.writeWaits ? Io::Idle : write(client, down, owner.m_bytesDown);
             if (io == Io::Failed)
                 return;
             progress |= io == Io::Progress;
-            if (down.pending.empty() && !down.sourceEnded) {
+            if (down.pending.empty() && !down.sourceEnded && !upstream.readWaits) {
                 std::size_t length = 0;
                 io = read(upstream, buffer, length);
                 if (io == Io::Failed)
@@ -561,7 +554,7 @@ struct InterceptedConnection::Session
                 idleDeadline = Clock::now() + setup.limits.idleTimeout;
                 continue;
             }
-            if (waitFor(&client, &upstream, idleDeadline) != Wait::Ready)
+            if (waitForBlocked(idleDeadline) != Wait::Ready)
                 return;
         }
     }

@@ -87,10 +87,7 @@ Result<void> SandboxService::start()
     });
     // Subscribers' callbacks run on the proxy's event thread; the API server lives here.
     m_subscription = m_hub->subscribe([this](const events::NetworkEvent &event) {
-        const QJsonObject data = event.toJson();
-        const QString topic = event.request ? requestsTopic() : networkTopic();
-        QMetaObject::invokeMethod(
-            this, [this, topic, data] { m_server.publish(topic, data); }, Qt::QueuedConnection);
+        m_server.publishLater(event.request ? requestsTopic() : networkTopic(), [&event] { return event.toJson(); });
     });
     events::EventHub *hub = m_hub.get();
     m_proxy.setDecider(network::policyDecider(m_policy.engine(), m_modes));

@@ -191,17 +191,13 @@ QString allowedValueKey(const QString &file, const QString &name)
 }
 
 SandboxSecretValues::SandboxSecretValues(QString sandbox, std::vector<proxy::InjectRule> rules)
-    : m_sandbox(std::move(sandbox)), m_rules(std::move(rules))
+    : m_sandbox(std::move(sandbox)),
+      m_rules(std::move(rules)),
+      m_recordPath(QFile::encodeName(SandboxRecord::pathFor(m_sandbox)))
 {}
 
-void SandboxSecretValues::readRecord()
+void SandboxSecretValues::readRecord(const RecordStamp &stamp)
 {
-    struct stat st
-    {};
-    QByteArray stamp;
-    if (::stat(QFile::encodeName(SandboxRecord::pathFor(m_sandbox)).constData(), &st) == 0)
-        stamp = QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' + QByteArray::number(qint64(st.st_mtim.tv_nsec)) +
-                ' ' + QByteArray::number(qint64(st.st_size)) + ' ' + QByteArray::number(qint64(st.st_ino));
     if (stamp == m_recordStamp)
         return;
     m_recordStamp = stamp;
@@ -217,8 +213,14 @@ void SandboxSecretValues::readRecord()
 
 proxy::guard::GuardState SandboxSecretValues::current()
 {
+    // Before every request, so `paddock guard` applies to the next one: one stat(), outside the lock.
+    struct stat st
+    {};
+    RecordStamp stamp{-1, -1, -1, -1};
+    if (::stat(m_recordPath.constData(), &st) == 0)
+        stamp = {qint64(st.st_mtim.tv_sec), qint64(st.st_mtim.tv_nsec), qint64(st.st_size), qint64(st.st_ino)};
     const std::lock_guard lock(m_mutex);
-    readRecord();
+    readRecord(stamp);
     if (m_mode == proxy::guard::Mode::Off)
         return {};
     const auto now = std::chrono::steady_clock::now();

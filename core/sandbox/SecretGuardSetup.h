@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -55,12 +56,15 @@ public:
     proxy::guard::GuardState current();
 
 private:
-    void readRecord();
+    /** The record file's times, size and inode (all -1 without one): a change reads it again. */
+    using RecordStamp = std::array<qint64, 4>;
+    void readRecord(const RecordStamp &stamp);
 
     QString m_sandbox;
     std::vector<proxy::InjectRule> m_rules;
+    QByteArray m_recordPath; ///< SandboxRecord::pathFor(m_sandbox), encoded: stat() before every request
     std::mutex m_mutex;
-    QByteArray m_recordStamp;
+    RecordStamp m_recordStamp{-2, -2, -2, -2}; ///< not read yet
     proxy::guard::Mode m_mode = proxy::guard::Mode::Off;
     QString m_workspace;
     QStringList m_allowed; ///< "FILE\tNAME"

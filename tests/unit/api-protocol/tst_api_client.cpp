@@ -17,6 +17,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <memory>
 
 using namespace paddock::api;
@@ -167,6 +168,46 @@ private Q_SLOTS:
         QCOMPARE(failure, DaemonConnection::Failure::Refused);
         QVERIFY2(error.contains(QLatin1String("protocol version 2")), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("version %1").arg(kProtocolVersion)), qPrintable(error));
+    }
+
+    void eventsFromAnotherThreadAreBuiltOnlyForASubscriber()
+    {
+        ServerThread server(socketPath());
+        QVERIFY(server.startAndListen());
+        Server *s = nullptr;
+        server.onServer([&s](Server &each) { s = &each; });
+        std::atomic<int> built{0};
+        const auto publishFromHere = [s, &built](const QString &host) {
+            s->publishLater(QStringLiteral("denials"), [&built, host] {
+                ++built;
+                return QJsonObject{{QStringLiteral("host"), host}};
+            });
+        };
+        publishFromHere(QStringLiteral("nobody.example")); // no client yet: nothing is built
+        QCOMPARE(built.load(), 0);
+
+        DaemonConnection connection;
+        QString error;
+        QVERIFY2(connection.open(socketPath(), 5000, &error), qPrintable(error));
+        const Reply subscribed = connection.call(QStringLiteral("subscribe"),
+                                                 {{QStringLiteral("topics"), QJsonArray{QStringLiteral("denials")}}});
+        QVERIFY2(!subscribed.isError(), qPrintable(subscribed.errorMessage()));
+        QVERIFY(s->isSubscribed(QStringLiteral("denials")));
+        for (int i = 0; i < 50; ++i) // from this thread, not the server's: they arrive in order
+            publishFromHere(QStringLiteral("h%1.example").arg(i));
+        QCOMPARE(built.load(), 50);
+        for (int i = 0; i < 50; ++i) {
+            const std::optional<Event> event = connection.waitForEvent(5000);
+            QVERIFY(event);
+            QCOMPARE(event->data.value(QLatin1String("host")).toString(), QStringLiteral("h%1.example").arg(i));
+        }
+
+        const Reply unsubscribed = connection.call(QStringLiteral("unsubscribe"),
+                                                   {{QStringLiteral("topics"), QJsonArray{QStringLiteral("denials")}}});
+        QVERIFY(!unsubscribed.isError());
+        QVERIFY(!s->isSubscribed(QStringLiteral("denials")));
+        publishFromHere(QStringLiteral("gone.example"));
+        QCOMPARE(built.load(), 50);
     }
 
     // --- asynchronous -----------------------------------------------------------------
