@@ -71,6 +71,14 @@ std::optional<kit::Kit> loadCreationKit(const CreateRequest &request, QJsonArray
     return composed->kit;
 }
 
+QStringList stackedLayers(const QStringList &mixinsTopFirst, const QStringList &workloadTopFirst)
+{
+    QStringList bottomFirst = mixinsTopFirst + workloadTopFirst;
+    std::reverse(bottomFirst.begin(), bottomFirst.end());
+    bottomFirst.removeDuplicates(); // keeps the first, bottom-most, of each
+    return QStringList(bottomFirst.crbegin(), bottomFirst.crend());
+}
+
 bool stackMixins(CreationPlan &plan, const QString &runtime, api::Reply *refusal)
 {
     if (plan.composition.isEmpty())

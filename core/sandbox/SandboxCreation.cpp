@@ -359,9 +359,7 @@ bool prepareRuntime(CreationPlan &plan, runtime::Runtime &runtime, api::Reply *r
     if (plan.image) {
         options.imageId = plan.image->id;
         options.imageLayersDir = image::ImageStore().layersDir();
-        options.imageLayers = plan.mixinLayers + plan.image->layersTopFirst();
-        // A layer twice in a stack is refused by overlayfs; its topmost copy gives the same files.
-        options.imageLayers.removeDuplicates();
+        options.imageLayers = stackedLayers(plan.mixinLayers, plan.image->layersTopFirst());
     } else if (runtime.id() == QLatin1String("bwrap") && plan.imageToExport.isEmpty() && plan.imageToPull.isEmpty()) {
         if (const QString problem = runtime::BwrapRuntime::hostRootProblem(plan.spec.initPath); !problem.isEmpty()) {
             // What setup.install writes into the system would fail on a read-only root, late

@@ -51,6 +51,7 @@ private slots:
     void mixinsHostGrantNeedsApproval();
     void mixinsCredentialIsGated();
     void unresolvedCompositionMakesNothing();
+    void aMixinOnTheWorkloadsBaseKeepsTheWorkloadsChanges();
 
 private:
     /** Writes @p kit as NAME.tar and loads it; its manifest digest, or empty when that failed. */
@@ -77,6 +78,7 @@ private:
 
     std::unique_ptr<SandboxFixture> m_fixture;
     QStringList m_digests; ///< base, tool, extra, hostly, keyed
+    QByteArray m_busybox;
 };
 
 void TestKitComposition::initTestCase()
@@ -87,6 +89,7 @@ void TestKitComposition::initTestCase()
     QFile file(busybox);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray binary = file.readAll();
+    m_busybox = binary;
     m_fixture = std::make_unique<SandboxFixture>();
     QVERIFY2(m_fixture->setUp(), "the fixture did not start (python3, paddockd)");
 
@@ -297,6 +300,36 @@ void TestKitComposition::unresolvedCompositionMakesNothing()
              qPrintable(refused.err));
     QVERIFY(!m_fixture->listed().contains(QStringLiteral("broken")));
     QVERIFY(!QFileInfo::exists(m_fixture->path(QStringLiteral("data/paddock/sandbox-kits/broken.json"))));
+}
+
+void TestKitComposition::aMixinOnTheWorkloadsBaseKeepsTheWorkloadsChanges()
+{
+    // Both images are built FROM one base: its layer is in both stacks. The workload's own layer
+    // changes a file of that base; the mixin's adds a program. Once, under bubblewrap, the base
+    // was stacked at the mixin's place, over the workload's layer, and undid its change.
+    const QByteArray common = tarOf(QList<RawMember>{
+        folder("bin"), ::paddock::test::file("bin/busybox", m_busybox, 0755), softLink("bin/sh", "busybox"),
+        softLink("bin/cat", "busybox"), folder("etc"), ::paddock::test::file("etc/os-release", "ID=common\n")});
+    OciKit layered;
+    layered.refName = QStringLiteral("registry.example/kits/layered:1");
+    layered.layers = {common,
+                      tarOf(QList<RawMember>{folder("etc"), ::paddock::test::file("etc/os-release", "ID=layered\n")})};
+    layered.config = QJsonObject{{QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/usr/local/bin:/bin")}}};
+    layered.manifestAnnotations =
+        kitAnnotations(R"({"schemaVersion":"3","kind":"workload","provides":["layered@1.0"]})");
+    OciKit sibling;
+    sibling.refName = QStringLiteral("registry.example/kits/sibling:1");
+    sibling.layers = {common, tarOf(localBin("sibling"))};
+    sibling.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"mixin"})");
+    QVERIFY(!load(QStringLiteral("layered"), layered).isEmpty());
+    QVERIFY(!load(QStringLiteral("sibling"), sibling).isEmpty());
+
+    const Finished ran = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"), QStringLiteral("layered"),
+         QStringLiteral("--kit"), QStringLiteral("sibling"), m_fixture->workspace(), QStringLiteral("--"),
+         QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("cat /etc/os-release; which-layer")});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog()));
+    QCOMPARE(ran.out, QStringLiteral("ID=layered\nsibling\n"));
 }
 
 QTEST_GUILESS_MAIN(TestKitComposition)
