@@ -4,7 +4,7 @@
 // From inside: the mixins' programs on their layers, in dependency order where two write one
 // path, their image variables and network rules in force; and a set that does not resolve
 // refused with nothing made.
-#include "../../unit/kit-v3/OciKitArchive.h"
+#include "CompositionKits.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
@@ -24,19 +24,6 @@ const QByteArray kWorkload = R"({"schemaVersion":"3","kind":"workload","provides
 const QByteArray kTool = R"({"schemaVersion":"3","kind":"mixin","provides":["tool@1.2"],"requires":["tiny >= 1.0"],)"
                          R"("capabilities":[{"type":"com.docker.sandbox/network-policy@1",)"
                          R"("config":{"runtime":{"allow":["other.test"]}}}]})";
-const QByteArray kExtra = R"({"schemaVersion":"3","kind":"mixin","requires":["tool >= 1.0"]})";
-
-QByteArray script(const QByteArray &line)
-{
-    return "#!/bin/sh\n" + line + "\n";
-}
-
-/** The folders down to usr/local/bin, and which-layer saying @p who. */
-QList<RawMember> localBin(const QByteArray &who)
-{
-    return {folder("usr"), folder("usr/local"), folder("usr/local/bin"),
-            file("usr/local/bin/which-layer", script("echo " + who), 0755)};
-}
 
 } // namespace
 
@@ -107,24 +94,8 @@ void TestKitComposition::initTestCase()
     };
     base.manifestAnnotations = kitAnnotations(kWorkload);
 
-    OciKit tool;
-    tool.refName = QStringLiteral("registry.example/kits/tool:1");
-    // Two layers: the second one's which-layer is over the first one's.
-    tool.layers = {
-        tarOf(localBin("tool, lower layer")),
-        tarOf(localBin("tool") +
-              QList<RawMember>{
-                  ::paddock::test::file("usr/local/bin/hello-tool", script("echo hello from the tool mixin"), 0755),
-                  folder("opt"), folder("opt/tool"), folder("opt/tool/bin"),
-                  ::paddock::test::file("opt/tool/bin/tool-path", script("echo found on PATH"), 0755)})};
-    tool.config = QJsonObject{{QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/opt/tool/bin"),
-                                                                 QStringLiteral("TOOL_HOME=/opt/tool")}}};
-    tool.manifestAnnotations = kitAnnotations(kTool);
-
-    OciKit extra;
-    extra.refName = QStringLiteral("registry.example/kits/extra:1");
-    extra.layers = {tarOf(localBin("extra"))};
-    extra.manifestAnnotations = kitAnnotations(kExtra);
+    const OciKit tool = toolMixin(kTool);
+    const OciKit extra = extraMixin();
 
     // A mixin that reaches this computer: a host grant, which needs the person's approval.
     OciKit hostly;

@@ -5,7 +5,7 @@
 // of the workload's with the mixins' layers over it. From inside: the mixins' programs, the later
 // mixin's file where two write one path, their image variables; the image built once and reused,
 // and built again once removed; a mixin's whiteouts delete from the workload's files.
-#include "../../unit/kit-v3/OciKitArchive.h"
+#include "CompositionKits.h"
 #include "SandboxFixture.h"
 
 #include "Needs.h"
@@ -25,25 +25,12 @@ namespace {
 
 const QByteArray kWorkload = R"({"schemaVersion":"3","kind":"workload","provides":["tiny@1.0"]})";
 const QByteArray kTool = R"({"schemaVersion":"3","kind":"mixin","provides":["tool@1.2"],"requires":["tiny >= 1.0"]})";
-const QByteArray kExtra = R"({"schemaVersion":"3","kind":"mixin","requires":["tool >= 1.0"]})";
 const QByteArray kWiper = R"({"schemaVersion":"3","kind":"mixin"})";
 
 const QStringList kApplets{QStringLiteral("sh"),   QStringLiteral("cat"),   QStringLiteral("echo"),
                            QStringLiteral("id"),   QStringLiteral("sleep"), QStringLiteral("test"),
                            QStringLiteral("ls"),   QStringLiteral("mkdir"), QStringLiteral("rm"),
                            QStringLiteral("true"), QStringLiteral("env"),   QStringLiteral("printf")};
-
-QByteArray script(const QByteArray &line)
-{
-    return "#!/bin/sh\n" + line + "\n";
-}
-
-/** The folders down to usr/local/bin, and which-layer saying @p who. */
-QList<RawMember> localBin(const QByteArray &who)
-{
-    return {folder("usr"), folder("usr/local"), folder("usr/local/bin"),
-            file("usr/local/bin/which-layer", script("echo " + who), 0755)};
-}
 
 docker::DockerClient engine()
 {
@@ -172,24 +159,8 @@ void TestKitCompositionDocker::initTestCase()
     bare.manifestAnnotations = kitAnnotations(R"({"schemaVersion":"3","kind":"workload"})");
     m_workloadImages << QStringLiteral("sha256:") + sha256(configOf(bare.layers, bare.config));
 
-    OciKit tool;
-    tool.refName = QStringLiteral("registry.example/kits/tool:1");
-    // Two layers: the second one's which-layer is over the first one's.
-    tool.layers = {
-        tarOf(localBin("tool, lower layer")),
-        tarOf(localBin("tool") +
-              QList<RawMember>{
-                  ::paddock::test::file("usr/local/bin/hello-tool", script("echo hello from the tool mixin"), 0755),
-                  folder("opt"), folder("opt/tool"), folder("opt/tool/bin"),
-                  ::paddock::test::file("opt/tool/bin/tool-path", script("echo found on PATH"), 0755)})};
-    tool.config = QJsonObject{{QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/opt/tool/bin"),
-                                                                 QStringLiteral("TOOL_HOME=/opt/tool")}}};
-    tool.manifestAnnotations = kitAnnotations(kTool);
-
-    OciKit extra;
-    extra.refName = QStringLiteral("registry.example/kits/extra:1");
-    extra.layers = {tarOf(localBin("extra"))};
-    extra.manifestAnnotations = kitAnnotations(kExtra);
+    const OciKit tool = toolMixin(kTool);
+    const OciKit extra = extraMixin();
 
     // A mixin deleting one of the workload's files and emptying one of its folders.
     OciKit wiper;
