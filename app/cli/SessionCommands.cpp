@@ -91,6 +91,10 @@ QStringList agentProgram(const kit::Kit &kit, const QStringList &arguments, bool
         return arguments;
     if (!arguments.isEmpty())
         return kit.sandbox->entrypoint + arguments;
+    // A schemaVersion 3 kit's program is its image's, which only the daemon read: empty asks
+    // for the program the daemon made (with lifecycle@1's interactive tail on a terminal).
+    if (kit.schemaVersion == QLatin1String("3"))
+        return {};
     return terminal ? kit.sandbox->interactiveArgv() : kit.sandbox->defaultArgv();
 }
 

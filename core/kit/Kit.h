@@ -304,6 +304,11 @@ struct Kit
     std::optional<QJsonObject> agentSessions;
     std::optional<QJsonObject> agentInteractiveSessions;
     QList<AgentContext> agentContexts; ///< agent-context@1 entries, in declaration order
+    /** A mixin's lifecycle@1 `interactive` tail and resources@1 (a workload keeps them in
+     *  `sandbox`). They describe the whole sandbox: a composition gives them to its workload and
+     *  refuses a second, different statement (kit/KitComposition.h). */
+    std::optional<QStringList> mixinInteractive;
+    std::optional<Resources> mixinResources;
 
     bool isSandbox() const { return kind == KitKind::Sandbox; }
 };

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -118,6 +119,13 @@ public:
             m_fileOwner.insert(f.path, workload.name);
         for (const Volume &v : workload.volumes)
             m_volumeOwner.insert(v.path, workload.name);
+        if (!m_kit.sandbox)
+            m_kit.sandbox = SandboxBlock{};
+        if (m_kit.sandbox->resources)
+            m_resourcesOwner = workload.name;
+        // An empty tail is the launch argv alone: composition drops it, so it takes no place.
+        if (!m_kit.sandbox->commandInteractive.value_or(QStringList()).isEmpty())
+            m_interactiveOwner = workload.name;
     }
 
     Result<void> add(const Kit &mixin);
@@ -127,9 +135,11 @@ private:
     Result<void> addCredentials(const Kit &mixin);
     Result<void> addSetup(const Kit &mixin);
     Result<void> addPlaces(const Kit &mixin);
+    Result<void> addWholeSandbox(const Kit &mixin);
 
     Kit m_kit;
     QMap<QString, QString> m_credentialOwner, m_agentOwner, m_variableOwner, m_fileOwner, m_volumeOwner;
+    QString m_resourcesOwner, m_interactiveOwner;
 };
 
 Result<void> Merger::addCredentials(const Kit &mixin)
@@ -183,8 +193,52 @@ Result<void> Merger::addPlaces(const Kit &mixin)
         [](const Volume &v) { return QStringLiteral("the volume %1").arg(v.path); });
 }
 
+bool sameResources(const Resources &a, const Resources &b)
+{
+    return a.cpu == b.cpu && a.memoryBytes == b.memoryBytes && a.gpu == b.gpu;
+}
+
+/**
+ * resources@1 and lifecycle@1's `interactive` describe the whole sandbox, not a grant to it:
+ * one kit of a composition states each. The same resources restated are the same ask; a second
+ * interactive tail is refused even when equal, since it replaces the launch's tail rather than
+ * adding to it.
+ */
+Result<void> Merger::addWholeSandbox(const Kit &mixin)
+{
+    SandboxBlock &block = *m_kit.sandbox;
+    if (mixin.mixinResources) {
+        if (!block.resources) {
+            block.resources = mixin.mixinResources;
+            m_resourcesOwner = mixin.name;
+        } else if (!sameResources(*block.resources, *mixin.mixinResources)) {
+            return conflict(m_resourcesOwner, mixin.name, QStringLiteral("resources@1 (the sandbox's limits)"));
+        }
+    }
+    const QStringList tail = mixin.mixinInteractive.value_or(QStringList());
+    if (tail.isEmpty())
+        return {};
+    if (!m_interactiveOwner.isEmpty())
+        return fail(QStringLiteral("kits %1 and %2 both declare lifecycle@1's interactive tail: it replaces the "
+                                   "launch's tail, so a composition has one")
+                        .arg(m_interactiveOwner, mixin.name),
+                    QStringLiteral("leave one of the kits out"));
+    const QJsonValue newSession =
+        m_kit.agentInteractiveSessions.value_or(QJsonObject()).value(QLatin1String("newSession"));
+    if (newSession.isArray() && newSession.toVariant().toStringList() != tail)
+        return fail(QStringLiteral("kit %1's lifecycle@1 interactive tail differs from the newSession verb of kit %2's "
+                                   "agent-interactive-sessions@1: both name the new interactive session")
+                        .arg(mixin.name, m_kit.name),
+                    QStringLiteral("leave kit %1 out, or use kits that agree").arg(mixin.name));
+    block.commandInteractive = tail;
+    m_interactiveOwner = mixin.name;
+    return {};
+}
+
 Result<void> Merger::add(const Kit &mixin)
 {
+    if (const Result<void> added = addWholeSandbox(mixin); !added)
+        return added;
     if (const Result<void> added = addCredentials(mixin); !added)
         return added;
     if (const Result<void> added = addSetup(mixin); !added)

@@ -31,7 +31,8 @@ struct Composition
     /**
      * The workload with every mixin's declarations added in composition order: network lists,
      * credentials, SSH agent grants, variables, lifecycle hooks and files, ports, volumes,
-     * privilege, capability outcomes and agent contexts. Named `workload+mixin+...`, the scope
+     * privilege, capability outcomes and agent contexts; the sandbox's limits (resources@1) and
+     * interactive tail (lifecycle@1), which one kit states. Named `workload+mixin+...`, the scope
      * its network rules and host-grant approvals are kept under.
      */
     Kit kit;
@@ -47,7 +48,8 @@ struct Composition
  * in composition order as the specification combines each declaration: lists are united,
  * hooks and files concatenate, an instance (a credential's service, an SSH agent phase, a
  * port, a volume path, a variable) declared twice differently is an error, and so is one
- * file path written twice. An error names the kits and what they disagree on.
+ * file path written twice, two interactive tails or two different resources@1. An error names
+ * the kits and what they disagree on.
  */
 Result<Composition> composeKits(const QList<Kit> &kits);
 

@@ -171,8 +171,9 @@ void applyLifecycle(Kit &kit, const QJsonObject &config)
             file.value(QLatin1String("mode")).toString(), !file.value(QLatin1String("overwrite")).toBool(true),
             file.value(QLatin1String("description")).toString()};
     }
-    if (config.contains(QLatin1String("interactive")) && kit.sandbox)
-        kit.sandbox->commandInteractive = strings(config.value(QLatin1String("interactive")));
+    if (config.contains(QLatin1String("interactive")))
+        (kit.sandbox ? kit.sandbox->commandInteractive : kit.mixinInteractive) =
+            strings(config.value(QLatin1String("interactive")));
 }
 
 QString anyPortUnlessStated(const QString &entry)
@@ -338,15 +339,13 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
         return QStringLiteral("port %1/%2 published on 127.0.0.1").arg(container).arg(transport);
     }
     if (type == QLatin1String("resources@1")) {
-        if (!kit.sandbox)
-            return QStringLiteral("limits belong to the workload; a mixin's are not applied");
         Resources resources;
         if (config.contains(QLatin1String("cpu")))
             resources.cpu = numberOf(config, "cpu");
         resources.memory = config.value(QLatin1String("memory")).toString();
         resources.memoryBytes = rules::parseByteSize(resources.memory);
         resources.gpu = config.value(QLatin1String("gpu")).toString();
-        kit.sandbox->resources = resources;
+        (kit.sandbox ? kit.sandbox->resources : kit.mixinResources) = resources;
         return QStringLiteral("limits: %1 CPU, memory %2 (where the backend has limits)")
             .arg(resources.cpu ? QString::number(*resources.cpu) : QStringLiteral("any"),
                  resources.memory.isEmpty() ? QStringLiteral("any") : resources.memory);

@@ -353,6 +353,14 @@ Result<runtime::SandboxSpec> applyKit(const kit::Kit &kit, const SandboxChoices 
     }
 
     QStringList program = programOf(block, choices);
+    if (kit.schemaVersion == QLatin1String("3") && choices.interactive && choices.commandArgs.isEmpty() &&
+        block.commandInteractive) {
+        // lifecycle@1: a terminal's launch is the launch argv (the image's Entrypoint + Cmd) and
+        // the interactive tail after it; the tail does not replace the Cmd.
+        SandboxChoices headless = choices;
+        headless.interactive = false;
+        program = programOf(block, headless) + *block.commandInteractive;
+    }
     if (program.isEmpty() && choices.image)
         return fail(QStringLiteral("neither kit %1 nor its image names a program").arg(kit.name),
                     QStringLiteral("give it after '--'"));

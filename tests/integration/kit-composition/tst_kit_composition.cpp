@@ -8,6 +8,7 @@
 #include "SandboxFixture.h"
 
 #include "Needs.h"
+#include "Terminal.h"
 
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -39,6 +40,7 @@ private slots:
     void mixinsCredentialIsGated();
     void unresolvedCompositionMakesNothing();
     void aMixinOnTheWorkloadsBaseKeepsTheWorkloadsChanges();
+    void aMixinsInteractiveTailAndLimitsReachTheWorkload();
 
 private:
     /** Writes @p kit as NAME.tar and loads it; its manifest digest, or empty when that failed. */
@@ -301,6 +303,67 @@ void TestKitComposition::aMixinOnTheWorkloadsBaseKeepsTheWorkloadsChanges()
          QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("cat /etc/os-release; which-layer")});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err + m_fixture->daemonLog()));
     QCOMPARE(ran.out, QStringLiteral("ID=layered\nsibling\n"));
+}
+
+void TestKitComposition::aMixinsInteractiveTailAndLimitsReachTheWorkload()
+{
+    // A workload whose launch says what it was started with and the memory it may use; a mixin
+    // that gives the terminal launch its tail and the sandbox its limits (lifecycle@1 interactive
+    // and resources@1: one kit of a composition states each).
+    OciKit launcher;
+    launcher.refName = QStringLiteral("registry.example/kits/launcher:1");
+    launcher.layers = {tarOf({folder("bin"), ::paddock::test::file("bin/busybox", m_busybox, 0755),
+                              softLink("bin/sh", "busybox"), folder("tmp", 01777)})};
+    launcher.config = QJsonObject{{QStringLiteral("Entrypoint"),
+                                   QJsonArray{QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                              QStringLiteral("echo \"launched with: $*\"; echo \"data: $(ulimit -d)\""),
+                                              QStringLiteral("launch")}},
+                                  {QStringLiteral("Cmd"), QJsonArray{QStringLiteral("--cmd")}},
+                                  {QStringLiteral("Env"), QJsonArray{QStringLiteral("PATH=/bin")}}};
+    launcher.manifestAnnotations =
+        kitAnnotations(R"({"schemaVersion":"3","kind":"workload","provides":["launcher@1.0"]})");
+    const auto tuiMixin = [](const QByteArray &name, const QByteArray &capabilities) {
+        OciKit kit;
+        kit.refName = QStringLiteral("registry.example/kits/%1:1").arg(QString::fromLatin1(name));
+        kit.layers = {tarOf({folder("opt")})};
+        kit.manifestAnnotations =
+            kitAnnotations(R"({"schemaVersion":"3","kind":"mixin","capabilities":[)" + capabilities + "]}");
+        return kit;
+    };
+    QVERIFY(!load(QStringLiteral("launcher"), launcher).isEmpty());
+    QVERIFY(!load(QStringLiteral("tui"),
+                  tuiMixin("tui", R"({"type":"com.docker.sandbox/lifecycle@1","config":{"interactive":["--tui"]}},)"
+                                  R"({"type":"com.docker.sandbox/resources@1","config":{"memory":"256M"}})"))
+                 .isEmpty());
+    QVERIFY(!load(QStringLiteral("tui2"),
+                  tuiMixin("tui2", R"({"type":"com.docker.sandbox/lifecycle@1","config":{"interactive":["--x"]}})"))
+                 .isEmpty());
+
+    // The agent on a terminal, as `paddock run` opens it: the workload's launch (the image's
+    // Entrypoint and Cmd) with the mixin's tail after it, held to the mixin's 256 MiB (ulimit -d
+    // counts KiB).
+    Terminal terminal({QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("launcher"),
+                       QStringLiteral("--kit"), QStringLiteral("tui"), QStringLiteral("--name"), QStringLiteral("tui"),
+                       m_fixture->workspace()},
+                      m_fixture->environment(), m_fixture->workspace());
+    const int status = terminal.wait(60000);
+    QVERIFY2(status == 0, terminal.screen().constData());
+    QVERIFY2(terminal.screen().contains("launched with: --cmd --tui\r\ndata: 262144"), terminal.screen().constData());
+    // And as the window opens it, once the sandbox is made.
+    Terminal again({QStringLiteral("attach"), QStringLiteral("--start"), QStringLiteral("tui")},
+                   m_fixture->environment(), m_fixture->workspace());
+    QVERIFY2(again.wait(60000) == 0, again.screen().constData());
+    QVERIFY2(again.screen().contains("launched with: --cmd --tui\r\ndata: 262144"), again.screen().constData());
+
+    // A second tail is refused before anything is made, naming both kits.
+    const Finished refused = m_fixture->paddock(
+        {QStringLiteral("run"), QStringLiteral("--kit"), QStringLiteral("launcher"), QStringLiteral("--kit"),
+         QStringLiteral("tui"), QStringLiteral("--kit"), QStringLiteral("tui2"), QStringLiteral("--name"),
+         QStringLiteral("twotails"), m_fixture->workspace(), QStringLiteral("--"), QStringLiteral("true")});
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains(QLatin1String("kits tui and tui2 both declare lifecycle@1's interactive tail")),
+             qPrintable(refused.err));
+    QVERIFY(!m_fixture->listed().contains(QStringLiteral("twotails")));
 }
 
 QTEST_GUILESS_MAIN(TestKitComposition)

@@ -127,6 +127,61 @@ private Q_SLOTS:
                                 "once"));
     }
 
+    void theSandboxsLimitsAndInteractiveTailHaveOneOwner()
+    {
+        // A mixin's limits and interactive tail become the sandbox's when the workload has none.
+        Resources limits;
+        limits.memory = QStringLiteral("256M");
+        limits.memoryBytes = 256 << 20;
+        Kit tui = v3(QStringLiteral("tui"), KitKind::Mixin);
+        tui.mixinResources = limits;
+        tui.mixinInteractive = QStringList{QStringLiteral("--tui")};
+        Kit shell = v3(QStringLiteral("shell"), KitKind::Sandbox);
+        shell.sandbox->commandInteractive = QStringList(); // an empty tail takes no place
+        const Result<Composition> composed = composeKits({shell, tui});
+        QVERIFY2(composed.ok(), qPrintable(composed.errorText()));
+        QCOMPARE(composed->kit.sandbox->resources->memoryBytes, std::optional<qint64>(256 << 20));
+        QCOMPARE(composed->kit.sandbox->commandInteractive.value_or(QStringList()),
+                 QStringList{QStringLiteral("--tui")});
+
+        // The same limits restated are the same ask; other limits are refused.
+        Kit same = v3(QStringLiteral("same"), KitKind::Mixin);
+        same.mixinResources = limits;
+        QVERIFY2(composeKits({shell, tui, same}).ok(), "the same limits twice");
+        Kit other = same;
+        other.name = QStringLiteral("other");
+        other.mixinResources->memoryBytes = 512 << 20;
+        QCOMPARE(composeKits({shell, tui, other}).error().message,
+                 QStringLiteral("kits tui and other both declare resources@1 (the sandbox's limits), differently: a "
+                                "composition states each once"));
+        shell.sandbox->resources = limits;
+        QCOMPARE(composeKits({shell, other}).error().message,
+                 QStringLiteral("kits shell and other both declare resources@1 (the sandbox's limits), differently: a "
+                                "composition states each once"));
+
+        // A second interactive tail is refused, even an equal one: it replaces, it does not add.
+        Kit again = tui;
+        again.name = QStringLiteral("again");
+        again.mixinResources.reset();
+        QCOMPARE(composeKits({shell, tui, again}).error().message,
+                 QStringLiteral("kits tui and again both declare lifecycle@1's interactive tail: it replaces the "
+                                "launch's tail, so a composition has one"));
+        shell.sandbox->commandInteractive = QStringList{QStringLiteral("--own")};
+        QCOMPARE(composeKits({shell, again}).error().message,
+                 QStringLiteral("kits shell and again both declare lifecycle@1's interactive tail: it replaces the "
+                                "launch's tail, so a composition has one"));
+
+        // The workload's newSession names the same launch: a mixin's tail must agree with it.
+        Kit agent = v3(QStringLiteral("agent"), KitKind::Sandbox);
+        agent.agentInteractiveSessions =
+            QJsonObject{{QStringLiteral("newSession"), QJsonArray{QStringLiteral("--new")}}};
+        QCOMPARE(composeKits({agent, again}).error().message,
+                 QStringLiteral("kit again's lifecycle@1 interactive tail differs from the newSession verb of kit "
+                                "agent's agent-interactive-sessions@1: both name the new interactive session"));
+        again.mixinInteractive = QStringList{QStringLiteral("--new")};
+        QVERIFY2(composeKits({agent, again}).ok(), "a tail that agrees with newSession");
+    }
+
     void resolutionFailureAndV2KitsAreRefused()
     {
         const Result<Composition> missing =

@@ -171,6 +171,17 @@ void TestKitV3::workloadBecomesAKit()
     QVERIFY2(mixin.ok(), qPrintable(messages(mixin.diagnostics)));
     QCOMPARE(mixin.kit->kind, kit::KitKind::Mixin);
     QCOMPARE(mixin.kit->networkAllow, QStringList{QStringLiteral("github.com:*")});
+
+    // A mixin's limits and interactive tail are kept for the composition to give the workload.
+    QByteArray asMixin = kWorkload;
+    asMixin.replace("kind: workload", "kind: mixin");
+    const kit::KitLoadResult tools = load(asMixin);
+    QVERIFY2(tools.ok(), qPrintable(messages(tools.diagnostics)));
+    QVERIFY(!tools.kit->sandbox);
+    QCOMPARE(tools.kit->mixinResources->memoryBytes.value_or(0), qint64(4) << 30);
+    QCOMPARE(tools.kit->mixinInteractive.value_or(QStringList()), QStringList{QStringLiteral("--tty")});
+    for (const kit::CapabilityOutcome &outcome : tools.kit->capabilities)
+        QCOMPARE(outcome.status, kit::CapabilityOutcome::Status::Applied);
 }
 
 void TestKitV3::unknownFieldsAreErrorsWhereTheyAre()
