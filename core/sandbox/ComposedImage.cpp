@@ -6,6 +6,7 @@
 #include "common/Paths.h"
 #include "image/ImageStore.h"
 #include "runtime/docker/DockerClient.h"
+#include "runtime/docker/DockerRuntime.h"
 #include "sandbox/SandboxCreation.h"
 
 #include <QCryptographicHash>
@@ -224,6 +225,22 @@ QString composedImageTag(const QString &workloadId, const QStringList &mixinIds)
 bool isComposedImage(const QString &image)
 {
     return image.startsWith(kRepository);
+}
+
+QString composedImageOf(runtime::DockerRuntime &engine, const QString &name)
+{
+    const runtime::docker::Result<runtime::docker::ContainerInfo> container =
+        engine.client().inspectContainer(runtime::DockerRuntime::containerName(name));
+    return container && isComposedImage(container.value().image) ? container.value().image : QString();
+}
+
+void removeComposedImageIfUnused(const runtime::docker::DockerClient &client, const QString &image, QStringList *notes)
+{
+    if (!isComposedImage(image) || !client.removeImage(image, false, true).ok())
+        return;
+    *notes << QStringLiteral("removed %1, the image the engine built for the composition: no sandbox uses it now; "
+                             "the next one of the same kits builds it again")
+                  .arg(image);
 }
 
 Result<void> composedImageIntoEngine(const runtime::docker::DockerClient &client, const CreationPlan &plan,

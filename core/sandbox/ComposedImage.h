@@ -6,9 +6,12 @@
 #include <QString>
 #include <QStringList>
 
-namespace paddock::runtime::docker {
+namespace paddock::runtime {
+class DockerRuntime;
+namespace docker {
 class DockerClient;
 }
+} // namespace paddock::runtime
 
 namespace paddock::sandbox {
 
@@ -34,5 +37,15 @@ bool isComposedImage(const QString &image);
  */
 Result<void> composedImageIntoEngine(const runtime::docker::DockerClient &client, const CreationPlan &plan,
                                      QStringList *notes);
+
+/** The composition image (composedImageTag()) sandbox @p name's container runs on @p engine, or empty. */
+QString composedImageOf(runtime::DockerRuntime &engine, const QString &name);
+
+/**
+ * Removes composition image @p image from @p client's engine, with the steps its build left,
+ * once no container uses it (the engine refuses while one does: another sandbox of the same
+ * kits). The next sandbox of those kits builds it again. Adds a line to @p notes when removed.
+ */
+void removeComposedImageIfUnused(const runtime::docker::DockerClient &client, const QString &image, QStringList *notes);
 
 } // namespace paddock::sandbox

@@ -9,6 +9,7 @@
 #include "runtime/bwrap/BwrapRuntime.h"
 #include "runtime/docker/DockerRuntime.h"
 #include "sandbox/CloneWorkspace.h"
+#include "sandbox/ComposedImage.h"
 #include "sandbox/CreateRequest.h"
 #include "sandbox/CredentialInjection.h"
 #include "sandbox/HostGrantAdmission.h"
@@ -324,8 +325,12 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
                 return {stopped, {}};
         }
         // The clone's last commits come back before it goes; the fetched branches stay.
-        const QStringList notes = remoteNotes + CloneWorkspace::fetchBackNotes(name);
+        QStringList notes = remoteNotes + CloneWorkspace::fetchBackNotes(name);
+        auto *engine = dynamic_cast<runtime::DockerRuntime *>(runtime.get());
+        const QString composed = engine ? composedImageOf(*engine, name) : QString();
         const runtime::RuntimeResult removed = runtime->remove(name, true);
+        if (removed.ok && engine)
+            removeComposedImageIfUnused(engine->client(), composed, &notes);
         if (removed.ok)
             stopCompanions(name, true);
         // Layers of an image removed while this sandbox used them go with it.

@@ -173,8 +173,11 @@ public:
      * that exists.
      */
     Status putArchive(const QString &containerId, const QString &path, const QByteArray &tar) const;
-    /** Removes one image; its untagged parents (cache another build may be using) are kept. */
-    Status removeImage(const QString &reference, bool force = false) const;
+    /**
+     * Removes one image; its untagged parents (cache another build may be using) are kept
+     * unless @p withParents. Without @p force, the engine refuses while a container uses it.
+     */
+    Status removeImage(const QString &reference, bool force = false, bool withParents = false) const;
 
     /** Returns the new container's id. */
     Result<QString> createContainer(const ContainerSpec &spec) const;

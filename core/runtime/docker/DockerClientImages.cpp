@@ -252,14 +252,14 @@ Status DockerClient::putArchive(const QString &containerId, const QString &path,
     return {};
 }
 
-Status DockerClient::removeImage(const QString &reference, bool force) const
+Status DockerClient::removeImage(const QString &reference, bool force, bool withParents) const
 {
     HttpRequest request;
     request.method = "DELETE";
     request.path = QStringLiteral("/images/%1").arg(reference);
-    // Untagged parents stay: with the classic builder they are the build cache, and another
-    // build running at the same moment may be about to use one as its next step's parent.
-    request.query = {{QStringLiteral("force"), boolParam(force)}, {QStringLiteral("noprune"), boolParam(true)}};
+    // Untagged parents stay unless asked: with the classic builder they are the build cache, and
+    // another build running at the same moment may be about to use one as its next step's parent.
+    request.query = {{QStringLiteral("force"), boolParam(force)}, {QStringLiteral("noprune"), boolParam(!withParents)}};
     request.timeoutSeconds = kShortTimeoutSeconds;
     const Result<HttpResponse> response = call(request);
     if (!response)

@@ -236,10 +236,12 @@ void TestKitCompositionDocker::mixinsLandInTheEnginesImage()
              listed.value(QLatin1String("composition")).toArray());
     QCOMPARE(composedImages(QStringLiteral("base+tool+extra")).value(0).id, built.first().id);
 
-    // Once the engine has lost it (pruned), a recreation builds it again.
+    // Removing one of its two sandboxes keeps the image the other (stopped) still runs.
     QCOMPARE(
         m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("docked-again")}).exitCode,
         0);
+    QCOMPARE(composedImages(QStringLiteral("base+tool+extra")).value(0).id, built.first().id);
+    // Once the engine has lost it (pruned), a recreation builds it again.
     QVERIFY(engine().removeImage(built.first().repoTags.first(), true).ok());
     QVERIFY(composedImages(QStringLiteral("base+tool+extra")).isEmpty());
     const Finished rebuilt = m_fixture->paddock({QStringLiteral("recreate"), QStringLiteral("docked")});
@@ -250,6 +252,16 @@ void TestKitCompositionDocker::mixinsLandInTheEnginesImage()
     const Finished fresh = run(kits, QStringLiteral("docked"), QStringLiteral("hello-tool; which-layer"));
     QVERIFY2(fresh.exitCode == 0, qPrintable(fresh.out + fresh.err));
     QCOMPARE(fresh.out, QStringLiteral("hello from the tool mixin\nextra\n"));
+
+    // The last sandbox of the composition takes its image with it, and says so.
+    const QString tag = composedImages(QStringLiteral("base+tool+extra")).value(0).repoTags.value(0);
+    const Finished removed =
+        m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("docked")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.out + removed.err));
+    QVERIFY2(
+        removed.err.contains(QStringLiteral("removed %1, the image the engine built for the composition").arg(tag)),
+        qPrintable(removed.out + removed.err));
+    QVERIFY(composedImages(QStringLiteral("base+tool+extra")).isEmpty());
 }
 
 void TestKitCompositionDocker::mixinsWhiteoutsDeleteFromTheWorkload()
