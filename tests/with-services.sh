@@ -28,8 +28,13 @@ trap cleanup EXIT INT TERM
 # reached through the session bus, which is all QtKeychain needs.
 # The keyring lives in a directory of its own, made for this run: a login keyring the user
 # already has (locked with another password) would refuse every write.
+# Its start has once printed nothing on a loaded machine: one more try before giving up.
 keyring_home=$(mktemp -d "${TMPDIR:-/tmp}/paddock-keyring.XXXXXX")
-eval "$(printf 'paddock-tests' | XDG_DATA_HOME="$keyring_home" gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
+for attempt in 1 2; do
+    eval "$(printf 'paddock-tests' | XDG_DATA_HOME="$keyring_home" gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
+    if [ -n "${GNOME_KEYRING_CONTROL:-}" ] || [ "$attempt" = 2 ]; then break; fi
+    sleep 1
+done
 export GNOME_KEYRING_CONTROL 2>/dev/null || true
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
     need dbus "no D-Bus session bus: run this under dbus-run-session, as tests/run-all.sh does"
