@@ -18,6 +18,10 @@ ColumnLayout {
     // "allow" or "deny" for the network lists (permissions.network, or a descriptor's
     // network-policy@1), whose patterns go through the kit writer.
     property string networkList: ""
+    // For a descriptor's network lists: the install-phase list rather than the runtime one,
+    // and the group (its index in capabilities) whose network-policy@1 member holds it.
+    property bool installPhase: false
+    property int networkGroup: -1
     readonly property var items: editor.revision >= 0 ? editor.strings(path) : []
     readonly property string message: editor.revision >= 0 ? editor.messageFor(path) : ""
 
@@ -53,7 +57,8 @@ ColumnLayout {
                 Accessible.name: qsTr("Remove %1 from %2").arg(row.modelData).arg(list.label)
                 onClicked: {
                     if (list.networkList.length > 0)
-                        list.editor.removeNetworkPattern(list.networkList === "deny", row.modelData)
+                        list.editor.removeNetworkPattern(list.networkList === "deny", row.modelData,
+                                                         list.installPhase, list.networkGroup)
                     else
                         list.editor.removeItem(list.path, row.index)
                 }
@@ -80,7 +85,8 @@ ColumnLayout {
             Accessible.name: qsTr("Add to %1").arg(list.label)
             onClicked: {
                 const ok = list.networkList.length > 0
-                    ? list.editor.addNetworkPattern(list.networkList === "deny", newItem.text)
+                    ? list.editor.addNetworkPattern(list.networkList === "deny", newItem.text,
+                                                  list.installPhase, list.networkGroup)
                     : list.editor.appendItem(list.path, newItem.text.trim())
                 if (ok)
                     newItem.clear()
