@@ -78,6 +78,7 @@ ColumnLayout {
                 configPath: groupSection.modelData.configPath
                 fieldPrefix: "v3.group" + groupSection.modelData.group
                 group: groupSection.modelData.group
+                groupName: groupSection.modelData.name
             }
         }
     }

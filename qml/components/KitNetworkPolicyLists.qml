@@ -19,6 +19,13 @@ GridLayout {
     required property string fieldPrefix
     // The group (its index in capabilities) whose member this is; -1 for the kit's own request.
     property int group: -1
+    // The group's name, said with each list's name to a screen reader; empty for the kit's own.
+    property string groupName: ""
+    function spoken(label) {
+        if (group < 0)
+            return label
+        return groupName.length > 0 ? qsTr("%1, group %2").arg(label).arg(groupName) : qsTr("%1, group").arg(label)
+    }
 
     columns: width >= 640 ? 2 : 1
     columnSpacing: Theme.spacing
@@ -43,6 +50,7 @@ GridLayout {
             networkList: "allow"
             networkGroup: lists.group
             label: qsTr("Allowed")
+            spokenLabel: lists.spoken(label)
             placeholder: "github.com"
         }
         KitStringList {
@@ -52,6 +60,7 @@ GridLayout {
             networkList: "deny"
             networkGroup: lists.group
             label: qsTr("Denied")
+            spokenLabel: lists.spoken(label)
         }
     }
     ColumnLayout {
@@ -82,6 +91,7 @@ GridLayout {
             installPhase: true
             networkGroup: lists.group
             label: qsTr("Allowed while installing")
+            spokenLabel: lists.spoken(label)
             placeholder: "registry.npmjs.org"
         }
         KitStringList {
@@ -92,6 +102,7 @@ GridLayout {
             installPhase: true
             networkGroup: lists.group
             label: qsTr("Denied while installing")
+            spokenLabel: lists.spoken(label)
         }
     }
 }

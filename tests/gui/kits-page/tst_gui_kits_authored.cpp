@@ -325,6 +325,11 @@ void TestGuiKitsAuthored::editsAGroupsListsInTheGroup()
     QCOMPARE(section->property("title").toString(), QStringLiteral("Network of the group mirror"));
     QCOMPARE(item(QStringLiteral("item_v3.group2.allow.0"))->property("text").toString(),
              QStringLiteral("mirror.example.com"));
+    // A screen reader tells the group's lists from the kit's own.
+    QCOMPARE(accessibleName(item(QStringLiteral("add_v3.group2.install.allow"))),
+             QStringLiteral("New item of Allowed while installing, group mirror"));
+    QCOMPARE(accessibleName(item(QStringLiteral("add_v3.install.allow"))),
+             QStringLiteral("New item of Allowed while installing"));
     typeInto(item(QStringLiteral("add_v3.group2.install.allow")), QStringLiteral("pypi.org"));
     click(item(QStringLiteral("addButton_v3.group2.install.allow")));
     QTRY_COMPARE(item(QStringLiteral("item_v3.group2.install.allow.0"))->property("text").toString(),
