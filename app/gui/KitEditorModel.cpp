@@ -214,25 +214,34 @@ bool KitEditorModel::removeVariable(const QString &name)
     return finish(!result.failed(), result.message);
 }
 
-bool KitEditorModel::addNetworkPattern(bool deny, const QString &pattern)
+namespace {
+
+kit::NetworkScope networkScope(bool install, int group)
+{
+    return {install ? kit::NetworkPhase::Install : kit::NetworkPhase::Runtime, group};
+}
+
+} // namespace
+
+bool KitEditorModel::addNetworkPattern(bool deny, const QString &pattern, bool install, int group)
 {
     if (refuseWhenReadOnly())
         return false;
     kit::KitEditor editor = kit::KitEditor::fromText(m_document.text(), m_document.filePath());
-    const kit::KitEditResult result =
-        editor.addNetworkPattern(deny ? kit::NetworkList::Deny : kit::NetworkList::Allow, pattern.trimmed());
+    const kit::KitEditResult result = editor.addNetworkPattern(deny ? kit::NetworkList::Deny : kit::NetworkList::Allow,
+                                                               pattern.trimmed(), networkScope(install, group));
     if (result.changed())
         m_document.setText(editor.text());
     return finish(!result.failed(), result.message);
 }
 
-bool KitEditorModel::removeNetworkPattern(bool deny, const QString &pattern)
+bool KitEditorModel::removeNetworkPattern(bool deny, const QString &pattern, bool install, int group)
 {
     if (refuseWhenReadOnly())
         return false;
     kit::KitEditor editor = kit::KitEditor::fromText(m_document.text(), m_document.filePath());
-    const kit::KitEditResult result =
-        editor.removeNetworkPattern(deny ? kit::NetworkList::Deny : kit::NetworkList::Allow, pattern);
+    const kit::KitEditResult result = editor.removeNetworkPattern(
+        deny ? kit::NetworkList::Deny : kit::NetworkList::Allow, pattern, networkScope(install, group));
     if (result.changed())
         m_document.setText(editor.text());
     return finish(!result.failed(), result.message);

@@ -97,8 +97,13 @@ public:
 
     Q_INVOKABLE bool setVariable(const QString &name, const QString &value);
     Q_INVOKABLE bool removeVariable(const QString &name);
-    Q_INVOKABLE bool addNetworkPattern(bool deny, const QString &pattern);
-    Q_INVOKABLE bool removeNetworkPattern(bool deny, const QString &pattern);
+    /**
+     * Adds a host to a network list: `permissions.network` of a spec.yaml; of a descriptor, its
+     * network-policy@1's runtime list, or install-phase one when @p install, of the kit's own
+     * request (@p group -1) or of the member of the group at @p group in `capabilities`.
+     */
+    Q_INVOKABLE bool addNetworkPattern(bool deny, const QString &pattern, bool install = false, int group = -1);
+    Q_INVOKABLE bool removeNetworkPattern(bool deny, const QString &pattern, bool install = false, int group = -1);
 
     /** Writes spec.yaml (atomically, only the lines changed) when the kit is valid. */
     Q_INVOKABLE bool save();

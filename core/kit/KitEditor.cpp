@@ -29,21 +29,70 @@ QStringList networkPath(NetworkList list)
             list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny")};
 }
 
-// A descriptor's runtime lists: the list under its network-policy@1 request (added when missing).
-QStringList networkPath(NetworkList list, bool v3)
+// Where one network list is, and what messages call it.
+struct NetworkTarget
 {
-    if (!v3)
-        return networkPath(list);
-    return {QStringLiteral("capabilities"), QStringLiteral("[type=%1]").arg(kNetworkPolicyV3), QStringLiteral("config"),
-            QStringLiteral("runtime"), list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny")};
+    QStringList path;
+    QString name;
+};
+
+// The index of the network-policy@1 member of the group at @p group in `capabilities`.
+std::optional<int> groupPolicyMember(const YAML::Node &root, int group)
+{
+    // A missing key reads as an invalid node, which throws when asked its type: test it first.
+    const YAML::Node capabilities = root.IsMap() ? root["capabilities"] : YAML::Node();
+    if (group < 0 || !capabilities || !capabilities.IsSequence() || std::size_t(group) >= capabilities.size())
+        return std::nullopt;
+    const YAML::Node item = capabilities[std::size_t(group)];
+    const YAML::Node body = item.IsMap() ? item["group"] : YAML::Node();
+    const YAML::Node members = body && body.IsMap() ? body["capabilities"] : YAML::Node();
+    if (!members)
+        return std::nullopt;
+    return yamlpath::indexOfItem(members, QStringLiteral("[type=%1]").arg(kNetworkPolicyV3));
 }
 
-QString listName(NetworkList list, bool v3)
+// A spec.yaml's lists are under `permissions.network`; a descriptor's under its network-policy@1
+// request (added when missing), or under the one a group holds, selected by its place.
+std::optional<NetworkTarget> networkTarget(const QByteArray &text, NetworkList list, NetworkScope scope, bool v3,
+                                           QString *error)
 {
-    if (!v3)
-        return networkListPath(list);
-    return list == NetworkList::Allow ? QStringLiteral("network-policy@1's runtime allow list")
-                                      : QStringLiteral("network-policy@1's runtime deny list");
+    if (!v3) {
+        if (scope.phase == NetworkPhase::Runtime && scope.group < 0)
+            return NetworkTarget{networkPath(list), networkListPath(list)};
+        *error = QStringLiteral("a spec.yaml has one pair of network lists, permissions.network; install-phase and "
+                                "group lists belong to a schemaVersion \"3\" descriptor's network-policy@1");
+        return std::nullopt;
+    }
+    const QString phase = scope.phase == NetworkPhase::Install ? QStringLiteral("install") : QStringLiteral("runtime");
+    const QString leaf = list == NetworkList::Allow ? QStringLiteral("allow") : QStringLiteral("deny");
+    const QStringList tail{QStringLiteral("config"), phase, leaf};
+    const QString name = QStringLiteral("network-policy@1's %1 %2 list").arg(phase, leaf);
+    if (scope.group < 0)
+        return NetworkTarget{
+            QStringList{QStringLiteral("capabilities"), QStringLiteral("[type=%1]").arg(kNetworkPolicyV3)} + tail,
+            name};
+    const YamlText yaml(text);
+    if (!yaml.parsed()) {
+        *error = QStringLiteral("the file is not valid YAML: %1").arg(yaml.parseError());
+        return std::nullopt;
+    }
+    const std::optional<int> member = groupPolicyMember(yaml.root(), scope.group);
+    if (!member) {
+        *error = QStringLiteral("capabilities[%1] is not a group holding a network-policy@1 request; add the request "
+                                "to the group in the descriptor's text")
+                     .arg(scope.group);
+        return std::nullopt;
+    }
+    const YAML::Node group = yaml.root()["capabilities"][std::size_t(scope.group)]["group"];
+    const YAML::Node named = group["name"];
+    const QString groupName = named && named.IsScalar() ? QString::fromStdString(named.Scalar()) : QString();
+    const QStringList path{QStringLiteral("capabilities"), QStringLiteral("[%1]").arg(scope.group),
+                           QStringLiteral("group"), QStringLiteral("capabilities"),
+                           QStringLiteral("[%1]").arg(*member)};
+    return NetworkTarget{path + tail,
+                         groupName.isEmpty()
+                             ? QStringLiteral("%1 in the group at capabilities[%2]").arg(name).arg(scope.group)
+                             : QStringLiteral("%1 in group %2").arg(name, groupName)};
 }
 
 QStringList variablePath(const QString &name)
@@ -174,41 +223,63 @@ KitEditResult KitEditor::apply(const YamlEditOutcome &outcome, const QString &ch
     return refuse(outcome.error);
 }
 
-QStringList KitEditor::networkPatterns(NetworkList list) const
+QStringList KitEditor::networkPatterns(NetworkList list, NetworkScope scope) const
 {
     QString error;
-    return sequenceItems(m_text, networkPath(list, m_v3), &error).value_or(QStringList{});
+    const std::optional<NetworkTarget> target = networkTarget(m_text, list, scope, m_v3, &error);
+    if (!target)
+        return {};
+    return sequenceItems(m_text, target->path, &error).value_or(QStringList{});
 }
 
-KitEditResult KitEditor::addNetworkPattern(NetworkList list, const QString &pattern)
+QList<int> KitEditor::networkPolicyGroups() const
 {
-    const QString where = listName(list, m_v3);
+    QList<int> groups;
+    const YamlText yaml(m_text);
+    if (!m_v3 || !yaml.parsed() || !yaml.root().IsMap())
+        return groups;
+    const YAML::Node capabilities = yaml.root()["capabilities"];
+    for (std::size_t i = 0; capabilities && capabilities.IsSequence() && i < capabilities.size(); ++i) {
+        if (groupPolicyMember(yaml.root(), int(i)))
+            groups << int(i);
+    }
+    return groups;
+}
+
+KitEditResult KitEditor::addNetworkPattern(NetworkList list, const QString &pattern, NetworkScope scope)
+{
+    QString error;
+    const std::optional<NetworkTarget> target = networkTarget(m_text, list, scope, m_v3, &error);
+    if (!target)
+        return refuse(error);
     if (pattern.trimmed().isEmpty())
-        return refuse(QStringLiteral("an empty pattern cannot be added to %1").arg(where));
+        return refuse(QStringLiteral("an empty pattern cannot be added to %1").arg(target->name));
     // The descriptor's decoder applies the same rule to every entry it reads.
     if (const std::optional<QString> problem = m_v3 ? v3NetworkEntryProblem(pattern) : std::nullopt)
         return refuse(*problem);
-    QString error;
-    const std::optional<QStringList> items = sequenceItems(m_text, networkPath(list, m_v3), &error);
+    const std::optional<QStringList> items = sequenceItems(m_text, target->path, &error);
     if (!items)
         return refuse(error);
     if (items->contains(pattern, Qt::CaseInsensitive))
-        return {KitEditResult::Status::Unchanged, QStringLiteral("%1 is already in %2").arg(pattern, where)};
-    return apply(YamlTextEdit::appendToSequence(m_text, networkPath(list, m_v3), pattern),
-                 QStringLiteral("added %1 to %2").arg(pattern, where), {});
+        return {KitEditResult::Status::Unchanged, QStringLiteral("%1 is already in %2").arg(pattern, target->name)};
+    return apply(YamlTextEdit::appendToSequence(m_text, target->path, pattern),
+                 QStringLiteral("added %1 to %2").arg(pattern, target->name), {});
 }
 
-KitEditResult KitEditor::removeNetworkPattern(NetworkList list, const QString &pattern)
+KitEditResult KitEditor::removeNetworkPattern(NetworkList list, const QString &pattern, NetworkScope scope)
 {
-    const QString where = listName(list, m_v3);
-    const QStringList path = networkPath(list, m_v3);
     QString error;
+    const std::optional<NetworkTarget> target = networkTarget(m_text, list, scope, m_v3, &error);
+    if (!target)
+        return refuse(error);
+    const QStringList &path = target->path;
     std::optional<QStringList> items = sequenceItems(m_text, path, &error);
     if (!items)
         return refuse(error);
     if (!items->contains(pattern, Qt::CaseInsensitive))
-        return {KitEditResult::Status::Unchanged, QStringLiteral("%1 is not in %2").arg(pattern, where)};
-    // A pattern listed twice is removed everywhere, so it is really gone afterwards.
+        return {KitEditResult::Status::Unchanged, QStringLiteral("%1 is not in %2").arg(pattern, target->name)};
+    // A pattern listed twice is removed everywhere, so it is really gone afterwards. A group's
+    // member is selected by its place, so emptying it leaves the member in its group.
     QByteArray text = m_text;
     for (qsizetype index = indexOfPattern(*items, pattern); index >= 0; index = indexOfPattern(*items, pattern)) {
         const YamlEditOutcome outcome = YamlTextEdit::removeFromSequence(text, path, int(index));
@@ -220,7 +291,7 @@ KitEditResult KitEditor::removeNetworkPattern(NetworkList list, const QString &p
             return refuse(error);
     }
     m_text = text;
-    return {KitEditResult::Status::Changed, QStringLiteral("removed %1 from %2").arg(pattern, where)};
+    return {KitEditResult::Status::Changed, QStringLiteral("removed %1 from %2").arg(pattern, target->name)};
 }
 
 KitEditResult KitEditor::setEnvironmentVariable(const QString &name, const QString &value)

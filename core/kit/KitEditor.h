@@ -21,6 +21,27 @@ enum class NetworkList {
     Deny
 };
 
+/** When a descriptor's network-policy@1 list is in force: while the agent runs, or while the install hooks run. */
+enum class NetworkPhase {
+    Runtime,
+    Install
+};
+
+/**
+ * Which network-policy@1 request of a descriptor, and which of its phases, an edit of a network
+ * list is about. A spec.yaml has only the default: its `permissions.network`.
+ */
+struct NetworkScope
+{
+    NetworkPhase phase = NetworkPhase::Runtime;
+    /**
+     * -1 for the kit's own request among the top-level capabilities (the first added pattern adds
+     * it); else the index in `capabilities` of a `group:` whose network-policy@1 member is edited
+     * where it is.
+     */
+    int group = -1;
+};
+
 /** "permissions.network.allow" or "permissions.network.deny". */
 QString networkListPath(NetworkList list);
 
@@ -52,8 +73,12 @@ struct KitEditResult
  * `[]`. Network patterns compare case-insensitively.
  *
  * An authored schemaVersion "3" descriptor (STEM/STEM.yaml) is edited the same way: its
- * network lists are the runtime allow and deny lists of its network-policy@1 request, which
- * the first added pattern creates; a pattern is checked with the decoder's rule for entries.
+ * network lists are the runtime (or, with NetworkPhase::Install, install-phase) allow and deny
+ * lists of its network-policy@1 request, which the first added pattern creates, or those of the
+ * network-policy@1 member of a capability group (NetworkScope::group), edited inside the group;
+ * a pattern is checked with the decoder's rule for entries. An emptied list goes with its key
+ * and the `install:`/`runtime:` left empty; the kit's own request goes when nothing is left of
+ * it, while a group's member stays in its group.
  *
  * Edits happen in memory; save() re-validates the result with KitLoader (the strict v3
  * decoder for a descriptor) and replaces the file atomically, or leaves it untouched.
@@ -72,9 +97,11 @@ public:
     bool isModified() const { return m_text != m_original; }
 
     /** The patterns of @p list as the file spells them (empty when there is no list). */
-    QStringList networkPatterns(NetworkList list) const;
-    KitEditResult addNetworkPattern(NetworkList list, const QString &pattern);
-    KitEditResult removeNetworkPattern(NetworkList list, const QString &pattern);
+    QStringList networkPatterns(NetworkList list, NetworkScope scope = {}) const;
+    KitEditResult addNetworkPattern(NetworkList list, const QString &pattern, NetworkScope scope = {});
+    KitEditResult removeNetworkPattern(NetworkList list, const QString &pattern, NetworkScope scope = {});
+    /** A descriptor's capability groups that hold a network-policy@1 member: their indexes in `capabilities`. */
+    QList<int> networkPolicyGroups() const;
 
     KitEditResult setEnvironmentVariable(const QString &name, const QString &value);
     KitEditResult removeEnvironmentVariable(const QString &name);

@@ -5,8 +5,9 @@ import QtQuick.Layouts
 import Paddock
 
 // The form of an authored schemaVersion "3" descriptor (STEM/STEM.yaml): its name, display
-// name and description, and network-policy@1's runtime allow and deny lists. Credentials are
-// shown; they and every other capability are edited in the descriptor's text.
+// name and description, and network-policy@1's allow and deny lists, while the agent runs and
+// while the kit installs: the kit's own request, and each group's, edited in its group.
+// Credentials are shown; they and every other capability are edited in the descriptor's text.
 ColumnLayout {
     id: form
 
@@ -50,27 +51,40 @@ ColumnLayout {
         KitField { editor: form.editor; path: "description"; label: qsTr("Description") }
     }
     KitFormSection {
-        title: qsTr("Network while the agent runs")
-        note: qsTr("network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.")
-        KitStringList {
+        title: qsTr("Network")
+        note: qsTr("network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first host added adds the request.")
+        KitNetworkPolicyLists {
+            objectName: "descriptorNetwork"
             editor: form.editor
-            path: form.runtimePath + "allow"
-            fieldName: "v3.allow"
-            networkList: "allow"
-            label: qsTr("Allowed")
-            placeholder: "github.com"
+            configPath: "capabilities." + form.networkIndex + ".config."
+            fieldPrefix: "v3"
         }
-        KitStringList {
-            editor: form.editor
-            path: form.runtimePath + "deny"
-            fieldName: "v3.deny"
-            networkList: "deny"
-            label: qsTr("Denied")
+    }
+    // A group's own network-policy@1, edited where it is: in force when the group is.
+    // Compared as text, so an edit elsewhere does not make the sections anew under the typing.
+    readonly property string networkGroups: JSON.stringify(editor.revision >= 0 ? groupsWithNetwork() : [])
+    Repeater {
+        model: JSON.parse(form.networkGroups)
+        delegate: KitFormSection {
+            id: groupSection
+            required property var modelData
+            objectName: "descriptorGroupNetwork_" + modelData.group
+            title: modelData.name.length > 0 ? qsTr("Network of the group %1").arg(modelData.name)
+                                             : qsTr("Network of a group")
+            note: modelData.optional ? qsTr("In force only when the group, which is optional, is chosen.")
+                                     : qsTr("In force with the rest of the group.")
+            KitNetworkPolicyLists {
+                editor: form.editor
+                configPath: groupSection.modelData.configPath
+                fieldPrefix: "v3.group" + groupSection.modelData.group
+                group: groupSection.modelData.group
+                groupName: groupSection.modelData.name
+            }
         }
     }
     KitFormSection {
         title: qsTr("Credentials")
-        note: qsTr("Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor's text.")
+        note: qsTr("Read-only here: credentials and the other capabilities are edited in the descriptor's text.")
         Repeater {
             model: form.editor.revision >= 0 ? form.requestsOf(form.credentialType) : []
             delegate: Label {
@@ -86,6 +100,25 @@ ColumnLayout {
                 wrapMode: Text.Wrap
             }
         }
+    }
+
+    // The groups that hold a network-policy@1 member: where each is, its member's config path.
+    function groupsWithNetwork() {
+        const groups = []
+        const count = editor.count("capabilities")
+        for (let i = 0; i < count; ++i) {
+            const base = "capabilities." + i + ".group."
+            const members = editor.count(base + "capabilities")
+            for (let m = 0; m < members; ++m) {
+                if (editor.value(base + "capabilities." + m + ".type") === networkType) {
+                    groups.push({ group: i, name: editor.value(base + "name"),
+                                  optional: editor.value(base + "optional") === "true",
+                                  configPath: base + "capabilities." + m + ".config." })
+                    break
+                }
+            }
+        }
+        return groups
     }
 
     function injectDomains(path) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // An authored schemaVersion "3" kit (STEM/STEM.yaml beside STEM.dockerfile) on the Kits page:
-// listed from the folder added, opened in the editor, its network-policy@1 lists and display
-// name edited and saved line for line, and what the decoder refuses left out of the file.
+// listed from the folder added, opened in the editor, its network-policy@1 lists (runtime and
+// install-phase, the kit's own and a group's) and display name edited and saved line for line,
+// and what the decoder refuses left out of the file.
 #include "GuiTestSupport.h"
 
 #include "kit/KitLibrary.h"
@@ -43,6 +44,17 @@ capabilities:
             format: "Bearer %s"
 )";
 
+// A group holding its own network-policy@1, after the kit's own request.
+const QByteArray kGroup = R"(  - group:
+      name: mirror
+      optional: true
+      capabilities:
+        - type: com.docker.sandbox/network-policy@1
+          config:
+            runtime:
+              allow: [mirror.example.com]   # the cache
+)";
+
 QByteArray readAll(const QString &path)
 {
     QFile file(path);
@@ -63,6 +75,9 @@ private Q_SLOTS:
     void editsAndSavesOnlyTheTouchedLines();
     void refusedEntryLeavesTheFile();
     void saveRefusedWithTheDecodersPlace();
+    void addsAnInstallHostAndSavesIt();
+    void editsAGroupsListsInTheGroup();
+    void sampleKitListsStayReadOnly();
     void editorScreenshot();
 
 private:
@@ -75,6 +90,8 @@ private:
     void click(QQuickItem *target);
     void typeInto(QQuickItem *field, const QString &text);
     void openDemo();
+    void saveInDialog();
+    void writeDescriptor(const QByteArray &text);
 
     QTemporaryDir m_dir;
     QString m_kit;
@@ -149,6 +166,22 @@ void TestGuiKitsAuthored::openDemo()
     click(inRow(QStringLiteral("kitOpenButton")));
     QVERIFY(editor()->property("loaded").toBool());
     QTRY_VERIFY(isShown(item(QStringLiteral("kitEditorPane"))));
+}
+
+void TestGuiKitsAuthored::saveInDialog()
+{
+    click(item(QStringLiteral("kitSaveButton")));
+    QObject *dialog = popup(QStringLiteral("kitSaveDialog"));
+    QTRY_VERIFY(dialog && dialog->property("opened").toBool());
+    click(item(QStringLiteral("kitConfirmSave")));
+    QTRY_COMPARE(editor()->property("modified").toBool(), false);
+}
+
+void TestGuiKitsAuthored::writeDescriptor(const QByteArray &text)
+{
+    QFile file(descriptor());
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(text), text.size());
 }
 
 void TestGuiKitsAuthored::opensLikeASpecFolder()
@@ -240,6 +273,92 @@ void TestGuiKitsAuthored::saveRefusedWithTheDecodersPlace()
     QVERIFY(!saved);
     const QString message = labelText(QStringLiteral("kitEditorMessage"));
     QVERIFY2(message.contains(descriptor() + QStringLiteral(":14:13: error:")), qPrintable(message));
+    QCOMPARE(readAll(descriptor()), kDescriptor);
+}
+
+void TestGuiKitsAuthored::addsAnInstallHostAndSavesIt()
+{
+    openDemo();
+    // Beside the runtime lists, with what they are for in plain words; empty for now.
+    QVERIFY(isShown(item(QStringLiteral("phaseTitle_v3.install"))));
+    QVERIFY2(labelText(QStringLiteral("installNote_v3")).startsWith(QStringLiteral("Only while the kit installs")),
+             qPrintable(labelText(QStringLiteral("installNote_v3"))));
+    QVERIFY(!item(QStringLiteral("item_v3.install.allow.0")));
+    typeInto(item(QStringLiteral("add_v3.install.allow")), QStringLiteral("registry.npmjs.org"));
+    click(item(QStringLiteral("addButton_v3.install.allow")));
+    QTRY_COMPARE(item(QStringLiteral("item_v3.install.allow.0"))->property("text").toString(),
+                 QStringLiteral("registry.npmjs.org"));
+    // The runtime list is untouched, and a refused host is refused as there.
+    QVERIFY(!item(QStringLiteral("item_v3.allow.1")));
+    typeInto(item(QStringLiteral("add_v3.install.deny")), QStringLiteral("https://ads.example.com"));
+    click(item(QStringLiteral("addButton_v3.install.deny")));
+    QTRY_VERIFY(labelText(QStringLiteral("kitEditorMessage")).contains(QStringLiteral("is not a host pattern")));
+    QVERIFY(!item(QStringLiteral("item_v3.install.deny.0")));
+    QCOMPARE(labelText(QStringLiteral("kitEditorStatus")), QStringLiteral("Valid"));
+    saveInDialog();
+
+    QByteArray expected = kDescriptor;
+    expected.replace("          - tracker.example.com\n", "          - tracker.example.com\n"
+                                                          "      install:\n"
+                                                          "        allow:\n"
+                                                          "          - registry.npmjs.org\n");
+    QCOMPARE(readAll(descriptor()), expected);
+    const kit::AuthoredKitResult built = kit::readAuthoredKit(m_kit);
+    QVERIFY2(built.kit, qPrintable(built.diagnostics.value(0).toString()));
+    QVERIFY(built.kit->published.contains("\"install\":{\"allow\":[\"registry.npmjs.org\"]}"));
+
+    // Removed again, the `install:` goes with it and the file is as it was.
+    click(item(QStringLiteral("remove_v3.install.allow.0")));
+    QTRY_VERIFY(!item(QStringLiteral("item_v3.install.allow.0")));
+    saveInDialog();
+    QCOMPARE(readAll(descriptor()), kDescriptor);
+}
+
+void TestGuiKitsAuthored::editsAGroupsListsInTheGroup()
+{
+    const QByteArray original = kDescriptor + kGroup;
+    writeDescriptor(original);
+    openDemo();
+    QCOMPARE(labelText(QStringLiteral("kitEditorStatus")), QStringLiteral("Valid"));
+    QQuickItem *section = item(QStringLiteral("descriptorGroupNetwork_2"));
+    QVERIFY(section && isShown(section));
+    QCOMPARE(section->property("title").toString(), QStringLiteral("Network of the group mirror"));
+    QCOMPARE(item(QStringLiteral("item_v3.group2.allow.0"))->property("text").toString(),
+             QStringLiteral("mirror.example.com"));
+    // A screen reader tells the group's lists from the kit's own.
+    QCOMPARE(accessibleName(item(QStringLiteral("add_v3.group2.install.allow"))),
+             QStringLiteral("New item of Allowed while installing, group mirror"));
+    QCOMPARE(accessibleName(item(QStringLiteral("add_v3.install.allow"))),
+             QStringLiteral("New item of Allowed while installing"));
+    typeInto(item(QStringLiteral("add_v3.group2.install.allow")), QStringLiteral("pypi.org"));
+    click(item(QStringLiteral("addButton_v3.group2.install.allow")));
+    QTRY_COMPARE(item(QStringLiteral("item_v3.group2.install.allow.0"))->property("text").toString(),
+                 QStringLiteral("pypi.org"));
+    // The kit's own request has no install list of its own.
+    QVERIFY(!item(QStringLiteral("item_v3.install.allow.0")));
+    saveInDialog();
+    QCOMPARE(readAll(descriptor()), original + "            install:\n"
+                                               "              allow:\n"
+                                               "                - pypi.org\n");
+    const kit::AuthoredKitResult built = kit::readAuthoredKit(m_kit);
+    QVERIFY2(built.kit, qPrintable(built.diagnostics.value(0).toString()));
+}
+
+void TestGuiKitsAuthored::sampleKitListsStayReadOnly()
+{
+    // Opened as the page opens a sample: read-only.
+    QVERIFY(QMetaObject::invokeMethod(item(QStringLiteral("page_kits")), "openKit", Q_ARG(QVariant, m_kit),
+                                      Q_ARG(QVariant, true)));
+    QVERIFY(editor()->property("readOnly").toBool());
+    QTRY_VERIFY(isShown(item(QStringLiteral("kitEditorPane"))));
+    QVERIFY(isShown(item(QStringLiteral("phaseTitle_v3.install"))));
+    QVERIFY(!isShown(item(QStringLiteral("add_v3.install.allow"))));
+    QVERIFY(!isShown(item(QStringLiteral("remove_v3.allow.0"))));
+    bool added = true;
+    QVERIFY(QMetaObject::invokeMethod(editor(), "addNetworkPattern", Q_RETURN_ARG(bool, added), Q_ARG(bool, false),
+                                      Q_ARG(QString, QStringLiteral("pypi.org")), Q_ARG(bool, true), Q_ARG(int, -1)));
+    QVERIFY(!added);
+    QVERIFY(!editor()->property("modified").toBool());
     QCOMPARE(readAll(descriptor()), kDescriptor);
 }
 
