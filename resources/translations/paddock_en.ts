@@ -1995,22 +1995,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Network while the agent runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Allowed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Denied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Credentials</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2023,7 +2007,31 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <source>Network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first host added adds the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network of the group %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network of a group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In force only when the group, which is optional, is chosen.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In force with the rest of the group.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials and the other capabilities are edited in the descriptor&apos;s text.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4751,6 +4759,45 @@
     </message>
     <message>
         <source>give a value: NAME=VALUE</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KitNetworkPolicyLists</name>
+    <message>
+        <source>%1, group %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While the agent runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>While the kit installs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only while the kit installs: its install commands reach these hosts when a sandbox is made. The agent never gets them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed while installing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied while installing</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

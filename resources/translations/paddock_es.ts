@@ -1995,22 +1995,6 @@
         <translation>Descripción</translation>
     </message>
     <message>
-        <source>Network while the agent runs</source>
-        <translation>Red mientras se ejecuta el agente</translation>
-    </message>
-    <message>
-        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
-        <translation>network-policy@1: hosts como github.com, api.example.com:443 o *.example.com. Denegar prevalece sobre permitir. El primer host permitido añade la solicitud.</translation>
-    </message>
-    <message>
-        <source>Allowed</source>
-        <translation>Permitidos</translation>
-    </message>
-    <message>
-        <source>Denied</source>
-        <translation>Denegados</translation>
-    </message>
-    <message>
         <source>Credentials</source>
         <translation>Credenciales</translation>
     </message>
@@ -2023,8 +2007,32 @@
         <translation>ningún dominio</translation>
     </message>
     <message>
-        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
-        <translation>Solo lectura aquí: las credenciales, las listas de red de la fase de instalación y las demás capacidades se editan en el texto del descriptor.</translation>
+        <source>Network</source>
+        <translation>Red</translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first host added adds the request.</source>
+        <translation>network-policy@1: hosts como github.com, api.example.com:443 o *.example.com. La denegación prevalece sobre la autorización. El primer host añadido añade la solicitud.</translation>
+    </message>
+    <message>
+        <source>Network of the group %1</source>
+        <translation>Red del grupo %1</translation>
+    </message>
+    <message>
+        <source>Network of a group</source>
+        <translation>Red de un grupo</translation>
+    </message>
+    <message>
+        <source>In force only when the group, which is optional, is chosen.</source>
+        <translation>En vigor solo cuando se elige el grupo, que es opcional.</translation>
+    </message>
+    <message>
+        <source>In force with the rest of the group.</source>
+        <translation>En vigor con el resto del grupo.</translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <translation>Solo lectura aquí: las credenciales y las demás capacidades se editan en el texto del descriptor.</translation>
     </message>
 </context>
 <context>
@@ -4753,6 +4761,45 @@
     <message>
         <source>give a value: NAME=VALUE</source>
         <translation>indique un valor: NAME=VALUE</translation>
+    </message>
+</context>
+<context>
+    <name>KitNetworkPolicyLists</name>
+    <message>
+        <source>%1, group %2</source>
+        <translation>%1, grupo %2</translation>
+    </message>
+    <message>
+        <source>%1, group</source>
+        <translation>%1, grupo</translation>
+    </message>
+    <message>
+        <source>While the agent runs</source>
+        <translation>Mientras el agente se ejecuta</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Permitidos</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Denegados</translation>
+    </message>
+    <message>
+        <source>While the kit installs</source>
+        <translation>Mientras se instala el kit</translation>
+    </message>
+    <message>
+        <source>Only while the kit installs: its install commands reach these hosts when a sandbox is made. The agent never gets them.</source>
+        <translation>Solo mientras se instala el kit: sus comandos de instalación llegan a estos hosts cuando se crea un sandbox. El agente nunca los obtiene.</translation>
+    </message>
+    <message>
+        <source>Allowed while installing</source>
+        <translation>Permitidos durante la instalación</translation>
+    </message>
+    <message>
+        <source>Denied while installing</source>
+        <translation>Denegados durante la instalación</translation>
     </message>
 </context>
 </TS>

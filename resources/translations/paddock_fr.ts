@@ -1995,22 +1995,6 @@
         <translation>Description</translation>
     </message>
     <message>
-        <source>Network while the agent runs</source>
-        <translation>Réseau pendant que l’agent s’exécute</translation>
-    </message>
-    <message>
-        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first allowed host adds the request.</source>
-        <translation>network-policy@1 : des hôtes comme github.com, api.example.com:443 ou *.example.com. Le refus l’emporte sur l’autorisation. Le premier hôte autorisé ajoute la demande.</translation>
-    </message>
-    <message>
-        <source>Allowed</source>
-        <translation>Autorisés</translation>
-    </message>
-    <message>
-        <source>Denied</source>
-        <translation>Refusés</translation>
-    </message>
-    <message>
         <source>Credentials</source>
         <translation>Identifiants</translation>
     </message>
@@ -2023,8 +2007,32 @@
         <translation>aucun domaine</translation>
     </message>
     <message>
-        <source>Read-only here: credentials, the install-phase network lists and the other capabilities are edited in the descriptor&apos;s text.</source>
-        <translation>En lecture seule ici : les identifiants, les listes réseau de la phase d’installation et les autres capacités se modifient dans le texte du descripteur.</translation>
+        <source>Network</source>
+        <translation>Réseau</translation>
+    </message>
+    <message>
+        <source>network-policy@1: hosts such as github.com, api.example.com:443 or *.example.com. Deny wins over allow. The first host added adds the request.</source>
+        <translation>network-policy@1 : des hôtes comme github.com, api.example.com:443 ou *.example.com. Le refus l’emporte sur l’autorisation. Le premier hôte ajouté ajoute la demande.</translation>
+    </message>
+    <message>
+        <source>Network of the group %1</source>
+        <translation>Réseau du groupe %1</translation>
+    </message>
+    <message>
+        <source>Network of a group</source>
+        <translation>Réseau d’un groupe</translation>
+    </message>
+    <message>
+        <source>In force only when the group, which is optional, is chosen.</source>
+        <translation>En vigueur seulement quand le groupe, facultatif, est retenu.</translation>
+    </message>
+    <message>
+        <source>In force with the rest of the group.</source>
+        <translation>En vigueur avec le reste du groupe.</translation>
+    </message>
+    <message>
+        <source>Read-only here: credentials and the other capabilities are edited in the descriptor&apos;s text.</source>
+        <translation>En lecture seule ici : les identifiants et les autres capacités se modifient dans le texte du descripteur.</translation>
     </message>
 </context>
 <context>
@@ -4753,6 +4761,45 @@
     <message>
         <source>give a value: NAME=VALUE</source>
         <translation>donnez une valeur : NAME=VALUE</translation>
+    </message>
+</context>
+<context>
+    <name>KitNetworkPolicyLists</name>
+    <message>
+        <source>%1, group %2</source>
+        <translation>%1, groupe %2</translation>
+    </message>
+    <message>
+        <source>%1, group</source>
+        <translation>%1, groupe</translation>
+    </message>
+    <message>
+        <source>While the agent runs</source>
+        <translation>Pendant que l’agent s’exécute</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Autorisés</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Refusés</translation>
+    </message>
+    <message>
+        <source>While the kit installs</source>
+        <translation>Pendant l’installation du kit</translation>
+    </message>
+    <message>
+        <source>Only while the kit installs: its install commands reach these hosts when a sandbox is made. The agent never gets them.</source>
+        <translation>Seulement pendant l’installation du kit : ses commandes d’installation joignent ces hôtes quand un bac à sable est créé. L’agent ne les obtient jamais.</translation>
+    </message>
+    <message>
+        <source>Allowed while installing</source>
+        <translation>Autorisés pendant l’installation</translation>
+    </message>
+    <message>
+        <source>Denied while installing</source>
+        <translation>Refusés pendant l’installation</translation>
     </message>
 </context>
 </TS>
