@@ -352,10 +352,14 @@ std::optional<QString> apply(Kit &kit, const V3Capability &request, const QJsonO
     }
     if (type == QLatin1String("lifecycle@1")) {
         applyLifecycle(kit, config);
-        return QStringLiteral("%1 install and %2 startup commands, %3 files")
+        const QStringList tail = strings(config.value(QLatin1String("interactive")));
+        return QStringLiteral("%1 install and %2 startup commands, %3 files%4")
             .arg(kit.setup.install.size())
             .arg(kit.setup.startup.size())
-            .arg(kit.setup.files.size());
+            .arg(kit.setup.files.size())
+            .arg(tail.isEmpty() ? QString()
+                                : QStringLiteral("; on a terminal the agent starts with %1 after its launch")
+                                      .arg(tail.join(QLatin1Char(' '))));
     }
     if (type == QLatin1String("volume@1")) {
         kit.volumes << Volume{QDir::cleanPath(config.value(QLatin1String("path")).toString()),

@@ -182,6 +182,9 @@ void TestKitV3::workloadBecomesAKit()
     QCOMPARE(tools.kit->mixinInteractive.value_or(QStringList()), QStringList{QStringLiteral("--tty")});
     for (const kit::CapabilityOutcome &outcome : tools.kit->capabilities)
         QCOMPARE(outcome.status, kit::CapabilityOutcome::Status::Applied);
+    QVERIFY2(tools.kit->capabilities.at(4).what.endsWith(
+                 QLatin1String("; on a terminal the agent starts with --tty after its launch")),
+             qPrintable(tools.kit->capabilities.at(4).what));
 }
 
 void TestKitV3::unknownFieldsAreErrorsWhereTheyAre()
