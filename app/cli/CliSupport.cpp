@@ -5,6 +5,7 @@
 #include "api/DaemonLauncher.h"
 #include "common/Paths.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -123,12 +124,36 @@ bool connectDaemon(api::DaemonConnection &connection, QString *error)
     return status.running;
 }
 
+namespace {
+
+/**
+ * The command's connection to paddockd: opened by its first call and kept for the next ones,
+ * so that `run` (host grants, credentials, inspect, create, start, remove) says hello once.
+ * Closed before the application object goes, while its sockets can still be torn down.
+ */
+api::DaemonConnection &commandConnection()
+{
+    static api::DaemonConnection connection;
+    [[maybe_unused]] static const bool closedWithTheApplication = [] {
+        qAddPostRoutine([] { connection.close(); });
+        return true;
+    }();
+    return connection;
+}
+
+} // namespace
+
 api::Reply daemonReply(const QString &method, const QJsonObject &params, int timeoutMs)
 {
-    api::DaemonConnection connection;
-    QString error;
-    if (!connectDaemon(connection, &error))
-        return api::Reply::failure(QLatin1String(api::errors::kDisconnected), error);
+    api::DaemonConnection &connection = commandConnection();
+    // A daemon stopped or restarted since the last call is found (or started) again, as by a
+    // new connection; a call cut off midway is not sent again.
+    if (!connection.isUsable()) {
+        connection.close();
+        QString error;
+        if (!connectDaemon(connection, &error))
+            return api::Reply::failure(QLatin1String(api::errors::kDisconnected), error);
+    }
     return connection.call(method, params, timeoutMs);
 }
 

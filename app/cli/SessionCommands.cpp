@@ -5,7 +5,7 @@
 #include "HostGrantCli.h"
 #include "SandboxCliSupport.h"
 
-#include "api/DaemonConnection.h"
+#include "api/Protocol.h"
 #include "kit/Kit.h"
 
 #include <QJsonArray>
@@ -20,12 +20,8 @@ namespace {
 std::optional<QJsonObject> inspect(const QString &name, bool quiet = false)
 {
     if (quiet) {
-        api::DaemonConnection connection;
-        QString error;
-        if (!connectDaemon(connection, &error))
-            return std::nullopt;
         const api::Reply reply =
-            connection.call(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}}, kCallTimeoutMs);
+            daemonReply(QStringLiteral("sandbox.inspect"), {{QStringLiteral("name"), name}}, kCallTimeoutMs);
         if (reply.isError())
             return std::nullopt;
         return reply.result().value(QLatin1String("sandbox")).toObject();

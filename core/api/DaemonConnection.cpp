@@ -9,6 +9,7 @@
 #include <QLocalSocket>
 #include <QLoggingCategory>
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -128,6 +129,17 @@ void DaemonConnection::close()
 bool DaemonConnection::isOpen() const
 {
     return m_socket && m_socket->state() == QLocalSocket::ConnectedState;
+}
+
+bool DaemonConnection::isUsable() const
+{
+    if (!isOpen())
+        return false;
+    // QLocalSocket learns of a hang-up only by reading; a kept connection is idle between calls.
+    pollfd peer{int(m_socket->socketDescriptor()), POLLIN | POLLRDHUP, 0};
+    if (::poll(&peer, 1, 0) < 0)
+        return false;
+    return (peer.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) == 0;
 }
 
 std::optional<Message> DaemonConnection::readMessage(const QDeadlineTimer &deadline, QString *error)

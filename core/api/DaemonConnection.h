@@ -75,6 +75,11 @@ public:
     bool open(const QString &socketPath, int timeoutMs, QString *error);
     void close();
     bool isOpen() const;
+    /**
+     * isOpen(), and the daemon has not closed its end since the last call (it stopped or was
+     * restarted): checked without blocking, for a connection kept between calls.
+     */
+    bool isUsable() const;
     Failure failure() const { return m_failure; }
     const ServerInfo &server() const { return m_server; }
 

@@ -96,6 +96,9 @@ public:
         if (m_closing)
             return;
         m_socket->write(line);
+        // Out now rather than when the event loop next runs: what a handler does after its
+        // answer (events, other services' bookkeeping) does not hold the client up.
+        m_socket->flush();
     }
 
     /** Sends a last error and closes once it is written. */

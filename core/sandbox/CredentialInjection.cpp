@@ -370,15 +370,10 @@ Result<void> CredentialInjection::writeBundles()
     QString error;
     if (!paths::ensurePrivateDir(paths::runtimeDir(), &error))
         return fail(error);
-    const QByteArray upstream = m_trust.upstreamBundle(&error);
-    // Both are written again before every start: unchanged, they cost a read, not two fsyncs.
-    if (upstream.isEmpty() || !writeFileIfChanged(upstreamBundlePath(), upstream, &error, 0644))
-        return fail(error);
-    // Before any sandbox needed a key there is no authority yet: sandboxes trust the same
-    // roots as the proxy until there is one.
-    const bool written = authorityPem.isEmpty() ? writeFileIfChanged(bundlePath(), upstream, &error, 0644)
-                                                : m_trust.writeSandboxBundle(authorityPem, &error, bundlePath());
-    if (!written)
+    // Asked for before every create and start: unchanged sources cost a few stats, not reading
+    // the system's roots (~200 KB) twice and both bundles. Before any sandbox needed a key there
+    // is no authority yet: sandboxes trust the same roots as the proxy until there is one.
+    if (!m_trust.writeBundles(authorityPem, upstreamBundlePath(), bundlePath(), &m_bundlesStamp, &error))
         return fail(error);
     return {};
 }

@@ -201,6 +201,7 @@ private:
     std::shared_ptr<const SourceSnapshot> m_snapshot;
     std::unique_ptr<secrets::ca::LocalAuthority> m_authority;
     secrets::ca::TrustStore m_trust;
+    QByteArray m_bundlesStamp; ///< what the bundles were last written from (TrustStore::writeBundles)
     QFileSystemWatcher m_watcher;
     QTimer m_settle;
     QByteArray m_credentialFiles; ///< their contents when last looked at

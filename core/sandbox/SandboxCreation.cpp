@@ -228,13 +228,11 @@ void locateImage(CreationPlan &plan, const runtime::Runtime &runtime)
         plan.imageConfig = plan.image->config;
         return;
     }
-    const runtime::docker::DockerClient &client = engineClient();
-    if (client.ping()) {
-        if (const auto info = client.inspectImage(reference)) {
-            plan.imageToExport = reference;
-            plan.imageConfig = image::ImageConfig::fromJson(info.value().raw.value(QLatin1String("Config")).toObject());
-            return;
-        }
+    // One request: an engine that is not there fails it as fast as it would a ping.
+    if (const auto info = engineClient().inspectImage(reference)) {
+        plan.imageToExport = reference;
+        plan.imageConfig = image::ImageConfig::fromJson(info.value().raw.value(QLatin1String("Config")).toObject());
+        return;
     }
     QString why = RegistryFailures::instance().recent(reference);
     if (!why.isEmpty()) {

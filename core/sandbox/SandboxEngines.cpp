@@ -115,9 +115,15 @@ QString SandboxService::findInitProgram()
 
 std::shared_ptr<runtime::Runtime> SandboxService::runtimeOf(const QString &name) const
 {
+    return holderAmong(reachableRuntimes(), name);
+}
+
+std::shared_ptr<runtime::Runtime> SandboxService::holderAmong(const QList<std::shared_ptr<runtime::Runtime>> &runtimes,
+                                                              const QString &name)
+{
     // The engine the sandbox was made on, when another name of that engine lists it too.
     std::shared_ptr<runtime::Runtime> found;
-    for (const std::shared_ptr<runtime::Runtime> &runtime : reachableRuntimes()) {
+    for (const std::shared_ptr<runtime::Runtime> &runtime : runtimes) {
         const std::optional<runtime::SandboxInfo> info = runtime->inspect(name);
         if (info && onItsEngine(*info))
             return runtime;

@@ -28,6 +28,7 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <future>
 #include <thread>
 
 Q_DECLARE_LOGGING_CATEGORY(lcSandbox)
@@ -65,13 +66,23 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
     QString error;
     if (!runtime->offersIsolation(request->isolation, &error))
         return reply.fail(QLatin1String(api::errors::kBackendUnavailable), error);
+    // A name given is looked for on every runtime while the kit is planned: an engine's answer
+    // is a round trip, which then overlaps the planning rather than following it.
+    std::future<std::shared_ptr<runtime::Runtime>> holder;
+    if (!request->name.isEmpty())
+        holder = std::async(std::launch::async, [name = request->name, runtimes = reachableRuntimes()] {
+            return holderAmong(runtimes, name);
+        });
     api::Reply refusal;
     const image::RegistryOptions registry = ImageService::registryOptions(m_proxy.upstreamProxy().get());
     std::optional<CreationPlan> plan = planCreation(*request, *runtime, registry, &refusal);
     if (plan)
         plan->createParams = creationChoices(params);
-    if (!plan || !admitName(*plan, runtime, &refusal) || !recordSandbox(*plan, runtime->id(), engine, &refusal) ||
-        !prepareRuntime(*plan, *runtime, &refusal))
+    const auto holderOfPlan = [&] {
+        return holder.valid() && plan->spec.name == request->name ? holder.get() : runtimeOf(plan->spec.name);
+    };
+    if (!plan || !admitName(*plan, runtime, holderOfPlan(), &refusal) ||
+        !recordSandbox(*plan, runtime->id(), engine, &refusal) || !prepareRuntime(*plan, *runtime, &refusal))
         return reply.complete(refusal);
 
     const QString name = plan->spec.name;
@@ -113,12 +124,12 @@ void SandboxService::createSandbox(const QJsonObject &params, const api::Pending
 }
 
 bool SandboxService::admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
-                               api::Reply *refusal) const
+                               const std::shared_ptr<runtime::Runtime> &holder, api::Reply *refusal) const
 {
     const QString &name = plan.spec.name;
-    if (const std::shared_ptr<runtime::Runtime> owner = runtimeOf(name); owner && owner != runtime) {
+    if (holder && holder != runtime) {
         *refusal = api::Reply::failure(QLatin1String(api::errors::kExists),
-                                       QStringLiteral("a %1 sandbox named %2 exists already").arg(owner->id(), name));
+                                       QStringLiteral("a %1 sandbox named %2 exists already").arg(holder->id(), name));
         return false;
     }
     if (runtime->inspect(name)) {

@@ -288,6 +288,9 @@ private:
      * engine (an added engine or a context at this computer's socket) both list its containers.
      */
     static bool onItsEngine(const runtime::SandboxInfo &info);
+    /** runtimeOf() among @p runtimes; from any thread. */
+    static std::shared_ptr<runtime::Runtime> holderAmong(const QList<std::shared_ptr<runtime::Runtime>> &runtimes,
+                                                         const QString &name);
 
     /** Also publishes @p ports (see PortForwarder) through `ports.sock` beside the endpoint. */
     Result<void> openEndpoint(const QString &name, const QString &kitName, const QList<quint16> &ports = {});
@@ -312,9 +315,9 @@ private:
     static api::Reply describeHostGrants(const QJsonObject &params);
     /** `sandbox.create`: planned here, then created on a worker (SandboxCreation). */
     void createSandbox(const QJsonObject &params, const api::PendingReply &reply);
-    /** Refuses the name of a sandbox that exists already, on any runtime. */
+    /** Refuses the name of a sandbox that exists already, on any runtime (@p holder: runtimeOf(its name)). */
     bool admitName(const CreationPlan &plan, const std::shared_ptr<runtime::Runtime> &runtime,
-                   api::Reply *refusal) const;
+                   const std::shared_ptr<runtime::Runtime> &holder, api::Reply *refusal) const;
     /** Records the sandbox with its kit's rules and credentials, and opens its endpoint. */
     bool recordSandbox(CreationPlan &plan, const QString &backend, const QString &engine, api::Reply *refusal);
     void startSandbox(const QJsonObject &params, const api::PendingReply &reply);

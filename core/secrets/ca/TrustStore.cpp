@@ -5,6 +5,7 @@
 #include "common/Paths.h"
 #include "secrets/ca/OpenSslSupport.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +15,8 @@
 #include <openssl/x509v3.h>
 
 #include <algorithm>
+
+#include <sys/stat.h>
 
 Q_LOGGING_CATEGORY(lcTrust, "paddock.secrets.trust")
 
@@ -32,6 +35,19 @@ QByteArray withFinalNewline(QByteArray text)
     if (!text.isEmpty() && !text.endsWith('\n'))
         text.append('\n');
     return text;
+}
+
+/** What the file system says of @p path: enough to tell a replaced or rewritten file. */
+QByteArray fileStamp(const QString &path)
+{
+    struct stat status = {};
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return QByteArrayLiteral("-\n");
+    return QByteArray::number(qulonglong(status.st_ino)) + ' ' + QByteArray::number(qlonglong(status.st_size)) + ' ' +
+           QByteArray::number(qlonglong(status.st_mtim.tv_sec)) + '.' +
+           QByteArray::number(qlonglong(status.st_mtim.tv_nsec)) + ' ' +
+           QByteArray::number(qlonglong(status.st_ctim.tv_sec)) + '.' +
+           QByteArray::number(qlonglong(status.st_ctim.tv_nsec)) + '\n';
 }
 
 } // namespace
@@ -176,6 +192,30 @@ bool TrustStore::writeSandboxBundle(const QByteArray &localAuthorityPem, QString
             return fail(error, problem);
     }
     return writeFileIfChanged(target, bundle, error, 0644);
+}
+
+bool TrustStore::writeBundles(const QByteArray &localAuthorityPem, const QString &upstreamPath,
+                              const QString &sandboxPath, QByteArray *stamp, QString *error) const
+{
+    // Taken before reading: a source changed meanwhile makes the next call write again.
+    QByteArray sources = QFile::encodeName(m_systemRoots) + ' ' + fileStamp(m_systemRoots);
+    const QDir trusted(m_trustedDirectory);
+    for (const QString &name : trusted.entryList({QStringLiteral("*.pem")}, QDir::Files, QDir::Name))
+        sources += QFile::encodeName(name) + ' ' + fileStamp(trusted.filePath(name));
+    sources += QCryptographicHash::hash(localAuthorityPem, QCryptographicHash::Sha256).toHex() + '\n';
+    const auto withBundles = [&] {
+        return sources + QFile::encodeName(upstreamPath) + ' ' + fileStamp(upstreamPath) +
+               QFile::encodeName(sandboxPath) + ' ' + fileStamp(sandboxPath);
+    };
+    if (!stamp->isEmpty() && *stamp == withBundles())
+        return true;
+    const QByteArray upstream = upstreamBundle(error);
+    if (upstream.isEmpty() || !writeFileIfChanged(upstreamPath, upstream, error, 0644))
+        return false;
+    const bool written = localAuthorityPem.isEmpty() ? writeFileIfChanged(sandboxPath, upstream, error, 0644)
+                                                     : writeSandboxBundle(localAuthorityPem, error, sandboxPath);
+    *stamp = written ? withBundles() : QByteArray();
+    return written;
 }
 
 } // namespace paddock::secrets::ca

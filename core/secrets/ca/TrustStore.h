@@ -56,6 +56,15 @@ public:
     /** Writes sandboxBundle() to @p path (default: defaultSandboxBundlePath(), mode 0644). */
     bool writeSandboxBundle(const QByteArray &localAuthorityPem, QString *error = nullptr,
                             const QString &path = QString()) const;
+    /**
+     * Writes upstreamBundle() to @p upstreamPath and, to @p sandboxPath, sandboxBundle() (the
+     * upstream bundle while there is no local authority), each only when its contents change.
+     * @p stamp is the caller's memory of the last call: while the system's roots, the trusted
+     * authorities' files (paths, sizes, times, inodes), @p localAuthorityPem and both bundles as
+     * written are as they were, nothing is read again.
+     */
+    bool writeBundles(const QByteArray &localAuthorityPem, const QString &upstreamPath, const QString &sandboxPath,
+                      QByteArray *stamp, QString *error = nullptr) const;
 
 private:
     QString m_trustedDirectory;

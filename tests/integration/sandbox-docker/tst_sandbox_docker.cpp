@@ -18,6 +18,7 @@ private slots:
     void missingImageOfAKitWithADockerfileNamesTheBuildCommand();
     void sharedFoldersAndVariablesStayAcrossAStop();
     void theWorkspacesEnvironmentFileIsReadOnlyInside();
+    void aDockerSandboxsNameIsNotGivenToABubblewrapOne();
 
 private:
     std::unique_ptr<DockerSandboxFixture> m_fixture;
@@ -202,6 +203,26 @@ void TestSandboxDocker::theWorkspacesEnvironmentFileIsReadOnlyInside()
     env.close();
     QVERIFY(QFile::remove(file));
     m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("env-file")});
+}
+
+void TestSandboxDocker::aDockerSandboxsNameIsNotGivenToABubblewrapOne()
+{
+    // A name is one sandbox's, whichever runtime it is on: `paddock start twin` must mean one.
+    const DockerFinished made = m_fixture->paddock(
+        {QStringLiteral("create"), QStringLiteral("--backend"), QStringLiteral("docker"), QStringLiteral("--kit"),
+         m_kit, QStringLiteral("--name"), QStringLiteral("twin"), m_fixture->workspace()});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const DockerFinished refused =
+        m_fixture->paddock({QStringLiteral("create"), QStringLiteral("--kit"), m_kit, QStringLiteral("--name"),
+                            QStringLiteral("twin"), m_fixture->workspace()});
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains(QLatin1String("a docker sandbox named twin exists already")),
+             qPrintable(refused.err));
+    const QJsonObject listed = m_fixture->listed().value(QStringLiteral("twin"));
+    QCOMPARE(listed.value(QLatin1String("backend")).toString(), QStringLiteral("docker"));
+    const DockerFinished removed =
+        m_fixture->paddock({QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("twin")});
+    QVERIFY2(removed.exitCode == 0, qPrintable(removed.err));
 }
 
 QTEST_GUILESS_MAIN(TestSandboxDocker)

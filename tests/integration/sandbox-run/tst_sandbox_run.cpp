@@ -2,6 +2,7 @@
 // `paddock run` in the foreground, as a user runs it: the real daemon hosting the proxy, a real
 // bubblewrap sandbox built from a kit, real curl inside it.
 #include "SandboxFixture.h"
+#include "TestFiles.h"
 
 #include "api/DaemonConnection.h"
 
@@ -27,6 +28,7 @@ private slots:
     void overrideAloneDoesNotAllowAName();
     void fileWrittenInTheWorkspaceAppearsOnTheHost();
     void dockerBackendWithoutAnEngineSaysSo();
+    void aRunSaysHelloOnce();
 
 private:
     std::unique_ptr<SandboxFixture> m_fixture;
@@ -193,6 +195,32 @@ void TestSandboxRun::dockerBackendWithoutAnEngineSaysSo()
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QLatin1String("the docker backend cannot run sandboxes here")), qPrintable(run.err));
     QVERIFY2(run.err.contains(QLatin1String("no-docker.sock")), qPrintable(run.err));
+}
+
+void TestSandboxRun::aRunSaysHelloOnce()
+{
+    // Host grants, credentials, inspect, create, start and remove: one connection to paddockd,
+    // as its log (each connection's first line) shows.
+    SandboxFixture logged;
+    logged.addEnvironment(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("paddock.api.server.debug=true"));
+    QVERIFY2(logged.setUp(), "the fixture did not start (python3, paddockd)");
+    const Finished run = logged.paddock({QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--kit"),
+                                         logged.kitDir(), QStringLiteral("--name"), QStringLiteral("hello-once"),
+                                         logged.workspace(), QStringLiteral("--"), QStringLiteral("echo ran")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(run.out, QStringLiteral("ran\n"));
+    // Every connection but the fixture's own (this process's, which waited for the daemon).
+    const QString log =
+        QString::fromUtf8(paddock::test::readFile(logged.path(QStringLiteral("state/paddock/paddockd.log"))));
+    QStringList clients;
+    QRegularExpressionMatchIterator opened =
+        QRegularExpression(QStringLiteral("connection \\d+ from pid (\\d+)")).globalMatch(log);
+    while (opened.hasNext()) {
+        const QString pid = opened.next().captured(1);
+        if (pid != QString::number(QCoreApplication::applicationPid()))
+            clients << pid;
+    }
+    QVERIFY2(clients.size() == 1, qPrintable(log));
 }
 
 QTEST_GUILESS_MAIN(TestSandboxRun)

@@ -60,6 +60,19 @@ Run openssl(const QStringList &arguments)
     return run;
 }
 
+/** A CA certificate made with the openssl tool in @p dir (its key beside it); its PEM file's path. */
+QString madeAuthority(const QTemporaryDir &dir, const QString &name)
+{
+    const QString pem = dir.filePath(name + QStringLiteral(".pem"));
+    const Run made =
+        openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                 QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"), QStringLiteral("-nodes"),
+                 QStringLiteral("-keyout"), dir.filePath(name + QStringLiteral(".key")), QStringLiteral("-out"), pem,
+                 QStringLiteral("-subj"), QStringLiteral("/O=Example/CN=%1").arg(name), QStringLiteral("-days"),
+                 QStringLiteral("30")});
+    return made.exitCode == 0 ? pem : QString();
+}
+
 QDateTime opensslDate(const QString &text)
 {
     // "Nov 29 23:01:02 2026 GMT", with a space-padded day.
@@ -85,6 +98,7 @@ private slots:
     void hostsThatCannotBeNamedAreRefused();
     void sandboxBundleHoldsSystemRootsAndTheAuthority();
     void trustedAuthoritiesMustBeAuthorities();
+    void bundlesFollowWhatTheyAreMadeFrom();
 
 private:
     std::optional<LeafCertificate> leaf(const QString &host);
@@ -398,6 +412,51 @@ void TestSecretsCa::trustedAuthoritiesMustBeAuthorities()
     QVERIFY2(trust.removeTrustedAuthority(added->fingerprint.left(12), &error), qPrintable(error));
     QVERIFY(trust.trustedAuthorities().isEmpty());
     QVERIFY(!trust.upstreamBundle(&error).contains(corpPem));
+}
+
+void TestSecretsCa::bundlesFollowWhatTheyAreMadeFrom()
+{
+    const QByteArray roots = readFile(kSystemRoots);
+    PADDOCK_NEED(!roots.isEmpty(), "the system's roots (package ca-certificates)");
+    QTemporaryDir outside;
+    const QString systemRoots = outside.filePath(QStringLiteral("ca-certificates.crt"));
+    writeFile(systemRoots, roots);
+    TrustStore trust(outside.filePath(QStringLiteral("trusted-cas")), systemRoots);
+    const QString upstream = outside.filePath(QStringLiteral("upstream.pem"));
+    const QString sandbox = outside.filePath(QStringLiteral("sandbox.pem"));
+    const QByteArray authority = m_authority->certificatePem();
+    QByteArray stamp;
+    QString error;
+    QVERIFY2(trust.writeBundles(authority, upstream, sandbox, &stamp, &error), qPrintable(error));
+    QVERIFY(readFile(upstream).startsWith(roots));
+    QVERIFY(readFile(sandbox).startsWith(roots) && readFile(sandbox).contains(authority));
+    const QByteArray unchanged = stamp;
+    QVERIFY2(trust.writeBundles(authority, upstream, sandbox, &stamp, &error), qPrintable(error));
+    QCOMPARE(stamp, unchanged);
+
+    // The system's roots rewritten in place (an update of ca-certificates): both bundles follow.
+    const QString added = madeAuthority(outside, QStringLiteral("Added Root"));
+    QVERIFY(!added.isEmpty());
+    const QByteArray addedPem = readFile(added);
+    writeFile(systemRoots, roots + addedPem);
+    QVERIFY2(trust.writeBundles(authority, upstream, sandbox, &stamp, &error), qPrintable(error));
+    QVERIFY(readFile(upstream).contains(addedPem));
+    QVERIFY(readFile(sandbox).contains(addedPem));
+
+    // An authority the user trusts from now on: both bundles too.
+    const QString corp = madeAuthority(outside, QStringLiteral("Corp Inspection"));
+    QVERIFY(!corp.isEmpty());
+    QVERIFY2(trust.addTrustedAuthority(corp, &error), qPrintable(error));
+    QVERIFY2(trust.writeBundles(authority, upstream, sandbox, &stamp, &error), qPrintable(error));
+    QVERIFY(readFile(upstream).contains(readFile(corp)));
+    QVERIFY(readFile(sandbox).contains(readFile(corp)));
+
+    // A bundle removed or changed behind the writer's back is written again.
+    QVERIFY(QFile::remove(sandbox));
+    writeFile(upstream, "tampered\n");
+    QVERIFY2(trust.writeBundles(authority, upstream, sandbox, &stamp, &error), qPrintable(error));
+    QVERIFY(readFile(upstream).contains(readFile(corp)));
+    QVERIFY(readFile(sandbox).contains(authority));
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "api/Server.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QJsonArray>
 #include <QLocalServer>
@@ -109,6 +110,38 @@ private Q_SLOTS:
         QVERIFY(unknown.isError());
         QCOMPARE(unknown.errorCode(), QStringLiteral("unknown-method"));
         QVERIFY(unknown.errorMessage().contains(QLatin1String("no.such.method")));
+    }
+
+    void aKeptConnectionKnowsWhenTheDaemonWent()
+    {
+        // The CLI keeps one connection for a command's calls: one whose daemon stopped meanwhile
+        // must be seen as such before a call is sent on it, without reading or waiting.
+        DaemonConnection connection;
+        QString error;
+        {
+            ServerThread server(socketPath());
+            QVERIFY(server.startAndListen());
+            QVERIFY2(connection.open(socketPath(), 5000, &error), qPrintable(error));
+            QVERIFY(!connection.call(QStringLiteral("ping")).isError());
+            QVERIFY(connection.isUsable());
+            // A refused call leaves it usable for the next.
+            QVERIFY(connection.call(QStringLiteral("no.such.method")).isError());
+            QVERIFY(connection.isUsable());
+        }
+        // Without the event loop running, as in the CLI between two calls.
+        const QDeadlineTimer gone(5000);
+        while (connection.isUsable() && !gone.hasExpired())
+            QThread::msleep(10);
+        QVERIFY(!connection.isUsable());
+        const Reply after = connection.call(QStringLiteral("ping"), {}, 1000);
+        QVERIFY(after.isError());
+
+        ServerThread again(socketPath());
+        QVERIFY(again.startAndListen());
+        connection.close();
+        QVERIFY2(connection.open(socketPath(), 5000, &error), qPrintable(error));
+        QVERIFY(connection.isUsable());
+        QVERIFY(!connection.call(QStringLiteral("ping")).isError());
     }
 
     void blockingClientReceivesEvents()
