@@ -126,8 +126,12 @@ bool runsPrograms(const QString &hostPath)
     });
 }
 
-QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &since)
+QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &startedAt)
 {
+    // The kernel stamps a file with a clock that runs up to a tick behind the one the start was
+    // read from: a file the sandbox wrote in its first milliseconds may look older than the
+    // start. A second's margin lists such a file, and at worst one the host changed just before.
+    const QDateTime since = startedAt.addSecs(-1);
     QList<ReviewedChange> changes;
     for (const SharedFolder &mount : mounts) {
         if (!mount.writable || !runsPrograms(mount.hostPath))

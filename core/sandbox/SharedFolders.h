@@ -67,11 +67,12 @@ bool runsPrograms(const QString &hostPath);
 
 /**
  * The files of the read-write folders among @p mounts that this computer runs programs from,
- * whose inode changed since @p since (their ctime, which no one inside can set back), as review
- * entries (see WorkspaceReview): for `paddock review`. Links are listed, not followed; at most
- * 200 files per folder are looked at past the first 5000 entries.
+ * whose inode changed since the sandbox started at @p startedAt (their ctime, which no one
+ * inside can set back; from a second before it, since the kernel's file clock lags a tick), as
+ * review entries (see WorkspaceReview): for `paddock review`. Links are listed, not followed; at
+ * most 200 files per folder are looked at past the first 5000 entries.
  */
-QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &since);
+QList<ReviewedChange> programFolderChanges(const QList<SharedFolder> &mounts, const QDateTime &startedAt);
 
 /** The host folders sharedFolderProblem() refuses beside workspaceProblem()'s (for tests and docs). */
 QStringList sensitiveFolders();

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // sbxenv.yaml as a person who used to start their agent with a `docker run` wrapper writes it:
 // the workspace, shared caches, a read-only models file, variables, a PostgreSQL companion.
+// And what `paddock review` lists of a shared folder this computer runs programs from.
 #include "env/EnvPlan.h"
 #include "env/HostCommandApprovals.h"
 #include "sandbox/SharedFolders.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -224,6 +226,25 @@ private slots:
             sandbox::checkEnvironmentShares);
         QVERIFY2(top.ok(), qPrintable(top.problems.join(QLatin1Char('\n'))));
         QVERIFY(top.fileInWorkspace);
+    }
+
+    void aProgramWrittenAsTheSandboxStartedIsListed()
+    {
+        // A read-write share of ~/.local/bin, a folder this computer runs programs from. The
+        // kernel's file clock runs a tick behind the one the start was read from, so a file the
+        // sandbox writes in its first milliseconds can carry a time just before the start.
+        const QString bin = m_root.filePath(QStringLiteral("home/.local/bin"));
+        QVERIFY(QDir().mkpath(bin));
+        write(QStringLiteral("home/.local/bin/tool"), "#!/bin/sh\n");
+        const QDateTime stamped = QFileInfo(bin + QStringLiteral("/tool")).metadataChangeTime();
+        const QList<kit::SharedFolder> shares{{bin, QStringLiteral("/opt/b"), true}};
+        const QList<sandbox::ReviewedChange> changes = sandbox::programFolderChanges(shares, stamped.addMSecs(20));
+        QCOMPARE(changes.size(), 1);
+        QVERIFY2(changes.first().path.endsWith(QLatin1String(".local/bin/tool")), qPrintable(changes.first().path));
+        // One changed well before the start is not the sandbox's doing.
+        QVERIFY(sandbox::programFolderChanges(shares, stamped.addSecs(5)).isEmpty());
+        // Nor is anything in a folder shared read-only.
+        QVERIFY(sandbox::programFolderChanges({{bin, QStringLiteral("/opt/b"), false}}, stamped).isEmpty());
     }
 
     void anApprovalHoldsForTheExactTextOnly()
