@@ -337,7 +337,10 @@ void SandboxService::removeSandbox(const QJsonObject &params, const api::Pending
         }
         // The clone's last commits come back before it goes; the fetched branches stay.
         QStringList notes = remoteNotes + CloneWorkspace::fetchBackNotes(name);
-        auto *engine = dynamic_cast<runtime::DockerRuntime *>(runtime.get());
+        // Only a composition runs on an image the engine built for it: no engine call for the rest.
+        const std::optional<SandboxRecord> record = SandboxRecord::read(name);
+        auto *engine =
+            record && !record->composition.isEmpty() ? dynamic_cast<runtime::DockerRuntime *>(runtime.get()) : nullptr;
         const QString composed = engine ? composedImageOf(*engine, name) : QString();
         const runtime::RuntimeResult removed = runtime->remove(name, true);
         if (removed.ok && engine)
